@@ -1,0 +1,93 @@
+"""Command line: parse arguments, dispatch, turn errors into exit codes.
+
+Expected problems -> one line on stderr, exit 2. Unexpected -> one line plus
+a log file with version, platform and traceback, exit 3. Ctrl-C -> 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import platform
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+
+from cartog_ci import __version__
+from cartog_ci.config import home
+from cartog_ci.errors import CartogError
+
+# name -> (module under cartog_ci.commands, help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "index": ("index", "bring the index up to date (incremental)"),
+    "stats": ("stats", "what the index holds"),
+    "outline": ("outline", "symbols of a file"),
+    "refs": ("refs", "who references a symbol"),
+    "callees": ("callees", "what a symbol calls"),
+    "impact": ("impact", "what a change to a symbol can reach"),
+    "hierarchy": ("hierarchy", "bases and subclasses of a class"),
+    "deps": ("deps", "imports of a file and who imports it"),
+    "export": ("export", "the whole graph as JSON"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cartog-ci", description="What a code change touches and what it can break."
+    )
+    parser.add_argument("--version", action="version", version=f"cartog-ci {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        cmd.add_argument("--repo", help="repository root (default: the current directory's)")
+        cmd.add_argument("--index", help="index file (default: <repo>/.cartog-ci/index.db; env CARTOG_CI_INDEX)")
+        cmd.add_argument("--json", action="store_true", help="machine-readable output")
+        module = importlib.import_module(f"cartog_ci.commands.{module_name}")
+        module.add_arguments(cmd)
+        cmd.set_defaults(_module=module)
+    return parser
+
+
+def _log_crash(argv: Sequence[str]) -> str:
+    logs = home() / "logs"
+    try:
+        logs.mkdir(parents=True, exist_ok=True)
+        path = logs / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
+        path.write_text(
+            f"cartog-ci {__version__}\npython {sys.version}\nplatform {platform.platform()}\n"
+            f"argv {list(argv)}\n\n{traceback.format_exc()}"
+        )
+        return str(path)
+    except OSError:
+        return "(could not write a log file)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if not getattr(args, "command", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args._module.run(args))
+    except CartogError as exc:
+        sys.stderr.write(f"cartog-ci: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("cartog-ci: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        # stdout closed early (`| head`): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the last line of defence
+        log = _log_crash(args_list)
+        sys.stderr.write(f"cartog-ci: unexpected error ({type(exc).__name__}: {exc}); details in {log}\n")
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+"""`cartog-ci callees NAME`: what it calls."""
+
+from __future__ import annotations
+
+import argparse
+
+from cartog_ci import graph, workspace
+from cartog_ci.commands.output import echo, edge_json, emit_json, resolve_names
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", help="bare name, qualified name or full symbol ID")
+
+
+def run(args: argparse.Namespace) -> int:
+    ws = workspace.locate(args.repo, args.index)
+    store = workspace.open_store(ws, create=False)
+    try:
+        groups = [(s, graph.callees(store, [s.id])) for s in resolve_names(store, args.name)]
+    finally:
+        store.close()
+    if args.json:
+        emit_json([{"symbol": s.id, "callees": [edge_json(e) for e in edges]} for s, edges in groups])
+        return 0
+    for symbol, edges in groups:
+        echo(f"{symbol.id}: {len(edges)} call(s)")
+        for e in edges:
+            target = e.target_id or f"{e.target_name} (unresolved{', external' if e.resolution == 'external' else ''})"
+            echo(f"  {e.file}:{e.line}  -> {target}")
+    return 0

@@ -1,0 +1,41 @@
+"""`cartog-ci export --json`: the whole graph, a public interface (README)."""
+
+from __future__ import annotations
+
+import argparse
+
+from cartog_ci import workspace
+from cartog_ci.commands.output import edge_json, emit_json, symbol_json
+from cartog_ci.store.sqlite import SqliteStore
+
+EXPORT_SCHEMA = 1
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hashes", action="store_true", help="include content/subtree hashes")
+
+
+def export(store: SqliteStore, *, hashes: bool = False) -> dict[str, object]:
+    symbols = []
+    for s in store.all_symbols():
+        item = symbol_json(s)
+        if hashes:
+            item["content_hash"] = s.content_hash
+            item["subtree_hash"] = s.subtree_hash
+            item["in_degree"] = s.in_degree
+        symbols.append(item)
+    return {
+        "schema": EXPORT_SCHEMA,
+        "symbols": symbols,
+        "edges": [edge_json(e) for e in store.all_edges()],
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    ws = workspace.locate(args.repo, args.index)
+    store = workspace.open_store(ws, create=False)
+    try:
+        emit_json(export(store, hashes=args.hashes))
+    finally:
+        store.close()
+    return 0

@@ -1,0 +1,65 @@
+"""Shared rendering of domain objects for the query commands."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+
+from cartog_ci.domain import Edge, Symbol
+from cartog_ci.errors import SymbolNotFound
+from cartog_ci.store.sqlite import SqliteStore
+
+
+def symbol_json(s: Symbol) -> dict[str, object]:
+    return {
+        "id": s.id,
+        "name": s.name,
+        "qualified_name": s.qualified_name,
+        "kind": s.kind,
+        "file": s.file,
+        "start_line": s.start_line,
+        "end_line": s.end_line,
+        "parent_id": s.parent_id,
+        "signature": s.signature,
+    }
+
+
+def edge_json(e: Edge) -> dict[str, object]:
+    return {
+        "source_id": e.source_id,
+        "target_id": e.target_id,
+        "target_name": e.target_name,
+        "kind": e.kind,
+        "file": e.file,
+        "line": e.line,
+        "resolution": e.resolution,
+    }
+
+
+def emit_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def echo(line: str = "") -> None:
+    sys.stdout.write(line + "\n")
+
+
+def resolve_names(store: SqliteStore, name: str) -> list[Symbol]:
+    """A bare name, a qualified name or a full ID; all matches when ambiguous."""
+    found = store.find_symbols(name)
+    if not found:
+        raise SymbolNotFound(f"no symbol named {name!r} in the index (try `cartog-ci search {name}`)")
+    return found
+
+
+def location(s: Symbol) -> str:
+    return f"{s.file}:{s.start_line}"
+
+
+def describe(s: Symbol) -> str:
+    return f"{s.kind} {s.qualified_name}  ({location(s)})"
+
+
+def group_header(symbols: Sequence[Symbol], s: Symbol) -> str | None:
+    return f"== {s.id}" if len(symbols) > 1 else None

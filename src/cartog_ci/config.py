@@ -1,0 +1,65 @@
+"""Defaults, overridden by ``[tool.cartog-ci]`` in pyproject.toml or by
+``.cartog-ci.toml`` at the repository root, then by the environment."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+from cartog_ci.errors import CartogError
+
+
+@dataclass(frozen=True)
+class Config:
+    max_file_bytes: int = 2_000_000
+    depth: int = 3
+    rerank_top: int = 50
+    embed: bool = True
+    embedding_provider: str = "onnx"  # onnx | http
+    embedding_model: str = ""  # a model directory; empty = the packaged default
+    embedding_url: str = ""
+    embedding_api_model: str = ""
+    reranker_model: str = ""  # a cross-encoder directory; empty = built-in
+    debounce: float = 5.0
+
+
+def _from_toml(path: Path, section: tuple[str, ...]) -> dict[str, object]:
+    try:
+        data: object = tomllib.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise CartogError(f"cannot read {path}: {exc}; fix or remove the file") from exc
+    for key in section:
+        if not isinstance(data, dict):
+            return {}
+        data = data.get(key, {})
+    return data if isinstance(data, dict) else {}
+
+
+def load(root: Path) -> Config:
+    values: dict[str, object] = {}
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        values.update(_from_toml(pyproject, ("tool", "cartog-ci")))
+    own = root / ".cartog-ci.toml"
+    if own.is_file():
+        values.update(_from_toml(own, ()))
+    known = {f.name: f for f in fields(Config)}
+    clean: dict[str, object] = {}
+    for key, value in values.items():
+        name = key.replace("-", "_")
+        if name not in known:
+            raise CartogError(f"unknown setting {key!r} in cartog-ci configuration")
+        clean[name] = value
+    config = replace(Config(), **clean)  # type: ignore[arg-type]
+    return config
+
+
+def home() -> Path:
+    """Per-user cache directory (models, logs)."""
+    env = os.environ.get("CARTOG_CI_HOME")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cartog-ci"

@@ -1,0 +1,130 @@
+"""Value objects passed between layers. Storage returns these, never rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Symbol kinds. "module" is one per file; "section" is a Markdown heading.
+SYMBOL_KINDS = (
+    "module",
+    "class",
+    "interface",
+    "trait",
+    "struct",
+    "enum",
+    "type",
+    "function",
+    "method",
+    "constant",
+    "section",
+)
+CALLABLE_KINDS = frozenset({"function", "method"})
+TYPE_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "type"})
+
+EDGE_KINDS = ("calls", "imports", "inherits", "references", "raises")
+
+# Resolution tiers, in the order they are tried (SPEC §2).
+TIERS = (
+    "same_file",
+    "import",
+    "same_dir",
+    "parent_scope",
+    "unique",
+    "class_over_ctor",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    id: str
+    name: str
+    qualified_name: str
+    kind: str
+    file: str
+    start_line: int
+    end_line: int
+    start_byte: int
+    end_byte: int
+    parent_id: str | None
+    signature: str
+    language: str
+    content_hash: str
+    subtree_hash: str
+    decorators: tuple[str, ...] = ()
+    docstring: str = ""
+    in_degree: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A reference from a symbol to a name, resolved to a symbol ID or not.
+
+    ``qualifier`` is what stood before the name as written (``self`` in
+    ``self.save()``, ``os.path`` in ``os.path.join``, the module spec of an
+    import); ``alias`` is the local name an import binds.
+    """
+
+    source_id: str
+    target_name: str
+    kind: str
+    file: str
+    line: int
+    qualifier: str | None = None
+    alias: str | None = None
+    target_id: str | None = None
+    resolution: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    path: str
+    language: str | None
+    sha256: str
+    size: int
+    lines: int = 0
+    merkle_hash: str = ""
+    status: str = "indexed"  # indexed | skipped | unsupported
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FileExtraction:
+    """What the parser yields for one file: plain data, picklable."""
+
+    path: str
+    language: str
+    symbols: tuple[Symbol, ...]
+    edges: tuple[Edge, ...]
+    merkle_hash: str
+    lines: int
+    error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ImpactNode:
+    symbol: Symbol
+    depth: int
+    path: tuple[str, ...]  # symbol IDs from the root to this node
+    via: str = "calls"
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolChange:
+    category: str  # added | modified | removed | renamed | children_changed
+    symbol: Symbol | None  # head version (None when removed)
+    old: Symbol | None = None  # base version (None when added)
+    signature_changed: bool = False
+    moved_from: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    symbol: Symbol
+    score: float
+    sources: dict[str, object] = field(default_factory=dict)

@@ -1,0 +1,43 @@
+"""Exceptions. Library code raises these; only the CLI prints them."""
+
+from __future__ import annotations
+
+
+class CartogError(Exception):
+    """An expected problem the user can fix; the message says how (exit 2)."""
+
+
+class NotAGitRepository(CartogError):
+    pass
+
+
+class GitError(CartogError):
+    pass
+
+
+class UnknownRef(CartogError):
+    pass
+
+
+class IndexMissing(CartogError):
+    pass
+
+
+class IndexBusy(CartogError):
+    pass
+
+
+class IndexFromTheFuture(CartogError):
+    """The index was written by a newer cartog-ci; we refuse rather than destroy it."""
+
+
+class CorruptIndex(Exception):
+    """Raised inside the store when a file is unreadable; callers rebuild."""
+
+
+class SymbolNotFound(CartogError):
+    pass
+
+
+class ModelUnavailable(CartogError):
+    pass

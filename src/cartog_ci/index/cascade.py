@@ -1,0 +1,334 @@
+"""The indexing cascade (SPEC §4): git -> SHA-256 -> Merkle symbol diff, then
+edge invalidation, targeted re-resolution and in-degree for what changed.
+
+One run is one transaction: a crash leaves the previous index intact.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cartog_ci import git
+from cartog_ci.domain import Edge, FileExtraction, Symbol
+from cartog_ci.index.files import DEFAULT_MAX_BYTES, ParseJob, ParseResult, load_and_parse, walk
+from cartog_ci.index.resolve import Resolver, SymbolTable, resolve_edges
+from cartog_ci.store.sqlite import SqliteStore
+
+POOL_THRESHOLD = 48  # below this, a process pool costs more than it saves
+_SELF_QUALIFIERS = ("self", "cls", "this", "super")
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class IndexResult:
+    mode: str = "incremental"  # incremental | full | force
+    candidates: int = 0
+    skipped_by_hash: int = 0
+    parsed: int = 0
+    deleted_files: list[str] = field(default_factory=list)
+    skipped_files: list[tuple[str, str]] = field(default_factory=list)
+    categories: dict[str, list[str]] = field(
+        default_factory=lambda: {k: [] for k in ("added", "modified", "children_changed", "unchanged", "removed")}
+    )
+    edges_invalidated: int = 0
+    edges_resolved: int = 0
+    in_degree_updated: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "mode": self.mode,
+            "candidates": self.candidates,
+            "skipped_by_hash": self.skipped_by_hash,
+            "parsed": self.parsed,
+            "deleted_files": self.deleted_files,
+            "skipped_files": [{"path": p, "reason": r} for p, r in self.skipped_files],
+            "symbols": {
+                k: {"count": len(v), "ids": sorted(v)} for k, v in self.categories.items() if k != "unchanged"
+            }
+            | {"unchanged": {"count": len(self.categories["unchanged"])}},
+            "edges_invalidated": self.edges_invalidated,
+            "edges_reresolved": self.edges_resolved,
+            "in_degree_updated": self.in_degree_updated,
+            "timings_ms": {k: round(v * 1000, 2) for k, v in self.timings.items()},
+            "notices": self.notices,
+        }
+
+
+@dataclass
+class _Plan:
+    listed: list[str]
+    candidates: list[str]
+    head: str | None
+    dirty: list[str]
+    mode: str
+
+
+def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) -> _Plan:
+    top = git.toplevel(root)
+    if top is None or top.resolve() != root.resolve():
+        files = walk(root)
+        return _Plan(files, files, None, [], "force" if force else "full")
+    listed = git.tracked_and_untracked(root)
+    head = git.head(root)
+    worktree = git.changed_in_worktree(root) if head else []
+    dirty = sorted(set(worktree) | set(git.untracked(root)))
+    last = store.get_meta("last_commit")
+    previous_dirty = json.loads(store.get_meta("dirty_files") or "[]")
+    if force or last is None or head is None or not git.commit_exists(root, last):
+        return _Plan(listed, listed, head, dirty, "force" if force else "full")
+    changed = git.changed_between(root, last, head) if last != head else []
+    candidates = set(changed) | set(dirty) | set(previous_dirty)
+    # Files that appeared in the listing but are unknown to the index
+    # (e.g. the index was built with another .gitignore) are candidates too.
+    known = set(stored)
+    candidates |= {p for p in listed if p not in known}
+    listed_set = set(listed)
+    return _Plan(listed, sorted(c for c in candidates if c in listed_set), head, dirty, "incremental")
+
+
+def _parse_all(root: Path, jobs: list[ParseJob], progress: Progress | None) -> list[ParseResult]:
+    workers = os.cpu_count() or 1
+    if len(jobs) < POOL_THRESHOLD or workers < 2:
+        return [load_and_parse(job) for job in jobs]
+    if progress:
+        progress(f"parsing {len(jobs)} files on {workers} processes")
+    chunk = max(1, len(jobs) // (workers * 8))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(load_and_parse, jobs, chunksize=chunk))
+
+
+def index_repository(
+    root: Path,
+    store: SqliteStore,
+    *,
+    force: bool = False,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    progress: Progress | None = None,
+) -> IndexResult:
+    result = IndexResult(notices=list(store.notices))
+    clock = time.perf_counter()
+    stored_states = store.file_states()
+    plan = _plan(root, store, force, stored_states)
+    result.mode = plan.mode
+    result.candidates = len(plan.candidates)
+    result.timings["git"] = time.perf_counter() - clock
+
+    clock = time.perf_counter()
+    jobs = [
+        ParseJob(str(root), p, None if plan.mode == "force" else _stored_sha(stored_states, p), max_bytes)
+        for p in plan.candidates
+    ]
+    parsed = _parse_all(root, jobs, progress)
+    result.timings["read_parse"] = time.perf_counter() - clock
+
+    clock = time.perf_counter()
+    listed = set(plan.listed)
+    with store.transaction():
+        gone = [p for p in stored_states if p not in listed]
+        affected_names: set[str] = set()
+        old_targets: set[str] = set()
+        reparsed: list[str] = []
+        hierarchy_changed = False
+        def drop(path: str) -> None:
+            edges = store.edges_in_file(path)
+            nonlocal affected_names
+            affected_names |= _names_of(store.symbols_in_file(path), edges)
+            old_targets.update(e.target_id for e in edges if e.target_id)
+            store.delete_file(path)
+            result.deleted_files.append(path)
+
+        for path in gone:
+            hierarchy_changed = True
+            drop(path)
+        if plan.mode == "force":
+            store.db.execute("DELETE FROM edges")
+            store.db.execute("DELETE FROM symbols")
+            store.db.execute("DELETE FROM files")
+        for item in parsed:
+            path = item.state.path
+            if item.unchanged:
+                result.skipped_by_hash += 1
+                continue
+            if item.vanished:
+                if path in stored_states:
+                    drop(path)
+                continue
+            if item.extraction is None:
+                if path in stored_states and stored_states[path].status == "indexed":
+                    drop(path)
+                    result.deleted_files.pop()
+                store.put_file(item.state)
+                if item.state.status == "skipped":
+                    result.skipped_files.append((path, item.state.reason))
+                continue
+            result.parsed += 1
+            old_targets.update(e.target_id for e in store.edges_in_file(path) if e.target_id)
+            names, class_change = _apply_file(store, item.extraction, result, fresh=plan.mode == "force")
+            affected_names |= names
+            hierarchy_changed |= class_change
+            store.put_file(item.state)
+            reparsed.append(path)
+        result.timings["merkle"] = time.perf_counter() - clock
+
+        clock = time.perf_counter()
+        result.edges_invalidated = store.invalidate_dangling_edges()
+        result.edges_resolved, touched = _resolve(
+            store, reparsed, affected_names, hierarchy_changed, everything=plan.mode != "incremental"
+        )
+        result.timings["resolve"] = time.perf_counter() - clock
+
+        clock = time.perf_counter()
+        if plan.mode != "incremental":
+            result.in_degree_updated = store.recompute_in_degree()
+        else:
+            result.in_degree_updated = store.recompute_in_degree(touched | old_targets)
+        result.timings["centrality"] = time.perf_counter() - clock
+        store.set_meta("last_commit", plan.head)
+        store.set_meta("dirty_files", json.dumps(plan.dirty))
+        store.set_meta("languages", json.dumps(sorted(_languages(store))))
+    return result
+
+
+def _languages(store: SqliteStore) -> set[str]:
+    return {str(r[0]) for r in store.query("SELECT DISTINCT language FROM files WHERE status='indexed'")}
+
+
+def _stored_sha(states: dict[str, object], path: str) -> str | None:
+    state = states.get(path)
+    return getattr(state, "sha256", None) if state is not None else None
+
+
+def _names_of(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> set[str]:
+    names = {s.name for s in symbols if s.kind != "module"}
+    for e in edges:
+        if e.kind == "imports":
+            names.add(e.alias or e.target_name)
+            names.add(e.target_name)
+            names.add((e.qualifier or "").split(".")[0])
+    return names
+
+
+def _apply_file(
+    store: SqliteStore, extraction: FileExtraction, result: IndexResult, *, fresh: bool
+) -> tuple[set[str], bool]:
+    """Merkle-diff one re-parsed file against the store and apply it."""
+    path = extraction.path
+    new = {s.id: s for s in extraction.symbols}
+    old = {} if fresh else {s.id: s for s in store.symbols_in_file(path)}
+    old_edges = [] if fresh else store.edges_in_file(path)
+    added = [s for i, s in new.items() if i not in old]
+    removed = [s for i, s in old.items() if i not in new]
+    modified: list[Symbol] = []
+    children_changed: list[Symbol] = []
+    for i, s in new.items():
+        before = old.get(i)
+        if before is None:
+            continue
+        if before.content_hash != s.content_hash:
+            modified.append(s)
+        elif before.subtree_hash != s.subtree_hash:
+            children_changed.append(s)
+        elif _moved(before, s):
+            # same content, new position: keep line numbers right, not a change
+            store.update_symbols([s])
+            result.categories["unchanged"].append(i)
+        else:
+            result.categories["unchanged"].append(i)
+    store.insert_symbols(added)
+    store.update_symbols(modified + children_changed)
+    store.delete_symbols(s.id for s in removed)
+    if fresh:
+        store.db.execute("DELETE FROM edges WHERE file = ?", (path,))
+    else:
+        store.delete_edges_of_files([path])
+    store.insert_edges(extraction.edges)
+    result.categories["added"] += [s.id for s in added]
+    result.categories["modified"] += [s.id for s in modified]
+    result.categories["children_changed"] += [s.id for s in children_changed]
+    result.categories["removed"] += [s.id for s in removed]
+    names = {s.name for s in added + removed + modified}
+    if not fresh:
+        names |= _import_names(old_edges) ^ _import_names(extraction.edges)
+    class_change = any(
+        s.kind in ("class", "interface", "struct", "trait") for s in added + removed + modified
+    )
+    return names, class_change
+
+
+def _moved(a: Symbol, b: Symbol) -> bool:
+    return (a.start_line, a.end_line, a.start_byte, a.end_byte) != (
+        b.start_line, b.end_line, b.start_byte, b.end_byte,
+    ) or a.parent_id != b.parent_id or a.decorators != b.decorators or a.docstring != b.docstring
+
+
+def _import_names(edges: Iterable[Edge]) -> set[str]:
+    return _names_of((), (e for e in edges if e.kind == "imports"))
+
+
+def _resolve(
+    store: SqliteStore,
+    reparsed: list[str],
+    names: set[str],
+    hierarchy_changed: bool,
+    *,
+    everything: bool,
+) -> tuple[int, set[str]]:
+    """Phase 2: re-resolve the edges whose answer may have changed."""
+    table = SymbolTable.build(store.all_symbols(), (e for _, e in store.numbered_edges("kind = 'imports'")))
+    resolver = Resolver(table)
+    if everything:
+        work = store.numbered_edges()
+    else:
+        work = _edges_to_revisit(store, reparsed, names, hierarchy_changed)
+    if not work:
+        return 0, set()
+    before = {edge_id: edge.target_id for edge_id, edge in work}
+    inherits = [(i, e) for i, e in work if e.kind == "inherits"]
+    updates = resolve_edges(resolver, inherits)
+    store.set_targets(updates)
+    for class_id, bases in _bases(store).items():
+        resolver.set_bases(class_id, bases)
+    rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"])
+    store.set_targets(rest)
+    updates += rest
+    touched = {t for t in before.values() if t} | {t for _, t, _ in updates if t}
+    return len(updates), touched
+
+
+def _edges_to_revisit(
+    store: SqliteStore, reparsed: list[str], names: set[str], hierarchy_changed: bool
+) -> list[tuple[int, Edge]]:
+    found: dict[int, Edge] = {}
+    for path in reparsed:
+        found.update(store.numbered_edges("file = ?", (path,)))
+    name_list = sorted(n for n in names if n)
+    for i in range(0, len(name_list), 500):
+        chunk = name_list[i : i + 500]
+        marks = ",".join("?" * len(chunk))
+        found.update(store.numbered_edges(f"target_name IN ({marks}) OR alias IN ({marks})", chunk + chunk))
+        found.update(store.numbered_edges(f"qualifier IN ({marks})", chunk))
+    found.update(store.numbered_edges("target_id IS NULL AND resolution IS NULL AND kind = 'imports'"))
+    if hierarchy_changed:
+        marks = ",".join("?" * len(_SELF_QUALIFIERS))
+        found.update(store.numbered_edges(f"qualifier IN ({marks})", _SELF_QUALIFIERS))
+    return sorted(found.items())
+
+
+def _bases(store: SqliteStore) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    rows = store.query(
+        "SELECT source_id, target_id FROM edges WHERE kind = 'inherits' AND target_id IS NOT NULL "
+        "ORDER BY file, line, id"
+    )
+    for source, target in rows:
+        out.setdefault(str(source), []).append(str(target))
+    return out

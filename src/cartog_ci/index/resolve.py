@@ -1,0 +1,434 @@
+"""Edge resolution: target name -> target symbol ID, in ordered tiers (SPEC §2).
+
+Tiers, first hit wins, recorded in ``edges.resolution``:
+same_file -> import -> same_dir -> parent_scope -> unique -> class_over_ctor.
+An ambiguous edge stays unresolved: a wrong edge in an impact report is worse
+than a missing one. Names bound to something outside the project (an
+external import, a builtin) are marked ``external`` and never guessed.
+"""
+
+from __future__ import annotations
+
+import builtins
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from cartog_ci.domain import TYPE_KINDS, Edge, Symbol
+
+EXTERNAL = "external"
+_SELF = frozenset({"self", "cls", "this"})
+_CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor", "initialize"})
+_PY_BUILTINS = frozenset(dir(builtins))
+_JS_GLOBALS = frozenset(
+    "console require Promise Object Array String Number Boolean JSON Math Date Error "
+    "TypeError RangeError Map Set WeakMap Symbol parseInt parseFloat setTimeout "
+    "clearTimeout setInterval clearInterval fetch document window process Buffer "
+    "RegExp isNaN encodeURIComponent decodeURIComponent structuredClone".split()
+)
+# Method names so common on builtin types that a project method sharing the
+# name says nothing about what ``x.name()`` calls.
+_COMMON_METHODS = frozenset(
+    {n for t in (list, dict, str, set, bytes, int, object, tuple) for n in dir(t)}
+    | set(
+        "push pop map filter reduce forEach then catch finally get set has delete add "
+        "keys values entries join split slice splice concat indexOf includes find "
+        "toString apply call bind emit on off once send write read close open next "
+        "run start stop exec test replace match trim log error warn info debug "
+        "append extend update items copy clear remove insert sort reverse count index "
+        "encode decode format strip lower upper startswith endswith".split()
+    )
+)
+_JS_LIKE = frozenset({"javascript", "typescript", "tsx"})
+_JS_SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+MAX_HOPS = 6
+
+
+@dataclass
+class _Binding:
+    module: str
+    name: str
+
+
+@dataclass
+class SymbolTable:
+    """Everything resolution looks up, built once per run from the store."""
+
+    by_id: dict[str, Symbol] = field(default_factory=dict)
+    by_name: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    children: dict[str, dict[str, list[str]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(list))
+    )
+    module_of_file: dict[str, str] = field(default_factory=dict)
+    language_of_file: dict[str, str] = field(default_factory=dict)
+    files_by_dir: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    py_modules: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    bindings: dict[str, dict[str, _Binding]] = field(
+        default_factory=lambda: defaultdict(dict)
+    )
+    star_imports: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    bases: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+
+    @classmethod
+    def build(cls, symbols: Iterable[Symbol], import_edges: Iterable[Edge]) -> SymbolTable:
+        table = cls()
+        for s in symbols:
+            table.by_id[s.id] = s
+            if s.kind == "module":
+                table.module_of_file[s.file] = s.id
+                table.language_of_file[s.file] = s.language
+                table.files_by_dir[posixpath.dirname(s.file)].append(s.file)
+                if s.language == "python":
+                    _add_python_module(table, s.file)
+                continue
+            table.by_name[s.name].append(s.id)
+            if s.parent_id is not None:
+                table.children[s.parent_id][s.name].append(s.id)
+        for e in import_edges:
+            table.add_import(e)
+        return table
+
+    def add_import(self, e: Edge) -> None:
+        module = e.qualifier or ""
+        if e.target_name == "*" and not e.alias:
+            self.star_imports[e.file].append(module)
+            return
+        if e.target_name == module:  # import a.b [as x]
+            local = e.alias or module.split(".")[0]
+            bound = module if e.alias else module.split(".")[0]
+            self.bindings[e.file][local] = _Binding(bound, module)
+            if not e.alias and "." in module:
+                self.bindings[e.file][module] = _Binding(module, module)
+            return
+        local = e.alias or e.target_name
+        self.bindings[e.file][local] = _Binding(module, e.target_name)
+
+
+def _add_python_module(table: SymbolTable, path: str) -> None:
+    stem = path[:-4] if path.endswith(".pyi") else path[:-3]
+    parts = stem.split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    for i in range(len(parts)):
+        table.py_modules[".".join(parts[i:])].append(path)
+
+
+class Resolver:
+    def __init__(self, table: SymbolTable) -> None:
+        self.t = table
+
+    # -- public --------------------------------------------------------------
+
+    def resolve(self, edge: Edge) -> tuple[str | None, str | None]:
+        """(target_id, tier) or (None, None|'external')."""
+        if edge.kind == "imports":
+            return self._resolve_import(edge)
+        source = self.t.by_id.get(edge.source_id)
+        if source is None:
+            return None, None
+        q = edge.qualifier
+        if q in _SELF or q == "super":
+            return self._parent_scope(source, edge.target_name, skip_own=q == "super")
+        if q is None:
+            return self._unqualified(source, edge.target_name, edge.kind)
+        return self._qualified(source, q, edge.target_name)
+
+    def set_bases(self, class_id: str, base_ids: list[str]) -> None:
+        self.t.bases[class_id] = base_ids
+
+    # -- module lookup -------------------------------------------------------
+
+    def module_files(self, importer: str, spec: str) -> list[str]:
+        lang = self.t.language_of_file.get(importer, "")
+        if lang in _JS_LIKE:
+            return self._js_module(importer, spec)
+        if lang == "python":
+            return self._py_module(importer, spec)
+        return []
+
+    def _py_module(self, importer: str, spec: str) -> list[str]:
+        if spec.startswith("."):
+            level = len(spec) - len(spec.lstrip("."))
+            rest = spec[level:]
+            base = posixpath.dirname(importer)
+            for _ in range(level - 1):
+                base = posixpath.dirname(base)
+            path = posixpath.join(base, *rest.split(".")) if rest else base
+            found = [
+                f
+                for f in (f"{path}.py", f"{path}/__init__.py", f"{path}.pyi", f"{path}/__init__.pyi")
+                if f in self.t.module_of_file
+            ]
+            return found[:1]
+        candidates = self.t.py_modules.get(spec, [])
+        if len(candidates) <= 1:
+            return list(candidates)
+        # Prefer the candidate rooted closest to the importer (src layouts,
+        # vendored copies); a tie is ambiguous.
+        scored = sorted(
+            ((_common_prefix(importer, c), c) for c in candidates), reverse=True
+        )
+        if scored[0][0] > scored[1][0]:
+            return [scored[0][1]]
+        shortest = min(len(c) for c in candidates)
+        short = [c for c in candidates if len(c) == shortest]
+        return short if len(short) == 1 else []
+
+    def _js_module(self, importer: str, spec: str) -> list[str]:
+        if not spec.startswith("."):
+            return []
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
+        stems = [base]
+        for ext in (".js", ".jsx", ".mjs", ".cjs"):
+            if base.endswith(ext):
+                stems.append(base[: -len(ext)])
+        for stem in stems:
+            if stem in self.t.module_of_file:
+                return [stem]
+            for suffix in _JS_SUFFIXES:
+                if stem + suffix in self.t.module_of_file:
+                    return [stem + suffix]
+            for suffix in _JS_SUFFIXES:
+                index = f"{stem}/index{suffix}"
+                if index in self.t.module_of_file:
+                    return [index]
+        return []
+
+    # -- name lookup ---------------------------------------------------------
+
+    def _top(self, path: str, name: str) -> list[str]:
+        module_id = self.t.module_of_file.get(path)
+        if module_id is None:
+            return []
+        return list(self.t.children.get(module_id, {}).get(name, []))
+
+    def _export(self, path: str, name: str, hops: int = 0) -> list[str] | None:
+        """Resolve ``name`` as exported by module file ``path``.
+
+        None means "bound to something outside the project".
+        """
+        if hops > MAX_HOPS:
+            return []
+        found = self._top(path, name)
+        if found:
+            return found[:1] if len(set(self.t.by_id[i].kind for i in found)) == 1 else _prefer_types(self.t, found)
+        if name == "default":
+            return self._default_export(path)
+        binding = self.t.bindings.get(path, {}).get(name)
+        if binding is not None:
+            return self._follow(path, binding, hops + 1)
+        sub = self._submodule(path, name)
+        if sub:
+            return sub
+        for star in self.t.star_imports.get(path, []):
+            files = self.module_files(path, star)
+            for f in files:
+                hit = self._export(f, name, hops + 1)
+                if hit:
+                    return hit
+        return []
+
+    def _default_export(self, path: str) -> list[str]:
+        module_id = self.t.module_of_file[path]
+        tops = [i for ids in self.t.children.get(module_id, {}).values() for i in ids]
+        return [module_id] if not tops else []
+
+    def _submodule(self, path: str, name: str) -> list[str]:
+        lang = self.t.language_of_file.get(path)
+        if lang != "python" or not path.endswith(("__init__.py", "__init__.pyi")):
+            return []
+        base = posixpath.dirname(path)
+        for candidate in (f"{base}/{name}.py", f"{base}/{name}/__init__.py"):
+            if candidate in self.t.module_of_file:
+                return [self.t.module_of_file[candidate]]
+        return []
+
+    def _follow(self, importer: str, binding: _Binding, hops: int) -> list[str] | None:
+        files = self.module_files(importer, binding.module)
+        if not files:
+            if self.t.language_of_file.get(importer) == "python" and not binding.module.startswith("."):
+                # `from pkg import sub` where pkg is a namespace package
+                sub = self.module_files(importer, f"{binding.module}.{binding.name}")
+                if sub:
+                    return [self.t.module_of_file[sub[0]]]
+            return None
+        if binding.name == binding.module or binding.name == "*":
+            return [self.t.module_of_file[files[0]]]
+        return self._export(files[0], binding.name, hops)
+
+    # -- tiers ---------------------------------------------------------------
+
+    def _resolve_import(self, edge: Edge) -> tuple[str | None, str | None]:
+        module = edge.qualifier or ""
+        if edge.target_name == "*" and not edge.alias:
+            files = self.module_files(edge.file, module)
+            return (self.t.module_of_file[files[0]], "import") if files else (None, EXTERNAL)
+        found = self._follow(edge.file, _Binding(module, edge.target_name), 0)
+        if found is None:
+            return None, EXTERNAL
+        return (found[0], "import") if len(found) == 1 else (None, None)
+
+    def _unqualified(self, source: Symbol, name: str, kind: str) -> tuple[str | None, str | None]:
+        # same_file: the enclosing function scopes, then the module
+        scope: Symbol | None = source
+        while scope is not None:
+            if scope.kind not in TYPE_KINDS or scope.id == source.id and kind != "calls":
+                hits = self.t.children.get(scope.id, {}).get(name)
+                if hits and scope.kind not in TYPE_KINDS:
+                    return hits[0], "same_file"
+            scope = self.t.by_id.get(scope.parent_id) if scope.parent_id else None
+        binding = self.t.bindings.get(source.file, {}).get(name)
+        if binding is not None:
+            found = self._follow(source.file, binding, 0)
+            if found is None:
+                return None, EXTERNAL
+            if len(found) == 1:
+                return found[0], "import"
+            return None, None
+        for star in self.t.star_imports.get(source.file, []):
+            for f in self.module_files(source.file, star):
+                hit = self._export(f, name, 0)
+                if hit and len(hit) == 1:
+                    return hit[0], "import"
+        if self._is_builtin(source.language, name):
+            return None, EXTERNAL
+        directory = posixpath.dirname(source.file)
+        same_dir = [
+            i
+            for f in self.t.files_by_dir.get(directory, [])
+            if f != source.file
+            for i in self._top(f, name)
+        ]
+        hit, tier = self._pick(same_dir, "same_dir")
+        if hit or same_dir:
+            return hit, tier
+        return self._unique(name, types_only=kind in ("inherits", "references", "raises"))
+
+    def _qualified(self, source: Symbol, qualifier: str, name: str) -> tuple[str | None, str | None]:
+        if qualifier == "<expr>":
+            return self._unique(name, methods_only=True)
+        bindings = self.t.bindings.get(source.file, {})
+        # longest bound prefix: `a.b.c.f()` with `import a.b`
+        parts = qualifier.split(".")
+        for cut in range(len(parts), 0, -1):
+            head = ".".join(parts[:cut])
+            binding = bindings.get(head)
+            if binding is None:
+                continue
+            found = self._follow(source.file, binding, 0)
+            if found is None:
+                return None, EXTERNAL
+            if len(found) != 1:
+                return None, None
+            target = found[0]
+            for part in parts[cut:] + [name]:
+                target = self._member(target, part)
+                if target is None:
+                    return None, None
+            return target, "import"
+        # `Service.create()` with Service a class in scope
+        if len(parts) == 1:
+            owner, tier = self._unqualified(source, qualifier, "references")
+            if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
+                member = self._method_in_hierarchy(owner, name)
+                return (member, tier) if member else (None, None)
+            if tier == EXTERNAL:
+                return None, EXTERNAL
+        return self._unique(name, methods_only=True)
+
+    def _member(self, target: str, name: str) -> str | None:
+        symbol = self.t.by_id[target]
+        if symbol.kind == "module":
+            found = self._export(symbol.file, name)
+            return found[0] if found and len(found) == 1 else None
+        if symbol.kind in TYPE_KINDS:
+            return self._method_in_hierarchy(target, name)
+        return None
+
+    def _parent_scope(self, source: Symbol, name: str, *, skip_own: bool) -> tuple[str | None, str | None]:
+        cls: Symbol | None = source
+        while cls is not None and cls.kind not in TYPE_KINDS:
+            cls = self.t.by_id.get(cls.parent_id) if cls.parent_id else None
+        if cls is None:
+            return None, None
+        start = self.t.bases.get(cls.id, []) if skip_own else [cls.id]
+        for class_id in start:
+            hit = self._method_in_hierarchy(class_id, name)
+            if hit:
+                return hit, "parent_scope"
+        return None, None
+
+    def _method_in_hierarchy(self, class_id: str, name: str) -> str | None:
+        """The class, then its bases depth-first left-to-right (Python MRO for
+        the common single/linear cases)."""
+        seen: set[str] = set()
+        order = [class_id]
+        while order:
+            current = order.pop(0)
+            if current in seen:
+                continue
+            seen.add(current)
+            hits = self.t.children.get(current, {}).get(name)
+            if hits:
+                return hits[0]
+            order = self.t.bases.get(current, []) + order
+        return None
+
+    def _unique(self, name: str, *, methods_only: bool = False, types_only: bool = False) -> tuple[str | None, str | None]:
+        if methods_only and (name in _COMMON_METHODS or name.startswith("__")):
+            return None, None
+        candidates = [
+            i
+            for i in self.t.by_name.get(name, [])
+            if (not methods_only or self.t.by_id[i].kind in ("method", "function"))
+            and (not types_only or self.t.by_id[i].kind in TYPE_KINDS)
+            and self.t.by_id[i].kind not in ("section", "constant")
+        ]
+        return self._pick(candidates, "unique")
+
+    def _pick(self, candidates: list[str], tier: str) -> tuple[str | None, str | None]:
+        unique = list(dict.fromkeys(candidates))
+        if len(unique) == 1:
+            return unique[0], tier
+        classes = [i for i in unique if self.t.by_id[i].kind in TYPE_KINDS]
+        if len(classes) == 1 and all(
+            i == classes[0]
+            or (self.t.by_id[i].name in _CONSTRUCTORS and self.t.by_id[i].parent_id == classes[0])
+            for i in unique
+        ):
+            return classes[0], "class_over_ctor"
+        return None, None
+
+    def _is_builtin(self, language: str, name: str) -> bool:
+        if language == "python":
+            return name in _PY_BUILTINS
+        if language in _JS_LIKE:
+            return name in _JS_GLOBALS
+        return False
+
+
+def _prefer_types(table: SymbolTable, ids: list[str]) -> list[str]:
+    types = [i for i in ids if table.by_id[i].kind in TYPE_KINDS]
+    return types[:1] if len(types) == 1 else ids[:1]
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a.split("/"), b.split("/")):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def resolve_edges(
+    resolver: Resolver, edges: list[tuple[int, Edge]]
+) -> list[tuple[int, str | None, str | None]]:
+    """Resolve inherits edges first (parent_scope needs the bases), then the rest."""
+    updates: list[tuple[int, str | None, str | None]] = []
+    ordered = sorted(edges, key=lambda item: item[1].kind != "inherits")
+    for edge_id, edge in ordered:
+        target, tier = resolver.resolve(edge)
+        updates.append((edge_id, target, tier))
+    return updates

@@ -1,0 +1,344 @@
+"""Generic tags-query extractor: one query file per language, no per-language
+code here beyond the LanguageSpec facts and the import decoders.
+
+Definitions nest by byte range, which gives each symbol its parent, its
+qualified name (``Outer.Inner.method``) and its kind refinement (a function
+whose parent is a type is a method). A reference's source is the innermost
+definition around it, or the module symbol for module-level code.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+import tree_sitter as ts
+
+from cartog_ci.domain import Edge, FileExtraction, Symbol
+from cartog_ci.parse import imports, merkle
+from cartog_ci.parse.languages import LANGUAGES, LanguageSpec, comment_query, grammar, query
+
+_DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
+_LAST_IDENT = re.compile(r"([\w$]+)\W*$")
+_WS = re.compile(r"\s+")
+_DECORATOR_TYPES = frozenset(
+    {"decorator", "attribute_item", "annotation", "marker_annotation", "attribute"}
+)
+_REFERENCE_KINDS = {
+    "call": "calls",
+    "calls": "calls",
+    "import": "imports",
+    "inherits": "inherits",
+    "implementation": "inherits",
+    "type": "references",
+    "references": "references",
+    "raises": "raises",
+}
+MAX_SIGNATURE = 400
+MAX_DOCSTRING = 1000
+
+
+@dataclass
+class _Def:
+    kind: str
+    name: str
+    node: ts.Node  # the definition node proper
+    start: int  # widened to a wrapper (decorators, export)
+    end: int
+    start_row: int
+    parent: int = -1
+    qualified_name: str = ""
+    children: list[int] = field(default_factory=list)
+
+
+def module_name(path: str) -> str:
+    """Dotted name of the file (``src/pkg/__init__.py`` -> ``src.pkg``)."""
+    p = PurePosixPath(path)
+    parts = list(p.parent.parts) if str(p.parent) != "." else []
+    if p.stem not in ("__init__", "index", "mod") or not parts:
+        parts.append(p.stem)
+    return ".".join(parts) or p.stem
+
+
+def _text(node: ts.Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", "replace")
+
+
+def split_reference(text: str) -> tuple[str | None, str]:
+    """``a.b.c`` -> (``a.b``, ``c``); ``f().g`` -> (``<expr>``, ``g``)."""
+    text = _WS.sub("", text).replace("::", ".").replace("?.", ".").replace("->", ".")
+    if text.startswith("super()."):
+        return "super", text[len("super().") :]
+    if _DOTTED.fullmatch(text):
+        head, _, tail = text.rpartition(".")
+        return (head or None), tail
+    match = _LAST_IDENT.search(text)
+    name = match.group(1) if match else text
+    return "<expr>", name
+
+
+def _widen(node: ts.Node, spec: LanguageSpec) -> ts.Node:
+    outer = node
+    while outer.parent is not None and outer.parent.type in spec.wrappers:
+        outer = outer.parent
+    return outer
+
+
+def _signature(d: _Def, spec: LanguageSpec, source: bytes) -> str:
+    node = d.node
+    body = None
+    for name in spec.body_fields:
+        body = node.child_by_field_name(name)
+        if body is not None:
+            break
+    end = body.start_byte if body is not None else node.end_byte
+    if d.kind == "constant" or body is None:
+        newline = source.find(b"\n", node.start_byte, end)
+        end = newline if newline >= 0 else end
+    text = source[node.start_byte : end].decode("utf-8", "replace")
+    text = _WS.sub(" ", text).strip().rstrip(":{=").strip()
+    return text[:MAX_SIGNATURE]
+
+
+def _decorators(d: _Def, spec: LanguageSpec) -> tuple[str, ...]:
+    found: list[str] = []
+    outer = _widen(d.node, spec)
+    holders = [outer, d.node]
+    holders += [c for c in d.node.children if c.type == "modifiers"]
+    for holder in holders:
+        for child in holder.children:
+            if child.type in _DECORATOR_TYPES:
+                found.append(_WS.sub(" ", _text(child)).strip())
+    sibling = outer.prev_named_sibling
+    while sibling is not None and sibling.type == "attribute_item":
+        found.insert(0, _WS.sub(" ", _text(sibling)).strip())
+        sibling = sibling.prev_named_sibling
+    return tuple(dict.fromkeys(found))
+
+
+def _docstring(d: _Def, spec: LanguageSpec) -> str:
+    if spec.name == "python":
+        body = d.node.child_by_field_name("body")
+        first = body.named_children[0] if body is not None and body.named_children else None
+        if first is not None and first.type == "expression_statement" and first.named_children:
+            inner = first.named_children[0]
+            if inner.type == "string":
+                return _clean_doc(_text(inner))
+        return ""
+    comments: list[str] = []
+    sibling = _widen(d.node, spec).prev_named_sibling
+    row = _widen(d.node, spec).start_point[0]
+    while sibling is not None and sibling.type in spec.comment_types:
+        if sibling.end_point[0] < row - 1:
+            break
+        comments.insert(0, _text(sibling))
+        row = sibling.start_point[0]
+        sibling = sibling.prev_named_sibling
+    return _clean_doc("\n".join(comments))
+
+
+def _clean_doc(text: str) -> str:
+    lines = []
+    for line in text.splitlines():
+        line = line.strip().lstrip("/*#!").rstrip("*/").strip()
+        lines.append(line)
+    doc = "\n".join(lines).strip().strip("\"'").strip()
+    return doc[:MAX_DOCSTRING]
+
+
+def _collect(
+    spec: LanguageSpec, root: ts.Node
+) -> tuple[list[_Def], list[tuple[str, ts.Node, ts.Node | None]]]:
+    defs: list[_Def] = []
+    refs: list[tuple[str, ts.Node, ts.Node | None]] = []
+    seen_defs: set[tuple[int, int]] = set()
+    seen_refs: set[tuple[str, int, int]] = set()
+    cursor = ts.QueryCursor(query(spec.name))
+    for _, captures in cursor.matches(root):
+        name_nodes = captures.get("name") or [None]
+        for key, nodes in captures.items():
+            if key.startswith("definition."):
+                node = nodes[0]
+                name = _text(name_nodes[0]) if name_nodes[0] is not None else ""
+                outer = _widen(node, spec)
+                ident = (node.start_byte, node.end_byte)
+                if not name or ident in seen_defs:
+                    continue
+                seen_defs.add(ident)
+                kind = key.split(".", 1)[1]
+                defs.append(
+                    _Def(kind, name, node, outer.start_byte, outer.end_byte, outer.start_point[0])
+                )
+            elif key.startswith("reference."):
+                kind = _REFERENCE_KINDS.get(key.split(".", 1)[1])
+                if kind is None:
+                    continue
+                for name_node in name_nodes:
+                    anchor = name_node if name_node is not None else nodes[0]
+                    ident2 = (kind, anchor.start_byte, anchor.end_byte)
+                    if ident2 in seen_refs:
+                        continue
+                    seen_refs.add(ident2)
+                    refs.append((kind, nodes[0], name_node))
+    return defs, refs
+
+
+def _nest(defs: list[_Def], spec: LanguageSpec) -> None:
+    defs.sort(key=lambda d: (d.start, -d.end))
+    stack: list[int] = []
+    for i, d in enumerate(defs):
+        while stack and defs[stack[-1]].end <= d.start:
+            stack.pop()
+        if stack:
+            d.parent = stack[-1]
+            defs[stack[-1]].children.append(i)
+        stack.append(i)
+    for d in defs:
+        parent = defs[d.parent] if d.parent >= 0 else None
+        if d.kind == "function" and parent is not None and parent.kind in spec.method_parents:
+            d.kind = "method"
+        d.qualified_name = f"{parent.qualified_name}.{d.name}" if parent else d.name
+
+
+def _enclosing(defs: list[_Def], starts: list[int], pos: int) -> int:
+    i = bisect_right(starts, pos) - 1
+    while i >= 0 and defs[i].end <= pos:
+        i = defs[i].parent
+    return i
+
+
+def _comment_ranges(spec: LanguageSpec, root: ts.Node) -> list[tuple[int, int]]:
+    q = comment_query(spec.name)
+    if q is None:
+        return []
+    ranges: list[tuple[int, int]] = []
+    for nodes in ts.QueryCursor(q).captures(root).values():
+        ranges.extend((n.start_byte, n.end_byte) for n in nodes)
+    ranges.sort()
+    return ranges
+
+
+def extract(path: str, source: bytes, language: str) -> FileExtraction:
+    """Parse one file and return its symbols (module first) and edges."""
+    spec = LANGUAGES[language]
+    tree = ts.Parser(grammar(language)).parse(source)
+    root = tree.root_node
+    defs, raw_refs = _collect(spec, root)
+    _nest(defs, spec)
+    comments = _comment_ranges(spec, root)
+    symbols = _symbols(path, source, spec, defs, comments, root)
+    ids = [s.id for s in symbols]  # ids[0] is the module; defs[i] -> ids[i + 1]
+    starts = [d.start for d in defs]
+    edges: list[Edge] = []
+    for kind, node, name_node in raw_refs:
+        anchor = name_node if name_node is not None else node
+        owner = _enclosing(defs, starts, anchor.start_byte)
+        source_id = ids[owner + 1]
+        line = anchor.start_point[0] + 1
+        if kind == "imports":
+            for module, name, alias in imports.decode(language, node):
+                edges.append(Edge(ids[0], name, "imports", path, line, module, alias))
+            continue
+        qualifier, name = split_reference(_text(name_node))
+        if name:
+            edges.append(Edge(source_id, name, kind, path, line, qualifier))
+    return FileExtraction(
+        path=path,
+        language=language,
+        symbols=tuple(symbols),
+        edges=tuple(edges),
+        merkle_hash=symbols[0].subtree_hash,
+        lines=source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1),
+        error="syntax errors" if root.has_error else "",
+    )
+
+
+def _symbols(
+    path: str,
+    source: bytes,
+    spec: LanguageSpec,
+    defs: list[_Def],
+    comments: list[tuple[int, int]],
+    root: ts.Node,
+) -> list[Symbol]:
+    comment_starts = [c[0] for c in comments]
+    count = len(defs)
+    contents: list[str] = [""] * count
+    subtrees: list[str] = [""] * count
+    signatures = [_signature(d, spec, source) for d in defs]
+    # children before parents: defs are sorted by start, so walk backwards
+    for i in range(count - 1, -1, -1):
+        d = defs[i]
+        child_ranges = [(defs[c].start, defs[c].end) for c in d.children]
+        own = merkle.own_source(source, d.start, d.end, child_ranges, comments, comment_starts)
+        contents[i] = merkle.content_hash(d.kind, d.name, signatures[i], own)
+        subtrees[i] = merkle.subtree_hash(contents[i], (subtrees[c] for c in d.children))
+    top = [i for i, d in enumerate(defs) if d.parent < 0]
+    mod_qn = module_name(path)
+    mod_name = mod_qn.rsplit(".", 1)[-1]
+    mod_own = merkle.own_source(
+        source, 0, len(source), [(defs[i].start, defs[i].end) for i in top], comments, comment_starts
+    )
+    mod_content = merkle.content_hash("module", mod_name, "", mod_own)
+    module_id = f"{path}:module:{mod_qn}"
+    module = Symbol(
+        id=module_id,
+        name=mod_name,
+        qualified_name=mod_qn,
+        kind="module",
+        file=path,
+        start_line=1,
+        end_line=max(1, root.end_point[0] + 1),
+        start_byte=0,
+        end_byte=len(source),
+        parent_id=None,
+        signature="",
+        language=spec.name,
+        content_hash=mod_content,
+        subtree_hash=merkle.subtree_hash(mod_content, (subtrees[i] for i in top)),
+        docstring=_module_docstring(spec, root),
+    )
+    out = [module]
+    seen: dict[tuple[str, str], int] = {}
+    ids: list[str] = []
+    for i, d in enumerate(defs):
+        key = (d.kind, d.qualified_name)
+        seen[key] = seen.get(key, 0) + 1
+        suffix = f"#{seen[key]}" if seen[key] > 1 else ""
+        ids.append(f"{path}:{d.kind}:{d.qualified_name}{suffix}")
+    for i, d in enumerate(defs):
+        out.append(
+            Symbol(
+                id=ids[i],
+                name=d.name,
+                qualified_name=d.qualified_name,
+                kind=d.kind,
+                file=path,
+                start_line=d.start_row + 1,
+                end_line=d.node.end_point[0] + 1,
+                start_byte=d.start,
+                end_byte=d.end,
+                parent_id=ids[d.parent] if d.parent >= 0 else module_id,
+                signature=signatures[i],
+                language=spec.name,
+                content_hash=contents[i],
+                subtree_hash=subtrees[i],
+                decorators=_decorators(d, spec),
+                docstring=_docstring(d, spec),
+            )
+        )
+    return out
+
+
+def _module_docstring(spec: LanguageSpec, root: ts.Node) -> str:
+    if spec.name != "python" or not root.named_children:
+        return ""
+    first = root.named_children[0]
+    if first.type == "expression_statement" and first.named_children:
+        if first.named_children[0].type == "string":
+            return _clean_doc(_text(first.named_children[0]))
+    return ""

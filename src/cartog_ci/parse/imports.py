@@ -1,0 +1,141 @@
+"""Decode import statements into (module spec, imported name, alias) triples.
+
+Import syntax is too irregular for tags captures alone, so each language that
+has imports gets a small decoder here. Conventions, shared with the resolver:
+
+- ``module`` is the spec as written: ``a.b``, ``..pkg`` (Python relative),
+  ``./y`` (JS), ``net/http`` (Go), ``crate::x`` (Rust).
+- ``name`` is the imported name; ``name == module`` means "the module
+  itself" (``import a.b``); ``"*"`` is a wildcard / namespace import.
+- ``alias`` is the local name bound, when it differs from ``name``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import tree_sitter as ts
+
+ImportTriple = tuple[str, str, str | None]
+Decoder = Callable[[ts.Node], list[ImportTriple]]
+
+
+def _text(node: ts.Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", "replace")
+
+
+def _python(node: ts.Node) -> list[ImportTriple]:
+    out: list[ImportTriple] = []
+    if node.type == "future_import_statement":
+        return out
+    if node.type == "import_statement":
+        for child in node.children_by_field_name("name"):
+            if child.type == "aliased_import":
+                module = _text(child.child_by_field_name("name"))
+                out.append((module, module, _text(child.child_by_field_name("alias")) or None))
+            else:
+                module = _text(child)
+                out.append((module, module, None))
+        return out
+    module = _text(node.child_by_field_name("module_name")).replace(" ", "")
+    if any(c.type == "wildcard_import" for c in node.children):
+        return [(module, "*", None)]
+    for child in node.children_by_field_name("name"):
+        if child.type == "aliased_import":
+            name = _text(child.child_by_field_name("name"))
+            out.append((module, name, _text(child.child_by_field_name("alias")) or None))
+        else:
+            out.append((module, _text(child), None))
+    return out
+
+
+def _js_source(node: ts.Node) -> str:
+    source = node.child_by_field_name("source")
+    return _text(source).strip("'\"`")
+
+
+def _js_clause(clause: ts.Node, module: str) -> list[ImportTriple]:
+    out: list[ImportTriple] = []
+    for part in clause.named_children:
+        if part.type == "identifier":
+            out.append((module, "default", _text(part)))
+        elif part.type == "namespace_import":
+            ident = next((c for c in part.named_children if c.type == "identifier"), None)
+            out.append((module, "*", _text(ident) or None))
+        elif part.type == "named_imports":
+            for spec in part.named_children:
+                if spec.type == "import_specifier":
+                    name = _text(spec.child_by_field_name("name"))
+                    alias = _text(spec.child_by_field_name("alias")) or None
+                    out.append((module, name, alias))
+    return out
+
+
+def _javascript(node: ts.Node) -> list[ImportTriple]:
+    if node.type == "import_statement":
+        module = _js_source(node)
+        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        if clause is None:
+            return [(module, module, None)]
+        return _js_clause(clause, module)
+    if node.type == "export_statement":
+        module = _js_source(node)
+        if not module:
+            return []
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        if clause is None:
+            ns = next((c for c in node.named_children if c.type == "namespace_export"), None)
+            alias = _text(ns.named_children[0]) if ns is not None and ns.named_children else None
+            return [(module, "*", alias)]
+        out: list[ImportTriple] = []
+        for spec in clause.named_children:
+            if spec.type == "export_specifier":
+                name = _text(spec.child_by_field_name("name"))
+                out.append((module, name, _text(spec.child_by_field_name("alias")) or None))
+        return out
+    if node.type == "call_expression":  # const x = require('./y')
+        args = node.child_by_field_name("arguments")
+        literal = args.named_children[0] if args is not None and args.named_children else None
+        if literal is None or literal.type != "string":
+            return []
+        module = _text(literal).strip("'\"`")
+        binding = node.parent
+        if binding is not None and binding.type == "variable_declarator":
+            target = binding.child_by_field_name("name")
+            if target is not None and target.type == "identifier":
+                return [(module, "*", _text(target))]
+            if target is not None and target.type == "object_pattern":
+                return _require_destructuring(target, module)
+        return [(module, module, None)]
+    return []
+
+
+def _require_destructuring(pattern: ts.Node, module: str) -> list[ImportTriple]:
+    out: list[ImportTriple] = []
+    for prop in pattern.named_children:
+        if prop.type == "shorthand_property_identifier_pattern":
+            out.append((module, _text(prop), None))
+        elif prop.type == "pair_pattern":
+            key = _text(prop.child_by_field_name("key"))
+            value = _text(prop.child_by_field_name("value"))
+            out.append((module, key, value if value != key else None))
+    return out
+
+
+DECODERS: dict[str, Decoder] = {
+    "python": _python,
+    "javascript": _javascript,
+    "typescript": _javascript,
+    "tsx": _javascript,
+}
+
+
+def register_decoder(language: str, decoder: Decoder) -> None:
+    DECODERS[language] = decoder
+
+
+def decode(language: str, node: ts.Node) -> list[ImportTriple]:
+    decoder = DECODERS.get(language)
+    return decoder(node) if decoder is not None else []

@@ -1,0 +1,91 @@
+"""Numbered schema migrations, recorded in the database (sqlite-utils style).
+
+Each migration runs once, in order, inside the store's transaction; the
+applied names are kept in ``_migrations``. Never edit a released migration:
+add the next one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import apsw
+
+Migration = Callable[[apsw.Connection], None]
+
+
+def m001_core(db: apsw.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE files (
+            path TEXT PRIMARY KEY,
+            language TEXT,
+            sha256 TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            lines INTEGER NOT NULL DEFAULT 0,
+            merkle_hash TEXT NOT NULL DEFAULT '',
+            status TEXT NOT NULL,
+            reason TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE symbols (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            qualified_name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            file TEXT NOT NULL REFERENCES files(path),
+            start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            start_byte INTEGER NOT NULL,
+            end_byte INTEGER NOT NULL,
+            parent_id TEXT,
+            signature TEXT NOT NULL DEFAULT '',
+            language TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            subtree_hash TEXT NOT NULL,
+            decorators TEXT NOT NULL DEFAULT '[]',
+            docstring TEXT NOT NULL DEFAULT '',
+            in_degree INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX symbols_file ON symbols(file);
+        CREATE INDEX symbols_name ON symbols(name);
+        CREATE INDEX symbols_qualified_name ON symbols(qualified_name);
+        CREATE TABLE edges (
+            id INTEGER PRIMARY KEY,
+            source_id TEXT NOT NULL,
+            target_name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            file TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            qualifier TEXT,
+            alias TEXT,
+            target_id TEXT,
+            resolution TEXT
+        );
+        CREATE INDEX edges_source ON edges(source_id);
+        CREATE INDEX edges_target ON edges(target_id);
+        CREATE INDEX edges_file ON edges(file);
+        CREATE INDEX edges_target_name ON edges(target_name);
+        """
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (m001_core,)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def apply(db: apsw.Connection) -> list[str]:
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    done = {row[0] for row in db.execute("SELECT name FROM _migrations")}
+    applied: list[str] = []
+    for migration in MIGRATIONS:
+        if migration.__name__ in done:
+            continue
+        migration(db)
+        db.execute(
+            "INSERT INTO _migrations VALUES (?, datetime('now'))", (migration.__name__,)
+        )
+        applied.append(migration.__name__)
+    return applied

@@ -1,0 +1,367 @@
+"""The SQLite store: one file, apsw, WAL, numbered migrations.
+
+The store owns the connection; every write goes through ``transaction()``
+(SAVEPOINT when nested). A file that is not ours, or is corrupt, is moved
+aside and rebuilt with a one-line notice; a file from a newer schema is
+refused so that a newer tool's index is never destroyed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import apsw
+
+from cartog_ci import __version__
+from cartog_ci.domain import Edge, FileState, Symbol
+from cartog_ci.errors import CorruptIndex, IndexBusy, IndexFromTheFuture
+from cartog_ci.store import migrations
+
+TOOL_NAME = "cartog-ci"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+BUSY_TIMEOUT_MS = 30_000
+
+_SYMBOL_COLUMNS = (
+    "id, name, qualified_name, kind, file, start_line, end_line, start_byte, end_byte, "
+    "parent_id, signature, language, content_hash, subtree_hash, decorators, docstring, in_degree"
+)
+_EDGE_COLUMNS = "source_id, target_name, kind, file, line, qualifier, alias, target_id, resolution"
+
+
+def _symbol(row: Sequence[object]) -> Symbol:
+    values = list(row)
+    values[14] = tuple(json.loads(str(values[14])))
+    return Symbol(*values)  # type: ignore[arg-type]
+
+
+def _edge(row: Sequence[object]) -> Edge:
+    return Edge(*row)  # type: ignore[arg-type]
+
+
+def _symbol_row(s: Symbol) -> tuple[object, ...]:
+    return (
+        s.id, s.name, s.qualified_name, s.kind, s.file, s.start_line, s.end_line,
+        s.start_byte, s.end_byte, s.parent_id, s.signature, s.language,
+        s.content_hash, s.subtree_hash, json.dumps(list(s.decorators)), s.docstring, s.in_degree,
+    )  # fmt: skip
+
+
+def _edge_row(e: Edge) -> tuple[object, ...]:
+    return (
+        e.source_id, e.target_name, e.kind, e.file, e.line,
+        e.qualifier, e.alias, e.target_id, e.resolution,
+    )  # fmt: skip
+
+
+def _looks_like_ours(path: Path) -> None:
+    """Raise CorruptIndex unless the file is an SQLite database of ours."""
+    with path.open("rb") as fh:
+        head = fh.read(16)
+    if head != SQLITE_MAGIC:
+        raise CorruptIndex("not an SQLite database")
+    try:
+        db = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+    except apsw.Error as exc:
+        raise CorruptIndex(str(exc)) from exc
+    try:
+        db.set_busy_timeout(BUSY_TIMEOUT_MS)
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "meta" not in tables or "_migrations" not in tables:
+            raise CorruptIndex("an SQLite file of another program")
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("tool") != TOOL_NAME:
+            raise CorruptIndex("an SQLite file of another program")
+        version = int(meta.get("schema_version", "0"))
+        if version > migrations.SCHEMA_VERSION:
+            raise IndexFromTheFuture(
+                f"index {path} was written by a newer cartog-ci (schema {version}); "
+                "upgrade cartog-ci or delete the file"
+            )
+        check = db.execute("PRAGMA quick_check").fetchall()
+        if check != [("ok",)]:
+            raise CorruptIndex("integrity check failed")
+    except apsw.BusyError as exc:
+        raise IndexBusy(f"index {path} is locked by another process; try again") from exc
+    except apsw.Error as exc:
+        raise CorruptIndex(str(exc)) from exc
+    finally:
+        db.close()
+
+
+class SqliteStore:
+    """Everything the indexer, graph queries and report read and write."""
+
+    def __init__(self, path: Path, *, readonly: bool = False) -> None:
+        self.path = path
+        self.notices: list[str] = []
+        self.readonly = readonly
+        self._depth = 0
+        self.db = self._open()
+
+    # -- opening -------------------------------------------------------------
+
+    def _open(self) -> apsw.Connection:
+        if self.path.exists() and self.path.stat().st_size > 0:
+            try:
+                _looks_like_ours(self.path)
+            except CorruptIndex as exc:
+                if self.readonly:
+                    raise
+                self._discard(str(exc))
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        flags = (
+            apsw.SQLITE_OPEN_READONLY
+            if self.readonly
+            else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
+        )
+        db = apsw.Connection(str(self.path), flags=flags)
+        db.set_busy_timeout(BUSY_TIMEOUT_MS)
+        if not self.readonly:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            with _savepoint(db):
+                migrations.apply(db)
+                self._write_meta(db)
+        return db
+
+    def _discard(self, reason: str) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(self.path) + suffix).unlink(missing_ok=True)
+        self.notices.append(f"index {self.path} was unusable ({reason}); rebuilding it")
+
+    def _write_meta(self, db: apsw.Connection) -> None:
+        db.execute("INSERT OR IGNORE INTO meta VALUES ('tool', ?)", (TOOL_NAME,))
+        db.execute(
+            "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)",
+            (str(migrations.SCHEMA_VERSION),),
+        )
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('tool_version', ?)", (__version__,))
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- transactions --------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One atomic unit; nested calls become savepoints."""
+        self._depth += 1
+        try:
+            with _savepoint(self.db):
+                yield
+        finally:
+            self._depth -= 1
+
+    # -- meta ----------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        if value is None:
+            self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
+        else:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    # -- files ---------------------------------------------------------------
+
+    def file_states(self) -> dict[str, FileState]:
+        rows = self.db.execute(
+            "SELECT path, language, sha256, size, lines, merkle_hash, status, reason FROM files"
+        )
+        return {r[0]: FileState(*r) for r in rows}
+
+    def put_file(self, state: FileState) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                state.path, state.language, state.sha256, state.size, state.lines,
+                state.merkle_hash, state.status, state.reason,
+            ),  # fmt: skip
+        )
+
+    def delete_file(self, path: str) -> None:
+        self.db.execute("DELETE FROM edges WHERE file = ?", (path,))
+        self.db.execute("DELETE FROM symbols WHERE file = ?", (path,))
+        self.db.execute("DELETE FROM files WHERE path = ?", (path,))
+
+    # -- symbols -------------------------------------------------------------
+
+    def insert_symbols(self, symbols: Iterable[Symbol]) -> None:
+        self.db.executemany(
+            f"INSERT INTO symbols ({_SYMBOL_COLUMNS}) VALUES ({', '.join('?' * 17)})",
+            (_symbol_row(s) for s in symbols),
+        )
+
+    def update_symbols(self, symbols: Iterable[Symbol]) -> None:
+        """Replace stored symbols by ID, keeping their in_degree."""
+        self.db.executemany(
+            "UPDATE symbols SET name=?, qualified_name=?, kind=?, file=?, start_line=?, "
+            "end_line=?, start_byte=?, end_byte=?, parent_id=?, signature=?, language=?, "
+            "content_hash=?, subtree_hash=?, decorators=?, docstring=? WHERE id=?",
+            (_symbol_row(s)[1:16] + (s.id,) for s in symbols),
+        )
+
+    def delete_symbols(self, ids: Iterable[str]) -> None:
+        self.db.executemany("DELETE FROM symbols WHERE id = ?", ((i,) for i in ids))
+
+    def symbols_in_file(self, path: str) -> list[Symbol]:
+        rows = self.db.execute(
+            f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE file = ? ORDER BY start_byte, id",
+            (path,),
+        )
+        return [_symbol(r) for r in rows]
+
+    def symbol(self, symbol_id: str) -> Symbol | None:
+        row = self.db.execute(
+            f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE id = ?", (symbol_id,)
+        ).fetchone()
+        return None if row is None else _symbol(row)
+
+    def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
+        out: dict[str, Symbol] = {}
+        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE id IN ({marks})", chunk
+            )
+            out.update((r[0], _symbol(r)) for r in rows)
+        return out
+
+    def find_symbols(self, text: str) -> list[Symbol]:
+        """By full ID, else qualified name, else bare name."""
+        for column in ("id", "qualified_name", "name"):
+            rows = self.db.execute(
+                f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE {column} = ? "
+                "ORDER BY file, start_byte",
+                (text,),
+            ).fetchall()
+            if rows:
+                return [_symbol(r) for r in rows]
+        return []
+
+    def all_symbols(self) -> list[Symbol]:
+        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols ORDER BY file, start_byte, id")
+        return [_symbol(r) for r in rows]
+
+    # -- edges ---------------------------------------------------------------
+
+    def insert_edges(self, edges: Iterable[Edge]) -> None:
+        self.db.executemany(
+            f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (_edge_row(e) for e in edges),
+        )
+
+    def delete_edges_of_files(self, paths: Iterable[str]) -> None:
+        self.db.executemany("DELETE FROM edges WHERE file = ?", ((p,) for p in paths))
+
+    def numbered_edges(self, where: str = "1", params: Sequence[object] = ()) -> list[tuple[int, Edge]]:
+        rows = self.db.execute(f"SELECT id, {_EDGE_COLUMNS} FROM edges WHERE {where}", params)
+        return [(int(r[0]), _edge(r[1:])) for r in rows]
+
+    def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
+        self.db.executemany(
+            "UPDATE edges SET target_id = ?, resolution = ? WHERE id = ?",
+            ((target, resolution, edge_id) for edge_id, target, resolution in updates),
+        )
+
+    def invalidate_dangling_edges(self) -> int:
+        """Phase 1: edges whose target no longer exists lose their target."""
+        self.db.execute(
+            "UPDATE edges SET target_id = NULL, resolution = NULL WHERE target_id IS NOT NULL "
+            "AND target_id NOT IN (SELECT id FROM symbols)"
+        )
+        return self.db.changes()
+
+    def edges_from(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
+        return self._edges_by("source_id", ids, kinds)
+
+    def edges_to(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
+        return self._edges_by("target_id", ids, kinds)
+
+    def _edges_by(self, column: str, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
+        out: list[Edge] = []
+        kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
+        for chunk in _chunks(list(ids), 500):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {column} IN ({marks}){kind_sql} "
+                "ORDER BY file, line, id",
+                (*chunk, *kinds),
+            )
+            out.extend(_edge(r) for r in rows)
+        return out
+
+    def edges_in_file(self, path: str) -> list[Edge]:
+        rows = self.db.execute(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE file = ? ORDER BY line, id", (path,)
+        )
+        return [_edge(r) for r in rows]
+
+    def all_edges(self) -> list[Edge]:
+        rows = self.db.execute(
+            f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY file, line, source_id, kind, target_name, "
+            "qualifier, alias"
+        )
+        return [_edge(r) for r in rows]
+
+    def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
+        """Phase 3: in_degree = resolved incoming edges (all symbols when ids is None)."""
+        sql = (
+            "UPDATE symbols SET in_degree = (SELECT count(*) FROM edges "
+            "WHERE edges.target_id = symbols.id)"
+        )
+        if ids is None:
+            self.db.execute(sql)
+            return self.db.changes()
+        total = 0
+        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+            self.db.execute(f"{sql} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            total += self.db.changes()
+        return total
+
+    def count(self, table: str, where: str = "1", params: Sequence[object] = ()) -> int:
+        row = self.db.execute(f"SELECT count(*) FROM {table} WHERE {where}", params).fetchone()
+        return int(row[0])
+
+    def query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
+        """Aggregate read-only queries for stats; not for domain objects."""
+        return [tuple(r) for r in self.db.execute(sql, params)]
+
+
+@contextmanager
+def _savepoint(db: apsw.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE at the outermost level (a writer waits for the lock up
+    front instead of failing half-way), SAVEPOINT when nested."""
+    if db.in_transaction:
+        name = f"sp_{id(db)}_{os.getpid()}"
+        db.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            db.execute(f"ROLLBACK TO {name}")
+            db.execute(f"RELEASE {name}")
+            raise
+        db.execute(f"RELEASE {name}")
+        return
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except apsw.BusyError as exc:
+        raise IndexBusy("the index is being written by another process; try again") from exc
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _chunks(items: list[str], size: int) -> Iterator[list[str]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
