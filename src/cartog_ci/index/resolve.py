@@ -9,24 +9,19 @@ external import, a builtin) are marked ``external`` and never guessed.
 
 from __future__ import annotations
 
-import builtins
+import importlib
 import posixpath
+import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from cartog_ci.domain import TYPE_KINDS, Edge, Symbol
+from cartog_ci.parse.languages import LANGUAGES
 
 EXTERNAL = "external"
 _SELF = frozenset({"self", "cls", "this"})
 _CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor", "initialize"})
-_PY_BUILTINS = frozenset(dir(builtins))
-_JS_GLOBALS = frozenset(
-    "console require Promise Object Array String Number Boolean JSON Math Date Error "
-    "TypeError RangeError Map Set WeakMap Symbol parseInt parseFloat setTimeout "
-    "clearTimeout setInterval clearInterval fetch document window process Buffer "
-    "RegExp isNaN encodeURIComponent decodeURIComponent structuredClone".split()
-)
 # Method names so common on builtin types that a project method sharing the
 # name says nothing about what ``x.name()`` calls.
 _COMMON_METHODS = frozenset(
@@ -43,6 +38,20 @@ _COMMON_METHODS = frozenset(
 _JS_LIKE = frozenset({"javascript", "typescript", "tsx"})
 _JS_SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 MAX_HOPS = 6
+_CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
+
+ModuleFinder = Callable[["SymbolTable", str, str], list[str]]
+# Languages whose module lookup lives in its own module (a function
+# ``find(table, importer, spec) -> list[file]`` there), imported on first use.
+MODULE_FINDERS: dict[str, str] = {}
+_LOADED_FINDERS: dict[str, ModuleFinder] = {}
+
+
+def _finder(language: str) -> ModuleFinder | None:
+    if language not in _LOADED_FINDERS and language in MODULE_FINDERS:
+        module = importlib.import_module(MODULE_FINDERS[language])
+        _LOADED_FINDERS[language] = module.find
+    return _LOADED_FINDERS.get(language)
 
 
 @dataclass
@@ -57,6 +66,7 @@ class SymbolTable:
 
     by_id: dict[str, Symbol] = field(default_factory=dict)
     by_name: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    by_qualified: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     children: dict[str, dict[str, list[str]]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(list))
     )
@@ -83,6 +93,7 @@ class SymbolTable:
                     _add_python_module(table, s.file)
                 continue
             table.by_name[s.name].append(s.id)
+            table.by_qualified[s.qualified_name].append(s.id)
             if s.parent_id is not None:
                 table.children[s.parent_id][s.name].append(s.id)
         for e in import_edges:
@@ -128,11 +139,27 @@ class Resolver:
         if source is None:
             return None, None
         q = edge.qualifier
-        if q in _SELF or q == "super":
+        if q == "super" or q is not None and self._is_receiver(source, q):
             return self._parent_scope(source, edge.target_name, skip_own=q == "super")
         if q is None:
             return self._unqualified(source, edge.target_name, edge.kind)
         return self._qualified(source, q, edge.target_name)
+
+    def _is_receiver(self, source: Symbol, qualifier: str) -> bool:
+        spec = LANGUAGES.get(source.language)
+        if spec is None:
+            return qualifier in _SELF
+        if qualifier in spec.self_names:
+            return True
+        if not spec.receiver_pattern:
+            return False
+        method: Symbol | None = source
+        while method is not None and method.kind != "method":
+            method = self.t.by_id.get(method.parent_id) if method.parent_id else None
+        if method is None:
+            return False
+        match = re.match(spec.receiver_pattern, method.signature)
+        return bool(match) and match.group(1) == qualifier
 
     def set_bases(self, class_id: str, base_ids: list[str]) -> None:
         self.t.bases[class_id] = base_ids
@@ -145,7 +172,8 @@ class Resolver:
             return self._js_module(importer, spec)
         if lang == "python":
             return self._py_module(importer, spec)
-        return []
+        finder = _finder(lang)
+        return finder(self.t, importer, spec) if finder is not None else []
 
     def _py_module(self, importer: str, spec: str) -> list[str]:
         if spec.startswith("."):
@@ -198,10 +226,22 @@ class Resolver:
     # -- name lookup ---------------------------------------------------------
 
     def _top(self, path: str, name: str) -> list[str]:
-        module_id = self.t.module_of_file.get(path)
-        if module_id is None:
-            return []
-        return list(self.t.children.get(module_id, {}).get(name, []))
+        """Top-level ``name`` in the file, or in its package for languages
+        whose package is a directory."""
+        spec = LANGUAGES.get(self.t.language_of_file.get(path, ""))
+        files = [path]
+        if spec is not None and spec.package_is_directory:
+            files = [
+                f
+                for f in self.t.files_by_dir.get(posixpath.dirname(path), [])
+                if self.t.language_of_file.get(f) == spec.name
+            ]
+        found: list[str] = []
+        for f in files:
+            module_id = self.t.module_of_file.get(f)
+            if module_id is not None:
+                found += self.t.children.get(module_id, {}).get(name, [])
+        return found
 
     def _export(self, path: str, name: str, hops: int = 0) -> list[str] | None:
         """Resolve ``name`` as exported by module file ``path``.
@@ -308,6 +348,13 @@ class Resolver:
     def _qualified(self, source: Symbol, qualifier: str, name: str) -> tuple[str | None, str | None]:
         if qualifier == "<expr>":
             return self._unique(name, methods_only=True)
+        ctor = _CALL_RECEIVER.fullmatch(qualifier)
+        if ctor is not None:  # `Service().compute()`: a method of what was built
+            owner, tier = self._qualified_or_plain(source, ctor.group(1))
+            if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
+                member = self._method_in_hierarchy(owner, name)
+                return (member, tier) if member else (None, None)
+            return (None, EXTERNAL) if tier == EXTERNAL else self._unique(name, methods_only=True)
         bindings = self.t.bindings.get(source.file, {})
         # longest bound prefix: `a.b.c.f()` with `import a.b`
         parts = qualifier.split(".")
@@ -327,6 +374,11 @@ class Resolver:
                 if target is None:
                     return None, None
             return target, "import"
+        # `Outer::Inner.create` (Ruby, Rust paths): a unique qualified name
+        by_path = [i for i in self.t.by_qualified.get(qualifier, []) if self.t.by_id[i].kind in TYPE_KINDS]
+        if len(parts) > 1 and len(by_path) == 1:
+            member = self._method_in_hierarchy(by_path[0], name)
+            return (member, "unique") if member else (None, None)
         # `Service.create()` with Service a class in scope
         if len(parts) == 1:
             owner, tier = self._unqualified(source, qualifier, "references")
@@ -336,6 +388,12 @@ class Resolver:
             if tier == EXTERNAL:
                 return None, EXTERNAL
         return self._unique(name, methods_only=True)
+
+    def _qualified_or_plain(self, source: Symbol, text: str) -> tuple[str | None, str | None]:
+        if "." in text:
+            head, _, tail = text.rpartition(".")
+            return self._qualified(source, head, tail)
+        return self._unqualified(source, text, "references")
 
     def _member(self, target: str, name: str) -> str | None:
         symbol = self.t.by_id[target]
@@ -401,11 +459,8 @@ class Resolver:
         return None, None
 
     def _is_builtin(self, language: str, name: str) -> bool:
-        if language == "python":
-            return name in _PY_BUILTINS
-        if language in _JS_LIKE:
-            return name in _JS_GLOBALS
-        return False
+        spec = LANGUAGES.get(language)
+        return spec is not None and name in spec.builtins
 
 
 def _prefer_types(table: SymbolTable, ids: list[str]) -> list[str]:

@@ -48,6 +48,7 @@ class _Def:
     start: int  # widened to a wrapper (decorators, export)
     end: int
     start_row: int
+    owner: str = ""  # Go receiver / Rust impl type: the method's type, by name
     parent: int = -1
     qualified_name: str = ""
     children: list[int] = field(default_factory=list)
@@ -78,7 +79,22 @@ def split_reference(text: str) -> tuple[str | None, str]:
         return (head or None), tail
     match = _LAST_IDENT.search(text)
     name = match.group(1) if match else text
-    return "<expr>", name
+    return _constructed(text) or "<expr>", name
+
+
+def _constructed(text: str) -> str | None:
+    """``Service(a, b).compute`` -> ``Service()``: the receiver is built by a call."""
+    head, paren, _ = text.partition("(")
+    if not paren or not _DOTTED.fullmatch(head):
+        return None
+    depth = 0
+    for i, ch in enumerate(text[len(head) :], start=len(head)):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            rest = text[i + 1 :]
+            return f"{head}()" if rest.count(".") == 1 and rest.startswith(".") else None
+    return None
 
 
 def _widen(node: ts.Node, spec: LanguageSpec) -> ts.Node:
@@ -170,8 +186,9 @@ def _collect(
                     continue
                 seen_defs.add(ident)
                 kind = key.split(".", 1)[1]
+                owner = _text(captures["owner"][0]) if captures.get("owner") else ""
                 defs.append(
-                    _Def(kind, name, node, outer.start_byte, outer.end_byte, outer.start_point[0])
+                    _Def(kind, name, node, outer.start_byte, outer.end_byte, outer.start_point[0], owner)
                 )
             elif key.startswith("reference."):
                 kind = _REFERENCE_KINDS.get(key.split(".", 1)[1])
@@ -197,11 +214,56 @@ def _nest(defs: list[_Def], spec: LanguageSpec) -> None:
             d.parent = stack[-1]
             defs[stack[-1]].children.append(i)
         stack.append(i)
-    for d in defs:
+    _adopt_owned(defs)
+    for d in _parents_first(defs):
         parent = defs[d.parent] if d.parent >= 0 else None
         if d.kind == "function" and parent is not None and parent.kind in spec.method_parents:
             d.kind = "method"
-        d.qualified_name = f"{parent.qualified_name}.{d.name}" if parent else d.name
+        if d.owner and (parent is None or parent.kind not in spec.method_parents):
+            prefix = f"{parent.qualified_name}." if parent else ""
+            d.qualified_name = f"{prefix}{d.owner}.{d.name}"
+            d.kind = "method"
+        else:
+            d.qualified_name = f"{parent.qualified_name}.{d.name}" if parent else d.name
+
+
+def _adopt_owned(defs: list[_Def]) -> None:
+    """Methods declared outside their type (Go receivers, Rust impl blocks)
+    become children of the type of that name in the same file, if any."""
+    types = {}
+    for i, d in enumerate(defs):
+        if d.parent < 0 and d.kind in ("class", "struct", "enum", "interface", "trait", "type"):
+            types.setdefault(d.name, i)
+    for i, d in enumerate(defs):
+        if not d.owner:
+            continue
+        owner = types.get(d.owner)
+        if owner is None or owner == i:
+            continue
+        if d.parent >= 0:
+            defs[d.parent].children.remove(i)
+        d.parent = owner
+        defs[owner].children.append(i)
+
+
+def _parents_first(defs: list[_Def]) -> list[_Def]:
+    return [defs[i] for i in _depth_order(defs)]
+
+
+def _depth_order(defs: list[_Def]) -> list[int]:
+    """Indices ordered so that every parent comes before its children."""
+    depth = [-1] * len(defs)
+    for i in range(len(defs)):
+        chain: list[int] = []
+        j = i
+        while j >= 0 and depth[j] < 0:
+            chain.append(j)
+            j = defs[j].parent
+        level = depth[j] if j >= 0 else -1
+        for k in reversed(chain):
+            level += 1
+            depth[k] = level
+    return sorted(range(len(defs)), key=lambda i: (depth[i], i))
 
 
 def _enclosing(defs: list[_Def], starts: list[int], pos: int) -> int:
@@ -270,8 +332,7 @@ def _symbols(
     contents: list[str] = [""] * count
     subtrees: list[str] = [""] * count
     signatures = [_signature(d, spec, source) for d in defs]
-    # children before parents: defs are sorted by start, so walk backwards
-    for i in range(count - 1, -1, -1):
+    for i in reversed(_depth_order(defs)):  # children before parents
         d = defs[i]
         child_ranges = [(defs[c].start, defs[c].end) for c in d.children]
         own = merkle.own_source(source, d.start, d.end, child_ranges, comments, comment_starts)

@@ -12,6 +12,7 @@ has imports gets a small decoder here. Conventions, shared with the resolver:
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 import tree_sitter as ts
@@ -130,12 +131,14 @@ DECODERS: dict[str, Decoder] = {
     "typescript": _javascript,
     "tsx": _javascript,
 }
-
-
-def register_decoder(language: str, decoder: Decoder) -> None:
-    DECODERS[language] = decoder
+# Languages whose decoder lives in its own module (``decode(node)`` there),
+# imported on first use so worker processes load only what they parse.
+DECODER_MODULES: dict[str, str] = {}
 
 
 def decode(language: str, node: ts.Node) -> list[ImportTriple]:
     decoder = DECODERS.get(language)
+    if decoder is None and language in DECODER_MODULES:
+        module = importlib.import_module(DECODER_MODULES[language])
+        decoder = DECODERS[language] = module.decode
     return decoder(node) if decoder is not None else []

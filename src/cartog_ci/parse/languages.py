@@ -4,6 +4,7 @@ which field holds the body, which nodes are comments)."""
 
 from __future__ import annotations
 
+import builtins
 import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,8 +31,26 @@ class LanguageSpec:
         default_factory=lambda: frozenset({"class", "interface", "trait", "struct", "enum"})
     )
     self_names: tuple[str, ...] = ()
-    module_separator: str = "."
+    # Go, Java: every file of a directory shares one namespace (the package).
+    package_is_directory: bool = False
+    # Names that are always bound outside the project (builtins, globals):
+    # an unqualified call to one is ``external``, never guessed.
+    builtins: frozenset[str] = frozenset()
+    # Regex on a method's signature whose group 1 is its receiver's name
+    # (Go: `func (s *Server) Start()` -> `s.x()` is a call on the receiver).
+    receiver_pattern: str = ""
 
+
+JS_GLOBALS = frozenset(
+    "console require Promise Object Array String Number Boolean JSON Math Date Error "
+    "TypeError RangeError SyntaxError Map Set WeakMap WeakSet Symbol BigInt parseInt "
+    "parseFloat setTimeout clearTimeout setInterval clearInterval queueMicrotask fetch "
+    "document window globalThis process Buffer RegExp isNaN isFinite encodeURIComponent "
+    "decodeURIComponent encodeURI decodeURI structuredClone Reflect Proxy Intl "
+    "Uint8Array Int32Array Float64Array ArrayBuffer DataView URL URLSearchParams "
+    "AbortController TextEncoder TextDecoder alert describe it test expect beforeEach "
+    "afterEach beforeAll afterAll jest module exports".split()
+)
 
 LANGUAGES: dict[str, LanguageSpec] = {
     spec.name: spec
@@ -42,6 +61,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             module="tree_sitter_python",
             wrappers=("decorated_definition",),
             self_names=("self", "cls"),
+            builtins=frozenset(dir(builtins)),
         ),
         LanguageSpec(
             name="javascript",
@@ -49,6 +69,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             module="tree_sitter_javascript",
             wrappers=("export_statement",),
             self_names=("this",),
+            builtins=JS_GLOBALS,
         ),
         LanguageSpec(
             name="typescript",
@@ -57,6 +78,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             loader="language_typescript",
             wrappers=("export_statement",),
             self_names=("this",),
+            builtins=JS_GLOBALS,
         ),
         LanguageSpec(
             name="tsx",
@@ -66,6 +88,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             query="typescript",
             wrappers=("export_statement",),
             self_names=("this",),
+            builtins=JS_GLOBALS,
         ),
     )
 }

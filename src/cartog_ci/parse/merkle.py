@@ -51,6 +51,9 @@ def own_source(
     pieces: list[bytes] = []
     cursor = start
     for h_start, h_end in merge_ranges(holes):
+        h_start, h_end = max(h_start, start), min(h_end, end)
+        if h_end <= h_start:
+            continue
         if h_start > cursor:
             pieces.append(source[cursor:h_start])
         cursor = max(cursor, h_end)

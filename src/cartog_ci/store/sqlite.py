@@ -247,7 +247,7 @@ class SqliteStore:
         return []
 
     def all_symbols(self) -> list[Symbol]:
-        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols ORDER BY file, start_byte, id")
+        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols ORDER BY file, start_byte, end_byte DESC, id")
         return [_symbol(r) for r in rows]
 
     # -- edges ---------------------------------------------------------------

@@ -1,0 +1,130 @@
+"""Python extraction and resolution on a real fixture repository: the exact
+symbol set and the exact edge set, tier by tier."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.testing.fixtures import exported, index, make_repo
+
+SYMBOLS = {
+    ('shop/__init__.py', 'module', 'shop', 1),
+    ('shop/cli.py', 'module', 'shop.cli', 1),
+    ('shop/cli.py', 'function', 'main', 6),
+    ('shop/models/__init__.py', 'module', 'shop.models', 1),
+    ('shop/models/base.py', 'module', 'shop.models.base', 1),
+    ('shop/models/base.py', 'class', 'Model', 1),
+    ('shop/models/base.py', 'method', 'Model.save', 4),
+    ('shop/models/base.py', 'method', 'Model.validate', 8),
+    ('shop/models/base.py', 'function', 'persist', 12),
+    ('shop/models/order.py', 'module', 'shop.models.order', 1),
+    ('shop/models/order.py', 'constant', 'TAX_RATE', 6),
+    ('shop/models/order.py', 'class', 'LineItem', 9),
+    ('shop/models/order.py', 'method', 'LineItem.__init__', 10),
+    ('shop/models/order.py', 'method', 'LineItem.total', 14),
+    ('shop/models/order.py', 'class', 'Order', 18),
+    ('shop/models/order.py', 'method', 'Order.add', 19),
+    ('shop/models/order.py', 'method', 'Order.checkout', 24),
+    ('shop/models/order.py', 'method', 'Order.reference', 28),
+    ('shop/util/__init__.py', 'module', 'shop.util', 1),
+    ('shop/util/other.py', 'module', 'shop.util.other', 1),
+    ('shop/util/other.py', 'function', 'normalize', 1),
+    ('shop/util/text.py', 'module', 'shop.util.text', 1),
+    ('shop/util/text.py', 'function', 'slugify', 4),
+    ('shop/util/text.py', 'function', 'normalize', 8),
+    ('tests/test_order.py', 'module', 'tests.test_order', 1),
+    ('tests/test_order.py', 'function', 'test_checkout', 4),
+}
+EDGES = {
+    ('shop/__init__.py:module:shop', 'shop/models/order.py:class:Order', 'Order', 'imports', 'import'),
+    ('shop/__init__.py:module:shop', 'shop/util/text.py:function:slugify', 'slugify', 'imports', 'import'),
+    ('shop/cli.py:module:shop.cli', 'shop/util/text.py:module:shop.util.text', 'shop.util.text', 'imports', 'import'),
+    ('shop/cli.py:module:shop.cli', 'shop/models/order.py:class:Order', 'Order', 'imports', 'import'),
+    ('shop/cli.py:module:shop.cli', 'shop/util/text.py:function:slugify', 'make_slug', 'imports', 'import'),
+    ('shop/cli.py:module:shop.cli', 'shop/models/order.py:class:LineItem', 'LineItem', 'imports', 'import'),
+    ('shop/cli.py:function:main', 'shop/models/order.py:class:Order', 'Order', 'calls', 'import'),
+    ('shop/cli.py:function:main', 'shop/models/order.py:class:LineItem', 'Item', 'calls', 'import'),
+    ('shop/cli.py:function:main', None, 'add', 'calls', None),
+    ('shop/cli.py:function:main', 'shop/util/text.py:function:slugify', 'make_slug', 'calls', 'import'),
+    ('shop/cli.py:function:main', None, 'print', 'calls', 'external'),
+    ('shop/cli.py:function:main', 'shop/models/order.py:method:Order.checkout', 'checkout', 'calls', 'unique'),
+    ('shop/cli.py:function:main', 'shop/util/text.py:function:normalize', 'normalize', 'calls', 'import'),
+    ('shop/cli.py:module:shop.cli', 'shop/cli.py:function:main', 'main', 'calls', 'same_file'),
+    ('shop/models/__init__.py:module:shop.models', 'shop/models/order.py:class:LineItem', 'LineItem', 'imports', 'import'),
+    ('shop/models/__init__.py:module:shop.models', 'shop/models/order.py:class:Order', 'Order', 'imports', 'import'),
+    ('shop/models/base.py:method:Model.save', 'shop/models/base.py:method:Model.validate', 'validate', 'calls', 'parent_scope'),
+    ('shop/models/base.py:method:Model.save', 'shop/models/base.py:function:persist', 'persist', 'calls', 'same_file'),
+    ('shop/models/order.py:module:shop.models.order', None, 'dataclass', 'imports', 'external'),
+    ('shop/models/order.py:module:shop.models.order', 'shop/models/base.py:class:Model', 'Model', 'imports', 'import'),
+    ('shop/models/order.py:module:shop.models.order', 'shop/util/text.py:module:shop.util.text', 'text', 'imports', 'import'),
+    ('shop/models/order.py:method:LineItem.__init__', None, 'float', 'references', 'external'),
+    ('shop/models/order.py:method:LineItem.__init__', None, 'str', 'references', 'external'),
+    ('shop/models/order.py:method:LineItem.total', None, 'float', 'references', 'external'),
+    ('shop/models/order.py:class:Order', 'shop/models/base.py:class:Model', 'Model', 'inherits', 'import'),
+    ('shop/models/order.py:method:Order.add', 'shop/models/order.py:class:LineItem', 'LineItem', 'references', 'same_file'),
+    ('shop/models/order.py:method:Order.add', None, 'ValueError', 'calls', 'external'),
+    ('shop/models/order.py:method:Order.add', None, 'ValueError', 'raises', 'external'),
+    ('shop/models/order.py:method:Order.add', None, 'append', 'calls', None),
+    ('shop/models/order.py:method:Order.checkout', None, 'str', 'references', 'external'),
+    ('shop/models/order.py:method:Order.checkout', 'shop/models/base.py:method:Model.save', 'save', 'calls', 'parent_scope'),
+    ('shop/models/order.py:method:Order.checkout', 'shop/models/order.py:method:Order.reference', 'reference', 'calls', 'parent_scope'),
+    ('shop/models/order.py:method:Order.checkout', 'shop/util/text.py:function:slugify', 'slugify', 'calls', 'import'),
+    ('shop/models/order.py:method:Order.reference', None, 'unknown_helper', 'calls', None),
+    ('shop/util/text.py:module:shop.util.text', None, 're', 'imports', 'external'),
+    ('shop/util/text.py:function:slugify', None, 'str', 'references', 'external'),
+    ('shop/util/text.py:function:slugify', None, 'str', 'references', 'external'),
+    ('shop/util/text.py:function:slugify', 'shop/util/text.py:function:normalize', 'normalize', 'calls', 'same_file'),
+    ('shop/util/text.py:function:slugify', None, 'sub', 'calls', 'external'),
+    ('shop/util/text.py:function:normalize', None, 'lower', 'calls', None),
+    ('shop/util/text.py:function:normalize', None, 'strip', 'calls', None),
+    ('tests/test_order.py:module:tests.test_order', 'shop/models/order.py:class:LineItem', 'LineItem', 'imports', 'import'),
+    ('tests/test_order.py:module:tests.test_order', 'shop/models/order.py:class:Order', 'Order', 'imports', 'import'),
+    ('tests/test_order.py:function:test_checkout', 'shop/models/order.py:class:Order', 'Order', 'calls', 'import'),
+    ('tests/test_order.py:function:test_checkout', 'shop/models/order.py:class:LineItem', 'LineItem', 'calls', 'import'),
+    ('tests/test_order.py:function:test_checkout', None, 'add', 'calls', None),
+    ('tests/test_order.py:function:test_checkout', 'shop/models/order.py:method:Order.checkout', 'checkout', 'calls', 'unique'),
+}
+
+
+def _graph(tmp_path: Path) -> dict[str, object]:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    return exported(repo)
+
+
+def test_python_symbols_exact(tmp_path: Path) -> None:
+    graph = _graph(tmp_path)
+    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]}
+    assert got == SYMBOLS
+
+
+def test_python_edges_exact(tmp_path: Path) -> None:
+    graph = _graph(tmp_path)
+    got = {
+        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
+        for e in graph["edges"]
+    }
+    assert got == EDGES
+
+
+def test_python_resolution_cases(tmp_path: Path) -> None:
+    edges = {
+        (e["source_id"], e["target_name"], e["kind"]): (e["target_id"], e["resolution"])
+        for e in _graph(tmp_path)["edges"]
+    }
+    # aliased import (`LineItem as Item`) and a re-export through __init__.py
+    assert edges[("shop/cli.py:function:main", "Item", "calls")] == (
+        "shop/models/order.py:class:LineItem", "import")
+    assert edges[("shop/cli.py:function:main", "make_slug", "calls")] == (
+        "shop/util/text.py:function:slugify", "import")
+    # self.save() found on the base class, in another module
+    assert edges[("shop/models/order.py:method:Order.checkout", "save", "calls")] == (
+        "shop/models/base.py:method:Model.save", "parent_scope")
+    # `normalize` exists in two modules: the import decides, not a guess
+    assert edges[("shop/cli.py:function:main", "normalize", "calls")] == (
+        "shop/util/text.py:function:normalize", "import")
+    # relative import `from ..util import text as txt`
+    assert edges[("shop/models/order.py:method:Order.checkout", "slugify", "calls")] == (
+        "shop/util/text.py:function:slugify", "import")
+    # nothing defines it: stays unresolved rather than guessed
+    assert edges[("shop/models/order.py:method:Order.reference", "unknown_helper", "calls")] == (None, None)

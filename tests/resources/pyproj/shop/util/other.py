@@ -1,0 +1,2 @@
+def normalize(value):
+    return value

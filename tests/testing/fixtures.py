@@ -1,0 +1,88 @@
+"""Real git repositories for tests, built in tmp_path (pre-commit style)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from cartog_ci.cli import main
+from cartog_ci.commands.export import export
+from cartog_ci.index.cascade import IndexResult, index_repository
+from cartog_ci.store.sqlite import SqliteStore
+
+RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+
+
+def git(repo: Path, *args: str) -> str:
+    out = subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+    )
+    return out.stdout
+
+
+def init_repo(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q", "-b", "main")
+    return path
+
+
+def write(repo: Path, files: dict[str, str | bytes]) -> None:
+    for rel, content in files.items():
+        target = repo / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content)
+
+
+def commit(repo: Path, message: str = "change") -> str:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--allow-empty", "-m", message)
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+def make_repo(tmp_path: Path, name: str) -> Path:
+    """Copy tests/resources/<name>/ into a fresh repository and commit it."""
+    repo = tmp_path / name
+    shutil.copytree(RESOURCES / name, repo)
+    init_repo(repo)
+    commit(repo, "initial")
+    return repo
+
+
+def index(repo: Path, *, force: bool = False, db: Path | None = None) -> IndexResult:
+    store = SqliteStore(db or repo / ".cartog-ci" / "index.db")
+    try:
+        return index_repository(repo, store, force=force)
+    finally:
+        store.close()
+
+
+def exported(repo: Path, db: Path | None = None) -> dict[str, object]:
+    store = SqliteStore(db or repo / ".cartog-ci" / "index.db")
+    try:
+        return export(store, hashes=True)
+    finally:
+        store.close()
+
+
+def run_cli(capsys: object, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()  # type: ignore[attr-defined]
+    return code, captured.out, captured.err
+
+
+def run_subprocess(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cartog_ci.cli", *args], cwd=cwd, capture_output=True, text=True
+    )
+
+
+def cli_json(capsys: object, *args: str) -> object:
+    code, out, err = run_cli(capsys, *args, "--json")
+    assert code == 0, err
+    return json.loads(out)
