@@ -11,7 +11,7 @@ from cartog_ci import git
 from cartog_ci.errors import CartogError, IndexMissing
 from cartog_ci.store.sqlite import SqliteStore
 
-INDEX_DIR = ".cartog-ci"
+INDEX_DIR = ".cartog-ci"  # also excluded from indexing by index.cascade
 INDEX_FILE = "index.db"
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cartog_ci import workspace
 from cartog_ci.cli import main
 from cartog_ci.commands.export import export
 from cartog_ci.index.cascade import IndexResult, index_repository
@@ -55,7 +56,8 @@ def make_repo(tmp_path: Path, name: str) -> Path:
 
 
 def index(repo: Path, *, force: bool = False, db: Path | None = None) -> IndexResult:
-    store = SqliteStore(db or repo / ".cartog-ci" / "index.db")
+    ws = workspace.locate(str(repo), str(db) if db else None)
+    store = workspace.open_store(ws, create=True)
     try:
         return index_repository(repo, store, force=force)
     finally:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -20,6 +21,7 @@ from cartog_ci.index.files import DEFAULT_MAX_BYTES, ParseJob, ParseResult, load
 from cartog_ci.index.resolve import Resolver, SymbolTable, resolve_edges
 from cartog_ci.store.sqlite import SqliteStore
 
+INDEX_DIR = ".cartog-ci"
 POOL_THRESHOLD = 48  # below this, a process pool costs more than it saves
 _SELF_QUALIFIERS = ("self", "cls", "this", "super")
 
@@ -72,15 +74,20 @@ class _Plan:
     mode: str
 
 
+def _ours(path: str) -> bool:
+    """The index directory is never indexed, even when nothing ignores it."""
+    return path == INDEX_DIR or path.startswith(INDEX_DIR + "/")
+
+
 def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) -> _Plan:
     top = git.toplevel(root)
     if top is None or top.resolve() != root.resolve():
-        files = walk(root)
+        files = [p for p in walk(root) if not _ours(p)]
         return _Plan(files, files, None, [], "force" if force else "full")
-    listed = git.tracked_and_untracked(root)
+    listed = [p for p in git.tracked_and_untracked(root) if not _ours(p)]
     head = git.head(root)
     worktree = git.changed_in_worktree(root) if head else []
-    dirty = sorted(set(worktree) | set(git.untracked(root)))
+    dirty = sorted(p for p in set(worktree) | set(git.untracked(root)) if not _ours(p))
     last = store.get_meta("last_commit")
     previous_dirty = json.loads(store.get_meta("dirty_files") or "[]")
     if force or last is None or head is None or not git.commit_exists(root, last):
@@ -179,6 +186,10 @@ def index_repository(
             reparsed.append(path)
         result.timings["merkle"] = time.perf_counter() - clock
 
+        # A module appearing or vanishing changes how imports of it resolve
+        # (missing module -> external), even in files nobody touched.
+        new_files = [p for p in reparsed if p not in stored_states]
+        affected_names |= _importers_names(store, new_files + result.deleted_files)
         clock = time.perf_counter()
         result.edges_invalidated = store.invalidate_dangling_edges()
         result.edges_resolved, touched = _resolve(
@@ -268,6 +279,33 @@ def _moved(a: Symbol, b: Symbol) -> bool:
     return (a.start_line, a.end_line, a.start_byte, a.end_byte) != (
         b.start_line, b.end_line, b.start_byte, b.end_byte,
     ) or a.parent_id != b.parent_id or a.decorators != b.decorators or a.docstring != b.docstring
+
+
+_SPEC_SPLIT = re.compile(r"[./:\\]+")
+_PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
+
+
+def _module_key(path_or_spec: str) -> str:
+    """Last meaningful component: ``pkg/b.py``, ``..pkg.b``, ``./b.js`` -> ``b``."""
+    parts = [p for p in _SPEC_SPLIT.split(path_or_spec) if p]
+    for ext in ("py", "pyi", "js", "jsx", "ts", "tsx", "mjs", "cjs", "go", "rs", "java", "rb", "md"):
+        if len(parts) > 1 and parts[-1] == ext:
+            parts.pop()
+            break
+    if len(parts) > 1 and parts[-1] in _PACKAGE_FILES:
+        parts.pop()
+    return parts[-1] if parts else ""
+
+
+def _importers_names(store: SqliteStore, files: list[str]) -> set[str]:
+    keys = {_module_key(f) for f in files} - {""}
+    if not keys:
+        return set()
+    names = set(keys)
+    for edge_id, edge in store.numbered_edges("kind = 'imports'"):
+        if _module_key(edge.qualifier or "") in keys or edge.target_name in keys:
+            names |= {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
+    return names
 
 
 def _import_names(edges: Iterable[Edge]) -> set[str]:

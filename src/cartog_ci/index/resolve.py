@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from cartog_ci.domain import TYPE_KINDS, Edge, Symbol
+from cartog_ci.parse.imports import JS_SELF
 from cartog_ci.parse.languages import LANGUAGES
 
 EXTERNAL = "external"
@@ -204,6 +205,8 @@ class Resolver:
         return short if len(short) == 1 else []
 
     def _js_module(self, importer: str, spec: str) -> list[str]:
+        if spec == JS_SELF:  # the file's own exports (`export default Foo`)
+            return [importer]
         if not spec.startswith("."):
             return []
         base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
@@ -253,11 +256,11 @@ class Resolver:
         found = self._top(path, name)
         if found:
             return found[:1] if len(set(self.t.by_id[i].kind for i in found)) == 1 else _prefer_types(self.t, found)
-        if name == "default":
-            return self._default_export(path)
         binding = self.t.bindings.get(path, {}).get(name)
         if binding is not None:
             return self._follow(path, binding, hops + 1)
+        if name == "default":
+            return self._default_export(path)
         sub = self._submodule(path, name)
         if sub:
             return sub
@@ -271,6 +274,11 @@ class Resolver:
 
     def _default_export(self, path: str) -> list[str]:
         module_id = self.t.module_of_file[path]
+        if self.t.language_of_file.get(path) in _JS_LIKE:
+            # No `export default` / `module.exports = X` names one: the
+            # default is the module object (CommonJS interop, anonymous
+            # `export default function () {}` whose body is module code).
+            return [module_id]
         tops = [i for ids in self.t.children.get(module_id, {}).values() for i in ids]
         return [module_id] if not tops else []
 

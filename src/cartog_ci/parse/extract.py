@@ -104,7 +104,7 @@ def _widen(node: ts.Node, spec: LanguageSpec) -> ts.Node:
     return outer
 
 
-def _signature(d: _Def, spec: LanguageSpec, source: bytes) -> str:
+def _signature(d: _Def, spec: LanguageSpec, source: bytes, comments: list[tuple[int, int]]) -> str:
     node = d.node
     body = None
     for name in spec.body_fields:
@@ -115,8 +115,8 @@ def _signature(d: _Def, spec: LanguageSpec, source: bytes) -> str:
     if d.kind == "constant" or body is None:
         newline = source.find(b"\n", node.start_byte, end)
         end = newline if newline >= 0 else end
-    text = source[node.start_byte : end].decode("utf-8", "replace")
-    text = _WS.sub(" ", text).strip().rstrip(":{=").strip()
+    raw = merkle.own_source(source, node.start_byte, end, (), comments, [c[0] for c in comments])
+    text = _WS.sub(" ", raw.decode("utf-8", "replace")).strip().rstrip(":{=").strip()
     return text[:MAX_SIGNATURE]
 
 
@@ -331,7 +331,7 @@ def _symbols(
     count = len(defs)
     contents: list[str] = [""] * count
     subtrees: list[str] = [""] * count
-    signatures = [_signature(d, spec, source) for d in defs]
+    signatures = [_signature(d, spec, source, comments) for d in defs]
     for i in reversed(_depth_order(defs)):  # children before parents
         d = defs[i]
         child_ranges = [(defs[c].start, defs[c].end) for c in d.children]

@@ -1,0 +1,369 @@
+"""The incremental cascade: what each level skips, what the Merkle diff says,
+and that an incremental index always equals a cold one."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.testing.fixtures import commit, exported, git, index, init_repo, make_repo, write
+
+
+def _edge_rows(repo: Path) -> list[tuple[object, ...]]:
+    from cartog_ci.store.sqlite import SqliteStore
+
+    store = SqliteStore(repo / ".cartog-ci" / "index.db")
+    try:
+        return store.query("SELECT id, source_id, target_id, line FROM edges ORDER BY id")
+    finally:
+        store.close()
+
+
+def test_unchanged_save_is_skipped_at_level_2(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    path = repo / "shop/util/text.py"
+    path.write_text(path.read_text() + "\n\ndef extra():\n    return 1\n")
+    first = index(repo)
+    assert first.parsed == 1
+    assert first.categories["added"] == ["shop/util/text.py:function:extra"]
+    path.write_text(path.read_text())  # editor saves without changes
+    second = index(repo)
+    assert (second.candidates, second.skipped_by_hash, second.parsed) == (1, 1, 0)
+
+
+def test_nothing_changed_reads_nothing(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    again = index(repo)
+    assert (again.mode, again.candidates, again.parsed, again.edges_resolved) == ("incremental", 0, 0, 0)
+
+
+def test_adding_a_method_is_one_added_and_a_children_changed_class(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    before = {s["id"]: s for s in exported(repo)["symbols"]}
+    edges_before = [r for r in _edge_rows(repo) if r[2] == "shop/models/order.py:class:LineItem"]
+    path = repo / "shop/models/order.py"
+    text = path.read_text().replace(
+        "    def total(self) -> float:",
+        "    def discount(self) -> float:\n        return 0.0\n\n    def total(self) -> float:",
+    )
+    path.write_text(text)
+    result = index(repo)
+    assert result.categories["added"] == ["shop/models/order.py:method:LineItem.discount"]
+    assert result.categories["modified"] == []
+    assert result.categories["removed"] == []
+    assert sorted(result.categories["children_changed"]) == [
+        "shop/models/order.py:class:LineItem",
+        "shop/models/order.py:module:shop.models.order",
+    ]
+    after = {s["id"]: s for s in exported(repo)["symbols"]}
+    cls = "shop/models/order.py:class:LineItem"
+    assert after[cls]["content_hash"] == before[cls]["content_hash"]
+    assert after[cls]["subtree_hash"] != before[cls]["subtree_hash"]
+    # incoming edges of the class come from untouched files: same rows, same ids
+    assert [r for r in _edge_rows(repo) if r[2] == cls and not str(r[1]).startswith("shop/models/order.py")] == [
+        r for r in edges_before if not str(r[1]).startswith("shop/models/order.py")
+    ]
+
+
+def test_moving_a_function_down_changes_nothing(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    path = repo / "shop/util/text.py"
+    text = path.read_text()
+    slug, rest = text.split("\n\ndef normalize")
+    path.write_text(slug.replace("def slugify", "\n" * 10 + "def slugify") + "\n\ndef normalize" + rest)
+    result = index(repo)
+    assert result.parsed == 1
+    for category in ("added", "modified", "children_changed", "removed"):
+        assert result.categories[category] == [], category
+    lines = {s["id"]: s["start_line"] for s in exported(repo)["symbols"]}
+    assert lines["shop/util/text.py:function:slugify"] == 14  # positions still follow the file
+
+
+def test_comment_only_change_changes_nothing(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    path = repo / "shop/models/base.py"
+    path.write_text(path.read_text().replace("    def save(self):\n", "    def save(self):\n        # persist after validation\n"))
+    result = index(repo)
+    assert result.categories["modified"] == [] and result.categories["children_changed"] == []
+
+
+def test_removed_function_invalidates_edges_in_untouched_files(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    path = repo / "shop/util/text.py"
+    path.write_text(path.read_text().replace("def slugify(value: str) -> str:", "def slug(value: str) -> str:"))
+    result = index(repo)
+    assert result.categories["added"] == ["shop/util/text.py:function:slug"]
+    assert result.categories["removed"] == ["shop/util/text.py:function:slugify"]
+    assert result.edges_invalidated == 4
+    edges = exported(repo)["edges"]
+    dangling = {(e["source_id"], e["target_name"]) for e in edges if e["target_name"] in ("slugify", "make_slug")}
+    assert dangling == {
+        ("shop/__init__.py:module:shop", "slugify"),
+        ("shop/cli.py:function:main", "make_slug"),
+        ("shop/cli.py:module:shop.cli", "make_slug"),
+        ("shop/models/order.py:method:Order.checkout", "slugify"),
+    }
+    assert all(e["target_id"] is None for e in edges if e["target_name"] in ("slugify", "make_slug"))
+
+
+def test_reverted_worktree_change_is_picked_up(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    path = repo / "shop/util/text.py"
+    original = path.read_text()
+    path.write_text(original + "\ndef extra():\n    return 1\n")
+    index(repo)
+    path.write_text(original)  # back to HEAD: git no longer lists the file
+    result = index(repo)
+    assert result.categories["removed"] == ["shop/util/text.py:function:extra"]
+
+
+# --- incremental == cold, over random edit sequences -------------------------
+
+
+@dataclass
+class _Func:
+    name: str
+    calls: list[str]
+    pad: int = 0
+
+
+@dataclass
+class _Class:
+    name: str
+    base: str | None
+    methods: list[_Func] = field(default_factory=list)
+    pad: int = 0
+
+
+Model = dict[str, list[object]]
+
+
+def _render(model: Model, path: str, home: dict[str, str]) -> str:
+    own = {item.name for item in model[path]}  # type: ignore[attr-defined]
+    defined = {i.name: p for p, items in model.items() for i in items}  # type: ignore[attr-defined]
+    home.update(defined)  # a call to a vanished name keeps importing it from its last home
+    wanted: set[str] = set()
+    for item in model[path]:
+        funcs = item.methods if isinstance(item, _Class) else [item]
+        wanted |= {c for f in funcs for c in f.calls}  # type: ignore[attr-defined]
+        if isinstance(item, _Class) and item.base:
+            wanted.add(item.base)
+    lines = []
+    for name in sorted(wanted - own):
+        if name in home:
+            module = home[name][:-3].replace("/", ".")
+            lines.append(f"from {module} import {name}")
+    out = ["\n".join(lines), ""]
+    for item in model[path]:
+        out.append("\n" * item.pad)  # type: ignore[attr-defined]
+        if isinstance(item, _Class):
+            out.append(f"class {item.name}({item.base or 'object'}):")
+            for m in item.methods or [_Func("noop", [])]:
+                body = "; ".join(f"self.{c}()" for c in m.calls) or "pass"
+                out.append(f"    def {m.name}(self):\n        {body}\n")
+        else:
+            body = "; ".join(f"{c}()" for c in item.calls) or "pass"  # type: ignore[attr-defined]
+            out.append(f"def {item.name}():\n    {body}\n")  # type: ignore[attr-defined]
+    return "\n".join(out) + "\n"
+
+
+def _write_model(repo: Path, model: Model, home: dict[str, str]) -> None:
+    for path in model:
+        write(repo, {path: _render(model, path, home)})
+
+
+class _Editor:
+    def __init__(self, repo: Path, seed: int) -> None:
+        self.repo = repo
+        self.rng = random.Random(seed)
+        self.model: Model = {
+            "pkg/__init__.py": [],
+            "pkg/a.py": [_Func("alpha", []), _Class("Base", None, [_Func("run", ["helper"]), _Func("helper", [])])],
+            "pkg/b.py": [_Func("beta", ["alpha"]), _Class("Child", "Base", [_Func("go", ["run"])])],
+            "pkg/c.py": [_Func("gamma", ["beta", "alpha"])],
+        }
+        self.commits: list[tuple[str, Model]] = []
+        self.counter = 0
+        self.home: dict[str, str] = {}
+        self.used: list[str] = []
+
+    def save(self) -> None:
+        _write_model(self.repo, self.model, self.home)
+
+    def names(self) -> list[str]:
+        return [i.name for items in self.model.values() for i in items]  # type: ignore[attr-defined]
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def py_files(self) -> list[str]:
+        return sorted(p for p in self.model if p != "pkg/__init__.py")
+
+    def step(self) -> str:
+        ops = [self.add_func, self.remove_item, self.rename_item, self.add_method, self.move_method,
+               self.rename_file, self.delete_file, self.whitespace, self.stage_some, self.commit,
+               self.reset, self.change_calls]  # fmt: skip
+        op = self.rng.choice(ops)
+        op()
+        return op.__name__
+
+    def _items(self) -> list[tuple[str, object]]:
+        return [(p, i) for p in self.py_files() for i in self.model[p]]
+
+    def add_func(self) -> None:
+        path = self.rng.choice(self.py_files())
+        calls = self.rng.sample(self.names(), k=min(2, len(self.names())))
+        self.model[path].append(_Func(self.fresh("f"), calls))
+        self.save()
+
+    def remove_item(self) -> None:
+        items = self._items()
+        if items:
+            path, item = self.rng.choice(items)
+            self.model[path].remove(item)
+            self.save()
+
+    def rename_item(self) -> None:
+        items = self._items()
+        if items:
+            _, item = self.rng.choice(items)
+            self.used.append(item.name)  # type: ignore[attr-defined]
+            if self.rng.random() < 0.4:
+                # revive an old name, or collide with a live one: both change
+                # how edges in untouched files resolve
+                item.name = self.rng.choice(self.used + self.names())  # type: ignore[attr-defined]
+            else:
+                item.name = self.fresh(item.name.rstrip("0123456789") + "_")  # type: ignore[attr-defined]
+            self.save()
+
+    def _classes(self) -> list[_Class]:
+        return [i for _, i in self._items() if isinstance(i, _Class)]
+
+    def add_method(self) -> None:
+        classes = self._classes()
+        if classes:
+            cls = self.rng.choice(classes)
+            others = [m.name for c in classes for m in c.methods]
+            cls.methods.append(_Func(self.fresh("m"), self.rng.sample(others, k=min(1, len(others)))))
+            self.save()
+
+    def move_method(self) -> None:
+        classes = [c for c in self._classes() if c.methods]
+        if len(self._classes()) >= 2 and classes:
+            src = self.rng.choice(classes)
+            dst = self.rng.choice([c for c in self._classes() if c is not src])
+            dst.methods.append(src.methods.pop())
+            self.save()
+
+    def rename_file(self) -> None:
+        path = self.rng.choice(self.py_files())
+        new = f"pkg/{self.fresh('mod')}.py"
+        self.model[new] = self.model.pop(path)
+        (self.repo / path).unlink()
+        self.save()
+
+    def delete_file(self) -> None:
+        if len(self.py_files()) > 1:
+            path = self.rng.choice(self.py_files())
+            del self.model[path]
+            (self.repo / path).unlink()
+            self.save()
+
+    def whitespace(self) -> None:
+        items = self._items()
+        if items:
+            _, item = self.rng.choice(items)
+            item.pad = self.rng.randint(0, 4)  # type: ignore[attr-defined]
+            self.save()
+
+    def change_calls(self) -> None:
+        items = [i for _, i in self._items() if isinstance(i, _Func)]
+        if items:
+            item = self.rng.choice(items)
+            item.calls = self.rng.sample(self.names(), k=min(2, len(self.names())))
+            self.save()
+
+    def stage_some(self) -> None:
+        paths = [p for p in self.model if (self.repo / p).exists()]
+        git(self.repo, "add", "--", *self.rng.sample(paths, k=max(1, len(paths) // 2)))
+        self.add_func()  # and leave a further change unstaged
+
+    def commit(self) -> None:
+        sha = commit(self.repo, f"step {self.counter}")
+        import copy
+
+        self.commits.append((sha, copy.deepcopy(self.model)))
+
+    def reset(self) -> None:
+        if self.commits:
+            import copy
+
+            sha, model = self.rng.choice(self.commits)
+            git(self.repo, "reset", "-q", "--hard", sha)
+            git(self.repo, "clean", "-qfd", "-e", ".cartog-ci")
+            self.model = copy.deepcopy(model)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_incremental_equals_cold(tmp_path: Path, seed: int) -> None:
+    repo = init_repo(tmp_path / "repo")
+    editor = _Editor(repo, seed)
+    editor.save()
+    editor.commit()
+    index(repo)
+    cold_db = tmp_path / "cold.db"
+    for step in range(30):
+        op = editor.step()
+        index(repo)
+        cold_db.unlink(missing_ok=True)
+        index(repo, force=True, db=cold_db)
+        assert exported(repo) == exported(repo, cold_db), f"seed {seed} step {step} after {op}"
+
+
+def test_force_reinserts_everything(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    result = index(repo, force=True)
+    assert result.mode == "force"
+    assert result.parsed == 9 and result.skipped_by_hash == 0
+    assert len(result.categories["added"]) == 26
+
+
+def test_unreachable_last_commit_falls_back_to_hashes(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    write(repo, {"shop/new.py": "def fresh():\n    return 1\n"})
+    commit(repo, "second")
+    index(repo)
+    # rewrite history: the stored last_commit no longer exists
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    git(repo, "reflog", "expire", "--expire=now", "--all")
+    git(repo, "gc", "-q", "--prune=now")
+    result = index(repo)
+    assert result.mode == "full"
+    assert result.skipped_by_hash == 9 and result.parsed == 0
+    assert result.deleted_files == ["shop/new.py"]
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+
+
+def test_index_without_git(tmp_path: Path) -> None:
+    src = Path(__file__).resolve().parents[1] / "resources" / "pyproj"
+    plain = tmp_path / "plain"
+    shutil.copytree(src, plain)
+    result = index(plain)
+    assert (result.mode, result.parsed) == ("full", 9)
+    again = index(plain)
+    assert (again.skipped_by_hash, again.parsed) == (9, 0)
