@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hierarchy": ("hierarchy", "bases and subclasses of a class"),
     "deps": ("deps", "imports of a file and who imports it"),
     "export": ("export", "the whole graph as JSON"),
+    "report": ("report", "impact report of a change: changed symbols, callers, broken references, tests"),
 }
 
 

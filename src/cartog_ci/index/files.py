@@ -57,7 +57,7 @@ def _skip(path: str, language: str | None, reason: str, sha: str = "", size: int
     return ParseResult(FileState(path, language, sha, size, 0, "", status, reason), None)
 
 
-def _decode_source(data: bytes) -> bytes | None:
+def decode_source(data: bytes) -> bytes | None:
     """UTF-8 bytes for the parser, or None when the text is not decodable."""
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
@@ -107,7 +107,7 @@ def load_and_parse(job: ParseJob) -> ParseResult:
         return ParseResult(FileState(job.path, language, sha, len(data)), None, unchanged=True)
     if b"\0" in data[:8192] and not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return _skip(job.path, language, "binary content", sha, len(data))
-    source = _decode_source(data)
+    source = decode_source(data)
     if source is None:
         return _skip(job.path, language, "not valid UTF-8 text", sha, len(data))
     result = extract(job.path, source, language)

@@ -1,0 +1,119 @@
+"""`cartog-ci report`: what the change touches and what it can break."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from cartog_ci import git, workspace
+from cartog_ci.errors import CartogError
+from cartog_ci.index.cascade import index_repository
+from cartog_ci.report.build import Report, RelatedFinder, build_report
+from cartog_ci.report.diff import Side, compute_change, default_base, find_merge_base
+from cartog_ci.report.render import render_markdown, render_text, report_json
+
+GATES = ("broken-refs", "high-risk", "medium-risk", "untested")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--base", help="base branch or commit (default: the remote's default branch, else main/master)")
+    side = parser.add_mutually_exclusive_group()
+    side.add_argument("--head", help="head commit (default: HEAD)")
+    side.add_argument("--staged", action="store_true", help="the staged change (what a commit would record)")
+    side.add_argument("--working-tree", action="store_true", help="everything uncommitted too")
+    parser.add_argument("--depth", type=int, default=None, help="caller depth (default 3)")
+    parser.add_argument("--format", choices=("text", "markdown", "json"), default=None)
+    parser.add_argument("-o", "--output", help="also write the report (Markdown unless --format says otherwise) to this file")
+    parser.add_argument("--fail-on", default="", help=f"comma-separated gates: {', '.join(GATES)}")
+    parser.add_argument("--link-base", help="web URL of the tree at head, for links to lines")
+    parser.add_argument("--no-related", action="store_true", help="skip the semantically related code")
+
+
+def _gates(text: str) -> list[str]:
+    gates = [g.strip() for g in text.split(",") if g.strip()]
+    unknown = [g for g in gates if g not in GATES]
+    if unknown:
+        raise CartogError(f"unknown --fail-on gate {unknown[0]!r}: use {', '.join(GATES)}")
+    return gates
+
+
+def _sides(repo: Path, args: argparse.Namespace) -> tuple[str, str, str, Side]:
+    """(base ref, how chosen, old commit, head side)."""
+    head_sha = git.head(repo)
+    if head_sha is None:
+        raise CartogError("the repository has no commit yet: commit once, then run the report")
+    if args.base:
+        base_ref, chosen = args.base, "--base"
+    elif args.staged or args.working_tree:
+        base_ref, chosen = "HEAD", "HEAD (uncommitted change)"
+    else:
+        base_ref, chosen = default_base(repo)
+    if args.staged or args.working_tree:
+        old = head_sha if base_ref == "HEAD" else find_merge_base(repo, base_ref, head_sha)
+        kind = "staged" if args.staged else "worktree"
+        return base_ref, chosen, old, Side(kind, None, "staged change" if args.staged else "working tree")
+    head_commit = git.resolve_commit(repo, args.head) if args.head else head_sha
+    old = find_merge_base(repo, base_ref, head_commit)
+    return base_ref, chosen, old, Side("commit", head_commit, args.head or "HEAD")
+
+
+def _related_finder(ws: workspace.Workspace, store: object, args: argparse.Namespace) -> RelatedFinder | None:
+    if args.no_related:
+        return None
+    try:
+        from cartog_ci.search.related import related_finder
+    except ImportError:
+        return None
+    return related_finder(store, ws.config)  # type: ignore[arg-type]
+
+
+def run(args: argparse.Namespace) -> int:
+    gates = _gates(args.fail_on)
+    ws = workspace.locate(args.repo, args.index, require_git=True)
+    base_ref, chosen, old, head = _sides(ws.root, args)
+    store = workspace.open_store(ws, create=True)
+    try:
+        for notice in store.notices:
+            sys.stderr.write(f"cartog-ci: {notice}\n")
+        index_repository(ws.root, store, max_bytes=ws.config.max_file_bytes)
+        change = compute_change(
+            ws.root, old=old, head=head, base_label=chosen, base_ref=base_ref, max_bytes=ws.config.max_file_bytes
+        )
+        depth = args.depth if args.depth is not None else ws.config.depth
+        report = build_report(store, change, depth=depth, related=_related_finder(ws, store, args))
+    finally:
+        store.close()
+    fmt = "json" if args.json else args.format or "text"
+    _emit(report, fmt, args)
+    return _gate(report, gates)
+
+
+def _emit(report: Report, fmt: str, args: argparse.Namespace) -> None:
+    if fmt == "json":
+        text = json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n"
+    elif fmt == "markdown":
+        text = render_markdown(report, link_base=args.link_base)
+    else:
+        text = render_text(report, color=sys.stdout.isatty())
+    sys.stdout.write(text)
+    if args.output:
+        saved = text if fmt != "text" else render_markdown(report, link_base=args.link_base)
+        Path(args.output).write_text(saved, encoding="utf-8")
+
+
+def _gate(report: Report, gates: list[str]) -> int:
+    tripped = []
+    if "broken-refs" in gates and report.broken:
+        tripped.append(f"{len(report.broken)} broken reference(s)")
+    if "high-risk" in gates and report.risk.level == "high":
+        tripped.append("risk is high")
+    if "medium-risk" in gates and report.risk.level in ("medium", "high"):
+        tripped.append(f"risk is {report.risk.level}")
+    if "untested" in gates and any(c.untested for c in report.changed):
+        tripped.append("changed code that no test reaches")
+    if tripped:
+        sys.stderr.write(f"cartog-ci: failing (--fail-on): {'; '.join(tripped)}\n")
+        return 1
+    return 0

@@ -1,0 +1,240 @@
+"""The symbol diff of a change (SPEC §6 step 3).
+
+Only files changed between the two sides are parsed, each at both versions
+(``git show MB:path`` and the head version); their symbols are classified
+with the Merkle hashes, then removed/added pairs with the same body are
+recognised as renames or moves, and modified symbols are split into
+signature changes (callers may break) and body-only changes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cartog_ci import git
+from cartog_ci.domain import Edge, FileExtraction, Symbol, SymbolChange
+from cartog_ci.errors import CartogError, UnknownRef
+from cartog_ci.index.files import decode_source
+from cartog_ci.parse.extract import extract
+from cartog_ci.parse.languages import language_for_path
+
+MAX_RENAME_PAIRS = 40_000
+_WS = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of the comparison: a commit, the git index, or the work tree."""
+
+    kind: str  # commit | staged | worktree
+    commit: str | None = None
+    label: str = ""
+
+
+@dataclass
+class ChangeSet:
+    base_label: str
+    base_ref: str
+    merge_base: str
+    head: Side
+    files: list[str] = field(default_factory=list)
+    changes: list[SymbolChange] = field(default_factory=list)
+    base_files: dict[str, FileExtraction] = field(default_factory=dict)
+    head_files: dict[str, FileExtraction] = field(default_factory=dict)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    base_sources: dict[str, bytes] = field(default_factory=dict)
+    head_sources: dict[str, bytes] = field(default_factory=dict)
+
+    def by_category(self, *categories: str) -> list[SymbolChange]:
+        return [c for c in self.changes if c.category in categories]
+
+
+def default_base(repo: Path) -> tuple[str, str]:
+    """(ref, how it was chosen): the remote's default branch, else main, else master."""
+    remote_head = git.run(repo, "symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD", check=False)
+    ref = remote_head.decode().strip()
+    if ref:
+        return ref, "the remote's default branch"
+    for candidate in ("origin/main", "origin/master", "main", "master"):
+        try:
+            git.resolve_commit(repo, candidate)
+        except UnknownRef:
+            continue
+        return candidate, "no remote default branch"
+    raise CartogError("no base branch found (no origin/HEAD, main or master): pass --base REF")
+
+
+def find_merge_base(repo: Path, base: str, head: str) -> str:
+    base_sha = git.resolve_commit(repo, base)
+    mb = git.merge_base(repo, base_sha, head)
+    if mb is not None:
+        return mb
+    if git.is_shallow(repo):
+        raise CartogError(
+            f"shallow clone: the merge-base of {base} and HEAD is not in the history; "
+            "run `git fetch --deepen=200` (or `git fetch --unshallow`) and retry"
+        )
+    raise CartogError(f"{base} and HEAD share no history: pass a related --base REF")
+
+
+def _changed_files(repo: Path, old: str, head: Side) -> list[str]:
+    if head.kind == "commit":
+        assert head.commit is not None
+        return git.changed_between(repo, old, head.commit)
+    if head.kind == "staged":
+        out = git.run(repo, "diff", "--cached", "--name-only", "-z", "--no-renames", old)
+        return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
+    out = git.run(repo, "diff", "--name-only", "-z", "--no-renames", old)
+    files = {p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p}
+    return sorted(files | set(git.untracked(repo)))
+
+
+def _read_head(repo: Path, head: Side, path: str) -> bytes | None:
+    if head.kind == "commit":
+        return git.show(repo, head.commit or "HEAD", path)
+    if head.kind == "staged":
+        return git.show(repo, "", path)
+    full = repo / path
+    if full.is_symlink() or not full.is_file():
+        return None
+    try:
+        return full.read_bytes()
+    except OSError:
+        return None
+
+
+def _parse(path: str, data: bytes | None, max_bytes: int) -> tuple[FileExtraction | None, bytes, str]:
+    spec = language_for_path(path)
+    if spec is None:
+        return None, b"", "unsupported language"
+    if data is None:
+        return None, b"", ""
+    if len(data) > max_bytes:
+        return None, b"", "too large"
+    if b"\0" in data[:8192]:
+        return None, b"", "binary content"
+    source = decode_source(data)
+    if source is None:
+        return None, b"", "not valid UTF-8 text"
+    return extract(path, source, spec.name), source, ""
+
+
+def compute_change(
+    repo: Path, *, old: str, head: Side, base_label: str, base_ref: str, max_bytes: int
+) -> ChangeSet:
+    cs = ChangeSet(base_label, base_ref, old, head)
+    cs.files = [f for f in _changed_files(repo, old, head) if not f.startswith(".cartog-ci/")]
+    for path in cs.files:
+        before, before_src, why_before = _parse(path, git.show(repo, old, path), max_bytes)
+        after, after_src, why_after = _parse(path, _read_head(repo, head, path), max_bytes)
+        reason = why_after or why_before
+        if reason and reason != "unsupported language":
+            cs.skipped.append((path, reason))
+        if before is not None:
+            cs.base_files[path] = before
+            cs.base_sources[path] = before_src
+        if after is not None:
+            cs.head_files[path] = after
+            cs.head_sources[path] = after_src
+    cs.changes = classify(cs.base_files, cs.head_files, cs.base_sources, cs.head_sources)
+    return cs
+
+
+def classify(
+    base_files: dict[str, FileExtraction],
+    head_files: dict[str, FileExtraction],
+    base_sources: dict[str, bytes],
+    head_sources: dict[str, bytes],
+) -> list[SymbolChange]:
+    old = {s.id: s for f in base_files.values() for s in f.symbols}
+    new = {s.id: s for f in head_files.values() for s in f.symbols}
+    changes: list[SymbolChange] = []
+    for sid, s in new.items():
+        before = old.get(sid)
+        if before is None:
+            continue
+        if before.content_hash != s.content_hash:
+            changes.append(SymbolChange("modified", s, before, _signature_changed(before, s)))
+        elif before.subtree_hash != s.subtree_hash:
+            changes.append(SymbolChange("children_changed", s, before))
+    removed = [s for sid, s in old.items() if sid not in new]
+    added = [s for sid, s in new.items() if sid not in old]
+    renamed = _pair_renames(removed, added, base_sources, head_sources)
+    paired_old = {c.old.id for c in renamed if c.old}
+    paired_new = {c.symbol.id for c in renamed if c.symbol}
+    changes += renamed
+    changes += [SymbolChange("removed", None, s) for s in removed if s.id not in paired_old]
+    changes += [SymbolChange("added", s, None) for s in added if s.id not in paired_new]
+    order = {"removed": 0, "renamed": 1, "modified": 2, "added": 3, "children_changed": 4}
+    changes.sort(key=lambda c: (order[c.category], _sym(c).file, _sym(c).start_line, _sym(c).id))
+    return changes
+
+
+def _sym(change: SymbolChange) -> Symbol:
+    symbol = change.symbol or change.old
+    assert symbol is not None
+    return symbol
+
+
+def _normalise_signature(signature: str) -> str:
+    return _WS.sub("", signature)
+
+
+def _signature_changed(before: Symbol, after: Symbol) -> bool:
+    return _normalise_signature(before.signature) != _normalise_signature(after.signature)
+
+
+def _body(symbol: Symbol, sources: dict[str, bytes]) -> str | None:
+    source = sources.get(symbol.file)
+    if source is None:
+        return None
+    text = source[symbol.start_byte : symbol.end_byte].decode("utf-8", "replace")
+    lines = (line.strip() for line in text.splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def _pair_renames(
+    removed: list[Symbol],
+    added: list[Symbol],
+    base_sources: dict[str, bytes],
+    head_sources: dict[str, bytes],
+) -> list[SymbolChange]:
+    """A removed and an added symbol of the same kind whose bodies are equal
+    once the old name is replaced by the new one: a rename (new name) or a
+    move (same name, other file or parent)."""
+    if not removed or not added or len(removed) * len(added) > MAX_RENAME_PAIRS:
+        return []
+    new_bodies = {s.id: _body(s, head_sources) for s in added if s.kind != "module"}
+    out: list[SymbolChange] = []
+    taken: set[str] = set()
+    for old in removed:
+        if old.kind == "module":
+            continue
+        body = _body(old, base_sources)
+        if body is None:
+            continue
+        for new in added:
+            if new.id in taken or new.kind != old.kind or new_bodies.get(new.id) is None:
+                continue
+            candidate = body if old.name == new.name else _rename_in(body, old.name, new.name)
+            if candidate == new_bodies[new.id]:
+                taken.add(new.id)
+                moved = new.file != old.file or new.parent_id != old.parent_id
+                changed = _signature_changed_besides_name(old, new)
+                out.append(SymbolChange("renamed", new, old, changed, old.id if moved else None))
+                break
+    return out
+
+
+def _rename_in(text: str, old: str, new: str) -> str:
+    return re.sub(rf"(?<![\w$]){re.escape(old)}(?![\w$])", new, text)
+
+
+def _signature_changed_besides_name(old: Symbol, new: Symbol) -> bool:
+    return _normalise_signature(_rename_in(old.signature, old.name, new.name)) != _normalise_signature(new.signature)
+
+
+def head_edges(cs: ChangeSet) -> list[Edge]:
+    return [e for f in cs.head_files.values() for e in f.edges]

@@ -1,0 +1,237 @@
+"""Rendering: Jinja2 templates for Markdown and the terminal, and a stable
+JSON form. Everything quoted from the repository goes through ``code`` (an
+inert inline code span) or ``mermaid_label``: a crafted identifier cannot
+inject Markdown, HTML, links or mentions into a PR comment."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from urllib.parse import quote
+
+import jinja2
+
+from cartog_ci.domain import ImpactNode, Symbol
+from cartog_ci.report.build import REPORT_SCHEMA, ChangedSymbol, Report
+
+GITHUB_COMMENT_LIMIT = 65_536
+# Room for the sticky-comment marker and the trimming note.
+MARKDOWN_BUDGET = GITHUB_COMMENT_LIMIT - 1_536
+MERMAID_MAX_NODES = 30
+_BACKTICKS = re.compile(r"`+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+
+
+def code(value: object) -> str:
+    """An inline code span that renders ``value`` literally, table-safe.
+
+    Inside a code span CommonMark does no HTML, links, emphasis or mentions;
+    the fence is one backtick longer than any run inside; ``|`` is escaped
+    so that GFM tables keep their shape; newlines become spaces.
+    """
+    text = _CONTROL.sub(" ", str(value)).replace("|", "\\|")
+    longest = max((len(m.group(0)) for m in _BACKTICKS.finditer(text)), default=0)
+    fence = "`" * (longest + 1)
+    if text.startswith(("`", " ")) or text.endswith(("`", " ")) or not text.strip():
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
+
+
+def mermaid_label(value: object) -> str:
+    """A Mermaid node label: quoted, with every markup character as an entity."""
+    text = _CONTROL.sub(" ", str(value))
+    out = []
+    for ch in text:
+        if ch.isalnum() or ch in " ._:/-":
+            out.append(ch)
+        else:
+            out.append(f"#{ord(ch)};")
+    return '"' + "".join(out) + '"'
+
+
+def plain(value: object) -> str:
+    """Terminal text: strip control characters (no escape sequences from repo names)."""
+    return _CONTROL.sub("?", str(value))
+
+
+def _templates_dir() -> Path:
+    packaged = resources.files("cartog_ci").joinpath("templates")
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[3] / "templates"  # editable install
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(_templates_dir())),
+        autoescape=False,  # Markdown, not HTML: every repo string goes through `code`
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["code"] = code
+    env.filters["plain"] = plain
+    env.filters["mermaid_label"] = mermaid_label
+    return env
+
+
+def _link(symbol: Symbol, link_base: str | None) -> str | None:
+    if not link_base:
+        return None
+    return f"{link_base.rstrip('/')}/{quote(symbol.file, safe='/')}#L{symbol.start_line}"
+
+
+def mermaid(report: Report, max_nodes: int = MERMAID_MAX_NODES) -> tuple[list[str], int]:
+    """Flowchart lines (changed symbols and the callers that reach them) and
+    how many nodes were left out."""
+    ids: dict[str, str] = {}
+    lines: list[str] = ["flowchart RL"]
+    edges: set[tuple[str, str]] = set()
+    omitted = 0
+
+    def node(symbol_id: str, label: str, changed: bool) -> str | None:
+        nonlocal omitted
+        if symbol_id in ids:
+            return ids[symbol_id]
+        if len(ids) >= max_nodes:
+            omitted += 1
+            return None
+        ids[symbol_id] = f"n{len(ids)}"
+        shape = f"{ids[symbol_id]}[{mermaid_label(label)}]"
+        lines.append(f"  {shape}")
+        if changed:
+            lines.append(f"  class {ids[symbol_id]} changed")
+        return ids[symbol_id]
+
+    for item in report.changed:
+        if not item.callers and item.change.category not in ("removed", "renamed"):
+            continue
+        node(item.symbol.id, item.symbol.qualified_name, True)
+    for item in report.changed:
+        for caller in item.callers:
+            _path_edges(caller, item, node, edges)
+    for a, b in sorted(edges):
+        lines.append(f"  {a} --> {b}")
+    lines.append("  classDef changed fill:#fde2e1,stroke:#c0392b")
+    return (lines if len(ids) > 0 else []), omitted
+
+
+def _path_edges(caller: ImpactNode, item: ChangedSymbol, node, edges: set[tuple[str, str]]) -> None:  # type: ignore[no-untyped-def]
+    path = list(caller.path)
+    labels = {caller.symbol.id: caller.symbol.qualified_name}
+    previous = node(item.symbol.id, item.symbol.qualified_name, True)
+    for symbol_id in path[1:] if path and path[0] == item.symbol.id else path:
+        label = labels.get(symbol_id, symbol_id.rsplit(":", 1)[-1])
+        current = node(symbol_id, label, False)
+        if current is None or previous is None:
+            return
+        edges.add((current, previous))
+        previous = current
+
+
+def render_markdown(report: Report, *, link_base: str | None = None, budget: int = MARKDOWN_BUDGET) -> str:
+    """Markdown, trimmed by priority to fit a PR comment, saying what was left out."""
+    plans = [
+        dict(callers=25, related=True, picture=True, depth=report.depth, unchanged_limit=200),
+        dict(callers=10, related=True, picture=True, depth=report.depth, unchanged_limit=100),
+        dict(callers=10, related=False, picture=True, depth=2, unchanged_limit=60),
+        dict(callers=5, related=False, picture=False, depth=2, unchanged_limit=40),
+        dict(callers=3, related=False, picture=False, depth=1, unchanged_limit=20),
+        dict(callers=0, related=False, picture=False, depth=1, unchanged_limit=10),
+    ]
+    text = ""
+    for level, plan in enumerate(plans):
+        text = _render_markdown(report, link_base, plan, level)
+        if len(text) <= budget:
+            return text
+    return text[: budget - 200].rsplit("\n", 1)[0] + "\n\n_Report cut at the PR comment size limit._\n"
+
+
+def _render_markdown(report: Report, link_base: str | None, plan: dict[str, object], level: int) -> str:
+    picture, picture_omitted = mermaid(report) if plan["picture"] else ([], 0)
+    trimmed: list[str] = []
+    if level:
+        if not plan["related"] and report.related_available:
+            trimmed.append("related code")
+        if not plan["picture"]:
+            trimmed.append("the picture")
+        trimmed.append(f"callers beyond depth {plan['depth']} and beyond {plan['callers']} per symbol")
+    template = environment().get_template("report.md.j2")
+    return template.render(
+        r=report,
+        plan=plan,
+        picture=picture,
+        picture_omitted=picture_omitted,
+        trimmed=trimmed,
+        link=lambda s: _link(s, link_base),
+    )
+
+
+def render_text(report: Report, *, color: bool = False) -> str:
+    template = environment().get_template("report.txt.j2")
+    styles = {"high": "\x1b[1;31m", "medium": "\x1b[1;33m", "low": "\x1b[1;32m", "dim": "\x1b[2m", "off": "\x1b[0m"}
+    return template.render(r=report, c=styles if color else {k: "" for k in styles})
+
+
+def _symbol_json(s: Symbol) -> dict[str, object]:
+    return {
+        "id": s.id,
+        "name": s.name,
+        "qualified_name": s.qualified_name,
+        "kind": s.kind,
+        "file": s.file,
+        "start_line": s.start_line,
+        "end_line": s.end_line,
+        "signature": s.signature,
+    }
+
+
+def report_json(report: Report) -> dict[str, object]:
+    cs = report.changes
+    return {
+        "schema": REPORT_SCHEMA,
+        "base": {"ref": cs.base_ref, "chosen": cs.base_label, "merge_base": cs.merge_base},
+        "head": {"kind": cs.head.kind, "commit": cs.head.commit, "label": cs.head.label},
+        "files": cs.files,
+        "risk": {"level": report.risk.level, "reasons": report.risk.reasons},
+        "changed": [
+            {
+                "category": item.change.category,
+                "signature_changed": item.change.signature_changed,
+                "symbol": _symbol_json(item.change.symbol) if item.change.symbol else None,
+                "old": _symbol_json(item.change.old) if item.change.old else None,
+                "moved_from": item.change.moved_from,
+                "in_degree": item.in_degree,
+                "callers_total": item.callers_total,
+                "callers": [
+                    _symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via}
+                    for n in item.callers
+                ],
+                "tests": [t.id for t in item.tests],
+                "untested": item.untested,
+                "related": [_symbol_json(s) | {"score": round(score, 4)} for s, score in item.related],
+            }
+            for item in report.changed
+        ],
+        "broken_references": [
+            {
+                "file": b.edge.file,
+                "line": b.edge.line,
+                "source_id": b.edge.source_id,
+                "name": b.edge.target_name,
+                "kind": b.edge.kind,
+                "old_target": b.old_target.id,
+                "change": b.change,
+                "new_name": b.new_name,
+            }
+            for b in report.broken
+        ],
+        "tests": [_symbol_json(t) for t in report.tests],
+        "test_commands": report.test_commands,
+        "graph": {"edges": report.total_edges, "unresolved": report.unresolved_edges},
+        "notes": report.notes,
+    }
