@@ -197,6 +197,11 @@ def broken_references(store: SqliteStore, cs: ChangeSet) -> list[BrokenRef]:
     return out
 
 
+def _has_broken(item: ChangedSymbol, broken: list[BrokenRef]) -> bool:
+    old = item.change.old
+    return old is not None and any(b.old_target.id == old.id for b in broken)
+
+
 def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: ChangeSet) -> Risk:
     high: list[str] = []
     medium: list[str] = []
@@ -210,9 +215,9 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
             direct = sum(1 for n in c.callers if n.depth == 1)
             target = high if direct >= 5 else medium
             target.append(f"signature of {s.qualified_name} changed; {direct} direct caller(s) may break")
-        elif c.change.category in ("removed", "renamed") and not any(b.old_target.id == (c.change.old.id if c.change.old else "") for b in broken):
-            if c.in_degree:
-                medium.append(f"{s.qualified_name} was {c.change.category}; {c.in_degree} reference(s) to check")
+        elif c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken):
+            low.append(f"{c.change.old.qualified_name if c.change.old else s.qualified_name} was renamed to "
+                       f"{s.qualified_name}; its {c.in_degree} reference(s) follow the new name")
     central = sorted((c for c in report_changed if c.change.category in _IMPACTING), key=lambda c: -c.in_degree)
     for c in central[:3]:
         if c.in_degree >= 10:
