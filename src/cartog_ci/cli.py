@@ -30,7 +30,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hierarchy": ("hierarchy", "bases and subclasses of a class"),
     "deps": ("deps", "imports of a file and who imports it"),
     "export": ("export", "the whole graph as JSON"),
+    "search": ("search", "find code by what it does (keyword + semantic, fused)"),
+    "models": ("models", "embedding models available and where they come from"),
     "report": ("report", "impact report of a change: changed symbols, callers, broken references, tests"),
+    "comment": ("comment", "create or update the one PR comment that carries the report"),
 }
 
 

@@ -21,6 +21,7 @@ class Config:
     embedding_model: str = ""  # a model directory; empty = the packaged default
     embedding_url: str = ""
     embedding_api_model: str = ""
+    embedding_dims: int = 384
     reranker_model: str = ""  # a cross-encoder directory; empty = built-in
     debounce: float = 5.0
 

@@ -17,11 +17,16 @@ SYMBOL_KINDS = (
     "method",
     "constant",
     "section",
+    "namespace",  # a module inside a file (Rust `mod m { ... }`): "module" is the file
 )
 CALLABLE_KINDS = frozenset({"function", "method"})
 TYPE_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "type"})
 
 EDGE_KINDS = ("calls", "imports", "inherits", "references", "raises")
+# Qualifier of a reference to a file by its path (a Markdown link
+# `[x](docs/a.md)`): the target name is the path as written, resolved by the
+# source language's module finder to the target file's module symbol.
+FILE_QUALIFIER = "<file>"
 
 # Resolution tiers, in the order they are tried (SPEC §2).
 TIERS = (
@@ -88,6 +93,16 @@ class FileState:
 
 
 @dataclass(frozen=True, slots=True)
+class SymbolText:
+    """A symbol as search sees it (embed/text.py builds it)."""
+
+    symbol_id: str
+    embed_text: str  # what the bi-encoder reads (<= 800 bytes)
+    content: str  # what full-text search and the re-ranker read (<= 2048 bytes)
+    text_hash: str  # vectors are cached by (text_hash, model id)
+
+
+@dataclass(frozen=True, slots=True)
 class FileExtraction:
     """What the parser yields for one file: plain data, picklable."""
 
@@ -98,6 +113,7 @@ class FileExtraction:
     merkle_hash: str
     lines: int
     error: str = ""
+    texts: tuple[SymbolText, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,12 +7,15 @@ import sys
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
+from cartog_ci.embed.pipeline import embed_pending
+from cartog_ci.embed.provider import config_key, model_from_config
 from cartog_ci.index.cascade import IndexResult, index_repository
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", nargs="?", help="repository to index (default: current directory)")
     parser.add_argument("--force", action="store_true", help="reparse everything, full re-insert")
+    parser.add_argument("--no-embed", action="store_true", help="structure only: skip embeddings")
 
 
 def _progress(message: str) -> None:
@@ -29,13 +32,35 @@ def run(args: argparse.Namespace) -> int:
         result = index_repository(
             ws.root, store, force=args.force, max_bytes=ws.config.max_file_bytes, progress=_progress
         )
+        embedded = None
+        if ws.config.embed and not args.no_embed:
+            embedded = embed_pending(
+                store,
+                lambda: model_from_config(ws.config, ws.root),
+                config_key=config_key(ws.config),
+                progress=_embed_progress if sys.stderr.isatty() else None,
+            )
     finally:
         store.close()
     if args.json:
-        emit_json(result.as_json())
+        data = result.as_json()
+        data["embedded"] = None if embedded is None else {
+            "model": embedded.model_id, "texts": embedded.embedded, "ms": round(embedded.seconds * 1000, 1)
+        }
+        emit_json(data)
     else:
         _print(result)
+        if embedded is not None and (embedded.embedded or embedded.notice):
+            echo(f"embedded {embedded.embedded} text(s) with {embedded.model_id} in {embedded.seconds:.1f} s")
+    if embedded is not None and embedded.notice:
+        sys.stderr.write(f"cartog-ci: {embedded.notice}\n")
     return 0
+
+
+def _embed_progress(done: int, total: int) -> None:
+    sys.stderr.write(f"\rcartog-ci: embedding {done}/{total}")
+    if done == total:
+        sys.stderr.write("\n")
 
 
 def _print(result: IndexResult) -> None:

@@ -157,9 +157,8 @@ def index_repository(
             hierarchy_changed = True
             drop(path)
         if plan.mode == "force":
-            store.db.execute("DELETE FROM edges")
-            store.db.execute("DELETE FROM symbols")
-            store.db.execute("DELETE FROM files")
+            for table in ("edges", "symbols", "files", "chunks", "fts_symbols", "fts_trigram"):
+                store.db.execute(f"DELETE FROM {table}")
         for item in parsed:
             path = item.state.path
             if item.unchanged:
@@ -193,7 +192,8 @@ def index_repository(
         clock = time.perf_counter()
         result.edges_invalidated = store.invalidate_dangling_edges()
         result.edges_resolved, touched = _resolve(
-            store, reparsed, affected_names, hierarchy_changed, everything=plan.mode != "incremental"
+            store, reparsed, affected_names, hierarchy_changed, everything=plan.mode != "incremental",
+            root=root,
         )
         result.timings["resolve"] = time.perf_counter() - clock
 
@@ -262,6 +262,7 @@ def _apply_file(
     else:
         store.delete_edges_of_files([path])
     store.insert_edges(extraction.edges)
+    store.replace_texts(path, extraction.texts, {s.id: s.name for s in extraction.symbols})
     result.categories["added"] += [s.id for s in added]
     result.categories["modified"] += [s.id for s in modified]
     result.categories["children_changed"] += [s.id for s in children_changed]
@@ -319,9 +320,11 @@ def _resolve(
     hierarchy_changed: bool,
     *,
     everything: bool,
+    root: Path | None = None,
 ) -> tuple[int, set[str]]:
     """Phase 2: re-resolve the edges whose answer may have changed."""
     table = SymbolTable.build(store.all_symbols(), (e for _, e in store.numbered_edges("kind = 'imports'")))
+    table.root = str(root) if root is not None else ""  # go.mod / Cargo.toml for module finders
     resolver = Resolver(table)
     if everything:
         work = store.numbered_edges()

@@ -10,10 +10,11 @@ import codecs
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cartog_ci.domain import FileExtraction, FileState
+from cartog_ci.embed.text import texts_for
 from cartog_ci.parse.extract import extract
 from cartog_ci.parse.languages import language_for_path
 
@@ -111,6 +112,7 @@ def load_and_parse(job: ParseJob) -> ParseResult:
     if source is None:
         return _skip(job.path, language, "not valid UTF-8 text", sha, len(data))
     result = extract(job.path, source, language)
+    result = replace(result, texts=texts_for(result.symbols, source))
     state = FileState(job.path, language, sha, len(data), result.lines, result.merkle_hash)
     return ParseResult(state, result)
 

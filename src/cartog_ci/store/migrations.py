@@ -70,7 +70,40 @@ def m001_core(db: apsw.Connection) -> None:
     )
 
 
-MIGRATIONS: tuple[Migration, ...] = (m001_core,)
+def m002_search(db: apsw.Connection) -> None:
+    """Search tables: per-symbol text, BM25 and trigram full-text indexes, and
+    the vector cache keyed by (text hash, model id). The sqlite-vec KNN table
+    is created when the first model's dimension is known (store.search)."""
+    db.execute(
+        """
+        CREATE TABLE chunks (
+            symbol_id TEXT PRIMARY KEY,
+            file TEXT NOT NULL,
+            text_hash TEXT NOT NULL,
+            embed_text TEXT NOT NULL,
+            content TEXT NOT NULL
+        );
+        CREATE INDEX chunks_file ON chunks(file);
+        CREATE INDEX chunks_text_hash ON chunks(text_hash);
+        CREATE VIRTUAL TABLE fts_symbols USING fts5(
+            symbol_id UNINDEXED, name, words, content,
+            tokenize = 'unicode61 remove_diacritics 2'
+        );
+        CREATE VIRTUAL TABLE fts_trigram USING fts5(
+            symbol_id UNINDEXED, content, tokenize = 'trigram'
+        );
+        CREATE TABLE vectors (
+            id INTEGER PRIMARY KEY,
+            text_hash TEXT NOT NULL,
+            model_id TEXT NOT NULL,
+            vector BLOB NOT NULL,
+            UNIQUE (text_hash, model_id)
+        );
+        """
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (m001_core, m002_search)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -20,6 +20,7 @@ from cartog_ci import __version__
 from cartog_ci.domain import Edge, FileState, Symbol
 from cartog_ci.errors import CorruptIndex, IndexBusy, IndexFromTheFuture
 from cartog_ci.store import migrations
+from cartog_ci.store.search import SearchTables, load_vec
 
 TOOL_NAME = "cartog-ci"
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -92,7 +93,7 @@ def _looks_like_ours(path: Path) -> None:
         db.close()
 
 
-class SqliteStore:
+class SqliteStore(SearchTables):
     """Everything the indexer, graph queries and report read and write."""
 
     def __init__(self, path: Path, *, readonly: bool = False) -> None:
@@ -121,6 +122,7 @@ class SqliteStore:
         )
         db = apsw.Connection(str(self.path), flags=flags)
         db.set_busy_timeout(BUSY_TIMEOUT_MS)
+        load_vec(db)
         if not self.readonly:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
@@ -187,6 +189,7 @@ class SqliteStore:
         )
 
     def delete_file(self, path: str) -> None:
+        self.delete_texts([path])
         self.db.execute("DELETE FROM edges WHERE file = ?", (path,))
         self.db.execute("DELETE FROM symbols WHERE file = ?", (path,))
         self.db.execute("DELETE FROM files WHERE path = ?", (path,))

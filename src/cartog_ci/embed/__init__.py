@@ -1,0 +1,1 @@
+"""Embedding models: the protocol, the local ONNX model and a test fake."""

@@ -1,0 +1,103 @@
+"""The embedding-model protocol and the helpers every backend shares.
+
+A backend only has to turn a batch of texts into L2-normalised float32 rows
+(`EmbeddingModel.embed_batch`, like llm's `EmbeddingModel`). Ordering by
+length, batching, query prefixes and the on-disk vector format live here so
+that every backend gets them the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+#: Called after each batch with (texts done, texts in total).
+Progress = Callable[[int, int], None]
+
+# Vectors are stored as little-endian float32 BLOBs whatever the host's byte
+# order (llm `encode`, STYLE.md "SQLite"); sqlite-vec reads the same layout.
+_VECTOR_DTYPE = np.dtype("<f4")
+
+
+@runtime_checkable
+class EmbeddingModel(Protocol):
+    """Anything that maps texts to unit vectors.
+
+    `model_id` names the vectors, not the code: it must change whenever the
+    weights, the pooling or the truncation change, because the store never
+    mixes vectors of two model ids (SPEC §3).
+    """
+
+    model_id: str
+    dims: int
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        """Return an (n, dims) float32 array of L2-normalised rows."""
+        ...
+
+
+def embed_texts(
+    model: EmbeddingModel,
+    texts: Sequence[str],
+    *,
+    batch_size: int = 32,
+    is_query: bool = False,
+    progress: Progress | None = None,
+) -> np.ndarray:
+    """Embed `texts` in batches of similar length; rows keep the input order.
+
+    Sorting by token length first keeps padding minimal inside a batch
+    (attention is O(n²) in the padded length, SPEC §3). Queries get the
+    model's instruction prefix, if it has one (BGE-style models want it).
+    """
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    prepared = [_with_prefix(model, text) for text in texts] if is_query else list(texts)
+    out = np.empty((len(prepared), model.dims), dtype=np.float32)
+    order = _length_order(model, prepared)
+    for start in range(0, len(order), batch_size):
+        rows = order[start : start + batch_size]
+        out[rows] = _checked(model, model.embed_batch([prepared[i] for i in rows]), len(rows))
+        if progress is not None:
+            progress(min(start + batch_size, len(order)), len(order))
+    return out
+
+
+def encode_vector(vector: np.ndarray | Sequence[float]) -> bytes:
+    """A vector as the little-endian float32 BLOB the store keeps."""
+    array = np.asarray(vector, dtype=_VECTOR_DTYPE)
+    if array.ndim != 1:
+        raise ValueError(f"expected a 1-d vector, got shape {array.shape}")
+    return array.tobytes()
+
+
+def decode_vector(blob: bytes) -> np.ndarray:
+    """The inverse of `encode_vector`: a writable native float32 array."""
+    if len(blob) % _VECTOR_DTYPE.itemsize:
+        raise ValueError(f"a float32 vector blob has a multiple of 4 bytes, got {len(blob)}")
+    return np.frombuffer(blob, dtype=_VECTOR_DTYPE).astype(np.float32)
+
+
+def _with_prefix(model: EmbeddingModel, text: str) -> str:
+    prefix = getattr(model, "query_prefix", None) or ""
+    return prefix + text
+
+
+def _length_order(model: EmbeddingModel, texts: Sequence[str]) -> list[int]:
+    # Token counts are the real cost; character length is a fair proxy for
+    # backends that cannot count tokens (a remote API, the fake).
+    count = getattr(model, "count_tokens", None)
+    measure: Callable[[str], int] = count if callable(count) else len
+    lengths = [measure(text) for text in texts]
+    # sorted() is stable, so equal lengths keep their input order.
+    return sorted(range(len(texts)), key=lengths.__getitem__)
+
+
+def _checked(model: EmbeddingModel, rows: np.ndarray, expected: int) -> np.ndarray:
+    # A backend that returns the wrong shape would otherwise be caught only
+    # later, as a confusing sqlite-vec error far from the cause.
+    if rows.shape != (expected, model.dims):
+        raise ValueError(f"{model.model_id} returned shape {rows.shape}, expected ({expected}, {model.dims})")
+    return rows

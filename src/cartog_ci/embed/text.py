@@ -1,0 +1,98 @@
+"""What gets embedded and stored for search, per symbol (SPEC §3, article 000).
+
+Not raw code: a header line naming the file and the symbol, then the
+significant lines of the symbol's source (its signature and decorators come
+first, as written), without blank lines, formal comments (licence banners,
+separators) and lone closing brackets. The bi-encoder sees at most 800 bytes,
+the full-text index and the re-ranker at most 2048; both cuts are UTF-8 safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+
+from cartog_ci.domain import Symbol, SymbolText
+
+EMBED_BYTES = 800
+CONTENT_BYTES = 2048
+# Kinds that are not worth a vector: imports are edges already, a module is
+# its symbols, a constant is a plain variable.
+NOT_EMBEDDED = frozenset({"module", "constant"})
+
+_LONE_CLOSER = re.compile(r"^[\s\)\]\}>;,]*(end)?[\s\)\]\}>;,]*$")
+_SEPARATOR = re.compile(r"^\s*(#|//|/\*|\*|--|;|%|<!--)?\s*([-=*#~_/+.]\s*){3,}(\*/|-->)?\s*$")
+_FORMAL = re.compile(
+    r"^\s*(#|//|/\*|\*|--|;)+.*\b(copyright|licen[cs]ed?|spdx-license-identifier|all rights reserved|"
+    r"apache license|gnu general public|permission is hereby granted|warranty)\b",
+    re.IGNORECASE,
+)
+_SHEBANG_OR_CODING = re.compile(r"^\s*(#!|#.*-\*-\s*coding)")
+
+
+def truncate_utf8(text: str, limit: int) -> str:
+    """At most ``limit`` bytes of UTF-8, cut back to a character boundary."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    # The bytes came from a valid str, so the only invalid sequence is the
+    # character cut at the end: "ignore" drops exactly that.
+    return data[:limit].decode("utf-8", "ignore")
+
+
+def significant_lines(source: str) -> list[str]:
+    out = []
+    for line in source.splitlines():
+        stripped = line.strip()
+        if not stripped or _LONE_CLOSER.match(stripped):
+            continue
+        if _SEPARATOR.match(stripped) or _FORMAL.match(stripped) or _SHEBANG_OR_CODING.match(stripped):
+            continue
+        out.append(line.rstrip())
+    return out
+
+
+def header(symbol: Symbol) -> str:
+    return f"// File: {symbol.file} | {symbol.kind} {symbol.qualified_name}"
+
+
+def symbol_text(symbol: Symbol, source: bytes, children: Sequence[Symbol] = ()) -> SymbolText:
+    """Children (a class's methods) stand in their parent's text by their
+    first line only: a method's body change is not its class's change."""
+    pieces: list[bytes] = []
+    cursor = symbol.start_byte
+    for child in sorted(children, key=lambda c: c.start_byte):
+        if child.start_byte < cursor or child.end_byte > symbol.end_byte:
+            continue
+        pieces.append(source[cursor : child.start_byte])
+        first = source[child.start_byte : child.end_byte].split(b"\n", 1)[0]
+        pieces.append(first + b"\n")
+        cursor = child.end_byte
+    pieces.append(source[cursor : symbol.end_byte])
+    body = b"".join(pieces).decode("utf-8", "replace")
+    lines = _dedent(significant_lines(body))
+    full = header(symbol) + "\n" + "\n".join(lines)
+    content = truncate_utf8(full, CONTENT_BYTES)
+    embed = truncate_utf8(full, EMBED_BYTES)
+    digest = hashlib.sha256(embed.encode("utf-8")).hexdigest()
+    return SymbolText(symbol.id, embed, content, digest)
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    """Drop the common indentation (a method's body is as good as a function's)."""
+    if not lines:
+        return lines
+    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    common = min(indents) if indents else 0
+    return [lines[0].lstrip()] + [line[common:] for line in lines[1:]]
+
+
+def texts_for(symbols: Sequence[Symbol], source: bytes) -> tuple[SymbolText, ...]:
+    children: dict[str, list[Symbol]] = {}
+    for s in symbols:
+        if s.parent_id is not None:
+            children.setdefault(s.parent_id, []).append(s)
+    return tuple(
+        symbol_text(s, source, children.get(s.id, ())) for s in symbols if s.kind not in NOT_EMBEDDED
+    )

@@ -1,0 +1,34 @@
+""""You changed this; similar logic lives there": the report's related code
+(SPEC §6 step 6), by the stored vector of the changed symbol (no query
+embedding needed) fused with a keyword search on its name words."""
+
+from __future__ import annotations
+
+from cartog_ci.config import Config
+from cartog_ci.domain import Symbol
+from cartog_ci.report.build import RelatedFinder
+from cartog_ci.search.fts import keyword_search
+from cartog_ci.search.fuse import rrf
+from cartog_ci.store.search import words_of
+from cartog_ci.store.sqlite import SqliteStore
+
+
+def related_finder(store: SqliteStore, config: Config) -> RelatedFinder | None:
+    model = store.vector_model()
+    if model is None:
+        return None
+    model_id = model[0]
+
+    def find(symbol: Symbol, limit: int) -> list[tuple[Symbol, float]]:
+        vector = store.vectors_for([symbol.id], model_id).get(symbol.id)
+        if vector is None:
+            return []
+        near = [i for i, _ in store.knn(vector, limit + 10) if i != symbol.id]
+        words, _ = keyword_search(store, words_of(symbol.name), limit + 10)
+        fused = rrf({"vector": near, "fts": [i for i, _ in words if i != symbol.id]})
+        # a neighbour by vector only: keyword overlap alone is not "similar logic"
+        chosen = [(i, score) for i, score, ranks in fused if "vector" in ranks][:limit]
+        found = store.symbols([i for i, _ in chosen])
+        return [(found[i], score) for i, score in chosen if i in found and found[i].file != symbol.file or i in found and found[i].parent_id != symbol.parent_id]
+
+    return find

