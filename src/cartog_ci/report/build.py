@@ -18,6 +18,7 @@ from cartog_ci.store.sqlite import SqliteStore
 RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]
 REPORT_SCHEMA = 1
 MAX_CALLERS_PER_SYMBOL = 25
+MAX_TEST_IDS = 30
 _IMPACTING = ("modified", "removed", "renamed")
 _TEST_DIRS = re.compile(r"(^|/)(tests?|spec|specs|__tests__|testing)/")
 _TEST_FILES = re.compile(
@@ -89,7 +90,7 @@ class Report:
 def is_test(symbol: Symbol) -> bool:
     path = symbol.file
     in_test_file = bool(_TEST_DIRS.search(path) or _TEST_FILES.search(path))
-    if any(d.startswith(("#[test]", "@Test", "#[tokio::test]", "@pytest")) for d in symbol.decorators):
+    if any(d.startswith(("#[test]", "@Test", "#[tokio::test]", "@ParameterizedTest")) for d in symbol.decorators):
         return True
     if symbol.kind not in ("function", "method"):
         return False
@@ -107,6 +108,8 @@ def test_commands(tests: Sequence[Symbol]) -> list[str]:
     py = [t for t in tests if t.language == "python"]
     if py:
         ids = sorted({f"{t.file}::{t.qualified_name.replace('.', '::')}" for t in py})
+        if len(ids) > MAX_TEST_IDS:  # a readable command: whole files
+            ids = sorted({t.file for t in py})
         commands.append("pytest " + " ".join(_shell_quote(i) for i in ids))
     go: dict[str, set[str]] = {}
     for t in tests:
