@@ -22,6 +22,7 @@ from cartog_ci.errors import CartogError
 # name -> (module under cartog_ci.commands, help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "index": ("index", "bring the index up to date (incremental)"),
+    "watch": ("watch", "re-index on file changes (debounced)"),
     "stats": ("stats", "what the index holds"),
     "outline": ("outline", "symbols of a file"),
     "refs": ("refs", "who references a symbol"),
