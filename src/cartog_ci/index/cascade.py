@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cartog_ci import git
-from cartog_ci.domain import Edge, FileExtraction, Symbol
+from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, Symbol
 from cartog_ci.index.files import DEFAULT_MAX_BYTES, ParseJob, ParseResult, load_and_parse, walk
 from cartog_ci.index.resolve import Resolver, SymbolTable, resolve_edges
 from cartog_ci.store.sqlite import SqliteStore
@@ -357,7 +357,13 @@ def _edges_to_revisit(
         marks = ",".join("?" * len(chunk))
         found.update(store.numbered_edges(f"target_name IN ({marks}) OR alias IN ({marks})", chunk + chunk))
         found.update(store.numbered_edges(f"qualifier IN ({marks})", chunk))
-    found.update(store.numbered_edges("target_id IS NULL AND resolution IS NULL AND kind = 'imports'"))
+    # unresolved imports and file links (Markdown): their target may have appeared
+    found.update(
+        store.numbered_edges(
+            "target_id IS NULL AND resolution IS NULL AND (kind = 'imports' OR qualifier = ?)",
+            (FILE_QUALIFIER,),
+        )
+    )
     if hierarchy_changed:
         marks = ",".join("?" * len(_SELF_QUALIFIERS))
         found.update(store.numbered_edges(f"qualifier IN ({marks})", _SELF_QUALIFIERS))

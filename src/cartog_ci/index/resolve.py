@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from cartog_ci.domain import TYPE_KINDS, Edge, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, FILE_QUALIFIER, TYPE_KINDS, Edge, Symbol
 from cartog_ci.parse.imports import JS_SELF
 from cartog_ci.parse.languages import LANGUAGES
 
@@ -40,11 +40,19 @@ _JS_LIKE = frozenset({"javascript", "typescript", "tsx"})
 _JS_SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 MAX_HOPS = 6
 _CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
+# `const x: Type = ...` / `const x = new Type(...)`: the class of a JS/TS instance.
+_JS_INSTANCE = re.compile(r"(?:const|let|var)\s+[\w$]+\s*(?::\s*([\w$.]+)\s*)?=\s*(?:new\s+([\w$.]+))?")
 
 ModuleFinder = Callable[["SymbolTable", str, str], list[str]]
 # Languages whose module lookup lives in its own module (a function
 # ``find(table, importer, spec) -> list[file]`` there), imported on first use.
-MODULE_FINDERS: dict[str, str] = {}
+MODULE_FINDERS: dict[str, str] = {
+    "go": "cartog_ci.index.modules_go",
+    "rust": "cartog_ci.index.modules_rust",
+    "java": "cartog_ci.index.modules_java",
+    "ruby": "cartog_ci.index.modules_ruby",
+    "markdown": "cartog_ci.index.modules_markdown",
+}
 _LOADED_FINDERS: dict[str, ModuleFinder] = {}
 
 
@@ -80,6 +88,10 @@ class SymbolTable:
     )
     star_imports: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     bases: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    # The repository root, for module finders that read a manifest (go.mod,
+    # Cargo.toml); "" when unknown. Finders keep what they read in ``caches``.
+    root: str = ""
+    caches: dict[str, object] = field(default_factory=dict)
 
     @classmethod
     def build(cls, symbols: Iterable[Symbol], import_edges: Iterable[Edge]) -> SymbolTable:
@@ -129,6 +141,8 @@ def _add_python_module(table: SymbolTable, path: str) -> None:
 class Resolver:
     def __init__(self, table: SymbolTable) -> None:
         self.t = table
+        self._owners: dict[str, str | None] = {}
+        self._detached: dict[str, dict[str, list[str]]] | None = None
 
     # -- public --------------------------------------------------------------
 
@@ -140,11 +154,32 @@ class Resolver:
         if source is None:
             return None, None
         q = edge.qualifier
-        if q == "super" or q is not None and self._is_receiver(source, q):
+        if q == FILE_QUALIFIER:
+            files = self.module_files(edge.file, edge.target_name)
+            return (self.t.module_of_file[files[0]], "import") if files else (None, None)
+        if q == "super" and not _has_paths(source) or q is not None and self._is_receiver(source, q):
             return self._parent_scope(source, edge.target_name, skip_own=q == "super")
         if q is None:
-            return self._unqualified(source, edge.target_name, edge.kind)
-        return self._qualified(source, q, edge.target_name)
+            found = self._unqualified(source, edge.target_name, edge.kind)
+        else:
+            found = self._qualified(source, q, edge.target_name)
+        return self._ts_merged(found, edge.kind) if source.language in _JS_LIKE else found
+
+    def _ts_merged(self, found: tuple[str | None, str | None], kind: str) -> tuple[str | None, str | None]:
+        """TS declaration merging: `interface Foo` and `const Foo` / `function
+        Foo` share a name. A call means the value, a type reference the type."""
+        target, tier = found
+        symbol = self.t.by_id.get(target) if target else None
+        if symbol is None or symbol.parent_id is None:
+            return found
+        namesakes = self.t.children.get(symbol.parent_id, {}).get(symbol.name, [])
+        if len(namesakes) < 2:
+            return found
+        if kind == "calls":
+            side = [i for i in namesakes if self.t.by_id[i].kind not in ("interface", "type")]
+        else:
+            side = [i for i in namesakes if self.t.by_id[i].kind in TYPE_KINDS]
+        return (side[0], tier) if len(side) == 1 else found
 
     def _is_receiver(self, source: Symbol, qualifier: str) -> bool:
         spec = LANGUAGES.get(source.language)
@@ -303,6 +338,13 @@ class Resolver:
             return None
         if binding.name == binding.module or binding.name == "*":
             return [self.t.module_of_file[files[0]]]
+        if "." in binding.name:  # a member: Java `import static a.Util.max` -> `Util.max`
+            head, *members = binding.name.split(".")
+            found = self._export(files[0], head, hops)
+            target = found[0] if found and len(found) == 1 else None
+            for member in members:
+                target = self._member(target, member) if target is not None else None
+            return [target] if target is not None else []
         return self._export(files[0], binding.name, hops)
 
     # -- tiers ---------------------------------------------------------------
@@ -326,6 +368,9 @@ class Resolver:
                 if hits and scope.kind not in TYPE_KINDS:
                     return hits[0], "same_file"
             scope = self.t.by_id.get(scope.parent_id) if scope.parent_id else None
+        member = self._implicit_member(source, name, kind)
+        if member is not None:
+            return member, "parent_scope"
         binding = self.t.bindings.get(source.file, {}).get(name)
         if binding is not None:
             found = self._follow(source.file, binding, 0)
@@ -341,6 +386,8 @@ class Resolver:
                     return hit[0], "import"
         if self._is_builtin(source.language, name):
             return None, EXTERNAL
+        if source.language in _JS_LIKE:
+            return self._js_global(name, kind)
         directory = posixpath.dirname(source.file)
         same_dir = [
             i
@@ -351,18 +398,52 @@ class Resolver:
         hit, tier = self._pick(same_dir, "same_dir")
         if hit or same_dir:
             return hit, tier
-        return self._unique(name, types_only=kind in ("inherits", "references", "raises"))
+        spec = LANGUAGES.get(source.language)
+        if spec is not None and not spec.unique_fallback:
+            return None, None
+        hit, tier = self._unique(name, types_only=kind in ("inherits", "references", "raises"))
+        if hit is not None and spec is not None and spec.implicit_self and self.t.by_id[hit].kind == "method":
+            # a bare call that is no method of `this`/`self` is inherited from
+            # outside the project: another type's method is a wrong guess
+            return None, None
+        return hit, tier
+
+    def _js_global(self, name: str, kind: str) -> tuple[str | None, str | None]:
+        """JS/TS modules see another file's names only through an import, so
+        same_dir and project-wide guesses would be wrong (a type parameter
+        `Input` is not the `type Input` of some test file). Only ambient
+        declarations (.d.ts) are visible everywhere."""
+        candidates = [
+            i
+            for i in self.t.by_name.get(name, [])
+            if self.t.by_id[i].file.endswith(".d.ts")
+            and self.t.by_id[i].parent_id == self.t.module_of_file.get(self.t.by_id[i].file)
+            and (kind == "calls" or self.t.by_id[i].kind in TYPE_KINDS)
+        ]
+        return self._pick(candidates, "unique")
 
     def _qualified(self, source: Symbol, qualifier: str, name: str) -> tuple[str | None, str | None]:
         if qualifier == "<expr>":
-            return self._unique(name, methods_only=True)
+            return self._guess_method(source, name)
         ctor = _CALL_RECEIVER.fullmatch(qualifier)
         if ctor is not None:  # `Service().compute()`: a method of what was built
             owner, tier = self._qualified_or_plain(source, ctor.group(1))
             if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
                 member = self._method_in_hierarchy(owner, name)
                 return (member, tier) if member else (None, None)
-            return (None, EXTERNAL) if tier == EXTERNAL else self._unique(name, methods_only=True)
+            if tier == EXTERNAL or self._unknown_type(source, ctor.group(1)):
+                return None, tier
+            return self._guess_method(source, name)
+        declared = self._declared_type(source, qualifier)
+        if declared is not None:  # `t.Run()` with `t *testing.T`: a method of that type
+            if declared in _self_names(source):
+                return self._parent_scope(source, name, skip_own=False)
+            owner, tier = self._qualified_or_plain(source, declared)
+            if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
+                member = self._method_in_hierarchy(owner, name)
+                return (member, tier) if member else (None, None)
+            if tier == EXTERNAL:
+                return None, EXTERNAL
         bindings = self.t.bindings.get(source.file, {})
         # longest bound prefix: `a.b.c.f()` with `import a.b`
         parts = qualifier.split(".")
@@ -387,15 +468,119 @@ class Resolver:
         if len(parts) > 1 and len(by_path) == 1:
             member = self._method_in_hierarchy(by_path[0], name)
             return (member, "unique") if member else (None, None)
+        if len(parts) > 1:  # `Pricing::Tax.apply`, `System.out.println`: from the head
+            head, tier = self._unqualified(source, parts[0], "references")
+            if tier == EXTERNAL:
+                return None, EXTERNAL
+            if head is not None and self.t.by_id[head].kind in TYPE_KINDS:
+                member = self._member_path(head, parts[1:] + [name])
+                return (member, tier) if member else (None, None)
         # `Service.create()` with Service a class in scope
         if len(parts) == 1:
             owner, tier = self._unqualified(source, qualifier, "references")
             if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
                 member = self._method_in_hierarchy(owner, name)
                 return (member, tier) if member else (None, None)
+            if owner is not None and self.t.by_id[owner].kind == "namespace":
+                member = self._member(owner, name)  # Rust `helpers::shout()`, inline mod
+                return (member, tier) if member else (None, None)
             if tier == EXTERNAL:
                 return None, EXTERNAL
+        if _has_paths(source):
+            path = self._module_path(source, qualifier, name)
+            if path is not None:
+                return path
+        if self._unknown_type(source, qualifier):
+            # defined nowhere in the project: a gem's, the JDK's (`Pod::UI`, `TextUtils`)
+            return None, (None if self.t.by_name.get(parts[0]) else EXTERNAL)
+        return self._guess_method(source, name)
+
+    def _guess_method(self, source: Symbol, name: str) -> tuple[str | None, str | None]:
+        """`x.m()`, x of unknown type: the only method `m` of the project."""
+        spec = LANGUAGES.get(source.language)
+        if spec is not None and not spec.unique_methods:
+            return None, None
         return self._unique(name, methods_only=True)
+
+    def _unknown_type(self, source: Symbol, qualifier: str) -> bool:
+        """Java, Ruby: a capitalized head names a type or constant. Reaching
+        here, the project does not define it (`Pod::UI.puts`, `TextUtils.x`):
+        a project method of the same name would be a wrong guess."""
+        spec = LANGUAGES.get(source.language)
+        return spec is not None and spec.implicit_self and qualifier[:1].isupper()
+
+    def _declared_type(self, source: Symbol, qualifier: str) -> str | None:
+        """The declared type of parameter ``qualifier`` of the function
+        around ``source`` (languages with a ``parameter_pattern``)."""
+        spec = LANGUAGES.get(source.language)
+        if spec is None or not spec.parameter_pattern or "." in qualifier:
+            return None
+        function: Symbol | None = source
+        while function is not None and function.kind not in ("function", "method"):
+            function = self.t.by_id.get(function.parent_id) if function.parent_id else None
+        if function is None:
+            return None
+        for match in re.finditer(spec.parameter_pattern, function.signature):
+            if match.group(1) == qualifier:
+                return match.group(2).replace("::", ".")
+        return None
+
+    def _module_path(self, source: Symbol, qualifier: str, name: str) -> tuple[str | None, str | None] | None:
+        """Rust `crate::util::f()`: the qualifier names a module file. None
+        when the finder knows no such module (a local variable, a crate)."""
+        files = self.module_files(source.file, qualifier.replace(".", "::"))
+        if not files:
+            return None
+        found = self._export(files[0], name)
+        return (found[0], "import") if found and len(found) == 1 else (None, None)
+
+    def _implicit_member(self, source: Symbol, name: str, kind: str) -> str | None:
+        """Java, Ruby: a bare name inside a type is first a member of that type
+        or its bases (implicit `this`/`self`), then of each enclosing type,
+        whose namespace may be reopened in another file (Ruby `module Shop`)."""
+        spec = LANGUAGES.get(source.language)
+        if spec is None or not spec.implicit_self:
+            return None
+        scope: Symbol | None = source
+        if kind == "inherits" and source.kind in TYPE_KINDS:  # `class A < B`: B is outside A
+            scope = self.t.by_id.get(source.parent_id) if source.parent_id else None
+        innermost = True
+        while scope is not None:
+            if scope.kind in TYPE_KINDS:
+                hit = self._method_in_hierarchy(scope.id, name)
+                # Ruby sees the methods of `self` only; outer types give constants
+                if hit is not None and (
+                    innermost or source.language != "ruby" or self.t.by_id[hit].kind not in CALLABLE_KINDS
+                ):
+                    return hit
+                innermost = False
+                same = {
+                    i
+                    for i in self.t.by_qualified.get(f"{scope.qualified_name}.{name}", [])
+                    if self.t.by_id[i].language == source.language
+                }
+                if len(same) == 1:
+                    return same.pop()
+            scope = self.t.by_id.get(scope.parent_id) if scope.parent_id else None
+        return None
+
+    def _member_path(self, target: str, path: list[str]) -> str | None:
+        """Members down a path from a type. A namespace may be reopened in
+        another file (Ruby `module Shop`): its qualified name finds those."""
+        found: str | None = target
+        for part in path:
+            symbol = self.t.by_id[found] if found is not None else None
+            if symbol is None:
+                return None
+            found = self._member(symbol.id, part)
+            if found is None and symbol.kind in TYPE_KINDS:
+                same = {
+                    i
+                    for i in self.t.by_qualified.get(f"{symbol.qualified_name}.{part}", [])
+                    if self.t.by_id[i].language == symbol.language
+                }
+                found = same.pop() if len(same) == 1 else None
+        return found
 
     def _qualified_or_plain(self, source: Symbol, text: str) -> tuple[str | None, str | None]:
         if "." in text:
@@ -410,20 +595,58 @@ class Resolver:
             return found[0] if found and len(found) == 1 else None
         if symbol.kind in TYPE_KINDS:
             return self._method_in_hierarchy(target, name)
+        if symbol.kind == "namespace":
+            hits = self.t.children.get(target, {}).get(name)
+            return hits[0] if hits else None
+        if symbol.kind == "constant" and symbol.language in _JS_LIKE:
+            return self._js_instance_member(symbol, name)
         return None
+
+    def _js_instance_member(self, constant: Symbol, name: str) -> str | None:
+        """`export const registry = new Registry()` (or `const r: Registry =
+        ...`): `registry.add()` is `Registry.add`, found where `r` is declared."""
+        match = _JS_INSTANCE.match(constant.signature)
+        class_name = match and (match.group(1) or match.group(2))
+        if not class_name:
+            return None
+        owner, _ = self._qualified_or_plain(constant, class_name)
+        if owner is None or self.t.by_id[owner].kind not in TYPE_KINDS:
+            return None
+        return self._method_in_hierarchy(owner, name)
 
     def _parent_scope(self, source: Symbol, name: str, *, skip_own: bool) -> tuple[str | None, str | None]:
         cls: Symbol | None = source
         while cls is not None and cls.kind not in TYPE_KINDS:
+            owner = self._owner_of_detached(cls)
+            if owner is not None:
+                cls = self.t.by_id[owner]
+                break
             cls = self.t.by_id.get(cls.parent_id) if cls.parent_id else None
         if cls is None:
+            if source.language in _JS_LIKE and not skip_own:
+                return self._js_owner_method(source, name)
             return None, None
         start = self.t.bases.get(cls.id, []) if skip_own else [cls.id]
         for class_id in start:
             hit = self._method_in_hierarchy(class_id, name)
             if hit:
                 return hit, "parent_scope"
+        spec = LANGUAGES.get(source.language)
+        if skip_own and not start and spec is not None and spec.implicit_self:
+            return None, EXTERNAL  # `super(...)` with no base class in the project
         return None, None
+
+    def _js_owner_method(self, source: Symbol, name: str) -> tuple[str | None, str | None]:
+        """`this.m()` in `Foo.prototype.f = function () {...}` or `app.f =
+        function () {...}` (no class around it): `Foo.m` / `app.m` of the file."""
+        method: Symbol | None = source
+        while method is not None and method.kind != "method":
+            method = self.t.by_id.get(method.parent_id) if method.parent_id else None
+        if method is None or "." not in method.qualified_name:
+            return None, None
+        owner = method.qualified_name.rpartition(".")[0]
+        hits = [i for i in self.t.by_qualified.get(f"{owner}.{name}", []) if self.t.by_id[i].file == source.file]
+        return (hits[0], "parent_scope") if len(hits) == 1 else (None, None)
 
     def _method_in_hierarchy(self, class_id: str, name: str) -> str | None:
         """The class, then its bases depth-first left-to-right (Python MRO for
@@ -435,11 +658,42 @@ class Resolver:
             if current in seen:
                 continue
             seen.add(current)
-            hits = self.t.children.get(current, {}).get(name)
+            hits = self.t.children.get(current, {}).get(name) or self._detached_methods().get(current, {}).get(name)
             if hits:
                 return hits[0]
             order = self.t.bases.get(current, []) + order
         return None
+
+    def _owner_of_detached(self, method: Symbol) -> str | None:
+        """The type of a method declared away from it: a Go method in another
+        file of the package, a Rust `impl` in another module. Its qualified
+        name says the type (`Server.register`); the name is looked up from
+        where the method is declared, like any type reference there."""
+        if method.kind != "method" or method.parent_id is None:
+            return None
+        if method.id in self._owners:
+            return self._owners[method.id]
+        parent = self.t.by_id.get(method.parent_id)
+        parts = method.qualified_name.split(".")
+        owner: str | None = None
+        # only a method right under a file or an inline module was named by
+        # its `@owner`; any other parent is the type or a function around it
+        if parent is not None and parent.kind in ("module", "namespace") and len(parts) >= 2:
+            found, _ = self._unqualified(parent, parts[-2], "references")
+            if found is not None and self.t.by_id[found].kind in TYPE_KINDS:
+                owner = found
+        self._owners[method.id] = owner
+        return owner
+
+    def _detached_methods(self) -> dict[str, dict[str, list[str]]]:
+        """type ID -> name -> its methods declared away from it (built once)."""
+        if self._detached is None:
+            self._detached = defaultdict(lambda: defaultdict(list))
+            for symbol in list(self.t.by_id.values()):
+                owner = self._owner_of_detached(symbol)
+                if owner is not None:
+                    self._detached[owner][symbol.name].append(symbol.id)
+        return self._detached
 
     def _unique(self, name: str, *, methods_only: bool = False, types_only: bool = False) -> tuple[str | None, str | None]:
         if methods_only and (name in _COMMON_METHODS or name.startswith("__")):
@@ -469,6 +723,16 @@ class Resolver:
     def _is_builtin(self, language: str, name: str) -> bool:
         spec = LANGUAGES.get(language)
         return spec is not None and name in spec.builtins
+
+
+def _self_names(source: Symbol) -> tuple[str, ...]:
+    spec = LANGUAGES.get(source.language)
+    return spec.self_names if spec is not None else ()
+
+
+def _has_paths(source: Symbol) -> bool:
+    spec = LANGUAGES.get(source.language)
+    return spec is not None and spec.qualifier_paths
 
 
 def _prefer_types(table: SymbolTable, ids: list[str]) -> list[str]:

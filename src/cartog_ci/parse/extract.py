@@ -9,6 +9,7 @@ definition around it, or the module symbol for module-level code.
 
 from __future__ import annotations
 
+import importlib
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -23,9 +24,11 @@ from cartog_ci.parse.languages import LANGUAGES, LanguageSpec, comment_query, gr
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 _LAST_IDENT = re.compile(r"([\w$]+)\W*$")
 _WS = re.compile(r"\s+")
+_PLAIN_NAME = re.compile(r"[\w$]+[?!=]?")
 _DECORATOR_TYPES = frozenset(
     {"decorator", "attribute_item", "annotation", "marker_annotation", "attribute"}
 )
+_OWNER_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "type"})
 _REFERENCE_KINDS = {
     "call": "calls",
     "calls": "calls",
@@ -36,6 +39,7 @@ _REFERENCE_KINDS = {
     "references": "references",
     "raises": "raises",
 }
+_LOCAL = "local"  # a @local.definition among the references, never an edge
 MAX_SIGNATURE = 400
 MAX_DOCSTRING = 1000
 
@@ -146,8 +150,22 @@ def _docstring(d: _Def, spec: LanguageSpec) -> str:
                 return _clean_doc(_text(inner))
         return ""
     comments: list[str] = []
-    sibling = _widen(d.node, spec).prev_named_sibling
-    row = _widen(d.node, spec).start_point[0]
+    outer = _widen(d.node, spec)
+    # Go: `// doc` precedes `type X struct`, outside the type_spec that is the
+    # definition (not a wrapper: a grouped `type (...)` holds several).
+    while (
+        outer.parent is not None
+        and outer.parent.type in spec.doc_parents
+        and outer.prev_named_sibling is None
+        and outer.parent.start_point[0] == outer.start_point[0]
+    ):
+        outer = outer.parent
+    sibling = outer.prev_named_sibling
+    row = outer.start_point[0]
+    # Rust: `#[derive(..)]` stands between the `///` doc and the item.
+    while sibling is not None and sibling.type == "attribute_item":
+        row = sibling.start_point[0]
+        sibling = sibling.prev_named_sibling
     while sibling is not None and sibling.type in spec.comment_types:
         if sibling.end_point[0] < row - 1:
             break
@@ -166,20 +184,43 @@ def _clean_doc(text: str) -> str:
     return doc[:MAX_DOCSTRING]
 
 
+def _reference_parts(
+    spec: LanguageSpec, name_node: ts.Node | None, receiver: ts.Node | None, fixed: str | None
+) -> tuple[str | None, str]:
+    """(qualifier, name) of a reference. A ``@receiver`` capture is the
+    object a call is made on, when the grammar has no node for the callee as
+    written (Java ``a.b(x).c()``, Ruby ``Foo::Bar.baz 1``)."""
+    name = fixed or _text(name_node)
+    if receiver is None:
+        # `valid?`, `save!` (Ruby) are whole names, not `valid` + punctuation
+        return (None, name) if fixed or _PLAIN_NAME.fullmatch(name) else split_reference(name)
+    written = _text(receiver)
+    for pattern, replacement in spec.receiver_rewrites:
+        written = re.sub(pattern, replacement, written)
+    qualifier, _ = split_reference(f"{written}.x")
+    return qualifier, name
+
+
 def _collect(
     spec: LanguageSpec, root: ts.Node
-) -> tuple[list[_Def], list[tuple[str, ts.Node, ts.Node | None]]]:
+) -> tuple[list[_Def], list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]]]:
     defs: list[_Def] = []
-    refs: list[tuple[str, ts.Node, ts.Node | None]] = []
+    refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]] = []
     seen_defs: set[tuple[int, int]] = set()
     seen_refs: set[tuple[str, int, int]] = set()
-    cursor = ts.QueryCursor(query(spec.name))
-    for _, captures in cursor.matches(root):
+    tags = query(spec.name)
+    cursor = ts.QueryCursor(tags)
+    for pattern, captures in cursor.matches(root):
         name_nodes = captures.get("name") or [None]
+        # `(#set! name "<init>")`: a fixed name (Java constructors)
+        fixed = tags.pattern_settings(pattern).get("name")
+        receiver = (captures.get("receiver") or [None])[0]
+        # `@owner` on a reference: its source is that type (Rust `impl T for X`)
+        owner_type = _text(captures["owner"][0]) if captures.get("owner") else ""
         for key, nodes in captures.items():
             if key.startswith("definition."):
                 node = nodes[0]
-                name = _text(name_nodes[0]) if name_nodes[0] is not None else ""
+                name = fixed or (_text(name_nodes[0]) if name_nodes[0] is not None else "")
                 outer = _widen(node, spec)
                 ident = (node.start_byte, node.end_byte)
                 if not name or ident in seen_defs:
@@ -195,13 +236,36 @@ def _collect(
                 if kind is None:
                     continue
                 for name_node in name_nodes:
-                    anchor = name_node if name_node is not None else nodes[0]
+                    anchor = next(n for n in (name_node, receiver, nodes[0]) if n is not None)
                     ident2 = (kind, anchor.start_byte, anchor.end_byte)
                     if ident2 in seen_refs:
                         continue
                     seen_refs.add(ident2)
-                    refs.append((kind, nodes[0], name_node))
+                    parts = _reference_parts(spec, name_node, receiver, fixed)
+                    refs.append(
+                        (kind, nodes[0], name_node if name_node is not None else receiver, parts, owner_type)
+                    )
+            elif key == "local.definition" and captures.get("local.scope"):
+                scope = captures["local.scope"][0]
+                refs += [(_LOCAL, scope, n, (None, _text(n)), "") for n in nodes]
     return defs, refs
+
+
+def _locals(
+    refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]],
+) -> dict[str, list[tuple[int, int]]]:
+    """Names bound only inside a definition (``@local.definition`` within
+    ``@local.scope``: TypeScript type parameters). A reference to one is not
+    an edge, like a reference to a local variable."""
+    scopes: dict[str, list[tuple[int, int]]] = {}
+    for kind, scope, _, (_, name), _ in refs:
+        if kind == _LOCAL:
+            scopes.setdefault(name, []).append((scope.start_byte, scope.end_byte))
+    return scopes
+
+
+def _in_scope(scopes: list[tuple[int, int]] | None, pos: int) -> bool:
+    return scopes is not None and any(start <= pos < end for start, end in scopes)
 
 
 def _nest(defs: list[_Def], spec: LanguageSpec) -> None:
@@ -227,17 +291,29 @@ def _nest(defs: list[_Def], spec: LanguageSpec) -> None:
             d.qualified_name = f"{parent.qualified_name}.{d.name}" if parent else d.name
 
 
+def _types_by_scope(defs: list[_Def]) -> dict[tuple[int, str], int]:
+    """(parent index, name) -> index of the first type of that name there."""
+    types: dict[tuple[int, str], int] = {}
+    for i, d in enumerate(defs):
+        if d.kind in _OWNER_KINDS:
+            types.setdefault((d.parent, d.name), i)
+    return types
+
+
+def _owner_index(types: dict[tuple[int, str], int], scope: int, name: str) -> int | None:
+    """The type ``name`` declared in ``scope`` (a Rust inline module), else at top level."""
+    found = types.get((scope, name))
+    return found if found is not None else types.get((-1, name))
+
+
 def _adopt_owned(defs: list[_Def]) -> None:
     """Methods declared outside their type (Go receivers, Rust impl blocks)
     become children of the type of that name in the same file, if any."""
-    types = {}
-    for i, d in enumerate(defs):
-        if d.parent < 0 and d.kind in ("class", "struct", "enum", "interface", "trait", "type"):
-            types.setdefault(d.name, i)
+    types = _types_by_scope(defs)
     for i, d in enumerate(defs):
         if not d.owner:
             continue
-        owner = types.get(d.owner)
+        owner = _owner_index(types, d.parent, d.owner)
         if owner is None or owner == i:
             continue
         if d.parent >= 0:
@@ -287,6 +363,8 @@ def _comment_ranges(spec: LanguageSpec, root: ts.Node) -> list[tuple[int, int]]:
 def extract(path: str, source: bytes, language: str) -> FileExtraction:
     """Parse one file and return its symbols (module first) and edges."""
     spec = LANGUAGES[language]
+    if spec.extractor:  # a format no tags query describes (Markdown sections)
+        return importlib.import_module(spec.extractor).extract(path, source, language)
     tree = ts.Parser(grammar(language)).parse(source)
     root = tree.root_node
     defs, raw_refs = _collect(spec, root)
@@ -295,17 +373,23 @@ def extract(path: str, source: bytes, language: str) -> FileExtraction:
     symbols = _symbols(path, source, spec, defs, comments, root)
     ids = [s.id for s in symbols]  # ids[0] is the module; defs[i] -> ids[i + 1]
     starts = [d.start for d in defs]
+    types = _types_by_scope(defs)
+    local = _locals(raw_refs)
     edges: list[Edge] = []
-    for kind, node, name_node in raw_refs:
+    for kind, node, name_node, (qualifier, name), owner_type in raw_refs:
         anchor = name_node if name_node is not None else node
+        if kind == _LOCAL or qualifier is None and _in_scope(local.get(name), anchor.start_byte):
+            continue
         owner = _enclosing(defs, starts, anchor.start_byte)
+        if owner_type:  # the type it belongs to, when this file defines it
+            owned = _owner_index(types, owner, owner_type)
+            owner = owned if owned is not None else owner
         source_id = ids[owner + 1]
         line = anchor.start_point[0] + 1
         if kind == "imports":
             for module, name, alias in imports.decode(language, node):
                 edges.append(Edge(ids[0], name, "imports", path, line, module, alias))
             continue
-        qualifier, name = split_reference(_text(name_node))
         if name:
             edges.append(Edge(source_id, name, kind, path, line, qualifier))
     return FileExtraction(

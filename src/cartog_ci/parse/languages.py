@@ -39,6 +39,36 @@ class LanguageSpec:
     # Regex on a method's signature whose group 1 is its receiver's name
     # (Go: `func (s *Server) Start()` -> `s.x()` is a call on the receiver).
     receiver_pattern: str = ""
+    # Java, Ruby: an unqualified call inside a method may name a method of
+    # the enclosing type (implicit `this` / `self`); that is tried first.
+    implicit_self: bool = False
+    # re.sub pairs applied to a call's `@receiver` so that a receiver built
+    # by a constructor reads like a call: `new Foo(a)` / `Foo.new(a)` -> `Foo(a)`.
+    receiver_rewrites: tuple[tuple[str, str], ...] = ()
+    # Module with its own `extract(path, source, language)`, for a format
+    # that a tags query cannot describe (Markdown sections and chunks).
+    extractor: str = ""
+    # Whether `x.m()` on a receiver of unknown type may resolve to the only
+    # method `m` of the project. Ruby: no; many methods are never `def`ined
+    # (attr_accessor, ActiveRecord columns, method_missing), so the only
+    # `def m` is weak evidence (measured: 1 right in 39 on a real codebase).
+    unique_methods: bool = True
+    # Whether an unqualified name found nowhere in scope may still resolve to
+    # a name unique in the project. Go: no, such a name is in the package, a
+    # dot import or a builtin, so anything else is a local (closure, parameter).
+    unique_fallback: bool = True
+    # Node types that hold one definition and whose preceding comment is its
+    # documentation (Go `type_declaration` around a `type_spec`), climbed only
+    # when the definition opens the parent's first line.
+    doc_parents: tuple[str, ...] = ()
+    # Rust: a call's qualifier may be a module path (`crate::a::f()`,
+    # `super::f()`, `child::f()`), tried through the module finder before any
+    # guess; `super` is then the parent module, not a base class.
+    qualifier_paths: bool = False
+    # Regex over a function's signature matching one parameter: group 1 its
+    # name, group 2 its declared type (Go `t *testing.T`, Rust `s: &mut dyn
+    # Store`). A call on a parameter is then a call on that type, not a guess.
+    parameter_pattern: str = ""
 
 
 JS_GLOBALS = frozenset(
@@ -49,7 +79,79 @@ JS_GLOBALS = frozenset(
     "decodeURIComponent encodeURI decodeURI structuredClone Reflect Proxy Intl "
     "Uint8Array Int32Array Float64Array ArrayBuffer DataView URL URLSearchParams "
     "AbortController TextEncoder TextDecoder alert describe it test expect beforeEach "
-    "afterEach beforeAll afterAll jest module exports".split()
+    "afterEach beforeAll afterAll jest module exports setImmediate clearImmediate "
+    "global __dirname __filename Function AggregateError EvalError ReferenceError "
+    "URIError WeakRef FinalizationRegistry Int8Array Int16Array Uint16Array Uint32Array "
+    "Uint8ClampedArray Float32Array BigInt64Array BigUint64Array SharedArrayBuffer "
+    "Atomics atob btoa requestAnimationFrame cancelAnimationFrame performance crypto "
+    "navigator location localStorage sessionStorage XMLHttpRequest WebSocket Worker "
+    "CustomEvent MessageChannel".split()
+)
+# Types from TypeScript's lib.*.d.ts: a reference to one is external unless
+# the file declares or imports the name itself.
+TS_GLOBALS = JS_GLOBALS | frozenset(
+    "Partial Required Readonly Record Pick Omit Exclude Extract NonNullable "
+    "Parameters ConstructorParameters ReturnType InstanceType Awaited ThisType "
+    "Uppercase Lowercase Capitalize Uncapitalize NoInfer PropertyKey Function "
+    "PromiseLike ArrayLike ReadonlyArray ReadonlyMap ReadonlySet Iterable Iterator "
+    "IterableIterator AsyncIterable AsyncIterator AsyncIterableIterator Generator "
+    "AsyncGenerator TemplateStringsArray PropertyDescriptor TypedPropertyDescriptor "
+    "ClassDecorator MethodDecorator PropertyDecorator ParameterDecorator "
+    "HTMLElement Element Node Event EventTarget KeyboardEvent MouseEvent Response "
+    "Request Headers Blob File FormData Window Document NodeJS".split()
+)
+
+# java.lang (imported implicitly) and `var`: a reference to one is external.
+JAVA_BUILTINS = frozenset(
+    "Object String Integer Long Short Byte Double Float Boolean Character Number Void "
+    "Math StrictMath System Thread Runnable Iterable Comparable CharSequence Cloneable "
+    "AutoCloseable Class ClassLoader Enum Record Process ProcessBuilder Runtime "
+    "StringBuilder StringBuffer ThreadLocal StackTraceElement Throwable Exception Error "
+    "RuntimeException IllegalArgumentException IllegalStateException NullPointerException "
+    "UnsupportedOperationException IndexOutOfBoundsException ArrayIndexOutOfBoundsException "
+    "StringIndexOutOfBoundsException ArithmeticException ClassCastException "
+    "NumberFormatException CloneNotSupportedException InterruptedException "
+    "ClassNotFoundException SecurityException ReflectiveOperationException AssertionError "
+    "OutOfMemoryError StackOverflowError LinkageError Override Deprecated SuppressWarnings "
+    "FunctionalInterface SafeVarargs var".split()
+)
+# Kernel / Module methods, core classes, and the two test frameworks whose
+# base classes test files inherit from: bound outside any project.
+RUBY_BUILTINS = frozenset(
+    "puts print p pp require require_relative load raise fail lambda proc loop catch "
+    "throw format sprintf printf gets rand srand sleep exit exit! abort at_exit binding "
+    "block_given? caller eval exec system warn freeze frozen? dup clone tap then "
+    "attr_accessor attr_reader attr_writer include extend prepend private public "
+    "protected module_function private_constant define_method alias_method "
+    "instance_variable_get instance_variable_set respond_to? send public_send is_a? "
+    "kind_of? instance_of? nil? Integer Float String Array Hash Rational Complex "
+    "Object BasicObject Module Class Kernel Comparable Enumerable Enumerator Exception "
+    "StandardError ArgumentError RuntimeError TypeError NameError NoMethodError KeyError "
+    "IndexError StopIteration NotImplementedError ZeroDivisionError IOError EOFError "
+    "ScriptError LoadError SystemExit Interrupt FrozenError RangeError Errno Struct Set "
+    "Time Dir File IO Math Process Proc Method Symbol NilClass TrueClass FalseClass "
+    "Numeric Regexp MatchData Range ObjectSpace GC Signal Thread Mutex Queue Fiber "
+    "Encoding Marshal Data ENV ARGV STDOUT STDERR STDIN Minitest RSpec "
+    # standard library modules a script requires by name
+    "JSON YAML Psych Pathname FileUtils Tempfile Tmpdir URI Net Open3 Shellwords "
+    "Digest SecureRandom Base64 OpenStruct Logger Date DateTime ERB Etc Benchmark "
+    "Timeout Socket StringIO CSV Zlib OptionParser Forwardable Singleton".split()
+)
+# Predeclared Go identifiers that are called or used as types.
+GO_BUILTINS = frozenset(
+    "append cap clear close complex copy delete imag len make max min new panic print "
+    "println real recover any bool byte comparable complex64 complex128 error float32 "
+    "float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 "
+    "uintptr".split()
+)
+# The Rust prelude, primitive types used as paths (`u32::from`) and the std
+# crates: bound without a `use`, never a project item.
+RUST_BUILTINS = frozenset(
+    "Box Vec String Option Result Some None Ok Err Default Clone Copy Send Sync Sized "
+    "Unpin ToString ToOwned Iterator IntoIterator DoubleEndedIterator ExactSizeIterator "
+    "Extend FromIterator From Into TryFrom TryInto AsRef AsMut Fn FnMut FnOnce Drop "
+    "PartialEq Eq PartialOrd Ord drop bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 "
+    "i64 i128 isize f32 f64 std core alloc".split()
 )
 
 LANGUAGES: dict[str, LanguageSpec] = {
@@ -76,9 +178,9 @@ LANGUAGES: dict[str, LanguageSpec] = {
             extensions=(".ts", ".mts", ".cts"),
             module="tree_sitter_typescript",
             loader="language_typescript",
-            wrappers=("export_statement",),
+            wrappers=("export_statement", "ambient_declaration"),
             self_names=("this",),
-            builtins=JS_GLOBALS,
+            builtins=TS_GLOBALS,
         ),
         LanguageSpec(
             name="tsx",
@@ -86,9 +188,66 @@ LANGUAGES: dict[str, LanguageSpec] = {
             module="tree_sitter_typescript",
             loader="language_tsx",
             query="typescript",
-            wrappers=("export_statement",),
+            wrappers=("export_statement", "ambient_declaration"),
             self_names=("this",),
-            builtins=JS_GLOBALS,
+            builtins=TS_GLOBALS,
+        ),
+        LanguageSpec(
+            name="java",
+            extensions=(".java",),
+            module="tree_sitter_java",
+            comment_types=("line_comment", "block_comment"),
+            self_names=("this",),
+            package_is_directory=True,
+            builtins=JAVA_BUILTINS,
+            implicit_self=True,
+            receiver_rewrites=((r"^new\s+([\w$.]+)\s*(?:<[^()]*>)?\s*\(", r"\1("),),
+            # `Type name` in a parameter list; lookaheads put the name in group 1
+            parameter_pattern=(
+                r"[(,]\s*(?:final\s+|@[\w.]+(?:\([^()]*\))?\s+)*"
+                r"(?=[\w.$]+(?:<[^()]*?>)?(?:\[\])*(?:\.\.\.)?\s+(\w+)\s*[,)])(?=([\w$]+(?:\.[\w$]+)*))"
+            ),
+        ),
+        LanguageSpec(
+            name="ruby",
+            extensions=(".rb", ".rake", ".gemspec"),
+            module="tree_sitter_ruby",
+            self_names=("self",),
+            builtins=RUBY_BUILTINS,
+            implicit_self=True,
+            receiver_rewrites=((r"\.new\b(?![?!=])", ""),),
+            unique_methods=False,
+        ),
+        LanguageSpec(
+            name="markdown",
+            extensions=(".md", ".markdown"),
+            module="tree_sitter_markdown",
+            comment_types=(),
+            extractor="cartog_ci.parse.markdown",
+        ),
+        LanguageSpec(
+            name="go",
+            extensions=(".go",),
+            module="tree_sitter_go",
+            # `type MultiError []error` has methods too
+            method_parents=frozenset({"interface", "struct", "type"}),
+            package_is_directory=True,
+            builtins=GO_BUILTINS,
+            receiver_pattern=r"func\s*\(\s*(\w+)\s+[*\w\[]",
+            unique_fallback=False,
+            doc_parents=("type_declaration", "const_declaration"),
+            parameter_pattern=r"[(,]\s*(\w+)\s+\*?(\w+(?:\.\w+)?)(?=\s*[,)])",
+        ),
+        LanguageSpec(
+            name="rust",
+            extensions=(".rs",),
+            module="tree_sitter_rust",
+            comment_types=("line_comment", "block_comment"),
+            method_parents=frozenset({"trait", "struct", "enum", "type"}),
+            self_names=("self", "Self"),
+            builtins=RUST_BUILTINS,
+            qualifier_paths=True,
+            parameter_pattern=r"[(,]\s*(?:mut\s+)?(\w+)\s*:\s*(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?(?:dyn\s+|impl\s+)?((?:\w+::)*\w+)",
         ),
     )
 }

@@ -1,0 +1,149 @@
+; JavaScript tags (also .jsx, .mjs, .cjs): @definition.<kind> around the whole
+; definition, @name inside. A function whose parent is a class becomes a
+; method in the extractor; `export` is a wrapper (LanguageSpec.wrappers), so
+; an exported symbol's range starts at `export` and its JSDoc is found.
+
+(class_declaration name: (identifier) @name) @definition.class
+
+; `const Foo = class [Bar] {}`: the class is known by the binding.
+(lexical_declaration
+  (variable_declarator name: (identifier) @name value: (class))) @definition.class
+(variable_declaration
+  (variable_declarator name: (identifier) @name value: (class))) @definition.class
+
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+
+; `const f = () => {}` / `let f = function () {}` at any level. The whole
+; declaration is the definition so `export const f` widens to `export`.
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.function)
+; `handler = () => {}` class fields are methods with a bound `this`.
+(class_body
+  (field_definition
+    property: [(property_identifier) (private_property_identifier)] @name
+    value: [(arrow_function) (function_expression)]) @definition.function)
+
+; CommonJS named exports: `exports.f = function () {}`, `module.exports.f = ...`.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @_exports
+        property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression) (generator_function)]))
+  @definition.function
+  (#eq? @_exports "exports"))
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression
+          object: (identifier) @_module
+          property: (property_identifier) @_exports)
+        property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression) (generator_function)]))
+  @definition.function
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+
+; Pre-class methods: `Foo.prototype.m = function () {}` and `Foo.m = ...` at
+; module level; @owner names the type (the extractor qualifies `Foo.m`).
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression
+          object: (identifier) @owner
+          property: (property_identifier) @_prototype)
+        property: (property_identifier) @name)
+      right: [(function_expression) (generator_function)]))
+  @definition.function
+  (#eq? @_prototype "prototype"))
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @owner
+        property: (property_identifier) @name)
+      right: [(function_expression) (generator_function)]))
+  @definition.function
+  (#not-match? @owner "^(exports|module|window|globalThis|self)$"))
+
+; Module-level `const UPPER_CASE = <value>`, and any exported module-level
+; `const` (it is the module's API: `export const config = {...}`), where the
+; value is data, not a function or a class (a query cannot negate a node
+; type, so the values are listed; anything else is simply not a constant).
+(program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: [
+        (number) (string) (template_string) (regex) (true) (false) (null) (undefined)
+        (object) (array) (identifier) (member_expression) (subscript_expression)
+        (call_expression) (new_expression) (binary_expression) (unary_expression)
+        (ternary_expression) (parenthesized_expression) (await_expression)
+      ])) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+(program
+  (export_statement
+    (lexical_declaration
+      kind: "const"
+      (variable_declarator
+        name: (identifier) @name
+        value: [
+          (number) (string) (template_string) (regex) (true) (false) (null) (undefined)
+          (object) (array) (identifier) (member_expression) (subscript_expression)
+          (call_expression) (new_expression) (binary_expression) (unary_expression)
+          (ternary_expression) (parenthesized_expression) (await_expression)
+        ])) @definition.constant))
+
+; Calls: the callee as written; the extractor splits `a.b.c` into qualifier
+; and name. `require(...)` is an import, not a call.
+((call_expression function: [(identifier) (member_expression)] @name) @reference.call
+  (#not-eq? @name "require"))
+
+; `new Foo()` calls the class.
+(new_expression constructor: [(identifier) (member_expression)] @name) @reference.call
+
+; `<Button />`: rendering a component calls it; lower-case tags are HTML.
+((jsx_opening_element name: [(identifier) (member_expression)] @name) @reference.call
+  (#match? @name "^[A-Z]"))
+((jsx_self_closing_element name: [(identifier) (member_expression)] @name) @reference.call
+  (#match? @name "^[A-Z]"))
+
+(class_heritage [(identifier) (member_expression)] @name) @reference.inherits
+
+; Imports: ESM, re-exports, CommonJS `require('./x')`, dynamic `import('./x')`,
+; and the module's own default / aliased exports (decoded in parse/imports.py).
+(import_statement) @reference.import
+(export_statement source: (_)) @reference.import
+(export_statement "default") @reference.import
+(export_statement (export_clause) !source) @reference.import
+(call_expression
+  function: (identifier) @_require
+  arguments: (arguments . (string) .)
+  (#eq? @_require "require")) @reference.import
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) .)) @reference.import
+; `module.exports = X` is the CommonJS default export.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @_module
+        property: (property_identifier) @_exports)) @reference.import)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))

@@ -1,0 +1,165 @@
+; TypeScript tags, shared by .ts and .tsx: only node types both grammars have
+; (no JSX here, no `<T>x` type assertions). @definition.<kind> around the
+; whole definition, @name inside; `export` and `declare` are wrappers
+; (LanguageSpec.wrappers), so a symbol's range and JSDoc include them.
+
+(class_declaration name: (type_identifier) @name) @definition.class
+(abstract_class_declaration name: (type_identifier) @name) @definition.class
+
+; `const Foo = class [Bar] {}`: the class is known by the binding.
+(lexical_declaration
+  (variable_declarator name: (identifier) @name value: (class))) @definition.class
+(variable_declaration
+  (variable_declarator name: (identifier) @name value: (class))) @definition.class
+
+(interface_declaration name: (type_identifier) @name) @definition.interface
+(type_alias_declaration name: (type_identifier) @name) @definition.type
+(enum_declaration name: (identifier) @name) @definition.enum
+
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+; `declare function f(): T;` (overload signatures without `declare` are not
+; symbols: the implementation that follows them is).
+(ambient_declaration (function_signature name: (identifier) @name) @definition.function)
+
+; `const f = () => {}` / `let f = function () {}` at any level. The whole
+; declaration is the definition so `export const f` widens to `export`.
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+
+(class_body
+  (method_definition
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.function)
+(class_body
+  (abstract_method_signature
+    name: [(property_identifier) (private_property_identifier)] @name) @definition.function)
+; `handler = () => {}` class fields are methods with a bound `this`.
+(class_body
+  (public_field_definition
+    name: [(property_identifier) (private_property_identifier)] @name
+    value: [(arrow_function) (function_expression)]) @definition.function)
+; Methods of `declare class` (.d.ts) have no body.
+(ambient_declaration
+  (class_declaration
+    body: (class_body
+      (method_signature name: (property_identifier) @name) @definition.function)))
+(interface_body
+  (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.function)
+
+; Module-level `const UPPER_CASE = <value>`, and any exported module-level
+; `const` (it is the module's API: `export const config = {...}`), where the
+; value is data, not a function or a class (a query cannot negate a node
+; type, so the values are listed; anything else is simply not a constant).
+(program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: [
+        (number) (string) (template_string) (regex) (true) (false) (null) (undefined)
+        (object) (array) (identifier) (member_expression) (subscript_expression)
+        (call_expression) (new_expression) (binary_expression) (unary_expression)
+        (ternary_expression) (parenthesized_expression) (await_expression)
+        (as_expression) (satisfies_expression) (non_null_expression)
+      ])) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+(program
+  (export_statement
+    (lexical_declaration
+      kind: "const"
+      (variable_declarator
+        name: (identifier) @name
+        value: [
+          (number) (string) (template_string) (regex) (true) (false) (null) (undefined)
+          (object) (array) (identifier) (member_expression) (subscript_expression)
+          (call_expression) (new_expression) (binary_expression) (unary_expression)
+          (ternary_expression) (parenthesized_expression) (await_expression)
+          (as_expression) (satisfies_expression) (non_null_expression)
+        ])) @definition.constant))
+
+; Calls: the callee as written; the extractor splits `a.b.c` into qualifier
+; and name. `require(...)` is an import, not a call.
+((call_expression function: [(identifier) (member_expression)] @name) @reference.call
+  (#not-eq? @name "require"))
+
+; `new Foo()` calls the class.
+(new_expression constructor: [(identifier) (member_expression)] @name) @reference.call
+
+; Decorators are applied (called) at definition time; `@Dec()` is a call above.
+(decorator [(identifier) (member_expression)] @name) @reference.call
+
+(extends_clause value: [(identifier) (member_expression)] @name) @reference.inherits
+(implements_clause [(type_identifier) (nested_type_identifier)] @name) @reference.inherits
+(implements_clause
+  (generic_type name: [(type_identifier) (nested_type_identifier)] @name)) @reference.inherits
+(extends_type_clause type: [(type_identifier) (nested_type_identifier)] @name) @reference.inherits
+(extends_type_clause
+  type: (generic_type name: [(type_identifier) (nested_type_identifier)] @name)) @reference.inherits
+
+; Type parameters and mapped-type keys are bound in their declaration only:
+; the extractor drops references to them, as it would a local variable's.
+(_ type_parameters: (type_parameters
+  (type_parameter name: (type_identifier) @local.definition))) @local.scope
+(index_signature (mapped_type_clause name: (type_identifier) @local.definition)) @local.scope
+
+; Types used: annotations, generic arguments, unions, `as`, constraints...
+; Declared names (class, interface, type parameter, mapped key) are not
+; references; neither is a one-letter name (`infer U` deep in a conditional
+; type is out of a query's reach) nor `bigint` (parsed as a type name).
+([
+  (type_annotation [(type_identifier) (nested_type_identifier)] @name)
+  (type_arguments [(type_identifier) (nested_type_identifier)] @name)
+  (generic_type name: [(type_identifier) (nested_type_identifier)] @name)
+  (union_type [(type_identifier) (nested_type_identifier)] @name)
+  (intersection_type [(type_identifier) (nested_type_identifier)] @name)
+  (array_type [(type_identifier) (nested_type_identifier)] @name)
+  (tuple_type [(type_identifier) (nested_type_identifier)] @name)
+  (optional_type [(type_identifier) (nested_type_identifier)] @name)
+  (rest_type [(type_identifier) (nested_type_identifier)] @name)
+  (readonly_type [(type_identifier) (nested_type_identifier)] @name)
+  (parenthesized_type [(type_identifier) (nested_type_identifier)] @name)
+  (lookup_type [(type_identifier) (nested_type_identifier)] @name)
+  (index_type_query [(type_identifier) (nested_type_identifier)] @name)
+  (constraint [(type_identifier) (nested_type_identifier)] @name)
+  (default_type [(type_identifier) (nested_type_identifier)] @name)
+  (conditional_type [(type_identifier) (nested_type_identifier)] @name)
+  (function_type return_type: [(type_identifier) (nested_type_identifier)] @name)
+  (constructor_type type: [(type_identifier) (nested_type_identifier)] @name)
+  (type_predicate type: [(type_identifier) (nested_type_identifier)] @name)
+  (mapped_type_clause type: [(type_identifier) (nested_type_identifier)] @name)
+  (type_alias_declaration value: [(type_identifier) (nested_type_identifier)] @name)
+  (as_expression [(type_identifier) (nested_type_identifier)] @name)
+  (satisfies_expression [(type_identifier) (nested_type_identifier)] @name)
+] @reference.type
+  (#not-match? @name "^([A-Z][0-9]?|bigint)$"))
+
+; Imports: ESM, re-exports, CommonJS `require('./x')` and TS
+; `import x = require('./x')`, dynamic `import('./x')`, and the module's own
+; default / aliased exports (decoded in parse/imports.py).
+(import_statement) @reference.import
+(export_statement source: (_)) @reference.import
+(export_statement "default") @reference.import
+(export_statement "=") @reference.import
+(export_statement (export_clause) !source) @reference.import
+(call_expression
+  function: (identifier) @_require
+  arguments: (arguments . (string) .)
+  (#eq? @_require "require")) @reference.import
+(call_expression
+  function: (import)
+  arguments: (arguments . (string) .)) @reference.import
+; `module.exports = X` (and TS `export = X`) is the CommonJS default export.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @_module
+        property: (property_identifier) @_exports)) @reference.import)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))

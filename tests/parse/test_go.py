@@ -1,0 +1,208 @@
+"""Go extraction and resolution on a real fixture module (go.mod, three
+packages): the exact symbol set and the exact edge set, tier by tier, then
+the cases that make Go different, by name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cartog_ci.parse.extract import extract
+from tests.testing.fixtures import RESOURCES, exported, index, make_repo
+
+SYMBOLS = {
+    ('cmd/app/main.go', 'module', 'cmd.app.main', 1),
+    ('cmd/app/main.go', 'function', 'main', 12),
+    ('internal/server/base.go', 'module', 'internal.server.base', 1),
+    ('internal/server/base.go', 'struct', 'Base', 6),
+    ('internal/server/base.go', 'method', 'Base.Close', 10),
+    ('internal/server/handlers.go', 'module', 'internal.server.handlers', 1),
+    ('internal/server/handlers.go', 'method', 'Server.register', 5),
+    ('internal/server/handlers.go', 'method', 'Server.Dispatch', 10),
+    ('internal/server/handlers.go', 'struct', 'healthHandler', 18),
+    ('internal/server/handlers.go', 'method', 'healthHandler.Serve', 20),
+    ('internal/server/handlers.go', 'function', 'logRoute', 24),
+    ('internal/server/server.go', 'module', 'internal.server.server', 1),
+    ('internal/server/server.go', 'interface', 'Handler', 11),
+    ('internal/server/server.go', 'method', 'Handler.Serve', 12),
+    ('internal/server/server.go', 'interface', 'LoggingHandler', 16),
+    ('internal/server/server.go', 'method', 'LoggingHandler.Log', 18),
+    ('internal/server/server.go', 'struct', 'Server', 22),
+    ('internal/server/server.go', 'function', 'NewServer', 30),
+    ('internal/server/server.go', 'method', 'Server.Start', 34),
+    ('internal/server/server_test.go', 'module', 'internal.server.server_test', 1),
+    ('internal/server/server_test.go', 'function', 'TestStart', 5),
+    ('internal/strutil/strutil.go', 'module', 'internal.strutil.strutil', 1),
+    ('internal/strutil/strutil.go', 'function', 'Normalize', 4),
+    ('internal/strutil/strutil.go', 'function', 'Reverse', 8),
+    ('internal/util/util.go', 'module', 'internal.util.util', 1),
+    ('internal/util/util.go', 'constant', 'MaxRetries', 7),
+    ('internal/util/util.go', 'constant', 'defaultSep', 10),
+    ('internal/util/util.go', 'constant', 'version', 11),
+    ('internal/util/util.go', 'type', 'ID', 15),
+    ('internal/util/util.go', 'method', 'ID.String', 18),
+    ('internal/util/util.go', 'type', 'Text', 23),
+    ('internal/util/util.go', 'function', 'Normalize', 26),
+    ('internal/util/util.go', 'function', 'Join', 30),
+    ('internal/util/util.go', 'function', 'notify', 36),
+}
+EDGES = {
+    ('cmd/app/main.go:module:cmd.app.main', 'internal/strutil/strutil.go:module:internal.strutil.strutil', '*', 'imports', 'import'),
+    ('cmd/app/main.go:module:cmd.app.main', None, 'embed', 'imports', 'external'),
+    ('cmd/app/main.go:module:cmd.app.main', 'internal/server/server.go:module:internal.server.server', 'example.com/goproj/internal/server', 'imports', 'import'),
+    ('cmd/app/main.go:module:cmd.app.main', 'internal/util/util.go:module:internal.util.util', 'example.com/goproj/internal/util', 'imports', 'import'),
+    ('cmd/app/main.go:module:cmd.app.main', None, 'os', 'imports', 'external'),
+    ('cmd/app/main.go:function:main', 'internal/server/server.go:function:NewServer', 'NewServer', 'calls', 'import'),
+    ('cmd/app/main.go:function:main', 'internal/util/util.go:function:Normalize', 'Normalize', 'calls', 'import'),
+    ('cmd/app/main.go:function:main', 'internal/server/server.go:method:Server.Start', 'Start', 'calls', 'unique'),
+    ('cmd/app/main.go:function:main', None, 'panic', 'calls', 'external'),
+    ('cmd/app/main.go:function:main', 'internal/strutil/strutil.go:function:Reverse', 'Reverse', 'calls', 'import'),
+    ('cmd/app/main.go:function:main', None, 'println', 'calls', 'external'),
+    ('internal/server/base.go:module:internal.server.base', None, 'io', 'imports', 'external'),
+    ('internal/server/base.go:struct:Base', None, 'Closer', 'references', 'external'),
+    ('internal/server/base.go:method:Base.Close', None, 'error', 'references', 'external'),
+    ('internal/server/handlers.go:module:internal.server.handlers', 'internal/strutil/strutil.go:module:internal.strutil.strutil', 'example.com/goproj/internal/strutil', 'imports', 'import'),
+    ('internal/server/handlers.go:method:Server.register', 'internal/server/server.go:interface:Handler', 'Handler', 'references', 'same_dir'),
+    ('internal/server/handlers.go:method:Server.register', None, 'string', 'references', 'external'),
+    ('internal/server/handlers.go:method:Server.register', 'internal/strutil/strutil.go:function:Normalize', 'Normalize', 'calls', 'import'),
+    ('internal/server/handlers.go:method:Server.register', 'internal/server/handlers.go:function:logRoute', 'logRoute', 'calls', 'same_file'),
+    ('internal/server/handlers.go:method:Server.Dispatch', None, 'error', 'references', 'external'),
+    ('internal/server/handlers.go:method:Server.Dispatch', None, 'string', 'references', 'external'),
+    ('internal/server/handlers.go:method:Server.Dispatch', None, 'Serve', 'calls', None),
+    ('internal/server/handlers.go:method:healthHandler.Serve', None, 'error', 'references', 'external'),
+    ('internal/server/handlers.go:method:healthHandler.Serve', None, 'string', 'references', 'external'),
+    ('internal/server/handlers.go:function:logRoute', None, 'string', 'references', 'external'),
+    ('internal/server/handlers.go:function:logRoute', None, 'notify', 'calls', None),
+    ('internal/server/server.go:module:internal.server.server', None, 'errors', 'imports', 'external'),
+    ('internal/server/server.go:module:internal.server.server', 'internal/util/util.go:module:internal.util.util', 'example.com/goproj/internal/util', 'imports', 'import'),
+    ('internal/server/server.go:module:internal.server.server', None, 'fmt', 'imports', 'external'),
+    ('internal/server/server.go:method:Handler.Serve', None, 'error', 'references', 'external'),
+    ('internal/server/server.go:method:Handler.Serve', None, 'string', 'references', 'external'),
+    ('internal/server/server.go:interface:LoggingHandler', 'internal/server/server.go:interface:Handler', 'Handler', 'inherits', 'same_file'),
+    ('internal/server/server.go:method:LoggingHandler.Log', None, 'string', 'references', 'external'),
+    ('internal/server/server.go:struct:Server', 'internal/server/base.go:struct:Base', 'Base', 'inherits', 'same_dir'),
+    ('internal/server/server.go:struct:Server', None, 'string', 'references', 'external'),
+    ('internal/server/server.go:struct:Server', 'internal/server/server.go:interface:Handler', 'Handler', 'references', 'same_file'),
+    ('internal/server/server.go:module:internal.server.server', None, 'New', 'calls', 'external'),
+    ('internal/server/server.go:function:NewServer', 'internal/server/server.go:struct:Server', 'Server', 'references', 'same_file'),
+    ('internal/server/server.go:function:NewServer', None, 'string', 'references', 'external'),
+    ('internal/server/server.go:function:NewServer', 'internal/util/util.go:function:Normalize', 'Normalize', 'calls', 'import'),
+    ('internal/server/server.go:function:NewServer', 'internal/server/server.go:interface:Handler', 'Handler', 'references', 'same_file'),
+    ('internal/server/server.go:method:Server.Start', None, 'error', 'references', 'external'),
+    ('internal/server/server.go:method:Server.Start', None, 'Println', 'calls', 'external'),
+    ('internal/server/server.go:method:Server.Start', 'internal/server/handlers.go:method:Server.register', 'register', 'calls', 'parent_scope'),
+    ('internal/server/server.go:method:Server.Start', 'internal/server/handlers.go:struct:healthHandler', 'healthHandler', 'references', 'same_dir'),
+    ('internal/server/server.go:method:Server.Start', 'internal/server/base.go:method:Base.Close', 'Close', 'calls', 'parent_scope'),
+    ('internal/server/server_test.go:module:internal.server.server_test', None, 'testing', 'imports', 'external'),
+    ('internal/server/server_test.go:function:TestStart', None, 'T', 'references', 'external'),
+    ('internal/server/server_test.go:function:TestStart', 'internal/server/server.go:function:NewServer', 'NewServer', 'calls', 'same_dir'),
+    ('internal/server/server_test.go:function:TestStart', 'internal/server/server.go:method:Server.Start', 'Start', 'calls', 'unique'),
+    ('internal/server/server_test.go:function:TestStart', None, 'Fatal', 'calls', 'external'),
+    ('internal/strutil/strutil.go:function:Normalize', None, 'string', 'references', 'external'),
+    ('internal/strutil/strutil.go:function:Normalize', 'internal/strutil/strutil.go:function:Reverse', 'Reverse', 'calls', 'same_file'),
+    ('internal/strutil/strutil.go:function:Reverse', None, 'string', 'references', 'external'),
+    ('internal/strutil/strutil.go:function:Reverse', None, 'rune', 'references', 'external'),
+    ('internal/strutil/strutil.go:function:Reverse', None, 'len', 'calls', 'external'),
+    ('internal/strutil/strutil.go:function:Reverse', None, 'string', 'calls', 'external'),
+    ('internal/util/util.go:module:internal.util.util', None, 'strings', 'imports', 'external'),
+    ('internal/util/util.go:type:ID', None, 'int', 'references', 'external'),
+    ('internal/util/util.go:method:ID.String', None, 'string', 'references', 'external'),
+    ('internal/util/util.go:method:ID.String', 'internal/util/util.go:function:Join', 'Join', 'calls', 'same_file'),
+    ('internal/util/util.go:method:ID.String', 'internal/util/util.go:type:Text', 'Text', 'references', 'same_file'),
+    ('internal/util/util.go:type:Text', None, 'string', 'references', 'external'),
+    ('internal/util/util.go:function:Normalize', None, 'string', 'references', 'external'),
+    ('internal/util/util.go:function:Normalize', None, 'ToLower', 'calls', 'external'),
+    ('internal/util/util.go:function:Normalize', None, 'TrimSpace', 'calls', 'external'),
+    ('internal/util/util.go:function:Join', 'internal/util/util.go:type:Text', 'Text', 'references', 'same_file'),
+    ('internal/util/util.go:function:Join', None, 'Join', 'calls', 'external'),
+    ('internal/util/util.go:function:notify', None, 'string', 'references', 'external'),
+}
+
+
+def _graph(tmp_path: Path) -> dict[str, object]:
+    repo = make_repo(tmp_path, "goproj")
+    index(repo)
+    return exported(repo)
+
+
+def _edges(tmp_path: Path) -> dict[tuple[str, str, str], tuple[str | None, str | None]]:
+    return {
+        (e["source_id"], e["target_name"], e["kind"]): (e["target_id"], e["resolution"])
+        for e in _graph(tmp_path)["edges"]
+    }
+
+
+def test_go_symbols_exact(tmp_path: Path) -> None:
+    graph = _graph(tmp_path)
+    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]}
+    assert got == SYMBOLS
+
+
+def test_go_edges_exact(tmp_path: Path) -> None:
+    graph = _graph(tmp_path)
+    got = {
+        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
+        for e in graph["edges"]
+    }
+    assert got == EDGES
+
+
+def test_go_resolution_cases(tmp_path: Path) -> None:
+    edges = _edges(tmp_path)
+    main = "cmd/app/main.go:function:main"
+    start = "internal/server/server.go:method:Server.Start"
+    # `Normalize` exists in two packages: the import (aliased `u`) decides
+    assert edges[(main, "Normalize", "calls")] == ("internal/util/util.go:function:Normalize", "import")
+    register = "internal/server/handlers.go:method:Server.register"
+    assert edges[(register, "Normalize", "calls")] == (
+        "internal/strutil/strutil.go:function:Normalize", "import")
+    # dot import: `Reverse` used bare
+    assert edges[(main, "Reverse", "calls")] == ("internal/strutil/strutil.go:function:Reverse", "import")
+    # `s.register()`: the receiver's method, declared in another file of the package
+    assert edges[(start, "register", "calls")] == (register, "parent_scope")
+    # `s.Close()`: promoted from the embedded struct Base (another file)
+    assert edges[(start, "Close", "calls")] == ("internal/server/base.go:method:Base.Close", "parent_scope")
+    # embedded struct and embedded interface are `inherits`
+    assert edges[("internal/server/server.go:struct:Server", "Base", "inherits")] == (
+        "internal/server/base.go:struct:Base", "same_dir")
+    assert edges[("internal/server/server.go:interface:LoggingHandler", "Handler", "inherits")] == (
+        "internal/server/server.go:interface:Handler", "same_file")
+    # same package, other file: the test calls NewServer through the directory
+    test = "internal/server/server_test.go:function:TestStart"
+    assert edges[(test, "NewServer", "calls")] == ("internal/server/server.go:function:NewServer", "same_dir")
+    # the standard library and builtins are external, never guessed
+    assert edges[(start, "Println", "calls")] == (None, "external")
+    assert edges[(main, "panic", "calls")] == (None, "external")
+    assert edges[(test, "T", "references")] == (None, "external")
+    # `t.Fatal()`: t is declared `*testing.T`, so the call is external, not a guess
+    assert edges[(test, "Fatal", "calls")] == (None, "external")
+    # a closure `notify` is not util's unexported `notify`: no project-wide guess in Go
+    assert edges[("internal/server/handlers.go:function:logRoute", "notify", "calls")] == (None, None)
+    # `h.Serve()` on an interface value: two `Serve` methods, so unresolved
+    assert edges[("internal/server/handlers.go:method:Server.Dispatch", "Serve", "calls")] == (None, None)
+
+
+def test_go_import_triples() -> None:
+    source = (RESOURCES / "goproj" / "cmd" / "app" / "main.go").read_bytes()
+    got = {(e.qualifier, e.target_name, e.alias) for e in extract("cmd/app/main.go", source, "go").edges
+           if e.kind == "imports"}
+    assert got == {
+        ("embed", "embed", "_"),
+        ("os", "os", "os"),
+        ("example.com/goproj/internal/strutil", "*", None),
+        ("example.com/goproj/internal/server", "example.com/goproj/internal/server", "server"),
+        ("example.com/goproj/internal/util", "example.com/goproj/internal/util", "u"),
+    }
+
+
+def test_go_docstrings_and_constants() -> None:
+    source = (RESOURCES / "goproj" / "internal" / "util" / "util.go").read_bytes()
+    symbols = {s.qualified_name: s for s in extract("internal/util/util.go", source, "go").symbols}
+    # the comment sits before `type`/`const`, outside the spec node
+    assert symbols["ID"].docstring == "ID identifies a record."
+    assert symbols["MaxRetries"].docstring.startswith("MaxRetries is exported")
+    # lower-case constants are constants too (Go exports by case, not by `const`)
+    assert symbols["defaultSep"].kind == "constant"
+    assert symbols["Text"].kind == "type"
+    # a method of `type ID int` is `ID.String`, a child of the type
+    assert symbols["ID.String"].kind == "method"
+    assert symbols["ID.String"].parent_id == "internal/util/util.go:type:ID"

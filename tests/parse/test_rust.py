@@ -1,0 +1,262 @@
+"""Rust extraction and resolution on a real fixture crate (Cargo.toml,
+lib.rs + main.rs, modules in files, in `mod.rs` and inline): the exact
+symbol set and the exact edge set, tier by tier, then the cases that make
+Rust different, by name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import tree_sitter as ts
+
+from cartog_ci.parse.extract import extract
+from cartog_ci.parse.imports_rust import decode
+from cartog_ci.parse.languages import grammar
+from tests.testing.fixtures import RESOURCES, exported, index, make_repo
+
+SYMBOLS = {
+    ('src/lib.rs', 'module', 'src.lib', 1),
+    ('src/lib.rs', 'constant', 'MAX_ITEMS', 11),
+    ('src/lib.rs', 'function', 'run', 14),
+    ('src/lib.rs', 'namespace', 'helpers', 26),
+    ('src/lib.rs', 'function', 'helpers.shout', 27),
+    ('src/lib.rs', 'namespace', 'tests', 33),
+    ('src/lib.rs', 'function', 'tests.run_counts_items', 37),
+    ('src/main.rs', 'module', 'src.main', 1),
+    ('src/main.rs', 'function', 'main', 4),
+    ('src/model/mod.rs', 'module', 'src.model', 1),
+    ('src/model/mod.rs', 'struct', 'Item', 8),
+    ('src/model/mod.rs', 'method', 'Item.new', 14),
+    ('src/model/order.rs', 'module', 'src.model.order', 1),
+    ('src/model/order.rs', 'trait', 'Priced', 5),
+    ('src/model/order.rs', 'method', 'Priced.price', 6),
+    ('src/model/order.rs', 'method', 'Priced.describe', 8),
+    ('src/model/order.rs', 'struct', 'Order', 15),
+    ('src/model/order.rs', 'method', 'Order.new', 20),
+    ('src/model/order.rs', 'method', 'Order.add', 24),
+    ('src/model/order.rs', 'method', 'Order.label', 28),
+    ('src/model/order.rs', 'method', 'Order.total', 33),
+    ('src/model/order.rs', 'method', 'Order.price', 39),
+    ('src/report.rs', 'module', 'src.report', 1),
+    ('src/report.rs', 'method', 'Order.summary', 6),
+    ('src/report.rs', 'method', 'Order.count', 11),
+    ('src/report.rs', 'function', 'print_summary', 16),
+    ('src/store.rs', 'module', 'src.store', 1),
+    ('src/store.rs', 'function', 'normalize', 4),
+    ('src/store.rs', 'trait', 'Store', 8),
+    ('src/store.rs', 'method', 'Store.put', 9),
+    ('src/store.rs', 'struct', 'MemoryStore', 13),
+    ('src/store.rs', 'method', 'MemoryStore.new', 18),
+    ('src/store.rs', 'method', 'MemoryStore.put', 24),
+    ('src/store.rs', 'function', 'save_all', 29),
+    ('src/util.rs', 'module', 'src.util', 1),
+    ('src/util.rs', 'function', 'normalize', 2),
+}
+EDGES = {
+    ('src/lib.rs:module:src.lib', 'src/model/mod.rs:module:src.model', 'self::model', 'imports', 'import'),
+    ('src/lib.rs:module:src.lib', 'src/report.rs:module:src.report', 'self::report', 'imports', 'import'),
+    ('src/lib.rs:module:src.lib', 'src/store.rs:module:src.store', 'self::store', 'imports', 'import'),
+    ('src/lib.rs:module:src.lib', 'src/util.rs:module:src.util', 'self::util', 'imports', 'import'),
+    ('src/lib.rs:module:src.lib', 'src/model/mod.rs:struct:Item', 'Item', 'imports', 'import'),
+    ('src/lib.rs:module:src.lib', 'src/model/order.rs:struct:Order', 'Order', 'imports', 'import'),
+    ('src/lib.rs:module:src.lib', 'src/store.rs:module:src.store', '*', 'imports', 'import'),
+    ('src/lib.rs:function:run', 'src/model/order.rs:method:Order.new', 'new', 'calls', 'import'),
+    ('src/lib.rs:function:run', None, 'add', 'calls', None),
+    ('src/lib.rs:function:run', 'src/model/mod.rs:method:Item.new', 'new', 'calls', 'import'),
+    ('src/lib.rs:function:run', 'src/store.rs:method:MemoryStore.new', 'new', 'calls', 'import'),
+    ('src/lib.rs:function:run', 'src/store.rs:function:save_all', 'save_all', 'calls', 'import'),
+    ('src/lib.rs:function:run', 'src/util.rs:function:normalize', 'normalize', 'calls', 'import'),
+    ('src/lib.rs:function:run', 'src/lib.rs:function:helpers.shout', 'shout', 'calls', 'same_file'),
+    ('src/lib.rs:function:run', None, 'len', 'calls', None),
+    ('src/lib.rs:function:run', None, 'log', 'calls', None),
+    ('src/lib.rs:function:run', 'src/model/order.rs:method:Order.total', 'total', 'calls', 'unique'),
+    ('src/lib.rs:function:helpers.shout', None, 'String', 'references', 'external'),
+    ('src/lib.rs:function:helpers.shout', 'src/util.rs:function:normalize', 'normalize', 'calls', 'import'),
+    ('src/lib.rs:function:helpers.shout', None, 'to_uppercase', 'calls', None),
+    ('src/lib.rs:module:src.lib', 'src/lib.rs:module:src.lib', '*', 'imports', 'import'),
+    ('src/lib.rs:function:tests.run_counts_items', 'src/lib.rs:function:run', 'run', 'calls', 'same_file'),
+    ('src/main.rs:module:src.main', 'src/model/mod.rs:struct:Item', 'Item', 'imports', 'import'),
+    ('src/main.rs:module:src.main', 'src/lib.rs:function:run', 'run', 'imports', 'import'),
+    ('src/main.rs:function:main', 'src/model/mod.rs:method:Item.new', 'new', 'calls', 'import'),
+    ('src/main.rs:function:main', 'src/lib.rs:function:run', 'run', 'calls', 'import'),
+    ('src/model/mod.rs:module:src.model', 'src/model/order.rs:module:src.model.order', 'self::order', 'imports', 'import'),
+    ('src/model/mod.rs:module:src.model', 'src/model/order.rs:struct:Order', 'Order', 'imports', 'import'),
+    ('src/model/mod.rs:module:src.model', 'src/model/order.rs:trait:Priced', 'Priced', 'imports', 'import'),
+    ('src/model/mod.rs:struct:Item', None, 'String', 'references', 'external'),
+    ('src/model/mod.rs:method:Item.new', 'src/model/mod.rs:struct:Item', 'Item', 'references', 'same_file'),
+    ('src/model/order.rs:module:src.model.order', 'src/model/mod.rs:struct:Item', 'Item', 'imports', 'import'),
+    ('src/model/order.rs:module:src.model.order', 'src/util.rs:function:normalize', 'normalize', 'imports', 'import'),
+    ('src/model/order.rs:method:Priced.describe', None, 'String', 'references', 'external'),
+    ('src/model/order.rs:method:Priced.describe', 'src/model/order.rs:method:Priced.price', 'price', 'calls', 'parent_scope'),
+    ('src/model/order.rs:struct:Order', 'src/model/mod.rs:struct:Item', 'Item', 'references', 'import'),
+    ('src/model/order.rs:struct:Order', None, 'Vec', 'references', 'external'),
+    ('src/model/order.rs:method:Order.new', None, 'default', 'calls', None),
+    ('src/model/order.rs:method:Order.add', 'src/model/mod.rs:struct:Item', 'Item', 'references', 'import'),
+    ('src/model/order.rs:method:Order.add', None, 'push', 'calls', None),
+    ('src/model/order.rs:method:Order.label', None, 'String', 'references', 'external'),
+    ('src/model/order.rs:method:Order.label', None, 'collect', 'calls', None),
+    ('src/model/order.rs:method:Order.label', None, 'iter', 'calls', None),
+    ('src/model/order.rs:method:Order.label', None, 'map', 'calls', None),
+    ('src/model/order.rs:method:Order.label', 'src/util.rs:function:normalize', 'norm', 'calls', 'import'),
+    ('src/model/order.rs:method:Order.label', None, 'Vec', 'references', 'external'),
+    ('src/model/order.rs:method:Order.label', None, 'join', 'calls', None),
+    ('src/model/order.rs:method:Order.total', 'src/model/order.rs:method:Order.price', 'price', 'calls', 'parent_scope'),
+    ('src/model/order.rs:struct:Order', 'src/model/order.rs:trait:Priced', 'Priced', 'inherits', 'same_file'),
+    ('src/model/order.rs:method:Order.price', None, 'iter', 'calls', None),
+    ('src/model/order.rs:method:Order.price', None, 'map', 'calls', None),
+    ('src/model/order.rs:method:Order.price', None, 'sum', 'calls', None),
+    ('src/report.rs:module:src.report', 'src/model/order.rs:struct:Order', 'Order', 'imports', 'import'),
+    ('src/report.rs:method:Order.summary', None, 'String', 'references', 'external'),
+    ('src/report.rs:method:Order.summary', 'src/report.rs:method:Order.count', 'count', 'calls', 'parent_scope'),
+    ('src/report.rs:method:Order.count', 'src/model/order.rs:method:Order.total', 'total', 'calls', 'parent_scope'),
+    ('src/report.rs:function:print_summary', 'src/model/order.rs:struct:Order', 'Order', 'references', 'import'),
+    ('src/report.rs:function:print_summary', None, 'String', 'references', 'external'),
+    ('src/report.rs:function:print_summary', 'src/util.rs:function:normalize', 'normalize', 'calls', 'import'),
+    ('src/store.rs:module:src.store', 'src/model/order.rs:struct:Order', 'Order', 'imports', 'import'),
+    ('src/store.rs:function:normalize', None, 'String', 'references', 'external'),
+    ('src/store.rs:method:Store.put', None, 'String', 'references', 'external'),
+    ('src/store.rs:struct:MemoryStore', None, 'Vec', 'references', 'external'),
+    ('src/store.rs:method:MemoryStore.new', None, 'default', 'calls', None),
+    ('src/store.rs:struct:MemoryStore', 'src/store.rs:trait:Store', 'Store', 'inherits', 'same_file'),
+    ('src/store.rs:method:MemoryStore.put', None, 'String', 'references', 'external'),
+    ('src/store.rs:method:MemoryStore.put', 'src/store.rs:function:normalize', 'normalize', 'calls', 'same_file'),
+    ('src/store.rs:method:MemoryStore.put', None, 'push', 'calls', None),
+    ('src/store.rs:function:save_all', 'src/model/order.rs:struct:Order', 'Order', 'references', 'import'),
+    ('src/store.rs:function:save_all', 'src/store.rs:trait:Store', 'Store', 'references', 'same_file'),
+    ('src/util.rs:function:normalize', None, 'String', 'references', 'external'),
+    ('src/model/mod.rs:method:Item.new', None, 'to_string', 'calls', 'external'),
+    ('src/report.rs:function:print_summary', 'src/report.rs:method:Order.summary', 'summary', 'calls', 'import'),
+    ('src/store.rs:function:normalize', None, 'replace', 'calls', 'external'),
+    ('src/store.rs:function:save_all', 'src/model/order.rs:method:Order.label', 'label', 'calls', 'import'),
+    ('src/store.rs:function:save_all', 'src/store.rs:method:Store.put', 'put', 'calls', 'same_file'),
+    ('src/store.rs:function:save_all', 'src/model/order.rs:method:Order.total', 'total', 'calls', 'import'),
+    ('src/util.rs:function:normalize', None, 'to_lowercase', 'calls', 'external'),
+    ('src/util.rs:function:normalize', None, 'trim', 'calls', 'external'),
+}
+
+
+def _graph(tmp_path: Path) -> dict[str, object]:
+    repo = make_repo(tmp_path, "rustproj")
+    index(repo)
+    return exported(repo)
+
+
+def test_rust_symbols_exact(tmp_path: Path) -> None:
+    graph = _graph(tmp_path)
+    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]}
+    assert got == SYMBOLS
+
+
+def test_rust_edges_exact(tmp_path: Path) -> None:
+    graph = _graph(tmp_path)
+    got = {
+        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
+        for e in graph["edges"]
+    }
+    assert got == EDGES
+
+
+def test_rust_resolution_cases(tmp_path: Path) -> None:
+    graph = _graph(tmp_path)
+    edges = {
+        (e["source_id"], e["target_name"], e["kind"]): (e["target_id"], e["resolution"])
+        for e in graph["edges"]
+    }
+    run = "src/lib.rs:function:run"
+    # `Ord::new()` with `use crate::model::{Item, Order as Ord}` (alias in a
+    # group, through model/mod.rs's `pub use order::{Order, ..}`),
+    # `Item::new()`, and `MemoryStore::new()` from the glob `use store::*`
+    news = {(e["target_id"], e["resolution"]) for e in graph["edges"]
+            if e["source_id"] == run and e["target_name"] == "new"}
+    assert news == {
+        ("src/model/order.rs:method:Order.new", "import"),
+        ("src/model/mod.rs:method:Item.new", "import"),
+        ("src/store.rs:method:MemoryStore.new", "import"),
+    }
+    assert edges[("src/lib.rs:module:src.lib", "Order", "imports")] == (
+        "src/model/order.rs:struct:Order", "import")
+    # glob `use store::*`
+    assert edges[(run, "save_all", "calls")] == ("src/store.rs:function:save_all", "import")
+    # `normalize` is defined twice: `mod util;`, `use ... as norm`, `crate::`
+    # and `super::` paths each pick util.rs; store.rs's own call stays local
+    util = "src/util.rs:function:normalize"
+    assert edges[(run, "normalize", "calls")] == (util, "import")
+    assert edges[("src/model/order.rs:method:Order.label", "norm", "calls")] == (util, "import")
+    assert edges[("src/lib.rs:function:helpers.shout", "normalize", "calls")] == (util, "import")
+    assert edges[("src/report.rs:function:print_summary", "normalize", "calls")] == (util, "import")
+    assert edges[("src/store.rs:method:MemoryStore.put", "normalize", "calls")] == (
+        "src/store.rs:function:normalize", "same_file")
+    # an inline module: `helpers::shout()`
+    assert edges[(run, "shout", "calls")] == ("src/lib.rs:function:helpers.shout", "same_file")
+    # `impl Priced for Order`: the type inherits the trait; `self.price()`
+    # finds the impl's method, adopted by the struct
+    assert edges[("src/model/order.rs:struct:Order", "Priced", "inherits")] == (
+        "src/model/order.rs:trait:Priced", "same_file")
+    assert edges[("src/model/order.rs:method:Order.total", "price", "calls")] == (
+        "src/model/order.rs:method:Order.price", "parent_scope")
+    # an `impl Order` block in another module: `self.total()` is Order's
+    assert edges[("src/report.rs:method:Order.count", "total", "calls")] == (
+        "src/model/order.rs:method:Order.total", "parent_scope")
+    assert edges[("src/report.rs:method:Order.summary", "count", "calls")] == (
+        "src/report.rs:method:Order.count", "parent_scope")
+    # the test inside `#[cfg(test)] mod tests` (`use super::*`), and a call
+    # written as a macro argument: `assert_eq!(run(), 2)`
+    assert edges[("src/lib.rs:function:tests.run_counts_items", "run", "calls")] == (run, "same_file")
+    # main.rs reaches the library by its crate name (Cargo.toml)
+    assert edges[("src/main.rs:function:main", "run", "calls")] == (run, "import")
+    # a closure is no project function; `Self::default()` is derived
+    assert edges[(run, "log", "calls")] == (None, None)
+    assert edges[("src/store.rs:method:MemoryStore.new", "default", "calls")] == (None, None)
+    # calls on parameters go through their declared type: `store: &mut dyn
+    # Store` reaches the trait's method, `order: &Order` the struct's, and
+    # `key: &str` is external rather than a guess
+    save_all = "src/store.rs:function:save_all"
+    assert edges[(save_all, "put", "calls")] == ("src/store.rs:method:Store.put", "same_file")
+    assert edges[(save_all, "total", "calls")] == ("src/model/order.rs:method:Order.total", "import")
+    assert edges[("src/store.rs:function:normalize", "replace", "calls")] == (None, "external")
+
+
+def test_rust_attributes_and_docs() -> None:
+    source = (RESOURCES / "rustproj" / "src" / "lib.rs").read_bytes()
+    symbols = {s.qualified_name: s for s in extract("src/lib.rs", source, "rust").symbols}
+    assert symbols["tests"].kind == "namespace"  # "module" is the file
+    assert symbols["tests"].decorators == ("#[cfg(test)]",)
+    assert symbols["tests.run_counts_items"].decorators == ("#[test]",)
+    assert symbols["run"].docstring == "Builds an order, stores it, returns its total."
+    model = (RESOURCES / "rustproj" / "src" / "model" / "mod.rs").read_bytes()
+    item = {s.qualified_name: s for s in extract("src/model/mod.rs", model, "rust").symbols}["Item"]
+    # the doc comment is found across the attribute between it and the item
+    assert item.decorators == ("#[derive(Debug, Clone)]",)
+    assert item.docstring == "One line of an order."
+
+
+def _uses(code: str) -> list[tuple[str, str, str | None]]:
+    tree = ts.Parser(grammar("rust")).parse(code.encode())
+    out: list[tuple[str, str, str | None]] = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "use_declaration" or node.type == "mod_item" and node.child_by_field_name("body") is None:
+            out += decode(node)
+        stack.extend(reversed(node.named_children))
+    return out
+
+
+def test_rust_use_decoding() -> None:
+    assert _uses("use crate::a::{b, c as d, e::{self, f}};") == [
+        ("crate::a", "b", None),
+        ("crate::a", "c", "d"),
+        ("crate::a::e", "crate::a::e", "e"),
+        ("crate::a::e", "f", None),
+    ]
+    assert _uses("use super::x::*; use std::fmt; use ::dep::Thing as T;") == [
+        ("super::x", "*", None),
+        ("std", "fmt", None),
+        ("dep", "Thing", "T"),
+    ]
+    # inside inline modules: `super` leaves them first; `mod b;` is a file a/b.rs
+    assert _uses("mod tests { use super::*; use super::super::y::Z; }") == [
+        ("self", "*", None),
+        ("super::y", "Z", None),
+    ]
+    assert _uses("mod a { mod b; }") == [("self::a::b", "self::a::b", "b")]

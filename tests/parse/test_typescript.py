@@ -1,0 +1,238 @@
+"""TypeScript and TSX extraction and resolution on a real fixture repository
+(a barrel index.ts, interfaces, a class hierarchy, default, aliased and
+namespace imports, a .d.ts, generics, declaration merging): the exact symbol
+set and the exact edge set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cartog_ci.parse.extract import extract
+from cartog_ci.parse.languages import language_for_path, query
+from tests.testing.fixtures import RESOURCES, exported, index, make_repo
+
+SYMBOLS = {
+    ('src/components/UserCard.tsx', 'module', 'src.components.UserCard', 1),
+    ('src/components/UserCard.tsx', 'interface', 'UserCardProps', 6),
+    ('src/components/UserCard.tsx', 'function', 'UserCard', 10),
+    ('src/components/UserCard.tsx', 'function', 'isEntity', 15),
+    ('src/env.d.ts', 'interface', 'AppEnv', 1),
+    ('src/env.d.ts', 'module', 'src.env.d', 1),
+    ('src/env.d.ts', 'function', 'track', 5),
+    ('src/models/base.ts', 'module', 'src.models.base', 1),
+    ('src/models/base.ts', 'class', 'Entity', 3),
+    ('src/models/base.ts', 'method', 'Entity.constructor', 4),
+    ('src/models/base.ts', 'method', 'Entity.save', 6),
+    ('src/models/base.ts', 'method', 'Entity.validate', 10),
+    ('src/models/base.ts', 'function', 'persist', 13),
+    ('src/models/index.ts', 'module', 'src.models', 1),
+    ('src/models/types.ts', 'module', 'src.models.types', 1),
+    ('src/models/types.ts', 'type', 'UserId', 1),
+    ('src/models/types.ts', 'interface', 'Identified', 3),
+    ('src/models/types.ts', 'interface', 'Serializable', 8),
+    ('src/models/types.ts', 'method', 'Serializable.toJSON', 9),
+    ('src/models/types.ts', 'enum', 'Role', 12),
+    ('src/models/user.ts', 'module', 'src.models.user', 1),
+    ('src/models/user.ts', 'class', 'User', 4),
+    ('src/models/user.ts', 'method', 'User.constructor', 7),
+    ('src/models/user.ts', 'method', 'User.validate', 11),
+    ('src/models/user.ts', 'method', 'User.promote', 15),
+    ('src/models/user.ts', 'method', 'User.render', 21),
+    ('src/models/user.ts', 'method', 'User.toJSON', 25),
+    ('src/services/registry.ts', 'module', 'src.services.registry', 1),
+    ('src/services/registry.ts', 'function', 'injectable', 7),
+    ('src/services/registry.ts', 'class', 'Registry', 12),
+    ('src/services/registry.ts', 'method', 'Registry.add', 16),
+    ('src/services/registry.ts', 'method', 'Registry.isAdmin', 24),
+    ('src/services/registry.ts', 'method', 'Registry.label', 28),
+    ('src/services/registry.ts', 'constant', 'registry', 33),
+    ('src/util/format.ts', 'constant', 'MAX_WIDTH', 1),
+    ('src/util/format.ts', 'module', 'src.util.format', 1),
+    ('src/util/format.ts', 'function', 'normalize', 3),
+    ('src/util/format.ts', 'function', 'truncate', 7),
+    ('src/util/format.ts', 'interface', 'Named', 11),
+    ('src/util/format.ts', 'function', 'byName', 15),
+    ('src/util/text.ts', 'function', 'normalize', 1),
+    ('src/util/text.ts', 'module', 'src.util.text', 1),
+    ('src/util/text.ts', 'class', 'Banner', 5),
+    ('src/util/text.ts', 'method', 'Banner.render', 6),
+    ('src/util/text.ts', 'interface', 'Slug', 12),
+    ('src/util/text.ts', 'function', 'Slug', 16),
+    ('src/util/text.ts', 'constant', 'HOME', 20),
+}
+EDGES = {
+('src/components/UserCard.tsx:module:src.components.UserCard', None, 'default', 'imports', 'external'),
+    ('src/components/UserCard.tsx:module:src.components.UserCard', 'src/models/base.ts:class:Entity', 'BaseEntity', 'imports', 'import'),
+    ('src/components/UserCard.tsx:module:src.components.UserCard', 'src/models/user.ts:class:User', 'User', 'imports', 'import'),
+    ('src/components/UserCard.tsx:module:src.components.UserCard', 'src/services/registry.ts:constant:registry', 'registry', 'imports', 'import'),
+    ('src/components/UserCard.tsx:module:src.components.UserCard', 'src/util/format.ts:function:truncate', 'truncate', 'imports', 'import'),
+    ('src/components/UserCard.tsx:interface:UserCardProps', 'src/models/user.ts:class:User', 'User', 'references', 'import'),
+    ('src/components/UserCard.tsx:function:UserCard', None, 'FC', 'references', 'external'),
+    ('src/components/UserCard.tsx:function:UserCard', 'src/components/UserCard.tsx:interface:UserCardProps', 'UserCardProps', 'references', 'same_file'),
+    ('src/components/UserCard.tsx:function:UserCard', 'src/services/registry.ts:method:Registry.isAdmin', 'isAdmin', 'calls', 'import'),
+    ('src/components/UserCard.tsx:function:UserCard', 'src/util/format.ts:function:truncate', 'truncate', 'calls', 'import'),
+    ('src/components/UserCard.tsx:function:isEntity', 'src/models/base.ts:class:Entity', 'BaseEntity', 'references', 'import'),
+    ('src/models/base.ts:module:src.models.base', 'src/models/types.ts:interface:Identified', 'Identified', 'imports', 'import'),
+    ('src/models/base.ts:module:src.models.base', 'src/models/types.ts:type:UserId', 'UserId', 'imports', 'import'),
+    ('src/models/base.ts:class:Entity', 'src/models/types.ts:interface:Identified', 'Identified', 'inherits', 'import'),
+    ('src/models/base.ts:method:Entity.constructor', 'src/models/types.ts:type:UserId', 'UserId', 'references', 'import'),
+    ('src/models/base.ts:method:Entity.save', 'src/models/base.ts:function:persist', 'persist', 'calls', 'same_file'),
+    ('src/models/base.ts:method:Entity.save', 'src/models/base.ts:method:Entity.validate', 'validate', 'calls', 'parent_scope'),
+    ('src/models/base.ts:function:persist', 'src/models/base.ts:class:Entity', 'Entity', 'references', 'same_file'),
+    ('src/models/index.ts:module:src.models', 'src/models/user.ts:class:User', 'default', 'imports', 'import'),
+    ('src/models/index.ts:module:src.models', 'src/models/types.ts:module:src.models.types', '*', 'imports', 'import'),
+    ('src/models/index.ts:module:src.models', 'src/models/base.ts:class:Entity', 'Entity', 'imports', 'import'),
+    ('src/models/types.ts:interface:Identified', 'src/models/types.ts:type:UserId', 'UserId', 'references', 'same_file'),
+    ('src/models/types.ts:interface:Serializable', 'src/models/types.ts:interface:Identified', 'Identified', 'inherits', 'same_file'),
+    ('src/models/types.ts:method:Serializable.toJSON', None, 'Record', 'references', 'external'),
+    ('src/models/user.ts:module:src.models.user', 'src/models/base.ts:class:Entity', 'Entity', 'imports', 'import'),
+    ('src/models/user.ts:module:src.models.user', 'src/models/types.ts:enum:Role', 'Role', 'imports', 'import'),
+    ('src/models/user.ts:module:src.models.user', 'src/models/types.ts:interface:Serializable', 'Serializable', 'imports', 'import'),
+    ('src/models/user.ts:module:src.models.user', 'src/models/user.ts:class:User', 'User', 'imports', 'import'),
+    ('src/models/user.ts:class:User', 'src/models/base.ts:class:Entity', 'Entity', 'inherits', 'import'),
+    ('src/models/user.ts:class:User', 'src/models/types.ts:interface:Serializable', 'Serializable', 'inherits', 'import'),
+    ('src/models/user.ts:class:User', 'src/models/types.ts:enum:Role', 'Role', 'references', 'import'),
+    ('src/models/user.ts:method:User.promote', 'src/models/user.ts:class:User', 'User', 'references', 'same_file'),
+    ('src/models/user.ts:method:User.promote', 'src/models/base.ts:method:Entity.save', 'save', 'calls', 'parent_scope'),
+    ('src/services/registry.ts:module:src.services.registry', 'src/models/user.ts:class:User', 'default', 'imports', 'import'),
+    ('src/services/registry.ts:module:src.services.registry', 'src/models/types.ts:enum:Role', 'Role', 'imports', 'import'),
+    ('src/services/registry.ts:module:src.services.registry', 'src/models/types.ts:type:UserId', 'UserId', 'imports', 'import'),
+    ('src/services/registry.ts:module:src.services.registry', 'src/util/text.ts:function:normalize', 'normalize', 'imports', 'import'),
+    ('src/services/registry.ts:module:src.services.registry', 'src/util/format.ts:module:src.util.format', '*', 'imports', 'import'),
+    ('src/services/registry.ts:module:src.services.registry', None, 'EventEmitter', 'imports', 'external'),
+    ('src/services/registry.ts:function:injectable', None, 'ClassDecorator', 'references', 'external'),
+    ('src/services/registry.ts:class:Registry', 'src/services/registry.ts:function:injectable', 'injectable', 'calls', 'same_file'),
+    ('src/services/registry.ts:class:Registry', None, 'EventEmitter', 'inherits', 'external'),
+    ('src/services/registry.ts:class:Registry', None, 'Map', 'calls', 'external'),
+    ('src/services/registry.ts:class:Registry', 'src/models/user.ts:class:User', 'User', 'references', 'import'),
+    ('src/services/registry.ts:class:Registry', 'src/models/types.ts:type:UserId', 'UserId', 'references', 'import'),
+    ('src/services/registry.ts:method:Registry.add', 'src/env.d.ts:interface:AppEnv', 'AppEnv', 'references', 'unique'),
+    ('src/services/registry.ts:method:Registry.add', 'src/models/user.ts:class:User', 'User', 'references', 'import'),
+    ('src/services/registry.ts:method:Registry.add', 'src/models/user.ts:class:User', 'User', 'calls', 'import'),
+    ('src/services/registry.ts:method:Registry.add', 'src/util/text.ts:function:normalize', 'clean', 'calls', 'import'),
+    ('src/services/registry.ts:method:Registry.add', 'src/util/format.ts:function:truncate', 'truncate', 'calls', 'import'),
+    ('src/services/registry.ts:method:Registry.add', 'src/env.d.ts:function:track', 'track', 'calls', 'unique'),
+    ('src/services/registry.ts:method:Registry.add', None, 'set', 'calls', None),
+    ('src/services/registry.ts:method:Registry.add', None, 'emit', 'calls', None),
+    ('src/services/registry.ts:method:Registry.add', 'src/models/user.ts:method:User.promote', 'promote', 'calls', 'unique'),
+    ('src/services/registry.ts:method:Registry.isAdmin', 'src/models/user.ts:class:User', 'User', 'references', 'import'),
+    ('src/services/registry.ts:method:Registry.label', None, 'render', 'calls', None),
+    ('src/services/registry.ts:constant:registry', 'src/services/registry.ts:class:Registry', 'Registry', 'calls', 'same_file'),
+    ('src/util/format.ts:function:normalize', None, 'toLowerCase', 'calls', None),
+    ('src/util/format.ts:function:normalize', None, 'trim', 'calls', None),
+    ('src/util/format.ts:function:truncate', 'src/util/format.ts:function:normalize', 'normalize', 'calls', 'same_file'),
+    ('src/util/format.ts:function:truncate', None, 'slice', 'calls', None),
+    ('src/util/format.ts:function:byName', None, 'Map', 'references', 'external'),
+    ('src/util/format.ts:function:byName', 'src/util/format.ts:interface:Named', 'Named', 'references', 'same_file'),
+    ('src/util/format.ts:function:byName', None, 'Map', 'calls', 'external'),
+    ('src/util/format.ts:function:byName', None, 'map', 'calls', None),
+    ('src/util/text.ts:function:normalize', None, 'normalize', 'calls', None),
+    ('src/util/text.ts:function:Slug', 'src/util/text.ts:interface:Slug', 'Slug', 'references', 'same_file'),
+    ('src/util/text.ts:function:Slug', 'src/util/text.ts:function:normalize', 'normalize', 'calls', 'same_file'),
+    ('src/util/text.ts:constant:HOME', 'src/util/text.ts:function:Slug', 'Slug', 'calls', 'same_file'),
+    ('src/util/text.ts:constant:HOME', 'src/util/text.ts:interface:Slug', 'Slug', 'references', 'same_file'),
+}
+
+
+def _graph(tmp_path: Path) -> dict[str, object]:
+    repo = make_repo(tmp_path, "tsproj")
+    index(repo)
+    return exported(repo)
+
+
+@pytest.mark.parametrize("language", ["typescript", "tsx"])
+def test_typescript_query_compiles_for_both_grammars(language: str) -> None:
+    assert query(language).pattern_count > 0
+
+
+def test_typescript_symbols_exact(tmp_path: Path) -> None:
+    graph = _graph(tmp_path)
+    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]}
+    assert got == SYMBOLS
+
+
+def test_typescript_edges_exact(tmp_path: Path) -> None:
+    graph = _graph(tmp_path)
+    got = {
+        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
+        for e in graph["edges"]
+    }
+    assert got == EDGES
+
+
+def test_typescript_resolution_cases(tmp_path: Path) -> None:
+    edges = {
+        (e["source_id"], e["target_name"], e["kind"], e["line"]): (e["target_id"], e["resolution"])
+        for e in _graph(tmp_path)["edges"]
+    }
+    add = "src/services/registry.ts:method:Registry.add"
+    # default import of `export default class User`, then `new User(...)`
+    assert edges[(add, "User", "calls", 17)] == ("src/models/user.ts:class:User", "import")
+    # `normalize` exists in two modules; `import {normalize as clean} from
+    # '../util/text.js'` picks text.ts (a `.js` specifier naming a `.ts` file)
+    assert edges[(add, "clean", "calls", 17)] == ("src/util/text.ts:function:normalize", "import")
+    # `import * as fmt`; `fmt.truncate()`
+    assert edges[(add, "truncate", "calls", 17)] == ("src/util/format.ts:function:truncate", "import")
+    # through the barrel: `export {default as User}`, `export *`, `export {Entity as BaseEntity}`
+    card = "src/components/UserCard.tsx"
+    assert edges[(f"{card}:module:src.components.UserCard", "User", "imports", 2)] == (
+        "src/models/user.ts:class:User", "import")
+    assert edges[("src/services/registry.ts:module:src.services.registry", "Role", "imports", 2)] == (
+        "src/models/types.ts:enum:Role", "import")
+    assert edges[(f"{card}:function:isEntity", "BaseEntity", "references", 15)] == (
+        "src/models/base.ts:class:Entity", "import")
+    # `this.save()` in User is found on its base class Entity, in another module
+    assert edges[("src/models/user.ts:method:User.promote", "save", "calls", 17)] == (
+        "src/models/base.ts:method:Entity.save", "parent_scope")
+    # extends / implements, interface extends interface
+    assert edges[("src/models/user.ts:class:User", "Serializable", "inherits", 4)] == (
+        "src/models/types.ts:interface:Serializable", "import")
+    assert edges[("src/models/types.ts:interface:Serializable", "Identified", "inherits", 8)] == (
+        "src/models/types.ts:interface:Identified", "same_file")
+    # `export const registry = new Registry()`: its methods are Registry's
+    assert edges[(f"{card}:function:UserCard", "isAdmin", "calls", 11)] == (
+        "src/services/registry.ts:method:Registry.isAdmin", "import")
+    # global declarations of a .d.ts are visible without an import
+    assert edges[(add, "track", "calls", 18)] == ("src/env.d.ts:function:track", "unique")
+    # `render` is a method of User and of Banner: `item.render()` stays unresolved
+    assert edges[("src/services/registry.ts:method:Registry.label", "render", "calls", 29)] == (None, None)
+    # a type parameter is bound in its declaration: `Item` makes no edge
+    assert edges[("src/util/format.ts:function:byName", "Named", "references", 15)] == (
+        "src/util/format.ts:interface:Named", "same_file")
+    assert not [key for key in edges if key[1] == "Item"]
+    # `interface Slug` and `function Slug` (declaration merging): a call means
+    # the function, an annotation the interface
+    assert edges[("src/util/text.ts:constant:HOME", "Slug", "calls", 20)] == (
+        "src/util/text.ts:function:Slug", "same_file")
+    assert edges[("src/util/text.ts:constant:HOME", "Slug", "references", 20)] == (
+        "src/util/text.ts:interface:Slug", "same_file")
+    # bare specifiers and lib types are outside the project
+    assert edges[("src/services/registry.ts:class:Registry", "EventEmitter", "inherits", 13)] == (
+        None, "external")
+    assert edges[(f"{card}:function:UserCard", "FC", "references", 10)] == (None, "external")
+
+
+def test_typescript_decorators_docstrings_ranges() -> None:
+    path = "src/services/registry.ts"
+    source = (RESOURCES / "tsproj" / path).read_bytes()
+    symbols = {s.qualified_name: s for s in extract(path, source, "typescript").symbols}
+    registry = symbols["Registry"]
+    assert registry.decorators == ("@injectable()",)
+    assert registry.docstring == "Keeps users by id."
+    assert source[registry.start_byte :].startswith(b"@injectable()\nexport class Registry")
+    assert registry.signature == "class Registry extends EventEmitter"
+    path = "src/models/types.ts"
+    source = (RESOURCES / "tsproj" / path).read_bytes()
+    symbols = {s.qualified_name: s for s in extract(path, source, "typescript").symbols}
+    assert symbols["Serializable"].docstring == "Something that can be written out."
+    assert symbols["Serializable.toJSON"].kind == "method"
+
+
+def test_typescript_fixture_parses_cleanly() -> None:
+    for file in sorted((RESOURCES / "tsproj").rglob("*.ts*")):
+        rel = file.relative_to(RESOURCES / "tsproj").as_posix()
+        spec = language_for_path(rel)
+        assert spec is not None, rel
+        assert extract(rel, file.read_bytes(), spec.name).error == "", rel

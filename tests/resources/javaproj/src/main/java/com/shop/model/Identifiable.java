@@ -1,0 +1,5 @@
+package com.shop.model;
+
+public interface Identifiable {
+    String id();
+}

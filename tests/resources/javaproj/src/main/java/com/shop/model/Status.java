@@ -1,0 +1,10 @@
+package com.shop.model;
+
+public enum Status {
+    OPEN,
+    PAID;
+
+    public boolean isFinal() {
+        return this == PAID;
+    }
+}

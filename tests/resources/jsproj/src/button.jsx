@@ -1,0 +1,3 @@
+const Button = ({ label, onClick }) => <button onClick={onClick}>{label}</button>;
+
+export default Button;

@@ -1,0 +1,4 @@
+/// Trims and lowercases.
+pub fn normalize(s: &str) -> String {
+    s.trim().to_lowercase()
+}

@@ -1,0 +1,5 @@
+declare interface AppEnv {
+  debug: boolean;
+}
+
+declare function track(event: string): void;
