@@ -367,3 +367,33 @@ def test_index_without_git(tmp_path: Path) -> None:
     assert (result.mode, result.parsed) == ("full", 9)
     again = index(plain)
     assert (again.skipped_by_hash, again.parsed) == (9, 0)
+
+
+@pytest.mark.parametrize(
+    ("files", "path", "before", "after"),
+    [
+        (  # a default export switched to another class
+            {"a.ts": "export class A {}\nexport class B {}\nexport default A;\n",
+             "main.ts": "import Foo from './a';\nexport function go() { return new Foo(); }\n"},
+            "a.ts", "export default A;", "export default B;",
+        ),
+        (  # a package re-export bound to another module
+            {"pkg/__init__.py": "from .a import X\n", "pkg/a.py": "def X():\n    pass\n",
+             "pkg/b.py": "def X():\n    pass\n", "user.py": "from pkg import X\n\n\ndef go():\n    X()\n"},
+            "pkg/__init__.py", "from .a import X", "from .b import X",
+        ),
+    ],
+)  # fmt: skip
+def test_rebinding_an_export_reresolves_its_importers(
+    tmp_path: Path, files: dict[str, str], path: str, before: str, after: str
+) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, files)
+    commit(repo, "initial")
+    index(repo)
+    target = repo / path
+    target.write_text(target.read_text().replace(before, after))
+    index(repo)
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)

@@ -143,6 +143,7 @@ def index_repository(
         gone = [p for p in stored_states if p not in listed]
         affected_names: set[str] = set()
         old_targets: set[str] = set()
+        rebound_files: list[str] = []
         reparsed: list[str] = []
         hierarchy_changed = False
         def drop(path: str) -> None:
@@ -178,7 +179,9 @@ def index_repository(
                 continue
             result.parsed += 1
             old_targets.update(e.target_id for e in store.edges_in_file(path) if e.target_id)
-            names, class_change = _apply_file(store, item.extraction, result, fresh=plan.mode == "force")
+            names, class_change, rebound = _apply_file(store, item.extraction, result, fresh=plan.mode == "force")
+            if rebound:  # what this module re-exports may have changed
+                rebound_files.append(path)
             affected_names |= names
             hierarchy_changed |= class_change
             store.put_file(item.state)
@@ -188,7 +191,7 @@ def index_repository(
         # A module appearing or vanishing changes how imports of it resolve
         # (missing module -> external), even in files nobody touched.
         new_files = [p for p in reparsed if p not in stored_states]
-        affected_names |= _importers_names(store, new_files + result.deleted_files)
+        affected_names |= _importers_names(store, new_files + result.deleted_files + rebound_files)
         clock = time.perf_counter()
         result.edges_invalidated = store.invalidate_dangling_edges()
         result.edges_resolved, touched = _resolve(
@@ -268,12 +271,15 @@ def _apply_file(
     result.categories["children_changed"] += [s.id for s in children_changed]
     result.categories["removed"] += [s.id for s in removed]
     names = {s.name for s in added + removed + modified}
+    rebound = False
     if not fresh:
-        names |= _import_names(old_edges) ^ _import_names(extraction.edges)
+        changed = _import_keys(old_edges) ^ _import_keys(extraction.edges)
+        names |= _names_of((), (e for e in old_edges + list(extraction.edges) if _import_key(e) in changed))
+        rebound = bool(changed)
     class_change = any(
         s.kind in ("class", "interface", "struct", "trait") for s in added + removed + modified
     )
-    return names, class_change
+    return names, class_change, rebound
 
 
 def _moved(a: Symbol, b: Symbol) -> bool:
@@ -309,8 +315,12 @@ def _importers_names(store: SqliteStore, files: list[str]) -> set[str]:
     return names
 
 
-def _import_names(edges: Iterable[Edge]) -> set[str]:
-    return _names_of((), (e for e in edges if e.kind == "imports"))
+def _import_key(e: Edge) -> tuple[str, str | None, str | None, str]:
+    return (e.target_name, e.qualifier, e.alias, e.source_id)
+
+
+def _import_keys(edges: Iterable[Edge]) -> set[tuple[str, str | None, str | None, str]]:
+    return {_import_key(e) for e in edges if e.kind == "imports"}
 
 
 def _resolve(

@@ -108,7 +108,9 @@ def _widen(node: ts.Node, spec: LanguageSpec) -> ts.Node:
     return outer
 
 
-def _signature(d: _Def, spec: LanguageSpec, source: bytes, comments: list[tuple[int, int]]) -> str:
+def _signature(
+    d: _Def, spec: LanguageSpec, source: bytes, comments: list[tuple[int, int]], comment_starts: list[int]
+) -> str:
     node = d.node
     body = None
     for name in spec.body_fields:
@@ -119,7 +121,7 @@ def _signature(d: _Def, spec: LanguageSpec, source: bytes, comments: list[tuple[
     if d.kind == "constant" or body is None:
         newline = source.find(b"\n", node.start_byte, end)
         end = newline if newline >= 0 else end
-    raw = merkle.own_source(source, node.start_byte, end, (), comments, [c[0] for c in comments])
+    raw = merkle.own_source(source, node.start_byte, end, (), comments, comment_starts)
     text = _WS.sub(" ", raw.decode("utf-8", "replace")).strip().rstrip(":{=").strip()
     return text[:MAX_SIGNATURE]
 
@@ -213,8 +215,9 @@ def _collect(
     for pattern, captures in cursor.matches(root):
         name_nodes = captures.get("name") or [None]
         # `(#set! name "<init>")`: a fixed name (Java constructors)
-        fixed = tags.pattern_settings(pattern).get("name")
-        receiver = (captures.get("receiver") or [None])[0]
+        fixed = tags.pattern_settings(pattern).get("name") or ""
+        receivers = captures.get("receiver")
+        receiver = receivers[0] if receivers else None
         # `@owner` on a reference: its source is that type (Rust `impl T for X`)
         owner_type = _text(captures["owner"][0]) if captures.get("owner") else ""
         for key, nodes in captures.items():
@@ -415,7 +418,7 @@ def _symbols(
     count = len(defs)
     contents: list[str] = [""] * count
     subtrees: list[str] = [""] * count
-    signatures = [_signature(d, spec, source, comments) for d in defs]
+    signatures = [_signature(d, spec, source, comments, comment_starts) for d in defs]
     for i in reversed(_depth_order(defs)):  # children before parents
         d = defs[i]
         child_ranges = [(defs[c].start, defs[c].end) for c in d.children]
