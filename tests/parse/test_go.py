@@ -31,6 +31,7 @@ SYMBOLS = {
     ('internal/server/server.go', 'method', 'Server.Start', 34),
     ('internal/server/server_test.go', 'module', 'internal.server.server_test', 1),
     ('internal/server/server_test.go', 'function', 'TestStart', 5),
+    ('internal/server/server_test.go', 'function', 'mustStart', 13),
     ('internal/strutil/strutil.go', 'module', 'internal.strutil.strutil', 1),
     ('internal/strutil/strutil.go', 'function', 'Normalize', 4),
     ('internal/strutil/strutil.go', 'function', 'Reverse', 8),
@@ -97,6 +98,11 @@ EDGES = {
     ('internal/server/server_test.go:function:TestStart', 'internal/server/server.go:function:NewServer', 'NewServer', 'calls', 'same_dir'),
     ('internal/server/server_test.go:function:TestStart', 'internal/server/server.go:method:Server.Start', 'Start', 'calls', 'unique'),
     ('internal/server/server_test.go:function:TestStart', None, 'Fatal', 'calls', 'external'),
+    ('internal/server/server_test.go:function:mustStart', 'internal/server/server.go:struct:Server', 'Server', 'references', 'same_dir'),
+    ('internal/server/server_test.go:function:mustStart', None, 'T', 'references', 'external'),
+    ('internal/server/server_test.go:function:mustStart', None, 'Helper', 'calls', 'external'),
+    ('internal/server/server_test.go:function:mustStart', 'internal/server/server.go:method:Server.Start', 'Start', 'calls', 'same_dir'),
+    ('internal/server/server_test.go:function:mustStart', None, 'FailNow', 'calls', 'external'),
     ('internal/strutil/strutil.go:function:Normalize', None, 'string', 'references', 'external'),
     ('internal/strutil/strutil.go:function:Normalize', 'internal/strutil/strutil.go:function:Reverse', 'Reverse', 'calls', 'same_file'),
     ('internal/strutil/strutil.go:function:Reverse', None, 'string', 'references', 'external'),
@@ -175,6 +181,11 @@ def test_go_resolution_cases(tmp_path: Path) -> None:
     assert edges[(test, "T", "references")] == (None, "external")
     # `t.Fatal()`: t is declared `*testing.T`, so the call is external, not a guess
     assert edges[(test, "Fatal", "calls")] == (None, "external")
+    # `testing *testing.T`: the parameter shadows the package, its type does not
+    must = "internal/server/server_test.go:function:mustStart"
+    assert edges[(must, "Helper", "calls")] == (None, "external")
+    # `s *Server` as a parameter: `s.Start()` is Server's, by its declared type
+    assert edges[(must, "Start", "calls")] == ("internal/server/server.go:method:Server.Start", "same_dir")
     # a closure `notify` is not util's unexported `notify`: no project-wide guess in Go
     assert edges[("internal/server/handlers.go:function:logRoute", "notify", "calls")] == (None, None)
     # `h.Serve()` on an interface value: two `Serve` methods, so unresolved

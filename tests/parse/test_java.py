@@ -144,7 +144,7 @@ EDGES = {
     (M + 'util/Text.java:method:Text.slug', M + 'util/Text.java:method:Text.normalize', 'normalize', 'calls', 'parent_scope'),
     (M + 'util/Text.java:method:Text.normalize', None, 'String', 'references', 'external'),
     (M + 'util/Text.java:method:Text.normalize', None, 'String', 'references', 'external'),
-    (M + 'util/Text.java:method:Text.normalize', None, 'trim', 'calls', None),
+    (M + 'util/Text.java:method:Text.normalize', None, 'trim', 'calls', 'external'),
     (T + 'model/OrderTest.java:module:src.test.java.com.shop.model.OrderTest', None, 'Assert.assertEquals', 'imports', 'external'),
     (T + 'model/OrderTest.java:module:src.test.java.com.shop.model.OrderTest', None, 'Test', 'imports', 'external'),
     (T + 'model/OrderTest.java:method:OrderTest.totalAddsLines', None, 'Test', 'references', 'external'),
@@ -260,6 +260,8 @@ def test_java_resolution_cases(graph: dict[str, object]) -> None:
     assert edges[(main, "println", "calls")] == (None, "external")
     # nothing defines it
     assert edges[(M + "app/Main.java:method:Main.audit", "unknownHelper", "calls")] == (None, None)
+    # a call on a parameter goes through its declared type (`String value`)
+    assert edges[(M + "util/Text.java:method:Text.normalize", "trim", "calls")] == (None, "external")
     # `throw new X()` raises X
     assert edges[(M + "model/Order.java:method:Order.add", "IllegalStateException", "raises")] == (None, "external")
     # the test class: JUnit is external; the model class is found project-wide

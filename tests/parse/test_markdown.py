@@ -13,7 +13,15 @@ from cartog_ci.domain import Symbol
 from cartog_ci.parse import markdown
 from cartog_ci.parse.extract import extract
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import RESOURCES, commit, exported, index, init_repo, make_repo, write
+from tests.testing.fixtures import (
+    RESOURCES,
+    commit,
+    exported,
+    index,
+    init_repo,
+    make_repo,
+    write,
+)
 
 SYMBOLS = {
     ('CHANGELOG.md', 'module', 'CHANGELOG', 1),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from cartog_ci.index.cascade import index_repository
 from cartog_ci.report.build import Report, RelatedFinder, build_report
 from cartog_ci.report.diff import Side, compute_change, default_base, find_merge_base
 from cartog_ci.report.render import render_markdown, render_text, report_json
+from cartog_ci.store.sqlite import SqliteStore
 
 GATES = ("broken-refs", "high-risk", "medium-risk", "untested")
 
@@ -21,7 +23,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", help="base branch or commit (default: the remote's default branch, else main/master)")
     side = parser.add_mutually_exclusive_group()
     side.add_argument("--head", help="head commit (default: HEAD)")
-    side.add_argument("--staged", action="store_true", help="the staged change (what a commit would record)")
+    side.add_argument(
+        "--staged",
+        action="store_true",
+        help="the staged change (what a commit would record); in pre-commit's pre-push stage, "
+        "the pushed range PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF",
+    )
     side.add_argument("--working-tree", action="store_true", help="everything uncommitted too")
     parser.add_argument("--depth", type=int, default=None, help="caller depth (default 3)")
     parser.add_argument("--format", choices=("text", "markdown", "json"), default=None)
@@ -39,11 +46,45 @@ def _gates(text: str) -> list[str]:
     return gates
 
 
+def _pushed_range() -> tuple[str, str] | None:
+    """The range pre-commit checks at pre-push (or `run --from-ref/--to-ref`).
+
+    Nothing is staged when a push is checked, so `--staged` there means the
+    commits being pushed; pre-commit exports both ends of the range.
+    """
+    from_ref = os.environ.get("PRE_COMMIT_FROM_REF", "")
+    to_ref = os.environ.get("PRE_COMMIT_TO_REF", "")
+    return (from_ref, to_ref) if from_ref and to_ref else None
+
+
+def _pushed_sides(repo: Path, args: argparse.Namespace, from_ref: str, to_ref: str) -> tuple[str, str, str, Side]:
+    base_ref, chosen = (args.base, "--base") if args.base else (from_ref, "pushed range (PRE_COMMIT_FROM_REF)")
+    head_commit = git.resolve_commit(repo, to_ref)
+    old = find_merge_base(repo, base_ref, head_commit)
+    return base_ref, chosen, old, Side("commit", head_commit, f"pushed {head_commit[:12]}")
+
+
+def _before_first_commit(repo: Path, args: argparse.Namespace) -> tuple[str, str, str, Side]:
+    """Everything is new: compare with git's empty tree, so that the hook
+    reports on a repository's first commit instead of blocking it."""
+    empty_tree = git.run(repo, "hash-object", "-t", "tree", "--stdin", input=b"").decode().strip()
+    return "(no commit yet)", "first commit", empty_tree, _uncommitted(args)
+
+
+def _uncommitted(args: argparse.Namespace) -> Side:
+    return Side("staged", None, "staged change") if args.staged else Side("worktree", None, "working tree")
+
+
 def _sides(repo: Path, args: argparse.Namespace) -> tuple[str, str, str, Side]:
     """(base ref, how chosen, old commit, head side)."""
     head_sha = git.head(repo)
+    if head_sha is None and (args.staged or args.working_tree) and not args.base:
+        return _before_first_commit(repo, args)
     if head_sha is None:
         raise CartogError("the repository has no commit yet: commit once, then run the report")
+    pushed = _pushed_range() if args.staged else None
+    if pushed is not None:
+        return _pushed_sides(repo, args, *pushed)
     if args.base:
         base_ref, chosen = args.base, "--base"
     elif args.staged or args.working_tree:
@@ -52,8 +93,7 @@ def _sides(repo: Path, args: argparse.Namespace) -> tuple[str, str, str, Side]:
         base_ref, chosen = default_base(repo)
     if args.staged or args.working_tree:
         old = head_sha if base_ref == "HEAD" else find_merge_base(repo, base_ref, head_sha)
-        kind = "staged" if args.staged else "worktree"
-        return base_ref, chosen, old, Side(kind, None, "staged change" if args.staged else "working tree")
+        return base_ref, chosen, old, _uncommitted(args)
     head_commit = git.resolve_commit(repo, args.head) if args.head else head_sha
     old = find_merge_base(repo, base_ref, head_commit)
     return base_ref, chosen, old, Side("commit", head_commit, args.head or "HEAD")
@@ -77,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
+        _announce_first_run(ws.root, store)
         index_repository(ws.root, store, max_bytes=ws.config.max_file_bytes)
         change = compute_change(
             ws.root, old=old, head=head, base_label=chosen, base_ref=base_ref, max_bytes=ws.config.max_file_bytes
@@ -88,6 +129,15 @@ def run(args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format or "text"
     _emit(report, fmt, args)
     return _gate(report, gates)
+
+
+def _announce_first_run(root: Path, store: SqliteStore) -> None:
+    """One line before the slow first index, TTY or not: a pre-commit hook
+    captures stderr, and a silent minute looks like a hang."""
+    if store.get_meta("dirty_files") is not None:  # written by every indexing run, with last_commit
+        return
+    files = [p for p in git.tracked_and_untracked(root) if not p.startswith(workspace.INDEX_DIR + "/")]
+    sys.stderr.write(f"cartog-ci: indexing {len(files)} files (first run)...\n")
 
 
 def _emit(report: Report, fmt: str, args: argparse.Namespace) -> None:

@@ -13,8 +13,9 @@ if TYPE_CHECKING:
 
 
 def find(table: SymbolTable, importer: str, spec: str) -> list[str]:
-    """``a.b.Foo`` -> ``[…/a/b/Foo.java]``; ``a.b`` -> the package's files
-    (every directory ``…/a/b``: a package may be split between main and test)."""
+    """``a.b.Foo`` -> ``[…/a/b/Foo.java]``; ``a.b`` -> one file of each
+    directory ``…/a/b`` (a package may be split between main and test): the
+    resolver's top-level lookup in a file spans its whole directory."""
     rel = spec.replace(".", "/")
     if not rel or rel.startswith("/"):
         return []
@@ -22,9 +23,8 @@ def find(table: SymbolTable, importer: str, spec: str) -> list[str]:
     files = index.files.get(f"{rel}.java", [])
     if files:
         return closest(importer, files)
-    return sorted(
-        f
-        for directory in index.dirs.get(rel, [])
-        for f in table.files_by_dir.get(directory, [])
-        if table.language_of_file.get(f) == "java"
-    )
+    found = []
+    for directory in index.dirs.get(rel, []):
+        files = sorted(f for f in table.files_by_dir.get(directory, []) if table.language_of_file.get(f) == "java")
+        found += files[:1]
+    return sorted(found)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 _ROOT_FILES = ("lib.rs", "main.rs")
 _CACHE_KEY = "rust.crates"
+_ROOTS_KEY = "rust.roots"
 
 
 def find(table: SymbolTable, importer: str, spec: str) -> list[str]:
@@ -60,6 +61,14 @@ def find(table: SymbolTable, importer: str, spec: str) -> list[str]:
 
 
 def crate_root(table: SymbolTable, path: str) -> str:
+    roots = table.caches.setdefault(_ROOTS_KEY, {})
+    assert isinstance(roots, dict)
+    if path not in roots:
+        roots[path] = _crate_root(table, path)
+    return str(roots[path])
+
+
+def _crate_root(table: SymbolTable, path: str) -> str:
     name = posixpath.basename(path)
     directory = posixpath.dirname(path)
     if name in _ROOT_FILES or posixpath.basename(directory) == "bin" and posixpath.basename(

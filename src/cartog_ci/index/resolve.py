@@ -281,10 +281,15 @@ class Resolver:
                 found += self.t.children.get(module_id, {}).get(name, [])
         return found
 
-    def _export(self, path: str, name: str, hops: int = 0) -> list[str] | None:
+    def _export(
+        self, path: str, name: str, hops: int = 0, seen: frozenset[str] = frozenset()
+    ) -> list[str] | None:
         """Resolve ``name`` as exported by module file ``path``.
 
-        None means "bound to something outside the project".
+        None means "bound to something outside the project". ``seen`` holds
+        the files already on this chain of star imports: Rust globs form
+        cycles (`use super::*` in a child, `use child::*` in the parent),
+        which would otherwise be walked again at every hop.
         """
         if hops > MAX_HOPS:
             return []
@@ -299,10 +304,13 @@ class Resolver:
         sub = self._submodule(path, name)
         if sub:
             return sub
+        seen = seen | {path}
         for star in self.t.star_imports.get(path, []):
             files = self.module_files(path, star)
             for f in files:
-                hit = self._export(f, name, hops + 1)
+                if f in seen:
+                    continue
+                hit = self._export(f, name, hops + 1, seen)
                 if hit:
                     return hit
         return []
@@ -389,24 +397,24 @@ class Resolver:
         if source.language in _JS_LIKE:
             return self._js_global(name, kind)
         directory = posixpath.dirname(source.file)
-        same_dir = [
-            i
-            for f in self.t.files_by_dir.get(directory, [])
-            if f != source.file
-            for i in self._top(f, name)
-        ]
+        siblings = [f for f in self.t.files_by_dir.get(directory, []) if f != source.file]
+        if siblings and _package_is_directory(source.language):
+            # `_top` already spans the package: once, not once per file (O(n²))
+            same_dir = [i for i in self._top(source.file, name) if self.t.by_id[i].file != source.file]
+        else:
+            same_dir = [i for f in siblings for i in self._top(f, name)]
         hit, tier = self._pick(same_dir, "same_dir")
         if hit or same_dir:
             return hit, tier
         spec = LANGUAGES.get(source.language)
         if spec is not None and not spec.unique_fallback:
             return None, None
-        hit, tier = self._unique(name, types_only=kind in ("inherits", "references", "raises"))
-        if hit is not None and spec is not None and spec.implicit_self and self.t.by_id[hit].kind == "method":
+        guess, tier = self._unique(name, types_only=kind in ("inherits", "references", "raises"))
+        if guess is not None and spec is not None and spec.implicit_self and self.t.by_id[guess].kind == "method":
             # a bare call that is no method of `this`/`self` is inherited from
             # outside the project: another type's method is a wrong guess
             return None, None
-        return hit, tier
+        return guess, tier
 
     def _js_global(self, name: str, kind: str) -> tuple[str | None, str | None]:
         """JS/TS modules see another file's names only through an import, so
@@ -422,7 +430,9 @@ class Resolver:
         ]
         return self._pick(candidates, "unique")
 
-    def _qualified(self, source: Symbol, qualifier: str, name: str) -> tuple[str | None, str | None]:
+    def _qualified(
+        self, source: Symbol, qualifier: str, name: str, *, parameters: bool = True
+    ) -> tuple[str | None, str | None]:
         if qualifier == "<expr>":
             return self._guess_method(source, name)
         ctor = _CALL_RECEIVER.fullmatch(qualifier)
@@ -434,11 +444,17 @@ class Resolver:
             if tier == EXTERNAL or self._unknown_type(source, ctor.group(1)):
                 return None, tier
             return self._guess_method(source, name)
-        declared = self._declared_type(source, qualifier)
+        declared = self._declared_type(source, qualifier) if parameters else None
         if declared is not None:  # `t.Run()` with `t *testing.T`: a method of that type
             if declared in _self_names(source):
                 return self._parent_scope(source, name, skip_own=False)
-            owner, tier = self._qualified_or_plain(source, declared)
+            # the type is written outside the parameter's scope: `flag *flag.Flag`
+            head, _, tail = declared.rpartition(".")
+            owner, tier = (
+                self._qualified(source, head, tail, parameters=False)
+                if head
+                else self._unqualified(source, tail, "references")
+            )
             if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
                 member = self._method_in_hierarchy(owner, name)
                 return (member, tier) if member else (None, None)
@@ -733,6 +749,11 @@ def _self_names(source: Symbol) -> tuple[str, ...]:
 def _has_paths(source: Symbol) -> bool:
     spec = LANGUAGES.get(source.language)
     return spec is not None and spec.qualifier_paths
+
+
+def _package_is_directory(language: str) -> bool:
+    spec = LANGUAGES.get(language)
+    return spec is not None and spec.package_is_directory
 
 
 def _prefer_types(table: SymbolTable, ids: list[str]) -> list[str]:

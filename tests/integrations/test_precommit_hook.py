@@ -1,0 +1,205 @@
+"""The pre-commit hook, end to end: real `pre-commit install`, real commits
+and pushes in a temporary repository (pre-commit's own tests work this way).
+
+The hook under test is `.pre-commit-hooks.yaml` itself, installed as a
+`repo: local` hook with `language: system`: the published hook is
+`language: python`, which would make pre-commit build a virtualenv and
+pip-install this package from the network on every run. Only `entry` and
+`language` are swapped; every other setting is the manifest's.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from pre_commit.clientlib import load_manifest
+
+from cartog_ci.cli import main
+from tests.testing.fixtures import commit, git, init_repo, make_repo, write
+
+ROOT = Path(__file__).resolve().parents[2]
+MANIFEST = ROOT / ".pre-commit-hooks.yaml"
+PERSIST = "def persist(obj):\n    return obj\n"
+
+
+@pytest.fixture(autouse=True)
+def _pre_commit_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path / "pre-commit-home"))
+    monkeypatch.setenv("PRE_COMMIT_COLOR", "never")
+    for var in ("PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "SKIP"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def _hook() -> dict[str, object]:
+    (hook,) = load_manifest(str(MANIFEST))
+    return hook
+
+
+def _install(repo: Path, *args: str, commit_config: bool = True) -> None:
+    hook = _hook()
+    entry = str(hook["entry"])
+    assert entry.startswith("cartog-ci ")
+    local = {
+        key: hook[key]
+        for key in ("id", "name", "pass_filenames", "always_run", "require_serial", "verbose", "stages")
+    }
+    local["entry"] = f"{shlex.quote(sys.executable)} -m cartog_ci.cli {entry.removeprefix('cartog-ci ')}"
+    local["language"] = "system"
+    if args:
+        local["args"] = list(args)
+    config = {"repos": [{"repo": "local", "hooks": [local]}]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    git(repo, "add", ".pre-commit-config.yaml")  # pre-commit refuses an unstaged config
+    if commit_config:
+        commit(repo, "pre-commit config")
+    subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install", "-t", "pre-commit", "-t", "pre-push"],
+        cwd=repo, check=True, capture_output=True,
+    )  # fmt: skip
+
+
+def _git(repo: Path, *args: str) -> tuple[int, str]:
+    """Exit code and everything printed: git and pre-commit split what they
+    print between stdout and stderr differently for commit and push."""
+    proc = subprocess.run(["git", "-C", str(repo), *args], check=False, capture_output=True, text=True)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def _change_signature(repo: Path) -> None:
+    path = repo / "shop/models/base.py"
+    path.write_text(path.read_text().replace("def persist(obj):", "def persist(obj, *, durable):"))
+
+
+def test_manifest_passes_pre_commits_schema_and_never_blocks_by_default() -> None:
+    hook = _hook()
+    assert {k: hook[k] for k in ("id", "entry", "language", "pass_filenames", "always_run", "require_serial")} == {
+        "id": "cartog-ci",
+        "entry": "cartog-ci report --staged",
+        "language": "python",
+        "pass_filenames": False,
+        "always_run": True,
+        "require_serial": True,
+    }
+    assert hook["stages"] == ["pre-commit", "pre-push"]
+    assert hook["args"] == []  # no --fail-on: reports, exit 0
+    assert hook["verbose"] is True  # pre-commit hides a passing hook's output otherwise
+
+
+def test_commit_shows_the_report_and_passes(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    _install(repo)
+    _change_signature(repo)
+    git(repo, "add", "-A")
+    code, out = _git(repo, "commit", "-m", "persist needs durable")
+    assert code == 0, out
+    assert "cartog-ci impact report" in out and "Passed" in out
+    assert "cartog-ci: indexing 10 files (first run)..." in out  # 9 + the config
+    assert "risk MEDIUM" in out and "-> staged change" in out
+    assert "signature of persist changed; 1 direct caller(s) may break" in out
+    assert "modified*         persist  shop/models/base.py:12" in out
+
+    write(repo, {"shop/util/extra.py": "def helper():\n    return 1\n"})
+    git(repo, "add", "-A")
+    code, out = _git(repo, "commit", "-m", "helper")
+    assert code == 0, out
+    assert "first run" not in out  # the index is reused
+    assert "added             helper  shop/util/extra.py:1" in out
+    assert "persist" not in out
+
+
+def test_the_first_commit_of_a_repository_is_reported_not_blocked(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "new")
+    write(repo, {"app.py": "def main():\n    return helper()\n\n\ndef helper():\n    return 1\n"})
+    _install(repo, "--fail-on", "broken-refs", commit_config=False)
+    git(repo, "add", "-A")
+    code, out = _git(repo, "commit", "-m", "first")
+    assert code == 0, out
+    assert "base (no commit yet)" in out and "-> staged change" in out
+    assert "added             helper  app.py:5" in out
+
+
+def test_commit_a_and_partial_commit_report_what_git_will_record(tmp_path: Path) -> None:
+    """git hands hooks a temporary index through GIT_INDEX_FILE for
+    `commit -a` and `commit PATH`; the report must read that one."""
+    repo = make_repo(tmp_path, "pyproj")
+    _install(repo)
+    _change_signature(repo)
+    order = repo / "shop/models/order.py"
+    order.write_text(order.read_text() + "\n\ndef refund(order):\n    return order\n")
+    code, out = _git(repo, "commit", "-m", "refund only", "shop/models/order.py")
+    assert code == 0, out
+    assert "added             refund  shop/models/order.py" in out
+    assert "persist" not in out  # modified in the work tree, not committed
+    assert git(repo, "status", "--porcelain").split() == ["M", "shop/models/base.py"]
+
+    code, out = _git(repo, "commit", "-a", "-m", "the rest")
+    assert code == 0, out
+    assert "modified*         persist  shop/models/base.py:12" in out
+
+
+def test_fail_on_broken_refs_blocks_the_commit_and_names_the_call_site(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    _install(repo, "--fail-on", "broken-refs")
+    before = git(repo, "rev-parse", "HEAD")
+    base = repo / "shop/models/base.py"
+    base.write_text(base.read_text().replace(PERSIST, ""))
+    git(repo, "add", "-A")
+    code, out = _git(repo, "commit", "-m", "drop persist")
+    assert code != 0
+    assert "Failed" in out and "exit code: 1" in out
+    assert "broken references:\n  shop/models/base.py:6  persist (removed)" in out
+    assert "cartog-ci: failing (--fail-on): 1 broken reference(s)" in out
+    assert git(repo, "rev-parse", "HEAD") == before
+
+
+def test_pre_push_reports_the_pushed_commits(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    _install(repo)
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "push", "-q", "--no-verify", "origin", "main")  # the hook runs once, below
+    _change_signature(repo)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "one")
+    write(repo, {"shop/util/extra.py": "def helper():\n    return 1\n"})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "two")
+    pushed = git(repo, "rev-parse", "HEAD").strip()
+
+    code, out = _git(repo, "push", "origin", "main")
+    assert code == 0, out
+    assert f"-> pushed {pushed[:12]}" in out  # nothing is staged: the pushed range
+    assert "modified*         persist" in out
+    assert "added             helper" in out
+
+
+def test_staged_uses_pre_commits_range_and_base_overrides_its_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    start = git(repo, "rev-parse", "HEAD").strip()
+    _change_signature(repo)
+    middle = commit(repo, "one")
+    write(repo, {"shop/util/extra.py": "def helper():\n    return 1\n"})
+    end = commit(repo, "two")
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", middle)
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", end)
+
+    def staged(*extra: str) -> Any:
+        assert main(["report", "--repo", str(repo), "--staged", "--json", *extra]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    pushed = staged()
+    assert pushed["base"]["merge_base"] == middle and pushed["head"]["commit"] == end
+    names = {c["symbol"]["name"] for c in pushed["changed"]}
+    assert "helper" in names and "persist" not in names
+    widened = staged("--base", start)
+    assert widened["base"]["merge_base"] == start

@@ -1,0 +1,11 @@
+module Shop
+  module Pricing
+    class Tax
+      RATE = 0.2
+
+      def self.apply(amount)
+        amount + amount * RATE
+      end
+    end
+  end
+end
