@@ -10,6 +10,8 @@ from pathlib import Path
 
 from cartog_ci import git, workspace
 from cartog_ci.errors import CartogError
+from cartog_ci.embed.pipeline import embed_pending
+from cartog_ci.embed.provider import config_key, model_from_config
 from cartog_ci.index.cascade import index_repository
 from cartog_ci.report.build import Report, RelatedFinder, build_report
 from cartog_ci.report.diff import Side, compute_change, default_base, find_merge_base
@@ -119,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         _announce_first_run(ws.root, store)
         index_repository(ws.root, store, max_bytes=ws.config.max_file_bytes)
+        _embed_changed(ws, store, args)
         change = compute_change(
             ws.root, old=old, head=head, base_label=chosen, base_ref=base_ref, max_bytes=ws.config.max_file_bytes
         )
@@ -129,6 +132,16 @@ def run(args: argparse.Namespace) -> int:
     fmt = "json" if args.json else args.format or "text"
     _emit(report, fmt, args)
     return _gate(report, gates)
+
+
+def _embed_changed(ws: workspace.Workspace, store: SqliteStore, args: argparse.Namespace) -> None:
+    """When the index has embeddings (someone ran `cartog-ci index`), embed
+    what changed since, so related code covers the change. An index without
+    embeddings stays without: the report never starts a whole-repository
+    embedding on its own (that is `cartog-ci index`'s job)."""
+    if args.no_related or not ws.config.embed or store.vector_model() is None:
+        return
+    embed_pending(store, lambda: model_from_config(ws.config, ws.root), config_key=config_key(ws.config))
 
 
 def _announce_first_run(root: Path, store: SqliteStore) -> None:

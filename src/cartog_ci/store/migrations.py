@@ -101,9 +101,26 @@ def m002_search(db: apsw.Connection) -> None:
         );
         """
     )
+    # Files indexed before this migration have no search text: forget their
+    # hashes so that the next run re-parses them all (a full, not a force, run).
+    db.execute("UPDATE files SET sha256 = ''")
+    db.execute("DELETE FROM meta WHERE key = 'last_commit'")
 
 
-MIGRATIONS: tuple[Migration, ...] = (m001_core, m002_search)
+def m003_name_lookup(db: apsw.Connection) -> None:
+    """Case-insensitive name indexes for the structural search modality
+    (SPEC §5): exact and prefix lookups (``name = ? COLLATE NOCASE``,
+    ``name LIKE 'abc%'``) become index searches, and a substring scan reads
+    the small (name, id) index instead of the symbols table."""
+    db.execute(
+        """
+        CREATE INDEX symbols_name_nocase ON symbols(name COLLATE NOCASE, id);
+        CREATE INDEX symbols_qualified_name_nocase ON symbols(qualified_name COLLATE NOCASE, id);
+        """
+    )
+
+
+MIGRATIONS: tuple[Migration, ...] = (m001_core, m002_search, m003_name_lookup)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
