@@ -13,7 +13,9 @@ from cartog_ci.errors import CartogError
 
 @dataclass(frozen=True)
 class Config:
-    max_file_bytes: int = 2_000_000
+    max_file_bytes: int = 2_000_000  # larger files are skipped (stats lists them)
+    parse_timeout_ms: int = 20_000  # per tree-sitter parse; a slower file is skipped
+    busy_timeout_ms: int = 30_000  # how long a writer waits for another one to finish
     depth: int = 3
     rerank_top: int = 50
     embed: bool = True
@@ -52,9 +54,21 @@ def load(root: Path) -> Config:
         name = key.replace("-", "_")
         if name not in known:
             raise CartogError(f"unknown setting {key!r} in cartog-ci configuration")
-        clean[name] = value
+        clean[name] = _checked(key, value, getattr(Config(), name))
     config = replace(Config(), **clean)  # type: ignore[arg-type]
     return config
+
+
+def _checked(key: str, value: object, default: object) -> object:
+    """A value of the default's type (an int where a float is expected is fine)."""
+    expected = type(default)
+    ok = isinstance(value, expected) and (expected is bool or not isinstance(value, bool))
+    if expected is float and isinstance(value, int) and not isinstance(value, bool):
+        ok, value = True, float(value)
+    if not ok:
+        wanted = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}[expected]
+        raise CartogError(f"setting {key!r} in cartog-ci configuration must be {wanted}, not {value!r}")
+    return value
 
 
 def home() -> Path:

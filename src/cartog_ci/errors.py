@@ -35,6 +35,10 @@ class CorruptIndex(Exception):
     """Raised inside the store when a file is unreadable; callers rebuild."""
 
 
+class ParseTimeout(Exception):
+    """tree-sitter took longer than the per-file budget; the file is skipped."""
+
+
 class SymbolNotFound(CartogError):
     pass
 

@@ -4,20 +4,54 @@ from __future__ import annotations
 
 import os
 import subprocess
+from functools import lru_cache
 from pathlib import Path
 
 from cartog_ci.errors import GitError, NotAGitRepository, UnknownRef
 
 # A calling hook (pre-commit) may export these for *its* repository; they
-# would redirect our calls on another directory. GIT_INDEX_FILE is kept: it
-# is how a hook tells us which index holds the staged change.
-_STRIPPED_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY")
+# would redirect our calls on another directory.
+_STRIPPED_ENV = (
+    "GIT_DIR", "GIT_WORK_TREE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_INDEX_FILE",
+)  # fmt: skip
 
 
-def _env() -> dict[str, str]:
+def _env(repo: Path | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _STRIPPED_ENV}
     env.setdefault("LC_ALL", "C")
+    index_file = _hook_index_file(str(repo)) if repo is not None else None
+    if index_file:
+        env["GIT_INDEX_FILE"] = index_file
     return env
+
+
+def _absolute_git_dir(directory: str) -> str | None:
+    proc = subprocess.run(
+        ["git", "-C", directory, "rev-parse", "--absolute-git-dir"], capture_output=True, env=_env()
+    )
+    out = proc.stdout.decode("utf-8", "surrogateescape").strip()
+    return os.path.realpath(out) if proc.returncode == 0 and out else None
+
+
+def _hook_index_file(repo: str) -> str | None:
+    """GIT_INDEX_FILE, made absolute, when it belongs to ``repo``.
+
+    git hands hooks a temporary index this way (``commit -a``, ``commit
+    PATH``): the staged change is there. It is relative to the hook's
+    directory, and it belongs to the repository of GIT_DIR (else of the
+    current directory); pointed at another repository with --repo, it would
+    make git read one repository's index for another's files."""
+    value = os.environ.get("GIT_INDEX_FILE")
+    if not value:
+        return None
+    return _index_file_of(repo, os.path.abspath(value), os.environ.get("GIT_DIR", ""), os.getcwd())
+
+
+@lru_cache(maxsize=16)
+def _index_file_of(repo: str, index_file: str, caller_git_dir: str, cwd: str) -> str | None:
+    caller = os.path.realpath(os.path.join(cwd, caller_git_dir)) if caller_git_dir else _absolute_git_dir(cwd)
+    return index_file if caller is not None and caller == _absolute_git_dir(repo) else None
 
 
 def run(repo: Path, *args: str, check: bool = True, input: bytes | None = None) -> bytes:
@@ -26,7 +60,7 @@ def run(repo: Path, *args: str, check: bool = True, input: bytes | None = None) 
             ["git", "-C", str(repo), *args],
             input=input,
             capture_output=True,
-            env=_env(),
+            env=_env(repo),
         )
     except FileNotFoundError as exc:
         raise GitError("git is not installed or not on PATH") from exc
@@ -83,7 +117,7 @@ def is_ancestor(repo: Path, ancestor: str, descendant: str) -> bool:
     proc = subprocess.run(
         ["git", "-C", str(repo), "merge-base", "--is-ancestor", ancestor, descendant],
         capture_output=True,
-        env=_env(),
+        env=_env(repo),
     )
     return proc.returncode == 0
 
@@ -123,7 +157,7 @@ def show(repo: Path, rev: str, path: str) -> bytes | None:
     proc = subprocess.run(
         ["git", "-C", str(repo), "show", f"{rev}:{path}"],
         capture_output=True,
-        env=_env(),
+        env=_env(repo),
     )
     return proc.stdout if proc.returncode == 0 else None
 

@@ -52,4 +52,6 @@ def open_store(ws: Workspace, *, create: bool) -> SqliteStore:
                 f"no index at {ws.index_path}: run `cartog-ci index` first (or pass --index)"
             )
         _ensure_ignored_dir(ws.index_path.parent)
-    return SqliteStore(ws.index_path)
+    # A query command reports an unusable file instead of replacing it with
+    # an empty one it could not fill.
+    return SqliteStore(ws.index_path, rebuild=create, busy_timeout_ms=ws.config.busy_timeout_ms)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cartog_ci.parse.extract import extract
-from tests.testing.fixtures import RESOURCES, exported, index, make_repo
+from tests.testing.fixtures import RESOURCES, commit, exported, index, make_repo
 
 SYMBOLS = {
     ('cmd/app/main.go', 'module', 'cmd.app.main', 1),
@@ -217,3 +217,31 @@ def test_go_docstrings_and_constants() -> None:
     # a method of `type ID int` is `ID.String`, a child of the type
     assert symbols["ID.String"].kind == "method"
     assert symbols["ID.String"].parent_id == "internal/util/util.go:type:ID"
+
+
+def _edit(repo: Path, path: str, old: str, new: str) -> None:
+    target = repo / path
+    text = target.read_text()
+    assert old in text
+    target.write_text(text.replace(old, new))
+
+
+def test_go_incremental_embedding_reaches_other_files(tmp_path: Path) -> None:
+    """`s.Close()` in handlers.go: only Server's new embedded Base (server.go)
+    gives it a target. handlers.go is not re-parsed and no name changed, so
+    the receiver `s` must count like `self` when the hierarchy changes."""
+    repo = make_repo(tmp_path, "goproj")
+    _edit(repo, "internal/server/server.go", "type Server struct {\n\tBase\n", "type Server struct {\n")
+    _edit(repo, "internal/server/server.go", "\treturn s.Close()\n", "\treturn nil\n")
+    _edit(repo, "internal/server/handlers.go", "\tlogRoute(path)\n", "\tlogRoute(path)\n\t_ = s.Close()\n")
+    commit(repo, "no embedding yet")
+    index(repo)
+    _edit(repo, "internal/server/server.go", "type Server struct {\n", "type Server struct {\n\tBase\n")
+    commit(repo, "embed Base")
+    index(repo)
+    closes = {
+        (e["target_id"], e["resolution"])
+        for e in exported(repo)["edges"]
+        if e["source_id"] == "internal/server/handlers.go:method:Server.register" and e["target_name"] == "Close"
+    }
+    assert closes == {("internal/server/base.go:method:Base.Close", "parent_scope")}

@@ -18,10 +18,10 @@ SYMBOLS = {
     ('src/lib.rs', 'module', 'src.lib', 1),
     ('src/lib.rs', 'constant', 'MAX_ITEMS', 11),
     ('src/lib.rs', 'function', 'run', 14),
-    ('src/lib.rs', 'namespace', 'helpers', 26),
-    ('src/lib.rs', 'function', 'helpers.shout', 27),
-    ('src/lib.rs', 'namespace', 'tests', 33),
-    ('src/lib.rs', 'function', 'tests.run_counts_items', 37),
+    ('src/lib.rs', 'namespace', 'helpers', 30),
+    ('src/lib.rs', 'function', 'helpers.shout', 31),
+    ('src/lib.rs', 'namespace', 'tests', 37),
+    ('src/lib.rs', 'function', 'tests.run_counts_items', 41),
     ('src/main.rs', 'module', 'src.main', 1),
     ('src/main.rs', 'function', 'main', 4),
     ('src/model/mod.rs', 'module', 'src.model', 1),
@@ -36,7 +36,8 @@ SYMBOLS = {
     ('src/model/order.rs', 'method', 'Order.add', 24),
     ('src/model/order.rs', 'method', 'Order.label', 28),
     ('src/model/order.rs', 'method', 'Order.total', 33),
-    ('src/model/order.rs', 'method', 'Order.price', 39),
+    ('src/model/order.rs', 'method', 'Order.is_empty', 37),
+    ('src/model/order.rs', 'method', 'Order.price', 43),
     ('src/report.rs', 'module', 'src.report', 1),
     ('src/report.rs', 'method', 'Order.summary', 6),
     ('src/report.rs', 'method', 'Order.count', 11),
@@ -51,6 +52,10 @@ SYMBOLS = {
     ('src/store.rs', 'function', 'save_all', 29),
     ('src/util.rs', 'module', 'src.util', 1),
     ('src/util.rs', 'function', 'normalize', 2),
+    ('src/util.rs', 'function', 'weigh', 14),
+    ('tools/xtask/src/main.rs', 'module', 'tools.xtask.src.main', 1),
+    ('tools/xtask/src/main.rs', 'type', 'Weight', 2),
+    ('tools/xtask/src/main.rs', 'function', 'main', 4),
 }
 EDGES = {
     ('src/lib.rs:module:src.lib', 'src/model/mod.rs:module:src.model', 'self::model', 'imports', 'import'),
@@ -61,11 +66,13 @@ EDGES = {
     ('src/lib.rs:module:src.lib', 'src/model/order.rs:struct:Order', 'Order', 'imports', 'import'),
     ('src/lib.rs:module:src.lib', 'src/store.rs:module:src.store', '*', 'imports', 'import'),
     ('src/lib.rs:function:run', 'src/model/order.rs:method:Order.new', 'new', 'calls', 'import'),
+    ('src/lib.rs:function:run', None, 'is_empty', 'calls', None),
     ('src/lib.rs:function:run', None, 'add', 'calls', None),
     ('src/lib.rs:function:run', 'src/model/mod.rs:method:Item.new', 'new', 'calls', 'import'),
     ('src/lib.rs:function:run', 'src/store.rs:method:MemoryStore.new', 'new', 'calls', 'import'),
     ('src/lib.rs:function:run', 'src/store.rs:function:save_all', 'save_all', 'calls', 'import'),
     ('src/lib.rs:function:run', 'src/util.rs:function:normalize', 'normalize', 'calls', 'import'),
+    ('src/lib.rs:function:run', 'src/util.rs:function:weigh', 'weigh', 'calls', 'import'),
     ('src/lib.rs:function:run', 'src/lib.rs:function:helpers.shout', 'shout', 'calls', 'same_file'),
     ('src/lib.rs:function:run', None, 'len', 'calls', None),
     ('src/lib.rs:function:run', None, 'log', 'calls', None),
@@ -83,6 +90,7 @@ EDGES = {
     ('src/model/mod.rs:module:src.model', 'src/model/order.rs:struct:Order', 'Order', 'imports', 'import'),
     ('src/model/mod.rs:module:src.model', 'src/model/order.rs:trait:Priced', 'Priced', 'imports', 'import'),
     ('src/model/mod.rs:struct:Item', None, 'String', 'references', 'external'),
+    ('src/model/mod.rs:method:Item.new', None, 'to_string', 'calls', 'external'),
     ('src/model/mod.rs:method:Item.new', 'src/model/mod.rs:struct:Item', 'Item', 'references', 'same_file'),
     ('src/model/order.rs:module:src.model.order', 'src/model/mod.rs:struct:Item', 'Item', 'imports', 'import'),
     ('src/model/order.rs:module:src.model.order', 'src/util.rs:function:normalize', 'normalize', 'imports', 'import'),
@@ -101,6 +109,7 @@ EDGES = {
     ('src/model/order.rs:method:Order.label', None, 'Vec', 'references', 'external'),
     ('src/model/order.rs:method:Order.label', None, 'join', 'calls', None),
     ('src/model/order.rs:method:Order.total', 'src/model/order.rs:method:Order.price', 'price', 'calls', 'parent_scope'),
+    ('src/model/order.rs:method:Order.is_empty', None, 'is_empty', 'calls', None),
     ('src/model/order.rs:struct:Order', 'src/model/order.rs:trait:Priced', 'Priced', 'inherits', 'same_file'),
     ('src/model/order.rs:method:Order.price', None, 'iter', 'calls', None),
     ('src/model/order.rs:method:Order.price', None, 'map', 'calls', None),
@@ -112,8 +121,10 @@ EDGES = {
     ('src/report.rs:function:print_summary', 'src/model/order.rs:struct:Order', 'Order', 'references', 'import'),
     ('src/report.rs:function:print_summary', None, 'String', 'references', 'external'),
     ('src/report.rs:function:print_summary', 'src/util.rs:function:normalize', 'normalize', 'calls', 'import'),
+    ('src/report.rs:function:print_summary', 'src/report.rs:method:Order.summary', 'summary', 'calls', 'import'),
     ('src/store.rs:module:src.store', 'src/model/order.rs:struct:Order', 'Order', 'imports', 'import'),
     ('src/store.rs:function:normalize', None, 'String', 'references', 'external'),
+    ('src/store.rs:function:normalize', None, 'replace', 'calls', 'external'),
     ('src/store.rs:method:Store.put', None, 'String', 'references', 'external'),
     ('src/store.rs:struct:MemoryStore', None, 'Vec', 'references', 'external'),
     ('src/store.rs:method:MemoryStore.new', None, 'default', 'calls', None),
@@ -123,15 +134,14 @@ EDGES = {
     ('src/store.rs:method:MemoryStore.put', None, 'push', 'calls', None),
     ('src/store.rs:function:save_all', 'src/model/order.rs:struct:Order', 'Order', 'references', 'import'),
     ('src/store.rs:function:save_all', 'src/store.rs:trait:Store', 'Store', 'references', 'same_file'),
-    ('src/util.rs:function:normalize', None, 'String', 'references', 'external'),
-    ('src/model/mod.rs:method:Item.new', None, 'to_string', 'calls', 'external'),
-    ('src/report.rs:function:print_summary', 'src/report.rs:method:Order.summary', 'summary', 'calls', 'import'),
-    ('src/store.rs:function:normalize', None, 'replace', 'calls', 'external'),
     ('src/store.rs:function:save_all', 'src/model/order.rs:method:Order.label', 'label', 'calls', 'import'),
     ('src/store.rs:function:save_all', 'src/store.rs:method:Store.put', 'put', 'calls', 'same_file'),
     ('src/store.rs:function:save_all', 'src/model/order.rs:method:Order.total', 'total', 'calls', 'import'),
+    ('src/util.rs:function:normalize', None, 'String', 'references', 'external'),
     ('src/util.rs:function:normalize', None, 'to_lowercase', 'calls', 'external'),
     ('src/util.rs:function:normalize', None, 'trim', 'calls', 'external'),
+    ('src/util.rs:function:weigh', None, 'Weight', 'references', None),
+    ('tools/xtask/src/main.rs:function:main', 'tools/xtask/src/main.rs:type:Weight', 'Weight', 'references', 'same_file'),
 }
 
 
@@ -204,6 +214,14 @@ def test_rust_resolution_cases(tmp_path: Path) -> None:
     assert edges[("src/lib.rs:function:tests.run_counts_items", "run", "calls")] == (run, "same_file")
     # main.rs reaches the library by its crate name (Cargo.toml)
     assert edges[("src/main.rs:function:main", "run", "calls")] == (run, "import")
+    # a guess stays in its Cargo package: `Weight` is defined by a macro
+    # (invisible), and tools/xtask's `Weight` is another package's
+    assert edges[("src/util.rs:function:weigh", "Weight", "references")] == (None, None)
+    assert edges[("tools/xtask/src/main.rs:function:main", "Weight", "references")] == (
+        "tools/xtask/src/main.rs:type:Weight", "same_file")
+    # `is_empty` is an everyday std method: `x.is_empty()` is not guessed to
+    # be the project's one `Order.is_empty` (recall traded for precision)
+    assert edges[(run, "is_empty", "calls")] == (None, None)
     # a closure is no project function; `Self::default()` is derived
     assert edges[(run, "log", "calls")] == (None, None)
     assert edges[("src/store.rs:method:MemoryStore.new", "default", "calls")] == (None, None)

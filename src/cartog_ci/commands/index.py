@@ -30,7 +30,12 @@ def run(args: argparse.Namespace) -> int:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         result = index_repository(
-            ws.root, store, force=args.force, max_bytes=ws.config.max_file_bytes, progress=_progress
+            ws.root,
+            store,
+            force=args.force,
+            max_bytes=ws.config.max_file_bytes,
+            parse_timeout_ms=ws.config.parse_timeout_ms,
+            progress=_progress,
         )
         embedded = None
         if ws.config.embed and not args.no_embed:

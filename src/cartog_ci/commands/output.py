@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 
@@ -41,8 +42,13 @@ def emit_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
+# Control characters other than newline and tab: a file or symbol name may
+# hold ESC or CR (git allows them), which would drive the terminal.
+_TERMINAL_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
+
+
 def echo(line: str = "") -> None:
-    sys.stdout.write(line + "\n")
+    sys.stdout.write(_TERMINAL_CONTROL.sub("?", line) + "\n")
 
 
 def resolve_names(store: SqliteStore, name: str) -> list[Symbol]:

@@ -120,11 +120,14 @@ def run(args: argparse.Namespace) -> int:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         _announce_first_run(ws.root, store)
-        index_repository(ws.root, store, max_bytes=ws.config.max_file_bytes)
+        index_repository(
+            ws.root, store, max_bytes=ws.config.max_file_bytes, parse_timeout_ms=ws.config.parse_timeout_ms
+        )
         _embed_changed(ws, store, args)
         change = compute_change(
-            ws.root, old=old, head=head, base_label=chosen, base_ref=base_ref, max_bytes=ws.config.max_file_bytes
-        )
+            ws.root, old=old, head=head, base_label=chosen, base_ref=base_ref,
+            max_bytes=ws.config.max_file_bytes, parse_timeout_ms=ws.config.parse_timeout_ms,
+        )  # fmt: skip
         depth = args.depth if args.depth is not None else ws.config.depth
         report = build_report(store, change, depth=depth, related=_related_finder(ws, store, args))
     finally:

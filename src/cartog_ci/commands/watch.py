@@ -75,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _index_once(ws: workspace.Workspace, store: object, why: str) -> None:
     start = time.perf_counter()
-    result = index_repository(ws.root, store, max_bytes=ws.config.max_file_bytes)  # type: ignore[arg-type]
+    result = index_repository(  # type: ignore[arg-type]
+        ws.root, store, max_bytes=ws.config.max_file_bytes, parse_timeout_ms=ws.config.parse_timeout_ms
+    )
     c = result.categories
     sys.stderr.write(
         f"cartog-ci: re-indexed ({why}): {result.parsed} file(s) parsed, +{len(c['added'])} "

@@ -23,12 +23,18 @@ NOT_EMBEDDED = frozenset({"module", "constant"})
 
 _LONE_CLOSER = re.compile(r"^[\s\)\]\}>;,]*(end)?[\s\)\]\}>;,]*$")
 _SEPARATOR = re.compile(r"^\s*(#|//|/\*|\*|--|;|%|<!--)?\s*([-=*#~_/+.]\s*){3,}(\*/|-->)?\s*$")
+# Banner phrases, not the bare word: a comment that talks about a licence
+# key (`# reject an expired licence`) is documentation of the code.
 _FORMAL = re.compile(
-    r"^\s*(#|//|/\*|\*|--|;)+.*\b(copyright|licen[cs]ed?|spdx-license-identifier|all rights reserved|"
-    r"apache license|gnu general public|permission is hereby granted|warranty)\b",
+    r"^\s*(#|//|/\*|\*|--|;)+.*(\bcopyright\b|\(c\)\s*\d{4}|©|\bspdx-license-identifier\b|"
+    r"\ball rights reserved\b|\blicen[cs]ed (under|to)\b|\bunder the\b.*\blicen[cs]e\b|"
+    r"\blicen[cs]e,? version\b|\bgoverned by\b.*\blicen[cs]e\b|\bapache license\b|"
+    r"\bgnu (lesser )?general public\b|\bpermission is hereby granted\b|\bwithout (any )?warranty\b|"
+    r"\bwarranty of\b)",
     re.IGNORECASE,
 )
 _SHEBANG_OR_CODING = re.compile(r"^\s*(#!|#.*-\*-\s*coding)")
+_WS = re.compile(r"\s+")
 
 
 def truncate_utf8(text: str, limit: int) -> str:
@@ -59,24 +65,40 @@ def header(symbol: Symbol) -> str:
 
 def symbol_text(symbol: Symbol, source: bytes, children: Sequence[Symbol] = ()) -> SymbolText:
     """Children (a class's methods) stand in their parent's text by their
-    first line only: a method's body change is not its class's change."""
+    signature line only: a method's body change is not its class's change."""
     pieces: list[bytes] = []
     cursor = symbol.start_byte
     for child in sorted(children, key=lambda c: c.start_byte):
         if child.start_byte < cursor or child.end_byte > symbol.end_byte:
             continue
         pieces.append(source[cursor : child.start_byte])
-        first = source[child.start_byte : child.end_byte].split(b"\n", 1)[0]
-        pieces.append(first + b"\n")
+        pieces.append(_stand_in(child, source) + b"\n")
         cursor = child.end_byte
     pieces.append(source[cursor : symbol.end_byte])
     body = b"".join(pieces).decode("utf-8", "replace")
-    lines = _dedent(significant_lines(body))
+    lines = _outer_decorators(symbol, source) + _dedent(significant_lines(body))
     full = header(symbol) + "\n" + "\n".join(lines)
     content = truncate_utf8(full, CONTENT_BYTES)
     embed = truncate_utf8(full, EMBED_BYTES)
     digest = hashlib.sha256(embed.encode("utf-8")).hexdigest()
     return SymbolText(symbol.id, embed, content, digest)
+
+
+def _stand_in(child: Symbol, source: bytes) -> bytes:
+    # The signature, not the first line: a decorated method's first line is
+    # its decorator (`@property`), which says nothing about the method.
+    if child.signature:
+        return child.signature.encode("utf-8")
+    return source[child.start_byte : child.end_byte].split(b"\n", 1)[0]
+
+
+def _outer_decorators(symbol: Symbol, source: bytes) -> list[str]:
+    """Decorators the symbol's byte range does not hold (Rust's `#[derive]`
+    precedes the item it annotates); SPEC §3 wants them in the text."""
+    if not symbol.decorators:
+        return []
+    own = _WS.sub(" ", source[symbol.start_byte : symbol.end_byte].decode("utf-8", "replace"))
+    return [d for d in symbol.decorators if d not in own]
 
 
 def _dedent(lines: list[str]) -> list[str]:

@@ -17,8 +17,17 @@ from pathlib import Path
 
 from cartog_ci import git
 from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, Symbol
-from cartog_ci.index.files import DEFAULT_MAX_BYTES, ParseJob, ParseResult, load_and_parse, walk
+from cartog_ci.index.files import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_PARSE_TIMEOUT_MS,
+    ParseJob,
+    ParseResult,
+    load_and_parse,
+    stored_name,
+    walk,
+)
 from cartog_ci.index.resolve import Resolver, SymbolTable, resolve_edges
+from cartog_ci.parse.languages import LANGUAGES, language_for_path
 from cartog_ci.store.sqlite import SqliteStore
 
 INDEX_DIR = ".cartog-ci"
@@ -94,10 +103,14 @@ def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) ->
         return _Plan(listed, listed, head, dirty, "force" if force else "full")
     changed = git.changed_between(root, last, head) if last != head else []
     candidates = set(changed) | set(dirty) | set(previous_dirty)
+    # A file stored as unsupported that a language now claims (the
+    # all-languages extra installed since the last run) is parsed now.
+    unsupported = store.query("SELECT path FROM files WHERE status = 'unsupported'")
+    candidates |= {str(p) for (p,) in unsupported if language_for_path(str(p)) is not None}
     # Files that appeared in the listing but are unknown to the index
     # (e.g. the index was built with another .gitignore) are candidates too.
     known = set(stored)
-    candidates |= {p for p in listed if p not in known}
+    candidates |= {p for p in listed if stored_name(p) not in known}
     listed_set = set(listed)
     return _Plan(listed, sorted(c for c in candidates if c in listed_set), head, dirty, "incremental")
 
@@ -119,7 +132,18 @@ def index_repository(
     *,
     force: bool = False,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    parse_timeout_ms: int | None = DEFAULT_PARSE_TIMEOUT_MS,
     progress: Progress | None = None,
+) -> IndexResult:
+    """One run, one write transaction from the plan to the last write: a
+    second indexer waits (busy timeout) instead of planning from a state
+    that the first is about to change, and a kill leaves the previous index."""
+    with store.transaction():
+        return _index(root, store, force, max_bytes, parse_timeout_ms, progress)
+
+
+def _index(
+    root: Path, store: SqliteStore, force: bool, max_bytes: int, timeout_ms: int | None, progress: Progress | None
 ) -> IndexResult:
     result = IndexResult(notices=list(store.notices))
     clock = time.perf_counter()
@@ -131,14 +155,14 @@ def index_repository(
 
     clock = time.perf_counter()
     jobs = [
-        ParseJob(str(root), p, None if plan.mode == "force" else _stored_sha(stored_states, p), max_bytes)
+        ParseJob(str(root), p, None if plan.mode == "force" else _stored_sha(stored_states, p), max_bytes, timeout_ms)
         for p in plan.candidates
     ]
     parsed = _parse_all(root, jobs, progress)
     result.timings["read_parse"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
-    listed = set(plan.listed)
+    listed = {stored_name(p) for p in plan.listed}
     with store.transaction():
         gone = [p for p in stored_states if p not in listed]
         affected_names: set[str] = set()
@@ -375,9 +399,30 @@ def _edges_to_revisit(
         )
     )
     if hierarchy_changed:
-        marks = ",".join("?" * len(_SELF_QUALIFIERS))
-        found.update(store.numbered_edges(f"qualifier IN ({marks})", _SELF_QUALIFIERS))
+        receivers = _receiver_qualifiers(store)
+        marks = ",".join("?" * len(receivers))
+        found.update(store.numbered_edges(f"qualifier IN ({marks})", receivers))
     return sorted(found.items())
+
+
+def _receiver_qualifiers(store: SqliteStore) -> list[str]:
+    """What methods call their own object: `self`/`this`, every language's
+    self names (Rust `Self`) and Go receivers (`func (s *Server)` -> `s`),
+    read from the stored signatures. A base added in one file changes what
+    `s.Close()` means in the package's other files too."""
+    names = set(_SELF_QUALIFIERS)
+    for spec in LANGUAGES.values():
+        names.update(spec.self_names)
+        if not spec.receiver_pattern:
+            continue
+        rows = store.query(
+            "SELECT DISTINCT signature FROM symbols WHERE kind = 'method' AND language = ?", (spec.name,)
+        )
+        for (signature,) in rows:
+            match = re.match(spec.receiver_pattern, str(signature))
+            if match:
+                names.add(match.group(1))
+    return sorted(names)
 
 
 def _bases(store: SqliteStore) -> dict[str, list[str]]:

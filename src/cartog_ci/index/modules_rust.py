@@ -26,11 +26,13 @@ import tomllib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from cartog_ci.domain import Symbol
     from cartog_ci.index.resolve import SymbolTable
 
 _ROOT_FILES = ("lib.rs", "main.rs")
 _CACHE_KEY = "rust.crates"
 _ROOTS_KEY = "rust.roots"
+_PACKAGES_KEY = "rust.packages"
 
 
 def find(table: SymbolTable, importer: str, spec: str) -> list[str]:
@@ -58,6 +60,49 @@ def find(table: SymbolTable, importer: str, spec: str) -> list[str]:
     if base is None:
         return []
     return _walk(table, base, rest)
+
+
+def may_guess(table: SymbolTable, source: Symbol, candidate: Symbol, *, bare: bool) -> bool:
+    """Whether a name-only guess from ``source`` may land on ``candidate``.
+
+    An item of another package is reached only through a path or a `use`,
+    both followed before any guess, so a guess stays in the package (the
+    `c_int` of one vendored crate is not another's). A bare name is never a
+    method: those need `self.` or `Type::`.
+    """
+    if bare and candidate.kind == "method":
+        return False
+    return package(table, source.file) == package(table, candidate.file)
+
+
+def package(table: SymbolTable, path: str) -> str:
+    """The Cargo package a file belongs to: the nearest directory above it
+    with a Cargo.toml, or, without the repository root, the directory that
+    holds the crate's `src/`, `tests/`, `examples/`, `benches/`."""
+    packages = table.caches.setdefault(_PACKAGES_KEY, {})
+    assert isinstance(packages, dict)
+    directory = posixpath.dirname(path)
+    if directory not in packages:
+        packages[directory] = _package(table, path)
+    return str(packages[directory])
+
+
+def _package(table: SymbolTable, path: str) -> str:
+    directory = posixpath.dirname(path)
+    if table.root:
+        current = directory
+        while True:
+            if os.path.isfile(os.path.join(table.root, current, "Cargo.toml")):
+                return current
+            if not current:
+                break
+            current = posixpath.dirname(current)
+    directory = posixpath.dirname(crate_root(table, path))
+    parts = directory.split("/")
+    for marker in ("src", "tests", "examples", "benches"):
+        if marker in parts:
+            return "/".join(parts[: len(parts) - 1 - parts[::-1].index(marker)])
+    return directory
 
 
 def crate_root(table: SymbolTable, path: str) -> str:

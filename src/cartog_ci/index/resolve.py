@@ -63,6 +63,23 @@ def _finder(language: str) -> ModuleFinder | None:
     return _LOADED_FINDERS.get(language)
 
 
+# A finder module may also say where a name-only guess may land:
+# ``may_guess(table, source, candidate, *, bare) -> bool`` (Rust: in the same
+# package, never a method for a bare name). Without one, anywhere.
+GuessScope = Callable[..., bool]
+
+
+_GUESS_SCOPES: dict[str, GuessScope | None] = {}
+
+
+def _guess_scope(language: str) -> GuessScope | None:
+    if language not in _GUESS_SCOPES:
+        module = importlib.import_module(MODULE_FINDERS[language]) if language in MODULE_FINDERS else None
+        scope = getattr(module, "may_guess", None)
+        _GUESS_SCOPES[language] = scope if callable(scope) else None
+    return _GUESS_SCOPES[language]
+
+
 @dataclass
 class _Binding:
     module: str
@@ -409,7 +426,9 @@ class Resolver:
         spec = LANGUAGES.get(source.language)
         if spec is not None and not spec.unique_fallback:
             return None, None
-        guess, tier = self._unique(name, types_only=kind in ("inherits", "references", "raises"))
+        guess, tier = self._unique(
+            name, types_only=kind in ("inherits", "references", "raises"), within=self._within(source, bare=True)
+        )
         if guess is not None and spec is not None and spec.implicit_self and self.t.by_id[guess].kind == "method":
             # a bare call that is no method of `this`/`self` is inherited from
             # outside the project: another type's method is a wrong guess
@@ -516,7 +535,15 @@ class Resolver:
         spec = LANGUAGES.get(source.language)
         if spec is not None and not spec.unique_methods:
             return None, None
-        return self._unique(name, methods_only=True)
+        if spec is not None and name in spec.common_methods:
+            return None, None  # Rust `s.to_owned()`, Go `t.Run()`: the standard library's
+        return self._unique(name, methods_only=True, within=self._within(source, bare=False))
+
+    def _within(self, source: Symbol, *, bare: bool) -> Callable[[Symbol], bool] | None:
+        scope = _guess_scope(source.language)
+        if scope is None:
+            return None
+        return lambda candidate: bool(scope(self.t, source, candidate, bare=bare))
 
     def _unknown_type(self, source: Symbol, qualifier: str) -> bool:
         """Java, Ruby: a capitalized head names a type or constant. Reaching
@@ -711,7 +738,14 @@ class Resolver:
                     self._detached[owner][symbol.name].append(symbol.id)
         return self._detached
 
-    def _unique(self, name: str, *, methods_only: bool = False, types_only: bool = False) -> tuple[str | None, str | None]:
+    def _unique(
+        self,
+        name: str,
+        *,
+        methods_only: bool = False,
+        types_only: bool = False,
+        within: Callable[[Symbol], bool] | None = None,
+    ) -> tuple[str | None, str | None]:
         if methods_only and (name in _COMMON_METHODS or name.startswith("__")):
             return None, None
         candidates = [
@@ -720,6 +754,7 @@ class Resolver:
             if (not methods_only or self.t.by_id[i].kind in ("method", "function"))
             and (not types_only or self.t.by_id[i].kind in TYPE_KINDS)
             and self.t.by_id[i].kind not in ("section", "constant")
+            and (within is None or within(self.t.by_id[i]))
         ]
         return self._pick(candidates, "unique")
 

@@ -18,7 +18,7 @@ from pathlib import PurePosixPath
 import tree_sitter as ts
 
 from cartog_ci.domain import Edge, FileExtraction, Symbol
-from cartog_ci.parse import imports, merkle
+from cartog_ci.parse import budget, imports, merkle
 from cartog_ci.parse.languages import LANGUAGES, LanguageSpec, comment_query, grammar, query
 
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
@@ -363,12 +363,15 @@ def _comment_ranges(spec: LanguageSpec, root: ts.Node) -> list[tuple[int, int]]:
     return ranges
 
 
-def extract(path: str, source: bytes, language: str) -> FileExtraction:
-    """Parse one file and return its symbols (module first) and edges."""
+def extract(path: str, source: bytes, language: str, *, timeout_ms: int | None = None) -> FileExtraction:
+    """Parse one file and return its symbols (module first) and edges.
+
+    ParseTimeout when tree-sitter needs more than ``timeout_ms``."""
     spec = LANGUAGES[language]
     if spec.extractor:  # a format no tags query describes (Markdown sections)
-        return importlib.import_module(spec.extractor).extract(path, source, language)
-    tree = ts.Parser(grammar(language)).parse(source)
+        module = importlib.import_module(spec.extractor)
+        return module.extract(path, source, language, timeout_ms=timeout_ms)  # type: ignore[no-any-return]
+    tree = budget.parse(grammar(language), source, timeout_ms)
     root = tree.root_node
     defs, raw_refs = _collect(spec, root)
     _nest(defs, spec)

@@ -13,6 +13,8 @@ from pathlib import PurePosixPath
 
 import tree_sitter as ts
 
+from cartog_ci.parse import pack
+
 
 @dataclass(frozen=True)
 class LanguageSpec:
@@ -69,6 +71,10 @@ class LanguageSpec:
     # name, group 2 its declared type (Go `t *testing.T`, Rust `s: &mut dyn
     # Store`). A call on a parameter is then a call on that type, not a guess.
     parameter_pattern: str = ""
+    # Method names of the standard library's everyday types and interfaces
+    # (Rust `to_owned`, Go `Error`): `x.name()` with x of unknown type is far
+    # more likely one of those than the one project method of that name.
+    common_methods: frozenset[str] = frozenset()
 
 
 JS_GLOBALS = frozenset(
@@ -144,6 +150,30 @@ GO_BUILTINS = frozenset(
     "float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 "
     "uintptr".split()
 )
+# Methods of Go's standard interfaces and testing/sync/io types.
+GO_COMMON_METHODS = frozenset(
+    "Error String Write WriteString WriteByte Read ReadByte Close Lock Unlock RLock RUnlock "
+    "Done Err Value Deadline Wait Add Len Less Swap Unwrap Is As ServeHTTP Run Fatal Fatalf "
+    "Errorf Log Logf Helper Cleanup Skip Skipf Parallel FailNow Fail Print Printf Println "
+    "Sprintf Fprintf Header WriteHeader Bytes Reset Load Store Encode Decode Next Scan Seek "
+    "Flush Sum Format Context WithContext".split()
+)
+# Methods of Rust's std types and traits (Option, Result, Vec, str, slices,
+# iterators, Clone/ToOwned/Into/AsRef/Borrow/Deref, Display/Debug, io, sync).
+RUST_COMMON_METHODS = frozenset(
+    "clone clone_from to_owned to_string into from try_into try_from as_ref as_mut as_str "
+    "as_bytes as_slice as_ptr as_mut_ptr borrow borrow_mut deref deref_mut drop eq ne cmp "
+    "partial_cmp hash fmt default len is_empty iter iter_mut into_iter next next_back map "
+    "filter filter_map flat_map fold collect count sum product any all find position "
+    "enumerate zip rev take skip chain cloned copied peekable unwrap unwrap_or "
+    "unwrap_or_else unwrap_or_default expect ok err ok_or ok_or_else and_then or_else "
+    "map_err is_some is_none is_ok is_err get get_mut get_unchecked get_unchecked_mut "
+    "contains contains_key insert remove push push_str pop extend clear truncate split "
+    "split_at starts_with ends_with trim to_lowercase to_uppercase chars bytes lines parse "
+    "write write_str write_all write_fmt read read_exact read_to_string flush lock send "
+    "recv join min max abs with_capacity capacity reserve sort sort_by sort_unstable "
+    "dedup retain first last set replace swap as_deref".split()
+)
 # The Rust prelude, primitive types used as paths (`u32::from`) and the std
 # crates: bound without a `use`, never a project item.
 RUST_BUILTINS = frozenset(
@@ -151,7 +181,13 @@ RUST_BUILTINS = frozenset(
     "Unpin ToString ToOwned Iterator IntoIterator DoubleEndedIterator ExactSizeIterator "
     "Extend FromIterator From Into TryFrom TryInto AsRef AsMut Fn FnMut FnOnce Drop "
     "PartialEq Eq PartialOrd Ord drop bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 "
-    "i64 i128 isize f32 f64 std core alloc".split()
+    "i64 i128 isize f32 f64 std core alloc "
+    # std macros: a macro nested in macro arguments (`assert!(format!(..))`)
+    # reads as a call, the `!` being invisible to the query's anchors
+    "format vec println print eprintln eprint write writeln panic assert assert_eq "
+    "assert_ne debug_assert debug_assert_eq debug_assert_ne matches todo unimplemented "
+    "unreachable dbg concat stringify include_str include_bytes env option_env "
+    "format_args compile_error".split()
 )
 
 LANGUAGES: dict[str, LanguageSpec] = {
@@ -237,6 +273,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             unique_fallback=False,
             doc_parents=("type_declaration", "const_declaration"),
             parameter_pattern=r"[(,]\s*(\w+)\s+\*?(\w+(?:\.\w+)?)(?=\s*[,)])",
+            common_methods=GO_COMMON_METHODS,
         ),
         LanguageSpec(
             name="rust",
@@ -247,6 +284,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             self_names=("self", "Self"),
             builtins=RUST_BUILTINS,
             qualifier_paths=True,
+            common_methods=RUST_COMMON_METHODS,
             parameter_pattern=r"[(,]\s*(?:mut\s+)?(\w+)\s*:\s*(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?(?:dyn\s+|impl\s+)?((?:\w+::)*\w+)",
         ),
     )
@@ -264,12 +302,45 @@ def register(spec: LanguageSpec) -> None:
 
 def language_for_path(path: str) -> LanguageSpec | None:
     suffix = PurePosixPath(path).suffix.lower()
-    return _BY_EXTENSION.get(suffix)
+    return _BY_EXTENSION.get(suffix) or _pack_language(suffix)
+
+
+def _pack_language(suffix: str) -> LanguageSpec | None:
+    """A long-tail language of the ``all-languages`` extra, when installed;
+    without it the file is ``unsupported``, never an error. Not put in
+    ``_BY_EXTENSION``: whether the pack is there is asked every time."""
+    name = pack.language_for_suffix(suffix)
+    spec = _pack_spec(name) if name is not None else None
+    if spec is not None:
+        LANGUAGES.setdefault(spec.name, spec)  # extract() and the resolver look it up by name
+    return spec
+
+
+@lru_cache(maxsize=None)
+def _pack_spec(name: str) -> LanguageSpec | None:
+    try:
+        language = ts.Language(pack.binding(name))
+        ts.Query(language, pack.tags_query(name))
+    except (LookupError, OSError, ValueError, ts.QueryError):
+        return None  # a grammar the pack lacks, or a query its grammar rejects
+    return LanguageSpec(
+        name=name,
+        extensions=pack.extensions_of(name),
+        module=pack.MODULE,
+        loader="get_binding",
+        query=f"pack/{name}",
+        comment_types=tuple(t for t in pack.COMMENT_TYPES if language.id_for_node_kind(t, True)),
+        # the resolver's defaults for a language it has no spec for: the same
+        # answers whether or not this process has seen such a file yet
+        self_names=("self", "cls", "this"),
+    )
 
 
 @lru_cache(maxsize=None)
 def grammar(name: str) -> ts.Language:
     spec = LANGUAGES[name]
+    if spec.module == pack.MODULE:
+        return ts.Language(pack.binding(name))
     module = importlib.import_module(spec.module)
     return ts.Language(getattr(module, spec.loader)())
 
@@ -277,6 +348,8 @@ def grammar(name: str) -> ts.Language:
 @lru_cache(maxsize=None)
 def query_source(name: str) -> str:
     spec = LANGUAGES[name]
+    if spec.module == pack.MODULE:
+        return pack.tags_query(name)
     stem = spec.query or spec.name
     return resources.files("cartog_ci.parse").joinpath("queries", f"{stem}.scm").read_text("utf-8")
 

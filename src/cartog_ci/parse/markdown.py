@@ -38,7 +38,7 @@ import tree_sitter as ts
 import tree_sitter_markdown
 
 from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, Symbol
-from cartog_ci.parse import merkle
+from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.extract import module_name
 from cartog_ci.parse.languages import grammar, language_for_path
 
@@ -81,14 +81,14 @@ class _Heading:
     end: int  # end of the heading itself
 
 
-def extract(path: str, source: bytes, language: str) -> FileExtraction:
-    tree = ts.Parser(grammar(language)).parse(source)
+def extract(path: str, source: bytes, language: str, *, timeout_ms: int | None = None) -> FileExtraction:
+    tree = budget.parse(grammar(language), source, timeout_ms)
     headings: list[_Heading] = []
     blocks: list[tuple[int, int]] = []
     _walk(tree.root_node, source, headings, blocks)
     chunks = _chunks(source, headings, blocks)
     symbols = _symbols(path, source, language, chunks, tree.root_node.end_point[0] + 1)
-    edges = _links(path, source, tree, chunks, symbols)
+    edges = _links(path, source, tree, chunks, symbols, timeout_ms)
     lines = source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
     return FileExtraction(path, language, tuple(symbols), tuple(edges), symbols[0].subtree_hash, lines)
 
@@ -266,8 +266,10 @@ def _ids(path: str, chunks: list[_Chunk]) -> list[str]:
 # -- links ---------------------------------------------------------------------
 
 
-def _links(path: str, source: bytes, tree: ts.Tree, chunks: list[_Chunk], symbols: list[Symbol]) -> list[Edge]:
-    destinations = list(_destinations(source, tree))
+def _links(
+    path: str, source: bytes, tree: ts.Tree, chunks: list[_Chunk], symbols: list[Symbol], timeout_ms: int | None
+) -> list[Edge]:
+    destinations = list(_destinations(source, tree, timeout_ms))
     starts = [c.start for c in chunks]
     edges: list[Edge] = []
     for node in sorted(destinations, key=lambda n: n.start_byte):
@@ -282,15 +284,13 @@ def _links(path: str, source: bytes, tree: ts.Tree, chunks: list[_Chunk], symbol
     return edges
 
 
-def _destinations(source: bytes, tree: ts.Tree) -> list[ts.Node]:
+def _destinations(source: bytes, tree: ts.Tree, timeout_ms: int | None) -> list[ts.Node]:
     found: list[ts.Node] = []
     for nodes in ts.QueryCursor(_definitions()).captures(tree.root_node).values():
         found += nodes
     inline = [n.range for n in _inline_nodes(tree.root_node)] if b"](" in source else []
     if inline:  # the inline grammar is a second parse: only when a link may be there
-        parser = ts.Parser(_INLINE)
-        parser.included_ranges = inline
-        inline_tree = parser.parse(source)
+        inline_tree = budget.parse(_INLINE, source, timeout_ms, included_ranges=inline)
         for nodes in ts.QueryCursor(_LINKS).captures(inline_tree.root_node).values():
             found += nodes
     return found

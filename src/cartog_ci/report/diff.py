@@ -15,8 +15,8 @@ from pathlib import Path
 
 from cartog_ci import git
 from cartog_ci.domain import Edge, FileExtraction, Symbol, SymbolChange
-from cartog_ci.errors import CartogError, UnknownRef
-from cartog_ci.index.files import decode_source
+from cartog_ci.errors import CartogError, ParseTimeout, UnknownRef
+from cartog_ci.index.files import content_problem, decode_source, stored_name
 from cartog_ci.parse.extract import extract
 from cartog_ci.parse.languages import language_for_path
 
@@ -105,33 +105,48 @@ def _read_head(repo: Path, head: Side, path: str) -> bytes | None:
         return None
 
 
-def _parse(path: str, data: bytes | None, max_bytes: int) -> tuple[FileExtraction | None, bytes, str]:
+def _parse(
+    path: str, data: bytes | None, max_bytes: int, timeout_ms: int | None
+) -> tuple[FileExtraction | None, bytes, str]:
     spec = language_for_path(path)
     if spec is None:
         return None, b"", "unsupported language"
+    if stored_name(path) != path:
+        return None, b"", "file name is not valid UTF-8 (rename the file)"
     if data is None:
         return None, b"", ""
     if len(data) > max_bytes:
         return None, b"", "too large"
-    if b"\0" in data[:8192]:
-        return None, b"", "binary content"
+    problem = content_problem(data)
+    if problem:
+        return None, b"", problem
     source = decode_source(data)
     if source is None:
         return None, b"", "not valid UTF-8 text"
-    return extract(path, source, spec.name), source, ""
+    try:
+        return extract(path, source, spec.name, timeout_ms=timeout_ms), source, ""
+    except ParseTimeout as exc:
+        return None, b"", str(exc)
 
 
 def compute_change(
-    repo: Path, *, old: str, head: Side, base_label: str, base_ref: str, max_bytes: int
+    repo: Path,
+    *,
+    old: str,
+    head: Side,
+    base_label: str,
+    base_ref: str,
+    max_bytes: int,
+    parse_timeout_ms: int | None = None,
 ) -> ChangeSet:
     cs = ChangeSet(base_label, base_ref, old, head)
     cs.files = [f for f in _changed_files(repo, old, head) if not f.startswith(".cartog-ci/")]
     for path in cs.files:
-        before, before_src, why_before = _parse(path, git.show(repo, old, path), max_bytes)
-        after, after_src, why_after = _parse(path, _read_head(repo, head, path), max_bytes)
+        before, before_src, why_before = _parse(path, git.show(repo, old, path), max_bytes, parse_timeout_ms)
+        after, after_src, why_after = _parse(path, _read_head(repo, head, path), max_bytes, parse_timeout_ms)
         reason = why_after or why_before
         if reason and reason != "unsupported language":
-            cs.skipped.append((path, reason))
+            cs.skipped.append((stored_name(path), reason))
         if before is not None:
             cs.base_files[path] = before
             cs.base_sources[path] = before_src
@@ -139,6 +154,7 @@ def compute_change(
             cs.head_files[path] = after
             cs.head_sources[path] = after_src
     cs.changes = classify(cs.base_files, cs.head_files, cs.base_sources, cs.head_sources)
+    cs.files = [stored_name(f) for f in cs.files]  # printable in JSON and Markdown
     return cs
 
 

@@ -42,27 +42,33 @@ class SearchTables:
     # -- text ----------------------------------------------------------------
 
     def replace_texts(self, path: str, texts: Sequence[SymbolText], names: dict[str, str]) -> None:
+        # FTS rows share the chunk's rowid: symbol_id is UNINDEXED in FTS5, so
+        # deleting by it would scan the whole table for every symbol.
         self.delete_texts([path])
         self.db.executemany(
             "INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?, ?)",
             ((t.symbol_id, path, t.text_hash, t.embed_text, t.content) for t in texts),
         )
+        rowids = dict(self.db.execute("SELECT symbol_id, rowid FROM chunks WHERE file = ?", (path,)).fetchall())
         self.db.executemany(
-            "INSERT INTO fts_symbols (symbol_id, name, words, content) VALUES (?, ?, ?, ?)",
-            ((t.symbol_id, names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content) for t in texts),
+            "INSERT INTO fts_symbols (rowid, symbol_id, name, words, content) VALUES (?, ?, ?, ?, ?)",
+            (
+                (rowids[t.symbol_id], t.symbol_id, names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content)
+                for t in texts
+            ),
         )
         self.db.executemany(
-            "INSERT INTO fts_trigram (symbol_id, content) VALUES (?, ?)",
-            ((t.symbol_id, t.content) for t in texts),
+            "INSERT INTO fts_trigram (rowid, symbol_id, content) VALUES (?, ?, ?)",
+            ((rowids[t.symbol_id], t.symbol_id, t.content) for t in texts),
         )
 
     def delete_texts(self, paths: Iterable[str]) -> None:
         for path in paths:
-            ids = [r[0] for r in self.db.execute("SELECT symbol_id FROM chunks WHERE file = ?", (path,))]
-            if not ids:
+            rowids = [(r[0],) for r in self.db.execute("SELECT rowid FROM chunks WHERE file = ?", (path,))]
+            if not rowids:
                 continue
-            self.db.executemany("DELETE FROM fts_symbols WHERE symbol_id = ?", ((i,) for i in ids))
-            self.db.executemany("DELETE FROM fts_trigram WHERE symbol_id = ?", ((i,) for i in ids))
+            self.db.executemany("DELETE FROM fts_symbols WHERE rowid = ?", rowids)
+            self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", rowids)
             self.db.execute("DELETE FROM chunks WHERE file = ?", (path,))
 
     def contents(self, ids: Sequence[str]) -> dict[str, str]:

@@ -4,6 +4,11 @@ The store owns the connection; every write goes through ``transaction()``
 (SAVEPOINT when nested). A file that is not ours, or is corrupt, is moved
 aside and rebuilt with a one-line notice; a file from a newer schema is
 refused so that a newer tool's index is never destroyed.
+
+Opening takes the write lock only when there is something to write
+(migrations, meta of another tool version): a query command opened while
+an index run holds the lock reads the last committed state (WAL) instead
+of waiting for it.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import apsw
 
 from cartog_ci import __version__
 from cartog_ci.domain import Edge, FileState, Symbol
-from cartog_ci.errors import CorruptIndex, IndexBusy, IndexFromTheFuture
+from cartog_ci.errors import CartogError, CorruptIndex, IndexBusy, IndexFromTheFuture, IndexMissing
 from cartog_ci.store import migrations
 from cartog_ci.store.search import SearchTables, load_vec
 
@@ -58,10 +63,15 @@ def _edge_row(e: Edge) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-def _looks_like_ours(path: Path) -> None:
-    """Raise CorruptIndex unless the file is an SQLite database of ours."""
-    with path.open("rb") as fh:
-        head = fh.read(16)
+def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> bool:
+    """True for a database of ours, False for an empty one (created, then
+    interrupted before its first commit: ours to fill, not corrupt); raise
+    CorruptIndex for anything else."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(16)
+    except OSError as exc:
+        raise CartogError(f"cannot read index {path} ({exc.strerror}): pass another --index path") from exc
     if head != SQLITE_MAGIC:
         raise CorruptIndex("not an SQLite database")
     try:
@@ -69,8 +79,10 @@ def _looks_like_ours(path: Path) -> None:
     except apsw.Error as exc:
         raise CorruptIndex(str(exc)) from exc
     try:
-        db.set_busy_timeout(BUSY_TIMEOUT_MS)
+        db.set_busy_timeout(busy_timeout_ms)
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            return False
         if "meta" not in tables or "_migrations" not in tables:
             raise CorruptIndex("an SQLite file of another program")
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
@@ -86,55 +98,100 @@ def _looks_like_ours(path: Path) -> None:
         if check != [("ok",)]:
             raise CorruptIndex("integrity check failed")
     except apsw.BusyError as exc:
-        raise IndexBusy(f"index {path} is locked by another process; try again") from exc
+        raise IndexBusy(
+            f"index busy: {path} stayed locked by another process for {busy_timeout_ms / 1000:g} s; try again"
+        ) from exc
     except apsw.Error as exc:
         raise CorruptIndex(str(exc)) from exc
     finally:
         db.close()
+    return True
+
+
+def _up_to_date(db: apsw.Connection) -> bool:
+    """Every migration applied and the meta of this tool version written."""
+    try:
+        done = {str(r[0]) for r in db.execute("SELECT name FROM _migrations")}
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    except apsw.SQLError:  # no such table: a new file
+        return False
+    return {m.__name__ for m in migrations.MIGRATIONS} <= done and (
+        meta.get("tool"),
+        meta.get("schema_version"),
+        meta.get("tool_version"),
+    ) == (TOOL_NAME, str(migrations.SCHEMA_VERSION), __version__)
 
 
 class SqliteStore(SearchTables):
     """Everything the indexer, graph queries and report read and write."""
 
-    def __init__(self, path: Path, *, readonly: bool = False) -> None:
+    def __init__(
+        self, path: Path, *, readonly: bool = False, rebuild: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    ) -> None:
+        """``rebuild=False`` (query commands): an unusable or empty file is
+        reported, not replaced, since nothing would fill the new one."""
         self.path = path
         self.notices: list[str] = []
         self.readonly = readonly
+        self.rebuild = rebuild
+        self.busy_timeout_ms = busy_timeout_ms
         self._depth = 0
         self.db = self._open()
 
     # -- opening -------------------------------------------------------------
 
     def _open(self) -> apsw.Connection:
+        filled = False
+        if self.path.is_dir():
+            raise CartogError(f"index {self.path} is a directory: pass a file path with --index")
         if self.path.exists() and self.path.stat().st_size > 0:
             try:
-                _looks_like_ours(self.path)
+                filled = _looks_like_ours(self.path, self.busy_timeout_ms)
             except CorruptIndex as exc:
                 if self.readonly:
                     raise
+                if not self.rebuild:
+                    raise CartogError(
+                        f"index {self.path} is unusable ({exc}): run `cartog-ci index` to rebuild it"
+                    ) from exc
                 self._discard(str(exc))
         else:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not filled and not self.rebuild:
+            raise IndexMissing(f"index {self.path} is empty: run `cartog-ci index` first")
         flags = (
             apsw.SQLITE_OPEN_READONLY
             if self.readonly
             else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
         )
         db = apsw.Connection(str(self.path), flags=flags)
-        db.set_busy_timeout(BUSY_TIMEOUT_MS)
+        db.set_busy_timeout(self.busy_timeout_ms)
         load_vec(db)
         if not self.readonly:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            with _savepoint(db):
-                migrations.apply(db)
-                self._write_meta(db)
+            if not _up_to_date(db):
+                with _savepoint(db, self._busy_message()):
+                    migrations.apply(db)
+                    self._write_meta(db)
         return db
 
+    def _busy_message(self) -> str:
+        return (
+            f"index busy: {self.path} is being written by another cartog-ci process "
+            f"(waited {self.busy_timeout_ms / 1000:g} s); try again when it finishes, or raise busy_timeout_ms"
+        )
+
     def _discard(self, reason: str) -> None:
+        """Move the file aside (never delete what may be someone's data: an
+        --index pointed at another program's database), then start afresh."""
+        aside = Path(f"{self.path}.unusable")
         for suffix in ("", "-wal", "-shm"):
-            Path(str(self.path) + suffix).unlink(missing_ok=True)
-        self.notices.append(f"index {self.path} was unusable ({reason}); rebuilding it")
+            source, target = Path(f"{self.path}{suffix}"), Path(f"{aside}{suffix}")
+            target.unlink(missing_ok=True)
+            if source.exists():
+                os.replace(source, target)
+        self.notices.append(f"index {self.path} was unusable ({reason}); rebuilding it (old file kept as {aside.name})")
 
     def _write_meta(self, db: apsw.Connection) -> None:
         db.execute("INSERT OR IGNORE INTO meta VALUES ('tool', ?)", (TOOL_NAME,))
@@ -154,7 +211,7 @@ class SqliteStore(SearchTables):
         """One atomic unit; nested calls become savepoints."""
         self._depth += 1
         try:
-            with _savepoint(self.db):
+            with _savepoint(self.db, self._busy_message()):
                 yield
         finally:
             self._depth -= 1
@@ -216,7 +273,9 @@ class SqliteStore(SearchTables):
 
     def symbols_in_file(self, path: str) -> list[Symbol]:
         rows = self.db.execute(
-            f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE file = ? ORDER BY start_byte, id",
+            # the module first, even when a definition also starts at byte 0
+            f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE file = ? "
+            "ORDER BY kind != 'module', start_byte, end_byte DESC, id",
             (path,),
         )
         return [_symbol(r) for r in rows]
@@ -339,7 +398,7 @@ class SqliteStore(SearchTables):
 
 
 @contextmanager
-def _savepoint(db: apsw.Connection) -> Iterator[None]:
+def _savepoint(db: apsw.Connection, busy_message: str = "index busy: another process is writing it; try again") -> Iterator[None]:
     """BEGIN IMMEDIATE at the outermost level (a writer waits for the lock up
     front instead of failing half-way), SAVEPOINT when nested."""
     if db.in_transaction:
@@ -356,7 +415,7 @@ def _savepoint(db: apsw.Connection) -> Iterator[None]:
     try:
         db.execute("BEGIN IMMEDIATE")
     except apsw.BusyError as exc:
-        raise IndexBusy("the index is being written by another process; try again") from exc
+        raise IndexBusy(busy_message) from exc
     try:
         yield
     except BaseException:

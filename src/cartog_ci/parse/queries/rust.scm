@@ -26,7 +26,9 @@
 (union_item name: (type_identifier) @name) @definition.struct
 (enum_item name: (type_identifier) @name) @definition.enum
 (trait_item name: (type_identifier) @name) @definition.trait
-(type_item name: (type_identifier) @name) @definition.type
+; Item-level aliases; `type Err = Error;` in an impl is an associated type.
+(source_file (type_item name: (type_identifier) @name) @definition.type)
+(mod_item body: (declaration_list (type_item name: (type_identifier) @name) @definition.type))
 
 ; An inline `mod name { ... }` is a namespace: kind `module` is the file.
 (mod_item name: (identifier) @name body: (declaration_list)) @definition.namespace
@@ -39,12 +41,15 @@
 
 ; Calls: `f()`, `a::b::f()`, `x.m()`, `f::<T>()`. Macros are not calls
 ; (their own namespace); calls written as macro arguments are, when they
-; open the argument list or follow a comma: `assert_eq!(run(), 2)`.
+; open the argument list or follow a comma: `assert_eq!(run(), 2)` (not in
+; attributes: `#[cfg(any(..))]` calls nothing).
 (call_expression function: [(identifier) (scoped_identifier) (field_expression)] @name) @reference.call
 (call_expression
   function: (generic_function function: [(identifier) (scoped_identifier) (field_expression)] @name)) @reference.call
-(token_tree . (identifier) @name . (token_tree) @_args (#match? @_args "^\\(")) @reference.call
-(token_tree "," . (identifier) @name . (token_tree) @_args (#match? @_args "^\\(")) @reference.call
+(macro_invocation
+  (token_tree . (identifier) @name . (token_tree) @_args (#match? @_args "^\\("))) @reference.call
+(macro_invocation
+  (token_tree "," . (identifier) @name . (token_tree) @_args (#match? @_args "^\\("))) @reference.call
 
 ; `impl Trait for Type`: Type inherits Trait (the edge starts at the type,
 ; through @owner). Supertraits: `trait A: B + C`.

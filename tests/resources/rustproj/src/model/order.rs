@@ -33,6 +33,10 @@ impl Order {
     pub fn total(&self) -> usize {
         self.price()
     }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
 }
 
 impl Priced for Order {

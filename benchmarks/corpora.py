@@ -1,0 +1,179 @@
+"""Real corpora for the benchmarks: a PyPI sdist, unpacked, committed as a git repo.
+
+Each corpus lives in ``benchmarks/.corpora/<package>-<version>/`` (git-ignored).
+The sdist is downloaded once into ``benchmarks/.corpora/downloads/`` and the
+repository is built once, so re-runs touch neither the network nor git.
+Commits use a pinned identity and date, so the same sdist gives the same
+commit hash on every machine.
+
+    .venv/bin/python benchmarks/corpora.py            # materialise all, print sizes
+    .venv/bin/python benchmarks/corpora.py --corpus small
+
+Sizes (``*.py`` + ``*.pyi``, lines as ``wc -l``), measured when chosen:
+
+=========  ===================  =====  =======  ==================================
+name       sdist                files  lines    why this one
+=========  ===================  =====  =======  ==================================
+small      markdown-it-py 3.0.0    68    6,988  closest to ~70 files / ~4k lines of
+                                                the candidates tried (click 71/17.6k,
+                                                attrs 62/19.0k, mistune 47/5.1k,
+                                                pluggy 30/4.7k, flake8 34/4.8k)
+medium     celery 5.4.0           385   84,973  closest to ~500 files / ~90k lines
+                                                (setuptools 427/114k, pip 413/131k,
+                                                sphinx 674/118k, poetry 410/60k,
+                                                ipython 300/77k); none has 500
+large      Django 5.1           2,788  473,187  the issue's large corpus
+=========  ===================  =====  =======  ==================================
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPORA_DIR = HERE / ".corpora"
+DOWNLOADS = CORPORA_DIR / "downloads"
+READY_MARK = ".cartog-bench-ready"  # inside .git: the commit finished
+
+
+@dataclass(frozen=True)
+class Corpus:
+    name: str
+    package: str
+    version: str
+    # The file the incremental benchmark edits (a typical mid-sized module).
+    edit_target: str
+
+    @property
+    def requirement(self) -> str:
+        return f"{self.package}=={self.version}"
+
+    @property
+    def root(self) -> Path:
+        return CORPORA_DIR / f"{self.package.lower()}-{self.version}"
+
+
+CORPORA: dict[str, Corpus] = {
+    c.name: c
+    for c in (
+        Corpus("small", "markdown-it-py", "3.0.0", "markdown_it/rules_inline/emphasis.py"),
+        Corpus("medium", "celery", "5.4.0", "celery/app/amqp.py"),
+        Corpus("large", "django", "5.1", "django/db/models/query.py"),
+    )
+}
+ALIASES = {c.package.lower(): c.name for c in CORPORA.values()}
+
+# A pinned identity and date, and no user or system git configuration.
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "cartog-ci bench",
+    "GIT_AUTHOR_EMAIL": "bench@cartog-ci.invalid",
+    "GIT_COMMITTER_NAME": "cartog-ci bench",
+    "GIT_COMMITTER_EMAIL": "bench@cartog-ci.invalid",
+    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+00:00",
+    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+00:00",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_TEMPLATE_DIR": "",
+}
+
+
+def get(name: str) -> Corpus:
+    key = ALIASES.get(name.lower(), name.lower())
+    if key not in CORPORA:
+        choices = ", ".join(sorted(CORPORA) + sorted(ALIASES))
+        raise SystemExit(f"unknown corpus {name!r}; choose from {choices}")
+    return CORPORA[key]
+
+
+def select(names: Sequence[str] | None, default: Sequence[str]) -> list[Corpus]:
+    return [get(n) for n in (names or default)]
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, **GIT_ENV}
+    proc = subprocess.run(["git", "-C", str(repo), *args], env=env, capture_output=True, text=True, check=True)
+    return proc.stdout
+
+
+def _sdist(corpus: Corpus) -> Path:
+    """The cached sdist archive, downloaded on first use."""
+    target = DOWNLOADS / f"{corpus.package.lower()}-{corpus.version}"
+    found = sorted(target.glob("*.tar.gz")) if target.is_dir() else []
+    if found:
+        return found[0]
+    target.mkdir(parents=True, exist_ok=True)
+    print(f"downloading {corpus.requirement} (sdist) ...", file=sys.stderr)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+         "--no-binary", ":all:", corpus.requirement, "-d", str(target)],
+        check=True,
+    )  # fmt: skip
+    found = sorted(target.glob("*.tar.gz"))
+    if not found:
+        raise SystemExit(f"pip download gave no .tar.gz sdist for {corpus.requirement}")
+    return found[0]
+
+
+def _unpack(archive: Path, dest: Path) -> None:
+    """Extract the sdist's single top directory's contents into ``dest``."""
+    with tempfile.TemporaryDirectory(dir=CORPORA_DIR) as tmp:
+        with tarfile.open(archive) as tar:
+            tar.extractall(tmp, filter="data")
+        tops = list(Path(tmp).iterdir())
+        source = tops[0] if len(tops) == 1 and tops[0].is_dir() else Path(tmp)
+        shutil.move(str(source), str(dest))
+
+
+def ensure(corpus: Corpus) -> Path:
+    """The corpus as a committed git repository (built once, then reused)."""
+    root = corpus.root
+    if (root / ".git" / READY_MARK).exists():
+        return root
+    if root.exists():
+        shutil.rmtree(root)  # a half-built corpus from an interrupted run
+    archive = _sdist(corpus)
+    CORPORA_DIR.mkdir(parents=True, exist_ok=True)
+    print(f"building {root.relative_to(HERE)} ...", file=sys.stderr)
+    _unpack(archive, root)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A", "-f", ".")
+    git(root, "commit", "-q", "--no-verify", "-m", f"{corpus.requirement} sdist")
+    (root / ".git" / READY_MARK).touch()
+    return root
+
+
+def python_size(root: Path) -> tuple[int, int]:
+    """(files, lines) of tracked ``*.py`` / ``*.pyi`` files, lines as ``wc -l``."""
+    files = lines = 0
+    for path in git(root, "ls-files", "-z", "*.py", "*.pyi").split("\0"):
+        if path:
+            files += 1
+            lines += (root / path).read_bytes().count(b"\n")
+    return files, lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--corpus", action="append", help="small | medium | large or a package name (repeatable; default: all)"
+    )
+    args = parser.parse_args(argv)
+    print(f"{'corpus':<8} {'sdist':<22} {'py files':>8} {'py lines':>9}  path")
+    for corpus in select(args.corpus, list(CORPORA)):
+        root = ensure(corpus)
+        files, lines = python_size(root)
+        print(f"{corpus.name:<8} {corpus.requirement:<22} {files:>8} {lines:>9}  {root.relative_to(HERE.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,387 @@
+"""Ask, don't pick the tool: intent-driven multimodal search (SPEC §5,
+article 001).
+
+1. classify the question (``intent``): an intent, a confidence, the names
+   and literals it contains;
+2. **direct route**: confidence ≥ 0.85 on an ordinary (single-question)
+   query → only the intent's dominant modality runs; if it finds nothing the
+   query goes through fusion instead;
+3. otherwise **weighted RRF** over the preset's modalities whose weight is
+   not 0 (a weight of 0 never runs: an exact string never loads the model):
+   ``contribution = weight × boost × demotion / (k + rank + 1)``, k = 40 on
+   ``default`` (semantic, text, structural), 60 on ``thorough`` (+ graph);
+   ``quick`` runs semantic alone;
+4. ``boost = min(1 + 0.3 × ln(1 + in_degree), 1.5)`` per contribution;
+   results under vendor/, build/, dist/, node_modules/, third_party/ and
+   archive directories count half;
+5. when the semantic modality ran, the re-ranker's order of the fused head
+   votes like one more modality (weight of semantic, see ``_rerank``);
+   ``--per-file`` keeps the best symbol of each file (default for
+   understand_code).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cartog_ci.domain import Hit, Symbol
+from cartog_ci.embed.base import EmbeddingModel
+from cartog_ci.search import modalities
+from cartog_ci.search.fuse import rrf
+from cartog_ci.search.intent import Intent, classify, overridden
+from cartog_ci.search.rerank import Candidate, Reranker
+from cartog_ci.store.sqlite import SqliteStore
+
+PRESETS: dict[str, tuple[str, ...]] = {
+    "quick": ("semantic",),
+    "default": ("semantic", "text", "structural"),
+    "thorough": ("semantic", "text", "structural", "graph"),
+}
+PRESET_K = {"quick": 60, "default": 40, "thorough": 60}
+
+# (semantic, text, structural, graph) per intent: SPEC §5, the article's numbers.
+WEIGHTS: dict[str, dict[str, float]] = {
+    name: dict(zip(modalities.MODALITIES, row))
+    for name, row in {
+        "find_definition": (0.2, 0.1, 0.6, 0.1),
+        "find_references": (0.1, 0.2, 0.2, 0.5),
+        "understand_code": (0.5, 0.2, 0.2, 0.1),
+        "find_similar": (0.4, 0.3, 0.2, 0.1),
+        "impact_analysis": (0.1, 0.1, 0.1, 0.7),
+        "exact_match": (0.0, 0.9, 0.1, 0.0),
+    }.items()
+}
+BOOST_SLOPE = 0.3
+BOOST_CAP = 1.5
+DEMOTED_DIRS = frozenset(
+    {"vendor", "vendors", "vendored", "_vendor", "third_party", "thirdparty", "third-party",
+     "node_modules", "build", "dist", "archive", "archives", "archived"}
+)  # fmt: skip
+DEMOTION = 0.5
+GRAPH_SEEDS_FROM_HITS = 3  # when the query names nothing, the graph starts from the others' top hits
+PER_FILE_INTENTS = frozenset({"understand_code"})
+
+
+@dataclass
+class MultimodalOptions:
+    limit: int = 10
+    kind: str | None = None
+    preset: str = "default"
+    per_file: bool | None = None  # None: on for the intents in PER_FILE_INTENTS
+    intent: str | None = None  # override the classifier
+    rerank_top: int = 50
+    candidates: int = modalities.CANDIDATES
+
+
+@dataclass
+class MultimodalResult:
+    query: str
+    intent: Intent
+    fusion_strategy: str  # direct (one modality) | weighted_rrf | semantic_only (quick preset)
+    preset: str
+    modalities_run: list[str]
+    hits: list[Hit]
+    reranker: str | None = None
+    notes: list[str] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Fused:
+    symbol_id: str
+    score: float
+    sources: dict[str, tuple[int, float]]  # modality -> (rank, contribution)
+
+
+def centrality_boost(in_degree: int) -> float:
+    """``min(1 + 0.3 × ln(1 + in_degree), 1.5)``: a central symbol leads an
+    obscure one at equal relevance, but never buries it (article 001)."""
+    return min(1.0 + BOOST_SLOPE * math.log1p(max(in_degree, 0)), BOOST_CAP)
+
+
+def is_demoted(path: str) -> bool:
+    """Vendored, built or archived code: found, but after the project's own."""
+    return any(part.lower() in DEMOTED_DIRS for part in path.split("/")[:-1])
+
+
+def dominant(intent_name: str) -> str:
+    weights = WEIGHTS[intent_name]
+    return max(modalities.MODALITIES, key=lambda m: weights[m])
+
+
+def weighted_rrf(
+    lists: Mapping[str, Sequence[str]],
+    weights: Mapping[str, float],
+    *,
+    k: int,
+    factors: Mapping[str, float] | None = None,
+) -> list[Fused]:
+    """Σ over modalities of ``weight × factor / (k + rank + 1)``, rank
+    0-based; ``factor`` (boost × demotion) is per symbol, 1 when absent.
+    Ties keep the order of first appearance (``fuse.rrf``)."""
+    factor = factors or {}
+    out = []
+    for symbol_id, base, ranks in rrf(lists, k=k, weights=weights):
+        f = factor.get(symbol_id, 1.0)
+        sources = {m: (r, weights.get(m, 0.0) * f / (k + r + 1)) for m, r in ranks.items()}
+        out.append(Fused(symbol_id, base * f, sources))
+    order = {f.symbol_id: i for i, f in enumerate(out)}
+    return sorted(out, key=lambda f: (-f.score, order[f.symbol_id]))
+
+
+def single_list(modality: str, ids: Sequence[str], weight: float, *, k: int, demoted: set[str]) -> list[Fused]:
+    """One modality's list as hits (direct route, quick preset): its own
+    order, demoted paths counted half; no centrality boost, which would
+    break the modality's order (exact name before prefix, callers by
+    distance)."""
+    return weighted_rrf({modality: ids}, {modality: weight}, k=k, factors={i: DEMOTION for i in demoted})
+
+
+def dedupe_per_file(items: Sequence[Fused], symbols: Mapping[str, Symbol]) -> list[Fused]:
+    """The best-ranked symbol of each file, in order."""
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        path = symbols[item.symbol_id].file
+        if path not in seen:
+            seen.add(path)
+            out.append(item)
+    return out
+
+
+class _Run:
+    """One search: runs each modality at most once and remembers its list."""
+
+    def __init__(
+        self,
+        store: SqliteStore,
+        query: str,
+        intent: Intent,
+        model_factory: Callable[[], EmbeddingModel] | None,
+        candidates: int,
+    ) -> None:
+        self.store, self.query, self.intent = store, query, intent
+        self.model_factory = model_factory
+        self.candidates = candidates
+        self.lists: dict[str, list[str]] = {}
+        self.order: list[str] = []
+        self.bm25: dict[str, float] = {}
+        self.vector: np.ndarray | None = None
+        self.anchors: list[str] = []  # find_similar: what the results should resemble
+        self.notes: list[str] = []
+        self.timings: dict[str, float] = {}
+
+    def ranked(self, modality: str, seeds_from: Sequence[str] = ()) -> list[str]:
+        if modality not in self.lists:
+            clock = time.perf_counter()
+            self.lists[modality] = self._run(modality, seeds_from)
+            self.order.append(modality)
+            self.timings[modality] = (time.perf_counter() - clock) * 1000
+        return self.lists[modality]
+
+    def _run(self, modality: str, seeds_from: Sequence[str]) -> list[str]:
+        if modality == "semantic":
+            answer = modalities.semantic(self.store, self.query, self.model_factory, limit=self.candidates)
+            self.vector = answer.vector
+            if answer.note:
+                self.notes.append(answer.note)
+            return answer.ids
+        if modality == "text":
+            hits = modalities.text(self.store, self.query, self.intent, limit=self.candidates)
+            self.bm25.update(hits)
+            return [i for i, _ in hits]
+        if modality == "structural":
+            return modalities.structural(self.store, self.query, self.intent, limit=self.candidates)
+        seeds = self.anchors or modalities.named_symbols(self.store, self.intent)
+        if not seeds and seeds_from:
+            seeds = list(seeds_from[:GRAPH_SEEDS_FROM_HITS])
+            self.notes.append("graph: the query names no symbol; starting from the top hits of the others")
+        return modalities.graph(self.store, self.intent, seeds, limit=self.candidates)
+
+
+def search(
+    store: SqliteStore,
+    query: str,
+    *,
+    model_factory: Callable[[], EmbeddingModel] | None,
+    reranker: Reranker | None = None,
+    options: MultimodalOptions | None = None,
+) -> MultimodalResult:
+    opts = options or MultimodalOptions()
+    if opts.preset not in PRESETS:
+        raise ValueError(f"unknown preset {opts.preset!r}; choose from {', '.join(PRESETS)}")
+    clock = time.perf_counter()
+    intent = overridden(query, opts.intent) if opts.intent else classify(query)
+    run = _Run(store, query, intent, model_factory, opts.candidates)
+    run.timings["intent"] = (time.perf_counter() - clock) * 1000
+    strategy, fused = _route(run, opts)
+    result = _finish(run, fused, strategy, reranker, opts)
+    run.timings["total"] = (time.perf_counter() - clock) * 1000
+    return result
+
+
+def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
+    weights = WEIGHTS[run.intent.name]
+    k = PRESET_K[opts.preset]
+    if run.intent.direct:
+        main = dominant(run.intent.name)
+        ids = run.ranked(main)
+        if ids:
+            return "direct", single_list(main, ids, weights[main], k=k, demoted=_demoted(run.store, ids))
+        run.notes.append(f"direct route: {main} found nothing, fusing instead")
+    if opts.preset == "quick":
+        # Semantic alone, unless this intent gives it no weight (an exact
+        # string never loads the model): then the dominant modality alone.
+        main = "semantic" if weights["semantic"] > 0 else dominant(run.intent.name)
+        ids = run.ranked(main)
+        strategy = "semantic_only" if main == "semantic" else "direct"
+        return strategy, single_list(main, ids, weights[main], k=k, demoted=_demoted(run.store, ids))
+    chosen = [m for m in PRESETS[opts.preset] if weights[m] > 0]
+    for modality in (m for m in chosen if m != "graph"):
+        run.ranked(modality)
+    if run.intent.name == "find_similar":
+        _anchor(run, chosen, k)
+    if "graph" in chosen:
+        partial = weighted_rrf({m: run.lists[m] for m in chosen if m in run.lists}, weights, k=k)
+        run.ranked("graph", seeds_from=[f.symbol_id for f in partial])
+    lists = {m: run.lists[m] for m in chosen}
+    return "weighted_rrf", _fuse(run.store, lists, weights, k)
+
+
+def _anchor(run: _Run, chosen: Sequence[str], k: int) -> None:
+    """find_similar: "code similar to X" is about other code than X. X (the
+    named symbols, else the best hit for the words after the cue, else for
+    the whole query) becomes the anchor: the semantic list is the KNN of its
+    stored vector, and the anchor and its members leave every list."""
+    anchors = modalities.named_symbols(run.store, run.intent)
+    if not anchors:
+        # The anchor is what the words after "similar to" / "like the"
+        # describe, found as a question of its own.
+        described = run
+        if run.intent.anchor:
+            described = _Run(
+                run.store, run.intent.anchor, classify(run.intent.anchor), run.model_factory, run.candidates
+            )
+        lists = {m: described.ranked(m) for m in chosen if m != "graph"}
+        # "the s3 backend" names a thing: weigh as a definition question.
+        first = _fuse(run.store, lists, WEIGHTS["find_definition"], k)
+        anchors = [first[0].symbol_id] if first else []
+        for modality, ms in described.timings.items():
+            run.timings[f"anchor {modality}"] = ms
+    if not anchors:
+        return
+    own = run.store.symbols(anchors)
+    run.anchors = list(anchors)
+    run.notes.append(f"similar to {', '.join(anchors)}")
+    if "semantic" in run.lists:
+        clock = time.perf_counter()
+        near = modalities.similar_to(run.store, anchors, limit=run.candidates)
+        if near:
+            run.lists["semantic"] = near
+        run.timings["semantic"] += (time.perf_counter() - clock) * 1000
+    for modality, items in run.lists.items():
+        found = run.store.symbols(items)
+        run.lists[modality] = [
+            i for i in items if i in found and not any(modalities.is_part_of(found[i], a) for a in own.values())
+        ]
+
+
+def _fuse(store: SqliteStore, lists: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int) -> list[Fused]:
+    ids = list(dict.fromkeys(i for items in lists.values() for i in items))
+    factors = {i: _factor(s, boosted=True) for i, s in store.symbols(ids).items()}
+    return weighted_rrf(lists, weights, k=k, factors=factors)
+
+
+def _factor(symbol: Symbol, *, boosted: bool) -> float:
+    """What multiplies each contribution of ``symbol``: centrality (fused
+    lists only) and the vendor/build/archive demotion."""
+    boost = centrality_boost(symbol.in_degree) if boosted else 1.0
+    return boost * (DEMOTION if is_demoted(symbol.file) else 1.0)
+
+
+def _demoted(store: SqliteStore, ids: Sequence[str]) -> set[str]:
+    return {i for i, s in store.symbols(ids).items() if is_demoted(s.file)}
+
+
+def _finish(
+    run: _Run, fused: list[Fused], strategy: str, reranker: Reranker | None, opts: MultimodalOptions
+) -> MultimodalResult:
+    symbols = run.store.symbols([f.symbol_id for f in fused])
+    fused = [f for f in fused if f.symbol_id in symbols]
+    if opts.kind:
+        fused = [f for f in fused if symbols[f.symbol_id].kind == opts.kind]
+    used_reranker = None
+    if reranker is not None and "semantic" in run.lists and run.vector is not None and opts.rerank_top > 0:
+        clock = time.perf_counter()
+        fused, used_reranker = _rerank(run, fused, reranker, opts, symbols, boosted=strategy == "weighted_rrf")
+        run.timings["rerank"] = (time.perf_counter() - clock) * 1000
+    per_file = opts.per_file if opts.per_file is not None else run.intent.name in PER_FILE_INTENTS
+    if per_file:
+        fused = dedupe_per_file(fused, symbols)
+    hits = [
+        Hit(
+            symbols[f.symbol_id],
+            f.score,
+            {m: {"rank": r, "contribution": c} for m, (r, c) in f.sources.items()},
+        )
+        for f in fused[: opts.limit]
+    ]
+    return MultimodalResult(
+        run.query,
+        run.intent,
+        strategy,
+        opts.preset,
+        list(run.order),
+        hits,
+        used_reranker,
+        run.notes,
+        run.timings,
+    )
+
+
+def _rerank(
+    run: _Run,
+    fused: list[Fused],
+    reranker: Reranker,
+    opts: MultimodalOptions,
+    symbols: Mapping[str, Symbol],
+    *,
+    boosted: bool,
+) -> tuple[list[Fused], str | None]:
+    """The re-ranker's order of the fused head joins the fusion as one more
+    ranked list, weighted like the semantic modality (it judges meaning too):
+    ``weight_semantic × factor / (k + rerank_rank + 1)``.
+
+    It does not replace the fused order: on the 75 celery questions of
+    benchmarks/intent_eval.py, replacing it let cosine similarity overrule
+    the name index (definitions: success@5 100 % → 56 %; all: 77 %), while
+    as a voter it keeps those and still helps meaning questions (all: 88 %
+    without re-ranker, 91 % with it voting).
+    """
+    top = opts.rerank_top
+    head = fused[:top]
+    ids = [f.symbol_id for f in head]
+    contents = run.store.contents(ids)
+    model = run.store.vector_model()
+    vectors = run.store.vectors_for(ids, model[0]) if model else {}
+    candidates = [Candidate(i, contents.get(i, ""), vectors.get(i), run.bm25.get(i)) for i in ids]
+    scores = reranker.scores(run.query, run.vector, candidates)
+    if scores is None:
+        return fused, None
+    order = sorted(range(len(ids)), key=lambda n: -scores[n])
+    rerank_rank = {ids[n]: r for r, n in enumerate(order)}
+    weight = WEIGHTS[run.intent.name]["semantic"]
+    k = PRESET_K[opts.preset]
+    voted = []
+    for f in head:
+        r = rerank_rank[f.symbol_id]
+        contribution = weight * _factor(symbols[f.symbol_id], boosted=boosted) / (k + r + 1)
+        voted.append(Fused(f.symbol_id, f.score + contribution, {**f.sources, "rerank": (r, contribution)}))
+    position = {f.symbol_id: n for n, f in enumerate(head)}
+    voted.sort(key=lambda f: (-f.score, position[f.symbol_id]))
+    return voted + fused[top:], reranker.name

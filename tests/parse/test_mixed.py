@@ -1,0 +1,77 @@
+"""One repository, three languages (Python, TypeScript, Go) and files no
+language claims (pyproject.toml, a shell script, go.mod), indexed in one
+run: `stats --json` breaks everything down by language, exactly, and counts
+the unsupported files by extension without an error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.testing.fixtures import cli_json, exported, make_repo, run_cli
+
+# files, lines, symbols (a module per file included), edges, resolved, and
+# resolved % of the edges that do not point outside the project
+LANGUAGES = {
+    "python": {"files": 3, "lines": 30, "symbols": 12, "edges": 9, "resolved": 6, "resolved_pct": 85.7},
+    "typescript": {"files": 2, "lines": 23, "symbols": 7, "edges": 11, "resolved": 6, "resolved_pct": 75.0},
+    "go": {"files": 2, "lines": 38, "symbols": 6, "edges": 16, "resolved": 5, "resolved_pct": 100.0},
+}
+# Edges that cross a file inside each language, with the tier that found them.
+CROSS_FILE = {
+    ("shop/cart.py:method:Cart.total", "shop/pricing.py:class:Discount", "import"),
+    ("shop/cart.py:method:Cart.total", "shop/pricing.py:function:with_tax", "import"),
+    ("shop/cart.py:method:Cart.total", "shop/pricing.py:method:Discount.apply", "import"),
+    ("shop/cart.py:module:shop.cart", "shop/pricing.py:class:Discount", "import"),
+    ("shop/cart.py:module:shop.cart", "shop/pricing.py:function:with_tax", "import"),
+    ("web/src/cart.ts:class:CartView", "web/src/api.ts:interface:Item", "import"),
+    ("web/src/cart.ts:method:CartView.load", "web/src/api.ts:function:fetchItems", "import"),
+    ("web/src/cart.ts:module:web.src.cart", "web/src/api.ts:function:fetchItems", "import"),
+    ("web/src/cart.ts:module:web.src.cart", "web/src/api.ts:interface:Item", "import"),
+    ("backend/cmd/server/main.go:function:main", "backend/store/store.go:function:New", "import"),
+    ("backend/cmd/server/main.go:function:main", "backend/store/store.go:method:Store.Price", "unique"),
+    ("backend/cmd/server/main.go:module:backend.cmd.server.main", "backend/store/store.go:module:backend.store.store", "import"),
+}
+
+
+@pytest.fixture
+def mixed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    repo = make_repo(tmp_path, "mixedproj")
+    code, _, err = run_cli(capsys, "index", "--repo", str(repo), "--no-embed")
+    assert code == 0, err
+    return repo
+
+
+def test_stats_by_language_exact(mixed: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stats = cli_json(capsys, "stats", "--repo", str(mixed))
+    assert isinstance(stats, dict)
+    assert stats["languages"] == LANGUAGES
+    assert (stats["files"], stats["symbols"], stats["edges"]) == (7, 25, 36)
+    assert (stats["resolved_edges"], stats["external_edges"], stats["resolved_pct"]) == (17, 16, 85.0)
+    assert stats["unsupported"] == {".toml": 1, ".sh": 1, ".mod": 1}
+    assert stats["skipped"] == []
+
+
+def test_unsupported_files_are_listed_not_errors(mixed: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "stats", "--repo", str(mixed))
+    assert code == 0, err
+    assert "unsupported files: .toml 1, .sh 1, .mod 1" in out.splitlines()
+    for lang in LANGUAGES:
+        assert any(line.split()[0] == lang for line in out.splitlines() if line.startswith("  "))
+
+
+def test_languages_resolve_within_themselves(mixed: Path) -> None:
+    graph = exported(mixed)
+    cross = {
+        (e["source_id"], e["target_id"], e["resolution"])
+        for e in graph["edges"]
+        if e["target_id"] and e["source_id"].split(":")[0] != e["target_id"].split(":")[0]
+    }
+    assert cross == CROSS_FILE
+    # names shared across languages (`Cart`/`CartView`, `total`, `New`) never
+    # resolve into another language
+    language_of = {s["file"]: s["file"].rsplit(".", 1)[-1] for s in graph["symbols"]}
+    for e in graph["edges"]:
+        if e["target_id"]:
+            assert language_of[e["file"]] == language_of[e["target_id"].split(":")[0]]

@@ -1,0 +1,166 @@
+"""The intent classifier (SPEC §5): each rule, its confidence, first match
+wins, and what it reads out of the query."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from cartog_ci.search.intent import INTENTS, classify, identifiers, literals, overridden
+
+
+@pytest.mark.parametrize(
+    ("query", "intent", "confidence", "subjects"),
+    [
+        # 1. a definition keyword followed by a name
+        ("def send_task", "find_definition", 0.95, ("send_task",)),
+        ("class Celery:", "find_definition", 0.95, ("Celery",)),
+        ("func NewRouter(", "find_definition", 0.95, ("NewRouter",)),
+        ("fn parse_config", "find_definition", 0.95, ("parse_config",)),
+        ("import kombu.utils", "find_definition", 0.95, ("kombu.utils",)),
+        ("class Order(Model):", "find_definition", 0.95, ("Order",)),
+        # 2. references
+        ("who calls persist", "find_references", 0.90, ("persist",)),
+        ("usages of Signature.freeze", "find_references", 0.90, ("Signature.freeze",)),
+        ("references to LineItem", "find_references", 0.90, ("LineItem",)),
+        ("callers of apply_async", "find_references", 0.90, ("apply_async",)),
+        ("where is get_backend used", "find_references", 0.90, ("get_backend",)),
+        # 3. impact
+        ("impact of changing Task.retry", "impact_analysis", 0.90, ("Task.retry",)),
+        ("blast radius of normalize", "impact_analysis", 0.90, ("normalize",)),
+        ("what depends on AsyncResult", "impact_analysis", 0.90, ("AsyncResult",)),
+        ("what breaks if I change backend_cls", "impact_analysis", 0.90, ("backend_cls",)),
+        # 4. exact match: quoted string 0.90, error token 0.85
+        ('"negative price"', "exact_match", 0.90, ()),
+        ("'Received unregistered task'", "exact_match", 0.90, ()),
+        ("ECONNREFUSED when connecting to the broker", "exact_match", 0.85, ()),
+        ("Traceback in the worker", "exact_match", 0.85, ()),
+        ("where is ValueError raised", "exact_match", 0.85, ("ValueError",)),
+        # 5. identifier: the whole query / with a definition cue 0.80, short 0.70, in a sentence 0.60
+        ("send_task", "find_definition", 0.80, ("send_task",)),
+        ("AsyncResult.get", "find_definition", 0.80, ("AsyncResult.get",)),
+        ("Celery", "find_definition", 0.80, ("Celery",)),  # one capitalised word: a class name
+        ("where is parseLinkLabel defined", "find_definition", 0.80, ("parseLinkLabel",)),
+        ("where is tokenize defined", "find_definition", 0.80, ("tokenize",)),
+        ("StateBlock line offsets", "find_definition", 0.70, ("StateBlock",)),
+        ("how does apply_async pick the queue to send to", "find_definition", 0.60, ("apply_async",)),
+        # 6. understand
+        ("how does the worker prefetch tasks", "understand_code", 0.75, ()),
+        ("why are results stored twice", "understand_code", 0.75, ()),
+        ("explain the scheduler architecture", "understand_code", 0.75, ()),
+        # 7. similar
+        ("code similar to the redis result backend", "find_similar", 0.70, ()),
+        ("functions like this one", "find_similar", 0.70, ()),
+        ("a timer like the gevent one", "find_similar", 0.70, ()),
+        # 8. fallback
+        ("retry countdown jitter", "understand_code", 0.40, ()),
+        ("Celery app startup", "understand_code", 0.40, ()),  # a capital that starts a sentence
+        ("class that retries failed tasks", "understand_code", 0.40, ()),  # "class" + a sentence is not code
+    ],
+)
+def test_each_rule_and_its_confidence(query, intent, confidence, subjects):
+    found = classify(query)
+    assert (found.name, found.confidence) == (intent, confidence)
+    assert found.subjects == subjects
+
+
+@pytest.mark.parametrize(
+    ("query", "intent"),
+    [
+        ("def who_calls_it", "find_definition"),  # 1 before 2
+        ("who calls ValueError", "find_references"),  # 2 before 4
+        ('what breaks if "timeout" changes', "impact_analysis"),  # 3 before 4
+        ('"send_task"', "exact_match"),  # 4 before 5
+        ("how does send_task work", "find_definition"),  # 5 before 6
+        ("explain code similar to this", "understand_code"),  # 6 before 7
+    ],
+)
+def test_first_matching_rule_wins(query, intent):
+    assert classify(query).name == intent
+
+
+def test_a_query_with_two_questions_is_not_ordinary():
+    assert classify("who calls persist").direct
+    compound = classify("who calls persist and why")
+    assert (compound.name, compound.confidence, compound.ordinary, compound.direct) == (
+        "find_references",
+        0.90,
+        False,
+        False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "anchor"),
+    [
+        ("code similar to the redis result backend", "redis result backend"),
+        ("result backends similar to the s3 backend", "s3 backend"),
+        ("a timer like the gevent one", "gevent timer"),  # "one" stands for the timer
+        ("functions like this one", ""),
+    ],
+)
+def test_a_similar_question_names_what_to_resemble(query, anchor):
+    assert classify(query).anchor == anchor
+
+
+def test_i_would_like_is_not_a_similarity():
+    assert classify("I would like the list of tasks").name == "understand_code"
+
+
+def test_only_confident_intents_take_the_direct_route():
+    assert classify('"negative price"').direct
+    assert classify("ECONNREFUSED").direct  # 0.85 is enough
+    assert not classify("send_task").direct  # 0.80
+    assert not classify("how does the worker prefetch").direct
+
+
+def test_who_calls_is_about_calls_and_usages_about_every_reference():
+    assert classify("who calls persist").calls_only
+    assert not classify("usages of persist").calls_only
+
+
+def test_literals_and_identifiers_are_read_out():
+    assert literals('why "negative price" with ValueError and ECONNREFUSED') == [
+        "negative price",
+        "ValueError",
+        "ECONNREFUSED",
+    ]
+    assert identifiers("does `make` call parseLinkLabel, Order.add or _private() on main.py?") == [
+        "make",
+        "parseLinkLabel",
+        "Order.add",
+        "_private",
+    ]
+    assert literals("it's fine, don't worry") == []  # apostrophes are not quotes
+
+
+def test_override_is_certain_and_always_fused():
+    found = overridden("who calls persist", "understand_code")
+    assert (found.name, found.confidence, found.direct, found.subjects) == (
+        "understand_code",
+        1.0,
+        False,
+        ("persist",),
+    )
+    with pytest.raises(ValueError):
+        overridden("x", "find_everything")
+    assert set(INTENTS) == {
+        "find_definition",
+        "find_references",
+        "understand_code",
+        "find_similar",
+        "impact_analysis",
+        "exact_match",
+    }
+
+
+def test_classifying_takes_well_under_a_millisecond():
+    queries = ["who calls persist", '"negative price"', "how does the worker prefetch tasks", "AsyncResult.get"]
+    classify("warm up")
+    start = time.perf_counter()
+    for _ in range(200):
+        for q in queries:
+            classify(q)
+    per_query_ms = (time.perf_counter() - start) * 1000 / (200 * len(queries))
+    assert per_query_ms < 1.0

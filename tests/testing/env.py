@@ -1,0 +1,26 @@
+"""The pinned test environment, shared by the autouse fixture in conftest.py
+and by module-scoped fixtures (inside ``pytest.MonkeyPatch.context()``)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def isolate_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test writes to $HOME; git identity and templates are pinned."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CARTOG_CI_HOME", str(home / "cartog-ci"))
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Test")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Test")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2026-01-01T00:00:00+00:00")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-01-01T00:00:00+00:00")
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / "gitconfig"))
+    empty = home / "git-template"
+    empty.mkdir()
+    monkeypatch.setenv("GIT_TEMPLATE_DIR", str(empty))
+    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "CARTOG_CI_INDEX"):
+        monkeypatch.delenv(var, raising=False)
