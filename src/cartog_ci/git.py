@@ -162,6 +162,39 @@ def show(repo: Path, rev: str, path: str) -> bytes | None:
     return proc.stdout if proc.returncode == 0 else None
 
 
+def show_many(repo: Path, specs: list[tuple[str, str]]) -> dict[tuple[str, str], bytes | None]:
+    """``git show REV:PATH`` for many files through one ``git cat-file --batch``
+    (one process instead of one per file). ``REV`` "" is the staged version."""
+    out: dict[tuple[str, str], bytes | None] = {}
+    batchable = [(rev, path) for rev, path in specs if "\n" not in path and "\r" not in path]
+    for rev, path in specs:
+        if (rev, path) not in out and ("\n" in path or "\r" in path):
+            out[(rev, path)] = show(repo, rev, path)  # the batch protocol is line-based
+    if not batchable:
+        return out
+    request = b"".join(f"{rev}:{path}\n".encode("utf-8", "surrogateescape") for rev, path in batchable)
+    proc = subprocess.run(
+        ["git", "-C", str(repo), "cat-file", "--batch"], input=request, capture_output=True, env=_env(repo)
+    )
+    data, pos = proc.stdout, 0
+    for key in batchable:
+        end = data.find(b"\n", pos)
+        if end < 0:
+            out[key] = None
+            continue
+        header = data[pos:end].split()
+        pos = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            out[key] = None
+            if len(header) == 3 and header[2].isdigit():  # a tree or another object: skip its body
+                pos += int(header[2]) + 1
+            continue
+        size = int(header[2])
+        out[key] = data[pos : pos + size]
+        pos += size + 1
+    return out
+
+
 def staged_blob(repo: Path, path: str) -> bytes | None:
     """The version of ``path`` in the index (what a commit would record)."""
     return show(repo, "", path)

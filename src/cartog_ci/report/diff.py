@@ -9,7 +9,9 @@ signature changes (callers may break) and body-only changes.
 
 from __future__ import annotations
 
+import os
 import re
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -129,6 +131,23 @@ def _parse(
         return None, b"", str(exc)
 
 
+POOL_THRESHOLD = 48  # files: below this a process pool costs more than it saves
+
+
+def _parse_job(job: tuple[str, bytes | None, int, int | None]) -> tuple[FileExtraction | None, bytes, str]:
+    return _parse(*job)
+
+
+def _parse_jobs(
+    jobs: list[tuple[str, bytes | None, int, int | None]],
+) -> list[tuple[FileExtraction | None, bytes, str]]:
+    workers = os.cpu_count() or 1
+    if len(jobs) < POOL_THRESHOLD or workers < 2:
+        return [_parse_job(job) for job in jobs]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(_parse_job, jobs, chunksize=max(1, len(jobs) // (workers * 4))))
+
+
 def compute_change(
     repo: Path,
     *,
@@ -141,9 +160,20 @@ def compute_change(
 ) -> ChangeSet:
     cs = ChangeSet(base_label, base_ref, old, head)
     cs.files = [f for f in _changed_files(repo, old, head) if not f.startswith(".cartog-ci/")]
-    for path in cs.files:
-        before, before_src, why_before = _parse(path, git.show(repo, old, path), max_bytes, parse_timeout_ms)
-        after, after_src, why_after = _parse(path, _read_head(repo, head, path), max_bytes, parse_timeout_ms)
+    # only files we parse are read, both sides through one git process each
+    parsed = [p for p in cs.files if language_for_path(p) is not None]
+    before_blobs = git.show_many(repo, [(old, p) for p in parsed])
+    if head.kind == "worktree":
+        after_blobs = {p: _read_head(repo, head, p) for p in parsed}
+    else:
+        rev = head.commit or "HEAD" if head.kind == "commit" else ""
+        after_blobs = {p: b for (_, p), b in git.show_many(repo, [(rev, p) for p in parsed]).items()}
+    jobs = [(p, before_blobs.get((old, p)), max_bytes, parse_timeout_ms) for p in parsed]
+    jobs += [(p, after_blobs.get(p), max_bytes, parse_timeout_ms) for p in parsed]
+    results = _parse_jobs(jobs)
+    for i, path in enumerate(parsed):
+        before, before_src, why_before = results[i]
+        after, after_src, why_after = results[len(parsed) + i]
         reason = why_after or why_before
         if reason and reason != "unsupported language":
             cs.skipped.append((stored_name(path), reason))
