@@ -8,7 +8,7 @@ pinned by sha256.
 The shipped file keeps its weights as int8 but dequantises them to float
 before every MatMul (Cast + Mul), so it computes in float32. Re-quantising
 the MatMuls to onnxruntime's dynamic int8 kernels (per-channel weights) once
-per machine makes it ~2x faster, at cosine >= 0.99 against the shipped
+per machine makes it 1.5-2x faster, at cosine >= 0.99 against the shipped
 vectors on real code and the same retrieval quality (`requantize`,
 `benchmarks/embed.py`). The converted file lives in the user cache, keyed by
 the source's sha256 and the recipe version.
@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cartog_ci.config import home
 from cartog_ci.errors import ModelUnavailable
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ log = logging.getLogger(__name__)
 # it, and only if set before the process first imports onnxruntime, which
 # this module does lazily (microsoft/onnxruntime#29843). setdefault leaves a
 # user's own choice alone.
-os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+# ORT_DISABLE_TELEMETRY is set in cartog_ci/__init__.py, before any import of onnxruntime.
 
 POOLINGS = ("mean", "cls")
 
@@ -285,11 +286,7 @@ def list_models(*, directories: Sequence[Path] = (), cache_dir: Path | None = No
 
 def user_cache_dir() -> Path:
     """`$CARTOG_CI_HOME`, else `$XDG_CACHE_HOME/cartog-ci`, else `~/.cache/cartog-ci`."""
-    if home := os.environ.get("CARTOG_CI_HOME"):
-        return Path(home)
-    if xdg := os.environ.get("XDG_CACHE_HOME"):
-        return Path(xdg) / "cartog-ci"
-    return Path.home() / ".cache" / "cartog-ci"
+    return home()
 
 
 def requantize(source: Path, dest: Path, *, keep_down_projections: bool = False) -> int:
@@ -306,10 +303,11 @@ def requantize(source: Path, dest: Path, *, keep_down_projections: bool = False)
     GELU's long-tailed outputs, which one activation scale per tensor fits
     worst) as shipped. Measured on stdlib functions, that gives closer
     vectors (min cosine 0.995 vs 0.990; on one-word texts 0.987 vs 0.979)
-    but keeps only half the speed-up (1.3-1.5x vs 1.7-2.2x), and retrieval
-    quality was the same for both and for the shipped model (docstring ->
-    code MRR 0.550 / 0.551 / 0.553; function name -> code MRR 0.755 / 0.754
-    / 0.755). So by default every weight MatMul is re-quantised.
+    but keeps less of the speed-up (1.3-1.55x vs 1.5-2.2x over four runs on
+    a shared 2-core machine), and retrieval quality was the same for both
+    and for the shipped model (docstring -> code MRR 0.550 / 0.551 / 0.553;
+    function name -> code MRR 0.755 / 0.754 / 0.755). So by default every
+    weight MatMul is re-quantised.
     """
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic

@@ -10,7 +10,9 @@ from cartog_ci.errors import CartogError
 
 
 def model_from_config(config: Config, root: Path) -> EmbeddingModel:
-    """The configured model; nothing is loaded until the first text is embedded."""
+    """The configured model. Its tokenizer and ONNX session load on the first
+    embedding; the default model hashes its files (and converts them once per
+    machine) here, so callers create it only when a text needs a vector."""
     if config.embedding_provider == "http":
         from cartog_ci.embed.http import HttpEmbeddingModel
 
