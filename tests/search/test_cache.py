@@ -225,11 +225,6 @@ def test_search_reads_the_stored_vector_and_a_content_change_replaces_it(indexed
     assert vector == encode_vector(fresh.embed_batch(list(fresh.last_batch))[0])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store.knn applies `k` before joining to live texts: vectors kept for reuse (old texts) take "
-    "KNN slots, so fewer than k live symbols come back (none here)",
-)
 def test_cached_vectors_of_old_texts_do_not_take_knn_slots(indexed):
     store = SqliteStore(db(indexed))
     try:

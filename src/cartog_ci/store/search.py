@@ -157,18 +157,28 @@ class SearchTables:
         return len(ids)
 
     def knn(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
-        """(symbol_id, distance) nearest first, by sqlite-vec (never a Python loop)."""
-        if not self._has_vec_table():
+        """(symbol_id, distance) nearest first, by sqlite-vec (never a Python loop).
+
+        Vectors of texts no symbol has any more stay cached for reuse (a
+        revert re-embeds nothing), so they can take KNN slots: ask for more
+        until ``k`` live symbols come back or the index has no more.
+        """
+        if not self._has_vec_table() or k <= 0:
             return []
         blob = np.asarray(vector, dtype="<f4").tobytes()
-        rows = self.db.execute(
-            f"SELECT c.symbol_id, k.distance FROM "
-            f"(SELECT rowid, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ?) k "
-            "JOIN vectors v ON v.id = k.rowid JOIN chunks c ON c.text_hash = v.text_hash "
-            "ORDER BY k.distance, c.symbol_id",
-            (blob, k),
-        )
-        return [(str(a), float(b)) for a, b in rows]
+        total = self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+        ask = k
+        while True:
+            rows = self.db.execute(
+                f"SELECT c.symbol_id, k.distance FROM "
+                f"(SELECT rowid, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ?) k "
+                "JOIN vectors v ON v.id = k.rowid JOIN chunks c ON c.text_hash = v.text_hash "
+                "ORDER BY k.distance, c.symbol_id",
+                (blob, min(ask, max(total, 1))),
+            ).fetchall()
+            if len({r[0] for r in rows}) >= k or ask >= total:
+                return [(str(a), float(b)) for a, b in rows][:k]
+            ask *= 4
 
     def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
