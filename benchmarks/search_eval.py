@@ -35,6 +35,10 @@ processes (what a user waits for, model loading included).
 Corpora: the report corpus (``rich``) was chosen before looking at any
 result and nothing was tuned on it; ``--corpus tune`` (``Jinja2``) is where
 changes were tried (the re-ranker's scaling, see ``search/rerank.py``).
+
+Measured on rich 13.7.1 (487 queries, 2 shared cores), MRR@10 / succ@10:
+BM25 0.426 / 0.669, vector 0.616 / 0.867, RRF 0.595 / 0.860, RRF + blend
+0.647 / 0.889; celery: ``hybrid_search`` median ~25 ms, p95 ~36-50 ms.
 """
 
 from __future__ import annotations

@@ -397,3 +397,23 @@ def test_rebinding_an_export_reresolves_its_importers(
     cold = tmp_path / "cold.db"
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
+
+
+def test_an_index_from_another_extractor_is_reparsed(tmp_path: Path) -> None:
+    from cartog_ci.store.sqlite import SqliteStore
+
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    store = SqliteStore(repo / ".cartog-ci" / "index.db")
+    try:
+        with store.transaction():  # as if written by an older cartog-ci
+            store.set_meta("extractor", "0" * 64)
+            store.db.execute("UPDATE symbols SET signature = 'stale'")
+    finally:
+        store.close()
+    result = index(repo)
+    assert (result.mode, result.parsed, result.skipped_by_hash) == ("force", 9, 0)
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+    assert index(repo).mode == "incremental"

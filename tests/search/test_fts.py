@@ -128,6 +128,7 @@ SYNTAX = [
 def test_user_text_with_fts5_syntax_never_errors(store, query):
     hits, level = keyword_search(store, query)
     assert level in (None, "phrase", "and", "or")
+    assert (level is None) == (hits == [])
     assert isinstance(trigram_search(store, query), list)
 
 

@@ -134,8 +134,10 @@ def test_comments_and_code_that_merely_resemble_banners_are_kept(line):
         ),
         (
             "go", "main.go",
-            "package main\n\nfunc Sum(xs []int) int {\n\tt := 0\n\tfor _, x := range xs {\n\t\tt += x\n\t}\n"
-            "\treturn t\n}\n",
+            (
+                "package main\n\nfunc Sum(xs []int) int {\n\tt := 0\n\tfor _, x := range xs {\n\t\tt += x\n\t}\n"
+                "\treturn t\n}\n"
+            ),
             ["func Sum(xs []int) int {", "t := 0", "for _, x := range xs {", "\tt += x", "return t"],
         ),
         (

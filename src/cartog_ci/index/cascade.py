@@ -6,6 +6,7 @@ One run is one transaction: a crash leaves the previous index intact.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -13,6 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from cartog_ci import git
@@ -83,6 +85,26 @@ class _Plan:
     mode: str
 
 
+_EXTRACTOR_SOURCES = ("parse", "index", "embed/text.py")
+
+
+@lru_cache(maxsize=1)
+def extractor_fingerprint() -> str:
+    """A hash of everything that turns bytes into stored symbols, edges and
+    texts (queries, extractors, decoders, resolver, the text builder): an index built
+    by another version re-parses every file once instead of keeping stale
+    extractions behind unchanged file hashes."""
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for entry in _EXTRACTOR_SOURCES:
+        target = package / entry
+        files = sorted(target.rglob("*")) if target.is_dir() else [target]
+        for f in files:
+            if f.suffix in (".py", ".scm") and f.is_file():
+                digest.update(str(f.relative_to(package)).encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()
+
+
 def _ours(path: str) -> bool:
     """The index directory is never indexed, even when nothing ignores it."""
     return path == INDEX_DIR or path.startswith(INDEX_DIR + "/")
@@ -99,6 +121,9 @@ def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) ->
     dirty = sorted(p for p in set(worktree) | set(git.untracked(root)) if not _ours(p))
     last = store.get_meta("last_commit")
     previous_dirty = json.loads(store.get_meta("dirty_files") or "[]")
+    if store.get_meta("extractor") not in (None, extractor_fingerprint()):
+        # extractions from other code: unchanged bytes say nothing, re-insert all
+        return _Plan(listed, listed, head, dirty, "force")
     if force or last is None or head is None or not git.commit_exists(root, last):
         return _Plan(listed, listed, head, dirty, "force" if force else "full")
     changed = git.changed_between(root, last, head) if last != head else []
@@ -231,6 +256,7 @@ def _index(
             result.in_degree_updated = store.recompute_in_degree(touched | old_targets)
         result.timings["centrality"] = time.perf_counter() - clock
         store.set_meta("last_commit", plan.head)
+        store.set_meta("extractor", extractor_fingerprint())
         store.set_meta("dirty_files", json.dumps(plan.dirty))
         store.set_meta("languages", json.dumps(sorted(_languages(store))))
     return result
