@@ -60,6 +60,21 @@ class Symbol:
     in_degree: int = 0
 
 
+def symbol_json(s: Symbol) -> dict[str, object]:
+    """The public JSON form of a symbol (export, queries, report)."""
+    return {
+        "id": s.id,
+        "name": s.name,
+        "qualified_name": s.qualified_name,
+        "kind": s.kind,
+        "file": s.file,
+        "start_line": s.start_line,
+        "end_line": s.end_line,
+        "parent_id": s.parent_id,
+        "signature": s.signature,
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class Edge:
     """A reference from a symbol to a name, resolved to a symbol ID or not.

@@ -36,7 +36,8 @@ class CorruptIndex(Exception):
 
 
 class ParseTimeout(Exception):
-    """tree-sitter took longer than the per-file budget; the file is skipped."""
+    """A file over a per-file parsing limit (time, nesting): it is skipped,
+    with the message as its reason."""
 
 
 class SymbolNotFound(CartogError):

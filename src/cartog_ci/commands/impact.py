@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import graph, workspace
-from cartog_ci.commands.output import echo, emit_json, resolve_names, symbol_json
+from cartog_ci.commands.output import echo, emit_json, resolve_names
+from cartog_ci.domain import symbol_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

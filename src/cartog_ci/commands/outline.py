@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import workspace
-from cartog_ci.commands.output import echo, emit_json, symbol_json
+from cartog_ci.commands.output import echo, emit_json
+from cartog_ci.domain import symbol_json
 from cartog_ci.errors import SymbolNotFound
 
 

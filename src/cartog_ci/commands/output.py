@@ -12,20 +12,6 @@ from cartog_ci.errors import SymbolNotFound
 from cartog_ci.store.sqlite import SqliteStore
 
 
-def symbol_json(s: Symbol) -> dict[str, object]:
-    return {
-        "id": s.id,
-        "name": s.name,
-        "qualified_name": s.qualified_name,
-        "kind": s.kind,
-        "file": s.file,
-        "start_line": s.start_line,
-        "end_line": s.end_line,
-        "parent_id": s.parent_id,
-        "signature": s.signature,
-    }
-
-
 def edge_json(e: Edge) -> dict[str, object]:
     return {
         "source_id": e.source_id,

@@ -151,7 +151,7 @@ def load_and_parse(job: ParseJob) -> ParseResult:
     try:
         result = extract(job.path, source, language, timeout_ms=job.timeout_ms)
     except ParseTimeout as exc:
-        return _skip(job.path, language, f"{exc}; raise parse_timeout_ms to index it", sha, len(data))
+        return _skip(job.path, language, str(exc), sha, len(data))
     result = replace(result, texts=texts_for(result.symbols, source))
     state = FileState(job.path, language, sha, len(data), result.lines, result.merkle_hash)
     return ParseResult(state, result)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from cartog_ci.domain import CALLABLE_KINDS, FILE_QUALIFIER, TYPE_KINDS, Edge, Symbol
+from cartog_ci.index.paths import closest
 from cartog_ci.parse.imports import JS_SELF
 from cartog_ci.parse.languages import LANGUAGES
 
@@ -242,19 +243,9 @@ class Resolver:
                 if f in self.t.module_of_file
             ]
             return found[:1]
-        candidates = self.t.py_modules.get(spec, [])
-        if len(candidates) <= 1:
-            return list(candidates)
-        # Prefer the candidate rooted closest to the importer (src layouts,
-        # vendored copies); a tie is ambiguous.
-        scored = sorted(
-            ((_common_prefix(importer, c), c) for c in candidates), reverse=True
-        )
-        if scored[0][0] > scored[1][0]:
-            return [scored[0][1]]
-        shortest = min(len(c) for c in candidates)
-        short = [c for c in candidates if len(c) == shortest]
-        return short if len(short) == 1 else []
+        # the candidate rooted closest to the importer (src layouts, vendored
+        # copies); a tie is ambiguous
+        return closest(importer, self.t.py_modules.get(spec, []))
 
     def _js_module(self, importer: str, spec: str) -> list[str]:
         if spec == JS_SELF:  # the file's own exports (`export default Foo`)
@@ -796,13 +787,6 @@ def _prefer_types(table: SymbolTable, ids: list[str]) -> list[str]:
     return types[:1] if len(types) == 1 else ids[:1]
 
 
-def _common_prefix(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a.split("/"), b.split("/")):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def resolve_edges(

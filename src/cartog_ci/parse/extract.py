@@ -19,7 +19,14 @@ import tree_sitter as ts
 
 from cartog_ci.domain import Edge, FileExtraction, Symbol
 from cartog_ci.parse import budget, imports, merkle
-from cartog_ci.parse.languages import LANGUAGES, LanguageSpec, comment_query, grammar, query
+from cartog_ci.parse.languages import (
+    LANGUAGES,
+    LanguageSpec,
+    comment_query,
+    grammar,
+    query,
+)
+from cartog_ci.parse.nodes import node_text as _text
 
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 _LAST_IDENT = re.compile(r"([\w$]+)\W*$")
@@ -41,6 +48,7 @@ _REFERENCE_KINDS = {
 }
 _LOCAL = "local"  # a @local.definition among the references, never an edge
 MAX_SIGNATURE = 400
+MAX_REFERENCE = 1000  # characters of a reference's text worth reading
 MAX_DOCSTRING = 1000
 
 
@@ -67,14 +75,16 @@ def module_name(path: str) -> str:
     return ".".join(parts) or p.stem
 
 
-def _text(node: ts.Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
-
 
 def split_reference(text: str) -> tuple[str | None, str]:
     """``a.b.c`` -> (``a.b``, ``c``); ``f().g`` -> (``<expr>``, ``g``)."""
+    if len(text) > MAX_REFERENCE:
+        # a long chain or nesting (`a.b().b()…` 10,000 times): every link's
+        # text holds the whole chain before it, so reading all of it for each
+        # link is quadratic. Its end names the callee; its receiver is an
+        # expression.
+        match = _LAST_IDENT.search(text[-MAX_REFERENCE:])
+        return "<expr>", match.group(1) if match else ""
     text = _WS.sub("", text).replace("::", ".").replace("?.", ".").replace("->", ".")
     if text.startswith("super()."):
         return "super", text[len("super().") :]
@@ -204,15 +214,16 @@ def _reference_parts(
 
 
 def _collect(
-    spec: LanguageSpec, root: ts.Node
+    spec: LanguageSpec, root: ts.Node, until: float | None = None, timeout_ms: int | None = None
 ) -> tuple[list[_Def], list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]]]:
     defs: list[_Def] = []
     refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]] = []
     seen_defs: set[tuple[int, int]] = set()
     seen_refs: set[tuple[str, int, int]] = set()
     tags = query(spec.name)
-    cursor = ts.QueryCursor(tags)
-    for pattern, captures in cursor.matches(root):
+    for i, (pattern, captures) in enumerate(budget.matches(tags, root)):
+        if i % 256 == 0:
+            budget.check(until, timeout_ms)
         name_nodes = captures.get("name") or [None]
         # `(#set! name "<init>")`: a fixed name (Java constructors)
         fixed = tags.pattern_settings(pattern).get("name") or ""
@@ -366,14 +377,16 @@ def _comment_ranges(spec: LanguageSpec, root: ts.Node) -> list[tuple[int, int]]:
 def extract(path: str, source: bytes, language: str, *, timeout_ms: int | None = None) -> FileExtraction:
     """Parse one file and return its symbols (module first) and edges.
 
-    ParseTimeout when tree-sitter needs more than ``timeout_ms``."""
+    ParseTimeout when parsing and reading the matches takes over
+    ``timeout_ms``, or the nesting is too deep for the tags query."""
     spec = LANGUAGES[language]
     if spec.extractor:  # a format no tags query describes (Markdown sections)
         module = importlib.import_module(spec.extractor)
         return module.extract(path, source, language, timeout_ms=timeout_ms)  # type: ignore[no-any-return]
+    until = budget.deadline(timeout_ms)
     tree = budget.parse(grammar(language), source, timeout_ms)
     root = tree.root_node
-    defs, raw_refs = _collect(spec, root)
+    defs, raw_refs = _collect(spec, root, until, timeout_ms)
     _nest(defs, spec)
     comments = _comment_ranges(spec, root)
     symbols = _symbols(path, source, spec, defs, comments, root)

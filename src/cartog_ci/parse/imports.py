@@ -20,14 +20,11 @@ from collections.abc import Callable
 
 import tree_sitter as ts
 
+from cartog_ci.parse.nodes import node_text as _text
+
 ImportTriple = tuple[str, str, str | None]
 Decoder = Callable[[ts.Node], list[ImportTriple]]
 
-
-def _text(node: ts.Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
 
 
 def _python(node: ts.Node) -> list[ImportTriple]:

@@ -19,7 +19,9 @@ import re
 
 import tree_sitter as ts
 
-ImportTriple = tuple[str, str, str | None]
+from cartog_ci.parse.nodes import ImportTriple
+from cartog_ci.parse.nodes import node_text as _text
+
 _MAJOR_VERSION = re.compile(r"v\d+")
 
 
@@ -37,11 +39,6 @@ def package_name(path: str) -> str:
     name = re.sub(r"^go-|[-.]go$", "", name)
     return name
 
-
-def _text(node: ts.Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
 
 
 def _spec(node: ts.Node) -> ImportTriple | None:

@@ -11,13 +11,8 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-ImportTriple = tuple[str, str, str | None]
-
-
-def _text(node: ts.Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
+from cartog_ci.parse.nodes import ImportTriple
+from cartog_ci.parse.nodes import node_text as _text
 
 
 def decode(node: ts.Node) -> list[ImportTriple]:

@@ -24,14 +24,11 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-ImportTriple = tuple[str, str, str | None]
+from cartog_ci.parse.nodes import ImportTriple
+from cartog_ci.parse.nodes import node_text as _text
+
 _PATH_NODES = frozenset({"identifier", "scoped_identifier", "crate", "self", "super", "metavariable"})
 
-
-def _text(node: ts.Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
 
 
 def _segments(node: ts.Node | None) -> list[str]:

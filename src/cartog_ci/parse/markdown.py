@@ -41,6 +41,7 @@ from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, Symbol
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.extract import module_name
 from cartog_ci.parse.languages import grammar, language_for_path
+from cartog_ci.parse.nodes import node_text as _text
 
 CHUNK_BYTES = 1500
 SEPARATOR = " > "
@@ -327,7 +328,3 @@ def _innermost(chunks: list[_Chunk], starts: list[int], position: int) -> int:
     return i
 
 
-def _text(node: ts.Node | None) -> str:
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import jinja2
 
-from cartog_ci.domain import ImpactNode, Symbol
+from cartog_ci.domain import ImpactNode, Symbol, symbol_json
 from cartog_ci.report.build import REPORT_SCHEMA, ChangedSymbol, Report
 
 GITHUB_COMMENT_LIMIT = 65_536
@@ -177,19 +177,6 @@ def render_text(report: Report, *, color: bool = False) -> str:
     return template.render(r=report, c=styles if color else {k: "" for k in styles})
 
 
-def _symbol_json(s: Symbol) -> dict[str, object]:
-    return {
-        "id": s.id,
-        "name": s.name,
-        "qualified_name": s.qualified_name,
-        "kind": s.kind,
-        "file": s.file,
-        "start_line": s.start_line,
-        "end_line": s.end_line,
-        "signature": s.signature,
-    }
-
-
 def report_json(report: Report) -> dict[str, object]:
     cs = report.changes
     return {
@@ -202,18 +189,18 @@ def report_json(report: Report) -> dict[str, object]:
             {
                 "category": item.change.category,
                 "signature_changed": item.change.signature_changed,
-                "symbol": _symbol_json(item.change.symbol) if item.change.symbol else None,
-                "old": _symbol_json(item.change.old) if item.change.old else None,
+                "symbol": symbol_json(item.change.symbol) if item.change.symbol else None,
+                "old": symbol_json(item.change.old) if item.change.old else None,
                 "moved_from": item.change.moved_from,
                 "in_degree": item.in_degree,
                 "callers_total": item.callers_total,
                 "callers": [
-                    _symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via}
+                    symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via}
                     for n in item.callers
                 ],
                 "tests": [t.id for t in item.tests],
                 "untested": item.untested,
-                "related": [_symbol_json(s) | {"score": round(score, 4)} for s, score in item.related],
+                "related": [symbol_json(s) | {"score": round(score, 4)} for s, score in item.related],
             }
             for item in report.changed
         ],
@@ -230,7 +217,7 @@ def report_json(report: Report) -> dict[str, object]:
             }
             for b in report.broken
         ],
-        "tests": [_symbol_json(t) for t in report.tests],
+        "tests": [symbol_json(t) for t in report.tests],
         "test_commands": report.test_commands,
         "graph": {"edges": report.total_edges, "unresolved": report.unresolved_edges},
         "notes": report.notes,

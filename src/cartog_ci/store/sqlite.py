@@ -23,7 +23,13 @@ import apsw
 
 from cartog_ci import __version__
 from cartog_ci.domain import Edge, FileState, Symbol
-from cartog_ci.errors import CartogError, CorruptIndex, IndexBusy, IndexFromTheFuture, IndexMissing
+from cartog_ci.errors import (
+    CartogError,
+    CorruptIndex,
+    IndexBusy,
+    IndexFromTheFuture,
+    IndexMissing,
+)
 from cartog_ci.store import migrations
 from cartog_ci.store.search import SearchTables, load_vec
 
