@@ -417,3 +417,22 @@ def test_an_index_from_another_extractor_is_reparsed(tmp_path: Path) -> None:
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
     assert index(repo).mode == "incremental"
+
+
+def test_changing_a_base_class_reresolves_calls_on_constructed_receivers(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "pkg/base.py": "class A:\n    def run(self):\n        pass\n\n\nclass B:\n    def run(self):\n        pass\n",
+        "pkg/svc.py": "from pkg.base import A, B\n\n\nclass Svc(A):\n    pass\n",
+        "pkg/use.py": "from pkg.svc import Svc\n\n\ndef go():\n    s = Svc()\n    s.run()\n    Svc().run()\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    svc = repo / "pkg/svc.py"
+    svc.write_text(svc.read_text().replace("class Svc(A):", "class Svc(B):"))
+    index(repo)
+    targets = {e["target_id"] for e in exported(repo)["edges"] if e["target_name"] == "run"}
+    assert targets == {"pkg/base.py:method:B.run"}
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)

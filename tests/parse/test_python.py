@@ -44,10 +44,10 @@ EDGES = {
     ('shop/cli.py:module:shop.cli', 'shop/models/order.py:class:LineItem', 'LineItem', 'imports', 'import'),
     ('shop/cli.py:function:main', 'shop/models/order.py:class:Order', 'Order', 'calls', 'import'),
     ('shop/cli.py:function:main', 'shop/models/order.py:class:LineItem', 'Item', 'calls', 'import'),
-    ('shop/cli.py:function:main', None, 'add', 'calls', None),
+    ('shop/cli.py:function:main', 'shop/models/order.py:method:Order.add', 'add', 'calls', 'import'),
     ('shop/cli.py:function:main', 'shop/util/text.py:function:slugify', 'make_slug', 'calls', 'import'),
     ('shop/cli.py:function:main', None, 'print', 'calls', 'external'),
-    ('shop/cli.py:function:main', 'shop/models/order.py:method:Order.checkout', 'checkout', 'calls', 'unique'),
+    ('shop/cli.py:function:main', 'shop/models/order.py:method:Order.checkout', 'checkout', 'calls', 'import'),
     ('shop/cli.py:function:main', 'shop/util/text.py:function:normalize', 'normalize', 'calls', 'import'),
     ('shop/cli.py:module:shop.cli', 'shop/cli.py:function:main', 'main', 'calls', 'same_file'),
     ('shop/models/__init__.py:module:shop.models', 'shop/models/order.py:class:LineItem', 'LineItem', 'imports', 'import'),
@@ -81,8 +81,8 @@ EDGES = {
     ('tests/test_order.py:module:tests.test_order', 'shop/models/order.py:class:Order', 'Order', 'imports', 'import'),
     ('tests/test_order.py:function:test_checkout', 'shop/models/order.py:class:Order', 'Order', 'calls', 'import'),
     ('tests/test_order.py:function:test_checkout', 'shop/models/order.py:class:LineItem', 'LineItem', 'calls', 'import'),
-    ('tests/test_order.py:function:test_checkout', None, 'add', 'calls', None),
-    ('tests/test_order.py:function:test_checkout', 'shop/models/order.py:method:Order.checkout', 'checkout', 'calls', 'unique'),
+    ('tests/test_order.py:function:test_checkout', 'shop/models/order.py:method:Order.add', 'add', 'calls', 'import'),
+    ('tests/test_order.py:function:test_checkout', 'shop/models/order.py:method:Order.checkout', 'checkout', 'calls', 'import'),
 }
 
 

@@ -428,6 +428,9 @@ def _edges_to_revisit(
         receivers = _receiver_qualifiers(store)
         marks = ",".join("?" * len(receivers))
         found.update(store.numbered_edges(f"qualifier IN ({marks})", receivers))
+        # `Foo().run()` and receivers holding a `Foo()`: the method may now
+        # come from another base
+        found.update(store.numbered_edges("qualifier LIKE '%()'"))
     return sorted(found.items())
 
 

@@ -46,6 +46,7 @@ _REFERENCE_KINDS = {
     "references": "references",
     "raises": "raises",
 }
+_BIND = "_bind"  # a constructor assigned to a receiver, not an edge
 _LOCAL = "local"  # a @local.definition among the references, never an edge
 MAX_SIGNATURE = 400
 MAX_REFERENCE = 1000  # characters of a reference's text worth reading
@@ -259,10 +260,56 @@ def _collect(
                     refs.append(
                         (kind, nodes[0], name_node if name_node is not None else receiver, parts, owner_type)
                     )
+            elif key == "bind" and captures.get("bind.name") and captures.get("bind.ctor"):
+                # `x = Foo(...)` / `self.x = Foo(...)`: what a receiver holds
+                obj = captures.get("bind.self")
+                # a class field (`repo = new Repo()` in a class body) is `this.repo`
+                this = _text(obj[0]) if obj else (spec.self_names[0] if "bind.field" in captures else None)
+                parts = (this, _text(captures["bind.name"][0]))
+                refs.append((_BIND, nodes[0], None, parts, _WS.sub("", _text(captures["bind.ctor"][0]))))
             elif key == "local.definition" and captures.get("local.scope"):
                 scope = captures["local.scope"][0]
                 refs += [(_LOCAL, scope, n, (None, _text(n)), "") for n in nodes]
     return defs, refs
+
+
+def _receivers(
+    spec: LanguageSpec,
+    defs: list[_Def],
+    starts: list[int],
+    refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]],
+) -> dict[tuple[int, str], set[str]]:
+    """(scope, receiver) -> the constructors assigned to it: a local variable
+    in its function (``x = Foo()``), an attribute of self in its class
+    (``self.repo = Repo()``). A receiver given two constructors is ambiguous."""
+    held: dict[tuple[int, str], set[str]] = {}
+    for kind, node, _, (obj, name), ctor in refs:
+        if kind != _BIND:
+            continue
+        scope = _enclosing(defs, starts, node.start_byte)
+        if obj is not None:
+            if obj not in spec.self_names:
+                continue
+            while scope >= 0 and defs[scope].kind not in spec.method_parents:
+                scope = defs[scope].parent
+            if scope < 0:
+                continue
+            name = f"{obj}.{name}"
+        held.setdefault((scope, name), set()).add(ctor)
+    return held
+
+
+def _held_by(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, qualifier: str) -> str | None:
+    """``x.run()`` where the nearest scope assigned ``x = Foo(...)``: the
+    receiver is a ``Foo()``, which the resolver follows to ``Foo.run``."""
+    scope = owner
+    while True:
+        ctors = held.get((scope, qualifier))
+        if ctors is not None:
+            return f"{next(iter(ctors))}()" if len(ctors) == 1 else None
+        if scope < 0:
+            return None
+        scope = defs[scope].parent
 
 
 def _locals(
@@ -394,12 +441,15 @@ def extract(path: str, source: bytes, language: str, *, timeout_ms: int | None =
     starts = [d.start for d in defs]
     types = _types_by_scope(defs)
     local = _locals(raw_refs)
+    held = _receivers(spec, defs, starts, raw_refs)
     edges: list[Edge] = []
     for kind, node, name_node, (qualifier, name), owner_type in raw_refs:
         anchor = name_node if name_node is not None else node
-        if kind == _LOCAL or qualifier is None and _in_scope(local.get(name), anchor.start_byte):
+        if kind in (_LOCAL, _BIND) or qualifier is None and _in_scope(local.get(name), anchor.start_byte):
             continue
         owner = _enclosing(defs, starts, anchor.start_byte)
+        if held and qualifier is not None and kind == "calls":
+            qualifier = _held_by(held, defs, owner, qualifier) or qualifier
         if owner_type:  # the type it belongs to, when this file defines it
             owned = _owner_index(types, owner, owner_type)
             owner = owned if owned is not None else owner

@@ -147,3 +147,15 @@
         property: (property_identifier) @_exports)) @reference.import)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
+
+; What a receiver holds: `const x = new Foo()`, `this.x = new Foo()`, a class
+; field `x = new Foo()`, so that `x.run()` / `this.x.run()` resolve to `Foo.run`.
+(variable_declarator
+  name: (identifier) @bind.name
+  value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind
+(assignment_expression
+  left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.name)
+  right: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind
+(field_definition
+  property: (property_identifier) @bind.name @bind.field
+  value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind

@@ -30,3 +30,14 @@
 (import_statement) @reference.import
 (import_from_statement) @reference.import
 (future_import_statement) @reference.import
+
+; What a receiver holds: `x = Foo(...)`, `self.x = Foo(...)` (a class by its
+; capitalised name), so that `x.run()` resolves to `Foo.run`.
+(assignment
+  left: (identifier) @bind.name
+  right: (call function: [(identifier) (attribute)] @bind.ctor)
+  (#match? @bind.ctor "(^|[.])_?[A-Z][A-Za-z0-9_]*$")) @bind
+(assignment
+  left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
+  right: (call function: [(identifier) (attribute)] @bind.ctor)
+  (#match? @bind.ctor "(^|[.])_?[A-Z][A-Za-z0-9_]*$")) @bind
