@@ -38,14 +38,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """Every subcommand is listed; only the one being run is imported (its
+    module defines its arguments), which keeps start-up short for hooks."""
     parser = argparse.ArgumentParser(
         prog="cartog-ci", description="What a code change touches and what it can break."
     )
     parser.add_argument("--version", action="version", version=f"cartog-ci {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = next((a for a in argv if not a.startswith("-")), None)
     for name, (module_name, help_text) in COMMANDS.items():
         cmd = sub.add_parser(name, help=help_text, description=help_text)
+        if name != chosen:
+            continue
         cmd.add_argument("--repo", help="repository root (default: the current directory's)")
         cmd.add_argument("--index", help="index file (default: <repo>/.cartog-ci/index.db; env CARTOG_CI_INDEX)")
         cmd.add_argument("--json", action="store_true", help="machine-readable output")
@@ -71,7 +76,7 @@ def _log_crash(argv: Sequence[str]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    parser = build_parser(args_list)
     args = parser.parse_args(args_list)
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)

@@ -7,8 +7,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cartog_ci.embed.base import EmbeddingModel, embed_texts, encode_vector
+from typing import TYPE_CHECKING
+
 from cartog_ci.store.sqlite import SqliteStore
+
+if TYPE_CHECKING:  # numpy comes with the model, not with every index run
+    from cartog_ci.embed.base import EmbeddingModel
 
 COMMIT_EVERY = 256  # texts per transaction: an interrupted run keeps its progress
 
@@ -39,6 +43,8 @@ def embed_pending(
     if current is not None and store.get_meta("embedding_config") == config_key:
         if not store.texts_missing_vectors(current[0]):
             return EmbedResult(current[0], 0, time.perf_counter() - start)
+    from cartog_ci.embed.base import embed_texts, encode_vector
+
     model = model_factory()
     with store.transaction():
         notice = store.use_vector_model(model.model_id, model.dims)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cartog_ci.config import Config, home
-from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.errors import CartogError
+
+if TYPE_CHECKING:  # numpy comes with the model, not with every command
+    from cartog_ci.embed.base import EmbeddingModel
 
 
 def model_from_config(config: Config, root: Path) -> EmbeddingModel:

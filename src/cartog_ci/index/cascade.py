@@ -245,7 +245,7 @@ def _index(
         result.edges_invalidated = store.invalidate_dangling_edges()
         result.edges_resolved, touched = _resolve(
             store, reparsed, affected_names, hierarchy_changed, everything=plan.mode != "incremental",
-            root=root,
+            files_changed=bool(new_files or result.deleted_files), root=root,
         )
         result.timings["resolve"] = time.perf_counter() - clock
 
@@ -380,18 +380,22 @@ def _resolve(
     hierarchy_changed: bool,
     *,
     everything: bool,
+    files_changed: bool = False,
     root: Path | None = None,
 ) -> tuple[int, set[str]]:
-    """Phase 2: re-resolve the edges whose answer may have changed."""
-    table = SymbolTable.build(store.all_symbols(), (e for _, e in store.numbered_edges("kind = 'imports'")))
-    table.root = str(root) if root is not None else ""  # go.mod / Cargo.toml for module finders
-    resolver = Resolver(table)
+    """Phase 2: re-resolve the edges whose answer may have changed.
+
+    When nothing can have changed, the symbol table is not even built: that
+    is most of a nothing-changed run (benchmarks/incremental.py)."""
     if everything:
         work = store.numbered_edges()
     else:
-        work = _edges_to_revisit(store, reparsed, names, hierarchy_changed)
+        work = _edges_to_revisit(store, reparsed, names, hierarchy_changed, files_changed=files_changed)
     if not work:
         return 0, set()
+    table = SymbolTable.build(store.all_symbols(), (e for _, e in store.numbered_edges("kind = 'imports'")))
+    table.root = str(root) if root is not None else ""  # go.mod / Cargo.toml for module finders
+    resolver = Resolver(table)
     before = {edge_id: edge.target_id for edge_id, edge in work}
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
@@ -406,7 +410,7 @@ def _resolve(
 
 
 def _edges_to_revisit(
-    store: SqliteStore, reparsed: list[str], names: set[str], hierarchy_changed: bool
+    store: SqliteStore, reparsed: list[str], names: set[str], hierarchy_changed: bool, *, files_changed: bool
 ) -> list[tuple[int, Edge]]:
     found: dict[int, Edge] = {}
     for path in reparsed:
@@ -417,13 +421,14 @@ def _edges_to_revisit(
         marks = ",".join("?" * len(chunk))
         found.update(store.numbered_edges(f"target_name IN ({marks}) OR alias IN ({marks})", chunk + chunk))
         found.update(store.numbered_edges(f"qualifier IN ({marks})", chunk))
-    # unresolved imports and file links (Markdown): their target may have appeared
-    found.update(
-        store.numbered_edges(
-            "target_id IS NULL AND resolution IS NULL AND (kind = 'imports' OR qualifier = ?)",
-            (FILE_QUALIFIER,),
+    if files_changed:
+        # unresolved imports and file links (Markdown): their target may have appeared
+        found.update(
+            store.numbered_edges(
+                "target_id IS NULL AND resolution IS NULL AND (kind = 'imports' OR qualifier = ?)",
+                (FILE_QUALIFIER,),
+            )
         )
-    )
     if hierarchy_changed:
         receivers = _receiver_qualifiers(store)
         marks = ",".join("?" * len(receivers))

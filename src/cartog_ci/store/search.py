@@ -8,14 +8,20 @@ searched with the current one (switching model rebuilds the KNN table).
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import apsw
-import numpy as np
-import sqlite_vec
 
 from cartog_ci.domain import SymbolText
+from cartog_ci.errors import CartogError
+
+if TYPE_CHECKING:  # numpy is imported where vectors are used: not on every start-up
+    import numpy as np
 
 VEC_TABLE = "vec_index"
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -28,9 +34,19 @@ def words_of(name: str) -> str:
     return " ".join(w.lower() for w in _SEPARATORS.split(spaced) if w)
 
 
+@lru_cache(maxsize=1)
+def _vec_path() -> str:
+    """sqlite_vec.loadable_path() without importing sqlite_vec, whose
+    ``__init__`` imports numpy (75 ms of every command's start-up)."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        raise CartogError("sqlite-vec is not installed: pip install sqlite-vec")
+    return os.path.normpath(os.path.join(list(spec.submodule_search_locations)[0], "vec0"))
+
+
 def load_vec(db: apsw.Connection) -> None:
     db.enable_load_extension(True)
-    db.load_extension(sqlite_vec.loadable_path())
+    db.load_extension(_vec_path())
     db.enable_load_extension(False)
 
 
@@ -165,6 +181,8 @@ class SearchTables:
         """
         if not self._has_vec_table() or k <= 0:
             return []
+        import numpy as np
+
         blob = np.asarray(vector, dtype="<f4").tobytes()
         total = self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
         ask = k
@@ -181,6 +199,8 @@ class SearchTables:
             ask *= 4
 
     def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]:
+        import numpy as np
+
         out: dict[str, np.ndarray] = {}
         for i in range(0, len(ids), 500):
             chunk = list(ids[i : i + 500])
