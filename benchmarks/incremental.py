@@ -44,7 +44,19 @@ from cartog_ci.index.cascade import IndexResult, index_repository
 from cartog_ci.store.sqlite import SqliteStore
 
 import corpora
-from measure import cartog_ci, cli_env, load_average, median, ms, run_process, table, timed, tool_note, warm_up
+from measure import (
+    cartog_ci,
+    cli_env,
+    index_flags,
+    load_average,
+    median,
+    ms,
+    run_process,
+    table,
+    timed,
+    tool_note,
+    warm_up,
+)
 
 SCENARIOS = ("cold", "one file, append", "one file, body", "nothing changed")
 TARGETS = {"one file, append": 0.300, "one file, body": 0.300, "nothing changed": 0.150}
@@ -115,9 +127,9 @@ def edited(path: Path, new_text: str) -> Iterator[None]:
 IndexRun = Callable[[Path], Sample]
 
 
-def process_runner(root: Path, env: dict[str, str]) -> IndexRun:
+def process_runner(root: Path, env: dict[str, str], flags: list[str]) -> IndexRun:
     def run(index: Path) -> Sample:
-        done = run_process([cartog_ci(), "index", str(root), "--index", str(index)], env=env)
+        done = run_process([cartog_ci(), "index", str(root), "--index", str(index), *flags], env=env)
         parsed = _PARSED.search(done.stdout)
         reresolved = _RERESOLVED.search(done.stdout)
         return Sample(
@@ -148,7 +160,9 @@ def in_process_runner(root: Path) -> IndexRun:
 # -- scenarios -----------------------------------------------------------------
 
 
-def measure_corpus(corpus: corpora.Corpus, runs: int, env: dict[str, str]) -> tuple[dict[str, Measured], str]:
+def measure_corpus(
+    corpus: corpora.Corpus, runs: int, env: dict[str, str], flags: list[str]
+) -> tuple[dict[str, Measured], str]:
     root = corpora.ensure(corpus)
     target = root / corpus.edit_target
     original = target.read_text(encoding="utf-8")
@@ -157,7 +171,7 @@ def measure_corpus(corpus: corpora.Corpus, runs: int, env: dict[str, str]) -> tu
     with tempfile.TemporaryDirectory(prefix="cartog-bench-") as tmp:
         work = Path(tmp)
         print(f"  {corpus.name}: process ...", file=sys.stderr)
-        process = scenarios(process_runner(root, env), work / "process", target, edits, runs)
+        process = scenarios(process_runner(root, env, flags), work / "process", target, edits, runs)
         print(f"  {corpus.name}: in-process ...", file=sys.stderr)
         in_process = scenarios(in_process_runner(root), work / "in-process", target, edits, runs, warm_up_first=True)
     out = {name: Measured(process[name], in_process[name]) for name in SCENARIOS}
@@ -196,7 +210,9 @@ def _expect(scenario: str, sample: Sample) -> Sample:
 # -- output --------------------------------------------------------------------
 
 
-def render(results: Sequence[tuple[corpora.Corpus, dict[str, Measured]]], runs: int, notes: list[str]) -> str:
+def render(
+    results: Sequence[tuple[corpora.Corpus, dict[str, Measured]]], runs: int, notes: list[str], flags: list[str]
+) -> str:
     headers = ["corpus", "scenario", "parsed", "re-resolved", "process wall", "(min)", "process CPU",
                "in-process wall", "(min)", "in-process CPU", "startup share", "target", "ok"]  # fmt: skip
     rows = []
@@ -213,9 +229,10 @@ def render(results: Sequence[tuple[corpora.Corpus, dict[str, Measured]]], runs: 
                 f"<= {ms(target)}" if target else "", ("yes" if wall <= target else "NO") if target else "",
             ])  # fmt: skip
     right = [False, False] + [True] * 10 + [False]
+    command = " ".join([cartog_ci(), "index", "<corpus>", "--index", "<file>", *flags])
     footer = [
         "",
-        f"median of {runs} runs; process = {cartog_ci()} index <corpus> --index <file>, wall from spawn to reap;",
+        f"median of {runs} runs; process = {command}, wall from spawn to reap;",
         "in-process = SqliteStore(path) + index_repository(root, store) + close, in this interpreter after a warm-up;",
         "CPU = user + system of the process and the children it reaped (pool workers, git): robust to a busy machine;",
         "startup share = process wall - in-process wall (interpreter, imports, CLI parsing, output).",
@@ -233,6 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="small | medium | large or a package name (repeatable; default: small, medium)",
     )
     parser.add_argument("--runs", type=int, default=5, help="runs per scenario (default 5)")
+    parser.add_argument("--embed", action="store_true", help="let `index` embed too (default: --no-embed)")
     parser.add_argument(
         "--no-bytecode-cache", action="store_true", help="run the CLI with the environment as is (no .pyc cache)"
     )
@@ -244,18 +262,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         corpora.ensure(corpus)
     env = cli_env(bytecode_cache=not args.no_bytecode_cache)
     warm_up(env)
+    flags = index_flags(env, embed=args.embed)
     load_before = load_average()
     results = []
     notes = []
     for corpus in selected:
-        measured, note = measure_corpus(corpus, args.runs, env)
+        measured, note = measure_corpus(corpus, args.runs, env, flags)
         results.append((corpus, measured))
         notes.append(note)
     notes.append(
         f"{tool_note()}; bytecode cache {'off' if args.no_bytecode_cache else 'on'}; "
         f"1-min load average {load_before} before, {load_average()} after"
     )
-    print(render(results, args.runs, notes))
+    print(render(results, args.runs, notes, flags))
     return 0
 
 

@@ -27,6 +27,7 @@ from measure import (
     ProcessRun,
     cartog_ci,
     cli_env,
+    index_flags,
     load_average,
     mb,
     median,
@@ -45,14 +46,14 @@ class ColdResult:
     stats: dict[str, object]
 
 
-def cold_runs(corpus: corpora.Corpus, runs: int, env: dict[str, str]) -> ColdResult:
+def cold_runs(corpus: corpora.Corpus, runs: int, env: dict[str, str], flags: list[str]) -> ColdResult:
     root = corpora.ensure(corpus)
     done: list[ProcessRun] = []
     stats: dict[str, object] = {}
     for i in range(runs):
         with tempfile.TemporaryDirectory(prefix="cartog-bench-") as tmp:
             index = Path(tmp) / "index.db"
-            cmd = [cartog_ci(), "index", str(root), "--force", "--index", str(index)]
+            cmd = [cartog_ci(), "index", str(root), "--force", "--index", str(index), *flags]
             done.append(run_process(cmd, env=env, sample_tree=True))
             print(f"  {corpus.name} run {i + 1}/{runs}: {ms(done[-1].wall)}", file=sys.stderr)
             if i == runs - 1:
@@ -67,7 +68,7 @@ def _languages(stats: dict[str, object]) -> str:
     return ", ".join(f"{k} {v.get('files', 0)}" for k, v in sorted(langs.items()) if v.get("files"))
 
 
-def render(results: Sequence[ColdResult], context: str) -> str:
+def render(results: Sequence[ColdResult], context: str, flags: list[str]) -> str:
     headers = ["corpus", "sdist", "files", "lines", "symbols", "edges", "resolved %",
                "cold wall (median)", "cold wall (min-max)", "CPU (median)", "max RSS/proc",
                "tree RSS (sampled)"]  # fmt: skip
@@ -88,7 +89,7 @@ def render(results: Sequence[ColdResult], context: str) -> str:
         "",
         (
             f"runs per corpus: {len(results[0].runs) if results else 0}; {os.cpu_count()} CPUs; "
-            f"{cartog_ci()} index <corpus> --force --index <fresh file>"
+            f"{cartog_ci()} index <corpus> --force --index <fresh file> {' '.join(flags)}".rstrip()
         ),
         context,
         "files/lines: indexed files of every language (" + "; ".join(
@@ -114,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--corpus", action="append", help="small | medium | large or a package name (repeatable; default: all)"
     )
     parser.add_argument("--runs", type=int, default=3, help="cold runs per corpus (default 3)")
+    parser.add_argument("--embed", action="store_true", help="let `index` embed too (default: --no-embed)")
     parser.add_argument(
         "--no-bytecode-cache", action="store_true", help="run the CLI with the environment as is (no .pyc cache)"
     )
@@ -125,13 +127,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         corpora.ensure(corpus)
     env = cli_env(bytecode_cache=not args.no_bytecode_cache)
     warm_up(env)
+    flags = index_flags(env, embed=args.embed)
     load_before = load_average()
-    results = [cold_runs(c, args.runs, env) for c in selected]
+    results = [cold_runs(c, args.runs, env, flags) for c in selected]
     context = (
         f"{tool_note()}; bytecode cache {'off' if args.no_bytecode_cache else 'on'}; "
         f"1-min load average {load_before} before, {load_average()} after"
     )
-    print(render(results, context))
+    print(render(results, context, flags))
     return 0
 
 

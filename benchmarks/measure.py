@@ -55,6 +55,17 @@ def cli_env(*, bytecode_cache: bool = True) -> dict[str, str]:
     return env
 
 
+def index_flags(env: dict[str, str], *, embed: bool) -> list[str]:
+    """Extra ``cartog-ci index`` flags: ``--no-embed`` unless asked to embed.
+
+    These benchmarks measure the structural index (SPEC §4); embedding has
+    its own benchmark. Versions without the flag never embed."""
+    if embed:
+        return []
+    usage = run_process([cartog_ci(), "index", "--help"], env=env).stdout
+    return ["--no-embed"] if "--no-embed" in usage else []
+
+
 def warm_up(env: dict[str, str]) -> None:
     """One untimed run on a one-file directory: fills the bytecode cache."""
     with tempfile.TemporaryDirectory(prefix="cartog-bench-") as tmp:

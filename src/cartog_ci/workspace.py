@@ -51,7 +51,10 @@ def open_store(ws: Workspace, *, create: bool) -> SqliteStore:
             raise IndexMissing(
                 f"no index at {ws.index_path}: run `cartog-ci index` first (or pass --index)"
             )
-        _ensure_ignored_dir(ws.index_path.parent)
+        try:
+            _ensure_ignored_dir(ws.index_path.parent)
+        except OSError as exc:
+            raise CartogError(f"cannot create the index directory {ws.index_path.parent} ({exc.strerror}): pass --index") from exc
     # A query command reports an unusable file instead of replacing it with
     # an empty one it could not fill.
     return SqliteStore(ws.index_path, rebuild=create, busy_timeout_ms=ws.config.busy_timeout_ms)

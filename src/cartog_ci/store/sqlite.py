@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -46,7 +47,9 @@ _EDGE_COLUMNS = "source_id, target_name, kind, file, line, qualifier, alias, tar
 
 def _symbol(row: Sequence[object]) -> Symbol:
     values = list(row)
-    values[14] = tuple(json.loads(str(values[14])))
+    # most symbols have no decorator: skip the JSON decoder (every resolve
+    # phase reads all symbols; a third of its time on 200k symbols)
+    values[14] = () if values[14] == "[]" else tuple(json.loads(str(values[14])))
     return Symbol(*values)  # type: ignore[arg-type]
 
 
@@ -91,7 +94,7 @@ def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> bool
             return False
         if "meta" not in tables or "_migrations" not in tables:
             raise CorruptIndex("an SQLite file of another program")
-        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        meta = {str(k): str(v) for k, v in db.execute("SELECT key, value FROM meta")}
         if meta.get("tool") != TOOL_NAME:
             raise CorruptIndex("an SQLite file of another program")
         version = int(meta.get("schema_version", "0"))
@@ -118,7 +121,7 @@ def _up_to_date(db: apsw.Connection) -> bool:
     """Every migration applied and the meta of this tool version written."""
     try:
         done = {str(r[0]) for r in db.execute("SELECT name FROM _migrations")}
-        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        meta = {str(k): str(v) for k, v in db.execute("SELECT key, value FROM meta")}
     except apsw.SQLError:  # no such table: a new file
         return False
     return {m.__name__ for m in migrations.MIGRATIONS} <= done and (
@@ -170,16 +173,23 @@ class SqliteStore(SearchTables):
             if self.readonly
             else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
         )
-        db = apsw.Connection(str(self.path), flags=flags)
-        db.set_busy_timeout(self.busy_timeout_ms)
-        load_vec(db)
-        if not self.readonly:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            if not _up_to_date(db):
-                with _savepoint(db, self._busy_message()):
-                    migrations.apply(db)
-                    self._write_meta(db)
+        try:
+            db = apsw.Connection(str(self.path), flags=flags)
+            db.set_busy_timeout(self.busy_timeout_ms)
+            load_vec(db)
+            if not self.readonly:
+                _set_wal(db, self.busy_timeout_ms)
+                db.execute("PRAGMA synchronous=NORMAL")
+                if not _up_to_date(db):
+                    with _savepoint(db, self._busy_message()):
+                        migrations.apply(db)
+                        self._write_meta(db)
+        except (apsw.CantOpenError, apsw.ReadOnlyError, apsw.PermissionsError) as exc:
+            raise CartogError(
+                f"cannot use index {self.path} ({exc}): check its permissions or pass another --index path"
+            ) from exc
+        except apsw.BusyError as exc:
+            raise IndexBusy(self._busy_message()) from exc
         return db
 
     def _busy_message(self) -> str:
@@ -403,8 +413,25 @@ class SqliteStore(SearchTables):
         return [tuple(r) for r in self.db.execute(sql, params)]
 
 
+def _set_wal(db: apsw.Connection, busy_timeout_ms: int) -> None:
+    """Switch to WAL, retrying: two processes creating the same new index
+    race for it, and SQLite answers BUSY at once there, without calling the
+    busy handler (seen with two `cartog-ci index` started together)."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except apsw.BusyError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 @contextmanager
-def _savepoint(db: apsw.Connection, busy_message: str = "index busy: another process is writing it; try again") -> Iterator[None]:
+def _savepoint(
+    db: apsw.Connection, busy_message: str = "index busy: another process is writing it; try again"
+) -> Iterator[None]:
     """BEGIN IMMEDIATE at the outermost level (a writer waits for the lock up
     front instead of failing half-way), SAVEPOINT when nested."""
     if db.in_transaction:
