@@ -15,6 +15,8 @@ import time
 import traceback
 from collections.abc import Sequence
 
+import apsw
+
 from cartog_ci import __version__
 from cartog_ci.config import home
 from cartog_ci.errors import CartogError
@@ -85,6 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args._module.run(args))
     except CartogError as exc:
         sys.stderr.write(f"cartog-ci: {exc}\n")
+        return 2
+    except (apsw.CorruptError, apsw.NotADBError) as exc:
+        # the cheap checks on open passed, but a page is damaged
+        sys.stderr.write(
+            f"cartog-ci: the index is damaged ({exc}): run `cartog-ci index --force` to check and rebuild it\n"
+        )
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("cartog-ci: interrupted\n")

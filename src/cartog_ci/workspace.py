@@ -45,7 +45,7 @@ def _ensure_ignored_dir(path: Path) -> None:
         ignore.write_text("*\n")
 
 
-def open_store(ws: Workspace, *, create: bool) -> SqliteStore:
+def open_store(ws: Workspace, *, create: bool, verify: bool = False) -> SqliteStore:
     if not ws.index_path.exists():
         if not create:
             raise IndexMissing(
@@ -57,4 +57,4 @@ def open_store(ws: Workspace, *, create: bool) -> SqliteStore:
             raise CartogError(f"cannot create the index directory {ws.index_path.parent} ({exc.strerror}): pass --index") from exc
     # A query command reports an unusable file instead of replacing it with
     # an empty one it could not fill.
-    return SqliteStore(ws.index_path, rebuild=create, busy_timeout_ms=ws.config.busy_timeout_ms)
+    return SqliteStore(ws.index_path, rebuild=create, busy_timeout_ms=ws.config.busy_timeout_ms, verify=verify)

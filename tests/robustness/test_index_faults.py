@@ -196,3 +196,27 @@ def test_an_index_path_that_cannot_be_created_or_opened(
         code, out, err = _cli(capsys, "index", repo, Path("/proc/version"))
         assert (code, out) == (2, "")
         assert err.startswith("cartog-ci: cannot use index /proc/version (") and err.count("\n") == 1
+
+
+def test_damaged_pages_are_reported_and_force_rebuilds(
+    pristine: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pages garbled in place (same length): the cheap checks on open pass,
+    the first query that reads them fails with one line naming the fix, and
+    `index --force` runs the full check, moves the file aside and rebuilds."""
+    repo, good = pristine
+    db = tmp_path / "index.db"
+    shutil.copy(good, db)
+    data = bytearray(db.read_bytes())
+    page = 4096
+    data[2 * page :] = _noise(len(data) - 2 * page)
+    db.write_bytes(bytes(data))
+    code, out, err = _cli(capsys, "refs", repo, db)
+    assert (code, out) == (2, "")
+    assert err.startswith("cartog-ci: ") and err.count("\n") == 1
+    assert "index --force" in err or "unusable" in err
+    code = main(["index", "--no-embed", "--force", "--repo", str(repo), "--index", str(db)])
+    err = capsys.readouterr().err
+    assert code == 0 and "unusable" in err, err
+    code, out, _ = _cli(capsys, "refs", repo, db)
+    assert code == 0 and "shop/models/base.py" in out

@@ -25,7 +25,7 @@ def _progress(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.path or args.repo, args.index)
-    store = workspace.open_store(ws, create=True)
+    store = workspace.open_store(ws, create=True, verify=args.force)
     try:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
