@@ -159,3 +159,15 @@ class Hit:
     symbol: Symbol
     score: float
     sources: dict[str, object] = field(default_factory=dict)
+
+
+def _reduce(self: object) -> tuple[type, tuple[object, ...]]:
+    # Parse workers send these back by pickle: a plain tuple of the fields
+    # halves the cost of the default slots-state protocol (celery's
+    # app/base.py extraction: 2.0 -> 1.1 ms per dumps+loads).
+    return (type(self), tuple(getattr(self, name) for name in self.__slots__))  # type: ignore[attr-defined]
+
+
+for _cls in (Symbol, Edge, SymbolText, FileExtraction, FileState):
+    _cls.__reduce__ = _reduce  # type: ignore[method-assign,assignment]
+

@@ -6,6 +6,7 @@ One run is one transaction: a crash leaves the previous index intact.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -163,8 +164,16 @@ def index_repository(
     """One run, one write transaction from the plan to the last write: a
     second indexer waits (busy timeout) instead of planning from a state
     that the first is about to change, and a kill leaves the previous index."""
-    with store.transaction():
-        return _index(root, store, force, max_bytes, parse_timeout_ms, progress)
+    # The run allocates hundreds of thousands of small objects and makes no
+    # cycles worth collecting: the cyclic GC only costs time here (~10 %).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with store.transaction():
+            return _index(root, store, force, max_bytes, parse_timeout_ms, progress)
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _index(
