@@ -228,8 +228,62 @@ def _normalise_signature(signature: str) -> str:
     return _WS.sub("", signature)
 
 
+# Dynamic languages, where a parameter's type annotation does not change how it is
+# called: adding `: int` or `-> str` is not a signature change for callers.
+_ANNOTATED = frozenset({"python", "javascript"})
+_OPEN, _CLOSE = "([{<", ")]}>"
+
+
+def _top_level_split(text: str, sep: str) -> list[str]:
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return parts
+
+
+def _parameters(signature: str) -> str | None:
+    """The text inside the first balanced parentheses, or None."""
+    start = signature.find("(")
+    if start < 0:
+        return None
+    depth = 0
+    for i in range(start, len(signature)):
+        depth += signature[i] == "("
+        depth -= signature[i] == ")"
+        if depth == 0:
+            return signature[start + 1 : i]
+    return None
+
+
+def call_shape(signature: str, language: str) -> str:
+    """What callers depend on: parameter names, order, defaults and
+    variadics; annotations left out where the language writes them apart."""
+    if language not in _ANNOTATED:
+        return _normalise_signature(signature)
+    params = _parameters(signature)
+    if params is None:
+        return _normalise_signature(signature)
+    shape = []
+    for param in _top_level_split(params, ","):
+        default = len(_top_level_split(param, "=")) > 1
+        name = _top_level_split(_top_level_split(param, "=")[0], ":")[0]
+        shape.append(_WS.sub(" ", name).strip() + ("=" if default else ""))
+    return ",".join(p for p in shape if p)
+
+
 def _signature_changed(before: Symbol, after: Symbol) -> bool:
-    return _normalise_signature(before.signature) != _normalise_signature(after.signature)
+    if after.kind not in ("function", "method"):
+        return False
+    return call_shape(before.signature, before.language) != call_shape(after.signature, after.language)
 
 
 def _body(symbol: Symbol, sources: dict[str, bytes]) -> str | None:
@@ -279,7 +333,10 @@ def _rename_in(text: str, old: str, new: str) -> str:
 
 
 def _signature_changed_besides_name(old: Symbol, new: Symbol) -> bool:
-    return _normalise_signature(_rename_in(old.signature, old.name, new.name)) != _normalise_signature(new.signature)
+    if new.kind not in ("function", "method"):
+        return False
+    renamed = _rename_in(old.signature, old.name, new.name)
+    return call_shape(renamed, old.language) != call_shape(new.signature, new.language)
 
 
 def head_edges(cs: ChangeSet) -> list[Edge]:
