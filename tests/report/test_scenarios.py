@@ -198,3 +198,38 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert code == 2 and err.startswith("cartog-ci: not a git repository:")
     code, _, err = _report(capsys, repo, "--fail-on", "everything")
     assert code == 2 and "unknown --fail-on gate 'everything'" in err
+
+
+def test_typescript_removed_export_still_imported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = make_repo(tmp_path, "tsproj")
+    git(repo, "checkout", "-q", "-b", "feature")
+    path = repo / "src/util/format.ts"
+    path.write_text(
+        path.read_text().replace(
+            "export function truncate(text: string, width = MAX_WIDTH): string {\n"
+            "  return normalize(text).slice(0, width);\n}\n",
+            "",
+        )
+    )
+    commit(repo, "drop truncate")
+    data = _both(capsys, repo, "ts_removed_export", "--base", "main")
+    assert _changes(data) == [("removed", "src/util/format.ts:function:truncate", False)]
+    broken = sorted((b["file"], b["name"], b["kind"]) for b in data["broken_references"])  # type: ignore[union-attr]
+    assert broken == [
+        ("src/components/UserCard.tsx", "truncate", "calls"),
+        ("src/components/UserCard.tsx", "truncate", "imports"),
+        ("src/services/registry.ts", "truncate", "calls"),
+    ]
+    assert data["risk"]["level"] == "high"  # type: ignore[index]
+
+
+def test_go_signature_change_reaches_the_go_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = make_repo(tmp_path, "goproj")
+    git(repo, "checkout", "-q", "-b", "feature")
+    path = repo / "internal/server/server.go"
+    path.write_text(path.read_text().replace("func NewServer(name string) *Server {", "func NewServer(name string, port int) *Server {"))
+    commit(repo, "NewServer takes a port")
+    data = _both(capsys, repo, "go_signature_change", "--base", "main")
+    assert _changes(data) == [("modified", "internal/server/server.go:function:NewServer", True)]
+    assert data["test_commands"] == ["go test ./internal/server -run '^(TestStart)$'"]
+    assert data["changed"][0]["untested"] is False  # type: ignore[index]
