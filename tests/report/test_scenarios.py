@@ -233,3 +233,51 @@ def test_go_signature_change_reaches_the_go_test(tmp_path: Path, capsys: pytest.
     assert _changes(data) == [("modified", "internal/server/server.go:function:NewServer", True)]
     assert data["test_commands"] == ["go test ./internal/server -run '^(TestStart)$'"]
     assert data["changed"][0]["untested"] is False  # type: ignore[index]
+
+
+def test_head_not_checked_out_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _feature(tmp_path)
+    (repo / "shop/util/other.py").unlink()
+    commit(repo, "drop other")
+    git(repo, "checkout", "-q", "main")
+    code, out, err = _report(capsys, repo, "--head", "feature", "--base", "main")
+    assert (code, out) == (2, "")
+    assert err.endswith(
+        "cartog-ci: feature is not checked out (1 changed file(s) differ from the work tree, "
+        "e.g. shop/util/other.py): check it out (git switch, or git worktree add) and run the report there\n"
+    )
+
+
+def test_a_file_unreadable_at_head_is_not_all_removed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _feature(tmp_path)
+    path = repo / "shop/models/base.py"
+    path.write_bytes(path.read_bytes() + b"# caf\xe9\n")  # one Latin-1 byte
+    commit(repo, "latin-1")
+    code, out, err = _report(capsys, repo, "--base", "main", "--format", "json", "--fail-on", "broken-refs")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["changed"] == [] and data["broken_references"] == []
+    assert data["risk"]["level"] == "medium"
+    assert data["risk"]["reasons"] == [
+        "1 changed file(s) could not be parsed on one side (e.g. shop/models/base.py): their impact is unknown"
+    ]
+
+
+def test_go_module_below_the_root_finds_broken_references(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.testing.fixtures import init_repo
+
+    repo = init_repo(tmp_path / "mono")
+    write(repo, {
+        "backend/go.mod": "module example.com/api\n\ngo 1.21\n",
+        "backend/internal/db/db.go": "package db\n\nfunc Open(dsn string) int {\n\treturn len(dsn)\n}\n\nfunc Close() {}\n",
+        "backend/cmd/main.go": 'package main\n\nimport "example.com/api/internal/db"\n\nfunc main() {\n\tdb.Open("x")\n\tdb.Close()\n}\n',
+    })  # fmt: skip
+    commit(repo, "initial")
+    git(repo, "checkout", "-q", "-b", "feature")
+    path = repo / "backend/internal/db/db.go"
+    path.write_text(path.read_text().replace("\nfunc Close() {}\n", ""))
+    commit(repo, "drop Close")
+    code, out, err = _report(capsys, repo, "--base", "main", "--format", "json")
+    assert code == 0, err
+    broken = [(b["file"], b["line"], b["name"]) for b in json.loads(out)["broken_references"]]
+    assert broken == [("backend/cmd/main.go", 7, "Close")]

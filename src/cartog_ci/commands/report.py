@@ -14,7 +14,7 @@ from cartog_ci.embed.provider import config_key, model_from_config
 from cartog_ci.errors import CartogError
 from cartog_ci.index.cascade import index_repository
 from cartog_ci.report.build import RelatedFinder, Report, build_report
-from cartog_ci.report.diff import Side, compute_change, default_base, find_merge_base
+from cartog_ci.report.diff import ChangeSet, Side, compute_change, default_base, find_merge_base
 from cartog_ci.report.render import render_markdown, render_text, report_json
 from cartog_ci.store.sqlite import SqliteStore
 
@@ -101,6 +101,33 @@ def _sides(repo: Path, args: argparse.Namespace) -> tuple[str, str, str, Side]:
     return base_ref, chosen, old, Side("commit", head_commit, args.head or "HEAD")
 
 
+def _refuse_other_tree(repo: Path, change: ChangeSet) -> bool:
+    """The graph (callers, tests, broken references) is the work tree's: a
+    head side the work tree does not hold would get wrong answers, so the
+    user gets one line saying how to get right ones. True: skip quietly (a
+    pre-push hook for commits not checked out must not block the push)."""
+    if not change.not_checked_out:
+        return False
+    first, count = change.not_checked_out[0], len(change.not_checked_out)
+    if _pushed_range() is not None:
+        sys.stderr.write("cartog-ci: the pushed commits are not checked out here: no report\n")
+        return True
+    if change.head.kind == "staged":
+        raise CartogError(
+            f"unstaged edits in {count} changed file(s) (e.g. {first}) would mix into the callers: "
+            "stash them (git stash --keep-index) or report --working-tree"
+        )
+    if change.head.commit == git.head(repo):
+        raise CartogError(
+            f"uncommitted edits in {count} changed file(s) (e.g. {first}) would mix into the callers: "
+            "commit or stash them, or report --working-tree"
+        )
+    raise CartogError(
+        f"{change.head.label} is not checked out ({count} changed file(s) differ from the work tree, "
+        f"e.g. {first}): check it out (git switch, or git worktree add) and run the report there"
+    )
+
+
 def _related_finder(ws: workspace.Workspace, store: object, args: argparse.Namespace) -> RelatedFinder | None:
     if args.no_related:
         return None
@@ -128,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
             ws.root, old=old, head=head, base_label=chosen, base_ref=base_ref,
             max_bytes=ws.config.max_file_bytes, parse_timeout_ms=ws.config.parse_timeout_ms,
         )  # fmt: skip
+        if _refuse_other_tree(ws.root, change):
+            return 0
         depth = args.depth if args.depth is not None else ws.config.depth
         report = build_report(store, change, depth=depth, related=_related_finder(ws, store, args))
     finally:

@@ -146,7 +146,9 @@ def _base_resolver(store: SqliteStore, cs: ChangeSet) -> Resolver:
     symbols += [s for f in cs.base_files.values() for s in f.symbols]
     imports = [e for _, e in store.numbered_edges("kind = 'imports'") if e.file not in changed]
     imports += [e for f in cs.base_files.values() for e in f.edges if e.kind == "imports"]
-    resolver = Resolver(SymbolTable.build(symbols, imports))
+    table = SymbolTable.build(symbols, imports)
+    table.root = cs.root  # as the indexer does: go.mod / Cargo.toml lookups
+    resolver = Resolver(table)
     bases: dict[str, list[str]] = {}
     for e in [e for f in cs.base_files.values() for e in f.edges if e.kind == "inherits"]:
         target, _ = resolver.resolve(e)
@@ -231,6 +233,11 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
         more = f" and {len(untested) - 3} more" if len(untested) > 3 else ""
         reason = f"no test reaches {len(untested)} changed function(s): {names}{more}"
         (medium if any(c.callers_total >= 3 for c in untested) else low).append(reason)
+    if cs.unparsed:
+        medium.append(
+            f"{len(cs.unparsed)} changed file(s) could not be parsed on one side "
+            f"(e.g. {cs.unparsed[0]}): their impact is unknown"
+        )
     impacted = sum(c.callers_total for c in report_changed)
     if impacted > 50:
         medium.append(f"{impacted} impacted callers in total")
@@ -283,6 +290,11 @@ def build_report(
     )
     for path, reason in cs.skipped:
         report.notes.append(f"{path}: skipped ({reason})")
+    if cs.unstaged_elsewhere:
+        report.notes.append(
+            f"callers include unstaged edits in {len(cs.unstaged_elsewhere)} other file(s) "
+            f"(e.g. {cs.unstaged_elsewhere[0]}); git stash --keep-index for the staged graph alone"
+        )
     return report
 
 

@@ -48,6 +48,10 @@ class ChangeSet:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
     base_sources: dict[str, bytes] = field(default_factory=dict)
     head_sources: dict[str, bytes] = field(default_factory=dict)
+    root: str = ""  # the repository (module finders read go.mod / Cargo.toml there)
+    unparsed: list[str] = field(default_factory=list)  # present at head, unreadable
+    not_checked_out: list[str] = field(default_factory=list)  # head differs from the work tree
+    unstaged_elsewhere: list[str] = field(default_factory=list)  # --staged: other files' edits
 
     def by_category(self, *categories: str) -> list[SymbolChange]:
         return [c for c in self.changes if c.category in categories]
@@ -91,6 +95,9 @@ def _changed_files(repo: Path, old: str, head: Side) -> list[str]:
     out = git.run(repo, "diff", "--name-only", "-z", "--no-renames", old)
     files = {p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p}
     return sorted(files | set(git.untracked(repo)))
+
+
+_WORKTREE = Side("worktree")
 
 
 def _read_head(repo: Path, head: Side, path: str) -> bytes | None:
@@ -158,7 +165,7 @@ def compute_change(
     max_bytes: int,
     parse_timeout_ms: int | None = None,
 ) -> ChangeSet:
-    cs = ChangeSet(base_label, base_ref, old, head)
+    cs = ChangeSet(base_label, base_ref, old, head, root=str(repo))
     cs.files = [f for f in _changed_files(repo, old, head) if not f.startswith(".cartog-ci/")]
     # only files we parse are read, both sides through one git process each
     parsed = [p for p in cs.files if language_for_path(p) is not None]
@@ -171,12 +178,26 @@ def compute_change(
     jobs = [(p, before_blobs.get((old, p)), max_bytes, parse_timeout_ms) for p in parsed]
     jobs += [(p, after_blobs.get(p), max_bytes, parse_timeout_ms) for p in parsed]
     results = _parse_jobs(jobs)
+    if head.kind != "worktree":
+        cs.not_checked_out = [p for p in parsed if after_blobs.get(p) != _read_head(repo, _WORKTREE, p)]
+    if head.kind == "staged":  # unstaged edits elsewhere are in the graph too
+        unstaged = git.run(repo, "diff", "--name-only", "-z", "--no-renames").split(b"\0")
+        cs.unstaged_elsewhere = sorted(
+            p for p in (u.decode("utf-8", "surrogateescape") for u in unstaged if u)
+            if language_for_path(p) is not None and p not in cs.not_checked_out
+        )
     for i, path in enumerate(parsed):
         before, before_src, why_before = results[i]
         after, after_src, why_after = results[len(parsed) + i]
         reason = why_after or why_before
         if reason and reason != "unsupported language":
             cs.skipped.append((stored_name(path), reason))
+        present = before_blobs.get((old, path)) is not None, after_blobs.get(path) is not None
+        if all(present) and (before is None or after is None):
+            # on both sides but unreadable on one: its symbols did not all
+            # vanish (or appear), we cannot tell what changed
+            cs.unparsed.append(stored_name(path))
+            continue
         if before is not None:
             cs.base_files[path] = before
             cs.base_sources[path] = before_src
