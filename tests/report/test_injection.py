@@ -51,6 +51,9 @@ def _code_spans_removed(markdown: str) -> str:
             continue
         out.append(_strip_spans(line))
     text = "\n".join(out)
+    # our <code> inside <summary> (an HTML block: no Markdown there), with
+    # the name HTML-escaped
+    text = re.sub(r"<code>[^<]*</code>", "CODE", text)
     for tag in ("<details>", "</details>", "<summary>", "</summary>", "<sub>", "</sub>"):
         text = text.replace(tag, "")
     return text

@@ -221,8 +221,9 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
             target = high if direct >= 5 else medium
             target.append(f"signature of {s.qualified_name} changed; {direct} direct caller(s) may break")
         elif c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken):
-            low.append(f"{c.change.old.qualified_name if c.change.old else s.qualified_name} was renamed to "
-                       f"{s.qualified_name}; its {c.in_degree} reference(s) follow the new name")
+            old_name = c.change.old.qualified_name if c.change.old else s.qualified_name
+            what = f"moved to {s.file}" if old_name == s.qualified_name else f"renamed to {s.qualified_name}"
+            low.append(f"{old_name} was {what}; its {c.in_degree} reference(s) follow it")
     central = sorted((c for c in report_changed if c.change.category in _IMPACTING), key=lambda c: -c.in_degree)
     for c in central[:3]:
         if c.in_degree >= 10:
@@ -247,7 +248,7 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
         return Risk("high", high + medium + low)
     if medium:
         return Risk("medium", medium + low)
-    return Risk("low", low or ["no broken reference, no signature change with callers, tests reach the change"])
+    return Risk("low", low or ["no broken reference, no signature change with callers"])
 
 
 def build_report(
