@@ -23,12 +23,26 @@ def related_finder(store: SqliteStore, config: Config) -> RelatedFinder | None:
         vector = store.vectors_for([symbol.id], model_id).get(symbol.id)
         if vector is None:
             return []
-        near = [i for i, _ in store.knn(vector, limit + 10) if i != symbol.id]
-        words, _ = keyword_search(store, words_of(symbol.name), limit + 10)
+        near = [i for i, _ in store.knn(vector, limit + 20) if i != symbol.id]
+        words, _ = keyword_search(store, words_of(symbol.name), limit + 20)
         fused = rrf({"vector": near, "fts": [i for i, _ in words if i != symbol.id]})
         # a neighbour by vector only: keyword overlap alone is not "similar logic"
-        chosen = [(i, score) for i, score, ranks in fused if "vector" in ranks][:limit]
-        found = store.symbols([i for i, _ in chosen])
-        return [(found[i], score) for i, score in chosen if i in found and found[i].file != symbol.file or i in found and found[i].parent_id != symbol.parent_id]
+        candidates = [(i, score) for i, score, ranks in fused if "vector" in ranks]
+        found = store.symbols([i for i, _ in candidates])
+        callees = {e.target_id for e in store.edges_from([symbol.id]) if e.target_id}
+        return [
+            (found[i], score)
+            for i, score in candidates
+            if i in found and i not in callees and not _nested(found[i], symbol)
+            and (found[i].kind == "section") == (symbol.kind == "section")  # code to code, prose to prose
+        ][:limit]
 
     return find
+
+
+def _nested(a: Symbol, b: Symbol) -> bool:
+    """One contains the other (a method and its class): not "elsewhere"."""
+    return a.file == b.file and (
+        a.qualified_name.startswith(b.qualified_name + ".") or b.qualified_name.startswith(a.qualified_name + ".")
+    )
+
