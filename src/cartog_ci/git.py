@@ -113,14 +113,6 @@ def commit_exists(repo: Path, sha: str) -> bool:
     return out.strip() == b"commit"
 
 
-def is_ancestor(repo: Path, ancestor: str, descendant: str) -> bool:
-    proc = subprocess.run(
-        ["git", "-C", str(repo), "merge-base", "--is-ancestor", ancestor, descendant],
-        capture_output=True,
-        env=_env(repo),
-    )
-    return proc.returncode == 0
-
 
 def merge_base(repo: Path, a: str, b: str) -> str | None:
     out = run(repo, "merge-base", a, b, check=False).decode().strip()
@@ -194,12 +186,3 @@ def show_many(repo: Path, specs: list[tuple[str, str]]) -> dict[tuple[str, str],
         pos += size + 1
     return out
 
-
-def staged_blob(repo: Path, path: str) -> bytes | None:
-    """The version of ``path`` in the index (what a commit would record)."""
-    return show(repo, "", path)
-
-
-def remote_url(repo: Path) -> str | None:
-    out = run(repo, "remote", "get-url", "origin", check=False).decode().strip()
-    return out or None

@@ -281,3 +281,24 @@ def test_go_module_below_the_root_finds_broken_references(tmp_path: Path, capsys
     assert code == 0, err
     broken = [(b["file"], b["line"], b["name"]) for b in json.loads(out)["broken_references"]]
     assert broken == [("backend/cmd/main.go", 7, "Close")]
+
+
+@pytest.mark.slow
+def test_related_code_with_the_real_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """With embeddings in the index, each changed function lists similar code
+    elsewhere: never itself, its own class or members, or what it calls."""
+    repo = _feature(tmp_path)
+    assert main(["index", "--repo", str(repo)]) == 0
+    capsys.readouterr()
+    path = repo / "shop/util/text.py"
+    path.write_text(path.read_text().replace(".strip().lower()", ".strip().casefold()"))
+    commit(repo, "casefold")
+    code, out, err = _report(capsys, repo, "--base", "main", "--format", "json")
+    assert code == 0, err
+    (item,) = [c for c in json.loads(out)["changed"] if c["category"] == "modified" and c["symbol"]["kind"] == "function"]
+    assert item["symbol"]["id"] == "shop/util/text.py:function:normalize"
+    related = [r["id"] for r in item["related"]]
+    assert related and len(related) <= 3
+    assert "shop/util/text.py:function:normalize" not in related
+    # the other normalize (same body shape, another module) is the nearest
+    assert related[0] == "shop/util/other.py:function:normalize"

@@ -55,7 +55,7 @@ COMMANDS = {"incremental": 30, "cold": 25, "force": 10, "report": 25} | ({"embed
 
 def _argv(command: str) -> list[str]:
     if command == "report":
-        return ["report", "--base", "main", "--json", "--no-related"]
+        return ["report", "--base", "main", "--working-tree", "--json", "--no-related"]
     return ["index", *(["--force"] if command == "force" else []), *([] if command == "embed" else ["--no-embed"])]
 
 

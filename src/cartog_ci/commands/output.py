@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Sequence
 
 from cartog_ci.domain import Edge, Symbol
 from cartog_ci.errors import SymbolNotFound
@@ -45,13 +44,3 @@ def resolve_names(store: SqliteStore, name: str) -> list[Symbol]:
     return found
 
 
-def location(s: Symbol) -> str:
-    return f"{s.file}:{s.start_line}"
-
-
-def describe(s: Symbol) -> str:
-    return f"{s.kind} {s.qualified_name}  ({location(s)})"
-
-
-def group_header(symbols: Sequence[Symbol], s: Symbol) -> str | None:
-    return f"== {s.id}" if len(symbols) > 1 else None

@@ -14,7 +14,13 @@ from cartog_ci.embed.provider import config_key, model_from_config
 from cartog_ci.errors import CartogError
 from cartog_ci.index.cascade import index_repository
 from cartog_ci.report.build import RelatedFinder, Report, build_report
-from cartog_ci.report.diff import ChangeSet, Side, compute_change, default_base, find_merge_base
+from cartog_ci.report.diff import (
+    ChangeSet,
+    Side,
+    compute_change,
+    default_base,
+    find_merge_base,
+)
 from cartog_ci.report.render import render_markdown, render_text, report_json
 from cartog_ci.store.sqlite import SqliteStore
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 from cartog_ci.store.sqlite import SqliteStore

@@ -53,7 +53,7 @@ class ChangedSymbol:
     @property
     def untested(self) -> bool:
         return (
-            self.change.category in ("modified", "renamed")
+            self.change.category in ("modified", "renamed", "added")
             and not self.tests
             and not is_test(self.symbol)
             and self.symbol.kind in ("function", "method")
@@ -308,10 +308,11 @@ def _changed_symbol(store: SqliteStore, change: SymbolChange, broken: list[Broke
         item.in_degree = current.in_degree if current is not None else 0
     else:
         item.in_degree = len(via_broken)
-    if change.category not in _IMPACTING or item.symbol.kind == "module":
+    added_code = change.category == "added" and item.symbol.kind in ("function", "method")
+    if (change.category not in _IMPACTING and not added_code) or item.symbol.kind == "module":
         return item
     nodes: list[ImpactNode] = []
-    if change.category in ("modified", "renamed") and change.symbol is not None:
+    if change.category in ("modified", "renamed", "added") and change.symbol is not None:
         nodes = graph.impact(store, [change.symbol.id], depth=depth)
     known = {n.symbol.id for n in nodes}
     anchor = (old_id,) if old_id is not None else ()

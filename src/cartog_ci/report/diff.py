@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cartog_ci import git
-from cartog_ci.domain import Edge, FileExtraction, Symbol, SymbolChange
+from cartog_ci.domain import FileExtraction, Symbol, SymbolChange
 from cartog_ci.errors import CartogError, ParseTimeout, UnknownRef
 from cartog_ci.index.files import content_problem, decode_source, stored_name
 from cartog_ci.parse.extract import extract
@@ -97,14 +97,7 @@ def _changed_files(repo: Path, old: str, head: Side) -> list[str]:
     return sorted(files | set(git.untracked(repo)))
 
 
-_WORKTREE = Side("worktree")
-
-
-def _read_head(repo: Path, head: Side, path: str) -> bytes | None:
-    if head.kind == "commit":
-        return git.show(repo, head.commit or "HEAD", path)
-    if head.kind == "staged":
-        return git.show(repo, "", path)
+def _read_worktree(repo: Path, path: str) -> bytes | None:
     full = repo / path
     if full.is_symlink() or not full.is_file():
         return None
@@ -171,7 +164,7 @@ def compute_change(
     parsed = [p for p in cs.files if language_for_path(p) is not None]
     before_blobs = git.show_many(repo, [(old, p) for p in parsed])
     if head.kind == "worktree":
-        after_blobs = {p: _read_head(repo, head, p) for p in parsed}
+        after_blobs = {p: _read_worktree(repo, p) for p in parsed}
     else:
         rev = head.commit or "HEAD" if head.kind == "commit" else ""
         after_blobs = {p: b for (_, p), b in git.show_many(repo, [(rev, p) for p in parsed]).items()}
@@ -179,7 +172,7 @@ def compute_change(
     jobs += [(p, after_blobs.get(p), max_bytes, parse_timeout_ms) for p in parsed]
     results = _parse_jobs(jobs)
     if head.kind != "worktree":
-        cs.not_checked_out = [p for p in parsed if after_blobs.get(p) != _read_head(repo, _WORKTREE, p)]
+        cs.not_checked_out = [p for p in parsed if after_blobs.get(p) != _read_worktree(repo, p)]
     if head.kind == "staged":  # unstaged edits elsewhere are in the graph too
         unstaged = git.run(repo, "diff", "--name-only", "-z", "--no-renames").split(b"\0")
         cs.unstaged_elsewhere = sorted(
@@ -358,7 +351,3 @@ def _signature_changed_besides_name(old: Symbol, new: Symbol) -> bool:
         return False
     renamed = _rename_in(old.signature, old.name, new.name)
     return call_shape(renamed, old.language) != call_shape(new.signature, new.language)
-
-
-def head_edges(cs: ChangeSet) -> list[Edge]:
-    return [e for f in cs.head_files.values() for e in f.edges]

@@ -168,7 +168,6 @@ class SqliteStore(SearchTables):
         self.readonly = readonly
         self.rebuild = rebuild
         self.busy_timeout_ms = busy_timeout_ms
-        self._depth = 0
         self.db = self._open()
 
     # -- opening -------------------------------------------------------------
@@ -249,12 +248,8 @@ class SqliteStore(SearchTables):
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One atomic unit; nested calls become savepoints."""
-        self._depth += 1
-        try:
-            with _savepoint(self.db, self._busy_message()):
-                yield
-        finally:
-            self._depth -= 1
+        with _savepoint(self.db, self._busy_message()):
+            yield
 
     # -- meta ----------------------------------------------------------------
 
