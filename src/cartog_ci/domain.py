@@ -169,5 +169,5 @@ def _reduce(self: object) -> tuple[type, tuple[object, ...]]:
 
 
 for _cls in (Symbol, Edge, SymbolText, FileExtraction, FileState):
-    _cls.__reduce__ = _reduce  # type: ignore[method-assign,assignment]
+    _cls.__reduce__ = _reduce  # type: ignore[method-assign]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import cast
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
@@ -25,9 +26,12 @@ def collect(store: SqliteStore) -> dict[str, object]:
         languages[str(lang)] = {"files": files, "lines": lines or 0}
     for lang, symbols in store.query("SELECT language, count(*) FROM symbols GROUP BY language"):
         languages.setdefault(str(lang), {})["symbols"] = symbols
-    for lang, total, ok, ext in store.query(
-        "SELECT f.language, count(*), sum(e.target_id IS NOT NULL), sum(e.resolution = 'external') "
-        "FROM edges e JOIN files f ON f.path = e.file GROUP BY f.language"
+    for lang, total, ok, ext in cast(
+        "list[tuple[str, int, int | None, int | None]]",
+        store.query(
+            "SELECT f.language, count(*), sum(e.target_id IS NOT NULL), sum(e.resolution = 'external') "
+            "FROM edges e JOIN files f ON f.path = e.file GROUP BY f.language"
+        ),
     ):
         entry = languages.setdefault(str(lang), {})
         entry["edges"] = total
@@ -83,15 +87,16 @@ def run(args: argparse.Namespace) -> int:
         f"resolved {data['resolved_edges']} edges: {data['resolved_pct']}% of project edges "
         f"({data['external_edges']} point outside the project; {data['resolved_pct_all']}% of all)"
     )
-    echo("by tier: " + ", ".join(f"{k} {v}" for k, v in data["resolution"].items()))  # type: ignore[union-attr]
-    for lang, entry in sorted(data["languages"].items()):  # type: ignore[union-attr]
+    echo("by tier: " + ", ".join(f"{k} {v}" for k, v in cast("dict[str, object]", data["resolution"]).items()))
+    for lang, entry in sorted(cast("dict[str, dict[str, object]]", data["languages"]).items()):
         echo(
             f"  {lang:<11} files {entry.get('files', 0):>5}  lines {entry.get('lines', 0):>7}  "
             f"symbols {entry.get('symbols', 0):>6}  edges {entry.get('edges', 0):>6}  "
             f"resolved {entry.get('resolved_pct', 0.0)}%"
         )
     if data["unsupported"]:
-        echo("unsupported files: " + ", ".join(f"{k} {v}" for k, v in data["unsupported"].items()))  # type: ignore[union-attr]
-    for item in data["skipped"]:  # type: ignore[union-attr]
+        unsupported = cast("dict[str, object]", data["unsupported"])
+        echo("unsupported files: " + ", ".join(f"{k} {v}" for k, v in unsupported.items()))
+    for item in cast("list[dict[str, object]]", data["skipped"]):
         echo(f"skipped {item['path']}: {item['reason']}")
     return 0

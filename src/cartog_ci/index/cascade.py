@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from cartog_ci import git
-from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, Symbol
+from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, FileState, Symbol
 from cartog_ci.index.files import (
     DEFAULT_MAX_BYTES,
     DEFAULT_PARSE_TIMEOUT_MS,
@@ -275,7 +275,7 @@ def _languages(store: SqliteStore) -> set[str]:
     return {str(r[0]) for r in store.query("SELECT DISTINCT language FROM files WHERE status='indexed'")}
 
 
-def _stored_sha(states: dict[str, object], path: str) -> str | None:
+def _stored_sha(states: dict[str, FileState], path: str) -> str | None:
     state = states.get(path)
     return getattr(state, "sha256", None) if state is not None else None
 
@@ -292,7 +292,7 @@ def _names_of(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> set[str]:
 
 def _apply_file(
     store: SqliteStore, extraction: FileExtraction, result: IndexResult, *, fresh: bool
-) -> tuple[set[str], bool]:
+) -> tuple[set[str], bool, bool]:
     """Merkle-diff one re-parsed file against the store and apply it."""
     path = extraction.path
     new = {s.id: s for s in extraction.symbols}

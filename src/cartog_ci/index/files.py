@@ -149,7 +149,7 @@ def load_and_parse(job: ParseJob) -> ParseResult:
     if source is None:
         return _skip(job.path, language, "not valid UTF-8 text", sha, len(data))
     try:
-        result = extract(job.path, source, language, timeout_ms=job.timeout_ms)
+        result = extract(job.path, source, spec.name, timeout_ms=job.timeout_ms)
     except ParseTimeout as exc:
         return _skip(job.path, language, str(exc), sha, len(data))
     result = replace(result, texts=texts_for(result.symbols, source))

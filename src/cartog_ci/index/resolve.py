@@ -213,7 +213,7 @@ class Resolver:
         if method is None:
             return False
         match = re.match(spec.receiver_pattern, method.signature)
-        return bool(match) and match.group(1) == qualifier
+        return match is not None and match.group(1) == qualifier
 
     def set_bases(self, class_id: str, base_ids: list[str]) -> None:
         self.t.bases[class_id] = base_ids
@@ -397,9 +397,9 @@ class Resolver:
             return None, None
         for star in self.t.star_imports.get(source.file, []):
             for f in self.module_files(source.file, star):
-                hit = self._export(f, name, 0)
-                if hit and len(hit) == 1:
-                    return hit[0], "import"
+                exported = self._export(f, name, 0)
+                if exported and len(exported) == 1:
+                    return exported[0], "import"
         if self._is_builtin(source.language, name):
             return None, EXTERNAL
         if source.language in _JS_LIKE:
@@ -485,9 +485,10 @@ class Resolver:
                 return None, None
             target = found[0]
             for part in parts[cut:] + [name]:
-                target = self._member(target, part)
-                if target is None:
+                member = self._member(target, part)
+                if member is None:
                     return None, None
+                target = member
             return target, "import"
         # `Outer::Inner.create` (Ruby, Rust paths): a unique qualified name
         by_path = [i for i in self.t.by_qualified.get(qualifier, []) if self.t.by_id[i].kind in TYPE_KINDS]
@@ -495,11 +496,11 @@ class Resolver:
             member = self._method_in_hierarchy(by_path[0], name)
             return (member, "unique") if member else (None, None)
         if len(parts) > 1:  # `Pricing::Tax.apply`, `System.out.println`: from the head
-            head, tier = self._unqualified(source, parts[0], "references")
+            head_id, tier = self._unqualified(source, parts[0], "references")
             if tier == EXTERNAL:
                 return None, EXTERNAL
-            if head is not None and self.t.by_id[head].kind in TYPE_KINDS:
-                member = self._member_path(head, parts[1:] + [name])
+            if head_id is not None and self.t.by_id[head_id].kind in TYPE_KINDS:
+                member = self._member_path(head_id, parts[1:] + [name])
                 return (member, tier) if member else (None, None)
         # `Service.create()` with Service a class in scope
         if len(parts) == 1:

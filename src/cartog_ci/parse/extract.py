@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -225,7 +226,7 @@ def _collect(
     for i, (pattern, captures) in enumerate(budget.matches(tags, root)):
         if i % 256 == 0:
             budget.check(until, timeout_ms)
-        name_nodes = captures.get("name") or [None]
+        name_nodes: Sequence[ts.Node | None] = captures.get("name") or [None]
         # `(#set! name "<init>")`: a fixed name (Java constructors)
         fixed = tags.pattern_settings(pattern).get("name") or ""
         receivers = captures.get("receiver")
@@ -247,18 +248,18 @@ def _collect(
                     _Def(kind, name, node, outer.start_byte, outer.end_byte, outer.start_point[0], owner)
                 )
             elif key.startswith("reference."):
-                kind = _REFERENCE_KINDS.get(key.split(".", 1)[1])
-                if kind is None:
+                ref_kind = _REFERENCE_KINDS.get(key.split(".", 1)[1])
+                if ref_kind is None:
                     continue
                 for name_node in name_nodes:
                     anchor = next(n for n in (name_node, receiver, nodes[0]) if n is not None)
-                    ident2 = (kind, anchor.start_byte, anchor.end_byte)
+                    ident2 = (ref_kind, anchor.start_byte, anchor.end_byte)
                     if ident2 in seen_refs:
                         continue
                     seen_refs.add(ident2)
                     parts = _reference_parts(spec, name_node, receiver, fixed)
                     refs.append(
-                        (kind, nodes[0], name_node if name_node is not None else receiver, parts, owner_type)
+                        (ref_kind, nodes[0], name_node if name_node is not None else receiver, parts, owner_type)
                     )
             elif key == "bind" and captures.get("bind.name") and captures.get("bind.ctor"):
                 # `x = Foo(...)` / `self.x = Foo(...)`: what a receiver holds
@@ -428,8 +429,8 @@ def extract(path: str, source: bytes, language: str, *, timeout_ms: int | None =
     ``timeout_ms``, or the nesting is too deep for the tags query."""
     spec = LANGUAGES[language]
     if spec.extractor:  # a format no tags query describes (Markdown sections)
-        module = importlib.import_module(spec.extractor)
-        return module.extract(path, source, language, timeout_ms=timeout_ms)  # type: ignore[no-any-return]
+        extractor = importlib.import_module(spec.extractor)
+        return extractor.extract(path, source, language, timeout_ms=timeout_ms)
     until = budget.deadline(timeout_ms)
     tree = budget.parse(grammar(language), source, timeout_ms)
     root = tree.root_node

@@ -154,11 +154,11 @@ def _base_resolver(store: SqliteStore, cs: ChangeSet) -> Resolver:
         target, _ = resolver.resolve(e)
         if target:
             bases.setdefault(e.source_id, []).append(target)
-    for source, target in store.query(
+    for source, target_id in store.query(
         "SELECT source_id, target_id FROM edges WHERE kind='inherits' AND target_id IS NOT NULL"
     ):
         if str(source).split(":", 1)[0] not in changed:
-            bases.setdefault(str(source), []).append(str(target))
+            bases.setdefault(str(source), []).append(str(target_id))
     for class_id, ids in bases.items():
         resolver.set_bases(class_id, ids)
     return resolver

@@ -249,7 +249,9 @@ _OPEN, _CLOSE = "([{<", ")]}>"
 
 
 def _top_level_split(text: str, sep: str) -> list[str]:
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
     for ch in text:
         if ch in _OPEN:
             depth += 1

@@ -6,6 +6,7 @@ inject Markdown, HTML, links or mentions into a PR comment."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -120,7 +121,12 @@ def mermaid(report: Report, max_nodes: int = MERMAID_MAX_NODES) -> tuple[list[st
     return (lines if len(ids) > 0 else []), omitted
 
 
-def _path_edges(caller: ImpactNode, item: ChangedSymbol, node, edges: set[tuple[str, str]]) -> None:  # type: ignore[no-untyped-def]
+def _path_edges(
+    caller: ImpactNode,
+    item: ChangedSymbol,
+    node: Callable[[str, str, bool], str | None],
+    edges: set[tuple[str, str]],
+) -> None:
     path = list(caller.path)
     labels = {caller.symbol.id: caller.symbol.qualified_name}
     previous = node(item.symbol.id, item.symbol.qualified_name, True)
@@ -135,7 +141,7 @@ def _path_edges(caller: ImpactNode, item: ChangedSymbol, node, edges: set[tuple[
 
 def render_markdown(report: Report, *, link_base: str | None = None, budget: int = MARKDOWN_BUDGET) -> str:
     """Markdown, trimmed by priority to fit a PR comment, saying what was left out."""
-    plans = [
+    plans: list[dict[str, object]] = [
         dict(callers=25, related=True, picture=True, depth=report.depth, unchanged_limit=200),
         dict(callers=10, related=True, picture=True, depth=report.depth, unchanged_limit=100),
         dict(callers=10, related=False, picture=True, depth=2, unchanged_limit=60),

@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import apsw
 
@@ -65,7 +65,12 @@ class SearchTables:
             "INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?, ?)",
             ((t.symbol_id, path, t.text_hash, t.embed_text, t.content) for t in texts),
         )
-        rowids = dict(self.db.execute("SELECT symbol_id, rowid FROM chunks WHERE file = ?", (path,)).fetchall())
+        rowids = dict(
+            cast(
+                "list[tuple[str, int]]",
+                self.db.execute("SELECT symbol_id, rowid FROM chunks WHERE file = ?", (path,)).fetchall(),
+            )
+        )
         self.db.executemany(
             "INSERT INTO fts_symbols (rowid, symbol_id, name, words, content) VALUES (?, ?, ?, ?, ?)",
             (
@@ -161,10 +166,13 @@ class SearchTables:
 
     def prune_vectors(self) -> int:
         """Drop cached vectors no symbol uses any more, once they outnumber the symbols."""
-        unused = self.db.execute(
-            "SELECT count(*) FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)"
-        ).fetchone()[0]
-        used = self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        unused = cast(
+            "tuple[int]",
+            self.db.execute(
+                "SELECT count(*) FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)"
+            ).fetchone(),
+        )[0]
+        used = cast("tuple[int]", self.db.execute("SELECT count(*) FROM chunks").fetchone())[0]
         if unused <= max(used, 1000):
             return 0
         ids = [r[0] for r in self.db.execute("SELECT id FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)")]
@@ -184,16 +192,19 @@ class SearchTables:
         import numpy as np
 
         blob = np.asarray(vector, dtype="<f4").tobytes()
-        total = self.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+        total = cast("tuple[int]", self.db.execute("SELECT count(*) FROM vectors").fetchone())[0]
         ask = k
         while True:
-            rows = self.db.execute(
-                f"SELECT c.symbol_id, k.distance FROM "
-                f"(SELECT rowid, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ?) k "
-                "JOIN vectors v ON v.id = k.rowid JOIN chunks c ON c.text_hash = v.text_hash "
-                "ORDER BY k.distance, c.symbol_id",
-                (blob, min(ask, max(total, 1))),
-            ).fetchall()
+            rows = cast(
+                "list[tuple[str, float]]",
+                self.db.execute(
+                    f"SELECT c.symbol_id, k.distance FROM "
+                    f"(SELECT rowid, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ?) k "
+                    "JOIN vectors v ON v.id = k.rowid JOIN chunks c ON c.text_hash = v.text_hash "
+                    "ORDER BY k.distance, c.symbol_id",
+                    (blob, min(ask, max(total, 1))),
+                ).fetchall(),
+            )
             if len({r[0] for r in rows}) >= k or ask >= total:
                 return [(str(a), float(b)) for a, b in rows][:k]
             ask *= 4

@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import cast
 
 import apsw
 
@@ -77,8 +78,8 @@ def _check_length(db: apsw.Connection, path: Path) -> None:
     expects must be in the file or in its write-ahead log. (A full
     ``quick_check`` costs 0.2-0.5 s on a real index: it runs on ``--force``
     and when SQLite reports corruption, not on every command.)"""
-    pages = db.execute("PRAGMA page_count").fetchone()[0]
-    size = db.execute("PRAGMA page_size").fetchone()[0]
+    pages = cast("tuple[int]", db.execute("PRAGMA page_count").fetchone())[0]
+    size = cast("tuple[int]", db.execute("PRAGMA page_size").fetchone())[0]
     wal = Path(str(path) + "-wal")
     available = path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
     if pages * size > available:
@@ -424,7 +425,7 @@ class SqliteStore(SearchTables):
         return total
 
     def count(self, table: str, where: str = "1", params: Sequence[object] = ()) -> int:
-        row = self.db.execute(f"SELECT count(*) FROM {table} WHERE {where}", params).fetchone()
+        row = cast("tuple[int]", self.db.execute(f"SELECT count(*) FROM {table} WHERE {where}", params).fetchone())
         return int(row[0])
 
     def query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
