@@ -14,6 +14,7 @@ import sys
 import time
 import traceback
 from collections.abc import Sequence
+from typing import NoReturn
 
 import apsw
 
@@ -40,10 +41,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors are one line too (argparse would print the whole usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: {message} (see {self.prog} --help)\n")
+        sys.exit(2)
+
+
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """Every subcommand is listed; only the one being run is imported (its
     module defines its arguments), which keeps start-up short for hooks."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cartog-ci", description="What a code change touches and what it can break."
     )
     parser.add_argument("--version", action="version", version=f"cartog-ci {__version__}")

@@ -302,3 +302,13 @@ def test_related_code_with_the_real_model(tmp_path: Path, capsys: pytest.Capture
     assert "shop/util/text.py:function:normalize" not in related
     # the other normalize (same body shape, another module) is the nearest
     assert related[0] == "shop/util/other.py:function:normalize"
+
+
+def test_usage_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["report", "--repo", str(repo), "--depth", "0"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err == (
+        "cartog-ci report: argument --depth: must be 1 or more (see cartog-ci report --help)\n"
+    )

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import graph, workspace
-from cartog_ci.commands.output import echo, emit_json, resolve_names
+from cartog_ci.commands.output import depth_arg, echo, emit_json, resolve_names
 from cartog_ci.domain import symbol_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", help="bare name, qualified name or full symbol ID")
-    parser.add_argument("--depth", type=int, default=None, help="how far to follow callers (default 3)")
+    parser.add_argument("--depth", type=depth_arg, default=None, help="how far to follow callers (default 3)")
 
 
 def run(args: argparse.Namespace) -> int:

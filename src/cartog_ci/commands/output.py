@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -43,4 +44,14 @@ def resolve_names(store: SqliteStore, name: str) -> list[Symbol]:
         raise SymbolNotFound(f"no symbol named {name!r} in the index (try `cartog-ci search {name}`)")
     return found
 
+
+def depth_arg(text: str) -> int:
+    """argparse type for --depth: a whole number from 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
 

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from cartog_ci import git, workspace
+from cartog_ci.commands.output import depth_arg
 from cartog_ci.embed.pipeline import embed_pending
 from cartog_ci.embed.provider import config_key, model_from_config
 from cartog_ci.errors import CartogError
@@ -38,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "the pushed range PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF",
     )
     side.add_argument("--working-tree", action="store_true", help="everything uncommitted too")
-    parser.add_argument("--depth", type=int, default=None, help="caller depth (default 3)")
+    parser.add_argument("--depth", type=depth_arg, default=None, help="caller depth (default 3)")
     parser.add_argument("--format", choices=("text", "markdown", "json"), default=None)
     parser.add_argument("-o", "--output", help="also write the report (Markdown unless --format says otherwise) to this file")
     parser.add_argument("--fail-on", default="", help=f"comma-separated gates: {', '.join(GATES)}")
