@@ -124,7 +124,10 @@ def test_encode_rejects_a_matrix():
 
 
 def test_fake_satisfies_the_protocol():
-    assert isinstance(FakeEmbeddingModel(), EmbeddingModel)
+    model = FakeEmbeddingModel(dims=16)
+    assert isinstance(model, EmbeddingModel)
+    rows = embed_texts(model, ["a", "bb", "ccc"])
+    assert rows.shape == (3, 16) and rows.dtype == np.float32
 
 
 def test_fake_is_deterministic_and_counts_its_work():
