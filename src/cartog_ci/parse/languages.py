@@ -205,6 +205,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             name="javascript",
             extensions=(".js", ".jsx", ".mjs", ".cjs"),
             module="tree_sitter_javascript",
+            query="javascript+ecmascript",
             wrappers=("export_statement",),
             self_names=("this",),
             builtins=JS_GLOBALS,
@@ -214,6 +215,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             extensions=(".ts", ".mts", ".cts"),
             module="tree_sitter_typescript",
             loader="language_typescript",
+            query="typescript+ecmascript",
             wrappers=("export_statement", "ambient_declaration"),
             self_names=("this",),
             builtins=TS_GLOBALS,
@@ -223,7 +225,7 @@ LANGUAGES: dict[str, LanguageSpec] = {
             extensions=(".tsx",),
             module="tree_sitter_typescript",
             loader="language_tsx",
-            query="typescript",
+            query="typescript+ecmascript",
             wrappers=("export_statement", "ambient_declaration"),
             self_names=("this",),
             builtins=TS_GLOBALS,
@@ -350,8 +352,10 @@ def query_source(name: str) -> str:
     spec = LANGUAGES[name]
     if spec.module == pack.MODULE:
         return pack.tags_query(name)
-    stem = spec.query or spec.name
-    return resources.files("cartog_ci.parse").joinpath("queries", f"{stem}.scm").read_text("utf-8")
+    # `query` may name several files, joined with "+" (shared patterns last)
+    stems = (spec.query or spec.name).split("+")
+    folder = resources.files("cartog_ci.parse").joinpath("queries")
+    return "\n".join(folder.joinpath(f"{stem}.scm").read_text("utf-8") for stem in stems)
 
 
 @lru_cache(maxsize=None)

@@ -109,13 +109,6 @@
           (ternary_expression) (parenthesized_expression) (await_expression)
         ])) @definition.constant))
 
-; Calls: the callee as written; the extractor splits `a.b.c` into qualifier
-; and name. `require(...)` is an import, not a call.
-((call_expression function: [(identifier) (member_expression)] @name) @reference.call
-  (#not-eq? @name "require"))
-
-; `new Foo()` calls the class.
-(new_expression constructor: [(identifier) (member_expression)] @name) @reference.call
 
 ; `<Button />`: rendering a component calls it; lower-case tags are HTML.
 ((jsx_opening_element name: [(identifier) (member_expression)] @name) @reference.call
@@ -147,15 +140,6 @@
         property: (property_identifier) @_exports)) @reference.import)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
-
-; What a receiver holds: `const x = new Foo()`, `this.x = new Foo()`, a class
-; field `x = new Foo()`, so that `x.run()` / `this.x.run()` resolve to `Foo.run`.
-(variable_declarator
-  name: (identifier) @bind.name
-  value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind
-(assignment_expression
-  left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.name)
-  right: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind
 (field_definition
   property: (property_identifier) @bind.name @bind.field
   value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind

@@ -83,13 +83,6 @@
           (as_expression) (satisfies_expression) (non_null_expression)
         ])) @definition.constant))
 
-; Calls: the callee as written; the extractor splits `a.b.c` into qualifier
-; and name. `require(...)` is an import, not a call.
-((call_expression function: [(identifier) (member_expression)] @name) @reference.call
-  (#not-eq? @name "require"))
-
-; `new Foo()` calls the class.
-(new_expression constructor: [(identifier) (member_expression)] @name) @reference.call
 
 ; Decorators are applied (called) at definition time; `@Dec()` is a call above.
 (decorator [(identifier) (member_expression)] @name) @reference.call
@@ -163,15 +156,6 @@
         property: (property_identifier) @_exports)) @reference.import)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
-
-; What a receiver holds: `const x = new Foo()`, `this.x = new Foo()`, a class
-; field `x = new Foo()`, so that `x.run()` / `this.x.run()` resolve to `Foo.run`.
-(variable_declarator
-  name: (identifier) @bind.name
-  value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind
-(assignment_expression
-  left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.name)
-  right: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind
 (public_field_definition
   name: (property_identifier) @bind.name @bind.field
   value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind
