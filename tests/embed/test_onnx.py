@@ -59,11 +59,26 @@ def _home(tmp_path, monkeypatch):
     monkeypatch.setenv("CARTOG_CI_HOME", str(tmp_path / "home"))
 
 
+# The agreement a conversion needs in the tests of its caching (not of its
+# quality): what every CPU reaches with per-channel weights. On x86 without
+# VNNI (AVX2 only) the 8-bit kernels saturate and the real gate
+# (MIN_AGREEMENT 0.99) rejects the conversion at cosine ~0.985; the quality
+# test below checks the real gate on whatever CPU runs it.
+CACHING_GATE = 0.95
+
+
+@pytest.fixture
+def caching_gate(monkeypatch) -> None:
+    monkeypatch.setattr(embed_onnx, "MIN_AGREEMENT", CACHING_GATE)
+
+
 @pytest.fixture(scope="module")
 def converted_cache(tmp_path_factory) -> Path:
     """One conversion for the module; tests that tamper work on a copy."""
     cache = tmp_path_factory.mktemp("converted")
-    model = load_default_model(cache)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(embed_onnx, "MIN_AGREEMENT", CACHING_GATE)
+        model = load_default_model(cache)
     assert model.model_id == REQUANTIZED_MODEL_ID, model.spec.origin
     return cache
 
@@ -160,17 +175,26 @@ def test_padded_rows_in_one_run_match_single_rows(shipped):
 
 
 @pytest.mark.slow
-def test_requantized_model_agrees_with_the_shipped_one(shipped, requantized):
+def test_requantized_model_agrees_with_the_shipped_one(shipped, tmp_path):
+    """With the real gate: the variant this CPU gets is close to the shipped
+    model, or it is refused and the shipped model is used, saying why."""
+    model = load_default_model(tmp_path)
+    if model.model_id == DEFAULT_MODEL_ID:
+        assert f"< {embed_onnx.MIN_AGREEMENT} against the shipped model" in model.spec.origin
+        candidate = tmp_path / "candidate.onnx"
+        embed_onnx.requantize(shipped.spec.model_path, candidate)
+        assert embed_onnx._agreement(shipped.spec, candidate) < embed_onnx.MIN_AGREEMENT
+        return
     realistic = SAMPLES[:-1]
-    cosines = np.sum(shipped.embed_batch(realistic) * requantized.embed_batch(realistic), axis=1)
+    cosines = np.sum(shipped.embed_batch(realistic) * model.embed_batch(realistic), axis=1)
     # One-word and empty texts carry least signal and drift most (~0.98).
     tiny = ["", "x", "TODO", "parse"]
-    tiny_cosines = np.sum(shipped.embed_batch(tiny) * requantized.embed_batch(tiny), axis=1)
+    tiny_cosines = np.sum(shipped.embed_batch(tiny) * model.embed_batch(tiny), axis=1)
 
     assert cosines.min() >= 0.99
     assert tiny_cosines.min() >= 0.97
-    assert requantized.model_id != shipped.model_id == DEFAULT_MODEL_ID
-    assert "requantised" in requantized.spec.origin
+    assert model.model_id == REQUANTIZED_MODEL_ID != shipped.model_id == DEFAULT_MODEL_ID
+    assert "requantised" in model.spec.origin
 
 
 @pytest.mark.slow
@@ -223,7 +247,7 @@ def test_tampered_tokenizer_is_refused(tmp_path):
 
 
 @pytest.mark.slow
-def test_second_load_reuses_the_cached_conversion(tmp_path, conversions):
+def test_second_load_reuses_the_cached_conversion(tmp_path, conversions, caching_gate):
     first = load_default_model()  # cache dir from $CARTOG_CI_HOME
     cached = first.spec.model_path
     stamp = cached.stat().st_mtime_ns
@@ -237,7 +261,7 @@ def test_second_load_reuses_the_cached_conversion(tmp_path, conversions):
 
 
 @pytest.mark.slow
-def test_tampered_cache_is_rejected_and_rebuilt(tmp_path, converted_cache, conversions):
+def test_tampered_cache_is_rejected_and_rebuilt(tmp_path, converted_cache, conversions, caching_gate):
     cache = tmp_path / "cache"
     shutil.copytree(converted_cache, cache)
     (cached,) = (cache / "models").glob("*.onnx")
@@ -258,7 +282,7 @@ def test_tampered_cache_is_rejected_and_rebuilt(tmp_path, converted_cache, conve
 
 
 @pytest.mark.slow
-def test_corrupt_cache_record_is_rebuilt(tmp_path, converted_cache, conversions):
+def test_corrupt_cache_record_is_rebuilt(tmp_path, converted_cache, conversions, caching_gate):
     cache = tmp_path / "cache"
     shutil.copytree(converted_cache, cache)
     (record,) = (cache / "models").glob("*.json")
@@ -365,7 +389,7 @@ def test_wrong_dims_in_config_is_reported(tmp_path):
 
 
 @pytest.mark.slow
-def test_list_models_shows_origins(tmp_path, converted_cache):
+def test_list_models_shows_origins(tmp_path, converted_cache, caching_gate):
     directory = _model_directory(tmp_path / "mine")
 
     names = [
