@@ -149,7 +149,7 @@ def render(stats: dict[str, object], wall: float) -> str:
 
 
 def _pack_note() -> str:
-    from cartog_ci.parse import pack
+    from cartog_ci.languages import pack
 
     module = pack.bundled()
     return f"installed ({getattr(module, '__file__', '?')})" if module is not None else "not installed"

@@ -10,11 +10,22 @@ from pathlib import Path
 
 from cartog_ci.errors import CartogError
 
+# The index lives in this directory of the repository (never indexed itself).
+INDEX_DIR = ".cartog-ci"
+INDEX_FILE = "index.db"
+DEFAULT_MAX_FILE_BYTES = 2_000_000
+DEFAULT_PARSE_TIMEOUT_MS = 20_000
+
+
+def in_index_dir(path: str) -> bool:
+    """A repository path inside the index directory: never indexed or reported."""
+    return path == INDEX_DIR or path.startswith(INDEX_DIR + "/")
+
 
 @dataclass(frozen=True)
 class Config:
-    max_file_bytes: int = 2_000_000  # larger files are skipped (stats lists them)
-    parse_timeout_ms: int = 20_000  # per tree-sitter parse; a slower file is skipped
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES  # larger files are skipped (stats lists them)
+    parse_timeout_ms: int = DEFAULT_PARSE_TIMEOUT_MS  # per tree-sitter parse; a slower file is skipped
     busy_timeout_ms: int = 30_000  # how long a writer waits for another one to finish
     depth: int = 3
     rerank_top: int = 50

@@ -161,6 +161,61 @@ class Hit:
     sources: dict[str, object] = field(default_factory=dict)
 
 
+@dataclass
+class SymbolDiff:
+    """Symbols of one side against the other, by ID and Merkle hashes."""
+
+    added: list[Symbol] = field(default_factory=list)
+    removed: list[Symbol] = field(default_factory=list)
+    modified: list[tuple[Symbol, Symbol]] = field(default_factory=list)  # (old, new)
+    children_changed: list[tuple[Symbol, Symbol]] = field(default_factory=list)
+    moved: list[Symbol] = field(default_factory=list)  # same hashes, another position
+    unchanged: list[Symbol] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a comparison: a commit, the git index, or the work tree."""
+
+    kind: str  # commit | staged | worktree
+    commit: str | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """What a report compares: the merge-base of a base ref with a head side."""
+
+    base_ref: str
+    base_label: str  # how the base was chosen ("--base", "the remote's default branch" ...)
+    merge_base: str
+    head: Side
+
+
+@dataclass
+class ChangeSet:
+    """The symbol diff of a change, with what was read to compute it."""
+
+    base_label: str
+    base_ref: str
+    merge_base: str
+    head: Side
+    files: list[str] = field(default_factory=list)
+    changes: list[SymbolChange] = field(default_factory=list)
+    base_files: dict[str, FileExtraction] = field(default_factory=dict)
+    head_files: dict[str, FileExtraction] = field(default_factory=dict)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    base_sources: dict[str, bytes] = field(default_factory=dict)
+    head_sources: dict[str, bytes] = field(default_factory=dict)
+    root: str = ""  # the repository (module finders read go.mod / Cargo.toml there)
+    unparsed: list[str] = field(default_factory=list)  # present at head, unreadable
+    not_checked_out: list[str] = field(default_factory=list)  # head differs from the work tree
+    unstaged_elsewhere: list[str] = field(default_factory=list)  # --staged: other files' edits
+
+    def by_category(self, *categories: str) -> list[SymbolChange]:
+        return [c for c in self.changes if c.category in categories]
+
+
 def _reduce(self: object) -> tuple[type, tuple[object, ...]]:
     # Parse workers send these back by pickle: a plain tuple of the fields
     # halves the cost of the default slots-state protocol (celery's

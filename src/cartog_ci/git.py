@@ -138,11 +138,37 @@ def changed_between(repo: Path, old: str, new: str) -> list[str]:
     return _zsplit(out)
 
 
+def staged_since(repo: Path, old: str) -> list[str]:
+    """Files whose staged version differs from ``old``."""
+    return _zsplit(run(repo, "diff", "--cached", "--name-only", "-z", "--no-renames", old))
+
+
+def worktree_since(repo: Path, old: str) -> list[str]:
+    """Files whose work-tree version differs from ``old``, untracked ones too."""
+    changed = _zsplit(run(repo, "diff", "--name-only", "-z", "--no-renames", old))
+    return sorted(set(changed) | set(untracked(repo)))
+
+
+def unstaged(repo: Path) -> list[str]:
+    """Files with edits the git index does not hold."""
+    return _zsplit(run(repo, "diff", "--name-only", "-z", "--no-renames"))
+
+
+def remote_default_branch(repo: Path) -> str | None:
+    """``origin/main`` when origin/HEAD says so, else None."""
+    ref = run(repo, "symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD", check=False).decode().strip()
+    return ref or None
+
+
+def empty_tree(repo: Path) -> str:
+    """The ID of git's empty tree (what a first commit is compared with)."""
+    return run(repo, "hash-object", "-t", "tree", "--stdin", input=b"").decode().strip()
+
+
 def changed_in_worktree(repo: Path) -> list[str]:
     """Unstaged and staged changes against HEAD (or everything staged if no HEAD)."""
-    unstaged = _zsplit(run(repo, "diff", "--name-only", "-z", "--no-renames"))
     staged = _zsplit(run(repo, "diff", "--cached", "--name-only", "-z", "--no-renames"))
-    return sorted(set(unstaged) | set(staged))
+    return sorted(set(unstaged(repo)) | set(staged))
 
 
 def show(repo: Path, rev: str, path: str) -> bytes | None:

@@ -8,11 +8,10 @@ from pathlib import Path
 
 from cartog_ci import config as config_mod
 from cartog_ci import git
+from cartog_ci.config import INDEX_DIR, INDEX_FILE
 from cartog_ci.errors import CartogError, IndexMissing
 from cartog_ci.store.sqlite import SqliteStore
 
-INDEX_DIR = ".cartog-ci"  # also excluded from indexing by index.cascade
-INDEX_FILE = "index.db"
 
 
 @dataclass(frozen=True)

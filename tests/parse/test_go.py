@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cartog_ci.parse.extract import extract
+from cartog_ci.languages import extract
 from tests.testing.fixtures import RESOURCES, commit, exported, index, make_repo
 
 SYMBOLS = {

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from cartog_ci.domain import Symbol
-from cartog_ci.parse import markdown
-from cartog_ci.parse.extract import extract
+from cartog_ci.languages import markdown
+from cartog_ci.languages import extract
 from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.fixtures import (
     RESOURCES,

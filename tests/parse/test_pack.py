@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from cartog_ci.commands.stats import collect
-from cartog_ci.parse import pack
-from cartog_ci.parse.languages import language_for_path
+from cartog_ci.languages import pack
+from cartog_ci.languages import for_path as language_for_path
 from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.fixtures import exported, index, make_repo
 

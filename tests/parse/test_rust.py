@@ -9,9 +9,9 @@ from pathlib import Path
 
 import tree_sitter as ts
 
-from cartog_ci.parse.extract import extract
-from cartog_ci.parse.imports_rust import decode
-from cartog_ci.parse.languages import grammar
+from cartog_ci.languages import extract
+from cartog_ci.languages import LANGUAGES
+from cartog_ci.languages.rust import decode
 from tests.testing.fixtures import RESOURCES, exported, index, make_repo
 
 SYMBOLS = {
@@ -249,7 +249,7 @@ def test_rust_attributes_and_docs() -> None:
 
 
 def _uses(code: str) -> list[tuple[str, str, str | None]]:
-    tree = ts.Parser(grammar("rust")).parse(code.encode())
+    tree = ts.Parser(LANGUAGES["rust"].syntax.grammar).parse(code.encode())
     out: list[tuple[str, str, str | None]] = []
     stack = [tree.root_node]
     while stack:

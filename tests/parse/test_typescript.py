@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cartog_ci.parse.extract import extract
-from cartog_ci.parse.languages import language_for_path, query
+from cartog_ci.languages import extract
+from cartog_ci.languages import LANGUAGES
+from cartog_ci.languages import for_path as language_for_path
 from tests.testing.fixtures import RESOURCES, exported, index, make_repo
 
 SYMBOLS = {
@@ -144,7 +145,7 @@ def _graph(tmp_path: Path) -> dict[str, object]:
 
 @pytest.mark.parametrize("language", ["typescript", "tsx"])
 def test_typescript_query_compiles_for_both_grammars(language: str) -> None:
-    assert query(language).pattern_count > 0
+    assert LANGUAGES[language].syntax.query.pattern_count > 0
 
 
 def test_typescript_symbols_exact(tmp_path: Path) -> None:

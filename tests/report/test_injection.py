@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from cartog_ci.cli import main
 from cartog_ci.domain import ImpactNode, Symbol, SymbolChange
 from cartog_ci.report.build import BrokenRef, ChangedSymbol, Report, Risk
-from cartog_ci.report.diff import ChangeSet, Side
+from cartog_ci.domain import ChangeSet, Side
 from cartog_ci.report.render import code, mermaid_label, render_markdown
 from tests.testing.fixtures import commit, git, make_repo, write
 

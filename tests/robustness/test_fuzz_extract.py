@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cartog_ci.errors import ParseTimeout
-from cartog_ci.parse import pack
-from cartog_ci.parse.extract import extract
-from cartog_ci.parse.languages import LANGUAGES, language_for_path
+from cartog_ci.languages import pack
+from cartog_ci.languages import extract
+from cartog_ci.languages import LANGUAGES
+from cartog_ci.languages import for_path as language_for_path
 
 _PACK = sorted({name for name in pack.EXTENSIONS.values()})
 _PACK_EXT = {name: ext for ext, name in reversed(pack.EXTENSIONS.items())}

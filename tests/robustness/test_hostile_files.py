@@ -20,7 +20,7 @@ import pytest
 from cartog_ci import git as git_mod
 from cartog_ci.cli import main
 from cartog_ci.index import files as files_mod
-from cartog_ci.index.files import ParseJob, load_and_parse
+from cartog_ci.index.files import ParseJob, extract_file
 from tests.testing.env import isolate_env
 from tests.testing.fixtures import commit, exported, git, index, init_repo, write
 
@@ -248,7 +248,7 @@ def test_a_symlink_swapped_in_after_lstat_is_not_followed(tmp_path: Path, monkey
     secret.write_text("def secret():\n    return 'do not read'\n")
     os.symlink(secret, repo / "a.py")
     monkeypatch.setattr(files_mod.os, "lstat", lambda path: regular)
-    result = load_and_parse(ParseJob(str(repo), "a.py", None))
+    result = extract_file(ParseJob("a.py", root=str(repo)))
     assert result.extraction is None
     assert result.state.reason == "symbolic link"
 

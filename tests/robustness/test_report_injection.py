@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from cartog_ci.cli import main
 from cartog_ci.domain import Edge, ImpactNode, Symbol, SymbolChange
 from cartog_ci.report.build import BrokenRef, ChangedSymbol, Report, Risk
-from cartog_ci.report.diff import ChangeSet, Side
+from cartog_ci.domain import ChangeSet, Side
 from cartog_ci.report.render import render_markdown, render_text
 from tests.report.test_injection import HOSTILE, _assert_inert, hostile_text
 from tests.testing.fixtures import commit, git, make_repo, write

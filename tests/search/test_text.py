@@ -15,7 +15,7 @@ from cartog_ci.embed.text import (
     texts_for,
     truncate_utf8,
 )
-from cartog_ci.parse.extract import extract
+from cartog_ci.languages import extract
 from tests.testing.fixtures import commit, index, init_repo, write
 
 TOKENS_PY = '''\

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import apsw
 
-from cartog_ci.index.files import ParseJob, load_and_parse
+from cartog_ci.index.files import ParseJob, extract_file
 from cartog_ci.store.search import load_vec
 
 
@@ -97,7 +97,7 @@ def _fresh(db: apsw.Connection, repo: Path) -> list[str]:
     out = []
     files = _rows(db, "SELECT path, sha256 FROM files WHERE status = 'indexed' AND sha256 != ''")
     for path, sha in files:
-        result = load_and_parse(ParseJob(str(repo), str(path), None))
+        result = extract_file(ParseJob(str(path), root=str(repo)))
         if result.extraction is None or result.state.sha256 != sha:
             continue  # changed or gone since: the next run's business
         extraction = result.extraction

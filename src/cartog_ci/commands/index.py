@@ -7,9 +7,8 @@ import sys
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
-from cartog_ci.embed.pipeline import embed_pending
-from cartog_ci.embed.provider import config_key, model_from_config
-from cartog_ci.index.cascade import IndexResult, index_repository
+from cartog_ci.index.cascade import IndexResult
+from cartog_ci.index.refresh import refresh
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,24 +28,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
-        result = index_repository(
+        done = refresh(
             ws.root,
             store,
+            ws.config,
+            embed=not args.no_embed,
             force=args.force,
-            max_bytes=ws.config.max_file_bytes,
-            parse_timeout_ms=ws.config.parse_timeout_ms,
             progress=_progress,
+            embed_progress=_embed_progress if sys.stderr.isatty() else None,
         )
-        embedded = None
-        if ws.config.embed and not args.no_embed:
-            embedded = embed_pending(
-                store,
-                lambda: model_from_config(ws.config, ws.root),
-                config_key=config_key(ws.config),
-                progress=_embed_progress if sys.stderr.isatty() else None,
-            )
     finally:
         store.close()
+    result, embedded = done.index, done.embedded
     if args.json:
         data = result.as_json()
         data["embedded"] = None if embedded is None else {

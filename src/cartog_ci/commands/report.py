@@ -10,18 +10,13 @@ from pathlib import Path
 
 from cartog_ci import git, workspace
 from cartog_ci.commands.output import depth_arg
-from cartog_ci.embed.pipeline import embed_pending
-from cartog_ci.embed.provider import config_key, model_from_config
+from cartog_ci.config import in_index_dir
 from cartog_ci.errors import CartogError
-from cartog_ci.index.cascade import index_repository
+from cartog_ci.index.files import Limits
+from cartog_ci.index.refresh import refresh
+from cartog_ci.report import sides
 from cartog_ci.report.build import RelatedFinder, Report, build_report
-from cartog_ci.report.diff import (
-    ChangeSet,
-    Side,
-    compute_change,
-    default_base,
-    find_merge_base,
-)
+from cartog_ci.report.diff import compute_change
 from cartog_ci.report.render import render_markdown, render_text, report_json
 from cartog_ci.store.sqlite import SqliteStore
 
@@ -66,75 +61,6 @@ def _pushed_range() -> tuple[str, str] | None:
     return (from_ref, to_ref) if from_ref and to_ref else None
 
 
-def _pushed_sides(repo: Path, args: argparse.Namespace, from_ref: str, to_ref: str) -> tuple[str, str, str, Side]:
-    base_ref, chosen = (args.base, "--base") if args.base else (from_ref, "pushed range (PRE_COMMIT_FROM_REF)")
-    head_commit = git.resolve_commit(repo, to_ref)
-    old = find_merge_base(repo, base_ref, head_commit)
-    return base_ref, chosen, old, Side("commit", head_commit, f"pushed {head_commit[:12]}")
-
-
-def _before_first_commit(repo: Path, args: argparse.Namespace) -> tuple[str, str, str, Side]:
-    """Everything is new: compare with git's empty tree, so that the hook
-    reports on a repository's first commit instead of blocking it."""
-    empty_tree = git.run(repo, "hash-object", "-t", "tree", "--stdin", input=b"").decode().strip()
-    return "(no commit yet)", "first commit", empty_tree, _uncommitted(args)
-
-
-def _uncommitted(args: argparse.Namespace) -> Side:
-    return Side("staged", None, "staged change") if args.staged else Side("worktree", None, "working tree")
-
-
-def _sides(repo: Path, args: argparse.Namespace) -> tuple[str, str, str, Side]:
-    """(base ref, how chosen, old commit, head side)."""
-    head_sha = git.head(repo)
-    if head_sha is None and (args.staged or args.working_tree) and not args.base:
-        return _before_first_commit(repo, args)
-    if head_sha is None:
-        raise CartogError("the repository has no commit yet: commit once, then run the report")
-    pushed = _pushed_range() if args.staged else None
-    if pushed is not None:
-        return _pushed_sides(repo, args, *pushed)
-    if args.base:
-        base_ref, chosen = args.base, "--base"
-    elif args.staged or args.working_tree:
-        base_ref, chosen = "HEAD", "HEAD (uncommitted change)"
-    else:
-        base_ref, chosen = default_base(repo)
-    if args.staged or args.working_tree:
-        old = head_sha if base_ref == "HEAD" else find_merge_base(repo, base_ref, head_sha)
-        return base_ref, chosen, old, _uncommitted(args)
-    head_commit = git.resolve_commit(repo, args.head) if args.head else head_sha
-    old = find_merge_base(repo, base_ref, head_commit)
-    return base_ref, chosen, old, Side("commit", head_commit, args.head or "HEAD")
-
-
-def _refuse_other_tree(repo: Path, change: ChangeSet) -> bool:
-    """The graph (callers, tests, broken references) is the work tree's: a
-    head side the work tree does not hold would get wrong answers, so the
-    user gets one line saying how to get right ones. True: skip quietly (a
-    pre-push hook for commits not checked out must not block the push)."""
-    if not change.not_checked_out:
-        return False
-    first, count = change.not_checked_out[0], len(change.not_checked_out)
-    if _pushed_range() is not None:
-        sys.stderr.write("cartog-ci: the pushed commits are not checked out here: no report\n")
-        return True
-    if change.head.kind == "staged":
-        raise CartogError(
-            f"unstaged edits in {count} changed file(s) (e.g. {first}) would mix into the callers: "
-            "stash them (git stash --keep-index) or report --working-tree"
-        )
-    if change.head.commit == git.head(repo):
-        raise CartogError(
-            f"uncommitted edits in {count} changed file(s) (e.g. {first}) would mix into the callers: "
-            "commit or stash them, or report --working-tree"
-        )
-    raise CartogError(
-        f"{change.head.label} is not checked out ({count} changed file(s) differ from the work tree, "
-        f"e.g. {first}): check it out (git switch, or git worktree add) and run the report there"
-    )
-
-
 def _related_finder(ws: workspace.Workspace, store: object, args: argparse.Namespace) -> RelatedFinder | None:
     if args.no_related:
         return None
@@ -148,21 +74,24 @@ def _related_finder(ws: workspace.Workspace, store: object, args: argparse.Names
 def run(args: argparse.Namespace) -> int:
     gates = _gates(args.fail_on)
     ws = workspace.locate(args.repo, args.index, require_git=True)
-    base_ref, chosen, old, head = _sides(ws.root, args)
+    pushed = _pushed_range() if args.staged else None
+    comparison = sides.choose(
+        ws.root, base=args.base, head=args.head, staged=args.staged, working_tree=args.working_tree, pushed=pushed
+    )
     store = workspace.open_store(ws, create=True)
     try:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         _announce_first_run(ws.root, store)
-        index_repository(
-            ws.root, store, max_bytes=ws.config.max_file_bytes, parse_timeout_ms=ws.config.parse_timeout_ms
-        )
-        _embed_changed(ws, store, args)
-        change = compute_change(
-            ws.root, old=old, head=head, base_label=chosen, base_ref=base_ref,
-            max_bytes=ws.config.max_file_bytes, parse_timeout_ms=ws.config.parse_timeout_ms,
-        )  # fmt: skip
-        if _refuse_other_tree(ws.root, change):
+        # An index with embeddings (someone ran `cartog-ci index`) gets what
+        # changed since, so related code covers the change; one without stays
+        # without: the report never starts a whole-repository embedding.
+        embed = not args.no_related and store.vector_model() is not None
+        refresh(ws.root, store, ws.config, embed=embed)
+        limits = Limits(ws.config.max_file_bytes, ws.config.parse_timeout_ms)
+        change = compute_change(ws.root, comparison, limits=limits)
+        if sides.refuse_other_tree(ws.root, change, pushed=pushed is not None):
+            sys.stderr.write("cartog-ci: the pushed commits are not checked out here: no report\n")
             return 0
         depth = args.depth if args.depth is not None else ws.config.depth
         report = build_report(store, change, depth=depth, related=_related_finder(ws, store, args))
@@ -173,22 +102,12 @@ def run(args: argparse.Namespace) -> int:
     return _gate(report, gates)
 
 
-def _embed_changed(ws: workspace.Workspace, store: SqliteStore, args: argparse.Namespace) -> None:
-    """When the index has embeddings (someone ran `cartog-ci index`), embed
-    what changed since, so related code covers the change. An index without
-    embeddings stays without: the report never starts a whole-repository
-    embedding on its own (that is `cartog-ci index`'s job)."""
-    if args.no_related or not ws.config.embed or store.vector_model() is None:
-        return
-    embed_pending(store, lambda: model_from_config(ws.config, ws.root), config_key=config_key(ws.config))
-
-
 def _announce_first_run(root: Path, store: SqliteStore) -> None:
     """One line before the slow first index, TTY or not: a pre-commit hook
     captures stderr, and a silent minute looks like a hang."""
     if store.get_meta("dirty_files") is not None:  # written by every indexing run, with last_commit
         return
-    files = [p for p in git.tracked_and_untracked(root) if not p.startswith(workspace.INDEX_DIR + "/")]
+    files = [p for p in git.tracked_and_untracked(root) if not in_index_dir(p)]
     sys.stderr.write(f"cartog-ci: indexing {len(files)} files (first run)...\n")
 
 

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from cartog_ci import workspace
-from cartog_ci.index.cascade import INDEX_DIR, index_repository
+from cartog_ci.config import INDEX_DIR
+from cartog_ci.index.refresh import refresh
 from cartog_ci.store.sqlite import SqliteStore
 
 
@@ -76,9 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _index_once(ws: workspace.Workspace, store: SqliteStore, why: str) -> None:
     start = time.perf_counter()
-    result = index_repository(
-        ws.root, store, max_bytes=ws.config.max_file_bytes, parse_timeout_ms=ws.config.parse_timeout_ms
-    )
+    result = refresh(ws.root, store, ws.config, embed=False).index
     c = result.categories
     sys.stderr.write(
         f"cartog-ci: re-indexed ({why}): {result.parsed} file(s) parsed, +{len(c['added'])} "

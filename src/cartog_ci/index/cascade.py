@@ -9,35 +9,22 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-import os
 import re
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from cartog_ci import git
+from cartog_ci import git, languages
+from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, in_index_dir
 from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, FileState, Symbol
-from cartog_ci.index.files import (
-    DEFAULT_MAX_BYTES,
-    DEFAULT_PARSE_TIMEOUT_MS,
-    ParseJob,
-    ParseResult,
-    load_and_parse,
-    stored_name,
-    walk,
-)
+from cartog_ci.index.files import Limits, ParseJob, Progress, extract_all, stored_name, walk
 from cartog_ci.index.resolve import Resolver, SymbolTable, resolve_edges
-from cartog_ci.parse.languages import LANGUAGES, language_for_path
+from cartog_ci.parse.merkle import diff_symbols
 from cartog_ci.store.sqlite import SqliteStore
 
-INDEX_DIR = ".cartog-ci"
-POOL_THRESHOLD = 48  # below this, a process pool costs more than it saves
 _SELF_QUALIFIERS = ("self", "cls", "this", "super")
-
-Progress = Callable[[str], None]
 
 
 @dataclass
@@ -86,7 +73,7 @@ class _Plan:
     mode: str
 
 
-_EXTRACTOR_SOURCES = ("parse", "index", "embed/text.py")
+_EXTRACTOR_SOURCES = ("parse", "languages", "index", "embed/text.py")
 
 
 @lru_cache(maxsize=1)
@@ -108,7 +95,7 @@ def extractor_fingerprint() -> str:
 
 def _ours(path: str) -> bool:
     """The index directory is never indexed, even when nothing ignores it."""
-    return path == INDEX_DIR or path.startswith(INDEX_DIR + "/")
+    return in_index_dir(path)
 
 
 def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) -> _Plan:
@@ -132,7 +119,7 @@ def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) ->
     # A file stored as unsupported that a language now claims (the
     # all-languages extra installed since the last run) is parsed now.
     unsupported = store.query("SELECT path FROM files WHERE status = 'unsupported'")
-    candidates |= {str(p) for (p,) in unsupported if language_for_path(str(p)) is not None}
+    candidates |= {str(p) for (p,) in unsupported if languages.for_path(str(p)) is not None}
     # Files that appeared in the listing but are unknown to the index
     # (e.g. the index was built with another .gitignore) are candidates too.
     known = set(stored)
@@ -141,23 +128,12 @@ def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) ->
     return _Plan(listed, sorted(c for c in candidates if c in listed_set), head, dirty, "incremental")
 
 
-def _parse_all(root: Path, jobs: list[ParseJob], progress: Progress | None) -> list[ParseResult]:
-    workers = os.cpu_count() or 1
-    if len(jobs) < POOL_THRESHOLD or workers < 2:
-        return [load_and_parse(job) for job in jobs]
-    if progress:
-        progress(f"parsing {len(jobs)} files on {workers} processes")
-    chunk = max(1, len(jobs) // (workers * 8))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(load_and_parse, jobs, chunksize=chunk))
-
-
 def index_repository(
     root: Path,
     store: SqliteStore,
     *,
     force: bool = False,
-    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_bytes: int = DEFAULT_MAX_FILE_BYTES,
     parse_timeout_ms: int | None = DEFAULT_PARSE_TIMEOUT_MS,
     progress: Progress | None = None,
 ) -> IndexResult:
@@ -188,11 +164,12 @@ def _index(
     result.timings["git"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
+    limits = Limits(max_bytes, timeout_ms)
     jobs = [
-        ParseJob(str(root), p, None if plan.mode == "force" else _stored_sha(stored_states, p), max_bytes, timeout_ms)
+        ParseJob(p, root=str(root), stored_sha=None if plan.mode == "force" else _stored_sha(stored_states, p), limits=limits)
         for p in plan.candidates
     ]
-    parsed = _parse_all(root, jobs, progress)
+    parsed = extract_all(jobs, progress)
     result.timings["read_parse"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
@@ -298,31 +275,17 @@ def _apply_file(
     new = {s.id: s for s in extraction.symbols}
     old = {} if fresh else {s.id: s for s in store.symbols_in_file(path)}
     old_edges = [] if fresh else store.edges_in_file(path)
-    added = [s for i, s in new.items() if i not in old]
-    removed = [s for i, s in old.items() if i not in new]
-    modified: list[Symbol] = []
-    children_changed: list[Symbol] = []
-    for i, s in new.items():
-        before = old.get(i)
-        if before is None:
-            continue
-        if before.content_hash != s.content_hash:
-            modified.append(s)
-        elif before.subtree_hash != s.subtree_hash:
-            children_changed.append(s)
-        elif _moved(before, s):
-            # same content, new position: keep line numbers right, not a change
-            store.update_symbols([s])
-            result.categories["unchanged"].append(i)
-        else:
-            result.categories["unchanged"].append(i)
+    diff = diff_symbols(old, new)
+    added, removed = diff.added, diff.removed
+    modified = [s for _, s in diff.modified]
+    children_changed = [s for _, s in diff.children_changed]
+    # same content, new position: keep line numbers right, not a change
+    store.update_symbols(diff.moved)
+    result.categories["unchanged"] += [s.id for s in diff.moved + diff.unchanged]
     store.insert_symbols(added)
     store.update_symbols(modified + children_changed)
     store.delete_symbols(s.id for s in removed)
-    if fresh:
-        store.db.execute("DELETE FROM edges WHERE file = ?", (path,))
-    else:
-        store.delete_edges_of_files([path])
+    store.delete_edges_of_files([path])
     store.insert_edges(extraction.edges)
     store.replace_texts(path, extraction.texts, {s.id: s.name for s in extraction.symbols})
     result.categories["added"] += [s.id for s in added]
@@ -341,23 +304,18 @@ def _apply_file(
     return names, class_change, rebound
 
 
-def _moved(a: Symbol, b: Symbol) -> bool:
-    return (a.start_line, a.end_line, a.start_byte, a.end_byte) != (
-        b.start_line, b.end_line, b.start_byte, b.end_byte,
-    ) or a.parent_id != b.parent_id or a.decorators != b.decorators or a.docstring != b.docstring
-
-
 _SPEC_SPLIT = re.compile(r"[./:\\]+")
 _PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
+_SOURCE_SUFFIXES = frozenset(
+    ext.lstrip(".") for language in languages.LANGUAGES.values() for ext in language.extensions
+)
 
 
 def _module_key(path_or_spec: str) -> str:
     """Last meaningful component: ``pkg/b.py``, ``..pkg.b``, ``./b.js`` -> ``b``."""
     parts = [p for p in _SPEC_SPLIT.split(path_or_spec) if p]
-    for ext in ("py", "pyi", "js", "jsx", "ts", "tsx", "mjs", "cjs", "go", "rs", "java", "rb", "md"):
-        if len(parts) > 1 and parts[-1] == ext:
-            parts.pop()
-            break
+    if len(parts) > 1 and parts[-1] in _SOURCE_SUFFIXES:
+        parts.pop()
     if len(parts) > 1 and parts[-1] in _PACKAGE_FILES:
         parts.pop()
     return parts[-1] if parts else ""
@@ -454,12 +412,13 @@ def _receiver_qualifiers(store: SqliteStore) -> list[str]:
     read from the stored signatures. A base added in one file changes what
     `s.Close()` means in the package's other files too."""
     names = set(_SELF_QUALIFIERS)
-    for spec in LANGUAGES.values():
+    for language in languages.LANGUAGES.values():
+        spec = language.scope
         names.update(spec.self_names)
         if not spec.receiver_pattern:
             continue
         rows = store.query(
-            "SELECT DISTINCT signature FROM symbols WHERE kind = 'method' AND language = ?", (spec.name,)
+            "SELECT DISTINCT signature FROM symbols WHERE kind = 'method' AND language = ?", (language.name,)
         )
         for (signature,) in rows:
             match = re.match(spec.receiver_pattern, str(signature))

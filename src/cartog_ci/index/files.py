@@ -1,7 +1,12 @@
-"""Listing and reading source files: what is skipped, and why.
+"""Read a file, skip it or extract it: the one pipeline of the indexer and
+of the report (docs/architecture.md).
 
-Workers in the parse pool call ``load_and_parse``: it reads the bytes once,
-hashes them (level 2 of the cascade) and parses only when the hash changed.
+A job names a file and where its bytes come from: a work tree (read in the
+worker, with the checks below) or a git revision (bytes read beforehand
+through one ``git cat-file --batch``, see ``revision_jobs``). ``extract_file``
+hashes the bytes once (level 2 of the cascade: bytes equal to the stored
+hash are not parsed), says why a file is skipped, and parses the rest with
+its language; ``extract_all`` runs many jobs, on a process pool when that pays.
 """
 
 from __future__ import annotations
@@ -11,41 +16,56 @@ import errno
 import hashlib
 import os
 import stat
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from cartog_ci import git, languages
+from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, INDEX_DIR
 from cartog_ci.domain import FileExtraction, FileState
 from cartog_ci.embed.text import texts_for
 from cartog_ci.errors import ParseTimeout
-from cartog_ci.parse.extract import extract
-from cartog_ci.parse.languages import language_for_path
 
-DEFAULT_MAX_BYTES = 2_000_000
-DEFAULT_PARSE_TIMEOUT_MS = 20_000
+POOL_THRESHOLD = 48  # jobs: below this, a process pool costs more than it saves
 # What a clone without git-lfs has on disk instead of the file (spec v1: a
 # pointer is under 1024 bytes and starts with this line).
 _LFS_POINTER = b"version https://git-lfs.github.com/spec/"
 _SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", ".cartog-ci", "node_modules", ".venv", "venv", "__pycache__",
+    {".git", ".hg", ".svn", INDEX_DIR, "node_modules", ".venv", "venv", "__pycache__",
      ".mypy_cache", ".pytest_cache", ".tox", ".eggs"}
 )  # fmt: skip
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_bytes: int = DEFAULT_MAX_FILE_BYTES
+    timeout_ms: int | None = DEFAULT_PARSE_TIMEOUT_MS
 
 
 @dataclass(frozen=True)
 class ParseJob:
-    root: str
+    """One file to read and extract. With ``root``, the bytes are read from
+    that work tree; without, ``data`` holds them (None: no such file there)."""
+
     path: str
-    stored_sha: str | None
-    max_bytes: int = DEFAULT_MAX_BYTES
-    timeout_ms: int | None = DEFAULT_PARSE_TIMEOUT_MS
+    root: str = ""
+    data: bytes | None = None
+    stored_sha: str | None = None  # bytes with this hash are not parsed again
+    limits: Limits = field(default_factory=Limits)
+    texts: bool = True  # build the search texts (the index stores them)
+    keep_source: bool = False  # send the decoded source back (the report reads bodies)
 
 
 @dataclass(frozen=True)
 class ParseResult:
     state: FileState
-    extraction: FileExtraction | None  # None: unchanged (level 2) or skipped
+    extraction: FileExtraction | None  # None: unchanged (level 2), skipped or absent
     unchanged: bool = False
-    vanished: bool = False
+    vanished: bool = False  # absent: deleted from the work tree, or not in the revision
+    source: bytes = b""  # the UTF-8 source parsed, with ``keep_source``
 
 
 def walk(root: Path) -> list[str]:
@@ -101,44 +121,26 @@ def decode_source(data: bytes) -> bytes | None:
     return data
 
 
-def load_and_parse(job: ParseJob) -> ParseResult:
-    spec = language_for_path(job.path)
+def extract_file(job: ParseJob) -> ParseResult:
+    """Read (or take), check and extract one file; never raises for a bad file."""
+    spec = languages.for_path(job.path)
     language = spec.name if spec else None
+    if not job.root and job.data is None:
+        return _absent(job.path, language)
     name = stored_name(job.path)
     if name != job.path:
         if spec is None:
             return _skip(name, _suffix(name), "unsupported language")
         return _skip(name, language, "file name is not valid UTF-8 (rename the file)")
-    full = os.path.join(job.root, job.path)
-    try:
-        st = os.lstat(full)
-    except FileNotFoundError:
-        return ParseResult(FileState(job.path, language, "", 0, status="skipped", reason="deleted"), None, vanished=True)
-    except OSError as exc:
-        return _skip(job.path, language, f"unreadable ({exc.strerror})")
-    if stat.S_ISLNK(st.st_mode):
-        return _skip(job.path, language, "symbolic link")
-    if stat.S_ISDIR(st.st_mode):  # git lists a directory only for a gitlink
-        return _skip(job.path, language, "git submodule (not indexed)")
-    if not stat.S_ISREG(st.st_mode):
-        return _skip(job.path, language, "not a regular file")
-    if spec is None:
-        return _skip(job.path, _suffix(job.path), "unsupported language", size=st.st_size)
-    if st.st_size > job.max_bytes:
-        return _skip(
-            job.path, language, f"too large ({_size(st.st_size)} > {_size(job.max_bytes)} limit)", size=st.st_size
-        )
-    try:
-        data = _read_regular(full, job.max_bytes + 1)
-    except FileNotFoundError:
-        return ParseResult(FileState(job.path, language, "", 0, status="skipped", reason="deleted"), None, vanished=True)
-    except OSError as exc:
-        reason = "symbolic link" if exc.errno == errno.ELOOP else f"unreadable ({exc.strerror})"
-        return _skip(job.path, language, reason)
+    data = _read(job, language) if job.root else job.data
+    if isinstance(data, ParseResult):
+        return data
     if data is None:
-        return _skip(job.path, language, "not a regular file")
-    if len(data) > job.max_bytes:  # it grew after lstat
-        return _skip(job.path, language, f"too large (over the {_size(job.max_bytes)} limit)", size=len(data))
+        return _absent(job.path, language)
+    if spec is None:
+        return _skip(job.path, _suffix(job.path), "unsupported language", size=len(data))
+    if len(data) > job.limits.max_bytes:
+        return _skip(job.path, language, _too_large(len(data), job.limits.max_bytes), size=len(data))
     sha = hashlib.sha256(data).hexdigest()
     if job.stored_sha == sha:
         return ParseResult(FileState(job.path, language, sha, len(data)), None, unchanged=True)
@@ -149,12 +151,78 @@ def load_and_parse(job: ParseJob) -> ParseResult:
     if source is None:
         return _skip(job.path, language, "not valid UTF-8 text", sha, len(data))
     try:
-        result = extract(job.path, source, spec.name, timeout_ms=job.timeout_ms)
+        result = spec.extract(job.path, source, timeout_ms=job.limits.timeout_ms)
     except ParseTimeout as exc:
         return _skip(job.path, language, str(exc), sha, len(data))
-    result = replace(result, texts=texts_for(result.symbols, source))
+    if job.texts:
+        result = replace(result, texts=texts_for(result.symbols, source))
     state = FileState(job.path, language, sha, len(data), result.lines, result.merkle_hash)
-    return ParseResult(state, result)
+    return ParseResult(state, result, source=source if job.keep_source else b"")
+
+
+def extract_all(jobs: Sequence[ParseJob], progress: Progress | None = None) -> list[ParseResult]:
+    """``extract_file`` of every job, in order; on a process pool when there
+    are enough of them."""
+    workers = os.cpu_count() or 1
+    if len(jobs) < POOL_THRESHOLD or workers < 2:
+        return [extract_file(job) for job in jobs]
+    if progress:
+        progress(f"parsing {len(jobs)} files on {workers} processes")
+    chunk = max(1, len(jobs) // (workers * 8))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(extract_file, jobs, chunksize=chunk))
+
+
+def revision_jobs(
+    repo: Path, rev: str, paths: Sequence[str], *, limits: Limits, keep_source: bool = False
+) -> list[ParseJob]:
+    """Jobs for the files as they are at ``rev`` ("" is the staged version),
+    read through one ``git cat-file --batch``."""
+    blobs = git.show_many(repo, [(rev, p) for p in paths])
+    return [
+        ParseJob(p, data=blobs.get((rev, p)), limits=limits, texts=False, keep_source=keep_source) for p in paths
+    ]
+
+
+def _read(job: ParseJob, language: str | None) -> bytes | ParseResult | None:
+    """The bytes of a work-tree file, None when it is gone, or why not."""
+    full = os.path.join(job.root, job.path)
+    try:
+        st = os.lstat(full)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return _skip(job.path, language, f"unreadable ({exc.strerror})")
+    if stat.S_ISLNK(st.st_mode):
+        return _skip(job.path, language, "symbolic link")
+    if stat.S_ISDIR(st.st_mode):  # git lists a directory only for a gitlink
+        return _skip(job.path, language, "git submodule (not indexed)")
+    if not stat.S_ISREG(st.st_mode):
+        return _skip(job.path, language, "not a regular file")
+    if language is None:
+        return _skip(job.path, _suffix(job.path), "unsupported language", size=st.st_size)
+    if st.st_size > job.limits.max_bytes:
+        return _skip(job.path, language, _too_large(st.st_size, job.limits.max_bytes), size=st.st_size)
+    try:
+        data = _read_regular(full, job.limits.max_bytes + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        reason = "symbolic link" if exc.errno == errno.ELOOP else f"unreadable ({exc.strerror})"
+        return _skip(job.path, language, reason)
+    if data is None:
+        return _skip(job.path, language, "not a regular file")
+    if len(data) > job.limits.max_bytes:  # it grew after lstat
+        return _skip(job.path, language, f"too large (over the {_size(job.limits.max_bytes)} limit)", size=len(data))
+    return data
+
+
+def _absent(path: str, language: str | None) -> ParseResult:
+    return ParseResult(FileState(path, language, "", 0, status="skipped", reason="deleted"), None, vanished=True)
+
+
+def _too_large(size: int, limit: int) -> str:
+    return f"too large ({_size(size)} > {_size(limit)} limit)"
 
 
 def _read_regular(full: str, limit: int) -> bytes | None:

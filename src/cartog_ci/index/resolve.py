@@ -1,4 +1,4 @@
-"""Edge resolution: target name -> target symbol ID, in ordered tiers (SPEC §2).
+"""Edge resolution: target name -> target symbol ID, in ordered tiers (docs/resolution.md).
 
 Tiers, first hit wins, recorded in ``edges.resolution``:
 same_file -> import -> same_dir -> parent_scope -> unique -> class_over_ctor.
@@ -9,20 +9,17 @@ external import, a builtin) are marked ``external`` and never guessed.
 
 from __future__ import annotations
 
-import importlib
 import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from cartog_ci import languages
 from cartog_ci.domain import CALLABLE_KINDS, FILE_QUALIFIER, TYPE_KINDS, Edge, Symbol
-from cartog_ci.index.paths import closest
-from cartog_ci.parse.imports import JS_SELF
-from cartog_ci.parse.languages import LANGUAGES
+from cartog_ci.languages import ScopeRules
 
 EXTERNAL = "external"
-_SELF = frozenset({"self", "cls", "this"})
 _CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor", "initialize"})
 # Method names so common on builtin types that a project method sharing the
 # name says nothing about what ``x.name()`` calls.
@@ -37,49 +34,10 @@ _COMMON_METHODS = frozenset(
         "encode decode format strip lower upper startswith endswith".split()
     )
 )
-_JS_LIKE = frozenset({"javascript", "typescript", "tsx"})
-_JS_SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 MAX_HOPS = 6
 _CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
 # `const x: Type = ...` / `const x = new Type(...)`: the class of a JS/TS instance.
 _JS_INSTANCE = re.compile(r"(?:const|let|var)\s+[\w$]+\s*(?::\s*([\w$.]+)\s*)?=\s*(?:new\s+([\w$.]+))?")
-
-ModuleFinder = Callable[["SymbolTable", str, str], list[str]]
-# Languages whose module lookup lives in its own module (a function
-# ``find(table, importer, spec) -> list[file]`` there), imported on first use.
-MODULE_FINDERS: dict[str, str] = {
-    "go": "cartog_ci.index.modules_go",
-    "rust": "cartog_ci.index.modules_rust",
-    "java": "cartog_ci.index.modules_java",
-    "ruby": "cartog_ci.index.modules_ruby",
-    "markdown": "cartog_ci.index.modules_markdown",
-}
-_LOADED_FINDERS: dict[str, ModuleFinder] = {}
-
-
-def _finder(language: str) -> ModuleFinder | None:
-    if language not in _LOADED_FINDERS and language in MODULE_FINDERS:
-        module = importlib.import_module(MODULE_FINDERS[language])
-        _LOADED_FINDERS[language] = module.find
-    return _LOADED_FINDERS.get(language)
-
-
-# A finder module may also say where a name-only guess may land:
-# ``may_guess(table, source, candidate, *, bare) -> bool`` (Rust: in the same
-# package, never a method for a bare name). Without one, anywhere.
-GuessScope = Callable[..., bool]
-
-
-_GUESS_SCOPES: dict[str, GuessScope | None] = {}
-
-
-def _guess_scope(language: str) -> GuessScope | None:
-    if language not in _GUESS_SCOPES:
-        module = importlib.import_module(MODULE_FINDERS[language]) if language in MODULE_FINDERS else None
-        scope = getattr(module, "may_guess", None)
-        _GUESS_SCOPES[language] = scope if callable(scope) else None
-    return _GUESS_SCOPES[language]
-
 
 @dataclass
 class _Binding:
@@ -100,7 +58,6 @@ class SymbolTable:
     module_of_file: dict[str, str] = field(default_factory=dict)
     language_of_file: dict[str, str] = field(default_factory=dict)
     files_by_dir: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    py_modules: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     bindings: dict[str, dict[str, _Binding]] = field(
         default_factory=lambda: defaultdict(dict)
     )
@@ -120,8 +77,6 @@ class SymbolTable:
                 table.module_of_file[s.file] = s.id
                 table.language_of_file[s.file] = s.language
                 table.files_by_dir[posixpath.dirname(s.file)].append(s.file)
-                if s.language == "python":
-                    _add_python_module(table, s.file)
                 continue
             table.by_name[s.name].append(s.id)
             table.by_qualified[s.qualified_name].append(s.id)
@@ -145,15 +100,6 @@ class SymbolTable:
             return
         local = e.alias or e.target_name
         self.bindings[e.file][local] = _Binding(module, e.target_name)
-
-
-def _add_python_module(table: SymbolTable, path: str) -> None:
-    stem = path[:-4] if path.endswith(".pyi") else path[:-3]
-    parts = stem.split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    for i in range(len(parts)):
-        table.py_modules[".".join(parts[i:])].append(path)
 
 
 class Resolver:
@@ -181,7 +127,7 @@ class Resolver:
             found = self._unqualified(source, edge.target_name, edge.kind)
         else:
             found = self._qualified(source, q, edge.target_name)
-        return self._ts_merged(found, edge.kind) if source.language in _JS_LIKE else found
+        return self._ts_merged(found, edge.kind) if _scope(source).merged_declarations else found
 
     def _ts_merged(self, found: tuple[str | None, str | None], kind: str) -> tuple[str | None, str | None]:
         """TS declaration merging: `interface Foo` and `const Foo` / `function
@@ -200,9 +146,7 @@ class Resolver:
         return (side[0], tier) if len(side) == 1 else found
 
     def _is_receiver(self, source: Symbol, qualifier: str) -> bool:
-        spec = LANGUAGES.get(source.language)
-        if spec is None:
-            return qualifier in _SELF
+        spec = _scope(source)
         if qualifier in spec.self_names:
             return True
         if not spec.receiver_pattern:
@@ -221,66 +165,21 @@ class Resolver:
     # -- module lookup -------------------------------------------------------
 
     def module_files(self, importer: str, spec: str) -> list[str]:
-        lang = self.t.language_of_file.get(importer, "")
-        if lang in _JS_LIKE:
-            return self._js_module(importer, spec)
-        if lang == "python":
-            return self._py_module(importer, spec)
-        finder = _finder(lang)
-        return finder(self.t, importer, spec) if finder is not None else []
-
-    def _py_module(self, importer: str, spec: str) -> list[str]:
-        if spec.startswith("."):
-            level = len(spec) - len(spec.lstrip("."))
-            rest = spec[level:]
-            base = posixpath.dirname(importer)
-            for _ in range(level - 1):
-                base = posixpath.dirname(base)
-            path = posixpath.join(base, *rest.split(".")) if rest else base
-            found = [
-                f
-                for f in (f"{path}.py", f"{path}/__init__.py", f"{path}.pyi", f"{path}/__init__.pyi")
-                if f in self.t.module_of_file
-            ]
-            return found[:1]
-        # the candidate rooted closest to the importer (src layouts, vendored
-        # copies); a tie is ambiguous
-        return closest(importer, self.t.py_modules.get(spec, []))
-
-    def _js_module(self, importer: str, spec: str) -> list[str]:
-        if spec == JS_SELF:  # the file's own exports (`export default Foo`)
-            return [importer]
-        if not spec.startswith("."):
-            return []
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
-        stems = [base]
-        for ext in (".js", ".jsx", ".mjs", ".cjs"):
-            if base.endswith(ext):
-                stems.append(base[: -len(ext)])
-        for stem in stems:
-            if stem in self.t.module_of_file:
-                return [stem]
-            for suffix in _JS_SUFFIXES:
-                if stem + suffix in self.t.module_of_file:
-                    return [stem + suffix]
-            for suffix in _JS_SUFFIXES:
-                index = f"{stem}/index{suffix}"
-                if index in self.t.module_of_file:
-                    return [index]
-        return []
+        language = languages.get(self.t.language_of_file.get(importer, ""))
+        return language.find_module(self.t, importer, spec) if language is not None else []
 
     # -- name lookup ---------------------------------------------------------
 
     def _top(self, path: str, name: str) -> list[str]:
         """Top-level ``name`` in the file, or in its package for languages
         whose package is a directory."""
-        spec = LANGUAGES.get(self.t.language_of_file.get(path, ""))
+        language = self.t.language_of_file.get(path, "")
         files = [path]
-        if spec is not None and spec.package_is_directory:
+        if languages.scope_of(language).package_is_directory:
             files = [
                 f
                 for f in self.t.files_by_dir.get(posixpath.dirname(path), [])
-                if self.t.language_of_file.get(f) == spec.name
+                if self.t.language_of_file.get(f) == language
             ]
         found: list[str] = []
         for f in files:
@@ -325,7 +224,7 @@ class Resolver:
 
     def _default_export(self, path: str) -> list[str]:
         module_id = self.t.module_of_file[path]
-        if self.t.language_of_file.get(path) in _JS_LIKE:
+        if languages.scope_of(self.t.language_of_file.get(path, "")).default_is_module:
             # No `export default` / `module.exports = X` names one: the
             # default is the module object (CommonJS interop, anonymous
             # `export default function () {}` whose body is module code).
@@ -334,19 +233,15 @@ class Resolver:
         return [module_id] if not tops else []
 
     def _submodule(self, path: str, name: str) -> list[str]:
-        lang = self.t.language_of_file.get(path)
-        if lang != "python" or not path.endswith(("__init__.py", "__init__.pyi")):
-            return []
-        base = posixpath.dirname(path)
-        for candidate in (f"{base}/{name}.py", f"{base}/{name}/__init__.py"):
-            if candidate in self.t.module_of_file:
-                return [self.t.module_of_file[candidate]]
-        return []
+        language = languages.get(self.t.language_of_file.get(path, ""))
+        found = language.submodule(self.t, path, name) if language is not None else None
+        return [found] if found is not None else []
 
     def _follow(self, importer: str, binding: _Binding, hops: int) -> list[str] | None:
         files = self.module_files(importer, binding.module)
         if not files:
-            if self.t.language_of_file.get(importer) == "python" and not binding.module.startswith("."):
+            scope = languages.scope_of(self.t.language_of_file.get(importer, ""))
+            if scope.submodule_imports and not binding.module.startswith("."):
                 # `from pkg import sub` where pkg is a namespace package
                 sub = self.module_files(importer, f"{binding.module}.{binding.name}")
                 if sub:
@@ -402,7 +297,7 @@ class Resolver:
                     return exported[0], "import"
         if self._is_builtin(source.language, name):
             return None, EXTERNAL
-        if source.language in _JS_LIKE:
+        if _scope(source).imports_only:
             return self._js_global(name, kind)
         directory = posixpath.dirname(source.file)
         siblings = [f for f in self.t.files_by_dir.get(directory, []) if f != source.file]
@@ -414,13 +309,13 @@ class Resolver:
         hit, tier = self._pick(same_dir, "same_dir")
         if hit or same_dir:
             return hit, tier
-        spec = LANGUAGES.get(source.language)
-        if spec is not None and not spec.unique_fallback:
+        spec = _scope(source)
+        if not spec.unique_fallback:
             return None, None
         guess, tier = self._unique(
             name, types_only=kind in ("inherits", "references", "raises"), within=self._within(source, bare=True)
         )
-        if guess is not None and spec is not None and spec.implicit_self and self.t.by_id[guess].kind == "method":
+        if guess is not None and spec.implicit_self and self.t.by_id[guess].kind == "method":
             # a bare call that is no method of `this`/`self` is inherited from
             # outside the project: another type's method is a wrong guess
             return None, None
@@ -524,31 +419,30 @@ class Resolver:
 
     def _guess_method(self, source: Symbol, name: str) -> tuple[str | None, str | None]:
         """`x.m()`, x of unknown type: the only method `m` of the project."""
-        spec = LANGUAGES.get(source.language)
-        if spec is not None and not spec.unique_methods:
+        spec = _scope(source)
+        if not spec.unique_methods:
             return None, None
-        if spec is not None and name in spec.common_methods:
+        if name in spec.common_methods:
             return None, None  # Rust `s.to_owned()`, Go `t.Run()`: the standard library's
         return self._unique(name, methods_only=True, within=self._within(source, bare=False))
 
     def _within(self, source: Symbol, *, bare: bool) -> Callable[[Symbol], bool] | None:
-        scope = _guess_scope(source.language)
-        if scope is None:
+        language = languages.get(source.language)
+        if language is None or not language.scope.scoped_guesses:
             return None
-        return lambda candidate: bool(scope(self.t, source, candidate, bare=bare))
+        return lambda candidate: language.may_guess(self.t, source, candidate, bare=bare)
 
     def _unknown_type(self, source: Symbol, qualifier: str) -> bool:
         """Java, Ruby: a capitalized head names a type or constant. Reaching
         here, the project does not define it (`Pod::UI.puts`, `TextUtils.x`):
         a project method of the same name would be a wrong guess."""
-        spec = LANGUAGES.get(source.language)
-        return spec is not None and spec.implicit_self and qualifier[:1].isupper()
+        return _scope(source).implicit_self and qualifier[:1].isupper()
 
     def _declared_type(self, source: Symbol, qualifier: str) -> str | None:
         """The declared type of parameter ``qualifier`` of the function
         around ``source`` (languages with a ``parameter_pattern``)."""
-        spec = LANGUAGES.get(source.language)
-        if spec is None or not spec.parameter_pattern or "." in qualifier:
+        spec = _scope(source)
+        if not spec.parameter_pattern or "." in qualifier:
             return None
         function: Symbol | None = source
         while function is not None and function.kind not in ("function", "method"):
@@ -573,8 +467,8 @@ class Resolver:
         """Java, Ruby: a bare name inside a type is first a member of that type
         or its bases (implicit `this`/`self`), then of each enclosing type,
         whose namespace may be reopened in another file (Ruby `module Shop`)."""
-        spec = LANGUAGES.get(source.language)
-        if spec is None or not spec.implicit_self:
+        spec = _scope(source)
+        if not spec.implicit_self:
             return None
         scope: Symbol | None = source
         if kind == "inherits" and source.kind in TYPE_KINDS:  # `class A < B`: B is outside A
@@ -585,7 +479,7 @@ class Resolver:
                 hit = self._method_in_hierarchy(scope.id, name)
                 # Ruby sees the methods of `self` only; outer types give constants
                 if hit is not None and (
-                    innermost or source.language != "ruby" or self.t.by_id[hit].kind not in CALLABLE_KINDS
+                    innermost or spec.outer_methods_visible or self.t.by_id[hit].kind not in CALLABLE_KINDS
                 ):
                     return hit
                 innermost = False
@@ -633,7 +527,7 @@ class Resolver:
         if symbol.kind == "namespace":
             hits = self.t.children.get(target, {}).get(name)
             return hits[0] if hits else None
-        if symbol.kind == "constant" and symbol.language in _JS_LIKE:
+        if symbol.kind == "constant" and _scope(symbol).instance_constants:
             return self._js_instance_member(symbol, name)
         return None
 
@@ -658,7 +552,7 @@ class Resolver:
                 break
             cls = self.t.by_id.get(cls.parent_id) if cls.parent_id else None
         if cls is None:
-            if source.language in _JS_LIKE and not skip_own:
+            if _scope(source).prototype_methods and not skip_own:
                 return self._js_owner_method(source, name)
             return None, None
         start = self.t.bases.get(cls.id, []) if skip_own else [cls.id]
@@ -666,8 +560,7 @@ class Resolver:
             hit = self._method_in_hierarchy(class_id, name)
             if hit:
                 return hit, "parent_scope"
-        spec = LANGUAGES.get(source.language)
-        if skip_own and not start and spec is not None and spec.implicit_self:
+        if skip_own and not start and _scope(source).implicit_self:
             return None, EXTERNAL  # `super(...)` with no base class in the project
         return None, None
 
@@ -764,23 +657,23 @@ class Resolver:
         return None, None
 
     def _is_builtin(self, language: str, name: str) -> bool:
-        spec = LANGUAGES.get(language)
-        return spec is not None and name in spec.builtins
+        return name in languages.scope_of(language).builtins
+
+
+def _scope(symbol: Symbol) -> ScopeRules:
+    return languages.scope_of(symbol.language)
 
 
 def _self_names(source: Symbol) -> tuple[str, ...]:
-    spec = LANGUAGES.get(source.language)
-    return spec.self_names if spec is not None else ()
+    return _scope(source).self_names
 
 
 def _has_paths(source: Symbol) -> bool:
-    spec = LANGUAGES.get(source.language)
-    return spec is not None and spec.qualifier_paths
+    return _scope(source).qualifier_paths
 
 
 def _package_is_directory(language: str) -> bool:
-    spec = LANGUAGES.get(language)
-    return spec is not None and spec.package_is_directory
+    return languages.scope_of(language).package_is_directory
 
 
 def _prefer_types(table: SymbolTable, ids: list[str]) -> list[str]:

@@ -1,5 +1,5 @@
 """Generic tags-query extractor: one query file per language, no per-language
-code here beyond the LanguageSpec facts and the import decoders.
+code here: the language hands in its ``Syntax`` (facts, query, import decoder).
 
 Definitions nest by byte range, which gives each symbol its parent, its
 qualified name (``Outer.Inner.method``) and its kind refinement (a function
@@ -9,7 +9,6 @@ definition around it, or the module symbol for module-level code.
 
 from __future__ import annotations
 
-import importlib
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -19,15 +18,9 @@ from pathlib import PurePosixPath
 import tree_sitter as ts
 
 from cartog_ci.domain import Edge, FileExtraction, Symbol
-from cartog_ci.parse import budget, imports, merkle
-from cartog_ci.parse.languages import (
-    LANGUAGES,
-    LanguageSpec,
-    comment_query,
-    grammar,
-    query,
-)
+from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.nodes import node_text as _text
+from cartog_ci.parse.syntax import Syntax
 
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 _LAST_IDENT = re.compile(r"([\w$]+)\W*$")
@@ -113,7 +106,7 @@ def _constructed(text: str) -> str | None:
     return None
 
 
-def _widen(node: ts.Node, spec: LanguageSpec) -> ts.Node:
+def _widen(node: ts.Node, spec: Syntax) -> ts.Node:
     outer = node
     while outer.parent is not None and outer.parent.type in spec.wrappers:
         outer = outer.parent
@@ -121,7 +114,7 @@ def _widen(node: ts.Node, spec: LanguageSpec) -> ts.Node:
 
 
 def _signature(
-    d: _Def, spec: LanguageSpec, source: bytes, comments: list[tuple[int, int]], comment_starts: list[int]
+    d: _Def, spec: Syntax, source: bytes, comments: list[tuple[int, int]], comment_starts: list[int]
 ) -> str:
     node = d.node
     body = None
@@ -138,7 +131,7 @@ def _signature(
     return text[:MAX_SIGNATURE]
 
 
-def _decorators(d: _Def, spec: LanguageSpec) -> tuple[str, ...]:
+def _decorators(d: _Def, spec: Syntax) -> tuple[str, ...]:
     found: list[str] = []
     outer = _widen(d.node, spec)
     holders = [outer, d.node]
@@ -154,8 +147,8 @@ def _decorators(d: _Def, spec: LanguageSpec) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def _docstring(d: _Def, spec: LanguageSpec) -> str:
-    if spec.name == "python":
+def _docstring(d: _Def, spec: Syntax) -> str:
+    if spec.docstring_in_body:
         body = d.node.child_by_field_name("body")
         first = body.named_children[0] if body is not None and body.named_children else None
         if first is not None and first.type == "expression_statement" and first.named_children:
@@ -199,7 +192,7 @@ def _clean_doc(text: str) -> str:
 
 
 def _reference_parts(
-    spec: LanguageSpec, name_node: ts.Node | None, receiver: ts.Node | None, fixed: str | None
+    spec: Syntax, name_node: ts.Node | None, receiver: ts.Node | None, fixed: str | None
 ) -> tuple[str | None, str]:
     """(qualifier, name) of a reference. A ``@receiver`` capture is the
     object a call is made on, when the grammar has no node for the callee as
@@ -216,13 +209,13 @@ def _reference_parts(
 
 
 def _collect(
-    spec: LanguageSpec, root: ts.Node, until: float | None = None, timeout_ms: int | None = None
+    spec: Syntax, root: ts.Node, until: float | None = None, timeout_ms: int | None = None
 ) -> tuple[list[_Def], list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]]]:
     defs: list[_Def] = []
     refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]] = []
     seen_defs: set[tuple[int, int]] = set()
     seen_refs: set[tuple[str, int, int]] = set()
-    tags = query(spec.name)
+    tags = spec.query
     for i, (pattern, captures) in enumerate(budget.matches(tags, root)):
         if i % 256 == 0:
             budget.check(until, timeout_ms)
@@ -275,7 +268,7 @@ def _collect(
 
 
 def _receivers(
-    spec: LanguageSpec,
+    spec: Syntax,
     defs: list[_Def],
     starts: list[int],
     refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]],
@@ -330,7 +323,7 @@ def _in_scope(scopes: list[tuple[int, int]] | None, pos: int) -> bool:
     return scopes is not None and any(start <= pos < end for start, end in scopes)
 
 
-def _nest(defs: list[_Def], spec: LanguageSpec) -> None:
+def _nest(defs: list[_Def], spec: Syntax) -> None:
     defs.sort(key=lambda d: (d.start, -d.end))
     stack: list[int] = []
     for i, d in enumerate(defs):
@@ -411,8 +404,8 @@ def _enclosing(defs: list[_Def], starts: list[int], pos: int) -> int:
     return i
 
 
-def _comment_ranges(spec: LanguageSpec, root: ts.Node) -> list[tuple[int, int]]:
-    q = comment_query(spec.name)
+def _comment_ranges(spec: Syntax, root: ts.Node) -> list[tuple[int, int]]:
+    q = spec.comment_query
     if q is None:
         return []
     ranges: list[tuple[int, int]] = []
@@ -422,17 +415,14 @@ def _comment_ranges(spec: LanguageSpec, root: ts.Node) -> list[tuple[int, int]]:
     return ranges
 
 
-def extract(path: str, source: bytes, language: str, *, timeout_ms: int | None = None) -> FileExtraction:
+def extract(path: str, source: bytes, spec: Syntax, *, timeout_ms: int | None = None) -> FileExtraction:
     """Parse one file and return its symbols (module first) and edges.
 
     ParseTimeout when parsing and reading the matches takes over
     ``timeout_ms``, or the nesting is too deep for the tags query."""
-    spec = LANGUAGES[language]
-    if spec.extractor:  # a format no tags query describes (Markdown sections)
-        extractor = importlib.import_module(spec.extractor)
-        return extractor.extract(path, source, language, timeout_ms=timeout_ms)
+    language = spec.name
     until = budget.deadline(timeout_ms)
-    tree = budget.parse(grammar(language), source, timeout_ms)
+    tree = budget.parse(spec.grammar, source, timeout_ms)
     root = tree.root_node
     defs, raw_refs = _collect(spec, root, until, timeout_ms)
     _nest(defs, spec)
@@ -457,7 +447,7 @@ def extract(path: str, source: bytes, language: str, *, timeout_ms: int | None =
         source_id = ids[owner + 1]
         line = anchor.start_point[0] + 1
         if kind == "imports":
-            for module, name, alias in imports.decode(language, node):
+            for module, name, alias in spec.decode_import(node):
                 edges.append(Edge(ids[0], name, "imports", path, line, module, alias))
             continue
         if name:
@@ -476,7 +466,7 @@ def extract(path: str, source: bytes, language: str, *, timeout_ms: int | None =
 def _symbols(
     path: str,
     source: bytes,
-    spec: LanguageSpec,
+    spec: Syntax,
     defs: list[_Def],
     comments: list[tuple[int, int]],
     root: ts.Node,
@@ -549,8 +539,8 @@ def _symbols(
     return out
 
 
-def _module_docstring(spec: LanguageSpec, root: ts.Node) -> str:
-    if spec.name != "python" or not root.named_children:
+def _module_docstring(spec: Syntax, root: ts.Node) -> str:
+    if not spec.docstring_in_body or not root.named_children:
         return ""
     first = root.named_children[0]
     if first.type == "expression_statement" and first.named_children:

@@ -1,4 +1,4 @@
-"""Per-symbol Merkle hashes (SPEC §4).
+"""Per-symbol Merkle hashes and the symbol diff they give (docs/incremental.md).
 
 content_hash = SHA-256(kind + name + signature + the symbol's own source),
 where "own source" is the symbol's byte range minus its child symbols and
@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+
+from cartog_ci.domain import Symbol, SymbolDiff
 
 
 def sha256_hex(data: bytes) -> str:
@@ -74,3 +76,31 @@ def subtree_hash(content: str, child_subtree_hashes: Iterable[str]) -> str:
     if not children:
         return content
     return sha256_hex((content + "".join(children)).encode())
+
+
+def diff_symbols(old: Mapping[str, Symbol], new: Mapping[str, Symbol]) -> SymbolDiff:
+    """Classify symbols by ID and hashes, in ``new``'s order (removed in
+    ``old``'s): the table of docs/incremental.md. Same hashes at another
+    position (lines, parent, decorators, docstring) is ``moved``: not a
+    change, but the stored position must follow."""
+    diff = SymbolDiff()
+    for symbol_id, symbol in new.items():
+        before = old.get(symbol_id)
+        if before is None:
+            diff.added.append(symbol)
+        elif before.content_hash != symbol.content_hash:
+            diff.modified.append((before, symbol))
+        elif before.subtree_hash != symbol.subtree_hash:
+            diff.children_changed.append((before, symbol))
+        elif _moved(before, symbol):
+            diff.moved.append(symbol)
+        else:
+            diff.unchanged.append(symbol)
+    diff.removed.extend(s for symbol_id, s in old.items() if symbol_id not in new)
+    return diff
+
+
+def _moved(a: Symbol, b: Symbol) -> bool:
+    return (a.start_line, a.end_line, a.start_byte, a.end_byte) != (
+        b.start_line, b.end_line, b.start_byte, b.end_byte,
+    ) or a.parent_id != b.parent_id or a.decorators != b.decorators or a.docstring != b.docstring  # fmt: skip

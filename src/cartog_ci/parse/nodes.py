@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-# (module spec as written, imported name, local alias) — see parse/imports.py
-ImportTriple = tuple[str, str, str | None]
-
 
 def node_text(node: ts.Node | None) -> str:
     """The node's source text; invalid UTF-8 is replaced, never raised."""

@@ -4,27 +4,20 @@ code and a risk level that explains itself."""
 
 from __future__ import annotations
 
-import posixpath
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cartog_ci import graph
+from cartog_ci.languages import is_test, test_commands
 from cartog_ci.domain import Edge, ImpactNode, Symbol, SymbolChange
 from cartog_ci.index.resolve import Resolver, SymbolTable
-from cartog_ci.report.diff import ChangeSet
+from cartog_ci.domain import ChangeSet
 from cartog_ci.store.sqlite import SqliteStore
 
 RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]
 REPORT_SCHEMA = 1
 MAX_CALLERS_PER_SYMBOL = 25
-MAX_TEST_IDS = 30
 _IMPACTING = ("modified", "removed", "renamed")
-_TEST_DIRS = re.compile(r"(^|/)(tests?|spec|specs|__tests__|testing)/")
-_TEST_FILES = re.compile(
-    r"(^|/)(test_[^/]*\.py|[^/]*_test\.py|[^/]*_test\.go|[^/]*\.(spec|test)\.[jt]sx?|"
-    r"[^/]*_spec\.rb|[^/]*_test\.rb|[^/]*Tests?\.java|conftest\.py)$"
-)
 
 
 @dataclass(frozen=True)
@@ -85,57 +78,6 @@ class Report:
     total_edges: int
     related_available: bool
     notes: list[str] = field(default_factory=list)
-
-
-def is_test(symbol: Symbol) -> bool:
-    path = symbol.file
-    in_test_file = bool(_TEST_DIRS.search(path) or _TEST_FILES.search(path))
-    if any(d.startswith(("#[test]", "@Test", "#[tokio::test]", "@ParameterizedTest")) for d in symbol.decorators):
-        return True
-    if symbol.kind not in ("function", "method"):
-        return False
-    name = symbol.name
-    if symbol.language == "go":
-        return path.endswith("_test.go") and name.startswith(("Test", "Benchmark", "Example"))
-    if symbol.language == "python":
-        return in_test_file and name.startswith("test")
-    return in_test_file
-
-
-def test_commands(tests: Sequence[Symbol]) -> list[str]:
-    """Ready commands that run exactly these tests, where the language allows."""
-    commands: list[str] = []
-    py = [t for t in tests if t.language == "python"]
-    if py:
-        ids = sorted({f"{t.file}::{t.qualified_name.replace('.', '::')}" for t in py})
-        if len(ids) > MAX_TEST_IDS:  # a readable command: whole files
-            ids = sorted({t.file for t in py})
-        commands.append("pytest " + " ".join(_shell_quote(i) for i in ids))
-    go: dict[str, set[str]] = {}
-    for t in tests:
-        if t.language == "go":
-            go.setdefault("./" + (posixpath.dirname(t.file) or "."), set()).add(t.name)
-    for pkg, names in sorted(go.items()):
-        commands.append(f"go test {_shell_quote(pkg)} -run {_shell_quote('^(' + '|'.join(sorted(names)) + ')$')}")
-    js = sorted({t.file for t in tests if t.language in ("javascript", "typescript", "tsx")})
-    if js:
-        commands.append("npx jest " + " ".join(_shell_quote(f) for f in js))
-    rust = sorted({t.name for t in tests if t.language == "rust"})
-    for name in rust:
-        commands.append(f"cargo test {_shell_quote(name)}")
-    java = sorted({f"{t.qualified_name.rsplit('.', 1)[0]}#{t.name}" for t in tests if t.language == "java"})
-    if java:
-        commands.append(f"mvn test -Dtest={_shell_quote(','.join(java))}")
-    ruby = sorted({f"{t.file}:{t.start_line}" for t in tests if t.language == "ruby"})
-    if ruby:
-        commands.append("bundle exec rspec " + " ".join(_shell_quote(r) for r in ruby))
-    return commands
-
-
-def _shell_quote(text: str) -> str:
-    if re.fullmatch(r"[\w./:@%^$|()=,#+-]+", text) and not re.search(r"[|()$^]", text):
-        return text
-    return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
 def _base_resolver(store: SqliteStore, cs: ChangeSet) -> Resolver:

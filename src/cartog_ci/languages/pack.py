@@ -10,8 +10,8 @@ absent and those files stay ``unsupported``.
 
 The query of each language is the grammar's own tags query
 (``queries/pack/<name>.scm``, see the note at the top of each file), whose
-capture kinds are mapped here to ours. This module knows nothing of
-``LanguageSpec``: ``languages.py`` builds the spec from what it returns.
+capture kinds are mapped here to ours. A pack language gets the resolver's
+defaults (no language-specific scope rules).
 """
 
 from __future__ import annotations
@@ -22,6 +22,11 @@ import re
 from functools import lru_cache
 from importlib import resources
 from types import ModuleType
+
+import tree_sitter as ts
+
+from cartog_ci.languages.base import Language, ScopeRules
+from cartog_ci.parse.syntax import Syntax
 
 MODULE = "tree_sitter_language_pack"
 
@@ -58,7 +63,7 @@ EXTENSIONS: dict[str, str] = {
     ".gleam": "gleam",
 }
 
-# Tags kinds -> ours (SPEC §2). A kind mapped to None is dropped: fields,
+# Tags kinds -> ours (docs/resolution.md). A kind mapped to None is dropped: fields,
 # properties, variables are no symbols here, module references no edges.
 DEFINITION_KINDS: dict[str, str | None] = {
     "class": "class",
@@ -126,7 +131,7 @@ def binding(name: str) -> object:
 
 @lru_cache(maxsize=None)
 def tags_query(name: str) -> str:
-    text = resources.files("cartog_ci.parse").joinpath("queries", "pack", f"{name}.scm").read_text("utf-8")
+    text = resources.files("cartog_ci.languages").joinpath("queries", "pack", f"{name}.scm").read_text("utf-8")
     return map_captures(text)
 
 
@@ -141,3 +146,27 @@ def map_captures(text: str) -> str:
         return f"@{role}.{ours}" if ours else f"@_{role}_{kind or 'none'}"
 
     return _CAPTURE.sub(rename, text)
+
+
+# The resolver's defaults for a language it has no rules for: the same
+# answers whether or not this process has seen such a file yet.
+SCOPE = ScopeRules(self_names=("self", "cls", "this"))
+
+
+@lru_cache(maxsize=None)
+def language(name: str) -> Language | None:
+    """The pack language ``name``, or None when the pack lacks its grammar
+    or its grammar rejects the query."""
+    try:
+        grammar = ts.Language(binding(name))
+        ts.Query(grammar, tags_query(name))
+    except (LookupError, OSError, ValueError, ts.QueryError):
+        return None
+    syntax = Syntax(
+        name=name,
+        load_grammar=lambda: grammar,
+        load_query=lambda: tags_query(name),
+        comment_types=tuple(t for t in COMMENT_TYPES if grammar.id_for_node_kind(t, True)),
+        self_names=SCOPE.self_names,
+    )
+    return Language(name=name, extensions=extensions_of(name), syntax=syntax, scope=SCOPE)

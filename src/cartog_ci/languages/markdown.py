@@ -1,7 +1,7 @@
-"""Markdown: heading sections and fixed-size chunks as symbols (SPEC §3).
+"""Markdown: heading sections and fixed-size chunks as symbols (docs/search.md).
 
 A tags query cannot say this (the heading path, the splitting), so Markdown
-has its own extractor, named by ``LanguageSpec.extractor``:
+has its own extractor (``Markdown.extract``):
 
 - one ``section`` per heading; its qualified name is the heading path
   ``Install > From source``; it spans its subsections, like a class spans
@@ -29,19 +29,22 @@ are links to files no language indexes (they have no symbol).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from urllib.parse import unquote
 
 import tree_sitter as ts
-import tree_sitter_markdown
 
 from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, Symbol
+from cartog_ci.languages.base import Language, Project
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.extract import module_name
-from cartog_ci.parse.languages import grammar, language_for_path
 from cartog_ci.parse.nodes import node_text as _text
+from cartog_ci.parse.syntax import Syntax
 
 CHUNK_BYTES = 1500
 SEPARATOR = " > "
@@ -50,14 +53,26 @@ _SETEXT_LEVEL = {"setext_h1_underline": 1, "setext_h2_underline": 2}
 _CLOSING_HASHES = re.compile(r"\s+#+\s*$|^#+\s*$")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
 _WS = re.compile(r"\s+")
-_INLINE = ts.Language(tree_sitter_markdown.inline_language())
-_LINKS = ts.Query(_INLINE, "(inline_link (link_destination) @dest)")
+
+
+def _grammar() -> ts.Language:
+    import tree_sitter_markdown
+
+    return ts.Language(tree_sitter_markdown.language())
+
+
+@lru_cache(maxsize=1)
+def _inline() -> tuple[ts.Language, ts.Query]:
+    import tree_sitter_markdown
+
+    language = ts.Language(tree_sitter_markdown.inline_language())
+    return language, ts.Query(language, "(inline_link (link_destination) @dest)")
 
 
 @lru_cache(maxsize=1)
 def _definitions() -> ts.Query:
     """Reference definitions `[x]: path` are blocks, in the block grammar."""
-    return ts.Query(grammar("markdown"), "(link_reference_definition (link_destination) @dest)")
+    return ts.Query(MARKDOWN_SYNTAX.grammar, "(link_reference_definition (link_destination) @dest)")
 
 
 @dataclass
@@ -82,14 +97,21 @@ class _Heading:
     end: int  # end of the heading itself
 
 
-def extract(path: str, source: bytes, language: str, *, timeout_ms: int | None = None) -> FileExtraction:
-    tree = budget.parse(grammar(language), source, timeout_ms)
+Linkable = Callable[[str], bool]
+
+
+def extract(
+    path: str, source: bytes, language: str, *, linkable: Linkable, timeout_ms: int | None = None
+) -> FileExtraction:
+    """``linkable``: whether a linked path is a file some language indexes
+    (only those have a symbol to point at)."""
+    tree = budget.parse(MARKDOWN_SYNTAX.grammar, source, timeout_ms)
     headings: list[_Heading] = []
     blocks: list[tuple[int, int]] = []
     _walk(tree.root_node, source, headings, blocks)
     chunks = _chunks(source, headings, blocks)
     symbols = _symbols(path, source, language, chunks, tree.root_node.end_point[0] + 1)
-    edges = _links(path, source, tree, chunks, symbols, timeout_ms)
+    edges = _links(path, source, tree, chunks, symbols, linkable, timeout_ms)
     lines = source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
     return FileExtraction(path, language, tuple(symbols), tuple(edges), symbols[0].subtree_hash, lines)
 
@@ -268,13 +290,19 @@ def _ids(path: str, chunks: list[_Chunk]) -> list[str]:
 
 
 def _links(
-    path: str, source: bytes, tree: ts.Tree, chunks: list[_Chunk], symbols: list[Symbol], timeout_ms: int | None
+    path: str,
+    source: bytes,
+    tree: ts.Tree,
+    chunks: list[_Chunk],
+    symbols: list[Symbol],
+    linkable: Linkable,
+    timeout_ms: int | None,
 ) -> list[Edge]:
     destinations = list(_destinations(source, tree, timeout_ms))
     starts = [c.start for c in chunks]
     edges: list[Edge] = []
     for node in sorted(destinations, key=lambda n: n.start_byte):
-        target = _target(_text(node))
+        target = _target(_text(node), linkable)
         if target is None:
             continue
         owner = _innermost(chunks, starts, node.start_byte)
@@ -291,8 +319,9 @@ def _destinations(source: bytes, tree: ts.Tree, timeout_ms: int | None) -> list[
         found += nodes
     inline = [n.range for n in _inline_nodes(tree.root_node)] if b"](" in source else []
     if inline:  # the inline grammar is a second parse: only when a link may be there
-        inline_tree = budget.parse(_INLINE, source, timeout_ms, included_ranges=inline)
-        for nodes in ts.QueryCursor(_LINKS).captures(inline_tree.root_node).values():
+        grammar, links = _inline()
+        inline_tree = budget.parse(grammar, source, timeout_ms, included_ranges=inline)
+        for nodes in ts.QueryCursor(links).captures(inline_tree.root_node).values():
             found += nodes
     return found
 
@@ -309,13 +338,13 @@ def _inline_nodes(node: ts.Node) -> list[ts.Node]:
     return sorted(out, key=lambda n: n.start_byte)
 
 
-def _target(destination: str) -> str | None:
+def _target(destination: str, linkable: Linkable) -> str | None:
     """The repository path a link points at, as written, or None."""
     text = destination.strip().removeprefix("<").removesuffix(">").strip()
     if not text or text.startswith("#") or _SCHEME.match(text):
         return None
     text = re.split(r"[#?]", text, maxsplit=1)[0]
-    if not text or text.endswith("/") or language_for_path(text) is None:
+    if not text or text.endswith("/") or not linkable(text):
         return None
     return text
 
@@ -328,3 +357,33 @@ def _innermost(chunks: list[_Chunk], starts: list[int], position: int) -> int:
     return i
 
 
+# -- links to files --------------------------------------------------------------
+# Markdown link lookup: ``[x](docs/a.md)`` is relative to the linking file,
+# ``[x](/docs/a.md)`` to the repository root (as GitHub renders them). Only
+# indexed files have a module symbol to point at.
+
+
+def find_module(table: Project, importer: str, spec: str) -> list[str]:
+    target = unquote(spec)
+    if target.startswith("/"):
+        path = posixpath.normpath(target.lstrip("/"))
+    else:
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(importer), target))
+    if path == ".." or path.startswith("../"):
+        return []
+    return [path] if path in table.module_of_file else []
+
+
+MARKDOWN_SYNTAX = Syntax(name="markdown", load_grammar=_grammar, load_query=str, comment_types=())
+
+
+@dataclass(frozen=True, eq=False)
+class Markdown(Language):
+    # given by the registry: whether a path is a file some language indexes
+    linkable: Linkable = bool
+
+    def extract(self, path: str, source: bytes, *, timeout_ms: int | None = None) -> FileExtraction:
+        return extract(path, source, self.name, linkable=self.linkable, timeout_ms=timeout_ms)
+
+    def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
+        return find_module(project, importer, spec)

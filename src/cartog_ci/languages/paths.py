@@ -6,13 +6,12 @@ Ruby ``require`` under ``lib/``). Built once per symbol table and language.
 from __future__ import annotations
 
 import posixpath
-import weakref
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cartog_ci.index.resolve import SymbolTable
+    from cartog_ci.languages.base import Project
 
 
 @dataclass
@@ -23,14 +22,11 @@ class PathIndex:
     dirs: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
 
 
-_CACHE: dict[tuple[int, str], tuple[weakref.ref[SymbolTable], PathIndex]] = {}
-
-
-def path_index(table: SymbolTable, language: str) -> PathIndex:
-    key = (id(table), language)
-    cached = _CACHE.get(key)
-    if cached is not None and cached[0]() is table:
-        return cached[1]
+def path_index(table: Project, language: str) -> PathIndex:
+    key = f"paths.{language}"
+    cached = table.caches.get(key)
+    if isinstance(cached, PathIndex):
+        return cached
     index = PathIndex()
     dirs: set[str] = set()
     for path, lang in table.language_of_file.items():
@@ -44,7 +40,7 @@ def path_index(table: SymbolTable, language: str) -> PathIndex:
         parts = directory.split("/") if directory else []
         for i in range(len(parts)):
             index.dirs["/".join(parts[i:])].append(directory)
-    _CACHE[key] = (weakref.ref(table), index)
+    table.caches[key] = index
     return index
 
 

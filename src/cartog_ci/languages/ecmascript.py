@@ -1,55 +1,28 @@
-"""Decode import statements into (module spec, imported name, alias) triples.
+"""JavaScript, TypeScript and TSX: ES and CommonJS modules, relative paths.
 
-Import syntax is too irregular for tags captures alone, so each language that
-has imports gets a small decoder here. Conventions, shared with the resolver:
+Import statements decode into (module spec, imported name, alias) triples
+(docs/resolution.md):
 
-- ``module`` is the spec as written: ``a.b``, ``..pkg`` (Python relative),
-  ``./y`` (JS), ``net/http`` (Go), ``crate::x`` (Rust).
-- ``name`` is the imported name; ``name == module`` means "the module
-  itself" (``import a.b``); ``"*"`` is a wildcard / namespace import.
-- ``alias`` is the local name bound, when it differs from ``name``.
-- JS/TS: ``module == JS_SELF`` is the file's own export binding
+- ``module`` is the spec as written (``./y``); ``name`` is the imported name;
+  ``"*"`` is a namespace import; ``alias`` is the local name when it differs.
+- ``module == JS_SELF`` is the file's own export binding
   (``export default Foo`` -> ``(JS_SELF, "Foo", "default")``), and
   ``require('./y')`` imports ``default`` (CommonJS ``module.exports``).
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+import posixpath
+from collections.abc import Callable, Sequence
 
 import tree_sitter as ts
 
+from cartog_ci.domain import Symbol
+from cartog_ci.languages.base import Language, Project, ScopeRules, parameter_shape, query_text, shell_quote
 from cartog_ci.parse.nodes import node_text as _text
+from cartog_ci.parse.syntax import ImportTriple, Syntax
 
-ImportTriple = tuple[str, str, str | None]
-Decoder = Callable[[ts.Node], list[ImportTriple]]
-
-
-
-def _python(node: ts.Node) -> list[ImportTriple]:
-    out: list[ImportTriple] = []
-    if node.type == "future_import_statement":
-        return out
-    if node.type == "import_statement":
-        for child in node.children_by_field_name("name"):
-            if child.type == "aliased_import":
-                module = _text(child.child_by_field_name("name"))
-                out.append((module, module, _text(child.child_by_field_name("alias")) or None))
-            else:
-                module = _text(child)
-                out.append((module, module, None))
-        return out
-    module = _text(node.child_by_field_name("module_name")).replace(" ", "")
-    if any(c.type == "wildcard_import" for c in node.children):
-        return [(module, "*", None)]
-    for child in node.children_by_field_name("name"):
-        if child.type == "aliased_import":
-            name = _text(child.child_by_field_name("name"))
-            out.append((module, name, _text(child.child_by_field_name("alias")) or None))
-        else:
-            out.append((module, _text(child), None))
-    return out
+_SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 
 
 # The module spec of "this very file": a module's own exports are bindings
@@ -91,7 +64,7 @@ def _js_clause(clause: ts.Node, module: str) -> list[ImportTriple]:
     return out
 
 
-def _javascript(node: ts.Node) -> list[ImportTriple]:
+def decode(node: ts.Node) -> list[ImportTriple]:
     if node.type == "import_statement":
         return _js_import(node)
     if node.type == "export_statement":
@@ -202,25 +175,135 @@ def _require_destructuring(pattern: ts.Node, module: str) -> list[ImportTriple]:
     return out
 
 
-DECODERS: dict[str, Decoder] = {
-    "python": _python,
-    "javascript": _javascript,
-    "typescript": _javascript,
-    "tsx": _javascript,
-}
-# Languages whose decoder lives in its own module (``decode(node)`` there),
-# imported on first use so worker processes load only what they parse.
-DECODER_MODULES: dict[str, str] = {
-    "go": "cartog_ci.parse.imports_go",
-    "rust": "cartog_ci.parse.imports_rust",
-    "java": "cartog_ci.parse.imports_java",
-    "ruby": "cartog_ci.parse.imports_ruby",
-}
+class ECMAScript(Language):
+    def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
+        if spec == JS_SELF:  # the file's own exports (`export default Foo`)
+            return [importer]
+        if not spec.startswith("."):
+            return []
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
+        stems = [base]
+        for ext in (".js", ".jsx", ".mjs", ".cjs"):
+            if base.endswith(ext):
+                stems.append(base[: -len(ext)])
+        for stem in stems:
+            if stem in project.module_of_file:
+                return [stem]
+            for suffix in _SUFFIXES:
+                if stem + suffix in project.module_of_file:
+                    return [stem + suffix]
+            for suffix in _SUFFIXES:
+                index = f"{stem}/index{suffix}"
+                if index in project.module_of_file:
+                    return [index]
+        return []
+
+    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
+        files = sorted({t.file for t in tests})
+        return ["npx jest " + " ".join(shell_quote(f) for f in files)] if files else []
+
+    def call_shape(self, signature: str) -> str:
+        # JavaScript has no annotations; TypeScript's are part of the contract
+        return parameter_shape(signature) if self.name == "javascript" else super().call_shape(signature)
 
 
-def decode(language: str, node: ts.Node) -> list[ImportTriple]:
-    decoder = DECODERS.get(language)
-    if decoder is None and language in DECODER_MODULES:
-        module = importlib.import_module(DECODER_MODULES[language])
-        decoder = DECODERS[language] = module.decode
-    return decoder(node) if decoder is not None else []
+JS_GLOBALS = frozenset(
+    "console require Promise Object Array String Number Boolean JSON Math Date Error "
+    "TypeError RangeError SyntaxError Map Set WeakMap WeakSet Symbol BigInt parseInt "
+    "parseFloat setTimeout clearTimeout setInterval clearInterval queueMicrotask fetch "
+    "document window globalThis process Buffer RegExp isNaN isFinite encodeURIComponent "
+    "decodeURIComponent encodeURI decodeURI structuredClone Reflect Proxy Intl "
+    "Uint8Array Int32Array Float64Array ArrayBuffer DataView URL URLSearchParams "
+    "AbortController TextEncoder TextDecoder alert describe it test expect beforeEach "
+    "afterEach beforeAll afterAll jest module exports setImmediate clearImmediate "
+    "global __dirname __filename Function AggregateError EvalError ReferenceError "
+    "URIError WeakRef FinalizationRegistry Int8Array Int16Array Uint16Array Uint32Array "
+    "Uint8ClampedArray Float32Array BigInt64Array BigUint64Array SharedArrayBuffer "
+    "Atomics atob btoa requestAnimationFrame cancelAnimationFrame performance crypto "
+    "navigator location localStorage sessionStorage XMLHttpRequest WebSocket Worker "
+    "CustomEvent MessageChannel".split()
+)
+# Types from TypeScript's lib.*.d.ts: a reference to one is external unless
+# the file declares or imports the name itself.
+TS_GLOBALS = JS_GLOBALS | frozenset(
+    "Partial Required Readonly Record Pick Omit Exclude Extract NonNullable "
+    "Parameters ConstructorParameters ReturnType InstanceType Awaited ThisType "
+    "Uppercase Lowercase Capitalize Uncapitalize NoInfer PropertyKey Function "
+    "PromiseLike ArrayLike ReadonlyArray ReadonlyMap ReadonlySet Iterable Iterator "
+    "IterableIterator AsyncIterable AsyncIterator AsyncIterableIterator Generator "
+    "AsyncGenerator TemplateStringsArray PropertyDescriptor TypedPropertyDescriptor "
+    "ClassDecorator MethodDecorator PropertyDecorator ParameterDecorator "
+    "HTMLElement Element Node Event EventTarget KeyboardEvent MouseEvent Response "
+    "Request Headers Blob File FormData Window Document NodeJS".split()
+)
+
+_SELF_NAMES = ("this",)
+_TEST_FILES = r"(^|/)[^/]*\.(spec|test)\.[jt]sx?$"
+
+
+def _scope(globals_: frozenset[str], *, merged: bool) -> ScopeRules:
+    return ScopeRules(
+        self_names=_SELF_NAMES,
+        builtins=globals_,
+        imports_only=True,
+        default_is_module=True,
+        merged_declarations=merged,
+        instance_constants=True,
+        prototype_methods=True,
+    )
+
+
+def _syntax(name: str, grammar: Callable[[], ts.Language], query: str, wrappers: tuple[str, ...]) -> Syntax:
+    return Syntax(
+        name=name,
+        load_grammar=grammar,
+        load_query=query_text(query, "ecmascript"),
+        decode_import=decode,
+        wrappers=wrappers,
+        self_names=_SELF_NAMES,
+    )
+
+
+def _javascript_grammar() -> ts.Language:
+    import tree_sitter_javascript
+
+    return ts.Language(tree_sitter_javascript.language())
+
+
+def _typescript_grammar() -> ts.Language:
+    import tree_sitter_typescript
+
+    return ts.Language(tree_sitter_typescript.language_typescript())
+
+
+def _tsx_grammar() -> ts.Language:
+    import tree_sitter_typescript
+
+    return ts.Language(tree_sitter_typescript.language_tsx())
+
+
+_TS_WRAPPERS = ("export_statement", "ambient_declaration")
+JAVASCRIPT = ECMAScript(
+    name="javascript",
+    extensions=(".js", ".jsx", ".mjs", ".cjs"),
+    syntax=_syntax("javascript", _javascript_grammar, "javascript", ("export_statement",)),
+    scope=_scope(JS_GLOBALS, merged=True),
+    test_files=_TEST_FILES,
+    test_runner="jest",
+)
+TYPESCRIPT = ECMAScript(
+    name="typescript",
+    extensions=(".ts", ".mts", ".cts"),
+    syntax=_syntax("typescript", _typescript_grammar, "typescript", _TS_WRAPPERS),
+    scope=_scope(TS_GLOBALS, merged=True),
+    test_files=_TEST_FILES,
+    test_runner="jest",
+)
+TSX = ECMAScript(
+    name="tsx",
+    extensions=(".tsx",),
+    syntax=_syntax("tsx", _tsx_grammar, "typescript", _TS_WRAPPERS),
+    scope=_scope(TS_GLOBALS, merged=True),
+    test_files=_TEST_FILES,
+    test_runner="jest",
+)

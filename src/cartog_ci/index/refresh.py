@@ -1,0 +1,50 @@
+"""Bring an index up to date: the structure (the cascade), then, when asked,
+the vectors of what lacks one. Every command that needs a fresh graph
+(`index`, `report`, `watch`) calls this."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from cartog_ci.config import Config
+from cartog_ci.embed.pipeline import EmbedResult, embed_pending
+from cartog_ci.embed.provider import config_key, model_from_config
+from cartog_ci.index.cascade import IndexResult, index_repository
+from cartog_ci.index.files import Progress
+from cartog_ci.store.sqlite import SqliteStore
+
+
+@dataclass(frozen=True)
+class Refreshed:
+    index: IndexResult
+    embedded: EmbedResult | None  # None: embeddings were not asked for
+
+
+def refresh(
+    root: Path,
+    store: SqliteStore,
+    config: Config,
+    *,
+    embed: bool,
+    force: bool = False,
+    progress: Progress | None = None,
+    embed_progress: Callable[[int, int], None] | None = None,
+) -> Refreshed:
+    """``embed``: embed the texts without a vector of the configured model
+    (the model is loaded only when one lacks it)."""
+    result = index_repository(
+        root,
+        store,
+        force=force,
+        max_bytes=config.max_file_bytes,
+        parse_timeout_ms=config.parse_timeout_ms,
+        progress=progress,
+    )
+    embedded = None
+    if embed and config.embed:
+        embedded = embed_pending(
+            store, lambda: model_from_config(config, root), config_key=config_key(config), progress=embed_progress
+        )
+    return Refreshed(result, embedded)

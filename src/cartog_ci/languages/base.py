@@ -1,0 +1,241 @@
+"""What one language knows, behind one small interface.
+
+Each supported language is a module of this package that builds one
+``Language``: its file extensions, its syntax for the generic extractor
+(grammar wheel, tags query, import decoder), its scope rules for the
+resolver, how it finds the file an import names, which of its symbols are
+tests and how to run them, and what of a signature its callers depend on.
+``languages/__init__.py`` registers them all in one dict. The resolver, the
+indexer and the report ask the language; none of them branches on a
+language's name (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Protocol
+
+from cartog_ci.domain import CALLABLE_KINDS, FileExtraction, Symbol
+from cartog_ci.parse import extract as tags
+from cartog_ci.parse.syntax import Syntax
+
+
+class Project(Protocol):
+    """What module finders read of the project (the resolver's symbol table)."""
+
+    by_id: dict[str, Symbol]
+    children: dict[str, dict[str, list[str]]]
+    module_of_file: dict[str, str]
+    language_of_file: dict[str, str]
+    files_by_dir: dict[str, list[str]]
+    # The repository root, for finders that read a manifest (go.mod,
+    # Cargo.toml); "" when unknown. Finders keep what they derive in caches.
+    root: str
+    caches: dict[str, object]
+
+
+@dataclass(frozen=True)
+class ScopeRules:
+    """How names are bound in the language: the resolver's questions."""
+
+    # `self.m()` / `this.m()`: the names of a method's own object.
+    self_names: tuple[str, ...] = ()
+    # Names that are always bound outside the project (builtins, globals):
+    # an unqualified call to one is ``external``, never guessed.
+    builtins: frozenset[str] = frozenset()
+    # Go, Java: every file of a directory shares one namespace (the package).
+    package_is_directory: bool = False
+    # Regex on a method's signature whose group 1 is its receiver's name
+    # (Go: `func (s *Server) Start()` -> `s.x()` is a call on the receiver).
+    receiver_pattern: str = ""
+    # Java, Ruby: an unqualified call inside a method may name a method of
+    # the enclosing type (implicit `this` / `self`); that is tried first.
+    implicit_self: bool = False
+    # With implicit_self: whether methods of enclosing types (not only of the
+    # innermost one) are callable unqualified. Ruby: no, only `self`'s; outer
+    # types give constants.
+    outer_methods_visible: bool = True
+    # Whether `x.m()` on a receiver of unknown type may resolve to the only
+    # method `m` of the project. Ruby: no; many methods are never `def`ined
+    # (attr_accessor, ActiveRecord columns, method_missing), so the only
+    # `def m` is weak evidence (measured: 1 right in 39 on a real codebase).
+    unique_methods: bool = True
+    # Whether an unqualified name found nowhere in scope may still resolve to
+    # a name unique in the project. Go: no, such a name is in the package, a
+    # dot import or a builtin, so anything else is a local (closure, parameter).
+    unique_fallback: bool = True
+    # Whether a name-only guess must pass ``Language.may_guess`` (Rust: in the
+    # same package, never a method for a bare name).
+    scoped_guesses: bool = False
+    # Rust: a call's qualifier may be a module path (`crate::a::f()`,
+    # `super::f()`, `child::f()`), tried through the module finder before any
+    # guess; `super` is then the parent module, not a base class.
+    qualifier_paths: bool = False
+    # Regex over a function's signature matching one parameter: group 1 its
+    # name, group 2 its declared type (Go `t *testing.T`, Rust `s: &mut dyn
+    # Store`). A call on a parameter is then a call on that type, not a guess.
+    parameter_pattern: str = ""
+    # Method names of the standard library's everyday types and interfaces
+    # (Rust `to_owned`, Go `Error`): `x.name()` with x of unknown type is far
+    # more likely one of those than the one project method of that name.
+    common_methods: frozenset[str] = frozenset()
+    # JS/TS: another file's names are seen only through an import (or as an
+    # ambient .d.ts declaration): no same-directory or project-wide guess.
+    imports_only: bool = False
+    # JS/TS: a module without a named default export has itself as default
+    # (CommonJS interop, an anonymous `export default function () {}`).
+    default_is_module: bool = False
+    # TS declaration merging: `interface Foo` and `const Foo` share a name; a
+    # call means the value, a type reference the type.
+    merged_declarations: bool = False
+    # JS: `export const r = new Registry()`: `r.add()` is `Registry.add`.
+    instance_constants: bool = False
+    # JS: `this.m()` in `Foo.prototype.f = function () {...}` is `Foo.m`.
+    prototype_methods: bool = False
+    # Python: a name imported from a package may be one of its modules
+    # (`from pkg import sub`), also in a namespace package with no __init__.
+    submodule_imports: bool = False
+
+
+ModuleFinder = Callable[[Project, str, str], list[str]]
+
+
+def no_modules(project: Project, importer: str, spec: str) -> list[str]:
+    return []
+
+
+# Attributes that make a function a test in any language.
+TEST_ATTRIBUTES = ("#[test]", "@Test", "#[tokio::test]", "@ParameterizedTest")
+TEST_DIRS = re.compile(r"(^|/)(tests?|spec|specs|__tests__|testing)/")
+MAX_TEST_IDS = 30
+
+
+@dataclass(frozen=True, eq=False)
+class Language:
+    """One language. Behaviour that differs is a method a module overrides."""
+
+    name: str
+    extensions: tuple[str, ...]
+    syntax: Syntax
+    scope: ScopeRules = field(default_factory=ScopeRules)
+    # File names (regex on the path) that hold tests, besides tests/ dirs.
+    test_files: str = ""
+    # Languages sharing a runner get one command for all their tests (jest
+    # runs .js and .ts alike); "" has no runner.
+    test_runner: str = ""
+
+    def extract(self, path: str, source: bytes, *, timeout_ms: int | None = None) -> FileExtraction:
+        """Symbols and edges of one file (module first)."""
+        return tags.extract(path, source, self.syntax, timeout_ms=timeout_ms)
+
+    def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
+        """The files an import spec names, as written in ``importer``: one
+        for a module, several for a package directory, none when the module
+        is not the project's (external) or cannot be told apart (ambiguous)."""
+        return []
+
+    def submodule(self, project: Project, package_file: str, name: str) -> str | None:
+        """The module symbol of ``name`` as a module of the package file
+        ``package_file`` (Python ``pkg/__init__.py`` exports ``pkg/sub.py``)."""
+        return None
+
+    def may_guess(self, project: Project, source: Symbol, candidate: Symbol, *, bare: bool) -> bool:
+        """With ``scope.scoped_guesses``: whether a name-only guess from
+        ``source`` may land on ``candidate``."""
+        return True
+
+    def in_test_file(self, path: str) -> bool:
+        return bool(TEST_DIRS.search(path) or (self.test_files and re.search(self.test_files, path)))
+
+    def is_test(self, symbol: Symbol) -> bool:
+        """A test function or method, by attribute or by its file."""
+        return has_test_attribute(symbol) or symbol.kind in CALLABLE_KINDS and self.in_test_file(symbol.file)
+
+    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
+        """Ready commands that run exactly these tests (all of this
+        language's runner), where the language allows."""
+        return []
+
+    def call_shape(self, signature: str) -> str:
+        """What callers depend on in a signature: by default all of it."""
+        return whole_signature(signature)
+
+
+_WS = re.compile(r"\s+")
+_OPEN, _CLOSE = "([{<", ")]}>"
+
+
+def whole_signature(signature: str) -> str:
+    """The signature, white space aside."""
+    return _WS.sub("", signature)
+
+
+def has_test_attribute(symbol: Symbol) -> bool:
+    return any(d.startswith(TEST_ATTRIBUTES) for d in symbol.decorators)
+
+
+def query_text(*stems: str) -> Callable[[], str]:
+    """A loader of the query files ``languages/queries/<stem>.scm`` joined
+    (shared patterns last: ``javascript`` + ``ecmascript``)."""
+
+    def load() -> str:
+        folder = resources.files("cartog_ci.languages").joinpath("queries")
+        return "\n".join(folder.joinpath(f"{stem}.scm").read_text("utf-8") for stem in stems)
+
+    return load
+
+
+def top_level_split(text: str, sep: str) -> list[str]:
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for ch in text:
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return parts
+
+
+def parameters(signature: str) -> str | None:
+    """The text inside the first balanced parentheses, or None."""
+    start = signature.find("(")
+    if start < 0:
+        return None
+    depth = 0
+    for i in range(start, len(signature)):
+        depth += signature[i] == "("
+        depth -= signature[i] == ")"
+        if depth == 0:
+            return signature[start + 1 : i]
+    return None
+
+
+def parameter_shape(signature: str) -> str:
+    """Parameter names, order, defaults and variadics, annotations left out:
+    for dynamic languages, where adding `: int` or `-> str` does not change
+    how the function is called."""
+    params = parameters(signature)
+    if params is None:
+        return _WS.sub("", signature)
+    shape = []
+    for param in top_level_split(params, ","):
+        default = len(top_level_split(param, "=")) > 1
+        name = top_level_split(top_level_split(param, "=")[0], ":")[0]
+        shape.append(_WS.sub(" ", name).strip() + ("=" if default else ""))
+    return ",".join(p for p in shape if p)
+
+
+def shell_quote(text: str) -> str:
+    if re.fullmatch(r"[\w./:@%^$|()=,#+-]+", text) and not re.search(r"[|()$^]", text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"

@@ -1,0 +1,256 @@
+"""Go: packages are directories, imports are module paths (go.mod).
+
+Go import declarations -> (import path, name, alias) triples.
+
+A Go import binds a package, never a member, so every triple imports "the
+module itself" (``name == module``) except dot imports:
+
+- ``import "example.com/p/util"``  -> (path, path, "util")  the local name is
+  the package name, guessed from the path (see ``package_name``);
+- ``import u "example.com/p/util"`` -> (path, path, "u");
+- ``import . "example.com/p/util"`` -> (path, "*", None)   names used bare;
+- ``import _ "embed"``             -> (path, path, "_")   side effects only.
+
+The alias is always set: the resolver's default for a module import without
+alias splits a dotted Python name, which would be wrong for a Go path.
+
+Go import path -> the files of the package directory it names.
+
+A Go package is a directory. An import path is in the project when it starts
+with the module path of a ``go.mod`` in the repository; the rest of the path
+is the directory below that ``go.mod``. Paths under no project module are
+the standard library or other modules: external (``vendor/`` copies count as
+the project). Without any ``go.mod`` (GOPATH layouts, partial checkouts) the
+longest directory that is a suffix of the path is taken, except for standard
+library paths (``net/http`` is never the project's ``http/``).
+
+The files come back in a stable order: the file named after the directory
+first (``util/util.go``), then the others, tests last; the resolver takes the
+first as "the package" for an import edge and searches all of them for
+names (``package_is_directory``).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Sequence
+
+import tree_sitter as ts
+
+from cartog_ci.domain import Symbol
+from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, shell_quote
+from cartog_ci.parse.nodes import node_text as _text
+from cartog_ci.parse.syntax import ImportTriple, Syntax
+
+_MAJOR_VERSION = re.compile(r"v\d+")
+
+
+def package_name(path: str) -> str:
+    """The package name a path conventionally declares: its last element,
+    skipping a major-version element (``.../v2``) and version or ``go-``
+    decorations (``gopkg.in/yaml.v3`` -> ``yaml``, ``go-sqlite3`` ->
+    ``sqlite3``). A guess: the package clause is authoritative, but Go code
+    that departs from the convention imports such packages with an alias."""
+    parts = [p for p in path.split("/") if p]
+    if len(parts) > 1 and _MAJOR_VERSION.fullmatch(parts[-1]):
+        parts.pop()
+    name = parts[-1] if parts else path
+    name = re.sub(r"\.v\d+$", "", name)
+    name = re.sub(r"^go-|[-.]go$", "", name)
+    return name
+
+
+
+def _spec(node: ts.Node) -> ImportTriple | None:
+    path = _text(node.child_by_field_name("path")).strip('"`')
+    if not path:
+        return None
+    name = node.child_by_field_name("name")
+    if name is None:
+        return (path, path, package_name(path))
+    if name.type == "dot":
+        return (path, "*", None)
+    return (path, path, _text(name))
+
+
+def decode(node: ts.Node) -> list[ImportTriple]:
+    out: list[ImportTriple] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "import_spec":
+            triple = _spec(current)
+            if triple is not None:
+                out.append(triple)
+            continue
+        stack.extend(reversed(current.named_children))
+    return out
+
+
+_MODULE_LINE = re.compile(rb"^\s*module\s+\"?([^\s\"/][^\s\"]*)\"?", re.MULTILINE)
+_CACHE_KEY = "go.modules"
+# First elements of standard library import paths (go/src, Go 1.23).
+_STDLIB_ROOTS = frozenset(
+    "C archive bufio builtin bytes cmp compress container context crypto database debug "
+    "embed encoding errors expvar flag fmt go hash html image index io iter log maps math "
+    "mime net os path plugin reflect regexp runtime slices sort strconv strings structs "
+    "sync syscall testing text time unicode unique unsafe weak".split()
+)
+
+
+def find_module(table: Project, importer: str, spec: str) -> list[str]:
+    modules = _modules(table)
+    for module_path, module_dir in modules:
+        if spec == module_path or spec.startswith(module_path + "/"):
+            rest = spec[len(module_path) :].strip("/")
+            return _package(table, posixpath.join(module_dir, rest) if rest else module_dir)
+    vendored = _vendored(table, importer, spec)
+    if vendored or modules:
+        return vendored
+    if spec.split("/", 1)[0] in _STDLIB_ROOTS:
+        return []  # `net/http` is never the project's `http/` directory
+    return _by_suffix(table, spec)
+
+
+def _modules(table: Project) -> list[tuple[str, str]]:
+    """(module path, directory) of every go.mod above a Go file, longest
+    module path first (nested modules win)."""
+    cached = table.caches.get(_CACHE_KEY)
+    if isinstance(cached, list):
+        return cached
+    found: dict[str, str] = {}
+    if table.root:
+        seen: set[str] = set()
+        for directory in _dirs(table):
+            while directory not in seen:
+                seen.add(directory)
+                module = _read_module(os.path.join(table.root, directory, "go.mod"))
+                if module:
+                    found.setdefault(module, directory)
+                if not directory:
+                    break
+                directory = posixpath.dirname(directory)
+    modules = sorted(found.items(), key=lambda item: (-len(item[0]), item[0]))
+    table.caches[_CACHE_KEY] = modules
+    return modules
+
+
+def _read_module(path: str) -> str:
+    try:
+        with open(path, "rb") as fh:
+            match = _MODULE_LINE.search(fh.read(65536))
+    except OSError:
+        return ""
+    return match.group(1).decode("utf-8", "replace") if match else ""
+
+
+def _dirs(table: Project) -> set[str]:
+    return {
+        directory
+        for directory, files in table.files_by_dir.items()
+        if any(table.language_of_file.get(f) == "go" for f in files)
+    }
+
+
+def _package(table: Project, directory: str) -> list[str]:
+    directory = posixpath.normpath(directory) if directory else ""
+    directory = "" if directory == "." else directory
+    files = [f for f in table.files_by_dir.get(directory, []) if table.language_of_file.get(f) == "go"]
+    stem = posixpath.basename(directory)
+
+    def order(path: str) -> tuple[bool, bool, str]:
+        name = posixpath.basename(path)
+        return (name.endswith("_test.go"), name != f"{stem}.go", name)
+
+    return sorted(files, key=order)
+
+
+def _vendored(table: Project, importer: str, spec: str) -> list[str]:
+    directory = posixpath.dirname(importer)
+    while True:
+        files = _package(table, posixpath.join(directory, "vendor", spec))
+        if files:
+            return files
+        if not directory:
+            return []
+        directory = posixpath.dirname(directory)
+
+
+def _by_suffix(table: Project, spec: str) -> list[str]:
+    candidates = [d for d in _dirs(table) if d and (spec == d or spec.endswith("/" + d))]
+    if not candidates:
+        return []
+    longest = max(len(d) for d in candidates)
+    best = [d for d in candidates if len(d) == longest]
+    return _package(table, best[0]) if len(best) == 1 else []
+
+
+# Predeclared Go identifiers that are called or used as types.
+GO_BUILTINS = frozenset(
+    "append cap clear close complex copy delete imag len make max min new panic print "
+    "println real recover any bool byte comparable complex64 complex128 error float32 "
+    "float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 "
+    "uintptr".split()
+)
+
+# Methods of Go's standard interfaces and testing/sync/io types.
+GO_COMMON_METHODS = frozenset(
+    "Error String Write WriteString WriteByte Read ReadByte Close Lock Unlock RLock RUnlock "
+    "Done Err Value Deadline Wait Add Len Less Swap Unwrap Is As ServeHTTP Run Fatal Fatalf "
+    "Errorf Log Logf Helper Cleanup Skip Skipf Parallel FailNow Fail Print Printf Println "
+    "Sprintf Fprintf Header WriteHeader Bytes Reset Load Store Encode Decode Next Scan Seek "
+    "Flush Sum Format Context WithContext".split()
+)
+
+
+class Go(Language):
+    def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
+        return find_module(project, importer, spec)
+
+    def is_test(self, symbol: Symbol) -> bool:
+        if symbol.kind not in ("function", "method"):
+            return super().is_test(symbol)
+        return symbol.file.endswith("_test.go") and symbol.name.startswith(("Test", "Benchmark", "Example"))
+
+    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
+        packages: dict[str, set[str]] = {}
+        for t in tests:
+            packages.setdefault("./" + (posixpath.dirname(t.file) or "."), set()).add(t.name)
+        return [
+            f"go test {shell_quote(pkg)} -run {shell_quote('^(' + '|'.join(sorted(names)) + ')$')}"
+            for pkg, names in sorted(packages.items())
+        ]
+
+
+def _grammar() -> ts.Language:
+    import tree_sitter_go
+
+    return ts.Language(tree_sitter_go.language())
+
+
+# `type MultiError []error` has methods too
+_METHOD_PARENTS = frozenset({"interface", "struct", "type"})
+GO = Go(
+    name="go",
+    extensions=(".go",),
+    syntax=Syntax(
+        name="go",
+        load_grammar=_grammar,
+        load_query=query_text("go"),
+        decode_import=decode,
+        method_parents=_METHOD_PARENTS,
+        doc_parents=("type_declaration", "const_declaration"),
+    ),
+    scope=ScopeRules(
+        package_is_directory=True,
+        builtins=GO_BUILTINS,
+        receiver_pattern=r"func\s*\(\s*(\w+)\s+[*\w\[]",
+        unique_fallback=False,
+        parameter_pattern=r"[(,]\s*(\w+)\s+\*?(\w+(?:\.\w+)?)(?=\s*[,)])",
+        common_methods=GO_COMMON_METHODS,
+    ),
+    test_files=r"(^|/)[^/]*_test\.go$",
+    test_runner="go",
+)

@@ -1,0 +1,122 @@
+"""Java: packages are directories below a source root.
+
+Imports: Java import declarations -> (module spec, imported name, alias) triples.
+
+- ``import a.b.Foo;``            -> ``("a.b.Foo", "Foo", None)``: the class
+  (the finder maps ``a.b.Foo`` to ``…/a/b/Foo.java``);
+- ``import a.b.*;``              -> ``("a.b", "*", None)``: every class of the
+  package (a star import of its directory);
+- ``import static a.b.Util.max;`` -> ``("a.b.Util", "Util.max", "max")``:
+  the member ``max`` of class ``Util``, bound locally as ``max``;
+- ``import static a.b.Util.*;``  -> ``("a.b.Util", "*", None)``.
+
+Module lookup: Java module lookup: a dotted import spec is a class file or a package
+directory, found under whatever source root holds it (``src/main/java``,
+``src/test/java``, a module of a multi-module build).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import tree_sitter as ts
+
+from cartog_ci.domain import Symbol
+from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, shell_quote
+from cartog_ci.languages.paths import closest, path_index
+from cartog_ci.parse.nodes import node_text as _text
+from cartog_ci.parse.syntax import ImportTriple, Syntax
+
+
+def decode(node: ts.Node) -> list[ImportTriple]:
+    if node.type != "import_declaration":
+        return []
+    path = next((c for c in node.named_children if c.type in ("scoped_identifier", "identifier")), None)
+    dotted = "".join(_text(path).split())
+    if not dotted:
+        return []
+    is_static = any(c.type == "static" for c in node.children)
+    if any(c.type == "asterisk" for c in node.children):
+        return [(dotted, "*", None)]
+    owner, _, member = dotted.rpartition(".")
+    if is_static and owner:
+        cls = owner.rpartition(".")[2]
+        return [(owner, f"{cls}.{member}", member)]
+    return [(dotted, member, None)]
+
+
+def find_module(table: Project, importer: str, spec: str) -> list[str]:
+    """``a.b.Foo`` -> ``[…/a/b/Foo.java]``; ``a.b`` -> one file of each
+    directory ``…/a/b`` (a package may be split between main and test): the
+    resolver's top-level lookup in a file spans its whole directory."""
+    rel = spec.replace(".", "/")
+    if not rel or rel.startswith("/"):
+        return []
+    index = path_index(table, "java")
+    files = index.files.get(f"{rel}.java", [])
+    if files:
+        return closest(importer, files)
+    found = []
+    for directory in index.dirs.get(rel, []):
+        files = sorted(f for f in table.files_by_dir.get(directory, []) if table.language_of_file.get(f) == "java")
+        found += files[:1]
+    return sorted(found)
+
+
+# java.lang (imported implicitly) and `var`: a reference to one is external.
+JAVA_BUILTINS = frozenset(
+    "Object String Integer Long Short Byte Double Float Boolean Character Number Void "
+    "Math StrictMath System Thread Runnable Iterable Comparable CharSequence Cloneable "
+    "AutoCloseable Class ClassLoader Enum Record Process ProcessBuilder Runtime "
+    "StringBuilder StringBuffer ThreadLocal StackTraceElement Throwable Exception Error "
+    "RuntimeException IllegalArgumentException IllegalStateException NullPointerException "
+    "UnsupportedOperationException IndexOutOfBoundsException ArrayIndexOutOfBoundsException "
+    "StringIndexOutOfBoundsException ArithmeticException ClassCastException "
+    "NumberFormatException CloneNotSupportedException InterruptedException "
+    "ClassNotFoundException SecurityException ReflectiveOperationException AssertionError "
+    "OutOfMemoryError StackOverflowError LinkageError Override Deprecated SuppressWarnings "
+    "FunctionalInterface SafeVarargs var".split()
+)
+
+
+class Java(Language):
+    def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
+        return find_module(project, importer, spec)
+
+    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
+        names = sorted({f"{t.qualified_name.rsplit('.', 1)[0]}#{t.name}" for t in tests})
+        return [f"mvn test -Dtest={shell_quote(','.join(names))}"] if names else []
+
+
+def _grammar() -> ts.Language:
+    import tree_sitter_java
+
+    return ts.Language(tree_sitter_java.language())
+
+
+JAVA = Java(
+    name="java",
+    extensions=(".java",),
+    syntax=Syntax(
+        name="java",
+        load_grammar=_grammar,
+        load_query=query_text("java"),
+        decode_import=decode,
+        comment_types=("line_comment", "block_comment"),
+        self_names=("this",),
+        receiver_rewrites=((r"^new\s+([\w$.]+)\s*(?:<[^()]*>)?\s*\(", r"\1("),),
+    ),
+    scope=ScopeRules(
+        self_names=("this",),
+        package_is_directory=True,
+        builtins=JAVA_BUILTINS,
+        implicit_self=True,
+        # `Type name` in a parameter list; lookaheads put the name in group 1
+        parameter_pattern=(
+            r"[(,]\s*(?:final\s+|@[\w.]+(?:\([^()]*\))?\s+)*"
+            r"(?=[\w.$]+(?:<[^()]*?>)?(?:\[\])*(?:\.\.\.)?\s+(\w+)\s*[,)])(?=([\w$]+(?:\.[\w$]+)*))"
+        ),
+    ),
+    test_files=r"(^|/)[^/]*Tests?\.java$",
+    test_runner="maven",
+)

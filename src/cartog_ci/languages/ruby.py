@@ -1,0 +1,125 @@
+"""Ruby: `require` / `require_relative`, files on the load path.
+
+Imports: Ruby ``require`` / ``require_relative`` -> (module spec, ``"*"``, None).
+
+A required file's top-level constants become visible everywhere, which is a
+star import of that file. The spec keeps the two lookups apart:
+``require_relative 'x/y'`` -> ``./x/y`` (relative to the requiring file),
+``require 'foo/bar'`` -> ``foo/bar`` (searched on the load path; the finder
+matches it as a path suffix, ``lib/foo/bar.rb`` first).
+
+Module lookup: Ruby module lookup for ``require`` / ``require_relative`` specs (see
+the decoder above): ``./x`` is relative to the requiring file;
+``foo/bar`` is looked up on the load path, i.e. ``foo/bar.rb`` directly below
+the repository root or a ``lib/``, ``test/`` or ``spec/`` directory. A gem
+or standard library name matches nothing and the import is external.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+
+import tree_sitter as ts
+
+from cartog_ci.domain import Symbol
+from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, shell_quote
+from cartog_ci.languages.paths import closest, path_index
+from cartog_ci.parse.nodes import node_text as _text
+from cartog_ci.parse.syntax import ImportTriple, Syntax
+
+
+def decode(node: ts.Node) -> list[ImportTriple]:
+    method = _text(node.child_by_field_name("method"))
+    args = node.child_by_field_name("arguments")
+    literal = args.named_children[0] if args is not None and args.named_children else None
+    if literal is None or literal.type != "string":
+        return []
+    # an interpolated string (`require "#{dir}/x"`) names no file we can know
+    if any(c.type == "interpolation" for c in literal.named_children):
+        return []
+    spec = "".join(_text(c) for c in literal.named_children if c.type == "string_content")
+    if not spec:
+        return []
+    if method == "require_relative" and not spec.startswith("."):
+        spec = f"./{spec}"
+    return [(spec, "*", None)]
+
+
+_LOAD_DIRS = ("lib", "test", "spec")
+
+
+def find_module(table: Project, importer: str, spec: str) -> list[str]:
+    rel = spec if spec.endswith(".rb") else f"{spec}.rb"
+    if spec.startswith("."):
+        path = posixpath.normpath(posixpath.join(posixpath.dirname(importer), rel))
+        return [path] if table.language_of_file.get(path) == "ruby" else []
+    candidates = [
+        c
+        for c in path_index(table, "ruby").files.get(rel, [])
+        if c == rel or posixpath.basename(c[: -len(rel) - 1]) in _LOAD_DIRS
+    ]
+    lib = [c for c in candidates if posixpath.basename(c[: -len(rel) - 1]) == "lib"]
+    return lib if len(lib) == 1 else closest(importer, candidates)
+
+
+# Kernel / Module methods, core classes, and the two test frameworks whose
+# base classes test files inherit from: bound outside any project.
+RUBY_BUILTINS = frozenset(
+    "puts print p pp require require_relative load raise fail lambda proc loop catch "
+    "throw format sprintf printf gets rand srand sleep exit exit! abort at_exit binding "
+    "block_given? caller eval exec system warn freeze frozen? dup clone tap then "
+    "attr_accessor attr_reader attr_writer include extend prepend private public "
+    "protected module_function private_constant define_method alias_method "
+    "instance_variable_get instance_variable_set respond_to? send public_send is_a? "
+    "kind_of? instance_of? nil? Integer Float String Array Hash Rational Complex "
+    "Object BasicObject Module Class Kernel Comparable Enumerable Enumerator Exception "
+    "StandardError ArgumentError RuntimeError TypeError NameError NoMethodError KeyError "
+    "IndexError StopIteration NotImplementedError ZeroDivisionError IOError EOFError "
+    "ScriptError LoadError SystemExit Interrupt FrozenError RangeError Errno Struct Set "
+    "Time Dir File IO Math Process Proc Method Symbol NilClass TrueClass FalseClass "
+    "Numeric Regexp MatchData Range ObjectSpace GC Signal Thread Mutex Queue Fiber "
+    "Encoding Marshal Data ENV ARGV STDOUT STDERR STDIN Minitest RSpec "
+    # standard library modules a script requires by name
+    "JSON YAML Psych Pathname FileUtils Tempfile Tmpdir URI Net Open3 Shellwords "
+    "Digest SecureRandom Base64 OpenStruct Logger Date DateTime ERB Etc Benchmark "
+    "Timeout Socket StringIO CSV Zlib OptionParser Forwardable Singleton".split()
+)
+
+
+class Ruby(Language):
+    def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
+        return find_module(project, importer, spec)
+
+    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
+        places = sorted({f"{t.file}:{t.start_line}" for t in tests})
+        return ["bundle exec rspec " + " ".join(shell_quote(p) for p in places)] if places else []
+
+
+def _grammar() -> ts.Language:
+    import tree_sitter_ruby
+
+    return ts.Language(tree_sitter_ruby.language())
+
+
+RUBY = Ruby(
+    name="ruby",
+    extensions=(".rb", ".rake", ".gemspec"),
+    syntax=Syntax(
+        name="ruby",
+        load_grammar=_grammar,
+        load_query=query_text("ruby"),
+        decode_import=decode,
+        self_names=("self",),
+        receiver_rewrites=((r"\.new\b(?![?!=])", ""),),
+    ),
+    scope=ScopeRules(
+        self_names=("self",),
+        builtins=RUBY_BUILTINS,
+        implicit_self=True,
+        outer_methods_visible=False,
+        unique_methods=False,
+    ),
+    test_files=r"(^|/)[^/]*_(spec|test)\.rb$",
+    test_runner="rspec",
+)

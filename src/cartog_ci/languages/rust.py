@@ -1,0 +1,415 @@
+"""Rust: `use` paths and `mod` declarations, modules as files (rustc layout).
+
+Imports: Rust ``use`` declarations and ``mod name;`` -> (path, name, alias) triples.
+
+Paths keep Rust syntax (``crate::a::b``); the module finder maps them to
+files. Groups and globs flatten:
+
+- ``use crate::a::{b, c as d, e::f};`` -> (crate::a, b, None),
+  (crate::a, c, d), (crate::a::e, f, None);
+- ``use super::x::*;``                  -> (super::x, *, None);
+- ``use crate::a::{self};`` / ``use a;`` -> (crate::a, crate::a, a): the
+  module itself, bound under its last segment;
+- ``mod util;``                          -> (self::util, self::util, util):
+  a module declaration binds its name to the file that holds it (inside
+  ``mod a { mod b; }`` the path is ``self::a::b``: the file is ``a/b.rs``).
+
+Bindings are per file, so paths written inside an inline ``mod m { ... }``
+are rewritten to the file's level: each leading ``super`` first leaves one
+enclosing inline module (``use super::*`` in ``mod tests`` is the file
+itself). ``self::`` inside an inline module is read at the file's level too:
+items of inline modules are not reachable through the finder, so such a
+path stays unresolved rather than wrong.
+
+Module lookup: Rust module path (``crate::a::b``, ``super::x``, ``self::m``, ``dep::y``)
+-> the file that holds that module.
+
+The file layout follows rustc (2018 edition paths):
+
+- the crate root is ``lib.rs`` / ``main.rs``, found in the file's directory
+  or above; files with none above (``tests/it.rs``, ``examples/x.rs``,
+  ``build.rs``) and ``src/bin/*.rs`` are crate roots of their own;
+- module ``m`` declared in a crate root or a ``mod.rs`` lives in
+  ``<dir>/m.rs`` or ``<dir>/m/mod.rs``; declared in ``x.rs``, it lives in
+  ``<dir>/x/m.rs`` or ``<dir>/x/m/mod.rs``;
+- a path that does not start with ``crate``/``self``/``super`` names a child
+  module of the importer, else a crate: a crate of this repository (the
+  ``[package] name`` of the ``Cargo.toml`` next to ``src/lib.rs``, dashes as
+  underscores) maps to its ``lib.rs``; any other crate (``std``, a
+  dependency) is external.
+
+``#[path = "..."]`` attributes and ``[lib] path`` are not followed.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import tomllib
+from collections.abc import Sequence
+
+import tree_sitter as ts
+
+from cartog_ci.domain import Symbol
+from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, shell_quote
+from cartog_ci.parse.nodes import node_text as _text
+from cartog_ci.parse.syntax import ImportTriple, Syntax
+
+_PATH_NODES = frozenset({"identifier", "scoped_identifier", "crate", "self", "super", "metavariable"})
+
+
+
+def _segments(node: ts.Node | None) -> list[str]:
+    """``a::b::c`` -> [a, b, c]; a leading ``::`` (extern crate) is dropped."""
+    if node is None:
+        return []
+    if node.type == "scoped_identifier":
+        path = _segments(node.child_by_field_name("path"))
+        return path + [_text(node.child_by_field_name("name"))]
+    return [_text(node)]
+
+
+def _enclosing_mods(node: ts.Node) -> list[str]:
+    """Names of the inline modules around ``node``, outermost first."""
+    names: list[str] = []
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "mod_item":
+            names.insert(0, _text(parent.child_by_field_name("name")))
+        parent = parent.parent
+    return names
+
+
+def _lift(segments: list[str], depth: int) -> list[str]:
+    """Rewrite a path written ``depth`` inline modules deep to file level."""
+    if depth == 0 or not segments or segments[0] != "super":
+        return segments
+    supers = 0
+    while supers < len(segments) and segments[supers] == "super":
+        supers += 1
+    if supers <= depth:
+        return ["self"] + segments[supers:]
+    return ["super"] * (supers - depth) + segments[supers:]
+
+
+def _triple(segments: list[str], alias: str | None) -> ImportTriple | None:
+    segments = [s for s in segments if s]
+    if not segments:
+        return None
+    if segments[-1] == "self":  # `a::{self}`: the module itself
+        segments = segments[:-1]
+        if not segments:
+            return None
+        module = "::".join(segments)
+        return (module, module, alias or segments[-1])
+    if len(segments) == 1:  # `use foo;`: a crate or a module, itself
+        return (segments[0], segments[0], alias or segments[0])
+    return ("::".join(segments[:-1]), segments[-1], alias)
+
+
+def _walk(node: ts.Node, base: list[str], depth: int, out: list[ImportTriple]) -> None:
+    kind = node.type
+    triple: ImportTriple | None = None
+    if kind in _PATH_NODES:
+        triple = _triple(_lift(base + _segments(node), depth), None)
+    elif kind == "use_as_clause":
+        alias = _text(node.child_by_field_name("alias")) or None
+        triple = _triple(_lift(base + _segments(node.child_by_field_name("path")), depth), alias)
+    elif kind == "use_wildcard":
+        path = next((c for c in node.named_children if c.type in _PATH_NODES), None)
+        segments = _lift(base + _segments(path), depth)
+        if segments:
+            triple = ("::".join(segments), "*", None)
+    elif kind == "scoped_use_list":
+        prefix = base + _segments(node.child_by_field_name("path"))
+        listing = node.child_by_field_name("list")
+        if listing is not None:
+            _walk(listing, prefix, depth, out)
+    elif kind == "use_list":
+        for child in node.named_children:
+            _walk(child, base, depth, out)
+    if triple is not None:
+        out.append(triple)
+
+
+def decode(node: ts.Node) -> list[ImportTriple]:
+    enclosing = _enclosing_mods(node)
+    if node.type == "mod_item":
+        name = _text(node.child_by_field_name("name"))
+        path = "::".join(["self", *enclosing, name])
+        return [(path, path, name)] if name else []
+    if node.type != "use_declaration":
+        return []
+    argument = node.child_by_field_name("argument")
+    out: list[ImportTriple] = []
+    if argument is not None:
+        _walk(argument, [], len(enclosing), out)
+    return out
+
+
+_ROOT_FILES = ("lib.rs", "main.rs")
+_CACHE_KEY = "rust.crates"
+_ROOTS_KEY = "rust.roots"
+_PACKAGES_KEY = "rust.packages"
+
+
+def find_module(table: Project, importer: str, spec: str) -> list[str]:
+    segments = [s for s in spec.split("::") if s]
+    if not segments:
+        return []
+    first = segments[0]
+    base: str | None
+    if spec.startswith("::"):  # `::dep::x`: always a crate
+        base, rest = _crates(table).get(first), segments[1:]
+    elif first == "crate":
+        base, rest = crate_root(table, importer), segments[1:]
+    elif first == "self":
+        base, rest = importer, segments[1:]
+    elif first == "super":
+        base, rest = importer, segments
+        while rest and rest[0] == "super" and base is not None:
+            base, rest = _parent(table, base), rest[1:]
+    else:
+        base, rest = _child(table, importer, first), segments[1:]
+        if base is None and _top_level(table, importer, first):
+            return [importer]  # an inline module or an item of this file
+        if base is None:
+            base = _crates(table).get(first)
+    if base is None:
+        return []
+    return _walk_modules(table, base, rest)
+
+
+def may_guess(table: Project, source: Symbol, candidate: Symbol, *, bare: bool) -> bool:
+    """Whether a name-only guess from ``source`` may land on ``candidate``.
+
+    An item of another package is reached only through a path or a `use`,
+    both followed before any guess, so a guess stays in the package (the
+    `c_int` of one vendored crate is not another's). A bare name is never a
+    method: those need `self.` or `Type::`.
+    """
+    if bare and candidate.kind == "method":
+        return False
+    return package(table, source.file) == package(table, candidate.file)
+
+
+def package(table: Project, path: str) -> str:
+    """The Cargo package a file belongs to: the nearest directory above it
+    with a Cargo.toml, or, without the repository root, the directory that
+    holds the crate's `src/`, `tests/`, `examples/`, `benches/`."""
+    packages = table.caches.setdefault(_PACKAGES_KEY, {})
+    assert isinstance(packages, dict)
+    directory = posixpath.dirname(path)
+    if directory not in packages:
+        packages[directory] = _package(table, path)
+    return str(packages[directory])
+
+
+def _package(table: Project, path: str) -> str:
+    directory = posixpath.dirname(path)
+    if table.root:
+        current = directory
+        while True:
+            if os.path.isfile(os.path.join(table.root, current, "Cargo.toml")):
+                return current
+            if not current:
+                break
+            current = posixpath.dirname(current)
+    directory = posixpath.dirname(crate_root(table, path))
+    parts = directory.split("/")
+    for marker in ("src", "tests", "examples", "benches"):
+        if marker in parts:
+            return "/".join(parts[: len(parts) - 1 - parts[::-1].index(marker)])
+    return directory
+
+
+def crate_root(table: Project, path: str) -> str:
+    roots = table.caches.setdefault(_ROOTS_KEY, {})
+    assert isinstance(roots, dict)
+    if path not in roots:
+        roots[path] = _crate_root(table, path)
+    return str(roots[path])
+
+
+def _crate_root(table: Project, path: str) -> str:
+    name = posixpath.basename(path)
+    directory = posixpath.dirname(path)
+    if name in _ROOT_FILES or posixpath.basename(directory) == "bin" and posixpath.basename(
+        posixpath.dirname(directory)
+    ) == "src":
+        return path
+    while True:
+        for root_name in _ROOT_FILES:
+            candidate = posixpath.join(directory, root_name)
+            if candidate in table.module_of_file:
+                return candidate
+        if not directory:
+            return path
+        directory = posixpath.dirname(directory)
+
+
+def _is_dir_owner(table: Project, path: str) -> bool:
+    """True when ``path``'s child modules live in its own directory."""
+    return posixpath.basename(path) == "mod.rs" or crate_root(table, path) == path
+
+
+def _child_dir(table: Project, path: str) -> str:
+    directory = posixpath.dirname(path)
+    if _is_dir_owner(table, path):
+        return directory
+    stem = posixpath.basename(path)[: -len(".rs")]
+    return posixpath.join(directory, stem)
+
+
+def _module_file(table: Project, directory: str, name: str) -> str | None:
+    for candidate in (posixpath.join(directory, f"{name}.rs"), posixpath.join(directory, name, "mod.rs")):
+        if candidate in table.module_of_file:
+            return candidate
+    return None
+
+
+def _child(table: Project, path: str, name: str) -> str | None:
+    return _module_file(table, _child_dir(table, path), name)
+
+
+def _parent(table: Project, path: str) -> str | None:
+    root = crate_root(table, path)
+    if root == path:
+        return None
+    directory = posixpath.dirname(path)
+    if posixpath.basename(path) == "mod.rs":
+        directory = posixpath.dirname(directory)
+    if directory == posixpath.dirname(root):
+        return root
+    return _module_file(table, posixpath.dirname(directory), posixpath.basename(directory))
+
+
+def _top_level(table: Project, path: str, name: str) -> bool:
+    module_id = table.module_of_file.get(path)
+    return module_id is not None and bool(table.children.get(module_id, {}).get(name))
+
+
+def _walk_modules(table: Project, base: str, rest: list[str]) -> list[str]:
+    current: str | None = base
+    directory = _child_dir(table, base)
+    for segment in rest:
+        found = _module_file(table, directory, segment)
+        if found is not None:
+            current, directory = found, _child_dir(table, found)
+            continue
+        if current is not None and _top_level(table, current, segment):
+            return [current]  # `crate::E::Variant`, an inline module: not a file
+        # an inline module holding `mod x;` declarations: a directory, no file
+        current, directory = None, posixpath.join(directory, segment)
+    return [current] if current is not None else []
+
+
+def _crates(table: Project) -> dict[str, str]:
+    """Crate name (as written in paths) -> its ``lib.rs``, for this repository's crates."""
+    cached = table.caches.get(_CACHE_KEY)
+    if isinstance(cached, dict):
+        return cached
+    crates: dict[str, str] = {}
+    for path in sorted(table.module_of_file):
+        if posixpath.basename(path) != "lib.rs":
+            continue
+        directory = posixpath.dirname(path)
+        package = posixpath.dirname(directory) if posixpath.basename(directory) == "src" else directory
+        name = _package_name(table.root, package) or posixpath.basename(package)
+        if name:
+            crates.setdefault(name.replace("-", "_"), path)
+    table.caches[_CACHE_KEY] = crates
+    return crates
+
+
+def _package_name(root: str, package: str) -> str:
+    if not root:
+        return ""
+    try:
+        with open(os.path.join(root, package, "Cargo.toml"), "rb") as fh:
+            manifest = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError):
+        return ""
+    lib = manifest.get("lib")
+    if isinstance(lib, dict) and isinstance(lib.get("name"), str):
+        return str(lib["name"])
+    package_table = manifest.get("package")
+    if isinstance(package_table, dict) and isinstance(package_table.get("name"), str):
+        return str(package_table["name"])
+    return ""
+
+
+# Methods of Rust's std types and traits (Option, Result, Vec, str, slices,
+# iterators, Clone/ToOwned/Into/AsRef/Borrow/Deref, Display/Debug, io, sync).
+RUST_COMMON_METHODS = frozenset(
+    "clone clone_from to_owned to_string into from try_into try_from as_ref as_mut as_str "
+    "as_bytes as_slice as_ptr as_mut_ptr borrow borrow_mut deref deref_mut drop eq ne cmp "
+    "partial_cmp hash fmt default len is_empty iter iter_mut into_iter next next_back map "
+    "filter filter_map flat_map fold collect count sum product any all find position "
+    "enumerate zip rev take skip chain cloned copied peekable unwrap unwrap_or "
+    "unwrap_or_else unwrap_or_default expect ok err ok_or ok_or_else and_then or_else "
+    "map_err is_some is_none is_ok is_err get get_mut get_unchecked get_unchecked_mut "
+    "contains contains_key insert remove push push_str pop extend clear truncate split "
+    "split_at starts_with ends_with trim to_lowercase to_uppercase chars bytes lines parse "
+    "write write_str write_all write_fmt read read_exact read_to_string flush lock send "
+    "recv join min max abs with_capacity capacity reserve sort sort_by sort_unstable "
+    "dedup retain first last set replace swap as_deref".split()
+)
+
+# The Rust prelude, primitive types used as paths (`u32::from`) and the std
+# crates: bound without a `use`, never a project item.
+RUST_BUILTINS = frozenset(
+    "Box Vec String Option Result Some None Ok Err Default Clone Copy Send Sync Sized "
+    "Unpin ToString ToOwned Iterator IntoIterator DoubleEndedIterator ExactSizeIterator "
+    "Extend FromIterator From Into TryFrom TryInto AsRef AsMut Fn FnMut FnOnce Drop "
+    "PartialEq Eq PartialOrd Ord drop bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 "
+    "i64 i128 isize f32 f64 std core alloc "
+    # std macros: a macro nested in macro arguments (`assert!(format!(..))`)
+    # reads as a call, the `!` being invisible to the query's anchors
+    "format vec println print eprintln eprint write writeln panic assert assert_eq "
+    "assert_ne debug_assert debug_assert_eq debug_assert_ne matches todo unimplemented "
+    "unreachable dbg concat stringify include_str include_bytes env option_env "
+    "format_args compile_error".split()
+)
+
+
+class Rust(Language):
+    def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
+        return find_module(project, importer, spec)
+
+    def may_guess(self, project: Project, source: Symbol, candidate: Symbol, *, bare: bool) -> bool:
+        return may_guess(project, source, candidate, bare=bare)
+
+    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
+        return [f"cargo test {shell_quote(name)}" for name in sorted({t.name for t in tests})]
+
+
+def _grammar() -> ts.Language:
+    import tree_sitter_rust
+
+    return ts.Language(tree_sitter_rust.language())
+
+
+_SELF_NAMES = ("self", "Self")
+RUST = Rust(
+    name="rust",
+    extensions=(".rs",),
+    syntax=Syntax(
+        name="rust",
+        load_grammar=_grammar,
+        load_query=query_text("rust"),
+        decode_import=decode,
+        comment_types=("line_comment", "block_comment"),
+        method_parents=frozenset({"trait", "struct", "enum", "type"}),
+        self_names=_SELF_NAMES,
+    ),
+    scope=ScopeRules(
+        self_names=_SELF_NAMES,
+        builtins=RUST_BUILTINS,
+        qualifier_paths=True,
+        scoped_guesses=True,
+        common_methods=RUST_COMMON_METHODS,
+        parameter_pattern=r"[(,]\s*(?:mut\s+)?(\w+)\s*:\s*(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?(?:dyn\s+|impl\s+)?((?:\w+::)*\w+)",
+    ),
+    test_runner="cargo",
+)

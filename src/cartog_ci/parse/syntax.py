@@ -1,0 +1,68 @@
+"""What the generic tags extractor needs to know of a language's syntax.
+
+A language (``cartog_ci.languages``) hands one ``Syntax`` to
+``parse.extract.extract``; this package knows no language by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+import tree_sitter as ts
+
+# (module spec as written, imported name, local alias): see docs/resolution.md
+ImportTriple = tuple[str, str, str | None]
+ImportDecoder = Callable[[ts.Node], list[ImportTriple]]
+TYPE_PARENTS = frozenset({"class", "interface", "trait", "struct", "enum"})
+
+
+def no_imports(node: ts.Node) -> list[ImportTriple]:
+    return []
+
+
+@dataclass(frozen=True, eq=False)
+class Syntax:
+    name: str
+    load_grammar: Callable[[], ts.Language]
+    load_query: Callable[[], str]  # the tags query's source
+    decode_import: ImportDecoder = no_imports
+    # Node types whose range includes decorators/attributes/comments that
+    # belong to the definition they wrap (Python decorated_definition).
+    wrappers: tuple[str, ...] = ()
+    body_fields: tuple[str, ...] = ("body",)
+    comment_types: tuple[str, ...] = ("comment",)
+    # Kinds a function becomes a method under.
+    method_parents: frozenset[str] = TYPE_PARENTS
+    # The receiver names of a method (`self`, `this`): a class field bound
+    # to a constructor (`repo = new Repo()`) is `<first>.repo`.
+    self_names: tuple[str, ...] = ()
+    # re.sub pairs applied to a call's `@receiver` so that a receiver built
+    # by a constructor reads like a call: `new Foo(a)` / `Foo.new(a)` -> `Foo(a)`.
+    receiver_rewrites: tuple[tuple[str, str], ...] = ()
+    # Node types that hold one definition and whose preceding comment is its
+    # documentation (Go `type_declaration` around a `type_spec`), climbed only
+    # when the definition opens the parent's first line.
+    doc_parents: tuple[str, ...] = ()
+    # Python: the docstring is the first string of the body (and of the module),
+    # not the comment before the definition.
+    docstring_in_body: bool = False
+
+    @cached_property
+    def grammar(self) -> ts.Language:
+        return self.load_grammar()
+
+    @cached_property
+    def query(self) -> ts.Query:
+        return ts.Query(self.grammar, self.load_query())
+
+    @cached_property
+    def comment_query(self) -> ts.Query | None:
+        patterns = " ".join(f"({t}) @c" for t in self.comment_types)
+        if not patterns:
+            return None
+        try:
+            return ts.Query(self.grammar, f"[{patterns}]" if len(self.comment_types) > 1 else patterns)
+        except (ts.QueryError, ValueError):
+            return None
