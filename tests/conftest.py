@@ -2,6 +2,10 @@ from __future__ import annotations
 
 import pytest
 
+# The exact-set checks assert in a helper module: rewrite its asserts too, so
+# that a failure shows which tuples are missing or unexpected.
+pytest.register_assert_rewrite("tests.testing.exact_sets")
+
 from tests.testing.env import isolate_env
 
 

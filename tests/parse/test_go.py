@@ -7,6 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from cartog_ci.languages import extract
+from tests.testing.exact_sets import (
+    assert_edges_exact,
+    assert_symbols_exact,
+    edge_targets,
+    indexed_graph,
+)
 from tests.testing.fixtures import RESOURCES, commit, exported, index, make_repo
 
 SYMBOLS = {
@@ -124,36 +130,16 @@ EDGES = {
 }
 
 
-def _graph(tmp_path: Path) -> dict[str, object]:
-    repo = make_repo(tmp_path, "goproj")
-    index(repo)
-    return exported(repo)
-
-
-def _edges(tmp_path: Path) -> dict[tuple[str, str, str], tuple[str | None, str | None]]:
-    return {
-        (e["source_id"], e["target_name"], e["kind"]): (e["target_id"], e["resolution"])
-        for e in _graph(tmp_path)["edges"]
-    }
-
-
 def test_go_symbols_exact(tmp_path: Path) -> None:
-    graph = _graph(tmp_path)
-    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]}
-    assert got == SYMBOLS
+    assert_symbols_exact(indexed_graph(tmp_path, "goproj"), SYMBOLS)
 
 
 def test_go_edges_exact(tmp_path: Path) -> None:
-    graph = _graph(tmp_path)
-    got = {
-        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
-        for e in graph["edges"]
-    }
-    assert got == EDGES
+    assert_edges_exact(indexed_graph(tmp_path, "goproj"), EDGES)
 
 
 def test_go_resolution_cases(tmp_path: Path) -> None:
-    edges = _edges(tmp_path)
+    edges = edge_targets(indexed_graph(tmp_path, "goproj"))
     main = "cmd/app/main.go:function:main"
     start = "internal/server/server.go:method:Server.Start"
     # `Normalize` exists in two packages: the import (aliased `u`) decides

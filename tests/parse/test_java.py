@@ -13,9 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from cartog_ci.domain import Symbol
-from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import exported, index, make_repo
+from tests.testing.exact_sets import (
+    assert_edges_exact,
+    assert_symbols_exact,
+    edge_targets,
+    indexed_repo,
+    stored_symbols,
+)
+from tests.testing.fixtures import exported
 
 M = "src/main/java/com/shop/"
 T = "src/test/java/com/shop/"
@@ -163,9 +168,7 @@ EDGES = {
 # (git identity, isolated HOME) must be in place before the commit.
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    repo = make_repo(tmp_path, "javaproj")
-    index(repo)
-    return repo
+    return indexed_repo(tmp_path, "javaproj")
 
 
 @pytest.fixture
@@ -173,36 +176,16 @@ def graph(repo: Path) -> dict[str, object]:
     return exported(repo)
 
 
-def _symbols(repo: Path) -> dict[str, Symbol]:
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
-        return {s.id: s for s in store.all_symbols()}
-    finally:
-        store.close()
-
-
-def _edges(graph: dict[str, object]) -> dict[tuple[str, str, str], tuple[str | None, str | None]]:
-    return {
-        (e["source_id"], e["target_name"], e["kind"]): (e["target_id"], e["resolution"])
-        for e in graph["edges"]  # type: ignore[attr-defined]
-    }
-
-
 def test_java_symbols_exact(graph: dict[str, object]) -> None:
-    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]}  # type: ignore[attr-defined]
-    assert got == SYMBOLS
+    assert_symbols_exact(graph, SYMBOLS)
 
 
 def test_java_edges_exact(graph: dict[str, object]) -> None:
-    got = {
-        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
-        for e in graph["edges"]  # type: ignore[attr-defined]
-    }
-    assert got == EDGES
+    assert_edges_exact(graph, EDGES)
 
 
 def test_java_declarations(repo: Path) -> None:
-    by_id = _symbols(repo)
+    by_id = stored_symbols(repo)
     # constructors are `<init>`, so that `new Order()` can only name the class
     assert M + "model/Order.java:method:Order.<init>" in by_id
     # a record is a class; its compact constructor is `<init>` too
@@ -222,7 +205,7 @@ def test_java_declarations(repo: Path) -> None:
 
 
 def test_java_resolution_cases(graph: dict[str, object]) -> None:
-    edges = _edges(graph)
+    edges = edge_targets(graph)
     main = M + "app/Main.java:method:Main.main"
     # single-type import: `import com.shop.util.Text;` -> the class in util/Text.java,
     # not the legacy `Text` that has the same methods

@@ -6,7 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from cartog_ci.languages import extract
-from tests.testing.fixtures import RESOURCES, exported, index, make_repo
+from tests.testing.exact_sets import (
+    assert_edges_exact,
+    assert_symbols_exact,
+    edge_targets_by_line,
+    indexed_graph,
+)
+from tests.testing.fixtures import RESOURCES
 
 SYMBOLS = {
     ('lib/logger.js', 'module', 'lib.logger', 1),
@@ -82,32 +88,16 @@ EDGES = {
 }
 
 
-def _graph(tmp_path: Path) -> dict[str, object]:
-    repo = make_repo(tmp_path, "jsproj")
-    index(repo)
-    return exported(repo)
-
-
 def test_javascript_symbols_exact(tmp_path: Path) -> None:
-    graph = _graph(tmp_path)
-    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]}
-    assert got == SYMBOLS
+    assert_symbols_exact(indexed_graph(tmp_path, "jsproj"), SYMBOLS)
 
 
 def test_javascript_edges_exact(tmp_path: Path) -> None:
-    graph = _graph(tmp_path)
-    got = {
-        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
-        for e in graph["edges"]
-    }
-    assert got == EDGES
+    assert_edges_exact(indexed_graph(tmp_path, "jsproj"), EDGES)
 
 
 def test_javascript_resolution_cases(tmp_path: Path) -> None:
-    edges = {
-        (e["source_id"], e["target_name"], e["kind"], e["line"]): (e["target_id"], e["resolution"])
-        for e in _graph(tmp_path)["edges"]
-    }
+    edges = edge_targets_by_line(indexed_graph(tmp_path, "jsproj"))
     # CommonJS: `const { makeCircle: make } = require(...)`, destructured and renamed
     assert edges[("src/main.js:function:run", "make", "calls", 8)] == (
         "lib/shapes.js:function:makeCircle", "import")

@@ -9,19 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cartog_ci.domain import Symbol
-from cartog_ci.languages import markdown
-from cartog_ci.languages import extract
-from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import (
-    RESOURCES,
-    commit,
-    exported,
-    index,
-    init_repo,
-    make_repo,
-    write,
-)
+from cartog_ci.languages import extract, markdown
+from tests.testing.exact_sets import assert_edges_exact, assert_symbols_exact, indexed_repo, stored_symbols
+from tests.testing.fixtures import RESOURCES, commit, exported, index, init_repo, write
 
 SYMBOLS = {
     ('CHANGELOG.md', 'module', 'CHANGELOG', 1),
@@ -64,34 +54,19 @@ EDGES = {
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    repo = make_repo(tmp_path, "mdproj")
-    index(repo)
-    return repo
-
-
-def _symbols(repo: Path) -> dict[str, Symbol]:
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
-        return {s.id: s for s in store.all_symbols()}
-    finally:
-        store.close()
+    return indexed_repo(tmp_path, "mdproj")
 
 
 def test_markdown_symbols_exact(repo: Path) -> None:
-    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in exported(repo)["symbols"]}  # type: ignore[attr-defined]
-    assert got == SYMBOLS
+    assert_symbols_exact(exported(repo), SYMBOLS)
 
 
 def test_markdown_edges_exact(repo: Path) -> None:
-    got = {
-        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
-        for e in exported(repo)["edges"]  # type: ignore[attr-defined]
-    }
-    assert got == EDGES
+    assert_edges_exact(exported(repo), EDGES)
 
 
 def test_markdown_sections(repo: Path) -> None:
-    by_id = _symbols(repo)
+    by_id = stored_symbols(repo)
     source = by_id["README.md:section:Shop > Install > From source"]
     # a section spans its subsections, like a class its methods
     install = by_id["README.md:section:Shop > Install"]

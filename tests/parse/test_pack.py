@@ -16,7 +16,8 @@ from cartog_ci.commands.stats import collect
 from cartog_ci.languages import pack
 from cartog_ci.languages import for_path as language_for_path
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import exported, index, make_repo
+from tests.testing.exact_sets import assert_edges_exact, assert_symbols_exact, indexed_graph, indexed_repo
+from tests.testing.fixtures import index, make_repo
 
 needs_pack = pytest.mark.skipif(
     pack.bundled() is None,
@@ -79,16 +80,10 @@ def _stats(repo: Path) -> dict[str, object]:
 
 @needs_pack
 def test_c_and_php_symbols_and_edges_exact(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path, "packproj")
-    index(repo)
-    graph = exported(repo)
-    assert {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]} == SYMBOLS
-    edges = [
-        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"], e["line"])
-        for e in graph["edges"]
-    ]
-    assert set(edges) == EDGES
-    assert len(edges) == len(EDGES) + 1  # the second `square` call
+    graph = indexed_graph(tmp_path, "packproj")
+    assert_symbols_exact(graph, SYMBOLS)
+    assert_edges_exact(graph, EDGES, line=True)
+    assert len(graph["edges"]) == len(EDGES) + 1  # the second `square` call
     # the whole function_definition, not the declarator: the body is in its range
     distance2 = next(s for s in graph["symbols"] if s["id"] == "src/geometry.c:function:distance2")
     assert (distance2["start_line"], distance2["end_line"]) == (11, 13)
@@ -96,8 +91,7 @@ def test_c_and_php_symbols_and_edges_exact(tmp_path: Path) -> None:
 
 @needs_pack
 def test_pack_languages_in_stats(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path, "packproj")
-    index(repo)
+    repo = indexed_repo(tmp_path, "packproj")
     stats = _stats(repo)
     assert stats["languages"] == {
         "c": {"files": 2, "lines": 36, "symbols": 10, "edges": 5, "resolved": 4, "resolved_pct": 80.0},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.testing.fixtures import exported, index, make_repo
+from tests.testing.exact_sets import assert_edges_exact, assert_symbols_exact, edge_targets, indexed_graph
 
 SYMBOLS = {
     ('shop/__init__.py', 'module', 'shop', 1),
@@ -86,32 +86,16 @@ EDGES = {
 }
 
 
-def _graph(tmp_path: Path) -> dict[str, object]:
-    repo = make_repo(tmp_path, "pyproj")
-    index(repo)
-    return exported(repo)
-
-
 def test_python_symbols_exact(tmp_path: Path) -> None:
-    graph = _graph(tmp_path)
-    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]}
-    assert got == SYMBOLS
+    assert_symbols_exact(indexed_graph(tmp_path, "pyproj"), SYMBOLS)
 
 
 def test_python_edges_exact(tmp_path: Path) -> None:
-    graph = _graph(tmp_path)
-    got = {
-        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
-        for e in graph["edges"]
-    }
-    assert got == EDGES
+    assert_edges_exact(indexed_graph(tmp_path, "pyproj"), EDGES)
 
 
 def test_python_resolution_cases(tmp_path: Path) -> None:
-    edges = {
-        (e["source_id"], e["target_name"], e["kind"]): (e["target_id"], e["resolution"])
-        for e in _graph(tmp_path)["edges"]
-    }
+    edges = edge_targets(indexed_graph(tmp_path, "pyproj"))
     # aliased import (`LineItem as Item`) and a re-export through __init__.py
     assert edges[("shop/cli.py:function:main", "Item", "calls")] == (
         "shop/models/order.py:class:LineItem", "import")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.testing.fixtures import exported, index, make_repo
+from tests.testing.exact_sets import assert_edges_exact, assert_symbols_exact, edge_targets, indexed_graph
 
 SYMBOLS = {
     ('lib/shop.rb', 'module', 'lib.shop', 1),
@@ -88,29 +88,15 @@ EDGES = {
 
 @pytest.fixture
 def graph(tmp_path: Path) -> dict[str, object]:
-    repo = make_repo(tmp_path, "rubyproj")
-    index(repo)
-    return exported(repo)
-
-
-def _edges(graph: dict[str, object]) -> dict[tuple[str, str, str], tuple[str | None, str | None]]:
-    return {
-        (e["source_id"], e["target_name"], e["kind"]): (e["target_id"], e["resolution"])
-        for e in graph["edges"]  # type: ignore[attr-defined]
-    }
+    return indexed_graph(tmp_path, "rubyproj")
 
 
 def test_ruby_symbols_exact(graph: dict[str, object]) -> None:
-    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]}  # type: ignore[attr-defined]
-    assert got == SYMBOLS
+    assert_symbols_exact(graph, SYMBOLS)
 
 
 def test_ruby_edges_exact(graph: dict[str, object]) -> None:
-    got = {
-        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
-        for e in graph["edges"]  # type: ignore[attr-defined]
-    }
-    assert got == EDGES
+    assert_edges_exact(graph, EDGES)
 
 
 def test_ruby_declarations(graph: dict[str, object]) -> None:
@@ -124,7 +110,7 @@ def test_ruby_declarations(graph: dict[str, object]) -> None:
 
 
 def test_ruby_resolution_cases(graph: dict[str, object]) -> None:
-    edges = _edges(graph)
+    edges = edge_targets(graph)
     order = "lib/shop/order.rb"
     # require_relative, relative to the file; `require "shop/pricing"` on the load path (lib/)
     imports = {

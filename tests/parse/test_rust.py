@@ -9,10 +9,15 @@ from pathlib import Path
 
 import tree_sitter as ts
 
-from cartog_ci.languages import extract
-from cartog_ci.languages import LANGUAGES
+from cartog_ci.languages import LANGUAGES, extract
 from cartog_ci.languages.rust import decode
-from tests.testing.fixtures import RESOURCES, exported, index, make_repo
+from tests.testing.exact_sets import (
+    assert_edges_exact,
+    assert_symbols_exact,
+    edge_targets,
+    indexed_graph,
+)
+from tests.testing.fixtures import RESOURCES
 
 SYMBOLS = {
     ('src/lib.rs', 'module', 'src.lib', 1),
@@ -145,33 +150,17 @@ EDGES = {
 }
 
 
-def _graph(tmp_path: Path) -> dict[str, object]:
-    repo = make_repo(tmp_path, "rustproj")
-    index(repo)
-    return exported(repo)
-
-
 def test_rust_symbols_exact(tmp_path: Path) -> None:
-    graph = _graph(tmp_path)
-    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]}
-    assert got == SYMBOLS
+    assert_symbols_exact(indexed_graph(tmp_path, "rustproj"), SYMBOLS)
 
 
 def test_rust_edges_exact(tmp_path: Path) -> None:
-    graph = _graph(tmp_path)
-    got = {
-        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
-        for e in graph["edges"]
-    }
-    assert got == EDGES
+    assert_edges_exact(indexed_graph(tmp_path, "rustproj"), EDGES)
 
 
 def test_rust_resolution_cases(tmp_path: Path) -> None:
-    graph = _graph(tmp_path)
-    edges = {
-        (e["source_id"], e["target_name"], e["kind"]): (e["target_id"], e["resolution"])
-        for e in graph["edges"]
-    }
+    graph = indexed_graph(tmp_path, "rustproj")
+    edges = edge_targets(graph)
     run = "src/lib.rs:function:run"
     # `Ord::new()` with `use crate::model::{Item, Order as Ord}` (alias in a
     # group, through model/mod.rs's `pub use order::{Order, ..}`),

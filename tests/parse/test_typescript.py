@@ -9,10 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from cartog_ci.languages import extract
-from cartog_ci.languages import LANGUAGES
+from cartog_ci.languages import LANGUAGES, extract
 from cartog_ci.languages import for_path as language_for_path
-from tests.testing.fixtures import RESOURCES, exported, index, make_repo
+from tests.testing.exact_sets import (
+    assert_edges_exact,
+    assert_symbols_exact,
+    edge_targets_by_line,
+    indexed_graph,
+)
+from tests.testing.fixtures import RESOURCES
 
 SYMBOLS = {
     ('src/components/UserCard.tsx', 'module', 'src.components.UserCard', 1),
@@ -137,37 +142,21 @@ EDGES = {
 }
 
 
-def _graph(tmp_path: Path) -> dict[str, object]:
-    repo = make_repo(tmp_path, "tsproj")
-    index(repo)
-    return exported(repo)
-
-
 @pytest.mark.parametrize("language", ["typescript", "tsx"])
 def test_typescript_query_compiles_for_both_grammars(language: str) -> None:
     assert LANGUAGES[language].syntax.query.pattern_count > 0
 
 
 def test_typescript_symbols_exact(tmp_path: Path) -> None:
-    graph = _graph(tmp_path)
-    got = {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in graph["symbols"]}
-    assert got == SYMBOLS
+    assert_symbols_exact(indexed_graph(tmp_path, "tsproj"), SYMBOLS)
 
 
 def test_typescript_edges_exact(tmp_path: Path) -> None:
-    graph = _graph(tmp_path)
-    got = {
-        (e["source_id"], e["target_id"], e["target_name"], e["kind"], e["resolution"])
-        for e in graph["edges"]
-    }
-    assert got == EDGES
+    assert_edges_exact(indexed_graph(tmp_path, "tsproj"), EDGES)
 
 
 def test_typescript_resolution_cases(tmp_path: Path) -> None:
-    edges = {
-        (e["source_id"], e["target_name"], e["kind"], e["line"]): (e["target_id"], e["resolution"])
-        for e in _graph(tmp_path)["edges"]
-    }
+    edges = edge_targets_by_line(indexed_graph(tmp_path, "tsproj"))
     add = "src/services/registry.ts:method:Registry.add"
     # default import of `export default class User`, then `new User(...)`
     assert edges[(add, "User", "calls", 17)] == ("src/models/user.ts:class:User", "import")

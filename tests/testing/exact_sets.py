@@ -1,0 +1,83 @@
+"""The exact symbol and edge sets of a fixture project, built and checked the
+same way for every language (STYLE.md, Tree-sitter: each language has a
+fixture and a test on the exact set it yields).
+
+A language's test file keeps its own ``SYMBOLS`` and ``EDGES`` tables and
+calls :func:`assert_symbols_exact` / :func:`assert_edges_exact` on the graph
+of :func:`indexed_graph`; the lookups by name serve its resolution cases.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+from cartog_ci.domain import Symbol
+from cartog_ci.store.sqlite import SqliteStore
+from tests.testing.fixtures import exported, index, make_repo
+
+# (file, kind, qualified_name, start_line)
+SymbolRow = tuple[str, str, str, int]
+# (source_id, target_id, target_name, kind, resolution), then the line with line=True
+EdgeRow = tuple[Any, ...]
+EDGE_FIELDS = ("source_id", "target_id", "target_name", "kind", "resolution")
+Target = tuple[str | None, str | None]  # (target_id, resolution)
+
+
+def indexed_repo(tmp_path: Path, name: str) -> Path:
+    """tests/resources/<name>/ committed in a fresh repository and indexed."""
+    repo = make_repo(tmp_path, name)
+    index(repo)
+    return repo
+
+
+def indexed_graph(tmp_path: Path, name: str) -> dict[str, object]:
+    """The exported graph (symbols and edges) of the indexed fixture <name>."""
+    return exported(indexed_repo(tmp_path, name))
+
+
+def _rows(graph: dict[str, object], table: str) -> list[dict[str, Any]]:
+    return cast("list[dict[str, Any]]", graph[table])
+
+
+def symbol_rows(graph: dict[str, object]) -> set[SymbolRow]:
+    return {(s["file"], s["kind"], s["qualified_name"], s["start_line"]) for s in _rows(graph, "symbols")}
+
+
+def edge_rows(graph: dict[str, object], *, line: bool = False) -> set[EdgeRow]:
+    fields = EDGE_FIELDS + ("line",) if line else EDGE_FIELDS
+    return {tuple(e[f] for f in fields) for e in _rows(graph, "edges")}
+
+
+def assert_symbols_exact(graph: dict[str, object], expected: set[SymbolRow]) -> None:
+    assert symbol_rows(graph) == expected
+
+
+def assert_edges_exact(graph: dict[str, object], expected: set[EdgeRow], *, line: bool = False) -> None:
+    assert edge_rows(graph, line=line) == expected
+
+
+def edge_targets(graph: dict[str, object]) -> dict[tuple[str, str, str], Target]:
+    """Where each (source_id, target_name, kind) resolved to."""
+    return {
+        (e["source_id"], e["target_name"], e["kind"]): (e["target_id"], e["resolution"])
+        for e in _rows(graph, "edges")
+    }
+
+
+def edge_targets_by_line(graph: dict[str, object]) -> dict[tuple[str, str, str, int], Target]:
+    """Where each (source_id, target_name, kind, line) resolved to: for
+    languages where one source names the same target twice, differently."""
+    return {
+        (e["source_id"], e["target_name"], e["kind"], e["line"]): (e["target_id"], e["resolution"])
+        for e in _rows(graph, "edges")
+    }
+
+
+def stored_symbols(repo: Path) -> dict[str, Symbol]:
+    """The symbols as the store returns them (domain objects), by id."""
+    store = SqliteStore(repo / ".cartog-ci" / "index.db")
+    try:
+        return {s.id: s for s in store.all_symbols()}
+    finally:
+        store.close()
