@@ -3,16 +3,9 @@ rank 0-based, k = 60; checked against values computed by hand."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from cartog_ci.embed.fake import FakeEmbeddingModel
-from cartog_ci.embed.pipeline import embed_pending
-from cartog_ci.search.engine import SearchOptions, hybrid_search
 from cartog_ci.search.fuse import RRF_K, rrf
-from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, index, init_repo, write
 
 TWO_LISTS = {"fts": ["a", "b", "c"], "vector": ["c", "a", "d"]}
 
@@ -84,27 +77,3 @@ def test_an_item_counts_once_per_list_at_its_best_rank():
 def test_empty_lists_fuse_to_nothing():
     assert rrf({}) == []
     assert rrf({"fts": [], "vector": []}) == []
-
-
-def test_the_engine_fuses_keyword_and_vector_lists_with_k_60(tmp_path: Path):
-    repo = init_repo(tmp_path / "repo")
-    write(repo, {
-        "billing.py": "def refund_invoice(invoice):\n    invoice.refunded = True\n    return invoice\n",
-        "mail.py": "def send_newsletter(subscribers):\n    for s in subscribers:\n        s.notify()\n",
-    })  # fmt: skip
-    commit(repo)
-    index(repo)
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
-        model = FakeEmbeddingModel()
-        embed_pending(store, lambda: model, config_key=model.model_id)
-        result = hybrid_search(store, "refund invoice", model_factory=lambda: model, options=SearchOptions())
-    finally:
-        store.close()
-    top = result.hits[0]
-    assert top.symbol.id == "billing.py:function:refund_invoice"
-    assert top.sources == {"fts": 0, "vector": 0, "rerank": None}
-    assert top.score == pytest.approx(2 / 61)
-    second = result.hits[1]
-    assert second.sources == {"fts": None, "vector": 1, "rerank": None}
-    assert second.score == pytest.approx(1 / 62)

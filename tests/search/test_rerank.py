@@ -10,7 +10,7 @@ import pytest
 
 from cartog_ci.embed.fake import FakeEmbeddingModel
 from cartog_ci.embed.pipeline import embed_pending
-from cartog_ci.search.engine import SearchOptions, hybrid_search
+from cartog_ci.search.multimodal import MultimodalOptions, search
 from cartog_ci.search.rerank import BlendReranker, Candidate, CrossEncoderReranker
 from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.fixtures import commit, index, init_repo, write
@@ -74,9 +74,11 @@ def test_a_missing_cross_encoder_fails_once_and_search_keeps_the_fused_order(tmp
     try:
         model = FakeEmbeddingModel()
         embed_pending(store, lambda: model, config_key=model.model_id)
-        fused = hybrid_search(store, "refund invoice", model_factory=lambda: model, options=SearchOptions())
+        # a meaning question: the semantic modality runs, so the re-ranker is asked
+        options = MultimodalOptions(intent="understand_code")
+        fused = search(store, "refund invoice", model_factory=lambda: model, options=options)
         results = [
-            hybrid_search(store, "refund invoice", model_factory=lambda: model, reranker=reranker)
+            search(store, "refund invoice", model_factory=lambda: model, reranker=reranker, options=options)
             for _ in range(2)
         ]
     finally:

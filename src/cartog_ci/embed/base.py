@@ -65,6 +65,11 @@ def embed_texts(
     return out
 
 
+def query_vector(model: EmbeddingModel, query: str) -> np.ndarray:
+    """The vector of a search question (with the model's query prefix)."""
+    return embed_texts(model, [query], is_query=True)[0]
+
+
 def encode_vector(vector: np.ndarray | Sequence[float]) -> bytes:
     """A vector as the little-endian float32 BLOB the store keeps."""
     array = np.asarray(vector, dtype=_VECTOR_DTYPE)

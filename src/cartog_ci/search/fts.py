@@ -1,16 +1,27 @@
-"""Keyword search: FTS5 with BM25 over name, split name words and content,
-with the cascade exact phrase -> all terms (AND) -> any term (OR); the first
-level with results wins (SPEC §3). User text is always quoted."""
+"""Full-text search: FTS5 expressions built from user text, always quoted,
+and the one cascade both full-text modalities run (docs/search.md).
+
+Keyword search (BM25 over name, split name words and content) tries exact
+phrase -> all terms (AND) -> any term (OR) and keeps the first level with
+results. The text modality (trigram index over content) runs literal probes,
+then all words, then any word, accumulating the levels until it has enough.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from cartog_ci.store.search import words_of
 from cartog_ci.store.sqlite import SqliteStore
 
 _TOKEN = re.compile(r"[\w$]+", re.UNICODE)
 LEVELS = ("phrase", "and", "or")
+KEYWORD = "fts_symbols"
+TRIGRAM = "fts_trigram"
+MIN_TRIGRAM = 3  # the trigram index cannot match shorter text
+
+Level = tuple[str, str]  # (level name, FTS5 expression we built)
 
 
 def quote(term: str) -> str:
@@ -28,7 +39,20 @@ def terms(query: str) -> list[str]:
     return out
 
 
-def expressions(query: str) -> list[tuple[str, str]]:
+def literal(text: str) -> Level:
+    return ("literal", quote(text.strip()))
+
+
+def all_of(words: Sequence[str]) -> Level:
+    return ("and", " AND ".join(quote(w) for w in words))
+
+
+def any_of(words: Sequence[str]) -> Level:
+    return ("or", " OR ".join(quote(w) for w in words))
+
+
+def expressions(query: str) -> list[Level]:
+    """The keyword cascade's levels for a question."""
     words = terms(query)
     if not words:
         return []
@@ -36,23 +60,43 @@ def expressions(query: str) -> list[tuple[str, str]]:
     levels = []
     if len(raw) > 1:
         levels.append(("phrase", quote(" ".join(raw))))
-    levels.append(("and", " AND ".join(quote(w) for w in raw or words)))
+    levels.append(all_of(raw or words))
     if len(words) > 1:
-        levels.append(("or", " OR ".join(quote(w) for w in words)))
+        levels.append(any_of(words))
     return levels
+
+
+def cascade(
+    store: SqliteStore, levels: Sequence[Level], limit: int, *, table: str = KEYWORD, accumulate: bool = False
+) -> tuple[list[tuple[str, float]], str | None]:
+    """(symbol_id, bm25) best first, and the last level that answered.
+
+    Without ``accumulate`` the first level with results wins; with it, the
+    levels add their new hits in order until ``limit``."""
+    found: dict[str, float] = {}
+    answered = None
+    for level, expression in levels:
+        if len(found) >= limit:
+            break
+        hits = store.fts(expression, limit, table=table)
+        if hits:
+            answered = level
+        for symbol_id, score in hits:
+            if len(found) >= limit:
+                break
+            found.setdefault(symbol_id, score)
+        if found and not accumulate:
+            break
+    return list(found.items()), answered
 
 
 def keyword_search(store: SqliteStore, query: str, limit: int = 50) -> tuple[list[tuple[str, float]], str | None]:
     """(symbol_id, bm25) best first, and which cascade level answered."""
-    for level, expression in expressions(query):
-        hits = store.fts(expression, limit)
-        if hits:
-            return hits, level
-    return [], None
+    return cascade(store, expressions(query), limit)
 
 
 def trigram_search(store: SqliteStore, text: str, limit: int = 50) -> list[tuple[str, float]]:
     """Literal substring search (error strings, partial identifiers): >= 3 characters."""
-    if len(text.strip()) < 3:
+    if len(text.strip()) < MIN_TRIGRAM:
         return []
-    return store.fts(quote(text.strip()), limit, table="fts_trigram")
+    return cascade(store, [literal(text)], limit, table=TRIGRAM)[0]

@@ -15,16 +15,15 @@ first; ``multimodal`` decides which of them run and fuses their ranks:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from cartog_ci import graph as graph_queries
 from cartog_ci.domain import Symbol
-from cartog_ci.embed.base import EmbeddingModel
-from cartog_ci.search.engine import query_vector
-from cartog_ci.search.fts import quote, trigram_search
+from cartog_ci.embed.base import EmbeddingModel, query_vector
+from cartog_ci.search.fts import MIN_TRIGRAM, TRIGRAM, all_of, any_of, cascade, literal
 from cartog_ci.search.intent import Intent, content_words, identifiers, literals
 from cartog_ci.store.definitions import match_names
 from cartog_ci.store.sqlite import SqliteStore
@@ -39,7 +38,6 @@ WORD_WEIGHT = 0.5  # a plain word of the question ("worker", "retry")
 MAX_SEEDS = 20
 NEIGHBOUR_DEPTH = 1
 IMPACT_DEPTH = 3
-MIN_TRIGRAM = 3  # the trigram index cannot match shorter text
 MIN_NAME_TERM = 2  # "s3", "io": short words still name things
 
 _KIND_WORDS = {
@@ -167,22 +165,13 @@ def text(store: SqliteStore, query: str, intent: Intent, *, limit: int = CANDIDA
     then all content words (AND), then any (OR); the levels accumulate, in
     that order, until ``limit``. An exact-match question stops before OR: a
     text with one of its words is not the string asked for."""
-    found: dict[str, float] = {}
-    for probe in text_probes(query, intent):
-        _merge(found, trigram_search(store, probe, limit), limit)
+    levels = [literal(probe) for probe in text_probes(query, intent)]
     words = [w for w in dict.fromkeys(stem(w).lower() for w in content_words(query)) if len(w) >= MIN_TRIGRAM]
-    if len(found) < limit and len(words) > 1:
-        _merge(found, store.fts(" AND ".join(quote(w) for w in words), limit, table="fts_trigram"), limit)
-    if len(found) < limit and words and intent.name != "exact_match":
-        _merge(found, store.fts(" OR ".join(quote(w) for w in words), limit, table="fts_trigram"), limit)
-    return list(found.items())
-
-
-def _merge(found: dict[str, float], hits: Iterable[tuple[str, float]], limit: int) -> None:
-    for symbol_id, score in hits:
-        if len(found) >= limit:
-            return
-        found.setdefault(symbol_id, score)
+    if len(words) > 1:
+        levels.append(all_of(words))
+    if words and intent.name != "exact_match":
+        levels.append(any_of(words))
+    return cascade(store, levels, limit, table=TRIGRAM, accumulate=True)[0]
 
 
 # -- structural ---------------------------------------------------------------
