@@ -40,7 +40,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from cartog_ci.index.cascade import IndexResult, index_repository
+from cartog_ci.domain import IndexResult
+from cartog_ci.index.cascade import index_repository
 from cartog_ci.store.sqlite import SqliteStore
 
 import corpora

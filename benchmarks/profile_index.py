@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cartog_ci.index import cascade
-from cartog_ci.index.cascade import IndexResult, index_repository
+from cartog_ci.domain import IndexResult
+from cartog_ci.index.cascade import index_repository
 from cartog_ci.store.sqlite import SqliteStore
 
 import corpora

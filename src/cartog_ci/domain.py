@@ -216,6 +216,113 @@ class ChangeSet:
         return [c for c in self.changes if c.category in categories]
 
 
+@dataclass(frozen=True)
+class BrokenRef:
+    """A call site in the head still pointing at a removed or renamed symbol."""
+
+    edge: Edge
+    old_target: Symbol
+    change: str  # removed | renamed
+    new_name: str | None = None
+
+
+@dataclass
+class ChangedSymbol:
+    change: SymbolChange
+    callers: list[ImpactNode] = field(default_factory=list)
+    callers_total: int = 0
+    tests: list[Symbol] = field(default_factory=list)
+    related: list[tuple[Symbol, float]] = field(default_factory=list)
+    in_degree: int = 0
+    untested: bool = False  # changed code no test reaches (report/build.py decides)
+
+    @property
+    def symbol(self) -> Symbol:
+        s = self.change.symbol or self.change.old
+        assert s is not None
+        return s
+
+    @property
+    def shown(self) -> bool:
+        """Children-changed entries are implied by their changed children."""
+        return self.change.category != "children_changed"
+
+
+@dataclass
+class Risk:
+    level: str  # low | medium | high
+    reasons: list[str]
+
+
+@dataclass
+class Report:
+    changes: ChangeSet
+    changed: list[ChangedSymbol]
+    broken: list[BrokenRef]
+    tests: list[Symbol]
+    test_commands: list[str]
+    risk: Risk
+    depth: int
+    unresolved_edges: int
+    total_edges: int
+    related_available: bool
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class IndexResult:
+    """What one index run did (`cartog-ci index --json` prints it)."""
+
+    mode: str = "incremental"  # incremental | full | force
+    candidates: int = 0
+    skipped_by_hash: int = 0
+    parsed: int = 0
+    deleted_files: list[str] = field(default_factory=list)
+    skipped_files: list[tuple[str, str]] = field(default_factory=list)
+    categories: dict[str, list[str]] = field(
+        default_factory=lambda: {k: [] for k in ("added", "modified", "children_changed", "unchanged", "removed")}
+    )
+    edges_invalidated: int = 0
+    edges_resolved: int = 0
+    in_degree_updated: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "mode": self.mode,
+            "candidates": self.candidates,
+            "skipped_by_hash": self.skipped_by_hash,
+            "parsed": self.parsed,
+            "deleted_files": self.deleted_files,
+            "skipped_files": [{"path": p, "reason": r} for p, r in self.skipped_files],
+            "symbols": {
+                k: {"count": len(v), "ids": sorted(v)} for k, v in self.categories.items() if k != "unchanged"
+            }
+            | {"unchanged": {"count": len(self.categories["unchanged"])}},
+            "edges_invalidated": self.edges_invalidated,
+            "edges_reresolved": self.edges_resolved,
+            "in_degree_updated": self.in_degree_updated,
+            "timings_ms": {k: round(v * 1000, 2) for k, v in self.timings.items()},
+            "notices": self.notices,
+        }
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    symbol: Symbol
+    bases: tuple[tuple[int, Symbol], ...]  # (depth, symbol)
+    unresolved_bases: tuple[str, ...]
+    subclasses: tuple[tuple[int, Symbol], ...]
+
+
+@dataclass(frozen=True)
+class Deps:
+    file: str
+    imports: tuple[Edge, ...]
+    imported_by: tuple[str, ...]  # files
+
+
 def _reduce(self: object) -> tuple[type, tuple[object, ...]]:
     # Parse workers send these back by pickle: a plain tuple of the fields
     # halves the cost of the default slots-state protocol (celery's

@@ -5,21 +5,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from cartog_ci.domain import Edge, ImpactNode, Symbol
+from cartog_ci.domain import Deps, Edge, Hierarchy, ImpactNode, Symbol
 from cartog_ci.store.sqlite import SqliteStore
 
 # Edges along which a change propagates to the referencing symbol.
 IMPACT_KINDS = ("calls", "inherits", "references", "raises")
-
-
-@dataclass(frozen=True)
-class Hierarchy:
-    symbol: Symbol
-    bases: tuple[tuple[int, Symbol], ...]  # (depth, symbol)
-    unresolved_bases: tuple[str, ...]
-    subclasses: tuple[tuple[int, Symbol], ...]
 
 
 def refs(store: SqliteStore, ids: Sequence[str], kind: str | None = None) -> list[Edge]:
@@ -81,13 +72,6 @@ def hierarchy(store: SqliteStore, symbol: Symbol) -> Hierarchy:
                 frontier.append((target.id, d + 1))
     subs = [(n.depth, n.symbol) for n in impact(store, [symbol.id], depth=50, kinds=("inherits",))]
     return Hierarchy(symbol, tuple(bases), tuple(unresolved), tuple(subs))
-
-
-@dataclass(frozen=True)
-class Deps:
-    file: str
-    imports: tuple[Edge, ...]
-    imported_by: tuple[str, ...]  # files
 
 
 def deps(store: SqliteStore, path: str) -> Deps:

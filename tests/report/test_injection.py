@@ -10,9 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cartog_ci.cli import main
-from cartog_ci.domain import ImpactNode, Symbol, SymbolChange
-from cartog_ci.report.build import BrokenRef, ChangedSymbol, Report, Risk
-from cartog_ci.domain import ChangeSet, Side
+from cartog_ci.domain import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Side, Symbol, SymbolChange
+from cartog_ci.report.build import is_untested
 from cartog_ci.report.render import code, mermaid_label, render_markdown
 from tests.testing.fixtures import commit, git, make_repo, write
 
@@ -131,6 +130,8 @@ def _hostile_report(name: str, path: str) -> Report:
         ChangedSymbol(SymbolChange("removed", None, removed), [], 0),
         ChangedSymbol(SymbolChange("renamed", changed, removed, False, removed.id), [], 0),
     ]  # fmt: skip
+    for item in items:
+        item.untested = is_untested(item)
     return Report(
         changes=cs, changed=items, broken=[BrokenRef(edge, removed, "renamed", name)], tests=[caller],
         test_commands=[f"pytest '{path}::{name}'"], risk=Risk("high", [f"reason {name}"]), depth=3,

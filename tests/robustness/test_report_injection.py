@@ -16,9 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cartog_ci.cli import main
-from cartog_ci.domain import Edge, ImpactNode, Symbol, SymbolChange
-from cartog_ci.report.build import BrokenRef, ChangedSymbol, Report, Risk
-from cartog_ci.domain import ChangeSet, Side
+from cartog_ci.domain import BrokenRef, ChangedSymbol, ChangeSet, Edge, ImpactNode, Report, Risk, Side, Symbol, SymbolChange
+from cartog_ci.report.build import is_untested
 from cartog_ci.report.render import render_markdown, render_text
 from tests.report.test_injection import HOSTILE, _assert_inert, hostile_text
 from tests.testing.fixtures import commit, git, make_repo, write
@@ -55,6 +54,8 @@ def _report(v: dict[str, str]) -> Report:
         ChangedSymbol(SymbolChange("removed", None, removed), [], 0),
         ChangedSymbol(SymbolChange("renamed", changed, removed, True, removed.id), [], 0),
     ]
+    for item in items:
+        item.untested = is_untested(item)
     return Report(
         changes=cs, changed=items, broken=[BrokenRef(edge, removed, "renamed", v["new_name"])], tests=[deeper],
         test_commands=[v["command"]], risk=Risk("high", [v["reason"]]), depth=3, unresolved_edges=1,

@@ -11,7 +11,8 @@ from pathlib import Path
 from cartog_ci import workspace
 from cartog_ci.cli import main
 from cartog_ci.commands.export import export
-from cartog_ci.index.cascade import IndexResult, index_repository
+from cartog_ci.domain import IndexResult
+from cartog_ci.index.cascade import index_repository
 from cartog_ci.store.sqlite import SqliteStore
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"

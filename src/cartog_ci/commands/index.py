@@ -7,7 +7,7 @@ import sys
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
-from cartog_ci.index.cascade import IndexResult
+from cartog_ci.domain import IndexResult
 from cartog_ci.index.refresh import refresh
 
 

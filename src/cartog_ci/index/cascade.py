@@ -18,50 +18,13 @@ from pathlib import Path
 
 from cartog_ci import git, languages
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, in_index_dir
-from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, FileState, Symbol
+from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, FileState, IndexResult, Symbol
 from cartog_ci.index.files import Limits, ParseJob, Progress, extract_all, stored_name, walk
 from cartog_ci.index.resolve import Resolver, SymbolTable, resolve_edges
 from cartog_ci.parse.merkle import diff_symbols
 from cartog_ci.store.sqlite import SqliteStore
 
 _SELF_QUALIFIERS = ("self", "cls", "this", "super")
-
-
-@dataclass
-class IndexResult:
-    mode: str = "incremental"  # incremental | full | force
-    candidates: int = 0
-    skipped_by_hash: int = 0
-    parsed: int = 0
-    deleted_files: list[str] = field(default_factory=list)
-    skipped_files: list[tuple[str, str]] = field(default_factory=list)
-    categories: dict[str, list[str]] = field(
-        default_factory=lambda: {k: [] for k in ("added", "modified", "children_changed", "unchanged", "removed")}
-    )
-    edges_invalidated: int = 0
-    edges_resolved: int = 0
-    in_degree_updated: int = 0
-    timings: dict[str, float] = field(default_factory=dict)
-    notices: list[str] = field(default_factory=list)
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "mode": self.mode,
-            "candidates": self.candidates,
-            "skipped_by_hash": self.skipped_by_hash,
-            "parsed": self.parsed,
-            "deleted_files": self.deleted_files,
-            "skipped_files": [{"path": p, "reason": r} for p, r in self.skipped_files],
-            "symbols": {
-                k: {"count": len(v), "ids": sorted(v)} for k, v in self.categories.items() if k != "unchanged"
-            }
-            | {"unchanged": {"count": len(self.categories["unchanged"])}},
-            "edges_invalidated": self.edges_invalidated,
-            "edges_reresolved": self.edges_resolved,
-            "in_degree_updated": self.in_degree_updated,
-            "timings_ms": {k: round(v * 1000, 2) for k, v in self.timings.items()},
-            "notices": self.notices,
-        }
 
 
 @dataclass

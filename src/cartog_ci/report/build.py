@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 
 from cartog_ci import graph
 from cartog_ci.languages import is_test, test_commands
-from cartog_ci.domain import Edge, ImpactNode, Symbol, SymbolChange
+from cartog_ci.domain import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Symbol, SymbolChange
 from cartog_ci.index.resolve import Resolver, SymbolTable
-from cartog_ci.domain import ChangeSet
 from cartog_ci.store.sqlite import SqliteStore
 
 RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]
@@ -20,64 +19,14 @@ MAX_CALLERS_PER_SYMBOL = 25
 _IMPACTING = ("modified", "removed", "renamed")
 
 
-@dataclass(frozen=True)
-class BrokenRef:
-    edge: Edge
-    old_target: Symbol
-    change: str  # removed | renamed
-    new_name: str | None = None
-
-
-@dataclass
-class ChangedSymbol:
-    change: SymbolChange
-    callers: list[ImpactNode] = field(default_factory=list)
-    callers_total: int = 0
-    tests: list[Symbol] = field(default_factory=list)
-    related: list[tuple[Symbol, float]] = field(default_factory=list)
-    in_degree: int = 0
-
-    @property
-    def symbol(self) -> Symbol:
-        s = self.change.symbol or self.change.old
-        assert s is not None
-        return s
-
-    @property
-    def untested(self) -> bool:
-        return (
-            self.change.category in ("modified", "renamed", "added")
-            and not self.tests
-            and not is_test(self.symbol)
-            and self.symbol.kind in ("function", "method")
-        )
-
-
-    @property
-    def shown(self) -> bool:
-        """Children-changed entries are implied by their changed children."""
-        return self.change.category != "children_changed"
-
-
-@dataclass
-class Risk:
-    level: str  # low | medium | high
-    reasons: list[str]
-
-
-@dataclass
-class Report:
-    changes: ChangeSet
-    changed: list[ChangedSymbol]
-    broken: list[BrokenRef]
-    tests: list[Symbol]
-    test_commands: list[str]
-    risk: Risk
-    depth: int
-    unresolved_edges: int
-    total_edges: int
-    related_available: bool
-    notes: list[str] = field(default_factory=list)
+def is_untested(item: ChangedSymbol) -> bool:
+    """Changed code (a function or method) that no test reaches and that is no test itself."""
+    return (
+        item.change.category in ("modified", "renamed", "added")
+        and not item.tests
+        and not is_test(item.symbol)
+        and item.symbol.kind in ("function", "method")
+    )
 
 
 def _base_resolver(store: SqliteStore, cs: ChangeSet) -> Resolver:
@@ -206,6 +155,7 @@ def build_report(
     all_tests: dict[str, Symbol] = {}
     for change in cs.changes:
         item = _changed_symbol(store, change, broken, depth)
+        item.untested = is_untested(item)
         for t in item.tests:
             all_tests[t.id] = t
         if related is not None and change.symbol is not None and change.category in ("modified", "added", "renamed"):

@@ -14,8 +14,8 @@ from urllib.parse import quote
 
 import jinja2
 
-from cartog_ci.domain import ImpactNode, Symbol, symbol_json
-from cartog_ci.report.build import REPORT_SCHEMA, ChangedSymbol, Report
+from cartog_ci.domain import ChangedSymbol, ImpactNode, Report, Symbol, symbol_json
+from cartog_ci.report.build import REPORT_SCHEMA
 
 GITHUB_COMMENT_LIMIT = 65_536
 # Room for the sticky-comment marker and the trimming note.
