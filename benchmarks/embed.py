@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/embed.py [--texts 500]
 
 Embeds function sources from this machine's Python stdlib (truncated to the
-800-byte bi-encoder budget of SPEC §3) with each variant, each in its own
+800-byte bi-encoder budget of docs/search.md) with each variant, each in its own
 process so that peak RSS belongs to one model. Reports throughput, cosine
 agreement with the shipped model, and a retrieval check: each function's
 docstring as the query, the function without it as the document (MRR).
@@ -35,7 +35,7 @@ VARIANTS = {
     "requantised": "the default: every weight MatMul in dynamic per-channel int8",
     "requantised, FFN-down kept": "FFN down-projections left as shipped (not used: see requantize())",
 }
-MAX_BYTES = 800  # SPEC §3: bi-encoder input budget
+MAX_BYTES = 800  # docs/search.md: bi-encoder input budget
 
 
 def main() -> int:

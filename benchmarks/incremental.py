@@ -7,7 +7,7 @@ Every scenario is measured twice, median of ``--runs``:
 * in-process: ``index_repository(root, SqliteStore(path))`` plus closing the
   store, in this interpreter after a warm-up, i.e. the indexing work alone.
 
-Scenarios (SPEC §4):
+Scenarios (docs/incremental.md):
 
 * cold: a fresh index file every run (mode ``full``);
 * one file, append: a new top-level function appended to one module

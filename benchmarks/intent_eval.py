@@ -17,7 +17,7 @@ Systems compared, each asked the same question and cut at 10 hits:
   (intent, direct route or weighted RRF, centrality, re-ranker);
 - each modality alone (semantic KNN, trigram text, structural, graph),
   with the classifier's reading of the query where the modality needs one;
-- the hybrid search of SPEC §3 (BM25 cascade + KNN, RRF k=60, re-ranked):
+- the hybrid search of docs/search.md (BM25 cascade + KNN, RRF k=60, re-ranked):
   what ``cartog-ci search`` did before intents.
 
 Latency is in process, model loaded, median of ``--repeat`` runs per
@@ -133,7 +133,7 @@ def systems(store: SqliteStore, model: Callable[[], EmbeddingModel]) -> dict[str
         "text only": text,
         "structural only": structural,
         "graph only": graph,
-        "hybrid of SPEC §3 (before)": hybrid,
+        "hybrid of docs/search.md (before)": hybrid,
     }
 
 

@@ -58,7 +58,7 @@ def cli_env(*, bytecode_cache: bool = True) -> dict[str, str]:
 def index_flags(env: dict[str, str], *, embed: bool) -> list[str]:
     """Extra ``cartog-ci index`` flags: ``--no-embed`` unless asked to embed.
 
-    These benchmarks measure the structural index (SPEC §4); embedding has
+    These benchmarks measure the structural index (docs/incremental.md); embedding has
     its own benchmark. Versions without the flag never embed."""
     if embed:
         return []

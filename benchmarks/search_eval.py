@@ -370,7 +370,7 @@ def paired(better: Score, worse: Score, *, resamples: int = 10_000) -> str:
 
 
 def filled_keyword_search(store: SqliteStore, query: str, limit: int = CANDIDATES) -> tuple[list[tuple[str, float]], str | None]:
-    """Not the SPEC's cascade: each level's hits, then the next level's, up
+    """Not the product's cascade: each level's hits, then the next level's, up
     to ``limit`` (an AND level with one wrong hit no longer hides the rest)."""
     found: dict[str, float] = {}
     first = None

@@ -28,7 +28,7 @@ EDGE_KINDS = ("calls", "imports", "inherits", "references", "raises")
 # source language's module finder to the target file's module symbol.
 FILE_QUALIFIER = "<file>"
 
-# Resolution tiers, in the order they are tried (SPEC §2).
+# Resolution tiers, in the order they are tried (docs/languages.md).
 TIERS = (
     "same_file",
     "import",

@@ -1,4 +1,4 @@
-"""The vector cache (SPEC §3, §4): vectors are keyed by (text hash, model
+"""The vector cache (docs/search.md, docs/incremental.md): vectors are keyed by (text hash, model
 id), so only texts that changed are embedded, whatever the reason the index
 was rebuilt. Real repositories, real index files, a fake model that counts
 what it embeds; the real model for vector stability."""
@@ -153,7 +153,7 @@ def test_reverting_an_edit_reuses_the_vector_of_the_old_text(indexed):
 
 def test_renaming_a_file_re_embeds_its_symbols_because_the_header_names_the_file(indexed):
     # The header line `// File: <path> | …` is part of the embedded text
-    # (SPEC §3), so after a move the text — and the right vector — differ.
+    # (docs/search.md), so after a move the text — and the right vector — differ.
     git(indexed, "mv", "billing.py", "invoicing.py")
     commit(indexed, "move")
     index(indexed)

@@ -1,4 +1,4 @@
-"""Keyword search (SPEC §3): FTS5 BM25 over name, split name and content,
+"""Keyword search (docs/search.md): FTS5 BM25 over name, split name and content,
 with the cascade phrase -> AND -> OR, on a real index of a real repository."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reciprocal Rank Fusion (SPEC §3, §5): score = Σ weight / (k + rank + 1),
+"""Reciprocal Rank Fusion (docs/search.md): score = Σ weight / (k + rank + 1),
 rank 0-based, k = 60; checked against values computed by hand."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def test_weights_multiply_each_contribution_and_can_flip_the_order():
 
 
 def test_weighted_rrf_with_the_default_presets_k_of_40():
-    # SPEC §5: contribution = weight x 1/(k + rank + 1), k = 40 on `default`.
+    # docs/search.md: contribution = weight x 1/(k + rank + 1), k = 40 on `default`.
     fused = rrf({"semantic": ["s", "t"], "text": ["t"]}, k=40, weights={"semantic": 0.5, "text": 0.2})
     assert scores(fused) == pytest.approx({"t": 0.2 / 41 + 0.5 / 42, "s": 0.5 / 41})
     assert scores(fused)["t"] == pytest.approx(0.0167828107, abs=1e-10)

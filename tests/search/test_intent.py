@@ -1,4 +1,4 @@
-"""The intent classifier (SPEC §5): each rule, its confidence, first match
+"""The intent classifier (docs/search.md): each rule, its confidence, first match
 wins, and what it reads out of the query."""
 
 from __future__ import annotations

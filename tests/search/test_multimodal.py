@@ -1,4 +1,4 @@
-"""Intent-driven multimodal search (SPEC §5) on a real repository in
+"""Intent-driven multimodal search (docs/search.md) on a real repository in
 tmp_path, real SQLite, and the deterministic fake embedding model."""
 
 from __future__ import annotations

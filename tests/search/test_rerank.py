@@ -1,4 +1,4 @@
-"""Re-ranking the fused candidates (SPEC §3): the built-in blend of cosine
+"""Re-ranking the fused candidates (docs/search.md): the built-in blend of cosine
 and BM25, and the optional cross-encoder that falls back to fused order."""
 
 from __future__ import annotations

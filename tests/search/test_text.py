@@ -1,4 +1,4 @@
-"""What is embedded per symbol (SPEC §3): one rule per test, on symbols the
+"""What is embedded per symbol (docs/search.md): one rule per test, on symbols the
 real extractor yields from real source."""
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ def test_a_childs_body_edit_leaves_its_parents_text_alone_a_signature_edit_does_
 
 
 def test_attributes_outside_the_items_range_are_kept():
-    # Rust attributes precede the item; SPEC §3 names `#[derive(Debug)]`.
+    # Rust attributes precede the item; docs/search.md names `#[derive(Debug)]`.
     source = "#[derive(Debug, Clone)]\npub struct Point {\n    x: i32,\n}\n"
     (text,) = texts_of("src/geo.rs", source, "rust").values()
     assert text.embed_text.splitlines()[:3] == [

@@ -1,7 +1,7 @@
 """`cartog-ci search QUERY`: ask a question, the tool picks the engines.
 
 The query's intent decides which modalities run (semantic, text,
-structural, graph) and how their ranks are fused (SPEC §5).
+structural, graph) and how their ranks are fused (docs/search.md).
 """
 
 from __future__ import annotations

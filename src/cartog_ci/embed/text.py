@@ -1,4 +1,4 @@
-"""What gets embedded and stored for search, per symbol (SPEC §3, article 000).
+"""What gets embedded and stored for search, per symbol (docs/search.md).
 
 Not raw code: a header line naming the file and the symbol, then the
 significant lines of the symbol's source (its signature and decorators come
@@ -94,7 +94,7 @@ def _stand_in(child: Symbol, source: bytes) -> bytes:
 
 def _outer_decorators(symbol: Symbol, source: bytes) -> list[str]:
     """Decorators the symbol's byte range does not hold (Rust's `#[derive]`
-    precedes the item it annotates); SPEC §3 wants them in the text."""
+    precedes the item it annotates); docs/search.md wants them in the text."""
     if not symbol.decorators:
         return []
     own = _WS.sub(" ", source[symbol.start_byte : symbol.end_byte].decode("utf-8", "replace"))

@@ -1,4 +1,4 @@
-"""The indexing cascade (SPEC §4): git -> SHA-256 -> Merkle symbol diff, then
+"""The indexing cascade (docs/incremental.md): git -> SHA-256 -> Merkle symbol diff, then
 edge invalidation, targeted re-resolution and in-degree for what changed.
 
 One run is one transaction: a crash leaves the previous index intact.

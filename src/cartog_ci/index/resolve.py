@@ -1,4 +1,4 @@
-"""Edge resolution: target name -> target symbol ID, in ordered tiers (docs/resolution.md).
+"""Edge resolution: target name -> target symbol ID, in ordered tiers (docs/languages.md).
 
 Tiers, first hit wins, recorded in ``edges.resolution``:
 same_file -> import -> same_dir -> parent_scope -> unique -> class_over_ctor.

@@ -1,7 +1,7 @@
 """JavaScript, TypeScript and TSX: ES and CommonJS modules, relative paths.
 
 Import statements decode into (module spec, imported name, alias) triples
-(docs/resolution.md):
+(docs/languages.md):
 
 - ``module`` is the spec as written (``./y``); ``name`` is the imported name;
   ``"*"`` is a namespace import; ``alias`` is the local name when it differs.

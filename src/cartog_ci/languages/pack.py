@@ -63,7 +63,7 @@ EXTENSIONS: dict[str, str] = {
     ".gleam": "gleam",
 }
 
-# Tags kinds -> ours (docs/resolution.md). A kind mapped to None is dropped: fields,
+# Tags kinds -> ours (docs/languages.md). A kind mapped to None is dropped: fields,
 # properties, variables are no symbols here, module references no edges.
 DEFINITION_KINDS: dict[str, str | None] = {
     "class": "class",

@@ -12,7 +12,7 @@ from functools import cached_property
 
 import tree_sitter as ts
 
-# (module spec as written, imported name, local alias): see docs/resolution.md
+# (module spec as written, imported name, local alias): see docs/languages.md
 ImportTriple = tuple[str, str, str | None]
 ImportDecoder = Callable[[ts.Node], list[ImportTriple]]
 TYPE_PARENTS = frozenset({"class", "interface", "trait", "struct", "enum"})

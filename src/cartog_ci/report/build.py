@@ -1,5 +1,5 @@
 """From a change set and the up-to-date graph to the report's content
-(SPEC §6 steps 4-7): impacted callers, broken references, tests, related
+(docs/report.md, steps 4-7): impacted callers, broken references, tests, related
 code and a risk level that explains itself."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What kind of question a search query is (SPEC §5, article 001).
+"""What kind of question a search query is (docs/search.md).
 
 Ordered rules, first match wins, each with a confidence; plain regular
 expressions, so classifying costs well under a millisecond:
@@ -24,11 +24,11 @@ expressions, so classifying costs well under a millisecond:
 Rule 5 grades itself by how much of the query the identifier is: 0.80 when
 the query is the name, or the name with a definition cue ("where is X
 defined"); 0.70 in a short query (≤ 4 words); 0.60 inside a sentence. It
-comes before rules 6 and 7, as in the article: "how does send_task work" and
+comes before rules 6 and 7 (docs/search.md): "how does send_task work" and
 "code similar to send_task" are read as definition questions (fused, so
 meaning still counts), which is why a named symbol is looked up first.
 
-Rule 7's 0.70 (ours; the article gives none): the phrase names the
+Rule 7's 0.70 (no published figure to follow): the phrase names the
 operation as plainly as "how"/"why" (0.75) do, but "like" is also filler
 ("something like"), so a little lower; and it must stay below the 0.85
 direct-route threshold, because no single modality answers "similar" —

@@ -1,4 +1,4 @@
-"""The four retrieval modalities of multimodal search (SPEC §5, article 001).
+"""The four retrieval modalities of multimodal search (docs/search.md).
 
 Each one answers a question with its own ranked list of symbol IDs, best
 first; ``multimodal`` decides which of them run and fuses their ranks:
@@ -293,7 +293,7 @@ def _then_unresolved(
     """Append the sources of unresolved edges whose target name is a seed's
     name (``app.send_task()`` with an unknown receiver): after every
     resolved answer, because resolution leaves an edge open rather than
-    guess (SPEC §2)."""
+    guess (docs/languages.md)."""
     if len(ranked) >= limit:
         return ranked[:limit]
     names = sorted({s.name for s in store.symbols(seeds).values()})

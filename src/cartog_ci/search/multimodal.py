@@ -1,5 +1,4 @@
-"""Ask, don't pick the tool: intent-driven multimodal search (SPEC §5,
-article 001).
+"""Ask, don't pick the tool: intent-driven multimodal search (docs/search.md).
 
 1. classify the question (``intent``): an intent, a confidence, the names
    and literals it contains;
@@ -44,7 +43,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
 }
 PRESET_K = {"quick": 60, "default": 40, "thorough": 60}
 
-# (semantic, text, structural, graph) per intent: SPEC §5, the article's numbers.
+# (semantic, text, structural, graph) per intent: docs/search.md.
 WEIGHTS: dict[str, dict[str, float]] = {
     name: dict(zip(modalities.MODALITIES, row))
     for name, row in {
@@ -100,7 +99,7 @@ class Fused:
 
 def centrality_boost(in_degree: int) -> float:
     """``min(1 + 0.3 × ln(1 + in_degree), 1.5)``: a central symbol leads an
-    obscure one at equal relevance, but never buries it (article 001)."""
+    obscure one at equal relevance, but never buries it."""
     return min(1.0 + BOOST_SLOPE * math.log1p(max(in_degree, 0)), BOOST_CAP)
 
 

@@ -1,5 +1,5 @@
 """"You changed this; similar logic lives there": the report's related code
-(SPEC §6 step 6), by the stored vector of the changed symbol (no query
+(docs/report.md, step 6), by the stored vector of the changed symbol (no query
 embedding needed) fused with a keyword search on its name words."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Re-ranking of the fused top candidates (SPEC §3).
+"""Re-ranking of the fused top candidates (docs/search.md).
 
 Two implementations of one interface:
 - ``CrossEncoderReranker``: a user-provided ONNX cross-encoder directory

@@ -1,4 +1,4 @@
-"""Definitions by name: the SQL behind the structural search modality (SPEC §5).
+"""Definitions by name: the SQL behind the structural search modality (docs/search.md).
 
 One term is looked up in tiers, best first, each symbol kept at its best tier:
 

@@ -109,7 +109,7 @@ def m002_search(db: apsw.Connection) -> None:
 
 def m003_name_lookup(db: apsw.Connection) -> None:
     """Case-insensitive name indexes for the structural search modality
-    (SPEC §5): exact and prefix lookups (``name = ? COLLATE NOCASE``,
+    (docs/search.md): exact and prefix lookups (``name = ? COLLATE NOCASE``,
     ``name LIKE 'abc%'``) become index searches, and a substring scan reads
     the small (name, id) index instead of the symbols table."""
     db.execute(
