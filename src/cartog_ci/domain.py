@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # Symbol kinds. "module" is one per file; "section" is a Markdown heading.
@@ -152,6 +153,10 @@ class SymbolChange:
     old: Symbol | None = None  # base version (None when added)
     signature_changed: bool = False
     moved_from: str | None = None
+
+
+# Finds code similar to a changed symbol: (symbol, limit) -> (similar, score).
+RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,6 @@ from cartog_ci.errors import CartogError, IndexMissing
 from cartog_ci.store.sqlite import SqliteStore
 
 
-
 @dataclass(frozen=True)
 class Workspace:
     root: Path

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cartog_ci.config import Config
+from cartog_ci.domain import IndexResult
 from cartog_ci.embed.pipeline import EmbedResult, embed_pending
 from cartog_ci.embed.provider import config_key, model_from_config
-from cartog_ci.domain import IndexResult
 from cartog_ci.index.cascade import index_repository
 from cartog_ci.index.files import Progress
 from cartog_ci.store.sqlite import SqliteStore

@@ -4,16 +4,22 @@ code and a risk level that explains itself."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
 from cartog_ci import graph
-from cartog_ci.languages import is_test, test_commands
-from cartog_ci.domain import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Symbol, SymbolChange
+from cartog_ci.domain import (
+    BrokenRef,
+    ChangedSymbol,
+    ChangeSet,
+    ImpactNode,
+    RelatedFinder,
+    Report,
+    Risk,
+    Symbol,
+    SymbolChange,
+)
 from cartog_ci.index.resolve import Resolver, SymbolTable
+from cartog_ci.languages import is_test, test_commands
 from cartog_ci.store.sqlite import SqliteStore
 
-RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]
 REPORT_SCHEMA = 1
 MAX_CALLERS_PER_SYMBOL = 25
 _IMPACTING = ("modified", "removed", "renamed")

@@ -5,8 +5,7 @@ embedding needed) fused with a keyword search on its name words."""
 from __future__ import annotations
 
 from cartog_ci.config import Config
-from cartog_ci.domain import Symbol
-from cartog_ci.report.build import RelatedFinder
+from cartog_ci.domain import RelatedFinder, Symbol
 from cartog_ci.search.fts import keyword_search
 from cartog_ci.search.fuse import rrf
 from cartog_ci.store.search import words_of
