@@ -37,6 +37,9 @@ class Config:
     embedding_dims: int = 384
     reranker_model: str = ""  # a cross-encoder directory; empty = built-in
     debounce: float = 5.0
+    # Directories (repository-relative) that Python absolute imports are
+    # found from, besides the ones cartog-ci finds itself (docs/languages.md).
+    python_roots: tuple[str, ...] = ()
 
 
 def _from_toml(path: Path, section: tuple[str, ...]) -> dict[str, object]:
@@ -71,8 +74,13 @@ def load(root: Path) -> Config:
 
 
 def _checked(key: str, value: object, default: object) -> object:
-    """A value of the default's type (an int where a float is expected is fine)."""
+    """A value of the default's type (an int where a float is expected is
+    fine, a list of strings where a tuple is)."""
     expected = type(default)
+    if expected is tuple:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise CartogError(f"setting {key!r} in cartog-ci configuration must be a list of strings, not {value!r}")
+        return tuple(value)
     ok = isinstance(value, expected) and (expected is bool or not isinstance(value, bool))
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
         ok, value = True, float(value)

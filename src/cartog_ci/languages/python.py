@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import builtins
+import configparser
+import os
 import posixpath
-from collections import defaultdict
+import tomllib
 from collections.abc import Sequence
+from pathlib import Path
 
 import tree_sitter as ts
 
+from cartog_ci import config
 from cartog_ci.domain import CALLABLE_KINDS, Symbol
+from cartog_ci.errors import CartogError
 from cartog_ci.languages.base import (
     MAX_TEST_IDS,
     Language,
@@ -24,7 +29,8 @@ from cartog_ci.languages.paths import closest
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
 
-_MODULES_KEY = "python.modules"
+_ROOTS_KEY = "python.roots"
+_PACKAGE_FILES = ("__init__.py", "__init__.pyi")
 
 
 def _grammar() -> ts.Language:
@@ -58,24 +64,116 @@ def decode(node: ts.Node) -> list[ImportTriple]:
     return out
 
 
-def _modules(project: Project) -> dict[str, list[str]]:
-    """Dotted name -> the files that may hold it: ``a/b/c.py`` is ``a.b.c``,
-    ``b.c`` and ``c`` (the import root is not known)."""
-    cached = project.caches.get(_MODULES_KEY)
-    if isinstance(cached, dict):
+def _roots(project: Project) -> frozenset[str]:
+    """Directories absolute imports are found from, for every importer: the
+    repository root, ``src/``, the parent of every top-level package (a
+    package whose directory is not itself in a package), and the roots the
+    repository declares (``python_roots``; setuptools, hatch, poetry or pdm
+    package directories in pyproject.toml / setup.cfg next to Python code)."""
+    cached = project.caches.get(_ROOTS_KEY)
+    if isinstance(cached, frozenset):
         return cached
-    modules: dict[str, list[str]] = defaultdict(list)
-    for path, language in project.language_of_file.items():
-        if language != "python":
-            continue
-        stem = path[:-4] if path.endswith(".pyi") else path[:-3]
-        parts = stem.split("/")
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        for i in range(len(parts)):
-            modules[".".join(parts[i:])].append(path)
-    project.caches[_MODULES_KEY] = modules
-    return modules
+    files = [p for p, language in project.language_of_file.items() if language == "python"]
+    packages = {posixpath.dirname(p) for p in files if posixpath.basename(p) in _PACKAGE_FILES}
+    roots = {""} | {posixpath.dirname(d) for d in packages if posixpath.dirname(d) not in packages}
+    if any(p.startswith("src/") for p in files):
+        roots.add("src")
+    roots |= declared_roots(project.root, {posixpath.dirname(p) for p in files})
+    found = frozenset(roots)
+    project.caches[_ROOTS_KEY] = found
+    return found
+
+
+def declared_roots(repo: str, directories: set[str]) -> set[str]:
+    """Roots declared in the repository: the ``python_roots`` setting, and the
+    package directories of each pyproject.toml / setup.cfg found in a
+    directory of Python code or above it."""
+    if not repo:
+        return set()
+    try:
+        roots = {r.strip("/") for r in config.load(Path(repo)).python_roots}
+    except CartogError:
+        roots = set()  # the command that loaded the configuration said so already
+    seen: set[str] = set()
+    for directory in directories:
+        while directory not in seen:
+            seen.add(directory)
+            roots |= {posixpath.normpath(posixpath.join(directory, d)).strip(".") for d in _declared(repo, directory)}
+            if not directory:
+                break
+            directory = posixpath.dirname(directory)
+    return {r for r in roots if not r.startswith("..")}
+
+
+def _declared(repo: str, directory: str) -> set[str]:
+    base = os.path.join(repo, directory)
+    found: set[str] = set()
+    pyproject = os.path.join(base, "pyproject.toml")
+    if os.path.isfile(pyproject):
+        found |= _pyproject_roots(pyproject)
+    setup_cfg = os.path.join(base, "setup.cfg")
+    if os.path.isfile(setup_cfg):
+        found |= _setup_cfg_roots(setup_cfg)
+    return found
+
+
+def _pyproject_roots(path: str) -> set[str]:
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError):
+        return set()
+    tool = data.get("tool", {}) if isinstance(data.get("tool"), dict) else {}
+    found: set[str] = set()
+    setuptools = tool.get("setuptools", {}) if isinstance(tool.get("setuptools"), dict) else {}
+    package_dir = setuptools.get("package-dir", {})
+    if isinstance(package_dir, dict) and isinstance(package_dir.get(""), str):
+        found.add(package_dir[""])
+    where = _dig(setuptools, "packages", "find", "where")
+    found |= {w for w in (where if isinstance(where, list) else []) if isinstance(w, str)}
+    hatch = _dig(tool, "hatch", "build", "targets", "wheel", "packages")
+    found |= {posixpath.dirname(p) for p in (hatch if isinstance(hatch, list) else []) if isinstance(p, str)}
+    poetry = _dig(tool, "poetry", "packages")
+    for entry in poetry if isinstance(poetry, list) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("from"), str):
+            found.add(entry["from"])
+    pdm = _dig(tool, "pdm", "build", "package-dir")
+    if isinstance(pdm, str):
+        found.add(pdm)
+    return found
+
+
+def _setup_cfg_roots(path: str) -> set[str]:
+    parser = configparser.ConfigParser()
+    try:
+        parser.read(path, encoding="utf-8")
+    except (OSError, configparser.Error, UnicodeDecodeError):
+        return set()
+    found: set[str] = set()
+    for line in parser.get("options", "package_dir", fallback="").splitlines():
+        key, _, value = line.partition("=")
+        if value and not key.strip():
+            found.add(value.strip())
+    where = parser.get("options.packages.find", "where", fallback="").strip()
+    if where:
+        found.add(where)
+    return found
+
+
+def _dig(data: object, *keys: str) -> object:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def _module_at(project: Project, directory: str, spec: str) -> str | None:
+    path = posixpath.join(directory, *spec.split(".")) if directory else posixpath.join(*spec.split("."))
+    for candidate in (f"{path}.py", f"{path}/__init__.py", f"{path}.pyi", f"{path}/__init__.pyi"):
+        if candidate in project.module_of_file:
+            return candidate
+    return None
 
 
 class Python(Language):
@@ -93,9 +191,16 @@ class Python(Language):
                 if f in project.module_of_file
             ]
             return found[:1]
-        # the candidate rooted closest to the importer (src layouts, vendored
-        # copies); a tie is ambiguous
-        return closest(importer, _modules(project).get(spec, []))
+        # from an import root, never "a file whose path ends like it": a
+        # stdlib or third-party name the project does not hold is external;
+        # a script's own directory (no __init__.py) is a root for it alone
+        here = posixpath.dirname(importer)
+        roots = set(_roots(project))
+        if f"{here}/__init__.py" not in project.module_of_file and here not in roots:
+            roots.add(here)
+        found = [m for m in (_module_at(project, root, spec) for root in roots) if m is not None]
+        # the candidate rooted closest to the importer (a vendored copy); a tie is ambiguous
+        return closest(importer, found)
 
     def submodule(self, project: Project, package_file: str, name: str) -> str | None:
         if not package_file.endswith(("__init__.py", "__init__.pyi")):

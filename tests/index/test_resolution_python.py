@@ -1,0 +1,74 @@
+"""Python call resolution on patterns of real code: what must resolve, and
+what must not (a wrong caller costs more than a missing one).
+
+Each test builds a small repository, indexes it and asserts the exact
+(source, target, tier) of the edges it is about."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.testing.fixtures import commit, exported, index, init_repo, write
+
+Edge = tuple[str, str | None, str | None]  # (source_id, target_id, resolution)
+
+
+def _graph(tmp_path: Path, files: dict[str, str]) -> dict[str, object]:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, files)
+    commit(repo)
+    index(repo)
+    return exported(repo)
+
+
+def _edges(graph: dict[str, object], name: str, kind: str = "calls") -> set[Edge]:
+    edges = graph["edges"]
+    assert isinstance(edges, list)
+    return {(e["source_id"], e["target_id"], e["resolution"]) for e in edges if e["target_name"] == name and e["kind"] == kind}
+
+
+def test_a_stdlib_module_is_never_a_project_file_of_the_same_name(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/utils/__init__.py": "",
+        "pkg/utils/asyncio.py": "async def sleep(x):\n    return x\n",
+        "pkg/crawler.py": "import asyncio\n\n\nasync def crawl():\n    await asyncio.sleep(1)\n",
+    })  # fmt: skip
+    assert _edges(graph, "sleep") == {("pkg/crawler.py:function:crawl", None, "external")}
+    assert _edges(graph, "asyncio", "imports") == {("pkg/crawler.py:module:pkg.crawler", None, "external")}
+
+
+def test_absolute_imports_are_found_from_the_import_roots(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "src/shop/__init__.py": "",
+        "src/shop/tax.py": "def rate():\n    return 2\n",
+        "src/shop/cart.py": "from shop.tax import rate\nimport shop.tax\n\n\ndef total():\n    return rate() + shop.tax.rate()\n",
+        "tests/test_cart.py": "from shop.cart import total\n\n\ndef test_total():\n    assert total()\n",
+        "scripts/tool.py": "import helper\n\n\ndef main():\n    helper.run()\n",
+        "scripts/helper.py": "def run():\n    pass\n",
+        "docs/conf.py": "import helper\n\n\ndef setup():\n    helper.run()\n",
+    })  # fmt: skip
+    assert _edges(graph, "rate") == {("src/shop/cart.py:function:total", "src/shop/tax.py:function:rate", "import")}
+    assert _edges(graph, "total") == {
+        ("tests/test_cart.py:function:test_total", "src/shop/cart.py:function:total", "import")
+    }
+    # a script's own directory is a root for it, not for the rest of the project
+    assert _edges(graph, "run") == {
+        ("scripts/tool.py:function:main", "scripts/helper.py:function:run", "import"),
+        ("docs/conf.py:function:setup", None, "external"),
+    }
+
+
+def test_declared_roots_of_pyproject_and_the_python_roots_setting(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "services/api/pyproject.toml": "[tool.setuptools.packages.find]\nwhere = [\"code\"]\n",
+        "services/api/code/company/api/__init__.py": "def serve():\n    pass\n",
+        "services/api/run.py": "from company.api import serve\n\n\ndef main():\n    serve()\n",
+        ".cartog-ci.toml": "python_roots = [\"vendored\"]\n",
+        "vendored/nsmod/thing.py": "def thing():\n    pass\n",
+        "app.py": "from nsmod.thing import thing\n\n\ndef go():\n    thing()\n",
+    })  # fmt: skip
+    assert _edges(graph, "serve") == {
+        ("services/api/run.py:function:main", "services/api/code/company/api/__init__.py:function:serve", "import")
+    }
+    assert _edges(graph, "thing") == {("app.py:function:go", "vendored/nsmod/thing.py:function:thing", "import")}
