@@ -72,3 +72,17 @@ def test_declared_roots_of_pyproject_and_the_python_roots_setting(tmp_path: Path
         ("services/api/run.py:function:main", "services/api/code/company/api/__init__.py:function:serve", "import")
     }
     assert _edges(graph, "thing") == {("app.py:function:go", "vendored/nsmod/thing.py:function:thing", "import")}
+
+
+def test_a_decorator_is_called_by_the_enclosing_scope_not_by_the_decorated_function(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "app.py": (
+            "def route(path):\n    return lambda f: f\n\n\n"
+            "@route('/')\ndef index():\n    return 1\n\n\n"
+            "class View:\n    @route('/v')\n    def get(self):\n        return 2\n"
+        ),
+    })  # fmt: skip
+    assert _edges(graph, "route") == {
+        ("app.py:module:app", "app.py:function:route", "same_file"),
+        ("app.py:class:View", "app.py:function:route", "same_file"),
+    }

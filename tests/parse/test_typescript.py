@@ -109,7 +109,7 @@ EDGES = {
     ('src/services/registry.ts:module:src.services.registry', 'src/util/format.ts:module:src.util.format', '*', 'imports', 'import'),
     ('src/services/registry.ts:module:src.services.registry', None, 'EventEmitter', 'imports', 'external'),
     ('src/services/registry.ts:function:injectable', None, 'ClassDecorator', 'references', 'external'),
-    ('src/services/registry.ts:class:Registry', 'src/services/registry.ts:function:injectable', 'injectable', 'calls', 'same_file'),
+    ('src/services/registry.ts:module:src.services.registry', 'src/services/registry.ts:function:injectable', 'injectable', 'calls', 'same_file'),
     ('src/services/registry.ts:class:Registry', None, 'EventEmitter', 'inherits', 'external'),
     ('src/services/registry.ts:class:Registry', None, 'Map', 'calls', 'external'),
     ('src/services/registry.ts:class:Registry', 'src/models/user.ts:class:User', 'User', 'references', 'import'),

@@ -439,6 +439,10 @@ def extract(path: str, source: bytes, spec: Syntax, *, timeout_ms: int | None = 
         if kind in (_LOCAL, _BIND) or qualifier is None and _in_scope(local.get(name), anchor.start_byte):
             continue
         owner = _enclosing(defs, starts, anchor.start_byte)
+        while owner >= 0 and anchor.start_byte < defs[owner].node.start_byte:
+            # in a wrapper before the definition proper (a decorator): the
+            # enclosing scope runs it when it defines the function, not the function
+            owner = defs[owner].parent
         if held and qualifier is not None and kind == "calls":
             qualifier = _held_by(held, defs, owner, qualifier) or qualifier
         if owner_type:  # the type it belongs to, when this file defines it
