@@ -86,3 +86,25 @@ def test_a_decorator_is_called_by_the_enclosing_scope_not_by_the_decorated_funct
         ("app.py:module:app", "app.py:function:route", "same_file"),
         ("app.py:class:View", "app.py:function:route", "same_file"),
     }
+
+
+def test_overload_stubs_leave_every_call_to_the_implementation(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "util.py": (
+            "from typing import overload\n\n\n"
+            "@overload\ndef arg_to_iter(arg: None) -> list: ...\n\n\n"
+            "@overload\ndef arg_to_iter(arg: str) -> list: ...\n\n\n"
+            "def arg_to_iter(arg):\n    return [arg]\n\n\n"
+            "class Box:\n"
+            "    @overload\n    def get(self, key: int) -> int: ...\n"
+            "    @overload\n    def get(self, key: str) -> str: ...\n"
+            "    def get(self, key):\n        return key\n\n"
+            "    def first(self):\n        return self.get(0)\n"
+        ),
+        "main.py": "from util import arg_to_iter, Box\n\n\ndef run():\n    arg_to_iter(1)\n    Box().get(1)\n",
+    })  # fmt: skip
+    assert _edges(graph, "arg_to_iter") == {("main.py:function:run", "util.py:function:arg_to_iter#3", "import")}
+    assert _edges(graph, "get") == {
+        ("util.py:method:Box.first", "util.py:method:Box.get#3", "parent_scope"),
+        ("main.py:function:run", "util.py:method:Box.get#3", "import"),
+    }

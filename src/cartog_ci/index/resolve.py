@@ -202,7 +202,9 @@ class Resolver:
             return []
         found = self._top(path, name)
         if found:
-            return found[:1] if len(set(self.t.by_id[i].kind for i in found)) == 1 else _prefer_types(self.t, found)
+            if len(set(self.t.by_id[i].kind for i in found)) == 1:
+                return [self._effective(found)]
+            return _prefer_types(self.t, found)
         binding = self.t.bindings.get(path, {}).get(name)
         if binding is not None:
             return self._follow(path, binding, hops + 1)
@@ -277,7 +279,7 @@ class Resolver:
             if scope.kind not in TYPE_KINDS or scope.id == source.id and kind != "calls":
                 hits = self.t.children.get(scope.id, {}).get(name)
                 if hits and scope.kind not in TYPE_KINDS:
-                    return hits[0], "same_file"
+                    return self._effective(hits), "same_file"
             scope = self.t.by_id.get(scope.parent_id) if scope.parent_id else None
         member = self._implicit_member(source, name, kind)
         if member is not None:
@@ -526,7 +528,7 @@ class Resolver:
             return self._method_in_hierarchy(target, name)
         if symbol.kind == "namespace":
             hits = self.t.children.get(target, {}).get(name)
-            return hits[0] if hits else None
+            return self._effective(hits) if hits else None
         if symbol.kind == "constant" and _scope(symbol).instance_constants:
             return self._js_instance_member(symbol, name)
         return None
@@ -588,7 +590,7 @@ class Resolver:
             seen.add(current)
             hits = self.t.children.get(current, {}).get(name) or self._detached_methods().get(current, {}).get(name)
             if hits:
-                return hits[0]
+                return self._effective(hits)
             order = self.t.bases.get(current, []) + order
         return None
 
@@ -655,6 +657,15 @@ class Resolver:
         ):
             return classes[0], "class_over_ctor"
         return None, None
+
+    def _effective(self, ids: list[str]) -> str:
+        """Of several definitions of one name in one scope (in source order),
+        the one a call reaches: the last where a later definition rebinds the
+        name (Python: `@overload` stubs, then the implementation; TypeScript
+        overload signatures, then the body; Ruby reopening), else the first."""
+        if len(ids) > 1 and _scope(self.t.by_id[ids[0]]).last_definition_wins:
+            return ids[-1]
+        return ids[0]
 
     def _is_builtin(self, language: str, name: str) -> bool:
         return name in languages.scope_of(language).builtins

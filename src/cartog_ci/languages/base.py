@@ -95,6 +95,9 @@ class ScopeRules:
     instance_constants: bool = False
     # JS: `this.m()` in `Foo.prototype.f = function () {...}` is `Foo.m`.
     prototype_methods: bool = False
+    # Whether a later definition of a name in the same scope replaces an
+    # earlier one (Python, JS/TS, Ruby: yes; Java: no, overloads coexist).
+    last_definition_wins: bool = True
     # Python: a name imported from a package may be one of its modules
     # (`from pkg import sub`), also in a namespace package with no __init__.
     submodule_imports: bool = False

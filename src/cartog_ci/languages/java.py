@@ -111,6 +111,7 @@ JAVA = Java(
         package_is_directory=True,
         builtins=JAVA_BUILTINS,
         implicit_self=True,
+        last_definition_wins=False,
         # `Type name` in a parameter list; lookaheads put the name in group 1
         parameter_pattern=(
             r"[(,]\s*(?:final\s+|@[\w.]+(?:\([^()]*\))?\s+)*"
