@@ -108,3 +108,18 @@ def test_overload_stubs_leave_every_call_to_the_implementation(tmp_path: Path) -
         ("util.py:method:Box.first", "util.py:method:Box.get#3", "parent_scope"),
         ("main.py:function:run", "util.py:method:Box.get#3", "import"),
     }
+
+
+def test_a_call_on_another_object_is_no_self_call(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "sock.py": (
+            "class BufferedSocket:\n"
+            "    def __init__(self, sock):\n        self.sock = sock\n\n"
+            "    def recv(self, size):\n        return self.sock.recv(size)\n\n"
+            "    def peek(self, size):\n        return self.recv(size)\n"
+        ),
+    })  # fmt: skip
+    assert _edges(graph, "recv") == {
+        ("sock.py:method:BufferedSocket.recv", None, None),
+        ("sock.py:method:BufferedSocket.peek", "sock.py:method:BufferedSocket.recv", "parent_scope"),
+    }

@@ -426,7 +426,18 @@ class Resolver:
             return None, None
         if name in spec.common_methods:
             return None, None  # Rust `s.to_owned()`, Go `t.Run()`: the standard library's
-        return self._unique(name, methods_only=True, within=self._within(source, bare=False))
+        found, tier = self._unique(name, methods_only=True, within=self._within(source, bare=False))
+        if found is not None and found == self._enclosing_callable(source):
+            # `self.sock.recv()` inside `recv`: another object's method of the
+            # same name (delegation); a method calls itself through `self.`
+            return None, None
+        return found, tier
+
+    def _enclosing_callable(self, source: Symbol) -> str | None:
+        scope: Symbol | None = source
+        while scope is not None and scope.kind not in ("function", "method"):
+            scope = self.t.by_id.get(scope.parent_id) if scope.parent_id else None
+        return scope.id if scope is not None else None
 
     def _within(self, source: Symbol, *, bare: bool) -> Callable[[Symbol], bool] | None:
         language = languages.get(source.language)
