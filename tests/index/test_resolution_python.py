@@ -123,3 +123,55 @@ def test_a_call_on_another_object_is_no_self_call(tmp_path: Path) -> None:
         ("sock.py:method:BufferedSocket.recv", None, None),
         ("sock.py:method:BufferedSocket.peek", "sock.py:method:BufferedSocket.recv", "parent_scope"),
     }
+
+
+def test_receivers_whose_type_is_written_down(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "stats.py": "class StatsCollector:\n    def inc_value(self, key):\n        pass\n",
+        "ext.py": (
+            "class RemoteControl:\n"
+            "    def start(self):\n        pass\n\n"
+            "    @classmethod\n    def from_crawler(cls, crawler):\n        return cls()\n\n"
+            "    @classmethod\n    def create(cls) -> 'RemoteControl':\n        return cls()\n"
+        ),
+        "crawler.py": (
+            "from typing import Optional\n\n"
+            "from stats import StatsCollector\n"
+            "from ext import RemoteControl\n\n\n"
+            "def _get_extension() -> RemoteControl:\n    return RemoteControl()\n\n\n"
+            "class Crawler:\n"
+            "    stats: StatsCollector\n\n"
+            "    def __init__(self, other: Optional[StatsCollector] = None):\n"
+            "        self.other: StatsCollector = other\n\n"
+            "    def crawl(self, given: 'StatsCollector'):\n"
+            "        self.stats.inc_value('a')\n"
+            "        self.other.inc_value('b')\n"
+            "        given.inc_value('c')\n"
+            "        alias = given\n"
+            "        alias.inc_value('d')\n"
+            "        with StatsCollector() as managed:\n"
+            "            managed.inc_value('e')\n"
+            "        ext = _get_extension()\n"
+            "        ext.start()\n"
+            "        made = RemoteControl.create()\n"
+            "        made.start()\n"
+            "        rebound = StatsCollector()\n"
+            "        rebound = 3\n"
+            "        rebound.inc_value('f')\n"
+        ),
+    })  # fmt: skip
+    crawl = "crawler.py:method:Crawler.crawl"
+    inc = "stats.py:method:StatsCollector.inc_value"
+    by_line = {e["line"]: e["resolution"] for e in graph["edges"] if e["target_name"] == "inc_value"}  # type: ignore[index,union-attr]
+    assert _edges(graph, "inc_value") == {(crawl, inc, "import"), (crawl, inc, "unique")}
+    # the type's name resolves through the import; `rebound` was given a
+    # value the extractor does not follow, so only the name-unique guess is left
+    assert by_line == {18: "import", 19: "import", 20: "import", 22: "import", 24: "import", 31: "unique"}
+    assert _edges(graph, "start") == {
+        (crawl, "ext.py:method:RemoteControl.start", "same_file"),  # via _get_extension() -> RemoteControl
+        (crawl, "ext.py:method:RemoteControl.start", "import"),  # via RemoteControl.create() -> 'RemoteControl'
+    }
+    assert _edges(graph, "cls") == {
+        ("ext.py:method:RemoteControl.from_crawler", "ext.py:class:RemoteControl", "parent_scope"),
+        ("ext.py:method:RemoteControl.create", "ext.py:class:RemoteControl", "parent_scope"),
+    }

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from cartog_ci import languages
 from cartog_ci.domain import CALLABLE_KINDS, FILE_QUALIFIER, TYPE_KINDS, Edge, Symbol
 from cartog_ci.languages import ScopeRules
+from cartog_ci.parse.syntax import plain_type
 
 EXTERNAL = "external"
 _CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor", "initialize"})
@@ -123,7 +124,10 @@ class Resolver:
             return (self.t.module_of_file[files[0]], "import") if files else (None, None)
         if q == "super" and not _has_paths(source) or q is not None and self._is_receiver(source, q):
             return self._parent_scope(source, edge.target_name, skip_own=q == "super")
-        if q is None:
+        if q is None and edge.kind == "calls" and edge.target_name in _scope(source).class_self_names:
+            owner = self._enclosing_type(source)  # `cls(...)` in a classmethod
+            found = (owner, "parent_scope") if owner is not None else (None, None)
+        elif q is None:
             found = self._unqualified(source, edge.target_name, edge.kind)
         else:
             found = self._qualified(source, q, edge.target_name)
@@ -343,8 +347,8 @@ class Resolver:
         if qualifier == "<expr>":
             return self._guess_method(source, name)
         ctor = _CALL_RECEIVER.fullmatch(qualifier)
-        if ctor is not None:  # `Service().compute()`: a method of what was built
-            owner, tier = self._qualified_or_plain(source, ctor.group(1))
+        if ctor is not None:  # `Service().compute()`: a method of what was built or returned
+            owner, tier = self._value_of_call(source, ctor.group(1))
             if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
                 member = self._method_in_hierarchy(owner, name)
                 return (member, tier) if member else (None, None)
@@ -523,6 +527,39 @@ class Resolver:
                 }
                 found = same.pop() if len(same) == 1 else None
         return found
+
+    def _value_of_call(self, source: Symbol, callee: str) -> tuple[str | None, str | None]:
+        """The type of what ``callee(...)`` gives: the class it names (or
+        ``cls``), else the return annotation of the function it names (a
+        factory's ``-> Self`` is its class); otherwise what the callee
+        resolves to, for the caller to judge."""
+        if callee in _scope(source).class_self_names:
+            owner = self._enclosing_type(source)
+            if owner is not None:
+                return owner, "parent_scope"
+        found, tier = self._qualified_or_plain(source, callee)
+        target = self.t.by_id.get(found) if found is not None else None
+        if target is None or target.kind not in CALLABLE_KINDS:
+            return found, tier
+        returned = self._returned_type(target)
+        return (returned, tier) if returned is not None else (found, tier)
+
+    def _returned_type(self, function: Symbol) -> str | None:
+        pattern = _scope(function).return_pattern
+        match = re.search(pattern, function.signature) if pattern else None
+        named = plain_type(match.group(1)) if match else None
+        if named is None:
+            return None
+        if named in ("Self", "typing.Self", "typing_extensions.Self"):
+            return self._enclosing_type(function)
+        owner, _ = self._qualified_or_plain(function, named)
+        return owner if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS else None
+
+    def _enclosing_type(self, source: Symbol) -> str | None:
+        scope: Symbol | None = source
+        while scope is not None and scope.kind not in TYPE_KINDS:
+            scope = self.t.by_id.get(scope.parent_id) if scope.parent_id else None
+        return scope.id if scope is not None else None
 
     def _qualified_or_plain(self, source: Symbol, text: str) -> tuple[str | None, str | None]:
         if "." in text:

@@ -95,6 +95,11 @@ class ScopeRules:
     instance_constants: bool = False
     # JS: `this.m()` in `Foo.prototype.f = function () {...}` is `Foo.m`.
     prototype_methods: bool = False
+    # Regex over a function's signature whose group 1 is its return
+    # annotation (Python `-> Foo`): `x = f(); x.m()` is a method of that type.
+    return_pattern: str = ""
+    # Names that call the enclosing class (Python `cls(...)` in a classmethod).
+    class_self_names: tuple[str, ...] = ()
     # Whether a later definition of a name in the same scope replaces an
     # earlier one (Python, JS/TS, Ruby: yes; Java: no, overloads coexist).
     last_definition_wins: bool = True

@@ -240,6 +240,8 @@ PYTHON = Python(
     ),
     scope=ScopeRules(
         self_names=("self", "cls"),
+        class_self_names=("cls",),
+        return_pattern=r"\)\s*->\s*(.+?)\s*$",
         builtins=frozenset(dir(builtins)),
         submodule_imports=True,
     ),

@@ -20,7 +20,7 @@ import tree_sitter as ts
 from cartog_ci.domain import Edge, FileExtraction, Symbol
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.nodes import node_text as _text
-from cartog_ci.parse.syntax import Syntax
+from cartog_ci.parse.syntax import Syntax, plain_type
 
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 _LAST_IDENT = re.compile(r"([\w$]+)\W*$")
@@ -41,6 +41,9 @@ _REFERENCE_KINDS = {
     "raises": "raises",
 }
 _BIND = "_bind"  # a constructor assigned to a receiver, not an edge
+# Values the specific @bind patterns read (a call, another name): the
+# catch-all @bind.other pattern ignores them.
+_SPECIFIC_VALUES = frozenset({"call", "identifier"})
 _LOCAL = "local"  # a @local.definition among the references, never an edge
 MAX_SIGNATURE = 400
 MAX_REFERENCE = 1000  # characters of a reference's text worth reading
@@ -254,17 +257,37 @@ def _collect(
                     refs.append(
                         (ref_kind, nodes[0], name_node if name_node is not None else receiver, parts, owner_type)
                     )
-            elif key == "bind" and captures.get("bind.name") and captures.get("bind.ctor"):
-                # `x = Foo(...)` / `self.x = Foo(...)`: what a receiver holds
+            elif key == "bind" and captures.get("bind.name"):
+                held = _bound_value(captures)
+                if held is None:
+                    continue
+                # `x = Foo(...)` / `self.x = Foo(...)` / `x: Foo`: what a receiver holds
                 obj = captures.get("bind.self")
                 # a class field (`repo = new Repo()` in a class body) is `this.repo`
                 this = _text(obj[0]) if obj else (spec.self_names[0] if "bind.field" in captures else None)
                 parts = (this, _text(captures["bind.name"][0]))
-                refs.append((_BIND, nodes[0], None, parts, _WS.sub("", _text(captures["bind.ctor"][0]))))
+                refs.append((_BIND, nodes[0], None, parts, held))
             elif key == "local.definition" and captures.get("local.scope"):
                 scope = captures["local.scope"][0]
                 refs += [(_LOCAL, scope, n, (None, _text(n)), "") for n in nodes]
     return defs, refs
+
+
+def _bound_value(captures: dict[str, list[ts.Node]]) -> str | None:
+    """What a binding gives its name, as the receiver the resolver reads:
+    ``Foo()`` for a call of ``Foo`` (an instance, or what ``Foo`` returns),
+    ``Foo()`` for a declared type ``Foo``, ``=x`` for another name ``x``."""
+    if captures.get("bind.ctor"):
+        return _WS.sub("", _text(captures["bind.ctor"][0])) + "()"
+    if captures.get("bind.type"):
+        named = plain_type(_text(captures["bind.type"][0]))
+        return f"{named}()" if named else None
+    if captures.get("bind.from"):
+        return "=" + _WS.sub("", _text(captures["bind.from"][0]))
+    other = captures.get("bind.other")
+    if other and other[0].type not in _SPECIFIC_VALUES:
+        return "<?>"  # rebound to something this query does not follow
+    return None
 
 
 def _receivers(
@@ -275,8 +298,10 @@ def _receivers(
 ) -> dict[tuple[int, str], set[str]]:
     """(scope, receiver) -> the constructors assigned to it: a local variable
     in its function (``x = Foo()``), an attribute of self in its class
-    (``self.repo = Repo()``). A receiver given two constructors is ambiguous."""
+    (``self.repo = Repo()``). A receiver given two constructors is ambiguous;
+    ``y = x`` gives ``y`` what ``x`` holds."""
     held: dict[tuple[int, str], set[str]] = {}
+    aliases: list[tuple[int, str, str]] = []
     for kind, node, _, (obj, name), ctor in refs:
         if kind != _BIND:
             continue
@@ -289,7 +314,13 @@ def _receivers(
             if scope < 0:
                 continue
             name = f"{obj}.{name}"
-        held.setdefault((scope, name), set()).add(ctor)
+        if ctor.startswith("="):
+            aliases.append((scope, name, ctor[1:]))
+        else:
+            held.setdefault((scope, name), set()).add(ctor)
+    for scope, name, source in aliases:
+        value = _held_by(held, defs, scope, source)
+        held.setdefault((scope, name), set()).add(value or f"<{source}>")
     return held
 
 
@@ -300,7 +331,8 @@ def _held_by(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int
     while True:
         ctors = held.get((scope, qualifier))
         if ctors is not None:
-            return f"{next(iter(ctors))}()" if len(ctors) == 1 else None
+            value = next(iter(ctors))
+            return value if len(ctors) == 1 and not value.startswith("<") else None
         if scope < 0:
             return None
         scope = defs[scope].parent

@@ -6,6 +6,7 @@ A language (``cartog_ci.languages``) hands one ``Syntax`` to
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -16,6 +17,42 @@ import tree_sitter as ts
 ImportTriple = tuple[str, str, str | None]
 ImportDecoder = Callable[[ts.Node], list[ImportTriple]]
 TYPE_PARENTS = frozenset({"class", "interface", "trait", "struct", "enum"})
+
+
+_GENERIC_TAIL = re.compile(r"^([\w$.]+)\s*[\[<].*[\]>]$", re.S)
+_NAME = re.compile(r"[\w$]+(?:\.[\w$]+)*")
+_NOTHING = frozenset({"None", "null", "undefined", "void", "nil"})
+_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\s*\[(.*)\]$", re.S)
+
+
+def plain_type(annotation: str) -> str | None:
+    """The one named type an annotation gives a value, or None: quotes and
+    `Optional[X]` / `X | None` are looked through, generic arguments dropped
+    (`list[Foo]` is a list), unions of two types are no answer."""
+    text = annotation.strip().strip("\"'").strip()
+    optional = _OPTIONAL.match(text)
+    if optional:
+        text = optional.group(1).strip()
+    parts = [p.strip() for p in _top_level(text, "|") if p.strip() not in _NOTHING]
+    if len(parts) != 1:
+        return None
+    text = parts[0].strip("\"'")
+    generic = _GENERIC_TAIL.match(text)
+    if generic:
+        text = generic.group(1)
+    return text if _NAME.fullmatch(text) else None
+
+
+def _top_level(text: str, sep: str) -> list[str]:
+    depth, start, out = 0, 0, []
+    for i, ch in enumerate(text):
+        depth += ch in "([{<"
+        depth -= ch in ")]}>"
+        if ch == sep and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return out
 
 
 def no_imports(node: ts.Node) -> list[ImportTriple]:

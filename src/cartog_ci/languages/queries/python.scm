@@ -31,13 +31,37 @@
 (import_from_statement) @reference.import
 (future_import_statement) @reference.import
 
-; What a receiver holds: `x = Foo(...)`, `self.x = Foo(...)` (a class by its
-; capitalised name), so that `x.run()` resolves to `Foo.run`.
+; What a receiver holds, so that `x.run()` resolves to a method of its type:
+; `x = Foo(...)` / `self.x = make()` (the value of a call: an instance of the
+; class, or what the function's return annotation says), `x: Foo`,
+; `self.x: Foo`, a parameter `x: Foo`, a class-body field `x: Foo`
+; (dataclasses), `with Foo() as x`, `y = x`. Any other value assigned makes
+; the name hold something unknown (the extractor then keeps it unqualified).
 (assignment
   left: (identifier) @bind.name
-  right: (call function: [(identifier) (attribute)] @bind.ctor)
-  (#match? @bind.ctor "(^|[.])_?[A-Z][A-Za-z0-9_]*$")) @bind
+  !type
+  right: (call function: [(identifier) (attribute)] @bind.ctor)) @bind
 (assignment
   left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
-  right: (call function: [(identifier) (attribute)] @bind.ctor)
-  (#match? @bind.ctor "(^|[.])_?[A-Z][A-Za-z0-9_]*$")) @bind
+  !type
+  right: (call function: [(identifier) (attribute)] @bind.ctor)) @bind
+(assignment left: (identifier) @bind.name !type right: (identifier) @bind.from) @bind
+(assignment left: (identifier) @bind.name !type right: (_) @bind.other) @bind
+(assignment
+  left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
+  !type
+  right: (_) @bind.other) @bind
+(assignment left: (identifier) @bind.name type: (type) @bind.type) @bind
+(assignment
+  left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
+  type: (type) @bind.type) @bind
+(class_definition
+  body: (block
+    (expression_statement
+      (assignment left: (identifier) @bind.name @bind.field type: (type) @bind.type) @bind)))
+(parameters (typed_parameter (identifier) @bind.name type: (type) @bind.type) @bind)
+(parameters (typed_default_parameter name: (identifier) @bind.name type: (type) @bind.type) @bind)
+(with_item
+  value: (as_pattern
+    (call function: [(identifier) (attribute)] @bind.ctor)
+    alias: (as_pattern_target (identifier) @bind.name))) @bind
