@@ -21,6 +21,8 @@ SYMBOL_KINDS = (
     "namespace",  # a module inside a file (Rust `mod m { ... }`): "module" is the file
 )
 CALLABLE_KINDS = frozenset({"function", "method"})
+# Methods that build an instance: a call of the class reaches them.
+CONSTRUCTOR_NAMES = frozenset({"__init__", "__new__", "constructor", "initialize", "<init>"})
 TYPE_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "type"})
 
 EDGE_KINDS = ("calls", "imports", "inherits", "references", "raises")

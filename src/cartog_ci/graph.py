@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-from cartog_ci.domain import Deps, Edge, Hierarchy, ImpactNode, Symbol
+from cartog_ci.domain import CONSTRUCTOR_NAMES, Deps, Edge, Hierarchy, ImpactNode, Symbol
 from cartog_ci.store.sqlite import SqliteStore
 
 # Edges along which a change propagates to the referencing symbol.
@@ -36,11 +36,14 @@ def impact(
         level += 1
         next_frontier: deque[str] = deque()
         incoming = store.edges_to(list(frontier), kinds)
+        # `Foo(...)` calls the class and reaches its constructor
+        built = _constructed_classes(store, frontier) if "calls" in kinds else {}
+        incoming += store.edges_to(list(built), ("calls",)) if built else []
         for edge in incoming:
             source = edge.source_id
             if source in paths or edge.target_id is None:
                 continue
-            paths[source] = paths[edge.target_id] + (source,)
+            paths[source] = paths[built.get(edge.target_id, edge.target_id)] + (source,)
             via[source] = edge.kind
             order.append(source)
             next_frontier.append(source)
@@ -49,6 +52,18 @@ def impact(
     return [
         ImpactNode(symbols[i], len(paths[i]) - 1, paths[i], via[i]) for i in order if i in symbols
     ]
+
+
+def _constructed_classes(store: SqliteStore, ids: Sequence[str]) -> dict[str, str]:
+    """class ID -> the ID of its constructor, for the constructors among ``ids``."""
+    candidates = [i for i in ids if i.split(":")[-1].rsplit(".", 1)[-1].split("#")[0] in CONSTRUCTOR_NAMES]
+    if not candidates:
+        return {}
+    return {
+        s.parent_id: s.id
+        for s in store.symbols(candidates).values()
+        if s.kind == "method" and s.name in CONSTRUCTOR_NAMES and s.parent_id is not None
+    }
 
 
 def hierarchy(store: SqliteStore, symbol: Symbol) -> Hierarchy:

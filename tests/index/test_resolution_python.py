@@ -175,3 +175,38 @@ def test_receivers_whose_type_is_written_down(tmp_path: Path) -> None:
         ("ext.py:method:RemoteControl.from_crawler", "ext.py:class:RemoteControl", "parent_scope"),
         ("ext.py:method:RemoteControl.create", "ext.py:class:RemoteControl", "parent_scope"),
     }
+
+
+def test_calls_of_a_class_are_callers_of_its_constructor(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "loader.py": (
+            "class SpiderLoader:\n"
+            "    def __init__(self, settings):\n        self.settings = settings\n\n"
+            "    @classmethod\n    def from_settings(cls, settings):\n        return cls(settings)\n"
+        ),
+        "tests/test_loader.py": (
+            "from loader import SpiderLoader\n\n\n"
+            "def test_from_settings():\n    assert SpiderLoader.from_settings({})\n\n\n"
+            "def test_direct():\n    assert SpiderLoader({})\n"
+        ),
+    })  # fmt: skip
+    commit(repo)
+    index(repo)
+    from cartog_ci import graph
+    from cartog_ci.store.sqlite import SqliteStore
+
+    store = SqliteStore(repo / ".cartog-ci" / "index.db")
+    try:
+        nodes = graph.impact(store, ["loader.py:method:SpiderLoader.__init__"], depth=3)
+    finally:
+        store.close()
+    assert {(n.symbol.id, n.depth, n.path) for n in nodes} == {
+        ("loader.py:method:SpiderLoader.from_settings", 1,
+         ("loader.py:method:SpiderLoader.__init__", "loader.py:method:SpiderLoader.from_settings")),
+        ("tests/test_loader.py:function:test_direct", 1,
+         ("loader.py:method:SpiderLoader.__init__", "tests/test_loader.py:function:test_direct")),
+        ("tests/test_loader.py:function:test_from_settings", 2,
+         ("loader.py:method:SpiderLoader.__init__", "loader.py:method:SpiderLoader.from_settings",
+          "tests/test_loader.py:function:test_from_settings")),
+    }  # fmt: skip

@@ -16,12 +16,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from cartog_ci import languages
-from cartog_ci.domain import CALLABLE_KINDS, FILE_QUALIFIER, TYPE_KINDS, Edge, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, FILE_QUALIFIER, TYPE_KINDS, Edge, Symbol
 from cartog_ci.languages import ScopeRules
 from cartog_ci.parse.syntax import plain_type
 
 EXTERNAL = "external"
-_CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor", "initialize"})
 # Method names so common on builtin types that a project method sharing the
 # name says nothing about what ``x.name()`` calls.
 _COMMON_METHODS = frozenset(
@@ -700,7 +699,7 @@ class Resolver:
         classes = [i for i in unique if self.t.by_id[i].kind in TYPE_KINDS]
         if len(classes) == 1 and all(
             i == classes[0]
-            or (self.t.by_id[i].name in _CONSTRUCTORS and self.t.by_id[i].parent_id == classes[0])
+            or (self.t.by_id[i].name in CONSTRUCTOR_NAMES and self.t.by_id[i].parent_id == classes[0])
             for i in unique
         ):
             return classes[0], "class_over_ctor"
