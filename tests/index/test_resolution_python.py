@@ -8,23 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.testing.fixtures import commit, exported, index, init_repo, write
-
-Edge = tuple[str, str | None, str | None]  # (source_id, target_id, resolution)
-
-
-def _graph(tmp_path: Path, files: dict[str, str]) -> dict[str, object]:
-    repo = init_repo(tmp_path / "repo")
-    write(repo, files)
-    commit(repo)
-    index(repo)
-    return exported(repo)
-
-
-def _edges(graph: dict[str, object], name: str, kind: str = "calls") -> set[Edge]:
-    edges = graph["edges"]
-    assert isinstance(edges, list)
-    return {(e["source_id"], e["target_id"], e["resolution"]) for e in edges if e["target_name"] == name and e["kind"] == kind}
+from tests.testing.exact_sets import edges_named as _edges
+from tests.testing.exact_sets import graph_of as _graph
+from tests.testing.fixtures import commit, index, init_repo, write
 
 
 def test_a_stdlib_module_is_never_a_project_file_of_the_same_name(tmp_path: Path) -> None:

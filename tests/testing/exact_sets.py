@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from cartog_ci.domain import Symbol
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import exported, index, make_repo
+from tests.testing.fixtures import commit, exported, index, init_repo, make_repo, write
 
 # (file, kind, qualified_name, start_line)
 SymbolRow = tuple[str, str, str, int]
@@ -81,3 +81,21 @@ def stored_symbols(repo: Path) -> dict[str, Symbol]:
         return {s.id: s for s in store.all_symbols()}
     finally:
         store.close()
+
+
+def graph_of(tmp_path: Path, files: dict[str, str]) -> dict[str, object]:
+    """The exported graph of a repository holding ``files``, committed and indexed."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, files)
+    commit(repo)
+    index(repo)
+    return exported(repo)
+
+
+def edges_named(graph: dict[str, object], name: str, kind: str = "calls") -> set[tuple[str, str | None, str | None]]:
+    """(source_id, target_id, resolution) of the edges to ``name`` of ``kind``."""
+    return {
+        (e["source_id"], e["target_id"], e["resolution"])
+        for e in _rows(graph, "edges")
+        if e["target_name"] == name and e["kind"] == kind
+    }

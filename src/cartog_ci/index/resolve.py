@@ -123,6 +123,7 @@ class Resolver:
             return (self.t.module_of_file[files[0]], "import") if files else (None, None)
         if q == "super" and not _has_paths(source) or q is not None and self._is_receiver(source, q):
             return self._parent_scope(source, edge.target_name, skip_own=q == "super")
+        found: tuple[str | None, str | None]
         if q is None and edge.kind == "calls" and edge.target_name in _scope(source).class_self_names:
             owner = self._enclosing_type(source)  # `cls(...)` in a classmethod
             found = (owner, "parent_scope") if owner is not None else (None, None)

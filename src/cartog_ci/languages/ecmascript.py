@@ -12,18 +12,15 @@ Import statements decode into (module spec, imported name, alias) triples
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Sequence
 
 import tree_sitter as ts
 
 from cartog_ci.domain import Symbol
+from cartog_ci.languages import jsmodules
 from cartog_ci.languages.base import Language, Project, ScopeRules, parameter_shape, query_text, shell_quote
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
-
-_SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
-
 
 # The module spec of "this very file": a module's own exports are bindings
 # too (`export default Foo` binds `default` to the local `Foo`, exactly like
@@ -179,24 +176,7 @@ class ECMAScript(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         if spec == JS_SELF:  # the file's own exports (`export default Foo`)
             return [importer]
-        if not spec.startswith("."):
-            return []
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
-        stems = [base]
-        for ext in (".js", ".jsx", ".mjs", ".cjs"):
-            if base.endswith(ext):
-                stems.append(base[: -len(ext)])
-        for stem in stems:
-            if stem in project.module_of_file:
-                return [stem]
-            for suffix in _SUFFIXES:
-                if stem + suffix in project.module_of_file:
-                    return [stem + suffix]
-            for suffix in _SUFFIXES:
-                index = f"{stem}/index{suffix}"
-                if index in project.module_of_file:
-                    return [index]
-        return []
+        return jsmodules.find(project, importer, spec)
 
     def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
         files = sorted({t.file for t in tests})

@@ -1,0 +1,334 @@
+"""How a JavaScript/TypeScript import specifier names a file of the project.
+
+- ``./x``, ``../x``: relative to the importer;
+- a path alias of the nearest ``tsconfig.json`` / ``jsconfig.json`` above
+  the importer (``compilerOptions.paths``, one ``*`` per pattern, relative to
+  ``baseUrl`` or to the config file; ``extends`` followed through relative
+  paths), then a specifier under ``baseUrl``;
+- ``#internal/x``: the ``imports`` map of the nearest ``package.json``;
+- a package of the repository by its name (a monorepo's workspace packages:
+  each ``package.json`` above a source file), through its ``exports``
+  ``"."`` / subpaths, ``module``, ``main``, ``types``, else
+  ``src/index.*`` / ``index.*``; a subpath ``pkg/x`` is ``<pkg dir>/x``;
+- anything else (``react``, ``node:fs``) is outside the project: external.
+
+A candidate path is probed as written, without a JS extension (``./a.js``
+may be ``a.ts``), with each source extension, and as a directory's
+``index``. The configuration files are read once per symbol table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from cartog_ci.languages.base import Project
+
+SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+_JS_EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs")
+_CONFIG_FILES = ("tsconfig.json", "jsconfig.json")
+_CACHE_KEY = "js.modules"
+_MAX_EXTENDS = 8
+_COMMENTS = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/', re.S)
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+
+@dataclass(frozen=True)
+class Aliases:
+    """What one tsconfig/jsconfig says: (pattern, targets) and the base URL,
+    both as repository-relative directories."""
+
+    paths: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    base_url: str | None = None
+
+
+@dataclass
+class _Layout:
+    configs: dict[str, Aliases | None] = field(default_factory=dict)  # directory -> its config, if any
+    manifests: dict[str, dict[str, object] | None] = field(default_factory=dict)  # directory -> package.json
+    packages: dict[str, str] | None = None  # package name -> directory
+
+
+def find(project: Project, importer: str, spec: str) -> list[str]:
+    if spec.startswith("."):
+        return probe(project, posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec)))
+    if spec.startswith(("node:", "data:", "http:", "https:")) or not project.root:
+        return []
+    layout = _layout(project)
+    found = _aliased(project, layout, importer, spec)
+    if found is None and spec.startswith("#"):
+        found = _subpath_import(project, layout, importer, spec)
+    if found is None:
+        found = _workspace_package(project, layout, spec)
+    return found or []
+
+
+def probe(project: Project, base: str) -> list[str]:
+    """The file a module path names: as written, without its JS extension,
+    with a source extension, or as a directory's index."""
+    if base.startswith("../") or base == "..":
+        return []
+    stems = [base] + [base[: -len(ext)] for ext in _JS_EXTENSIONS if base.endswith(ext)]
+    for stem in stems:
+        if stem in project.module_of_file:
+            return [stem]
+        for suffix in SUFFIXES:
+            if stem + suffix in project.module_of_file:
+                return [stem + suffix]
+        for suffix in SUFFIXES:
+            index = f"{stem}/index{suffix}" if stem not in ("", ".") else f"index{suffix}"
+            if index in project.module_of_file:
+                return [index]
+    return []
+
+
+# -- tsconfig paths --------------------------------------------------------------
+
+
+def _aliased(project: Project, layout: _Layout, importer: str, spec: str) -> list[str] | None:
+    aliases = _nearest_config(project, layout, posixpath.dirname(importer))
+    if aliases is None:
+        return None
+    for pattern, targets in aliases.paths:
+        star = _match(pattern, spec)
+        if star is None:
+            continue
+        for target in targets:
+            found = probe(project, posixpath.normpath(target.replace("*", star, 1)))
+            if found:
+                return found
+        return []  # the alias claims the specifier: nothing else would be tried
+    if aliases.base_url is not None:
+        found = probe(project, posixpath.normpath(posixpath.join(aliases.base_url, spec)))
+        if found:
+            return found
+    return None
+
+
+def _match(pattern: str, spec: str) -> str | None:
+    if "*" not in pattern:
+        return "" if pattern == spec else None
+    head, _, tail = pattern.partition("*")
+    if spec.startswith(head) and spec.endswith(tail) and len(spec) >= len(head) + len(tail):
+        return spec[len(head) : len(spec) - len(tail)]
+    return None
+
+
+def _nearest_config(project: Project, layout: _Layout, directory: str) -> Aliases | None:
+    walked: list[str] = []
+    found: Aliases | None = None
+    current = directory
+    while True:
+        if current in layout.configs:
+            found = layout.configs[current]
+            break
+        walked.append(current)
+        config = _read_config(project.root, current)
+        if config is not None:
+            found = config
+            break
+        if not current:
+            break
+        current = posixpath.dirname(current)
+    for d in walked:
+        layout.configs[d] = found
+    return found
+
+
+def _read_config(root: str, directory: str) -> Aliases | None:
+    for name in _CONFIG_FILES:
+        path = posixpath.join(directory, name) if directory else name
+        options = _compiler_options(root, path, 0)
+        if options is not None:
+            return _aliases(options)
+    return None
+
+
+def _compiler_options(root: str, path: str, depth: int) -> dict[str, object] | None:
+    """compilerOptions of ``path`` merged over those it extends, with
+    ``baseUrl`` and ``paths`` made repository-relative (TypeScript resolves
+    them relative to the file that sets them)."""
+    data = _read_json(os.path.join(root, path))
+    if data is None:
+        return None
+    here = posixpath.dirname(path)
+    merged: dict[str, object] = {}
+    parent = data.get("extends")
+    for base in ([parent] if isinstance(parent, str) else parent if isinstance(parent, list) else []):
+        if isinstance(base, str) and base.startswith(".") and depth < _MAX_EXTENDS:
+            target = posixpath.normpath(posixpath.join(here, base))
+            target = target if target.endswith(".json") else target + ".json"
+            merged.update(_compiler_options(root, target, depth + 1) or {})
+    own = data.get("compilerOptions")
+    if isinstance(own, dict):
+        if isinstance(own.get("baseUrl"), str):
+            merged["baseUrl"] = posixpath.normpath(posixpath.join(here, own["baseUrl"]))
+        if isinstance(own.get("paths"), dict):
+            merged["paths"] = own["paths"]
+            merged["pathsBase"] = here
+    return merged
+
+
+def _aliases(options: dict[str, object]) -> Aliases:
+    base_url = options.get("baseUrl")
+    base = base_url if isinstance(base_url, str) else None
+    relative_to = base if base is not None else str(options.get("pathsBase", ""))
+    paths: list[tuple[str, tuple[str, ...]]] = []
+    raw = options.get("paths")
+    for pattern, targets in (raw.items() if isinstance(raw, dict) else []):
+        if isinstance(pattern, str) and isinstance(targets, list):
+            resolved = tuple(
+                _clean(posixpath.normpath(posixpath.join(relative_to, t))) for t in targets if isinstance(t, str)
+            )
+            paths.append((pattern, resolved))
+    # the longest prefix first, as TypeScript picks the most specific pattern
+    paths.sort(key=lambda item: -len(item[0].partition("*")[0]))
+    return Aliases(tuple(paths), _clean(base) if base is not None else None)
+
+
+def _clean(path: str) -> str:
+    return "" if path == "." else path
+
+
+# -- package.json ------------------------------------------------------------------
+
+
+def _subpath_import(project: Project, layout: _Layout, importer: str, spec: str) -> list[str] | None:
+    directory, manifest = _nearest_manifest(project, layout, posixpath.dirname(importer))
+    imports = manifest.get("imports") if manifest else None
+    if not isinstance(imports, dict):
+        return None
+    for pattern, target in imports.items():
+        star = _match(pattern, spec) if isinstance(pattern, str) else None
+        path = _condition(target)
+        if star is not None and path is not None:
+            return probe(project, posixpath.normpath(posixpath.join(directory, path.replace("*", star, 1))))
+    return None
+
+
+def _workspace_package(project: Project, layout: _Layout, spec: str) -> list[str] | None:
+    packages = _packages(project, layout)
+    parts = spec.split("/")
+    name = "/".join(parts[:2]) if spec.startswith("@") else parts[0]
+    directory = packages.get(name)
+    if directory is None:
+        return None
+    rest = spec[len(name) :].lstrip("/")
+    manifest = layout.manifests.get(directory) or {}
+    exported = _exported(manifest, "./" + rest if rest else ".")
+    if exported is not None:
+        found = probe(project, posixpath.normpath(posixpath.join(directory, exported)))
+        if found:
+            return found
+    if rest:
+        return probe(project, posixpath.normpath(posixpath.join(directory, rest))) or probe(
+            project, posixpath.normpath(posixpath.join(directory, "src", rest))
+        )
+    for entry in ("module", "main", "types", "typings"):
+        value = manifest.get(entry)
+        if isinstance(value, str):
+            found = probe(project, posixpath.normpath(posixpath.join(directory, value)))
+            if found:
+                return found
+    return probe(project, posixpath.join(directory, "src")) or probe(project, directory)
+
+
+def _exported(manifest: dict[str, object], subpath: str) -> str | None:
+    exports = manifest.get("exports")
+    if isinstance(exports, str):
+        return exports if subpath == "." else None
+    if not isinstance(exports, dict):
+        return None
+    if subpath == "." and not any(isinstance(k, str) and k.startswith(".") for k in exports):
+        return _condition(exports)  # conditions at the top level
+    for pattern, target in exports.items():
+        star = _match(pattern, subpath) if isinstance(pattern, str) else None
+        path = _condition(target)
+        if star is not None and path is not None:
+            return path.replace("*", star, 1)
+    return None
+
+
+def _condition(target: object) -> str | None:
+    """A path of an exports/imports target: a string, or the first of the
+    source-like conditions of an object."""
+    if isinstance(target, str):
+        return target
+    if isinstance(target, dict):
+        for key in ("source", "types", "import", "module", "default", "require", "node"):
+            found = _condition(target.get(key))
+            if found is not None:
+                return found
+    if isinstance(target, list):
+        for item in target:
+            found = _condition(item)
+            if found is not None:
+                return found
+    return None
+
+
+def _packages(project: Project, layout: _Layout) -> dict[str, str]:
+    if layout.packages is None:
+        layout.packages = {}
+        for directory in sorted(_ancestors(posixpath.dirname(p) for p in project.language_of_file)):
+            manifest = _manifest(project, layout, directory)
+            name = manifest.get("name") if manifest else None
+            if isinstance(name, str) and name not in layout.packages:
+                layout.packages[name] = directory
+    return layout.packages
+
+
+def _nearest_manifest(project: Project, layout: _Layout, directory: str) -> tuple[str, dict[str, object] | None]:
+    current = directory
+    while True:
+        manifest = _manifest(project, layout, current)
+        if manifest is not None or not current:
+            return current, manifest
+        current = posixpath.dirname(current)
+
+
+def _manifest(project: Project, layout: _Layout, directory: str) -> dict[str, object] | None:
+    if directory not in layout.manifests:
+        path = os.path.join(project.root, directory, "package.json")
+        layout.manifests[directory] = _read_json(path)
+    return layout.manifests[directory]
+
+
+def _ancestors(directories: Iterable[str]) -> set[str]:
+    out: set[str] = set()
+    for directory in directories:
+        while directory not in out:
+            out.add(directory)
+            if not directory:
+                break
+            directory = posixpath.dirname(directory)
+    return out
+
+
+def _layout(project: Project) -> _Layout:
+    cached = project.caches.get(_CACHE_KEY)
+    if isinstance(cached, _Layout):
+        return cached
+    layout = _Layout()
+    project.caches[_CACHE_KEY] = layout
+    return layout
+
+
+def _read_json(path: str) -> dict[str, object] | None:
+    """A JSON object file, comments and trailing commas allowed (tsconfig
+    files have both); None when missing or unreadable."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read(1_000_000)
+    except (OSError, UnicodeDecodeError):
+        return None
+    text = _COMMENTS.sub(lambda m: m.group(0) if m.group(0).startswith('"') else "", text)
+    try:
+        data = json.loads(_TRAILING_COMMA.sub(r"\1", text))
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None

@@ -1,0 +1,60 @@
+"""JavaScript/TypeScript module resolution on layouts of real projects:
+tsconfig path aliases and baseUrl (through `extends`), package.json
+subpath imports, workspace packages imported by name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.testing.exact_sets import edges_named as _edges
+from tests.testing.exact_sets import graph_of as _graph
+
+
+def test_tsconfig_path_aliases_and_base_url(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "ui/tsconfig.base.json": '{\n  // shared\n  "compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["./src/*"],},},\n}\n',
+        "ui/tsconfig.json": '{"extends": "./tsconfig.base.json", "include": ["src"]}\n',
+        "ui/src/lib/format.ts": "export function formatDate(d: Date): string {\n  return d.toISOString();\n}\n",
+        "ui/src/lib/index.ts": "export { formatDate } from './format';\n",
+        "ui/src/api/client.ts": "export function fetchFlows(): number {\n  return 1;\n}\n",
+        "ui/src/pages/flows.tsx": (
+            "import { formatDate } from '@/lib';\n"
+            "import * as api from '@/api/client';\n"
+            "import { helper } from 'src/util/helper';\n"
+            "import React from 'react';\n\n"
+            "export function Flows() {\n"
+            "  helper();\n"
+            "  api.fetchFlows();\n"
+            "  return formatDate(new Date());\n"
+            "}\n"
+        ),
+        "ui/src/util/helper.ts": "export function helper(): void {}\n",
+    })  # fmt: skip
+    flows = "ui/src/pages/flows.tsx:function:Flows"
+    assert _edges(graph, "formatDate") == {(flows, "ui/src/lib/format.ts:function:formatDate", "import")}
+    assert _edges(graph, "fetchFlows") == {(flows, "ui/src/api/client.ts:function:fetchFlows", "import")}
+    assert _edges(graph, "helper") == {(flows, "ui/src/util/helper.ts:function:helper", "import")}
+    assert ("ui/src/pages/flows.tsx:module:ui.src.pages.flows", None, "external") in _edges(graph, "default", "imports")
+
+
+def test_workspace_packages_and_subpath_imports(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "package.json": '{"name": "monorepo", "private": true, "workspaces": ["packages/*"]}\n',
+        "packages/core/package.json": '{"name": "@acme/core", "exports": {".": "./src/index.ts", "./util": "./src/util.ts"}}\n',
+        "packages/core/src/index.ts": "export function boot(): void {}\n",
+        "packages/core/src/util.ts": "export function clamp(x: number): number {\n  return x;\n}\n",
+        "packages/app/package.json": '{"name": "app", "imports": {"#config/*": "./src/config/*.ts"}}\n',
+        "packages/app/src/config/flags.ts": "export function flag(): boolean {\n  return true;\n}\n",
+        "packages/app/src/main.ts": (
+            "import { boot } from '@acme/core';\n"
+            "import { clamp } from '@acme/core/util';\n"
+            "import { flag } from '#config/flags';\n"
+            "import { missing } from '@acme/other';\n\n"
+            "export function main(): void {\n  boot();\n  clamp(flag() ? 1 : 0);\n  missing();\n}\n"
+        ),
+    })  # fmt: skip
+    main = "packages/app/src/main.ts:function:main"
+    assert _edges(graph, "boot") == {(main, "packages/core/src/index.ts:function:boot", "import")}
+    assert _edges(graph, "clamp") == {(main, "packages/core/src/util.ts:function:clamp", "import")}
+    assert _edges(graph, "flag") == {(main, "packages/app/src/config/flags.ts:function:flag", "import")}
+    assert _edges(graph, "missing") == {(main, None, "external")}
