@@ -58,3 +58,40 @@ def test_workspace_packages_and_subpath_imports(tmp_path: Path) -> None:
     assert _edges(graph, "clamp") == {(main, "packages/core/src/util.ts:function:clamp", "import")}
     assert _edges(graph, "flag") == {(main, "packages/app/src/config/flags.ts:function:flag", "import")}
     assert _edges(graph, "missing") == {(main, None, "external")}
+
+
+def test_typescript_receivers_whose_type_is_declared(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "src/stats.ts": "export class Stats {\n  inc(): void {}\n}\n",
+        "src/crawler.ts": (
+            "import { Stats } from './stats';\n\n"
+            "function create(): Stats {\n  return new Stats();\n}\n\n"
+            "export class Crawler {\n"
+            "  private stats: Stats;\n"
+            "  constructor(private readonly other: Stats) {\n    this.stats = other;\n  }\n"
+            "  run(given: Stats, maybe?: Stats): void {\n"
+            "    this.stats.inc();\n"
+            "    this.other.inc();\n"
+            "    given.inc();\n"
+            "    maybe.inc();\n"
+            "    const local: Stats = create();\n"
+            "    local.inc();\n"
+            "    const made = create();\n"
+            "    made.inc();\n"
+            "    const cast = JSON.parse('{}') as Stats;\n"
+            "    cast.inc();\n"
+            "    let count = 3;\n"
+            "    count.inc();\n"
+            "  }\n"
+            "}\n"
+        ),
+    })  # fmt: skip
+    run = "src/crawler.ts:method:Crawler.run"
+    lines = {e["line"]: (e["target_id"], e["resolution"]) for e in graph["edges"] if e["target_name"] == "inc"}  # type: ignore[index,union-attr]
+    inc = "src/stats.ts:method:Stats.inc"
+    assert lines == {
+        13: (inc, "import"), 14: (inc, "import"), 15: (inc, "import"), 16: (inc, "import"),
+        18: (inc, "import"), 20: (inc, "same_file"), 22: (inc, "import"),
+        24: (inc, "unique"),  # an untyped value: only the name-unique guess is left
+    }  # fmt: skip
+    assert _edges(graph, "inc") == {(run, inc, "import"), (run, inc, "same_file"), (run, inc, "unique")}

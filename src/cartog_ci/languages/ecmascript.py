@@ -221,9 +221,11 @@ _SELF_NAMES = ("this",)
 _TEST_FILES = r"(^|/)[^/]*\.(spec|test)\.[jt]sx?$"
 
 
-def _scope(globals_: frozenset[str], *, merged: bool) -> ScopeRules:
+def _scope(globals_: frozenset[str], *, merged: bool, typed: bool = False) -> ScopeRules:
     return ScopeRules(
         self_names=_SELF_NAMES,
+        # `function make(): Stats` / `make(): Stats`: what a call of it gives
+        return_pattern=r"\)\s*:\s*([^()]+?)\s*$" if typed else "",
         builtins=globals_,
         imports_only=True,
         default_is_module=True,
@@ -275,7 +277,7 @@ TYPESCRIPT = ECMAScript(
     name="typescript",
     extensions=(".ts", ".mts", ".cts"),
     syntax=_syntax("typescript", _typescript_grammar, "typescript", _TS_WRAPPERS),
-    scope=_scope(TS_GLOBALS, merged=True),
+    scope=_scope(TS_GLOBALS, merged=True, typed=True),
     test_files=_TEST_FILES,
     test_runner="jest",
 )
@@ -283,7 +285,7 @@ TSX = ECMAScript(
     name="tsx",
     extensions=(".tsx",),
     syntax=_syntax("tsx", _tsx_grammar, "typescript", _TS_WRAPPERS),
-    scope=_scope(TS_GLOBALS, merged=True),
+    scope=_scope(TS_GLOBALS, merged=True, typed=True),
     test_files=_TEST_FILES,
     test_runner="jest",
 )

@@ -41,9 +41,10 @@ _REFERENCE_KINDS = {
     "raises": "raises",
 }
 _BIND = "_bind"  # a constructor assigned to a receiver, not an edge
+_BIND_TYPE = "_bind_type"  # a type written for a receiver, not an edge
 # Values the specific @bind patterns read (a call, another name): the
 # catch-all @bind.other pattern ignores them.
-_SPECIFIC_VALUES = frozenset({"call", "identifier"})
+_SPECIFIC_VALUES = frozenset({"call", "identifier", "call_expression", "new_expression", "as_expression"})
 _LOCAL = "local"  # a @local.definition among the references, never an edge
 MAX_SIGNATURE = 400
 MAX_REFERENCE = 1000  # characters of a reference's text worth reading
@@ -261,12 +262,13 @@ def _collect(
                 held = _bound_value(captures)
                 if held is None:
                     continue
+                bind_kind = _BIND_TYPE if captures.get("bind.type") else _BIND
                 # `x = Foo(...)` / `self.x = Foo(...)` / `x: Foo`: what a receiver holds
                 obj = captures.get("bind.self")
                 # a class field (`repo = new Repo()` in a class body) is `this.repo`
                 this = _text(obj[0]) if obj else (spec.self_names[0] if "bind.field" in captures else None)
                 parts = (this, _text(captures["bind.name"][0]))
-                refs.append((_BIND, nodes[0], None, parts, held))
+                refs.append((bind_kind, nodes[0], None, parts, held))
             elif key == "local.definition" and captures.get("local.scope"):
                 scope = captures["local.scope"][0]
                 refs += [(_LOCAL, scope, n, (None, _text(n)), "") for n in nodes]
@@ -302,8 +304,10 @@ def _receivers(
     ``y = x`` gives ``y`` what ``x`` holds."""
     held: dict[tuple[int, str], set[str]] = {}
     aliases: list[tuple[int, str, str]] = []
+    # a declaration's written type wins over its value (`const l: Stats = make()`)
+    typed = {(node.start_byte, name) for kind, node, _, (_, name), ctor in refs if kind == _BIND_TYPE}
     for kind, node, _, (obj, name), ctor in refs:
-        if kind != _BIND:
+        if kind not in (_BIND, _BIND_TYPE) or kind == _BIND and (node.start_byte, name) in typed:
             continue
         scope = _enclosing(defs, starts, node.start_byte)
         if obj is not None:
@@ -468,7 +472,7 @@ def extract(path: str, source: bytes, spec: Syntax, *, timeout_ms: int | None = 
     edges: list[Edge] = []
     for kind, node, name_node, (qualifier, name), owner_type in raw_refs:
         anchor = name_node if name_node is not None else node
-        if kind in (_LOCAL, _BIND) or qualifier is None and _in_scope(local.get(name), anchor.start_byte):
+        if kind in (_LOCAL, _BIND, _BIND_TYPE) or qualifier is None and _in_scope(local.get(name), anchor.start_byte):
             continue
         owner = _enclosing(defs, starts, anchor.start_byte)
         while owner >= 0 and anchor.start_byte < defs[owner].node.start_byte:

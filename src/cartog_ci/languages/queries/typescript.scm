@@ -159,3 +159,26 @@
 (public_field_definition
   name: (property_identifier) @bind.name @bind.field
   value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind
+
+; Declared types of receivers: a field `private s: Stats`, a parameter
+; `g: Stats` (a parameter property `private readonly o: Stats` is a field
+; too), a local `const l: Stats = ...`, a cast `const c = y as Stats`, and the
+; value of a call `const m = make()` (the callee's return type), so that
+; `this.s.inc()`, `g.inc()`, `l.inc()` resolve to `Stats.inc`. A declared type
+; wins over the value in the same declaration (the extractor's rule); any
+; other value makes the name hold something unknown.
+(public_field_definition
+  name: (property_identifier) @bind.name @bind.field
+  type: (type_annotation (_) @bind.type)) @bind
+(required_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(optional_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(required_parameter
+  (accessibility_modifier)
+  pattern: (identifier) @bind.name @bind.field
+  type: (type_annotation (_) @bind.type)) @bind
+(variable_declarator name: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
+(variable_declarator name: (identifier) @bind.name value: (as_expression (_) (_) @bind.type)) @bind
+(variable_declarator
+  name: (identifier) @bind.name
+  value: (call_expression function: [(identifier) (member_expression)] @bind.ctor)) @bind
+(variable_declarator name: (identifier) @bind.name value: (_) @bind.other) @bind
