@@ -82,11 +82,11 @@ EDGES = {
     (M + 'app/Main.java:method:Main.main', M + 'model/Order.java:class:Order', 'Order', 'calls', 'import'),
     (M + 'app/Main.java:method:Main.main', M + 'model/Order.java:class:Order', 'Order', 'references', 'import'),
     (M + 'app/Main.java:method:Main.main', M + 'model/Order.java:class:Order.Line', 'Line', 'calls', 'import'),
-    (M + 'app/Main.java:method:Main.main', None, 'add', 'calls', None),
+    (M + 'app/Main.java:method:Main.main', M + 'model/Order.java:method:Order.add', 'add', 'calls', 'import'),
     (M + 'app/Main.java:method:Main.main', M + 'model/Money.java:method:Money.zero', 'zero', 'calls', 'import'),
-    (M + 'app/Main.java:method:Main.main', None, 'save', 'calls', None),
+    (M + 'app/Main.java:method:Main.main', M + 'model/Order.java:method:Order.save', 'save', 'calls', 'import'),
     (M + 'app/Main.java:method:Main.main', None, 'println', 'calls', 'external'),
-    (M + 'app/Main.java:method:Main.main', M + 'model/Order.java:method:Order.reference', 'reference', 'calls', 'unique'),
+    (M + 'app/Main.java:method:Main.main', M + 'model/Order.java:method:Order.reference', 'reference', 'calls', 'import'),
     (M + 'app/Main.java:method:Main.main', M + 'util/Text.java:method:Text.slug', 'slug', 'calls', 'import'),
     (M + 'app/Main.java:method:Main.main', M + 'app/Main.java:method:Main.audit', 'audit', 'calls', 'parent_scope'),
     (M + 'app/Main.java:method:Main.main', M + 'model/Status.java:enum:Status', 'Status', 'references', 'import'),
@@ -124,16 +124,16 @@ EDGES = {
     (M + 'model/Order.java:method:Order.<init>', None, 'String', 'references', 'external'),
     (M + 'model/Order.java:method:Order.<init>', M + 'model/Entity.java:method:Entity.<init>', '<init>', 'calls', 'parent_scope'),
     (M + 'model/Order.java:method:Order.add', M + 'model/Order.java:class:Order.Line', 'Line', 'references', 'parent_scope'),
-    (M + 'model/Order.java:method:Order.add', None, 'size', 'calls', None),
+    (M + 'model/Order.java:method:Order.add', None, 'size', 'calls', 'external'),
     (M + 'model/Order.java:method:Order.add', None, 'IllegalStateException', 'calls', 'external'),
     (M + 'model/Order.java:method:Order.add', None, 'IllegalStateException', 'raises', 'external'),
-    (M + 'model/Order.java:method:Order.add', None, 'add', 'calls', None),
+    (M + 'model/Order.java:method:Order.add', None, 'add', 'calls', 'external'),
     (M + 'model/Order.java:method:Order.total', M + 'model/Money.java:class:Money', 'Money', 'references', 'same_dir'),
     (M + 'model/Order.java:method:Order.total', M + 'model/Money.java:class:Money', 'Money', 'references', 'same_dir'),
     (M + 'model/Order.java:method:Order.total', M + 'model/Money.java:method:Money.zero', 'zero', 'calls', 'same_dir'),
     (M + 'model/Order.java:method:Order.total', M + 'model/Order.java:class:Order.Line', 'Line', 'references', 'parent_scope'),
     (M + 'model/Order.java:method:Order.total', M + 'model/Order.java:method:Order.Line.amount', 'amount', 'calls', 'unique'),
-    (M + 'model/Order.java:method:Order.total', M + 'model/Money.java:method:Money.plus', 'plus', 'calls', 'unique'),
+    (M + 'model/Order.java:method:Order.total', M + 'model/Money.java:method:Money.plus', 'plus', 'calls', 'same_dir'),
     (M + 'model/Order.java:method:Order.save', None, 'Override', 'references', 'external'),
     (M + 'model/Order.java:method:Order.save', M + 'model/Entity.java:method:Entity.validate', 'validate', 'calls', 'parent_scope'),
     (M + 'model/Order.java:method:Order.save', M + 'model/Entity.java:method:Entity.save', 'save', 'calls', 'parent_scope'),
@@ -143,7 +143,7 @@ EDGES = {
     (M + 'model/Order.java:class:Order.Line', M + 'model/Money.java:class:Money', 'Money', 'references', 'same_dir'),
     (M + 'model/Order.java:method:Order.Line.<init>', M + 'model/Money.java:class:Money', 'Money', 'references', 'same_dir'),
     (M + 'model/Order.java:method:Order.Line.amount', M + 'model/Money.java:class:Money', 'Money', 'references', 'same_dir'),
-    (M + 'model/Order.java:method:Order.Line.amount', M + 'model/Money.java:method:Money.times', 'times', 'calls', 'unique'),
+    (M + 'model/Order.java:method:Order.Line.amount', M + 'model/Money.java:method:Money.times', 'times', 'calls', 'same_dir'),
     (M + 'util/Text.java:method:Text.slug', None, 'String', 'references', 'external'),
     (M + 'util/Text.java:method:Text.slug', None, 'String', 'references', 'external'),
     (M + 'util/Text.java:method:Text.slug', M + 'util/Text.java:method:Text.normalize', 'normalize', 'calls', 'parent_scope'),
@@ -157,7 +157,7 @@ EDGES = {
     (T + 'model/OrderTest.java:method:OrderTest.totalAddsLines', M + 'model/Order.java:class:Order', 'Order', 'references', 'unique'),
     (T + 'model/OrderTest.java:method:OrderTest.totalAddsLines', M + 'model/Order.java:class:Order.Line', 'Line', 'calls', 'unique'),
     (T + 'model/OrderTest.java:method:OrderTest.totalAddsLines', M + 'model/Money.java:class:Money', 'Money', 'calls', 'unique'),
-    (T + 'model/OrderTest.java:method:OrderTest.totalAddsLines', None, 'add', 'calls', None),
+    (T + 'model/OrderTest.java:method:OrderTest.totalAddsLines', M + 'model/Order.java:method:Order.add', 'add', 'calls', 'unique'),
     (T + 'model/OrderTest.java:method:OrderTest.totalAddsLines', M + 'model/Money.java:class:Money', 'Money', 'calls', 'unique'),
     (T + 'model/OrderTest.java:method:OrderTest.totalAddsLines', None, 'assertEquals', 'calls', 'external'),
     (T + 'model/OrderTest.java:method:OrderTest.totalAddsLines', M + 'model/Order.java:method:Order.total', 'total', 'calls', 'unique'),
@@ -237,8 +237,8 @@ def test_java_resolution_cases(graph: dict[str, object]) -> None:
         M + "model/Entity.java:method:Entity.<init>", "parent_scope")
     # `new Order.Line(...)`: the nested class through its outer class
     assert edges[(main, "Line", "calls")] == (M + "model/Order.java:class:Order.Line", "import")
-    # `save` is defined twice: ambiguous, left unresolved
-    assert edges[(main, "save", "calls")] == (None, None)
+    # `save` is defined twice, but `order` is declared an `Order`: its own `save`
+    assert edges[(main, "save", "calls")] == (M + "model/Order.java:method:Order.save", "import")
     # java.lang: `System.out.println` is external, never a project `println`
     assert edges[(main, "println", "calls")] == (None, "external")
     # nothing defines it

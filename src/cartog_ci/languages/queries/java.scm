@@ -111,3 +111,22 @@
 ; definition's decorators (extractor).
 (marker_annotation name: [(identifier) (scoped_identifier)] @name) @reference.type
 (annotation name: [(identifier) (scoped_identifier)] @name) @reference.type
+
+; Declared types of receivers: fields (`private Stats stats;` is `stats` and
+; `this.stats` in its class), locals (`Stats s = ...`; `var s = new Stats()`
+; by its value), so that `stats.inc()` / `s.inc()` resolve to `Stats.inc`.
+; Parameters are read from the signature by the resolver.
+(field_declaration
+  type: (_) @bind.type
+  declarator: (variable_declarator name: (identifier) @bind.name @bind.field)) @bind
+(field_declaration
+  type: (_) @bind.type
+  declarator: (variable_declarator name: (identifier) @bind.name)) @bind
+((local_variable_declaration
+  type: (_) @bind.type
+  declarator: (variable_declarator name: (identifier) @bind.name)) @bind
+  (#not-eq? @bind.type "var"))
+(local_variable_declaration
+  declarator: (variable_declarator
+    name: (identifier) @bind.name
+    value: (object_creation_expression type: (_) @bind.ctor))) @bind

@@ -1,0 +1,40 @@
+"""Java receivers whose type is declared: fields (bare and through `this.`),
+locals, `var` by its value, parameters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.testing.exact_sets import graph_of
+
+
+def test_java_receivers_whose_type_is_declared(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, {
+        "src/main/java/b/Stats.java": "package b;\n\npublic class Stats {\n  public void inc() {}\n}\n",
+        "src/main/java/a/Crawler.java": (
+            "package a;\n\n"
+            "import b.Stats;\nimport java.util.ArrayList;\nimport java.util.List;\n\n"
+            "public class Crawler {\n"
+            "  private Stats stats;\n"
+            "  private final Stats other = new Stats();\n\n"
+            "  public void run(Stats given) {\n"
+            "    Stats local = given;\n"
+            "    var inferred = new Stats();\n"
+            "    stats.inc();\n"
+            "    this.stats.inc();\n"
+            "    other.inc();\n"
+            "    given.inc();\n"
+            "    local.inc();\n"
+            "    inferred.inc();\n"
+            "    List<Stats> all = new ArrayList<>();\n"
+            "    all.add(null);\n"
+            "  }\n"
+            "}\n"
+        ),
+    })  # fmt: skip
+    edges = graph["edges"]
+    assert isinstance(edges, list)
+    inc = "src/main/java/b/Stats.java:method:Stats.inc"
+    lines = {e["line"]: (e["target_id"], e["resolution"]) for e in edges if e["target_name"] in ("inc", "add")}
+    assert lines == {14: (inc, "import"), 15: (inc, "import"), 16: (inc, "import"), 17: (inc, "import"),
+                     18: (inc, "import"), 19: (inc, "import"), 21: (None, "external")}  # fmt: skip
