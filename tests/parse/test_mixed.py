@@ -30,7 +30,7 @@ CROSS_FILE = {
     ("web/src/cart.ts:module:web.src.cart", "web/src/api.ts:function:fetchItems", "import"),
     ("web/src/cart.ts:module:web.src.cart", "web/src/api.ts:interface:Item", "import"),
     ("backend/cmd/server/main.go:function:main", "backend/store/store.go:function:New", "import"),
-    ("backend/cmd/server/main.go:function:main", "backend/store/store.go:method:Store.Price", "unique"),
+    ("backend/cmd/server/main.go:function:main", "backend/store/store.go:method:Store.Price", "import"),
     ("backend/cmd/server/main.go:module:backend.cmd.server.main", "backend/store/store.go:module:backend.store.store", "import"),
 }
 

@@ -248,6 +248,8 @@ GO = Go(
         builtins=GO_BUILTINS,
         receiver_pattern=r"func\s*\(\s*(\w+)\s+[*\w\[]",
         unique_fallback=False,
+        # `func NewServer() *Server`, `func Open() (*DB, error)`: what a call gives
+        return_pattern=r"\)\s*(?:\(\s*)?([*]?[\w.]+)(?:\s*,[^()]*\))?\s*$",
         parameter_pattern=r"[(,]\s*(\w+)\s+\*?(\w+(?:\.\w+)?)(?=\s*[,)])",
         common_methods=GO_COMMON_METHODS,
     ),

@@ -265,9 +265,14 @@ def _collect(
                 bind_kind = _BIND_TYPE if captures.get("bind.type") else _BIND
                 # `x = Foo(...)` / `self.x = Foo(...)` / `x: Foo`: what a receiver holds
                 obj = captures.get("bind.self")
-                # a class field (`repo = new Repo()` in a class body) is `this.repo`
+                # a class field (`repo = new Repo()` in a class body) is `this.repo`;
+                # a member (a Go struct field) is reached only through its owner
                 this = _text(obj[0]) if obj else (spec.self_names[0] if "bind.field" in captures else None)
-                parts = (this, _text(captures["bind.name"][0]))
+                name = _text(captures["bind.name"][0])
+                # a method's own receiver (Go `func (s *Server)`) only types `s.field`
+                # chains: `s.m()` stays a call on the receiver (parent scope)
+                mark = "." if "bind.member" in captures else "^" if "bind.receiver" in captures else ""
+                parts = (this, mark + name)
                 refs.append((bind_kind, nodes[0], None, parts, held))
             elif key == "local.definition" and captures.get("local.scope"):
                 scope = captures["local.scope"][0]
@@ -340,6 +345,35 @@ def _held_by(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int
         if scope < 0:
             return None
         scope = defs[scope].parent
+
+
+def _held_through(
+    held: dict[tuple[int, str], set[str]],
+    defs: list[_Def],
+    types: dict[tuple[int, str], int],
+    owner: int,
+    qualifier: str,
+    self_names: tuple[str, ...],
+) -> str | None:
+    """``x.db.query()``: what field ``db`` of the type ``x`` holds, when that
+    type is defined in this file and declares the field (Go struct fields,
+    class fields bound as ``self.db``)."""
+    value = _held_by(held, defs, owner, qualifier)
+    if value is not None or "." not in qualifier:
+        return value
+    head, _, field = qualifier.rpartition(".")
+    outer = _held_through(held, defs, types, owner, head, self_names) or _held_by(held, defs, owner, "^" + head)
+    if outer is None or not outer.endswith("()") or not _PLAIN_NAME.fullmatch(outer[:-2]):
+        return None
+    type_index = _owner_index(types, -1, outer[:-2])
+    if type_index is None:
+        return None
+    for key in ("." + field, *(f"{s}.{field}" for s in self_names)):
+        ctors = held.get((type_index, key))
+        if ctors is not None:
+            found = next(iter(ctors))
+            return found if len(ctors) == 1 and not found.startswith("<") else None
+    return None
 
 
 def _locals(
@@ -480,7 +514,7 @@ def extract(path: str, source: bytes, spec: Syntax, *, timeout_ms: int | None = 
             # enclosing scope runs it when it defines the function, not the function
             owner = defs[owner].parent
         if held and qualifier is not None and kind == "calls":
-            qualifier = _held_by(held, defs, owner, qualifier) or qualifier
+            qualifier = _held_through(held, defs, types, owner, qualifier, spec.self_names) or qualifier
         if owner_type:  # the type it belongs to, when this file defines it
             owned = _owner_index(types, owner, owner_type)
             owner = owned if owned is not None else owner

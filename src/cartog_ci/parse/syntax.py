@@ -22,6 +22,7 @@ TYPE_PARENTS = frozenset({"class", "interface", "trait", "struct", "enum"})
 _GENERIC_TAIL = re.compile(r"^([\w$.]+)\s*[\[<].*[\]>]$", re.S)
 _NAME = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 _NOTHING = frozenset({"None", "null", "undefined", "void", "nil"})
+_POINTER = re.compile(r"^(?:[*&]\s*(?:mut\s+)?)+")  # Go `*T`, Rust `&mut T`: the value is a T
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\s*\[(.*)\]$", re.S)
 
 
@@ -29,7 +30,7 @@ def plain_type(annotation: str) -> str | None:
     """The one named type an annotation gives a value, or None: quotes and
     `Optional[X]` / `X | None` are looked through, generic arguments dropped
     (`list[Foo]` is a list), unions of two types are no answer."""
-    text = annotation.strip().strip("\"'").strip()
+    text = _POINTER.sub("", annotation.strip().strip("\"'").strip())
     optional = _OPTIONAL.match(text)
     if optional:
         text = optional.group(1).strip()

@@ -122,3 +122,24 @@
 (type_arguments (type_elem . [(type_identifier) (qualified_type)] @name .)) @reference.type
 
 (import_declaration) @reference.import
+
+; What a receiver holds, so that `x.Stop()` resolves to a method of its type:
+; the method's own receiver (`func (s *Server)`), `x := NewServer()` (the
+; callee's result type), `x := Server{}` / `&Server{}`, `var x Server`, a
+; parameter's type, and struct fields (`s.db.Query()` with `db *store.DB`).
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration name: (identifier) @bind.name @bind.receiver type: (_) @bind.type) @bind))
+(method_declaration
+  parameters: (parameter_list (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type) @bind))
+(function_declaration
+  parameters: (parameter_list (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type) @bind))
+(short_var_declaration
+  left: (expression_list . (identifier) @bind.name)
+  right: (expression_list . (call_expression function: [(identifier) (selector_expression)] @bind.ctor))) @bind
+(short_var_declaration
+  left: (expression_list . (identifier) @bind.name .)
+  right: (expression_list . [(composite_literal type: (_) @bind.type)
+                             (unary_expression operand: (composite_literal type: (_) @bind.type))] .)) @bind
+(var_spec name: (identifier) @bind.name type: (_) @bind.type) @bind
+(field_declaration name: (field_identifier) @bind.name @bind.member type: (_) @bind.type) @bind
