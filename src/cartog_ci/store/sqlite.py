@@ -252,18 +252,6 @@ class SqliteStore(SearchTables):
         with _savepoint(self.db, self._busy_message()):
             yield
 
-    # -- meta ----------------------------------------------------------------
-
-    def get_meta(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def set_meta(self, key: str, value: str | None) -> None:
-        if value is None:
-            self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
-        else:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
-
     # -- files ---------------------------------------------------------------
 
     def file_states(self) -> dict[str, FileState]:
