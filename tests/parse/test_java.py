@@ -174,11 +174,8 @@ def graph(repo: Path) -> dict[str, object]:
 
 
 def _symbols(repo: Path) -> dict[str, Symbol]:
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
         return {s.id: s for s in store.all_symbols()}
-    finally:
-        store.close()
 
 
 def _edges(graph: dict[str, object]) -> dict[tuple[str, str, str], tuple[str | None, str | None]]:

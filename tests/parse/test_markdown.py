@@ -70,11 +70,8 @@ def repo(tmp_path: Path) -> Path:
 
 
 def _symbols(repo: Path) -> dict[str, Symbol]:
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
         return {s.id: s for s in store.all_symbols()}
-    finally:
-        store.close()
 
 
 def test_markdown_symbols_exact(repo: Path) -> None:

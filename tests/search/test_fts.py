@@ -50,9 +50,8 @@ def store(tmp_path: Path) -> Iterator[SqliteStore]:
     write(repo, {"shop/orders.py": ORDERS_PY})
     commit(repo)
     index(repo)
-    opened = SqliteStore(repo / ".cartog-ci" / "index.db")
-    yield opened
-    opened.close()
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as opened:
+        yield opened
 
 
 def ids(hits: list[tuple[str, float]]) -> list[str]:

@@ -94,13 +94,10 @@ def test_the_engine_fuses_keyword_and_vector_lists_with_k_60(tmp_path: Path):
     })  # fmt: skip
     commit(repo)
     index(repo)
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
         model = FakeEmbeddingModel()
         embed_pending(store, lambda: model, config_key=model.model_id)
         result = hybrid_search(store, "refund invoice", model_factory=lambda: model, options=SearchOptions())
-    finally:
-        store.close()
     top = result.hits[0]
     assert top.symbol.id == "billing.py:function:refund_invoice"
     assert top.sources == {"fts": 0, "vector": 0, "rerank": None}

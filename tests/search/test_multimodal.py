@@ -131,19 +131,15 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     commit(repo, "money")
     index(repo)
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
         embed_pending(store, FakeEmbeddingModel, config_key="fake")
-    finally:
-        store.close()
     return repo
 
 
 @pytest.fixture
 def store(indexed: Path) -> Iterator[SqliteStore]:
-    s = SqliteStore(indexed / ".cartog-ci" / "index.db")
-    yield s
-    s.close()
+    with SqliteStore(indexed / ".cartog-ci" / "index.db") as s:
+        yield s
 
 
 @pytest.fixture

@@ -203,14 +203,11 @@ def test_the_index_stores_no_text_for_modules_and_constants(tmp_path):
     index(repo)
     from cartog_ci.store.sqlite import SqliteStore
 
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
         kinds = {str(k) for (k,) in store.query(
             "SELECT DISTINCT s.kind FROM symbols s JOIN chunks c ON c.symbol_id = s.id"
         )}  # fmt: skip
         all_kinds = {str(k) for (k,) in store.query("SELECT DISTINCT kind FROM symbols")}
-    finally:
-        store.close()
     assert {"module", "constant"} <= all_kinds
     assert kinds == {"function", "class", "method"}
 

@@ -34,9 +34,6 @@ def export(store: SqliteStore, *, hashes: bool = False) -> dict[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    store = workspace.open_store(ws, create=False)
-    try:
+    with workspace.open_store(ws, create=False) as store:
         emit_json(export(store, hashes=args.hashes))
-    finally:
-        store.close()
     return 0

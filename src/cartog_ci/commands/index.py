@@ -25,8 +25,7 @@ def _progress(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.path or args.repo, args.index)
-    store = workspace.open_store(ws, create=True, verify=args.force)
-    try:
+    with workspace.open_store(ws, create=True, verify=args.force) as store:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         result = index_repository(
@@ -45,8 +44,6 @@ def run(args: argparse.Namespace) -> int:
                 config_key=config_key(ws.config),
                 progress=_embed_progress if sys.stderr.isatty() else None,
             )
-    finally:
-        store.close()
     if args.json:
         data = result.as_json()
         data["embedded"] = None if embedded is None else {

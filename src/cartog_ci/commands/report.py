@@ -149,8 +149,7 @@ def run(args: argparse.Namespace) -> int:
     gates = _gates(args.fail_on)
     ws = workspace.locate(args.repo, args.index, require_git=True)
     base_ref, chosen, old, head = _sides(ws.root, args)
-    store = workspace.open_store(ws, create=True)
-    try:
+    with workspace.open_store(ws, create=True) as store:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         _announce_first_run(ws.root, store)
@@ -166,8 +165,6 @@ def run(args: argparse.Namespace) -> int:
             return 0
         depth = args.depth if args.depth is not None else ws.config.depth
         report = build_report(store, change, depth=depth, related=_related_finder(ws, store, args))
-    finally:
-        store.close()
     fmt = "json" if args.json else args.format or "text"
     _emit(report, fmt, args)
     return _gate(report, gates)

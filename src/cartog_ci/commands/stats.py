@@ -74,11 +74,8 @@ def _pct(part: int, whole: int) -> float:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    store = workspace.open_store(ws, create=False)
-    try:
+    with workspace.open_store(ws, create=False) as store:
         data = collect(store)
-    finally:
-        store.close()
     if args.json:
         emit_json(data)
         return 0

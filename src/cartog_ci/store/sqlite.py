@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import cast
+from typing import Self, cast
 
 import apsw
 
@@ -243,6 +243,12 @@ class SqliteStore(SearchTables):
 
     def close(self) -> None:
         self.db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     # -- transactions --------------------------------------------------------
 
