@@ -95,6 +95,11 @@ class Edge:
     resolution: str | None = None
 
 
+# An edge with its row number: what resolution reads and ``set_targets``
+# takes back.
+NumberedEdge = tuple[int, Edge]
+
+
 @dataclass(frozen=True, slots=True)
 class FileState:
     path: str

@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from cartog_ci import git
-from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, FileState, Symbol
+from cartog_ci.domain import Edge, FileExtraction, FileState, NumberedEdge, Symbol
 from cartog_ci.index.files import (
     DEFAULT_MAX_BYTES,
     DEFAULT_PARSE_TIMEOUT_MS,
@@ -131,8 +131,7 @@ def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) ->
     candidates = set(changed) | set(dirty) | set(previous_dirty)
     # A file stored as unsupported that a language now claims (the
     # all-languages extra installed since the last run) is parsed now.
-    unsupported = store.query("SELECT path FROM files WHERE status = 'unsupported'")
-    candidates |= {str(p) for (p,) in unsupported if language_for_path(str(p)) is not None}
+    candidates |= {p for p in store.unsupported_paths() if language_for_path(p) is not None}
     # Files that appeared in the listing but are unknown to the index
     # (e.g. the index was built with another .gitignore) are candidates too.
     known = set(stored)
@@ -216,8 +215,7 @@ def _index(
             hierarchy_changed = True
             drop(path)
         if plan.mode == "force":
-            for table in ("edges", "symbols", "files", "chunks", "fts_symbols", "fts_trigram"):
-                store.db.execute(f"DELETE FROM {table}")
+            store.clear()
         for item in parsed:
             path = item.state.path
             if item.unchanged:
@@ -267,12 +265,8 @@ def _index(
         store.set_meta("last_commit", plan.head)
         store.set_meta("extractor", extractor_fingerprint())
         store.set_meta("dirty_files", json.dumps(plan.dirty))
-        store.set_meta("languages", json.dumps(sorted(_languages(store))))
+        store.set_meta("languages", json.dumps(store.indexed_languages()))
     return result
-
-
-def _languages(store: SqliteStore) -> set[str]:
-    return {str(r[0]) for r in store.query("SELECT DISTINCT language FROM files WHERE status='indexed'")}
 
 
 def _stored_sha(states: dict[str, FileState], path: str) -> str | None:
@@ -319,10 +313,7 @@ def _apply_file(
     store.insert_symbols(added)
     store.update_symbols(modified + children_changed)
     store.delete_symbols(s.id for s in removed)
-    if fresh:
-        store.db.execute("DELETE FROM edges WHERE file = ?", (path,))
-    else:
-        store.delete_edges_of_files([path])
+    store.delete_edges_of_files([path])
     store.insert_edges(extraction.edges)
     store.replace_texts(path, extraction.texts, {s.id: s.name for s in extraction.symbols})
     result.categories["added"] += [s.id for s in added]
@@ -368,7 +359,7 @@ def _importers_names(store: SqliteStore, files: list[str]) -> set[str]:
     if not keys:
         return set()
     names = set(keys)
-    for edge_id, edge in store.numbered_edges("kind = 'imports'"):
+    for edge in store.import_edges():
         if _module_key(edge.qualifier or "") in keys or edge.target_name in keys:
             names |= {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
     return names
@@ -402,14 +393,14 @@ def _resolve(
         work = _edges_to_revisit(store, reparsed, names, hierarchy_changed, files_changed=files_changed)
     if not work:
         return 0, set()
-    table = SymbolTable.build(store.all_symbols(), (e for _, e in store.numbered_edges("kind = 'imports'")))
+    table = SymbolTable.build(store.all_symbols(), store.import_edges())
     table.root = str(root) if root is not None else ""  # go.mod / Cargo.toml for module finders
     resolver = Resolver(table)
     before = {edge_id: edge.target_id for edge_id, edge in work}
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
     store.set_targets(updates)
-    for class_id, bases in _bases(store).items():
+    for class_id, bases in store.bases().items():
         resolver.set_bases(class_id, bases)
     rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"])
     store.set_targets(rest)
@@ -420,31 +411,19 @@ def _resolve(
 
 def _edges_to_revisit(
     store: SqliteStore, reparsed: list[str], names: set[str], hierarchy_changed: bool, *, files_changed: bool
-) -> list[tuple[int, Edge]]:
-    found: dict[int, Edge] = {}
-    for path in reparsed:
-        found.update(store.numbered_edges("file = ?", (path,)))
+) -> list[NumberedEdge]:
+    found: dict[int, Edge] = dict(store.edges_of_files(reparsed))
     name_list = sorted(n for n in names if n)
-    for i in range(0, len(name_list), 500):
-        chunk = name_list[i : i + 500]
-        marks = ",".join("?" * len(chunk))
-        found.update(store.numbered_edges(f"target_name IN ({marks}) OR alias IN ({marks})", chunk + chunk))
-        found.update(store.numbered_edges(f"qualifier IN ({marks})", chunk))
+    found.update(store.edges_naming(name_list))
+    found.update(store.edges_qualified_by(name_list))
     if files_changed:
         # unresolved imports and file links (Markdown): their target may have appeared
-        found.update(
-            store.numbered_edges(
-                "target_id IS NULL AND resolution IS NULL AND (kind = 'imports' OR qualifier = ?)",
-                (FILE_QUALIFIER,),
-            )
-        )
+        found.update(store.unresolved_imports_and_file_links())
     if hierarchy_changed:
-        receivers = _receiver_qualifiers(store)
-        marks = ",".join("?" * len(receivers))
-        found.update(store.numbered_edges(f"qualifier IN ({marks})", receivers))
+        found.update(store.edges_qualified_by(_receiver_qualifiers(store)))
         # `Foo().run()` and receivers holding a `Foo()`: the method may now
         # come from another base
-        found.update(store.numbered_edges("qualifier LIKE '%()'"))
+        found.update(store.edges_on_constructed_receivers())
     return sorted(found.items())
 
 
@@ -458,22 +437,8 @@ def _receiver_qualifiers(store: SqliteStore) -> list[str]:
         names.update(spec.self_names)
         if not spec.receiver_pattern:
             continue
-        rows = store.query(
-            "SELECT DISTINCT signature FROM symbols WHERE kind = 'method' AND language = ?", (spec.name,)
-        )
-        for (signature,) in rows:
-            match = re.match(spec.receiver_pattern, str(signature))
+        for signature in store.method_signatures(spec.name):
+            match = re.match(spec.receiver_pattern, signature)
             if match:
                 names.add(match.group(1))
     return sorted(names)
-
-
-def _bases(store: SqliteStore) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    rows = store.query(
-        "SELECT source_id, target_id FROM edges WHERE kind = 'inherits' AND target_id IS NOT NULL "
-        "ORDER BY file, line, id"
-    )
-    for source, target in rows:
-        out.setdefault(str(source), []).append(str(target))
-    return out

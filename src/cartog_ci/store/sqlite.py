@@ -24,7 +24,7 @@ from typing import Self, cast
 import apsw
 
 from cartog_ci import __version__
-from cartog_ci.domain import Edge, FileState, Symbol
+from cartog_ci.domain import FILE_QUALIFIER, Edge, FileState, NumberedEdge, Symbol
 from cartog_ci.errors import (
     CartogError,
     CorruptIndex,
@@ -275,6 +275,19 @@ class SqliteStore(SearchTables):
             ),  # fmt: skip
         )
 
+    def unsupported_paths(self) -> list[str]:
+        return [str(r[0]) for r in self.db.execute("SELECT path FROM files WHERE status = 'unsupported'")]
+
+    def indexed_languages(self) -> list[str]:
+        """The languages of the indexed files, sorted."""
+        return sorted({str(r[0]) for r in self.db.execute("SELECT DISTINCT language FROM files WHERE status='indexed'")})
+
+    def clear(self) -> None:
+        """Forget every file, symbol, edge and search text (``index --force``);
+        cached vectors stay, keyed by text hash, for the texts that come back."""
+        for table in ("edges", "symbols", "files", "chunks", "fts_symbols", "fts_trigram"):
+            self.db.execute(f"DELETE FROM {table}")
+
     def delete_file(self, path: str) -> None:
         self.delete_texts([path])
         self.db.execute("DELETE FROM edges WHERE file = ?", (path,))
@@ -338,6 +351,13 @@ class SqliteStore(SearchTables):
                 return [_symbol(r) for r in rows]
         return []
 
+    def method_signatures(self, language: str) -> list[str]:
+        """The distinct signatures of the methods of one language."""
+        rows = self.db.execute(
+            "SELECT DISTINCT signature FROM symbols WHERE kind = 'method' AND language = ?", (language,)
+        )
+        return [str(r[0]) for r in rows]
+
     def all_symbols(self) -> list[Symbol]:
         rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols ORDER BY file, start_byte, end_byte DESC, id")
         return [_symbol(r) for r in rows]
@@ -353,9 +373,58 @@ class SqliteStore(SearchTables):
     def delete_edges_of_files(self, paths: Iterable[str]) -> None:
         self.db.executemany("DELETE FROM edges WHERE file = ?", ((p,) for p in paths))
 
-    def numbered_edges(self, where: str = "1", params: Sequence[object] = ()) -> list[tuple[int, Edge]]:
+    def numbered_edges(self, where: str = "1", params: Sequence[object] = ()) -> list[NumberedEdge]:
+        return self._numbered(where, params)
+
+    def import_edges(self) -> list[Edge]:
+        """Every ``imports`` edge, in the order they were stored."""
+        rows = self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE kind = 'imports' ORDER BY id")
+        return [_edge(r) for r in rows]
+
+    # Edges to re-resolve, numbered; in no particular order.
+
+    def edges_of_files(self, paths: Sequence[str]) -> list[NumberedEdge]:
+        return self._numbered_in("file IN ({marks})", paths)
+
+    def edges_naming(self, names: Sequence[str]) -> list[NumberedEdge]:
+        """Edges to one of ``names``, or that bind one as an import alias."""
+        return self._numbered_in("target_name IN ({marks}) OR alias IN ({marks})", names, repeat=2)
+
+    def edges_qualified_by(self, qualifiers: Sequence[str]) -> list[NumberedEdge]:
+        return self._numbered_in("qualifier IN ({marks})", qualifiers)
+
+    def edges_on_constructed_receivers(self) -> list[NumberedEdge]:
+        """Calls on an object built in place (``Foo().run()``) or held from one."""
+        return self._numbered("qualifier LIKE '%()'")
+
+    def unresolved_imports_and_file_links(self) -> list[NumberedEdge]:
+        """Imports and file links (Markdown) left unresolved, not even external."""
+        return self._numbered(
+            "target_id IS NULL AND resolution IS NULL AND (kind = 'imports' OR qualifier = ?)", (FILE_QUALIFIER,)
+        )
+
+    def _numbered_in(self, where: str, values: Sequence[str], *, repeat: int = 1) -> list[NumberedEdge]:
+        """``where`` with ``{marks}`` placeholders, run on chunks of ``values``."""
+        out: list[NumberedEdge] = []
+        for chunk in _chunks(list(values), 500):
+            out += self._numbered(where.format(marks=",".join("?" * len(chunk))), chunk * repeat)
+        return out
+
+    def _numbered(self, where: str, params: Sequence[object] = ()) -> list[NumberedEdge]:
         rows = self.db.execute(f"SELECT id, {_EDGE_COLUMNS} FROM edges WHERE {where}", params)
         return [(int(r[0]), _edge(r[1:])) for r in rows]
+
+    def bases(self) -> dict[str, list[str]]:
+        """Class ID -> the IDs its resolved ``inherits`` edges point to, in
+        (file, line, edge) order."""
+        out: dict[str, list[str]] = {}
+        rows = self.db.execute(
+            "SELECT source_id, target_id FROM edges WHERE kind = 'inherits' AND target_id IS NOT NULL "
+            "ORDER BY file, line, id"
+        )
+        for source, target in rows:
+            out.setdefault(str(source), []).append(str(target))
+        return out
 
     def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
         self.db.executemany(
