@@ -101,6 +101,15 @@ NumberedEdge = tuple[int, Edge]
 
 
 @dataclass(frozen=True, slots=True)
+class EdgeCounts:
+    """Edges other than imports: how many, and how many resolution left open
+    (neither a project symbol nor known to be external)."""
+
+    total: int
+    unresolved: int
+
+
+@dataclass(frozen=True, slots=True)
 class FileState:
     path: str
     language: str | None

@@ -144,7 +144,7 @@ def _base_resolver(store: SqliteStore, cs: ChangeSet) -> Resolver:
     changed = set(cs.files)
     symbols = [s for s in store.all_symbols() if s.file not in changed]
     symbols += [s for f in cs.base_files.values() for s in f.symbols]
-    imports = [e for _, e in store.numbered_edges("kind = 'imports'") if e.file not in changed]
+    imports = [e for e in store.import_edges() if e.file not in changed]
     imports += [e for f in cs.base_files.values() for e in f.edges if e.kind == "imports"]
     table = SymbolTable.build(symbols, imports)
     table.root = cs.root  # as the indexer does: go.mod / Cargo.toml lookups
@@ -154,11 +154,9 @@ def _base_resolver(store: SqliteStore, cs: ChangeSet) -> Resolver:
         target, _ = resolver.resolve(e)
         if target:
             bases.setdefault(e.source_id, []).append(target)
-    for source, target_id in store.query(
-        "SELECT source_id, target_id FROM edges WHERE kind='inherits' AND target_id IS NOT NULL"
-    ):
-        if str(source).split(":", 1)[0] not in changed:
-            bases.setdefault(str(source), []).append(str(target_id))
+    for class_id, ids in store.bases().items():
+        if class_id.split(":", 1)[0] not in changed:
+            bases.setdefault(class_id, []).extend(ids)
     for class_id, ids in bases.items():
         resolver.set_bases(class_id, ids)
     return resolver
@@ -171,19 +169,10 @@ def broken_references(store: SqliteStore, cs: ChangeSet) -> list[BrokenRef]:
     if not gone:
         return []
     names = sorted({c.old.name for c in gone.values() if c.old is not None})
-    marks = ",".join("?" * len(names))
-    candidates = [
-        e
-        for _, e in store.numbered_edges(
-            f"target_id IS NULL AND (target_name IN ({marks}) OR alias IN ({marks}))", names + names
-        )
-    ]
+    candidates = store.unresolved_edges_named(names, aliases=True)
     aliases = {e.alias for e in candidates if e.kind == "imports" and e.alias}
     if aliases:
-        marks = ",".join("?" * len(aliases))
-        candidates += [
-            e for _, e in store.numbered_edges(f"target_id IS NULL AND target_name IN ({marks})", sorted(aliases))
-        ]
+        candidates += store.unresolved_edges_named(sorted(aliases))
     resolver = _base_resolver(store, cs)
     out: list[BrokenRef] = []
     seen: set[tuple[str, int, str, str]] = set()
@@ -275,8 +264,7 @@ def build_report(
         if c.change.symbol is not None and is_test(c.change.symbol) and c.change.category != "removed":
             all_tests[c.change.symbol.id] = c.change.symbol
     tests = sorted(all_tests.values(), key=lambda s: (s.file, s.start_line))
-    total = store.count("edges", "kind != 'imports'")
-    unresolved = store.count("edges", "kind != 'imports' AND target_id IS NULL AND resolution IS NULL")
+    counts = store.edge_counts()
     report = Report(
         changes=cs,
         changed=changed,
@@ -285,8 +273,8 @@ def build_report(
         test_commands=test_commands(tests),
         risk=_risk(changed, broken, cs),
         depth=depth,
-        unresolved_edges=unresolved,
-        total_edges=total,
+        unresolved_edges=counts.unresolved,
+        total_edges=counts.total,
         related_available=related is not None,
     )
     for path, reason in cs.skipped:

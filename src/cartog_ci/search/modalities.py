@@ -308,11 +308,9 @@ def _then_unresolved(
     if len(ranked) >= limit:
         return ranked[:limit]
     names = sorted({s.name for s in store.symbols(seeds).values()})
-    kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
     extra: list[str] = []
-    for name in names:
-        rows = store.numbered_edges(f"target_name = ? AND target_id IS NULL{kind_sql}", (name, *kinds))
-        extra.extend(e.source_id for _, e in rows)
+    for name in names:  # one name a lookup: each stays an index search by name
+        extra.extend(e.source_id for e in store.unresolved_edges_named([name], kinds=kinds))
     known = set(ranked) | set(seeds)
     return (ranked + _by_centrality(store, [i for i in dict.fromkeys(extra) if i not in known]))[:limit]
 

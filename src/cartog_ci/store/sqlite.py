@@ -24,7 +24,7 @@ from typing import Self, cast
 import apsw
 
 from cartog_ci import __version__
-from cartog_ci.domain import FILE_QUALIFIER, Edge, FileState, NumberedEdge, Symbol
+from cartog_ci.domain import FILE_QUALIFIER, Edge, EdgeCounts, FileState, NumberedEdge, Symbol
 from cartog_ci.errors import (
     CartogError,
     CorruptIndex,
@@ -380,6 +380,35 @@ class SqliteStore(SearchTables):
         """Every ``imports`` edge, in the order they were stored."""
         rows = self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE kind = 'imports' ORDER BY id")
         return [_edge(r) for r in rows]
+
+    def unresolved_edges_named(
+        self, names: Sequence[str], *, kinds: Sequence[str] = (), aliases: bool = False
+    ) -> list[Edge]:
+        """Edges without a target whose target name is one of ``names`` (or,
+        with ``aliases``, that bind one as an import alias), of ``kinds``
+        when given."""
+        kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
+        out: list[Edge] = []
+        for chunk in _chunks(list(names), 500):
+            marks = ",".join("?" * len(chunk))
+            named = f"target_name IN ({marks}) OR alias IN ({marks})" if aliases else f"target_name IN ({marks})"
+            params = (*chunk, *chunk) if aliases else chunk
+            rows = self.db.execute(
+                f"SELECT {_EDGE_COLUMNS} FROM edges WHERE target_id IS NULL AND ({named}){kind_sql}",
+                (*params, *kinds),
+            )
+            out.extend(_edge(r) for r in rows)
+        return out
+
+    def edge_counts(self) -> EdgeCounts:
+        total, unresolved = cast(
+            "tuple[int, int]",
+            self.db.execute(
+                "SELECT count(*), coalesce(sum(target_id IS NULL AND resolution IS NULL), 0) "
+                "FROM edges WHERE kind != 'imports'"
+            ).fetchone(),
+        )
+        return EdgeCounts(int(total), int(unresolved))
 
     # Edges to re-resolve, numbered; in no particular order.
 
