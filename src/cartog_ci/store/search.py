@@ -19,7 +19,7 @@ import apsw
 
 from cartog_ci.domain import SymbolText
 from cartog_ci.errors import CartogError
-from cartog_ci.store.meta import MetaTable
+from cartog_ci.store.tables import Tables
 
 if TYPE_CHECKING:  # numpy is imported where vectors are used: not on every start-up
     import numpy as np
@@ -51,7 +51,7 @@ def load_vec(db: apsw.Connection) -> None:
     db.enable_load_extension(False)
 
 
-class SearchTables(MetaTable):
+class SearchTables(Tables):
     """A part of SqliteStore: the search tables on its connection."""
 
     # -- text ----------------------------------------------------------------

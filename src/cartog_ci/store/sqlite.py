@@ -24,7 +24,7 @@ from typing import Self, cast
 import apsw
 
 from cartog_ci import __version__
-from cartog_ci.domain import FILE_QUALIFIER, Edge, EdgeCounts, FileState, NumberedEdge, Symbol
+from cartog_ci.domain import FileState, Symbol
 from cartog_ci.errors import (
     CartogError,
     CorruptIndex,
@@ -33,7 +33,9 @@ from cartog_ci.errors import (
     IndexMissing,
 )
 from cartog_ci.store import migrations
+from cartog_ci.store.edges import EdgeTables
 from cartog_ci.store.search import SearchTables, load_vec
+from cartog_ci.store.tables import chunks
 
 TOOL_NAME = "cartog-ci"
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -43,7 +45,6 @@ _SYMBOL_COLUMNS = (
     "id, name, qualified_name, kind, file, start_line, end_line, start_byte, end_byte, "
     "parent_id, signature, language, content_hash, subtree_hash, decorators, docstring, in_degree"
 )
-_EDGE_COLUMNS = "source_id, target_name, kind, file, line, qualifier, alias, target_id, resolution"
 
 
 def _symbol(row: Sequence[object]) -> Symbol:
@@ -54,22 +55,11 @@ def _symbol(row: Sequence[object]) -> Symbol:
     return Symbol(*values)  # type: ignore[arg-type]
 
 
-def _edge(row: Sequence[object]) -> Edge:
-    return Edge(*row)  # type: ignore[arg-type]
-
-
 def _symbol_row(s: Symbol) -> tuple[object, ...]:
     return (
         s.id, s.name, s.qualified_name, s.kind, s.file, s.start_line, s.end_line,
         s.start_byte, s.end_byte, s.parent_id, s.signature, s.language,
         s.content_hash, s.subtree_hash, json.dumps(list(s.decorators)), s.docstring, s.in_degree,
-    )  # fmt: skip
-
-
-def _edge_row(e: Edge) -> tuple[object, ...]:
-    return (
-        e.source_id, e.target_name, e.kind, e.file, e.line,
-        e.qualifier, e.alias, e.target_id, e.resolution,
     )  # fmt: skip
 
 
@@ -148,7 +138,7 @@ def _up_to_date(db: apsw.Connection) -> bool:
     ) == (TOOL_NAME, str(migrations.SCHEMA_VERSION), __version__)
 
 
-class SqliteStore(SearchTables):
+class SqliteStore(EdgeTables, SearchTables):
     """Everything the indexer, graph queries and report read and write."""
 
     def __init__(
@@ -331,7 +321,7 @@ class SqliteStore(SearchTables):
 
     def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
         out: dict[str, Symbol] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+        for chunk in chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
             rows = self.db.execute(
                 f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE id IN ({marks})", chunk
@@ -362,145 +352,6 @@ class SqliteStore(SearchTables):
         rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols ORDER BY file, start_byte, end_byte DESC, id")
         return [_symbol(r) for r in rows]
 
-    # -- edges ---------------------------------------------------------------
-
-    def insert_edges(self, edges: Iterable[Edge]) -> None:
-        self.db.executemany(
-            f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (_edge_row(e) for e in edges),
-        )
-
-    def delete_edges_of_files(self, paths: Iterable[str]) -> None:
-        self.db.executemany("DELETE FROM edges WHERE file = ?", ((p,) for p in paths))
-
-    def numbered_edges(self, where: str = "1", params: Sequence[object] = ()) -> list[NumberedEdge]:
-        return self._numbered(where, params)
-
-    def import_edges(self) -> list[Edge]:
-        """Every ``imports`` edge, in the order they were stored."""
-        rows = self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE kind = 'imports' ORDER BY id")
-        return [_edge(r) for r in rows]
-
-    def unresolved_edges_named(
-        self, names: Sequence[str], *, kinds: Sequence[str] = (), aliases: bool = False
-    ) -> list[Edge]:
-        """Edges without a target whose target name is one of ``names`` (or,
-        with ``aliases``, that bind one as an import alias), of ``kinds``
-        when given."""
-        kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
-        out: list[Edge] = []
-        for chunk in _chunks(list(names), 500):
-            marks = ",".join("?" * len(chunk))
-            named = f"target_name IN ({marks}) OR alias IN ({marks})" if aliases else f"target_name IN ({marks})"
-            params = (*chunk, *chunk) if aliases else chunk
-            rows = self.db.execute(
-                f"SELECT {_EDGE_COLUMNS} FROM edges WHERE target_id IS NULL AND ({named}){kind_sql}",
-                (*params, *kinds),
-            )
-            out.extend(_edge(r) for r in rows)
-        return out
-
-    def edge_counts(self) -> EdgeCounts:
-        total, unresolved = cast(
-            "tuple[int, int]",
-            self.db.execute(
-                "SELECT count(*), coalesce(sum(target_id IS NULL AND resolution IS NULL), 0) "
-                "FROM edges WHERE kind != 'imports'"
-            ).fetchone(),
-        )
-        return EdgeCounts(int(total), int(unresolved))
-
-    # Edges to re-resolve, numbered; in no particular order.
-
-    def edges_of_files(self, paths: Sequence[str]) -> list[NumberedEdge]:
-        return self._numbered_in("file IN ({marks})", paths)
-
-    def edges_naming(self, names: Sequence[str]) -> list[NumberedEdge]:
-        """Edges to one of ``names``, or that bind one as an import alias."""
-        return self._numbered_in("target_name IN ({marks}) OR alias IN ({marks})", names, repeat=2)
-
-    def edges_qualified_by(self, qualifiers: Sequence[str]) -> list[NumberedEdge]:
-        return self._numbered_in("qualifier IN ({marks})", qualifiers)
-
-    def edges_on_constructed_receivers(self) -> list[NumberedEdge]:
-        """Calls on an object built in place (``Foo().run()``) or held from one."""
-        return self._numbered("qualifier LIKE '%()'")
-
-    def unresolved_imports_and_file_links(self) -> list[NumberedEdge]:
-        """Imports and file links (Markdown) left unresolved, not even external."""
-        return self._numbered(
-            "target_id IS NULL AND resolution IS NULL AND (kind = 'imports' OR qualifier = ?)", (FILE_QUALIFIER,)
-        )
-
-    def _numbered_in(self, where: str, values: Sequence[str], *, repeat: int = 1) -> list[NumberedEdge]:
-        """``where`` with ``{marks}`` placeholders, run on chunks of ``values``."""
-        out: list[NumberedEdge] = []
-        for chunk in _chunks(list(values), 500):
-            out += self._numbered(where.format(marks=",".join("?" * len(chunk))), chunk * repeat)
-        return out
-
-    def _numbered(self, where: str, params: Sequence[object] = ()) -> list[NumberedEdge]:
-        rows = self.db.execute(f"SELECT id, {_EDGE_COLUMNS} FROM edges WHERE {where}", params)
-        return [(int(r[0]), _edge(r[1:])) for r in rows]
-
-    def bases(self) -> dict[str, list[str]]:
-        """Class ID -> the IDs its resolved ``inherits`` edges point to, in
-        (file, line, edge) order."""
-        out: dict[str, list[str]] = {}
-        rows = self.db.execute(
-            "SELECT source_id, target_id FROM edges WHERE kind = 'inherits' AND target_id IS NOT NULL "
-            "ORDER BY file, line, id"
-        )
-        for source, target in rows:
-            out.setdefault(str(source), []).append(str(target))
-        return out
-
-    def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
-        self.db.executemany(
-            "UPDATE edges SET target_id = ?, resolution = ? WHERE id = ?",
-            ((target, resolution, edge_id) for edge_id, target, resolution in updates),
-        )
-
-    def invalidate_dangling_edges(self) -> int:
-        """Phase 1: edges whose target no longer exists lose their target."""
-        self.db.execute(
-            "UPDATE edges SET target_id = NULL, resolution = NULL WHERE target_id IS NOT NULL "
-            "AND target_id NOT IN (SELECT id FROM symbols)"
-        )
-        return self.db.changes()
-
-    def edges_from(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
-        return self._edges_by("source_id", ids, kinds)
-
-    def edges_to(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
-        return self._edges_by("target_id", ids, kinds)
-
-    def _edges_by(self, column: str, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
-        out: list[Edge] = []
-        kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
-        for chunk in _chunks(list(ids), 500):
-            marks = ",".join("?" * len(chunk))
-            rows = self.db.execute(
-                f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {column} IN ({marks}){kind_sql} "
-                "ORDER BY file, line, id",
-                (*chunk, *kinds),
-            )
-            out.extend(_edge(r) for r in rows)
-        return out
-
-    def edges_in_file(self, path: str) -> list[Edge]:
-        rows = self.db.execute(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE file = ? ORDER BY line, id", (path,)
-        )
-        return [_edge(r) for r in rows]
-
-    def all_edges(self) -> list[Edge]:
-        rows = self.db.execute(
-            f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY file, line, source_id, kind, target_name, "
-            "qualifier, alias"
-        )
-        return [_edge(r) for r in rows]
-
     def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
         """Phase 3: in_degree = resolved incoming edges (all symbols when ids is None)."""
         sql = (
@@ -511,7 +362,7 @@ class SqliteStore(SearchTables):
             self.db.execute(sql)
             return self.db.changes()
         total = 0
-        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+        for chunk in chunks(list(dict.fromkeys(ids))):
             self.db.execute(f"{sql} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
             total += self.db.changes()
         return total
@@ -567,8 +418,3 @@ def _savepoint(
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
-
-
-def _chunks(items: list[str], size: int) -> Iterator[list[str]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
