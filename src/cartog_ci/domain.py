@@ -152,6 +152,38 @@ class SkippedFile:
 
 
 @dataclass(frozen=True, slots=True)
+class LanguageStats:
+    """One language of the index; 0 where it has no row (no indexed file:
+    files 0; no edge from its files: edges 0)."""
+
+    language: str
+    files: int = 0  # indexed files
+    lines: int = 0
+    symbols: int = 0
+    edges: int = 0  # edges from its files
+    resolved: int = 0  # of those, resolved to a project symbol
+    external: int = 0  # of those, known to point outside the project
+
+
+@dataclass(frozen=True, slots=True)
+class IndexStats:
+    """What the index holds (``cartog-ci stats``). Counts by tier, kind and
+    extension come most first."""
+
+    files: int  # indexed
+    symbols: int
+    edges: int
+    resolved_edges: int
+    external_edges: int
+    resolution: tuple[tuple[str, int], ...]  # (tier, or "unresolved"; edges)
+    symbol_kinds: tuple[tuple[str, int], ...]
+    # languages of indexed files by name, then any only symbols or edges have
+    languages: tuple[LanguageStats, ...]
+    skipped: tuple[SkippedFile, ...]  # by path
+    unsupported: tuple[tuple[str, int], ...]  # (extension, "" for none; files)
+
+
+@dataclass(frozen=True, slots=True)
 class ImpactNode:
     symbol: Symbol
     depth: int

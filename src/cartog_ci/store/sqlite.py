@@ -24,7 +24,7 @@ from typing import Self, cast
 import apsw
 
 from cartog_ci import __version__
-from cartog_ci.domain import FileState, Symbol
+from cartog_ci.domain import FileState, IndexStats, Symbol
 from cartog_ci.errors import (
     CartogError,
     CorruptIndex,
@@ -35,6 +35,7 @@ from cartog_ci.errors import (
 from cartog_ci.store import migrations
 from cartog_ci.store.edges import EdgeTables
 from cartog_ci.store.search import SearchTables, load_vec
+from cartog_ci.store.stats import index_stats
 from cartog_ci.store.tables import chunks
 
 TOOL_NAME = "cartog-ci"
@@ -366,6 +367,9 @@ class SqliteStore(EdgeTables, SearchTables):
             self.db.execute(f"{sql} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
             total += self.db.changes()
         return total
+
+    def stats(self) -> IndexStats:
+        return index_stats(self.db)
 
     def count(self, table: str, where: str = "1", params: Sequence[object] = ()) -> int:
         row = cast("tuple[int]", self.db.execute(f"SELECT count(*) FROM {table} WHERE {where}", params).fetchone())
