@@ -200,6 +200,18 @@ class SymbolChange:
     moved_from: str | None = None
 
 
+# How a symbol's name matched a search term, best first (the table in
+# store/definitions.py).
+NAME_MATCH_TIERS = ("exact", "exact_case", "prefix", "substring", "signature")
+
+
+@dataclass(frozen=True, slots=True)
+class NameMatch:
+    symbol_id: str
+    tier: int  # index into NAME_MATCH_TIERS: lower is better
+    member: bool = False  # matched only as a member of the term (``T.x`` for ``T``)
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     symbol: Symbol

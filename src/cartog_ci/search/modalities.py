@@ -7,7 +7,7 @@ first; ``multimodal`` decides which of them run and fuses their ranks:
 - ``text``: literal substrings in the stored content (FTS5 ``trigram``):
   quoted strings, error tokens, partial identifiers, then the words;
 - ``structural``: definitions by name, qualified name and signature, exact
-  before prefix before substring (``store.definitions``);
+  before prefix before substring (``store.match_names``);
 - ``graph``: callers, callees or the blast radius of the symbols the query
   names (or that the other modalities found), by distance then ``in_degree``.
 """
@@ -26,12 +26,11 @@ from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search.engine import query_vector
 from cartog_ci.search.fts import quote, trigram_search
 from cartog_ci.search.intent import Intent, content_words, identifiers, literals
-from cartog_ci.store.definitions import match_names
 from cartog_ci.store.sqlite import SqliteStore
 
 MODALITIES = ("semantic", "text", "structural", "graph")
 CANDIDATES = 50
-# Structural score of a term by tier (store.definitions.TIERS): one exact
+# Structural score of a term by tier (domain.NAME_MATCH_TIERS): one exact
 # name outweighs any number of substring hits of a single term.
 TIER_SCORES = (1.0, 0.9, 0.5, 0.25, 0.1)
 NAMED_WEIGHT = 1.0  # a term the query wrote as code (`send_task`, AsyncResult)
@@ -213,7 +212,7 @@ def structural(store: SqliteStore, query: str, intent: Intent, *, limit: int = C
     scores: dict[str, float] = {}
     direct: set[str] = set()  # matched a term by their own name, not only as a member of one
     for term, weight in name_terms(query, intent):
-        for match in match_names(store, term, limit=limit):
+        for match in store.match_names(term, limit=limit):
             scores[match.symbol_id] = scores.get(match.symbol_id, 0.0) + weight * TIER_SCORES[match.tier]
             if not match.member:
                 direct.add(match.symbol_id)
@@ -241,10 +240,10 @@ def named_symbols(store: SqliteStore, intent: Intent) -> list[str]:
     ``A.b`` not found as written, ``b`` alone; most central first."""
     seeds: list[str] = []
     for subject in intent.subjects:
-        hits = [m.symbol_id for m in match_names(store, subject, limit=MAX_SEEDS) if m.tier <= 1]
+        hits = [m.symbol_id for m in store.match_names(subject, limit=MAX_SEEDS) if m.tier <= 1]
         if not hits and "." in subject:
             last = subject.rsplit(".", 1)[1]
-            hits = [m.symbol_id for m in match_names(store, last, limit=MAX_SEEDS) if m.tier <= 1]
+            hits = [m.symbol_id for m in store.match_names(last, limit=MAX_SEEDS) if m.tier <= 1]
         seeds.extend(h for h in hits if h not in seeds)
     found = store.symbols(seeds)
     return sorted(found, key=lambda i: (-found[i].in_degree, i))[:MAX_SEEDS]

@@ -24,7 +24,7 @@ from typing import Self, cast
 import apsw
 
 from cartog_ci import __version__
-from cartog_ci.domain import FileState, IndexStats, Symbol
+from cartog_ci.domain import FileState, IndexStats, NameMatch, Symbol
 from cartog_ci.errors import (
     CartogError,
     CorruptIndex,
@@ -32,7 +32,7 @@ from cartog_ci.errors import (
     IndexFromTheFuture,
     IndexMissing,
 )
-from cartog_ci.store import migrations
+from cartog_ci.store import definitions, migrations
 from cartog_ci.store.edges import EdgeTables
 from cartog_ci.store.search import SearchTables, load_vec
 from cartog_ci.store.stats import index_stats
@@ -367,6 +367,11 @@ class SqliteStore(EdgeTables, SearchTables):
             self.db.execute(f"{sql} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
             total += self.db.changes()
         return total
+
+    def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:
+        """Symbols whose ID, qualified name, name or signature match ``term``,
+        best tier first (store/definitions.py)."""
+        return definitions.match_names(self.db, term, limit=limit)
 
     def stats(self) -> IndexStats:
         return index_stats(self.db)
