@@ -245,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         asks = systems(store, model)
         answers = {name: {q.id: ask(q.query) for q in questions} for name, ask in asks.items()}
         files, lines = corpora.python_size(corpus.root)
-        symbols = store.count("symbols")
+        symbols = store.stats().symbols
         print(f"corpus {corpus.requirement}: {files} Python files, {lines:,} lines, {symbols:,} symbols; "
               f"{len(questions)} questions")  # fmt: skip
         print(f"{tool_note()}; load {load_average()}\n")

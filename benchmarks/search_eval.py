@@ -524,7 +524,7 @@ def latency(model: EmbeddingModel, limit: int) -> list[str]:
     build_s = time.perf_counter() - clock
     texts = [q.text for q in _latency_queries(root)][:limit]
     with SqliteStore(db, readonly=True) as store:
-        symbols = int(store.query("SELECT count(*) FROM chunks")[0][0])
+        symbols = int(store.db.execute("SELECT count(*) FROM chunks").fetchall()[0][0])
         reranker = BlendReranker()
         hybrid_search(store, "warm up", model_factory=lambda: model, reranker=reranker)
         total, steps = [], {"embed": [], "knn": [], "bm25": [], "rrf": [], "rerank": []}  # type: ignore[var-annotated]
@@ -622,7 +622,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     model = load_default_model()
     memo = MemoModel(model)
     with SqliteStore(db, readonly=True) as store:
-        known = {str(r[0]) for r in store.query("SELECT symbol_id FROM chunks")}
+        known = {str(r[0]) for r in store.db.execute("SELECT symbol_id FROM chunks")}
         queries, dropped = queries_of(corpus, known)
         print(f"corpus {corpus.requirement} without docstrings: {len(known)} embedded symbols, "
               f"model {store.vector_model()[0] if store.vector_model() else '-'}")  # fmt: skip

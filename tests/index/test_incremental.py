@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.testing.fixtures import commit, exported, git, index, init_repo, make_repo, write
+from tests.testing.fixtures import commit, exported, git, index, init_repo, make_repo, sql_rows, write
 
 
 def _edge_rows(repo: Path) -> list[tuple[object, ...]]:
     from cartog_ci.store.sqlite import SqliteStore
 
     with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
-        return store.query("SELECT id, source_id, target_id, line FROM edges ORDER BY id")
+        return sql_rows(store, "SELECT id, source_id, target_id, line FROM edges ORDER BY id")
 
 
 def test_unchanged_save_is_skipped_at_level_2(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from cartog_ci.embed.fake import FakeEmbeddingModel
 from cartog_ci.embed.pipeline import EmbedResult, embed_pending
 from cartog_ci.store.search import VEC_TABLE
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, git, index, init_repo, write
+from tests.testing.fixtures import commit, git, index, init_repo, sql_rows, write
 
 BILLING_PY = '''\
 def refund_invoice(invoice):
@@ -68,7 +68,7 @@ def embed(repo: Path, model: EmbeddingModel, *, config_key: str | None = None) -
 
 def rows(repo: Path, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
     with SqliteStore(db(repo)) as store:
-        return store.query(sql, params)
+        return sql_rows(store, sql, params)
 
 
 def headers(model: FakeEmbeddingModel) -> set[str]:
@@ -176,7 +176,7 @@ def test_switching_to_another_dimension_rebuilds_the_knn_table(indexed):
     assert embed(indexed, small).embedded == 6
     with SqliteStore(db(indexed)) as store:
         assert store.vector_model() == ("fake-bow-64", 64)
-        (text,) = store.query("SELECT embed_text FROM chunks WHERE symbol_id = 'billing.py:function:tax_for'")[0]
+        (text,) = sql_rows(store, "SELECT embed_text FROM chunks WHERE symbol_id = 'billing.py:function:tax_for'")[0]
         hits = store.knn(small.embed_batch([str(text)])[0], 10)
         assert len(hits) == 6
         assert hits[0] == ("billing.py:function:tax_for", pytest.approx(0.0, abs=1e-6))
@@ -212,7 +212,7 @@ def test_search_reads_the_stored_vector_and_a_content_change_replaces_it(indexed
 
 def test_cached_vectors_of_old_texts_do_not_take_knn_slots(indexed):
     with SqliteStore(db(indexed)) as store:
-        (old,) = store.query("SELECT embed_text FROM chunks WHERE symbol_id = 'mail.py:function:send_newsletter'")[0]
+        (old,) = sql_rows(store, "SELECT embed_text FROM chunks WHERE symbol_id = 'mail.py:function:send_newsletter'")[0]
     write(indexed, {"mail.py": MAIL_PY.replace("s.notify()", "s.notify(now=True)")})
     index(indexed)
     embed(indexed, FakeEmbeddingModel())
@@ -258,8 +258,8 @@ def test_two_indexes_of_one_repository_store_identical_vectors(repo, tmp_path, r
         index(repo, db=tmp_path / name)
         with SqliteStore(tmp_path / name) as store:
             embed_pending(store, lambda: real_model, config_key="default")
-            blobs.append(store.query("SELECT c.symbol_id, v.vector FROM chunks c JOIN vectors v "
-                                     "ON v.text_hash = c.text_hash ORDER BY c.symbol_id"))  # fmt: skip
+            blobs.append(sql_rows(store, "SELECT c.symbol_id, v.vector FROM chunks c JOIN vectors v "
+                                  "ON v.text_hash = c.text_hash ORDER BY c.symbol_id"))  # fmt: skip
     assert len(blobs[0]) == 6
     assert blobs[0] == blobs[1]
     vectors = np.stack([np.frombuffer(b, dtype="<f4") for _, b in blobs[0]])  # type: ignore[arg-type]

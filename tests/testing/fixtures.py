@@ -66,6 +66,11 @@ def exported(repo: Path, db: Path | None = None) -> dict[str, object]:
         return export(store, hashes=True)
 
 
+def sql_rows(store: SqliteStore, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """Test-only inspection of the index file, on the store's connection."""
+    return [tuple(r) for r in store.db.execute(sql, params)]
+
+
 def run_cli(capsys: object, *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     captured = capsys.readouterr()  # type: ignore[attr-defined]

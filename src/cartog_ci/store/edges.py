@@ -40,8 +40,9 @@ class EdgeTables(Tables):
     def delete_edges_of_files(self, paths: Iterable[str]) -> None:
         self.db.executemany("DELETE FROM edges WHERE file = ?", ((p,) for p in paths))
 
-    def numbered_edges(self, where: str = "1", params: Sequence[object] = ()) -> list[NumberedEdge]:
-        return self._numbered(where, params)
+    def numbered_edges(self) -> list[NumberedEdge]:
+        """Every edge (a full resolution run)."""
+        return self._numbered("1")
 
     def import_edges(self) -> list[Edge]:
         """Every ``imports`` edge, in the order they were stored."""

@@ -376,14 +376,6 @@ class SqliteStore(EdgeTables, SearchTables):
     def stats(self) -> IndexStats:
         return index_stats(self.db)
 
-    def count(self, table: str, where: str = "1", params: Sequence[object] = ()) -> int:
-        row = cast("tuple[int]", self.db.execute(f"SELECT count(*) FROM {table} WHERE {where}", params).fetchone())
-        return int(row[0])
-
-    def query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
-        """Aggregate read-only queries for stats; not for domain objects."""
-        return [tuple(r) for r in self.db.execute(sql, params)]
-
 
 def _set_wal(db: apsw.Connection, busy_timeout_ms: int) -> None:
     """Switch to WAL, retrying: two processes creating the same new index
