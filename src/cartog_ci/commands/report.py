@@ -23,7 +23,7 @@ from cartog_ci.report.diff import (
     find_merge_base,
 )
 from cartog_ci.report.render import render_markdown, render_text, report_json
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 GATES = ("broken-refs", "high-risk", "medium-risk", "untested")
 
@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     return _gate(report, gates)
 
 
-def _embed_changed(ws: workspace.Workspace, store: SqliteStore, args: argparse.Namespace) -> None:
+def _embed_changed(ws: workspace.Workspace, store: Store, args: argparse.Namespace) -> None:
     """When the index has embeddings (someone ran `cartog-ci index`), embed
     what changed since, so related code covers the change. An index without
     embeddings stays without: the report never starts a whole-repository
@@ -180,7 +180,7 @@ def _embed_changed(ws: workspace.Workspace, store: SqliteStore, args: argparse.N
     embed_pending(store, lambda: model_from_config(ws.config, ws.root), config_key=config_key(ws.config))
 
 
-def _announce_first_run(root: Path, store: SqliteStore) -> None:
+def _announce_first_run(root: Path, store: Store) -> None:
     """One line before the slow first index, TTY or not: a pre-commit hook
     captures stderr, and a silent minute looks like a hang."""
     if store.get_meta("dirty_files") is not None:  # written by every indexing run, with last_commit

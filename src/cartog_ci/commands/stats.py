@@ -8,14 +8,14 @@ from typing import cast
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
 from cartog_ci.domain import LanguageStats
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     pass
 
 
-def collect(store: SqliteStore) -> dict[str, object]:
+def collect(store: Store) -> dict[str, object]:
     stats = store.stats()
     return {
         "files": stats.files,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cartog_ci import workspace
 from cartog_ci.index.cascade import INDEX_DIR, index_repository
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _index_once(ws: workspace.Workspace, store: SqliteStore, why: str) -> None:
+def _index_once(ws: workspace.Workspace, store: Store, why: str) -> None:
     start = time.perf_counter()
     result = index_repository(
         ws.root, store, max_bytes=ws.config.max_file_bytes, parse_timeout_ms=ws.config.parse_timeout_ms

@@ -31,7 +31,7 @@ from cartog_ci.index.files import (
 )
 from cartog_ci.index.resolve import Resolver, SymbolTable, resolve_edges
 from cartog_ci.parse.languages import LANGUAGES, language_for_path
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 INDEX_DIR = ".cartog-ci"
 POOL_THRESHOLD = 48  # below this, a process pool costs more than it saves
@@ -111,7 +111,7 @@ def _ours(path: str) -> bool:
     return path == INDEX_DIR or path.startswith(INDEX_DIR + "/")
 
 
-def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) -> _Plan:
+def _plan(root: Path, store: Store, force: bool, stored: Iterable[str]) -> _Plan:
     top = git.toplevel(root)
     if top is None or top.resolve() != root.resolve():
         files = [p for p in walk(root) if not _ours(p)]
@@ -153,7 +153,7 @@ def _parse_all(root: Path, jobs: list[ParseJob], progress: Progress | None) -> l
 
 def index_repository(
     root: Path,
-    store: SqliteStore,
+    store: Store,
     *,
     force: bool = False,
     max_bytes: int = DEFAULT_MAX_BYTES,
@@ -176,7 +176,7 @@ def index_repository(
 
 
 def _index(
-    root: Path, store: SqliteStore, force: bool, max_bytes: int, timeout_ms: int | None, progress: Progress | None
+    root: Path, store: Store, force: bool, max_bytes: int, timeout_ms: int | None, progress: Progress | None
 ) -> IndexResult:
     result = IndexResult(notices=list(store.notices))
     clock = time.perf_counter()
@@ -285,7 +285,7 @@ def _names_of(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> set[str]:
 
 
 def _apply_file(
-    store: SqliteStore, extraction: FileExtraction, result: IndexResult, *, fresh: bool
+    store: Store, extraction: FileExtraction, result: IndexResult, *, fresh: bool
 ) -> tuple[set[str], bool, bool]:
     """Merkle-diff one re-parsed file against the store and apply it."""
     path = extraction.path
@@ -354,7 +354,7 @@ def _module_key(path_or_spec: str) -> str:
     return parts[-1] if parts else ""
 
 
-def _importers_names(store: SqliteStore, files: list[str]) -> set[str]:
+def _importers_names(store: Store, files: list[str]) -> set[str]:
     keys = {_module_key(f) for f in files} - {""}
     if not keys:
         return set()
@@ -374,7 +374,7 @@ def _import_keys(edges: Iterable[Edge]) -> set[tuple[str, str | None, str | None
 
 
 def _resolve(
-    store: SqliteStore,
+    store: Store,
     reparsed: list[str],
     names: set[str],
     hierarchy_changed: bool,
@@ -410,7 +410,7 @@ def _resolve(
 
 
 def _edges_to_revisit(
-    store: SqliteStore, reparsed: list[str], names: set[str], hierarchy_changed: bool, *, files_changed: bool
+    store: Store, reparsed: list[str], names: set[str], hierarchy_changed: bool, *, files_changed: bool
 ) -> list[NumberedEdge]:
     found: dict[int, Edge] = dict(store.edges_of_files(reparsed))
     name_list = sorted(n for n in names if n)
@@ -427,7 +427,7 @@ def _edges_to_revisit(
     return sorted(found.items())
 
 
-def _receiver_qualifiers(store: SqliteStore) -> list[str]:
+def _receiver_qualifiers(store: Store) -> list[str]:
     """What methods call their own object: `self`/`this`, every language's
     self names (Rust `Self`) and Go receivers (`func (s *Server)` -> `s`),
     read from the stored signatures. A base added in one file changes what

@@ -13,7 +13,7 @@ from cartog_ci import graph
 from cartog_ci.domain import Edge, ImpactNode, Symbol, SymbolChange
 from cartog_ci.index.resolve import Resolver, SymbolTable
 from cartog_ci.report.diff import ChangeSet
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]
 REPORT_SCHEMA = 1
@@ -138,7 +138,7 @@ def _shell_quote(text: str) -> str:
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
-def _base_resolver(store: SqliteStore, cs: ChangeSet) -> Resolver:
+def _base_resolver(store: Store, cs: ChangeSet) -> Resolver:
     """A resolver over the graph as it was at the merge-base, for the files
     the change touched (the rest of the graph is shared)."""
     changed = set(cs.files)
@@ -162,7 +162,7 @@ def _base_resolver(store: SqliteStore, cs: ChangeSet) -> Resolver:
     return resolver
 
 
-def broken_references(store: SqliteStore, cs: ChangeSet) -> list[BrokenRef]:
+def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     """Call sites in the head that resolve to nothing, and that resolved to a
     symbol this change removed or renamed."""
     gone = {c.old.id: c for c in cs.by_category("removed", "renamed") if c.old is not None}
@@ -241,7 +241,7 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
 
 
 def build_report(
-    store: SqliteStore,
+    store: Store,
     cs: ChangeSet,
     *,
     depth: int = 3,
@@ -287,7 +287,7 @@ def build_report(
     return report
 
 
-def _changed_symbol(store: SqliteStore, change: SymbolChange, broken: list[BrokenRef], depth: int) -> ChangedSymbol:
+def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef], depth: int) -> ChangedSymbol:
     item = ChangedSymbol(change)
     old_id = change.old.id if change.old is not None else None
     via_broken = [b.edge.source_id for b in broken if old_id is not None and b.old_target.id == old_id]
@@ -316,7 +316,7 @@ def _changed_symbol(store: SqliteStore, change: SymbolChange, broken: list[Broke
     return item
 
 
-def _impact_from_sources(store: SqliteStore, roots: list[str], depth: int) -> list[ImpactNode]:
+def _impact_from_sources(store: Store, roots: list[str], depth: int) -> list[ImpactNode]:
     """Callers reached from call sites (the sources of broken references are
     depth 1; their own callers follow)."""
     sources = [r for r in roots if store.symbol(r) is not None]

@@ -13,7 +13,7 @@ from cartog_ci.embed.base import EmbeddingModel, embed_texts
 from cartog_ci.search.fts import keyword_search
 from cartog_ci.search.fuse import RRF_K, rrf
 from cartog_ci.search.rerank import Candidate, Reranker
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 CANDIDATES = 50
 
@@ -41,7 +41,7 @@ def query_vector(model: EmbeddingModel, query: str) -> np.ndarray:
 
 
 def hybrid_search(
-    store: SqliteStore,
+    store: Store,
     query: str,
     *,
     model_factory: Callable[[], EmbeddingModel] | None,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
+from cartog_ci.store.base import Store
 from cartog_ci.store.search import words_of
-from cartog_ci.store.sqlite import SqliteStore
 
 _TOKEN = re.compile(r"[\w$]+", re.UNICODE)
 LEVELS = ("phrase", "and", "or")
@@ -42,7 +42,7 @@ def expressions(query: str) -> list[tuple[str, str]]:
     return levels
 
 
-def keyword_search(store: SqliteStore, query: str, limit: int = 50) -> tuple[list[tuple[str, float]], str | None]:
+def keyword_search(store: Store, query: str, limit: int = 50) -> tuple[list[tuple[str, float]], str | None]:
     """(symbol_id, bm25) best first, and which cascade level answered."""
     for level, expression in expressions(query):
         hits = store.fts(expression, limit)
@@ -51,7 +51,7 @@ def keyword_search(store: SqliteStore, query: str, limit: int = 50) -> tuple[lis
     return [], None
 
 
-def trigram_search(store: SqliteStore, text: str, limit: int = 50) -> list[tuple[str, float]]:
+def trigram_search(store: Store, text: str, limit: int = 50) -> list[tuple[str, float]]:
     """Literal substring search (error strings, partial identifiers): >= 3 characters."""
     if len(text.strip()) < 3:
         return []

@@ -26,7 +26,7 @@ from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search.engine import query_vector
 from cartog_ci.search.fts import quote, trigram_search
 from cartog_ci.search.intent import Intent, content_words, identifiers, literals
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 MODALITIES = ("semantic", "text", "structural", "graph")
 CANDIDATES = 50
@@ -92,7 +92,7 @@ def kinds_named(query: str) -> set[str]:
 
 
 def semantic(
-    store: SqliteStore,
+    store: Store,
     query: str,
     model_factory: Callable[[], EmbeddingModel] | None,
     *,
@@ -110,7 +110,7 @@ def semantic(
     return SemanticAnswer([i for i, _ in store.knn(vector, limit)], vector)
 
 
-def similar_to(store: SqliteStore, anchors: Sequence[str], *, limit: int = CANDIDATES) -> list[str]:
+def similar_to(store: Store, anchors: Sequence[str], *, limit: int = CANDIDATES) -> list[str]:
     """KNN of the anchors' stored vectors (no query embedding): code whose
     text reads like theirs. The anchors and their members are left out —
     "similar to X" asks for other code than X."""
@@ -161,7 +161,7 @@ def _error_tokens(query: str) -> list[str]:
     return [lit for lit in literals(query) if lit in query and f'"{lit}"' not in query and f"'{lit}'" not in query]
 
 
-def text(store: SqliteStore, query: str, intent: Intent, *, limit: int = CANDIDATES) -> list[tuple[str, float]]:
+def text(store: Store, query: str, intent: Intent, *, limit: int = CANDIDATES) -> list[tuple[str, float]]:
     """(symbol_id, bm25) from the trigram index: each probe as a substring,
     then all content words (AND), then any (OR); the levels accumulate, in
     that order, until ``limit``. An exact-match question stops before OR: a
@@ -205,7 +205,7 @@ def name_terms(query: str, intent: Intent) -> list[tuple[str, float]]:
     return terms
 
 
-def structural(store: SqliteStore, query: str, intent: Intent, *, limit: int = CANDIDATES) -> list[str]:
+def structural(store: Store, query: str, intent: Intent, *, limit: int = CANDIDATES) -> list[str]:
     """Definitions whose names match the query's terms: per term exact >
     prefix > substring > signature; summed over terms; then the kind the
     query mentions, then centrality (``in_degree``)."""
@@ -235,7 +235,7 @@ def structural(store: SqliteStore, query: str, intent: Intent, *, limit: int = C
 # -- graph --------------------------------------------------------------------
 
 
-def named_symbols(store: SqliteStore, intent: Intent) -> list[str]:
+def named_symbols(store: Store, intent: Intent) -> list[str]:
     """The symbols the query names: exact ID / qualified name / name, and for
     ``A.b`` not found as written, ``b`` alone; most central first."""
     seeds: list[str] = []
@@ -249,7 +249,7 @@ def named_symbols(store: SqliteStore, intent: Intent) -> list[str]:
     return sorted(found, key=lambda i: (-found[i].in_degree, i))[:MAX_SEEDS]
 
 
-def graph(store: SqliteStore, intent: Intent, seeds: Sequence[str], *, limit: int = CANDIDATES) -> list[str]:
+def graph(store: Store, intent: Intent, seeds: Sequence[str], *, limit: int = CANDIDATES) -> list[str]:
     """Ranked by distance from the seeds, then ``in_degree``:
     find_references → who references the seeds (``calls`` only for "who
     calls"), then call sites matched by name that resolution left open;
@@ -273,7 +273,7 @@ def graph(store: SqliteStore, intent: Intent, seeds: Sequence[str], *, limit: in
     return _neighbourhood(store, seeds, limit)
 
 
-def siblings(store: SqliteStore, seeds: Sequence[str]) -> list[str]:
+def siblings(store: Store, seeds: Sequence[str]) -> list[str]:
     """Other subclasses of the seeds' base classes, most central first; for
     a method, the method of the same name in those classes (its overrides
     and the overridden one)."""
@@ -292,13 +292,13 @@ def siblings(store: SqliteStore, seeds: Sequence[str]) -> list[str]:
     return _by_centrality(store, related)
 
 
-def _by_centrality(store: SqliteStore, ids: Sequence[str]) -> list[str]:
+def _by_centrality(store: Store, ids: Sequence[str]) -> list[str]:
     found = store.symbols(ids)
     return sorted(found, key=lambda i: (-found[i].in_degree, i))
 
 
 def _then_unresolved(
-    store: SqliteStore, ranked: list[str], seeds: Sequence[str], kinds: Sequence[str], limit: int
+    store: Store, ranked: list[str], seeds: Sequence[str], kinds: Sequence[str], limit: int
 ) -> list[str]:
     """Append the sources of unresolved edges whose target name is a seed's
     name (``app.send_task()`` with an unknown receiver): after every
@@ -314,7 +314,7 @@ def _then_unresolved(
     return (ranked + _by_centrality(store, [i for i in dict.fromkeys(extra) if i not in known]))[:limit]
 
 
-def _neighbourhood(store: SqliteStore, seeds: Sequence[str], limit: int) -> list[str]:
+def _neighbourhood(store: Store, seeds: Sequence[str], limit: int) -> list[str]:
     distance: dict[str, int] = {s: 0 for s in seeds}
     frontier = list(seeds)
     for depth in range(1, NEIGHBOUR_DEPTH + 1):
