@@ -35,7 +35,7 @@ class Store(Protocol):
     # Lines to say when the index was opened (an unusable file rebuilt).
     notices: list[str]
 
-    # -- lifetime and transactions ----------------------------------------------
+    # -- lifetime and transactions -------------------------------------------
 
     def close(self) -> None: ...
 
@@ -54,7 +54,7 @@ class Store(Protocol):
         """``None`` removes the key."""
         ...
 
-    # -- files --------------------------------------------------------------------
+    # -- files ---------------------------------------------------------------
 
     def file_states(self) -> dict[str, FileState]: ...
 
@@ -77,7 +77,7 @@ class Store(Protocol):
 
     def stats(self) -> IndexStats: ...
 
-    # -- symbols ------------------------------------------------------------------
+    # -- symbols -------------------------------------------------------------
 
     def insert_symbols(self, symbols: Iterable[Symbol]) -> None: ...
 
@@ -119,7 +119,7 @@ class Store(Protocol):
         how many symbols were updated."""
         ...
 
-    # -- edges --------------------------------------------------------------------
+    # -- edges ---------------------------------------------------------------
 
     def insert_edges(self, edges: Iterable[Edge]) -> None: ...
 
@@ -187,7 +187,7 @@ class Store(Protocol):
         """Edges whose target no longer exists lose it; how many."""
         ...
 
-    # -- search texts and vectors ---------------------------------------------------
+    # -- search texts and vectors --------------------------------------------
 
     def replace_texts(self, path: str, texts: Sequence[SymbolText], names: dict[str, str]) -> None:
         """The search texts of one file; ``names``: symbol ID -> name."""
