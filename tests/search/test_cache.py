@@ -212,7 +212,9 @@ def test_search_reads_the_stored_vector_and_a_content_change_replaces_it(indexed
 
 def test_cached_vectors_of_old_texts_do_not_take_knn_slots(indexed):
     with SqliteStore(db(indexed)) as store:
-        (old,) = sql_rows(store, "SELECT embed_text FROM chunks WHERE symbol_id = 'mail.py:function:send_newsletter'")[0]
+        (old,) = sql_rows(
+            store, "SELECT embed_text FROM chunks WHERE symbol_id = 'mail.py:function:send_newsletter'"
+        )[0]
     write(indexed, {"mail.py": MAIL_PY.replace("s.notify()", "s.notify(now=True)")})
     index(indexed)
     embed(indexed, FakeEmbeddingModel())

@@ -140,7 +140,8 @@ def _up_to_date(db: apsw.Connection) -> bool:
 
 
 class SqliteStore(EdgeTables, SearchTables):
-    """Everything the indexer, graph queries and report read and write."""
+    """The Store (store/base.py) on one SQLite file: everything the indexer,
+    graph queries, report and search read and write."""
 
     def __init__(
         self,
@@ -271,7 +272,8 @@ class SqliteStore(EdgeTables, SearchTables):
 
     def indexed_languages(self) -> list[str]:
         """The languages of the indexed files, sorted."""
-        return sorted({str(r[0]) for r in self.db.execute("SELECT DISTINCT language FROM files WHERE status='indexed'")})
+        rows = self.db.execute("SELECT DISTINCT language FROM files WHERE status='indexed'")
+        return sorted({str(r[0]) for r in rows})
 
     def clear(self) -> None:
         """Forget every file, symbol, edge and search text (``index --force``);
