@@ -146,11 +146,8 @@ def process_runner(root: Path, env: dict[str, str], flags: list[str]) -> IndexRu
 def in_process_runner(root: Path) -> IndexRun:
     def run(index: Path) -> Sample:
         def call() -> IndexResult:
-            store = SqliteStore(index)
-            try:
+            with SqliteStore(index) as store:
                 return index_repository(root, store)
-            finally:
-                store.close()
 
         wall, cpu, result = timed(call)
         return Sample(wall, cpu, result.parsed, result.edges_resolved)

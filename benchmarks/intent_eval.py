@@ -237,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     corpus_name, questions = load_questions(args.questions)
     corpus = corpora.get(corpus_name)
     store, model = open_index(corpus)
-    try:
+    with store:
         missing = [(q.id, a) for q in questions for a in q.answers if store.symbol(a) is None]
         if missing:
             raise SystemExit(f"answers not in the index: {missing[:5]} …")
@@ -245,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         asks = systems(store, model)
         answers = {name: {q.id: ask(q.query) for q in questions} for name, ask in asks.items()}
         files, lines = corpora.python_size(corpus.root)
-        symbols = store.count("symbols")
+        symbols = store.stats().symbols
         print(f"corpus {corpus.requirement}: {files} Python files, {lines:,} lines, {symbols:,} symbols; "
               f"{len(questions)} questions")  # fmt: skip
         print(f"{tool_note()}; load {load_average()}\n")
@@ -263,8 +263,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if not success(got, q.answers):
                     intent = classify(q.query)
                     print(f"  {q.id} {q.query!r} [{intent.name} {intent.confidence:.2f}] top: {got[:3]}")
-    finally:
-        store.close()
     return 0
 
 

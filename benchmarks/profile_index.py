@@ -35,11 +35,8 @@ SCENARIOS = ("cold", "nothing", "append", "body")
 
 
 def _index(root: Path, path: Path, *, force: bool = False) -> IndexResult:
-    store = SqliteStore(path)
-    try:
+    with SqliteStore(path) as store:
         return index_repository(root, store, force=force)
-    finally:
-        store.close()
 
 
 def profile(root: Path, target: Path, scenario: str, index: Path) -> tuple[cProfile.Profile, IndexResult, float]:

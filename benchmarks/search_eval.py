@@ -523,9 +523,8 @@ def latency(model: EmbeddingModel, limit: int) -> list[str]:
     run = index(root, db)
     build_s = time.perf_counter() - clock
     texts = [q.text for q in _latency_queries(root)][:limit]
-    store = SqliteStore(db, readonly=True)
-    try:
-        symbols = int(store.query("SELECT count(*) FROM chunks")[0][0])
+    with SqliteStore(db, readonly=True) as store:
+        symbols = int(store.db.execute("SELECT count(*) FROM chunks").fetchall()[0][0])
         reranker = BlendReranker()
         hybrid_search(store, "warm up", model_factory=lambda: model, reranker=reranker)
         total, steps = [], {"embed": [], "knn": [], "bm25": [], "rrf": [], "rerank": []}  # type: ignore[var-annotated]
@@ -535,8 +534,6 @@ def latency(model: EmbeddingModel, limit: int) -> list[str]:
             total.append((time.perf_counter() - clock) * 1000)
             for name, ms in _steps(store, model, reranker, text).items():
                 steps[name].append(ms)
-    finally:
-        store.close()
     embedded = run.get("embedded") or {}
     size = (
         f"latency on {LATENCY.requirement} ({symbols} embedded symbols, index {db.stat().st_size / 1e6:.0f} MB; "
@@ -624,9 +621,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     index(root, db)
     model = load_default_model()
     memo = MemoModel(model)
-    store = SqliteStore(db, readonly=True)
-    try:
-        known = {str(r[0]) for r in store.query("SELECT symbol_id FROM chunks")}
+    with SqliteStore(db, readonly=True) as store:
+        known = {str(r[0]) for r in store.db.execute("SELECT symbol_id FROM chunks")}
         queries, dropped = queries_of(corpus, known)
         print(f"corpus {corpus.requirement} without docstrings: {len(known)} embedded symbols, "
               f"model {store.vector_model()[0] if store.vector_model() else '-'}")  # fmt: skip
@@ -647,8 +643,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if late is not None:
             print(f"late interaction: token vectors of {len(late.documents)} candidates took "
                   f"{late.document_seconds:.0f} s ({late.document_seconds / max(len(late.documents), 1) * 1000:.0f} ms each)")  # fmt: skip
-    finally:
-        store.close()
     if args.latency:
         print()
         for line in latency(model, args.latency_queries):

@@ -98,6 +98,20 @@ class Edge:
     resolution: str | None = None
 
 
+# An edge with its row number: what resolution reads and ``set_targets``
+# takes back.
+NumberedEdge = tuple[int, Edge]
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeCounts:
+    """Edges other than imports: how many, and how many resolution left open
+    (neither a project symbol nor known to be external)."""
+
+    total: int
+    unresolved: int
+
+
 @dataclass(frozen=True, slots=True)
 class FileState:
     path: str
@@ -141,6 +155,38 @@ class SkippedFile:
 
 
 @dataclass(frozen=True, slots=True)
+class LanguageStats:
+    """One language of the index; 0 where it has no row (no indexed file:
+    files 0; no edge from its files: edges 0)."""
+
+    language: str
+    files: int = 0  # indexed files
+    lines: int = 0
+    symbols: int = 0
+    edges: int = 0  # edges from its files
+    resolved: int = 0  # of those, resolved to a project symbol
+    external: int = 0  # of those, known to point outside the project
+
+
+@dataclass(frozen=True, slots=True)
+class IndexStats:
+    """What the index holds (``cartog-ci stats``). Counts by tier, kind and
+    extension come most first."""
+
+    files: int  # indexed
+    symbols: int
+    edges: int
+    resolved_edges: int
+    external_edges: int
+    resolution: tuple[tuple[str, int], ...]  # (tier, or "unresolved"; edges)
+    symbol_kinds: tuple[tuple[str, int], ...]
+    # languages of indexed files by name, then any only symbols or edges have
+    languages: tuple[LanguageStats, ...]
+    skipped: tuple[SkippedFile, ...]  # by path
+    unsupported: tuple[tuple[str, int], ...]  # (extension, "" for none; files)
+
+
+@dataclass(frozen=True, slots=True)
 class ImpactNode:
     symbol: Symbol
     depth: int
@@ -159,6 +205,17 @@ class SymbolChange:
 
 # Finds code similar to a changed symbol: (symbol, limit) -> (similar, score).
 RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]
+
+# How a symbol's name matched a search term, best first (the table in
+# store/definitions.py).
+NAME_MATCH_TIERS = ("exact", "exact_case", "prefix", "substring", "signature")
+
+
+@dataclass(frozen=True, slots=True)
+class NameMatch:
+    symbol_id: str
+    tier: int  # index into NAME_MATCH_TIERS: lower is better
+    member: bool = False  # matched only as a member of the term (``T.x`` for ``T``)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,22 +7,22 @@ from collections import deque
 from collections.abc import Sequence
 
 from cartog_ci.domain import CONSTRUCTOR_NAMES, Deps, Edge, Hierarchy, ImpactNode, Symbol
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 # Edges along which a change propagates to the referencing symbol.
 IMPACT_KINDS = ("calls", "inherits", "references", "raises")
 
 
-def refs(store: SqliteStore, ids: Sequence[str], kind: str | None = None) -> list[Edge]:
+def refs(store: Store, ids: Sequence[str], kind: str | None = None) -> list[Edge]:
     return store.edges_to(ids, (kind,) if kind else ())
 
 
-def callees(store: SqliteStore, ids: Sequence[str]) -> list[Edge]:
+def callees(store: Store, ids: Sequence[str]) -> list[Edge]:
     return store.edges_from(ids, ("calls",))
 
 
 def impact(
-    store: SqliteStore, ids: Sequence[str], *, depth: int = 3, kinds: Sequence[str] = IMPACT_KINDS
+    store: Store, ids: Sequence[str], *, depth: int = 3, kinds: Sequence[str] = IMPACT_KINDS
 ) -> list[ImpactNode]:
     """Every symbol that (transitively) references ``ids``, each once at its
     true shortest depth, with the path from the root that reaches it first."""
@@ -54,7 +54,7 @@ def impact(
     ]
 
 
-def _constructed_classes(store: SqliteStore, ids: Sequence[str]) -> dict[str, str]:
+def _constructed_classes(store: Store, ids: Sequence[str]) -> dict[str, str]:
     """class ID -> the ID of its constructor, for the constructors among ``ids``."""
     candidates = [i for i in ids if i.split(":")[-1].rsplit(".", 1)[-1].split("#")[0] in CONSTRUCTOR_NAMES]
     if not candidates:
@@ -66,7 +66,7 @@ def _constructed_classes(store: SqliteStore, ids: Sequence[str]) -> dict[str, st
     }
 
 
-def hierarchy(store: SqliteStore, symbol: Symbol) -> Hierarchy:
+def hierarchy(store: Store, symbol: Symbol) -> Hierarchy:
     bases: list[tuple[int, Symbol]] = []
     unresolved: list[str] = []
     seen = {symbol.id}
@@ -89,7 +89,7 @@ def hierarchy(store: SqliteStore, symbol: Symbol) -> Hierarchy:
     return Hierarchy(symbol, tuple(bases), tuple(unresolved), tuple(subs))
 
 
-def deps(store: SqliteStore, path: str) -> Deps:
+def deps(store: Store, path: str) -> Deps:
     imports = tuple(e for e in store.edges_in_file(path) if e.kind == "imports")
     ids = [s.id for s in store.symbols_in_file(path)]
     importers = sorted({e.file for e in store.edges_to(ids, ("imports",)) if e.file != path})

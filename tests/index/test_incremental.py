@@ -10,17 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.testing.fixtures import commit, exported, git, index, init_repo, make_repo, write
+from tests.testing.fixtures import commit, exported, git, index, init_repo, make_repo, sql_rows, write
 
 
 def _edge_rows(repo: Path) -> list[tuple[object, ...]]:
     from cartog_ci.store.sqlite import SqliteStore
 
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
-        return store.query("SELECT id, source_id, target_id, line FROM edges ORDER BY id")
-    finally:
-        store.close()
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+        return sql_rows(store, "SELECT id, source_id, target_id, line FROM edges ORDER BY id")
 
 
 def test_unchanged_save_is_skipped_at_level_2(tmp_path: Path) -> None:
@@ -404,13 +401,10 @@ def test_an_index_from_another_extractor_is_reparsed(tmp_path: Path) -> None:
 
     repo = make_repo(tmp_path, "pyproj")
     index(repo)
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
         with store.transaction():  # as if written by an older cartog-ci
             store.set_meta("extractor", "0" * 64)
             store.db.execute("UPDATE symbols SET signature = 'stale'")
-    finally:
-        store.close()
     result = index(repo)
     assert (result.mode, result.parsed, result.skipped_by_hash) == ("force", 9, 0)
     cold = tmp_path / "cold.db"

@@ -182,11 +182,8 @@ def test_calls_of_a_class_are_callers_of_its_constructor(tmp_path: Path) -> None
     from cartog_ci import graph
     from cartog_ci.store.sqlite import SqliteStore
 
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
         nodes = graph.impact(store, ["loader.py:method:SpiderLoader.__init__"], depth=3)
-    finally:
-        store.close()
     assert {(n.symbol.id, n.depth, n.path) for n in nodes} == {
         ("loader.py:method:SpiderLoader.from_settings", 1,
          ("loader.py:method:SpiderLoader.__init__", "loader.py:method:SpiderLoader.from_settings")),

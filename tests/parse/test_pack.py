@@ -71,11 +71,8 @@ def no_pack(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def _stats(repo: Path) -> dict[str, object]:
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
         return collect(store)
-    finally:
-        store.close()
 
 
 @needs_pack

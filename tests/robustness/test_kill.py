@@ -88,9 +88,8 @@ def _settle(repo: Path, db: Path, tmp: Path) -> None:
     """What must hold after a kill, then after the run that follows it."""
     if db.exists():
         assert violations(db, repo) == []
-        store = SqliteStore(db)  # opens as is: no "unusable, rebuilding"
-        assert store.notices == []
-        store.close()
+        with SqliteStore(db) as store:  # opens as is: no "unusable, rebuilding"
+            assert store.notices == []
     index(repo)
     assert violations(db, repo) == []
     forced = tmp / "forced.db"
@@ -105,11 +104,8 @@ def _delete(db: Path) -> None:
 
 
 def _export(db: Path) -> str:
-    store = SqliteStore(db)
-    try:
+    with SqliteStore(db) as store:
         return json.dumps(export(store, hashes=True), sort_keys=True)
-    finally:
-        store.close()
 
 
 @pytest.fixture
@@ -190,10 +186,9 @@ def _child(repo: Path, kill_at: int) -> None:  # pragma: no cover - runs in the 
             os.kill(os.getpid(), signal.SIGKILL)
         return True
 
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    store.db.exec_trace = trace
-    _run(repo, store)
-    store.close()
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+        store.db.exec_trace = trace
+        _run(repo, store)
     os._exit(0)
 
 
@@ -204,7 +199,6 @@ def _statements(repo: Path, db: Path, scratch: Path) -> int:
     for suffix in ("", "-wal", "-shm"):
         if Path(f"{db}{suffix}").exists():
             shutil.copy(f"{db}{suffix}", f"{scratch}{suffix}")
-    store = SqliteStore(scratch)
     count = 0
 
     def trace(_cursor: apsw.Cursor, _sql: str, _bindings: object) -> bool:
@@ -212,11 +206,9 @@ def _statements(repo: Path, db: Path, scratch: Path) -> int:
         count += 1
         return True
 
-    store.db.exec_trace = trace
-    try:
+    with SqliteStore(scratch) as store:
+        store.db.exec_trace = trace
         _run(repo, store)
-    finally:
-        store.close()
     return count
 
 

@@ -16,7 +16,7 @@ from cartog_ci.embed.fake import FakeEmbeddingModel
 from cartog_ci.embed.pipeline import EmbedResult, embed_pending
 from cartog_ci.store.search import VEC_TABLE
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, git, index, init_repo, write
+from tests.testing.fixtures import commit, git, index, init_repo, sql_rows, write
 
 BILLING_PY = '''\
 def refund_invoice(invoice):
@@ -62,19 +62,13 @@ def db(repo: Path) -> Path:
 
 
 def embed(repo: Path, model: EmbeddingModel, *, config_key: str | None = None) -> EmbedResult:
-    store = SqliteStore(db(repo))
-    try:
+    with SqliteStore(db(repo)) as store:
         return embed_pending(store, lambda: model, config_key=config_key or model.model_id)
-    finally:
-        store.close()
 
 
 def rows(repo: Path, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-    store = SqliteStore(db(repo))
-    try:
-        return store.query(sql, params)
-    finally:
-        store.close()
+    with SqliteStore(db(repo)) as store:
+        return sql_rows(store, sql, params)
 
 
 def headers(model: FakeEmbeddingModel) -> set[str]:
@@ -125,11 +119,8 @@ def test_nothing_to_do_does_not_even_create_the_model(indexed):
         created.append(1)
         return FakeEmbeddingModel()
 
-    store = SqliteStore(db(indexed))
-    try:
+    with SqliteStore(db(indexed)) as store:
         result = embed_pending(store, factory, config_key="fake-bow-384")
-    finally:
-        store.close()
     assert (result.embedded, created) == (0, [])
 
 
@@ -183,15 +174,12 @@ def test_switching_model_re_embeds_everything_says_so_and_keeps_no_old_vector(in
 def test_switching_to_another_dimension_rebuilds_the_knn_table(indexed):
     small = FakeEmbeddingModel(64)
     assert embed(indexed, small).embedded == 6
-    store = SqliteStore(db(indexed))
-    try:
+    with SqliteStore(db(indexed)) as store:
         assert store.vector_model() == ("fake-bow-64", 64)
-        (text,) = store.query("SELECT embed_text FROM chunks WHERE symbol_id = 'billing.py:function:tax_for'")[0]
+        (text,) = sql_rows(store, "SELECT embed_text FROM chunks WHERE symbol_id = 'billing.py:function:tax_for'")[0]
         hits = store.knn(small.embed_batch([str(text)])[0], 10)
         assert len(hits) == 6
         assert hits[0] == ("billing.py:function:tax_for", pytest.approx(0.0, abs=1e-6))
-    finally:
-        store.close()
 
 
 def test_search_reads_the_stored_vector_and_a_content_change_replaces_it(indexed):
@@ -201,14 +189,11 @@ def test_search_reads_the_stored_vector_and_a_content_change_replaces_it(indexed
     probe = embed_texts(model, ["zebra giraffe okapi"], is_query=True)[0]
     (text_hash,) = rows(indexed, "SELECT text_hash FROM chunks WHERE symbol_id = 'mail.py:function:send_newsletter'")[0]
     (row_id,) = rows(indexed, "SELECT id FROM vectors WHERE text_hash = ?", (text_hash,))[0]
-    store = SqliteStore(db(indexed))
-    try:
+    with SqliteStore(db(indexed)) as store:
         with store.transaction():
             store.db.execute("UPDATE vectors SET vector = ? WHERE id = ?", (encode_vector(probe), row_id))
             store.db.execute(f"UPDATE {VEC_TABLE} SET embedding = ? WHERE rowid = ?", (encode_vector(probe), row_id))
         assert store.knn(probe, 1) == [("mail.py:function:send_newsletter", pytest.approx(0.0, abs=1e-6))]
-    finally:
-        store.close()
     # An unrelated edit keeps the (tampered) cached vector: it is reused.
     write(indexed, {"billing.py": BILLING_PY.replace("return invoice", "return invoice.id")})
     index(indexed)
@@ -226,20 +211,16 @@ def test_search_reads_the_stored_vector_and_a_content_change_replaces_it(indexed
 
 
 def test_cached_vectors_of_old_texts_do_not_take_knn_slots(indexed):
-    store = SqliteStore(db(indexed))
-    try:
-        (old,) = store.query("SELECT embed_text FROM chunks WHERE symbol_id = 'mail.py:function:send_newsletter'")[0]
-    finally:
-        store.close()
+    with SqliteStore(db(indexed)) as store:
+        (old,) = sql_rows(
+            store, "SELECT embed_text FROM chunks WHERE symbol_id = 'mail.py:function:send_newsletter'"
+        )[0]
     write(indexed, {"mail.py": MAIL_PY.replace("s.notify()", "s.notify(now=True)")})
     index(indexed)
     embed(indexed, FakeEmbeddingModel())
-    store = SqliteStore(db(indexed))
-    try:
+    with SqliteStore(db(indexed)) as store:
         # The nearest stored vector is the one of the old text, kept for reuse.
         hits = store.knn(FakeEmbeddingModel().embed_batch([str(old)])[0], 1)
-    finally:
-        store.close()
     assert [i for i, _ in hits] == ["mail.py:function:send_newsletter"]
 
 
@@ -277,13 +258,10 @@ def test_two_indexes_of_one_repository_store_identical_vectors(repo, tmp_path, r
     blobs = []
     for name in ("one.db", "two.db"):
         index(repo, db=tmp_path / name)
-        store = SqliteStore(tmp_path / name)
-        try:
+        with SqliteStore(tmp_path / name) as store:
             embed_pending(store, lambda: real_model, config_key="default")
-            blobs.append(store.query("SELECT c.symbol_id, v.vector FROM chunks c JOIN vectors v "
-                                     "ON v.text_hash = c.text_hash ORDER BY c.symbol_id"))  # fmt: skip
-        finally:
-            store.close()
+            blobs.append(sql_rows(store, "SELECT c.symbol_id, v.vector FROM chunks c JOIN vectors v "
+                                  "ON v.text_hash = c.text_hash ORDER BY c.symbol_id"))  # fmt: skip
     assert len(blobs[0]) == 6
     assert blobs[0] == blobs[1]
     vectors = np.stack([np.frombuffer(b, dtype="<f4") for _, b in blobs[0]])  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ import pytest
 from cartog_ci.search.fts import expressions, keyword_search, trigram_search
 from cartog_ci.store.search import words_of
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, index, init_repo, write
+from tests.testing.fixtures import commit, index, init_repo, sql_rows, write
 
 ORDERS_PY = '''\
 def validate_order_items(order):
@@ -50,9 +50,8 @@ def store(tmp_path: Path) -> Iterator[SqliteStore]:
     write(repo, {"shop/orders.py": ORDERS_PY})
     commit(repo)
     index(repo)
-    opened = SqliteStore(repo / ".cartog-ci" / "index.db")
-    yield opened
-    opened.close()
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as opened:
+        yield opened
 
 
 def ids(hits: list[tuple[str, float]]) -> list[str]:
@@ -130,7 +129,7 @@ def test_user_text_with_fts5_syntax_never_errors(store, query):
     assert level in (None, "phrase", "and", "or")
     assert (level is None) == (hits == [])
     literal = trigram_search(store, query)
-    stored = {str(r[0]) for r in store.query("SELECT symbol_id FROM chunks")}
+    stored = {str(r[0]) for r in sql_rows(store, "SELECT symbol_id FROM chunks")}
     assert {i for i, _ in literal} <= stored
     if len(query.strip()) < 3:  # the trigram tokenizer needs three characters
         assert literal == []

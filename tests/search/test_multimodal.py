@@ -28,7 +28,7 @@ from cartog_ci.search.multimodal import (
 )
 from cartog_ci.search.rerank import Candidate
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, index, make_repo, run_cli, write
+from tests.testing.fixtures import commit, index, make_repo, run_cli, sql_rows, write
 
 MONEY_PY = """\
 def round_cents(x):
@@ -131,19 +131,15 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     commit(repo, "money")
     index(repo)
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
         embed_pending(store, FakeEmbeddingModel, config_key="fake")
-    finally:
-        store.close()
     return repo
 
 
 @pytest.fixture
 def store(indexed: Path) -> Iterator[SqliteStore]:
-    s = SqliteStore(indexed / ".cartog-ci" / "index.db")
-    yield s
-    s.close()
+    with SqliteStore(indexed / ".cartog-ci" / "index.db") as s:
+        yield s
 
 
 @pytest.fixture
@@ -430,11 +426,11 @@ def test_text_output_names_intent_and_strategy_on_the_first_line(indexed, capsys
 
 
 def test_structural_lookups_use_the_m003_name_indexes(store):
-    plans = store.query(
-        "EXPLAIN QUERY PLAN SELECT id FROM symbols WHERE name LIKE ? ESCAPE '\\'", ("tax%",)
-    ) + store.query("EXPLAIN QUERY PLAN SELECT id FROM symbols WHERE name = ? COLLATE NOCASE", ("tax",))
+    plans = sql_rows(
+        store, "EXPLAIN QUERY PLAN SELECT id FROM symbols WHERE name LIKE ? ESCAPE '\\'", ("tax%",)
+    ) + sql_rows(store, "EXPLAIN QUERY PLAN SELECT id FROM symbols WHERE name = ? COLLATE NOCASE", ("tax",))
     assert all("symbols_name_nocase" in str(p[-1]) for p in plans)
-    applied = [r[0] for r in store.query("SELECT name FROM _migrations ORDER BY name")]
+    applied = [r[0] for r in sql_rows(store, "SELECT name FROM _migrations ORDER BY name")]
     assert "m003_name_lookup" in applied
 
 

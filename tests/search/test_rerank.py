@@ -70,8 +70,7 @@ def test_a_missing_cross_encoder_fails_once_and_search_keeps_the_fused_order(tmp
     commit(repo)
     index(repo)
     reranker = CrossEncoderReranker(tmp_path / "no-such-model")
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
         model = FakeEmbeddingModel()
         embed_pending(store, lambda: model, config_key=model.model_id)
         # a meaning question: the semantic modality runs, so the re-ranker is asked
@@ -81,8 +80,6 @@ def test_a_missing_cross_encoder_fails_once_and_search_keeps_the_fused_order(tmp
             search(store, "refund invoice", model_factory=lambda: model, reranker=reranker, options=options)
             for _ in range(2)
         ]
-    finally:
-        store.close()
     for result in results:
         assert result.reranker is None
         assert [(h.symbol.id, h.score) for h in result.hits] == [(h.symbol.id, h.score) for h in fused.hits]

@@ -16,7 +16,7 @@ from cartog_ci.embed.text import (
     truncate_utf8,
 )
 from cartog_ci.languages import extract
-from tests.testing.fixtures import commit, index, init_repo, write
+from tests.testing.fixtures import commit, index, init_repo, sql_rows, write
 
 TOKENS_PY = '''\
 """Token helpers."""
@@ -203,14 +203,11 @@ def test_the_index_stores_no_text_for_modules_and_constants(tmp_path):
     index(repo)
     from cartog_ci.store.sqlite import SqliteStore
 
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
-        kinds = {str(k) for (k,) in store.query(
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+        kinds = {str(k) for (k,) in sql_rows(store,
             "SELECT DISTINCT s.kind FROM symbols s JOIN chunks c ON c.symbol_id = s.id"
         )}  # fmt: skip
-        all_kinds = {str(k) for (k,) in store.query("SELECT DISTINCT kind FROM symbols")}
-    finally:
-        store.close()
+        all_kinds = {str(k) for (k,) in sql_rows(store, "SELECT DISTINCT kind FROM symbols")}
     assert {"module", "constant"} <= all_kinds
     assert kinds == {"function", "class", "method"}
 

@@ -58,19 +58,18 @@ def make_repo(tmp_path: Path, name: str) -> Path:
 
 def index(repo: Path, *, force: bool = False, db: Path | None = None) -> IndexResult:
     ws = workspace.locate(str(repo), str(db) if db else None)
-    store = workspace.open_store(ws, create=True)
-    try:
+    with workspace.open_store(ws, create=True) as store:
         return index_repository(repo, store, force=force)
-    finally:
-        store.close()
 
 
 def exported(repo: Path, db: Path | None = None) -> dict[str, object]:
-    store = SqliteStore(db or repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(db or repo / ".cartog-ci" / "index.db") as store:
         return export(store, hashes=True)
-    finally:
-        store.close()
+
+
+def sql_rows(store: SqliteStore, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """Test-only inspection of the index file, on the store's connection."""
+    return [tuple(r) for r in store.db.execute(sql, params)]
 
 
 def run_cli(capsys: object, *args: str) -> tuple[int, str, str]:

@@ -14,11 +14,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    store = workspace.open_store(ws, create=False)
-    try:
+    with workspace.open_store(ws, create=False) as store:
         d = graph.deps(store, args.file.replace("\\", "/").removeprefix("./"))
-    finally:
-        store.close()
     if args.json:
         emit_json({"file": d.file, "imports": [edge_json(e) for e in d.imports], "imported_by": list(d.imported_by)})
         return 0

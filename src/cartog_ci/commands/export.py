@@ -7,7 +7,7 @@ import argparse
 from cartog_ci import workspace
 from cartog_ci.commands.output import edge_json, emit_json
 from cartog_ci.domain import symbol_json
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 EXPORT_SCHEMA = 1
 
@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hashes", action="store_true", help="include content/subtree hashes")
 
 
-def export(store: SqliteStore, *, hashes: bool = False) -> dict[str, object]:
+def export(store: Store, *, hashes: bool = False) -> dict[str, object]:
     symbols = []
     for s in store.all_symbols():
         item = symbol_json(s)
@@ -34,9 +34,6 @@ def export(store: SqliteStore, *, hashes: bool = False) -> dict[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    store = workspace.open_store(ws, create=False)
-    try:
+    with workspace.open_store(ws, create=False) as store:
         emit_json(export(store, hashes=args.hashes))
-    finally:
-        store.close()
     return 0

@@ -14,11 +14,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    store = workspace.open_store(ws, create=False)
-    try:
+    with workspace.open_store(ws, create=False) as store:
         found = [h for h in (graph.hierarchy(store, s) for s in resolve_names(store, args.name))]
-    finally:
-        store.close()
     if args.json:
         emit_json(
             [

@@ -17,11 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
     depth = args.depth if args.depth is not None else ws.config.depth
-    store = workspace.open_store(ws, create=False)
-    try:
+    with workspace.open_store(ws, create=False) as store:
         groups = [(s, graph.impact(store, [s.id], depth=depth)) for s in resolve_names(store, args.name)]
-    finally:
-        store.close()
     if args.json:
         emit_json(
             [

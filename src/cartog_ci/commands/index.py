@@ -24,8 +24,7 @@ def _progress(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.path or args.repo, args.index)
-    store = workspace.open_store(ws, create=True, verify=args.force)
-    try:
+    with workspace.open_store(ws, create=True, verify=args.force) as store:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         done = refresh(
@@ -37,8 +36,6 @@ def run(args: argparse.Namespace) -> int:
             progress=_progress,
             embed_progress=_embed_progress if sys.stderr.isatty() else None,
         )
-    finally:
-        store.close()
     result, embedded = done.index, done.embedded
     if args.json:
         data = result.as_json()

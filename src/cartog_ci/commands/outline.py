@@ -16,12 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    store = workspace.open_store(ws, create=False)
     path = args.file.replace("\\", "/").removeprefix("./")
-    try:
+    with workspace.open_store(ws, create=False) as store:
         symbols = store.symbols_in_file(path)
-    finally:
-        store.close()
     if not symbols:
         raise SymbolNotFound(f"{path} is not in the index (check the path, or run `cartog-ci index`)")
     if args.json:

@@ -9,7 +9,7 @@ import sys
 
 from cartog_ci.domain import Edge, Symbol
 from cartog_ci.errors import SymbolNotFound
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 
 def edge_json(e: Edge) -> dict[str, object]:
@@ -37,7 +37,7 @@ def echo(line: str = "") -> None:
     sys.stdout.write(_TERMINAL_CONTROL.sub("?", line) + "\n")
 
 
-def resolve_names(store: SqliteStore, name: str) -> list[Symbol]:
+def resolve_names(store: Store, name: str) -> list[Symbol]:
     """A bare name, a qualified name or a full ID; all matches when ambiguous."""
     found = store.find_symbols(name)
     if not found:

@@ -16,11 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    store = workspace.open_store(ws, create=False)
-    try:
+    with workspace.open_store(ws, create=False) as store:
         groups = [(s, graph.refs(store, [s.id], args.kind)) for s in resolve_names(store, args.name)]
-    finally:
-        store.close()
     if args.json:
         emit_json([{"symbol": s.id, "refs": [edge_json(e) for e in edges]} for s, edges in groups])
         return 0

@@ -19,7 +19,7 @@ from cartog_ci.report import sides
 from cartog_ci.report.build import build_report
 from cartog_ci.report.diff import compute_change
 from cartog_ci.report.render import render_markdown, render_text, report_json
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 GATES = ("broken-refs", "high-risk", "medium-risk", "untested")
 
@@ -79,8 +79,7 @@ def run(args: argparse.Namespace) -> int:
     comparison = sides.choose(
         ws.root, base=args.base, head=args.head, staged=args.staged, working_tree=args.working_tree, pushed=pushed
     )
-    store = workspace.open_store(ws, create=True)
-    try:
+    with workspace.open_store(ws, create=True) as store:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         _announce_first_run(ws.root, store)
@@ -96,14 +95,12 @@ def run(args: argparse.Namespace) -> int:
             return 0
         depth = args.depth if args.depth is not None else ws.config.depth
         report = build_report(store, change, depth=depth, related=_related_finder(ws, store, args))
-    finally:
-        store.close()
     fmt = "json" if args.json else args.format or "text"
     _emit(report, fmt, args)
     return _gate(report, gates)
 
 
-def _announce_first_run(root: Path, store: SqliteStore) -> None:
+def _announce_first_run(root: Path, store: Store) -> None:
     """One line before the slow first index, TTY or not: a pre-commit hook
     captures stderr, and a silent minute looks like a hang."""
     if store.get_meta("dirty_files") is not None:  # written by every indexing run, with last_commit

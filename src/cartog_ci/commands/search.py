@@ -52,8 +52,7 @@ def reranker_for(config: object, root: Path) -> Reranker | None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    store = workspace.open_store(ws, create=False)
-    try:
+    with workspace.open_store(ws, create=False) as store:
         result = search(
             store,
             args.query,
@@ -70,8 +69,6 @@ def run(args: argparse.Namespace) -> int:
                 rerank_top=ws.config.rerank_top,
             ),
         )
-    finally:
-        store.close()
     if args.json:
         emit_json(as_json(result))
         return 0

@@ -7,65 +7,47 @@ from typing import cast
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.domain import LanguageStats
+from cartog_ci.store.base import Store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     pass
 
 
-def collect(store: SqliteStore) -> dict[str, object]:
-    edges = store.count("edges")
-    resolved = store.count("edges", "target_id IS NOT NULL")
-    external = store.count("edges", "resolution = 'external'")
-    internal = edges - external
-    languages: dict[str, dict[str, object]] = {}
-    for lang, files, lines in store.query(
-        "SELECT language, count(*), sum(lines) FROM files WHERE status = 'indexed' GROUP BY language"
-    ):
-        languages[str(lang)] = {"files": files, "lines": lines or 0}
-    for lang, symbols in store.query("SELECT language, count(*) FROM symbols GROUP BY language"):
-        languages.setdefault(str(lang), {})["symbols"] = symbols
-    for lang, total, ok, ext in cast(
-        "list[tuple[str, int, int | None, int | None]]",
-        store.query(
-            "SELECT f.language, count(*), sum(e.target_id IS NOT NULL), sum(e.resolution = 'external') "
-            "FROM edges e JOIN files f ON f.path = e.file GROUP BY f.language"
-        ),
-    ):
-        entry = languages.setdefault(str(lang), {})
-        entry["edges"] = total
-        entry["resolved"] = ok
-        entry["resolved_pct"] = _pct(int(ok or 0), int(total) - int(ext or 0))
-    by_tier = {str(t): n for t, n in store.query(
-        "SELECT coalesce(resolution, 'unresolved'), count(*) FROM edges GROUP BY 1 ORDER BY 2 DESC"
-    )}  # fmt: skip
-    by_kind = {str(k): n for k, n in store.query("SELECT kind, count(*) FROM symbols GROUP BY kind ORDER BY 2 DESC")}
-    skipped = [
-        {"path": p, "reason": r}
-        for p, r in store.query("SELECT path, reason FROM files WHERE status = 'skipped' ORDER BY path")
-    ]
-    unsupported = {
-        str(ext or "(none)"): n
-        for ext, n in store.query(
-            "SELECT language, count(*) FROM files WHERE status = 'unsupported' GROUP BY language ORDER BY 2 DESC"
-        )
-    }
+def collect(store: Store) -> dict[str, object]:
+    stats = store.stats()
     return {
-        "files": store.count("files", "status = 'indexed'"),
-        "symbols": store.count("symbols"),
-        "edges": edges,
-        "resolved_edges": resolved,
-        "external_edges": external,
-        "resolved_pct": _pct(resolved, internal),
-        "resolved_pct_all": _pct(resolved, edges),
-        "resolution": by_tier,
-        "symbol_kinds": by_kind,
-        "languages": languages,
-        "skipped": skipped,
-        "unsupported": unsupported,
+        "files": stats.files,
+        "symbols": stats.symbols,
+        "edges": stats.edges,
+        "resolved_edges": stats.resolved_edges,
+        "external_edges": stats.external_edges,
+        "resolved_pct": _pct(stats.resolved_edges, stats.edges - stats.external_edges),
+        "resolved_pct_all": _pct(stats.resolved_edges, stats.edges),
+        "resolution": dict(stats.resolution),
+        "symbol_kinds": dict(stats.symbol_kinds),
+        "languages": {entry.language: _language(entry) for entry in stats.languages},
+        "skipped": [{"path": s.path, "reason": s.reason} for s in stats.skipped],
+        "unsupported": {ext or "(none)": n for ext, n in stats.unsupported},
         "last_commit": store.get_meta("last_commit"),
     }
+
+
+def _language(entry: LanguageStats) -> dict[str, object]:
+    """Only the parts the language has rows for, as the index reports them."""
+    out: dict[str, object] = {}
+    if entry.files:
+        out |= {"files": entry.files, "lines": entry.lines}
+    if entry.symbols:
+        out["symbols"] = entry.symbols
+    if entry.edges:
+        out |= {
+            "edges": entry.edges,
+            "resolved": entry.resolved,
+            "resolved_pct": _pct(entry.resolved, entry.edges - entry.external),
+        }
+    return out
 
 
 def _pct(part: int, whole: int) -> float:
@@ -74,11 +56,8 @@ def _pct(part: int, whole: int) -> float:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    store = workspace.open_store(ws, create=False)
-    try:
+    with workspace.open_store(ws, create=False) as store:
         data = collect(store)
-    finally:
-        store.close()
     if args.json:
         emit_json(data)
         return 0

@@ -17,7 +17,7 @@ from pathlib import Path
 from cartog_ci import workspace
 from cartog_ci.config import INDEX_DIR
 from cartog_ci.index.refresh import refresh
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,36 +46,34 @@ def run(args: argparse.Namespace) -> int:
         from cartog_ci.errors import CartogError
 
         raise CartogError("--debounce must be zero or more seconds")
-    store = workspace.open_store(ws, create=True)
     stop = threading.Event()
     runs = 0
-    try:
-        _index_once(ws, store, "initial")
-        runs += 1
-        sys.stderr.write(f"cartog-ci: watching {ws.root} (debounce {debounce:g} s, Ctrl-C to stop)\n")
-        sys.stderr.flush()
-        # watchfiles yields once the tree has been quiet for `step` ms, and
-        # at the latest after `debounce` ms of continuous events: our
-        # debounce is the quiet period, with a long cap for endless bursts.
-        quiet = max(int(debounce * 1000), 50)
-        for changes in watchfiles.watch(
-            ws.root, step=quiet, debounce=max(quiet * 20, 60_000), stop_event=stop,
-            raise_interrupt=False, rust_timeout=1000, yield_on_timeout=False,
-        ):  # fmt: skip
-            if not _relevant(ws.root.resolve(), changes):
-                continue
-            _index_once(ws, store, f"{len(changes)} event(s)")
+    with workspace.open_store(ws, create=True) as store:
+        try:
+            _index_once(ws, store, "initial")
             runs += 1
-            if args.max_runs and runs >= args.max_runs:
-                break
-    except KeyboardInterrupt:
-        pass
-    finally:
-        store.close()
+            sys.stderr.write(f"cartog-ci: watching {ws.root} (debounce {debounce:g} s, Ctrl-C to stop)\n")
+            sys.stderr.flush()
+            # watchfiles yields once the tree has been quiet for `step` ms, and
+            # at the latest after `debounce` ms of continuous events: our
+            # debounce is the quiet period, with a long cap for endless bursts.
+            quiet = max(int(debounce * 1000), 50)
+            for changes in watchfiles.watch(
+                ws.root, step=quiet, debounce=max(quiet * 20, 60_000), stop_event=stop,
+                raise_interrupt=False, rust_timeout=1000, yield_on_timeout=False,
+            ):  # fmt: skip
+                if not _relevant(ws.root.resolve(), changes):
+                    continue
+                _index_once(ws, store, f"{len(changes)} event(s)")
+                runs += 1
+                if args.max_runs and runs >= args.max_runs:
+                    break
+        except KeyboardInterrupt:
+            pass
     return 0
 
 
-def _index_once(ws: workspace.Workspace, store: SqliteStore, why: str) -> None:
+def _index_once(ws: workspace.Workspace, store: Store, why: str) -> None:
     start = time.perf_counter()
     result = refresh(ws.root, store, ws.config, embed=False).index
     c = result.categories

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 if TYPE_CHECKING:  # numpy comes with the model, not with every index run
     from cartog_ci.embed.base import EmbeddingModel
@@ -25,7 +25,7 @@ class EmbedResult:
 
 
 def embed_pending(
-    store: SqliteStore,
+    store: Store,
     model_factory: Callable[[], EmbeddingModel],
     *,
     config_key: str,

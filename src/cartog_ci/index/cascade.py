@@ -18,11 +18,11 @@ from pathlib import Path
 
 from cartog_ci import git, languages
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, in_index_dir
-from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, FileState, IndexResult, Symbol
+from cartog_ci.domain import Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol
 from cartog_ci.index.files import Limits, ParseJob, Progress, extract_all, stored_name, walk
 from cartog_ci.index.resolve import Resolver, SymbolTable, resolve_edges
 from cartog_ci.parse.merkle import diff_symbols
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 _SELF_QUALIFIERS = ("self", "cls", "this", "super")
 
@@ -61,7 +61,7 @@ def _ours(path: str) -> bool:
     return in_index_dir(path)
 
 
-def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) -> _Plan:
+def _plan(root: Path, store: Store, force: bool, stored: Iterable[str]) -> _Plan:
     top = git.toplevel(root)
     if top is None or top.resolve() != root.resolve():
         files = [p for p in walk(root) if not _ours(p)]
@@ -81,8 +81,7 @@ def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) ->
     candidates = set(changed) | set(dirty) | set(previous_dirty)
     # A file stored as unsupported that a language now claims (the
     # all-languages extra installed since the last run) is parsed now.
-    unsupported = store.query("SELECT path FROM files WHERE status = 'unsupported'")
-    candidates |= {str(p) for (p,) in unsupported if languages.for_path(str(p)) is not None}
+    candidates |= {p for p in store.unsupported_paths() if languages.for_path(p) is not None}
     # Files that appeared in the listing but are unknown to the index
     # (e.g. the index was built with another .gitignore) are candidates too.
     known = set(stored)
@@ -93,7 +92,7 @@ def _plan(root: Path, store: SqliteStore, force: bool, stored: Iterable[str]) ->
 
 def index_repository(
     root: Path,
-    store: SqliteStore,
+    store: Store,
     *,
     force: bool = False,
     max_bytes: int = DEFAULT_MAX_FILE_BYTES,
@@ -116,7 +115,7 @@ def index_repository(
 
 
 def _index(
-    root: Path, store: SqliteStore, force: bool, max_bytes: int, timeout_ms: int | None, progress: Progress | None
+    root: Path, store: Store, force: bool, max_bytes: int, timeout_ms: int | None, progress: Progress | None
 ) -> IndexResult:
     result = IndexResult(notices=list(store.notices))
     clock = time.perf_counter()
@@ -156,8 +155,7 @@ def _index(
             hierarchy_changed = True
             drop(path)
         if plan.mode == "force":
-            for table in ("edges", "symbols", "files", "chunks", "fts_symbols", "fts_trigram"):
-                store.db.execute(f"DELETE FROM {table}")
+            store.clear()
         for item in parsed:
             path = item.state.path
             if item.unchanged:
@@ -207,12 +205,8 @@ def _index(
         store.set_meta("last_commit", plan.head)
         store.set_meta("extractor", extractor_fingerprint())
         store.set_meta("dirty_files", json.dumps(plan.dirty))
-        store.set_meta("languages", json.dumps(sorted(_languages(store))))
+        store.set_meta("languages", json.dumps(store.indexed_languages()))
     return result
-
-
-def _languages(store: SqliteStore) -> set[str]:
-    return {str(r[0]) for r in store.query("SELECT DISTINCT language FROM files WHERE status='indexed'")}
 
 
 def _stored_sha(states: dict[str, FileState], path: str) -> str | None:
@@ -231,7 +225,7 @@ def _names_of(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> set[str]:
 
 
 def _apply_file(
-    store: SqliteStore, extraction: FileExtraction, result: IndexResult, *, fresh: bool
+    store: Store, extraction: FileExtraction, result: IndexResult, *, fresh: bool
 ) -> tuple[set[str], bool, bool]:
     """Merkle-diff one re-parsed file against the store and apply it."""
     path = extraction.path
@@ -284,12 +278,12 @@ def _module_key(path_or_spec: str) -> str:
     return parts[-1] if parts else ""
 
 
-def _importers_names(store: SqliteStore, files: list[str]) -> set[str]:
+def _importers_names(store: Store, files: list[str]) -> set[str]:
     keys = {_module_key(f) for f in files} - {""}
     if not keys:
         return set()
     names = set(keys)
-    for edge_id, edge in store.numbered_edges("kind = 'imports'"):
+    for edge in store.import_edges():
         if _module_key(edge.qualifier or "") in keys or edge.target_name in keys:
             names |= {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
     return names
@@ -304,7 +298,7 @@ def _import_keys(edges: Iterable[Edge]) -> set[tuple[str, str | None, str | None
 
 
 def _resolve(
-    store: SqliteStore,
+    store: Store,
     reparsed: list[str],
     names: set[str],
     hierarchy_changed: bool,
@@ -323,14 +317,14 @@ def _resolve(
         work = _edges_to_revisit(store, reparsed, names, hierarchy_changed, files_changed=files_changed)
     if not work:
         return 0, set()
-    table = SymbolTable.build(store.all_symbols(), (e for _, e in store.numbered_edges("kind = 'imports'")))
+    table = SymbolTable.build(store.all_symbols(), store.import_edges())
     table.root = str(root) if root is not None else ""  # go.mod / Cargo.toml for module finders
     resolver = Resolver(table)
     before = {edge_id: edge.target_id for edge_id, edge in work}
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
     store.set_targets(updates)
-    for class_id, bases in _bases(store).items():
+    for class_id, bases in store.bases().items():
         resolver.set_bases(class_id, bases)
     rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"])
     store.set_targets(rest)
@@ -340,36 +334,24 @@ def _resolve(
 
 
 def _edges_to_revisit(
-    store: SqliteStore, reparsed: list[str], names: set[str], hierarchy_changed: bool, *, files_changed: bool
-) -> list[tuple[int, Edge]]:
-    found: dict[int, Edge] = {}
-    for path in reparsed:
-        found.update(store.numbered_edges("file = ?", (path,)))
+    store: Store, reparsed: list[str], names: set[str], hierarchy_changed: bool, *, files_changed: bool
+) -> list[NumberedEdge]:
+    found: dict[int, Edge] = dict(store.edges_of_files(reparsed))
     name_list = sorted(n for n in names if n)
-    for i in range(0, len(name_list), 500):
-        chunk = name_list[i : i + 500]
-        marks = ",".join("?" * len(chunk))
-        found.update(store.numbered_edges(f"target_name IN ({marks}) OR alias IN ({marks})", chunk + chunk))
-        found.update(store.numbered_edges(f"qualifier IN ({marks})", chunk))
+    found.update(store.edges_naming(name_list))
+    found.update(store.edges_qualified_by(name_list))
     if files_changed:
         # unresolved imports and file links (Markdown): their target may have appeared
-        found.update(
-            store.numbered_edges(
-                "target_id IS NULL AND resolution IS NULL AND (kind = 'imports' OR qualifier = ?)",
-                (FILE_QUALIFIER,),
-            )
-        )
+        found.update(store.unresolved_imports_and_file_links())
     if hierarchy_changed:
-        receivers = _receiver_qualifiers(store)
-        marks = ",".join("?" * len(receivers))
-        found.update(store.numbered_edges(f"qualifier IN ({marks})", receivers))
+        found.update(store.edges_qualified_by(_receiver_qualifiers(store)))
         # `Foo().run()` and receivers holding a `Foo()`: the method may now
         # come from another base
-        found.update(store.numbered_edges("qualifier LIKE '%()'"))
+        found.update(store.edges_on_constructed_receivers())
     return sorted(found.items())
 
 
-def _receiver_qualifiers(store: SqliteStore) -> list[str]:
+def _receiver_qualifiers(store: Store) -> list[str]:
     """What methods call their own object: `self`/`this`, every language's
     self names (Rust `Self`) and Go receivers (`func (s *Server)` -> `s`),
     read from the stored signatures. A base added in one file changes what
@@ -380,22 +362,8 @@ def _receiver_qualifiers(store: SqliteStore) -> list[str]:
         names.update(spec.self_names)
         if not spec.receiver_pattern:
             continue
-        rows = store.query(
-            "SELECT DISTINCT signature FROM symbols WHERE kind = 'method' AND language = ?", (language.name,)
-        )
-        for (signature,) in rows:
-            match = re.match(spec.receiver_pattern, str(signature))
+        for signature in store.method_signatures(language.name):
+            match = re.match(spec.receiver_pattern, signature)
             if match:
                 names.add(match.group(1))
     return sorted(names)
-
-
-def _bases(store: SqliteStore) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    rows = store.query(
-        "SELECT source_id, target_id FROM edges WHERE kind = 'inherits' AND target_id IS NOT NULL "
-        "ORDER BY file, line, id"
-    )
-    for source, target in rows:
-        out.setdefault(str(source), []).append(str(target))
-    return out

@@ -14,7 +14,7 @@ from cartog_ci.embed.pipeline import EmbedResult, embed_pending
 from cartog_ci.embed.provider import config_key, model_from_config
 from cartog_ci.index.cascade import index_repository
 from cartog_ci.index.files import Progress
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class Refreshed:
 
 def refresh(
     root: Path,
-    store: SqliteStore,
+    store: Store,
     config: Config,
     *,
     embed: bool,

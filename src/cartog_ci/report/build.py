@@ -18,7 +18,7 @@ from cartog_ci.domain import (
 )
 from cartog_ci.index.resolve import Resolver, SymbolTable
 from cartog_ci.languages import is_test, test_commands
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 REPORT_SCHEMA = 1
 MAX_CALLERS_PER_SYMBOL = 25
@@ -35,13 +35,13 @@ def is_untested(item: ChangedSymbol) -> bool:
     )
 
 
-def _base_resolver(store: SqliteStore, cs: ChangeSet) -> Resolver:
+def _base_resolver(store: Store, cs: ChangeSet) -> Resolver:
     """A resolver over the graph as it was at the merge-base, for the files
     the change touched (the rest of the graph is shared)."""
     changed = set(cs.files)
     symbols = [s for s in store.all_symbols() if s.file not in changed]
     symbols += [s for f in cs.base_files.values() for s in f.symbols]
-    imports = [e for _, e in store.numbered_edges("kind = 'imports'") if e.file not in changed]
+    imports = [e for e in store.import_edges() if e.file not in changed]
     imports += [e for f in cs.base_files.values() for e in f.edges if e.kind == "imports"]
     table = SymbolTable.build(symbols, imports)
     table.root = cs.root  # as the indexer does: go.mod / Cargo.toml lookups
@@ -51,36 +51,25 @@ def _base_resolver(store: SqliteStore, cs: ChangeSet) -> Resolver:
         target, _ = resolver.resolve(e)
         if target:
             bases.setdefault(e.source_id, []).append(target)
-    for source, target_id in store.query(
-        "SELECT source_id, target_id FROM edges WHERE kind='inherits' AND target_id IS NOT NULL"
-    ):
-        if str(source).split(":", 1)[0] not in changed:
-            bases.setdefault(str(source), []).append(str(target_id))
+    for class_id, ids in store.bases().items():
+        if class_id.split(":", 1)[0] not in changed:
+            bases.setdefault(class_id, []).extend(ids)
     for class_id, ids in bases.items():
         resolver.set_bases(class_id, ids)
     return resolver
 
 
-def broken_references(store: SqliteStore, cs: ChangeSet) -> list[BrokenRef]:
+def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     """Call sites in the head that resolve to nothing, and that resolved to a
     symbol this change removed or renamed."""
     gone = {c.old.id: c for c in cs.by_category("removed", "renamed") if c.old is not None}
     if not gone:
         return []
     names = sorted({c.old.name for c in gone.values() if c.old is not None})
-    marks = ",".join("?" * len(names))
-    candidates = [
-        e
-        for _, e in store.numbered_edges(
-            f"target_id IS NULL AND (target_name IN ({marks}) OR alias IN ({marks}))", names + names
-        )
-    ]
+    candidates = store.unresolved_edges_named(names, aliases=True)
     aliases = {e.alias for e in candidates if e.kind == "imports" and e.alias}
     if aliases:
-        marks = ",".join("?" * len(aliases))
-        candidates += [
-            e for _, e in store.numbered_edges(f"target_id IS NULL AND target_name IN ({marks})", sorted(aliases))
-        ]
+        candidates += store.unresolved_edges_named(sorted(aliases))
     resolver = _base_resolver(store, cs)
     out: list[BrokenRef] = []
     seen: set[tuple[str, int, str, str]] = set()
@@ -149,7 +138,7 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
 
 
 def build_report(
-    store: SqliteStore,
+    store: Store,
     cs: ChangeSet,
     *,
     depth: int = 3,
@@ -173,8 +162,7 @@ def build_report(
         if c.change.symbol is not None and is_test(c.change.symbol) and c.change.category != "removed":
             all_tests[c.change.symbol.id] = c.change.symbol
     tests = sorted(all_tests.values(), key=lambda s: (s.file, s.start_line))
-    total = store.count("edges", "kind != 'imports'")
-    unresolved = store.count("edges", "kind != 'imports' AND target_id IS NULL AND resolution IS NULL")
+    counts = store.edge_counts()
     report = Report(
         changes=cs,
         changed=changed,
@@ -183,8 +171,8 @@ def build_report(
         test_commands=test_commands(tests),
         risk=_risk(changed, broken, cs),
         depth=depth,
-        unresolved_edges=unresolved,
-        total_edges=total,
+        unresolved_edges=counts.unresolved,
+        total_edges=counts.total,
         related_available=related is not None,
     )
     for path, reason in cs.skipped:
@@ -197,7 +185,7 @@ def build_report(
     return report
 
 
-def _changed_symbol(store: SqliteStore, change: SymbolChange, broken: list[BrokenRef], depth: int) -> ChangedSymbol:
+def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef], depth: int) -> ChangedSymbol:
     item = ChangedSymbol(change)
     old_id = change.old.id if change.old is not None else None
     via_broken = [b.edge.source_id for b in broken if old_id is not None and b.old_target.id == old_id]
@@ -226,7 +214,7 @@ def _changed_symbol(store: SqliteStore, change: SymbolChange, broken: list[Broke
     return item
 
 
-def _impact_from_sources(store: SqliteStore, roots: list[str], depth: int) -> list[ImpactNode]:
+def _impact_from_sources(store: Store, roots: list[str], depth: int) -> list[ImpactNode]:
     """Callers reached from call sites (the sources of broken references are
     depth 1; their own callers follow)."""
     sources = [r for r in roots if store.symbol(r) is not None]

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from cartog_ci.store.base import Store
 from cartog_ci.store.search import words_of
-from cartog_ci.store.sqlite import SqliteStore
 
 _TOKEN = re.compile(r"[\w$]+", re.UNICODE)
 LEVELS = ("phrase", "and", "or")
@@ -67,7 +67,7 @@ def expressions(query: str) -> list[Level]:
 
 
 def cascade(
-    store: SqliteStore, levels: Sequence[Level], limit: int, *, table: str = KEYWORD, accumulate: bool = False
+    store: Store, levels: Sequence[Level], limit: int, *, table: str = KEYWORD, accumulate: bool = False
 ) -> tuple[list[tuple[str, float]], str | None]:
     """(symbol_id, bm25) best first, and the last level that answered.
 
@@ -90,12 +90,12 @@ def cascade(
     return list(found.items()), answered
 
 
-def keyword_search(store: SqliteStore, query: str, limit: int = 50) -> tuple[list[tuple[str, float]], str | None]:
+def keyword_search(store: Store, query: str, limit: int = 50) -> tuple[list[tuple[str, float]], str | None]:
     """(symbol_id, bm25) best first, and which cascade level answered."""
     return cascade(store, expressions(query), limit)
 
 
-def trigram_search(store: SqliteStore, text: str, limit: int = 50) -> list[tuple[str, float]]:
+def trigram_search(store: Store, text: str, limit: int = 50) -> list[tuple[str, float]]:
     """Literal substring search (error strings, partial identifiers): >= 3 characters."""
     if len(text.strip()) < MIN_TRIGRAM:
         return []

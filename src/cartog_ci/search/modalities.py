@@ -7,7 +7,7 @@ first; ``multimodal`` decides which of them run and fuses their ranks:
 - ``text``: literal substrings in the stored content (FTS5 ``trigram``):
   quoted strings, error tokens, partial identifiers, then the words;
 - ``structural``: definitions by name, qualified name and signature, exact
-  before prefix before substring (``store.definitions``);
+  before prefix before substring (``store.match_names``);
 - ``graph``: callers, callees or the blast radius of the symbols the query
   names (or that the other modalities found), by distance then ``in_degree``.
 """
@@ -25,12 +25,11 @@ from cartog_ci.domain import Symbol
 from cartog_ci.embed.base import EmbeddingModel, query_vector
 from cartog_ci.search.fts import MIN_TRIGRAM, TRIGRAM, all_of, any_of, cascade, literal
 from cartog_ci.search.intent import Intent, content_words, identifiers, literals
-from cartog_ci.store.definitions import match_names
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 MODALITIES = ("semantic", "text", "structural", "graph")
 CANDIDATES = 50
-# Structural score of a term by tier (store.definitions.TIERS): one exact
+# Structural score of a term by tier (domain.NAME_MATCH_TIERS): one exact
 # name outweighs any number of substring hits of a single term.
 TIER_SCORES = (1.0, 0.9, 0.5, 0.25, 0.1)
 NAMED_WEIGHT = 1.0  # a term the query wrote as code (`send_task`, AsyncResult)
@@ -91,7 +90,7 @@ def kinds_named(query: str) -> set[str]:
 
 
 def semantic(
-    store: SqliteStore,
+    store: Store,
     query: str,
     model_factory: Callable[[], EmbeddingModel] | None,
     *,
@@ -109,7 +108,7 @@ def semantic(
     return SemanticAnswer([i for i, _ in store.knn(vector, limit)], vector)
 
 
-def similar_to(store: SqliteStore, anchors: Sequence[str], *, limit: int = CANDIDATES) -> list[str]:
+def similar_to(store: Store, anchors: Sequence[str], *, limit: int = CANDIDATES) -> list[str]:
     """KNN of the anchors' stored vectors (no query embedding): code whose
     text reads like theirs. The anchors and their members are left out —
     "similar to X" asks for other code than X."""
@@ -160,7 +159,7 @@ def _error_tokens(query: str) -> list[str]:
     return [lit for lit in literals(query) if lit in query and f'"{lit}"' not in query and f"'{lit}'" not in query]
 
 
-def text(store: SqliteStore, query: str, intent: Intent, *, limit: int = CANDIDATES) -> list[tuple[str, float]]:
+def text(store: Store, query: str, intent: Intent, *, limit: int = CANDIDATES) -> list[tuple[str, float]]:
     """(symbol_id, bm25) from the trigram index: each probe as a substring,
     then all content words (AND), then any (OR); the levels accumulate, in
     that order, until ``limit``. An exact-match question stops before OR: a
@@ -195,14 +194,14 @@ def name_terms(query: str, intent: Intent) -> list[tuple[str, float]]:
     return terms
 
 
-def structural(store: SqliteStore, query: str, intent: Intent, *, limit: int = CANDIDATES) -> list[str]:
+def structural(store: Store, query: str, intent: Intent, *, limit: int = CANDIDATES) -> list[str]:
     """Definitions whose names match the query's terms: per term exact >
     prefix > substring > signature; summed over terms; then the kind the
     query mentions, then centrality (``in_degree``)."""
     scores: dict[str, float] = {}
     direct: set[str] = set()  # matched a term by their own name, not only as a member of one
     for term, weight in name_terms(query, intent):
-        for match in match_names(store, term, limit=limit):
+        for match in store.match_names(term, limit=limit):
             scores[match.symbol_id] = scores.get(match.symbol_id, 0.0) + weight * TIER_SCORES[match.tier]
             if not match.member:
                 direct.add(match.symbol_id)
@@ -225,21 +224,21 @@ def structural(store: SqliteStore, query: str, intent: Intent, *, limit: int = C
 # -- graph --------------------------------------------------------------------
 
 
-def named_symbols(store: SqliteStore, intent: Intent) -> list[str]:
+def named_symbols(store: Store, intent: Intent) -> list[str]:
     """The symbols the query names: exact ID / qualified name / name, and for
     ``A.b`` not found as written, ``b`` alone; most central first."""
     seeds: list[str] = []
     for subject in intent.subjects:
-        hits = [m.symbol_id for m in match_names(store, subject, limit=MAX_SEEDS) if m.tier <= 1]
+        hits = [m.symbol_id for m in store.match_names(subject, limit=MAX_SEEDS) if m.tier <= 1]
         if not hits and "." in subject:
             last = subject.rsplit(".", 1)[1]
-            hits = [m.symbol_id for m in match_names(store, last, limit=MAX_SEEDS) if m.tier <= 1]
+            hits = [m.symbol_id for m in store.match_names(last, limit=MAX_SEEDS) if m.tier <= 1]
         seeds.extend(h for h in hits if h not in seeds)
     found = store.symbols(seeds)
     return sorted(found, key=lambda i: (-found[i].in_degree, i))[:MAX_SEEDS]
 
 
-def graph(store: SqliteStore, intent: Intent, seeds: Sequence[str], *, limit: int = CANDIDATES) -> list[str]:
+def graph(store: Store, intent: Intent, seeds: Sequence[str], *, limit: int = CANDIDATES) -> list[str]:
     """Ranked by distance from the seeds, then ``in_degree``:
     find_references → who references the seeds (``calls`` only for "who
     calls"), then call sites matched by name that resolution left open;
@@ -263,7 +262,7 @@ def graph(store: SqliteStore, intent: Intent, seeds: Sequence[str], *, limit: in
     return _neighbourhood(store, seeds, limit)
 
 
-def siblings(store: SqliteStore, seeds: Sequence[str]) -> list[str]:
+def siblings(store: Store, seeds: Sequence[str]) -> list[str]:
     """Other subclasses of the seeds' base classes, most central first; for
     a method, the method of the same name in those classes (its overrides
     and the overridden one)."""
@@ -282,13 +281,13 @@ def siblings(store: SqliteStore, seeds: Sequence[str]) -> list[str]:
     return _by_centrality(store, related)
 
 
-def _by_centrality(store: SqliteStore, ids: Sequence[str]) -> list[str]:
+def _by_centrality(store: Store, ids: Sequence[str]) -> list[str]:
     found = store.symbols(ids)
     return sorted(found, key=lambda i: (-found[i].in_degree, i))
 
 
 def _then_unresolved(
-    store: SqliteStore, ranked: list[str], seeds: Sequence[str], kinds: Sequence[str], limit: int
+    store: Store, ranked: list[str], seeds: Sequence[str], kinds: Sequence[str], limit: int
 ) -> list[str]:
     """Append the sources of unresolved edges whose target name is a seed's
     name (``app.send_task()`` with an unknown receiver): after every
@@ -297,16 +296,14 @@ def _then_unresolved(
     if len(ranked) >= limit:
         return ranked[:limit]
     names = sorted({s.name for s in store.symbols(seeds).values()})
-    kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
     extra: list[str] = []
-    for name in names:
-        rows = store.numbered_edges(f"target_name = ? AND target_id IS NULL{kind_sql}", (name, *kinds))
-        extra.extend(e.source_id for _, e in rows)
+    for name in names:  # one name a lookup: each stays an index search by name
+        extra.extend(e.source_id for e in store.unresolved_edges_named([name], kinds=kinds))
     known = set(ranked) | set(seeds)
     return (ranked + _by_centrality(store, [i for i in dict.fromkeys(extra) if i not in known]))[:limit]
 
 
-def _neighbourhood(store: SqliteStore, seeds: Sequence[str], limit: int) -> list[str]:
+def _neighbourhood(store: Store, seeds: Sequence[str], limit: int) -> list[str]:
     distance: dict[str, int] = {s: 0 for s in seeds}
     frontier = list(seeds)
     for depth in range(1, NEIGHBOUR_DEPTH + 1):

@@ -34,7 +34,7 @@ from cartog_ci.search import modalities
 from cartog_ci.search.fuse import rrf
 from cartog_ci.search.intent import Intent, classify, overridden
 from cartog_ci.search.rerank import Candidate, Reranker
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.base import Store
 
 PRESETS: dict[str, tuple[str, ...]] = {
     "quick": ("semantic",),
@@ -158,7 +158,7 @@ class _Run:
 
     def __init__(
         self,
-        store: SqliteStore,
+        store: Store,
         query: str,
         intent: Intent,
         model_factory: Callable[[], EmbeddingModel] | None,
@@ -204,7 +204,7 @@ class _Run:
 
 
 def search(
-    store: SqliteStore,
+    store: Store,
     query: str,
     *,
     model_factory: Callable[[], EmbeddingModel] | None,
@@ -290,7 +290,7 @@ def _anchor(run: _Run, chosen: Sequence[str], k: int) -> None:
         ]
 
 
-def _fuse(store: SqliteStore, lists: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int) -> list[Fused]:
+def _fuse(store: Store, lists: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int) -> list[Fused]:
     ids = list(dict.fromkeys(i for items in lists.values() for i in items))
     factors = {i: _factor(s, boosted=True) for i, s in store.symbols(ids).items()}
     return weighted_rrf(lists, weights, k=k, factors=factors)
@@ -303,7 +303,7 @@ def _factor(symbol: Symbol, *, boosted: bool) -> float:
     return boost * (DEMOTION if is_demoted(symbol.file) else 1.0)
 
 
-def _demoted(store: SqliteStore, ids: Sequence[str]) -> set[str]:
+def _demoted(store: Store, ids: Sequence[str]) -> set[str]:
     return {i for i, s in store.symbols(ids).items() if is_demoted(s.file)}
 
 

@@ -8,11 +8,11 @@ from cartog_ci.config import Config
 from cartog_ci.domain import RelatedFinder, Symbol
 from cartog_ci.search.fts import keyword_search
 from cartog_ci.search.fuse import rrf
+from cartog_ci.store.base import Store
 from cartog_ci.store.search import words_of
-from cartog_ci.store.sqlite import SqliteStore
 
 
-def related_finder(store: SqliteStore, config: Config) -> RelatedFinder | None:
+def related_finder(store: Store, config: Config) -> RelatedFinder | None:
     model = store.vector_model()
     if model is None:
         return None

@@ -1,4 +1,5 @@
-"""Definitions by name: the SQL behind the structural search modality (docs/search.md).
+"""Definitions by name: the SQL behind ``SqliteStore.match_names``, which the
+structural search modality calls (docs/search.md).
 
 One term is looked up in tiers, best first, each symbol kept at its best tier:
 
@@ -20,19 +21,11 @@ the tiers before it left room under the limit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import apsw
 
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.domain import NAME_MATCH_TIERS, NameMatch
 
-TIERS = ("exact", "exact_case", "prefix", "substring", "signature")
 MIN_SIGNATURE_TERM = 4
-
-
-@dataclass(frozen=True, slots=True)
-class NameMatch:
-    symbol_id: str
-    tier: int  # index into TIERS: lower is better
-    member: bool = False  # matched only as a member of the term (``T.x`` for ``T``)
 
 
 def like_prefix(term: str) -> str:
@@ -41,7 +34,7 @@ def like_prefix(term: str) -> str:
     return escaped + "%"
 
 
-def match_names(store: SqliteStore, term: str, *, limit: int = 50) -> list[NameMatch]:
+def match_names(db: apsw.Connection, term: str, *, limit: int = 50) -> list[NameMatch]:
     """Symbols whose ID, qualified name, name or signature match ``term``,
     best tier first; within a tier, the database's index order. Lower tiers
     are not searched once ``limit`` symbols were found; a tier itself may
@@ -53,9 +46,9 @@ def match_names(store: SqliteStore, term: str, *, limit: int = 50) -> list[NameM
     for tier, member, sql, params in _queries(term, limit):
         if len(found) >= limit:
             break
-        if tier == TIERS.index("signature") and len(term) < MIN_SIGNATURE_TERM:
+        if tier == NAME_MATCH_TIERS.index("signature") and len(term) < MIN_SIGNATURE_TERM:
             continue
-        for (symbol_id,) in store.db.execute(sql, params):
+        for (symbol_id,) in db.execute(sql, params):
             found.setdefault(str(symbol_id), NameMatch(str(symbol_id), tier, member))
     return list(found.values())
 

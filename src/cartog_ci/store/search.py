@@ -19,6 +19,7 @@ import apsw
 
 from cartog_ci.domain import SymbolText
 from cartog_ci.errors import CartogError
+from cartog_ci.store.tables import Tables
 
 if TYPE_CHECKING:  # numpy is imported where vectors are used: not on every start-up
     import numpy as np
@@ -50,10 +51,8 @@ def load_vec(db: apsw.Connection) -> None:
     db.enable_load_extension(False)
 
 
-class SearchTables:
-    """Mixed into SqliteStore; ``self.db`` is its connection."""
-
-    db: apsw.Connection
+class SearchTables(Tables):
+    """A part of SqliteStore: the search tables on its connection."""
 
     # -- text ----------------------------------------------------------------
 
@@ -118,8 +117,8 @@ class SearchTables:
     # -- vectors -------------------------------------------------------------
 
     def vector_model(self) -> tuple[str, int] | None:
-        model = self.get_meta("embedding_model")  # type: ignore[attr-defined]
-        dims = self.get_meta("embedding_dims")  # type: ignore[attr-defined]
+        model = self.get_meta("embedding_model")
+        dims = self.get_meta("embedding_dims")
         return (model, int(dims)) if model and dims else None
 
     def use_vector_model(self, model_id: str, dims: int) -> str | None:
@@ -134,8 +133,8 @@ class SearchTables:
             f"INSERT INTO {VEC_TABLE}(rowid, embedding) SELECT id, vector FROM vectors WHERE model_id = ?",
             (model_id,),
         )
-        self.set_meta("embedding_model", model_id)  # type: ignore[attr-defined]
-        self.set_meta("embedding_dims", str(dims))  # type: ignore[attr-defined]
+        self.set_meta("embedding_model", model_id)
+        self.set_meta("embedding_dims", str(dims))
         if current is not None and current[0] != model_id:
             return f"embedding model changed from {current[0]} to {model_id}: re-embedding"
         return None

@@ -19,12 +19,12 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import cast
+from typing import Self, cast
 
 import apsw
 
 from cartog_ci import __version__
-from cartog_ci.domain import Edge, FileState, Symbol
+from cartog_ci.domain import FileState, IndexStats, NameMatch, Symbol
 from cartog_ci.errors import (
     CartogError,
     CorruptIndex,
@@ -32,8 +32,11 @@ from cartog_ci.errors import (
     IndexFromTheFuture,
     IndexMissing,
 )
-from cartog_ci.store import migrations
+from cartog_ci.store import definitions, migrations
+from cartog_ci.store.edges import EdgeTables
 from cartog_ci.store.search import SearchTables, load_vec
+from cartog_ci.store.stats import index_stats
+from cartog_ci.store.tables import chunks
 
 TOOL_NAME = "cartog-ci"
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -43,7 +46,6 @@ _SYMBOL_COLUMNS = (
     "id, name, qualified_name, kind, file, start_line, end_line, start_byte, end_byte, "
     "parent_id, signature, language, content_hash, subtree_hash, decorators, docstring, in_degree"
 )
-_EDGE_COLUMNS = "source_id, target_name, kind, file, line, qualifier, alias, target_id, resolution"
 
 
 def _symbol(row: Sequence[object]) -> Symbol:
@@ -54,22 +56,11 @@ def _symbol(row: Sequence[object]) -> Symbol:
     return Symbol(*values)  # type: ignore[arg-type]
 
 
-def _edge(row: Sequence[object]) -> Edge:
-    return Edge(*row)  # type: ignore[arg-type]
-
-
 def _symbol_row(s: Symbol) -> tuple[object, ...]:
     return (
         s.id, s.name, s.qualified_name, s.kind, s.file, s.start_line, s.end_line,
         s.start_byte, s.end_byte, s.parent_id, s.signature, s.language,
         s.content_hash, s.subtree_hash, json.dumps(list(s.decorators)), s.docstring, s.in_degree,
-    )  # fmt: skip
-
-
-def _edge_row(e: Edge) -> tuple[object, ...]:
-    return (
-        e.source_id, e.target_name, e.kind, e.file, e.line,
-        e.qualifier, e.alias, e.target_id, e.resolution,
     )  # fmt: skip
 
 
@@ -148,8 +139,9 @@ def _up_to_date(db: apsw.Connection) -> bool:
     ) == (TOOL_NAME, str(migrations.SCHEMA_VERSION), __version__)
 
 
-class SqliteStore(SearchTables):
-    """Everything the indexer, graph queries and report read and write."""
+class SqliteStore(EdgeTables, SearchTables):
+    """The Store (store/base.py) on one SQLite file: everything the indexer,
+    graph queries, report and search read and write."""
 
     def __init__(
         self,
@@ -244,6 +236,12 @@ class SqliteStore(SearchTables):
     def close(self) -> None:
         self.db.close()
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     # -- transactions --------------------------------------------------------
 
     @contextmanager
@@ -251,18 +249,6 @@ class SqliteStore(SearchTables):
         """One atomic unit; nested calls become savepoints."""
         with _savepoint(self.db, self._busy_message()):
             yield
-
-    # -- meta ----------------------------------------------------------------
-
-    def get_meta(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def set_meta(self, key: str, value: str | None) -> None:
-        if value is None:
-            self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
-        else:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     # -- files ---------------------------------------------------------------
 
@@ -280,6 +266,20 @@ class SqliteStore(SearchTables):
                 state.merkle_hash, state.status, state.reason,
             ),  # fmt: skip
         )
+
+    def unsupported_paths(self) -> list[str]:
+        return [str(r[0]) for r in self.db.execute("SELECT path FROM files WHERE status = 'unsupported'")]
+
+    def indexed_languages(self) -> list[str]:
+        """The languages of the indexed files, sorted."""
+        rows = self.db.execute("SELECT DISTINCT language FROM files WHERE status='indexed'")
+        return sorted({str(r[0]) for r in rows})
+
+    def clear(self) -> None:
+        """Forget every file, symbol, edge and search text (``index --force``);
+        cached vectors stay, keyed by text hash, for the texts that come back."""
+        for table in ("edges", "symbols", "files", "chunks", "fts_symbols", "fts_trigram"):
+            self.db.execute(f"DELETE FROM {table}")
 
     def delete_file(self, path: str) -> None:
         self.delete_texts([path])
@@ -324,7 +324,7 @@ class SqliteStore(SearchTables):
 
     def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
         out: dict[str, Symbol] = {}
-        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+        for chunk in chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
             rows = self.db.execute(
                 f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE id IN ({marks})", chunk
@@ -344,70 +344,16 @@ class SqliteStore(SearchTables):
                 return [_symbol(r) for r in rows]
         return []
 
+    def method_signatures(self, language: str) -> list[str]:
+        """The distinct signatures of the methods of one language."""
+        rows = self.db.execute(
+            "SELECT DISTINCT signature FROM symbols WHERE kind = 'method' AND language = ?", (language,)
+        )
+        return [str(r[0]) for r in rows]
+
     def all_symbols(self) -> list[Symbol]:
         rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols ORDER BY file, start_byte, end_byte DESC, id")
         return [_symbol(r) for r in rows]
-
-    # -- edges ---------------------------------------------------------------
-
-    def insert_edges(self, edges: Iterable[Edge]) -> None:
-        self.db.executemany(
-            f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (_edge_row(e) for e in edges),
-        )
-
-    def delete_edges_of_files(self, paths: Iterable[str]) -> None:
-        self.db.executemany("DELETE FROM edges WHERE file = ?", ((p,) for p in paths))
-
-    def numbered_edges(self, where: str = "1", params: Sequence[object] = ()) -> list[tuple[int, Edge]]:
-        rows = self.db.execute(f"SELECT id, {_EDGE_COLUMNS} FROM edges WHERE {where}", params)
-        return [(int(r[0]), _edge(r[1:])) for r in rows]
-
-    def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
-        self.db.executemany(
-            "UPDATE edges SET target_id = ?, resolution = ? WHERE id = ?",
-            ((target, resolution, edge_id) for edge_id, target, resolution in updates),
-        )
-
-    def invalidate_dangling_edges(self) -> int:
-        """Phase 1: edges whose target no longer exists lose their target."""
-        self.db.execute(
-            "UPDATE edges SET target_id = NULL, resolution = NULL WHERE target_id IS NOT NULL "
-            "AND target_id NOT IN (SELECT id FROM symbols)"
-        )
-        return self.db.changes()
-
-    def edges_from(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
-        return self._edges_by("source_id", ids, kinds)
-
-    def edges_to(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
-        return self._edges_by("target_id", ids, kinds)
-
-    def _edges_by(self, column: str, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
-        out: list[Edge] = []
-        kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
-        for chunk in _chunks(list(ids), 500):
-            marks = ",".join("?" * len(chunk))
-            rows = self.db.execute(
-                f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {column} IN ({marks}){kind_sql} "
-                "ORDER BY file, line, id",
-                (*chunk, *kinds),
-            )
-            out.extend(_edge(r) for r in rows)
-        return out
-
-    def edges_in_file(self, path: str) -> list[Edge]:
-        rows = self.db.execute(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE file = ? ORDER BY line, id", (path,)
-        )
-        return [_edge(r) for r in rows]
-
-    def all_edges(self) -> list[Edge]:
-        rows = self.db.execute(
-            f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY file, line, source_id, kind, target_name, "
-            "qualifier, alias"
-        )
-        return [_edge(r) for r in rows]
 
     def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
         """Phase 3: in_degree = resolved incoming edges (all symbols when ids is None)."""
@@ -419,18 +365,18 @@ class SqliteStore(SearchTables):
             self.db.execute(sql)
             return self.db.changes()
         total = 0
-        for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+        for chunk in chunks(list(dict.fromkeys(ids))):
             self.db.execute(f"{sql} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
             total += self.db.changes()
         return total
 
-    def count(self, table: str, where: str = "1", params: Sequence[object] = ()) -> int:
-        row = cast("tuple[int]", self.db.execute(f"SELECT count(*) FROM {table} WHERE {where}", params).fetchone())
-        return int(row[0])
+    def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:
+        """Symbols whose ID, qualified name, name or signature match ``term``,
+        best tier first (store/definitions.py)."""
+        return definitions.match_names(self.db, term, limit=limit)
 
-    def query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
-        """Aggregate read-only queries for stats; not for domain objects."""
-        return [tuple(r) for r in self.db.execute(sql, params)]
+    def stats(self) -> IndexStats:
+        return index_stats(self.db)
 
 
 def _set_wal(db: apsw.Connection, busy_timeout_ms: int) -> None:
@@ -475,8 +421,3 @@ def _savepoint(
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
-
-
-def _chunks(items: list[str], size: int) -> Iterator[list[str]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]

@@ -1,0 +1,228 @@
+"""The store as the rest of the package sees it: every method the indexer,
+graph queries, report, search, embedding and commands call.
+
+``SqliteStore`` (store/sqlite.py) is the one implementation; a second
+backend (PostgreSQL) implements this Protocol and nothing more. Storage
+answers in domain objects (domain.py), never rows; no SQL crosses it.
+
+Orders are part of the contract where a method states one: reports and
+search results are stable because of them. Lookups by a list of IDs run
+500 IDs at a time, and a stated order holds within each 500.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Protocol, Self
+
+from cartog_ci.domain import (
+    Edge,
+    EdgeCounts,
+    FileState,
+    IndexStats,
+    NameMatch,
+    NumberedEdge,
+    Symbol,
+    SymbolText,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class Store(Protocol):
+    # Lines to say when the index was opened (an unusable file rebuilt).
+    notices: list[str]
+
+    # -- lifetime and transactions -------------------------------------------
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(self, *exc_info: object) -> None: ...
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One atomic unit; nested calls are part of the outer one and roll
+        back alone."""
+        ...
+
+    def get_meta(self, key: str) -> str | None: ...
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        """``None`` removes the key."""
+        ...
+
+    # -- files ---------------------------------------------------------------
+
+    def file_states(self) -> dict[str, FileState]: ...
+
+    def put_file(self, state: FileState) -> None: ...
+
+    def delete_file(self, path: str) -> None:
+        """The file with its symbols, edges and search texts."""
+        ...
+
+    def unsupported_paths(self) -> list[str]: ...
+
+    def indexed_languages(self) -> list[str]:
+        """Sorted."""
+        ...
+
+    def clear(self) -> None:
+        """Every file, symbol, edge and search text (``index --force``);
+        cached vectors stay."""
+        ...
+
+    def stats(self) -> IndexStats: ...
+
+    # -- symbols -------------------------------------------------------------
+
+    def insert_symbols(self, symbols: Iterable[Symbol]) -> None: ...
+
+    def update_symbols(self, symbols: Iterable[Symbol]) -> None:
+        """Replace by ID, keeping each stored ``in_degree``."""
+        ...
+
+    def delete_symbols(self, ids: Iterable[str]) -> None: ...
+
+    def symbol(self, symbol_id: str) -> Symbol | None: ...
+
+    def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
+        """The ones that exist, by ID."""
+        ...
+
+    def symbols_in_file(self, path: str) -> list[Symbol]:
+        """The module first, then by start byte, outer before inner."""
+        ...
+
+    def all_symbols(self) -> list[Symbol]:
+        """By file, start byte, outer before inner."""
+        ...
+
+    def find_symbols(self, text: str) -> list[Symbol]:
+        """By full ID, else qualified name, else bare name; by file and position."""
+        ...
+
+    def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:
+        """The structural search's lookup, best tier first (the tiers of
+        store/definitions.py)."""
+        ...
+
+    def method_signatures(self, language: str) -> list[str]:
+        """The distinct signatures of one language's methods."""
+        ...
+
+    def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
+        """in_degree = resolved incoming edges, of ``ids`` or of every symbol;
+        how many symbols were updated."""
+        ...
+
+    # -- edges ---------------------------------------------------------------
+
+    def insert_edges(self, edges: Iterable[Edge]) -> None: ...
+
+    def delete_edges_of_files(self, paths: Iterable[str]) -> None: ...
+
+    def edges_from(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
+        """Edges whose source is one of ``ids`` (of ``kinds`` when given), by file, line."""
+        ...
+
+    def edges_to(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
+        """Edges resolved to one of ``ids`` (of ``kinds`` when given), by file, line."""
+        ...
+
+    def edges_in_file(self, path: str) -> list[Edge]:
+        """By line."""
+        ...
+
+    def all_edges(self) -> list[Edge]:
+        """By file, line, source, kind, target name, qualifier, alias."""
+        ...
+
+    def import_edges(self) -> list[Edge]:
+        """In the order they were stored."""
+        ...
+
+    def bases(self) -> dict[str, list[str]]:
+        """Class ID -> the IDs of its resolved bases, by file and line, then as stored."""
+        ...
+
+    def unresolved_edges_named(
+        self, names: Sequence[str], *, kinds: Sequence[str] = (), aliases: bool = False
+    ) -> list[Edge]:
+        """Edges without a target, to one of ``names`` (or with ``aliases``
+        binding one as an import alias), of ``kinds`` when given."""
+        ...
+
+    def edge_counts(self) -> EdgeCounts: ...
+
+    # Resolution: numbered edges, in no particular order; the number goes
+    # back to set_targets.
+
+    def numbered_edges(self) -> list[NumberedEdge]: ...
+
+    def edges_of_files(self, paths: Sequence[str]) -> list[NumberedEdge]: ...
+
+    def edges_naming(self, names: Sequence[str]) -> list[NumberedEdge]:
+        """To one of ``names``, or binding one as an import alias."""
+        ...
+
+    def edges_qualified_by(self, qualifiers: Sequence[str]) -> list[NumberedEdge]: ...
+
+    def edges_on_constructed_receivers(self) -> list[NumberedEdge]:
+        """Qualified by a construction (``Foo().run()``) or a receiver holding one."""
+        ...
+
+    def unresolved_imports_and_file_links(self) -> list[NumberedEdge]:
+        """Imports and file links (``FILE_QUALIFIER``) with no target, not even external."""
+        ...
+
+    def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
+        """(edge number, target ID, resolution tier) for each edge."""
+        ...
+
+    def invalidate_dangling_edges(self) -> int:
+        """Edges whose target no longer exists lose it; how many."""
+        ...
+
+    # -- search texts and vectors --------------------------------------------
+
+    def replace_texts(self, path: str, texts: Sequence[SymbolText], names: dict[str, str]) -> None:
+        """The search texts of one file; ``names``: symbol ID -> name."""
+        ...
+
+    def contents(self, ids: Sequence[str]) -> dict[str, str]: ...
+
+    def fts(self, expression: str, limit: int, table: str = "fts_symbols") -> list[tuple[str, float]]:
+        """(symbol ID, BM25 score) best first, for an FTS5 expression over
+        names, words and content (``fts_symbols``) or trigrams of the
+        content (``fts_trigram``)."""
+        ...
+
+    def vector_model(self) -> tuple[str, int] | None:
+        """(model ID, dimensions) the stored vectors are searched with."""
+        ...
+
+    def use_vector_model(self, model_id: str, dims: int) -> str | None:
+        """Search with this model from now on; a notice when that drops another."""
+        ...
+
+    def texts_missing_vectors(self, model_id: str) -> list[tuple[str, str]]:
+        """(text hash, text to embed) without a vector of this model, by hash."""
+        ...
+
+    def add_vectors(self, model_id: str, items: Sequence[tuple[str, bytes]]) -> None:
+        """(text hash, little-endian float32 vector) pairs."""
+        ...
+
+    def prune_vectors(self) -> int:
+        """Drop cached vectors no symbol uses, once they outnumber the symbols; how many."""
+        ...
+
+    def knn(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """(symbol ID, distance) of the ``k`` nearest live symbols, nearest first."""
+        ...
+
+    def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]: ...

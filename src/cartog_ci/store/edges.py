@@ -1,0 +1,174 @@
+"""Edge tables of the store: what the indexer writes and resolves, and what
+graph queries, the report and search read.
+
+Edges are indexed both ways (``edges_source``, ``edges_target``) and by
+file and target name (migration m001). Numbered edges carry their row id:
+resolution reads them and gives the id back to ``set_targets``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import cast
+
+from cartog_ci.domain import FILE_QUALIFIER, Edge, EdgeCounts, NumberedEdge
+from cartog_ci.store.tables import Tables, chunks
+
+_EDGE_COLUMNS = "source_id, target_name, kind, file, line, qualifier, alias, target_id, resolution"
+
+
+def _edge(row: Sequence[object]) -> Edge:
+    return Edge(*row)  # type: ignore[arg-type]
+
+
+def _edge_row(e: Edge) -> tuple[object, ...]:
+    return (
+        e.source_id, e.target_name, e.kind, e.file, e.line,
+        e.qualifier, e.alias, e.target_id, e.resolution,
+    )  # fmt: skip
+
+
+class EdgeTables(Tables):
+    """A part of SqliteStore: the edges table on its connection."""
+
+    # -- writes --------------------------------------------------------------
+
+    def insert_edges(self, edges: Iterable[Edge]) -> None:
+        self.db.executemany(
+            f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (_edge_row(e) for e in edges),
+        )
+
+    def delete_edges_of_files(self, paths: Iterable[str]) -> None:
+        self.db.executemany("DELETE FROM edges WHERE file = ?", ((p,) for p in paths))
+
+    def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
+        self.db.executemany(
+            "UPDATE edges SET target_id = ?, resolution = ? WHERE id = ?",
+            ((target, resolution, edge_id) for edge_id, target, resolution in updates),
+        )
+
+    def invalidate_dangling_edges(self) -> int:
+        """Phase 1: edges whose target no longer exists lose their target."""
+        self.db.execute(
+            "UPDATE edges SET target_id = NULL, resolution = NULL WHERE target_id IS NOT NULL "
+            "AND target_id NOT IN (SELECT id FROM symbols)"
+        )
+        return self.db.changes()
+
+    # -- reads ---------------------------------------------------------------
+
+    def edges_from(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
+        return self._edges_by("source_id", ids, kinds)
+
+    def edges_to(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
+        return self._edges_by("target_id", ids, kinds)
+
+    def _edges_by(self, column: str, ids: Sequence[str], kinds: Sequence[str]) -> list[Edge]:
+        out: list[Edge] = []
+        kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
+        for chunk in chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT {_EDGE_COLUMNS} FROM edges WHERE {column} IN ({marks}){kind_sql} "
+                "ORDER BY file, line, id",
+                (*chunk, *kinds),
+            )
+            out.extend(_edge(r) for r in rows)
+        return out
+
+    def edges_in_file(self, path: str) -> list[Edge]:
+        rows = self.db.execute(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE file = ? ORDER BY line, id", (path,)
+        )
+        return [_edge(r) for r in rows]
+
+    def all_edges(self) -> list[Edge]:
+        rows = self.db.execute(
+            f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY file, line, source_id, kind, target_name, "
+            "qualifier, alias"
+        )
+        return [_edge(r) for r in rows]
+
+    def import_edges(self) -> list[Edge]:
+        """Every ``imports`` edge, in the order they were stored."""
+        rows = self.db.execute(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE kind = 'imports' ORDER BY id")
+        return [_edge(r) for r in rows]
+
+    def bases(self) -> dict[str, list[str]]:
+        """Class ID -> the IDs its resolved ``inherits`` edges point to, in
+        (file, line, edge) order."""
+        out: dict[str, list[str]] = {}
+        rows = self.db.execute(
+            "SELECT source_id, target_id FROM edges WHERE kind = 'inherits' AND target_id IS NOT NULL "
+            "ORDER BY file, line, id"
+        )
+        for source, target in rows:
+            out.setdefault(str(source), []).append(str(target))
+        return out
+
+    def unresolved_edges_named(
+        self, names: Sequence[str], *, kinds: Sequence[str] = (), aliases: bool = False
+    ) -> list[Edge]:
+        """Edges without a target whose target name is one of ``names`` (or,
+        with ``aliases``, that bind one as an import alias), of ``kinds``
+        when given."""
+        kind_sql = f" AND kind IN ({','.join('?' * len(kinds))})" if kinds else ""
+        out: list[Edge] = []
+        for chunk in chunks(list(names)):
+            marks = ",".join("?" * len(chunk))
+            named = f"target_name IN ({marks}) OR alias IN ({marks})" if aliases else f"target_name IN ({marks})"
+            params = (*chunk, *chunk) if aliases else chunk
+            rows = self.db.execute(
+                f"SELECT {_EDGE_COLUMNS} FROM edges WHERE target_id IS NULL AND ({named}){kind_sql}",
+                (*params, *kinds),
+            )
+            out.extend(_edge(r) for r in rows)
+        return out
+
+    def edge_counts(self) -> EdgeCounts:
+        total, unresolved = cast(
+            "tuple[int, int]",
+            self.db.execute(
+                "SELECT count(*), coalesce(sum(target_id IS NULL AND resolution IS NULL), 0) "
+                "FROM edges WHERE kind != 'imports'"
+            ).fetchone(),
+        )
+        return EdgeCounts(int(total), int(unresolved))
+
+    # -- to re-resolve: numbered, in no particular order ---------------------
+
+    def numbered_edges(self) -> list[NumberedEdge]:
+        """Every edge (a full resolution run)."""
+        return self._numbered("1")
+
+    def edges_of_files(self, paths: Sequence[str]) -> list[NumberedEdge]:
+        return self._numbered_in("file IN ({marks})", paths)
+
+    def edges_naming(self, names: Sequence[str]) -> list[NumberedEdge]:
+        """Edges to one of ``names``, or that bind one as an import alias."""
+        return self._numbered_in("target_name IN ({marks}) OR alias IN ({marks})", names, repeat=2)
+
+    def edges_qualified_by(self, qualifiers: Sequence[str]) -> list[NumberedEdge]:
+        return self._numbered_in("qualifier IN ({marks})", qualifiers)
+
+    def edges_on_constructed_receivers(self) -> list[NumberedEdge]:
+        """Calls on an object built in place (``Foo().run()``) or held from one."""
+        return self._numbered("qualifier LIKE '%()'")
+
+    def unresolved_imports_and_file_links(self) -> list[NumberedEdge]:
+        """Imports and file links (Markdown) left unresolved, not even external."""
+        return self._numbered(
+            "target_id IS NULL AND resolution IS NULL AND (kind = 'imports' OR qualifier = ?)", (FILE_QUALIFIER,)
+        )
+
+    def _numbered_in(self, where: str, values: Sequence[str], *, repeat: int = 1) -> list[NumberedEdge]:
+        """``where`` with ``{marks}`` placeholders, run on chunks of ``values``."""
+        out: list[NumberedEdge] = []
+        for chunk in chunks(list(values)):
+            out += self._numbered(where.format(marks=",".join("?" * len(chunk))), chunk * repeat)
+        return out
+
+    def _numbered(self, where: str, params: Sequence[object] = ()) -> list[NumberedEdge]:
+        rows = self.db.execute(f"SELECT id, {_EDGE_COLUMNS} FROM edges WHERE {where}", params)
+        return [(int(r[0]), _edge(r[1:])) for r in rows]
