@@ -20,7 +20,7 @@ from cartog_ci import git, languages
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, in_index_dir
 from cartog_ci.domain import Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol
 from cartog_ci.index.files import Limits, ParseJob, Progress, extract_all, stored_name, walk
-from cartog_ci.index.resolve import Resolver, SymbolTable, resolve_edges
+from cartog_ci.index.resolve import resolve_edges, resolver_for
 from cartog_ci.parse.merkle import diff_symbols
 from cartog_ci.store.base import Store
 
@@ -317,15 +317,12 @@ def _resolve(
         work = _edges_to_revisit(store, reparsed, names, hierarchy_changed, files_changed=files_changed)
     if not work:
         return 0, set()
-    table = SymbolTable.build(store.all_symbols(), store.import_edges())
-    table.root = str(root) if root is not None else ""  # go.mod / Cargo.toml for module finders
-    resolver = Resolver(table)
+    resolver = resolver_for(store.all_symbols(), store.import_edges(), root=str(root) if root is not None else "")
     before = {edge_id: edge.target_id for edge_id, edge in work}
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
     store.set_targets(updates)
-    for class_id, bases in store.bases().items():
-        resolver.set_bases(class_id, bases)
+    resolver.set_hierarchy(store.bases())
     rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"])
     store.set_targets(rest)
     updates += rest

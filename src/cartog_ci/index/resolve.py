@@ -12,7 +12,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from cartog_ci import languages
@@ -163,8 +163,10 @@ class Resolver:
         match = re.match(spec.receiver_pattern, method.signature)
         return match is not None and match.group(1) == qualifier
 
-    def set_bases(self, class_id: str, base_ids: list[str]) -> None:
-        self.t.bases[class_id] = base_ids
+    def set_hierarchy(self, bases: Mapping[str, list[str]]) -> None:
+        """class ID -> base IDs, for every class of the project."""
+        for class_id, base_ids in bases.items():
+            self.t.bases[class_id] = base_ids
 
     # -- module lookup -------------------------------------------------------
 
@@ -740,6 +742,26 @@ def _prefer_types(table: SymbolTable, ids: list[str]) -> list[str]:
     return types[:1] if len(types) == 1 else ids[:1]
 
 
+
+
+def resolver_for(symbols: Iterable[Symbol], import_edges: Iterable[Edge], *, root: str) -> Resolver:
+    """A resolver over these symbols and imports; ``root`` is the repository
+    (module finders read go.mod, Cargo.toml, tsconfig.json there). Give it
+    the class hierarchy (``set_hierarchy``) before resolving anything but
+    ``inherits`` edges: ``self.m()`` looks through the bases."""
+    table = SymbolTable.build(symbols, import_edges)
+    table.root = root
+    return Resolver(table)
+
+
+def resolved_bases(resolver: Resolver, inherits: Iterable[Edge]) -> dict[str, list[str]]:
+    """class ID -> its bases in the project, in the order written."""
+    bases: dict[str, list[str]] = {}
+    for edge in inherits:
+        target, _ = resolver.resolve(edge)
+        if target:
+            bases.setdefault(edge.source_id, []).append(target)
+    return bases
 
 
 def resolve_edges(

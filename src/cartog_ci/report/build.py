@@ -16,7 +16,7 @@ from cartog_ci.domain import (
     Symbol,
     SymbolChange,
 )
-from cartog_ci.index.resolve import Resolver, SymbolTable
+from cartog_ci.index.resolve import Resolver, resolved_bases, resolver_for
 from cartog_ci.languages import is_test, test_commands
 from cartog_ci.store.base import Store
 
@@ -43,19 +43,12 @@ def _base_resolver(store: Store, cs: ChangeSet) -> Resolver:
     symbols += [s for f in cs.base_files.values() for s in f.symbols]
     imports = [e for e in store.import_edges() if e.file not in changed]
     imports += [e for f in cs.base_files.values() for e in f.edges if e.kind == "imports"]
-    table = SymbolTable.build(symbols, imports)
-    table.root = cs.root  # as the indexer does: go.mod / Cargo.toml lookups
-    resolver = Resolver(table)
-    bases: dict[str, list[str]] = {}
-    for e in [e for f in cs.base_files.values() for e in f.edges if e.kind == "inherits"]:
-        target, _ = resolver.resolve(e)
-        if target:
-            bases.setdefault(e.source_id, []).append(target)
+    resolver = resolver_for(symbols, imports, root=cs.root)
+    bases = resolved_bases(resolver, (e for f in cs.base_files.values() for e in f.edges if e.kind == "inherits"))
     for class_id, ids in store.bases().items():
         if class_id.split(":", 1)[0] not in changed:
             bases.setdefault(class_id, []).extend(ids)
-    for class_id, ids in bases.items():
-        resolver.set_bases(class_id, ids)
+    resolver.set_hierarchy(bases)
     return resolver
 
 
