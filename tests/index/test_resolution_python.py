@@ -193,3 +193,23 @@ def test_calls_of_a_class_are_callers_of_its_constructor(tmp_path: Path) -> None
          ("loader.py:method:SpiderLoader.__init__", "loader.py:method:SpiderLoader.from_settings",
           "tests/test_loader.py:function:test_from_settings")),
     }  # fmt: skip
+
+
+def test_super_follows_the_bases_and_an_outside_base_makes_it_external(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "headers.py": (
+            "from unknown_lib import Mystery\n\n\n"
+            "class CaselessDict(dict):\n    def __init__(self, seq=None):\n        super().__init__(seq or {})\n\n\n"
+            "class Headers(CaselessDict):\n    def __init__(self, seq=None):\n        super().__init__(seq)\n\n\n"
+            "class Plain(dict):\n    def __init__(self):\n        super().__init__()\n\n\n"
+            "class Bare:\n    def __init__(self):\n        super().__init__()\n\n\n"
+            "class Odd(Mystery):\n    def __init__(self):\n        super().__init__()\n"
+        ),
+    })  # fmt: skip
+    assert _edges(graph, "__init__") == {
+        ("headers.py:method:CaselessDict.__init__", None, "external"),
+        ("headers.py:method:Headers.__init__", "headers.py:method:CaselessDict.__init__", "parent_scope"),
+        ("headers.py:method:Plain.__init__", None, "external"),
+        ("headers.py:method:Bare.__init__", None, "external"),
+        ("headers.py:method:Odd.__init__", None, "external"),  # Mystery is imported from outside
+    }

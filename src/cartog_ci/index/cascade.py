@@ -322,7 +322,7 @@ def _resolve(
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
     store.set_targets(updates)
-    resolver.set_hierarchy(store.bases())
+    resolver.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
     rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"])
     store.set_targets(rest)
     updates += rest

@@ -67,6 +67,7 @@ class SymbolTable:
     # Cargo.toml); "" when unknown. Finders keep what they read in ``caches``.
     root: str = ""
     caches: dict[str, object] = field(default_factory=dict)
+    unknown_bases: set[str] = field(default_factory=set)  # classes with an unresolvable base
 
     @classmethod
     def build(cls, symbols: Iterable[Symbol], import_edges: Iterable[Edge]) -> SymbolTable:
@@ -163,12 +164,19 @@ class Resolver:
         match = re.match(spec.receiver_pattern, method.signature)
         return match is not None and match.group(1) == qualifier
 
-    def set_hierarchy(self, bases: Mapping[str, list[str]]) -> None:
-        """class ID -> base IDs, for every class of the project."""
+    def set_hierarchy(self, bases: Mapping[str, list[str]], unknown: Iterable[str] = ()) -> None:
+        """class ID -> base IDs, for every class of the project; ``unknown``:
+        the classes with a base that is neither in the project nor known to be
+        outside it (there `super().m()` may be anything)."""
         for class_id, base_ids in bases.items():
             self.t.bases[class_id] = base_ids
+        self.t.unknown_bases = set(unknown)
 
     # -- module lookup -------------------------------------------------------
+
+    def _owned(self, importer: str, spec: str) -> bool:
+        language = languages.get(self.t.language_of_file.get(importer, ""))
+        return language is not None and language.owns_module(self.t, importer, spec)
 
     def module_files(self, importer: str, spec: str) -> list[str]:
         language = languages.get(self.t.language_of_file.get(importer, ""))
@@ -254,7 +262,9 @@ class Resolver:
                 sub = self.module_files(importer, f"{binding.module}.{binding.name}")
                 if sub:
                     return [self.t.module_of_file[sub[0]]]
-            return None
+            # a module of the project that is not there (deleted, misspelt) is
+            # no outside module: unresolved, so a report can call it broken
+            return [] if self._owned(importer, binding.module) else None
         if binding.name == binding.module or binding.name == "*":
             return [self.t.module_of_file[files[0]]]
         if "." in binding.name:  # a member: Java `import static a.Util.max` -> `Util.max`
@@ -272,7 +282,9 @@ class Resolver:
         module = edge.qualifier or ""
         if edge.target_name == "*" and not edge.alias:
             files = self.module_files(edge.file, module)
-            return (self.t.module_of_file[files[0]], "import") if files else (None, EXTERNAL)
+            if files:
+                return self.t.module_of_file[files[0]], "import"
+            return None, None if self._owned(edge.file, module) else EXTERNAL
         found = self._follow(edge.file, _Binding(module, edge.target_name), 0)
         if found is None:
             return None, EXTERNAL
@@ -612,8 +624,10 @@ class Resolver:
             hit = self._method_in_hierarchy(class_id, name)
             if hit:
                 return hit, "parent_scope"
-        if skip_own and not start and _scope(source).implicit_self:
-            return None, EXTERNAL  # `super(...)` with no base class in the project
+        if skip_own and cls.id not in self.t.unknown_bases:
+            # `super().m()` found in no project base, and every base is known:
+            # `m` comes from outside (`class Headers(dict)`, or object)
+            return None, EXTERNAL
         return None, None
 
     def _js_owner_method(self, source: Symbol, name: str) -> tuple[str | None, str | None]:
@@ -754,14 +768,18 @@ def resolver_for(symbols: Iterable[Symbol], import_edges: Iterable[Edge], *, roo
     return Resolver(table)
 
 
-def resolved_bases(resolver: Resolver, inherits: Iterable[Edge]) -> dict[str, list[str]]:
-    """class ID -> its bases in the project, in the order written."""
+def resolved_bases(resolver: Resolver, inherits: Iterable[Edge]) -> tuple[dict[str, list[str]], set[str]]:
+    """class ID -> its bases in the project, in the order written; and the
+    classes with a base neither in the project nor known to be outside it."""
     bases: dict[str, list[str]] = {}
+    unknown: set[str] = set()
     for edge in inherits:
-        target, _ = resolver.resolve(edge)
+        target, tier = resolver.resolve(edge)
         if target:
             bases.setdefault(edge.source_id, []).append(target)
-    return bases
+        elif tier is None:
+            unknown.add(edge.source_id)
+    return bases, unknown
 
 
 def resolve_edges(

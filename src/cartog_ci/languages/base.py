@@ -145,6 +145,12 @@ class Language:
         is not the project's (external) or cannot be told apart (ambiguous)."""
         return []
 
+    def owns_module(self, project: Project, importer: str, spec: str) -> bool:
+        """Whether ``spec`` names a module of the project even when no file
+        holds it (a relative path, a path under the project's own package):
+        such an import is broken, not external."""
+        return False
+
     def submodule(self, project: Project, package_file: str, name: str) -> str | None:
         """The module symbol of ``name`` as a module of the package file
         ``package_file`` (Python ``pkg/__init__.py`` exports ``pkg/sub.py``)."""

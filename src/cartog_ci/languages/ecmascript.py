@@ -178,6 +178,9 @@ class ECMAScript(Language):
             return [importer]
         return jsmodules.find(project, importer, spec)
 
+    def owns_module(self, project: Project, importer: str, spec: str) -> bool:
+        return jsmodules.owns(project, importer, spec)
+
     def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
         files = sorted({t.file for t in tests})
         return ["npx jest " + " ".join(shell_quote(f) for f in files)] if files else []

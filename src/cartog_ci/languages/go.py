@@ -209,6 +209,9 @@ class Go(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
 
+    def owns_module(self, project: Project, importer: str, spec: str) -> bool:
+        return any(spec == path or spec.startswith(path + "/") for path, _ in _modules(project))
+
     def is_test(self, symbol: Symbol) -> bool:
         if symbol.kind not in ("function", "method"):
             return super().is_test(symbol)

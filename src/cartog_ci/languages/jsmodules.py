@@ -67,6 +67,23 @@ def find(project: Project, importer: str, spec: str) -> list[str]:
     return found or []
 
 
+def owns(project: Project, importer: str, spec: str) -> bool:
+    """A relative path, an alias of the importer's tsconfig, a ``#`` import or
+    a workspace package: a file of the project, found or not."""
+    if spec.startswith("."):
+        return True
+    if not project.root or spec.startswith(("node:", "data:", "http:", "https:")):
+        return False
+    layout = _layout(project)
+    aliases = _nearest_config(project, layout, posixpath.dirname(importer))
+    if aliases is not None and any(_match(pattern, spec) is not None for pattern, _ in aliases.paths):
+        return True
+    if spec.startswith("#"):
+        return True
+    name = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+    return name in _packages(project, layout)
+
+
 def probe(project: Project, base: str) -> list[str]:
     """The file a module path names: as written, without its JS extension,
     with a source extension, or as a directory's index."""

@@ -202,6 +202,13 @@ class Python(Language):
         # the candidate rooted closest to the importer (a vendored copy); a tie is ambiguous
         return closest(importer, found)
 
+    def owns_module(self, project: Project, importer: str, spec: str) -> bool:
+        if spec.startswith("."):
+            return True
+        head = spec.split(".", 1)[0]
+        # the top-level package is the project's: a missing submodule is ours too
+        return "." in spec and any(_module_at(project, root, head) for root in _roots(project))
+
     def submodule(self, project: Project, package_file: str, name: str) -> str | None:
         if not package_file.endswith(("__init__.py", "__init__.pyi")):
             return None

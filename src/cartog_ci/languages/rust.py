@@ -377,6 +377,10 @@ class Rust(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
 
+    def owns_module(self, project: Project, importer: str, spec: str) -> bool:
+        first = spec.lstrip(":").split("::", 1)[0]
+        return first in ("crate", "self", "super") or first in _crates(project)
+
     def may_guess(self, project: Project, source: Symbol, candidate: Symbol, *, bare: bool) -> bool:
         return may_guess(project, source, candidate, bare=bare)
 

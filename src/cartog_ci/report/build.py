@@ -16,7 +16,7 @@ from cartog_ci.domain import (
     Symbol,
     SymbolChange,
 )
-from cartog_ci.index.resolve import Resolver, resolved_bases, resolver_for
+from cartog_ci.index.resolve import EXTERNAL, Resolver, resolved_bases, resolver_for
 from cartog_ci.languages import is_test, test_commands
 from cartog_ci.store.base import Store
 
@@ -44,11 +44,13 @@ def _base_resolver(store: Store, cs: ChangeSet) -> Resolver:
     imports = [e for e in store.import_edges() if e.file not in changed]
     imports += [e for f in cs.base_files.values() for e in f.edges if e.kind == "imports"]
     resolver = resolver_for(symbols, imports, root=cs.root)
-    bases = resolved_bases(resolver, (e for f in cs.base_files.values() for e in f.edges if e.kind == "inherits"))
+    inherits = (e for f in cs.base_files.values() for e in f.edges if e.kind == "inherits")
+    bases, unknown = resolved_bases(resolver, inherits)
     for class_id, ids in store.bases().items():
         if class_id.split(":", 1)[0] not in changed:
             bases.setdefault(class_id, []).extend(ids)
-    resolver.set_hierarchy(bases)
+    unknown |= {c for c in store.classes_with_unknown_bases() if c.split(":", 1)[0] not in changed}
+    resolver.set_hierarchy(bases, unknown)
     return resolver
 
 
@@ -63,6 +65,9 @@ def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     aliases = {e.alias for e in candidates if e.kind == "imports" and e.alias}
     if aliases:
         candidates += store.unresolved_edges_named(sorted(aliases))
+    # an edge the head resolves outside the project reaches something that
+    # exists (`super().__init__()` of a class whose base became `dict`)
+    candidates = [e for e in candidates if e.resolution != EXTERNAL]
     resolver = _base_resolver(store, cs)
     out: list[BrokenRef] = []
     seen: set[tuple[str, int, str, str]] = set()

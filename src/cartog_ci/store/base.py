@@ -149,6 +149,10 @@ class Store(Protocol):
         """Class ID -> the IDs of its resolved bases, by file and line, then as stored."""
         ...
 
+    def classes_with_unknown_bases(self) -> set[str]:
+        """Class IDs with a base neither resolved nor known to be external."""
+        ...
+
     def unresolved_edges_named(
         self, names: Sequence[str], *, kinds: Sequence[str] = (), aliases: bool = False
     ) -> list[Edge]:

@@ -107,6 +107,14 @@ class EdgeTables(Tables):
             out.setdefault(str(source), []).append(str(target))
         return out
 
+    def classes_with_unknown_bases(self) -> set[str]:
+        """Class IDs with a base that is neither in the project nor known to
+        be outside it (an ambiguous or unresolvable name)."""
+        rows = self.db.execute(
+            "SELECT DISTINCT source_id FROM edges WHERE kind = 'inherits' AND target_id IS NULL AND resolution IS NULL"
+        )
+        return {str(r[0]) for r in rows}
+
     def unresolved_edges_named(
         self, names: Sequence[str], *, kinds: Sequence[str] = (), aliases: bool = False
     ) -> list[Edge]:
