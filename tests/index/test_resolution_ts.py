@@ -95,3 +95,34 @@ def test_typescript_receivers_whose_type_is_declared(tmp_path: Path) -> None:
         24: (inc, "unique"),  # an untyped value: only the name-unique guess is left
     }  # fmt: skip
     assert _edges(graph, "inc") == {(run, inc, "import"), (run, inc, "same_file"), (run, inc, "unique")}
+
+
+def test_jsx_in_tsx_object_literal_methods_module_constants_and_wrapped_callees(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "src/errors.ts": (
+            "export const AgentRuntimeError = {\n"
+            "  createError: (t: string) => ({ t }),\n"
+            "  wrap(x: number) {\n    return x;\n  },\n"
+            "};\n"
+        ),
+        "src/log.ts": "import debug from 'debug';\n\nexport const log = debug('app');\n",
+        "src/Card.tsx": "export function Card(): JSX.Element {\n  return <div />;\n}\n",
+        "src/page.tsx": (
+            "import { Card } from './Card';\n"
+            "import { AgentRuntimeError } from './errors';\n"
+            "import { log } from './log';\n\n"
+            "export function Page(handler?: () => void) {\n"
+            "  AgentRuntimeError.createError('x');\n"
+            "  AgentRuntimeError.wrap(1);\n"
+            "  log('rendering');\n"
+            "  handler!();\n"
+            "  return <Card />;\n"
+            "}\n"
+        ),
+    })  # fmt: skip
+    page = "src/page.tsx:function:Page"
+    assert _edges(graph, "Card") == {(page, "src/Card.tsx:function:Card", "import")}
+    assert _edges(graph, "createError") == {(page, "src/errors.ts:function:AgentRuntimeError.createError", "import")}
+    assert _edges(graph, "wrap") == {(page, "src/errors.ts:function:AgentRuntimeError.wrap", "import")}
+    assert _edges(graph, "log") == {(page, "src/log.ts:constant:log", "import")}
+    assert _edges(graph, "handler") == {(page, None, None)}

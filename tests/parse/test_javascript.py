@@ -40,6 +40,7 @@ SYMBOLS = {
     ('src/greet.mjs', 'function', 'greet', 8),
     ('src/greet.mjs', 'function', 'shout', 12),
     ('src/main.js', 'module', 'src.main', 1),
+    ('src/main.js', 'constant', 'logger', 5),
     ('src/main.js', 'function', 'run', 7),
     ('src/widget.jsx', 'module', 'src.widget', 1),
     ('src/widget.jsx', 'function', 'Widget', 6),
@@ -67,7 +68,7 @@ EDGES = {
     ('src/main.js:module:src.main', 'lib/shapes.js:function:makeCircle', 'makeCircle', 'imports', 'import'),
     ('src/main.js:module:src.main', 'lib/logger.js:function:Logger', 'default', 'imports', 'import'),
     ('src/main.js:module:src.main', 'lib/shapes.js:module:lib.shapes', 'default', 'imports', 'import'),
-    ('src/main.js:module:src.main', 'lib/logger.js:function:Logger', 'Logger', 'calls', 'import'),
+    ('src/main.js:constant:logger', 'lib/logger.js:function:Logger', 'Logger', 'calls', 'import'),
     ('src/main.js:function:run', 'lib/shapes.js:function:makeCircle', 'make', 'calls', 'import'),
     ('src/main.js:function:run', 'lib/shapes.js:method:Shape.describe', 'describe', 'calls', 'unique'),
     ('src/main.js:function:run', None, 'log', 'calls', None),
@@ -101,8 +102,9 @@ def test_javascript_resolution_cases(tmp_path: Path) -> None:
     # CommonJS: `const { makeCircle: make } = require(...)`, destructured and renamed
     assert edges[("src/main.js:function:run", "make", "calls", 8)] == (
         "lib/shapes.js:function:makeCircle", "import")
-    # `module.exports = Logger` is the default that `require` returns
-    assert edges[("src/main.js:module:src.main", "Logger", "calls", 5)] == (
+    # `module.exports = Logger` is the default that `require` returns; the
+    # module-level `const logger = new Logger()` is a symbol that calls it
+    assert edges[("src/main.js:constant:logger", "Logger", "calls", 5)] == (
         "lib/logger.js:function:Logger", "import")
     # `module.exports = { Shape, ... }`: the module object, then its member
     assert edges[("src/main.js:function:run", "Shape", "calls", 11)] == (

@@ -592,7 +592,8 @@ class Resolver:
             hits = self.t.children.get(target, {}).get(name)
             return self._effective(hits) if hits else None
         if symbol.kind == "constant" and _scope(symbol).instance_constants:
-            return self._js_instance_member(symbol, name)
+            hits = self.t.children.get(target, {}).get(name)  # `const Api = { create() {...} }`
+            return self._effective(hits) if hits else self._js_instance_member(symbol, name)
         return None
 
     def _js_instance_member(self, constant: Symbol, name: str) -> str | None:

@@ -238,11 +238,11 @@ def _scope(globals_: frozenset[str], *, merged: bool, typed: bool = False) -> Sc
     )
 
 
-def _syntax(name: str, grammar: Callable[[], ts.Language], query: str, wrappers: tuple[str, ...]) -> Syntax:
+def _syntax(name: str, grammar: Callable[[], ts.Language], queries: tuple[str, ...], wrappers: tuple[str, ...]) -> Syntax:
     return Syntax(
         name=name,
         load_grammar=grammar,
-        load_query=query_text(query, "ecmascript"),
+        load_query=query_text(*queries, "ecmascript"),
         decode_import=decode,
         wrappers=wrappers,
         self_names=_SELF_NAMES,
@@ -271,7 +271,7 @@ _TS_WRAPPERS = ("export_statement", "ambient_declaration")
 JAVASCRIPT = ECMAScript(
     name="javascript",
     extensions=(".js", ".jsx", ".mjs", ".cjs"),
-    syntax=_syntax("javascript", _javascript_grammar, "javascript", ("export_statement",)),
+    syntax=_syntax("javascript", _javascript_grammar, ("javascript",), ("export_statement",)),
     scope=_scope(JS_GLOBALS, merged=True),
     test_files=_TEST_FILES,
     test_runner="jest",
@@ -279,7 +279,7 @@ JAVASCRIPT = ECMAScript(
 TYPESCRIPT = ECMAScript(
     name="typescript",
     extensions=(".ts", ".mts", ".cts"),
-    syntax=_syntax("typescript", _typescript_grammar, "typescript", _TS_WRAPPERS),
+    syntax=_syntax("typescript", _typescript_grammar, ("typescript",), _TS_WRAPPERS),
     scope=_scope(TS_GLOBALS, merged=True, typed=True),
     test_files=_TEST_FILES,
     test_runner="jest",
@@ -287,7 +287,7 @@ TYPESCRIPT = ECMAScript(
 TSX = ECMAScript(
     name="tsx",
     extensions=(".tsx",),
-    syntax=_syntax("tsx", _tsx_grammar, "typescript", _TS_WRAPPERS),
+    syntax=_syntax("tsx", _tsx_grammar, ("typescript", "tsx"), _TS_WRAPPERS),
     scope=_scope(TS_GLOBALS, merged=True, typed=True),
     test_files=_TEST_FILES,
     test_runner="jest",

@@ -17,3 +17,37 @@
 (assignment_expression
   left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.name)
   right: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind
+
+; A module-level `const log = debug('x')` / `const store = create(...)` holds
+; (not `require(...)`: an import binding)
+; what a call made, often something called later (`log(...)`), and `const Api
+; = {...}` holds the methods below: symbols callers can reach (exported and
+; UPPER_CASE constants are in the language files, whatever their value).
+(program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: [(call_expression function: (member_expression)) (new_expression) (object)])) @definition.constant)
+((program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: (call_expression function: (identifier) @_callee))) @definition.constant)
+  (#not-eq? @_callee "require"))
+
+; Methods of an object literal bound at module level (`export const Api = {
+; create: () => ..., get() {...} }`): `Api.create()` reaches them.
+(program
+  [(lexical_declaration (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function)))
+   (export_statement (lexical_declaration (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function))))])
+(program
+  [(lexical_declaration (variable_declarator value: (object (method_definition name: (property_identifier) @name) @definition.function)))
+   (export_statement (lexical_declaration (variable_declarator value: (object (method_definition name: (property_identifier) @name) @definition.function))))])
+
+; `f!()` (TypeScript's non-null assertion) and `(0, f)()` (compiled imports)
+; call `f`.
+(call_expression
+  function: (parenthesized_expression
+    (sequence_expression . (number) [(identifier) (member_expression)] @name .))) @reference.call

@@ -1,5 +1,5 @@
 ; TypeScript tags, shared by .ts and .tsx: only node types both grammars have
-; (no JSX here, no `<T>x` type assertions). @definition.<kind> around the
+; (JSX calls are in tsx.scm, for .tsx alone; no `<T>x` type assertions). @definition.<kind> around the
 ; whole definition, @name inside; `export` and `declare` are wrappers
 ; (LanguageSpec.wrappers), so a symbol's range and JSDoc include them.
 
@@ -182,3 +182,4 @@
   name: (identifier) @bind.name
   value: (call_expression function: [(identifier) (member_expression)] @bind.ctor)) @bind
 (variable_declarator name: (identifier) @bind.name value: (_) @bind.other) @bind
+(call_expression function: (non_null_expression [(identifier) (member_expression)] @name)) @reference.call
