@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Deps, Edge, Hierarchy, ImpactNode, Symbol
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 # Edges along which a change propagates to the referencing symbol.
 IMPACT_KINDS = ("calls", "inherits", "references", "raises")

@@ -4,6 +4,8 @@ code and a risk level that explains itself."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cartog_ci import graph
 from cartog_ci.domain import (
     BrokenRef,
@@ -18,7 +20,9 @@ from cartog_ci.domain import (
 )
 from cartog_ci.index.resolve import Resolver, resolved_bases, resolver_for
 from cartog_ci.languages import is_test, test_commands
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 REPORT_SCHEMA = 1
 MAX_CALLERS_PER_SYMBOL = 25

@@ -25,6 +25,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,7 +35,9 @@ from cartog_ci.search import modalities
 from cartog_ci.search.fuse import rrf
 from cartog_ci.search.intent import Intent, classify, overridden
 from cartog_ci.search.rerank import Candidate, Reranker
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 PRESETS: dict[str, tuple[str, ...]] = {
     "quick": ("semantic",),
