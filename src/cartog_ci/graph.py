@@ -7,7 +7,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cartog_ci.domain import Deps, Edge, Hierarchy, ImpactNode, Symbol
+from cartog_ci.domain import Edge, Symbol
+from cartog_ci.domain.results import Deps, Hierarchy, ImpactNode
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store

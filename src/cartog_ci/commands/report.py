@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from cartog_ci import git, workspace
 from cartog_ci.commands.output import depth_arg
 from cartog_ci.config import in_index_dir
-from cartog_ci.domain import RelatedFinder, Report
+from cartog_ci.domain.results import RelatedFinder, Report
 from cartog_ci.errors import CartogError
 from cartog_ci.index.files import Limits
 from cartog_ci.index.refresh import refresh

@@ -173,6 +173,8 @@ def extract_all(jobs: Sequence[ParseJob], progress: Progress | None = None) -> l
         return [extract_file(job) for job in jobs]
     if progress:
         progress(f"parsing {len(jobs)} files on {workers} processes")
+    # loaded once here, the forked workers inherit the grammars and queries' modules
+    from cartog_ci import languages  # noqa: F401
     chunk = max(1, len(jobs) // (workers * 8))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(extract_file, jobs, chunksize=chunk))

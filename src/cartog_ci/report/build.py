@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cartog_ci import graph
-from cartog_ci.domain import (
+from cartog_ci.domain import Symbol
+from cartog_ci.domain.results import (
     BrokenRef,
     ChangedSymbol,
     ChangeSet,
@@ -15,7 +16,6 @@ from cartog_ci.domain import (
     RelatedFinder,
     Report,
     Risk,
-    Symbol,
     SymbolChange,
 )
 from cartog_ci.index.resolve import Resolver, resolved_bases, resolver_for

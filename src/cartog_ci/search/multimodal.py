@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cartog_ci.domain import Hit, Symbol
+from cartog_ci.domain import Symbol
+from cartog_ci.domain.results import Hit
 from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search import modalities
 from cartog_ci.search.fuse import rrf

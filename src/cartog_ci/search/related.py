@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cartog_ci.config import Config
-from cartog_ci.domain import RelatedFinder, Symbol
+from cartog_ci.domain import Symbol
+from cartog_ci.domain.results import RelatedFinder
 from cartog_ci.search.fts import keyword_search
 from cartog_ci.search.fuse import rrf
 from cartog_ci.store.search import words_of
