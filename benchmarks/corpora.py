@@ -4,7 +4,8 @@ Each corpus lives in ``benchmarks/.corpora/<package>-<version>/`` (git-ignored).
 The sdist is downloaded once into ``benchmarks/.corpora/downloads/`` and the
 repository is built once, so re-runs touch neither the network nor git.
 Commits use a pinned identity and date, so the same sdist gives the same
-commit hash on every machine.
+commit hash on every machine. An npm tarball (``NpmCorpus``, ``ensure_npm``)
+is built the same way, under ``benchmarks/.corpora/npm-<package>-<version>/``.
 
     .venv/bin/python benchmarks/corpora.py            # materialise all, print sizes
     .venv/bin/python benchmarks/corpora.py --corpus small
@@ -23,6 +24,10 @@ medium     celery 5.4.0           385   84,973  closest to ~500 files / ~90k lin
                                                 sphinx 674/118k, poetry 410/60k,
                                                 ipython 300/77k); none has 500
 large      Django 5.1           2,788  473,187  the issue's large corpus
+scrapy     Scrapy 2.11.0          345   62,196  resolution oracle (oracle_python.py):
+                                                attribute-heavy framework code
+rich       rich 13.7.1             78   26,427  resolution oracle: typed library
+                                                code, local aliases, ``cls()``
 =========  ===================  =====  =======  ==================================
 """
 
@@ -35,7 +40,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,14 +67,42 @@ class Corpus:
         return CORPORA_DIR / f"{self.package.lower()}-{self.version}"
 
 
+@dataclass(frozen=True)
+class NpmCorpus:
+    """A package as the npm registry ships it (``npm pack``): what its
+    ``files`` list publishes, sources included for some packages."""
+
+    name: str
+    package: str  # "rxjs", "@lobehub/chat"
+    version: str
+
+    @property
+    def spec(self) -> str:
+        return f"{self.package}@{self.version}"
+
+    @property
+    def slug(self) -> str:
+        """npm pack's file-name stem: ``@lobehub/chat`` -> ``lobehub-chat``."""
+        return self.package.lstrip("@").replace("/", "-")
+
+    @property
+    def root(self) -> Path:
+        return CORPORA_DIR / f"npm-{self.slug}-{self.version}"
+
+
 CORPORA: dict[str, Corpus] = {
     c.name: c
     for c in (
         Corpus("small", "markdown-it-py", "3.0.0", "markdown_it/rules_inline/emphasis.py"),
         Corpus("medium", "celery", "5.4.0", "celery/app/amqp.py"),
         Corpus("large", "django", "5.1", "django/db/models/query.py"),
+        Corpus("scrapy", "Scrapy", "2.11.0", "scrapy/http/request/__init__.py"),
+        Corpus("rich", "rich", "13.7.1", "rich/table.py"),
     )
 }
+# The size ladder of the index benchmarks; the other entries serve the
+# resolution oracle (benchmarks/oracle_python.py).
+SIZES = ("small", "medium", "large")
 ALIASES = {c.package.lower(): c.name for c in CORPORA.values()}
 
 # A pinned identity and date, and no user or system git configuration.
@@ -123,6 +156,23 @@ def _sdist(corpus: Corpus) -> Path:
     return found[0]
 
 
+def _npm_tarball(corpus: NpmCorpus) -> Path:
+    """The cached ``npm pack`` tarball (its directory is shared with
+    benchmarks/languages.py, which fetches rxjs the same way)."""
+    target = DOWNLOADS / f"{corpus.slug}-{corpus.version}"
+    found = sorted(target.glob("*.tgz")) if target.is_dir() else []
+    if found:
+        return found[0]
+    target.mkdir(parents=True, exist_ok=True)
+    print(f"downloading {corpus.spec} (npm tarball) ...", file=sys.stderr)
+    cmd = ["npm", "pack", "--silent", corpus.spec, "--pack-destination", str(target)]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    found = sorted(target.glob("*.tgz"))
+    if not found:
+        raise SystemExit(f"npm pack gave no tarball for {corpus.spec}")
+    return found[0]
+
+
 def _unpack(archive: Path, dest: Path) -> None:
     """Extract the sdist's single top directory's contents into ``dest``."""
     with tempfile.TemporaryDirectory(dir=CORPORA_DIR) as tmp:
@@ -135,18 +185,27 @@ def _unpack(archive: Path, dest: Path) -> None:
 
 def ensure(corpus: Corpus) -> Path:
     """The corpus as a committed git repository (built once, then reused)."""
-    root = corpus.root
+    return _build(corpus.root, lambda: _sdist(corpus), f"{corpus.requirement} sdist")
+
+
+def ensure_npm(corpus: NpmCorpus) -> Path:
+    """An npm corpus as a committed git repository (built once, then reused)."""
+    return _build(corpus.root, lambda: _npm_tarball(corpus), f"{corpus.spec} npm tarball")
+
+
+def _build(root: Path, fetch: Callable[[], Path], message: str) -> Path:
+    """Unpack the archive ``fetch`` returns into ``root`` and commit it, once."""
     if (root / ".git" / READY_MARK).exists():
         return root
     if root.exists():
         shutil.rmtree(root)  # a half-built corpus from an interrupted run
-    archive = _sdist(corpus)
+    archive = fetch()
     CORPORA_DIR.mkdir(parents=True, exist_ok=True)
     print(f"building {root.relative_to(HERE)} ...", file=sys.stderr)
     _unpack(archive, root)
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A", "-f", ".")
-    git(root, "commit", "-q", "--no-verify", "-m", f"{corpus.requirement} sdist")
+    git(root, "commit", "-q", "--no-verify", "-m", message)
     (root / ".git" / READY_MARK).touch()
     return root
 
@@ -164,7 +223,9 @@ def python_size(root: Path) -> tuple[int, int]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--corpus", action="append", help="small | medium | large or a package name (repeatable; default: all)"
+        "--corpus",
+        action="append",
+        help="small | medium | large | scrapy | rich or a package name (repeatable; default: all)",
     )
     args = parser.parse_args(argv)
     print(f"{'corpus':<8} {'sdist':<22} {'py files':>8} {'py lines':>9}  path")

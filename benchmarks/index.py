@@ -112,7 +112,7 @@ def render(results: Sequence[ColdResult], context: str, flags: list[str]) -> str
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--corpus", action="append", help="small | medium | large or a package name (repeatable; default: all)"
+        "--corpus", action="append", help="small | medium | large or a package name (repeatable; default: those three)"
     )
     parser.add_argument("--runs", type=int, default=3, help="cold runs per corpus (default 3)")
     parser.add_argument("--embed", action="store_true", help="let `index` embed too (default: --no-embed)")
@@ -122,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    selected = corpora.select(args.corpus, list(corpora.CORPORA))
+    selected = corpora.select(args.corpus, list(corpora.SIZES))
     for corpus in selected:
         corpora.ensure(corpus)
     env = cli_env(bytecode_cache=not args.no_bytecode_cache)

@@ -15,6 +15,8 @@ INDEX_DIR = ".cartog-ci"
 INDEX_FILE = "index.db"
 DEFAULT_MAX_FILE_BYTES = 2_000_000
 DEFAULT_PARSE_TIMEOUT_MS = 20_000
+# The module of the `all-languages` extra (languages/pack.py reads its grammars).
+LANGUAGE_PACK_MODULE = "tree_sitter_language_pack"
 
 
 def in_index_dir(path: str) -> bool:

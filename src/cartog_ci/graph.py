@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from cartog_ci.domain import CONSTRUCTOR_NAMES, Deps, Edge, Hierarchy, ImpactNode, Symbol
-from cartog_ci.store.base import Store
+from cartog_ci.domain import CONSTRUCTOR_NAMES, Edge, Symbol
+from cartog_ci.domain.results import Deps, Hierarchy, ImpactNode
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 # Edges along which a change propagates to the referencing symbol.
 IMPACT_KINDS = ("calls", "inherits", "references", "raises")

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from cartog_ci.commands.stats import collect
-from cartog_ci.languages import pack
 from cartog_ci.languages import for_path as language_for_path
+from cartog_ci.languages import pack
 from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.exact_sets import assert_edges_exact, assert_symbols_exact, indexed_graph, indexed_repo
 from tests.testing.fixtures import index, make_repo

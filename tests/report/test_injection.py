@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cartog_ci.cli import main
-from cartog_ci.domain import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Side, Symbol, SymbolChange
+from cartog_ci.domain import Symbol
+from cartog_ci.domain.results import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Side, SymbolChange
 from cartog_ci.report.build import is_untested
 from cartog_ci.report.render import code, mermaid_label, render_markdown
 from tests.testing.fixtures import commit, git, make_repo, write

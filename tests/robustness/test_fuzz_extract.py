@@ -12,9 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cartog_ci.errors import ParseTimeout
-from cartog_ci.languages import pack
-from cartog_ci.languages import extract
-from cartog_ci.languages import LANGUAGES
+from cartog_ci.languages import LANGUAGES, extract, pack
 from cartog_ci.languages import for_path as language_for_path
 
 _PACK = sorted({name for name in pack.EXTENSIONS.values()})

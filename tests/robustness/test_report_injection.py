@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cartog_ci.cli import main
-from cartog_ci.domain import BrokenRef, ChangedSymbol, ChangeSet, Edge, ImpactNode, Report, Risk, Side, Symbol, SymbolChange
+from cartog_ci.domain import Edge, Symbol
+from cartog_ci.domain.results import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Side, SymbolChange
 from cartog_ci.report.build import is_untested
 from cartog_ci.report.render import render_markdown, render_text
 from tests.report.test_injection import HOSTILE, _assert_inert, hostile_text

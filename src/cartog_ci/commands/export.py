@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import edge_json, emit_json
 from cartog_ci.domain import symbol_json
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 EXPORT_SCHEMA = 1
 

@@ -6,10 +6,13 @@ import argparse
 import json
 import re
 import sys
+from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Edge, Symbol
 from cartog_ci.errors import SymbolNotFound
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 
 def edge_json(e: Edge) -> dict[str, object]:

@@ -7,11 +7,12 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cartog_ci import git, workspace
 from cartog_ci.commands.output import depth_arg
 from cartog_ci.config import in_index_dir
-from cartog_ci.domain import RelatedFinder, Report
+from cartog_ci.domain.results import RelatedFinder, Report
 from cartog_ci.errors import CartogError
 from cartog_ci.index.files import Limits
 from cartog_ci.index.refresh import refresh
@@ -19,7 +20,9 @@ from cartog_ci.report import sides
 from cartog_ci.report.build import build_report
 from cartog_ci.report.diff import compute_change
 from cartog_ci.report.render import render_markdown, render_text, report_json
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 GATES = ("broken-refs", "high-risk", "medium-risk", "untested")
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
-from cartog_ci.domain import LanguageStats
-from cartog_ci.store.base import Store
+from cartog_ci.domain.results import LanguageStats
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

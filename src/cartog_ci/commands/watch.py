@@ -13,11 +13,14 @@ import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cartog_ci import workspace
 from cartog_ci.config import INDEX_DIR
 from cartog_ci.index.refresh import refresh
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

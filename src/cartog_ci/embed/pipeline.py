@@ -8,10 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cartog_ci.store.base import Store
-
 if TYPE_CHECKING:  # numpy comes with the model, not with every index run
     from cartog_ci.embed.base import EmbeddingModel
+    from cartog_ci.store.base import Store
 
 COMMIT_EVERY = 256  # texts per transaction: an interrupted run keeps its progress
 

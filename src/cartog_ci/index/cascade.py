@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import importlib.util
 import json
 import re
 import time
@@ -15,14 +16,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cartog_ci import git, languages
-from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, in_index_dir
+from cartog_ci import git
+from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
 from cartog_ci.domain import Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol
 from cartog_ci.index.files import Limits, ParseJob, Progress, extract_all, stored_name, walk
-from cartog_ci.index.resolve import resolve_edges, resolver_for
 from cartog_ci.parse.merkle import diff_symbols
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 _SELF_QUALIFIERS = ("self", "cls", "this", "super")
 
@@ -61,6 +64,11 @@ def _ours(path: str) -> bool:
     return in_index_dir(path)
 
 
+def _language_pack() -> str:
+    """Whether the all-languages extra is installed (without importing it)."""
+    return "installed" if importlib.util.find_spec(LANGUAGE_PACK_MODULE) is not None else "absent"
+
+
 def _plan(root: Path, store: Store, force: bool, stored: Iterable[str]) -> _Plan:
     top = git.toplevel(root)
     if top is None or top.resolve() != root.resolve():
@@ -81,7 +89,10 @@ def _plan(root: Path, store: Store, force: bool, stored: Iterable[str]) -> _Plan
     candidates = set(changed) | set(dirty) | set(previous_dirty)
     # A file stored as unsupported that a language now claims (the
     # all-languages extra installed since the last run) is parsed now.
-    candidates |= {p for p in store.unsupported_paths() if languages.for_path(p) is not None}
+    if store.get_meta("language_pack") != _language_pack():
+        from cartog_ci import languages
+
+        candidates |= {p for p in store.unsupported_paths() if languages.for_path(p) is not None}
     # Files that appeared in the listing but are unknown to the index
     # (e.g. the index was built with another .gitignore) are candidates too.
     known = set(stored)
@@ -205,6 +216,7 @@ def _index(
         store.set_meta("last_commit", plan.head)
         store.set_meta("extractor", extractor_fingerprint())
         store.set_meta("dirty_files", json.dumps(plan.dirty))
+        store.set_meta("language_pack", _language_pack())
         store.set_meta("languages", json.dumps(store.indexed_languages()))
     return result
 
@@ -263,19 +275,24 @@ def _apply_file(
 
 _SPEC_SPLIT = re.compile(r"[./:\\]+")
 _PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
-_SOURCE_SUFFIXES = frozenset(
-    ext.lstrip(".") for language in languages.LANGUAGES.values() for ext in language.extensions
-)
+
 
 
 def _module_key(path_or_spec: str) -> str:
     """Last meaningful component: ``pkg/b.py``, ``..pkg.b``, ``./b.js`` -> ``b``."""
     parts = [p for p in _SPEC_SPLIT.split(path_or_spec) if p]
-    if len(parts) > 1 and parts[-1] in _SOURCE_SUFFIXES:
+    if len(parts) > 1 and parts[-1] in _source_suffixes():
         parts.pop()
     if len(parts) > 1 and parts[-1] in _PACKAGE_FILES:
         parts.pop()
     return parts[-1] if parts else ""
+
+
+@lru_cache(maxsize=1)
+def _source_suffixes() -> frozenset[str]:
+    from cartog_ci import languages
+
+    return frozenset(ext.lstrip(".") for language in languages.LANGUAGES.values() for ext in language.extensions)
 
 
 def _importers_names(store: Store, files: list[str]) -> set[str]:
@@ -317,6 +334,9 @@ def _resolve(
         work = _edges_to_revisit(store, reparsed, names, hierarchy_changed, files_changed=files_changed)
     if not work:
         return 0, set()
+    # imported here: a run where nothing can have changed never builds a resolver
+    from cartog_ci.index.resolve import resolve_edges, resolver_for
+
     resolver = resolver_for(store.all_symbols(), store.import_edges(), root=str(root) if root is not None else "")
     before = {edge_id: edge.target_id for edge_id, edge in work}
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
@@ -353,6 +373,8 @@ def _receiver_qualifiers(store: Store) -> list[str]:
     self names (Rust `Self`) and Go receivers (`func (s *Server)` -> `s`),
     read from the stored signatures. A base added in one file changes what
     `s.Close()` means in the package's other files too."""
+    from cartog_ci import languages
+
     names = set(_SELF_QUALIFIERS)
     for language in languages.LANGUAGES.values():
         spec = language.scope

@@ -21,10 +21,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from cartog_ci import git, languages
+from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, INDEX_DIR
 from cartog_ci.domain import FileExtraction, FileState
-from cartog_ci.embed.text import texts_for
 from cartog_ci.errors import ParseTimeout
 
 POOL_THRESHOLD = 48  # jobs: below this, a process pool costs more than it saves
@@ -123,6 +122,10 @@ def decode_source(data: bytes) -> bytes | None:
 
 def extract_file(job: ParseJob) -> ParseResult:
     """Read (or take), check and extract one file; never raises for a bad file."""
+    # the languages (and tree-sitter) load with the first file to parse, not
+    # with every command
+    from cartog_ci import languages
+
     spec = languages.for_path(job.path)
     language = spec.name if spec else None
     if not job.root and job.data is None:
@@ -155,6 +158,8 @@ def extract_file(job: ParseJob) -> ParseResult:
     except ParseTimeout as exc:
         return _skip(job.path, language, str(exc), sha, len(data))
     if job.texts:
+        from cartog_ci.embed.text import texts_for
+
         result = replace(result, texts=texts_for(result.symbols, source))
     state = FileState(job.path, language, sha, len(data), result.lines, result.merkle_hash)
     return ParseResult(state, result, source=source if job.keep_source else b"")
@@ -168,6 +173,8 @@ def extract_all(jobs: Sequence[ParseJob], progress: Progress | None = None) -> l
         return [extract_file(job) for job in jobs]
     if progress:
         progress(f"parsing {len(jobs)} files on {workers} processes")
+    # loaded once here, the forked workers inherit the grammars and queries' modules
+    from cartog_ci import languages  # noqa: F401
     chunk = max(1, len(jobs) // (workers * 8))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(extract_file, jobs, chunksize=chunk))

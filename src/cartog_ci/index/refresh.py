@@ -7,14 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cartog_ci.config import Config
 from cartog_ci.domain import IndexResult
-from cartog_ci.embed.pipeline import EmbedResult, embed_pending
-from cartog_ci.embed.provider import config_key, model_from_config
 from cartog_ci.index.cascade import index_repository
 from cartog_ci.index.files import Progress
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.embed.pipeline import EmbedResult
+    from cartog_ci.store.base import Store
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,9 @@ def refresh(
     )
     embedded = None
     if embed and config.embed:
+        from cartog_ci.embed.pipeline import embed_pending
+        from cartog_ci.embed.provider import config_key, model_from_config
+
         embedded = embed_pending(
             store, lambda: model_from_config(config, root), config_key=config_key(config), progress=embed_progress
         )

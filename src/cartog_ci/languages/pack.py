@@ -25,10 +25,11 @@ from types import ModuleType
 
 import tree_sitter as ts
 
+from cartog_ci.config import LANGUAGE_PACK_MODULE
 from cartog_ci.languages.base import Language, ScopeRules
 from cartog_ci.parse.syntax import Syntax
 
-MODULE = "tree_sitter_language_pack"
+MODULE = LANGUAGE_PACK_MODULE
 
 # Extensions that no shipped language owns -> pack language name. Left out:
 # extensions that two languages share (`.m` Objective-C / MATLAB, `.cls`

@@ -4,8 +4,11 @@ code and a risk level that explains itself."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cartog_ci import graph
-from cartog_ci.domain import (
+from cartog_ci.domain import Symbol
+from cartog_ci.domain.results import (
     BrokenRef,
     ChangedSymbol,
     ChangeSet,
@@ -13,12 +16,13 @@ from cartog_ci.domain import (
     RelatedFinder,
     Report,
     Risk,
-    Symbol,
     SymbolChange,
 )
 from cartog_ci.index.resolve import EXTERNAL, Resolver, resolved_bases, resolver_for
 from cartog_ci.languages import is_test, test_commands
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 REPORT_SCHEMA = 1
 MAX_CALLERS_PER_SYMBOL = 25

@@ -14,7 +14,8 @@ import re
 from pathlib import Path
 
 from cartog_ci import languages
-from cartog_ci.domain import ChangeSet, Comparison, Symbol, SymbolChange
+from cartog_ci.domain import Symbol
+from cartog_ci.domain.results import ChangeSet, Comparison, SymbolChange
 from cartog_ci.index.files import Limits, ParseJob, ParseResult, extract_all, revision_jobs, stored_name
 from cartog_ci.languages import call_shape
 from cartog_ci.parse.merkle import diff_symbols

@@ -14,7 +14,8 @@ from urllib.parse import quote
 
 import jinja2
 
-from cartog_ci.domain import ChangedSymbol, ImpactNode, Report, Symbol, symbol_json
+from cartog_ci.domain import Symbol, symbol_json
+from cartog_ci.domain.results import ChangedSymbol, ImpactNode, Report
 from cartog_ci.report.build import REPORT_SCHEMA
 
 GITHUB_COMMENT_LIMIT = 65_536

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from cartog_ci import git, languages
 from cartog_ci.config import in_index_dir
-from cartog_ci.domain import ChangeSet, Comparison, Side
+from cartog_ci.domain.results import ChangeSet, Comparison, Side
 from cartog_ci.errors import CartogError, UnknownRef
 
 _FALLBACK_BASES = ("origin/main", "origin/master", "main", "master")

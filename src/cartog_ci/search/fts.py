@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from cartog_ci.store.base import Store
 from cartog_ci.store.search import words_of
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 _TOKEN = re.compile(r"[\w$]+", re.UNICODE)
 LEVELS = ("phrase", "and", "or")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,7 +26,9 @@ from cartog_ci.domain import Symbol
 from cartog_ci.embed.base import EmbeddingModel, query_vector
 from cartog_ci.search.fts import MIN_TRIGRAM, TRIGRAM, all_of, any_of, cascade, literal
 from cartog_ci.search.intent import Intent, content_words, identifiers, literals
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 MODALITIES = ("semantic", "text", "structural", "graph")
 CANDIDATES = 50

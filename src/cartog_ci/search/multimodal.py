@@ -25,16 +25,20 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cartog_ci.domain import Hit, Symbol
+from cartog_ci.domain import Symbol
+from cartog_ci.domain.results import Hit
 from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search import modalities
 from cartog_ci.search.fuse import rrf
 from cartog_ci.search.intent import Intent, classify, overridden
 from cartog_ci.search.rerank import Candidate, Reranker
-from cartog_ci.store.base import Store
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 PRESETS: dict[str, tuple[str, ...]] = {
     "quick": ("semantic",),

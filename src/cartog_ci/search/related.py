@@ -4,12 +4,17 @@ embedding needed) fused with a keyword search on its name words."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cartog_ci.config import Config
-from cartog_ci.domain import RelatedFinder, Symbol
+from cartog_ci.domain import Symbol
+from cartog_ci.domain.results import RelatedFinder
 from cartog_ci.search.fts import keyword_search
 from cartog_ci.search.fuse import rrf
-from cartog_ci.store.base import Store
 from cartog_ci.store.search import words_of
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 
 def related_finder(store: Store, config: Config) -> RelatedFinder | None:

@@ -16,16 +16,8 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, Self
 
-from cartog_ci.domain import (
-    Edge,
-    EdgeCounts,
-    FileState,
-    IndexStats,
-    NameMatch,
-    NumberedEdge,
-    Symbol,
-    SymbolText,
-)
+from cartog_ci.domain import Edge, EdgeCounts, FileState, NumberedEdge, Symbol, SymbolText
+from cartog_ci.domain.results import IndexStats, NameMatch
 
 if TYPE_CHECKING:
     import numpy as np

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import apsw
 
-from cartog_ci.domain import NAME_MATCH_TIERS, NameMatch
+from cartog_ci.domain.results import NAME_MATCH_TIERS, NameMatch
 
 MIN_SIGNATURE_TERM = 4
 

@@ -19,12 +19,12 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Self, cast
+from typing import TYPE_CHECKING, Self, cast
 
 import apsw
 
 from cartog_ci import __version__
-from cartog_ci.domain import FileState, IndexStats, NameMatch, Symbol
+from cartog_ci.domain import FileState, Symbol
 from cartog_ci.errors import (
     CartogError,
     CorruptIndex,
@@ -32,11 +32,13 @@ from cartog_ci.errors import (
     IndexFromTheFuture,
     IndexMissing,
 )
-from cartog_ci.store import definitions, migrations
+from cartog_ci.store import migrations
 from cartog_ci.store.edges import EdgeTables
 from cartog_ci.store.search import SearchTables, load_vec
-from cartog_ci.store.stats import index_stats
 from cartog_ci.store.tables import chunks
+
+if TYPE_CHECKING:  # the answers of queries: their classes load with the first query
+    from cartog_ci.domain.results import IndexStats, NameMatch
 
 TOOL_NAME = "cartog-ci"
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -373,9 +375,13 @@ class SqliteStore(EdgeTables, SearchTables):
     def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:
         """Symbols whose ID, qualified name, name or signature match ``term``,
         best tier first (store/definitions.py)."""
+        from cartog_ci.store import definitions
+
         return definitions.match_names(self.db, term, limit=limit)
 
     def stats(self) -> IndexStats:
+        from cartog_ci.store.stats import index_stats
+
         return index_stats(self.db)
 
 

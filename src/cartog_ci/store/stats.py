@@ -6,7 +6,8 @@ from typing import cast
 
 import apsw
 
-from cartog_ci.domain import IndexStats, LanguageStats, SkippedFile
+from cartog_ci.domain import SkippedFile
+from cartog_ci.domain.results import IndexStats, LanguageStats
 
 
 def index_stats(db: apsw.Connection) -> IndexStats:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # Symbol kinds. "module" is one per file; "section" is a Markdown heading.
@@ -154,77 +153,6 @@ class SkippedFile:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class LanguageStats:
-    """One language of the index; 0 where it has no row (no indexed file:
-    files 0; no edge from its files: edges 0)."""
-
-    language: str
-    files: int = 0  # indexed files
-    lines: int = 0
-    symbols: int = 0
-    edges: int = 0  # edges from its files
-    resolved: int = 0  # of those, resolved to a project symbol
-    external: int = 0  # of those, known to point outside the project
-
-
-@dataclass(frozen=True, slots=True)
-class IndexStats:
-    """What the index holds (``cartog-ci stats``). Counts by tier, kind and
-    extension come most first."""
-
-    files: int  # indexed
-    symbols: int
-    edges: int
-    resolved_edges: int
-    external_edges: int
-    resolution: tuple[tuple[str, int], ...]  # (tier, or "unresolved"; edges)
-    symbol_kinds: tuple[tuple[str, int], ...]
-    # languages of indexed files by name, then any only symbols or edges have
-    languages: tuple[LanguageStats, ...]
-    skipped: tuple[SkippedFile, ...]  # by path
-    unsupported: tuple[tuple[str, int], ...]  # (extension, "" for none; files)
-
-
-@dataclass(frozen=True, slots=True)
-class ImpactNode:
-    symbol: Symbol
-    depth: int
-    path: tuple[str, ...]  # symbol IDs from the root to this node
-    via: str = "calls"
-
-
-@dataclass(frozen=True, slots=True)
-class SymbolChange:
-    category: str  # added | modified | removed | renamed | children_changed
-    symbol: Symbol | None  # head version (None when removed)
-    old: Symbol | None = None  # base version (None when added)
-    signature_changed: bool = False
-    moved_from: str | None = None
-
-
-# Finds code similar to a changed symbol: (symbol, limit) -> (similar, score).
-RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]
-
-# How a symbol's name matched a search term, best first (the table in
-# store/definitions.py).
-NAME_MATCH_TIERS = ("exact", "exact_case", "prefix", "substring", "signature")
-
-
-@dataclass(frozen=True, slots=True)
-class NameMatch:
-    symbol_id: str
-    tier: int  # index into NAME_MATCH_TIERS: lower is better
-    member: bool = False  # matched only as a member of the term (``T.x`` for ``T``)
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    symbol: Symbol
-    score: float
-    sources: dict[str, object] = field(default_factory=dict)
-
-
 @dataclass
 class SymbolDiff:
     """Symbols of one side against the other, by ID and Merkle hashes."""
@@ -235,102 +163,6 @@ class SymbolDiff:
     children_changed: list[tuple[Symbol, Symbol]] = field(default_factory=list)
     moved: list[Symbol] = field(default_factory=list)  # same hashes, another position
     unchanged: list[Symbol] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class Side:
-    """One side of a comparison: a commit, the git index, or the work tree."""
-
-    kind: str  # commit | staged | worktree
-    commit: str | None = None
-    label: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    """What a report compares: the merge-base of a base ref with a head side."""
-
-    base_ref: str
-    base_label: str  # how the base was chosen ("--base", "the remote's default branch" ...)
-    merge_base: str
-    head: Side
-
-
-@dataclass
-class ChangeSet:
-    """The symbol diff of a change, with what was read to compute it."""
-
-    base_label: str
-    base_ref: str
-    merge_base: str
-    head: Side
-    files: list[str] = field(default_factory=list)
-    changes: list[SymbolChange] = field(default_factory=list)
-    base_files: dict[str, FileExtraction] = field(default_factory=dict)
-    head_files: dict[str, FileExtraction] = field(default_factory=dict)
-    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
-    base_sources: dict[str, bytes] = field(default_factory=dict)
-    head_sources: dict[str, bytes] = field(default_factory=dict)
-    root: str = ""  # the repository (module finders read go.mod / Cargo.toml there)
-    unparsed: list[str] = field(default_factory=list)  # present at head, unreadable
-    not_checked_out: list[str] = field(default_factory=list)  # head differs from the work tree
-    unstaged_elsewhere: list[str] = field(default_factory=list)  # --staged: other files' edits
-
-    def by_category(self, *categories: str) -> list[SymbolChange]:
-        return [c for c in self.changes if c.category in categories]
-
-
-@dataclass(frozen=True)
-class BrokenRef:
-    """A call site in the head still pointing at a removed or renamed symbol."""
-
-    edge: Edge
-    old_target: Symbol
-    change: str  # removed | renamed
-    new_name: str | None = None
-
-
-@dataclass
-class ChangedSymbol:
-    change: SymbolChange
-    callers: list[ImpactNode] = field(default_factory=list)
-    callers_total: int = 0
-    tests: list[Symbol] = field(default_factory=list)
-    related: list[tuple[Symbol, float]] = field(default_factory=list)
-    in_degree: int = 0
-    untested: bool = False  # changed code no test reaches (report/build.py decides)
-
-    @property
-    def symbol(self) -> Symbol:
-        s = self.change.symbol or self.change.old
-        assert s is not None
-        return s
-
-    @property
-    def shown(self) -> bool:
-        """Children-changed entries are implied by their changed children."""
-        return self.change.category != "children_changed"
-
-
-@dataclass
-class Risk:
-    level: str  # low | medium | high
-    reasons: list[str]
-
-
-@dataclass
-class Report:
-    changes: ChangeSet
-    changed: list[ChangedSymbol]
-    broken: list[BrokenRef]
-    tests: list[Symbol]
-    test_commands: list[str]
-    risk: Risk
-    depth: int
-    unresolved_edges: int
-    total_edges: int
-    related_available: bool
-    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -370,21 +202,6 @@ class IndexResult:
             "timings_ms": {k: round(v * 1000, 2) for k, v in self.timings.items()},
             "notices": self.notices,
         }
-
-
-@dataclass(frozen=True)
-class Hierarchy:
-    symbol: Symbol
-    bases: tuple[tuple[int, Symbol], ...]  # (depth, symbol)
-    unresolved_bases: tuple[str, ...]
-    subclasses: tuple[tuple[int, Symbol], ...]
-
-
-@dataclass(frozen=True)
-class Deps:
-    file: str
-    imports: tuple[Edge, ...]
-    imported_by: tuple[str, ...]  # files
 
 
 def _reduce(self: object) -> tuple[type, tuple[object, ...]]:
