@@ -126,3 +126,25 @@ def test_jsx_in_tsx_object_literal_methods_module_constants_and_wrapped_callees(
     assert _edges(graph, "wrap") == {(page, "src/errors.ts:function:AgentRuntimeError.wrap", "import")}
     assert _edges(graph, "log") == {(page, "src/log.ts:constant:log", "import")}
     assert _edges(graph, "handler") == {(page, None, None)}
+
+
+def test_a_class_declared_again_in_each_test_is_the_one_before_the_call(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "src/agent.test.ts": (
+            "describe('a', () => {\n"
+            "  class FakeAgent {\n    run(): number {\n      return 1;\n    }\n  }\n"
+            "  it('runs', () => {\n    new FakeAgent().run();\n  });\n"
+            "});\n"
+            "describe('b', () => {\n"
+            "  class FakeAgent {\n    run(): number {\n      return 2;\n    }\n  }\n"
+            "  it('runs', () => {\n    new FakeAgent().run();\n  });\n"
+            "});\n"
+        ),
+    })  # fmt: skip
+    edges = graph["edges"]
+    assert isinstance(edges, list)
+    found = {e["line"]: e["target_id"] for e in edges if e["target_name"] in ("FakeAgent", "run")}
+    assert found == {
+        8: "src/agent.test.ts:method:FakeAgent.run",
+        18: "src/agent.test.ts:method:FakeAgent.run#2",
+    }

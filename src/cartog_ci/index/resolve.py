@@ -107,12 +107,14 @@ class Resolver:
     def __init__(self, table: SymbolTable) -> None:
         self.t = table
         self._owners: dict[str, str | None] = {}
+        self._site: tuple[str, int] = ("", 0)  # the file and line of the edge being resolved
         self._detached: dict[str, dict[str, list[str]]] | None = None
 
     # -- public --------------------------------------------------------------
 
     def resolve(self, edge: Edge) -> tuple[str | None, str | None]:
         """(target_id, tier) or (None, None|'external')."""
+        self._site = (edge.file, edge.line)
         if edge.kind == "imports":
             return self._resolve_import(edge)
         source = self.t.by_id.get(edge.source_id)
@@ -727,10 +729,14 @@ class Resolver:
         """Of several definitions of one name in one scope (in source order),
         the one a call reaches: the last where a later definition rebinds the
         name (Python: `@overload` stubs, then the implementation; TypeScript
-        overload signatures, then the body; Ruby reopening), else the first."""
-        if len(ids) > 1 and _scope(self.t.by_id[ids[0]]).last_definition_wins:
-            return ids[-1]
-        return ids[0]
+        overload signatures, then the body; Ruby reopening), else the first.
+        Seen from a line of the same file, the last one before that line (a
+        test file's `class Fake` declared again in each test)."""
+        if len(ids) < 2 or not _scope(self.t.by_id[ids[0]]).last_definition_wins:
+            return ids[0]
+        file, line = self._site
+        before = [i for i in ids if self.t.by_id[i].file == file and self.t.by_id[i].start_line <= line]
+        return before[-1] if before else ids[-1]
 
     def _is_builtin(self, language: str, name: str) -> bool:
         return name in languages.scope_of(language).builtins

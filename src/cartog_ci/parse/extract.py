@@ -25,6 +25,7 @@ from cartog_ci.parse.syntax import Syntax, plain_type
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 _LAST_IDENT = re.compile(r"([\w$]+)\W*$")
 _WS = re.compile(r"\s+")
+_NEW = re.compile(r"^new\s+(?=[\w$])")
 _PLAIN_NAME = re.compile(r"[\w$]+[?!=]?")
 _DECORATOR_TYPES = frozenset(
     {"decorator", "attribute_item", "annotation", "marker_annotation", "attribute"}
@@ -84,7 +85,8 @@ def split_reference(text: str) -> tuple[str | None, str]:
         # expression.
         match = _LAST_IDENT.search(text[-MAX_REFERENCE:])
         return "<expr>", match.group(1) if match else ""
-    text = _WS.sub("", text).replace("::", ".").replace("?.", ".").replace("->", ".")
+    # `new Foo().run` (JS/TS): the receiver is built by a call of Foo
+    text = _WS.sub("", _NEW.sub("", text)).replace("::", ".").replace("?.", ".").replace("->", ".")
     if text.startswith("super()."):
         return "super", text[len("super().") :]
     if _DOTTED.fullmatch(text):
