@@ -3,6 +3,7 @@ what a change to it can reach (breadth-first over reverse edges)."""
 
 from __future__ import annotations
 
+import posixpath
 from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -40,15 +41,18 @@ def impact(
         level += 1
         next_frontier: deque[str] = deque()
         incoming = store.edges_to(list(frontier), kinds)
-        # `Foo(...)` calls the class and reaches its constructor
+        # `Foo(...)` calls the class and reaches its constructor; a call of an
+        # interface method reaches the implementations of the changed code
         built = _constructed_classes(store, frontier) if "calls" in kinds else {}
-        incoming += store.edges_to(list(built), ("calls",)) if built else []
+        dispatched = _dispatching(store, frontier) if "calls" in kinds and level == 1 else {}
+        through = built | dispatched
+        incoming += store.edges_to(list(through), ("calls",)) if through else []
         for edge in incoming:
             source = edge.source_id
             if source in paths or edge.target_id is None:
                 continue
-            paths[source] = paths[built.get(edge.target_id, edge.target_id)] + (source,)
-            via[source] = edge.kind
+            paths[source] = paths[through.get(edge.target_id, edge.target_id)] + (source,)
+            via[source] = "interface" if edge.target_id in dispatched else edge.kind
             order.append(source)
             next_frontier.append(source)
         frontier = next_frontier
@@ -56,6 +60,72 @@ def impact(
     return [
         ImpactNode(symbols[i], len(paths[i]) - 1, paths[i], via[i]) for i in order if i in symbols
     ]
+
+
+_INTERFACE_KINDS = frozenset({"interface", "trait"})
+
+
+def _dispatching(store: Store, ids: Sequence[str]) -> dict[str, str]:
+    """interface method ID -> the ID among ``ids`` it dispatches to: the
+    method of an interface or trait that the method's type implements (a
+    base in the project's hierarchy), or, in Go, satisfies (its method set
+    holds every method of the interface)."""
+    methods = [s for s in store.symbols(ids).values() if s.kind == "method"]
+    out: dict[str, str] = {}
+    for method in methods:
+        owner = method.qualified_name.rpartition(".")[0]
+        if not owner:
+            continue
+        for candidate in _interface_methods(store, method.name, method.language):
+            if candidate.id != method.id and _implements(store, method, owner, candidate):
+                out.setdefault(candidate.id, method.id)
+    return out
+
+
+def _interface_methods(store: Store, name: str, language: str) -> list[Symbol]:
+    found = [s for s in store.find_symbols(name) if s.kind == "method" and s.language == language and s.parent_id]
+    parents = store.symbols([s.parent_id for s in found if s.parent_id])
+    return [s for s in found if s.parent_id in parents and parents[s.parent_id].kind in _INTERFACE_KINDS]
+
+
+def _implements(store: Store, method: Symbol, owner: str, interface_method: Symbol) -> bool:
+    interface_id = interface_method.parent_id or ""
+    type_ids = [s.id for s in store.find_symbols(owner) if posixpath.dirname(s.file) == posixpath.dirname(method.file)]
+    seen: set[str] = set()
+    frontier = list(type_ids)
+    while frontier:  # nominal: the type (transitively) inherits the interface
+        current = frontier.pop()
+        if current == interface_id:
+            return True
+        if current not in seen:
+            seen.add(current)
+            frontier += [e.target_id for e in store.edges_from([current], ("inherits",)) if e.target_id]
+    return method.language == "go" and _satisfies(store, method, owner, interface_id)
+
+
+def _satisfies(store: Store, method: Symbol, owner: str, interface_id: str) -> bool:
+    """Go: every method of the interface (and of the interfaces it embeds)
+    is a method of the type, declared in the type's package."""
+    package = posixpath.dirname(method.file)
+    required = _method_names(store, interface_id, set())
+    for name in required:
+        if not any(s.kind == "method" and posixpath.dirname(s.file) == package for s in store.find_symbols(f"{owner}.{name}")):
+            return False
+    return bool(required)
+
+
+def _method_names(store: Store, interface_id: str, seen: set[str]) -> set[str]:
+    if interface_id in seen:
+        return set()
+    seen.add(interface_id)
+    interface = store.symbol(interface_id)
+    if interface is None:
+        return set()
+    names = {s.name for s in store.symbols_in_file(interface.file) if s.parent_id == interface_id and s.kind == "method"}
+    for edge in store.edges_from([interface_id], ("inherits",)):
+        if edge.target_id:
+            names |= _method_names(store, edge.target_id, seen)
+    return names
 
 
 def _constructed_classes(store: Store, ids: Sequence[str]) -> dict[str, str]:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cartog_ci import graph
+from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.exact_sets import graph_of
+from tests.testing.fixtures import commit, index, init_repo, write
 
 
 def test_go_receivers_whose_type_is_known(tmp_path: Path) -> None:
@@ -46,3 +49,45 @@ def test_go_receivers_whose_type_is_known(tmp_path: Path) -> None:
         16: (query, "import"), 17: (query, "import"), 19: (stop, "same_file"), 21: (stop, "same_file"),
         23: (stop, "same_file"), 25: (query, "import"), 26: (stop, "parent_scope"),
     }  # fmt: skip
+
+
+def test_callers_of_an_interface_method_reach_the_types_that_satisfy_it(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "go.mod": "module example.com/app\n\ngo 1.22\n",
+        "store/store.go": (
+            "package store\n\n"
+            "type Store interface {\n\tGet(k string) string\n\tPut(k, v string)\n}\n\n"
+            "type Full interface {\n\tStore\n\tClose()\n}\n\n"
+            "type Mem struct{}\n\n"
+            "func (m *Mem) Get(k string) string { return k }\n"
+        ),
+        "store/put.go": "package store\n\nfunc (m *Mem) Put(k, v string) {}\n",
+        "store/half.go": "package store\n\ntype Half struct{}\n\nfunc (h Half) Get(k string) string { return k }\n",
+        "store/disk.go": (
+            "package store\n\ntype Disk struct{}\n\n"
+            "func (d Disk) Get(k string) string { return k }\n\n"
+            "func (d Disk) Put(k, v string) {}\n\n"
+            "func (d Disk) Close() {}\n\n"
+            "func (m *Mem) Flush() {}\n"
+        ),
+        "app/app.go": (
+            "package app\n\n"
+            "import \"example.com/app/store\"\n\n"
+            "func Serve(s store.Store) string {\n\treturn s.Get(\"a\")\n}\n\n"
+            "func Stop(f store.Full) {\n\tf.Close()\n}\n"
+        ),
+    })  # fmt: skip
+    commit(repo)
+    index(repo)
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as db:
+        def callers(method: str) -> set[tuple[str, int, str]]:
+            return {(n.symbol.id, n.depth, n.via) for n in graph.impact(db, [method], depth=2)}
+
+        # Mem has Get and Put (in two files of its package): it satisfies Store
+        assert callers("store/store.go:method:Mem.Get") == {("app/app.go:function:Serve", 1, "interface")}
+        # Half has Get alone: no Store
+        assert callers("store/half.go:method:Half.Get") == set()
+        # Disk satisfies Full, whose method set includes the embedded Store's
+        assert callers("store/disk.go:method:Disk.Close") == {("app/app.go:function:Stop", 1, "interface")}
+        assert callers("store/disk.go:method:Mem.Flush") == set()

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cartog_ci import graph
+from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.exact_sets import graph_of
+from tests.testing.fixtures import commit, index, init_repo, write
 
 
 def test_java_receivers_whose_type_is_declared(tmp_path: Path) -> None:
@@ -38,3 +41,22 @@ def test_java_receivers_whose_type_is_declared(tmp_path: Path) -> None:
     lines = {e["line"]: (e["target_id"], e["resolution"]) for e in edges if e["target_name"] in ("inc", "add")}
     assert lines == {14: (inc, "import"), 15: (inc, "import"), 16: (inc, "import"), 17: (inc, "import"),
                      18: (inc, "import"), 19: (inc, "import"), 21: (None, "external")}  # fmt: skip
+
+
+def test_callers_of_an_interface_method_reach_its_implementations(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "src/main/java/a/Repo.java": "package a;\n\npublic interface Repo {\n  void save();\n}\n",
+        "src/main/java/a/SqlRepo.java": "package a;\n\npublic class SqlRepo implements Repo {\n  public void save() {}\n}\n",
+        "src/main/java/a/Other.java": "package a;\n\npublic class Other {\n  public void save() {}\n}\n",
+        "src/main/java/a/Service.java": (
+            "package a;\n\npublic class Service {\n  void run(Repo repo) {\n    repo.save();\n  }\n}\n"
+        ),
+    })  # fmt: skip
+    commit(repo)
+    index(repo)
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as db:
+        sql = graph.impact(db, ["src/main/java/a/SqlRepo.java:method:SqlRepo.save"], depth=2)
+        other = graph.impact(db, ["src/main/java/a/Other.java:method:Other.save"], depth=2)
+    assert [(n.symbol.id, n.via) for n in sql] == [("src/main/java/a/Service.java:method:Service.run", "interface")]
+    assert other == []
