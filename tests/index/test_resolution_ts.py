@@ -148,3 +148,27 @@ def test_a_class_declared_again_in_each_test_is_the_one_before_the_call(tmp_path
         8: "src/agent.test.ts:method:FakeAgent.run",
         18: "src/agent.test.ts:method:FakeAgent.run#2",
     }
+
+
+def test_members_of_exported_objects_and_default_instances(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "src/selectors.ts": (
+            "const nickName = (s: string): string => s;\n"
+            "function save(x: number): number {\n  return x;\n}\n"
+            "export const userSelectors = { nickName, put: save };\n"
+        ),
+        "src/keys.ts": "export class ApiKeyManager {\n  pick(): string {\n    return 'k';\n  }\n}\n\nexport default new ApiKeyManager();\n",
+        "src/use.ts": (
+            "import keys from './keys';\n"
+            "import { userSelectors } from './selectors';\n\n"
+            "export function use(): void {\n"
+            "  userSelectors.nickName('a');\n"
+            "  userSelectors.put(1);\n"
+            "  keys.pick();\n"
+            "}\n"
+        ),
+    })  # fmt: skip
+    use = "src/use.ts:function:use"
+    assert _edges(graph, "nickName") == {(use, "src/selectors.ts:function:nickName", "import")}
+    assert _edges(graph, "put") == {(use, "src/selectors.ts:function:save", "import")}
+    assert _edges(graph, "pick") == {(use, "src/keys.ts:method:ApiKeyManager.pick", "import")}

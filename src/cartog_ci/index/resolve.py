@@ -595,7 +595,13 @@ class Resolver:
             return self._effective(hits) if hits else None
         if symbol.kind == "constant" and _scope(symbol).instance_constants:
             hits = self.t.children.get(target, {}).get(name)  # `const Api = { create() {...} }`
-            return self._effective(hits) if hits else self._js_instance_member(symbol, name)
+            if hits:
+                return self._effective(hits)
+            bound = self.t.bindings.get(symbol.file, {}).get(f"{symbol.name}.{name}")  # `{ create }`
+            if bound is not None:
+                found = self._follow(symbol.file, bound, 1)
+                return found[0] if found and len(found) == 1 else None
+            return self._js_instance_member(symbol, name)
         return None
 
     def _js_instance_member(self, constant: Symbol, name: str) -> str | None:

@@ -72,7 +72,26 @@ def decode(node: ts.Node) -> list[ImportTriple]:
         return _js_call(node)
     if node.type == "assignment_expression":  # module.exports = X
         return _js_default(node.child_by_field_name("right"))
+    if node.type == "variable_declarator":  # const api = { get, put: save }
+        return _object_members(node)
     return []
+
+
+def _object_members(declarator: ts.Node) -> list[ImportTriple]:
+    """The members of a module-level object literal that name another binding
+    (`{ get }`, `{ put: save }`): `api.get` is that binding, like a re-export
+    (the alias is `api.get`, which the resolver reads for members of `api`)."""
+    owner = _text(declarator.child_by_field_name("name"))
+    value = declarator.child_by_field_name("value")
+    out: list[ImportTriple] = []
+    for member in value.named_children if value is not None and owner else ():
+        if member.type == "shorthand_property_identifier":
+            out.append((JS_SELF, _text(member), f"{owner}.{_text(member)}"))
+        elif member.type == "pair":
+            key, bound = member.child_by_field_name("key"), member.child_by_field_name("value")
+            if key is not None and key.type == "property_identifier" and bound is not None and bound.type == "identifier":
+                out.append((JS_SELF, _text(bound), f"{owner}.{_text(key)}"))
+    return out
 
 
 def _js_import(node: ts.Node) -> list[ImportTriple]:
@@ -133,6 +152,9 @@ def _js_default(value: ts.Node | None) -> list[ImportTriple]:
         return []
     if value.type == "identifier":
         return [(JS_SELF, _text(value), "default")]
+    if value.type == "new_expression":  # `export default new Manager()`: members are Manager's
+        built = value.child_by_field_name("constructor")
+        return [(JS_SELF, _text(built), "default")] if built is not None and built.type == "identifier" else []
     name = value.child_by_field_name("name")
     if value.type in _JS_NAMED_DECLARATIONS and name is not None:
         return [(JS_SELF, _text(name), "default")]

@@ -51,3 +51,9 @@
 (call_expression
   function: (parenthesized_expression
     (sequence_expression . (number) [(identifier) (member_expression)] @name .))) @reference.call
+
+; Members of a module-level object literal that name another binding (`{ get
+; }`, `{ put: save }`): decoded like re-exports of the module (alias `api.get`).
+(program
+  [(lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import)
+   (export_statement (lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import))])
