@@ -30,6 +30,7 @@ from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
 
 _ROOTS_KEY = "python.roots"
+_FOUND_KEY = "python.found"
 _PACKAGE_FILES = ("__init__.py", "__init__.pyi")
 
 
@@ -169,11 +170,22 @@ def _dig(data: object, *keys: str) -> object:
 
 
 def _module_at(project: Project, directory: str, spec: str) -> str | None:
-    path = posixpath.join(directory, *spec.split(".")) if directory else posixpath.join(*spec.split("."))
+    relative = spec.replace(".", "/")
+    path = f"{directory}/{relative}" if directory else relative
     for candidate in (f"{path}.py", f"{path}/__init__.py", f"{path}.pyi", f"{path}/__init__.pyi"):
         if candidate in project.module_of_file:
             return candidate
     return None
+
+
+def _from_roots(project: Project, spec: str) -> tuple[str, ...]:
+    """The files ``spec`` names under the import roots (asked once per spec)."""
+    cache = project.caches.setdefault(_FOUND_KEY, {})
+    assert isinstance(cache, dict)
+    found = cache.get(spec)
+    if found is None:
+        found = cache[spec] = tuple(m for m in (_module_at(project, r, spec) for r in sorted(_roots(project))) if m)
+    return found
 
 
 class Python(Language):
@@ -195,10 +207,10 @@ class Python(Language):
         # stdlib or third-party name the project does not hold is external;
         # a script's own directory (no __init__.py) is a root for it alone
         here = posixpath.dirname(importer)
-        roots = set(_roots(project))
-        if f"{here}/__init__.py" not in project.module_of_file and here not in roots:
-            roots.add(here)
-        found = [m for m in (_module_at(project, root, spec) for root in roots) if m is not None]
+        found = list(_from_roots(project, spec))
+        if f"{here}/__init__.py" not in project.module_of_file and here not in _roots(project):
+            own = _module_at(project, here, spec)
+            found += [own] if own is not None and own not in found else []
         # the candidate rooted closest to the importer (a vendored copy); a tie is ambiguous
         return closest(importer, found)
 
