@@ -16,6 +16,9 @@ if TYPE_CHECKING:  # the interface, for type checkers only
 
 # Edges along which a change propagates to the referencing symbol.
 IMPACT_KINDS = ("calls", "inherits", "references", "raises")
+# What makes a caller: it calls, instantiates, inherits or raises the symbol
+# (a type annotation is a use, counted apart: docs/report.md).
+CALLER_KINDS = ("calls", "inherits", "raises")
 
 
 def refs(store: Store, ids: Sequence[str], kind: str | None = None) -> list[Edge]:

@@ -38,3 +38,74 @@ def test_a_base_class_replaced_by_a_builtin_breaks_no_super_call(tmp_path: Path,
     data = json.loads(capsys.readouterr().out)
     assert code == 0
     assert data["broken_references"] == []
+
+
+STATS_BEFORE = (
+    "class StatsCollector:\n"
+    "    def __init__(self, crawler):\n        self._stats = {}\n\n"
+    "    def get_value(self, key, default=None, spider=None):\n        return self._stats.get(key, default)\n\n"
+    "    def inc_value(self, key, count=1, start=0, spider=None):\n"
+    "        d = self._stats\n        d[key] = d.setdefault(key, start) + count\n"
+)
+# scrapy #8072: docstrings added, one method reformatted; no code changed
+STATS_AFTER = (
+    "class StatsCollector:\n"
+    '    """Collects the statistics of a crawl."""\n\n'
+    "    def __init__(self, crawler):\n        self._stats = {}  # key -> value\n\n"
+    "    def get_value(self, key, default=None, spider=None):\n"
+    '        """The value of ``key``, else ``default``."""\n'
+    "        return self._stats.get(key, default)\n\n"
+    "    def inc_value(\n        self, key, count=1, start=0, spider=None\n    ):\n"
+    "        d = self._stats\n        d[key] = d.setdefault(key,\n                              start) + count\n"
+)
+
+
+def test_documentation_and_formatting_edits_are_docs_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = init_repo(tmp_path / "repo")
+    users = "from stats import StatsCollector\n\n\ndef use(s: StatsCollector):\n    s.inc_value('a')\n    return s.get_value('a')\n"
+    write(repo, {"stats.py": STATS_BEFORE, "use.py": users})
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"stats.py": STATS_AFTER})
+    commit(repo, "docstrings")
+    code = main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0
+    changes = {(c["symbol"]["qualified_name"], c["category"]) for c in data["changed"] if c["category"] != "children_changed"}
+    assert changes == {
+        ("StatsCollector", "docs"),
+        ("StatsCollector.get_value", "docs"),
+        ("StatsCollector.inc_value", "docs"),
+    }
+    assert data["risk"]["level"] == "low"
+    assert all(c["callers"] == [] for c in data["changed"])
+
+
+def test_type_annotations_are_no_callers_and_unresolved_call_sites_are_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "stats.py": "class StatsCollector:\n    def inc_value(self, key):\n        return key\n",
+        "a.py": "from stats import StatsCollector\n\n\ndef keep(s: StatsCollector) -> StatsCollector:\n    return s\n",
+        "b.py": "from stats import StatsCollector\n\n\ndef make():\n    return StatsCollector()\n",
+        "util.py": "def arg_to_iter(arg):\n    return [arg]\n",
+        "c.py": "def run(x, obj):\n    obj.arg_to_iter(x)\n    return helpers().arg_to_iter(x)\n",
+    })  # fmt: skip
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {
+        "stats.py": "class StatsCollector:\n    scale = 2\n\n    def inc_value(self, key):\n        return key\n",
+        "util.py": "def arg_to_iter(arg):\n    return list(arg)\n",
+    })  # fmt: skip
+    commit(repo, "change")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    by_name = {c["symbol"]["qualified_name"]: c for c in data["changed"]}
+    stats = by_name["StatsCollector"]
+    assert [c["id"] for c in stats["callers"]] == ["b.py:function:make"]
+    assert stats["type_uses"] == 2
+    util = by_name["arg_to_iter"]
+    assert (util["callers_total"], util["possible_callers"]) == (0, 2)
+    assert any("2 call site(s) of arg_to_iter could not be resolved" in r for r in data["risk"]["reasons"])
+    assert data["risk"]["level"] == "medium"

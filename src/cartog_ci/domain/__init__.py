@@ -60,6 +60,10 @@ class Symbol:
     decorators: tuple[str, ...] = ()
     docstring: str = ""
     in_degree: int = 0
+    # content hash without docstrings, comments and white space: equal on
+    # both sides of a change that only edits documentation or formatting
+    # (computed at extraction for the report; not stored)
+    code_hash: str = ""
 
 
 def symbol_json(s: Symbol) -> dict[str, object]:

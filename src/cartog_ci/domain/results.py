@@ -61,7 +61,7 @@ class ImpactNode:
 
 @dataclass(frozen=True, slots=True)
 class SymbolChange:
-    category: str  # added | modified | removed | renamed | children_changed
+    category: str  # added | modified | removed | renamed | docs (documentation or formatting only) | children_changed
     symbol: Symbol | None  # head version (None when removed)
     old: Symbol | None = None  # base version (None when added)
     signature_changed: bool = False
@@ -144,6 +144,9 @@ class ChangedSymbol:
     related: list[tuple[Symbol, float]] = field(default_factory=list)
     in_degree: int = 0
     untested: bool = False  # changed code no test reaches (report/build.py decides)
+    type_uses: int = 0  # places that name it as a type (annotations): not callers
+    possible_callers: int = 0  # unresolved call sites that carry its name
+    production_callers: int = 0  # direct callers outside tests
 
     @property
     def symbol(self) -> Symbol:
@@ -153,8 +156,9 @@ class ChangedSymbol:
 
     @property
     def shown(self) -> bool:
-        """Children-changed entries are implied by their changed children."""
-        return self.change.category != "children_changed"
+        """In the changed-symbols table: children-changed entries are implied
+        by their changed children; documentation-only ones get one line."""
+        return self.change.category not in ("children_changed", "docs")
 
 
 @dataclass

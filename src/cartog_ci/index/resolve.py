@@ -711,12 +711,21 @@ class Resolver:
         candidates = [
             i
             for i in self.t.by_name.get(name, [])
-            if (not methods_only or self.t.by_id[i].kind in ("method", "function"))
+            if (not methods_only or self._method_like(self.t.by_id[i]))
             and (not types_only or self.t.by_id[i].kind in TYPE_KINDS)
             and self.t.by_id[i].kind not in ("section", "constant")
             and (within is None or within(self.t.by_id[i]))
         ]
         return self._pick(candidates, "unique")
+
+    def _method_like(self, symbol: Symbol) -> bool:
+        """What `x.m()` may call when x's type is unknown: a method, or a
+        function held by an object (a JS object literal's member); never a
+        module-level function (`obj.arg_to_iter()` is not util.arg_to_iter)."""
+        if symbol.kind == "method":
+            return True
+        parent = self.t.by_id.get(symbol.parent_id) if symbol.parent_id else None
+        return symbol.kind == "function" and parent is not None and parent.kind not in ("module", "function", "method")
 
     def _pick(self, candidates: list[str], tier: str) -> tuple[str | None, str | None]:
         unique = list(dict.fromkeys(candidates))

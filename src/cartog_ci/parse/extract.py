@@ -25,6 +25,7 @@ from cartog_ci.parse.syntax import Syntax, plain_type
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 _LAST_IDENT = re.compile(r"([\w$]+)\W*$")
 _WS = re.compile(r"\s+")
+_WS_BYTES = re.compile(rb"\s+")
 _NEW = re.compile(r"^new\s+(?=[\w$])")
 _PLAIN_NAME = re.compile(r"[\w$]+[?!=]?")
 _DECORATOR_TYPES = frozenset(
@@ -151,6 +152,36 @@ def _decorators(d: _Def, spec: Syntax) -> tuple[str, ...]:
         found.insert(0, _WS.sub(" ", _text(sibling)).strip())
         sibling = sibling.prev_named_sibling
     return tuple(dict.fromkeys(found))
+
+
+def _code_hash(
+    d: _Def,
+    spec: Syntax,
+    source: bytes,
+    signature: str,
+    child_ranges: list[tuple[int, int]],
+    comments: list[tuple[int, int]],
+    comment_starts: list[int],
+) -> str:
+    """The content hash of the code alone: no docstring, no comments, no
+    white space (a reformatted or re-documented symbol keeps it)."""
+    holes = list(child_ranges)
+    doc = _docstring_node(d, spec)
+    if doc is not None:
+        holes.append((doc.start_byte, doc.end_byte))
+    own = merkle.own_source(source, d.start, d.end, holes, comments, comment_starts)
+    return merkle.content_hash(d.kind, d.name, _WS.sub("", signature), _WS_BYTES.sub(b"", own))
+
+
+def _docstring_node(d: _Def, spec: Syntax) -> ts.Node | None:
+    if not spec.docstring_in_body:
+        return None
+    body = d.node.child_by_field_name("body")
+    first = body.named_children[0] if body is not None and body.named_children else None
+    if first is not None and first.type == "expression_statement" and first.named_children:
+        if first.named_children[0].type == "string":
+            return first
+    return None
 
 
 def _docstring(d: _Def, spec: Syntax) -> str:
@@ -552,11 +583,13 @@ def _symbols(
     contents: list[str] = [""] * count
     subtrees: list[str] = [""] * count
     signatures = [_signature(d, spec, source, comments, comment_starts) for d in defs]
+    codes: list[str] = [""] * count
     for i in reversed(_depth_order(defs)):  # children before parents
         d = defs[i]
         child_ranges = [(defs[c].start, defs[c].end) for c in d.children]
         own = merkle.own_source(source, d.start, d.end, child_ranges, comments, comment_starts)
         contents[i] = merkle.content_hash(d.kind, d.name, signatures[i], own)
+        codes[i] = _code_hash(d, spec, source, signatures[i], child_ranges, comments, comment_starts)
         subtrees[i] = merkle.subtree_hash(contents[i], (subtrees[c] for c in d.children))
     top = [i for i, d in enumerate(defs) if d.parent < 0]
     mod_qn = module_name(path)
@@ -610,6 +643,7 @@ def _symbols(
                 subtree_hash=subtrees[i],
                 decorators=_decorators(d, spec),
                 docstring=_docstring(d, spec),
+                code_hash=codes[i],
             )
         )
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cartog_ci import graph
+from cartog_ci import graph, languages
 from cartog_ci.domain import Symbol
 from cartog_ci.domain.results import (
     BrokenRef,
@@ -112,10 +112,20 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
             old_name = c.change.old.qualified_name if c.change.old else s.qualified_name
             what = f"moved to {s.file}" if old_name == s.qualified_name else f"renamed to {s.qualified_name}"
             low.append(f"{old_name} was {what}; its {c.in_degree} reference(s) follow it")
-    central = sorted((c for c in report_changed if c.change.category in _IMPACTING), key=lambda c: -c.in_degree)
+    # central = called from much production code; tests and test helpers do not count
+    central = sorted(
+        (c for c in report_changed if c.change.category in _IMPACTING and not _in_test_code(c.symbol)),
+        key=lambda c: -c.production_callers,
+    )
     for c in central[:3]:
-        if c.in_degree >= 10:
-            medium.append(f"{c.symbol.qualified_name} is central ({c.in_degree} incoming references)")
+        if c.production_callers >= 10:
+            medium.append(f"{c.symbol.qualified_name} is central ({c.production_callers} direct callers outside tests)")
+    unknown = [c for c in report_changed if c.untested and not c.callers_total and c.possible_callers]
+    for c in unknown[:3]:
+        medium.append(
+            f"{c.possible_callers} call site(s) of {c.symbol.name} could not be resolved: "
+            f"{c.symbol.qualified_name} may have callers the graph does not show"
+        )
     untested = [c for c in report_changed if c.untested]
     if untested:
         names = ", ".join(c.symbol.qualified_name for c in untested[:3])
@@ -201,7 +211,17 @@ def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef],
         return item
     nodes: list[ImpactNode] = []
     if change.category in ("modified", "renamed", "added") and change.symbol is not None:
-        nodes = graph.impact(store, [change.symbol.id], depth=depth)
+        nodes = graph.impact(store, [change.symbol.id], depth=depth, kinds=graph.CALLER_KINDS)
+        item.type_uses = len(store.edges_to([change.symbol.id], ("references",)))
+    if change.symbol is not None and item.symbol.kind in ("function", "method", "class"):
+        # call sites of this name the graph could not resolve (broken ones
+        # aside): "0 callers" is said only when it is true
+        broken_sites = {(b.edge.file, b.edge.line, b.edge.source_id) for b in broken}
+        item.possible_callers = sum(
+            1
+            for e in store.unresolved_edges_named([item.symbol.name], kinds=("calls",))
+            if e.resolution is None and (e.file, e.line, e.source_id) not in broken_sites
+        )
     known = {n.symbol.id for n in nodes}
     anchor = (old_id,) if old_id is not None else ()
     nodes += [
@@ -213,7 +233,14 @@ def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef],
     item.callers_total = len(nodes)
     item.callers = nodes[:MAX_CALLERS_PER_SYMBOL]
     item.tests = [n.symbol for n in nodes if is_test(n.symbol)]
+    item.production_callers = sum(1 for n in nodes if n.depth == 1 and not _in_test_code(n.symbol))
     return item
+
+
+def _in_test_code(symbol: Symbol) -> bool:
+    """A test, or anything in a test file or directory (helpers, fixtures)."""
+    language = languages.get(symbol.language)
+    return is_test(symbol) or (language is not None and language.in_test_file(symbol.file))
 
 
 def _impact_from_sources(store: Store, roots: list[str], depth: int) -> list[ImpactNode]:
@@ -225,7 +252,7 @@ def _impact_from_sources(store: Store, roots: list[str], depth: int) -> list[Imp
     first = store.symbols(sources)
     nodes = [ImpactNode(first[s], 1, (s,), "calls") for s in sources if s in first]
     if depth > 1:
-        for n in graph.impact(store, sources, depth=depth - 1):
+        for n in graph.impact(store, sources, depth=depth - 1, kinds=graph.CALLER_KINDS):
             nodes.append(ImpactNode(n.symbol, n.depth + 1, n.path, n.via))
     seen: set[str] = set()
     unique = []

@@ -73,7 +73,12 @@ def classify(cs: ChangeSet) -> list[SymbolChange]:
     old = {s.id: s for f in cs.base_files.values() for s in f.symbols}
     new = {s.id: s for f in cs.head_files.values() for s in f.symbols}
     diff = diff_symbols(old, new)
-    changes = [SymbolChange("modified", s, before, _signature_changed(before, s)) for before, s in diff.modified]
+    changes = [
+        SymbolChange("docs", s, before)
+        if before.code_hash and before.code_hash == s.code_hash
+        else SymbolChange("modified", s, before, _signature_changed(before, s))
+        for before, s in diff.modified
+    ]
     changes += [SymbolChange("children_changed", s, before) for before, s in diff.children_changed]
     renamed = _pair_renames(diff.removed, diff.added, cs.base_sources, cs.head_sources)
     paired_old = {c.old.id for c in renamed if c.old}
@@ -81,7 +86,7 @@ def classify(cs: ChangeSet) -> list[SymbolChange]:
     changes += renamed
     changes += [SymbolChange("removed", None, s) for s in diff.removed if s.id not in paired_old]
     changes += [SymbolChange("added", s, None) for s in diff.added if s.id not in paired_new]
-    order = {"removed": 0, "renamed": 1, "modified": 2, "added": 3, "children_changed": 4}
+    order = {"removed": 0, "renamed": 1, "modified": 2, "added": 3, "docs": 4, "children_changed": 5}
     changes.sort(key=lambda c: (order[c.category], _sym(c).file, _sym(c).start_line, _sym(c).id))
     return changes
 

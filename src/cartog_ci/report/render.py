@@ -201,6 +201,8 @@ def report_json(report: Report) -> dict[str, object]:
                 "moved_from": item.change.moved_from,
                 "in_degree": item.in_degree,
                 "callers_total": item.callers_total,
+                "possible_callers": item.possible_callers,
+                "type_uses": item.type_uses,
                 "callers": [
                     symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via}
                     for n in item.callers
