@@ -19,33 +19,43 @@ How it works:
    sentence has at least ``MIN_WORDS`` words is a query; queries whose text
    appears for two functions are dropped (no single right answer);
 4. each query is answered by: BM25 only (the FTS5 cascade,
-   ``keyword_search``), vector only (sqlite-vec KNN), RRF (k = 60) and RRF +
-   the default ``BlendReranker``, the last three through ``hybrid_search``
-   itself; a hit counts only if its symbol ID is the function's
-   ``file:kind:qualified_name``. Metrics: MRR@10, success@1, success@10,
-   and paired differences with a 95% bootstrap interval.
+   ``keyword_search``), vector only (``query_vector`` + sqlite-vec KNN),
+   RRF (k = 60) and RRF + the ``BlendReranker``, and by
+   ``multimodal.search`` with the default preset (what ``cartog-ci search``
+   runs: intent, weighted RRF, centrality, re-ranker vote); a hit counts
+   only if its symbol ID is the function's ``file:kind:qualified_name``.
+   Metrics: MRR@10, success@1, success@10, and paired differences with a
+   95% bootstrap interval.
+
+The two RRF rows are the search ``cartog-ci search`` ran before intents,
+``search/engine.hybrid_search``, which left the package (commit 2a28a2f):
+``rrf_hybrid`` below re-creates it from the public pieces
+(``keyword_search`` + ``store.knn`` + ``fuse.rrf`` with k = 60, then the
+same re-ranker over the first 50), so those rows still mean what they did.
 
 Latency (``--latency``) is measured in process on ``corpora.py``'s
 ``medium`` corpus (celery 5.4.0, 385 Python files), indexed into a file of
 our own, with docstring first sentences of that corpus as queries: one
-``hybrid_search`` call (embed query + KNN + BM25 + RRF + re-rank), median
-and p95, each step timed on its own, and a few ``cartog-ci search``
-processes (what a user waits for, model loading included).
+``multimodal.search`` call (default preset), one ``rrf_hybrid`` call (embed
+query + KNN + BM25 + RRF + re-rank) with each of its steps timed on its
+own, median and p95, and a few ``cartog-ci search`` processes (what a user
+waits for, model loading included).
 
 Corpora: the report corpus (``rich``) was chosen before looking at any
 result and nothing was tuned on it; ``--corpus tune`` (``Jinja2``) is where
 changes were tried (the re-ranker's scaling, see ``search/rerank.py``).
 
-Measured on rich 13.7.1 (487 queries, 2 shared cores), MRR@10 / succ@10:
-BM25 0.426 / 0.669, vector 0.616 / 0.867, RRF 0.595 / 0.860, RRF + blend
-0.647 / 0.889; celery: ``hybrid_search`` median ~25 ms, p95 ~36-50 ms.
+Measured with the removed ``hybrid_search`` (before the port to
+``rrf_hybrid``; no ``multimodal.search`` row then) on rich 13.7.1 (487
+queries, 2 shared cores), MRR@10 / succ@10: BM25 0.426 / 0.669, vector
+0.616 / 0.867, RRF 0.595 / 0.860, RRF + blend 0.647 / 0.889; celery:
+``hybrid_search`` median ~25 ms, p95 ~36-50 ms.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
-import contextlib
 import hashlib
 import json
 import re
@@ -54,21 +64,23 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpora  # noqa: E402  (benchmarks/ is not a package)
 
-from cartog_ci.embed.base import EmbeddingModel  # noqa: E402
+from cartog_ci.embed.base import EmbeddingModel, query_vector  # noqa: E402
 from cartog_ci.embed.onnx import load_default_model  # noqa: E402
-from cartog_ci.search import engine as engine_module  # noqa: E402
-from cartog_ci.search.engine import SearchOptions, hybrid_search, query_vector  # noqa: E402
 from cartog_ci.search.fts import expressions, keyword_search  # noqa: E402
 from cartog_ci.search.fuse import RRF_K, rrf  # noqa: E402
+from cartog_ci.search.intent import classify  # noqa: E402
+from cartog_ci.search.multimodal import MultimodalOptions, search  # noqa: E402
 from cartog_ci.search.rerank import BlendReranker, Candidate, Reranker  # noqa: E402
 from cartog_ci.store.sqlite import SqliteStore  # noqa: E402
 
@@ -83,6 +95,7 @@ PACKAGE_DIRS = {"rich": ("rich/",), "Jinja2": ("src/jinja2/",)}
 MIN_WORDS = 3
 TOP = 10
 CANDIDATES = 50
+RERANK_TOP = 50  # what the removed hybrid_search re-ranked (SearchOptions.rerank_top)
 WORK = corpora.CORPORA_DIR / "search-eval"
 READY_MARK = ".cartog-search-eval-ready"
 
@@ -92,7 +105,7 @@ READY_MARK = ".cartog-search-eval-ready"
 
 def docstring_nodes(tree: ast.AST) -> list[tuple[ast.Expr, bool]]:
     """Each docstring expression, and whether it is the whole body."""
-    found = []
+    found: list[tuple[ast.Expr, bool]] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
@@ -101,7 +114,7 @@ def docstring_nodes(tree: ast.AST) -> list[tuple[ast.Expr, bool]]:
     return found
 
 
-def _is_docstring(stmt: ast.stmt) -> bool:
+def _is_docstring(stmt: ast.stmt) -> TypeGuard[ast.Expr]:
     return (
         isinstance(stmt, ast.Expr)
         and isinstance(stmt.value, ast.Constant)
@@ -321,12 +334,95 @@ def bm25_only(store: SqliteStore, text: str) -> list[str]:
     return [i for i, _ in keyword_search(store, text, CANDIDATES)[0]][:TOP]
 
 
-def engine(model: EmbeddingModel, reranker: Reranker | None, **options: bool) -> Method:
+KeywordSearch = Callable[[SqliteStore, str, int], tuple[list[tuple[str, float]], str | None]]
+
+
+def rrf_hybrid(
+    store: SqliteStore,
+    query: str,
+    *,
+    model_factory: Callable[[], EmbeddingModel] | None,
+    reranker: Reranker | None,
+    limit: int = TOP,
+    keyword: KeywordSearch = keyword_search,
+) -> list[str]:
+    """Symbol IDs from the search ``cartog-ci search`` ran before intents.
+
+    That engine (``search/engine.hybrid_search``) left the package in commit
+    2a28a2f; this is the same algorithm built from the public pieces, so
+    that the "before" rows still mean what they did: BM25 cascade
+    (``keyword_search``, 50) and sqlite-vec KNN (50) fused by plain RRF,
+    k = 60, IDs no longer in the store dropped, then the first 50 re-ordered
+    by ``reranker`` (its scores replace the fused order; they do not vote as
+    in ``multimodal.search``). ``keyword`` swaps the keyword search (the
+    "cascade filled" alternative).
+    """
+    hits, _ = keyword(store, query, CANDIDATES)
+    qvec, near = _query_knn(store, query, model_factory)
+    fused = [i for i, _, _ in rrf({"fts": [i for i, _ in hits], "vector": near}, k=RRF_K)]
+    present = store.symbols(fused)
+    fused = [i for i in fused if i in present]
+    if reranker is not None and fused:
+        fused = _reranked(store, query, qvec, fused, dict(hits), reranker)
+    return fused[:limit]
+
+
+def _query_knn(
+    store: SqliteStore, query: str, model_factory: Callable[[], EmbeddingModel] | None
+) -> tuple[np.ndarray | None, list[str]]:
+    """The query's vector and its KNN; nothing when the index has no vectors
+    of this model (the removed engine's rule)."""
+    stored = store.vector_model()
+    if model_factory is None or stored is None:
+        return None, []
+    model = model_factory()
+    if model.model_id != stored[0]:
+        return None, []
+    qvec = query_vector(model, query)
+    return qvec, [i for i, _ in store.knn(qvec, CANDIDATES)]
+
+
+def _reranked(
+    store: SqliteStore, query: str, qvec: np.ndarray | None, fused: list[str], bm25: dict[str, float], reranker: Reranker
+) -> list[str]:
+    top = fused[:RERANK_TOP]
+    contents = store.contents(top)
+    stored = store.vector_model()
+    vectors = store.vectors_for(top, stored[0]) if stored else {}
+    candidates = [Candidate(i, contents.get(i, ""), vectors.get(i), bm25.get(i)) for i in top]
+    scores = reranker.scores(query, qvec, candidates)
+    if scores is None:
+        return fused
+    by_id = dict(zip(top, scores))
+    return sorted(top, key=lambda i: -by_id[i]) + fused[RERANK_TOP:]  # stable: ties keep the RRF order
+
+
+def hybrid(model: EmbeddingModel, reranker: Reranker | None, *, keyword: KeywordSearch = keyword_search) -> Method:
     def run(store: SqliteStore, text: str) -> list[str]:
-        result = hybrid_search(
-            store, text, model_factory=lambda: model, reranker=reranker,
-            options=SearchOptions(limit=TOP, **options),  # type: ignore[arg-type]
-        )  # fmt: skip
+        return rrf_hybrid(store, text, model_factory=lambda: model, reranker=reranker, keyword=keyword)
+
+    return run
+
+
+def vector_only(model: EmbeddingModel) -> Method:
+    def run(store: SqliteStore, text: str) -> list[str]:
+        near = _query_knn(store, text, lambda: model)[1]
+        present = store.symbols(near)
+        return [i for i in near if i in present][:TOP]
+
+    return run
+
+
+def multimodal(
+    model: EmbeddingModel, *, preset: str, intent: str | None = None, per_file: bool | None = None
+) -> Method:
+    """``multimodal.search`` (what ``cartog-ci search`` runs now) with the
+    default re-ranker; ``intent`` None lets the classifier decide."""
+    reranker = BlendReranker()
+
+    def run(store: SqliteStore, text: str) -> list[str]:
+        options = MultimodalOptions(limit=TOP, preset=preset, intent=intent, per_file=per_file)
+        result = search(store, text, model_factory=lambda: model, reranker=reranker, options=options)
         return [h.symbol.id for h in result.hits]
 
     return run
@@ -383,25 +479,6 @@ def filled_keyword_search(store: SqliteStore, query: str, limit: int = CANDIDATE
     return list(found.items())[:limit], first
 
 
-@contextlib.contextmanager
-def keyword_function(function: Callable[..., tuple[list[tuple[str, float]], str | None]]) -> Iterator[None]:
-    """Run the engine with another keyword search (an alternative, measured only)."""
-    saved = engine_module.keyword_search
-    engine_module.keyword_search = function  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        engine_module.keyword_search = saved  # type: ignore[assignment]
-
-
-def with_filled_cascade(method: Method) -> Method:
-    def run(store: SqliteStore, text: str) -> list[str]:
-        with keyword_function(filled_keyword_search):
-            return method(store, text)
-
-    return run
-
-
 class UnscaledBlend:
     """The ``BlendReranker`` before it scaled the cosine: alpha x raw cosine
     + (1 - alpha) x min-max BM25 (kept here to show why it changed)."""
@@ -447,7 +524,7 @@ class LateInteraction:
         ids = np.array([encoding.ids], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
         hidden = self.session.run(None, {k: v for k, v in feeds.items() if k in self.inputs})[0][0][1:-1]
-        return hidden / np.maximum(np.linalg.norm(hidden, axis=1, keepdims=True), 1e-9)  # type: ignore[no-any-return]
+        return hidden / np.maximum(np.linalg.norm(hidden, axis=1, keepdims=True), 1e-9)
 
     def scores(self, query: str, query_vector: np.ndarray | None, candidates: Sequence[Candidate]) -> list[float] | None:
         if query_vector is None or not candidates:
@@ -477,21 +554,27 @@ def _scaled(values: Sequence[float | None], *, negate: bool = False) -> np.ndarr
 def methods(model: EmbeddingModel, alternatives: bool, late: LateInteraction | None) -> dict[str, Method]:
     out: dict[str, Method] = {
         "BM25 only (FTS5 cascade)": bm25_only,
-        "vector only (KNN)": engine(model, None, use_keyword=False),
-        f"RRF (k={RRF_K})": engine(model, None),
-        "RRF + BlendReranker (default)": engine(model, BlendReranker()),
+        "vector only (KNN)": vector_only(model),
+        f"RRF (k={RRF_K})": hybrid(model, None),
+        "RRF + BlendReranker": hybrid(model, BlendReranker()),
+        "multimodal.search, default preset": multimodal(model, preset="default"),
     }
     if alternatives:
-        out["RRF + old unscaled blend a=0.7"] = engine(model, UnscaledBlend(0.7))
-        out["RRF + old unscaled blend a=0.9"] = engine(model, UnscaledBlend(0.9))
+        out["multimodal.search, quick preset"] = multimodal(model, preset="quick")
+        out["multimodal.search, thorough preset"] = multimodal(model, preset="thorough")
+        out["multimodal, default, understand_code, per-file off"] = multimodal(
+            model, preset="default", intent="understand_code", per_file=False
+        )
+        out["RRF + old unscaled blend a=0.7"] = hybrid(model, UnscaledBlend(0.7))
+        out["RRF + old unscaled blend a=0.9"] = hybrid(model, UnscaledBlend(0.9))
         for alpha in (0.5, 0.6, 0.85):
-            out[f"RRF + Blend alpha={alpha}"] = engine(model, BlendReranker(alpha))
-        out["RRF + cosine only (alpha=1)"] = engine(model, BlendReranker(1.0))
+            out[f"RRF + Blend alpha={alpha}"] = hybrid(model, BlendReranker(alpha))
+        out["RRF + cosine only (alpha=1)"] = hybrid(model, BlendReranker(1.0))
     if late is not None:
-        out["RRF + late interaction (MaxSim)"] = engine(model, late)
+        out["RRF + late interaction (MaxSim)"] = hybrid(model, late)
     if alternatives:
         out["BM25, cascade levels filled"] = lambda store, text: [i for i, _ in filled_keyword_search(store, text)[0]][:TOP]
-        out["RRF + Blend, cascade filled"] = with_filled_cascade(engine(model, BlendReranker()))
+        out["RRF + Blend, cascade filled"] = hybrid(model, BlendReranker(), keyword=filled_keyword_search)
     return out
 
 
@@ -515,7 +598,9 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def latency(model: EmbeddingModel, limit: int) -> list[str]:
-    """Query latency in process on the ~500-file corpus."""
+    """Query latency in process on the ~500-file corpus: one
+    ``multimodal.search`` call (default preset, what ``cartog-ci search``
+    runs), one call of the re-created RRF hybrid and each of its steps."""
     root = corpora.ensure(LATENCY)
     db = WORK / f"{LATENCY.package}-{LATENCY.version}.db"
     WORK.mkdir(parents=True, exist_ok=True)
@@ -524,23 +609,38 @@ def latency(model: EmbeddingModel, limit: int) -> list[str]:
     build_s = time.perf_counter() - clock
     texts = [q.text for q in _latency_queries(root)][:limit]
     with SqliteStore(db, readonly=True) as store:
-        symbols = int(store.db.execute("SELECT count(*) FROM chunks").fetchall()[0][0])
+        symbols = store.db.execute("SELECT count(*) FROM chunks").fetchall()[0][0]
         reranker = BlendReranker()
-        hybrid_search(store, "warm up", model_factory=lambda: model, reranker=reranker)
-        total, steps = [], {"embed": [], "knn": [], "bm25": [], "rrf": [], "rerank": []}  # type: ignore[var-annotated]
+        options = MultimodalOptions(limit=TOP, preset="default")
+        search(store, "warm up", model_factory=lambda: model, reranker=reranker, options=options)
+        rrf_hybrid(store, "warm up", model_factory=lambda: model, reranker=reranker)
+        shipped: list[float] = []
+        routes: Counter[str] = Counter()
+        total: list[float] = []
+        steps: dict[str, list[float]] = {"embed": [], "knn": [], "bm25": [], "rrf": [], "rerank": []}
         for text in texts:
             clock = time.perf_counter()
-            hybrid_search(store, text, model_factory=lambda: model, reranker=reranker)
-            total.append((time.perf_counter() - clock) * 1000)
+            result = search(store, text, model_factory=lambda: model, reranker=reranker, options=options)
+            shipped.append(_lap(clock))
+            routes[result.fusion_strategy] += 1
+            clock = time.perf_counter()
+            rrf_hybrid(store, text, model_factory=lambda: model, reranker=reranker)
+            total.append(_lap(clock))
             for name, ms in _steps(store, model, reranker, text).items():
                 steps[name].append(ms)
-    embedded = run.get("embedded") or {}
+    embedded = run.get("embedded")
+    texts_embedded = embedded.get("texts", 0) if isinstance(embedded, dict) else 0
     size = (
         f"latency on {LATENCY.requirement} ({symbols} embedded symbols, index {db.stat().st_size / 1e6:.0f} MB; "
-        f"this run: index {build_s:.1f} s, embedded {embedded.get('texts', 0)} texts), {len(texts)} queries:"
+        f"this run: index {build_s:.1f} s, embedded {texts_embedded} texts), {len(texts)} queries:"
     )
-    lines = [size, f"  {'hybrid_search':<13} {_spread(total)}   (embed + KNN + BM25 + RRF + blend re-rank, one call)"]
-    lines += [f"  {name:<13} {_spread(values)}" for name, values in steps.items()]
+    route_note = ", ".join(f"{n} {name}" for name, n in routes.most_common())
+    lines = [
+        size,
+        f"  {'multimodal':<13} {_spread(shipped)}   (multimodal.search, default preset, blend vote; {route_note})",
+        f"  {'RRF hybrid':<13} {_spread(total)}   (re-created hybrid_search: embed + KNN + BM25 + RRF + blend re-rank)",
+    ]
+    lines += [f"    {name:<11} {_spread(values)}" for name, values in steps.items()]
     cli = _cli_latency(root, db, texts[:5])
     lines.append(f"  {'CLI process':<13} {_spread(cli)}   (`cartog-ci search` start to exit, {len(cli)} runs)")
     return lines
@@ -564,7 +664,7 @@ def _cli_latency(root: Path, db: Path, texts: Sequence[str]) -> list[float]:
 
 
 def _steps(store: SqliteStore, model: EmbeddingModel, reranker: Reranker, text: str) -> dict[str, float]:
-    """The same work as hybrid_search, each step on its own clock."""
+    """The same work as ``rrf_hybrid``, each step on its own clock."""
     out: dict[str, float] = {}
     clock = time.perf_counter()
     qvec = query_vector(model, text)
@@ -608,7 +708,9 @@ def _latency_queries(root: Path) -> Iterable[Query]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", choices=sorted(CORPUS_CHOICES), default="eval")
-    parser.add_argument("--alternatives", action="store_true", help="also measure re-rankers that are not the default")
+    parser.add_argument(
+        "--alternatives", action="store_true", help="also other presets of multimodal.search and other re-rankers of RRF"
+    )
     parser.add_argument("--latency", action="store_true", help="also time queries on the ~500-file corpus")
     parser.add_argument("--latency-queries", type=int, default=200)
     parser.add_argument(
@@ -624,20 +726,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     with SqliteStore(db, readonly=True) as store:
         known = {str(r[0]) for r in store.db.execute("SELECT symbol_id FROM chunks")}
         queries, dropped = queries_of(corpus, known)
+        stored = store.vector_model()
         print(f"corpus {corpus.requirement} without docstrings: {len(known)} embedded symbols, "
-              f"model {store.vector_model()[0] if store.vector_model() else '-'}")  # fmt: skip
+              f"model {stored[0] if stored else '-'}")  # fmt: skip
         print(f"{len(queries)} queries (docstring first sentence -> function); dropped: "
               + ", ".join(f"{v} {k}" for k, v in dropped.items()))  # fmt: skip
+        intents = Counter(classify(q.text).name for q in queries)
+        print("classifier's reading of the queries: " + ", ".join(f"{n} {name}" for name, n in intents.most_common()))
+        print(f"RRF rows: the removed hybrid_search, re-created here (rrf_hybrid, RRF k = {RRF_K})")
         print()
-        print(f"{'method':<34} {'MRR@10':>7} {'succ@1':>7} {'succ@10':>8}")
         late = LateInteraction(model) if args.late_interaction else None
+        chosen = methods(memo, args.alternatives, late)
+        width = max(len(name) for name in chosen)
+        print(f"{'method':<{width}} {'MRR@10':>7} {'succ@1':>7} {'succ@10':>8}")
         scores: dict[str, Score] = {}
-        for name, method in methods(memo, args.alternatives, late).items():
+        for name, method in chosen.items():
             s = scores[name] = evaluate(store, queries, method)
-            print(f"{name:<34} {s.mrr:>7.3f} {s.at1:>7.3f} {s.at10:>8.3f}")
+            print(f"{name:<{width}} {s.mrr:>7.3f} {s.at1:>7.3f} {s.at10:>8.3f}")
         print()
         names = list(scores)
-        for better, worse in ((1, 0), (3, 2), (3, 1)):
+        for better, worse in ((1, 0), (3, 2), (3, 1), (4, 3)):
             print(f"{names[better]} vs {names[worse]}: {paired(scores[names[better]], scores[names[worse]])}")
         print(cascade_levels(store, queries))
         if late is not None:
