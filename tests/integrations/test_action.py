@@ -569,7 +569,7 @@ def test_push_to_the_default_branch_reports_the_push_and_saves_the_index(
     plan = run.outputs["plan"]
     assert (plan["merge-base"], plan["head"], plan["save-index"]) == (origin.main, after, "true")
     assert Path(plan["index"]).is_file()  # what actions/cache/save stores
-    assert "signature of persist changed" in run.summary
+    assert "breaking signature change of persist" in run.summary
     assert "not a pull request" in run.log and github_api.requests == []
 
 

@@ -102,7 +102,7 @@ def test_commit_shows_the_report_and_passes(tmp_path: Path) -> None:
     assert "cartog-ci impact report" in out and "Passed" in out
     assert "cartog-ci: indexing 10 files (first run)..." in out  # 9 + the config
     assert "risk MEDIUM" in out and "-> staged change" in out
-    assert "signature of persist changed; 1 direct caller(s) may break" in out
+    assert "breaking signature change of persist: 1 direct caller(s) (all outside tests)" in out
     assert "modified*         persist  shop/models/base.py:12" in out
 
     write(repo, {"shop/util/extra.py": "def helper():\n    return 1\n"})

@@ -107,7 +107,7 @@ def test_signature_change_with_callers_in_three_files(tmp_path: Path, capsys: py
         ("shop/report.py:function:archive", 1),
     ]
     assert data["risk"]["level"] == "medium"  # type: ignore[index]
-    assert data["risk"]["reasons"][0] == "signature of persist changed; 3 direct caller(s) may break"  # type: ignore[index]
+    assert data["risk"]["reasons"][0] == "breaking signature change of persist: 3 direct caller(s) (all outside tests)"  # type: ignore[index]
 
 
 def test_removed_function_still_called_is_a_broken_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -109,3 +109,25 @@ def test_type_annotations_are_no_callers_and_unresolved_call_sites_are_said(
     assert (util["callers_total"], util["possible_callers"]) == (0, 2)
     assert any("2 call site(s) of arg_to_iter could not be resolved" in r for r in data["risk"]["reasons"])
     assert data["risk"]["level"] == "medium"
+
+
+def test_a_compatible_signature_change_is_no_risk_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = init_repo(tmp_path / "repo")
+    callers = "".join(f"def caller_{i}(engine):\n    return engine.close_async()\n\n\n" for i in range(5))
+    write(repo, {
+        "engine.py": "class Engine:\n    async def close_async(self):\n        return None\n",
+        "use.py": "from engine import Engine\n\n\n" + callers.replace("(engine)", "(engine: Engine)"),
+    })  # fmt: skip
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    # scrapy c285f4cb1: a keyword-only parameter with a default breaks no call
+    write(repo, {"engine.py": "class Engine:\n    async def close_async(self, *, reason='shutdown'):\n        return reason\n"})
+    commit(repo, "reason")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    change = next(c for c in data["changed"] if c["symbol"]["qualified_name"] == "Engine.close_async")
+    assert (change["signature_verdict"], change["callers_total"]) == ("compatible", 5)
+    assert change["old_signature"] == "async def close_async(self)"
+    assert change["new_signature"] == "async def close_async(self, *, reason='shutdown')"
+    # the signature is no reason; that no test reaches the method is one
+    assert data["risk"]["reasons"] == ["no test reaches 1 changed function(s): Engine.close_async"]

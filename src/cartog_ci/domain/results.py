@@ -66,6 +66,12 @@ class SymbolChange:
     old: Symbol | None = None  # base version (None when added)
     signature_changed: bool = False
     moved_from: str | None = None
+    # breaking | compatible (every call that worked still works) | "" (no change callers see)
+    signature_verdict: str = ""
+
+    @property
+    def breaking(self) -> bool:
+        return self.signature_verdict == "breaking"
 
 
 @dataclass(frozen=True, slots=True)

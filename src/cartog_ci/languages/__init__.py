@@ -92,6 +92,14 @@ def test_commands(tests: Sequence[Symbol]) -> list[str]:
     return commands
 
 
+def signature_verdict(old: str, new: str, language: str) -> str:
+    """breaking | compatible | "" (callers see no change): the language says."""
+    found = LANGUAGES.get(language)
+    if found is not None:
+        return found.signature_verdict(old, new)
+    return "" if whole_signature(old) == whole_signature(new) else "breaking"
+
+
 def call_shape(signature: str, language: str) -> str:
     """What callers depend on in a signature (the language says)."""
     found = LANGUAGES.get(language)
@@ -122,5 +130,6 @@ __all__ = [
     "get",
     "is_test",
     "scope_of",
+    "signature_verdict",
     "test_commands",
 ]

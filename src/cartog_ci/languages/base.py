@@ -177,6 +177,12 @@ class Language:
         """What callers depend on in a signature: by default all of it."""
         return whole_signature(signature)
 
+    def signature_verdict(self, old: str, new: str) -> str:
+        """``breaking``, ``compatible`` (every call that worked still works),
+        or ``""`` when callers see no change. By default any change of what
+        callers depend on may break them."""
+        return "" if self.call_shape(old) == self.call_shape(new) else "breaking"
+
 
 _WS = re.compile(r"\s+")
 _OPEN, _CLOSE = "([{<", ")]}>"
@@ -247,6 +253,76 @@ def parameter_shape(signature: str) -> str:
         name = top_level_split(top_level_split(param, "=")[0], ":")[0]
         shape.append(_WS.sub(" ", name).strip() + ("=" if default else ""))
     return ",".join(p for p in shape if p)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    kind: str  # positional | variadic (*args) | keyword (after *) | keywords (**kw)
+    default: bool
+    annotation: str = ""  # the declared type, white space aside
+
+
+def parameter_list(signature: str) -> list[Parameter] | None:
+    """The parameters of a Python/JS-like signature: names, kinds, defaults
+    (annotations dropped); None when there is no parameter list."""
+    params = parameters(signature)
+    if params is None:
+        return None
+    out: list[Parameter] = []
+    keyword_only = False
+    for raw in top_level_split(params, ","):
+        has_default = len(top_level_split(raw, "=")) > 1
+        declared = top_level_split(top_level_split(raw, "=")[0], ":")
+        name = _WS.sub(" ", declared[0]).strip()
+        annotation = _WS.sub("", ":".join(declared[1:]))
+        name = name.removesuffix("?")  # TypeScript `x?: T`
+        optional = has_default or raw.split(":")[0].strip().endswith("?")
+        if not name or name == "/":
+            continue
+        if name == "*":
+            keyword_only = True
+        elif name.startswith("**"):
+            out.append(Parameter(name[2:], "keywords", True))
+        elif name.startswith(("*", "...")):
+            keyword_only = True
+            out.append(Parameter(name.lstrip("*."), "variadic", True))
+        else:
+            out.append(Parameter(name, "keyword" if keyword_only else "positional", optional, annotation))
+    return out
+
+
+def keyword_verdict(old: list[Parameter], new: list[Parameter], *, names_matter: bool) -> str:
+    """Whether every call valid against ``old`` is valid against ``new``:
+    existing parameters kept in place (by name where calls may use names),
+    a parameter gaining a default, new parameters only with a default, or
+    new ``*args`` / ``**kwargs``."""
+    if old == new:
+        return ""
+    old_positional = [p for p in old if p.kind == "positional"]
+    new_positional = [p for p in new if p.kind == "positional"]
+    has_variadic = any(p.kind == "variadic" for p in new)
+    for i, before in enumerate(old_positional):
+        if i >= len(new_positional):
+            return "breaking" if not has_variadic or names_matter else "compatible"
+        after = new_positional[i]
+        if (names_matter and after.name != before.name) or (before.default and not after.default):
+            return "breaking"
+    if any(not p.default for p in new_positional[len(old_positional) :]):
+        return "breaking"  # a new required parameter
+    old_keywords = {p.name: p for p in old if p.kind == "keyword"}
+    new_keywords = {p.name: p for p in new if p.kind == "keyword"}
+    takes_any = any(p.kind == "keywords" for p in new)
+    for name, was in old_keywords.items():
+        now = new_keywords.get(name)
+        if now is None and not takes_any or now is not None and was.default and not now.default:
+            return "breaking"
+    if any(not p.default for n, p in new_keywords.items() if n not in old_keywords):
+        return "breaking"
+    for kind in ("variadic", "keywords"):
+        if any(p.kind == kind for p in old) and not any(p.kind == kind for p in new):
+            return "breaking"
+    return "compatible"
 
 
 def shell_quote(text: str) -> str:

@@ -18,7 +18,17 @@ import tree_sitter as ts
 
 from cartog_ci.domain import Symbol
 from cartog_ci.languages import jsmodules
-from cartog_ci.languages.base import Language, Project, ScopeRules, parameter_shape, query_text, shell_quote
+from cartog_ci.languages.base import (
+    Language,
+    Parameter,
+    Project,
+    ScopeRules,
+    parameter_list,
+    parameter_shape,
+    query_text,
+    shell_quote,
+    whole_signature,
+)
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
 
@@ -207,9 +217,46 @@ class ECMAScript(Language):
         files = sorted({t.file for t in tests})
         return ["npx jest " + " ".join(shell_quote(f) for f in files)] if files else []
 
+    def signature_verdict(self, old: str, new: str) -> str:
+        """Calls pass arguments by position: renaming a parameter breaks no
+        caller. JavaScript checks no arity (a trailing parameter added or
+        dropped is compatible); TypeScript checks arity and types."""
+        if whole_signature(old) == whole_signature(new):
+            return ""
+        before, after = parameter_list(old), parameter_list(new)
+        if before is None or after is None:
+            return "breaking"
+        if self.name == "javascript":
+            was, now = [p.name for p in before], [p.name for p in after]
+            if len(was) == len(now):
+                return ""
+            short, long = (now, was) if len(now) < len(was) else (was, now)
+            return "compatible" if long[: len(short)] == short else "breaking"
+        return _typescript_verdict(before, after, old, new)
+
     def call_shape(self, signature: str) -> str:
         # JavaScript has no annotations; TypeScript's are part of the contract
         return parameter_shape(signature) if self.name == "javascript" else super().call_shape(signature)
+
+
+def _typescript_verdict(before: list[Parameter], after: list[Parameter], old: str, new: str) -> str:
+    for i, was in enumerate(before):
+        if i >= len(after):
+            return "breaking"  # callers passing it: too many arguments
+        now = after[i]
+        if now.kind != was.kind or now.annotation != was.annotation or (was.default and not now.default):
+            return "breaking"
+    if any(not p.default and p.kind == "positional" for p in after[len(before) :]):
+        return "breaking"  # a new required parameter
+    if _return_type(old) != _return_type(new):
+        return "breaking"  # a return type callers may rely on
+    same = [(p.kind, p.default, p.annotation) for p in before] == [(p.kind, p.default, p.annotation) for p in after]
+    return "" if same else "compatible"
+
+
+def _return_type(signature: str) -> str:
+    close = signature.rfind(")")
+    return whole_signature(signature[close + 1 :]) if close >= 0 else ""
 
 
 JS_GLOBALS = frozenset(

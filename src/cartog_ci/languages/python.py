@@ -21,7 +21,9 @@ from cartog_ci.languages.base import (
     Project,
     ScopeRules,
     has_test_attribute,
+    parameter_list,
     parameter_shape,
+    keyword_verdict,
     query_text,
     shell_quote,
 )
@@ -243,6 +245,14 @@ class Python(Language):
 
     def call_shape(self, signature: str) -> str:
         return parameter_shape(signature)
+
+    def signature_verdict(self, old: str, new: str) -> str:
+        if self.call_shape(old) == self.call_shape(new):
+            return ""
+        before, after = parameter_list(old), parameter_list(new)
+        if before is None or after is None:
+            return "breaking"
+        return keyword_verdict(before, after, names_matter=True)
 
 
 PYTHON = Python(

@@ -104,10 +104,12 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
         high.append(f"{len(broken)} call site(s) in {files} file(s) still reference removed or renamed symbols")
     for c in report_changed:
         s = c.symbol
-        if c.change.signature_changed and c.callers_total:
+        if c.change.breaking and c.callers_total:
             direct = sum(1 for n in c.callers if n.depth == 1)
-            target = high if direct >= 5 else medium
-            target.append(f"signature of {s.qualified_name} changed; {direct} direct caller(s) may break")
+            production = c.production_callers
+            target = high if production >= 5 else medium
+            where = f"{production} outside tests" if production != direct else "all outside tests"
+            target.append(f"breaking signature change of {s.qualified_name}: {direct} direct caller(s) ({where})")
         elif c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken):
             old_name = c.change.old.qualified_name if c.change.old else s.qualified_name
             what = f"moved to {s.file}" if old_name == s.qualified_name else f"renamed to {s.qualified_name}"

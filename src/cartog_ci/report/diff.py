@@ -17,7 +17,7 @@ from cartog_ci import languages
 from cartog_ci.domain import Symbol
 from cartog_ci.domain.results import ChangeSet, Comparison, SymbolChange
 from cartog_ci.index.files import Limits, ParseJob, ParseResult, extract_all, revision_jobs, stored_name
-from cartog_ci.languages import call_shape
+from cartog_ci.languages import signature_verdict
 from cartog_ci.parse.merkle import diff_symbols
 from cartog_ci.report import sides
 
@@ -76,7 +76,7 @@ def classify(cs: ChangeSet) -> list[SymbolChange]:
     changes = [
         SymbolChange("docs", s, before)
         if before.code_hash and before.code_hash == s.code_hash
-        else SymbolChange("modified", s, before, _signature_changed(before, s))
+        else _modified(before, s)
         for before, s in diff.modified
     ]
     changes += [SymbolChange("children_changed", s, before) for before, s in diff.children_changed]
@@ -97,10 +97,16 @@ def _sym(change: SymbolChange) -> Symbol:
     return symbol
 
 
-def _signature_changed(before: Symbol, after: Symbol) -> bool:
+def _modified(before: Symbol, after: Symbol) -> SymbolChange:
+    verdict = _verdict(before.signature, after)
+    return SymbolChange("modified", after, before, bool(verdict), signature_verdict=verdict)
+
+
+def _verdict(old_signature: str, after: Symbol) -> str:
+    """What a signature change does to callers (functions and methods only)."""
     if after.kind not in ("function", "method"):
-        return False
-    return call_shape(before.signature, before.language) != call_shape(after.signature, after.language)
+        return ""
+    return signature_verdict(old_signature, after.signature, after.language)
 
 
 def _body(symbol: Symbol, sources: dict[str, bytes]) -> str | None:
@@ -139,8 +145,8 @@ def _pair_renames(
             if candidate == new_bodies[new.id]:
                 taken.add(new.id)
                 moved = new.file != old.file or new.parent_id != old.parent_id
-                changed = _signature_changed_besides_name(old, new)
-                out.append(SymbolChange("renamed", new, old, changed, old.id if moved else None))
+                verdict = _verdict(_rename_in(old.signature, old.name, new.name), new)
+                out.append(SymbolChange("renamed", new, old, bool(verdict), old.id if moved else None, verdict))
                 break
     return out
 
@@ -148,9 +154,3 @@ def _pair_renames(
 def _rename_in(text: str, old: str, new: str) -> str:
     return re.sub(rf"(?<![\w$]){re.escape(old)}(?![\w$])", new, text)
 
-
-def _signature_changed_besides_name(old: Symbol, new: Symbol) -> bool:
-    if new.kind not in ("function", "method"):
-        return False
-    renamed = _rename_in(old.signature, old.name, new.name)
-    return call_shape(renamed, old.language) != call_shape(new.signature, new.language)

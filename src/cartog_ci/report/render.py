@@ -196,6 +196,9 @@ def report_json(report: Report) -> dict[str, object]:
             {
                 "category": item.change.category,
                 "signature_changed": item.change.signature_changed,
+                "signature_verdict": item.change.signature_verdict or None,
+                "old_signature": item.change.old.signature if item.change.old and item.change.signature_changed else None,
+                "new_signature": item.change.symbol.signature if item.change.symbol and item.change.signature_changed else None,
                 "symbol": symbol_json(item.change.symbol) if item.change.symbol else None,
                 "old": symbol_json(item.change.old) if item.change.old else None,
                 "moved_from": item.change.moved_from,
