@@ -38,6 +38,11 @@ def test_a_base_class_replaced_by_a_builtin_breaks_no_super_call(tmp_path: Path,
     data = json.loads(capsys.readouterr().out)
     assert code == 0
     assert data["broken_references"] == []
+    # CaselessDict.setdefault moved to Headers; CaselessDict.get is gone, not "renamed to setdefault"
+    pairs = {(c["old"]["qualified_name"], c["symbol"]["qualified_name"]) for c in data["changed"] if c["category"] == "renamed"}
+    removed = {c["old"]["qualified_name"] for c in data["changed"] if c["category"] == "removed"}
+    assert pairs == {("CaselessDict.setdefault", "Headers.setdefault")}
+    assert {"CaselessDict.get", "CaselessDict.__init__", "CaselessDict"} <= removed
 
 
 STATS_BEFORE = (

@@ -125,30 +125,40 @@ def _pair_renames(
     head_sources: dict[str, bytes],
 ) -> list[SymbolChange]:
     """A removed and an added symbol of the same kind whose bodies are equal
-    once the old name is replaced by the new one: a rename (new name) or a
-    move (same name, other file or parent)."""
+    once the old name is replaced by the new one: a move (same name, other
+    file or parent), paired first, or a rename (new name, same parent: a
+    method of another class with another name is never "renamed" to it)."""
     if not removed or not added or len(removed) * len(added) > MAX_RENAME_PAIRS:
         return []
     new_bodies = {s.id: _body(s, head_sources) for s in added if s.kind != "module"}
+    old_bodies = {s.id: _body(s, base_sources) for s in removed if s.kind != "module"}
     out: list[SymbolChange] = []
     taken: set[str] = set()
-    for old in removed:
-        if old.kind == "module":
-            continue
-        body = _body(old, base_sources)
-        if body is None:
-            continue
-        for new in added:
-            if new.id in taken or new.kind != old.kind or new_bodies.get(new.id) is None:
+    paired: set[str] = set()
+    for same_name in (True, False):
+        for old in removed:
+            body = old_bodies.get(old.id)
+            if body is None or old.id in paired:
                 continue
-            candidate = body if old.name == new.name else _rename_in(body, old.name, new.name)
-            if candidate == new_bodies[new.id]:
-                taken.add(new.id)
-                moved = new.file != old.file or new.parent_id != old.parent_id
-                verdict = _verdict(_rename_in(old.signature, old.name, new.name), new)
-                out.append(SymbolChange("renamed", new, old, bool(verdict), old.id if moved else None, verdict))
-                break
+            for new in added:
+                if new.id in taken or new.kind != old.kind or new_bodies.get(new.id) is None:
+                    continue
+                if (old.name == new.name) != same_name or not same_name and _parent(old) != _parent(new):
+                    continue
+                candidate = body if same_name else _rename_in(body, old.name, new.name)
+                if candidate == new_bodies[new.id]:
+                    taken.add(new.id)
+                    paired.add(old.id)
+                    moved = new.file != old.file or new.parent_id != old.parent_id
+                    verdict = _verdict(_rename_in(old.signature, old.name, new.name), new)
+                    out.append(SymbolChange("renamed", new, old, bool(verdict), old.id if moved else None, verdict))
+                    break
     return out
+
+
+def _parent(symbol: Symbol) -> str:
+    """The qualified name of what holds the symbol ("" at a file's top)."""
+    return symbol.qualified_name.rpartition(".")[0]
 
 
 def _rename_in(text: str, old: str, new: str) -> str:
