@@ -219,8 +219,9 @@ class Go(Language):
 
     def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
         packages: dict[str, set[str]] = {}
-        for t in tests:
-            packages.setdefault("./" + (posixpath.dirname(t.file) or "."), set()).add(t.name)
+        for t in tests:  # -run selects tests; benchmarks and examples run apart
+            if t.name.startswith("Test"):
+                packages.setdefault("./" + (posixpath.dirname(t.file) or "."), set()).add(t.name)
         return [
             f"go test {shell_quote(pkg)} -run {shell_quote('^(' + '|'.join(sorted(names)) + ')$')}"
             for pkg, names in sorted(packages.items())

@@ -29,6 +29,17 @@ MAX_CALLERS_PER_SYMBOL = 25
 _IMPACTING = ("modified", "removed", "renamed")
 
 
+def by_weight(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
+    """What a reader needs first: removed-and-referenced or breaking, then
+    by callers outside tests, then by callers (the JSON keeps the diff's order)."""
+
+    def weight(item: ChangedSymbol) -> tuple[int, int, int]:
+        urgent = item.change.category == "removed" and item.in_degree > 0 or item.change.breaking
+        return (0 if urgent else 1, -item.production_callers, -item.callers_total)
+
+    return sorted(changed, key=weight)
+
+
 def is_untested(item: ChangedSymbol) -> bool:
     """Changed code (a function or method) that no test reaches and that is no test itself."""
     return (
@@ -142,8 +153,9 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
     impacted = sum(c.callers_total for c in report_changed)
     if impacted > 50:
         medium.append(f"{impacted} impacted callers in total")
-    if len(cs.changes) > 80:
-        medium.append(f"large change: {len(cs.changes)} symbols")
+    shown = sum(1 for c in report_changed if c.shown)  # the count the report's header gives
+    if shown > 80:
+        medium.append(f"large change: {shown} symbols")
     if high:
         return Risk("high", high + medium + low)
     if medium:

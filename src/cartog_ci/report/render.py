@@ -16,7 +16,7 @@ import jinja2
 
 from cartog_ci.domain import Symbol, symbol_json
 from cartog_ci.domain.results import ChangedSymbol, ImpactNode, Report
-from cartog_ci.report.build import REPORT_SCHEMA
+from cartog_ci.report.build import REPORT_SCHEMA, by_weight
 
 GITHUB_COMMENT_LIMIT = 65_536
 # Room for the sticky-comment marker and the trimming note.
@@ -170,6 +170,7 @@ def _render_markdown(report: Report, link_base: str | None, plan: dict[str, obje
     template = environment().get_template("report.md.j2")
     return template.render(
         r=report,
+        ranked=by_weight(report.changed),
         plan=plan,
         picture=picture,
         picture_omitted=picture_omitted,
@@ -181,7 +182,7 @@ def _render_markdown(report: Report, link_base: str | None, plan: dict[str, obje
 def render_text(report: Report, *, color: bool = False) -> str:
     template = environment().get_template("report.txt.j2")
     styles = {"high": "\x1b[1;31m", "medium": "\x1b[1;33m", "low": "\x1b[1;32m", "dim": "\x1b[2m", "off": "\x1b[0m"}
-    return template.render(r=report, c=styles if color else {k: "" for k in styles})
+    return template.render(r=report, ranked=by_weight(report.changed), c=styles if color else {k: "" for k in styles})
 
 
 def report_json(report: Report) -> dict[str, object]:
