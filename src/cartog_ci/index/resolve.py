@@ -335,7 +335,7 @@ class Resolver:
         if not spec.unique_fallback:
             return None, None
         guess, tier = self._unique(
-            name, types_only=kind in ("inherits", "references", "raises"), within=self._within(source, bare=True)
+            source, name, types_only=kind in ("inherits", "references", "raises"), within=self._within(source, bare=True)
         )
         if guess is not None and spec.implicit_self and self.t.by_id[guess].kind == "method":
             # a bare call that is no method of `this`/`self` is inherited from
@@ -361,7 +361,10 @@ class Resolver:
         self, source: Symbol, qualifier: str, name: str, *, parameters: bool = True
     ) -> tuple[str | None, str | None]:
         if qualifier == "<expr>":
-            return self._guess_method(source, name)
+            # a chain the extractor could not type: in a language with declared
+            # types, the project's only `m` is no evidence (pflag's HasFlags is
+            # not cobra's); dynamic languages have nothing better than the guess
+            return self._guess_method(source, name) if _scope(source).guess_on_expressions else (None, None)
         ctor = _CALL_RECEIVER.fullmatch(qualifier)
         if ctor is not None:  # `Service().compute()`: a method of what was built or returned
             owner, tier = self._value_of_call(source, ctor.group(1))
@@ -446,7 +449,7 @@ class Resolver:
             return None, None
         if name in spec.common_methods:
             return None, None  # Rust `s.to_owned()`, Go `t.Run()`: the standard library's
-        found, tier = self._unique(name, methods_only=True, within=self._within(source, bare=False))
+        found, tier = self._unique(source, name, methods_only=True, within=self._within(source, bare=False))
         if found is not None and found == self._enclosing_callable(source):
             # `self.sock.recv()` inside `recv`: another object's method of the
             # same name (delegation); a method calls itself through `self.`
@@ -557,19 +560,25 @@ class Resolver:
         target = self.t.by_id.get(found) if found is not None else None
         if target is None or target.kind not in CALLABLE_KINDS:
             return found, tier
-        returned = self._returned_type(target)
+        returned, outside = self._returned_type(target)
+        if outside:
+            return None, EXTERNAL  # `c.Flags()` gives a `*pflag.FlagSet`: its methods are the library's
         return (returned, tier) if returned is not None else (found, tier)
 
-    def _returned_type(self, function: Symbol) -> str | None:
+    def _returned_type(self, function: Symbol) -> tuple[str | None, bool]:
+        """The project type a function's return annotation names, and whether
+        it names a type outside the project instead."""
         pattern = _scope(function).return_pattern
         match = re.search(pattern, function.signature) if pattern else None
         named = plain_type(match.group(1)) if match else None
         if named is None:
-            return None
+            return None, False
         if named in ("Self", "typing.Self", "typing_extensions.Self"):
-            return self._enclosing_type(function)
-        owner, _ = self._qualified_or_plain(function, named)
-        return owner if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS else None
+            return self._enclosing_type(function), False
+        owner, tier = self._qualified_or_plain(function, named)
+        if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
+            return owner, False
+        return None, tier == EXTERNAL
 
     def _enclosing_type(self, source: Symbol) -> str | None:
         scope: Symbol | None = source
@@ -700,6 +709,7 @@ class Resolver:
 
     def _unique(
         self,
+        source: Symbol,
         name: str,
         *,
         methods_only: bool = False,
@@ -708,10 +718,13 @@ class Resolver:
     ) -> tuple[str | None, str | None]:
         if methods_only and (name in _COMMON_METHODS or name.startswith("__")):
             return None, None
+        family = _scope(source).family or source.language
         candidates = [
             i
             for i in self.t.by_name.get(name, [])
-            if (not methods_only or self._method_like(self.t.by_id[i]))
+            # a guess stays in the caller's language (a Java call is no C++ method)
+            if (_scope(self.t.by_id[i]).family or self.t.by_id[i].language) == family
+            and (not methods_only or self._method_like(self.t.by_id[i]))
             and (not types_only or self.t.by_id[i].kind in TYPE_KINDS)
             and self.t.by_id[i].kind not in ("section", "constant")
             and (within is None or within(self.t.by_id[i]))

@@ -100,6 +100,13 @@ class ScopeRules:
     return_pattern: str = ""
     # Names that call the enclosing class (Python `cls(...)` in a classmethod).
     class_self_names: tuple[str, ...] = ()
+    # Languages whose symbols one may guess between (JS and TS import each
+    # other); "" is the language alone.
+    family: str = ""
+    # Whether `f().m()` on a value the extractor could not type may still
+    # guess the project's only `m` (dynamic languages: yes; with declared types
+    # an unknown type is most often a library's).
+    guess_on_expressions: bool = True
     # Whether a later definition of a name in the same scope replaces an
     # earlier one (Python, JS/TS, Ruby: yes; Java: no, overloads coexist).
     last_definition_wins: bool = True

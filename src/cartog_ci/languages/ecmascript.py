@@ -296,6 +296,7 @@ _TEST_FILES = r"(^|/)[^/]*\.(spec|test)\.[jt]sx?$"
 def _scope(globals_: frozenset[str], *, merged: bool, typed: bool = False) -> ScopeRules:
     return ScopeRules(
         self_names=_SELF_NAMES,
+        family="ecmascript",
         # `function make(): Stats` / `make(): Stats`: what a call of it gives
         return_pattern=r"\)\s*:\s*([^()]+?)\s*$" if typed else "",
         builtins=globals_,

@@ -252,6 +252,7 @@ GO = Go(
         builtins=GO_BUILTINS,
         receiver_pattern=r"func\s*\(\s*(\w+)\s+[*\w\[]",
         unique_fallback=False,
+        guess_on_expressions=False,
         # `func NewServer() *Server`, `func Open() (*DB, error)`: what a call gives
         return_pattern=r"\)\s*(?:\(\s*)?([*]?[\w.]+)(?:\s*,[^()]*\))?\s*$",
         parameter_pattern=r"[(,]\s*(\w+)\s+\*?(\w+(?:\.\w+)?)(?=\s*[,)])",

@@ -79,6 +79,21 @@ JAVA_BUILTINS = frozenset(
 )
 
 
+# Methods of the JDK's everyday types (java.lang, java.util collections and
+# streams, java.io/nio, reflection, URLs): `x.size()` on a receiver of unknown
+# type is far more likely one of those than the one project method of that name.
+JAVA_COMMON_METHODS = frozenset(
+    "size isEmpty get put putAll remove contains containsKey containsValue add addAll clear iterator "
+    "hasNext next stream map filter collect forEach reduce findFirst orElse orElseThrow isPresent "
+    "toString equals hashCode compareTo getClass getName getSimpleName getMessage getCause "
+    "getStackTrace printStackTrace getValue getKey entrySet keySet values toArray length charAt "
+    "substring startsWith endsWith indexOf trim split replace format append close read write flush "
+    "toURI toURL toPath resolve normalize getParent getFileName exists getMethod getField invoke "
+    "getClassLoader getResource getResources getAnnotation newInstance run start join wait notify "
+    "notifyAll lock unlock".split()
+)
+
+
 class Java(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
@@ -112,6 +127,8 @@ JAVA = Java(
         builtins=JAVA_BUILTINS,
         implicit_self=True,
         last_definition_wins=False,
+        common_methods=JAVA_COMMON_METHODS,
+        guess_on_expressions=False,
         # `Type name` in a parameter list; lookaheads put the name in group 1
         parameter_pattern=(
             r"[(,]\s*(?:final\s+|@[\w.]+(?:\([^()]*\))?\s+)*"

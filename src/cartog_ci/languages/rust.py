@@ -353,7 +353,7 @@ RUST_COMMON_METHODS = frozenset(
     "split_at starts_with ends_with trim to_lowercase to_uppercase chars bytes lines parse "
     "write write_str write_all write_fmt read read_exact read_to_string flush lock send "
     "recv join min max abs with_capacity capacity reserve sort sort_by sort_unstable "
-    "dedup retain first last set replace swap as_deref".split()
+    "dedup retain first last set replace swap as_deref start_bound end_bound contains_key".split()
 )
 
 # The Rust prelude, primitive types used as paths (`u32::from`) and the std
@@ -411,6 +411,7 @@ RUST = Rust(
         self_names=_SELF_NAMES,
         builtins=RUST_BUILTINS,
         qualifier_paths=True,
+        guess_on_expressions=False,
         scoped_guesses=True,
         common_methods=RUST_COMMON_METHODS,
         parameter_pattern=r"[(,]\s*(?:mut\s+)?(\w+)\s*:\s*(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?(?:dyn\s+|impl\s+)?((?:\w+::)*\w+)",

@@ -130,3 +130,4 @@
   declarator: (variable_declarator
     name: (identifier) @bind.name
     value: (object_creation_expression type: (_) @bind.ctor))) @bind
+(catch_formal_parameter (catch_type (_) @bind.type) name: (identifier) @bind.name) @bind
