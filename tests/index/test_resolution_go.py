@@ -91,3 +91,15 @@ def test_callers_of_an_interface_method_reach_the_types_that_satisfy_it(tmp_path
         # Disk satisfies Full, whose method set includes the embedded Store's
         assert callers("store/disk.go:method:Disk.Close") == {("app/app.go:function:Stop", 1, "interface")}
         assert callers("store/disk.go:method:Mem.Flush") == set()
+
+
+def test_a_composite_literal_receiver(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, {
+        "go.mod": "module example.com/app\n\ngo 1.22\n",
+        "a/a.go": "package a\n\ntype C struct{}\n\nfunc (c C) Foo() {}\n\nfunc g() {\n\tC{}.Foo()\n\t(&C{}).Foo()\n}\n",
+    })  # fmt: skip
+    edges = graph["edges"]
+    assert isinstance(edges, list)
+    assert {(e["line"], e["target_id"]) for e in edges if e["target_name"] == "Foo"} == {
+        (8, "a/a.go:method:C.Foo"), (9, None),
+    }  # fmt: skip

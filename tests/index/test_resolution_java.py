@@ -60,3 +60,15 @@ def test_callers_of_an_interface_method_reach_its_implementations(tmp_path: Path
         other = graph.impact(db, ["src/main/java/a/Other.java:method:Other.save"], depth=2)
     assert [(n.symbol.id, n.via) for n in sql] == [("src/main/java/a/Service.java:method:Service.run", "interface")]
     assert other == []
+
+
+def test_a_cast_receiver(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, {
+        "src/main/java/a/Repo.java": "package a;\n\npublic class Repo {\n  public void save() {}\n}\n",
+        "src/main/java/a/Use.java": "package a;\n\npublic class Use {\n  void m(Object x) {\n    ((Repo) x).save();\n  }\n}\n",
+    })  # fmt: skip
+    edges = graph["edges"]
+    assert isinstance(edges, list)
+    assert {(e["target_id"], e["resolution"]) for e in edges if e["target_name"] == "save"} == {
+        ("src/main/java/a/Repo.java:method:Repo.save", "same_dir")
+    }

@@ -487,7 +487,10 @@ class Resolver:
             return None
         for match in re.finditer(spec.parameter_pattern, function.signature):
             if match.group(1) == qualifier:
-                return match.group(2).replace("::", ".")
+                declared = match.group(2).replace("::", ".")
+                language = languages.get(source.language)
+                bound = language.bound_of(function.signature, declared) if language is not None else None
+                return bound or declared
         return None
 
     def _module_path(self, source: Symbol, qualifier: str, name: str) -> tuple[str | None, str | None] | None:

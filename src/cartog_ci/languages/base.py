@@ -163,6 +163,11 @@ class Language:
         ``package_file`` (Python ``pkg/__init__.py`` exports ``pkg/sub.py``)."""
         return None
 
+    def bound_of(self, signature: str, type_parameter: str) -> str | None:
+        """The trait or interface a generic type parameter of this signature
+        is bounded by (Rust `<T: Store>` / `where T: Store`), if one."""
+        return None
+
     def may_guess(self, project: Project, source: Symbol, candidate: Symbol, *, bare: bool) -> bool:
         """With ``scope.scoped_guesses``: whether a name-only guess from
         ``source`` may land on ``candidate``."""

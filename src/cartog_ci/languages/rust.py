@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 import tomllib
 from collections.abc import Sequence
 
@@ -383,6 +384,13 @@ class Rust(Language):
 
     def may_guess(self, project: Project, source: Symbol, candidate: Symbol, *, bare: bool) -> bool:
         return may_guess(project, source, candidate, bare=bare)
+
+    def bound_of(self, signature: str, type_parameter: str) -> str | None:
+        # `fn f<T: Store + Send>(..)` or `... where T: Store`: the first bound
+        found = re.search(rf"[<,]\s*{re.escape(type_parameter)}\s*:\s*((?:\w+::)*\w+)", signature) or re.search(
+            rf"\bwhere\b.*?\b{re.escape(type_parameter)}\s*:\s*((?:\w+::)*\w+)", signature
+        )
+        return found.group(1).replace("::", ".") if found else None
 
     def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
         return [f"cargo test {shell_quote(name)}" for name in sorted({t.name for t in tests})]

@@ -27,6 +27,9 @@ _LAST_IDENT = re.compile(r"([\w$]+)\W*$")
 _WS = re.compile(r"\s+")
 _WS_BYTES = re.compile(rb"\s+")
 _NEW = re.compile(r"^new\s+(?=[\w$])")
+_STRUCT_LITERAL = re.compile(r"&?([\w$]+(?:\.[\w$]+)*)\{[^{}]*\}\.[\w$]+")
+_JAVA_CAST = re.compile(r"\(\(([\w$]+(?:\.[\w$]+)*)\)[\w$.]+\)\.[\w$]+")
+_AS_CAST = re.compile(r"\([\w$.]+as([A-Z][\w$]*(?:\.[\w$]+)*)\)\.[\w$]+")
 _PLAIN_NAME = re.compile(r"[\w$]+[?!=]?")
 _DECORATOR_TYPES = frozenset(
     {"decorator", "attribute_item", "annotation", "marker_annotation", "attribute"}
@@ -95,7 +98,18 @@ def split_reference(text: str) -> tuple[str | None, str]:
         return (head or None), tail
     match = _LAST_IDENT.search(text)
     name = match.group(1) if match else text
-    return _constructed(text) or "<expr>", name
+    return _constructed(text) or _literal_or_cast(text) or "<expr>", name
+
+
+def _literal_or_cast(text: str) -> str | None:
+    """``C{}.Foo`` (a Go or Rust struct literal), ``((Repo)x).save`` (a Java
+    cast), ``(x as Foo).m`` (a TypeScript cast) -> ``C()`` / ``Repo()`` /
+    ``Foo()``: the receiver is a value of that type."""
+    for pattern in (_STRUCT_LITERAL, _JAVA_CAST, _AS_CAST):
+        found = pattern.fullmatch(text)
+        if found:
+            return f"{found.group(1)}()"
+    return None
 
 
 def _constructed(text: str) -> str | None:

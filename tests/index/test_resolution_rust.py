@@ -1,0 +1,24 @@
+"""Rust: a call on a value of a generic type goes to the trait that bounds it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.testing.exact_sets import graph_of
+
+
+def test_a_generic_bounded_by_a_project_trait(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": "[package]\nname = \"app\"\nversion = \"0.1.0\"\n",
+        "src/lib.rs": (
+            "pub trait Store {\n    fn get(&self) -> u32;\n}\n\n"
+            "pub fn run<T: Store + Send>(s: &T) -> u32 {\n    s.get()\n}\n\n"
+            "pub fn run2<T>(s: T) -> u32\nwhere\n    T: Store,\n{\n    s.get()\n}\n\n"
+            "pub fn run3<T>(s: T) -> u32 {\n    s.get()\n}\n"
+        ),
+    })  # fmt: skip
+    edges = graph["edges"]
+    assert isinstance(edges, list)
+    found = {e["line"]: e["target_id"] for e in edges if e["target_name"] == "get"}
+    # An unbounded T says nothing about its methods: that call stays unresolved.
+    assert found == {6: "src/lib.rs:method:Store.get", 13: "src/lib.rs:method:Store.get", 17: None}
