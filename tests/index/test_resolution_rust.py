@@ -20,5 +20,7 @@ def test_a_generic_bounded_by_a_project_trait(tmp_path: Path) -> None:
     edges = graph["edges"]
     assert isinstance(edges, list)
     found = {e["line"]: e["target_id"] for e in edges if e["target_name"] == "get"}
+    tiers = {e["line"]: e["resolution"] for e in edges if e["target_name"] == "get"}
     # An unbounded T says nothing about its methods: that call stays unresolved.
     assert found == {6: "src/lib.rs:method:Store.get", 13: "src/lib.rs:method:Store.get", 17: None}
+    assert tiers == {6: "bound", 13: "bound", 17: None}

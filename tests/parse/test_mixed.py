@@ -18,6 +18,18 @@ LANGUAGES = {
     "typescript": {"files": 2, "lines": 23, "symbols": 7, "edges": 11, "resolved": 6, "resolved_pct": 75.0},
     "go": {"files": 2, "lines": 38, "symbols": 6, "edges": 16, "resolved": 5, "resolved_pct": 100.0},
 }
+# each language's edges by tier: its share of the project edges (external: of all)
+TIERS = {
+    "python": {"import": (5, 71.4), "same_file": (1, 14.3), "unresolved": (1, 14.3), "external": (2, 22.2)},
+    "typescript": {
+        "import": (4, 50.0),
+        "unresolved": (2, 25.0),
+        "parent_scope": (1, 12.5),
+        "same_file": (1, 12.5),
+        "external": (3, 27.3),
+    },
+    "go": {"import": (3, 60.0), "same_file": (2, 40.0), "external": (11, 68.8)},
+}
 # Edges that cross a file inside each language, with the tier that found them.
 CROSS_FILE = {
     ("shop/cart.py:method:Cart.total", "shop/pricing.py:class:Discount", "import"),
@@ -46,7 +58,13 @@ def mixed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 def test_stats_by_language_exact(mixed: Path, capsys: pytest.CaptureFixture[str]) -> None:
     stats = cli_json(capsys, "stats", "--repo", str(mixed))
     assert isinstance(stats, dict)
-    assert stats["languages"] == LANGUAGES
+    languages = stats["languages"]
+    assert isinstance(languages, dict)
+    tiers = {lang: entry.pop("tiers") for lang, entry in languages.items()}
+    assert languages == LANGUAGES
+    assert tiers == {
+        lang: {tier: {"edges": n, "pct": pct} for tier, (n, pct) in by_tier.items()} for lang, by_tier in TIERS.items()
+    }
     assert (stats["files"], stats["symbols"], stats["edges"]) == (7, 25, 36)
     assert (stats["resolved_edges"], stats["external_edges"], stats["resolved_pct"]) == (17, 16, 85.0)
     assert stats["unsupported"] == {".toml": 1, ".sh": 1, ".mod": 1}
@@ -59,6 +77,7 @@ def test_unsupported_files_are_listed_not_errors(mixed: Path, capsys: pytest.Cap
     assert "unsupported files: .toml 1, .sh 1, .mod 1" in out.splitlines()
     for lang in LANGUAGES:
         assert any(line.split()[0] == lang for line in out.splitlines() if line.startswith("  "))
+    assert "  by tier: import 3 (60.0%), same_file 2 (40.0%), external 11 (68.8% of all)" in out
 
 
 def test_languages_resolve_within_themselves(mixed: Path) -> None:

@@ -91,9 +91,19 @@ def test_pack_languages_in_stats(tmp_path: Path) -> None:
     repo = indexed_repo(tmp_path, "packproj")
     stats = _stats(repo)
     assert stats["languages"] == {
-        "c": {"files": 2, "lines": 36, "symbols": 10, "edges": 5, "resolved": 4, "resolved_pct": 80.0},
-        "php": {"files": 1, "lines": 29, "symbols": 8, "edges": 6, "resolved": 4, "resolved_pct": 66.7},
-    }
+        "c": {
+            "files": 2, "lines": 36, "symbols": 10, "edges": 5, "resolved": 4, "resolved_pct": 80.0,
+            "tiers": {"same_file": {"edges": 4, "pct": 80.0}, "unresolved": {"edges": 1, "pct": 20.0}},
+        },
+        "php": {
+            "files": 1, "lines": 29, "symbols": 8, "edges": 6, "resolved": 4, "resolved_pct": 66.7,
+            "tiers": {
+                "same_file": {"edges": 3, "pct": 50.0},
+                "unresolved": {"edges": 2, "pct": 33.3},
+                "unique": {"edges": 1, "pct": 16.7},
+            },
+        },
+    }  # fmt: skip
     assert stats["unsupported"] == {".toml": 1}
 
 

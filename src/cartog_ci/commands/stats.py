@@ -48,7 +48,20 @@ def _language(entry: LanguageStats) -> dict[str, object]:
             "edges": entry.edges,
             "resolved": entry.resolved,
             "resolved_pct": _pct(entry.resolved, entry.edges - entry.external),
+            "tiers": _tiers(entry),
         }
+    return out
+
+
+def _tiers(entry: LanguageStats) -> dict[str, dict[str, object]]:
+    """Each tier's edges and share of the language's project edges;
+    ``external`` (outside "project edges") as a share of all its edges."""
+    project = entry.edges - entry.external
+    out: dict[str, dict[str, object]] = {
+        tier: {"edges": n, "pct": _pct(n, project)} for tier, n in entry.tiers if tier != "external"
+    }
+    if entry.external:
+        out["external"] = {"edges": entry.external, "pct": _pct(entry.external, entry.edges)}
     return out
 
 
@@ -75,6 +88,10 @@ def run(args: argparse.Namespace) -> int:
             f"symbols {entry.get('symbols', 0):>6}  edges {entry.get('edges', 0):>6}  "
             f"resolved {entry.get('resolved_pct', 0.0)}%"
         )
+        tiers = cast("dict[str, dict[str, object]]", entry.get("tiers", {}))
+        if tiers:
+            shares = (f"{t} {v['edges']} ({v['pct']}%{' of all' if t == 'external' else ''})" for t, v in tiers.items())
+            echo("              by tier: " + ", ".join(shares))
     if data["unsupported"]:
         unsupported = cast("dict[str, object]", data["unsupported"])
         echo("unsupported files: " + ", ".join(f"{k} {v}" for k, v in unsupported.items()))

@@ -38,6 +38,9 @@ TIERS = (
     "parent_scope",
     "unique",
     "class_over_ctor",
+    # not a step of the order: a call on a generic parameter resolved through
+    # the trait that bounds it (Rust `fn f<T: Store>(s: T) { s.get() }`)
+    "bound",
 )
 
 

@@ -31,6 +31,7 @@ class LanguageStats:
     edges: int = 0  # edges from its files
     resolved: int = 0  # of those, resolved to a project symbol
     external: int = 0  # of those, known to point outside the project
+    tiers: tuple[tuple[str, int], ...] = ()  # its edges by tier ("unresolved" too), most first
 
 
 @dataclass(frozen=True, slots=True)

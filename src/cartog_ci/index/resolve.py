@@ -374,7 +374,7 @@ class Resolver:
             if tier == EXTERNAL or self._unknown_type(source, ctor.group(1)):
                 return None, tier
             return self._guess_method(source, name)
-        declared = self._declared_type(source, qualifier) if parameters else None
+        declared, bound = self._declared_type(source, qualifier) if parameters else (None, False)
         if declared is not None:  # `t.Run()` with `t *testing.T`: a method of that type
             if declared in _self_names(source):
                 return self._parent_scope(source, name, skip_own=False)
@@ -387,7 +387,8 @@ class Resolver:
             )
             if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
                 member = self._method_in_hierarchy(owner, name)
-                return (member, tier) if member else (None, None)
+                # a generic's bound is a promise, not the value's type: own tier
+                return (member, "bound" if bound else tier) if member else (None, None)
             if tier == EXTERNAL:
                 return None, EXTERNAL
         bindings = self.t.bindings.get(source.file, {})
@@ -474,24 +475,25 @@ class Resolver:
         a project method of the same name would be a wrong guess."""
         return _scope(source).implicit_self and qualifier[:1].isupper()
 
-    def _declared_type(self, source: Symbol, qualifier: str) -> str | None:
+    def _declared_type(self, source: Symbol, qualifier: str) -> tuple[str | None, bool]:
         """The declared type of parameter ``qualifier`` of the function
-        around ``source`` (languages with a ``parameter_pattern``)."""
+        around ``source`` (languages with a ``parameter_pattern``), and
+        whether it is the bound of a generic (`<T: Store>`: the trait)."""
         spec = _scope(source)
         if not spec.parameter_pattern or "." in qualifier:
-            return None
+            return None, False
         function: Symbol | None = source
         while function is not None and function.kind not in ("function", "method"):
             function = self.t.by_id.get(function.parent_id) if function.parent_id else None
         if function is None:
-            return None
+            return None, False
         for match in re.finditer(spec.parameter_pattern, function.signature):
             if match.group(1) == qualifier:
                 declared = match.group(2).replace("::", ".")
                 language = languages.get(source.language)
                 bound = language.bound_of(function.signature, declared) if language is not None else None
-                return bound or declared
-        return None
+                return (bound, True) if bound else (declared, False)
+        return None, False
 
     def _module_path(self, source: Symbol, qualifier: str, name: str) -> tuple[str | None, str | None] | None:
         """Rust `crate::util::f()`: the qualifier names a module file. None

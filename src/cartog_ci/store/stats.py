@@ -55,7 +55,13 @@ def _languages(db: apsw.Connection) -> tuple[LanguageStats, ...]:
         "FROM edges e JOIN files f ON f.path = e.file GROUP BY f.language"
     ):
         found.setdefault(str(lang), {}).update(edges=int(total), resolved=int(ok or 0), external=int(ext or 0))
-    return tuple(LanguageStats(lang, **counts) for lang, counts in found.items())
+    tiers: dict[str, list[tuple[str, int]]] = {}
+    for lang, tier, n in db.execute(
+        "SELECT f.language, coalesce(e.resolution, 'unresolved'), count(*) "
+        "FROM edges e JOIN files f ON f.path = e.file GROUP BY 1, 2 ORDER BY 1, 3 DESC, 2"
+    ):
+        tiers.setdefault(str(lang), []).append((str(tier), int(n)))
+    return tuple(LanguageStats(lang, **counts, tiers=tuple(tiers.get(lang, ()))) for lang, counts in found.items())
 
 
 def _count(db: apsw.Connection, sql: str) -> int:
