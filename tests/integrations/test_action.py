@@ -502,7 +502,8 @@ def test_pull_request_comment_is_created_then_updated(tmp_path: Path, github_api
     assert (plan["base"], plan["merge-base"], plan["head"]) == (origin.main, origin.main, origin.merge)
     assert plan["save-index"] == "false"
     assert first.outputs["report"]["gate"] == "passed"
-    assert "## cartog-ci impact report" in first.summary and "**Risk: MEDIUM**" in first.summary
+    assert "## cartog-ci impact report" in first.summary and "**Risk: HIGH**" in first.summary
+    assert "1 call site(s) of `persist` no longer fit its new signature" in first.summary
     assert f"https://github.test/{REPO_NAME}/blob/{origin.merge}/shop/models/base.py#L12" in first.summary
     assert [m for m, _ in github_api.requests] == ["GET", "GET", "POST"]  # two pages, then create
     (ours,) = github_api.carrying_marker()
@@ -539,7 +540,7 @@ def test_fork_pull_request_gets_a_summary_and_no_comment_and_the_gate_fails_last
     )  # fmt: skip
     assert run.failed == "Gate", run.log
     assert "::error title=cartog-ci::a fail-on gate tripped (broken-refs)" in run.log
-    assert "### Broken references (1)" in run.summary and "shop/models/base.py:6" in run.summary
+    assert "### Will break (1)" in run.summary and "shop/models/base.py:6" in run.summary
     assert "::notice title=cartog-ci::pull request from a fork" in run.log
     assert github_api.requests == []
 
@@ -569,7 +570,7 @@ def test_push_to_the_default_branch_reports_the_push_and_saves_the_index(
     plan = run.outputs["plan"]
     assert (plan["merge-base"], plan["head"], plan["save-index"]) == (origin.main, after, "true")
     assert Path(plan["index"]).is_file()  # what actions/cache/save stores
-    assert "breaking signature change of persist" in run.summary
+    assert "call site(s) of `persist` no longer fit its new signature" in run.summary
     assert "not a pull request" in run.log and github_api.requests == []
 
 

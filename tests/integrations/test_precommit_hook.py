@@ -101,8 +101,9 @@ def test_commit_shows_the_report_and_passes(tmp_path: Path) -> None:
     assert code == 0, out
     assert "cartog-ci impact report" in out and "Passed" in out
     assert "cartog-ci: indexing 10 files (first run)..." in out  # 9 + the config
-    assert "risk MEDIUM" in out and "-> staged change" in out
-    assert "breaking signature change of persist: 1 direct caller(s) (all outside tests)" in out
+    assert "risk HIGH" in out and "-> staged change" in out  # the hook shows, it does not block
+    assert "1 call site(s) of persist no longer fit its new signature" in out
+    assert "will break:\n  shop/models/base.py:6  persist: missing required argument durable" in out
     assert "modified*         persist  shop/models/base.py:12" in out
 
     write(repo, {"shop/util/extra.py": "def helper():\n    return 1\n"})
@@ -154,7 +155,7 @@ def test_fail_on_broken_refs_blocks_the_commit_and_names_the_call_site(tmp_path:
     code, out = _git(repo, "commit", "-m", "drop persist")
     assert code != 0
     assert "Failed" in out and "exit code: 1" in out
-    assert "broken references:\n  shop/models/base.py:6  persist (removed)" in out
+    assert "will break:\n  shop/models/base.py:6  persist (removed)" in out
     assert "cartog-ci: failing (--fail-on): 1 broken reference(s)" in out
     assert git(repo, "rev-parse", "HEAD") == before
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cartog_ci.cli import main
 from cartog_ci.domain import Symbol
-from cartog_ci.domain.results import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Side, SymbolChange
+from cartog_ci.domain.results import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Side, SymbolChange, named
 from cartog_ci.report.build import is_untested
 from cartog_ci.report.render import code, mermaid_label, render_markdown
 from tests.testing.fixtures import commit, git, make_repo, write
@@ -135,7 +135,7 @@ def _hostile_report(name: str, path: str) -> Report:
         item.untested = is_untested(item)
     return Report(
         changes=cs, changed=items, broken=[BrokenRef(edge, removed, "renamed", name)], tests=[caller],
-        test_commands=[f"pytest '{path}::{name}'"], risk=Risk("high", [f"reason {name}"]), depth=3,
+        test_commands=[f"pytest '{path}::{name}'"], risk=Risk("high", [f"reason {named(name)}"]), depth=3,
         unresolved_edges=1, total_edges=2, related_available=True, notes=[f"{path}: skipped ({name})"],
     )  # fmt: skip
 

@@ -106,8 +106,17 @@ def test_signature_change_with_callers_in_three_files(tmp_path: Path, capsys: py
         ("shop/models/base.py:method:Model.save", 1),
         ("shop/report.py:function:archive", 1),
     ]
-    assert data["risk"]["level"] == "medium"  # type: ignore[index]
-    assert data["risk"]["reasons"][0] == "breaking signature change of persist: 3 direct caller(s) (all outside tests)"  # type: ignore[index]
+    # the call-site check binds each call against the new signature
+    assert data["risk"]["level"] == "high"  # type: ignore[index]
+    assert data["risk"]["reasons"][0] == (  # type: ignore[index]
+        "3 call site(s) of persist no longer fit its new signature "
+        "(shop/export.py:5: missing required argument durable)"
+    )
+    assert [(s["file"], s["line"], s["verdict"]) for s in data["will_break"]] == [  # type: ignore[union-attr]
+        ("shop/export.py", 5, "will break"),
+        ("shop/models/base.py", 6, "will break"),
+        ("shop/report.py", 5, "will break"),
+    ]
 
 
 def test_removed_function_still_called_is_a_broken_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -112,7 +112,7 @@ def test_type_annotations_are_no_callers_and_unresolved_call_sites_are_said(
     assert stats["type_uses"] == 2
     util = by_name["arg_to_iter"]
     assert (util["callers_total"], util["possible_callers"]) == (0, 2)
-    assert any("2 call site(s) of arg_to_iter could not be resolved" in r for r in data["risk"]["reasons"])
+    assert any("2 call site(s) named arg_to_iter could not be resolved" in r for r in data["risk"]["reasons"])
     assert data["risk"]["level"] == "medium"
 
 

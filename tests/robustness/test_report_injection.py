@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from cartog_ci.cli import main
 from cartog_ci.domain import Edge, Symbol
-from cartog_ci.domain.results import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Side, SymbolChange
+from cartog_ci.domain.results import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Side, SymbolChange, named
 from cartog_ci.report.build import is_untested
 from cartog_ci.report.render import render_markdown, render_text
 from tests.report.test_injection import HOSTILE, _assert_inert, hostile_text
@@ -59,7 +59,7 @@ def _report(v: dict[str, str]) -> Report:
         item.untested = is_untested(item)
     return Report(
         changes=cs, changed=items, broken=[BrokenRef(edge, removed, "renamed", v["new_name"])], tests=[deeper],
-        test_commands=[v["command"]], risk=Risk("high", [v["reason"]]), depth=3, unresolved_edges=1,
+        test_commands=[v["command"]], risk=Risk("high", [named(v["reason"])]), depth=3, unresolved_edges=1,
         total_edges=2, related_available=True, notes=[v["note"]],
     )  # fmt: skip
 

@@ -127,8 +127,10 @@ def _emit(report: Report, fmt: str, args: argparse.Namespace) -> None:
 
 def _gate(report: Report, gates: list[str]) -> int:
     tripped = []
-    if "broken-refs" in gates and report.broken:
-        tripped.append(f"{len(report.broken)} broken reference(s)")
+    if "broken-refs" in gates and (report.broken or report.will_break):
+        parts = [f"{len(report.broken)} broken reference(s)"] if report.broken else []
+        parts += [f"{len(report.will_break)} call site(s) that no longer fit"] if report.will_break else []
+        tripped.append(" and ".join(parts))
     if "high-risk" in gates and report.risk.level == "high":
         tripped.append("risk is high")
     if "medium-risk" in gates and report.risk.level in ("medium", "high"):

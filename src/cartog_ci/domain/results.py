@@ -10,6 +10,18 @@ from dataclasses import dataclass, field
 
 from cartog_ci.domain import Edge, FileExtraction, SkippedFile, Symbol
 
+# Names and paths from the repository inside the report's sentences (risk
+# reasons, call-site verdicts) are set between these marks: the Markdown
+# renders them as code spans, the terminal and JSON drop the marks
+# (report/render.py).
+NAME = "\x1f"
+
+
+def named(value: object) -> str:
+    text = str(value).replace(NAME, " ")  # a mark inside a name cannot end it early
+    return f"{NAME}{text}{NAME}"
+
+
 # Finds code similar to a changed symbol: (symbol, limit) -> (similar, score).
 RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]
 
@@ -142,6 +154,17 @@ class BrokenRef:
     new_name: str | None = None
 
 
+@dataclass(frozen=True)
+class CallSite:
+    """A direct call of a function whose signature changed, checked against
+    the new signature (report/callsites.py)."""
+
+    edge: Edge
+    target: Symbol
+    verdict: str  # "will break" | "fine" | "" (cannot be told)
+    reason: str = ""
+
+
 @dataclass
 class ChangedSymbol:
     change: SymbolChange
@@ -154,6 +177,12 @@ class ChangedSymbol:
     type_uses: int = 0  # places that name it as a type (annotations): not callers
     possible_callers: int = 0  # unresolved call sites that carry its name
     production_callers: int = 0  # direct callers outside tests
+    call_sites: list[CallSite] = field(default_factory=list)  # with a signature change
+    # module rows, Markdown sections, test code: folded in the PR comment
+    low_signal: bool = False
+
+    def sites(self, verdict: str) -> list[CallSite]:
+        return [c for c in self.call_sites if c.verdict == verdict]
 
     @property
     def symbol(self) -> Symbol:
@@ -187,6 +216,12 @@ class Report:
     total_edges: int
     related_available: bool
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def will_break(self) -> list[CallSite]:
+        """Call sites whose arguments no longer bind, by file and line."""
+        sites = [s for c in self.changed for s in c.call_sites if s.verdict == "will break"]
+        return sorted(sites, key=lambda s: (s.edge.file, s.edge.line, s.edge.source_id))
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ when a file of theirs is first met (``languages/pack.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 
 from cartog_ci.domain import CALLABLE_KINDS, FileExtraction, Symbol
@@ -92,11 +92,11 @@ def test_commands(tests: Sequence[Symbol]) -> list[str]:
     return commands
 
 
-def signature_verdict(old: str, new: str, language: str) -> str:
+def signature_verdict(old: str, new: str, language: str, types: Mapping[str, str] | None = None) -> str:
     """breaking | compatible | "" (callers see no change): the language says."""
     found = LANGUAGES.get(language)
     if found is not None:
-        return found.signature_verdict(old, new)
+        return found.signature_verdict(old, new, types)
     return "" if whole_signature(old) == whole_signature(new) else "breaking"
 
 

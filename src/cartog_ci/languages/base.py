@@ -13,14 +13,19 @@ language's name (docs/architecture.md).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+import tree_sitter as ts
 
 from cartog_ci.domain import CALLABLE_KINDS, FileExtraction, Symbol
 from cartog_ci.parse import extract as tags
 from cartog_ci.parse.syntax import Syntax
+
+if TYPE_CHECKING:  # call-site checks import this module
+    from cartog_ci.languages.arguments import Call, CallCheck
 
 
 class Project(Protocol):
@@ -189,11 +194,26 @@ class Language:
         """What callers depend on in a signature: by default all of it."""
         return whole_signature(signature)
 
-    def signature_verdict(self, old: str, new: str) -> str:
+    def signature_verdict(self, old: str, new: str, types: Mapping[str, str] | None = None) -> str:
         """``breaking``, ``compatible`` (every call that worked still works),
         or ``""`` when callers see no change. By default any change of what
-        callers depend on may break them."""
+        callers depend on may break them. ``types``: the named types the
+        change's files define, name -> the type it is defined as."""
         return "" if self.call_shape(old) == self.call_shape(new) else "breaking"
+
+    def read_call(self, node: ts.Node) -> Call | None:
+        """The call ``node`` is, as the call-site check reads it (its callee's
+        name, its arguments), or None: not a call, or a language whose calls
+        are not checked."""
+        return None
+
+    def check_call(
+        self, target: Symbol, old: Symbol | None, call: Call, overloads: Sequence[Symbol]
+    ) -> CallCheck | None:
+        """Whether ``call`` still binds against ``target``'s (new) signature;
+        ``old`` is the signature before the change, ``overloads`` the other
+        definitions of the name in the same scope. None: cannot be told."""
+        return None
 
 
 _WS = re.compile(r"\s+")
@@ -279,8 +299,11 @@ def parameter_list(signature: str) -> list[Parameter] | None:
     """The parameters of a Python/JS-like signature: names, kinds, defaults
     (annotations dropped); None when there is no parameter list."""
     params = parameters(signature)
-    if params is None:
-        return None
+    return None if params is None else parse_parameters(params)
+
+
+def parse_parameters(params: str) -> list[Parameter]:
+    """The parameters of a Python/JS-like parameter list's text."""
     out: list[Parameter] = []
     keyword_only = False
     for raw in top_level_split(params, ","):

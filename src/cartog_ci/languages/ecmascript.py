@@ -12,15 +12,26 @@ Import statements decode into (module spec, imported name, alias) triples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Callable, Sequence
 
 import tree_sitter as ts
 
-from cartog_ci.domain import Symbol
+from cartog_ci.domain import CALLABLE_KINDS, Symbol
 from cartog_ci.languages import jsmodules
+from cartog_ci.languages.arguments import (
+    UNKNOWN,
+    Call,
+    CallCheck,
+    Params,
+    argument_nodes,
+    bind,
+    parameters_after,
+    types_changed,
+)
 from cartog_ci.languages.base import (
     Language,
     Parameter,
+    parse_parameters,
     Project,
     ScopeRules,
     parameter_list,
@@ -217,7 +228,7 @@ class ECMAScript(Language):
         files = sorted({t.file for t in tests})
         return ["npx jest " + " ".join(shell_quote(f) for f in files)] if files else []
 
-    def signature_verdict(self, old: str, new: str) -> str:
+    def signature_verdict(self, old: str, new: str, types: Mapping[str, str] | None = None) -> str:
         """Calls pass arguments by position: renaming a parameter breaks no
         caller. JavaScript checks no arity (a trailing parameter added or
         dropped is compatible); TypeScript checks arity and types."""
@@ -237,6 +248,66 @@ class ECMAScript(Language):
     def call_shape(self, signature: str) -> str:
         # JavaScript has no annotations; TypeScript's are part of the contract
         return parameter_shape(signature) if self.name == "javascript" else super().call_shape(signature)
+
+    def read_call(self, node: ts.Node) -> Call | None:
+        if node.type == "call_expression":
+            callee, constructs = node.child_by_field_name("function"), False
+        elif node.type == "new_expression":
+            callee, constructs = node.child_by_field_name("constructor"), True
+        else:
+            return None
+        if callee is not None and callee.type == "non_null_expression" and callee.named_children:
+            callee = callee.named_children[0]  # f!(...)
+        if callee is None or callee.type not in ("identifier", "member_expression"):
+            return None
+        member = callee.type == "member_expression"
+        name = callee.child_by_field_name("property") if member else callee
+        qualifier = _text(callee.child_by_field_name("object")) if member else ""
+        arguments = node.child_by_field_name("arguments")
+        if arguments is not None and arguments.type != "arguments":
+            return None  # a tagged template
+        values = argument_nodes(arguments)
+        spread = any(a.type == "spread_element" for a in values)
+        line = callee.start_point[0] + 1
+        return Call(_text(name), qualifier, line, len(values), (), spread, receiver=member, constructs=constructs)
+
+    def check_call(
+        self, target: Symbol, old: Symbol | None, call: Call, overloads: Sequence[Symbol]
+    ) -> CallCheck | None:
+        """TypeScript checks arity against the declared parameters (optional
+        `x?`, defaults and `...rest`); JavaScript checks nothing, so a call
+        never breaks by its arguments. Overloads and changed parameter types
+        are beyond what the call's text tells."""
+        if self.name == "javascript" or target.kind not in CALLABLE_KINDS:
+            return None
+        if overloads:
+            return CallCheck(UNKNOWN, "the function is overloaded")
+        params = _declared_parameters(target)
+        if params is None:
+            return None
+        if old is not None:
+            before = _declared_parameters(old)
+            if before is None:
+                return None
+            if types_changed([p.annotation for p in before], [p.annotation for p in params], call.positional):
+                return CallCheck(UNKNOWN, "a parameter's type changed")
+        return bind(
+            Params(
+                positional=tuple(p for p in params if p.kind != "variadic"),
+                variadic=any(p.kind == "variadic" for p in params),
+                by_keyword=False,
+            ),
+            call,
+        )
+
+
+def _declared_parameters(symbol: Symbol) -> list[Parameter] | None:
+    """The parameters a call fills (a `this:` parameter is not one)."""
+    name = "constructor" if symbol.name == "constructor" else symbol.name
+    text = parameters_after(symbol.signature, name)
+    if text is None:
+        return parameter_list(symbol.signature)
+    return [p for p in parse_parameters(text) if p.name != "this"]
 
 
 def _typescript_verdict(before: list[Parameter], after: list[Parameter], old: str, new: str) -> str:

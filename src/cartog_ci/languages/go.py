@@ -35,12 +35,22 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import tree_sitter as ts
 
-from cartog_ci.domain import Symbol
-from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, shell_quote
+from cartog_ci.domain import CALLABLE_KINDS, Symbol
+from cartog_ci.languages.arguments import (
+    UNKNOWN,
+    Call,
+    CallCheck,
+    Params,
+    argument_nodes,
+    bind,
+    parameters_after,
+    types_changed,
+)
+from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, query_text, shell_quote, top_level_split
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
 
@@ -226,6 +236,122 @@ class Go(Language):
             f"go test {shell_quote(pkg)} -run {shell_quote('^(' + '|'.join(sorted(names)) + ')$')}"
             for pkg, names in sorted(packages.items())
         ]
+
+
+    def signature_verdict(self, old: str, new: str, types: Mapping[str, str] | None = None) -> str:
+        """Any change of parameter or result types breaks, except a type
+        written out becoming a named type defined as that same type (or the
+        reverse): a value of the one is assignable to the other."""
+        verdict = super().signature_verdict(old, new, types)
+        name, old_name = _FUNC_NAME.match(new), _FUNC_NAME.match(old)
+        if verdict != "breaking" or not types or name is None or old_name is None or old_name[1] != name[1]:
+            return verdict
+        before, after = go_parameter_types(old, name.group(1)), go_parameter_types(new, name.group(1))
+        if before is None or after is None or len(before) != len(after):
+            return verdict
+        results = (_results(old, name.group(1)), _results(new, name.group(1)))
+        pairs = list(zip(before, after)) + [results]
+        if all(_same_type(a, b, types) for a, b in pairs):
+            return "compatible"
+        return verdict
+
+    def read_call(self, node: ts.Node) -> Call | None:
+        if node.type != "call_expression":
+            return None
+        callee = node.child_by_field_name("function")
+        if callee is None or callee.type not in ("identifier", "selector_expression"):
+            return None
+        selector = callee.type == "selector_expression"
+        name = callee.child_by_field_name("field") if selector else callee
+        qualifier = _text(callee.child_by_field_name("operand")) if selector else ""
+        values = argument_nodes(node.child_by_field_name("arguments"))
+        # `f(xs...)`, or `f(g())` where g may return several values
+        spread = any(v.type == "variadic_argument" for v in values) or (
+            len(values) == 1 and values[0].type == "call_expression"
+        )
+        return Call(_text(name), qualifier, callee.start_point[0] + 1, len(values), (), spread, receiver=selector)
+
+    def check_call(
+        self, target: Symbol, old: Symbol | None, call: Call, overloads: Sequence[Symbol]
+    ) -> CallCheck | None:
+        """Go checks the argument count (a final `...T` takes any number);
+        a changed parameter type is beyond what the call's text tells."""
+        if target.kind not in CALLABLE_KINDS:
+            return None
+        owner = target.qualified_name.rpartition(".")[0]
+        if target.kind == "method" and call.qualifier.rpartition(".")[2] == owner:
+            return None  # a method expression `T.M(recv, ...)`
+        types = go_parameter_types(target.signature, target.name)
+        if types is None:
+            return None
+        if old is not None:
+            before = go_parameter_types(old.signature, old.name)
+            if before is None:
+                return None
+            if types_changed(before, types, call.positional) or _results(old.signature, old.name) != _results(target.signature, target.name):
+                return CallCheck(UNKNOWN, "a parameter or result type changed")
+        variadic = bool(types) and types[-1].startswith("...")
+        required = types[:-1] if variadic else types
+        return bind(
+            Params(
+                tuple(Parameter(f"#{i + 1}", "positional", False) for i in range(len(required))),
+                variadic=variadic,
+                by_keyword=False,
+            ),
+            call,
+        )
+
+
+_FUNC_NAME = re.compile(r"^func\s*(?:\([^)]*\)\s*)?(\w+)")
+
+
+def _same_type(a: str, b: str, types: Mapping[str, str]) -> bool:
+    a, b = _squash(a), _squash(b)
+    return a == b or _squash(types.get(a, "")) == b or _squash(types.get(b, "")) == a
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+_GO_TYPE_WORDS = frozenset({"func", "chan", "map", "struct", "interface"})
+
+
+def go_parameter_types(signature: str, name: str) -> list[str] | None:
+    """The declared type of each parameter of a Go function or method, in
+    order (`a, b int` gives two), the receiver left out; None when the list
+    cannot be read."""
+    text = parameters_after(signature, name)
+    if text is None:
+        return None
+    pieces = [p.strip() for p in top_level_split(text, ",") if p.strip()]
+    named = any(_named_piece(p) for p in pieces)
+    if not named:
+        return pieces
+    types: list[str] = []
+    pending = 0
+    for piece in pieces:
+        if _named_piece(piece):
+            declared = piece.split(None, 1)[1]
+            types += [declared] * (pending + 1)
+            pending = 0
+        else:
+            pending += 1  # `a` of `a, b int`: typed by what follows
+    return types if not pending else None
+
+
+def _named_piece(piece: str) -> bool:
+    words = piece.split(None, 1)
+    return len(words) == 2 and re.fullmatch(r"[A-Za-z_]\w*", words[0]) is not None and words[0] not in _GO_TYPE_WORDS
+
+
+def _results(signature: str, name: str) -> str:
+    """What follows the parameter list: the result types."""
+    text = parameters_after(signature, name)
+    if text is None:
+        return ""
+    at = signature.find(f"({text})", signature.find(name))
+    return re.sub(r"\s+", "", signature[at + len(text) + 2 :]) if at >= 0 else ""
 
 
 def _grammar() -> ts.Language:

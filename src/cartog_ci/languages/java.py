@@ -21,8 +21,9 @@ from collections.abc import Sequence
 
 import tree_sitter as ts
 
-from cartog_ci.domain import Symbol
-from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, shell_quote
+from cartog_ci.domain import CALLABLE_KINDS, Symbol
+from cartog_ci.languages.arguments import FINE, UNKNOWN, WILL_BREAK, Call, CallCheck, argument_nodes, parameters_after
+from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, shell_quote, top_level_split
 from cartog_ci.languages.paths import closest, path_index
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
@@ -101,6 +102,78 @@ class Java(Language):
     def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
         names = sorted({f"{t.qualified_name.rsplit('.', 1)[0]}#{t.name}" for t in tests})
         return [f"mvn test -Dtest={shell_quote(','.join(names))}"] if names else []
+
+
+    def read_call(self, node: ts.Node) -> Call | None:
+        if node.type == "method_invocation":
+            name = node.child_by_field_name("name")
+            receiver = node.child_by_field_name("object")
+            qualifier, constructs = _text(receiver), False
+        elif node.type == "object_creation_expression":
+            name = _type_name(node.child_by_field_name("type"))
+            receiver, qualifier, constructs = None, "", True
+        else:
+            return None
+        if name is None:
+            return None
+        values = argument_nodes(node.child_by_field_name("arguments"))
+        line = (receiver or name).start_point[0] + 1
+        return Call(_text(name), qualifier, line, len(values), receiver=receiver is not None, constructs=constructs)
+
+    def check_call(
+        self, target: Symbol, old: Symbol | None, call: Call, overloads: Sequence[Symbol]
+    ) -> CallCheck | None:
+        """Java picks among overloads by argument count and types: no
+        overload that takes this many arguments will break the call; the
+        changed one taking them with its parameter types unchanged is fine;
+        anything else depends on types the call's text does not give."""
+        if target.kind not in CALLABLE_KINDS:
+            return None
+        counts = [_arity(s) for s in (target, *overloads)]
+        if any(c is None for c in counts):
+            return None
+        n = call.positional
+        if not any(_takes(c, n) for c in counts if c is not None):
+            return CallCheck(WILL_BREAK, f"no overload takes {n} argument(s)")
+        own = _parameters(target)
+        before = _parameters(old) if old is not None else own
+        if own is not None and before is not None and _takes(_arity(target), n) and own[:n] == before[:n]:
+            return CallCheck(FINE)
+        return CallCheck(UNKNOWN, "which overload it binds to depends on argument types")
+
+
+def _type_name(node: ts.Node | None) -> ts.Node | None:
+    """`Foo`, `a.b.Foo`, `Foo<T>`: the class's own name."""
+    while node is not None and node.type in ("generic_type", "scoped_type_identifier"):
+        names = [c for c in node.named_children if c.type in ("type_identifier", "scoped_type_identifier", "generic_type")]
+        if not names:
+            return None
+        node = names[-1] if node.type == "scoped_type_identifier" else names[0]
+    return node if node is not None and node.type == "type_identifier" else None
+
+
+def _parameters(symbol: Symbol) -> list[str] | None:
+    """Each declared parameter's type (with its modifiers; the name left out)."""
+    name = symbol.qualified_name.rpartition(".")[0].rpartition(".")[2] if symbol.name == "<init>" else symbol.name
+    text = parameters_after(symbol.signature, name)
+    if text is None:
+        return None
+    return [" ".join(p.split()[:-1]) for p in top_level_split(text, ",") if p.strip()]
+
+
+def _arity(symbol: Symbol) -> tuple[int, bool] | None:
+    """(parameter count, whether the last one is varargs `T...`)."""
+    params = _parameters(symbol)
+    if params is None:
+        return None
+    return len(params), bool(params) and "..." in params[-1]
+
+
+def _takes(arity: tuple[int, bool] | None, n: int) -> bool:
+    if arity is None:
+        return False
+    count, varargs = arity
+    return n == count or varargs and n >= count - 1
 
 
 def _grammar() -> ts.Language:

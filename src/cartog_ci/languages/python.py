@@ -7,14 +7,15 @@ import configparser
 import os
 import posixpath
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import tree_sitter as ts
 
 from cartog_ci import config
-from cartog_ci.domain import CALLABLE_KINDS, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, Symbol
 from cartog_ci.errors import CartogError
+from cartog_ci.languages.arguments import UNKNOWN, Call, CallCheck, Params, argument_nodes, bind
 from cartog_ci.languages.base import (
     MAX_TEST_IDS,
     Language,
@@ -34,6 +35,13 @@ from cartog_ci.parse.syntax import ImportTriple, Syntax
 _ROOTS_KEY = "python.roots"
 _FOUND_KEY = "python.found"
 _PACKAGE_FILES = ("__init__.py", "__init__.pyi")
+# Decorators that leave a function called as it is defined.
+_KEEP_SIGNATURE = frozenset(
+    "staticmethod classmethod abstractmethod abc.abstractmethod override typing.override "
+    "typing_extensions.override final typing.final cache functools.cache lru_cache "
+    "functools.lru_cache wraps functools.wraps contextmanager contextlib.contextmanager "
+    "asynccontextmanager contextlib.asynccontextmanager".split()
+)
 
 
 def _grammar() -> ts.Language:
@@ -246,7 +254,61 @@ class Python(Language):
     def call_shape(self, signature: str) -> str:
         return parameter_shape(signature)
 
-    def signature_verdict(self, old: str, new: str) -> str:
+    def read_call(self, node: ts.Node) -> Call | None:
+        if node.type != "call":
+            return None
+        callee = node.child_by_field_name("function")
+        if callee is None or callee.type not in ("identifier", "attribute"):
+            return None
+        name = callee if callee.type == "identifier" else callee.child_by_field_name("attribute")
+        qualifier = "" if callee.type == "identifier" else _text(callee.child_by_field_name("object"))
+        arguments = node.child_by_field_name("arguments")
+        positional, keywords, spread = 0, [], False
+        if arguments is not None and arguments.type == "generator_expression":
+            positional = 1  # f(x for x in xs)
+        for argument in argument_nodes(arguments) if arguments is not None and arguments.type == "argument_list" else []:
+            if argument.type == "keyword_argument":
+                keywords.append(_text(argument.child_by_field_name("name")))
+            elif argument.type in ("list_splat", "dictionary_splat"):
+                spread = True
+            else:
+                positional += 1
+        line = callee.start_point[0] + 1
+        return Call(_text(name), qualifier, line, positional, tuple(keywords), spread, receiver=bool(qualifier))
+
+    def check_call(
+        self, target: Symbol, old: Symbol | None, call: Call, overloads: Sequence[Symbol]
+    ) -> CallCheck | None:
+        """Python's own binding rules at run time (annotations are not
+        checked). A decorator other than those that keep the signature may
+        change how the function is called: not told."""
+        if target.kind not in CALLABLE_KINDS:
+            return None
+        decorators = {d.lstrip("@").split("(", 1)[0].strip() for d in target.decorators}
+        if decorators - _KEEP_SIGNATURE:
+            return CallCheck(UNKNOWN, "a decorator may change how it is called")
+        params = parameter_list(target.signature)
+        if params is None:
+            return None
+        owner = target.qualified_name.rpartition(".")[0].rpartition(".")[2]
+        bound = target.kind == "method" and "staticmethod" not in decorators and (
+            "classmethod" in decorators or target.name in CONSTRUCTOR_NAMES or call.qualifier.rpartition(".")[2] != owner
+        )
+        if bound:
+            if not params or params[0].kind != "positional":
+                return None
+            params = params[1:]
+        return bind(
+            Params(
+                positional=tuple(p for p in params if p.kind == "positional"),
+                keyword_only=tuple(p for p in params if p.kind == "keyword"),
+                variadic=any(p.kind == "variadic" for p in params),
+                any_keywords=any(p.kind == "keywords" for p in params),
+            ),
+            call,
+        )
+
+    def signature_verdict(self, old: str, new: str, types: Mapping[str, str] | None = None) -> str:
         if self.call_shape(old) == self.call_shape(new):
             return ""
         before, after = parameter_list(old), parameter_list(new)

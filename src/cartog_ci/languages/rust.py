@@ -51,8 +51,18 @@ from collections.abc import Sequence
 
 import tree_sitter as ts
 
-from cartog_ci.domain import Symbol
-from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, shell_quote
+from cartog_ci.domain import CALLABLE_KINDS, Symbol
+from cartog_ci.languages.arguments import (
+    UNKNOWN,
+    Call,
+    CallCheck,
+    Params,
+    argument_nodes,
+    bind,
+    parameters_after,
+    types_changed,
+)
+from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, query_text, shell_quote, top_level_split
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
 
@@ -394,6 +404,62 @@ class Rust(Language):
 
     def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
         return [f"cargo test {shell_quote(name)}" for name in sorted({t.name for t in tests})]
+
+    def read_call(self, node: ts.Node) -> Call | None:
+        if node.type != "call_expression":
+            return None
+        callee = node.child_by_field_name("function")
+        if callee is not None and callee.type == "generic_function":  # f::<T>(...)
+            callee = callee.child_by_field_name("function")
+        if callee is None:
+            return None
+        name: ts.Node | None
+        if callee.type == "identifier":
+            name, qualifier = callee, ""
+        elif callee.type == "field_expression":
+            name, qualifier = callee.child_by_field_name("field"), _text(callee.child_by_field_name("value"))
+        elif callee.type == "scoped_identifier":
+            name, qualifier = callee.child_by_field_name("name"), _text(callee.child_by_field_name("path"))
+        else:
+            return None
+        if name is None:
+            return None
+        values = [v for v in argument_nodes(node.child_by_field_name("arguments")) if v.type != "attribute_item"]
+        receiver = callee.type == "field_expression"
+        return Call(_text(name), qualifier, callee.start_point[0] + 1, len(values), receiver=receiver)
+
+    def check_call(
+        self, target: Symbol, old: Symbol | None, call: Call, overloads: Sequence[Symbol]
+    ) -> CallCheck | None:
+        """Rust checks the argument count exactly; `x.m()` fills `self`,
+        `T::m(x, ...)` passes it. A changed parameter type is beyond what
+        the call's text tells."""
+        if target.kind not in CALLABLE_KINDS:
+            return None
+        params = _rust_parameters(target.signature, target.name)
+        if params is None:
+            return None
+        takes_self = bool(params) and _SELF_PARAMETER.match(params[0]) is not None
+        if call.receiver and not takes_self:
+            return None  # a field holding a closure, or a trait's associated function
+        filled = params[1:] if takes_self and call.receiver else params
+        if old is not None:
+            before = _rust_parameters(old.signature, old.name)
+            if before is None:
+                return None
+            if types_changed(before, params, len(params)) and len(before) == len(params):
+                return CallCheck(UNKNOWN, "a parameter's type changed")
+        return bind(Params(tuple(Parameter(p, "positional", False) for p in filled), by_keyword=False), call)
+
+
+_SELF_PARAMETER = re.compile(r"^(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?self\b")
+
+
+def _rust_parameters(signature: str, name: str) -> list[str] | None:
+    text = parameters_after(signature, name)
+    if text is None:
+        return None
+    return [p.strip() for p in top_level_split(text, ",") if p.strip()]
 
 
 def _grammar() -> ts.Language:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from cartog_ci import graph, languages
 from cartog_ci.domain import Symbol
 from cartog_ci.domain.results import (
+    named,
     BrokenRef,
     ChangedSymbol,
     ChangeSet,
@@ -20,6 +21,7 @@ from cartog_ci.domain.results import (
 )
 from cartog_ci.index.resolve import EXTERNAL, Resolver, resolved_bases, resolver_for
 from cartog_ci.languages import is_test, test_commands
+from cartog_ci.report.callsites import check_call_sites
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -34,7 +36,11 @@ def by_weight(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
     by callers outside tests, then by callers (the JSON keeps the diff's order)."""
 
     def weight(item: ChangedSymbol) -> tuple[int, int, int]:
-        urgent = item.change.category == "removed" and item.in_degree > 0 or item.change.breaking
+        urgent = (
+            item.change.category == "removed" and item.in_degree > 0
+            or bool(item.sites("will break"))
+            or item.change.breaking and item.callers_total > 0
+        )
         return (0 if urgent else 1, -item.production_callers, -item.callers_total)
 
     return sorted(changed, key=weight)
@@ -106,61 +112,82 @@ def _has_broken(item: ChangedSymbol, broken: list[BrokenRef]) -> bool:
     return old is not None and any(b.old_target.id == old.id for b in broken)
 
 
+MAX_NAMED = 3
+
+
+def _names(items: list[str]) -> str:
+    shown = ", ".join(named(i) for i in items[:MAX_NAMED])
+    return shown + (f" and {len(items) - MAX_NAMED} more" if len(items) > MAX_NAMED else "")
+
+
 def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: ChangeSet) -> Risk:
+    """A level and its reasons as plain sentences, the most important first."""
     high: list[str] = []
     medium: list[str] = []
     low: list[str] = []
     if broken:
         files = len({b.edge.file for b in broken})
-        high.append(f"{len(broken)} call site(s) in {files} file(s) still reference removed or renamed symbols")
+        gone = sorted({b.old_target.qualified_name for b in broken})
+        high.append(f"{len(broken)} call site(s) in {files} file(s) still call removed or renamed code: {_names(gone)}")
+    for c in report_changed:
+        will_break = c.sites("will break")
+        if will_break:
+            first = will_break[0]
+            high.append(
+                f"{len(will_break)} call site(s) of {named(c.symbol.qualified_name)} no longer fit its new signature "
+                f"({named(f'{first.edge.file}:{first.edge.line}')}: {first.reason})"
+            )
     for c in report_changed:
         s = c.symbol
-        if c.change.breaking and c.callers_total:
-            direct = sum(1 for n in c.callers if n.depth == 1)
-            production = c.production_callers
-            target = high if production >= 5 else medium
-            where = f"{production} outside tests" if production != direct else "all outside tests"
-            target.append(f"breaking signature change of {s.qualified_name}: {direct} direct caller(s) ({where})")
+        if c.change.breaking and c.callers_total and not c.sites("will break"):
+            unknown = [site for site in c.call_sites if site.verdict == ""]
+            fine = c.sites("fine")
+            if unknown:
+                target = high if c.production_callers >= 5 else medium
+                target.append(
+                    f"breaking signature change of {named(s.qualified_name)}: {len(unknown)} of its "
+                    f"{len(c.call_sites)} call site(s) could not be checked"
+                )
+            elif fine:
+                low.append(
+                    f"breaking signature change of {named(s.qualified_name)}: all {len(fine)} call site(s) in the "
+                    "repository still fit (callers outside it may not)"
+                )
         elif c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken):
             old_name = c.change.old.qualified_name if c.change.old else s.qualified_name
-            what = f"moved to {s.file}" if old_name == s.qualified_name else f"renamed to {s.qualified_name}"
-            low.append(f"{old_name} was {what}; its {c.in_degree} reference(s) follow it")
+            what = f"moved to {named(s.file)}" if old_name == s.qualified_name else f"renamed to {named(s.qualified_name)}"
+            low.append(f"{named(old_name)} was {what}; its {c.in_degree} reference(s) follow it")
     # central = called from much production code; tests and test helpers do not count
     central = sorted(
         (c for c in report_changed if c.change.category in _IMPACTING and not _in_test_code(c.symbol)),
         key=lambda c: -c.production_callers,
     )
-    for c in central[:3]:
+    for c in central[:2]:
         if c.production_callers >= 10:
-            medium.append(f"{c.symbol.qualified_name} is central ({c.production_callers} direct callers outside tests)")
-    unknown = [c for c in report_changed if c.untested and not c.callers_total and c.possible_callers]
-    for c in unknown[:3]:
+            medium.append(f"{named(c.symbol.qualified_name)} is central: {c.production_callers} direct callers outside tests")
+    unknown_callers = [c for c in report_changed if c.untested and not c.callers_total and c.possible_callers]
+    for c in unknown_callers[:2]:
         medium.append(
-            f"{c.possible_callers} call site(s) of {c.symbol.name} could not be resolved: "
-            f"{c.symbol.qualified_name} may have callers the graph does not show"
+            f"{c.possible_callers} call site(s) named {named(c.symbol.name)} could not be resolved: "
+            f"{named(c.symbol.qualified_name)} may have callers the graph does not show"
         )
     untested = [c for c in report_changed if c.untested]
     if untested:
-        names = ", ".join(c.symbol.qualified_name for c in untested[:3])
-        more = f" and {len(untested) - 3} more" if len(untested) > 3 else ""
-        reason = f"no test reaches {len(untested)} changed function(s): {names}{more}"
-        (medium if any(c.callers_total >= 3 for c in untested) else low).append(reason)
+        reason = f"no test reaches {len(untested)} changed function(s): {_names([c.symbol.qualified_name for c in untested])}"
+        (medium if any(c.production_callers >= 3 for c in untested) else low).append(reason)
     if cs.unparsed:
         medium.append(
             f"{len(cs.unparsed)} changed file(s) could not be parsed on one side "
-            f"(e.g. {cs.unparsed[0]}): their impact is unknown"
+            f"(e.g. {named(cs.unparsed[0])}): their impact is unknown"
         )
-    impacted = sum(c.callers_total for c in report_changed)
-    if impacted > 50:
-        medium.append(f"{impacted} impacted callers in total")
     shown = sum(1 for c in report_changed if c.shown)  # the count the report's header gives
     if shown > 80:
-        medium.append(f"large change: {shown} symbols")
+        medium.append(f"large change: {shown} changed symbols")
     if high:
         return Risk("high", high + medium + low)
     if medium:
         return Risk("medium", medium + low)
-    return Risk("low", low or ["no broken reference, no signature change with callers"])
+    return Risk("low", low or ["no broken reference and no call site that no longer fits"])
 
 
 def build_report(
@@ -176,7 +203,9 @@ def build_report(
     all_tests: dict[str, Symbol] = {}
     for change in cs.changes:
         item = _changed_symbol(store, change, broken, depth)
+        item.call_sites = check_call_sites(store, cs, change)
         item.untested = is_untested(item)
+        item.low_signal = item.symbol.kind in ("module", "section") or _in_test_code(item.symbol)
         for t in item.tests:
             all_tests[t.id] = t
         if related is not None and change.symbol is not None and change.category in ("modified", "added", "renamed"):

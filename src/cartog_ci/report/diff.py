@@ -73,10 +73,11 @@ def classify(cs: ChangeSet) -> list[SymbolChange]:
     old = {s.id: s for f in cs.base_files.values() for s in f.symbols}
     new = {s.id: s for f in cs.head_files.values() for s in f.symbols}
     diff = diff_symbols(old, new)
+    types = _named_types([*old.values(), *new.values()])
     changes = [
         SymbolChange("docs", s, before)
         if before.code_hash and before.code_hash == s.code_hash
-        else _modified(before, s)
+        else _modified(before, s, types)
         for before, s in diff.modified
     ]
     changes += [SymbolChange("children_changed", s, before) for before, s in diff.children_changed]
@@ -97,16 +98,26 @@ def _sym(change: SymbolChange) -> Symbol:
     return symbol
 
 
-def _modified(before: Symbol, after: Symbol) -> SymbolChange:
-    verdict = _verdict(before.signature, after)
+def _named_types(symbols: list[Symbol]) -> dict[str, str]:
+    """Named types the changed files define on either side: name -> what it
+    is defined as (Go `type H func(int) error` or `type H = ...`)."""
+    out: dict[str, str] = {}
+    for s in symbols:
+        if s.kind == "type" and s.signature.startswith(s.name):
+            out[s.name] = s.signature[len(s.name) :].strip().removeprefix("=").strip()
+    return out
+
+
+def _modified(before: Symbol, after: Symbol, types: dict[str, str]) -> SymbolChange:
+    verdict = _verdict(before.signature, after, types)
     return SymbolChange("modified", after, before, bool(verdict), signature_verdict=verdict)
 
 
-def _verdict(old_signature: str, after: Symbol) -> str:
+def _verdict(old_signature: str, after: Symbol, types: dict[str, str] | None = None) -> str:
     """What a signature change does to callers (functions and methods only)."""
     if after.kind not in ("function", "method"):
         return ""
-    return signature_verdict(old_signature, after.signature, after.language)
+    return signature_verdict(old_signature, after.signature, after.language, types)
 
 
 def _body(symbol: Symbol, sources: dict[str, bytes]) -> str | None:

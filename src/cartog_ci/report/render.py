@@ -15,7 +15,7 @@ from urllib.parse import quote
 import jinja2
 
 from cartog_ci.domain import Symbol, symbol_json
-from cartog_ci.domain.results import ChangedSymbol, ImpactNode, Report
+from cartog_ci.domain.results import NAME, CallSite, ChangedSymbol, ImpactNode, Report
 from cartog_ci.report.build import REPORT_SCHEMA, by_weight
 
 GITHUB_COMMENT_LIMIT = 65_536
@@ -55,7 +55,28 @@ def mermaid_label(value: object) -> str:
 
 def plain(value: object) -> str:
     """Terminal text: strip control characters (no escape sequences from repo names)."""
-    return _CONTROL.sub("?", str(value))
+    return _CONTROL.sub("?", unmark(value))
+
+
+def unmark(value: object) -> str:
+    """A risk reason without the marks around its names (JSON, terminal)."""
+    return str(value).replace(NAME, "")
+
+
+_PROSE_ESCAPES = re.compile(r"([\\`*_\[\]<>|~&@#])")
+
+
+def prose(value: object) -> str:
+    """A sentence of ours with names from the repository inside: the names
+    (between ``NAME`` marks) become code spans, the rest is escaped."""
+    parts = str(value).split(NAME)
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(code(part))
+        else:
+            out.append(_PROSE_ESCAPES.sub(r"\\\1", _CONTROL.sub(" ", part)))
+    return "".join(out)
 
 
 def _templates_dir() -> Path:
@@ -78,6 +99,7 @@ def environment() -> jinja2.Environment:
     env.filters["code"] = code
     env.filters["plain"] = plain
     env.filters["mermaid_label"] = mermaid_label
+    env.filters["prose"] = prose
     return env
 
 
@@ -88,38 +110,44 @@ def _link(symbol: Symbol, link_base: str | None) -> str | None:
 
 
 def mermaid(report: Report, max_nodes: int = MERMAID_MAX_NODES) -> tuple[list[str], int]:
-    """Flowchart lines (changed symbols and the callers that reach them) and
-    how many nodes were left out."""
+    """Flowchart lines: the changed symbols with the most impact, each with
+    its callers along their shortest paths (an edge per call), as trees; and
+    how many callers were left out. A changed symbol is drawn only with at
+    least one caller."""
+    ranked = [c for c in by_weight(report.changed) if c.callers and not c.low_signal]
     ids: dict[str, str] = {}
     lines: list[str] = ["flowchart RL"]
     edges: set[tuple[str, str]] = set()
     omitted = 0
+    share = max(4, max_nodes // max(1, min(len(ranked), 5)))
 
     def node(symbol_id: str, label: str, changed: bool) -> str | None:
-        nonlocal omitted
         if symbol_id in ids:
             return ids[symbol_id]
         if len(ids) >= max_nodes:
-            omitted += 1
             return None
         ids[symbol_id] = f"n{len(ids)}"
-        shape = f"{ids[symbol_id]}[{mermaid_label(label)}]"
-        lines.append(f"  {shape}")
+        lines.append(f"  {ids[symbol_id]}[{mermaid_label(label)}]")
         if changed:
             lines.append(f"  class {ids[symbol_id]} changed")
         return ids[symbol_id]
 
-    for item in report.changed:
-        if not item.callers and item.change.category not in ("removed", "renamed"):
+    for item in ranked:
+        if len(ids) + 2 > max_nodes:
+            omitted += item.callers_total
             continue
-        node(item.symbol.id, item.symbol.qualified_name, True)
-    for item in report.changed:
-        for caller in item.callers:
-            _path_edges(caller, item, node, edges)
+        limit = min(max_nodes, len(ids) + share)
+        drawn = 0
+        for caller in sorted(item.callers, key=lambda n: n.depth):
+            if len(ids) >= limit and caller.symbol.id not in ids:
+                continue
+            if _path_edges(caller, item, node, edges):
+                drawn += 1
+        omitted += item.callers_total - drawn
     for a, b in sorted(edges):
         lines.append(f"  {a} --> {b}")
     lines.append("  classDef changed fill:#fde2e1,stroke:#c0392b")
-    return (lines if len(ids) > 0 else []), omitted
+    return (lines if edges else []), omitted
 
 
 def _path_edges(
@@ -127,32 +155,37 @@ def _path_edges(
     item: ChangedSymbol,
     node: Callable[[str, str, bool], str | None],
     edges: set[tuple[str, str]],
-) -> None:
+) -> bool:
+    """The edges from the changed symbol along the caller's path; whether
+    the caller itself was reached."""
     path = list(caller.path)
     labels = {caller.symbol.id: caller.symbol.qualified_name}
     previous = node(item.symbol.id, item.symbol.qualified_name, True)
     for symbol_id in path[1:] if path and path[0] == item.symbol.id else path:
-        label = labels.get(symbol_id, symbol_id.rsplit(":", 1)[-1])
+        label = labels.get(symbol_id, symbol_id.split(":", 2)[-1])
         current = node(symbol_id, label, False)
         if current is None or previous is None:
-            return
+            return False
         edges.add((current, previous))
         previous = current
+    return True
+
+
+# What the PR comment shows, most first; later plans trim further to fit
+# GitHub's limit (the JSON form always has everything).
+_PLANS: tuple[dict[str, object], ...] = (
+    dict(reasons=5, break_rows=30, rows=20, signatures=10, caller_symbols=8, callers=10, names=20, related=True, picture=True),
+    dict(reasons=5, break_rows=30, rows=20, signatures=10, caller_symbols=5, callers=5, names=15, related=False, picture=True),
+    dict(reasons=5, break_rows=20, rows=15, signatures=5, caller_symbols=3, callers=3, names=10, related=False, picture=False),
+    dict(reasons=3, break_rows=10, rows=10, signatures=3, caller_symbols=0, callers=0, names=5, related=False, picture=False),
+)
 
 
 def render_markdown(report: Report, *, link_base: str | None = None, budget: int = MARKDOWN_BUDGET) -> str:
     """Markdown, trimmed by priority to fit a PR comment, saying what was left out."""
-    plans: list[dict[str, object]] = [
-        dict(callers=25, related=True, picture=True, depth=report.depth, unchanged_limit=200),
-        dict(callers=10, related=True, picture=True, depth=report.depth, unchanged_limit=100),
-        dict(callers=10, related=False, picture=True, depth=2, unchanged_limit=60),
-        dict(callers=5, related=False, picture=False, depth=2, unchanged_limit=40),
-        dict(callers=3, related=False, picture=False, depth=1, unchanged_limit=20),
-        dict(callers=0, related=False, picture=False, depth=1, unchanged_limit=10),
-    ]
     text = ""
-    for level, plan in enumerate(plans):
-        text = _render_markdown(report, link_base, plan, level)
+    for level, plan in enumerate(_PLANS):
+        text = _render_markdown(report, link_base, plan | {"depth": report.depth if level == 0 else 2}, level)
         if len(text) <= budget:
             return text
     return text[: budget - 200].rsplit("\n", 1)[0] + "\n\n_Report cut at the PR comment size limit._\n"
@@ -185,6 +218,19 @@ def render_text(report: Report, *, color: bool = False) -> str:
     return template.render(r=report, ranked=by_weight(report.changed), c=styles if color else {k: "" for k in styles})
 
 
+def _site_json(site: CallSite) -> dict[str, object]:
+    edge = site.edge
+    return {
+        "file": edge.file,
+        "line": edge.line,
+        "source_id": edge.source_id,
+        "name": edge.target_name,
+        "target": site.target.id,
+        "verdict": site.verdict or None,
+        "reason": unmark(site.reason) or None,
+    }
+
+
 def report_json(report: Report) -> dict[str, object]:
     cs = report.changes
     return {
@@ -192,7 +238,7 @@ def report_json(report: Report) -> dict[str, object]:
         "base": {"ref": cs.base_ref, "chosen": cs.base_label, "merge_base": cs.merge_base},
         "head": {"kind": cs.head.kind, "commit": cs.head.commit, "label": cs.head.label},
         "files": cs.files,
-        "risk": {"level": report.risk.level, "reasons": report.risk.reasons},
+        "risk": {"level": report.risk.level, "reasons": [unmark(r) for r in report.risk.reasons]},
         "changed": [
             {
                 "category": item.change.category,
@@ -211,6 +257,7 @@ def report_json(report: Report) -> dict[str, object]:
                     symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via}
                     for n in item.callers
                 ],
+                "call_sites": [_site_json(site) for site in item.call_sites],
                 "tests": [t.id for t in item.tests],
                 "untested": item.untested,
                 "related": [symbol_json(s) | {"score": round(score, 4)} for s, score in item.related],
@@ -230,6 +277,7 @@ def report_json(report: Report) -> dict[str, object]:
             }
             for b in report.broken
         ],
+        "will_break": [_site_json(site) for site in report.will_break],
         "tests": [symbol_json(t) for t in report.tests],
         "test_commands": report.test_commands,
         "graph": {"edges": report.total_edges, "unresolved": report.unresolved_edges},

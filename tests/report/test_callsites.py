@@ -1,0 +1,301 @@
+"""The call-site check: each direct call of a function whose signature
+changed is bound against the new signature, per language, in a real
+repository with a real change (docs/report.md, "Call-site check")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cartog_ci.cli import main
+from tests.testing.fixtures import commit, git, init_repo, write
+
+
+def _report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], before: dict[str, str], after: dict[str, str], *extra: str
+) -> tuple[int, dict[str, object]]:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, before)
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, after)
+    commit(repo, "change")
+    code = main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related", *extra])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _sites(data: dict[str, object]) -> list[tuple[str, int, str | None, str | None]]:
+    """(file, line, verdict, reason) of every checked call site."""
+    out = []
+    for item in data["changed"]:  # type: ignore[attr-defined]
+        for s in item["call_sites"]:
+            out.append((s["file"], s["line"], s["verdict"], s["reason"]))
+    return sorted(out)
+
+
+PY_LIB = (
+    "def close(reason):\n    return reason\n\n\n"
+    "class Engine:\n"
+    "    def __init__(self, crawler):\n        self.crawler = crawler\n\n"
+    "    def stop(self):\n        return 1\n\n"
+    "    @classmethod\n    def build(cls, crawler):\n        return cls(crawler)\n\n"
+    "    @staticmethod\n    def version(major):\n        return major\n"
+)
+PY_APP = (
+    "from lib import Engine, close\n\n\n"
+    "def run(args, opts):\n"
+    "    close('a')\n"  # 5
+    "    close(reason='b')\n"  # 6
+    "    close(*args)\n"  # 7
+    "    e = Engine(1)\n"  # 8
+    "    e.stop()\n"  # 9
+    "    Engine.build(2)\n"  # 10
+    "    Engine.version(3)\n"  # 11
+    "    Engine.stop(e)\n"  # 12
+)
+
+
+def test_python_calls_bound_against_the_new_signature(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    after = (
+        PY_LIB.replace("def close(reason):", "def close(why, *, force):")
+        .replace("def __init__(self, crawler):", "def __init__(self, crawler, settings):")
+        .replace("def stop(self):", "def stop(self, *, reason='shutdown'):")
+        .replace("def build(cls, crawler):", "def build(cls, crawler, extra=None):")
+        .replace("def version(major):", "def version(major, minor):")
+    )
+    code, data = _report(tmp_path, capsys, {"lib.py": PY_LIB, "app.py": PY_APP}, {"lib.py": after}, "--fail-on", "broken-refs")
+    assert _sites(data) == [
+        ("app.py", 5, "will break", "missing required argument force"),
+        ("app.py", 6, "will break", "no parameter named reason"),
+        ("app.py", 7, None, "arguments spread from a sequence or mapping"),
+        ("app.py", 8, "will break", "missing required argument settings"),  # Engine(1) calls __init__
+        ("app.py", 9, "fine", None),  # e.stop(): self is bound
+        ("app.py", 10, "fine", None),  # classmethod: cls is bound
+        ("app.py", 11, "will break", "missing required argument minor"),  # staticmethod: nothing bound
+        ("app.py", 12, "fine", None),  # Engine.stop(e): self passed explicitly
+        ("lib.py", 14, "will break", "missing required argument settings"),  # cls(crawler) in build
+    ]
+    assert [(s["file"], s["line"]) for s in data["will_break"]] == [  # type: ignore[attr-defined]
+        ("app.py", 5),
+        ("app.py", 6),
+        ("app.py", 8),
+        ("app.py", 11),
+        ("lib.py", 14),
+    ]
+    assert data["risk"]["level"] == "high"  # type: ignore[index]
+    assert code == 1  # --fail-on broken-refs counts call sites that will break
+
+
+def test_compatible_change_with_every_call_fine_raises_no_risk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # scrapy c285f4cb1: close_async(self) -> close_async(self, *, reason="shutdown")
+    before = {
+        "engine.py": "class Engine:\n    async def close_async(self):\n        return 1\n",
+        "crawler.py": "from engine import Engine\n\n\nasync def stop(e: Engine):\n    await e.close_async()\n",
+    }
+    after = {"engine.py": before["engine.py"].replace("close_async(self)", 'close_async(self, *, reason="shutdown")')}
+    _, data = _report(tmp_path, capsys, before, after)
+    (item,) = [c for c in data["changed"] if c["signature_changed"]]  # type: ignore[attr-defined]
+    assert (item["signature_verdict"], item["old_signature"], item["new_signature"]) == (
+        "compatible",
+        "async def close_async(self)",
+        'async def close_async(self, *, reason="shutdown")',
+    )
+    assert _sites(data) == [("crawler.py", 5, "fine", None)]
+    assert data["risk"]["level"] == "low"  # type: ignore[index]
+
+
+def test_a_call_that_did_not_fit_before_is_not_this_change(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = {"lib.py": "def f(a):\n    return a\n", "app.py": "from lib import f\n\n\ndef g():\n    return f(1, 2)\n"}
+    _, data = _report(tmp_path, capsys, before, {"lib.py": "def f(a, b=None, *, c=None):\n    return a\n"})
+    assert _sites(data) == [("app.py", 5, "fine", None)]
+    _, data = _report(
+        tmp_path / "again", capsys, before, {"lib.py": "def f(a, *, c=None):\n    return a\n"}
+    )
+    assert _sites(data) == [("app.py", 5, None, "did not fit the old signature either (2 positional argument(s) for at most 1)")]
+
+
+def test_a_decorator_that_may_change_the_signature_is_not_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = {
+        "lib.py": "import click\n\n\n@click.pass_context\ndef f(ctx, a):\n    return a\n",
+        "app.py": "from lib import f\n\n\ndef g():\n    return f(1)\n",
+    }
+    _, data = _report(tmp_path, capsys, before, {"lib.py": before["lib.py"].replace("(ctx, a)", "(ctx, a, b)")})
+    assert _sites(data) == [("app.py", 5, None, "a decorator may change how it is called")]
+
+
+def test_typescript_arity_and_optional_parameters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = {
+        "src/lib.ts": (
+            "export function add(a: number, b?: number): number {\n  return a + (b ?? 0);\n}\n\n"
+            "export class Store {\n  constructor(private name: string) {}\n\n"
+            "  put(key: string, value: string): void {}\n}\n"
+        ),
+        "src/app.ts": (
+            "import { add, Store } from './lib';\n\n"
+            "export function run(xs: number[]): void {\n"
+            "  add(1);\n"  # 4
+            "  add(1, 2);\n"  # 5
+            "  add(...xs);\n"  # 6
+            "  const s = new Store('a');\n"  # 7
+            "  s.put('k', 'v');\n"  # 8
+            "}\n"
+        ),
+    }
+    after = {
+        "src/lib.ts": before["src/lib.ts"]
+        .replace("add(a: number, b?: number)", "add(a: number, b: number, c?: number)")
+        .replace("constructor(private name: string)", "constructor(private name: string, size = 1)")
+        .replace("put(key: string, value: string)", "put(key: string)")
+    }
+    _, data = _report(tmp_path, capsys, before, after)
+    assert _sites(data) == [
+        ("src/app.ts", 4, "will break", "1 argument(s) where 2 are required"),
+        ("src/app.ts", 5, "fine", None),
+        ("src/app.ts", 6, None, "arguments spread from a sequence or mapping"),
+        ("src/app.ts", 7, "fine", None),
+        ("src/app.ts", 8, "will break", "2 argument(s) for at most 1"),
+    ]
+
+
+def test_javascript_calls_are_never_said_to_break(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = {
+        "lib.js": "export function add(a, b) {\n  return a + b;\n}\n",
+        "app.js": "import { add } from './lib.js';\n\nexport function run() {\n  return add(1);\n}\n",
+    }
+    _, data = _report(tmp_path, capsys, before, {"lib.js": before["lib.js"].replace("add(a, b)", "add(a, b, c)")})
+    assert _sites(data) == [("app.js", 4, None, None)]  # JavaScript checks no arity
+
+
+GO_MOD = "module example.com/app\n\ngo 1.21\n"
+
+
+def test_go_argument_counts_and_variadics(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = {
+        "go.mod": GO_MOD,
+        "srv/srv.go": (
+            "package srv\n\n"
+            "type Server struct{}\n\n"
+            "func New(name string) *Server { return &Server{} }\n\n"
+            "func (s *Server) Start(port int) error { return nil }\n\n"
+            "func Log(msg string) {}\n"
+        ),
+        "main.go": (
+            "package main\n\n"
+            'import "example.com/app/srv"\n\n'
+            "func main() {\n"
+            '\ts := srv.New("a")\n'  # 6
+            "\ts.Start(80)\n"  # 7
+            '\tsrv.Log("x")\n'  # 8
+            "}\n"
+        ),
+    }
+    after = {
+        "srv/srv.go": before["srv/srv.go"]
+        .replace("func New(name string)", "func New(name string, port int)")
+        .replace("func (s *Server) Start(port int)", "func (s *Server) Start(port int, opts ...string)")
+        .replace("func Log(msg string)", "func Log(msg string, args ...any)")
+    }
+    _, data = _report(tmp_path, capsys, before, after)
+    assert _sites(data) == [
+        ("main.go", 6, "will break", "1 argument(s) where 2 are required"),
+        ("main.go", 7, "fine", None),
+        ("main.go", 8, "fine", None),
+    ]
+
+
+def test_go_inline_func_type_becoming_a_named_type_is_compatible(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # cobra 6c3c116: a parameter's inline func type became a named type of the same shape
+    before = {
+        "go.mod": GO_MOD,
+        "cmd.go": (
+            "package app\n\n"
+            "type Command struct{}\n\n"
+            "func (c *Command) Register(name string, f func(cmd *Command, args []string) ([]string, error)) error {\n"
+            "\treturn nil\n}\n"
+        ),
+        "use.go": (
+            "package app\n\n"
+            "func setup(c *Command) {\n"
+            '\tc.Register("x", func(cmd *Command, args []string) ([]string, error) { return nil, nil })\n'
+            "}\n"
+        ),
+    }
+    after = {
+        "cmd.go": (
+            "package app\n\n"
+            "type Command struct{}\n\n"
+            "type CompletionFunc func(cmd *Command, args []string) ([]string, error)\n\n"
+            "func (c *Command) Register(name string, f CompletionFunc) error {\n\treturn nil\n}\n"
+        )
+    }
+    _, data = _report(tmp_path, capsys, before, after)
+    (item,) = [c for c in data["changed"] if c["signature_changed"]]  # type: ignore[attr-defined]
+    assert item["signature_verdict"] == "compatible"
+    assert data["risk"]["level"] == "low"  # type: ignore[index]
+
+
+def test_rust_self_is_filled_by_the_receiver(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = {
+        "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
+        "src/lib.rs": (
+            "pub struct Store;\n\n"
+            "impl Store {\n"
+            "    pub fn new() -> Self { Store }\n"
+            "    pub fn put(&mut self, key: &str) {}\n"
+            "}\n\n"
+            "pub fn run() {\n"
+            "    let mut s = Store::new();\n"  # 9
+            '    s.put("k");\n'  # 10
+            '    Store::put(&mut s, "k");\n'  # 11
+            "}\n"
+        ),
+    }
+    after = {
+        "src/lib.rs": before["src/lib.rs"]
+        .replace("pub fn new() -> Self", "pub fn new(cap: usize) -> Self")
+        .replace("pub fn put(&mut self, key: &str)", "pub fn put(&mut self, key: &str, value: &str)")
+    }
+    _, data = _report(tmp_path, capsys, before, after)
+    assert _sites(data) == [
+        ("src/lib.rs", 9, "will break", "0 argument(s) where 1 are required"),
+        ("src/lib.rs", 10, "will break", "1 argument(s) where 2 are required"),
+        ("src/lib.rs", 11, "will break", "2 argument(s) where 3 are required"),
+    ]
+
+
+def test_java_overloads_by_arity(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = {
+        "src/main/java/shop/Repo.java": (
+            "package shop;\n\n"
+            "public class Repo {\n"
+            "    public void save(String key) {}\n"
+            "    public void save(String key, int ttl) {}\n"
+            "    public void drop(String key) {}\n"
+            "}\n"
+        ),
+        "src/main/java/shop/App.java": (
+            "package shop;\n\n"
+            "public class App {\n"
+            "    void run(Repo repo) {\n"
+            '        repo.save("a");\n'  # 5
+            '        repo.drop("b");\n'  # 6
+            "    }\n"
+            "}\n"
+        ),
+    }
+    after = {
+        "src/main/java/shop/Repo.java": before["src/main/java/shop/Repo.java"]
+        .replace("public void save(String key) {}", "public void save(String key, boolean sync) {}")
+        .replace("public void drop(String key) {}", "public void drop(String key, boolean sync) {}")
+    }
+    _, data = _report(tmp_path, capsys, before, after)
+    sites = _sites(data)
+    assert ("src/main/java/shop/App.java", 6, "will break", "no overload takes 1 argument(s)") in sites
+    # save(String) is gone but save(String, int) remains: 1 argument fits no overload either
+    assert ("src/main/java/shop/App.java", 5, "will break", "no overload takes 1 argument(s)") in sites
