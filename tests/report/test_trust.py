@@ -136,3 +136,59 @@ def test_a_compatible_signature_change_is_no_risk_reason(tmp_path: Path, capsys:
     assert change["new_signature"] == "async def close_async(self, *, reason='shutdown')"
     # the signature is no reason; that no test reaches the method is one
     assert data["risk"]["reasons"] == ["no test reaches 1 changed function(s): Engine.close_async"]
+
+
+def test_an_added_class_has_its_callers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # scrapy RemoteControl: added with its callers in the same change, "0 callers" was said
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"ext.py": "def other():\n    return 1\n"})
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {
+        "ext.py": "class RemoteControl:\n    def start(self):\n        return 1\n",
+        "a.py": "from ext import RemoteControl\n\n\ndef boot():\n    return RemoteControl().start()\n",
+        "b.py": "from ext import RemoteControl\n\n\ndef again():\n    return RemoteControl()\n",
+    })  # fmt: skip
+    commit(repo, "remote control")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    added = next(c for c in data["changed"] if c["symbol"] and c["symbol"]["qualified_name"] == "RemoteControl")
+    assert added["category"] == "added"
+    assert sorted(c["id"] for c in added["callers"]) == ["a.py:function:boot", "b.py:function:again"]
+
+
+def test_the_pr_comment_folds_low_signal_rows_and_draws_caller_paths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "core.py": "def parse(x):\n    return x\n",
+        "api.py": "from core import parse\n\n\ndef handle(x):\n    return parse(x)\n",
+        "web.py": "from api import handle\n\n\ndef view(x):\n    return handle(x)\n",
+        "tests/test_core.py": "from core import parse\n\n\ndef test_parse():\n    assert parse(1) == 1\n",
+        "README.md": "# Title\n\nText.\n",
+    })  # fmt: skip
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {
+        "core.py": "def parse(x):\n    return str(x)\n",
+        "tests/test_core.py": "from core import parse\n\n\ndef test_parse():\n    assert parse(1) == '1'\n",
+        "README.md": "# Title\n\nMore text.\n",
+    })  # fmt: skip
+    commit(repo, "parse returns a string")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "markdown", "--no-related"])
+    markdown = capsys.readouterr().out
+    table = markdown.split("### Changed symbols", 1)[1].split("\n\n", 2)[1]
+    assert [row.split(" | ")[0] for row in table.splitlines()[2:]] == ["| `parse`"]  # the one production row
+    folded = markdown.split("<details><summary>Low-signal changes", 1)[1]
+    assert folded.split("</details>")[0].splitlines()[2:] == [
+        "- test code (1): `test_parse`",
+        "- Markdown sections (1): `Title`",
+    ]
+    picture = markdown.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    # parse <- handle <- view: the path drawn edge by edge, the test too
+    assert picture.splitlines()[:1] == ["flowchart RL"]
+    nodes = dict(line.strip().split("[", 1) for line in picture.splitlines() if "[" in line)
+    names = {k: v.strip('"]') for k, v in nodes.items()}
+    edges = sorted((names[a], names[b]) for a, _, b in (line.split() for line in picture.splitlines() if "-->" in line))
+    assert edges == [("handle", "parse"), ("test_parse", "parse"), ("view", "handle")]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cartog_ci import graph, languages
-from cartog_ci.domain import Symbol
+from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, Symbol
 from cartog_ci.domain.results import (
     named,
     BrokenRef,
@@ -249,7 +249,8 @@ def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef],
         item.in_degree = current.in_degree if current is not None else 0
     else:
         item.in_degree = len(via_broken)
-    added_code = change.category == "added" and item.symbol.kind in ("function", "method")
+    # added code has callers like any other (a new class already used in 7 places)
+    added_code = change.category == "added" and item.symbol.kind in CALLABLE_KINDS | TYPE_KINDS
     if (change.category not in _IMPACTING and not added_code) or item.symbol.kind == "module":
         return item
     nodes: list[ImpactNode] = []
