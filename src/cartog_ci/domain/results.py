@@ -176,6 +176,9 @@ class ChangedSymbol:
     untested: bool = False  # changed code no test reaches (report/build.py decides)
     type_uses: int = 0  # places that name it as a type (annotations): not callers
     possible_callers: int = 0  # unresolved call sites that carry its name
+    possible_production_callers: int = 0  # of those, outside test files
+    # those divided by the project's definitions of the name (report/build.py)
+    likely_unseen_callers: float = 0.0
     production_callers: int = 0  # direct callers outside tests
     call_sites: list[CallSite] = field(default_factory=list)  # with a signature change
     # module rows, Markdown sections, test code: folded in the PR comment

@@ -36,10 +36,11 @@ def by_weight(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
     by callers outside tests, then by callers (the JSON keeps the diff's order)."""
 
     def weight(item: ChangedSymbol) -> tuple[int, int, int]:
+        unchecked = any(site.verdict == "" for site in item.call_sites)
         urgent = (
             item.change.category == "removed" and item.in_degree > 0
             or bool(item.sites("will break"))
-            or item.change.breaking and item.callers_total > 0
+            or item.change.breaking and item.callers_total > 0 and (unchecked or not item.call_sites)
         )
         return (0 if urgent else 1, -item.production_callers, -item.callers_total)
 
@@ -149,9 +150,10 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
                     f"{len(c.call_sites)} call site(s) could not be checked"
                 )
             elif fine:
+                outside = "" if s.name.startswith("_") else " (callers outside it may not)"
                 low.append(
                     f"breaking signature change of {named(s.qualified_name)}: all {len(fine)} call site(s) in the "
-                    "repository still fit (callers outside it may not)"
+                    f"repository still fit{outside}"
                 )
         elif c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken):
             old_name = c.change.old.qualified_name if c.change.old else s.qualified_name
@@ -165,24 +167,30 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
     for c in central[:2]:
         if c.production_callers >= 10:
             medium.append(f"{named(c.symbol.qualified_name)} is central: {c.production_callers} direct callers outside tests")
-    unknown_callers = [c for c in report_changed if c.untested and not c.callers_total and c.possible_callers]
-    for c in unknown_callers[:2]:
-        medium.append(
-            f"{c.possible_callers} call site(s) named {named(c.symbol.name)} could not be resolved: "
-            f"{named(c.symbol.qualified_name)} may have callers the graph does not show"
-        )
     untested = [c for c in report_changed if c.untested]
     if untested:
         reason = f"no test reaches {len(untested)} changed function(s): {_names([c.symbol.qualified_name for c in untested])}"
         (medium if any(c.production_callers >= 3 for c in untested) else low).append(reason)
+    # "0 callers" is not said when call sites of the name stayed unresolved;
+    # it weighs when some of those are outside tests
+    unknown_callers = sorted(
+        (c for c in report_changed if c.untested and not c.callers_total and c.possible_callers),
+        key=lambda c: -c.likely_unseen_callers,
+    )
+    for c in unknown_callers[:2]:
+        where = f", {c.possible_production_callers} outside tests" if c.possible_production_callers else ", all in tests"
+        (medium if c.likely_unseen_callers >= 3 else low).append(
+            f"{c.possible_callers} call site(s) named {named(c.symbol.name)} could not be resolved{where}: "
+            f"{named(c.symbol.qualified_name)} may have callers the graph does not show"
+        )
     if cs.unparsed:
         medium.append(
             f"{len(cs.unparsed)} changed file(s) could not be parsed on one side "
             f"(e.g. {named(cs.unparsed[0])}): their impact is unknown"
         )
-    shown = sum(1 for c in report_changed if c.shown)  # the count the report's header gives
+    shown = sum(1 for c in report_changed if c.shown and not c.low_signal)  # the table's count
     if shown > 80:
-        medium.append(f"large change: {shown} changed symbols")
+        medium.append(f"large change: {shown} changed symbols outside tests")
     if high:
         return Risk("high", high + medium + low)
     if medium:
@@ -261,11 +269,17 @@ def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef],
         # call sites of this name the graph could not resolve (broken ones
         # aside): "0 callers" is said only when it is true
         broken_sites = {(b.edge.file, b.edge.line, b.edge.source_id) for b in broken}
-        item.possible_callers = sum(
-            1
+        possible = [
+            e
             for e in store.unresolved_edges_named([item.symbol.name], kinds=("calls",))
             if e.resolution is None and (e.file, e.line, e.source_id) not in broken_sites
-        )
+        ]
+        item.possible_callers = len(possible)
+        outside = sum(1 for e in possible if not _in_test_file(e.file))
+        # a site of a name that k project symbols define calls this one about once in k
+        definitions = {(s.file, s.qualified_name) for s in store.find_symbols(item.symbol.name) if s.kind != "module"}
+        item.possible_production_callers = outside
+        item.likely_unseen_callers = outside / max(1, len(definitions))
     known = {n.symbol.id for n in nodes}
     anchor = (old_id,) if old_id is not None else ()
     nodes += [
@@ -273,7 +287,8 @@ def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef],
         for n in _impact_from_sources(store, via_broken, depth)
         if n.symbol.id not in known
     ]
-    nodes.sort(key=lambda n: (n.depth, n.symbol.file, n.symbol.start_line, n.symbol.id))
+    # nearest first, production code before tests
+    nodes.sort(key=lambda n: (n.depth, _in_test_code(n.symbol), n.symbol.file, n.symbol.start_line, n.symbol.id))
     item.callers_total = len(nodes)
     item.callers = nodes[:MAX_CALLERS_PER_SYMBOL]
     item.tests = [n.symbol for n in nodes if is_test(n.symbol)]
@@ -283,8 +298,12 @@ def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef],
 
 def _in_test_code(symbol: Symbol) -> bool:
     """A test, or anything in a test file or directory (helpers, fixtures)."""
-    language = languages.get(symbol.language)
-    return is_test(symbol) or (language is not None and language.in_test_file(symbol.file))
+    return is_test(symbol) or _in_test_file(symbol.file)
+
+
+def _in_test_file(path: str) -> bool:
+    language = languages.for_path(path)
+    return language is not None and language.in_test_file(path)
 
 
 def _impact_from_sources(store: Store, roots: list[str], depth: int) -> list[ImpactNode]:
