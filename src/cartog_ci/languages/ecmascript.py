@@ -26,12 +26,12 @@ from cartog_ci.languages.arguments import (
     argument_nodes,
     bind,
     parameters_after,
-    types_changed,
 )
 from cartog_ci.languages.base import (
     Language,
     Parameter,
     parse_parameters,
+    top_level_split,
     Project,
     ScopeRules,
     parameter_list,
@@ -289,7 +289,8 @@ class ECMAScript(Language):
             before = _declared_parameters(old)
             if before is None:
                 return None
-            if types_changed([p.annotation for p in before], [p.annotation for p in params], call.positional):
+            filled = zip(before[: call.positional], params[: call.positional])
+            if not all(_widened(was.annotation, now.annotation) for was, now in filled):
                 return CallCheck(UNKNOWN, "a parameter's type changed")
         return bind(
             Params(
@@ -315,14 +316,27 @@ def _typescript_verdict(before: list[Parameter], after: list[Parameter], old: st
         if i >= len(after):
             return "breaking"  # callers passing it: too many arguments
         now = after[i]
-        if now.kind != was.kind or now.annotation != was.annotation or (was.default and not now.default):
+        if now.kind != was.kind or not _widened(was.annotation, now.annotation) or (was.default and not now.default):
             return "breaking"
     if any(not p.default and p.kind == "positional" for p in after[len(before) :]):
         return "breaking"  # a new required parameter
-    if _return_type(old) != _return_type(new):
-        return "breaking"  # a return type callers may rely on
+    if _return_type(new) and _return_type(old) != _return_type(new):
+        return "breaking"  # a return type callers may rely on (one now inferred is not told)
     same = [(p.kind, p.default, p.annotation) for p in before] == [(p.kind, p.default, p.annotation) for p in after]
     return "" if same else "compatible"
+
+
+def _widened(old: str, new: str) -> bool:
+    """Whether every value a caller passed for a parameter typed ``old``
+    still fits ``new``, as far as the text tells: the same type, `any` or
+    `unknown`, a union with more members, or the same generic type given
+    type arguments (inferred at the call: `$ZodError` -> `$ZodError<T>`)."""
+    if old == new or new in ("any", "unknown") or not old:
+        return True
+    old_members, new_members = set(top_level_split(old, "|")), set(top_level_split(new, "|"))
+    if len(new_members) > 1 and old_members <= new_members:
+        return True
+    return "<" not in old and new.startswith(old + "<") and new.endswith(">")
 
 
 def _return_type(signature: str) -> str:

@@ -35,14 +35,15 @@ def by_weight(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
     """What a reader needs first: removed-and-referenced or breaking, then
     by callers outside tests, then by callers (the JSON keeps the diff's order)."""
 
-    def weight(item: ChangedSymbol) -> tuple[int, int, int]:
+    def weight(item: ChangedSymbol) -> tuple[int, bool, int, int]:
         unchecked = any(site.verdict == "" for site in item.call_sites)
         urgent = (
             item.change.category == "removed" and item.in_degree > 0
             or bool(item.sites("will break"))
             or item.change.breaking and item.callers_total > 0 and (unchecked or not item.call_sites)
         )
-        return (0 if urgent else 1, -item.production_callers, -item.callers_total)
+        # new code has no caller that relied on it before: after changed code
+        return (0 if urgent else 1, item.change.category == "added", -item.production_callers, -item.callers_total)
 
     return sorted(changed, key=weight)
 

@@ -10,6 +10,7 @@ signature changes (callers may break) and body-only changes.
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
@@ -146,25 +147,40 @@ def _pair_renames(
     out: list[SymbolChange] = []
     taken: set[str] = set()
     paired: set[str] = set()
+    moved_files: dict[str, str] = {}  # a file's symbols went there: its children follow
     for same_name in (True, False):
-        for old in removed:
+        for old in sorted(removed, key=lambda s: s.qualified_name.count(".")):  # parents first
             body = old_bodies.get(old.id)
             if body is None or old.id in paired:
                 continue
+            matches = []
             for new in added:
                 if new.id in taken or new.kind != old.kind or new_bodies.get(new.id) is None:
+                    continue
+                if moved_files.get(old.file, new.file) != new.file:
                     continue
                 if (old.name == new.name) != same_name or not same_name and _parent(old) != _parent(new):
                     continue
                 candidate = body if same_name else _rename_in(body, old.name, new.name)
                 if candidate == new_bodies[new.id]:
-                    taken.add(new.id)
-                    paired.add(old.id)
-                    moved = new.file != old.file or new.parent_id != old.parent_id
-                    verdict = _verdict(_rename_in(old.signature, old.name, new.name), new)
-                    out.append(SymbolChange("renamed", new, old, bool(verdict), old.id if moved else None, verdict))
-                    break
+                    matches.append(new)
+            if not matches:
+                continue
+            # of equal bodies, the one whose file is likeliest the old one's
+            # (locales/ua.ts became uk.ts, kh.ts became km.ts)
+            new = max(matches, key=lambda m: (m.file == old.file, _similarity(old.file, m.file)))
+            taken.add(new.id)
+            paired.add(old.id)
+            if new.file != old.file:
+                moved_files.setdefault(old.file, new.file)
+            moved = new.file != old.file or new.parent_id != old.parent_id
+            verdict = _verdict(_rename_in(old.signature, old.name, new.name), new)
+            out.append(SymbolChange("renamed", new, old, bool(verdict), old.id if moved else None, verdict))
     return out
+
+
+def _similarity(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()
 
 
 def _parent(symbol: Symbol) -> str:
