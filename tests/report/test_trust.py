@@ -197,3 +197,45 @@ def test_the_pr_comment_folds_low_signal_rows_and_draws_caller_paths(
     names = {k: v.strip('"]') for k, v in nodes.items()}
     edges = sorted((names[a], names[b]) for a, _, b in (line.split() for line in picture.splitlines() if "-->" in line))
     assert edges == [("handle", "parse"), ("test_parse", "parse"), ("view", "handle")]
+
+
+def test_typescript_widened_parameter_types_are_compatible(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"errors.ts": (
+        "export class Err<T = unknown> {}\n\n"
+        "export function flatten(error: Err, label: string): string {\n  return label;\n}\n\n"
+        "export function narrow(value: string | number): void {}\n"
+    )})  # fmt: skip
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"errors.ts": (
+        "export class Err<T = unknown> {}\n\n"
+        "export function flatten<T>(error: Err<T>, label: string | null): string {\n  return label ?? '';\n}\n\n"
+        "export function narrow(value: string): void {}\n"
+    )})  # fmt: skip
+    commit(repo, "generic")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["signature_changed"]}
+    assert verdicts == {"flatten": "compatible", "narrow": "breaking"}
+
+
+def test_a_renamed_file_takes_its_symbols_with_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # zod 4.1: locales/ua.ts became uk.ts and kh.ts became km.ts, all alike
+    locale = "export default function error() {\n  return getSizing();\n}\n\nfunction getSizing() {\n  return 1;\n}\n"
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"locales/ua.ts": locale, "locales/kh.ts": locale})
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    git(repo, "mv", "locales/ua.ts", "locales/uk.ts")
+    git(repo, "mv", "locales/kh.ts", "locales/km.ts")
+    commit(repo, "rename")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    moves = sorted((c["old"]["file"], c["symbol"]["file"], c["symbol"]["qualified_name"]) for c in data["changed"] if c["category"] == "renamed")
+    assert moves == [
+        ("locales/kh.ts", "locales/km.ts", "error"),
+        ("locales/kh.ts", "locales/km.ts", "getSizing"),
+        ("locales/ua.ts", "locales/uk.ts", "error"),
+        ("locales/ua.ts", "locales/uk.ts", "getSizing"),
+    ]
