@@ -30,7 +30,8 @@ Measures per pair, on a warm index (built at the head, untimed):
 - the Markdown report of the whole range as the GitHub Action posts it
   (``report --base main --format markdown --link-base <web URL at head>
   --no-related``): bytes and lines, and its bytes without ``--link-base``
-  (as a local run prints it);
+  (as a local run prints it), and whether it had to be trimmed to fit the
+  comment's budget (and its size rendered with no budget at all);
 - the JSON report: changed symbols (and their categories), broken
   references, risk level, tests;
 - the wall time of the Markdown report, warm at head (median of the runs).
@@ -63,6 +64,7 @@ import argparse
 import filecmp
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -88,6 +90,24 @@ from measure import ProcessRun, cli_env, load_average, median, ms, run_process, 
 REPO = Path(__file__).resolve().parent.parent
 COMMITS = 10
 MARKDOWN_CAP = 65_536  # characters: GitHub's limit of a comment, the report's hard cap
+_TRIMMED = re.compile(r"trimmed to fit a PR comment: ([^<\n]*?)\.?(?:</sub>|\n|$)")
+_CUT = "Report cut at the PR comment size limit"
+# The report without its size budget: render_markdown patched before the CLI
+# imports it (both 333fd77 and 201e3ba call render_markdown(report,
+# link_base=...)); exit 3 when a revision has no such function.
+UNTRIMMED = """
+import sys
+import cartog_ci.report.render as render
+original = getattr(render, "render_markdown", None)
+if original is None:
+    sys.exit(3)
+def untrimmed(report, *args, **kwargs):
+    kwargs["budget"] = 10**9
+    return original(report, *args, **kwargs)
+render.render_markdown = untrimmed
+from cartog_ci.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
 AnyCorpus = corpora.Corpus | corpora.NpmCorpus
 
 
@@ -225,6 +245,9 @@ class Side:
     def cli(self, *args: str, check: bool = False) -> ProcessRun:
         return run_process([PYTHON, "-m", "cartog_ci.cli", *args], env=self.env, check=check)
 
+    def cli_untrimmed(self, *args: str) -> ProcessRun:
+        return run_process([PYTHON, "-c", UNTRIMMED, *args], env=self.env, check=False)
+
 
 @dataclass
 class Options:
@@ -253,6 +276,7 @@ class Outcome:
 
     markdown: str = ""
     plain: str = ""  # the Markdown without --link-base (a local run's)
+    untrimmed: str | None = None  # the Markdown with no size budget (None: not measurable)
     json_text: str = ""
     warm_head: list[ProcessRun] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -264,6 +288,22 @@ class Outcome:
     @property
     def md_lines(self) -> int:
         return self.markdown.count("\n") + (0 if self.markdown.endswith("\n") or not self.markdown else 1)
+
+    @property
+    def trim(self) -> str:
+        """How the report fitted its size budget: '-' untrimmed, 'trimmed', 'cut'."""
+        if _CUT in self.markdown:
+            return "cut"
+        return "trimmed" if _TRIMMED.search(self.markdown) else "-"
+
+    @property
+    def trim_note(self) -> str:
+        found = _TRIMMED.search(self.markdown)
+        return found.group(1).strip() if found else ("cut at the limit" if _CUT in self.markdown else "none")
+
+    @property
+    def untrimmed_kb(self) -> str:
+        return "?" if self.untrimmed is None else _kb(len(self.untrimmed.encode("utf-8")))
 
     def summary(self) -> dict[str, object]:
         try:
@@ -309,13 +349,15 @@ class PairBench:
         return args
 
     def report(
-        self, side: Side, fmt: str = "markdown", index: Path | None = None, links: bool = True
+        self, side: Side, fmt: str = "markdown", index: Path | None = None, links: bool = True, untrimmed: bool = False
     ) -> ProcessRun:
         args = self.report_args(side, fmt, index or self.index_path(side))
         if not links and "--link-base" in args:
             at = args.index("--link-base")
             del args[at : at + 2]
-        done = side.cli(*args)
+        done = side.cli_untrimmed(*args) if untrimmed else side.cli(*args)
+        if untrimmed and done.returncode == 3:
+            return done
         if done.returncode not in (0, 1):
             raise SystemExit(f"{side.name}: report of {self.pair.name} failed ({done.returncode}):\n{done.stderr}")
         return done
@@ -330,6 +372,8 @@ class PairBench:
         out.json_text = self.report(side, "json").stdout
         out.markdown = self.report(side).stdout
         out.plain = self.report(side, links=False).stdout
+        whole = self.report(side, untrimmed=True)
+        out.untrimmed = whole.stdout if whole.returncode != 3 else None
         if self.opts.links and "--link-base" not in side.report_flags:
             out.notes.append(f"{side.name} has no --link-base: its Markdown has no links")
         if not self.opts.related and "--no-related" not in side.report_flags:
@@ -371,7 +415,10 @@ class PairBench:
         written = []
         for side_name, out in self.outcomes.items():
             label = self.side_labels[side_name].replace(" + uncommitted changes", "-dirty").replace(" ", "_")
-            for suffix, text in ((".md", out.markdown), (".json", out.json_text)):
+            texts = [(".md", out.markdown), (".json", out.json_text)]
+            if out.untrimmed is not None and out.untrimmed != out.markdown:
+                texts.append((".untrimmed.md", out.untrimmed))
+            for suffix, text in texts:
                 path = directory / f"{self.pair.name}.{side_name}-{label}{suffix}"
                 path.write_text(text, encoding="utf-8")
                 written.append(path)
@@ -405,7 +452,8 @@ def pair_note(bench: PairBench) -> str:
 
 def render_compare(benches: Sequence[PairBench], sides: Sequence[Side], rounds: int, loads: tuple[str, str]) -> str:
     names = [s.name for s in sides]
-    headers = ["pair", "files", "Markdown KB", "Markdown lines", "KB without links", "baseline warm", "current warm",
+    headers = ["pair", "files", "Markdown KB", "Markdown lines", "trim", "KB without links", "KB untrimmed",
+               "baseline warm", "current warm",
                "ratio cur/base", "(min - max)"]  # fmt: skip
     rows = []
     for b in benches:
@@ -415,7 +463,8 @@ def render_compare(benches: Sequence[PairBench], sides: Sequence[Side], rounds: 
         rows.append([
             b.pair.name, str(len(b.files)),
             _arrow(_kb(o.md_bytes) for o in outs), _arrow(f"{o.md_lines:,}" for o in outs),
-            _arrow(_kb(len(o.plain.encode("utf-8"))) for o in outs),
+            _arrow(o.trim for o in outs), _arrow(_kb(len(o.plain.encode("utf-8"))) for o in outs),
+            _arrow(o.untrimmed_kb for o in outs),
             ms(median(walls[0])), ms(median(walls[1])),
             f"{median(ratios):.2f}", f"{min(ratios):.2f} - {max(ratios):.2f}",
         ])  # fmt: skip
@@ -434,7 +483,9 @@ def render_compare(benches: Sequence[PairBench], sides: Sequence[Side], rounds: 
         "Markdown: `report --base main --format markdown"
         + (" --link-base <web URL at head>" if benches and benches[0].opts.links else "")
         + ("" if benches and benches[0].opts.related else " --no-related")
-        + "` of main..upgrade; KB = 1024 bytes; lines as wc -l; 'without links': the same without --link-base",
+        + "` of main..upgrade; KB = 1024 bytes; lines as wc -l; 'without links': the same without --link-base;",
+        f"trim: whether the report had to leave things out to fit its budget ({MARKDOWN_CAP:,} characters less room"
+        " for the comment's marker); 'untrimmed': the same Markdown rendered with no budget (render_markdown patched)",
         "warm: the same report on an index already at the head; median over rounds, spawn to reap;",
         "ratio: median (min - max) of the per-round current / baseline",
         "counts from `--format json` (changed entries, broken_references, risk level and its reasons, tests)",
@@ -444,6 +495,7 @@ def render_compare(benches: Sequence[PairBench], sides: Sequence[Side], rounds: 
         for n in names:
             s = b.outcomes[n].summary()
             lines.append(f"  {n} categories: {_categories(s.get('categories'))}")
+            lines.append(f"  {n} left out to fit: {b.outcomes[n].trim_note}")
         for n in names:
             shown = ", ".join(f"{r.wall:.2f}" for r in b.outcomes[n].warm_head)
             lines.append(f"  {n} warm runs (s): {shown}")
@@ -453,7 +505,8 @@ def render_compare(benches: Sequence[PairBench], sides: Sequence[Side], rounds: 
 
 
 def render_alone(benches: Sequence[PairBench], timings: dict[str, dict[str, list[float]]], side: Side) -> str:
-    headers = ["pair", "files", "Markdown KB", "lines", "KB without links", "changed", "broken", "risk",
+    headers = ["pair", "files", "Markdown KB", "lines", "trim", "KB without links", "KB untrimmed",
+               "changed", "broken", "risk",
                "cold s", "warm at base s", "warm at head s"]  # fmt: skip
     rows = []
     for b in benches:
@@ -461,7 +514,8 @@ def render_alone(benches: Sequence[PairBench], timings: dict[str, dict[str, list
         s = out.summary()
         t = timings[b.pair.name]
         rows.append([
-            b.pair.name, str(len(b.files)), _kb(out.md_bytes), f"{out.md_lines:,}", _kb(len(out.plain.encode("utf-8"))),
+            b.pair.name, str(len(b.files)), _kb(out.md_bytes), f"{out.md_lines:,}", out.trim,
+            _kb(len(out.plain.encode("utf-8"))), out.untrimmed_kb,
             str(s.get("changed", "?")), str(s.get("broken", "?")), str(s.get("risk", "?")),
             *(f"{median(t[k]):.2f} ({min(t[k]):.2f})" for k in ("cold", "warm at base", "warm at head")),
         ])  # fmt: skip
@@ -475,6 +529,7 @@ def render_alone(benches: Sequence[PairBench], timings: dict[str, dict[str, list
     for b in benches:
         lines.append(pair_note(b))
         lines.append(f"  categories: {_categories(b.outcomes[side.name].summary().get('categories'))}")
+        lines.append(f"  left out to fit: {b.outcomes[side.name].trim_note}")
         lines.extend(f"  {note}" for note in b.outcomes[side.name].notes)
     return "\n".join(lines)
 
@@ -551,7 +606,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5, help="with --baseline: alternating rounds (default 5)")
     parser.add_argument("--runs", type=int, default=3, help="without --baseline: runs per scenario (default 3)")
     parser.add_argument("--keep-markdown", metavar="DIR", type=Path,
-                        help="write each side's Markdown (and JSON) report of each pair here")  # fmt: skip
+                        help="write each side's Markdown report of each pair here (with its JSON, and its"
+                             " untrimmed Markdown when the budget trimmed it)")  # fmt: skip
     parser.add_argument("--related", action="store_true",
                         help="index with embeddings and show related code (default: --no-related)")  # fmt: skip
     parser.add_argument("--no-links", action="store_true", help="no --link-base (the Action always passes one)")
