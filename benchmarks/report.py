@@ -454,12 +454,14 @@ def render_compare(benches: Sequence[PairBench], sides: Sequence[Side], rounds: 
     names = [s.name for s in sides]
     headers = ["pair", "files", "Markdown KB", "Markdown lines", "trim", "KB without links", "KB untrimmed",
                "baseline warm", "current warm",
-               "ratio cur/base", "(min - max)"]  # fmt: skip
+               "ratio cur/base", "(min - max)", "CPU ratio"]  # fmt: skip
     rows = []
     for b in benches:
         outs = [b.outcomes[n] for n in names]
         walls = [[r.wall for r in o.warm_head] for o in outs]
         ratios = [c / a for a, c in zip(*walls)]
+        cpus = [[r.cpu for r in o.warm_head] for o in outs]
+        cpu_ratios = [c / a for a, c in zip(*cpus) if a > 0]
         rows.append([
             b.pair.name, str(len(b.files)),
             _arrow(_kb(o.md_bytes) for o in outs), _arrow(f"{o.md_lines:,}" for o in outs),
@@ -467,6 +469,7 @@ def render_compare(benches: Sequence[PairBench], sides: Sequence[Side], rounds: 
             _arrow(o.untrimmed_kb for o in outs),
             ms(median(walls[0])), ms(median(walls[1])),
             f"{median(ratios):.2f}", f"{min(ratios):.2f} - {max(ratios):.2f}",
+            f"{median(cpu_ratios):.2f}" if cpu_ratios else "?",
         ])  # fmt: skip
     count_headers = ["pair", "changed symbols", "broken refs", "risk", "reasons", "tests"]
     count_rows = [
@@ -487,7 +490,8 @@ def render_compare(benches: Sequence[PairBench], sides: Sequence[Side], rounds: 
         f"trim: whether the report had to leave things out to fit its budget ({MARKDOWN_CAP:,} characters less room"
         " for the comment's marker); 'untrimmed': the same Markdown rendered with no budget (render_markdown patched)",
         "warm: the same report on an index already at the head; median over rounds, spawn to reap;",
-        "ratio: median (min - max) of the per-round current / baseline",
+        "ratio: median (min - max) of the per-round current / baseline; CPU ratio: the same of user + system CPU",
+        "seconds (the child and its reaped descendants: less swayed by the machine's load than wall time)",
         "counts from `--format json` (changed entries, broken_references, risk level and its reasons, tests)",
     ]
     for b in benches:
@@ -498,7 +502,8 @@ def render_compare(benches: Sequence[PairBench], sides: Sequence[Side], rounds: 
             lines.append(f"  {n} left out to fit: {b.outcomes[n].trim_note}")
         for n in names:
             shown = ", ".join(f"{r.wall:.2f}" for r in b.outcomes[n].warm_head)
-            lines.append(f"  {n} warm runs (s): {shown}")
+            cpu = ", ".join(f"{r.cpu:.2f}" for r in b.outcomes[n].warm_head)
+            lines.append(f"  {n} warm runs, wall s: {shown}; CPU s: {cpu}")
         lines.extend(f"  {note}" for n in names for note in b.outcomes[n].notes)
     lines.append(f"{os.cpu_count()} CPUs; 1-min load average {loads[0]} at start, {loads[1]} at end")
     return "\n".join(lines)
