@@ -174,15 +174,17 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
         (medium if any(c.production_callers >= 3 for c in untested) else low).append(reason)
     # "0 callers" is not said when call sites of the name stayed unresolved;
     # it weighs when some of those are outside tests
-    unknown_callers = sorted(
-        (c for c in report_changed if c.untested and not c.callers_total and c.possible_callers),
-        key=lambda c: -c.likely_unseen_callers,
-    )
-    for c in unknown_callers[:2]:
+    by_name: dict[str, list[ChangedSymbol]] = {}
+    for c in report_changed:
+        if c.untested and not c.callers_total and c.possible_callers:
+            by_name.setdefault(c.symbol.name, []).append(c)
+    unknown_callers = sorted(by_name.values(), key=lambda group: -max(c.likely_unseen_callers for c in group))
+    for group in unknown_callers[:2]:
+        c = group[0]  # the sites are those of the name: the same for each
         where = f", {c.possible_production_callers} outside tests" if c.possible_production_callers else ", all in tests"
-        (medium if c.likely_unseen_callers >= 3 else low).append(
+        (medium if max(g.likely_unseen_callers for g in group) >= 3 else low).append(
             f"{c.possible_callers} call site(s) named {named(c.symbol.name)} could not be resolved{where}: "
-            f"{named(c.symbol.qualified_name)} may have callers the graph does not show"
+            f"{_names([g.symbol.qualified_name for g in group])} may have callers the graph does not show"
         )
     if cs.unparsed:
         medium.append(

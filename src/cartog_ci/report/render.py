@@ -174,8 +174,8 @@ def _path_edges(
 # What the PR comment shows, most first; later plans trim further to fit
 # GitHub's limit (the JSON form always has everything).
 _PLANS: tuple[dict[str, object], ...] = (
-    dict(reasons=5, break_rows=30, rows=15, signatures=10, caller_symbols=4, callers=8, names=15, related=True, picture=True),
-    dict(reasons=5, break_rows=30, rows=15, signatures=10, caller_symbols=5, callers=5, names=15, related=False, picture=True),
+    dict(reasons=5, break_rows=30, rows=12, signatures=10, caller_symbols=3, callers=6, names=8, related=True, picture=True),
+    dict(reasons=5, break_rows=30, rows=12, signatures=10, caller_symbols=3, callers=4, names=8, related=False, picture=True),
     dict(reasons=5, break_rows=20, rows=15, signatures=5, caller_symbols=3, callers=3, names=10, related=False, picture=False),
     dict(reasons=3, break_rows=10, rows=10, signatures=3, caller_symbols=0, callers=0, names=5, related=False, picture=False),
 )
