@@ -194,7 +194,7 @@ def build_report(
         changed=changed,
         broken=broken,
         tests=tests,
-        test_commands=test_commands(tests),
+        test_commands=test_commands(tests, root=cs.root, symbols_in_file=store.symbols_in_file),
         risk=_risk(changed, broken, cs),
         depth=depth,
         unresolved_edges=counts.unresolved,
