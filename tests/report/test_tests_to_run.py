@@ -86,6 +86,19 @@ def test_pytest_from_the_folder_of_its_configuration(tmp_path: Path, capsys: pyt
     assert len(data["tests"]) == 5  # type: ignore[arg-type]
 
 
+def test_past_thirty_ids_the_cheapest_files_run_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 8 files, each with 4 tests of add and 5 of mul: 32 IDs; running one file
+    # whole adds 5 tests and saves 3 IDs: the first file whole makes 29
+    files = {"pytest.ini": "[pytest]\n", "calc.py": CALC}
+    for f in range(8):
+        tests = [f"def test_add_{i}():\n    assert add({i}, 0) == {i}\n" for i in range(4)]
+        tests += [f"def test_mul_{i}():\n    assert mul({i}, 1) == {i}\n" for i in range(5)]
+        files[f"tests/test_f{f}.py"] = "from calc import add, mul\n\n\n" + "\n\n".join(tests)
+    commands = _commands(tmp_path, capsys, files, {"calc.py": "return a + b => return b + a"})
+    ids = [f"tests/test_f{f}.py::test_add_{i}" for f in range(1, 8) for i in range(4)]
+    assert commands == ["pytest tests/test_f0.py " + " ".join(ids)]
+
+
 UNITTEST_PROJECT = {
     "calc.py": CALC,
     "tests/__init__.py": "",
@@ -207,6 +220,16 @@ def test_the_runner_from_dev_dependencies_without_a_test_script(
     }
     commands = _commands(tmp_path, capsys, files, {"web/src/math.ts": "return a + b; => return b + a;"})
     assert commands == ["cd web && npx vitest run src/math.test.ts"]
+
+
+def test_a_test_script_that_runs_another_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = {
+        "package.json": '{"scripts": {"test": "npm run test:unit", "test:unit": "jest --ci"}, "devDependencies": {"vitest": "^2"}}\n',
+        "src/math.ts": JS_MONOREPO["ui/src/math.ts"],
+        "src/math.test.ts": JS_MONOREPO["ui/src/math.test.ts"],
+    }
+    commands = _commands(tmp_path, capsys, files, {"src/math.ts": "return a + b; => return b + a;"})
+    assert commands == ["npx jest src/math.test.ts"]
 
 
 # --- Go -------------------------------------------------------------------

@@ -260,35 +260,91 @@ def _python_runner(ws: Workspace, test: Symbol) -> tuple[str, str]:
     return "unittest", ws.nearest(test.file, *_PY_PROJECT_FILES) or ""
 
 
+def _owner(test: Symbol) -> str:
+    return test.qualified_name.rpartition(".")[0]
+
+
 def _collapsed(
     group: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbol], bool]
 ) -> list[tuple[str, str, tuple[str, ...]]]:
     """(file, the part after the file: "" for the whole file, "Class" or
-    "Class.test"; the test IDs it runs): a file or class whole when most of
-    its tests are selected, and every file whole past MAX_TEST_IDS parts,
-    so that the command stays short."""
+    "Class.test"; the test IDs it runs), so that the command stays short: a
+    file or class whole when most of its tests are selected; past
+    MAX_TEST_IDS parts, the files or classes whose merging adds the fewest
+    tests per part saved are run whole until the parts fit."""
     by_file: dict[str, dict[str, Symbol]] = {}
     for t in group:
         by_file.setdefault(t.file, {})[t.id] = t
-    known_by_file = {p: {s.id: s for s in ws.file_tests(p, is_test)} | selected for p, selected in by_file.items()}
-    whole = [(p, "", tuple(sorted(known_by_file[p]))) for p in sorted(by_file)]
     graph = ws.symbols_in_file is not None  # without the graph, a file's other tests are unknown
-    out: list[tuple[str, str, tuple[str, ...]]] = []
-    for path, selected in sorted(by_file.items()):
-        known = known_by_file[path]
-        if graph and len(known) > 1 and 2 * len(selected) > len(known):
-            out.append((path, "", tuple(sorted(known))))
+    known: dict[str, dict[str, Symbol]] = {
+        p: {s.id: s for s in ws.file_tests(p, is_test)} | selected for p, selected in by_file.items()
+    }
+    # per file: None (whole) or, per class ("" for none), None (whole) or its selected tests
+    state: dict[str, dict[str, list[Symbol] | None] | None] = {}
+    for path, selected in by_file.items():
+        if graph and len(known[path]) > 1 and 2 * len(selected) > len(known[path]):
+            state[path] = None
             continue
-        by_class: dict[str, list[Symbol]] = {}
-        for s in selected.values():
-            by_class.setdefault(s.qualified_name.rpartition(".")[0], []).append(s)
-        for owner, members in sorted(by_class.items()):
-            in_class = [s for s in known.values() if s.qualified_name.rpartition(".")[0] == owner]
-            if owner and graph and len(in_class) > 1 and 2 * len(members) > len(in_class):
-                out.append((path, owner, tuple(sorted(s.id for s in in_class))))
+        classes: dict[str, list[Symbol] | None] = {}
+        for t in selected.values():
+            members = classes.setdefault(_owner(t), [])
+            assert members is not None
+            members.append(t)
+        for owner, members in classes.items():
+            size = sum(1 for s in known[path].values() if _owner(s) == owner)
+            if owner and graph and members is not None and size > 1 and 2 * len(members) > size:
+                classes[owner] = None
+        state[path] = classes
+
+    def class_size(path: str, owner: str) -> int:
+        return sum(1 for s in known[path].values() if _owner(s) == owner)
+
+    def parts(path: str) -> int:
+        classes = state[path]
+        return 1 if classes is None else sum(1 if m is None else len(m) for m in classes.values())
+
+    def runs(path: str) -> int:
+        classes = state[path]
+        if classes is None:
+            return len(known[path])
+        return sum(class_size(path, o) if m is None else len(m) for o, m in classes.items())
+
+    while graph and sum(parts(p) for p in state) > MAX_TEST_IDS:
+        # (extra tests per part saved, -parts saved, file, class or None for the file)
+        options: list[tuple[float, int, str, str | None]] = []
+        for path, in_file in state.items():
+            if in_file is None:
+                continue
+            if parts(path) > 1:
+                saved = parts(path) - 1
+                options.append(((len(known[path]) - runs(path)) / saved, -saved, path, None))
+            for owner, members in in_file.items():
+                if owner and members is not None and len(members) > 1:
+                    saved = len(members) - 1
+                    options.append(((class_size(path, owner) - len(members)) / saved, -saved, path, owner))
+        if not options:
+            break
+        _, _, chosen, chosen_class = min(options, key=lambda o: (o[0], o[1], o[2], o[3] or ""))
+        in_chosen = state[chosen]
+        if chosen_class is None or in_chosen is None:
+            state[chosen] = None
+        else:
+            in_chosen[chosen_class] = None
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    for path in sorted(state):
+        final = state[path]
+        if final is None:
+            out.append((path, "", tuple(sorted(known[path]))))
+            continue
+        for owner, members in sorted(final.items()):
+            if members is None:
+                ids = tuple(sorted(s.id for s in known[path].values() if _owner(s) == owner))
+                out.append((path, owner, ids))
             else:
-                out += [(path, s.qualified_name, (s.id,)) for s in sorted(members, key=lambda s: s.start_line)]
-    return whole if len(out) > MAX_TEST_IDS else out
+                out += [(path, t.qualified_name, (t.id,)) for t in sorted(members, key=lambda s: s.start_line)]
+    if not graph and len(out) > MAX_TEST_IDS:  # a file's other tests unknown: whole files
+        return [(p, "", tuple(sorted(known[p]))) for p in sorted(by_file)]
+    return out
 
 
 def _pytest(group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callable[[Symbol], bool]) -> TestCommand:
@@ -332,12 +388,17 @@ _RUNNER_CONFIG = re.compile(r"^(vitest|jest|\.mocharc)(\.[\w.]+)?$")
 def _js_runner(package: dict[str, object], files: frozenset[str]) -> str | None:
     """The runner a package's ``test`` script names, else its dev
     dependencies or a runner's configuration file."""
-    script = _names(package, "scripts", "test")
-    if isinstance(script, str):
+    scripts = package.get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else None
+    for _ in range(3):  # `"test": "npm run test:unit"` names another script
+        if not isinstance(script, str) or not isinstance(scripts, dict):
+            break
         # the first runner the script names (`vitest run`, `jest --ci`, `react-scripts test` is jest)
         found = re.search(r"\b(vitest|jest|mocha|react-scripts test)\b", script)
         if found:
             return "jest" if found.group(1) == "react-scripts test" else found.group(1)
+        other = re.search(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)", script)
+        script = scripts.get(other.group(1)) if other else None
     for key in ("devDependencies", "dependencies"):
         deps = package.get(key)
         if isinstance(deps, dict):
