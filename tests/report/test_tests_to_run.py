@@ -128,6 +128,9 @@ def test_unittest_without_a_pytest_setup(tmp_path: Path, capsys: pytest.CaptureF
         ("pyproject.toml", '[project]\nname = "calc"\n\n[dependency-groups]\ntest = ["pytest"]\n'),
         ("pyproject.toml", '[tool.poetry.group.dev.dependencies]\npytest = "^8.0"\n'),
         ("requirements-dev.txt", "ruff\npytest==8.3.2\n"),
+        ("requirements-dev.txt", "pytest-django>=4\n"),
+        ("pyproject.toml", '[tool.poetry.group.test.dependencies]\npytest-asyncio = "*"\n'),
+        ("tox.ini", "[testenv]\ndeps =\n    pytest\ncommands = pytest\n"),
     ],
 )
 def test_a_pytest_setup_means_pytest(
@@ -142,8 +145,8 @@ def test_a_pytest_setup_means_pytest(
     ("name", "text"),
     [
         ("setup.cfg", "[metadata]\nname = calc\n\n[flake8]\nmax-line-length = 100\n"),
-        ("pyproject.toml", '[project]\nname = "calc"\ndependencies = ["pytest-timeout-free-lib"]\n'),
-        ("requirements-dev.txt", "pytest-cov-lookalike\n"),
+        ("pyproject.toml", '[project]\nname = "calc"\n\n[project.optional-dependencies]\ndev = ["nose2", "pytestify"]\n'),
+        ("requirements-dev.txt", "ruff\nmypy\n"),
     ],
 )
 def test_no_pytest_setup_means_unittest(
@@ -152,6 +155,17 @@ def test_no_pytest_setup_means_unittest(
     files = {**UNITTEST_PROJECT, name: text}
     commands = _commands(tmp_path, capsys, files, {"calc.py": "return a + b => return b + a"})
     assert commands == ["python -m unittest tests.test_calc.TestCalc.test_add"]
+
+
+def test_a_django_project_runs_manage_py_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = {
+        "site/manage.py": "import sys\n",
+        "site/shop/__init__.py": "",
+        "site/shop/calc.py": CALC,
+        "site/shop/tests.py": UNITTEST_PROJECT["tests/test_calc.py"].replace("from calc", "from shop.calc"),
+    }
+    commands = _commands(tmp_path, capsys, files, {"site/shop/calc.py": "return a + b => return b + a"})
+    assert commands == ["cd site && python manage.py test shop.tests.TestCalc.test_add"]
 
 
 def test_plain_test_functions_run_with_pytest_even_without_a_setup(

@@ -271,6 +271,7 @@ PYTHON = Python(
         builtins=frozenset(dir(builtins)),
         submodule_imports=True,
     ),
-    test_files=r"(^|/)(test_[^/]*\.py|[^/]*_test\.py|conftest\.py)$",
+    # tests.py: Django's and many unittest projects' test module
+    test_files=r"(^|/)(test_[^/]*\.py|[^/]*_test\.py|tests\.py|conftest\.py)$",
     test_runner="pytest",
 )

@@ -179,12 +179,16 @@ _REQUIREMENT_FILES = (
 )
 
 
+_PYTEST_REQUIREMENT = re.compile(r"\s*pytest([-_][\w.-]+)?\s*($|[<>=~!;\[ ])")
+
+
 def _mentions_pytest(value: object) -> bool:
-    """Whether a dependency list (strings, tables, nested) names pytest."""
+    """Whether a dependency list (strings, tables, nested) names pytest or
+    a pytest plugin (``pytest-django``)."""
     if isinstance(value, str):
-        return bool(re.match(r"\s*pytest\s*($|[<>=~!;\[ ])", value))
+        return bool(_PYTEST_REQUIREMENT.match(value))
     if isinstance(value, dict):
-        return any(k == "pytest" or _mentions_pytest(v) for k, v in value.items())
+        return any(_PYTEST_REQUIREMENT.fullmatch(str(k)) or _mentions_pytest(v) for k, v in value.items())
     if isinstance(value, list):
         return any(_mentions_pytest(v) for v in value)
     return False
@@ -241,12 +245,15 @@ def python_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[S
         if runner == "pytest":
             commands.append(_pytest(group, folder, ws, is_test))
         else:
-            commands.append(_unittest(group, folder, ws, is_test))
+            run = "python manage.py test" if runner == "django" else "python -m unittest"
+            commands.append(_unittest(run, group, folder, ws, is_test))
     return commands
 
 
 def _python_runner(ws: Workspace, test: Symbol) -> tuple[str, str]:
-    """(pytest | unittest, the folder it runs from)."""
+    """(pytest | django | unittest, the folder it runs from): a Django
+    project (a ``manage.py`` above the test) runs its TestCase classes with
+    ``python manage.py test``, which sets Django up."""
     pytest_found = False
     rootdir = None
     for folder in ws.upward(test.file):
@@ -257,6 +264,9 @@ def _python_runner(ws: Workspace, test: Symbol) -> tuple[str, str]:
     plain_function = ":class:" not in (test.parent_id or "")
     if pytest_found or plain_function or not ws.root:
         return "pytest", rootdir or ""
+    django = ws.nearest(test.file, "manage.py")
+    if django is not None:
+        return "django", django
     return "unittest", ws.nearest(test.file, *_PY_PROJECT_FILES) or ""
 
 
@@ -354,14 +364,16 @@ def _pytest(group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callab
     return TestCommand(in_folder(folder, "pytest " + " ".join(quote(w) for w in words)), ran)
 
 
-def _unittest(group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callable[[Symbol], bool]) -> TestCommand:
+def _unittest(
+    run: str, group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callable[[Symbol], bool]
+) -> TestCommand:
     parts = _collapsed(group, ws, is_test)
     words = []
     for path, inner, _ in parts:
         module = relative(path, folder).removesuffix(".py").replace("/", ".")
         words.append(module + ("." + inner if inner else ""))
     ran = tuple(i for *_, ids in parts for i in ids)
-    return TestCommand(in_folder(folder, "python -m unittest " + " ".join(quote(w) for w in words)), ran)
+    return TestCommand(in_folder(folder, f"{run} " + " ".join(quote(w) for w in words)), ran)
 
 
 # --- JavaScript and TypeScript ----------------------------------------------
