@@ -211,7 +211,7 @@ class Report:
     changes: ChangeSet
     changed: list[ChangedSymbol]
     broken: list[BrokenRef]
-    tests: list[Symbol]
+    tests: list[Symbol]  # within depth 2 of the change
     test_commands: list[str]
     risk: Risk
     depth: int
@@ -219,6 +219,8 @@ class Report:
     total_edges: int
     related_available: bool
     notes: list[str] = field(default_factory=list)
+    tests_more: int = 0  # tests at depth 3, not in the commands
+    tests_run: int = 0  # tests the commands run (a whole file runs all of its)
 
     @property
     def will_break(self) -> list[CallSite]:

@@ -7,12 +7,13 @@ when a file of theirs is first met (``languages/pack.py``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from cartog_ci.domain import CALLABLE_KINDS, FileExtraction, Symbol
 from cartog_ci.languages import ecmascript, go, java, markdown, pack, python, ruby, rust
 from cartog_ci.languages.base import TEST_DIRS, Language, Project, ScopeRules, has_test_attribute, whole_signature
+from cartog_ci.languages.testrunners import TestCommand, Workspace
 
 
 def _linkable(path: str) -> bool:
@@ -75,21 +76,40 @@ def is_test(symbol: Symbol) -> bool:
     return has_test_attribute(symbol) or symbol.kind in CALLABLE_KINDS and bool(TEST_DIRS.search(symbol.file))
 
 
-def test_commands(tests: Sequence[Symbol]) -> list[str]:
-    """Ready commands that run exactly these tests, where the language
-    allows: one group per runner (jest runs JavaScript and TypeScript alike),
-    in the registry's order."""
+def test_plan(
+    tests: Sequence[Symbol],
+    *,
+    root: str = "",
+    symbols_in_file: Callable[[str], Sequence[Symbol]] | None = None,
+) -> list[TestCommand]:
+    """Ready commands that run these tests, each with the tests it runs,
+    as the project's own configuration says (languages/testrunners.py): one
+    group per runner (jest runs JavaScript and TypeScript alike), in the
+    registry's order. ``root`` is the repository on disk (its configuration
+    is read there; "" reads none), ``symbols_in_file`` the graph's symbols
+    of a file (``Store.symbols_in_file``: what a whole-file command runs)."""
+    ws = Workspace(root, symbols_in_file)
     by_runner: dict[str, list[Symbol]] = {}
     for t in tests:
         language = LANGUAGES.get(t.language)
         if language is not None and language.test_runner:
             by_runner.setdefault(language.test_runner, []).append(t)
-    commands: list[str] = []
+    commands: list[TestCommand] = []
     for language in list(LANGUAGES.values()):
         group = by_runner.pop(language.test_runner, None)
         if group:
-            commands += language.test_commands(group)
+            commands += language.test_commands(group, ws)
     return commands
+
+
+def test_commands(
+    tests: Sequence[Symbol],
+    *,
+    root: str = "",
+    symbols_in_file: Callable[[str], Sequence[Symbol]] | None = None,
+) -> list[str]:
+    """The command lines of ``test_plan``."""
+    return [c.command for c in test_plan(tests, root=root, symbols_in_file=symbols_in_file)]
 
 
 def signature_verdict(old: str, new: str, language: str, types: Mapping[str, str] | None = None) -> str:
@@ -124,6 +144,7 @@ __all__ = [
     "Language",
     "Project",
     "ScopeRules",
+    "TestCommand",
     "call_shape",
     "extract",
     "for_path",
@@ -132,4 +153,5 @@ __all__ = [
     "scope_of",
     "signature_verdict",
     "test_commands",
+    "test_plan",
 ]

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 import tree_sitter as ts
 
 from cartog_ci.domain import CALLABLE_KINDS, FileExtraction, Symbol
+from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse import extract as tags
 from cartog_ci.parse.syntax import Syntax
 
@@ -130,7 +131,6 @@ def no_modules(project: Project, importer: str, spec: str) -> list[str]:
 # Attributes that make a function a test in any language.
 TEST_ATTRIBUTES = ("#[test]", "@Test", "#[tokio::test]", "@ParameterizedTest")
 TEST_DIRS = re.compile(r"(^|/)(tests?|spec|specs|__tests__|testing)/")
-MAX_TEST_IDS = 30
 
 
 @dataclass(frozen=True, eq=False)
@@ -185,9 +185,10 @@ class Language:
         """A test function or method, by attribute or by its file."""
         return has_test_attribute(symbol) or symbol.kind in CALLABLE_KINDS and self.in_test_file(symbol.file)
 
-    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
-        """Ready commands that run exactly these tests (all of this
-        language's runner), where the language allows."""
+    def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
+        """Ready commands that run these tests (all of this language's
+        runner), as the project's configuration in ``ws`` says
+        (languages/testrunners.py), where the language allows."""
         return []
 
     def call_shape(self, signature: str) -> str:
@@ -358,9 +359,3 @@ def keyword_verdict(old: list[Parameter], new: list[Parameter], *, names_matter:
         if any(p.kind == kind for p in old) and not any(p.kind == kind for p in new):
             return "breaking"
     return "compatible"
-
-
-def shell_quote(text: str) -> str:
-    if re.fullmatch(r"[\w./:@%^$|()=,#+-]+", text) and not re.search(r"[|()$^]", text):
-        return text
-    return "'" + text.replace("'", "'\"'\"'") + "'"

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Callable, Sequence
 import tree_sitter as ts
 
 from cartog_ci.domain import CALLABLE_KINDS, Symbol
-from cartog_ci.languages import jsmodules
+from cartog_ci.languages import jsmodules, testrunners
 from cartog_ci.languages.arguments import (
     UNKNOWN,
     Call,
@@ -37,9 +37,9 @@ from cartog_ci.languages.base import (
     parameter_list,
     parameter_shape,
     query_text,
-    shell_quote,
     whole_signature,
 )
+from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
 
@@ -224,9 +224,16 @@ class ECMAScript(Language):
     def owns_module(self, project: Project, importer: str, spec: str) -> bool:
         return jsmodules.owns(project, importer, spec)
 
-    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
-        files = sorted({t.file for t in tests})
-        return ["npx jest " + " ".join(shell_quote(f) for f in files)] if files else []
+    def is_test(self, symbol: Symbol) -> bool:
+        """A function of a test file, or a test file itself: the calls in
+        `it(...)`/`test(...)` callbacks belong to the file's module symbol,
+        and a runner runs files."""
+        if symbol.kind == "module":
+            return testrunners.is_js_test_file(symbol.file)
+        return super().is_test(symbol)
+
+    def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
+        return testrunners.js_commands(tests, ws, self.is_test)
 
     def signature_verdict(self, old: str, new: str, types: Mapping[str, str] | None = None) -> str:
         """Calls pass arguments by position: renaming a parameter breaks no

@@ -50,7 +50,9 @@ from cartog_ci.languages.arguments import (
     parameters_after,
     types_changed,
 )
-from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, query_text, shell_quote, top_level_split
+from cartog_ci.languages import testrunners
+from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, query_text, top_level_split
+from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
 
@@ -215,6 +217,9 @@ GO_COMMON_METHODS = frozenset(
 )
 
 
+_GO_TEST_FUNCTION = re.compile(r"^(Test|Benchmark|Example|Fuzz)([^a-z]|$)")
+
+
 class Go(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
@@ -225,17 +230,11 @@ class Go(Language):
     def is_test(self, symbol: Symbol) -> bool:
         if symbol.kind not in ("function", "method"):
             return super().is_test(symbol)
-        return symbol.file.endswith("_test.go") and symbol.name.startswith(("Test", "Benchmark", "Example"))
+        # TestXxx, BenchmarkXxx, ExampleXxx (Xxx not lowercase: `Testify` is no test)
+        return symbol.file.endswith("_test.go") and bool(_GO_TEST_FUNCTION.match(symbol.name))
 
-    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
-        packages: dict[str, set[str]] = {}
-        for t in tests:  # -run selects tests; benchmarks and examples run apart
-            if t.name.startswith("Test"):
-                packages.setdefault("./" + (posixpath.dirname(t.file) or "."), set()).add(t.name)
-        return [
-            f"go test {shell_quote(pkg)} -run {shell_quote('^(' + '|'.join(sorted(names)) + ')$')}"
-            for pkg, names in sorted(packages.items())
-        ]
+    def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
+        return testrunners.go_commands(tests, ws)
 
 
     def signature_verdict(self, old: str, new: str, types: Mapping[str, str] | None = None) -> str:

@@ -23,7 +23,9 @@ import tree_sitter as ts
 
 from cartog_ci.domain import CALLABLE_KINDS, Symbol
 from cartog_ci.languages.arguments import FINE, UNKNOWN, WILL_BREAK, Call, CallCheck, argument_nodes, parameters_after
-from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, shell_quote, top_level_split
+from cartog_ci.languages import testrunners
+from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, top_level_split
+from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.languages.paths import closest, path_index
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
@@ -95,13 +97,19 @@ JAVA_COMMON_METHODS = frozenset(
 )
 
 
+_JUNIT5_TESTS = ("@RepeatedTest", "@TestFactory", "@TestTemplate", "@ParameterizedTest")
+
+
 class Java(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
 
-    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
-        names = sorted({f"{t.qualified_name.rsplit('.', 1)[0]}#{t.name}" for t in tests})
-        return [f"mvn test -Dtest={shell_quote(','.join(names))}"] if names else []
+    def is_test(self, symbol: Symbol) -> bool:
+        # JUnit 5's other test annotations (@Test* are the base's)
+        return super().is_test(symbol) or any(d.startswith(_JUNIT5_TESTS) for d in symbol.decorators)
+
+    def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
+        return testrunners.java_commands(tests, ws)
 
 
     def read_call(self, node: ts.Node) -> Call | None:

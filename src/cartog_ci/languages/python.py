@@ -17,7 +17,6 @@ from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, Symbol
 from cartog_ci.errors import CartogError
 from cartog_ci.languages.arguments import UNKNOWN, Call, CallCheck, Params, argument_nodes, bind
 from cartog_ci.languages.base import (
-    MAX_TEST_IDS,
     Language,
     Project,
     ScopeRules,
@@ -26,8 +25,9 @@ from cartog_ci.languages.base import (
     parameter_shape,
     keyword_verdict,
     query_text,
-    shell_quote,
 )
+from cartog_ci.languages import testrunners
+from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.languages.paths import closest
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
@@ -245,11 +245,8 @@ class Python(Language):
             return True
         return symbol.kind in CALLABLE_KINDS and self.in_test_file(symbol.file) and symbol.name.startswith("test")
 
-    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
-        ids = sorted({f"{t.file}::{t.qualified_name.replace('.', '::')}" for t in tests})
-        if len(ids) > MAX_TEST_IDS:  # a readable command: whole files
-            ids = sorted({t.file for t in tests})
-        return ["pytest " + " ".join(shell_quote(i) for i in ids)] if ids else []
+    def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
+        return testrunners.python_commands(tests, ws, self.is_test)
 
     def call_shape(self, signature: str) -> str:
         return parameter_shape(signature)
@@ -336,6 +333,7 @@ PYTHON = Python(
         builtins=frozenset(dir(builtins)),
         submodule_imports=True,
     ),
-    test_files=r"(^|/)(test_[^/]*\.py|[^/]*_test\.py|conftest\.py)$",
+    # tests.py: Django's and many unittest projects' test module
+    test_files=r"(^|/)(test_[^/]*\.py|[^/]*_test\.py|tests\.py|conftest\.py)$",
     test_runner="pytest",
 )

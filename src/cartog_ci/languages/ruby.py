@@ -23,7 +23,9 @@ from collections.abc import Sequence
 import tree_sitter as ts
 
 from cartog_ci.domain import Symbol
-from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, shell_quote
+from cartog_ci.languages import testrunners
+from cartog_ci.languages.base import Language, Project, ScopeRules, query_text
+from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.languages.paths import closest, path_index
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
@@ -91,9 +93,15 @@ class Ruby(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
 
-    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
-        places = sorted({f"{t.file}:{t.start_line}" for t in tests})
-        return ["bundle exec rspec " + " ".join(shell_quote(p) for p in places)] if places else []
+    def is_test(self, symbol: Symbol) -> bool:
+        """A method of a test file, or a spec file itself (the calls in
+        `it ... do` blocks belong to the file's module symbol)."""
+        if symbol.kind == "module":
+            return symbol.file.endswith("_spec.rb")
+        return super().is_test(symbol)
+
+    def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
+        return testrunners.ruby_commands(tests, ws)
 
 
 def _grammar() -> ts.Language:

@@ -62,7 +62,9 @@ from cartog_ci.languages.arguments import (
     parameters_after,
     types_changed,
 )
-from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, query_text, shell_quote, top_level_split
+from cartog_ci.languages import testrunners
+from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, query_text, top_level_split
+from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
 
@@ -384,6 +386,9 @@ RUST_BUILTINS = frozenset(
 )
 
 
+_RUST_TESTS = ("#[rstest", "#[test_case", "#[async_std::test", "#[sqlx::test", "#[test_log::test")
+
+
 class Rust(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
@@ -402,8 +407,12 @@ class Rust(Language):
         )
         return found.group(1).replace("::", ".") if found else None
 
-    def test_commands(self, tests: Sequence[Symbol]) -> list[str]:
-        return [f"cargo test {shell_quote(name)}" for name in sorted({t.name for t in tests})]
+    def is_test(self, symbol: Symbol) -> bool:
+        # test attributes of common crates besides #[test] / #[tokio::test]
+        return super().is_test(symbol) or any(d.startswith(_RUST_TESTS) for d in symbol.decorators)
+
+    def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
+        return testrunners.cargo_commands(tests, ws)
 
     def read_call(self, node: ts.Node) -> Call | None:
         if node.type != "call_expression":

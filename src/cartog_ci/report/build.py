@@ -20,8 +20,9 @@ from cartog_ci.domain.results import (
     SymbolChange,
 )
 from cartog_ci.index.resolve import EXTERNAL, Resolver, resolved_bases, resolver_for
-from cartog_ci.languages import is_test, test_commands
+from cartog_ci.languages import is_test, test_plan
 from cartog_ci.report.callsites import check_call_sites
+from cartog_ci.report.testplan import TEST_DEPTH, own_tests, select_tests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -211,30 +212,40 @@ def build_report(
 ) -> Report:
     broken = broken_references(store, cs)
     changed: list[ChangedSymbol] = []
-    all_tests: dict[str, Symbol] = {}
     for change in cs.changes:
         item = _changed_symbol(store, change, broken, depth)
         item.call_sites = check_call_sites(store, cs, change)
         item.untested = is_untested(item)
         item.low_signal = item.symbol.kind in ("module", "section") or _in_test_code(item.symbol)
-        for t in item.tests:
-            all_tests[t.id] = t
         if related is not None and change.symbol is not None and change.category in ("modified", "added", "renamed"):
             exclude = {change.symbol.id} | {n.symbol.id for n in item.callers}
             found = related(change.symbol, related_limit + len(exclude))
             item.related = [(s, score) for s, score in found if s.id not in exclude][:related_limit]
         changed.append(item)
-    for c in changed:  # a changed test function is itself a test to run
-        if c.change.symbol is not None and is_test(c.change.symbol) and c.change.category != "removed":
-            all_tests[c.change.symbol.id] = c.change.symbol
-    tests = sorted(all_tests.values(), key=lambda s: (s.file, s.start_line))
+    # the tests within depth 2 of the change (a changed test is one), run by
+    # the project's own commands; a symbol whose own tests they run is tested
+    roots = [
+        c.change.symbol.id
+        for c in changed
+        if c.change.symbol is not None and c.change.category in ("modified", "renamed", "added")
+    ]
+    tests, tests_more = select_tests(
+        store, roots, depth=min(depth, TEST_DEPTH), call_sites=[b.edge.source_id for b in broken]
+    )
+    plan = test_plan(tests, root=cs.root, symbols_in_file=store.symbols_in_file)
+    ran = list(store.symbols({i for c in plan for i in c.tests}).values())
+    for c in changed:
+        if c.untested and own_tests(store, c.symbol, ran):
+            c.untested = False
     counts = store.edge_counts()
     report = Report(
         changes=cs,
         changed=changed,
         broken=broken,
         tests=tests,
-        test_commands=test_commands(tests),
+        test_commands=[c.command for c in plan],
+        tests_more=tests_more,
+        tests_run=len(ran),
         risk=_risk(changed, broken, cs),
         depth=depth,
         unresolved_edges=counts.unresolved,

@@ -280,6 +280,8 @@ def report_json(report: Report) -> dict[str, object]:
         "will_break": [_site_json(site) for site in report.will_break],
         "tests": [symbol_json(t) for t in report.tests],
         "test_commands": report.test_commands,
+        "tests_run": report.tests_run,
+        "tests_more_at_depth_3": report.tests_more,
         "graph": {"edges": report.total_edges, "unresolved": report.unresolved_edges},
         "notes": report.notes,
     }

@@ -1,0 +1,653 @@
+"""Which runner a project's tests use, read from its own configuration
+(docs/report.md, "Tests to run").
+
+Every rule looks for the configuration nearest to a test file, walking up
+its folders to the repository root: ``pyproject.toml``/``pytest.ini``/
+``setup.cfg``/``tox.ini``/``conftest.py`` for Python, ``package.json`` and
+the lockfile for JavaScript and TypeScript, ``go.mod``, ``Cargo.toml``,
+``pom.xml``/``build.gradle``, ``Gemfile``. The files are read from the work
+tree, each once per report (``Workspace`` caches them).
+
+A command runs from the folder its runner expects (``cd ui && ...`` when
+that is not the repository root) with paths relative to that folder, and
+says how many tests it runs: a whole file counts every test the graph knows
+in it, so the count the report gives is what the command runs.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import os
+import posixpath
+import re
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from cartog_ci.domain import Symbol
+
+# More tests than this in one command: whole files instead of test IDs.
+MAX_TEST_IDS = 30
+
+
+@dataclass(frozen=True)
+class TestCommand:
+    """One ready command and the tests it runs (IDs of graph symbols)."""
+
+    __test__ = False  # not a pytest class
+
+    command: str
+    tests: tuple[str, ...]
+
+
+@dataclass
+class Workspace:
+    """The repository as the runners' configuration sees it: files read
+    once, relative to ``root`` ("" when unknown: no file is read and every
+    rule falls back to its default)."""
+
+    root: str = ""
+    # the graph's symbols of a file (``Store.symbols_in_file``): what a
+    # whole-file command runs besides the selected tests
+    symbols_in_file: Callable[[str], Sequence[Symbol]] | None = None
+    _texts: dict[str, str | None] = field(default_factory=dict)
+    _tomls: dict[str, dict[str, object] | None] = field(default_factory=dict)
+    _lists: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def text(self, path: str) -> str | None:
+        """A file's text, None when it is missing or unreadable."""
+        if path not in self._texts:
+            self._texts[path] = None
+            if self.root:
+                try:
+                    with open(os.path.join(self.root, path), encoding="utf-8", errors="replace") as fh:
+                        self._texts[path] = fh.read(1_000_000)
+                except OSError:
+                    pass
+        return self._texts[path]
+
+    def exists(self, path: str) -> bool:
+        folder, name = posixpath.split(path)
+        return name in self.listing(folder)
+
+    def listing(self, folder: str) -> frozenset[str]:
+        if folder not in self._lists:
+            names: frozenset[str] = frozenset()
+            if self.root:
+                try:
+                    names = frozenset(os.listdir(os.path.join(self.root, folder or ".")))
+                except OSError:
+                    pass
+            self._lists[folder] = names
+        return self._lists[folder]
+
+    def toml(self, path: str) -> dict[str, object] | None:
+        if path not in self._tomls:
+            text = self.text(path)
+            try:
+                self._tomls[path] = tomllib.loads(text) if text is not None else None
+            except tomllib.TOMLDecodeError:
+                self._tomls[path] = None
+        return self._tomls[path]
+
+    def ini(self, path: str) -> configparser.ConfigParser | None:
+        text = self.text(path)
+        if text is None:
+            return None
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        try:
+            parser.read_string(text)
+        except configparser.Error:
+            return None
+        return parser
+
+    def package_json(self, folder: str) -> dict[str, object] | None:
+        text = self.text(join(folder, "package.json"))
+        if text is None:
+            return None
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
+    def upward(self, path: str) -> list[str]:
+        """The folders from a file's own up to the root ("")."""
+        folder = posixpath.dirname(path)
+        out = [folder]
+        while folder:
+            folder = posixpath.dirname(folder)
+            out.append(folder)
+        return out
+
+    def nearest(self, path: str, *names: str) -> str | None:
+        """The nearest folder above ``path`` holding one of ``names``."""
+        for folder in self.upward(path):
+            if any(n in self.listing(folder) for n in names):
+                return folder
+        return None
+
+    def file_tests(self, path: str, is_test: Callable[[Symbol], bool]) -> list[Symbol]:
+        """The graph's tests in a file (none known without the graph)."""
+        if self.symbols_in_file is None:
+            return []
+        return [s for s in self.symbols_in_file(path) if is_test(s)]
+
+
+def join(folder: str, name: str) -> str:
+    return posixpath.join(folder, name) if folder else name
+
+
+def relative(path: str, folder: str) -> str:
+    return posixpath.relpath(path, folder) if folder else path
+
+
+def in_folder(folder: str, command: str) -> str:
+    """``command`` as run from ``folder`` of the repository."""
+    return f"cd {quote(folder)} && {command}" if folder else command
+
+
+_SAFE = re.compile(r"[\w./:@%=,#+-]+")
+
+
+def quote(text: str) -> str:
+    """A shell word: as is when it holds only safe characters."""
+    if _SAFE.fullmatch(text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def _names(data: object, *keys: str) -> object:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+# --- Python ---------------------------------------------------------------
+
+_REQUIREMENT_FILES = (
+    "requirements-dev.txt",
+    "requirements_dev.txt",
+    "requirements-test.txt",
+    "requirements_test.txt",
+    "test-requirements.txt",
+    "dev-requirements.txt",
+    "requirements-tests.txt",
+)
+
+
+_PYTEST_REQUIREMENT = re.compile(r"\s*pytest([-_][\w.-]+)?\s*($|[<>=~!;\[ ])")
+
+
+def _mentions_pytest(value: object) -> bool:
+    """Whether a dependency list (strings, tables, nested) names pytest or
+    a pytest plugin (``pytest-django``)."""
+    if isinstance(value, str):
+        return bool(_PYTEST_REQUIREMENT.match(value))
+    if isinstance(value, dict):
+        return any(_PYTEST_REQUIREMENT.fullmatch(str(k)) or _mentions_pytest(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_mentions_pytest(v) for v in value)
+    return False
+
+
+def pytest_config(ws: Workspace, folder: str) -> tuple[bool, bool]:
+    """(pytest is set up here, a file here fixes pytest's rootdir): a
+    pytest section, a conftest.py, or pytest among the dev dependencies."""
+    names = ws.listing(folder)
+    if "pytest.ini" in names:
+        return True, True
+    if "pyproject.toml" in names:
+        data = ws.toml(join(folder, "pyproject.toml")) or {}
+        if isinstance(_names(data, "tool", "pytest"), dict):
+            return True, True
+        groups = [
+            _names(data, "project", "optional-dependencies"),
+            data.get("dependency-groups"),
+            _names(data, "tool", "poetry", "dev-dependencies"),
+            _names(data, "tool", "poetry", "group"),
+            _names(data, "tool", "pdm", "dev-dependencies"),
+            _names(data, "tool", "hatch", "envs"),
+        ]
+        if any(_mentions_pytest(g) for g in groups):
+            return True, False
+    for name, section in (("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
+        if name in names:
+            parser = ws.ini(join(folder, name))
+            if parser is not None and parser.has_section(section):
+                return True, True
+    if "conftest.py" in names:
+        return True, False
+    for name in _REQUIREMENT_FILES:
+        if name in names and _mentions_pytest((ws.text(join(folder, name)) or "").splitlines()):
+            return True, False
+    if "tox.ini" in names and re.search(r"^\s*(deps\s*=.*|\s+)pytest\b", ws.text(join(folder, "tox.ini")) or "", re.M):
+        return True, False
+    return False, False
+
+
+_PY_PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+
+
+def python_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbol], bool]) -> list[TestCommand]:
+    """pytest node IDs, or ``python -m unittest`` dotted IDs when the
+    project has no pytest setup and every test is a method (unittest runs
+    no plain function), one command per folder they run from."""
+    groups: dict[tuple[str, str], list[Symbol]] = {}
+    for t in tests:
+        runner, folder = _python_runner(ws, t)
+        groups.setdefault((runner, folder), []).append(t)
+    commands: list[TestCommand] = []
+    for (runner, folder), group in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        if runner == "pytest":
+            commands.append(_pytest(group, folder, ws, is_test))
+        else:
+            run = "python manage.py test" if runner == "django" else "python -m unittest"
+            commands.append(_unittest(run, group, folder, ws, is_test))
+    return commands
+
+
+def _python_runner(ws: Workspace, test: Symbol) -> tuple[str, str]:
+    """(pytest | django | unittest, the folder it runs from): a Django
+    project (a ``manage.py`` above the test) runs its TestCase classes with
+    ``python manage.py test``, which sets Django up."""
+    pytest_found = False
+    rootdir = None
+    for folder in ws.upward(test.file):
+        found, fixes_root = pytest_config(ws, folder)
+        pytest_found = pytest_found or found
+        if fixes_root and rootdir is None:
+            rootdir = folder
+    plain_function = ":class:" not in (test.parent_id or "")
+    if pytest_found or plain_function or not ws.root:
+        return "pytest", rootdir or ""
+    django = ws.nearest(test.file, "manage.py")
+    if django is not None:
+        return "django", django
+    return "unittest", ws.nearest(test.file, *_PY_PROJECT_FILES) or ""
+
+
+def _owner(test: Symbol) -> str:
+    return test.qualified_name.rpartition(".")[0]
+
+
+def _collapsed(
+    group: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbol], bool]
+) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(file, the part after the file: "" for the whole file, "Class" or
+    "Class.test"; the test IDs it runs), so that the command stays short: a
+    file or class whole when most of its tests are selected; past
+    MAX_TEST_IDS parts, the files or classes whose merging adds the fewest
+    tests per part saved are run whole until the parts fit."""
+    by_file: dict[str, dict[str, Symbol]] = {}
+    for t in group:
+        by_file.setdefault(t.file, {})[t.id] = t
+    graph = ws.symbols_in_file is not None  # without the graph, a file's other tests are unknown
+    known: dict[str, dict[str, Symbol]] = {
+        p: {s.id: s for s in ws.file_tests(p, is_test)} | selected for p, selected in by_file.items()
+    }
+    # per file: None (whole) or, per class ("" for none), None (whole) or its selected tests
+    state: dict[str, dict[str, list[Symbol] | None] | None] = {}
+    for path, selected in by_file.items():
+        if graph and len(known[path]) > 1 and 2 * len(selected) > len(known[path]):
+            state[path] = None
+            continue
+        classes: dict[str, list[Symbol] | None] = {}
+        for t in selected.values():
+            members = classes.setdefault(_owner(t), [])
+            assert members is not None
+            members.append(t)
+        for owner, members in classes.items():
+            size = sum(1 for s in known[path].values() if _owner(s) == owner)
+            if owner and graph and members is not None and size > 1 and 2 * len(members) > size:
+                classes[owner] = None
+        state[path] = classes
+
+    def class_size(path: str, owner: str) -> int:
+        return sum(1 for s in known[path].values() if _owner(s) == owner)
+
+    def parts(path: str) -> int:
+        classes = state[path]
+        return 1 if classes is None else sum(1 if m is None else len(m) for m in classes.values())
+
+    def runs(path: str) -> int:
+        classes = state[path]
+        if classes is None:
+            return len(known[path])
+        return sum(class_size(path, o) if m is None else len(m) for o, m in classes.items())
+
+    while graph and sum(parts(p) for p in state) > MAX_TEST_IDS:
+        # (extra tests per part saved, -parts saved, file, class or None for the file)
+        options: list[tuple[float, int, str, str | None]] = []
+        for path, in_file in state.items():
+            if in_file is None:
+                continue
+            if parts(path) > 1:
+                saved = parts(path) - 1
+                options.append(((len(known[path]) - runs(path)) / saved, -saved, path, None))
+            for owner, members in in_file.items():
+                if owner and members is not None and len(members) > 1:
+                    saved = len(members) - 1
+                    options.append(((class_size(path, owner) - len(members)) / saved, -saved, path, owner))
+        if not options:
+            break
+        _, _, chosen, chosen_class = min(options, key=lambda o: (o[0], o[1], o[2], o[3] or ""))
+        in_chosen = state[chosen]
+        if chosen_class is None or in_chosen is None:
+            state[chosen] = None
+        else:
+            in_chosen[chosen_class] = None
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    for path in sorted(state):
+        final = state[path]
+        if final is None:
+            out.append((path, "", tuple(sorted(known[path]))))
+            continue
+        for owner, members in sorted(final.items()):
+            if members is None:
+                ids = tuple(sorted(s.id for s in known[path].values() if _owner(s) == owner))
+                out.append((path, owner, ids))
+            else:
+                out += [(path, t.qualified_name, (t.id,)) for t in sorted(members, key=lambda s: s.start_line)]
+    if not graph and len(out) > MAX_TEST_IDS:  # a file's other tests unknown: whole files
+        return [(p, "", tuple(sorted(known[p]))) for p in sorted(by_file)]
+    return out
+
+
+def _pytest(group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callable[[Symbol], bool]) -> TestCommand:
+    parts = _collapsed(group, ws, is_test)
+    words = [relative(path, folder) + ("::" + inner.replace(".", "::") if inner else "") for path, inner, _ in parts]
+    ran = tuple(i for *_, ids in parts for i in ids)
+    return TestCommand(in_folder(folder, "pytest " + " ".join(quote(w) for w in words)), ran)
+
+
+def _unittest(
+    run: str, group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callable[[Symbol], bool]
+) -> TestCommand:
+    parts = _collapsed(group, ws, is_test)
+    words = []
+    for path, inner, _ in parts:
+        module = relative(path, folder).removesuffix(".py").replace("/", ".")
+        words.append(module + ("." + inner if inner else ""))
+    ran = tuple(i for *_, ids in parts for i in ids)
+    return TestCommand(in_folder(folder, f"{run} " + " ".join(quote(w) for w in words)), ran)
+
+
+# --- JavaScript and TypeScript ----------------------------------------------
+
+JS_RUNNERS = ("vitest", "jest", "mocha")
+_JS_TEST_FILE = re.compile(r"(^|/)[^/]*\.(spec|test)\.[cm]?[jt]sx?$|(^|/)__tests__/")
+_JS_TEST_DIR = re.compile(r"(^|/)(tests?|spec)/")
+
+
+def is_js_test_file(path: str) -> bool:
+    """A file jest and vitest run by default (``*.test.ts``, ``*.spec.js``, ``__tests__/``)."""
+    return bool(_JS_TEST_FILE.search(path))
+_LOCKFILES = (
+    ("pnpm-lock.yaml", "pnpm exec"),
+    ("yarn.lock", "yarn"),
+    ("bun.lockb", "bunx"),
+    ("bun.lock", "bunx"),
+    ("package-lock.json", "npx"),
+    ("npm-shrinkwrap.json", "npx"),
+)
+_RUNNER_CONFIG = re.compile(r"^(vitest|jest|\.mocharc)(\.[\w.]+)?$")
+
+
+def _js_runner(package: dict[str, object], files: frozenset[str]) -> str | None:
+    """The runner a package's ``test`` script names, else its dev
+    dependencies or a runner's configuration file."""
+    scripts = package.get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else None
+    for _ in range(3):  # `"test": "npm run test:unit"` names another script
+        if not isinstance(script, str) or not isinstance(scripts, dict):
+            break
+        # the first runner the script names (`vitest run`, `jest --ci`, `react-scripts test` is jest)
+        found = re.search(r"\b(vitest|jest|mocha|react-scripts test)\b", script)
+        if found:
+            return "jest" if found.group(1) == "react-scripts test" else found.group(1)
+        other = re.search(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)", script)
+        script = scripts.get(other.group(1)) if other else None
+    for key in ("devDependencies", "dependencies"):
+        deps = package.get(key)
+        if isinstance(deps, dict):
+            for runner in JS_RUNNERS:
+                if runner in deps:
+                    return runner
+    for name in sorted(files):
+        found = _RUNNER_CONFIG.match(name)
+        if found:
+            return "mocha" if found.group(1) == ".mocharc" else found.group(1)
+    return None
+
+
+def js_runner(ws: Workspace, path: str) -> tuple[str, str]:
+    """(runner, the package folder it runs from): the nearest
+    ``package.json`` upwards that names one; jest from the root when none does."""
+    for folder in ws.upward(path):
+        if "package.json" not in ws.listing(folder):
+            continue
+        package = ws.package_json(folder) or {}
+        runner = _js_runner(package, ws.listing(folder))
+        if runner is not None:
+            return runner, folder
+    return "jest", ""
+
+
+def js_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbol], bool]) -> list[TestCommand]:
+    """One command per package and runner, with the package's test files
+    (a file runs all its tests)."""
+    groups: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for t in tests:
+        runner, folder = js_runner(ws, t.file)
+        # a helper under test/ is no test file (jest and vitest would find no test
+        # in it); mocha runs what is in test/
+        if is_js_test_file(t.file) or runner == "mocha" and _JS_TEST_DIR.search(t.file):
+            groups.setdefault((folder, runner), {}).setdefault(t.file, []).append(t.id)
+    commands = []
+    for (folder, runner), files in sorted(groups.items()):
+        ran: list[str] = []
+        for path, ids in sorted(files.items()):
+            ran += sorted({s.id for s in ws.file_tests(path, is_test)} | set(ids))
+        run = {"vitest": "vitest run", "jest": "jest", "mocha": "mocha"}[runner]
+        words = " ".join(quote(relative(p, folder)) for p in sorted(files))
+        commands.append(TestCommand(in_folder(folder, f"{_js_exec(ws, folder)} {run} {words}"), tuple(ran)))
+    return commands
+
+
+def _js_exec(ws: Workspace, folder: str) -> str:
+    """How a package's binaries run: the package manager of the nearest lockfile."""
+    for up in [folder, *ws.upward(join(folder, "package.json"))[1:]]:
+        names = ws.listing(up)
+        for lockfile, runner in _LOCKFILES:
+            if lockfile in names:
+                return runner
+    return "npx"
+
+
+# --- Go -------------------------------------------------------------------
+
+_GO_TEST = re.compile(r"^Test([^a-z]|$)")
+
+
+def is_go_test_name(name: str) -> bool:
+    """``go test -run`` selects TestXxx (Xxx not starting lowercase)."""
+    return bool(_GO_TEST.match(name))
+
+
+def go_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
+    """``go test ./pkg -run '^(TestA|TestB)$'`` per package, from its
+    module's root (the nearest go.mod); Test* only (benchmarks and examples
+    are not selected by -run)."""
+    packages: dict[tuple[str, str], dict[str, str]] = {}
+    for t in tests:
+        if t.kind != "function" or not is_go_test_name(t.name):
+            continue
+        module = ws.nearest(t.file, "go.mod") or ""
+        package = "./" + relative(posixpath.dirname(t.file), module) if posixpath.dirname(t.file) != module else "."
+        packages.setdefault((module, package.removesuffix("/.")), {})[t.name] = t.id
+    commands = []
+    for (module, package), names in sorted(packages.items()):
+        pattern = "^(" + "|".join(sorted(names)) + ")$"
+        commands.append(
+            TestCommand(in_folder(module, f"go test {quote(package)} -run {quote(pattern)}"), tuple(sorted(names.values())))
+        )
+    return commands
+
+
+# --- Rust -----------------------------------------------------------------
+
+
+def _cargo_package(ws: Workspace, path: str) -> tuple[str, str]:
+    """(package name, the folder cargo runs from: the workspace's root)."""
+    name, workspace = "", ""
+    for folder in ws.upward(path):
+        if "Cargo.toml" not in ws.listing(folder):
+            continue
+        manifest = ws.toml(join(folder, "Cargo.toml")) or {}
+        package = _names(manifest, "package", "name")
+        if not name and isinstance(package, str):
+            name, workspace = package, folder
+        if "workspace" in manifest:
+            workspace = folder
+            break
+    return name, workspace
+
+
+def cargo_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
+    """``cargo test -p <package> <filter>`` per package of the nearest
+    Cargo.toml; a filter is the test's path in its file (``tests::it_works``),
+    several go after ``--``."""
+    groups: dict[tuple[str, str], dict[str, str]] = {}
+    for t in tests:
+        name, workspace = _cargo_package(ws, t.file)
+        groups.setdefault((workspace, name), {})[t.qualified_name.replace(".", "::")] = t.id
+    commands = []
+    for (workspace, name), filters in sorted(groups.items()):
+        package = f" -p {quote(name)}" if name else ""
+        words = " ".join(quote(f) for f in sorted(filters))
+        command = f"cargo test{package} {words}" if len(filters) == 1 else f"cargo test{package} -- {words}"
+        commands.append(TestCommand(in_folder(workspace, command), tuple(sorted(filters.values()))))
+    return commands
+
+
+# --- Java -----------------------------------------------------------------
+
+_GRADLE_FILES = ("build.gradle", "build.gradle.kts")
+_SETTINGS_FILES = ("settings.gradle", "settings.gradle.kts")
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
+
+
+def _java_build(ws: Workspace, path: str) -> tuple[str, str, str]:
+    """(maven | gradle, the build's root folder, the module's folder) by the
+    build file nearest to the test."""
+    for folder in ws.upward(path):
+        names = ws.listing(folder)
+        if "pom.xml" in names:
+            top = folder
+            for up in ws.upward(join(folder, "pom.xml"))[1:]:
+                if "pom.xml" in ws.listing(up):
+                    top = up
+            return "maven", top, folder
+        if any(n in names for n in _GRADLE_FILES):
+            settings = ws.nearest(join(folder, "build.gradle"), *_SETTINGS_FILES)
+            if settings is not None:
+                return "gradle", settings, folder
+            top = folder
+            for up in ws.upward(join(folder, "build.gradle"))[1:]:
+                if any(n in ws.listing(up) for n in _GRADLE_FILES):
+                    top = up
+            return "gradle", top, folder
+    return "maven", "", ""
+
+
+def _java_class(ws: Workspace, test: Symbol) -> tuple[str, str]:
+    """(the package, the class as a runner names it: ``Outer$Inner``)."""
+    owner = test.qualified_name.rpartition(".")[0] or posixpath.splitext(posixpath.basename(test.file))[0]
+    found = _PACKAGE.search(ws.text(test.file) or "")
+    if found:
+        package = found.group(1)
+    else:  # src/test/java/com/shop/FooTest.java
+        parts = posixpath.dirname(test.file).split("/")
+        package = ".".join(parts[parts.index("java") + 1 :]) if "java" in parts else ""
+    return package, owner.replace(".", "$")
+
+
+def java_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
+    """Maven ``-pl <modules> -am test -Dtest=Class#a+b,...`` for the modules
+    of the nearest pom.xml, or Gradle ``:module:test --tests pkg.Class.method``
+    for the nearest build.gradle: one command per build, from its root (its
+    wrapper when it has one)."""
+    groups: dict[tuple[str, str], dict[str, dict[str, dict[str, str]]]] = {}
+    for t in tests:
+        tool, top, module = _java_build(ws, t.file)
+        package, owner = _java_class(ws, t)
+        cls = f"{package}.{owner}" if tool == "gradle" and package else owner
+        modules = groups.setdefault((top, tool), {})
+        modules.setdefault(relative(module, top) if module != top else "", {}).setdefault(cls, {})[t.name] = t.id
+    commands = []
+    for (top, tool), modules in sorted(groups.items()):
+        ran = tuple(sorted(i for classes in modules.values() for m in classes.values() for i in m.values()))
+        if tool == "maven":
+            mvn = "./mvnw" if "mvnw" in ws.listing(top) else "mvn"
+            classes: dict[str, set[str]] = {}
+            for found in modules.values():
+                for cls, methods in found.items():
+                    classes.setdefault(cls, set()).update(methods)
+            selection = ",".join(f"{cls}#{'+'.join(sorted(methods))}" for cls, methods in sorted(classes.items()))
+            # -am builds the modules they depend on; there no test matches
+            where = f" -pl {quote(','.join(sorted(modules)))} -am" if "" not in modules else ""
+            extra = " -Dsurefire.failIfNoSpecifiedTests=false" if where else ""
+            command = f"{mvn}{where} test -Dtest={quote(selection)}{extra}"
+        else:
+            gradle = "./gradlew" if "gradlew" in ws.listing(top) else "gradle"
+            words = []
+            for module, found in sorted(modules.items()):
+                words.append(":" + module.replace("/", ":") + ":test" if module else "test")
+                words += [f"--tests {quote(cls + '.' + m)}" for cls, methods in sorted(found.items()) for m in sorted(methods)]
+            command = f"{gradle} " + " ".join(words)
+        commands.append(TestCommand(in_folder(top, command), ran))
+    return commands
+
+
+# --- Ruby -----------------------------------------------------------------
+
+
+def ruby_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
+    """RSpec ``file:line`` for specs; minitest for the rest (``bin/rails
+    test file:line`` in a Rails app, else ``ruby -Ilib -Itest file -n``),
+    through ``bundle exec`` where a Gemfile is."""
+    specs: dict[str, str] = {}
+    minitest: dict[str, dict[str, Symbol]] = {}
+    for t in tests:
+        if t.file.endswith("_spec.rb") or re.search(r"(^|/)spec/", t.file):
+            specs[t.file if t.kind == "module" else f"{t.file}:{t.start_line}"] = t.id
+        else:
+            minitest.setdefault(t.file, {})[t.name] = t
+    bundle = "bundle exec " if not ws.root or "Gemfile" in ws.listing("") else ""
+    commands = []
+    if specs:
+        whole = {p for p in specs if ":" not in p}  # a spec file runs whole
+        places = sorted(
+            (p for p in specs if p in whole or p.rsplit(":", 1)[0] not in whole),
+            key=lambda p: (p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1]) if ":" in p else 0),
+        )
+        commands.append(
+            TestCommand(f"{bundle}rspec " + " ".join(quote(p) for p in places), tuple(specs[p] for p in places))
+        )
+    if minitest and ws.exists("bin/rails"):
+        places = sorted(f"{path}:{t.start_line}" for path, named in minitest.items() for t in named.values())
+        ran = tuple(sorted(t.id for named in minitest.values() for t in named.values()))
+        return [*commands, TestCommand("bin/rails test " + " ".join(quote(p) for p in places), ran)]
+    for path, named in sorted(minitest.items()):
+        pattern = "/^(" + "|".join(sorted(named)) + ")$/"
+        commands.append(
+            TestCommand(
+                f"{bundle}ruby -Ilib -Itest {quote(path)} -n {quote(pattern)}",
+                tuple(sorted(t.id for t in named.values())),
+            )
+        )
+    return commands

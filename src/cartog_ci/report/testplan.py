@@ -1,0 +1,93 @@
+"""Which tests the report's commands run (docs/report.md, "Tests to run"):
+the tests within ``TEST_DEPTH`` callers of the change, how many more one
+level further, and whether a changed symbol's own tests are among those the
+commands run (such a symbol is never "untested")."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from cartog_ci import graph
+from cartog_ci.domain import Symbol
+from cartog_ci.languages import is_test
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
+
+# Tests this many callers away from a changed symbol are run; those one
+# level further are counted ("N more at depth 3").
+TEST_DEPTH = 2
+
+
+def select_tests(
+    store: Store, ids: Sequence[str], *, depth: int = TEST_DEPTH, call_sites: Sequence[str] = ()
+) -> tuple[list[Symbol], int]:
+    """(the tests within ``depth`` of the symbols ``ids``, how many more
+    tests are at ``depth + 1``). A changed test is itself a test to run
+    (depth 0); ``call_sites`` are symbols at depth 1 (the sources of broken
+    references: they called a removed symbol). Callers are those of the
+    report (``graph.CALLER_KINDS``), each at its shortest depth; tests come
+    sorted by file and line."""
+    roots = list(dict.fromkeys(ids))
+    depth_of: dict[str, int] = {}
+    found: dict[str, Symbol] = {}
+    for s in store.symbols(roots).values():
+        if is_test(s):
+            depth_of[s.id], found[s.id] = 0, s
+    for node in graph.impact(store, roots, depth=depth + 1, kinds=graph.CALLER_KINDS):
+        if is_test(node.symbol) and node.symbol.id not in depth_of:
+            depth_of[node.symbol.id], found[node.symbol.id] = node.depth, node.symbol
+    sources = [s for s in dict.fromkeys(call_sites) if s not in roots]
+    if sources:
+        for s in store.symbols(sources).values():
+            if is_test(s) and depth_of.get(s.id, 2) > 1:
+                depth_of[s.id], found[s.id] = 1, s
+        for node in graph.impact(store, sources, depth=depth, kinds=graph.CALLER_KINDS):
+            if is_test(node.symbol) and depth_of.get(node.symbol.id, depth + 2) > node.depth + 1:
+                depth_of[node.symbol.id], found[node.symbol.id] = node.depth + 1, node.symbol
+    within = sorted((found[i] for i, d in depth_of.items() if d <= depth), key=lambda s: (s.file, s.start_line, s.id))
+    return within, sum(1 for d in depth_of.values() if d == depth + 1)
+
+
+_WORD = re.compile(r"[^a-z0-9]")
+
+
+def _norm(text: str) -> str:
+    return _WORD.sub("", text.lower())
+
+
+def own_tests(store: Store, symbol: Symbol, ran: Iterable[Symbol]) -> list[Symbol]:
+    """The tests among ``ran`` (those the commands run) that are
+    ``symbol``'s own, even where the graph has no edge from them:
+
+    - a call of its name that the graph could not resolve (``d.flush()`` on
+      a receiver of unknown type), or
+    - a test named after it (``test_flush``, ``TestFlush``, ``testFlush``)
+      in a test file or class named after its class or its module
+      (``test_dispatcher.py``, ``TestEventDispatcher``, ``dispatcher_test.go``).
+
+    A changed symbol with own tests in the commands is not "untested"."""
+    tests = {t.id: t for t in ran}
+    if not tests:
+        return []
+    out: dict[str, Symbol] = {}
+    for edge in store.unresolved_edges_named([symbol.name], kinds=("calls",)):
+        if edge.resolution is None and edge.source_id in tests:
+            out[edge.source_id] = tests[edge.source_id]
+    name = _norm(symbol.name)
+    parts = symbol.qualified_name.split(".")
+    owner = _norm(parts[-2]) if len(parts) > 1 else ""
+    stem = _norm(posixpath.splitext(posixpath.basename(symbol.file))[0])
+    for t in tests.values():
+        if t.id in out or len(name) < 3:
+            continue
+        test_name = _norm(t.name)
+        if name not in test_name:
+            continue
+        places = _norm(t.qualified_name.rpartition(".")[0]) + " " + _norm(posixpath.basename(t.file))
+        if (owner and owner in places) or (stem and stem in places):
+            out[t.id] = t
+    return sorted(out.values(), key=lambda s: (s.file, s.start_line, s.id))

@@ -1,0 +1,467 @@
+"""Tests to run, from each project's own configuration (docs/report.md,
+"Tests to run"): real repositories with real configuration files, a change
+on a branch, and the exact commands of ``cartog-ci report``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cartog_ci.cli import main
+from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.report.testplan import own_tests, select_tests
+from tests.testing.fixtures import commit, git, index, init_repo, write
+
+
+def _repo(tmp_path: Path, files: dict[str, str]) -> Path:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, files)
+    commit(repo, "initial")
+    git(repo, "checkout", "-q", "-b", "feature")
+    return repo
+
+
+def _report(repo: Path, capsys: pytest.CaptureFixture[str], change: dict[str, str]) -> dict[str, object]:
+    for path, (old, new) in ((p, c.split(" => ")) for p, c in change.items()):
+        text = (repo / path).read_text()
+        assert old in text, (path, old)
+        (repo / path).write_text(text.replace(old, new))
+    commit(repo, "change")
+    code = main(["report", "--repo", str(repo), "--base", "main", "--format", "json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    data: dict[str, object] = json.loads(out.out)
+    return data
+
+
+def _commands(tmp_path: Path, capsys: pytest.CaptureFixture[str], files: dict[str, str], change: dict[str, str]) -> list[str]:
+    data = _report(_repo(tmp_path, files), capsys, change)
+    commands = data["test_commands"]
+    assert isinstance(commands, list)
+    return commands
+
+
+# --- Python ---------------------------------------------------------------
+
+CALC = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n"
+PYTEST_PROJECT = {
+    "backend/pyproject.toml": '[project]\nname = "app"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+    "backend/app/__init__.py": "",
+    "backend/app/calc.py": CALC,
+    # two tests of three reach add: the whole file
+    "backend/tests/test_calc.py": (
+        "from app.calc import add, mul\n\n\n"
+        "def test_add():\n    assert add(1, 2) == 3\n\n\n"
+        "def test_add_negative():\n    assert add(-1, 1) == 0\n\n\n"
+        "def test_mul():\n    assert mul(2, 3) == 6\n"
+    ),
+    # two of the class's three, two of the file's four: the class
+    "backend/tests/test_more.py": (
+        "from app.calc import add, mul\n\n\n"
+        "class TestMore:\n"
+        "    def test_add_big(self):\n        assert add(10**6, 1) > 10**6\n\n"
+        "    def test_add_zero(self):\n        assert add(0, 0) == 0\n\n"
+        "    def test_mul_one(self):\n        assert mul(1, 5) == 5\n\n\n"
+        "def test_mul_zero():\n    assert mul(0, 5) == 0\n"
+    ),
+    # one of three: its node ID
+    "backend/tests/test_misc.py": (
+        "from app.calc import add, mul\n\n\n"
+        "def test_add_once():\n    assert add(1, 1) == 2\n\n\n"
+        "def test_mul_a():\n    assert mul(1, 1) == 1\n\n\n"
+        "def test_mul_b():\n    assert mul(2, 1) == 2\n"
+    ),
+}
+
+
+def test_pytest_from_the_folder_of_its_configuration(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _repo(tmp_path, PYTEST_PROJECT)
+    data = _report(repo, capsys, {"backend/app/calc.py": "return a + b => return b + a"})
+    assert data["test_commands"] == [
+        "cd backend && pytest tests/test_calc.py tests/test_misc.py::test_add_once tests/test_more.py::TestMore"
+    ]
+    # the tests listed are those that reach the change; the command runs 7
+    assert len(data["tests"]) == 5  # type: ignore[arg-type]
+
+
+def test_past_thirty_ids_the_cheapest_files_run_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 8 files, each with 4 tests of add and 5 of mul: 32 IDs; running one file
+    # whole adds 5 tests and saves 3 IDs: the first file whole makes 29
+    files = {"pytest.ini": "[pytest]\n", "calc.py": CALC}
+    for f in range(8):
+        tests = [f"def test_add_{i}():\n    assert add({i}, 0) == {i}\n" for i in range(4)]
+        tests += [f"def test_mul_{i}():\n    assert mul({i}, 1) == {i}\n" for i in range(5)]
+        files[f"tests/test_f{f}.py"] = "from calc import add, mul\n\n\n" + "\n\n".join(tests)
+    commands = _commands(tmp_path, capsys, files, {"calc.py": "return a + b => return b + a"})
+    ids = [f"tests/test_f{f}.py::test_add_{i}" for f in range(1, 8) for i in range(4)]
+    assert commands == ["pytest tests/test_f0.py " + " ".join(ids)]
+
+
+UNITTEST_PROJECT = {
+    "calc.py": CALC,
+    "tests/__init__.py": "",
+    "tests/test_calc.py": (
+        "import unittest\n\nfrom calc import add, mul\n\n\n"
+        "class TestCalc(unittest.TestCase):\n"
+        "    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n\n"
+        "    def test_mul(self):\n        self.assertEqual(mul(2, 3), 6)\n"
+    ),
+}
+
+
+def test_unittest_without_a_pytest_setup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    commands = _commands(tmp_path, capsys, UNITTEST_PROJECT, {"calc.py": "return a + b => return b + a"})
+    assert commands == ["python -m unittest tests.test_calc.TestCalc.test_add"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("pytest.ini", "[pytest]\naddopts = -q\n"),
+        ("pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-q"\n'),
+        ("setup.cfg", "[metadata]\nname = calc\n\n[tool:pytest]\naddopts = -q\n"),
+        ("tox.ini", "[tox]\nenvlist = py311\n\n[pytest]\naddopts = -q\n"),
+        ("tests/conftest.py", "import pytest\n"),
+        ("pyproject.toml", '[project]\nname = "calc"\n\n[project.optional-dependencies]\ndev = ["pytest>=8", "ruff"]\n'),
+        ("pyproject.toml", '[project]\nname = "calc"\n\n[dependency-groups]\ntest = ["pytest"]\n'),
+        ("pyproject.toml", '[tool.poetry.group.dev.dependencies]\npytest = "^8.0"\n'),
+        ("requirements-dev.txt", "ruff\npytest==8.3.2\n"),
+        ("requirements-dev.txt", "pytest-django>=4\n"),
+        ("pyproject.toml", '[tool.poetry.group.test.dependencies]\npytest-asyncio = "*"\n'),
+        ("tox.ini", "[testenv]\ndeps =\n    pytest\ncommands = pytest\n"),
+    ],
+)
+def test_a_pytest_setup_means_pytest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str
+) -> None:
+    files = {**UNITTEST_PROJECT, name: text}
+    commands = _commands(tmp_path, capsys, files, {"calc.py": "return a + b => return b + a"})
+    assert commands == ["pytest tests/test_calc.py::TestCalc::test_add"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("setup.cfg", "[metadata]\nname = calc\n\n[flake8]\nmax-line-length = 100\n"),
+        ("pyproject.toml", '[project]\nname = "calc"\n\n[project.optional-dependencies]\ndev = ["nose2", "pytestify"]\n'),
+        ("requirements-dev.txt", "ruff\nmypy\n"),
+    ],
+)
+def test_no_pytest_setup_means_unittest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str
+) -> None:
+    files = {**UNITTEST_PROJECT, name: text}
+    commands = _commands(tmp_path, capsys, files, {"calc.py": "return a + b => return b + a"})
+    assert commands == ["python -m unittest tests.test_calc.TestCalc.test_add"]
+
+
+def test_a_django_project_runs_manage_py_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = {
+        "site/manage.py": "import sys\n",
+        "site/shop/__init__.py": "",
+        "site/shop/calc.py": CALC,
+        "site/shop/tests.py": UNITTEST_PROJECT["tests/test_calc.py"].replace("from calc", "from shop.calc"),
+    }
+    commands = _commands(tmp_path, capsys, files, {"site/shop/calc.py": "return a + b => return b + a"})
+    assert commands == ["cd site && python manage.py test shop.tests.TestCalc.test_add"]
+
+
+def test_plain_test_functions_run_with_pytest_even_without_a_setup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {"calc.py": CALC, "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"}
+    commands = _commands(tmp_path, capsys, files, {"calc.py": "return a + b => return b + a"})
+    assert commands == ["pytest tests/test_calc.py::test_add"]
+
+
+# --- JavaScript and TypeScript ----------------------------------------------
+
+JS_MONOREPO = {
+    "package.json": '{"name": "root", "private": true, "scripts": {"test": "jest"}, "devDependencies": {"jest": "^29.7.0"}}\n',
+    "package-lock.json": '{"lockfileVersion": 3}\n',
+    "lib/sum.js": "export function sum(a, b) {\n  return a + b;\n}\n",
+    "lib/sum.test.js": 'import { sum } from "./sum";\n\ntest("sums", () => {\n  expect(sum(1, 2)).toBe(3);\n});\n',
+    "ui/package.json": '{"name": "ui", "scripts": {"test": "vitest run"}, "devDependencies": {"vitest": "^2.1.0"}}\n',
+    "ui/pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+    "ui/src/math.ts": "export function add(a: number, b: number): number {\n  return a + b;\n}\n",
+    "ui/src/math.test.ts": (
+        'import { describe, expect, it } from "vitest";\nimport { add } from "./math";\n\n'
+        'describe("add", () => {\n  it("adds", () => {\n    expect(add(1, 2)).toBe(3);\n  });\n});\n'
+    ),
+    "ui/src/__tests__/more.ts": (
+        'import { expect, test } from "vitest";\nimport { add } from "../math";\n\n'
+        'test("adds more", () => {\n  expect(add(2, 2)).toBe(4);\n});\n'
+    ),
+    # a helper under test/ is no test file: its callers are
+    "ui/test/helpers.ts": 'import { add } from "../src/math";\n\nexport function two(): number {\n  return add(1, 1);\n}\n',
+    "api/package.json": '{"name": "api", "scripts": {"test": "mocha --recursive"}, "devDependencies": {"mocha": "^10.0.0"}}\n',
+    "api/yarn.lock": "# yarn lockfile v1\n",
+    "api/src/server.js": "export function start(port) {\n  return port;\n}\n",
+    "api/test/server.spec.js": (
+        'import { start } from "../src/server.js";\n\ndescribe("start", () => {\n'
+        '  it("returns the port", () => {\n    start(8080);\n  });\n});\n'
+    ),
+}
+
+
+def test_each_package_runs_its_own_runner_from_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    commands = _commands(
+        tmp_path,
+        capsys,
+        JS_MONOREPO,
+        {
+            "lib/sum.js": "return a + b; => return b + a;",
+            "ui/src/math.ts": "return a + b; => return b + a;",
+            "api/src/server.js": "return port; => return port + 0;",
+        },
+    )
+    assert commands == [
+        "npx jest lib/sum.test.js",
+        "cd api && yarn mocha test/server.spec.js",
+        "cd ui && pnpm exec vitest run src/__tests__/more.ts src/math.test.ts",
+    ]
+
+
+def test_the_runner_from_dev_dependencies_without_a_test_script(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = {
+        "web/package.json": '{"name": "web", "devDependencies": {"vitest": "^2.1.0"}}\n',
+        "web/src/math.ts": JS_MONOREPO["ui/src/math.ts"],
+        "web/src/math.test.ts": JS_MONOREPO["ui/src/math.test.ts"],
+    }
+    commands = _commands(tmp_path, capsys, files, {"web/src/math.ts": "return a + b; => return b + a;"})
+    assert commands == ["cd web && npx vitest run src/math.test.ts"]
+
+
+def test_a_test_script_that_runs_another_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = {
+        "package.json": '{"scripts": {"test": "npm run test:unit", "test:unit": "jest --ci"}, "devDependencies": {"vitest": "^2"}}\n',
+        "src/math.ts": JS_MONOREPO["ui/src/math.ts"],
+        "src/math.test.ts": JS_MONOREPO["ui/src/math.test.ts"],
+    }
+    commands = _commands(tmp_path, capsys, files, {"src/math.ts": "return a + b; => return b + a;"})
+    assert commands == ["npx jest src/math.test.ts"]
+
+
+# --- Go -------------------------------------------------------------------
+
+GO_MODULE = {
+    "README.md": "# A Go module in a subfolder\n",
+    "backend/go.mod": "module example.com/backend\n\ngo 1.22\n",
+    "backend/store/store.go": "package store\n\nfunc Save(key string) error {\n\treturn nil\n}\n",
+    "backend/store/store_test.go": (
+        'package store\n\nimport "testing"\n\n'
+        'func TestSave(t *testing.T) {\n\tif Save("a") != nil {\n\t\tt.Fatal("save")\n\t}\n}\n\n'
+        'func TestSaveTwice(t *testing.T) {\n\t_ = Save("a")\n\t_ = Save("a")\n}\n\n'
+        'func BenchmarkSave(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\t_ = Save("a")\n\t}\n}\n\n'
+        'func ExampleSave() {\n\t_ = Save("a")\n\t// Output:\n}\n\n'
+        "func Testable() bool {\n\treturn Save(\"b\") == nil\n}\n"
+    ),
+    "backend/api/api.go": (
+        'package api\n\nimport "example.com/backend/store"\n\nfunc Handle() error {\n\treturn store.Save("k")\n}\n'
+    ),
+    "backend/api/api_test.go": 'package api\n\nimport "testing"\n\nfunc TestHandle(t *testing.T) {\n\t_ = Handle()\n}\n',
+    "backend/main_test.go": (
+        'package main\n\nimport (\n\t"testing"\n\n\t"example.com/backend/store"\n)\n\n'
+        'func TestMain_Save(t *testing.T) {\n\t_ = store.Save("m")\n}\n'
+    ),
+    "backend/main.go": "package main\n\nfunc main() {}\n",
+}
+
+
+def test_go_test_per_package_from_the_module_root_with_test_functions_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commands = _commands(tmp_path, capsys, GO_MODULE, {"backend/store/store.go": "return nil => return error(nil)"})
+    assert commands == [
+        "cd backend && go test . -run '^(TestMain_Save)$'",
+        "cd backend && go test ./api -run '^(TestHandle)$'",
+        "cd backend && go test ./store -run '^(TestSave|TestSaveTwice)$'",
+    ]
+
+
+# --- Rust -----------------------------------------------------------------
+
+CARGO_WORKSPACE = {
+    "Cargo.toml": '[workspace]\nmembers = ["crates/core", "crates/cli"]\nresolver = "2"\n',
+    "crates/core/Cargo.toml": '[package]\nname = "my-core"\nversion = "0.1.0"\nedition = "2021"\n',
+    "crates/core/src/lib.rs": (
+        "pub fn parse(text: &str) -> usize {\n    text.len()\n}\n\n"
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+        '    #[test]\n    fn parses() {\n        assert_eq!(parse("ab"), 2);\n    }\n\n'
+        '    #[test]\n    fn parses_empty() {\n        assert_eq!(parse(""), 0);\n    }\n}\n'
+    ),
+    "crates/cli/Cargo.toml": (
+        '[package]\nname = "my-cli"\nversion = "0.1.0"\nedition = "2021"\n\n'
+        '[dependencies]\nmy-core = { path = "../core" }\n'
+    ),
+    "crates/cli/src/lib.rs": (
+        'pub fn run() -> usize {\n    my_core::parse("run")\n}\n\n'
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+        "    #[test]\n    fn runs() {\n        assert_eq!(run(), 3);\n    }\n}\n"
+    ),
+}
+
+
+def test_cargo_test_per_package_of_the_workspace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    commands = _commands(tmp_path, capsys, CARGO_WORKSPACE, {"crates/core/src/lib.rs": "    text.len() =>     text.chars().count()"})
+    assert commands == [
+        "cargo test -p my-cli tests::runs",
+        "cargo test -p my-core -- tests::parses tests::parses_empty",
+    ]
+
+
+# --- Java -----------------------------------------------------------------
+
+CALC_JAVA = "package com.acme.core;\n\npublic class Calc {\n    public int add(int a, int b) {\n        return a + b;\n    }\n}\n"
+MAVEN_MULTI_MODULE = {
+    "pom.xml": (
+        "<project><modelVersion>4.0.0</modelVersion><groupId>com.acme</groupId><artifactId>parent</artifactId>"
+        "<version>1</version><packaging>pom</packaging><modules><module>core</module><module>app</module></modules></project>\n"
+    ),
+    "core/pom.xml": "<project><artifactId>core</artifactId></project>\n",
+    "core/src/main/java/com/acme/core/Calc.java": CALC_JAVA,
+    "core/src/test/java/com/acme/core/CalcTest.java": (
+        "package com.acme.core;\n\nimport org.junit.jupiter.api.Test;\nimport org.junit.jupiter.api.RepeatedTest;\n\n"
+        "class CalcTest {\n"
+        "    @Test\n    void addsTwo() {\n        new Calc().add(1, 1);\n    }\n\n"
+        "    @RepeatedTest(3)\n    void addsZero() {\n        new Calc().add(0, 0);\n    }\n}\n"
+    ),
+    "app/pom.xml": "<project><artifactId>app</artifactId></project>\n",
+    "app/src/main/java/com/acme/app/App.java": (
+        "package com.acme.app;\n\nimport com.acme.core.Calc;\n\n"
+        "public class App {\n    public int total() {\n        return new Calc().add(2, 3);\n    }\n}\n"
+    ),
+    "app/src/test/java/com/acme/app/AppTest.java": (
+        "package com.acme.app;\n\nimport org.junit.jupiter.api.Test;\n\n"
+        "class AppTest {\n    @Test\n    void totals() {\n        new App().total();\n    }\n}\n"
+    ),
+}
+
+
+def test_maven_selects_the_modules_and_methods(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    commands = _commands(
+        tmp_path, capsys, MAVEN_MULTI_MODULE, {"core/src/main/java/com/acme/core/Calc.java": "return a + b; => return b + a;"}
+    )
+    assert commands == [
+        "mvn -pl app,core -am test -Dtest=AppTest#totals,CalcTest#addsTwo+addsZero -Dsurefire.failIfNoSpecifiedTests=false"
+    ]
+
+
+def test_gradle_selects_project_and_qualified_tests(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = {
+        "settings.gradle": "rootProject.name = 'demo'\ninclude 'lib'\n",
+        "gradlew": "#!/bin/sh\nexec gradle \"$@\"\n",
+        "lib/build.gradle.kts": "plugins { `java-library` }\n",
+        "lib/src/main/java/org/demo/Greeter.java": (
+            'package org.demo;\n\npublic class Greeter {\n    public String greet(String name) {\n        return "hi " + name;\n    }\n}\n'
+        ),
+        "lib/src/test/java/org/demo/GreeterTest.java": (
+            "package org.demo;\n\nimport org.junit.jupiter.api.Test;\n\n"
+            'class GreeterTest {\n    @Test\n    void greets() {\n        new Greeter().greet("x");\n    }\n}\n'
+        ),
+    }
+    commands = _commands(
+        tmp_path, capsys, files, {"lib/src/main/java/org/demo/Greeter.java": 'return "hi " + name; => return "hello " + name;'}
+    )
+    assert commands == ["./gradlew :lib:test --tests org.demo.GreeterTest.greets"]
+
+
+def test_a_single_maven_project_runs_from_its_root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = {
+        "pom.xml": "<project><artifactId>core</artifactId></project>\n",
+        "mvnw": "#!/bin/sh\n",
+        "src/main/java/com/acme/core/Calc.java": CALC_JAVA,
+        "src/test/java/com/acme/core/CalcTest.java": MAVEN_MULTI_MODULE["core/src/test/java/com/acme/core/CalcTest.java"],
+    }
+    commands = _commands(tmp_path, capsys, files, {"src/main/java/com/acme/core/Calc.java": "return a + b; => return b + a;"})
+    assert commands == ["./mvnw test -Dtest=CalcTest#addsTwo+addsZero"]
+
+
+# --- depth and own tests -----------------------------------------------------
+
+CHAIN = {
+    "pytest.ini": "[pytest]\n",
+    "app/__init__.py": "",
+    "app/core.py": (
+        "def base(x):\n    return x\n\n\n"
+        "def one(x):\n    return base(x)\n\n\n"
+        "def two(x):\n    return one(x)\n\n\n"
+        "class Dispatcher:\n    def flush(self):\n        return 0\n\n\n"
+        "class Other:\n    def flush(self):\n        return 1\n"  # d.flush() stays unresolved
+    ),
+    "tests/test_core.py": (
+        "from app.core import Dispatcher, base, one, two\n\n\n"
+        "def test_base():\n    assert base(1) == 1\n\n\n"  # depth 1
+        "def test_one():\n    assert one(1) == 1\n\n\n"  # depth 2
+        "def test_two():\n    assert two(1) == 1\n"  # depth 3
+    ),
+    "tests/test_dispatcher.py": (
+        "def make():\n    return object()\n\n\n"
+        "def test_flush():\n    d = make()\n    d.flush()\n\n\n"
+        "class TestDispatcher:\n    def test_flush_twice(self):\n        pass\n"
+    ),
+}
+
+
+def test_tests_within_depth_two_and_the_count_at_depth_three(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, CHAIN)
+    commit(repo)
+    index(repo)
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+        tests, more = select_tests(store, ["app/core.py:function:base"])
+        assert [t.id for t in tests] == [
+            "tests/test_core.py:function:test_base",
+            "tests/test_core.py:function:test_one",
+        ]
+        assert more == 1  # test_two
+        # a changed test is its own test to run; a call site of a removed symbol is depth 1
+        tests, more = select_tests(store, ["tests/test_core.py:function:test_two"], call_sites=["app/core.py:function:two"])
+        assert [t.id for t in tests] == ["tests/test_core.py:function:test_two"]
+        assert more == 0
+
+
+def test_own_tests_named_after_the_symbol_or_calling_its_name(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, CHAIN)
+    commit(repo)
+    index(repo)
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+        flush = store.symbol("app/core.py:method:Dispatcher.flush")
+        assert flush is not None
+        ran = list(store.symbols_in_file("tests/test_dispatcher.py")) + list(store.symbols_in_file("tests/test_core.py"))
+        assert [t.id for t in own_tests(store, flush, ran)] == [
+            "tests/test_dispatcher.py:function:test_flush",  # d.flush() unresolved, and its name
+            "tests/test_dispatcher.py:method:TestDispatcher.test_flush_twice",  # its class's name
+        ]
+        base = store.symbol("app/core.py:function:base")
+        assert base is not None
+        assert [t.id for t in own_tests(store, base, ran)] == ["tests/test_core.py:function:test_base"]
+
+
+# --- Ruby -----------------------------------------------------------------
+
+RUBY_PROJECT = {
+    "Gemfile": 'source "https://rubygems.org"\n\ngem "rspec"\ngem "minitest"\n',
+    "lib/shop/order.rb": "module Shop\n  class Order\n    def self.total\n      1\n    end\n  end\nend\n",
+    "spec/order_spec.rb": (
+        'require "shop/order"\n\nRSpec.describe Shop::Order do\n  it "totals" do\n'
+        "    expect(Shop::Order.total).to eq(1)\n  end\nend\n"
+    ),
+    "test/order_test.rb": (
+        'require "minitest/autorun"\nrequire "shop/order"\n\nclass OrderTest < Minitest::Test\n'
+        "  def test_total\n    assert_equal 1, Shop::Order.total\n  end\n\n  def test_nothing\n  end\nend\n"
+    ),
+}
+
+
+def test_rspec_files_and_minitest_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    commands = _commands(tmp_path, capsys, RUBY_PROJECT, {"lib/shop/order.rb": "      1\n =>       2\n"})
+    assert commands == [
+        "bundle exec rspec spec/order_spec.rb",
+        "bundle exec ruby -Ilib -Itest test/order_test.rb -n '/^(test_total)$/'",
+    ]
