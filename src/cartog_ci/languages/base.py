@@ -146,6 +146,9 @@ class Language:
     # Languages sharing a runner get one command for all their tests (jest
     # runs .js and .ts alike); "" has no runner.
     test_runner: str = ""
+    # Whether the language declares interfaces or traits (whose method calls
+    # dispatch to implementations: graph.py); Python, Ruby, JavaScript do not.
+    interfaces: bool = True
 
     def extract(self, path: str, source: bytes, *, timeout_ms: int | None = None) -> FileExtraction:
         """Symbols and edges of one file (module first)."""

@@ -432,6 +432,7 @@ def _tsx_grammar() -> ts.Language:
 _TS_WRAPPERS = ("export_statement", "ambient_declaration")
 JAVASCRIPT = ECMAScript(
     name="javascript",
+    interfaces=False,
     extensions=(".js", ".jsx", ".mjs", ".cjs"),
     syntax=_syntax("javascript", _javascript_grammar, ("javascript",), ("export_statement",)),
     scope=_scope(JS_GLOBALS, merged=True),

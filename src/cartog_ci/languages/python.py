@@ -316,6 +316,7 @@ class Python(Language):
 
 PYTHON = Python(
     name="python",
+    interfaces=False,
     extensions=(".py", ".pyi"),
     syntax=Syntax(
         name="python",
