@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cartog_ci.domain import Edge, FileExtraction, SkippedFile, Symbol
+from cartog_ci.domain import Edge, FileExtraction, SkippedFile, Symbol, symbol_json
 
 # Finds code similar to a changed symbol: (symbol, limit) -> (similar, score).
 RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]
@@ -58,6 +58,11 @@ class ImpactNode:
     depth: int
     path: tuple[str, ...]  # symbol IDs from the root to this node
     via: str = "calls"
+
+
+def impact_node_json(n: ImpactNode) -> dict[str, object]:
+    """The public JSON form of a reached symbol (``impact --json``, the report's callers)."""
+    return symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via}
 
 
 @dataclass(frozen=True, slots=True)
