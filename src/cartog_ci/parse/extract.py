@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 
 import tree_sitter as ts
 
-from cartog_ci.domain import Edge, FileExtraction, Symbol
+from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, Symbol
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import Syntax, plain_type
@@ -34,7 +34,6 @@ _PLAIN_NAME = re.compile(r"[\w$]+[?!=]?")
 _DECORATOR_TYPES = frozenset(
     {"decorator", "attribute_item", "annotation", "marker_annotation", "attribute"}
 )
-_OWNER_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "type"})
 _REFERENCE_KINDS = {
     "call": "calls",
     "calls": "calls",
@@ -467,7 +466,7 @@ def _types_by_scope(defs: list[_Def]) -> dict[tuple[int, str], int]:
     """(parent index, name) -> index of the first type of that name there."""
     types: dict[tuple[int, str], int] = {}
     for i, d in enumerate(defs):
-        if d.kind in _OWNER_KINDS:
+        if d.kind in TYPE_KINDS:
             types.setdefault((d.parent, d.name), i)
     return types
 
