@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import graph, workspace
-from cartog_ci.commands.output import echo, edge_json, emit_json
+from cartog_ci.commands.output import echo, edge_json, emit_json, repo_path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
     with workspace.open_store(ws, create=False) as store:
-        d = graph.deps(store, args.file.replace("\\", "/").removeprefix("./"))
+        d = graph.deps(store, repo_path(args.file))
     if args.json:
         emit_json({"file": d.file, "imports": [edge_json(e) for e in d.imports], "imported_by": list(d.imported_by)})
         return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import graph, workspace
-from cartog_ci.commands.output import echo, emit_json, resolve_names
+from cartog_ci.commands.output import echo, emit_json, for_each_named
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,8 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    with workspace.open_store(ws, create=False) as store:
-        found = [h for h in (graph.hierarchy(store, s) for s in resolve_names(store, args.name))]
+    found = [h for _, h in for_each_named(ws, args.name, graph.hierarchy)]
     if args.json:
         emit_json(
             [

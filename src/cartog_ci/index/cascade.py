@@ -277,7 +277,6 @@ _SPEC_SPLIT = re.compile(r"[./:\\]+")
 _PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
 
 
-
 def _module_key(path_or_spec: str) -> str:
     """Last meaningful component: ``pkg/b.py``, ``..pkg.b``, ``./b.js`` -> ``b``."""
     parts = [p for p in _SPEC_SPLIT.split(path_or_spec) if p]
