@@ -85,6 +85,13 @@ def _dispatching(store: Store, ids: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def _structural(language: str) -> bool:
+    from cartog_ci import languages
+
+    found = languages.get(language)
+    return found is not None and found.structural_interfaces
+
+
 def _has_interfaces(language: str) -> bool:
     from cartog_ci import languages  # loaded when first needed, as by the indexer
 
@@ -110,7 +117,7 @@ def _implements(store: Store, method: Symbol, owner: str, interface_method: Symb
         if current not in seen:
             seen.add(current)
             frontier += [e.target_id for e in store.edges_from([current], ("inherits",)) if e.target_id]
-    return method.language == "go" and _satisfies(store, method, owner, interface_id)
+    return _structural(method.language) and _satisfies(store, method, owner, interface_id)
 
 
 def _satisfies(store: Store, method: Symbol, owner: str, interface_id: str) -> bool:

@@ -149,6 +149,8 @@ class Language:
     # Whether the language declares interfaces or traits (whose method calls
     # dispatch to implementations: graph.py); Python, Ruby, JavaScript do not.
     interfaces: bool = True
+    # Go: a type satisfies an interface by its method set, not by declaring it.
+    structural_interfaces: bool = False
 
     def extract(self, path: str, source: bytes, *, timeout_ms: int | None = None) -> FileExtraction:
         """Symbols and edges of one file (module first)."""

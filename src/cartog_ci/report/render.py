@@ -17,7 +17,7 @@ import jinja2.bccache
 
 from cartog_ci import config
 from cartog_ci.domain import Symbol, symbol_json
-from cartog_ci.domain.results import NAME, CallSite, ChangedSymbol, ImpactNode, Report
+from cartog_ci.domain.results import NAME, CallSite, ChangedSymbol, ImpactNode, Report, impact_node_json
 from cartog_ci.report.build import REPORT_SCHEMA, by_weight
 
 GITHUB_COMMENT_LIMIT = 65_536
@@ -283,10 +283,7 @@ def report_json(report: Report) -> dict[str, object]:
                 "callers_total": item.callers_total,
                 "possible_callers": item.possible_callers,
                 "type_uses": item.type_uses,
-                "callers": [
-                    symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via}
-                    for n in item.callers
-                ],
+                "callers": [impact_node_json(n) for n in item.callers],
                 "call_sites": [_site_json(site) for site in item.call_sites],
                 "tests": [t.id for t in item.tests],
                 "untested": item.untested,
