@@ -151,6 +151,9 @@ class Language:
     interfaces: bool = True
     # Go: a type satisfies an interface by its method set, not by declaring it.
     structural_interfaces: bool = False
+    # File stems that stand for their directory as a module (`__init__`,
+    # `index`, `mod`): the indexer revisits their importers by the directory.
+    package_files: tuple[str, ...] = ()
 
     def extract(self, path: str, source: bytes, *, timeout_ms: int | None = None) -> FileExtraction:
         """Symbols and edges of one file (module first)."""

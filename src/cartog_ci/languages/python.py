@@ -316,6 +316,7 @@ class Python(Language):
 
 PYTHON = Python(
     name="python",
+    package_files=("__init__",),
     interfaces=False,
     extensions=(".py", ".pyi"),
     syntax=Syntax(
