@@ -162,8 +162,9 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
             what = f"moved to {named(s.file)}" if old_name == s.qualified_name else f"renamed to {named(s.qualified_name)}"
             low.append(f"{named(old_name)} was {what}; its {c.in_degree} reference(s) follow it")
     # central = called from much production code; tests and test helpers do not count
+    # (a move or rename whose references follow it changes no behaviour)
     central = sorted(
-        (c for c in report_changed if c.change.category in _IMPACTING and not _in_test_code(c.symbol)),
+        (c for c in report_changed if c.change.category == "modified" and not _in_test_code(c.symbol)),
         key=lambda c: -c.production_callers,
     )
     for c in central[:2]:
