@@ -56,6 +56,7 @@ class ParseJob:
     limits: Limits = field(default_factory=Limits)
     texts: bool = True  # build the search texts (the index stores them)
     keep_source: bool = False  # send the decoded source back (the report reads bodies)
+    edge_kinds: frozenset[str] | None = None  # only these edges (None: all)
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def extract_file(job: ParseJob) -> ParseResult:
     if source is None:
         return _skip(job.path, language, "not valid UTF-8 text", sha, len(data))
     try:
-        result = spec.extract(job.path, source, timeout_ms=job.limits.timeout_ms)
+        result = spec.extract(job.path, source, timeout_ms=job.limits.timeout_ms, edge_kinds=job.edge_kinds)
     except ParseTimeout as exc:
         return _skip(job.path, language, str(exc), sha, len(data))
     if job.texts:
@@ -181,13 +182,20 @@ def extract_all(jobs: Sequence[ParseJob], progress: Progress | None = None) -> l
 
 
 def revision_jobs(
-    repo: Path, rev: str, paths: Sequence[str], *, limits: Limits, keep_source: bool = False
+    repo: Path,
+    rev: str,
+    paths: Sequence[str],
+    *,
+    limits: Limits,
+    keep_source: bool = False,
+    edge_kinds: frozenset[str] | None = None,
 ) -> list[ParseJob]:
     """Jobs for the files as they are at ``rev`` ("" is the staged version),
     read through one ``git cat-file --batch``."""
     blobs = git.show_many(repo, [(rev, p) for p in paths])
     return [
-        ParseJob(p, data=blobs.get((rev, p)), limits=limits, texts=False, keep_source=keep_source) for p in paths
+        ParseJob(p, data=blobs.get((rev, p)), limits=limits, texts=False, keep_source=keep_source, edge_kinds=edge_kinds)
+        for p in paths
     ]
 
 

@@ -155,9 +155,12 @@ class Language:
     # `index`, `mod`): the indexer revisits their importers by the directory.
     package_files: tuple[str, ...] = ()
 
-    def extract(self, path: str, source: bytes, *, timeout_ms: int | None = None) -> FileExtraction:
-        """Symbols and edges of one file (module first)."""
-        return tags.extract(path, source, self.syntax, timeout_ms=timeout_ms)
+    def extract(
+        self, path: str, source: bytes, *, timeout_ms: int | None = None, edge_kinds: frozenset[str] | None = None
+    ) -> FileExtraction:
+        """Symbols and edges of one file (module first); only the edges of
+        ``edge_kinds`` when given."""
+        return tags.extract(path, source, self.syntax, timeout_ms=timeout_ms, edge_kinds=edge_kinds)
 
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         """The files an import spec names, as written in ``importer``: one

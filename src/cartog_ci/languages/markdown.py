@@ -382,7 +382,9 @@ class Markdown(Language):
     # given by the registry: whether a path is a file some language indexes
     linkable: Linkable = bool
 
-    def extract(self, path: str, source: bytes, *, timeout_ms: int | None = None) -> FileExtraction:
+    def extract(
+        self, path: str, source: bytes, *, timeout_ms: int | None = None, edge_kinds: frozenset[str] | None = None
+    ) -> FileExtraction:
         return extract(path, source, self.name, linkable=self.linkable, timeout_ms=timeout_ms)
 
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:

@@ -261,7 +261,11 @@ def _reference_parts(
 
 
 def _collect(
-    spec: Syntax, root: ts.Node, until: float | None = None, timeout_ms: int | None = None
+    spec: Syntax,
+    root: ts.Node,
+    until: float | None = None,
+    timeout_ms: int | None = None,
+    edge_kinds: frozenset[str] | None = None,
 ) -> tuple[list[_Def], list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]]]:
     defs: list[_Def] = []
     refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]] = []
@@ -294,7 +298,7 @@ def _collect(
                 )
             elif key.startswith("reference."):
                 ref_kind = _REFERENCE_KINDS.get(key.split(".", 1)[1])
-                if ref_kind is None:
+                if ref_kind is None or edge_kinds is not None and ref_kind not in edge_kinds:
                     continue
                 for name_node in name_nodes:
                     anchor = next(n for n in (name_node, receiver, nodes[0]) if n is not None)
@@ -306,7 +310,7 @@ def _collect(
                     refs.append(
                         (ref_kind, nodes[0], name_node if name_node is not None else receiver, parts, owner_type)
                     )
-            elif key == "bind" and captures.get("bind.name"):
+            elif key == "bind" and captures.get("bind.name") and (edge_kinds is None or "calls" in edge_kinds):
                 held = _bound_value(captures)
                 if held is None:
                     continue
@@ -533,8 +537,17 @@ def _comment_ranges(spec: Syntax, root: ts.Node) -> list[tuple[int, int]]:
     return ranges
 
 
-def extract(path: str, source: bytes, spec: Syntax, *, timeout_ms: int | None = None) -> FileExtraction:
-    """Parse one file and return its symbols (module first) and edges.
+def extract(
+    path: str,
+    source: bytes,
+    spec: Syntax,
+    *,
+    timeout_ms: int | None = None,
+    edge_kinds: frozenset[str] | None = None,
+) -> FileExtraction:
+    """Parse one file and return its symbols (module first) and edges
+    (only those of ``edge_kinds`` when given: the report's diff needs no
+    calls, and skipping them skips most of the work).
 
     ParseTimeout when parsing and reading the matches takes over
     ``timeout_ms``, or the nesting is too deep for the tags query."""
@@ -542,7 +555,7 @@ def extract(path: str, source: bytes, spec: Syntax, *, timeout_ms: int | None = 
     until = budget.deadline(timeout_ms)
     tree = budget.parse(spec.grammar, source, timeout_ms)
     root = tree.root_node
-    defs, raw_refs = _collect(spec, root, until, timeout_ms)
+    defs, raw_refs = _collect(spec, root, until, timeout_ms, edge_kinds)
     _nest(defs, spec)
     comments = _comment_ranges(spec, root)
     symbols = _symbols(path, source, spec, defs, comments, root)

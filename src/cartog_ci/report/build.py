@@ -22,7 +22,7 @@ from cartog_ci.domain.results import (
 from cartog_ci.index.resolve import EXTERNAL, Resolver, resolved_bases, resolver_for
 from cartog_ci.languages import is_test, test_plan
 from cartog_ci.report.callsites import check_call_sites
-from cartog_ci.report.testplan import TEST_DEPTH, own_tests, select_tests
+from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -234,7 +234,7 @@ def build_report(
         store, roots, depth=min(depth, TEST_DEPTH), call_sites=[b.edge.source_id for b in broken]
     )
     plan = test_plan(tests, root=cs.root, symbols_in_file=store.symbols_in_file)
-    ran = list(store.symbols({i for c in plan for i in c.tests}).values())
+    ran = RanTests(store.symbols({i for c in plan for i in c.tests}).values())
     for c in changed:
         if c.untested and own_tests(store, c.symbol, ran):
             c.untested = False
@@ -246,7 +246,7 @@ def build_report(
         tests=tests,
         test_commands=[c.command for c in plan],
         tests_more=tests_more,
-        tests_run=len(ran),
+        tests_run=len(ran.by_id),
         risk=_risk(changed, broken, cs),
         depth=depth,
         unresolved_edges=counts.unresolved,

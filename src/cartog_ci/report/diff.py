@@ -23,6 +23,8 @@ from cartog_ci.parse.merkle import diff_symbols
 from cartog_ci.report import sides
 
 MAX_RENAME_PAIRS = 40_000
+# The edges of the merge-base side the report reads: its imports and bases.
+BASE_EDGES = frozenset({"imports", "inherits"})
 
 
 def compute_change(repo: Path, comparison: Comparison, *, limits: Limits) -> ChangeSet:
@@ -31,12 +33,17 @@ def compute_change(repo: Path, comparison: Comparison, *, limits: Limits) -> Cha
     cs.files = sides.changed_files(repo, comparison)
     # only files we parse are read, each side of them through one git process
     parsed = [p for p in cs.files if languages.for_path(p) is not None]
-    jobs = revision_jobs(repo, comparison.merge_base, parsed, limits=limits, keep_source=True)
+    # the merge-base side feeds its graph (imports and bases, report/build.py);
+    # the head side only its symbols: the index holds the head's edges
+    jobs = revision_jobs(repo, comparison.merge_base, parsed, limits=limits, keep_source=True, edge_kinds=BASE_EDGES)
     revision = sides.head_revision(head)
     if revision is None:
-        jobs += [ParseJob(p, root=str(repo), limits=limits, texts=False, keep_source=True) for p in parsed]
+        jobs += [
+            ParseJob(p, root=str(repo), limits=limits, texts=False, keep_source=True, edge_kinds=frozenset())
+            for p in parsed
+        ]
     else:
-        head_jobs = revision_jobs(repo, revision, parsed, limits=limits, keep_source=True)
+        head_jobs = revision_jobs(repo, revision, parsed, limits=limits, keep_source=True, edge_kinds=frozenset())
         cs.not_checked_out = sides.not_checked_out(repo, {j.path: j.data for j in head_jobs})
         jobs += head_jobs
     if head.kind == "staged":  # unstaged edits elsewhere are in the graph too

@@ -59,7 +59,19 @@ def _norm(text: str) -> str:
     return _WORD.sub("", text.lower())
 
 
-def own_tests(store: Store, symbol: Symbol, ran: Iterable[Symbol]) -> list[Symbol]:
+class RanTests:
+    """The tests the commands run, with the normalised names ``own_tests``
+    compares (computed once for all the changed symbols)."""
+
+    def __init__(self, ran: Iterable[Symbol]) -> None:
+        self.by_id = {t.id: t for t in ran}
+        self.named = [
+            (t, _norm(t.name), _norm(t.qualified_name.rpartition(".")[0]) + " " + _norm(posixpath.basename(t.file)))
+            for t in self.by_id.values()
+        ]
+
+
+def own_tests(store: Store, symbol: Symbol, ran: Iterable[Symbol] | RanTests) -> list[Symbol]:
     """The tests among ``ran`` (those the commands run) that are
     ``symbol``'s own, even where the graph has no edge from them:
 
@@ -70,7 +82,8 @@ def own_tests(store: Store, symbol: Symbol, ran: Iterable[Symbol]) -> list[Symbo
       (``test_dispatcher.py``, ``TestEventDispatcher``, ``dispatcher_test.go``).
 
     A changed symbol with own tests in the commands is not "untested"."""
-    tests = {t.id: t for t in ran}
+    index = ran if isinstance(ran, RanTests) else RanTests(ran)
+    tests = index.by_id
     if not tests:
         return []
     out: dict[str, Symbol] = {}
@@ -81,13 +94,8 @@ def own_tests(store: Store, symbol: Symbol, ran: Iterable[Symbol]) -> list[Symbo
     parts = symbol.qualified_name.split(".")
     owner = _norm(parts[-2]) if len(parts) > 1 else ""
     stem = _norm(posixpath.splitext(posixpath.basename(symbol.file))[0])
-    for t in tests.values():
-        if t.id in out or len(name) < 3:
-            continue
-        test_name = _norm(t.name)
-        if name not in test_name:
-            continue
-        places = _norm(t.qualified_name.rpartition(".")[0]) + " " + _norm(posixpath.basename(t.file))
-        if (owner and owner in places) or (stem and stem in places):
-            out[t.id] = t
+    if len(name) >= 3:
+        for t, test_name, places in index.named:
+            if t.id not in out and name in test_name and ((owner and owner in places) or (stem and stem in places)):
+                out[t.id] = t
     return sorted(out.values(), key=lambda s: (s.file, s.start_line, s.id))
