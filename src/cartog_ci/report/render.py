@@ -23,7 +23,7 @@ from cartog_ci.report.build import REPORT_SCHEMA, by_weight
 GITHUB_COMMENT_LIMIT = 65_536
 # Room for the sticky-comment marker and the trimming note.
 MARKDOWN_BUDGET = GITHUB_COMMENT_LIMIT - 1_536
-MERMAID_MAX_NODES = 30
+MERMAID_MAX_NODES = 20
 _BACKTICKS = re.compile(r"`+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 
@@ -204,8 +204,8 @@ def _path_edges(
 # What the PR comment shows, most first; later plans trim further to fit
 # GitHub's limit (the JSON form always has everything).
 _PLANS: tuple[dict[str, object], ...] = (
-    dict(reasons=5, break_rows=30, rows=12, signatures=10, caller_symbols=3, callers=6, names=8, related=True, picture=True),
-    dict(reasons=5, break_rows=30, rows=12, signatures=10, caller_symbols=3, callers=4, names=8, related=False, picture=True),
+    dict(reasons=5, break_rows=30, rows=10, signatures=10, caller_symbols=3, callers=6, names=6, related=True, picture=True),
+    dict(reasons=5, break_rows=30, rows=10, signatures=10, caller_symbols=3, callers=4, names=6, related=False, picture=True),
     dict(reasons=5, break_rows=20, rows=15, signatures=5, caller_symbols=3, callers=3, names=10, related=False, picture=False),
     dict(reasons=3, break_rows=10, rows=10, signatures=3, caller_symbols=0, callers=0, names=5, related=False, picture=False),
 )
