@@ -208,7 +208,10 @@ def sample(graph: dict[str, Any], corpus: HandCorpus, *, n: int, seed: int) -> S
     unresolved = [e for e in calls if not e.get("target_id") and e.get("resolution") != "external"]
     counts: Counter[str] = Counter(e.get("resolution") or "unresolved" for e in calls)
     rng = random.Random(seed)
-    pick = lambda edges: sorted(rng.sample(edges, min(n, len(edges))), key=lambda e: (e["file"], e["line"]))  # noqa: E731
+
+    def pick(edges: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return sorted(rng.sample(edges, min(n, len(edges))), key=lambda e: (e["file"], e["line"]))
+
     return Sample(pick(resolved), pick(unresolved), counts)
 
 
