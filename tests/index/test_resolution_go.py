@@ -184,3 +184,18 @@ def test_a_type_conversion_is_no_call(tmp_path: Path) -> None:
         ("h/h.go", 12, "g", None, None),
         ("h/h.go", 13, "f", "h/h.go:function:f", "same_file"),
     }
+
+
+def test_a_standard_library_import_is_never_a_project_directory(tmp_path: Path) -> None:
+    # the Go side of the stdlib-shadow repro: `import "net/http"` with a
+    # project directory `http/` (GOPATH layout, no go.mod: matched by path
+    # suffix only outside the standard library) gives no edge into it
+    graph = graph_of(tmp_path, {
+        "http/http.go": "package http\n\nfunc Get(url string) {}\n",
+        "app/app.go": "package app\n\nimport \"net/http\"\n\nfunc Run() {\n\thttp.Get(\"x\")\n}\n",
+        "web/web.go": "package web\n\nimport \"example.com/http\"\n\nfunc Run() {\n\thttp.Get(\"y\")\n}\n",
+    })  # fmt: skip
+    assert _calls(graph) == {
+        ("app/app.go", 6, "Get", None, "external"),
+        ("web/web.go", 6, "Get", "http/http.go:function:Get", "import"),
+    }
