@@ -22,6 +22,7 @@ each side with its own index files:
 
     .venv/bin/python benchmarks/compare.py --baseline 61ba4ae
     .venv/bin/python benchmarks/compare.py --baseline 61ba4ae --corpus medium --rounds 5
+    .venv/bin/python benchmarks/compare.py --baseline 333fd77 --corpus scrapy --rounds 5
 
 No thresholds: the table is for reading, not for failing.
 """
@@ -98,7 +99,21 @@ REPORT_COMMITS: dict[str, ReportCommit] = {
             "def abbr(S: str, max: int, ellipsis: str | bool = '...', strict: bool = False) -> str:",
         ),
     ),
+    # the scrapy-size repository of the resolution work (docs/languages.md)
+    "scrapy": ReportCommit(
+        bodies=(
+            ("scrapy/utils/misc.py", "load_object"),
+            ("scrapy/utils/misc.py", "walk_modules"),
+            ("scrapy/utils/misc.py", "md5sum"),
+        ),
+        signature=(
+            "scrapy/utils/misc.py",
+            "def rel_has_nofollow(rel: Optional[str]) -> bool:",
+            "def rel_has_nofollow(rel: Optional[str], strict: bool = False) -> bool:",
+        ),
+    ),
 }
+DEFAULT_CORPORA = ("small", "medium")
 
 
 @dataclass(frozen=True)
@@ -447,7 +462,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--rounds must be at least 1")
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        print(compare(args.baseline, corpora.select(args.corpus, list(REPORT_COMMITS)), args.rounds))
+        print(compare(args.baseline, corpora.select(args.corpus, DEFAULT_CORPORA), args.rounds))
     except KeyboardInterrupt:
         print("compare: interrupted (the baseline worktree was removed)", file=sys.stderr)
         return 130

@@ -103,3 +103,99 @@ def test_a_composite_literal_receiver(tmp_path: Path) -> None:
     assert {(e["line"], e["target_id"]) for e in edges if e["target_name"] == "Foo"} == {
         (8, "a/a.go:method:C.Foo"), (9, None),
     }  # fmt: skip
+
+
+def _calls(graph: dict[str, object]) -> set[tuple[str, int, str, str | None, str | None]]:
+    edges = graph["edges"]
+    assert isinstance(edges, list)
+    return {
+        (e["file"], e["line"], e["target_name"], e["target_id"], e["resolution"]) for e in edges if e["kind"] == "calls"
+    }
+
+
+def test_a_bare_or_package_qualified_name_is_never_a_method(tmp_path: Path) -> None:
+    # afero 1.9.3: `func (a Afero) ReadFile` in ioutil.go beside `func
+    # ReadFile(fs Fs, ...)`; the method must not take the function's callers
+    # (it did: `fs.ReadFile(x)` from another package, and `ReadFile(x)` inside
+    # the method as a recursion) nor hide it (`ReadFile(x)` in the package).
+    graph = graph_of(tmp_path, {
+        "go.mod": "module example.com/app\n\ngo 1.22\n",
+        "fs/fs.go": "package fs\n\ntype Afero struct{}\n",
+        "fs/ioutil.go": (
+            "package fs\n\n"
+            "func (a Afero) ReadFile(name string) ([]byte, error) {\n\treturn ReadFile(name)\n}\n\n"
+            "func ReadFile(name string) ([]byte, error) {\n\treturn nil, nil\n}\n"
+        ),
+        "fs/use.go": "package fs\n\nfunc Use(a Afero) {\n\tReadFile(\"x\")\n\ta.ReadFile(\"y\")\n}\n",
+        "app/app.go": "package app\n\nimport \"example.com/app/fs\"\n\nfunc Run() {\n\tfs.ReadFile(\"x\")\n}\n",
+    })  # fmt: skip
+    function, method = "fs/ioutil.go:function:ReadFile", "fs/ioutil.go:method:Afero.ReadFile"
+    assert _calls(graph) == {
+        ("fs/ioutil.go", 4, "ReadFile", function, "same_file"),
+        ("fs/use.go", 4, "ReadFile", function, "same_dir"),
+        ("fs/use.go", 5, "ReadFile", method, "same_dir"),
+        ("app/app.go", 6, "ReadFile", function, "import"),
+    }
+
+
+def test_a_type_assertion_types_its_variable(tmp_path: Path) -> None:
+    # afero symlink_test.go: `if fs, ok := l.(Fs); ok { fs.MkdirAll(dir) }`;
+    # Mem.MkdirAll keeps the name from being the project's only one
+    graph = graph_of(tmp_path, {
+        "go.mod": "module example.com/app\n\ngo 1.22\n",
+        "fs/fs.go": (
+            "package fs\n\n"
+            "type Fs interface {\n\tMkdirAll(p string) error\n}\n\n"
+            "type Linker interface {\n\tLink(o, n string) error\n}\n\n"
+            "type Mem struct{}\n\n"
+            "func (m Mem) MkdirAll(p string) error { return nil }\n"
+        ),
+        "fs/use.go": (
+            "package fs\n\n"
+            "func Use(l Linker, x interface{}) {\n"
+            "\tif fs, ok := l.(Fs); ok {\n\t\tfs.MkdirAll(\"d\")\n\t}\n"
+            "\ty := x.(int)\n"
+            "\ty.MkdirAll(\"e\")\n"
+            "}\n"
+        ),
+    })  # fmt: skip
+    assert _calls(graph) == {
+        ("fs/use.go", 5, "MkdirAll", "fs/fs.go:method:Fs.MkdirAll", "same_dir"),
+        ("fs/use.go", 8, "MkdirAll", None, "external"),
+    }
+
+
+def test_a_type_conversion_is_no_call(tmp_path: Path) -> None:
+    # `HandlerFunc(f)`, `Celsius(1.5)`: calling a type converts a value; the
+    # edge reaches the type with its own tier, so no function gains a caller
+    graph = graph_of(tmp_path, {
+        "go.mod": "module example.com/app\n\ngo 1.22\n",
+        "h/h.go": (
+            "package h\n\n"
+            "type H func()\n\n"
+            "type Celsius float64\n\n"
+            "func f() {}\n\n"
+            "func Use() {\n\tg := H(f)\n\t_ = Celsius(1.5)\n\tg()\n\tf()\n}\n"
+        ),
+    })  # fmt: skip
+    assert _calls(graph) == {
+        ("h/h.go", 10, "H", "h/h.go:type:H", "conversion"),
+        ("h/h.go", 11, "Celsius", "h/h.go:type:Celsius", "conversion"),
+        ("h/h.go", 12, "g", None, None),
+        ("h/h.go", 13, "f", "h/h.go:function:f", "same_file"),
+    }
+
+
+def test_a_standard_library_import_is_never_a_project_directory(tmp_path: Path) -> None:
+    # the Go side of the stdlib-shadow repro: `import "net/http"` with a
+    # project directory `http/` (GOPATH layout, no go.mod: matched by path
+    # suffix only outside the standard library) gives no edge into it
+    graph = graph_of(tmp_path, {
+        "http/http.go": "package http\n\nfunc Get(url string) {}\n",
+        "app/app.go": "package app\n\nimport \"net/http\"\n\nfunc Run() {\n\thttp.Get(\"x\")\n}\n",
+        "web/web.go": "package web\n\nimport \"example.com/http\"\n\nfunc Run() {\n\thttp.Get(\"y\")\n}\n",
+    })  # fmt: skip
+    assert _calls(graph) == {
+        ("app/app.go", 6, "Get", None, "external"),
+        ("web/web.go", 6, "Get", "http/http.go:function:Get", "import"),
+    }

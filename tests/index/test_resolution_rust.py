@@ -50,3 +50,71 @@ def test_a_workspace_crate_used_by_package_name(tmp_path: Path) -> None:
         (7, "core/src/lib.rs:function:helper", "import"),
         (8, None, "external"),
     }
+
+
+def _calls(graph: dict[str, object]) -> set[tuple[str, int, str, str | None, str | None]]:
+    edges = graph["edges"]
+    assert isinstance(edges, list)
+    return {
+        (e["file"], e["line"], e["target_name"], e["target_id"], e["resolution"]) for e in edges if e["kind"] == "calls"
+    }
+
+
+def test_the_value_of_a_call_through_its_return_type(tmp_path: Path) -> None:
+    # regex-syntax 0.6.27: `TranslatorBuilder::new().allow_invalid_utf8(true)`,
+    # with `allow_invalid_utf8` also a method of ParserBuilder (here Other);
+    # `-> Self` is the impl's type, `-> Result<..>` gives std's methods
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": "[package]\nname = \"app\"\nversion = \"0.1.0\"\n",
+        "src/lib.rs": "pub mod builder;\npub mod other;\npub mod ext;\n",
+        "src/builder.rs": (
+            "pub struct Builder { yes: bool }\n\n"
+            "impl Builder {\n"
+            "    pub fn new() -> Builder { Builder { yes: false } }\n"
+            "    pub fn allow(&mut self, yes: bool) -> &mut Builder { self }\n"
+            "    pub fn fresh() -> Self { Builder::new() }\n"
+            "}\n\n"
+            "pub fn run() -> Result<Builder, ()> { Ok(Builder::new()) }\n\n"
+            "fn use_it() {\n"
+            "    Builder::new().allow(true);\n"
+            "    Builder::fresh().allow(false);\n"
+            "    run().allow(true);\n"
+            "}\n"
+        ),
+        "src/other.rs": "pub struct Other;\n\nimpl Other {\n    pub fn allow(&mut self, yes: bool) {}\n}\n",
+        "src/ext.rs": "",
+    })  # fmt: skip
+    new, allow = "src/builder.rs:method:Builder.new", "src/builder.rs:method:Builder.allow"
+    assert _calls(graph) == {
+        ("src/builder.rs", 6, "new", new, "same_file"),
+        ("src/builder.rs", 9, "Ok", None, "external"),
+        ("src/builder.rs", 9, "new", new, "same_file"),
+        ("src/builder.rs", 12, "allow", allow, "same_file"),
+        ("src/builder.rs", 12, "new", new, "same_file"),
+        ("src/builder.rs", 13, "allow", allow, "same_file"),
+        ("src/builder.rs", 13, "fresh", "src/builder.rs:method:Builder.fresh", "same_file"),
+        ("src/builder.rs", 14, "allow", None, "external"),
+        ("src/builder.rs", 14, "run", "src/builder.rs:function:run", "same_file"),
+    }
+
+
+def test_a_bare_name_is_never_a_method_of_an_impl_elsewhere(tmp_path: Path) -> None:
+    # an `impl Other` away from `struct Other` puts `Other.helper` at the
+    # file's level: `helper()` and `crate::ext::helper()` still mean the
+    # function, whichever comes last in the file
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": "[package]\nname = \"app\"\nversion = \"0.1.0\"\n",
+        "src/lib.rs": "pub mod other;\npub mod ext;\n\nfn outside() {\n    crate::ext::helper();\n}\n",
+        "src/other.rs": "pub struct Other;\n",
+        "src/ext.rs": (
+            "use crate::other::Other;\n\n"
+            "pub fn helper() {}\n\n"
+            "impl Other {\n    pub fn helper(&self) {}\n}\n\n"
+            "fn call() {\n    helper();\n}\n"
+        ),
+    })  # fmt: skip
+    helper = "src/ext.rs:function:helper"
+    assert _calls(graph) == {
+        ("src/lib.rs", 5, "helper", helper, "import"),
+        ("src/ext.rs", 10, "helper", helper, "same_file"),
+    }

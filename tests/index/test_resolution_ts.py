@@ -172,3 +172,58 @@ def test_members_of_exported_objects_and_default_instances(tmp_path: Path) -> No
     assert _edges(graph, "nickName") == {(use, "src/selectors.ts:function:nickName", "import")}
     assert _edges(graph, "put") == {(use, "src/selectors.ts:function:save", "import")}
     assert _edges(graph, "pick") == {(use, "src/keys.ts:method:ApiKeyManager.pick", "import")}
+
+
+def _calls(graph: dict[str, object]) -> set[tuple[str, int, str, str | None, str | None]]:
+    edges = graph["edges"]
+    assert isinstance(edges, list)
+    return {
+        (e["file"], e["line"], e["target_name"], e["target_id"], e["resolution"]) for e in edges if e["kind"] == "calls"
+    }
+
+
+def test_overload_signatures_are_one_symbol_the_implementation(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "src/parse.ts": (
+            "export function parse(x: string): number;\n"
+            "export function parse(x: number): number;\n"
+            "export function parse(x: any): number {\n  return 1;\n}\n\n"
+            "export class Box {\n"
+            "  get(k: string): string;\n"
+            "  get(k: number): number;\n"
+            "  get(k: any): any {\n    return k;\n  }\n"
+            "}\n"
+        ),
+        "src/use.ts": "import { parse, Box } from './parse';\n\nexport function run(b: Box) {\n  parse('a');\n  b.get(1);\n}\n",
+    })  # fmt: skip
+    symbols = graph["symbols"]
+    assert isinstance(symbols, list)
+    assert {(s["id"], s["start_line"]) for s in symbols if s["file"] == "src/parse.ts"} == {
+        ("src/parse.ts:module:src.parse", 1),
+        ("src/parse.ts:function:parse", 3),
+        ("src/parse.ts:class:Box", 7),
+        ("src/parse.ts:method:Box.get", 10),
+    }
+    assert _calls(graph) == {
+        ("src/use.ts", 4, "parse", "src/parse.ts:function:parse", "import"),
+        ("src/use.ts", 5, "get", "src/parse.ts:method:Box.get", "import"),
+    }
+
+
+def test_commonjs_require_called_in_place(tmp_path: Path) -> None:
+    # `require('./x').f()` reaches f of that module; a package's is external,
+    # a missing project module unresolved
+    graph = _graph(tmp_path, {
+        "lib/util.js": "exports.pad = function (s) {\n  return s;\n};\n\nexports.trim = function (s) {\n  return s;\n};\n",
+        "lib/main.js": (
+            "function go() {\n  return require('./util').pad('x');\n}\n\n"
+            "function other() {\n  require('lodash').map([]);\n  require('./util')\n    .trim('y');\n"
+            "  require('./missing').f();\n}\n"
+        ),
+    })  # fmt: skip
+    assert _calls(graph) == {
+        ("lib/main.js", 2, "pad", "lib/util.js:function:pad", "import"),
+        ("lib/main.js", 6, "map", None, "external"),
+        ("lib/main.js", 7, "trim", "lib/util.js:function:trim", "import"),
+        ("lib/main.js", 9, "f", None, None),
+    }

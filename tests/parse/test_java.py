@@ -132,7 +132,8 @@ EDGES = {
     (M + 'model/Order.java:method:Order.total', M + 'model/Money.java:class:Money', 'Money', 'references', 'same_dir'),
     (M + 'model/Order.java:method:Order.total', M + 'model/Money.java:method:Money.zero', 'zero', 'calls', 'same_dir'),
     (M + 'model/Order.java:method:Order.total', M + 'model/Order.java:class:Order.Line', 'Line', 'references', 'parent_scope'),
-    (M + 'model/Order.java:method:Order.total', M + 'model/Order.java:method:Order.Line.amount', 'amount', 'calls', 'unique'),
+    # `for (Line line : lines) line.amount()`: typed by the for-each variable
+    (M + 'model/Order.java:method:Order.total', M + 'model/Order.java:method:Order.Line.amount', 'amount', 'calls', 'parent_scope'),
     (M + 'model/Order.java:method:Order.total', M + 'model/Money.java:method:Money.plus', 'plus', 'calls', 'same_dir'),
     (M + 'model/Order.java:method:Order.save', None, 'Override', 'references', 'external'),
     (M + 'model/Order.java:method:Order.save', M + 'model/Entity.java:method:Entity.validate', 'validate', 'calls', 'parent_scope'),

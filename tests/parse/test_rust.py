@@ -84,7 +84,8 @@ EDGES = {
     ('src/lib.rs:function:run', 'src/model/order.rs:method:Order.total', 'total', 'calls', 'unique'),
     ('src/lib.rs:function:helpers.shout', None, 'String', 'references', 'external'),
     ('src/lib.rs:function:helpers.shout', 'src/util.rs:function:normalize', 'normalize', 'calls', 'import'),
-    ('src/lib.rs:function:helpers.shout', None, 'to_uppercase', 'calls', None),
+    # `normalize(s).to_uppercase()` with `fn normalize(..) -> String`: std's
+    ('src/lib.rs:function:helpers.shout', None, 'to_uppercase', 'calls', 'external'),
     ('src/lib.rs:module:src.lib', 'src/lib.rs:module:src.lib', '*', 'imports', 'import'),
     ('src/lib.rs:function:tests.run_counts_items', 'src/lib.rs:function:run', 'run', 'calls', 'same_file'),
     ('src/main.rs:module:src.main', 'src/model/mod.rs:struct:Item', 'Item', 'imports', 'import'),

@@ -68,6 +68,9 @@ class SymbolTable:
     root: str = ""
     caches: dict[str, object] = field(default_factory=dict)
     unknown_bases: set[str] = field(default_factory=set)  # classes with an unresolvable base
+    # (file, line) -> the modules imported whole there without a name
+    # (`require('./x')` in `require('./x').f()`)
+    line_modules: dict[tuple[str, int], list[str]] = field(default_factory=lambda: defaultdict(list))
 
     @classmethod
     def build(cls, symbols: Iterable[Symbol], import_edges: Iterable[Edge]) -> SymbolTable:
@@ -93,6 +96,8 @@ class SymbolTable:
             self.star_imports[e.file].append(module)
             return
         if e.target_name == module:  # import a.b [as x]
+            if not e.alias:
+                self.line_modules[(e.file, e.line)].append(module)
             local = e.alias or module.split(".")[0]
             bound = module if e.alias else module.split(".")[0]
             self.bindings[e.file][local] = _Binding(bound, module)
@@ -134,6 +139,9 @@ class Resolver:
             found = self._unqualified(source, edge.target_name, edge.kind)
         else:
             found = self._qualified(source, q, edge.target_name)
+        if edge.kind == "calls" and found[0] is not None and _scope(source).calls_of_types_convert:
+            if self.t.by_id[found[0]].kind in TYPE_KINDS:
+                return found[0], "conversion"  # Go `Celsius(x)`: no call
         return self._ts_merged(found, edge.kind) if _scope(source).merged_declarations else found
 
     def _ts_merged(self, found: tuple[str | None, str | None], kind: str) -> tuple[str | None, str | None]:
@@ -202,7 +210,14 @@ class Resolver:
             module_id = self.t.module_of_file.get(f)
             if module_id is not None:
                 found += self.t.children.get(module_id, {}).get(name, [])
-        return found
+        return self._bound_names(language, found)
+
+    def _bound_names(self, language: str, ids: list[str]) -> list[str]:
+        """The definitions a bare or module-qualified name can mean: in Go
+        and Rust not a method declared at file level (it needs its type)."""
+        if not ids or languages.scope_of(language).methods_bind_names:
+            return ids
+        return [i for i in ids if self.t.by_id[i].kind != "method"]
 
     def _export(
         self, path: str, name: str, hops: int = 0, seen: frozenset[str] = frozenset()
@@ -299,6 +314,8 @@ class Resolver:
             if scope.kind not in TYPE_KINDS or scope.id == source.id and kind != "calls":
                 hits = self.t.children.get(scope.id, {}).get(name)
                 if hits and scope.kind not in TYPE_KINDS:
+                    hits = self._bound_names(scope.language, hits)
+                if hits and scope.kind not in TYPE_KINDS:
                     return self._effective(hits), "same_file"
             scope = self.t.by_id.get(scope.parent_id) if scope.parent_id else None
         member = self._implicit_member(source, name, kind)
@@ -366,6 +383,8 @@ class Resolver:
             # not cobra's); dynamic languages have nothing better than the guess
             return self._guess_method(source, name) if _scope(source).guess_on_expressions else (None, None)
         ctor = _CALL_RECEIVER.fullmatch(qualifier)
+        if ctor is not None and ctor.group(1) in _scope(source).module_calls:
+            return self._member_of_line_module(source, name)
         if ctor is not None:  # `Service().compute()`: a method of what was built or returned
             owner, tier = self._value_of_call(source, ctor.group(1))
             if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
@@ -443,6 +462,21 @@ class Resolver:
             return None, (None if self.t.by_name.get(parts[0]) else EXTERNAL)
         return self._guess_method(source, name)
 
+    def _member_of_line_module(self, source: Symbol, name: str) -> tuple[str | None, str | None]:
+        """`require('./util').pad()`: ``pad`` of the one module this line
+        imports whole; a package's (`require('lodash').map()`) is external."""
+        modules = set(self.t.line_modules.get(self._site, ()))
+        if len(modules) != 1:
+            return None, None
+        module = modules.pop()
+        files = self.module_files(source.file, module)
+        if not files:
+            return None, None if self._owned(source.file, module) else EXTERNAL
+        found = self._export(files[0], name)
+        if found is None:
+            return None, EXTERNAL
+        return (found[0], "import") if len(found) == 1 else (None, None)
+
     def _guess_method(self, source: Symbol, name: str) -> tuple[str | None, str | None]:
         """`x.m()`, x of unknown type: the only method `m` of the project."""
         spec = _scope(source)
@@ -483,17 +517,35 @@ class Resolver:
         if not spec.parameter_pattern or "." in qualifier:
             return None, False
         function: Symbol | None = source
-        while function is not None and function.kind not in ("function", "method"):
+        while function is not None:
+            while function is not None and function.kind not in ("function", "method"):
+                function = self.t.by_id.get(function.parent_id) if function.parent_id else None
+            if function is None:
+                return None, False
+            for match in re.finditer(spec.parameter_pattern, function.signature):
+                if match.group(1) == qualifier:
+                    declared = match.group(2).replace("::", ".")
+                    bound = self._bound(function, declared)
+                    return (bound, True) if bound else (declared, False)
+            if not spec.outer_parameters_visible:
+                return None, False
+            # Java: a method of an anonymous class sees the (effectively
+            # final) parameters of the method around it
             function = self.t.by_id.get(function.parent_id) if function.parent_id else None
-        if function is None:
-            return None, False
-        for match in re.finditer(spec.parameter_pattern, function.signature):
-            if match.group(1) == qualifier:
-                declared = match.group(2).replace("::", ".")
-                language = languages.get(source.language)
-                bound = language.bound_of(function.signature, declared) if language is not None else None
-                return (bound, True) if bound else (declared, False)
         return None, False
+
+    def _bound(self, function: Symbol, type_parameter: str) -> str | None:
+        """The bound of a type parameter declared by the function or by a
+        type around it (Java `class Manager<T extends View>`)."""
+        language = languages.get(function.language)
+        scope: Symbol | None = function
+        while language is not None and scope is not None and scope.kind != "module":
+            if scope is function or scope.kind in TYPE_KINDS:
+                bound = language.bound_of(scope.signature, type_parameter)
+                if bound:
+                    return bound
+            scope = self.t.by_id.get(scope.parent_id) if scope.parent_id else None
+        return None
 
     def _module_path(self, source: Symbol, qualifier: str, name: str) -> tuple[str | None, str | None] | None:
         """Rust `crate::util::f()`: the qualifier names a module file. None

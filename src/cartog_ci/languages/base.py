@@ -119,6 +119,21 @@ class ScopeRules:
     # Python: a name imported from a package may be one of its modules
     # (`from pkg import sub`), also in a namespace package with no __init__.
     submodule_imports: bool = False
+    # Go, Rust: a method declared at file level (`func (a Afero) ReadFile`,
+    # an `impl` away from its type) is reached through its type only: it
+    # binds no name of the file or package, so `ReadFile(x)` and
+    # `afero.ReadFile(x)` are the function `ReadFile`, never the method.
+    methods_bind_names: bool = True
+    # Java: a method of an anonymous class declared inside another method
+    # sees that method's parameters (`callback.onFailure()` in `new
+    # Callback() { ... }`); a Rust `fn` nested in a `fn` does not.
+    outer_parameters_visible: bool = False
+    # Go: calling a type (`Celsius(x)`, `HandlerFunc(f)`) converts a value:
+    # such an edge reaches the type with its own tier, `conversion`.
+    calls_of_types_convert: bool = False
+    # JS: calls that give a module (`require('./x').f()`): the member is
+    # looked up in the module imported on the same line.
+    module_calls: tuple[str, ...] = ()
 
 
 ModuleFinder = Callable[[Project, str, str], list[str]]

@@ -397,6 +397,7 @@ def _scope(globals_: frozenset[str], *, merged: bool, typed: bool = False) -> Sc
         merged_declarations=merged,
         instance_constants=True,
         prototype_methods=True,
+        module_calls=("require",),
     )
 
 

@@ -8,7 +8,9 @@ Imports: Java import declarations -> (module spec, imported name, alias) triples
   package (a star import of its directory);
 - ``import static a.b.Util.max;`` -> ``("a.b.Util", "Util.max", "max")``:
   the member ``max`` of class ``Util``, bound locally as ``max``;
-- ``import static a.b.Util.*;``  -> ``("a.b.Util", "*", None)``.
+- ``import static a.b.Util.*;``  -> ``("a.b.Util", "*", None)``;
+- ``import a.b.Outer.Inner;``     -> ``("a.b.Outer", "Outer.Inner", "Inner")``:
+  a nested type, a member of class ``Outer`` like a static import's.
 
 Module lookup: Java module lookup: a dotted import spec is a class file or a package
 directory, found under whatever source root holds it (``src/main/java``,
@@ -17,6 +19,7 @@ directory, found under whatever source root holds it (``src/main/java``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import tree_sitter as ts
@@ -42,8 +45,12 @@ def decode(node: ts.Node) -> list[ImportTriple]:
     if any(c.type == "asterisk" for c in node.children):
         return [(dotted, "*", None)]
     owner, _, member = dotted.rpartition(".")
+    cls = owner.rpartition(".")[2]
     if is_static and owner:
-        cls = owner.rpartition(".")[2]
+        return [(owner, f"{cls}.{member}", member)]
+    if cls[:1].isupper():
+        # `import a.b.Outer.Inner;`: a nested type (packages are lower case
+        # by convention), found as a member of the class file `a/b/Outer.java`
         return [(owner, f"{cls}.{member}", member)]
     return [(dotted, member, None)]
 
@@ -107,6 +114,13 @@ class Java(Language):
     def is_test(self, symbol: Symbol) -> bool:
         # JUnit 5's other test annotations (@Test* are the base's)
         return super().is_test(symbol) or any(d.startswith(_JUNIT5_TESTS) for d in symbol.decorators)
+
+    def bound_of(self, signature: str, type_parameter: str) -> str | None:
+        # `class Manager<T extends ReactViewGroup>`, `<V extends a.Source> void m(V v)`
+        name = re.escape(type_parameter)
+        found = re.search(rf"[<,]\s*{name}\s+extends\s+([\w.$]+)(\s*<[^<>]*>)?(\s*&)?", signature)
+        # `T extends ViewGroup & HasScrollState`: several types, no one answer
+        return found.group(1) if found and not found.group(3) else None
 
     def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
         return testrunners.java_commands(tests, ws)
@@ -208,6 +222,7 @@ JAVA = Java(
         builtins=JAVA_BUILTINS,
         implicit_self=True,
         last_definition_wins=False,
+        outer_parameters_visible=True,
         common_methods=JAVA_COMMON_METHODS,
         guess_on_expressions=False,
         # `Type name` in a parameter list; lookaheads put the name in group 1

@@ -495,9 +495,17 @@ RUST = Rust(
         self_names=_SELF_NAMES,
         builtins=RUST_BUILTINS,
         qualifier_paths=True,
+        methods_bind_names=False,
         guess_on_expressions=False,
         scoped_guesses=True,
         common_methods=RUST_COMMON_METHODS,
+        # `fn new() -> Self`, `fn builder() -> &mut Builder`: what a call
+        # gives, for `Builder::new().m()`; a path (`-> ast::Error`) or a smart
+        # pointer (`-> Box<T>`, whose methods are T's) is no answer
+        return_pattern=(
+            r"->\s*(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:dyn\s+|impl\s+)?"
+            r"(?!(?:Box|Rc|Arc|Cow)\b)(\w+)(?:<.*>)?\s*(?:where\b.*)?$"
+        ),
         parameter_pattern=r"[(,]\s*(?:mut\s+)?(\w+)\s*:\s*(?:&\s*(?:'\w+\s+)?)?(?:mut\s+)?(?:dyn\s+|impl\s+)?((?:\w+::)*\w+)",
     ),
     test_runner="cargo",

@@ -141,5 +141,9 @@
   left: (expression_list . (identifier) @bind.name .)
   right: (expression_list . [(composite_literal type: (_) @bind.type)
                              (unary_expression operand: (composite_literal type: (_) @bind.type))] .)) @bind
+; `v, ok := x.(Fs)`: the asserted type
+(short_var_declaration
+  left: (expression_list . (identifier) @bind.name)
+  right: (expression_list . (type_assertion_expression type: (_) @bind.type) .)) @bind
 (var_spec name: (identifier) @bind.name type: (_) @bind.type) @bind
 (field_declaration name: (field_identifier) @bind.name @bind.member type: (_) @bind.type) @bind

@@ -131,3 +131,5 @@
     name: (identifier) @bind.name
     value: (object_creation_expression type: (_) @bind.ctor))) @bind
 (catch_formal_parameter (catch_type (_) @bind.type) name: (identifier) @bind.name) @bind
+((enhanced_for_statement type: (_) @bind.type name: (identifier) @bind.name) @bind
+  (#not-eq? @bind.type "var"))
