@@ -17,7 +17,8 @@ import json
 import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Self, cast
 
@@ -120,11 +121,29 @@ def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, veri
         raise IndexBusy(
             f"index busy: {path} stayed locked by another process for {busy_timeout_ms / 1000:g} s; try again"
         ) from exc
+    except (apsw.NoMemError, apsw.FullError) as exc:  # the machine's fault, not the file's
+        raise write_failure(path, exc) from exc
     except apsw.Error as exc:
         raise CorruptIndex(str(exc)) from exc
     finally:
         db.close()
     return True
+
+
+def write_failure(path: Path, exc: BaseException) -> CartogError:
+    """The one line for a write the machine refused."""
+    if isinstance(exc, apsw.FullError):
+        return CartogError(f"disk full writing {path}: free space, or pass --index on another disk")
+    if isinstance(exc, (apsw.NoMemError, MemoryError)):
+        return CartogError(f"out of memory indexing into {path}: free memory, or lower max_file_bytes")
+    if isinstance(exc, BrokenProcessPool):
+        return CartogError(
+            f"a parsing process died (out of memory?) indexing into {path}: free memory, or lower max_file_bytes"
+        )
+    return CartogError(
+        f"cannot write {path} ({exc}): check the disk (free space, quota, file size limit), "
+        "or pass --index on another disk"
+    )
 
 
 def _up_to_date(db: apsw.Connection) -> bool:
@@ -208,6 +227,8 @@ class SqliteStore(EdgeTables, SearchTables):
             ) from exc
         except apsw.BusyError as exc:
             raise IndexBusy(self._busy_message()) from exc
+        except (apsw.FullError, apsw.IOError, apsw.NoMemError) as exc:
+            raise write_failure(self.path, exc) from exc
         return db
 
     def _busy_message(self) -> str:
@@ -248,9 +269,15 @@ class SqliteStore(EdgeTables, SearchTables):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """One atomic unit; nested calls become savepoints."""
-        with _savepoint(self.db, self._busy_message()):
-            yield
+        """One atomic unit; nested calls become savepoints. A write that the
+        machine refuses (disk full, I/O error, out of memory) rolls back and
+        ends in one line naming the cause and the file; the index stays as it
+        was at the last commit."""
+        try:
+            with _savepoint(self.db, self._busy_message()):
+                yield
+        except (apsw.FullError, apsw.IOError, apsw.NoMemError, MemoryError, BrokenProcessPool) as exc:
+            raise write_failure(self.path, exc) from exc
 
     # -- files ---------------------------------------------------------------
 
@@ -412,8 +439,14 @@ def _savepoint(
         try:
             yield
         except BaseException:
-            db.execute(f"ROLLBACK TO {name}")
-            db.execute(f"RELEASE {name}")
+            # After a full disk, an I/O error or out of memory SQLite has
+            # already rolled the whole transaction back: then there is no
+            # savepoint left to roll back to, and the first error is the one
+            # to report.
+            if db.in_transaction:
+                with suppress(apsw.Error):
+                    db.execute(f"ROLLBACK TO {name}")
+                    db.execute(f"RELEASE {name}")
             raise
         db.execute(f"RELEASE {name}")
         return
@@ -424,6 +457,14 @@ def _savepoint(
     try:
         yield
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:
+            with suppress(apsw.Error):
+                db.execute("ROLLBACK")
         raise
-    db.execute("COMMIT")
+    try:
+        db.execute("COMMIT")
+    except apsw.Error:
+        if db.in_transaction:  # a COMMIT that failed on a full disk leaves it open
+            with suppress(apsw.Error):
+                db.execute("ROLLBACK")
+        raise

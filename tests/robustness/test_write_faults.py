@@ -1,0 +1,110 @@
+"""Writes the machine refuses: a full disk (a real, small tmpfs), SQLite out
+of memory (its own hard heap limit), a read-only index directory or file (a
+read-only bind mount). Each ends in one line naming the cause and the path,
+exit 2, and the index stays as it was at its last commit; readers of a
+read-only index still answer, and a healthy file is never moved aside.
+
+Mounting needs CAP_SYS_ADMIN (root in CI containers): without it the tests
+that mount skip, saying so. chmod is not used: tests may run as root, whom
+it does not stop.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import apsw
+import pytest
+
+from cartog_ci.cli import main
+from tests.testing.fixtures import exported, make_repo, write
+
+
+def _mount(*args: str) -> None:
+    subprocess.run(["mount", *args], check=True, capture_output=True)
+
+
+@contextmanager
+def _mounted(*args: str, target: Path) -> Iterator[None]:
+    try:
+        _mount(*args, str(target))
+    except (OSError, subprocess.CalledProcessError) as exc:
+        detail = exc.stderr.decode().strip() if isinstance(exc, subprocess.CalledProcessError) else str(exc)
+        pytest.skip(f"cannot mount here (needs CAP_SYS_ADMIN): {detail}")
+    try:
+        yield
+    finally:
+        subprocess.run(["umount", "-l", str(target)], check=True)
+
+
+@contextmanager
+def small_tmpfs(target: Path, size: str) -> Iterator[Path]:
+    target.mkdir(parents=True, exist_ok=True)
+    with _mounted("-t", "tmpfs", "-o", f"size={size}", "tmpfs", target=target):
+        yield target
+
+
+@contextmanager
+def read_only(target: Path) -> Iterator[Path]:
+    """``target`` (a directory or a file) read-only for everyone, root too."""
+    with _mounted("--bind", str(target), target=target):
+        _mount("-o", "remount,bind,ro", str(target))
+        yield target
+
+
+def _generated(n: int) -> dict[str, str | bytes]:
+    return {
+        f"gen/mod_{i}.py": f'def f{i}(x):\n    """doc {i}"""\n    return g{i}(x) + {i}\n\n\ndef g{i}(y):\n    return y * 2\n'
+        for i in range(n)
+    }
+
+
+def _index(capsys: pytest.CaptureFixture[str], repo: Path, db: Path) -> tuple[int, str, str]:
+    code = main(["index", "--no-embed", "--repo", str(repo), "--index", str(db)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_full_disk_ends_in_one_line_and_keeps_the_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    with small_tmpfs(tmp_path / "small", "400k") as disk:
+        db = disk / "index.db"
+        code, _, err = _index(capsys, repo, db)
+        assert (code, err) == (0, "")
+        before = exported(repo, db)
+        write(repo, _generated(200))  # far more than 400 KB of index
+        code, out, err = _index(capsys, repo, db)
+        assert (code, out) == (2, "")
+        assert err == f"cartog-ci: disk full writing {db}: free space, or pass --index on another disk\n"
+        assert exported(repo, db) == before  # the last commit, intact
+        assert not Path(f"{db}.unusable").exists()
+        _mount("-o", "remount,size=16m", str(disk))  # space freed: the next run completes
+        code, out, err = _index(capsys, repo, db)
+        assert (code, err) == (0, "")
+        assert out.startswith("incremental: 200 candidate files, 0 unchanged, 200 parsed, 0 deleted\n")
+
+
+def test_sqlite_out_of_memory_ends_in_one_line_and_keeps_the_index(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SQLite's hard heap limit (process-wide) makes its allocations fail
+    as they do when the machine runs out: SQLITE_NOMEM, after which SQLite
+    has rolled the transaction back itself."""
+    repo = make_repo(tmp_path, "pyproj")
+    db = tmp_path / "index.db"
+    assert _index(capsys, repo, db)[0] == 0
+    before = exported(repo, db)
+    write(repo, _generated(50))
+    previous = apsw.hard_heap_limit(300_000)
+    try:
+        code, out, err = _index(capsys, repo, db)
+    finally:
+        apsw.hard_heap_limit(previous)
+    assert (code, out) == (2, "")
+    assert err == f"cartog-ci: out of memory indexing into {db}: free memory, or lower max_file_bytes\n"
+    assert exported(repo, db) == before
+    assert not Path(f"{db}.unusable").exists()
+    assert _index(capsys, repo, db)[0] == 0
