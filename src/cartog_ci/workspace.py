@@ -10,7 +10,7 @@ from cartog_ci import config as config_mod
 from cartog_ci import git
 from cartog_ci.config import INDEX_DIR, INDEX_FILE
 from cartog_ci.errors import CartogError, IndexMissing
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.sqlite import SqliteStore, read_only_error, read_only_reason
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,9 @@ def open_store(ws: Workspace, *, create: bool, verify: bool = False) -> SqliteSt
             raise IndexMissing(
                 f"no index at {ws.index_path}: run `cartog-ci index` first (or pass --index)"
             )
+        read_only = read_only_reason(ws.index_path)
+        if read_only:
+            raise read_only_error(ws.index_path, read_only)
         try:
             _ensure_ignored_dir(ws.index_path.parent)
         except OSError as exc:

@@ -108,3 +108,62 @@ def test_sqlite_out_of_memory_ends_in_one_line_and_keeps_the_index(
     assert exported(repo, db) == before
     assert not Path(f"{db}.unusable").exists()
     assert _index(capsys, repo, db)[0] == 0
+
+
+READERS = {
+    "refs": ["refs", "persist", "--json"],
+    "stats": ["stats", "--json"],
+    "search": ["search", "persist", "--json", "--no-rerank"],
+    "outline": ["outline", "shop/models/base.py", "--json"],
+    "export": ["export", "--json"],
+}
+
+
+def _answers(capsys: pytest.CaptureFixture[str], repo: Path) -> dict[str, tuple[int, str, str]]:
+    out = {}
+    for name, args in READERS.items():
+        code = main([*args, "--repo", str(repo)])
+        captured = capsys.readouterr()
+        out[name] = (code, captured.out, captured.err)
+    return out
+
+
+@pytest.mark.parametrize("what", ["directory", "file"])
+def test_a_read_only_index_is_read_and_never_moved_aside(
+    what: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`.cartog-ci/` or `index.db` read-only: every reader answers as
+    before; `index` and `report` (writers) say it is read-only and how to
+    fix it, in one line, exit 2; the file is the same bytes after."""
+    repo = make_repo(tmp_path, "pyproj")
+    db = repo / ".cartog-ci" / "index.db"
+    assert main(["index", "--no-embed", "--repo", str(repo)]) == 0
+    capsys.readouterr()
+    expected = _answers(capsys, repo)
+    assert all(code == 0 for code, _, _ in expected.values()), expected
+    before = db.read_bytes()
+    with read_only(db.parent if what == "directory" else db):
+        assert _answers(capsys, repo) == expected
+        reason = "on a read-only file system" if what == "directory" else "the file is read-only"
+        message = f"cartog-ci: index {db} is read-only ({reason}): make it writable, or pass --index PATH on a writable disk\n"
+        for args in (["index", "--no-embed"], ["report", "--base", "HEAD", "--no-related"]):
+            code = main([*args, "--repo", str(repo)])
+            out, err = capsys.readouterr()
+            assert (code, out, err) == (2, "", message), args
+        assert not [p.name for p in db.parent.iterdir() if "unusable" in p.name]
+    assert db.read_bytes() == before
+    assert _index(capsys, repo, db)[0] == 0  # writable again: works
+
+
+def test_a_read_only_directory_without_an_index_yet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    (repo / ".cartog-ci").mkdir()
+    with read_only(repo / ".cartog-ci"):
+        code = main(["index", "--no-embed", "--repo", str(repo)])
+        out, err = capsys.readouterr()
+    db = repo / ".cartog-ci" / "index.db"
+    assert (code, out) == (2, "")
+    assert err == (
+        f"cartog-ci: index {db} is read-only (on a read-only file system): "
+        "make it writable, or pass --index PATH on a writable disk\n"
+    )

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from urllib.parse import quote
 from typing import TYPE_CHECKING, Self, cast
 
 import apsw
@@ -80,6 +81,46 @@ def _check_length(db: apsw.Connection, path: Path) -> None:
         raise CorruptIndex(f"truncated ({available} of {pages * size} bytes)")
 
 
+def read_only_reason(path: Path) -> str | None:
+    """Why the index at ``path`` cannot be written, or None. (Root passes
+    permission checks; a read-only mount stops everyone.)"""
+    directory = path.parent
+    if not directory.exists():
+        return None
+    try:
+        mount_read_only = bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    except OSError:
+        mount_read_only = False
+    if mount_read_only:
+        return "on a read-only file system"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is read-only"
+    if not os.access(directory, os.W_OK):
+        return f"its directory {directory} is read-only"
+    return None
+
+
+def read_only_error(path: Path, reason: str) -> CartogError:
+    return CartogError(
+        f"index {path} is read-only ({reason}): make it writable, or pass --index PATH on a writable disk"
+    )
+
+
+def _connect_readonly(path: Path) -> apsw.Connection:
+    """A read-only connection. A WAL database needs its -shm file; in a
+    directory nobody may write, SQLite cannot create it, and the file is
+    opened as immutable instead (nobody can be writing it there)."""
+    try:
+        db = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+        db.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        return db
+    except apsw.CantOpenError:
+        if os.access(path.parent, os.W_OK) and not read_only_reason(path):
+            raise
+    uri = f"file:{quote(str(path.resolve()))}?immutable=1"
+    return apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+
+
 def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, verify: bool = False) -> bool:
     """True for a database of ours, False for an empty one (created, then
     interrupted before its first commit: ours to fill, not corrupt); raise
@@ -92,7 +133,7 @@ def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, veri
     if head != SQLITE_MAGIC:
         raise CorruptIndex("not an SQLite database")
     try:
-        db = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+        db = _connect_readonly(path)
     except apsw.Error as exc:
         raise CorruptIndex(str(exc)) from exc
     try:
@@ -146,6 +187,15 @@ def write_failure(path: Path, exc: BaseException) -> CartogError:
     )
 
 
+def _schema_current(db: apsw.Connection) -> bool:
+    """Every migration applied (what a reader needs; the meta may be older)."""
+    try:
+        done = {str(r[0]) for r in db.execute("SELECT name FROM _migrations")}
+    except apsw.SQLError:
+        return False
+    return {m.__name__ for m in migrations.MIGRATIONS} <= done
+
+
 def _up_to_date(db: apsw.Connection) -> bool:
     """Every migration applied and the meta of this tool version written."""
     try:
@@ -190,11 +240,17 @@ class SqliteStore(EdgeTables, SearchTables):
         filled = False
         if self.path.is_dir():
             raise CartogError(f"index {self.path} is a directory: pass a file path with --index")
+        read_only = None if self.readonly else read_only_reason(self.path)
+        if read_only and self.rebuild:
+            # a writer says so before anything else: a healthy file is never moved aside
+            raise read_only_error(self.path, read_only)
+        if read_only and self.path.exists():
+            self.readonly = True  # a reader answers from a file it cannot write
         if self.path.exists() and self.path.stat().st_size > 0:
             try:
                 filled = _looks_like_ours(self.path, self.busy_timeout_ms, verify=self.verify)
             except CorruptIndex as exc:
-                if self.readonly:
+                if self.readonly and self.rebuild:  # asked for read-only by the caller
                     raise
                 if not self.rebuild:
                     raise CartogError(
@@ -211,9 +267,12 @@ class SqliteStore(EdgeTables, SearchTables):
             else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
         )
         try:
-            db = apsw.Connection(str(self.path), flags=flags)
+            db = _connect_readonly(self.path) if self.readonly else apsw.Connection(str(self.path), flags=flags)
             db.set_busy_timeout(self.busy_timeout_ms)
             load_vec(db)
+            if read_only and not _schema_current(db):
+                db.close()
+                raise read_only_error(self.path, f"{read_only}, and from an older cartog-ci, to upgrade")
             if not self.readonly:
                 _set_wal(db, self.busy_timeout_ms)
                 db.execute("PRAGMA synchronous=NORMAL")
@@ -221,7 +280,9 @@ class SqliteStore(EdgeTables, SearchTables):
                     with _savepoint(db, self._busy_message()):
                         migrations.apply(db)
                         self._write_meta(db)
-        except (apsw.CantOpenError, apsw.ReadOnlyError, apsw.PermissionsError) as exc:
+        except apsw.ReadOnlyError as exc:
+            raise read_only_error(self.path, str(exc)) from exc
+        except (apsw.CantOpenError, apsw.PermissionsError) as exc:
             raise CartogError(
                 f"cannot use index {self.path} ({exc}): check its permissions or pass another --index path"
             ) from exc
@@ -278,6 +339,8 @@ class SqliteStore(EdgeTables, SearchTables):
                 yield
         except (apsw.FullError, apsw.IOError, apsw.NoMemError, MemoryError, BrokenProcessPool) as exc:
             raise write_failure(self.path, exc) from exc
+        except apsw.ReadOnlyError as exc:
+            raise read_only_error(self.path, str(exc)) from exc
 
     # -- files ---------------------------------------------------------------
 
