@@ -30,6 +30,7 @@ from cartog_ci.domain import FileState, Symbol
 from cartog_ci.errors import (
     CartogError,
     CorruptIndex,
+    DamagedIndex,
     IndexBusy,
     IndexFromTheFuture,
     IndexMissing,
@@ -253,8 +254,8 @@ class SqliteStore(EdgeTables, SearchTables):
                 if self.readonly and self.rebuild:  # asked for read-only by the caller
                     raise
                 if not self.rebuild:
-                    raise CartogError(
-                        f"index {self.path} is unusable ({exc}): run `cartog-ci index` to rebuild it"
+                    raise DamagedIndex(
+                        f"index {self.path} is unusable ({exc}): run `cartog-ci index` to rebuild it", str(exc)
                     ) from exc
                 self._discard(str(exc))
         else:
@@ -299,15 +300,7 @@ class SqliteStore(EdgeTables, SearchTables):
         )
 
     def _discard(self, reason: str) -> None:
-        """Move the file aside (never delete what may be someone's data: an
-        --index pointed at another program's database), then start afresh."""
-        aside = Path(f"{self.path}.unusable")
-        for suffix in ("", "-wal", "-shm"):
-            source, target = Path(f"{self.path}{suffix}"), Path(f"{aside}{suffix}")
-            target.unlink(missing_ok=True)
-            if source.exists():
-                os.replace(source, target)
-        self.notices.append(f"index {self.path} was unusable ({reason}); rebuilding it (old file kept as {aside.name})")
+        self.notices.append(move_aside(self.path, reason))
 
     def _write_meta(self, db: apsw.Connection) -> None:
         db.execute("INSERT OR IGNORE INTO meta VALUES ('tool', ?)", (TOOL_NAME,))
@@ -473,6 +466,25 @@ class SqliteStore(EdgeTables, SearchTables):
         from cartog_ci.store.stats import index_stats
 
         return index_stats(self.db)
+
+
+def move_aside(path: Path, reason: str) -> str:
+    """Move a damaged index aside (never delete what may be someone's data:
+    an --index pointed at another program's database) so that it is built
+    afresh; the notice to print."""
+    aside = Path(f"{path}.unusable")
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            source, target = Path(f"{path}{suffix}"), Path(f"{aside}{suffix}")
+            target.unlink(missing_ok=True)
+            if source.exists():
+                os.replace(source, target)
+    except OSError as exc:
+        raise CartogError(
+            f"index {path} is unusable ({reason}) and cannot be moved aside ({exc.strerror}): "
+            "delete it, or pass --index PATH"
+        ) from exc
+    return f"index {path} was unusable ({reason}); rebuilding it (old file kept as {aside.name})"
 
 
 def _set_wal(db: apsw.Connection, busy_timeout_ms: int) -> None:
