@@ -171,6 +171,23 @@ def changed_in_worktree(repo: Path) -> list[str]:
     return sorted(set(unstaged(repo)) | set(staged))
 
 
+def symlinks(repo: Path, rev: str, paths: list[str]) -> set[str]:
+    """Which of ``paths`` are symbolic links (mode 120000) at ``rev`` ("" is
+    the staged version): git stores a link as a blob holding its target."""
+    found: set[str] = set()
+    for start in range(0, len(paths), 500):
+        chunk = paths[start : start + 500]
+        if rev == "":  # <mode> <object> <stage>\t<path>
+            out = run(repo, "--literal-pathspecs", "ls-files", "-s", "-z", "--", *chunk)
+        else:  # <mode> <type> <object>\t<path>
+            out = run(repo, "--literal-pathspecs", "ls-tree", "-r", "-z", rev, "--", *chunk)
+        for entry in _zsplit(out):
+            meta, _, path = entry.partition("\t")
+            if meta.startswith("120000 "):
+                found.add(path)
+    return found
+
+
 def show(repo: Path, rev: str, path: str) -> bytes | None:
     proc = subprocess.run(
         ["git", "-C", str(repo), "show", f"{rev}:{path}"],
