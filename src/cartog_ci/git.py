@@ -85,6 +85,24 @@ def toplevel(path: Path) -> Path | None:
     return Path(proc.stdout.decode().strip())
 
 
+def without_work_tree(path: Path) -> str | None:
+    """Why ``path``, in a git repository, has no work tree to read (a bare
+    repository, or inside a .git directory), or None."""
+    proc = subprocess.run(
+        ["git", "-C", str(path), "rev-parse", "--is-bare-repository", "--is-inside-git-dir"],
+        capture_output=True,
+        env=_env(),
+    )
+    if proc.returncode != 0:
+        return None
+    bare, inside_git_dir = (proc.stdout.decode().split() + ["", ""])[:2]
+    if bare == "true":
+        return f"{path} is a bare git repository (no work tree): clone it, or `git worktree add` one, and run there"
+    if inside_git_dir == "true":
+        return f"{path} is inside a .git directory: run in the repository's work tree"
+    return None
+
+
 def require_repo(path: Path) -> Path:
     top = toplevel(path)
     if top is None:

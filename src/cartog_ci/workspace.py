@@ -28,6 +28,10 @@ def locate(repo: str | None, index: str | None, *, require_git: bool = False) ->
     if not start.is_dir():
         raise CartogError(f"not a directory: {start} (pass the repository directory)")
     top = git.toplevel(start)
+    if top is None:
+        no_work_tree = git.without_work_tree(start)
+        if no_work_tree:
+            raise CartogError(no_work_tree)
     if top is None and require_git:
         git.require_repo(start)
     root = top.resolve() if top is not None else start

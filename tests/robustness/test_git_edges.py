@@ -272,3 +272,23 @@ def test_committed_symbolic_links_are_skipped_never_edits(tmp_path: Path) -> Non
     assert [n for n in report["notes"] if "symbolic link" in n] == notes  # type: ignore[index]
     assert report["files"] == ["b.py", "dangling.py", "link.py", "was_file.py"]  # type: ignore[index]
 
+
+@pytest.mark.parametrize("where", ["bare clone", "inside .git"])
+def test_a_repository_without_a_work_tree_is_one_line(where: str, pr: Path, tmp_path: Path) -> None:
+    """A bare repository (or a .git directory) holds git's internals, not
+    source: every command says so in one line, exit 2, and creates nothing."""
+    if where == "bare clone":
+        target = tmp_path / "bare.git"
+        git(tmp_path, "clone", "-q", "--bare", str(pr), str(target))
+        expected = f"{target} is a bare git repository (no work tree): clone it, or `git worktree add` one, and run there"
+    else:
+        target = pr / ".git"
+        expected = f"{target} is inside a .git directory: run in the repository's work tree"
+    before = sorted(p.name for p in target.iterdir())
+    for args in (["index", "--no-embed"], ["report", "--base", "main", "--no-related"], ["stats"], ["refs", "persist"]):
+        code, out, err = _cli(target, *args)
+        assert (code, out) == (2, ""), args
+        assert _one_line(err) == expected, args
+        code, out, err = _cli(target, *args, cwd=target)  # run from there, as `cd bare.git && cartog-ci …`
+        assert (code, _one_line(err)) == (2, expected), args
+    assert sorted(p.name for p in target.iterdir()) == before
