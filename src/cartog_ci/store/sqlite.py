@@ -107,17 +107,24 @@ def read_only_error(path: Path, reason: str) -> CartogError:
     )
 
 
-def _connect_readonly(path: Path) -> apsw.Connection:
+def _connect_readonly(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> apsw.Connection:
     """A read-only connection. A WAL database needs its -shm file; in a
     directory nobody may write, SQLite cannot create it, and the file is
-    opened as immutable instead (nobody can be writing it there)."""
+    opened as immutable instead (nobody can be writing it there). The busy
+    timeout is set before the first read: a writer's checkpoint must make
+    it wait, never look like damage."""
+    db = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+    db.set_busy_timeout(busy_timeout_ms)
     try:
-        db = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
         db.execute("SELECT count(*) FROM sqlite_master").fetchall()
         return db
     except apsw.CantOpenError:
+        db.close()
         if os.access(path.parent, os.W_OK) and not read_only_reason(path):
             raise
+    except BaseException:
+        db.close()
+        raise
     uri = f"file:{quote(str(path.resolve()))}?immutable=1"
     return apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
 
@@ -134,11 +141,16 @@ def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, veri
     if head != SQLITE_MAGIC:
         raise CorruptIndex("not an SQLite database")
     try:
-        db = _connect_readonly(path)
+        db = _connect_readonly(path, busy_timeout_ms)
+    except (apsw.BusyError, apsw.LockedError) as exc:
+        raise IndexBusy(
+            f"index busy: {path} stayed locked by another process for {busy_timeout_ms / 1000:g} s; try again"
+        ) from exc
+    except (apsw.NoMemError, apsw.FullError) as exc:
+        raise write_failure(path, exc) from exc
     except apsw.Error as exc:
         raise CorruptIndex(str(exc)) from exc
     try:
-        db.set_busy_timeout(busy_timeout_ms)
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             return False
@@ -159,7 +171,7 @@ def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, veri
                 raise CorruptIndex("integrity check failed")
         else:
             _check_length(db, path)
-    except apsw.BusyError as exc:
+    except (apsw.BusyError, apsw.LockedError) as exc:
         raise IndexBusy(
             f"index busy: {path} stayed locked by another process for {busy_timeout_ms / 1000:g} s; try again"
         ) from exc
@@ -268,7 +280,11 @@ class SqliteStore(EdgeTables, SearchTables):
             else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
         )
         try:
-            db = _connect_readonly(self.path) if self.readonly else apsw.Connection(str(self.path), flags=flags)
+            db = (
+                _connect_readonly(self.path, self.busy_timeout_ms)
+                if self.readonly
+                else apsw.Connection(str(self.path), flags=flags)
+            )
             db.set_busy_timeout(self.busy_timeout_ms)
             load_vec(db)
             if read_only and not _schema_current(db):
