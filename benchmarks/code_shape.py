@@ -7,7 +7,8 @@ Function length counts the lines from ``def`` to the last line of the body
 (decorators and the docstring included), for every function and method.
 "SQL outside store/" counts lines of the package outside ``store/`` that hold
 an SQL statement or hand a string to the store as SQL (``.query(``,
-``.db.execute``, ``numbered_edges("...``, ``count("...``).
+``.db.execute``, ``numbered_edges("...``, ``count("...``); docstrings are
+prose and do not count.
 """
 
 from __future__ import annotations
@@ -32,14 +33,29 @@ def function_lengths(package: Path) -> list[int]:
     return lengths
 
 
+def docstring_lines(tree: ast.Module) -> set[int]:
+    """Lines of the module's, classes' and functions' docstrings: prose that
+    may name ``x.query()`` without running any SQL."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                if isinstance(first.value.value, str):
+                    lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return lines
+
+
 def sql_outside_store(package: Path) -> list[str]:
     found: list[str] = []
     for path in sorted(package.rglob("*.py")):
         rel = path.relative_to(package)
         if rel.parts[0] == "store":
             continue
-        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-            if _SQL.search(line):
+        text = path.read_text("utf-8")
+        prose = docstring_lines(ast.parse(text))
+        for number, line in enumerate(text.splitlines(), 1):
+            if number not in prose and _SQL.search(line):
                 found.append(f"{rel}:{number}: {line.strip()}")
     return found
 

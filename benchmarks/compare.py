@@ -5,7 +5,8 @@ directory (removed at the end, on Ctrl-C too). Each side runs its own CLI,
 ``<venv python> -m cartog_ci.cli ...`` with ``PYTHONPATH=<side>/src``, from
 the same virtualenv. Rounds alternate the order of the sides (baseline first,
 then current first, ...), so a busy shared machine slows both alike; each
-round gives one ratio current / baseline per scenario.
+round gives one ratio current / baseline per scenario, of wall time and of CPU
+time (user + system, the pool workers included: less sensitive to a busy machine).
 
 Scenarios per corpus, on scratch clones (the cached corpus stays pristine),
 each side with its own index files:
@@ -118,8 +119,10 @@ class Measured:
 
     runs: dict[str, list[ProcessRun]] = field(default_factory=lambda: {"baseline": [], "current": []})
 
-    def ratios(self) -> list[float]:
-        return [cur.wall / base.wall for base, cur in zip(self.runs["baseline"], self.runs["current"])]
+    def ratios(self, measure: str = "wall") -> list[float]:
+        """Per round, current / baseline of ``wall`` or ``cpu`` seconds."""
+        pairs = zip(self.runs["baseline"], self.runs["current"])
+        return [getattr(cur, measure) / getattr(base, measure) for base, cur in pairs]
 
 
 # -- git of cartog-ci itself and the two sides -----------------------------------
@@ -329,8 +332,9 @@ def measure_corpus(bench: CorpusBench, sides: Sequence[Side], rounds: int) -> di
             run = bench.scenario(name)
             for side in order:
                 out[name].runs[side.name].append(run(side))
-            ratio = out[name].ratios()[-1]
-            print(f"  {bench.corpus.name} round {r + 1}/{rounds} {name}: ratio {ratio:.2f}", file=sys.stderr)
+            wall, cpu = out[name].ratios()[-1], out[name].ratios("cpu")[-1]
+            said = f"ratio {wall:.2f} (cpu {cpu:.2f})"
+            print(f"  {bench.corpus.name} round {r + 1}/{rounds} {name}: {said}", file=sys.stderr)
     return out
 
 
@@ -351,11 +355,12 @@ def render_rows(bench: CorpusBench, measured: dict[str, Measured]) -> list[list[
     files, lines = _size(bench.stats["current"])
     rows = []
     for name in SCENARIOS:
-        runs, ratios = measured[name].runs, measured[name].ratios()
+        runs, ratios, cpu = measured[name].runs, measured[name].ratios(), measured[name].ratios("cpu")
         rows.append([
             bench.corpus.name, name, files, lines,
             ms(median([r.wall for r in runs["baseline"]])), ms(median([r.wall for r in runs["current"]])),
             f"{median(ratios):.2f}", f"{min(ratios):.2f} - {max(ratios):.2f}",
+            f"{median(cpu):.2f}", f"{min(cpu):.2f} - {max(cpu):.2f}",
             _rss(runs["baseline"]), _rss(runs["current"]),
         ])  # fmt: skip
     return rows
@@ -383,13 +388,15 @@ def render(
     benches: Sequence[tuple[CorpusBench, dict[str, Measured]]], sides: Sequence[Side], rounds: int, loads: tuple[str, str]
 ) -> str:
     headers = ["corpus", "scenario", "files", "lines", "baseline wall", "current wall",
-               "ratio cur/base", "(min - max)", "RSS baseline", "RSS current"]  # fmt: skip
+               "ratio cur/base", "(min - max)", "cpu ratio", "(min - max)", "RSS baseline", "RSS current"]  # fmt: skip
     rows = [row for bench, measured in benches for row in render_rows(bench, measured)]
     right = [False, False] + [True] * (len(headers) - 2)
     notes = [
         "",
         f"baseline = {sides[0].label}, current = {sides[1].label}; {rounds} rounds, order alternating (ABBA)",
         "wall: median over rounds, spawn to reap; ratio: median (min - max) of the per-round current / baseline",
+        "cpu ratio: the same of user + system seconds (the child and the pool workers and git it reaped);"
+        " less sensitive than wall time to what else the machine runs",
         "RSS: largest process (wait4 ru_maxrss) / whole process tree (VmRSS summed, sampled every 5 ms), max of runs",
         "files/lines: what the current side's cold index holds (stats --json), every language",
         *[line for bench, _ in benches for line in count_lines(bench)],

@@ -1,7 +1,7 @@
 """Where an index run spends its time: cProfile of one in-process run.
 
-The parse pool is disabled by default (``POOL_THRESHOLD`` raised) so that
-parsing shows up in the profile instead of in worker processes.
+The parse pool is disabled by default (``POOL_THRESHOLD`` of index/files.py
+raised) so that parsing shows up in the profile instead of in worker processes.
 
     .venv/bin/python benchmarks/profile_index.py --corpus medium --scenario cold
     .venv/bin/python benchmarks/profile_index.py --corpus medium --scenario nothing --top 25
@@ -22,8 +22,8 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from cartog_ci.index import cascade
 from cartog_ci.domain import IndexResult
+from cartog_ci.index import files
 from cartog_ci.index.cascade import index_repository
 from cartog_ci.store.sqlite import SqliteStore
 
@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--save", help="also write the raw profile here (for snakeviz / pstats)")
     args = parser.parse_args(argv)
     if not args.pool:
-        cascade.POOL_THRESHOLD = 10**9
+        files.POOL_THRESHOLD = 10**9  # index/files.py extract_all reads it at each call
     corpus = corpora.get(args.corpus)
     root = corpora.ensure(corpus)
     with tempfile.TemporaryDirectory(prefix="cartog-profile-") as tmp:

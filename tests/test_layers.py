@@ -33,12 +33,19 @@ def _unit(module: str) -> str:
     return parts[1] if len(parts) > 1 and parts[1] in RANK else "cartog_ci"
 
 
-def _imports(path: Path) -> list[tuple[str, int]]:
-    """(imported cartog_ci module, line) of every import in a file."""
+def _imports(path: Path, module: str) -> list[tuple[str, int]]:
+    """(imported cartog_ci module, line) of every import in the file of
+    ``module`` (dotted, ``__init__`` for a package's own file); a relative
+    import is taken from the module's package."""
+    package = module.split(".")[:-1]
     found: list[tuple[str, int]] = []
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "cartog_ci":
-            names = [f"{node.module}.{a.name}" for a in node.names] if node.module == "cartog_ci" else [node.module]
+        if isinstance(node, ast.ImportFrom):
+            anchor = package[: len(package) - node.level + 1] if node.level else []
+            target = ".".join(anchor + (node.module.split(".") if node.module else []))
+            if target.split(".")[0] != "cartog_ci":
+                continue
+            names = [f"{target}.{a.name}" for a in node.names] if target == "cartog_ci" else [target]
             found += [(name, node.lineno) for name in names]
         elif isinstance(node, ast.Import):
             found += [(a.name, node.lineno) for a in node.names if a.name.split(".")[0] == "cartog_ci"]
@@ -49,8 +56,9 @@ def _violations() -> list[str]:
     out: list[str] = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE.parent)
-        source = _unit(".".join(rel.with_suffix("").parts))
-        for module, line in _imports(path):
+        name = ".".join(rel.with_suffix("").parts)
+        source = _unit(name)
+        for module, line in _imports(path, name):
             target = _unit(module)
             if target != source and RANK[target] <= RANK[source]:
                 out.append(f"{rel}:{line} ({source}) imports {module} ({target})")
@@ -70,5 +78,19 @@ def test_imports_point_downward_only() -> None:
 def test_an_upward_import_is_caught(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("def f():\n    from cartog_ci.report import build\n")
-    assert [(_unit(m), line) for m, line in _imports(bad)] == [("report", 2)]
+    assert [(_unit(m), line) for m, line in _imports(bad, "cartog_ci.index.bad")] == [("report", 2)]
     assert RANK["report"] < RANK["index"]  # so index/bad.py would be a violation
+
+
+def test_relative_imports_are_read_from_the_module_package(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from ..report import build\nfrom . import files\nfrom .. import search\nfrom .cascade import run\n")
+    assert _imports(bad, "cartog_ci.index.bad") == [
+        ("cartog_ci.report", 1),
+        ("cartog_ci.index", 2),
+        ("cartog_ci.search", 3),
+        ("cartog_ci.index.cascade", 4),
+    ]
+    init = tmp_path / "__init__.py"
+    init.write_text("from .sqlite import SqliteStore\nfrom .. import domain\n")
+    assert _imports(init, "cartog_ci.store.__init__") == [("cartog_ci.store.sqlite", 1), ("cartog_ci.domain", 2)]

@@ -73,7 +73,7 @@ def _dispatching(store: Store, ids: Sequence[str]) -> dict[str, str]:
     method of an interface or trait that the method's type implements (a
     base in the project's hierarchy), or, in Go, satisfies (its method set
     holds every method of the interface)."""
-    methods = [s for s in store.symbols(ids).values() if s.kind == "method"]
+    methods = [s for s in store.symbols(ids).values() if s.kind == "method" and _has_interfaces(s.language)]
     out: dict[str, str] = {}
     for method in methods:
         owner = method.qualified_name.rpartition(".")[0]
@@ -83,6 +83,20 @@ def _dispatching(store: Store, ids: Sequence[str]) -> dict[str, str]:
             if candidate.id != method.id and _implements(store, method, owner, candidate):
                 out.setdefault(candidate.id, method.id)
     return out
+
+
+def _structural(language: str) -> bool:
+    from cartog_ci import languages
+
+    found = languages.get(language)
+    return found is not None and found.structural_interfaces
+
+
+def _has_interfaces(language: str) -> bool:
+    from cartog_ci import languages  # loaded when first needed, as by the indexer
+
+    found = languages.get(language)
+    return found is None or found.interfaces
 
 
 def _interface_methods(store: Store, name: str, language: str) -> list[Symbol]:
@@ -103,7 +117,7 @@ def _implements(store: Store, method: Symbol, owner: str, interface_method: Symb
         if current not in seen:
             seen.add(current)
             frontier += [e.target_id for e in store.edges_from([current], ("inherits",)) if e.target_id]
-    return method.language == "go" and _satisfies(store, method, owner, interface_id)
+    return _structural(method.language) and _satisfies(store, method, owner, interface_id)
 
 
 def _satisfies(store: Store, method: Symbol, owner: str, interface_id: str) -> bool:

@@ -299,3 +299,27 @@ def test_java_overloads_by_arity(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert ("src/main/java/shop/App.java", 6, "will break", "no overload takes 1 argument(s)") in sites
     # save(String) is gone but save(String, int) remains: 1 argument fits no overload either
     assert ("src/main/java/shop/App.java", 5, "will break", "no overload takes 1 argument(s)") in sites
+
+
+def test_python_explicit_base_calls_pass_self(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = {
+        "base.py": "class Base:\n    def __init__(self, a):\n        self.a = a\n",
+        "sub.py": (
+            "from base import Base\n\n\n"
+            "class Sub(Base):\n"
+            "    def __init__(self, a):\n"
+            "        Base.__init__(self, a)\n"  # 6: self passed explicitly
+            "        super().__init__(a)\n"  # 7: bound
+            "\n\n"
+            "def make():\n"
+            "    return Base(1)\n"  # 11
+        ),
+    }
+    after = {"base.py": before["base.py"].replace("def __init__(self, a):", "def __init__(self, a, b):")}
+    _, data = _report(tmp_path, capsys, before, after)
+    # taking Base.__init__(self, a) as bound would see (a, b) filled: a false all-clear
+    assert [s for s in _sites(data) if s[0] == "sub.py"] == [
+        ("sub.py", 6, "will break", "missing required argument b"),
+        ("sub.py", 7, "will break", "missing required argument b"),
+        ("sub.py", 11, "will break", "missing required argument b"),
+    ]

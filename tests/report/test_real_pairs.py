@@ -146,3 +146,24 @@ def test_zod_4_1_0_to_4_1_12(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     flatten = changed[("src/v4/core/errors.ts", "flattenError")]
     assert (flatten["category"], flatten["signature_verdict"]) == ("modified", "compatible")
     assert data["broken_references"] == [] and data["will_break"] == []
+
+
+def test_gojsonnet_0_20_0_to_0_21_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """go-jsonnet as its PyPI sdist ships it (a Go module): a type renamed
+    (traceFrame -> TraceFrame) in every signature that names it, functions
+    gaining a parameter that each of their call sites passes."""
+    old = _unpack(_sdist("gojsonnet", "0.20.0"), tmp_path / "old")
+    new = _unpack(_sdist("gojsonnet", "0.21.0"), tmp_path / "new")
+    data = _json_report(_replay(tmp_path, old, new), capsys)
+    changed = _by_name(data)
+    renamed = changed[("runtime_error.go", "TraceFrame")]
+    assert (renamed["category"], renamed["old"]["qualified_name"]) == ("renamed", "traceFrame")  # type: ignore[index]
+    # the rename alone is no signature change of the functions that name the type
+    for file, name in (("runtime_error.go", "makeRuntimeError"), ("interpreter.go", "interpreter.getCurrentStackTrace")):
+        assert not changed[(file, name)]["signature_changed"], name
+    evaluate = changed[("interpreter.go", "evaluate")]
+    assert evaluate["signature_verdict"] == "breaking"
+    assert [s["verdict"] for s in evaluate["call_sites"]] == ["fine", "fine"]  # type: ignore[union-attr]
+    assert data["will_break"] == [] and data["broken_references"] == []
+    go_tests = [c for c in data["test_commands"] if c.startswith("go test")]  # type: ignore[union-attr]
+    assert go_tests and all("Benchmark" not in c and "Example" not in c for c in go_tests)

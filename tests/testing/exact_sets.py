@@ -76,11 +76,8 @@ def edge_targets_by_line(graph: dict[str, object]) -> dict[tuple[str, str, str, 
 
 def stored_symbols(repo: Path) -> dict[str, Symbol]:
     """The symbols as the store returns them (domain objects), by id."""
-    store = SqliteStore(repo / ".cartog-ci" / "index.db")
-    try:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
         return {s.id: s for s in store.all_symbols()}
-    finally:
-        store.close()
 
 
 def graph_of(tmp_path: Path, files: dict[str, str]) -> dict[str, object]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import graph, workspace
-from cartog_ci.commands.output import echo, edge_json, emit_json, resolve_names
+from cartog_ci.commands.output import echo, edge_json, emit_json, for_each_named
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,8 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    with workspace.open_store(ws, create=False) as store:
-        groups = [(s, graph.callees(store, [s.id])) for s in resolve_names(store, args.name)]
+    groups = for_each_named(ws, args.name, lambda store, s: graph.callees(store, [s.id]))
     if args.json:
         emit_json([{"symbol": s.id, "callees": [edge_json(e) for e in edges]} for s, edges in groups])
         return 0

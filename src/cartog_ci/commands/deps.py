@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import graph, workspace
-from cartog_ci.commands.output import echo, edge_json, emit_json
+from cartog_ci.commands.output import echo, edge_json, emit_json, repo_path
 from cartog_ci.errors import SymbolNotFound
 
 
@@ -15,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    path = args.file.replace("\\", "/").removeprefix("./")
+    path = repo_path(args.file)
     with workspace.open_store(ws, create=False) as store:
         if not store.symbols_in_file(path):
             raise SymbolNotFound(f"{path} is not in the index (check the path, or run `cartog-ci index`)")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import graph, workspace
-from cartog_ci.commands.output import depth_arg, echo, emit_json, resolve_names
-from cartog_ci.domain import symbol_json
+from cartog_ci.commands.output import depth_arg, echo, emit_json, for_each_named
+from cartog_ci.domain.results import impact_node_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,21 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
     depth = args.depth if args.depth is not None else ws.config.depth
-    with workspace.open_store(ws, create=False) as store:
-        groups = [(s, graph.impact(store, [s.id], depth=depth)) for s in resolve_names(store, args.name)]
+    groups = for_each_named(ws, args.name, lambda store, s: graph.impact(store, [s.id], depth=depth))
     if args.json:
         emit_json(
-            [
-                {
-                    "symbol": s.id,
-                    "depth": depth,
-                    "impacted": [
-                        symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via}
-                        for n in nodes
-                    ],
-                }
-                for s, nodes in groups
-            ]
+            [{"symbol": s.id, "depth": depth, "impacted": [impact_node_json(n) for n in nodes]} for s, nodes in groups]
         )
         return 0
     for symbol, nodes in groups:

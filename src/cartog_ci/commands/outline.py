@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import workspace
-from cartog_ci.commands.output import echo, emit_json
+from cartog_ci.commands.output import echo, emit_json, repo_path
 from cartog_ci.domain import symbol_json
 from cartog_ci.errors import SymbolNotFound
 
@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    path = args.file.replace("\\", "/").removeprefix("./")
+    path = repo_path(args.file)
     with workspace.open_store(ws, create=False) as store:
         symbols = store.symbols_in_file(path)
     if not symbols:

@@ -6,14 +6,18 @@ import argparse
 import json
 import re
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
+from cartog_ci import workspace
 from cartog_ci.domain import Edge, Symbol
 from cartog_ci.domain.visible import escape_invisible
 from cartog_ci.errors import SymbolNotFound
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
+
+T = TypeVar("T")
 
 
 def edge_json(e: Edge) -> dict[str, object]:
@@ -49,6 +53,18 @@ def resolve_names(store: Store, name: str) -> list[Symbol]:
     if not found:
         raise SymbolNotFound(f"no symbol named {name!r} in the index (try `cartog-ci search {name}`)")
     return found
+
+
+def for_each_named(ws: workspace.Workspace, name: str, query: Callable[[Store, Symbol], T]) -> list[tuple[Symbol, T]]:
+    """``query``'s answer for each symbol that NAME names (all of them when
+    ambiguous), from the index opened read-only."""
+    with workspace.open_store(ws, create=False) as store:
+        return [(s, query(store, s)) for s in resolve_names(store, name)]
+
+
+def repo_path(text: str) -> str:
+    """A FILE argument as the index stores it: ``/`` separators, no leading ``./``."""
+    return text.replace("\\", "/").removeprefix("./")
 
 
 def depth_arg(text: str) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cartog_ci.domain import Edge, FileExtraction, SkippedFile, Symbol
+from cartog_ci.domain import Edge, FileExtraction, SkippedFile, Symbol, symbol_json
 
 # Names and paths from the repository inside the report's sentences (risk
 # reasons, call-site verdicts) are set between these marks: the Markdown
@@ -70,6 +70,11 @@ class ImpactNode:
     depth: int
     path: tuple[str, ...]  # symbol IDs from the root to this node
     via: str = "calls"
+
+
+def impact_node_json(n: ImpactNode) -> dict[str, object]:
+    """The public JSON form of a reached symbol (``impact --json``, the report's callers)."""
+    return symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via}
 
 
 @dataclass(frozen=True, slots=True)

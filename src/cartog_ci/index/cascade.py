@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
-from cartog_ci.domain import Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol
+from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol
 from cartog_ci.index.files import Limits, ParseJob, Progress, extract_all, stored_name, walk
 from cartog_ci.parse.merkle import diff_symbols
 
@@ -270,15 +270,11 @@ def _apply_file(
         changed = _import_keys(old_edges) ^ _import_keys(extraction.edges)
         names |= _names_of((), (e for e in old_edges + list(extraction.edges) if _import_key(e) in changed))
         rebound = bool(changed)
-    class_change = any(
-        s.kind in ("class", "interface", "struct", "trait") for s in added + removed + modified
-    )
+    class_change = any(s.kind in TYPE_KINDS for s in added + removed + modified)
     return names, class_change, rebound
 
 
 _SPEC_SPLIT = re.compile(r"[./:\\]+")
-_PACKAGE_FILES = ("__init__", "index", "mod", "lib", "main")
-
 
 
 def _module_key(path_or_spec: str) -> str:
@@ -286,9 +282,17 @@ def _module_key(path_or_spec: str) -> str:
     parts = [p for p in _SPEC_SPLIT.split(path_or_spec) if p]
     if len(parts) > 1 and parts[-1] in _source_suffixes():
         parts.pop()
-    if len(parts) > 1 and parts[-1] in _PACKAGE_FILES:
+    if len(parts) > 1 and parts[-1] in _package_files():
         parts.pop()
     return parts[-1] if parts else ""
+
+
+@lru_cache(maxsize=1)
+def _package_files() -> frozenset[str]:
+    """File stems that stand for their directory (`__init__`, `index`, `mod`)."""
+    from cartog_ci import languages
+
+    return frozenset(stem for language in languages.LANGUAGES.values() for stem in language.package_files)
 
 
 @lru_cache(maxsize=1)

@@ -33,6 +33,7 @@ LANGUAGES: dict[str, Language] = {
         ruby.RUBY,
         markdown.Markdown(
             name="markdown",
+            interfaces=False,
             extensions=(".md", ".markdown"),
             syntax=markdown.MARKDOWN_SYNTAX,
             linkable=_linkable,

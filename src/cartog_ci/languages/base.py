@@ -146,6 +146,14 @@ class Language:
     # Languages sharing a runner get one command for all their tests (jest
     # runs .js and .ts alike); "" has no runner.
     test_runner: str = ""
+    # Whether the language declares interfaces or traits (whose method calls
+    # dispatch to implementations: graph.py); Python, Ruby, JavaScript do not.
+    interfaces: bool = True
+    # Go: a type satisfies an interface by its method set, not by declaring it.
+    structural_interfaces: bool = False
+    # File stems that stand for their directory as a module (`__init__`,
+    # `index`, `mod`): the indexer revisits their importers by the directory.
+    package_files: tuple[str, ...] = ()
 
     def extract(self, path: str, source: bytes, *, timeout_ms: int | None = None) -> FileExtraction:
         """Symbols and edges of one file (module first)."""

@@ -432,6 +432,8 @@ def _tsx_grammar() -> ts.Language:
 _TS_WRAPPERS = ("export_statement", "ambient_declaration")
 JAVASCRIPT = ECMAScript(
     name="javascript",
+    package_files=("index",),
+    interfaces=False,
     extensions=(".js", ".jsx", ".mjs", ".cjs"),
     syntax=_syntax("javascript", _javascript_grammar, ("javascript",), ("export_statement",)),
     scope=_scope(JS_GLOBALS, merged=True),
@@ -440,6 +442,7 @@ JAVASCRIPT = ECMAScript(
 )
 TYPESCRIPT = ECMAScript(
     name="typescript",
+    package_files=("index",),
     extensions=(".ts", ".mts", ".cts"),
     syntax=_syntax("typescript", _typescript_grammar, ("typescript",), _TS_WRAPPERS),
     scope=_scope(TS_GLOBALS, merged=True, typed=True),
@@ -448,6 +451,7 @@ TYPESCRIPT = ECMAScript(
 )
 TSX = ECMAScript(
     name="tsx",
+    package_files=("index",),
     extensions=(".tsx",),
     syntax=_syntax("tsx", _tsx_grammar, ("typescript", "tsx"), _TS_WRAPPERS),
     scope=_scope(TS_GLOBALS, merged=True, typed=True),

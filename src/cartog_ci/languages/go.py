@@ -363,6 +363,7 @@ def _grammar() -> ts.Language:
 _METHOD_PARENTS = frozenset({"interface", "struct", "type"})
 GO = Go(
     name="go",
+    structural_interfaces=True,
     extensions=(".go",),
     syntax=Syntax(
         name="go",

@@ -288,9 +288,17 @@ class Python(Language):
         if params is None:
             return None
         owner = target.qualified_name.rpartition(".")[0].rpartition(".")[2]
-        bound = target.kind == "method" and "staticmethod" not in decorators and (
-            "classmethod" in decorators or target.name in CONSTRUCTOR_NAMES or call.qualifier.rpartition(".")[2] != owner
-        )
+        through = call.qualifier.rpartition(".")[2]  # what the method is looked up on
+        if target.kind != "method" or "staticmethod" in decorators:
+            bound = False
+        elif "classmethod" in decorators or call.name != target.name:
+            bound = True  # cls is filled; `Foo(...)` calls __init__ on a new object
+        elif through == owner:
+            bound = False  # `Base.__init__(self, ...)`, `Foo.save(obj)`: the object is passed
+        elif through[:1].isupper() and through.isidentifier():
+            return CallCheck(UNKNOWN, "called through a class: the object may be passed explicitly")
+        else:
+            bound = True
         if bound:
             if not params or params[0].kind != "positional":
                 return None
@@ -316,6 +324,8 @@ class Python(Language):
 
 PYTHON = Python(
     name="python",
+    package_files=("__init__",),
+    interfaces=False,
     extensions=(".py", ".pyi"),
     syntax=Syntax(
         name="python",

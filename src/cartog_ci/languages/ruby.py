@@ -112,6 +112,7 @@ def _grammar() -> ts.Language:
 
 RUBY = Ruby(
     name="ruby",
+    interfaces=False,
     extensions=(".rb", ".rake", ".gemspec"),
     syntax=Syntax(
         name="ruby",

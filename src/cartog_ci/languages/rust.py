@@ -480,6 +480,7 @@ def _grammar() -> ts.Language:
 _SELF_NAMES = ("self", "Self")
 RUST = Rust(
     name="rust",
+    package_files=("mod", "lib", "main"),
     extensions=(".rs",),
     syntax=Syntax(
         name="rust",

@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 
 import tree_sitter as ts
 
-from cartog_ci.domain import Edge, FileExtraction, Symbol
+from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, Symbol
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import Syntax, plain_type
@@ -25,7 +25,7 @@ from cartog_ci.parse.syntax import Syntax, plain_type
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 _LAST_IDENT = re.compile(r"([\w$]+)\W*$")
 _WS = re.compile(r"\s+")
-_WS_BYTES = re.compile(rb"\s+")
+_ASCII_WS = b" \t\n\r\x0b\x0c"  # what a bytes pattern's \s matches
 _NEW = re.compile(r"^new\s+(?=[\w$])")
 _STRUCT_LITERAL = re.compile(r"&?([\w$]+(?:\.[\w$]+)*)\{[^{}]*\}\.[\w$]+")
 _JAVA_CAST = re.compile(r"\(\(([\w$]+(?:\.[\w$]+)*)\)[\w$.]+\)\.[\w$]+")
@@ -34,7 +34,6 @@ _PLAIN_NAME = re.compile(r"[\w$]+[?!=]?")
 _DECORATOR_TYPES = frozenset(
     {"decorator", "attribute_item", "annotation", "marker_annotation", "attribute"}
 )
-_OWNER_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "type"})
 _REFERENCE_KINDS = {
     "call": "calls",
     "calls": "calls",
@@ -173,18 +172,20 @@ def _code_hash(
     spec: Syntax,
     source: bytes,
     signature: str,
+    own: bytes,
     child_ranges: list[tuple[int, int]],
     comments: list[tuple[int, int]],
     comment_starts: list[int],
 ) -> str:
     """The content hash of the code alone: no docstring, no comments, no
-    white space (a reformatted or re-documented symbol keeps it)."""
-    holes = list(child_ranges)
+    white space (a reformatted or re-documented symbol keeps it). ``own`` is
+    the symbol's source without children and comments: unless a docstring
+    is to go too, it only lacks the white space removed here."""
     doc = _docstring_node(d, spec)
     if doc is not None:
-        holes.append((doc.start_byte, doc.end_byte))
-    own = merkle.own_source(source, d.start, d.end, holes, comments, comment_starts)
-    return merkle.content_hash(d.kind, d.name, _WS.sub("", signature), _WS_BYTES.sub(b"", own))
+        holes = [*child_ranges, (doc.start_byte, doc.end_byte)]
+        own = merkle.own_source(source, d.start, d.end, holes, comments, comment_starts)
+    return merkle.content_hash(d.kind, d.name, _WS.sub("", signature), own.translate(None, _ASCII_WS))
 
 
 def _docstring_node(d: _Def, spec: Syntax) -> ts.Node | None:
@@ -467,7 +468,7 @@ def _types_by_scope(defs: list[_Def]) -> dict[tuple[int, str], int]:
     """(parent index, name) -> index of the first type of that name there."""
     types: dict[tuple[int, str], int] = {}
     for i, d in enumerate(defs):
-        if d.kind in _OWNER_KINDS:
+        if d.kind in TYPE_KINDS:
             types.setdefault((d.parent, d.name), i)
     return types
 
@@ -603,7 +604,7 @@ def _symbols(
         child_ranges = [(defs[c].start, defs[c].end) for c in d.children]
         own = merkle.own_source(source, d.start, d.end, child_ranges, comments, comment_starts)
         contents[i] = merkle.content_hash(d.kind, d.name, signatures[i], own)
-        codes[i] = _code_hash(d, spec, source, signatures[i], child_ranges, comments, comment_starts)
+        codes[i] = _code_hash(d, spec, source, signatures[i], own, child_ranges, comments, comment_starts)
         subtrees[i] = merkle.subtree_hash(contents[i], (subtrees[c] for c in d.children))
     top = [i for i, d in enumerate(defs) if d.parent < 0]
     mod_qn = module_name(path)

@@ -162,14 +162,15 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
             what = f"moved to {named(s.file)}" if old_name == s.qualified_name else f"renamed to {named(s.qualified_name)}"
             low.append(f"{named(old_name)} was {what}; its {c.in_degree} reference(s) follow it")
     # central = called from much production code; tests and test helpers do not count
+    # (a move or rename whose references follow it changes no behaviour)
     central = sorted(
-        (c for c in report_changed if c.change.category in _IMPACTING and not _in_test_code(c.symbol)),
+        (c for c in report_changed if c.change.category == "modified" and not _in_test_code(c.symbol)),
         key=lambda c: -c.production_callers,
     )
     for c in central[:2]:
         if c.production_callers >= 10:
             medium.append(f"{named(c.symbol.qualified_name)} is central: {c.production_callers} direct callers outside tests")
-    untested = [c for c in report_changed if c.untested]
+    untested = [c for c in report_changed if c.untested and not c.low_signal]
     if untested:
         reason = f"no test reaches {len(untested)} changed function(s): {_names([c.symbol.qualified_name for c in untested])}"
         (medium if any(c.production_callers >= 3 for c in untested) else low).append(reason)
@@ -177,7 +178,7 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
     # it weighs when some of those are outside tests
     by_name: dict[str, list[ChangedSymbol]] = {}
     for c in report_changed:
-        if c.untested and not c.callers_total and c.possible_callers:
+        if c.untested and not c.callers_total and c.possible_callers and not c.low_signal:
             by_name.setdefault(c.symbol.name, []).append(c)
     unknown_callers = sorted(by_name.values(), key=lambda group: -max(c.likely_unseen_callers for c in group))
     for group in unknown_callers[:2]:

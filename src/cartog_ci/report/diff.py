@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from cartog_ci import git, languages
-from cartog_ci.domain import Symbol
+from cartog_ci.domain import TYPE_KINDS, Symbol
 from cartog_ci.domain.results import ChangeSet, Comparison, SymbolChange
 from cartog_ci.index.files import Limits, ParseJob, ParseResult, extract_all, revision_jobs, stored_name
 from cartog_ci.languages import signature_verdict
@@ -93,14 +93,21 @@ def classify(cs: ChangeSet) -> list[SymbolChange]:
     new = {s.id: s for f in cs.head_files.values() for s in f.symbols}
     diff = diff_symbols(old, new)
     types = _named_types([*old.values(), *new.values()])
+    renamed = _pair_renames(diff.removed, diff.added, cs.base_sources, cs.head_sources)
+    # a type renamed by the change renames it in every signature too: that
+    # alone is no signature change (Go traceFrame -> TraceFrame)
+    type_renames = {
+        c.old.name: c.symbol.name
+        for c in renamed
+        if c.old is not None and c.symbol is not None and c.old.kind in TYPE_KINDS and c.old.name != c.symbol.name
+    }
     changes = [
         SymbolChange("docs", s, before)
         if before.code_hash and before.code_hash == s.code_hash
-        else _modified(before, s, types)
+        else _modified(before, s, types, type_renames)
         for before, s in diff.modified
     ]
     changes += [SymbolChange("children_changed", s, before) for before, s in diff.children_changed]
-    renamed = _pair_renames(diff.removed, diff.added, cs.base_sources, cs.head_sources)
     paired_old = {c.old.id for c in renamed if c.old}
     paired_new = {c.symbol.id for c in renamed if c.symbol}
     changes += renamed
@@ -127,8 +134,11 @@ def _named_types(symbols: list[Symbol]) -> dict[str, str]:
     return out
 
 
-def _modified(before: Symbol, after: Symbol, types: dict[str, str]) -> SymbolChange:
-    verdict = _verdict(before.signature, after, types)
+def _modified(before: Symbol, after: Symbol, types: dict[str, str], type_renames: dict[str, str]) -> SymbolChange:
+    signature = before.signature
+    for was, now in type_renames.items():
+        signature = _rename_in(signature, was, now)
+    verdict = _verdict(signature, after, types)
     return SymbolChange("modified", after, before, bool(verdict), signature_verdict=verdict)
 
 

@@ -13,9 +13,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 import jinja2
+import jinja2.bccache
 
+from cartog_ci import config
 from cartog_ci.domain import Symbol, symbol_json
-from cartog_ci.domain.results import NAME, CallSite, ChangedSymbol, ImpactNode, Report
+from cartog_ci.domain.results import NAME, CallSite, ChangedSymbol, ImpactNode, Report, impact_node_json
 from cartog_ci.report.build import REPORT_SCHEMA, by_weight
 
 GITHUB_COMMENT_LIMIT = 65_536
@@ -94,10 +96,38 @@ def _templates_dir() -> Path:
     return Path(__file__).resolve().parents[3] / "templates"  # editable install
 
 
+class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between runs (compiling the report's template
+    costs more than rendering it); a cache that cannot be read or written is
+    no cache, never an error."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except OSError:
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    folder = config.home() / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return _QuietBytecodeCache(str(folder))
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(_templates_dir())),
+        bytecode_cache=_bytecode_cache(),
         autoescape=False,  # Markdown, not HTML: every repo string goes through `code`
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -261,10 +291,7 @@ def report_json(report: Report) -> dict[str, object]:
                 "callers_total": item.callers_total,
                 "possible_callers": item.possible_callers,
                 "type_uses": item.type_uses,
-                "callers": [
-                    symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via}
-                    for n in item.callers
-                ],
+                "callers": [impact_node_json(n) for n in item.callers],
                 "call_sites": [_site_json(site) for site in item.call_sites],
                 "tests": [t.id for t in item.tests],
                 "untested": item.untested,
