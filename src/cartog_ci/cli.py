@@ -10,6 +10,7 @@ import argparse
 import importlib
 import os
 import platform
+import re
 import sys
 import time
 import traceback
@@ -20,7 +21,8 @@ import apsw
 
 from cartog_ci import __version__
 from cartog_ci.config import home
-from cartog_ci.errors import CartogError
+from cartog_ci.domain.visible import escape_invisible
+from cartog_ci.errors import CartogError, DamagedIndex
 
 # name -> (module under cartog_ci.commands, help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -85,6 +87,28 @@ def _log_crash(argv: Sequence[str]) -> str:
         return "(could not write a log file)"
 
 
+# The commands that bring the index up to date themselves.
+_WRITERS = frozenset({"index", "report", "watch"})
+
+
+def _rebuild_and_rerun(args: argparse.Namespace, reason: str) -> int:
+    """A damaged index, met by any command: moved aside (its bytes kept),
+    rebuilt, and the command run again, with one notice."""
+    from cartog_ci import workspace
+    from cartog_ci.index.refresh import refresh
+    from cartog_ci.store.sqlite import move_aside, read_only_error, read_only_reason
+
+    ws = workspace.locate(getattr(args, "path", None) or args.repo, args.index)
+    read_only = read_only_reason(ws.index_path)
+    if read_only:
+        raise read_only_error(ws.index_path, f"{read_only}; it is damaged ({reason}) and cannot be rebuilt there")
+    sys.stderr.write(f"cartog-ci: {move_aside(ws.index_path, reason)}\n")
+    if args.command not in _WRITERS:
+        with workspace.open_store(ws, create=True) as store:
+            refresh(ws.root, store, ws.config, embed=False)
+    return int(args._module.run(args))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(args_list)
@@ -93,12 +117,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        return int(args._module.run(args))
+        try:
+            return int(args._module.run(args))
+        except DamagedIndex as exc:
+            return _rebuild_and_rerun(args, exc.reason)
+        except (apsw.CorruptError, apsw.NotADBError) as exc:
+            # the cheap checks on open passed, but a page the command read is damaged
+            return _rebuild_and_rerun(args, str(exc))
     except CartogError as exc:
-        sys.stderr.write(f"cartog-ci: {exc}\n")
+        # a path or a name from the repository may be in it: no control
+        # character reaches the terminal, invisible ones show as \u202e
+        line = re.sub(r"[\x00-\x1f\x7f\x9b]", "?", escape_invisible(str(exc)))
+        sys.stderr.write(f"cartog-ci: {line}\n")
         return 2
-    except (apsw.CorruptError, apsw.NotADBError) as exc:
-        # the cheap checks on open passed, but a page is damaged
+    except (apsw.CorruptError, apsw.NotADBError) as exc:  # damaged again, right after the rebuild
         sys.stderr.write(
             f"cartog-ci: the index is damaged ({exc}): run `cartog-ci index --force` to check and rebuild it\n"
         )

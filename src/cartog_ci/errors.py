@@ -31,6 +31,15 @@ class IndexFromTheFuture(CartogError):
     """The index was written by a newer cartog-ci; we refuse rather than destroy it."""
 
 
+class DamagedIndex(CartogError):
+    """A reader met a damaged index (the message says how to rebuild it);
+    the command line moves it aside, rebuilds it and answers."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 class CorruptIndex(Exception):
     """Raised inside the store when a file is unreadable; callers rebuild."""
 

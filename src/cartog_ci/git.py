@@ -85,6 +85,24 @@ def toplevel(path: Path) -> Path | None:
     return Path(proc.stdout.decode().strip())
 
 
+def without_work_tree(path: Path) -> str | None:
+    """Why ``path``, in a git repository, has no work tree to read (a bare
+    repository, or inside a .git directory), or None."""
+    proc = subprocess.run(
+        ["git", "-C", str(path), "rev-parse", "--is-bare-repository", "--is-inside-git-dir"],
+        capture_output=True,
+        env=_env(),
+    )
+    if proc.returncode != 0:
+        return None
+    bare, inside_git_dir = (proc.stdout.decode().split() + ["", ""])[:2]
+    if bare == "true":
+        return f"{path} is a bare git repository (no work tree): clone it, or `git worktree add` one, and run there"
+    if inside_git_dir == "true":
+        return f"{path} is inside a .git directory: run in the repository's work tree"
+    return None
+
+
 def require_repo(path: Path) -> Path:
     top = toplevel(path)
     if top is None:
@@ -169,6 +187,23 @@ def changed_in_worktree(repo: Path) -> list[str]:
     """Unstaged and staged changes against HEAD (or everything staged if no HEAD)."""
     staged = _zsplit(run(repo, "diff", "--cached", "--name-only", "-z", "--no-renames"))
     return sorted(set(unstaged(repo)) | set(staged))
+
+
+def symlinks(repo: Path, rev: str, paths: list[str]) -> set[str]:
+    """Which of ``paths`` are symbolic links (mode 120000) at ``rev`` ("" is
+    the staged version): git stores a link as a blob holding its target."""
+    found: set[str] = set()
+    for start in range(0, len(paths), 500):
+        chunk = paths[start : start + 500]
+        if rev == "":  # <mode> <object> <stage>\t<path>
+            out = run(repo, "--literal-pathspecs", "ls-files", "-s", "-z", "--", *chunk)
+        else:  # <mode> <type> <object>\t<path>
+            out = run(repo, "--literal-pathspecs", "ls-tree", "-r", "-z", rev, "--", *chunk)
+        for entry in _zsplit(out):
+            meta, _, path = entry.partition("\t")
+            if meta.startswith("120000 "):
+                found.add(path)
+    return found
 
 
 def show(repo: Path, rev: str, path: str) -> bytes | None:

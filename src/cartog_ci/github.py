@@ -26,12 +26,18 @@ TIMEOUT_S = 30
 _NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="?next"?')
 
 
+# Who GITHUB_TOKEN (a GitHub App installation token) writes as: /user
+# answers 403 for it, "Resource not accessible by integration".
+ACTIONS_BOT = "github-actions[bot]"
+
+
 @dataclass(frozen=True)
 class Comment:
     id: int
     body: str
     url: str
     by_bot: bool = False
+    author: str = ""
 
 
 def _comment(data: object) -> Comment:
@@ -43,6 +49,7 @@ def _comment(data: object) -> Comment:
         body=str(data.get("body") or ""),
         url=str(data.get("html_url") or ""),
         by_bot=isinstance(user, dict) and user.get("type") == "Bot",
+        author=str(user.get("login") or "") if isinstance(user, dict) else "",
     )
 
 
@@ -69,6 +76,19 @@ class GitHub:
             repository=environ.get("GITHUB_REPOSITORY", ""),
             api_url=environ.get("GITHUB_API_URL") or DEFAULT_API_URL,
         )
+
+    def identity(self) -> str:
+        """The login the token writes as: ``GET /user`` for a person's token;
+        GITHUB_TOKEN, an installation token, may not read it (403) and
+        writes as github-actions[bot]."""
+        try:
+            data, _ = self._request("GET", f"{self.api_url}/user")
+        except _Forbidden:
+            return ACTIONS_BOT
+        login = data.get("login") if isinstance(data, dict) else None
+        if not isinstance(login, str) or not login:
+            raise CartogError("GitHub API GET /user returned no login")
+        return login
 
     # -- issue comments (a pull request is an issue for comments) -------------
 
@@ -107,6 +127,8 @@ class GitHub:
             with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
                 return json.loads(response.read() or b"null"), response.headers.get("Link")
         except urllib.error.HTTPError as exc:
+            if exc.code in (403, 404) and urlsplit(url).path.endswith("/user"):
+                raise _Forbidden from exc
             raise CartogError(_http_error(method, url, exc)) from exc
         except (urllib.error.URLError, TimeoutError) as exc:
             reason = getattr(exc, "reason", exc)
@@ -130,6 +152,10 @@ class GitHub:
             raise CartogError(f"refusing to send the token to {got.scheme}://{got.netloc}: not {self.api_url}")
 
 
+class _Forbidden(Exception):
+    """``GET /user`` refused: an installation token (GITHUB_TOKEN)."""
+
+
 def _http_error(method: str, url: str, exc: urllib.error.HTTPError) -> str:
     try:
         message = str(json.loads(exc.read() or b"{}").get("message", ""))
@@ -147,11 +173,13 @@ def _http_error(method: str, url: str, exc: urllib.error.HTTPError) -> str:
 def upsert_comment(client: GitHub, *, number: int, body: str, marker: str) -> tuple[str, Comment]:
     """Update the comment that carries ``marker``, or create it: ("updated"|"created", comment).
 
-    When several carry it (a human quoting ours, or a race between two runs),
-    a bot's comment wins over a person's, then the oldest.
+    Only a comment written by the token's own identity (``GitHub.identity``)
+    is ours: a participant's comment quoting the marker, or another bot's, is
+    never edited. When several of ours carry it (a race between two runs),
+    the oldest.
     """
-    carrying = [c for c in client.issue_comments(number) if marker in c.body]
-    if not carrying:
+    me = client.identity().lower()
+    ours = [c for c in client.issue_comments(number) if marker in c.body and c.author.lower() == me]
+    if not ours:
         return "created", client.create_comment(number, body)
-    target = next((c for c in carrying if c.by_bot), carrying[0])
-    return "updated", client.update_comment(target.id, body)
+    return "updated", client.update_comment(ours[0].id, body)

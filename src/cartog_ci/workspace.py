@@ -10,7 +10,7 @@ from cartog_ci import config as config_mod
 from cartog_ci import git
 from cartog_ci.config import INDEX_DIR, INDEX_FILE
 from cartog_ci.errors import CartogError, IndexMissing
-from cartog_ci.store.sqlite import SqliteStore
+from cartog_ci.store.sqlite import SqliteStore, read_only_error, read_only_reason
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,10 @@ def locate(repo: str | None, index: str | None, *, require_git: bool = False) ->
     if not start.is_dir():
         raise CartogError(f"not a directory: {start} (pass the repository directory)")
     top = git.toplevel(start)
+    if top is None:
+        no_work_tree = git.without_work_tree(start)
+        if no_work_tree:
+            raise CartogError(no_work_tree)
     if top is None and require_git:
         git.require_repo(start)
     root = top.resolve() if top is not None else start
@@ -49,6 +53,9 @@ def open_store(ws: Workspace, *, create: bool, verify: bool = False) -> SqliteSt
             raise IndexMissing(
                 f"no index at {ws.index_path}: run `cartog-ci index` first (or pass --index)"
             )
+        read_only = read_only_reason(ws.index_path)
+        if read_only:
+            raise read_only_error(ws.index_path, read_only)
         try:
             _ensure_ignored_dir(ws.index_path.parent)
         except OSError as exc:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 import shutil
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,6 +135,7 @@ class _Func:
     name: str
     calls: list[str]
     pad: int = 0
+    chained: list[str] = field(default_factory=list)  # `name().upper()`: a call on what it returns
 
 
 @dataclass
@@ -153,7 +156,7 @@ def _render(model: Model, path: str, home: dict[str, str]) -> str:
     wanted: set[str] = set()
     for item in model[path]:
         funcs = item.methods if isinstance(item, _Class) else [item]
-        wanted |= {c for f in funcs for c in f.calls}  # type: ignore[attr-defined]
+        wanted |= {c for f in funcs for c in f.calls + f.chained}  # type: ignore[attr-defined]
         if isinstance(item, _Class) and item.base:
             wanted.add(item.base)
     lines = []
@@ -170,9 +173,17 @@ def _render(model: Model, path: str, home: dict[str, str]) -> str:
                 body = "; ".join(f"self.{c}()" for c in m.calls) or "pass"
                 out.append(f"    def {m.name}(self):\n        {body}\n")
         else:
-            body = "; ".join(f"{c}()" for c in item.calls) or "pass"  # type: ignore[attr-defined]
-            out.append(f"def {item.name}():\n    {body}\n")  # type: ignore[attr-defined]
+            calls = [f"{c}()" for c in item.calls] + [f"{c}().upper()" for c in item.chained]  # type: ignore[attr-defined]
+            body = "; ".join(calls) or "pass"
+            # every function says it returns a str: `f().upper()` resolves
+            # (external) while f's module is there, not once it is gone
+            out.append(f"def {item.name}() -> str:\n    {body}\n")  # type: ignore[attr-defined]
     return "\n".join(out) + "\n"
+
+
+def _wanted(item: object) -> list[str]:
+    funcs = item.methods if isinstance(item, _Class) else [item]
+    return [c for f in funcs for c in f.calls + f.chained]  # type: ignore[attr-defined]
 
 
 def _write_model(repo: Path, model: Model, home: dict[str, str]) -> None:
@@ -188,7 +199,7 @@ class _Editor:
             "pkg/__init__.py": [],
             "pkg/a.py": [_Func("alpha", []), _Class("Base", None, [_Func("run", ["helper"]), _Func("helper", [])])],
             "pkg/b.py": [_Func("beta", ["alpha"]), _Class("Child", "Base", [_Func("go", ["run"])])],
-            "pkg/c.py": [_Func("gamma", ["beta", "alpha"])],
+            "pkg/c.py": [_Func("gamma", ["beta", "alpha"], chained=["alpha"])],
         }
         self.commits: list[tuple[str, Model]] = []
         self.counter = 0
@@ -211,7 +222,7 @@ class _Editor:
     def step(self) -> str:
         ops = [self.add_func, self.remove_item, self.rename_item, self.add_method, self.move_method,
                self.rename_file, self.delete_file, self.whitespace, self.stage_some, self.commit,
-               self.reset, self.change_calls]  # fmt: skip
+               self.reset, self.change_calls, self.delete_imported_module]  # fmt: skip
         op = self.rng.choice(ops)
         op()
         return op.__name__
@@ -278,6 +289,27 @@ class _Editor:
             (self.repo / path).unlink()
             self.save()
 
+    def delete_imported_module(self, how: str | None = None) -> None:
+        """A module other files import from, deleted from the work tree,
+        staged as deleted or committed deleted: its importers keep importing
+        it (now missing), as in `rm scrapy/utils/python.py`."""
+        imported = {self.home.get(c) for p in self.py_files() for i in self.model[p] for c in _wanted(i)}
+        imported.discard(None)
+        candidates = sorted(p for p in imported if p in self.model and p != "pkg/__init__.py")
+        if len(self.py_files()) < 2 or not candidates:
+            return
+        path = self.rng.choice(candidates)
+        del self.model[path]
+        how = how or self.rng.choice(["rm", "git rm", "commit"])
+        if how == "rm":
+            (self.repo / path).unlink()
+        else:  # -f: staged edits go too; an untracked file is only deleted
+            git(self.repo, "rm", "-q", "-f", "--ignore-unmatch", "--", path)
+            (self.repo / path).unlink(missing_ok=True)
+        self.save()
+        if how == "commit":
+            self.commit()
+
     def whitespace(self) -> None:
         items = self._items()
         if items:
@@ -290,6 +322,7 @@ class _Editor:
         if items:
             item = self.rng.choice(items)
             item.calls = self.rng.sample(self.names(), k=min(2, len(self.names())))
+            item.chained = self.rng.sample(self.names(), k=min(self.rng.randint(0, 1), len(self.names())))
             self.save()
 
     def stage_some(self) -> None:
@@ -327,6 +360,40 @@ def test_incremental_equals_cold(tmp_path: Path, seed: int) -> None:
         cold_db.unlink(missing_ok=True)
         index(repo, force=True, db=cold_db)
         assert exported(repo) == exported(repo, cold_db), f"seed {seed} step {step} after {op}"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_files_deleted_or_replaced_while_index_runs(tmp_path: Path, seed: int) -> None:
+    """A real `cartog-ci index` process while files are deleted, renamed or
+    replaced (written whole, as editors save) under it, at whatever moments
+    the race gives: it finishes with exit 0, and the next run makes the
+    index equal to a cold build. (File-system edits only: git commands of
+    their own would race for git's index lock, not ours.)"""
+    repo = init_repo(tmp_path / "repo")
+    editor = _Editor(repo, seed)
+    editor.save()
+    editor.commit()
+    index(repo)
+    cold_db = tmp_path / "cold.db"
+    edits = [editor.delete_file, editor.rename_file, editor.change_calls, editor.add_func, editor.remove_item,
+             lambda: editor.delete_imported_module("rm")]  # fmt: skip
+    for round_ in range(4):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cartog_ci.cli", "index", "--no-embed", "--repo", str(repo)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        done = 0
+        while proc.poll() is None and done < 40:
+            editor.rng.choice(edits)()
+            done += 1
+        _, err = proc.communicate()
+        assert proc.returncode == 0, err
+        index(repo)
+        cold_db.unlink(missing_ok=True)
+        index(repo, force=True, db=cold_db)
+        assert exported(repo) == exported(repo, cold_db), f"seed {seed} round {round_}"
+        if editor.rng.random() < 0.5:
+            editor.commit()
 
 
 def test_force_reinserts_everything(tmp_path: Path) -> None:

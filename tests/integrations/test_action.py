@@ -186,14 +186,18 @@ class FakeGitHub:
     comments: list[dict[str, object]] = field(default_factory=list)
     requests: list[tuple[str, str]] = field(default_factory=list)
     page_size: int = 2
+    # whom the token is: None, GITHUB_TOKEN (GET /user answers 403, it
+    # writes as github-actions[bot]); else a person's token with that login
+    viewer: str | None = None
 
-    def add(self, body: str, *, bot: bool = False) -> dict[str, object]:
+    def add(self, body: str, *, bot: bool = False, login: str | None = None) -> dict[str, object]:
         number = len(self.comments) + 1
+        login = login or ("github-actions[bot]" if bot else f"person{number}")
         comment = {
             "id": 1000 + number,
             "body": body,
             "html_url": f"https://github.test/{REPO_NAME}/pull/7#issuecomment-{1000 + number}",
-            "user": {"login": "github-actions[bot]" if bot else f"person{number}", "type": "Bot" if bot else "User"},
+            "user": {"login": login, "type": "Bot" if login.endswith("[bot]") else "User"},
         }
         self.comments.append(comment)
         return comment
@@ -235,6 +239,10 @@ def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             if started is None:
                 return
             path, query = started
+            if path == "/user":
+                if api.viewer is None:
+                    return self._reply(403, {"message": "Resource not accessible by integration"})
+                return self._reply(200, {"login": api.viewer, "type": "User"})
             if path != f"{prefix}/7/comments":
                 return self._reply(404, {"message": "Not Found"})
             page = int(query.get("page", ["1"])[0])
@@ -249,7 +257,7 @@ def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
                 return
             if started[0] != f"{prefix}/7/comments":
                 return self._reply(404, {"message": "Not Found"})
-            self._reply(201, api.add(str(self._payload()["body"]), bot=True))
+            self._reply(201, api.add(str(self._payload()["body"]), login=api.viewer or "github-actions[bot]"))
 
         def do_PATCH(self) -> None:
             started = self._start()
@@ -505,7 +513,7 @@ def test_pull_request_comment_is_created_then_updated(tmp_path: Path, github_api
     assert "## cartog-ci impact report" in first.summary and "**Risk: HIGH**" in first.summary
     assert "1 call site(s) of `persist` no longer fit its new signature" in first.summary
     assert f"https://github.test/{REPO_NAME}/blob/{origin.merge}/shop/models/base.py#L12" in first.summary
-    assert [m for m, _ in github_api.requests] == ["GET", "GET", "POST"]  # two pages, then create
+    assert [m for m, _ in github_api.requests] == ["GET", "GET", "GET", "POST"]  # who am I, two pages, create
     (ours,) = github_api.carrying_marker()
     assert str(ours["body"]).startswith(f"{MARKER}\n## cartog-ci impact report")
     assert str(ours["body"]).removeprefix(f"{MARKER}\n") == first.summary
@@ -517,6 +525,7 @@ def test_pull_request_comment_is_created_then_updated(tmp_path: Path, github_api
     second = run_action(workspace, runner, github=_pull_request_context(origin), inputs={}, api_url=github_api.url)
     assert second.failed is None, second.log
     assert github_api.requests == [
+        ("GET", "/user"),
         ("GET", f"/repos/{REPO_NAME}/issues/7/comments?per_page=100"),
         ("GET", f"/repos/{REPO_NAME}/issues/7/comments?per_page=100&page=2"),
         ("PATCH", f"/repos/{REPO_NAME}/issues/comments/{ours['id']}"),
@@ -596,6 +605,29 @@ def test_a_bots_comment_wins_over_a_person_quoting_the_marker(github_api: FakeGi
     assert [c["body"] for c in github_api.comments] == [f"I saw this: {MARKER}", f"{MARKER}\nnew report"]
 
 
+def test_only_the_tokens_own_comment_is_the_sticky_one(github_api: FakeGitHub) -> None:
+    """Before the first report, a participant's comment and another bot's
+    carry the marker: neither is edited, ours is created; the next run edits
+    ours. With a person's token (GET /user answers), that person's own
+    comment is the sticky one."""
+    person = github_api.add(f"{MARKER} quoting the bot")
+    other_bot = github_api.add(f"{MARKER}\nsomething else", login="renovate[bot]")
+    client = GitHub(token=TOKEN, repository=REPO_NAME, api_url=github_api.url)
+    action, created = upsert_comment(client, number=7, body=f"{MARKER}\nfirst report", marker=MARKER)
+    assert action == "created" and created.author == "github-actions[bot]"
+    action, updated = upsert_comment(client, number=7, body=f"{MARKER}\nsecond report", marker=MARKER)
+    assert (action, updated.id) == ("updated", created.id)
+    assert [(c["user"]["login"], c["body"]) for c in github_api.comments] == [  # type: ignore[index]
+        ("person1", f"{MARKER} quoting the bot"),
+        ("renovate[bot]", f"{MARKER}\nsomething else"),
+        ("github-actions[bot]", f"{MARKER}\nsecond report"),
+    ]
+    github_api.viewer = "Person1"  # a personal token; logins compare without case
+    action, mine = upsert_comment(client, number=7, body=f"{MARKER}\nfrom my token", marker=MARKER)
+    assert (action, mine.id) == ("updated", person["id"])
+    assert other_bot["body"] == f"{MARKER}\nsomething else"
+
+
 def test_the_token_never_follows_a_link_to_another_host(github_api: FakeGitHub) -> None:
     for n in range(3):
         github_api.add(f"comment {n}")
@@ -624,7 +656,7 @@ def test_comment_failures_are_one_line_that_says_what_to_do(
     monkeypatch.setenv("GITHUB_TOKEN", "wrong")
     code, err = comment()
     assert code == 2 and err.count("\n") == 1
-    assert err.startswith(f"cartog-ci: GitHub API GET /repos/{REPO_NAME}/issues/7/comments: HTTP 401 Bad credentials")
+    assert err.startswith("cartog-ci: GitHub API GET /user: HTTP 401 Bad credentials")  # who the token is: first
     assert "permissions: pull-requests: write" in err
     monkeypatch.setenv("GITHUB_API_URL", "http://127.0.0.1:9")  # discard port: nothing listens
     code, err = comment()

@@ -182,6 +182,33 @@ def test_pre_push_reports_the_pushed_commits(tmp_path: Path) -> None:
     assert "added             helper" in out
 
 
+def test_pre_push_of_branches_new_to_the_remote(tmp_path: Path) -> None:
+    """The first push to an empty remote (pre-commit gives no range: the
+    root commit is new there) reports the whole pushed history, not an empty
+    'staged change'; a new branch on a remote that has main reports its own
+    commits (pre-commit's range starts at the branch point)."""
+    repo = make_repo(tmp_path, "pyproj")
+    _install(repo)
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    git(repo, "remote", "add", "origin", str(remote))
+    pushed = git(repo, "rev-parse", "HEAD").strip()
+    code, out = _git(repo, "push", "origin", "main")
+    assert code == 0, out
+    assert f"base (new on the remote) ({git(repo, 'hash-object', '-t', 'tree', '/dev/null').strip()[:10]}) -> pushed {pushed[:12]}" in out
+    assert "staged change" not in out and " 0 symbol change(s)" not in out
+    assert "added             persist" in out
+    git(repo, "checkout", "-q", "-b", "feature")
+    _change_signature(repo)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "one")
+    feature = git(repo, "rev-parse", "HEAD").strip()
+    code, out = _git(repo, "push", "origin", "feature")
+    assert code == 0, out
+    assert f"base {pushed} ({pushed[:10]}) -> pushed {feature[:12]}" in out
+    assert "modified*         persist" in out
+
+
 def test_staged_uses_pre_commits_range_and_base_overrides_its_start(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

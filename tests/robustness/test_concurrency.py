@@ -121,3 +121,29 @@ def _symbols(repo: Path, capsys: pytest.CaptureFixture[str]) -> int:
     out, err = capsys.readouterr()
     assert (code, err) == (0, "")
     return int(json.loads(out)["symbols"])
+
+
+def test_a_locked_index_is_busy_never_damaged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Another process holds the file in exclusive locking mode (readers
+    get SQLITE_BUSY even in WAL mode): every command says the index is busy
+    in one line and the file is never taken for damaged and moved aside."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"a.py": "def a():\n    return 1\n", ".cartog-ci.toml": "busy_timeout_ms = 300\n"})
+    commit(repo)
+    index(repo)
+    db = repo / ".cartog-ci" / "index.db"
+    holder = apsw.Connection(str(db))
+    try:
+        holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+        holder.execute("BEGIN IMMEDIATE")
+        holder.execute("UPDATE meta SET value = value WHERE key = 'tool'")
+        holder.execute("COMMIT")  # the exclusive lock stays held
+        for args in (["stats"], ["refs", "a"], ["index", "--no-embed"]):
+            code = main([*args, "--repo", str(repo)])
+            out, err = capsys.readouterr()
+            assert (code, out) == (2, ""), (args, err)
+            assert err.startswith("cartog-ci: index busy: ") and err.count("\n") == 1, (args, err)
+        assert not Path(f"{db}.unusable").exists()
+    finally:
+        holder.close()
+    assert main(["stats", "--repo", str(repo)]) == 0

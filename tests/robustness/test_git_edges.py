@@ -231,3 +231,64 @@ def test_a_hooks_own_temporary_index_is_read(pr: Path) -> None:
     code, report, err = _report(pr, "--staged", cwd=pr, env=_hook_env())  # .git/index: not staged there
     assert code == 0, err
     assert ("added", "shop/models/base.py:function:in_commit_a") not in _changed(report)
+
+
+def test_committed_symbolic_links_are_skipped_never_edits(tmp_path: Path) -> None:
+    """Links committed on the branch (to a file, dangling, and a file that
+    became a link) on a clean tree: the report runs, each link skipped with
+    its reason; the file that became a link loses its symbols (the index
+    skips links too). The same for the staged change and the work tree."""
+    repo = init_repo(tmp_path / "links")
+    write(repo, {"a.py": "def a():\n    return 1\n", "was_file.py": "def gone():\n    return 2\n"})
+    commit(repo, "initial")
+    git(repo, "checkout", "-q", "-b", "feature")
+    os.symlink("a.py", repo / "link.py")
+    os.symlink("nowhere.py", repo / "dangling.py")
+    (repo / "was_file.py").unlink()
+    os.symlink("a.py", repo / "was_file.py")
+    write(repo, {"b.py": "def b():\n    return a()\n"})
+    expected_changes = {
+        ("added", "b.py:function:b"), ("added", "b.py:module:b"),
+        ("removed", "was_file.py:function:gone"), ("removed", "was_file.py:module:was_file"),
+    }  # fmt: skip
+    notes = [f"{p}: skipped (symbolic link)" for p in ("dangling.py", "link.py", "was_file.py")]
+    def changes(report: dict[str, object] | None) -> set[tuple[str, str]]:
+        assert report is not None
+        return {(c["category"], (c["symbol"] or c["old"])["id"]) for c in report["changed"]}  # type: ignore[index, union-attr]
+
+    code, report, err = _report(repo, "--working-tree")
+    assert (code, err) == (0, "cartog-ci: indexing 5 files (first run)...\n")
+    assert changes(report) == expected_changes
+    git(repo, "add", "-A")
+    code, report, err = _report(repo, "--staged")
+    assert (code, err) == (0, "")
+    assert changes(report) == expected_changes
+    assert [n for n in report["notes"] if "symbolic link" in n] == notes  # type: ignore[index]
+    commit(repo, "links")
+    assert git(repo, "status", "--porcelain") == ""
+    code, report, err = _report(repo, "--base", "main")
+    assert (code, err) == (0, "")  # not "uncommitted edits in 3 changed file(s) (e.g. dangling.py)"
+    assert changes(report) == expected_changes
+    assert [n for n in report["notes"] if "symbolic link" in n] == notes  # type: ignore[index]
+    assert report["files"] == ["b.py", "dangling.py", "link.py", "was_file.py"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("where", ["bare clone", "inside .git"])
+def test_a_repository_without_a_work_tree_is_one_line(where: str, pr: Path, tmp_path: Path) -> None:
+    """A bare repository (or a .git directory) holds git's internals, not
+    source: every command says so in one line, exit 2, and creates nothing."""
+    if where == "bare clone":
+        target = tmp_path / "bare.git"
+        git(tmp_path, "clone", "-q", "--bare", str(pr), str(target))
+        expected = f"{target} is a bare git repository (no work tree): clone it, or `git worktree add` one, and run there"
+    else:
+        target = pr / ".git"
+        expected = f"{target} is inside a .git directory: run in the repository's work tree"
+    before = sorted(p.name for p in target.iterdir())
+    for args in (["index", "--no-embed"], ["report", "--base", "main", "--no-related"], ["stats"], ["refs", "persist"]):
+        code, out, err = _cli(target, *args)
+        assert (code, out) == (2, ""), args
+        assert _one_line(err) == expected, args
+        code, out, err = _cli(target, *args, cwd=target)  # run from there, as `cd bare.git && cartog-ci …`
+        assert (code, _one_line(err)) == (2, expected), args
+    assert sorted(p.name for p in target.iterdir()) == before

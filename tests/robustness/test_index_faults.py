@@ -1,8 +1,8 @@
-"""A damaged index file, through the CLI, for a writing command (`index`,
-`report`) and a reading one (`refs`): detected, moved aside and rebuilt by a
-writer (the user told in one line, the old bytes kept), reported in one line
-by a reader (which could not fill a new file), refused by both when a newer
-cartog-ci wrote it. Nothing crashes; no reader destroys anything.
+"""A damaged index file, through the CLI, for writing commands (`index`,
+`report`) and a reading one (`refs`): detected (on open, or in the pages a
+command reads), moved aside and rebuilt by any command (the user told in one
+line, the old bytes kept), refused by all when a newer cartog-ci wrote it.
+Nothing crashes; nothing is destroyed.
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ def _cli(capsys: pytest.CaptureFixture[str], command: str, repo: Path, db: Path)
     args = {
         "index": ["index", "--no-embed"],
         "refs": ["refs", "persist", "--json"],
+        "stats": ["stats", "--json"],
         "report": ["report", "--base", "main", "--json", "--no-related"],
     }[command]
     code = main([*args, "--repo", str(repo), "--index", str(db)])
@@ -107,20 +108,22 @@ def test_a_writer_moves_a_damaged_index_aside_and_rebuilds_it(
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_a_reader_reports_a_damaged_index_in_one_line_and_leaves_it(
+def test_a_reader_moves_a_damaged_index_aside_rebuilds_it_and_answers(
     case: str, pristine: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """As a writer does: one notice, the old bytes kept, the answer of a
+    good index."""
     repo, good = pristine
+    expected = _cli(capsys, "refs", repo, good)
     db = tmp_path / "index.db"
     shutil.copy(good, db)
     damage, reason = CASES[case]
     damage(db)
     damaged = db.read_bytes()
     code, out, err = _cli(capsys, "refs", repo, db)
-    assert (code, out) == (2, "")
-    assert err == f"cartog-ci: index {db} is unusable ({reason}): run `cartog-ci index` to rebuild it\n"
-    assert db.read_bytes() == damaged
-    assert not Path(f"{db}.unusable").exists()
+    assert (code, out) == expected[:2]
+    assert err == f"cartog-ci: index {db} was unusable ({reason}); rebuilding it (old file kept as index.db.unusable)\n"
+    assert Path(f"{db}.unusable").read_bytes() == damaged
 
 
 @pytest.mark.parametrize("command", ["index", "report", "refs"])
@@ -141,15 +144,16 @@ def test_an_index_from_a_future_schema_is_refused_by_every_command(
     assert db.read_bytes() == before
 
 
-@pytest.mark.parametrize("command", ["index", "refs"])
+@pytest.mark.parametrize("command", ["index", "refs", "stats"])
 def test_an_empty_file(command: str, pristine: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Zero bytes (a crash before SQLite wrote its header): a writer fills
-    it without a word, a reader says to index first."""
+    """Zero bytes (a crash before SQLite wrote its header): a writer (and
+    refs, which brings the index up to date first) fills it without a word,
+    a reader says to index first."""
     repo, _ = pristine
     db = tmp_path / "index.db"
     db.touch()
     code, _, err = _cli(capsys, command, repo, db)
-    if command == "index":
+    if command in ("index", "refs"):
         assert (code, err) == (0, "")
     else:
         assert (code, err) == (2, f"cartog-ci: index {db} is empty: run `cartog-ci index` first\n")
@@ -198,23 +202,79 @@ def test_an_index_path_that_cannot_be_created_or_opened(
         assert err.startswith("cartog-ci: cannot use index /proc/version (") and err.count("\n") == 1
 
 
-def test_damaged_pages_are_reported_and_force_rebuilds(
+def _garble_pages_from(db: Path, first: int) -> bytes:
+    """Pages ``first`` (1-based) to the end garbled in place: same length,
+    a valid header, so the cheap checks on open pass."""
+    data = bytearray(db.read_bytes())
+    page = 4096
+    data[(first - 1) * page :] = _noise(len(data) - (first - 1) * page)
+    db.write_bytes(bytes(data))
+    return bytes(data)
+
+
+def _garble_pages_but_the_opens(db: Path) -> bytes:
+    """Every page garbled in place but the schema's and those of the tables
+    every open reads (meta, _migrations): the checks on open pass, the
+    files, symbols and edges are noise."""
+    conn = apsw.Connection(str(db))
+    try:
+        keep = {  # the schema spans several pages (dbstat: SQLite's page map)
+            int(r[0])
+            for r in conn.execute(
+                "SELECT pageno FROM dbstat WHERE name = 'sqlite_schema' OR name IN "
+                "(SELECT name FROM sqlite_master WHERE tbl_name IN ('meta', '_migrations'))"
+            )
+        }
+        assert [r[0] for r in conn.execute("PRAGMA journal_mode")] == ["wal"]
+    finally:
+        conn.close()
+    data = bytearray(db.read_bytes())
+    page = 4096
+    for number in range(2, len(data) // page + 1):
+        if number not in keep:
+            data[(number - 1) * page : number * page] = _noise(page + number)[number:]
+    db.write_bytes(bytes(data))
+    return bytes(data)
+
+
+@pytest.mark.parametrize("command", ["index", "report", "refs"])
+def test_damaged_pages_met_by_any_command_are_moved_aside_and_rebuilt(
+    command: str, pristine: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pages garbled in place past the tables the open reads (meta,
+    _migrations): a plain `index`, `report` or `refs` meets the damage in the
+    pages it reads, moves the file aside, rebuilds it with one notice and
+    answers as on a good index."""
+    repo, good = pristine
+    fresh = tmp_path / "fresh.db"
+    shutil.copy(good, fresh)
+    fresh.with_name("fresh.db-wal").unlink(missing_ok=True)
+    expected = _cli(capsys, command, repo, fresh if command == "refs" else tmp_path / "new.db")
+    db = tmp_path / "index.db"
+    shutil.copy(good, db)
+    damaged = _garble_pages_but_the_opens(db)
+    code, out, err = _cli(capsys, command, repo, db)
+    assert code == 0, err
+    assert err.startswith(f"cartog-ci: index {db} was unusable (")
+    assert err.split("\n")[0].endswith("); rebuilding it (old file kept as index.db.unusable)")
+    assert err.count("\n") == (2 if command == "report" else 1)  # report: and its "first run" line
+    assert Path(f"{db}.unusable").read_bytes() == damaged
+    if command == "index":
+        assert out.splitlines()[0] == "full: 9 candidate files, 0 unchanged, 9 parsed, 0 deleted"
+    else:
+        assert out == expected[1]
+    code, out, err = _cli(capsys, "refs", repo, db)
+    assert (code, err) == (0, "") and "shop/models/base.py" in out
+
+
+def test_force_checks_every_page(
     pristine: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Pages garbled in place (same length): the cheap checks on open pass,
-    the first query that reads them fails with one line naming the fix, and
-    `index --force` runs the full check, moves the file aside and rebuilds."""
+    """`index --force` runs the full check on open, whichever page is damaged."""
     repo, good = pristine
     db = tmp_path / "index.db"
     shutil.copy(good, db)
-    data = bytearray(db.read_bytes())
-    page = 4096
-    data[2 * page :] = _noise(len(data) - 2 * page)
-    db.write_bytes(bytes(data))
-    code, out, err = _cli(capsys, "refs", repo, db)
-    assert (code, out) == (2, "")
-    assert err.startswith("cartog-ci: ") and err.count("\n") == 1
-    assert "index --force" in err or "unusable" in err
+    _garble_pages_from(db, 3)
     code = main(["index", "--no-embed", "--force", "--repo", str(repo), "--index", str(db)])
     err = capsys.readouterr().err
     assert code == 0 and "unusable" in err, err

@@ -8,6 +8,7 @@ character from the repository.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -28,8 +29,11 @@ FIELDS = (
     "base_ref", "base_label", "head_label", "note", "reason", "command", "target_name", "new_name",
     "related_name", "test_name",
 )  # fmt: skip
-_ANY_TEXT = st.one_of(hostile_text, st.text(min_size=1, max_size=40), st.sampled_from(HOSTILE))
+BIDI = "admin\u202etxt.exe\u200bzero\u200djoin"
+_ANY_TEXT = st.one_of(hostile_text, st.text(min_size=1, max_size=40), st.sampled_from([*HOSTILE, BIDI]))
 _TERMINAL_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+# bidi controls and zero-width characters: printed as \u202e, never raw
+_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
 def _symbol(v: dict[str, str], name: str, path: str, kind: str = "function") -> Symbol:
@@ -66,6 +70,7 @@ def _report(v: dict[str, str]) -> Report:
 
 def _assert_terminal_clean(text: str) -> None:
     assert not _TERMINAL_CONTROL.search(text), repr(text)
+    assert not _INVISIBLE.search(text), repr(text)
 
 
 @given(st.sampled_from(FIELDS), _ANY_TEXT)
@@ -73,7 +78,9 @@ def _assert_terminal_clean(text: str) -> None:
 def test_every_quoted_field_renders_inert(field: str, text: str) -> None:
     values = {f: f"x_{f}" for f in FIELDS} | {field: text}
     report = _report(values)
-    _assert_inert(render_markdown(report))
+    markdown = render_markdown(report)
+    _assert_inert(markdown)
+    assert not _INVISIBLE.search(markdown), repr(markdown)
     _assert_terminal_clean(render_text(report, color=False))
 
 
@@ -116,3 +123,42 @@ def test_markdown_headings_and_python_strings_end_to_end(tmp_path: Path, capsys:
     text = capsys.readouterr().out
     assert "?[31mred?[0m" in text
     _assert_terminal_clean(text)
+
+
+def test_bidi_and_zero_width_characters_are_shown_escaped_everywhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """U+202E, U+200B, U+200D in a path, a heading, a default value and a
+    docstring: the PR Markdown (rendered by GitHub's own cmark-gfm), the
+    terminal report, `outline` and `search` show `\\u202e`, never the raw
+    character; JSON keeps the value (written as a JSON escape)."""
+    cmarkgfm = pytest.importorskip("cmarkgfm", reason="cmark-gfm bindings (pip install cmarkgfm, the test extra)")
+    from cmarkgfm.cmark import Options
+
+    repo = make_repo(tmp_path, "pyproj")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {
+        f"docs/{BIDI}.md": f"# Guide {BIDI}\n\nText.\n",
+        f"shop/{BIDI}.py": f'def helper(x="{BIDI}"):\n    """{BIDI}"""\n    return x\n',
+    })  # fmt: skip
+    commit(repo, "invisible characters")
+    assert main(["report", "--repo", str(repo), "--base", "main", "--format", "markdown", "--no-related"]) == 0
+    markdown = capsys.readouterr().out
+    escaped = "admin\\u202etxt.exe\\u200bzero\\u200djoin"
+    assert escaped in markdown and not _INVISIBLE.search(markdown)
+    html = cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
+    assert escaped in html and not _INVISIBLE.search(html)
+    assert main(["report", "--repo", str(repo), "--base", "main", "--no-related"]) == 0
+    text = capsys.readouterr().out
+    assert escaped in text
+    _assert_terminal_clean(text)
+    for args in (["outline", f"shop/{BIDI}.py"], ["search", "helper", "--no-rerank"], ["stats"]):
+        assert main([*args, "--repo", str(repo)]) == 0
+        out = capsys.readouterr().out
+        assert not _INVISIBLE.search(out), (args, out)
+    assert main(["outline", f"shop/{BIDI}.py", "--repo", str(repo)]) == 0
+    assert escaped in capsys.readouterr().out
+    assert main(["outline", f"shop/{BIDI}.py", "--json", "--repo", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert not _INVISIBLE.search(out) and "\\u202e" in out
+    assert BIDI in json.loads(out)[0]["file"]  # the value itself is kept

@@ -21,6 +21,7 @@ def run(args: argparse.Namespace) -> int:
     for symbol, edges in groups:
         echo(f"{symbol.id}: {len(edges)} call(s)")
         for e in edges:
-            target = e.target_id or f"{e.target_name} (unresolved{', external' if e.resolution == 'external' else ''})"
+            where = "outside the project" if e.resolution == "external" else "unresolved"
+            target = e.target_id or f"{e.target_name} ({where})"
             echo(f"  {e.file}:{e.line}  -> {target}")
     return 0

@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from cartog_ci import workspace
+from cartog_ci.commands.fresh import add_refresh_argument, fresh_store
 from cartog_ci.commands.output import edge_json, emit_json
 from cartog_ci.domain import symbol_json
 
@@ -17,6 +18,7 @@ EXPORT_SCHEMA = 1
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hashes", action="store_true", help="include content/subtree hashes")
+    add_refresh_argument(parser)
 
 
 def export(store: Store, *, hashes: bool = False) -> dict[str, object]:
@@ -37,6 +39,6 @@ def export(store: Store, *, hashes: bool = False) -> dict[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    with workspace.open_store(ws, create=False) as store:
+    with fresh_store(ws, no_refresh=args.no_refresh) as store:
         emit_json(export(store, hashes=args.hashes))
     return 0

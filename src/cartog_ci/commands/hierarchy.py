@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import graph, workspace
-from cartog_ci.commands.output import echo, emit_json, for_each_named
+from cartog_ci.commands.output import echo, emit_json, resolve_names
+from cartog_ci.domain import TYPE_KINDS
+from cartog_ci.errors import CartogError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,7 +16,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
-    found = [h for _, h in for_each_named(ws, args.name, graph.hierarchy)]
+    with workspace.open_store(ws, create=False) as store:
+        named = resolve_names(store, args.name)
+        types = [s for s in named if s.kind in TYPE_KINDS]
+        if not types:
+            kinds = " and ".join(sorted({f"{'an' if s.kind[0] in 'aeiou' else 'a'} {s.kind}" for s in named}))
+            raise CartogError(
+                f"{args.name!r} is {kinds}, not a class: hierarchy shows the bases and subclasses of types "
+                f"(classes, interfaces, traits, structs, enums); try `cartog-ci refs {args.name}`"
+            )
+        found = [graph.hierarchy(store, s) for s in types]
     if args.json:
         emit_json(
             [

@@ -24,6 +24,11 @@ def _progress(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.path or args.repo, args.index)
+    if not ws.is_git and not ws.index_path.exists():
+        sys.stderr.write(
+            f"cartog-ci: {ws.root} is not in a git repository: indexing every file below it into {ws.index_path} "
+            "(run `git init` first to index only what git would track)\n"
+        )
     with workspace.open_store(ws, create=True, verify=args.force) as store:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from cartog_ci import workspace
 from cartog_ci.domain import Edge, Symbol
+from cartog_ci.domain.visible import escape_invisible
 from cartog_ci.errors import SymbolNotFound
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -32,7 +33,9 @@ def edge_json(e: Edge) -> dict[str, object]:
 
 
 def emit_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    # invisible characters as JSON escapes: the value parses the same, the
+    # text shows them (they can only be inside strings)
+    sys.stdout.write(escape_invisible(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
 
 
 # Control characters other than newline and tab: a file or symbol name may
@@ -41,7 +44,7 @@ _TERMINAL_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
 
 
 def echo(line: str = "") -> None:
-    sys.stdout.write(_TERMINAL_CONTROL.sub("?", line) + "\n")
+    sys.stdout.write(_TERMINAL_CONTROL.sub("?", escape_invisible(line)) + "\n")
 
 
 def resolve_names(store: Store, name: str) -> list[Symbol]:

@@ -62,7 +62,15 @@ def _pushed_range() -> tuple[str, str] | None:
     """
     from_ref = os.environ.get("PRE_COMMIT_FROM_REF", "")
     to_ref = os.environ.get("PRE_COMMIT_TO_REF", "")
-    return (from_ref, to_ref) if from_ref and to_ref else None
+    if from_ref and to_ref:
+        return from_ref, to_ref
+    # A push whose commits reach a root commit the remote lacks (a branch
+    # pushed to an empty remote): pre-commit gives no range, only the
+    # branch; all of its history is new there.
+    local = os.environ.get("PRE_COMMIT_LOCAL_BRANCH", "")
+    if local and os.environ.get("PRE_COMMIT_REMOTE_NAME"):
+        return "", local
+    return None
 
 
 def _related_finder(ws: workspace.Workspace, store: object, args: argparse.Namespace) -> RelatedFinder | None:
@@ -118,11 +126,22 @@ def _emit(report: Report, fmt: str, args: argparse.Namespace) -> None:
     elif fmt == "markdown":
         text = render_markdown(report, link_base=args.link_base)
     else:
-        text = render_text(report, color=sys.stdout.isatty())
+        text = render_text(report, color=sys.stdout.isatty()) + _legend(report)
     sys.stdout.write(text)
     if args.output:
         saved = text if fmt != "text" else render_markdown(report, link_base=args.link_base)
         Path(args.output).write_text(saved, encoding="utf-8")
+
+
+def _legend(report: Report) -> str:
+    """What the marks after a category mean (`modified*`), when one is shown."""
+    changes = [item.change for item in report.changed if item.shown and not item.low_signal]
+    marks = []
+    if any(c.breaking for c in changes):
+        marks.append("* signature changed, callers may break")
+    if any(c.signature_changed and not c.breaking for c in changes):
+        marks.append("~ signature changed, compatible")
+    return f"  ({'; '.join(marks)})\n" if marks else ""
 
 
 def _gate(report: Report, gates: list[str]) -> int:

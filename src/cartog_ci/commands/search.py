@@ -12,6 +12,7 @@ from pathlib import Path
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
 from cartog_ci.embed.provider import model_from_config
+from cartog_ci.errors import CartogError
 from cartog_ci.search.intent import INTENTS
 from cartog_ci.search.multimodal import (
     PRESETS,
@@ -51,6 +52,8 @@ def reranker_for(config: object, root: Path) -> Reranker | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.query.strip():
+        raise CartogError("search: the query is empty: ask for a name, an error string or a question")
     ws = workspace.locate(args.repo, args.index)
     with workspace.open_store(ws, create=False) as store:
         result = search(

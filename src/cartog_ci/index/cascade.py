@@ -172,8 +172,9 @@ def _index(
             if item.unchanged:
                 result.skipped_by_hash += 1
                 continue
-            if item.vanished:
+            if item.vanished:  # deleted from the work tree only: as if git had lost it
                 if path in stored_states:
+                    hierarchy_changed = True
                     drop(path)
                 continue
             if item.extraction is None:
@@ -198,11 +199,13 @@ def _index(
         # A module appearing or vanishing changes how imports of it resolve
         # (missing module -> external), even in files nobody touched.
         new_files = [p for p in reparsed if p not in stored_states]
-        affected_names |= _importers_names(store, new_files + result.deleted_files + rebound_files)
+        names_of_importers, importers = _importers(store, new_files + result.deleted_files + rebound_files)
+        affected_names |= names_of_importers
         clock = time.perf_counter()
         result.edges_invalidated = store.invalidate_dangling_edges()
         result.edges_resolved, touched = _resolve(
-            store, reparsed, affected_names, hierarchy_changed, everything=plan.mode != "incremental",
+            store, reparsed + sorted(importers), affected_names, hierarchy_changed,
+            everything=plan.mode != "incremental",
             files_changed=bool(new_files or result.deleted_files), root=root,
         )
         result.timings["resolve"] = time.perf_counter() - clock
@@ -299,15 +302,22 @@ def _source_suffixes() -> frozenset[str]:
     return frozenset(ext.lstrip(".") for language in languages.LANGUAGES.values() for ext in language.extensions)
 
 
-def _importers_names(store: Store, files: list[str]) -> set[str]:
+def _importers(store: Store, files: list[str]) -> tuple[set[str], set[str]]:
+    """The names that files importing one of ``files`` (a module that
+    appeared, vanished or re-exports otherwise) bind through it, and those
+    files: every edge of theirs may now resolve otherwise, a call on what an
+    imported function returns (``to_unicode(x).split()``) as much as the
+    import itself."""
     keys = {_module_key(f) for f in files} - {""}
     if not keys:
-        return set()
+        return set(), set()
     names = set(keys)
+    importers: set[str] = set()
     for edge in store.import_edges():
         if _module_key(edge.qualifier or "") in keys or edge.target_name in keys:
             names |= {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
-    return names
+            importers.add(edge.file)
+    return names, importers
 
 
 def _import_key(e: Edge) -> tuple[str, str | None, str | None, str]:
@@ -361,6 +371,15 @@ def _edges_to_revisit(
     name_list = sorted(n for n in names if n)
     found.update(store.edges_naming(name_list))
     found.update(store.edges_qualified_by(name_list))
+    if name_list:
+        # calls on what a call returns: `to_unicode(x).split()` has the
+        # qualifier `to_unicode()`, `mod.f(x).g()` has `mod.f()`
+        wanted = set(name_list)
+        found.update(
+            (i, e)
+            for i, e in store.edges_on_constructed_receivers()
+            if {part for part in (e.qualifier or "").removesuffix("()").split(".")} & wanted
+        )
     if files_changed:
         # unresolved imports and file links (Markdown): their target may have appeared
         found.update(store.unresolved_imports_and_file_links())

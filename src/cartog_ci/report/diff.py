@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
 from pathlib import Path
 
-from cartog_ci import languages
+from cartog_ci import git, languages
 from cartog_ci.domain import TYPE_KINDS, Symbol
 from cartog_ci.domain.results import ChangeSet, Comparison, SymbolChange
 from cartog_ci.index.files import Limits, ParseJob, ParseResult, extract_all, revision_jobs, stored_name
@@ -33,27 +34,46 @@ def compute_change(repo: Path, comparison: Comparison, *, limits: Limits) -> Cha
     cs.files = sides.changed_files(repo, comparison)
     # only files we parse are read, each side of them through one git process
     parsed = [p for p in cs.files if languages.for_path(p) is not None]
+    revision = sides.head_revision(head)
+    # A symbolic link is a blob holding its target's path: never parsed (as
+    # the index skips it), absent from its side, skipped with the reason.
+    links = git.symlinks(repo, comparison.merge_base, parsed)
     # the merge-base side feeds its graph (imports and bases, report/build.py);
     # the head side only its symbols: the index holds the head's edges
-    jobs = revision_jobs(repo, comparison.merge_base, parsed, limits=limits, keep_source=True, edge_kinds=BASE_EDGES)
-    revision = sides.head_revision(head)
+    base_jobs = revision_jobs(repo, comparison.merge_base, parsed, limits=limits, keep_source=True, edge_kinds=BASE_EDGES)
+    jobs = _without(base_jobs, links)
     if revision is None:
+        work_tree_links = {p for p in parsed if (repo / p).is_symlink()}
+        links |= work_tree_links
         jobs += [
-            ParseJob(p, root=str(repo), limits=limits, texts=False, keep_source=True, edge_kinds=frozenset())
+            ParseJob(p)
+            if p in work_tree_links
+            else ParseJob(p, root=str(repo), limits=limits, texts=False, keep_source=True, edge_kinds=frozenset())
             for p in parsed
         ]
     else:
-        head_jobs = revision_jobs(repo, revision, parsed, limits=limits, keep_source=True, edge_kinds=frozenset())
-        cs.not_checked_out = sides.not_checked_out(repo, {j.path: j.data for j in head_jobs})
+        head_links = git.symlinks(repo, revision, parsed)
+        links |= head_links
+        head_jobs = _without(
+            revision_jobs(repo, revision, parsed, limits=limits, keep_source=True, edge_kinds=frozenset()), head_links
+        )
+        cs.not_checked_out = sides.not_checked_out(repo, {j.path: j.data for j in head_jobs if j.path not in head_links})
         jobs += head_jobs
     if head.kind == "staged":  # unstaged edits elsewhere are in the graph too
         cs.unstaged_elsewhere = sides.unstaged_elsewhere(repo, exclude=cs.not_checked_out)
     results = extract_all(jobs)
     for path, before, after in zip(parsed, results, results[len(parsed) :]):
         _add_file(cs, path, before, after)
+        if path in links and not any(p == stored_name(path) for p, _ in cs.skipped):
+            cs.skipped.append((stored_name(path), "symbolic link"))
     cs.changes = classify(cs)
     cs.files = [stored_name(f) for f in cs.files]  # printable in JSON and Markdown
     return cs
+
+
+def _without(jobs: list[ParseJob], links: set[str]) -> list[ParseJob]:
+    """The jobs, those of symbolic links with no bytes (absent on that side)."""
+    return [replace(j, data=None) if j.path in links else j for j in jobs]
 
 
 def _add_file(cs: ChangeSet, path: str, before: ParseResult, after: ParseResult) -> None:

@@ -35,7 +35,9 @@ def code(value: object) -> str:
     the fence is one backtick longer than any run inside; ``|`` is escaped
     so that GFM tables keep their shape; newlines become spaces.
     """
-    text = _CONTROL.sub(" ", str(value)).replace("|", "\\|")
+    from cartog_ci.domain.visible import escape_invisible  # bidi and zero-width shown as \u202e
+
+    text = _CONTROL.sub(" ", escape_invisible(str(value))).replace("|", "\\|")
     longest = max((len(m.group(0)) for m in _BACKTICKS.finditer(text)), default=0)
     fence = "`" * (longest + 1)
     if text.startswith(("`", " ")) or text.endswith(("`", " ")) or not text.strip():
@@ -45,7 +47,9 @@ def code(value: object) -> str:
 
 def mermaid_label(value: object) -> str:
     """A Mermaid node label: quoted, with every markup character as an entity."""
-    text = _CONTROL.sub(" ", str(value))
+    from cartog_ci.domain.visible import escape_invisible  # bidi and zero-width shown as \u202e
+
+    text = _CONTROL.sub(" ", escape_invisible(str(value)))
     out = []
     for ch in text:
         if ch.isalnum() or ch in " ._:/-":
@@ -57,7 +61,9 @@ def mermaid_label(value: object) -> str:
 
 def plain(value: object) -> str:
     """Terminal text: strip control characters (no escape sequences from repo names)."""
-    return _CONTROL.sub("?", unmark(value))
+    from cartog_ci.domain.visible import escape_invisible  # bidi and zero-width shown as \u202e
+
+    return _CONTROL.sub("?", escape_invisible(unmark(value)))
 
 
 def unmark(value: object) -> str:
@@ -71,13 +77,15 @@ _PROSE_ESCAPES = re.compile(r"([\\`*_\[\]<>|~&@#])")
 def prose(value: object) -> str:
     """A sentence of ours with names from the repository inside: the names
     (between ``NAME`` marks) become code spans, the rest is escaped."""
+    from cartog_ci.domain.visible import escape_invisible  # bidi and zero-width shown as \u202e
+
     parts = str(value).split(NAME)
     out = []
     for i, part in enumerate(parts):
         if i % 2:
             out.append(code(part))
         else:
-            out.append(_PROSE_ESCAPES.sub(r"\\\1", _CONTROL.sub(" ", part)))
+            out.append(_PROSE_ESCAPES.sub(r"\\\1", _CONTROL.sub(" ", escape_invisible(part))))
     return "".join(out)
 
 

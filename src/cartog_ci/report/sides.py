@@ -82,8 +82,12 @@ def choose(
 
 
 def _pushed(repo: Path, base: str | None, from_ref: str, to_ref: str) -> Comparison:
-    base_ref, chosen = (base, "--base") if base else (from_ref, "pushed range (PRE_COMMIT_FROM_REF)")
     head_commit = git.resolve_commit(repo, to_ref)
+    if not from_ref and not base:  # the whole history is new to the remote
+        label = f"pushed {head_commit[:12]}"
+        return Comparison("(new on the remote)", "pushed branch, all of it new to the remote", git.empty_tree(repo),
+                          Side("commit", head_commit, label))  # fmt: skip
+    base_ref, chosen = (base, "--base") if base else (from_ref, "pushed range (PRE_COMMIT_FROM_REF)")
     old = find_merge_base(repo, base_ref, head_commit)
     return Comparison(base_ref, chosen, old, Side("commit", head_commit, f"pushed {head_commit[:12]}"))
 

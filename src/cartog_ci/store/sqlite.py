@@ -17,8 +17,10 @@ import json
 import os
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from urllib.parse import quote
 from typing import TYPE_CHECKING, Self, cast
 
 import apsw
@@ -28,6 +30,7 @@ from cartog_ci.domain import FileState, Symbol
 from cartog_ci.errors import (
     CartogError,
     CorruptIndex,
+    DamagedIndex,
     IndexBusy,
     IndexFromTheFuture,
     IndexMissing,
@@ -79,6 +82,53 @@ def _check_length(db: apsw.Connection, path: Path) -> None:
         raise CorruptIndex(f"truncated ({available} of {pages * size} bytes)")
 
 
+def read_only_reason(path: Path) -> str | None:
+    """Why the index at ``path`` cannot be written, or None. (Root passes
+    permission checks; a read-only mount stops everyone.)"""
+    directory = path.parent
+    if not directory.exists():
+        return None
+    try:
+        mount_read_only = bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    except OSError:
+        mount_read_only = False
+    if mount_read_only:
+        return "on a read-only file system"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is read-only"
+    if not os.access(directory, os.W_OK):
+        return f"its directory {directory} is read-only"
+    return None
+
+
+def read_only_error(path: Path, reason: str) -> CartogError:
+    return CartogError(
+        f"index {path} is read-only ({reason}): make it writable, or pass --index PATH on a writable disk"
+    )
+
+
+def _connect_readonly(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> apsw.Connection:
+    """A read-only connection. A WAL database needs its -shm file; in a
+    directory nobody may write, SQLite cannot create it, and the file is
+    opened as immutable instead (nobody can be writing it there). The busy
+    timeout is set before the first read: a writer's checkpoint must make
+    it wait, never look like damage."""
+    db = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+    db.set_busy_timeout(busy_timeout_ms)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        return db
+    except apsw.CantOpenError:
+        db.close()
+        if os.access(path.parent, os.W_OK) and not read_only_reason(path):
+            raise
+    except BaseException:
+        db.close()
+        raise
+    uri = f"file:{quote(str(path.resolve()))}?immutable=1"
+    return apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+
+
 def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, verify: bool = False) -> bool:
     """True for a database of ours, False for an empty one (created, then
     interrupted before its first commit: ours to fill, not corrupt); raise
@@ -91,11 +141,16 @@ def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, veri
     if head != SQLITE_MAGIC:
         raise CorruptIndex("not an SQLite database")
     try:
-        db = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+        db = _connect_readonly(path, busy_timeout_ms)
+    except (apsw.BusyError, apsw.LockedError) as exc:
+        raise IndexBusy(
+            f"index busy: {path} stayed locked by another process for {busy_timeout_ms / 1000:g} s; try again"
+        ) from exc
+    except (apsw.NoMemError, apsw.FullError) as exc:
+        raise write_failure(path, exc) from exc
     except apsw.Error as exc:
         raise CorruptIndex(str(exc)) from exc
     try:
-        db.set_busy_timeout(busy_timeout_ms)
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             return False
@@ -116,15 +171,42 @@ def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, veri
                 raise CorruptIndex("integrity check failed")
         else:
             _check_length(db, path)
-    except apsw.BusyError as exc:
+    except (apsw.BusyError, apsw.LockedError) as exc:
         raise IndexBusy(
             f"index busy: {path} stayed locked by another process for {busy_timeout_ms / 1000:g} s; try again"
         ) from exc
+    except (apsw.NoMemError, apsw.FullError) as exc:  # the machine's fault, not the file's
+        raise write_failure(path, exc) from exc
     except apsw.Error as exc:
         raise CorruptIndex(str(exc)) from exc
     finally:
         db.close()
     return True
+
+
+def write_failure(path: Path, exc: BaseException) -> CartogError:
+    """The one line for a write the machine refused."""
+    if isinstance(exc, apsw.FullError):
+        return CartogError(f"disk full writing {path}: free space, or pass --index on another disk")
+    if isinstance(exc, (apsw.NoMemError, MemoryError)):
+        return CartogError(f"out of memory indexing into {path}: free memory, or lower max_file_bytes")
+    if isinstance(exc, BrokenProcessPool):
+        return CartogError(
+            f"a parsing process died (out of memory?) indexing into {path}: free memory, or lower max_file_bytes"
+        )
+    return CartogError(
+        f"cannot write {path} ({exc}): check the disk (free space, quota, file size limit), "
+        "or pass --index on another disk"
+    )
+
+
+def _schema_current(db: apsw.Connection) -> bool:
+    """Every migration applied (what a reader needs; the meta may be older)."""
+    try:
+        done = {str(r[0]) for r in db.execute("SELECT name FROM _migrations")}
+    except apsw.SQLError:
+        return False
+    return {m.__name__ for m in migrations.MIGRATIONS} <= done
 
 
 def _up_to_date(db: apsw.Connection) -> bool:
@@ -171,15 +253,21 @@ class SqliteStore(EdgeTables, SearchTables):
         filled = False
         if self.path.is_dir():
             raise CartogError(f"index {self.path} is a directory: pass a file path with --index")
+        read_only = None if self.readonly else read_only_reason(self.path)
+        if read_only and self.rebuild:
+            # a writer says so before anything else: a healthy file is never moved aside
+            raise read_only_error(self.path, read_only)
+        if read_only and self.path.exists():
+            self.readonly = True  # a reader answers from a file it cannot write
         if self.path.exists() and self.path.stat().st_size > 0:
             try:
                 filled = _looks_like_ours(self.path, self.busy_timeout_ms, verify=self.verify)
             except CorruptIndex as exc:
-                if self.readonly:
+                if self.readonly and self.rebuild:  # asked for read-only by the caller
                     raise
                 if not self.rebuild:
-                    raise CartogError(
-                        f"index {self.path} is unusable ({exc}): run `cartog-ci index` to rebuild it"
+                    raise DamagedIndex(
+                        f"index {self.path} is unusable ({exc}): run `cartog-ci index` to rebuild it", str(exc)
                     ) from exc
                 self._discard(str(exc))
         else:
@@ -192,9 +280,16 @@ class SqliteStore(EdgeTables, SearchTables):
             else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
         )
         try:
-            db = apsw.Connection(str(self.path), flags=flags)
+            db = (
+                _connect_readonly(self.path, self.busy_timeout_ms)
+                if self.readonly
+                else apsw.Connection(str(self.path), flags=flags)
+            )
             db.set_busy_timeout(self.busy_timeout_ms)
             load_vec(db)
+            if read_only and not _schema_current(db):
+                db.close()
+                raise read_only_error(self.path, f"{read_only}, and from an older cartog-ci, to upgrade")
             if not self.readonly:
                 _set_wal(db, self.busy_timeout_ms)
                 db.execute("PRAGMA synchronous=NORMAL")
@@ -202,12 +297,16 @@ class SqliteStore(EdgeTables, SearchTables):
                     with _savepoint(db, self._busy_message()):
                         migrations.apply(db)
                         self._write_meta(db)
-        except (apsw.CantOpenError, apsw.ReadOnlyError, apsw.PermissionsError) as exc:
+        except apsw.ReadOnlyError as exc:
+            raise read_only_error(self.path, str(exc)) from exc
+        except (apsw.CantOpenError, apsw.PermissionsError) as exc:
             raise CartogError(
                 f"cannot use index {self.path} ({exc}): check its permissions or pass another --index path"
             ) from exc
         except apsw.BusyError as exc:
             raise IndexBusy(self._busy_message()) from exc
+        except (apsw.FullError, apsw.IOError, apsw.NoMemError) as exc:
+            raise write_failure(self.path, exc) from exc
         return db
 
     def _busy_message(self) -> str:
@@ -217,15 +316,7 @@ class SqliteStore(EdgeTables, SearchTables):
         )
 
     def _discard(self, reason: str) -> None:
-        """Move the file aside (never delete what may be someone's data: an
-        --index pointed at another program's database), then start afresh."""
-        aside = Path(f"{self.path}.unusable")
-        for suffix in ("", "-wal", "-shm"):
-            source, target = Path(f"{self.path}{suffix}"), Path(f"{aside}{suffix}")
-            target.unlink(missing_ok=True)
-            if source.exists():
-                os.replace(source, target)
-        self.notices.append(f"index {self.path} was unusable ({reason}); rebuilding it (old file kept as {aside.name})")
+        self.notices.append(move_aside(self.path, reason))
 
     def _write_meta(self, db: apsw.Connection) -> None:
         db.execute("INSERT OR IGNORE INTO meta VALUES ('tool', ?)", (TOOL_NAME,))
@@ -248,9 +339,17 @@ class SqliteStore(EdgeTables, SearchTables):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """One atomic unit; nested calls become savepoints."""
-        with _savepoint(self.db, self._busy_message()):
-            yield
+        """One atomic unit; nested calls become savepoints. A write that the
+        machine refuses (disk full, I/O error, out of memory) rolls back and
+        ends in one line naming the cause and the file; the index stays as it
+        was at the last commit."""
+        try:
+            with _savepoint(self.db, self._busy_message()):
+                yield
+        except (apsw.FullError, apsw.IOError, apsw.NoMemError, MemoryError, BrokenProcessPool) as exc:
+            raise write_failure(self.path, exc) from exc
+        except apsw.ReadOnlyError as exc:
+            raise read_only_error(self.path, str(exc)) from exc
 
     # -- files ---------------------------------------------------------------
 
@@ -385,6 +484,25 @@ class SqliteStore(EdgeTables, SearchTables):
         return index_stats(self.db)
 
 
+def move_aside(path: Path, reason: str) -> str:
+    """Move a damaged index aside (never delete what may be someone's data:
+    an --index pointed at another program's database) so that it is built
+    afresh; the notice to print."""
+    aside = Path(f"{path}.unusable")
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            source, target = Path(f"{path}{suffix}"), Path(f"{aside}{suffix}")
+            target.unlink(missing_ok=True)
+            if source.exists():
+                os.replace(source, target)
+    except OSError as exc:
+        raise CartogError(
+            f"index {path} is unusable ({reason}) and cannot be moved aside ({exc.strerror}): "
+            "delete it, or pass --index PATH"
+        ) from exc
+    return f"index {path} was unusable ({reason}); rebuilding it (old file kept as {aside.name})"
+
+
 def _set_wal(db: apsw.Connection, busy_timeout_ms: int) -> None:
     """Switch to WAL, retrying: two processes creating the same new index
     race for it, and SQLite answers BUSY at once there, without calling the
@@ -412,8 +530,14 @@ def _savepoint(
         try:
             yield
         except BaseException:
-            db.execute(f"ROLLBACK TO {name}")
-            db.execute(f"RELEASE {name}")
+            # After a full disk, an I/O error or out of memory SQLite has
+            # already rolled the whole transaction back: then there is no
+            # savepoint left to roll back to, and the first error is the one
+            # to report.
+            if db.in_transaction:
+                with suppress(apsw.Error):
+                    db.execute(f"ROLLBACK TO {name}")
+                    db.execute(f"RELEASE {name}")
             raise
         db.execute(f"RELEASE {name}")
         return
@@ -424,6 +548,14 @@ def _savepoint(
     try:
         yield
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:
+            with suppress(apsw.Error):
+                db.execute("ROLLBACK")
         raise
-    db.execute("COMMIT")
+    try:
+        db.execute("COMMIT")
+    except apsw.Error:
+        if db.in_transaction:  # a COMMIT that failed on a full disk leaves it open
+            with suppress(apsw.Error):
+                db.execute("ROLLBACK")
+        raise
