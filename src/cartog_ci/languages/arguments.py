@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from cartog_ci.domain.results import named
-from cartog_ci.languages.base import Parameter
+from cartog_ci.languages.base import Parameter, parameters
 
 WILL_BREAK = "will break"
 FINE = "fine"
@@ -122,7 +122,7 @@ def parameters_after(signature: str, name: str) -> str | None:
     for match in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", signature):
         i = _skip_generics(signature, match.end())
         if i < len(signature) and signature[i] == "(":
-            return _balanced(signature, i)
+            return parameters(signature, i)
     return None
 
 
@@ -142,16 +142,6 @@ def _skip_generics(text: str, i: int) -> int:
             if depth == 0:
                 return j + 1 + len(text[j + 1 :]) - len(text[j + 1 :].lstrip())
     return len(text)
-
-
-def _balanced(text: str, start: int) -> str | None:
-    depth = 0
-    for i in range(start, len(text)):
-        depth += text[i] == "("
-        depth -= text[i] == ")"
-        if depth == 0:
-            return text[start + 1 : i]
-    return None
 
 
 def argument_nodes(arguments: ts.Node | None) -> list[ts.Node]:

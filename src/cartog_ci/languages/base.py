@@ -285,9 +285,10 @@ def top_level_split(text: str, sep: str) -> list[str]:
     return parts
 
 
-def parameters(signature: str) -> str | None:
-    """The text inside the first balanced parentheses, or None."""
-    start = signature.find("(")
+def parameters(signature: str, start: int | None = None) -> str | None:
+    """The text inside the first balanced parentheses (those opening at
+    ``start`` when given), or None."""
+    start = signature.find("(") if start is None else start
     if start < 0:
         return None
     depth = 0
