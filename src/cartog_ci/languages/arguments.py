@@ -19,32 +19,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from cartog_ci.domain.results import named
-from cartog_ci.languages.base import Parameter, parameters
-
-WILL_BREAK = "will break"
-FINE = "fine"
-UNKNOWN = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """One call expression as written."""
-
-    name: str  # the callee's last name (`m` of `a.b.m(...)`, `Foo` of `new Foo()`)
-    qualifier: str  # what stood before it ("" for a bare name)
-    line: int  # 1-based line of the callee
-    positional: int
-    keywords: tuple[str, ...] = ()
-    spread: bool = False  # *args / **kw / ...xs / xs...: the count is not known
-    receiver: bool = False  # `x.m(...)`: called on an object (or module, or class)
-    constructs: bool = False  # `new Foo(...)`: a constructor call
-
-
-@dataclass(frozen=True, slots=True)
-class CallCheck:
-    verdict: str  # WILL_BREAK | FINE | UNKNOWN
-    reason: str = ""
-
+from cartog_ci.languages.base import FINE, UNKNOWN, WILL_BREAK, Call, CallCheck, Parameter, parameters
 
 @dataclass(frozen=True, slots=True)
 class Params:

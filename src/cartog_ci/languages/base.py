@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import tree_sitter as ts
 
@@ -25,8 +25,6 @@ from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse import extract as tags
 from cartog_ci.parse.syntax import Syntax
 
-if TYPE_CHECKING:  # call-site checks import this module
-    from cartog_ci.languages.arguments import Call, CallCheck
 
 
 class Project(Protocol):
@@ -146,6 +144,33 @@ def no_modules(project: Project, importer: str, spec: str) -> list[str]:
 # Attributes that make a function a test in any language.
 TEST_ATTRIBUTES = ("#[test]", "@Test", "#[tokio::test]", "@ParameterizedTest")
 TEST_DIRS = re.compile(r"(^|/)(tests?|spec|specs|__tests__|testing)/")
+
+
+# What the call-site check reads of a call and answers (report/callsites.py,
+# languages/arguments.py).
+WILL_BREAK = "will break"
+FINE = "fine"
+UNKNOWN = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One call expression as written."""
+
+    name: str  # the callee's last name (`m` of `a.b.m(...)`, `Foo` of `new Foo()`)
+    qualifier: str  # what stood before it ("" for a bare name)
+    line: int  # 1-based line of the callee
+    positional: int
+    keywords: tuple[str, ...] = ()
+    spread: bool = False  # *args / **kw / ...xs / xs...: the count is not known
+    receiver: bool = False  # `x.m(...)`: called on an object (or module, or class)
+    constructs: bool = False  # `new Foo(...)`: a constructor call
+
+
+@dataclass(frozen=True, slots=True)
+class CallCheck:
+    verdict: str  # WILL_BREAK | FINE | UNKNOWN
+    reason: str = ""
 
 
 @dataclass(frozen=True, eq=False)
