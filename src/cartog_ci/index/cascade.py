@@ -187,13 +187,18 @@ def _index(
                 continue
             result.parsed += 1
             old_targets.update(e.target_id for e in store.edges_in_file(path) if e.target_id)
-            names, class_change, rebound = _apply_file(store, item.extraction, result, fresh=plan.mode == "force")
+            names, class_change, rebound = _apply_file(
+                store, item.extraction, result, fresh=plan.mode == "force", search_index=plan.mode == "incremental"
+            )
             if rebound:  # what this module re-exports may have changed
                 rebound_files.append(path)
             affected_names |= names
             hierarchy_changed |= class_change
             store.put_file(item.state)
             reparsed.append(path)
+        if plan.mode != "incremental":
+            # every text in one pass: cheaper than file by file, and compact
+            store.rebuild_search_index()
         result.timings["merkle"] = time.perf_counter() - clock
 
         # A module appearing or vanishing changes how imports of it resolve
@@ -240,7 +245,7 @@ def _names_of(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> set[str]:
 
 
 def _apply_file(
-    store: Store, extraction: FileExtraction, result: IndexResult, *, fresh: bool
+    store: Store, extraction: FileExtraction, result: IndexResult, *, fresh: bool, search_index: bool = True
 ) -> tuple[set[str], bool, bool]:
     """Merkle-diff one re-parsed file against the store and apply it."""
     path = extraction.path
@@ -259,7 +264,9 @@ def _apply_file(
     store.delete_symbols(s.id for s in removed)
     store.delete_edges_of_files([path])
     store.insert_edges(extraction.edges)
-    store.replace_texts(path, extraction.texts, {s.id: s.name for s in extraction.symbols})
+    store.replace_texts(
+        path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index
+    )
     result.categories["added"] += [s.id for s in added]
     result.categories["modified"] += [s.id for s in modified]
     result.categories["children_changed"] += [s.id for s in children_changed]

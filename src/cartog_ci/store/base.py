@@ -185,8 +185,15 @@ class Store(Protocol):
 
     # -- search texts and vectors --------------------------------------------
 
-    def replace_texts(self, path: str, texts: Sequence[SymbolText], names: dict[str, str]) -> None:
-        """The search texts of one file; ``names``: symbol ID -> name."""
+    def replace_texts(
+        self, path: str, texts: Sequence[SymbolText], names: dict[str, str], *, search_index: bool = True
+    ) -> None:
+        """The search texts of one file; ``names``: symbol ID -> name.
+        ``search_index=False``: the full-text index waits for ``rebuild_search_index``."""
+        ...
+
+    def rebuild_search_index(self) -> None:
+        """The full-text index again from every stored text (end of a cold run)."""
         ...
 
     def contents(self, ids: Sequence[str]) -> dict[str, str]: ...

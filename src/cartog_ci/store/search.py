@@ -51,19 +51,44 @@ def load_vec(db: apsw.Connection) -> None:
     db.enable_load_extension(False)
 
 
+def fill_search_index(db: apsw.Connection) -> None:
+    """Index every chunk in both (empty) full-text tables, in rowid order:
+    what ``replace_texts`` indexes file by file (a symbol's name and its
+    split words, and its content)."""
+    rows = cast(
+        "list[tuple[int, str, str]]",
+        db.execute(
+            "SELECT c.rowid, coalesce(s.name, ''), c.content FROM chunks c "
+            "LEFT JOIN symbols s ON s.id = c.symbol_id ORDER BY c.rowid"
+        ).fetchall(),
+    )
+    db.executemany(
+        "INSERT INTO fts_symbols (rowid, name, words, content) VALUES (?, ?, ?, ?)",
+        ((rowid, name, words_of(name), content) for rowid, name, content in rows),
+    )
+    db.executemany("INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)", ((r[0], r[2]) for r in rows))
+
+
 class SearchTables(Tables):
     """A part of SqliteStore: the search tables on its connection."""
 
     # -- text ----------------------------------------------------------------
 
-    def replace_texts(self, path: str, texts: Sequence[SymbolText], names: dict[str, str]) -> None:
-        # FTS rows share the chunk's rowid: symbol_id is UNINDEXED in FTS5, so
-        # deleting by it would scan the whole table for every symbol.
+    def replace_texts(
+        self, path: str, texts: Sequence[SymbolText], names: dict[str, str], *, search_index: bool = True
+    ) -> None:
+        """The file's texts; ``search_index=False`` leaves the full-text
+        tables to one ``rebuild_search_index`` at the end of a cold run (one
+        pass over ``chunks``: less work, and one compact segment per table)."""
+        # FTS rows share the chunk's rowid: the tables are contentless, the
+        # chunk says which symbol a hit is.
         self.delete_texts([path])
         self.db.executemany(
             "INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?, ?)",
             ((t.symbol_id, path, t.text_hash, t.embed_text, t.content) for t in texts),
         )
+        if not search_index:
+            return
         rowids = dict(
             cast(
                 "list[tuple[str, int]]",
@@ -71,16 +96,22 @@ class SearchTables(Tables):
             )
         )
         self.db.executemany(
-            "INSERT INTO fts_symbols (rowid, symbol_id, name, words, content) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO fts_symbols (rowid, name, words, content) VALUES (?, ?, ?, ?)",
             (
-                (rowids[t.symbol_id], t.symbol_id, names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content)
+                (rowids[t.symbol_id], names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content)
                 for t in texts
             ),
         )
         self.db.executemany(
-            "INSERT INTO fts_trigram (rowid, symbol_id, content) VALUES (?, ?, ?)",
-            ((rowids[t.symbol_id], t.symbol_id, t.content) for t in texts),
+            "INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)",
+            ((rowids[t.symbol_id], t.content) for t in texts),
         )
+
+    def rebuild_search_index(self) -> None:
+        """Both full-text tables again from every stored text."""
+        for table in ("fts_symbols", "fts_trigram"):
+            self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
+        fill_search_index(self.db)
 
     def delete_texts(self, paths: Iterable[str]) -> None:
         for path in paths:
@@ -107,9 +138,11 @@ class SearchTables(Tables):
     def fts(self, expression: str, limit: int, table: str = "fts_symbols") -> list[tuple[str, float]]:
         """(symbol_id, bm25) best first; ``expression`` is an FTS5 query we built."""
         weights = "10.0, 4.0, 1.0" if table == "fts_symbols" else "1.0"
+        # contentless: the hit's symbol is its chunk's (same rowid)
         rows = self.db.execute(
-            f"SELECT symbol_id, bm25({table}, 0.0, {weights}) AS score FROM {table} "
-            f"WHERE {table} MATCH ? ORDER BY score LIMIT ?",
+            f"SELECT c.symbol_id, bm25({table}, 0.0, {weights}) AS score FROM {table} "
+            f"JOIN chunks c ON c.rowid = {table}.rowid "
+            f"WHERE {table} MATCH ? ORDER BY score, {table}.rowid LIMIT ?",
             (expression, limit),
         )
         return [(str(a), float(b)) for a, b in rows]

@@ -379,8 +379,10 @@ class SqliteStore(EdgeTables, SearchTables):
     def clear(self) -> None:
         """Forget every file, symbol, edge and search text (``index --force``);
         cached vectors stay, keyed by text hash, for the texts that come back."""
-        for table in ("edges", "symbols", "files", "chunks", "fts_symbols", "fts_trigram"):
+        for table in ("edges", "symbols", "files", "chunks"):
             self.db.execute(f"DELETE FROM {table}")
+        for table in ("fts_symbols", "fts_trigram"):
+            self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
 
     def delete_file(self, path: str) -> None:
         self.delete_texts([path])
