@@ -53,6 +53,9 @@ _SYMBOL_COLUMNS = (
 )
 
 
+_ALL_ORDER = "ORDER BY file, start_byte, end_byte DESC, id"
+
+
 def _symbol(row: Sequence[object]) -> Symbol:
     values = list(row)
     # most symbols have no decorator: skip the JSON decoder (every resolve
@@ -455,7 +458,36 @@ class SqliteStore(EdgeTables, SearchTables):
         return [str(r[0]) for r in rows]
 
     def all_symbols(self) -> list[Symbol]:
-        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols ORDER BY file, start_byte, end_byte DESC, id")
+        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols {_ALL_ORDER}")
+        return [_symbol(r) for r in rows]
+
+    # -- the resolver's lookups on demand (index/resolve.py SymbolTable.on_demand),
+    # each in all_symbols' order
+
+    def symbols_by(self, column: str, value: str) -> list[Symbol]:
+        """Symbols whose ``column`` (name, qualified_name or file) is ``value``."""
+        if column not in ("name", "qualified_name", "file"):
+            raise ValueError(f"no symbol lookup by {column!r}")
+        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE {column} = ? {_ALL_ORDER}", (value,))
+        return [_symbol(r) for r in rows]
+
+    def symbol_count(self) -> int:
+        return int(cast("tuple[int]", self.db.execute("SELECT count(*) FROM symbols").fetchone())[0])
+
+    def module_symbols(self) -> list[Symbol]:
+        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE kind = 'module' {_ALL_ORDER}")
+        return [_symbol(r) for r in rows]
+
+    def detached_method_candidates(self) -> list[Symbol]:
+        """Methods right under a module or namespace with a dotted qualified
+        name (Go ``func (s *Server) f``, a Rust ``impl``): the only symbols
+        that can be declared away from their type."""
+        columns = ", ".join(f"s.{c.strip()}" for c in _SYMBOL_COLUMNS.split(","))
+        rows = self.db.execute(
+            f"SELECT {columns} FROM symbols s JOIN symbols p ON p.id = s.parent_id "
+            "WHERE s.kind = 'method' AND p.kind IN ('module', 'namespace') AND instr(s.qualified_name, '.') > 0 "
+            "ORDER BY s.file, s.start_byte, s.end_byte DESC, s.id"
+        )
         return [_symbol(r) for r in rows]
 
     def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
