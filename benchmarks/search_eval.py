@@ -1,6 +1,9 @@
 """Search quality on real code nobody tuned on: a docstring's first sentence
-as the query, the function it documents (docstrings stripped) as the target.
+as the query, the function it documents (docstrings stripped) as the target;
+and, with ``--set dev``, natural-language questions about 15 real projects
+with their docstrings (``benchmarks/search_dev.py``).
 
+    .venv/bin/python benchmarks/search_eval.py --set dev --dev-set PATH  # the dev set: decisions are made here
     .venv/bin/python benchmarks/search_eval.py                  # report corpus: rich 13.7.1
     .venv/bin/python benchmarks/search_eval.py --corpus tune     # tuning corpus: Jinja2 3.1.4
     .venv/bin/python benchmarks/search_eval.py --alternatives    # + variants that are not the default
@@ -74,6 +77,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpora  # noqa: E402  (benchmarks/ is not a package)
+import search_dev  # noqa: E402
 
 from cartog_ci.embed.base import EmbeddingModel, query_vector  # noqa: E402
 from cartog_ci.embed.onnx import load_default_model  # noqa: E402
@@ -707,7 +711,21 @@ def _latency_queries(root: Path) -> Iterable[Query]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", choices=sorted(CORPUS_CHOICES), default="eval")
+    parser.add_argument(
+        "--set",
+        "--corpus",
+        dest="corpus",
+        choices=sorted([*CORPUS_CHOICES, "dev"]),
+        default="eval",
+        help="eval: rich, docstring -> function; tune: Jinja2; dev: the dev set of questions (search_dev.py)",
+    )
+    parser.add_argument(
+        "--dev-set", type=Path, default=search_dev.DEFAULT_DEV_SET, help="--set dev: the questions (JSON lines)"
+    )
+    parser.add_argument("--project", help="--set dev: only this project's questions")
+    parser.add_argument("--misses", type=int, default=0, help="--set dev: list this many first-sentence misses")
+    parser.add_argument("--save", help="--set dev: write every system's reciprocal ranks to this JSON file")
+    parser.add_argument("--baseline", help="--set dev: add the systems of a file written by --save as rows")
     parser.add_argument(
         "--alternatives", action="store_true", help="also other presets of multimodal.search and other re-rankers of RRF"
     )
@@ -717,6 +735,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--late-interaction", action="store_true", help="also MaxSim re-ranking (slow: a forward pass per candidate)"
     )
     args = parser.parse_args(argv)
+    if args.corpus == "dev":
+        return search_dev.evaluate(args)
     corpus = CORPUS_CHOICES[args.corpus]
     root = stripped_repo(corpus)
     db = root / ".cartog-ci" / "index.db"
