@@ -722,7 +722,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--dev-set", type=Path, default=search_dev.DEFAULT_DEV_SET, help="--set dev: the questions (JSON lines)"
     )
-    parser.add_argument("--project", help="--set dev: only this project's questions")
+    parser.add_argument("--project", help="--set dev: only these projects' questions (comma-separated)")
     parser.add_argument("--misses", type=int, default=0, help="--set dev: list this many first-sentence misses")
     parser.add_argument("--save", help="--set dev: write every system's reciprocal ranks to this JSON file")
     parser.add_argument("--baseline", help="--set dev: add the systems of a file written by --save as rows")

@@ -105,11 +105,17 @@ _DEFINED_NAME = re.compile(
     re.IGNORECASE,
 )
 _FILE_SUFFIX = re.compile(r"\.(?:py|pyi|js|jsx|ts|tsx|go|rs|java|rb|md|txt|json|toml|ya?ml|cfg|ini|html|css)$")
-_DEFINITION_CUE = re.compile(
-    r"\b(?:defined|definition|declared|declaration|implemented|implementation|find|locate|show|where\s+is"
-    r"|where's|source\s+of|signature)\b",
-    re.IGNORECASE,
+# Words of a definition question around the name ("where is the Heart class
+# defined", "find the definition of worker_direct"): they do not make the
+# query a sentence.
+_DEFINITION_WORDS = frozenset(
+    """where is are the a an of for find locate show me source signature definition declaration
+    defined declared implemented implementation def class function method type struct interface
+    trait enum module constant variable where's s""".split()  # noqa: SIM905 - a block of words
 )
+MAX_WORDS_AROUND_NAME = 2  # "StateBlock line offsets"; three other words make a sentence
+MAX_DEFINITION_PHRASE = 5  # "where is the Heart class defined"
+MAX_WORDS_AROUND = 3  # "where is ValueError raised", "which function logs "…""
 _UNDERSTAND = re.compile(
     r"\b(?:how|why|explain|explains|explanation|architecture|overview|walk\s+me\s+through|what\s+happens)\b",
     re.IGNORECASE,
@@ -123,6 +129,7 @@ _SIMILAR = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[\w$]+")
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z(\"'`]")
 STOPWORDS = frozenset(
     """a an the of to in on at for and or but not no is are was were be been being do does did done
     how why what which who whom whose where when that this these those it its there here i we you
@@ -210,9 +217,16 @@ def _definition_prefix(query: str) -> Intent | None:
     return Intent("find_definition", 0.95, "definition keyword", (m.group("name"),))
 
 
+def is_description(query: str) -> bool:
+    """Two sentences or more: a description of behaviour ("This function is
+    called when an account is created. It checks …"), not a question about
+    callers or impact, whatever words it uses."""
+    return _SENTENCE_BREAK.search(query.strip()) is not None
+
+
 def _references(query: str) -> Intent | None:
     m = _REFERENCES.search(query)
-    if m is None:
+    if m is None or is_description(query):
         return None
     calls_only = bool(_CALL_WORDS.search(m.group(0)))
     return Intent("find_references", 0.90, "references phrase", _subjects_after(query, m), calls_only=calls_only)
@@ -220,37 +234,56 @@ def _references(query: str) -> Intent | None:
 
 def _impact(query: str) -> Intent | None:
     m = _IMPACT.search(query)
-    if m is None:
+    if m is None or is_description(query):
         return None
     return Intent("impact_analysis", 0.90, "impact phrase", _subjects_after(query, m))
 
 
 def _exact(query: str) -> Intent | None:
+    """A quoted string or an error token *as the question*: the quote (or
+    the quotes) with at most a few words around it ("which function logs
+    "Soft time limit""), or a log line that starts with the error token
+    (``KeyError: 'unknown bootstep'``, ``ECONNREFUSED when …``), or the
+    token with a few words (``where is ValueError raised``). A sentence
+    that mentions one ("returns an HTTPError instance", "the "name" key")
+    describes behaviour: it is fused, and the text modality still looks for
+    the literal."""
     found = literals(query)
     if not found:
         return None
-    quoted = bool(_QUOTED.search(query))
-    return Intent(
-        "exact_match",
-        0.90 if quoted else 0.85,
-        "quoted string" if quoted else "error token",
-        tuple(identifiers(query)),
-        tuple(found),
-    )
+    if _QUOTED.search(query):
+        if len(_words_outside(query, _QUOTED)) <= MAX_WORDS_AROUND:
+            return Intent("exact_match", 0.90, "quoted string", tuple(identifiers(query)), tuple(found))
+        return None
+    if _ERROR_TOKEN.match(query.strip()) or len(_words_outside(query, _ERROR_TOKEN)) <= MAX_WORDS_AROUND:
+        return Intent("exact_match", 0.85, "error token", tuple(identifiers(query)), tuple(found))
+    return None
+
+
+def _words_outside(query: str, pattern: re.Pattern[str]) -> list[str]:
+    return _WORD.findall(pattern.sub(" ", query))
 
 
 def _identifier(query: str) -> Intent | None:
+    """A name as the question: the query is the name, or the name with a
+    definition phrase around it ("where is the Heart class defined") → 0.80;
+    with one or two other words ("StateBlock line offsets") → 0.70. A
+    sentence that names something ("This function returns the RoutesMapper
+    of the app") is not: it describes behaviour, and is fused as
+    understand_code with the names as its subjects."""
     named = identifiers(query)
     if not named:
         return None
-    rest = [w for w in content_words(query) if w not in named and not any(w in n for n in named)]
-    if not rest or (_DEFINITION_CUE.search(query) and len(rest) <= 1):
-        confidence = 0.80
-    elif len(_WORD.findall(query)) <= 4:
-        confidence = 0.70
-    else:
-        confidence = 0.60
-    return Intent("find_definition", confidence, "identifier", tuple(named))
+    parts = {p.lower() for n in named for p in _WORD.findall(n)} | {n.lower() for n in named}
+    around = [w for w in _WORD.findall(query) if w.lower() not in parts]
+    if len(around) > MAX_DEFINITION_PHRASE:
+        return None  # "This function is a method of the BatchPayloadSchema class."
+    rest = [w for w in around if w.lower() not in _DEFINITION_WORDS]
+    if not rest:
+        return Intent("find_definition", 0.80, "identifier", tuple(named))
+    if len(rest) <= MAX_WORDS_AROUND_NAME:
+        return Intent("find_definition", 0.70, "identifier", tuple(named))
+    return None
 
 
 def _understand(query: str) -> Intent | None:

@@ -36,38 +36,48 @@ from cartog_ci.search import modalities
 from cartog_ci.search.fuse import rrf
 from cartog_ci.search.intent import Intent, classify, overridden
 from cartog_ci.search.rerank import Candidate, Reranker
+from cartog_ci.search.roles import ROLES, asked_roles, role_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
 
 PRESETS: dict[str, tuple[str, ...]] = {
     "quick": ("semantic",),
-    "default": ("semantic", "text", "structural"),
-    "thorough": ("semantic", "text", "structural", "graph"),
+    "default": ("semantic", "keyword", "text", "structural"),
+    "thorough": ("semantic", "keyword", "text", "structural", "graph"),
 }
 PRESET_K = {"quick": 60, "default": 40, "thorough": 60}
 
-# (semantic, text, structural, graph) per intent: docs/search.md.
+# (semantic, keyword, text, structural, graph) per intent: docs/search.md.
 WEIGHTS: dict[str, dict[str, float]] = {
     name: dict(zip(modalities.MODALITIES, row))
     for name, row in {
-        "find_definition": (0.2, 0.1, 0.6, 0.1),
-        "find_references": (0.1, 0.2, 0.2, 0.5),
-        "understand_code": (0.5, 0.2, 0.2, 0.1),
-        "find_similar": (0.4, 0.3, 0.2, 0.1),
-        "impact_analysis": (0.1, 0.1, 0.1, 0.7),
-        "exact_match": (0.0, 0.9, 0.1, 0.0),
+        "find_definition": (0.2, 0.0, 0.1, 0.6, 0.1),
+        "find_references": (0.1, 0.0, 0.2, 0.2, 0.5),
+        "understand_code": (0.5, 0.5, 0.1, 0.1, 0.1),
+        "find_similar": (0.4, 0.0, 0.3, 0.2, 0.1),
+        "impact_analysis": (0.1, 0.0, 0.1, 0.1, 0.7),
+        "exact_match": (0.0, 0.0, 0.9, 0.1, 0.0),
     }.items()
 }
 BOOST_SLOPE = 0.3
 BOOST_CAP = 1.5
-DEMOTED_DIRS = frozenset(
-    {"vendor", "vendors", "vendored", "_vendor", "third_party", "thirdparty", "third-party",
-     "node_modules", "build", "dist", "archive", "archives", "archived"}
-)  # fmt: skip
+# A question about behaviour is answered by what the code does, not by how
+# much of the project calls it: the boost lifted central siblings over the
+# answer (benchmarks/search_dev.py, docs/search.md).
+UNBOOSTED_INTENTS = frozenset({"understand_code"})
 DEMOTION = 0.5
+# "the function that …", "a class which …": a question about behaviour that
+# names the kind it wants counts the other kinds at KIND_FACTOR (modules and
+# constants have no text to find by meaning, so they are not wanted kinds).
+KIND_FACTOR = 0.7
+KIND_INTENTS = frozenset({"understand_code"})
+# What is not the implementation (search/roles.py) counts DEMOTION for a
+# question about behaviour, unless the question asks for it; vendored and
+# built code counts DEMOTION for every question.
+ROLE_DEMOTED_INTENTS = frozenset({"understand_code"})
 GRAPH_SEEDS_FROM_HITS = 3  # when the query names nothing, the graph starts from the others' top hits
-PER_FILE_INTENTS = frozenset({"understand_code"})
+PER_FILE_INTENTS: frozenset[str] = frozenset()  # one hit per file dropped answers: only on request
 
 
 @dataclass
@@ -109,7 +119,24 @@ def centrality_boost(in_degree: int) -> float:
 
 def is_demoted(path: str) -> bool:
     """Vendored, built or archived code: found, but after the project's own."""
-    return any(part.lower() in DEMOTED_DIRS for part in path.split("/")[:-1])
+    return role_of(path) == "vendored"
+
+
+def wanted_kinds(intent: Intent, query: str) -> frozenset[str]:
+    """The kinds a question about behaviour names ("the function that",
+    "a class which"), empty when it names none (or only modules/constants)."""
+    if intent.name not in KIND_INTENTS:
+        return frozenset()
+    return frozenset(modalities.kinds_named(query) - modalities.TEXTLESS_KINDS)
+
+
+def demoted_roles(intent: Intent, query: str) -> frozenset[str]:
+    """The roles (search/roles.py) that count DEMOTION in this search:
+    vendored code always; tests, docs and examples, changelogs too for a
+    question about behaviour; never a role the question asks for ("the
+    tests of the parser")."""
+    roles = set(ROLES) if intent.name in ROLE_DEMOTED_INTENTS else {"vendored"}
+    return frozenset(roles - asked_roles(query))
 
 
 def dominant(intent_name: str) -> str:
@@ -169,11 +196,15 @@ class _Run:
         candidates: int,
     ) -> None:
         self.store, self.query, self.intent = store, query, intent
+        self.demoted_roles = demoted_roles(intent, query)
+        self.boosted = intent.name not in UNBOOSTED_INTENTS
+        self.kinds = wanted_kinds(intent, query)
         self.model_factory = model_factory
         self.candidates = candidates
         self.lists: dict[str, list[str]] = {}
         self.order: list[str] = []
-        self.bm25: dict[str, float] = {}
+        self.bm25: dict[str, float] = {}  # trigram index (text modality)
+        self.keyword_bm25: dict[str, float] = {}  # symbol index (keyword modality)
         self.vector: np.ndarray | None = None
         self.anchors: list[str] = []  # find_similar: what the results should resemble
         self.notes: list[str] = []
@@ -194,6 +225,10 @@ class _Run:
             if answer.note:
                 self.notes.append(answer.note)
             return answer.ids
+        if modality == "keyword":
+            hits = modalities.keyword(self.store, self.query, self.intent, limit=self.candidates)
+            self.keyword_bm25.update(hits)
+            return [i for i, _ in hits]
         if modality == "text":
             hits = modalities.text(self.store, self.query, self.intent, limit=self.candidates)
             self.bm25.update(hits)
@@ -235,7 +270,7 @@ def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
         main = dominant(run.intent.name)
         ids = run.ranked(main)
         if ids:
-            return "direct", single_list(main, ids, weights[main], k=k, demoted=_demoted(run.store, ids))
+            return "direct", single_list(main, ids, weights[main], k=k, demoted=_demoted(run, ids))
         run.notes.append(f"direct route: {main} found nothing, fusing instead")
     if opts.preset == "quick":
         # Semantic alone, unless this intent gives it no weight (an exact
@@ -243,7 +278,7 @@ def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
         main = "semantic" if weights["semantic"] > 0 else dominant(run.intent.name)
         ids = run.ranked(main)
         strategy = "semantic_only" if main == "semantic" else "direct"
-        return strategy, single_list(main, ids, weights[main], k=k, demoted=_demoted(run.store, ids))
+        return strategy, single_list(main, ids, weights[main], k=k, demoted=_demoted(run, ids))
     chosen = [m for m in PRESETS[opts.preset] if weights[m] > 0]
     for modality in (m for m in chosen if m != "graph"):
         run.ranked(modality)
@@ -253,7 +288,7 @@ def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
         partial = weighted_rrf({m: run.lists[m] for m in chosen if m in run.lists}, weights, k=k)
         run.ranked("graph", seeds_from=[f.symbol_id for f in partial])
     lists = {m: run.lists[m] for m in chosen}
-    return "weighted_rrf", _fuse(run.store, lists, weights, k)
+    return "weighted_rrf", _fuse(run, lists, weights, k)
 
 
 def _anchor(run: _Run, chosen: Sequence[str], k: int) -> None:
@@ -272,7 +307,7 @@ def _anchor(run: _Run, chosen: Sequence[str], k: int) -> None:
             )
         lists = {m: described.ranked(m) for m in chosen if m != "graph"}
         # "the s3 backend" names a thing: weigh as a definition question.
-        first = _fuse(run.store, lists, WEIGHTS["find_definition"], k)
+        first = _fuse(run, lists, WEIGHTS["find_definition"], k)
         anchors = [first[0].symbol_id] if first else []
         for modality, ms in described.timings.items():
             run.timings[f"anchor {modality}"] = ms
@@ -294,21 +329,24 @@ def _anchor(run: _Run, chosen: Sequence[str], k: int) -> None:
         ]
 
 
-def _fuse(store: Store, lists: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int) -> list[Fused]:
+def _fuse(run: _Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int) -> list[Fused]:
     ids = list(dict.fromkeys(i for items in lists.values() for i in items))
-    factors = {i: _factor(s, boosted=True) for i, s in store.symbols(ids).items()}
+    factors = {i: _factor(run, s, boosted=True) for i, s in run.store.symbols(ids).items()}
     return weighted_rrf(lists, weights, k=k, factors=factors)
 
 
-def _factor(symbol: Symbol, *, boosted: bool) -> float:
+def _factor(run: _Run, symbol: Symbol, *, boosted: bool) -> float:
     """What multiplies each contribution of ``symbol``: centrality (fused
-    lists only) and the vendor/build/archive demotion."""
-    boost = centrality_boost(symbol.in_degree) if boosted else 1.0
-    return boost * (DEMOTION if is_demoted(symbol.file) else 1.0)
+    lists of the intents that use it), the demotion of its file's role
+    (``demoted_roles``) and of a kind the question did not ask for."""
+    boost = centrality_boost(symbol.in_degree) if boosted and run.boosted else 1.0
+    role = DEMOTION if role_of(symbol.file) in run.demoted_roles else 1.0
+    kind = KIND_FACTOR if run.kinds and symbol.kind not in run.kinds else 1.0
+    return boost * role * kind
 
 
-def _demoted(store: Store, ids: Sequence[str]) -> set[str]:
-    return {i for i, s in store.symbols(ids).items() if is_demoted(s.file)}
+def _demoted(run: _Run, ids: Sequence[str]) -> set[str]:
+    return {i for i, s in run.store.symbols(ids).items() if role_of(s.file) in run.demoted_roles}
 
 
 def _finish(
@@ -372,7 +410,10 @@ def _rerank(
     contents = run.store.contents(ids)
     model = run.store.vector_model()
     vectors = run.store.vectors_for(ids, model[0]) if model else {}
-    candidates = [Candidate(i, contents.get(i, ""), vectors.get(i), run.bm25.get(i)) for i in ids]
+    # BM25 of the symbol index when the keyword modality ran (names, words,
+    # text), else of the trigram index
+    bm25 = run.keyword_bm25 if "keyword" in run.lists else run.bm25
+    candidates = [Candidate(i, contents.get(i, ""), vectors.get(i), bm25.get(i)) for i in ids]
     scores = reranker.scores(run.query, run.vector, candidates)
     if scores is None:
         return fused, None
@@ -383,7 +424,7 @@ def _rerank(
     voted = []
     for f in head:
         r = rerank_rank[f.symbol_id]
-        contribution = weight * _factor(symbols[f.symbol_id], boosted=boosted) / (k + r + 1)
+        contribution = weight * _factor(run, symbols[f.symbol_id], boosted=boosted) / (k + r + 1)
         voted.append(Fused(f.symbol_id, f.score + contribution, {**f.sources, "rerank": (r, contribution)}))
     position = {f.symbol_id: n for n, f in enumerate(head)}
     voted.sort(key=lambda f: (-f.score, position[f.symbol_id]))
