@@ -358,6 +358,7 @@ def refs(symbols: Iterable[object]) -> list[HitRef]:
 
 
 STEPS: dict[str, list[float]] = defaultdict(list)  # the shipped search's own timings, per step
+_PATCHING: list[bool] = []  # non-empty while an ablation runs
 
 
 def systems(store: SqliteStore, root: Path, model: object, alternatives: bool) -> dict[str, Ask]:
@@ -365,6 +366,7 @@ def systems(store: SqliteStore, root: Path, model: object, alternatives: bool) -
     includes embedding the question: the memo is cold for it)."""
     from cartog_ci.search import modalities
     from cartog_ci.search.fts import keyword_search
+    from cartog_ci.search.intent import classify
     from cartog_ci.search.multimodal import MultimodalOptions, search
     from cartog_ci.search.rerank import BlendReranker
 
@@ -375,7 +377,7 @@ def systems(store: SqliteStore, root: Path, model: object, alternatives: bool) -
         def ask(text: str) -> list[HitRef]:
             options = MultimodalOptions(limit=TOP, **overrides)  # type: ignore[arg-type]
             result = search(store, text, model_factory=lambda: model, reranker=reranker, options=options)  # type: ignore[arg-type,return-value]
-            if not overrides:
+            if not overrides and not _PATCHING:
                 for step, ms in result.timings_ms.items():
                     STEPS[step].append(ms)
             return refs(h.symbol for h in result.hits)
@@ -391,12 +393,40 @@ def systems(store: SqliteStore, root: Path, model: object, alternatives: bool) -
         "plain BM25, function/method source": plain.search,
     }
     if alternatives:
-        out["keyword BM25 (FTS5 cascade)"] = lambda text: listed([i for i, _ in keyword_search(store, text, 50)[0]])
+        out["keyword modality only"] = lambda text: listed(
+            [i for i, _ in modalities.keyword(store, text, classify(text), limit=50)]
+        )
+        out["keyword cascade only (fts.keyword_search)"] = lambda text: listed(
+            [i for i, _ in keyword_search(store, text, 50)[0]]
+        )
         out["semantic only (KNN)"] = lambda text: listed(
             modalities.semantic(store, text, lambda: model, limit=50).ids  # type: ignore[arg-type,return-value]
         )
-        out["default, understand_code, per-file off"] = shipped(intent="understand_code", per_file=False)
+        out["default, one hit per file"] = shipped(per_file=True)
+        out["default, with the centrality boost"] = patched(shipped(), UNBOOSTED_INTENTS=frozenset())
+        out["default, tests/docs not demoted"] = patched(shipped(), ROLE_DEMOTED_INTENTS=frozenset())
+        out["default, no kind preference"] = patched(shipped(), KIND_INTENTS=frozenset())
     return out
+
+
+def patched(ask: Ask, **constants: object) -> Ask:
+    """The shipped search with module constants of search/multimodal.py
+    changed for the call: what each rule is worth (an ablation)."""
+    from cartog_ci.search import multimodal
+
+    def run(text: str) -> list[HitRef]:
+        saved = {name: getattr(multimodal, name) for name in constants}
+        for name, value in constants.items():
+            setattr(multimodal, name, value)
+        _PATCHING.append(True)
+        try:
+            return ask(text)
+        finally:
+            _PATCHING.pop()
+            for name, value in saved.items():
+                setattr(multimodal, name, value)
+
+    return run
 
 
 # -- main ------------------------------------------------------------------------------
@@ -419,8 +449,9 @@ def evaluate(args: object) -> int:
         corpus = corpus_of(pypi)
         root = corpora.ensure(corpus)
         db = index_path(corpus)
-        print_err(f"{corpus.requirement}: indexing (incremental) ...")
-        index(root, db)
+        if not args.no_reindex:  # type: ignore[attr-defined]
+            print_err(f"{corpus.requirement}: indexing (incremental) ...")
+            index(root, db)
         if "model" not in model_cache:
             model_cache["model"] = MemoModel(model_from_config(config_mod.load(root), root))
         model = model_cache["model"]

@@ -475,3 +475,12 @@ def test_similar_code_leaves_out_the_anchor_and_its_members(store, model):
     anchor_knn = modalities.similar_to(store, ["shop/models/order.py:class:Order"])
     semantic = sorted((h for h in result.hits if "semantic" in h.sources), key=lambda h: h.sources["semantic"]["rank"])
     assert [h.symbol.id for h in semantic] == [i for i in anchor_knn if i in {h.symbol.id for h in semantic}]
+
+
+def test_the_names_in_a_description_of_several_sentences_are_context(store, model):
+    one = run(store, "This function rounds the price of an order with round_cents.", model)
+    assert one.intent.name == "understand_code"
+    assert one.modalities_run == ["semantic", "keyword", "text", "structural"]  # round_cents may be the answer
+    several = run(store, "This function rounds the price of an order. It calls round_cents on the amount.", model)
+    assert several.intent.name == "understand_code"
+    assert several.modalities_run == ["semantic", "keyword"]  # there it is what the answer uses

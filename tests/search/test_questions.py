@@ -167,6 +167,7 @@ def test_a_sibling_in_the_same_file_does_not_hide_the_answer(store, real_model):
     assert every <= set(found)  # all kept
 
 
+@pytest.mark.slow  # the repository is embedded with the real model
 def test_a_sentence_asks_bm25_for_any_of_its_words_and_their_stems(store):
     sentence = "This function returns the number of days in the range."
     assert modalities.keyword_terms(sentence) == ["returns", "number", "days", "range"]

@@ -9,24 +9,30 @@ expressions, so classifying costs well under a millisecond:
 1    starts with ``def``/``class``/``func``/``fn``/``import``  find_definition  0.95
      … followed by a name (``class Celery:``)
 2    "who calls", "usages of", "references to", "callers of"  find_references  0.90
+     (not in a description of several sentences)
 3    "impact", "blast radius", "what depends on", "what       impact_analysis  0.90
-     breaks"
-4    a quoted "string" / an error token (``Traceback``,       exact_match      0.90 / 0.85
-     ``ValueError``, ``ECONNREFUSED``)
+     breaks" (not in a description of several sentences)
+4    a quoted "string" with at most three words around it /  exact_match      0.90 / 0.85
+     an error token (``Traceback``, ``ValueError``,
+     ``ECONNREFUSED``) that starts the query or has at most
+     three words around it
 5    a CamelCase, snake_case or dotted identifier (also       find_definition  0.80 / 0.70
-     `ticked`, ``name()``, a capitalised word inside a                         / 0.60
-     sentence or alone, NAME in "where is NAME defined")
+     `ticked`, ``name()``, a capitalised word after the
+     first, NAME in "where is NAME defined") with only a
+     definition phrase around it / with one or two other
+     words (at most five words besides the name)
 6    "how", "why", "explain", "architecture"                  understand_code  0.75
 7    "similar to", "like this", "like the X"                  find_similar     0.70
 8    nothing matches                                          understand_code  0.40
 ===  =======================================================  ===============  ==========
 
-Rule 5 grades itself by how much of the query the identifier is: 0.80 when
-the query is the name, or the name with a definition cue ("where is X
-defined"); 0.70 in a short query (≤ 4 words); 0.60 inside a sentence. It
-comes before rules 6 and 7 (docs/search.md): "how does send_task work" and
-"code similar to send_task" are read as definition questions (fused, so
-meaning still counts), which is why a named symbol is looked up first.
+Rules 4 and 5 read sentences: a sentence that mentions a class name, a
+quoted word or an error token ("This function returns the HTTPError of a
+RoutesMapper instance") describes behaviour, and falls through to rules 6-8
+with the names and literals kept as its subjects, so the text and
+structural modalities still look for them. Read as definition or
+exact-string questions, such sentences lost most of their answers
+(benchmarks/search_dev.py; docs/search.md).
 
 Rule 7's 0.70 (no published figure to follow): the phrase names the
 operation as plainly as "how"/"why" (0.75) do, but "like" is also filler
