@@ -170,12 +170,42 @@ def m005_partial_lookups(db: apsw.Connection) -> None:
     )
 
 
+def m006_embedded_text_not_stored(db: apsw.Connection) -> None:
+    """``chunks`` stops storing the embedded text twice: it is a prefix of
+    the content (the first 800 bytes of the same text, embed/text.py), so a
+    row keeps its length in characters (``embed_chars``) and ``embed_text``
+    is NULL; a text that is not a prefix of its content stays as it is. The
+    rows keep their rowid (the full-text tables' rows are theirs)."""
+    db.execute(
+        """
+        CREATE TABLE chunks_lean (
+            symbol_id TEXT PRIMARY KEY,
+            file TEXT NOT NULL,
+            text_hash TEXT NOT NULL,
+            content TEXT NOT NULL,
+            embed_chars INTEGER,
+            embed_text TEXT
+        );
+        INSERT INTO chunks_lean (rowid, symbol_id, file, text_hash, content, embed_chars, embed_text)
+            SELECT rowid, symbol_id, file, text_hash, content,
+                   CASE WHEN substr(content, 1, length(embed_text)) = embed_text THEN length(embed_text) END,
+                   CASE WHEN substr(content, 1, length(embed_text)) = embed_text THEN NULL ELSE embed_text END
+            FROM chunks ORDER BY rowid;
+        DROP TABLE chunks;
+        ALTER TABLE chunks_lean RENAME TO chunks;
+        CREATE INDEX chunks_file ON chunks(file);
+        CREATE INDEX chunks_text_hash ON chunks(text_hash);
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_core,
     m002_search,
     m003_name_lookup,
     m004_contentless_search,
     m005_partial_lookups,
+    m006_embedded_text_not_stored,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

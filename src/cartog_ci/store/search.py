@@ -51,6 +51,18 @@ def load_vec(db: apsw.Connection) -> None:
     db.enable_load_extension(False)
 
 
+# A chunk's embedded text (m006): stored only when it is not a prefix of the
+# content (it is, as embed/text.py cuts them today); else its length in characters.
+EMBED_TEXT = "coalesce(c.embed_text, substr(c.content, 1, c.embed_chars))"
+
+
+def _embedded(text: SymbolText) -> tuple[int | None, str | None]:
+    """(embed_chars, embed_text) of a chunk row."""
+    if text.content.startswith(text.embed_text):
+        return len(text.embed_text), None
+    return None, text.embed_text
+
+
 def fill_search_index(db: apsw.Connection) -> None:
     """Index every chunk in both (empty) full-text tables, in rowid order:
     what ``replace_texts`` indexes file by file (a symbol's name and its
@@ -84,8 +96,9 @@ class SearchTables(Tables):
         # chunk says which symbol a hit is.
         self.delete_texts([path])
         self.db.executemany(
-            "INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?, ?)",
-            ((t.symbol_id, path, t.text_hash, t.embed_text, t.content) for t in texts),
+            "INSERT OR REPLACE INTO chunks (symbol_id, file, text_hash, content, embed_chars, embed_text) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            ((t.symbol_id, path, t.text_hash, t.content, *_embedded(t)) for t in texts),
         )
         if not search_index:
             return
@@ -179,7 +192,7 @@ class SearchTables(Tables):
     def texts_missing_vectors(self, model_id: str) -> list[tuple[str, str]]:
         """(text_hash, embed_text) of the stored texts without a vector of this model."""
         rows = self.db.execute(
-            "SELECT c.text_hash, min(c.embed_text) FROM chunks c "
+            f"SELECT c.text_hash, min({EMBED_TEXT}) FROM chunks c "
             "LEFT JOIN vectors v ON v.text_hash = c.text_hash AND v.model_id = ? "
             "WHERE v.id IS NULL GROUP BY c.text_hash ORDER BY c.text_hash",
             (model_id,),
