@@ -33,6 +33,7 @@ import yaml
 from cartog_ci import __version__
 from cartog_ci.cli import main
 from cartog_ci.commands.comment import CUT_NOTE, comment_body
+from cartog_ci.commands.index import _EmbedLines
 from cartog_ci.errors import CartogError
 from cartog_ci.github import GitHub, upsert_comment
 from cartog_ci.report.render import GITHUB_COMMENT_LIMIT
@@ -506,6 +507,11 @@ def test_pull_request_comment_is_created_then_updated(tmp_path: Path, github_api
     assert first.installs == [f"--disable-pip-version-check --quiet {ROOT}"]  # its own checkout
     assert first.outputs["install"]["index-id"] == f"{__version__}-schema{SCHEMA_VERSION}"
     assert "shallow clone: fetching 50 more commits" in first.log
+    # the first run says what it does, in the log: no terminal, lines all the same
+    assert "cartog-ci: no cached index: indexing the whole repository (the first run;" in first.log
+    assert "full: 12 candidate files, 0 unchanged, 12 parsed, 0 deleted" in first.log
+    assert "cartog-ci: embedding 19/19 (100%)" in first.log
+    assert re.search(r"embedded 19 text\(s\) with all-MiniLM-L6-v2-int8\S* in [\d.]+ s", first.log)
     plan = first.outputs["plan"]
     assert (plan["base"], plan["merge-base"], plan["head"]) == (origin.main, origin.main, origin.merge)
     assert plan["save-index"] == "false"
@@ -524,6 +530,8 @@ def test_pull_request_comment_is_created_then_updated(tmp_path: Path, github_api
     github_api.requests.clear()
     second = run_action(workspace, runner, github=_pull_request_context(origin), inputs={}, api_url=github_api.url)
     assert second.failed is None, second.log
+    assert "no cached index" not in second.log  # the runner kept it: incremental
+    assert "incremental: 1 candidate files, 0 unchanged, 1 parsed, 0 deleted" in second.log
     assert github_api.requests == [
         ("GET", "/user"),
         ("GET", f"/repos/{REPO_NAME}/issues/7/comments?per_page=100"),
@@ -665,3 +673,15 @@ def test_comment_failures_are_one_line_that_says_what_to_do(
     monkeypatch.setenv("GITHUB_API_URL", github_api.url)
     assert main(["comment", "--pr", "7", "--body-file", str(body), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["action"] == "created"
+
+
+def test_index_progress_in_a_log_is_whole_lines_one_per_tenth(capsys: pytest.CaptureFixture[str]) -> None:
+    """`index --progress` in a CI log (no terminal): no carriage returns,
+    one line each time another tenth of the texts is embedded."""
+    lines = _EmbedLines()
+    for done in (256, 512, 768, 1024, 1280, 1536, 1792, 2000):
+        lines(done, 2000)
+    assert capsys.readouterr().err == "".join(
+        f"cartog-ci: embedding {done}/2000 ({pct}%)\n"
+        for done, pct in ((256, 10), (512, 20), (768, 30), (1024, 50), (1280, 60), (1536, 70), (1792, 80), (2000, 100))
+    )
