@@ -445,10 +445,11 @@ def _origin(tmp_path: Path) -> Origin:
     return origin
 
 
-def _open_pull_request(origin: Origin, message: str) -> None:
-    """Commit the work tree on `feature` and publish refs/pull/7/{head,merge}."""
+def _open_pull_request(origin: Origin, message: str | None) -> None:
+    """Commit the work tree on `feature` (None: as it is) and publish
+    refs/pull/7/{head,merge}, the merge made on `origin.main`."""
     work = origin.work
-    origin.feature = commit(work, message)
+    origin.feature = git(work, "rev-parse", "HEAD").strip() if message is None else commit(work, message)
     git(work, "checkout", "-q", "--detach", origin.main)
     git(work, "merge", "-q", "--no-ff", "-m", "Merge feature into main", origin.feature)
     origin.merge = git(work, "rev-parse", "HEAD").strip()
@@ -540,6 +541,67 @@ def test_pull_request_comment_is_created_then_updated(tmp_path: Path, github_api
     ]
     assert github_api.carrying_marker() == [ours]  # updated in place, not a second comment
     assert "helper" in str(ours["body"]) and len(github_api.comments) == 4
+
+
+def test_a_base_branch_that_moved_after_the_event_leaks_nothing_into_the_report(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    """Someone pushes to main after the PR's event: GitHub remakes the merge
+    commit on the new main, the event still names the old base commit. The
+    report compares with the merge commit's first parent: the other
+    person's function is not in it."""
+    origin = _origin(tmp_path)
+    _change_signature(origin.work)
+    _open_pull_request(origin, "persist needs durable")
+    event = _pull_request_context(origin)  # base.sha: main before the push below
+    old_main = origin.main
+    git(origin.work, "checkout", "-q", "main")
+    write(origin.work, {"shop/util/others.py": "def someone_elses():\n    return 2\n"})
+    origin.main = commit(origin.work, "someone else's work")
+    git(origin.work, "push", "-q", "origin", "main")
+    git(origin.work, "checkout", "-q", "feature")
+    git(origin.work, "reset", "-q", "--hard", origin.feature)
+    _open_pull_request(origin, None)  # nothing new on feature: the merge commit is remade on the new main
+    assert event["event"]["pull_request"]["head"]["sha"] == origin.feature
+    event["sha"] = origin.merge
+    workspace = _checkout(origin, tmp_path / "workspace", origin.merge, "refs/remotes/pull/7/merge")
+
+    run = run_action(workspace, tmp_path / "runner", github=event, inputs={"comment": "false", "related": "false"}, api_url=github_api.url)
+    assert run.failed is None, run.log
+    plan = run.outputs["plan"]
+    assert event["event"]["pull_request"]["base"]["sha"] == old_main != origin.main
+    assert (plan["base"], plan["merge-base"], plan["head"]) == (origin.main, origin.main, origin.merge)
+    assert "the base branch moved since the event: comparing with the merge commit's first parent" in run.log
+    assert "1 call site(s) of `persist` no longer fit its new signature" in run.summary
+    assert "someone_elses" not in run.summary and "others.py" not in run.summary
+
+
+def test_a_pull_request_head_checkout_compares_with_the_event_base(tmp_path: Path, github_api: FakeGitHub) -> None:
+    """A workflow that checks out the PR head (itself a merge of main into
+    the branch) has no GitHub merge commit: the event's base is used."""
+    origin = _origin(tmp_path)
+    git(origin.work, "checkout", "-q", "main")
+    write(origin.work, {"shop/util/others.py": "def someone_elses():\n    return 2\n"})
+    newer_main = commit(origin.work, "someone else's work")
+    git(origin.work, "push", "-q", "origin", "main")
+    git(origin.work, "checkout", "-q", "feature")
+    _change_signature(origin.work)
+    commit(origin.work, "persist needs durable")
+    git(origin.work, "merge", "-q", "--no-ff", "-m", "Merge main into feature", newer_main)
+    origin.main = newer_main
+    _open_pull_request(origin, None)  # head: the merge of main into feature
+    event = _pull_request_context(origin)
+    head = git(origin.work, "rev-parse", "feature").strip()
+    event["event"]["pull_request"]["head"]["sha"] = head
+    workspace = _checkout(origin, tmp_path / "workspace", head, "refs/remotes/pull/7/head")
+
+    run = run_action(workspace, tmp_path / "runner", github=event, inputs={"comment": "false", "related": "false"}, api_url=github_api.url)
+    assert run.failed is None, run.log
+    plan = run.outputs["plan"]
+    assert (plan["base"], plan["merge-base"], plan["head"]) == (newer_main, newer_main, head)
+    assert "first parent" not in run.log
+    assert "1 call site(s) of `persist` no longer fit its new signature" in run.summary
+    assert "someone_elses" not in run.summary
 
 
 def test_fork_pull_request_gets_a_summary_and_no_comment_and_the_gate_fails_last(
