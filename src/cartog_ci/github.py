@@ -22,7 +22,7 @@ import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from cartog_ci.errors import CartogError
 
@@ -156,6 +156,27 @@ class GitHub:
         if not isinstance(data, dict):
             raise CartogError(f"GitHub API returned something that is not pull request #{number}")
         return data
+
+    # -- the Actions cache -----------------------------------------------------------
+
+    def caches(self, key_prefix: str, ref: str) -> list[dict[str, object]]:
+        """Cache entries whose key starts with ``key_prefix``, saved on ``ref``."""
+        query = urlencode({"key": key_prefix, "ref": ref, "per_page": PER_PAGE})
+        url: str | None = f"{self.api_url}/repos/{self.repository}/actions/caches?{query}"
+        found: list[dict[str, object]] = []
+        pages = 0
+        while url is not None and pages < MAX_PAGES:
+            pages += 1
+            data, link = self._request("GET", url)
+            entries = data.get("actions_caches") if isinstance(data, dict) else None
+            if not isinstance(entries, list):
+                raise CartogError("GitHub API returned something that is not a list of caches")
+            found += [e for e in entries if isinstance(e, dict)]
+            url = next_link(link)
+        return found
+
+    def delete_cache(self, cache_id: int) -> None:
+        self._request("DELETE", f"{self.api_url}/repos/{self.repository}/actions/caches/{cache_id}")
 
     # -- artifacts of a workflow run ---------------------------------------------
 
@@ -381,6 +402,50 @@ def post_from_workflow_run(client: GitHub, event: Mapping[str, object], *, marke
         return Posted("skipped", f"#{number} is {pull.get('state')}: nothing to post")
     action, comment = upsert_comment(client, number=number, body=comment_body(report, marker), marker=marker)
     return Posted(action, f"{action} comment {comment.url or comment.id} on #{number}", comment)
+
+
+def prune_caches(client: GitHub, *, prefix: str, keep: str, ref: str) -> list[str]:
+    """Delete the cache entries of ``ref`` whose key starts with ``prefix``
+    and that are older than ``keep``, the entry just saved: every later run
+    restores that one, the others only take room in the repository's 10 GB.
+    Nothing is deleted if ``keep`` is not listed (its save failed). Returns
+    the deleted keys."""
+    entries = client.caches(prefix, ref)
+    kept = [e for e in entries if e.get("key") == keep]
+    if not kept:
+        return []
+    newest = str(kept[0].get("created_at") or "")
+    deleted = []
+    for entry in entries:
+        key, cache_id = str(entry.get("key") or ""), entry.get("id")
+        if key != keep and key.startswith(prefix) and isinstance(cache_id, int) and str(entry.get("created_at") or "") <= newest:
+            client.delete_cache(cache_id)
+            deleted.append(key)
+    return deleted
+
+
+def prune_main(argv: Sequence[str]) -> int:
+    """action.yml's last cache step: ``PREFIX KEEP REF``. A token without
+    ``actions: write`` is a notice, not a failure: old entries then expire
+    after 7 days without use."""
+    prefix, keep, ref = argv
+    try:
+        deleted = prune_caches(GitHub.from_env(), prefix=prefix, keep=keep, ref=ref)
+    except CartogError as exc:
+        if "HTTP 403" in str(exc) or "HTTP 404" in str(exc):
+            print(
+                "::notice title=cartog-ci::older index caches were not deleted: the token needs `actions: write` "
+                "(they expire after 7 days without use)"
+            )
+            return 0
+        sys.stderr.write(f"cartog-ci: {exc}\n")
+        print("::warning title=cartog-ci::older index caches were not deleted (see the line above)")
+        return 0
+    for key in deleted:
+        print(f"cartog-ci: deleted the superseded index cache {key}")
+    if not deleted:
+        print("cartog-ci: no older index cache to delete")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -133,8 +133,8 @@ def test_index_cache_is_keyed_by_tool_version_and_commit() -> None:
     assert restore["key"] == f"cartog-ci-{version}-${{{{ steps.plan.outputs.merge-base }}}}"
     assert restore["restore-keys"].strip() == f"cartog-ci-{version}-"
     assert save["with"]["key"] == f"cartog-ci-{version}-${{{{ steps.plan.outputs.head }}}}"
-    assert save["with"]["path"] == restore["path"]
-    assert save["if"] == "steps.plan.outputs.save-index == 'true'"
+    assert save["with"]["path"] == restore["path"] == "${{ steps.plan.outputs.cache-dir }}"
+    assert save["if"] == "steps.pack.outputs.save == 'true'"  # the default branch, and the index changed
 
 
 PLACEHOLDER = re.compile(r"OWNER/cartog-ci(/post)?@v0")  # the docs cannot know where users take the action from
@@ -158,15 +158,22 @@ def _documented_workflows() -> dict[str, str]:
 DOCUMENTED = _documented_workflows()
 
 
-def test_the_documented_workflows_are_the_one_job_setup_and_the_two_stage_pair() -> None:
-    assert list(DOCUMENTED) == ["0-cartog-ci.yml", "1-cartog-ci.yml", "2-cartog-ci-post.yml"]
-    single, untrusted, trusted = (yaml.safe_load(t) for t in DOCUMENTED.values())
+def test_the_documented_workflows_are_the_one_job_setup_the_seed_and_the_two_stage_pair() -> None:
+    assert list(DOCUMENTED) == ["0-cartog-ci.yml", "1-cartog-ci-seed.yml", "2-cartog-ci.yml", "3-cartog-ci-post.yml"]
+    single, seed, untrusted, trusted = (yaml.safe_load(t) for t in DOCUMENTED.values())
     (job,) = single["jobs"].values()
+    assert single[True] == {"pull_request": None}  # YAML 1.1 reads `on` as True
     assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
     checkout, ours = job["steps"]
     assert checkout["with"]["fetch-depth"] == 0 and "mode" not in ours.get("with", {})
+    # the seed: the default branch's pushes and a manual run save the index, and may delete old entries
+    (job,) = seed["jobs"].values()
+    assert seed[True] == {"push": {"branches": ["main"]}, "workflow_dispatch": None}
+    assert job["permissions"] == {"contents": "read", "actions": "write"}
+    assert job["steps"][1]["with"] == {"comment": "false"}
     # the PR side of the pair can write nothing, and uploads instead of commenting
     (job,) = untrusted["jobs"].values()
+    assert untrusted[True] == {"pull_request": None}
     assert untrusted["permissions"] == {} and job["permissions"] == {"contents": "read"}
     assert job["steps"][1]["with"] == {"mode": "artifact"}
     # the trusted side: triggered by the first one, never checks anything out
@@ -242,6 +249,14 @@ class FakeGitHub:
     pulls: dict[int, dict[str, object]] = field(default_factory=dict)
     # downloads from "storage" (another host name): (path, Authorization sent)
     storage: list[tuple[str, str | None]] = field(default_factory=list)
+    # the Actions cache of the repository: what actions/cache stores (a copy
+    # of the path under `files`), listed and deleted through the REST API
+    caches: list[dict[str, Any]] = field(default_factory=list)
+    cache_root: Path | None = None
+    cache_permission: bool = True  # False: the token lacks actions: write (403)
+
+    def cache_keys(self) -> list[str]:
+        return [str(c["key"]) for c in self.caches]
 
     def add_artifact(self, run_id: int, data: bytes, *, size: int | None = None) -> int:
         artifact_id = 500 + len(self.zips)
@@ -325,6 +340,15 @@ def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
+            if path == f"{repo}/actions/caches":
+                if not api.cache_permission:
+                    return self._reply(403, {"message": "Resource not accessible by integration"})
+                key_prefix, ref = query["key"][0], query["ref"][0]
+                found = [
+                    {k: v for k, v in c.items() if k != "files"}
+                    for c in api.caches if str(c["key"]).startswith(key_prefix) and c["ref"] == ref
+                ]
+                return self._reply(200, {"total_count": len(found), "actions_caches": found})
             if match := re.fullmatch(rf"{repo}/pulls/(\d+)", path):
                 if int(match.group(1)) not in api.pulls:
                     return self._reply(404, {"message": "Not Found"})
@@ -344,6 +368,18 @@ def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             if started[0] != f"{prefix}/7/comments":
                 return self._reply(404, {"message": "Not Found"})
             self._reply(201, api.add(str(self._payload()["body"]), login=api.viewer or "github-actions[bot]"))
+
+        def do_DELETE(self) -> None:
+            started = self._start()
+            if started is None:
+                return
+            match = re.fullmatch(rf"/repos/{REPO_NAME}/actions/caches/(\d+)", started[0])
+            found = [c for c in api.caches if match and c["id"] == int(match.group(1))]
+            if not found:
+                return self._reply(404, {"message": "Not Found"})
+            api.caches.remove(found[0])
+            self.send_response(204)
+            self.end_headers()
 
         def do_PATCH(self) -> None:
             started = self._start()
@@ -445,7 +481,11 @@ def run_action(
     inputs: dict[str, str],
     api_url: str,
     action_path: Path = ACTION,
+    cache: FakeGitHub | None = None,
+    extra_env: dict[str, str] | None = None,
 ) -> Run:
+    """`cache`: imitate actions/cache's restore and save with that fake
+    repository's cache (else those steps are skipped, as every `uses:`)."""
     action = _action(action_path)
     declared = action["inputs"]
     assert set(inputs) <= set(declared), f"unknown inputs {set(inputs) - set(declared)}"
@@ -480,9 +520,14 @@ def run_action(
         "RUNNER_OS": "Linux",
         "RUNNER_TEMP": str(runner / "temp"),
     }
+    env |= extra_env or {}
     log: list[str] = []
     for number, step in enumerate(action["runs"]["steps"]):
         if "uses" in step:
+            if cache is not None and str(step["uses"]).startswith(("actions/cache/restore@", "actions/cache/save@")):
+                outputs = _cache_step(cache, step, context, ref=str(github["ref"]), log=log)
+                if "id" in step:
+                    steps[step["id"]] = {"outputs": outputs}
             continue
         output = runner / f"output-{number}"
         output.write_text("")
@@ -509,6 +554,52 @@ def run_action(
         summary=summary.read_text() if summary.exists() else "",
         installs=pip_log.read_text().splitlines() if pip_log.exists() else [],
     )
+
+
+_CONDITION = re.compile(r"steps\.([\w-]+)\.outputs\.([\w-]+) (==|!=) '([^']*)'")
+
+
+def _condition(expression: str, context: dict[str, Any]) -> bool:
+    """The one form of `if:` the action's `uses:` steps use."""
+    match = _CONDITION.fullmatch(expression.strip())
+    assert match, f"the harness cannot evaluate {expression!r}"
+    value = _lookup(context, f"steps.{match.group(1)}.outputs.{match.group(2)}")
+    return (value == match.group(4)) == (match.group(3) == "==")
+
+
+def _cache_step(api: FakeGitHub, step: dict[str, Any], context: dict[str, Any], *, ref: str, log: list[str]) -> dict[str, str]:
+    """actions/cache/restore: the exact key, else the newest entry for the
+    first restore-key prefix that has one, on this ref or the default
+    branch's. actions/cache/save: a new entry unless the key exists."""
+    assert api.cache_root is not None
+    with_ = {k: _resolve(v, context) for k, v in step["with"].items()}
+    path, key = Path(with_["path"]), with_["key"]
+    visible = [c for c in api.caches if c["ref"] in (ref, "refs/heads/main")]
+    if str(step["uses"]).startswith("actions/cache/restore@"):
+        hit = [c for c in visible if c["key"] == key]
+        for prefix in [k for k in with_.get("restore-keys", "").splitlines() if k.strip()]:
+            hit = hit or sorted((c for c in visible if str(c["key"]).startswith(prefix.strip())), key=lambda c: c["id"])[-1:]
+        if not hit:
+            log.append(f"## {step['name']} (cache miss)\n")
+            return {"cache-hit": "false"}
+        shutil.copytree(hit[0]["files"], path, dirs_exist_ok=True)
+        log.append(f"## {step['name']} (restored {hit[0]['key']})\n")
+        return {"cache-hit": str(hit[0]["key"] == key).lower(), "cache-matched-key": str(hit[0]["key"])}
+    if not _condition(str(step.get("if", "true")), context):
+        return {}
+    if any(c["key"] == key for c in api.caches if c["ref"] == ref):
+        log.append(f"## {step['name']} (exists: {key})\n")
+        return {}
+    number = len(api.caches) + 100 + sum(1 for _ in api.cache_root.iterdir())
+    files = api.cache_root / str(number)
+    shutil.copytree(path, files)
+    size = sum(f.stat().st_size for f in files.rglob("*") if f.is_file())
+    api.caches.append({
+        "id": number, "key": key, "ref": ref, "created_at": f"2026-01-01T00:{number // 60:02d}:{number % 60:02d}Z",
+        "size_in_bytes": size, "files": files,
+    })  # fmt: skip
+    log.append(f"## {step['name']} (saved {key}, {size} bytes)\n")
+    return {}
 
 
 # -- repositories: an origin with a pull request, checked out like actions/checkout ------
@@ -741,7 +832,12 @@ def test_push_to_the_default_branch_reports_the_push_and_saves_the_index(
     assert (plan["merge-base"], plan["head"], plan["save-index"]) == (origin.main, after, "true")
     assert Path(plan["index"]).is_file()  # what actions/cache/save stores
     assert "call site(s) of `persist` no longer fit its new signature" in run.summary
-    assert "not a pull request" in run.log and github_api.requests == []
+    assert "not a pull request" in run.log
+    assert "saved as index.tar.zst" in run.log  # packed for actions/cache/save (skipped here: no `cache=`)
+    # the superseded entries are looked for; none is listed (the save above did not run)
+    assert github_api.requests == [
+        ("GET", f"/repos/{REPO_NAME}/actions/caches?key=cartog-ci-Linux-&ref=refs%2Fheads%2Fmain&per_page=100")
+    ]
 
 
 # -- the comment command on its own ----------------------------------------------------
@@ -1041,3 +1137,140 @@ def test_the_posting_module_runs_on_a_bare_python(tmp_path: Path, github_api: Fa
 
 def test_the_comment_limit_is_the_renderers() -> None:
     assert COMMENT_LIMIT == GITHUB_COMMENT_LIMIT
+
+
+# -- the index cache: saved only when it changed, compressed, older entries deleted ------
+
+
+def _push_context(before: str, after: str, *, event: str = "push") -> dict[str, Any]:
+    return {
+        "event_name": event,
+        "ref": "refs/heads/main",
+        "sha": after,
+        "token": TOKEN,
+        "repository": REPO_NAME,
+        "event": {"before": before, "after": after, "repository": {"default_branch": "main"}}
+        if event == "push" else {"repository": {"default_branch": "main"}},
+    }  # fmt: skip
+
+
+def _push(origin: Origin, tmp_path: Path, files: dict[str, str], message: str) -> tuple[str, str, Path]:
+    """Commit `files` on main (none: an empty commit), push, check out the push."""
+    git(origin.work, "checkout", "-q", "main")
+    before = git(origin.work, "rev-parse", "HEAD").strip()
+    write(origin.work, files)
+    after = commit(origin.work, message)
+    git(origin.work, "push", "-q", "origin", "main")
+    return before, after, _checkout(origin, tmp_path / f"ws-{after[:8]}", after, "refs/remotes/origin/main")
+
+
+@pytest.fixture
+def cached_api(github_api: FakeGitHub, tmp_path: Path) -> FakeGitHub:
+    github_api.cache_root = tmp_path / "actions-cache"
+    github_api.cache_root.mkdir()
+    return github_api
+
+
+def test_the_default_branch_saves_a_changed_index_compressed_and_deletes_what_it_supersedes(
+    tmp_path: Path, cached_api: FakeGitHub
+) -> None:
+    api = cached_api
+    origin = _origin(tmp_path)
+    prefix = f"cartog-ci-Linux-{__version__}-schema{SCHEMA_VERSION}-"
+    inputs = {"related": "false"}
+
+    def run(context: dict[str, Any], workspace: Path, name: str) -> Run:
+        done = run_action(workspace, tmp_path / name, github=context, inputs=inputs, api_url=api.url, cache=api)
+        assert done.failed is None, done.log
+        return done
+
+    # 1. the seed: a workflow_dispatch on main, no cache yet: a cold index, saved as one zstd archive
+    main_sha = origin.main
+    seed = run(_push_context("", main_sha, event="workflow_dispatch"),
+               _checkout(origin, tmp_path / "ws-seed", main_sha, "refs/remotes/origin/main"), "r1")  # fmt: skip
+    assert "no cached index: indexing the whole repository" in seed.log
+    assert re.search(r"cartog-ci: index \S+, compacted \S+, saved as index.tar.zst \S+", seed.log)
+    assert api.cache_keys() == [prefix + main_sha]
+    (entry,) = api.caches
+    assert [f.name for f in Path(entry["files"]).iterdir()] == ["index.tar.zst"]
+    listing = subprocess.run(["tar", "--use-compress-program", "zstd -d", "-tf", str(Path(entry["files"]) / "index.tar.zst")],
+                             check=True, capture_output=True, text=True).stdout  # fmt: skip
+    assert listing == "index.db\n"
+    assert "cartog-ci: no older index cache to delete" in seed.log
+    assert [m for m, _ in api.requests] == ["GET"]  # the list of caches; nothing to delete
+
+    # 2. a push that changes nothing indexed: the exact entry restored, nothing saved
+    before, after, workspace = _push(origin, tmp_path, {}, "an empty commit")
+    api.requests.clear()
+    quiet = run(_push_context(before, after), workspace, "r2")
+    assert f"cartog-ci: index restored from the cache ({prefix}{main_sha})" in quiet.log
+    assert "cartog-ci: index unpacked (" in quiet.log
+    assert "incremental: 0 candidate files, 0 unchanged, 0 parsed, 0 deleted" in quiet.log
+    assert "cartog-ci: the index did not change: nothing to save" in quiet.log
+    assert api.cache_keys() == [prefix + main_sha] and api.requests == []
+
+    # 3. a push that changes code: the newest entry restored by prefix, caught up, saved; the old one deleted
+    before, changed_sha, workspace = _push(origin, tmp_path, {"shop/util/extra.py": "def helper():\n    return 1\n"}, "a helper")
+    changed = run(_push_context(before, changed_sha), workspace, "r3")
+    assert f"cartog-ci: index restored from the cache ({prefix}{main_sha})" in changed.log
+    assert "incremental: 1 candidate files, 0 unchanged, 1 parsed, 0 deleted" in changed.log
+    assert f"cartog-ci: deleted the superseded index cache {prefix}{main_sha}" in changed.log
+    assert api.cache_keys() == [prefix + changed_sha]
+    assert api.requests[-1] == ("DELETE", f"/repos/{REPO_NAME}/actions/caches/{entry['id']}")
+
+    # 4. a pull request restores the entry of its merge-base and saves nothing
+    git(origin.work, "checkout", "-q", "-B", "feature", changed_sha)
+    origin.main = changed_sha
+    _change_signature(origin.work)
+    _open_pull_request(origin, "persist needs durable")
+    api.requests.clear()
+    pr = run_action(
+        _checkout(origin, tmp_path / "ws-pr", origin.merge, "refs/remotes/pull/7/merge"), tmp_path / "r4",
+        github=_pull_request_context(origin), inputs=inputs | {"comment": "false"}, api_url=api.url, cache=api,
+    )  # fmt: skip
+    assert pr.failed is None, pr.log
+    assert f"cartog-ci: index restored from the cache ({prefix}{changed_sha})" in pr.log
+    assert "incremental: 1 candidate files, 0 unchanged, 1 parsed, 0 deleted" in pr.log
+    assert "cartog-ci: only the default branch saves the index" in pr.log
+    assert api.cache_keys() == [prefix + changed_sha] and api.requests == []
+
+
+def test_without_zstd_the_index_is_saved_as_gzip_and_read_back(tmp_path: Path, cached_api: FakeGitHub) -> None:
+    api = cached_api
+    origin = _origin(tmp_path)
+    broken = tmp_path / "no-zstd"
+    broken.mkdir()
+    (broken / "zstd").write_text("#!/bin/sh\necho 'zstd: not installed' >&2\nexit 127\n")
+    (broken / "zstd").chmod(0o755)
+    no_zstd = {"PATH": f"{broken}{os.pathsep}{os.environ['PATH']}"}
+    seed = run_action(
+        _checkout(origin, tmp_path / "ws-seed", origin.main, "refs/remotes/origin/main"), tmp_path / "r1",
+        github=_push_context("", origin.main, event="workflow_dispatch"), inputs={"related": "false"},
+        api_url=api.url, cache=api, extra_env=no_zstd,
+    )  # fmt: skip
+    assert seed.failed is None, seed.log
+    assert re.search(r"saved as index.tar.gz \S+", seed.log)
+    (entry,) = api.caches
+    assert [f.name for f in Path(entry["files"]).iterdir()] == ["index.tar.gz"]
+    before, after, workspace = _push(origin, tmp_path, {}, "an empty commit")
+    again = run_action(workspace, tmp_path / "r2", github=_push_context(before, after), inputs={"related": "false"},
+                       api_url=api.url, cache=api)  # fmt: skip  (zstd back: a gzip entry is still read)
+    assert again.failed is None, again.log
+    assert "incremental: 0 candidate files, 0 unchanged, 0 parsed, 0 deleted" in again.log
+
+
+def test_a_token_without_actions_write_keeps_old_caches_with_a_notice(tmp_path: Path, cached_api: FakeGitHub) -> None:
+    api = cached_api
+    api.cache_permission = False
+    origin = _origin(tmp_path)
+    run = run_action(
+        _checkout(origin, tmp_path / "ws-seed", origin.main, "refs/remotes/origin/main"), tmp_path / "r1",
+        github=_push_context("", origin.main, event="workflow_dispatch"), inputs={"related": "false"},
+        api_url=api.url, cache=api,
+    )  # fmt: skip
+    assert run.failed is None, run.log
+    assert (
+        "::notice title=cartog-ci::older index caches were not deleted: the token needs `actions: write` "
+        "(they expire after 7 days without use)"
+    ) in run.log
+    assert len(api.caches) == 1
