@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,6 +32,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from cartog_ci import __version__
 from cartog_ci.cli import main
@@ -457,7 +460,7 @@ def _shims(where: Path) -> Path:
     (where / "cartog-ci").write_text(f'#!/usr/bin/env bash\nexec "{real}" -m cartog_ci.cli "$@"\n')
     (where / "venv-python").write_text(
         "#!/usr/bin/env bash\n"
-        'if [ "$1 $2 $3" = "-m pip install" ]; then shift 3; echo "$*" >> "$FAKE_PIP_CALLS"; exit 0; fi\n'
+        'if [ "$1 $2" = "-m pip" ]; then shift 2; echo "$*" >> "$FAKE_PIP_CALLS"; exit 0; fi\n'
         f'exec "{real}" "$@"\n'
     )
     (where / "python").write_text(
@@ -687,7 +690,12 @@ def test_pull_request_comment_is_created_then_updated(tmp_path: Path, github_api
 
     first = run_action(workspace, runner, github=_pull_request_context(origin), inputs={}, api_url=github_api.url)
     assert first.failed is None, first.log
-    assert first.installs == [f"--disable-pip-version-check --quiet {ROOT}"]  # its own checkout
+    assert first.installs == [  # its own checkout; from the index only what the lock pins with hashes
+        f"install --disable-pip-version-check --quiet --no-deps --require-hashes -r {ROOT}/requirements/action.txt",
+        f"install --disable-pip-version-check --quiet --no-deps --no-build-isolation --no-index {ROOT}",
+        "check --disable-pip-version-check",
+    ]
+    assert f"cartog-ci: installing this action's own checkout ({ROOT}), dependencies from requirements/action.txt" in first.log
     assert first.outputs["install"]["index-id"] == f"{__version__}-schema{SCHEMA_VERSION}"
     assert "shallow clone: fetching 50 more commits" in first.log
     # the first run says what it does, in the log: no terminal, lines all the same
@@ -823,11 +831,8 @@ def test_push_to_the_default_branch_reports_the_push_and_saves_the_index(
         "repository": REPO_NAME,
         "event": {"before": origin.main, "after": after, "repository": {"default_branch": "main"}},
     }
-    run = run_action(
-        workspace, tmp_path / "runner", github=context, inputs={"version": "0.1.0"}, api_url=github_api.url
-    )
+    run = run_action(workspace, tmp_path / "runner", github=context, inputs={}, api_url=github_api.url)
     assert run.failed is None, run.log
-    assert run.installs == ["--disable-pip-version-check --quiet cartog-ci==0.1.0"]
     plan = run.outputs["plan"]
     assert (plan["merge-base"], plan["head"], plan["save-index"]) == (origin.main, after, "true")
     assert Path(plan["index"]).is_file()  # what actions/cache/save stores
@@ -1274,3 +1279,67 @@ def test_a_token_without_actions_write_keeps_old_caches_with_a_notice(tmp_path: 
         "(they expire after 7 days without use)"
     ) in run.log
     assert len(api.caches) == 1
+
+
+# -- installation: the action's own checkout, everything from the index pinned with hashes --
+
+
+def _lock_entries() -> list[tuple[Requirement, list[str]]]:
+    """requirements/action.txt as (requirement with its marker, hashes)."""
+    text = (ROOT / "requirements" / "action.txt").read_text()
+    joined = re.sub(r"\\\n\s*", " ", text)
+    entries = []
+    for line in joined.splitlines():
+        line = line.split(" #", 1)[0].strip()
+        if not line or line.startswith("#"):
+            continue
+        spec, *hashes = line.split(" --hash=")
+        entries.append((Requirement(spec.strip()), [h.strip() for h in hashes]))
+    return entries
+
+
+def test_the_lock_pins_every_dependency_in_its_range_with_hashes() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    wanted = [Requirement(r) for r in project["project"]["dependencies"] + project["build-system"]["requires"]]
+    entries = _lock_entries()
+    for req, hashes in entries:
+        (pin,) = req.specifier
+        assert pin.operator == "==", req
+        assert hashes and all(re.fullmatch(r"sha256:[0-9a-f]{64}", h) for h in hashes), req
+    pinned: dict[str, list[str]] = {}
+    for req, _ in entries:
+        pinned.setdefault(canonicalize_name(req.name), []).append(next(iter(req.specifier)).version)
+    for dependency in wanted:
+        versions = pinned.get(canonicalize_name(dependency.name))
+        assert versions, f"{dependency.name} is not in requirements/action.txt: run bash scripts/lock-action"
+        assert all(v in dependency.specifier for v in versions), f"{dependency}: the lock has {versions}"
+
+
+@pytest.mark.parametrize("version", ["0.1.0", "cartog-ci==0.1.0", "cartog-ci>=0.1 --hash=sha256:" + "a" * 64, "x; rm -rf /"])
+def test_a_version_from_the_index_without_its_hash_is_refused(
+    tmp_path: Path, github_api: FakeGitHub, version: str
+) -> None:
+    origin = _origin(tmp_path)
+    workspace = _checkout(origin, tmp_path / "workspace", origin.main, "refs/remotes/origin/main")
+    context = _push_context(origin.main, origin.main)
+    run = run_action(workspace, tmp_path / "runner", github=context, inputs={"version": version}, api_url=github_api.url)
+    assert run.failed == "Install cartog-ci" and run.installs == []
+    assert f"::error title=cartog-ci::version '{version}' is refused: cartog-ci is not published on a package index" in run.log
+
+
+def test_a_pinned_and_hashed_requirement_is_installed_hash_checked(tmp_path: Path, github_api: FakeGitHub) -> None:
+    origin = _origin(tmp_path)
+    workspace = _checkout(origin, tmp_path / "workspace", origin.main, "refs/remotes/origin/main")
+    version = f"cartog-ci==0.2.0 --hash=sha256:{'0' * 64} --hash=sha256:{'1' * 64}"
+    run = run_action(
+        workspace, tmp_path / "runner", github=_push_context(origin.main, origin.main),
+        inputs={"version": version, "related": "false"}, api_url=github_api.url,
+    )  # fmt: skip
+    assert run.failed is None, run.log
+    requirement = tmp_path / "runner" / "temp" / "cartog-ci" / "requirement.txt"
+    assert run.installs == [
+        f"install --disable-pip-version-check --quiet --no-deps --require-hashes -r {ROOT}/requirements/action.txt",
+        f"install --disable-pip-version-check --quiet --no-deps --require-hashes -r {requirement}",
+        "check --disable-pip-version-check",
+    ]
+    assert requirement.read_text() == version + "\n"
