@@ -1264,6 +1264,26 @@ def test_without_zstd_the_index_is_saved_as_gzip_and_read_back(tmp_path: Path, c
     assert "incremental: 0 candidate files, 0 unchanged, 0 parsed, 0 deleted" in again.log
 
 
+def test_a_damaged_cache_entry_is_a_notice_and_a_cold_index(tmp_path: Path, cached_api: FakeGitHub) -> None:
+    api = cached_api
+    origin = _origin(tmp_path)
+    seed = run_action(
+        _checkout(origin, tmp_path / "ws-seed", origin.main, "refs/remotes/origin/main"), tmp_path / "r1",
+        github=_push_context("", origin.main, event="workflow_dispatch"), inputs={"related": "false"},
+        api_url=api.url, cache=api,
+    )  # fmt: skip
+    assert seed.failed is None, seed.log
+    archive = Path(api.caches[0]["files"]) / "index.tar.zst"
+    archive.write_bytes(archive.read_bytes()[:100])  # cut short
+    before, after, workspace = _push(origin, tmp_path, {"shop/util/extra.py": "def helper():\n    return 1\n"}, "a helper")
+    run = run_action(workspace, tmp_path / "r2", github=_push_context(before, after), inputs={"related": "false"},
+                     api_url=api.url, cache=api)  # fmt: skip
+    assert run.failed is None, run.log
+    assert "::notice title=cartog-ci::the cached index could not be unpacked (see above): indexing from scratch" in run.log
+    assert "full: 13 candidate files, 0 unchanged, 13 parsed, 0 deleted" in run.log
+    assert api.cache_keys() == [f"cartog-ci-Linux-{__version__}-schema{SCHEMA_VERSION}-{after}"]  # the damaged one replaced
+
+
 def test_a_token_without_actions_write_keeps_old_caches_with_a_notice(tmp_path: Path, cached_api: FakeGitHub) -> None:
     api = cached_api
     api.cache_permission = False
