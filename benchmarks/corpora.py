@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,7 +141,7 @@ def git(repo: Path, *args: str) -> str:
 def _sdist(corpus: Corpus) -> Path:
     """The cached sdist archive, downloaded on first use."""
     target = DOWNLOADS / f"{corpus.package.lower()}-{corpus.version}"
-    found = sorted(target.glob("*.tar.gz")) if target.is_dir() else []
+    found = _archives(target)
     if found:
         return found[0]
     target.mkdir(parents=True, exist_ok=True)
@@ -150,10 +151,17 @@ def _sdist(corpus: Corpus) -> Path:
          "--no-binary", ":all:", corpus.requirement, "-d", str(target)],
         check=True,
     )  # fmt: skip
-    found = sorted(target.glob("*.tar.gz"))
+    found = _archives(target)
     if not found:
-        raise SystemExit(f"pip download gave no .tar.gz sdist for {corpus.requirement}")
+        raise SystemExit(f"pip download gave no .tar.gz or .zip sdist for {corpus.requirement}")
     return found[0]
+
+
+def _archives(target: Path) -> list[Path]:
+    """The sdist in ``target``: a .tar.gz, or a .zip (IMAPClient 3.0.1 ships one)."""
+    if not target.is_dir():
+        return []
+    return sorted(target.glob("*.tar.gz")) + sorted(target.glob("*.zip"))
 
 
 def _npm_tarball(corpus: NpmCorpus) -> Path:
@@ -176,8 +184,12 @@ def _npm_tarball(corpus: NpmCorpus) -> Path:
 def _unpack(archive: Path, dest: Path) -> None:
     """Extract the sdist's single top directory's contents into ``dest``."""
     with tempfile.TemporaryDirectory(dir=CORPORA_DIR) as tmp:
-        with tarfile.open(archive) as tar:
-            tar.extractall(tmp, filter="data")
+        if archive.suffix == ".zip":
+            with zipfile.ZipFile(archive) as zipped:
+                zipped.extractall(tmp)
+        else:
+            with tarfile.open(archive) as tar:
+                tar.extractall(tmp, filter="data")
         tops = list(Path(tmp).iterdir())
         source = tops[0] if len(tops) == 1 and tops[0].is_dir() else Path(tmp)
         shutil.move(str(source), str(dest))

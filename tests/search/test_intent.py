@@ -3,8 +3,6 @@ wins, and what it reads out of the query."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from cartog_ci.search.intent import INTENTS, classify, identifiers, literals, overridden
@@ -37,15 +35,20 @@ from cartog_ci.search.intent import INTENTS, classify, identifiers, literals, ov
         ("ECONNREFUSED when connecting to the broker", "exact_match", 0.85, ()),
         ("Traceback in the worker", "exact_match", 0.85, ()),
         ("where is ValueError raised", "exact_match", 0.85, ("ValueError",)),
-        # 5. identifier: the whole query / with a definition cue 0.80, short 0.70, in a sentence 0.60
+        ("which function logs \"Soft time limit\"", "exact_match", 0.90, ()),  # a few words around the quote
+        ("KeyError: 'unknown bootstep'", "exact_match", 0.90, ("KeyError",)),
+        ("InvalidTaskError Message does not have args/kwargs", "exact_match", 0.85, ("InvalidTaskError", "Message")),
+        # 5. identifier: the whole query / with a definition phrase 0.80, with one or two other words 0.70
         ("send_task", "find_definition", 0.80, ("send_task",)),
         ("AsyncResult.get", "find_definition", 0.80, ("AsyncResult.get",)),
         ("Celery", "find_definition", 0.80, ("Celery",)),  # one capitalised word: a class name
         ("where is parseLinkLabel defined", "find_definition", 0.80, ("parseLinkLabel",)),
         ("where is tokenize defined", "find_definition", 0.80, ("tokenize",)),
         ("StateBlock line offsets", "find_definition", 0.70, ("StateBlock",)),
-        ("how does apply_async pick the queue to send to", "find_definition", 0.60, ("apply_async",)),
-        # 6. understand
+        ("where is the Heart class defined", "find_definition", 0.80, ("Heart",)),
+        ("find the definition of worker_direct", "find_definition", 0.80, ("worker_direct",)),
+        # 6. understand: a sentence that names something is still a question about behaviour
+        ("how does apply_async pick the queue to send to", "understand_code", 0.75, ("apply_async",)),
         ("how does the worker prefetch tasks", "understand_code", 0.75, ()),
         ("why are results stored twice", "understand_code", 0.75, ()),
         ("explain the scheduler architecture", "understand_code", 0.75, ()),
@@ -72,7 +75,7 @@ def test_each_rule_and_its_confidence(query, intent, confidence, subjects):
         ("who calls ValueError", "find_references"),  # 2 before 4
         ('what breaks if "timeout" changes', "impact_analysis"),  # 3 before 4
         ('"send_task"', "exact_match"),  # 4 before 5
-        ("how does send_task work", "find_definition"),  # 5 before 6
+        ("send_task how", "find_definition"),  # 5 before 6
         ("explain code similar to this", "understand_code"),  # 6 before 7
     ],
 )
@@ -155,12 +158,39 @@ def test_override_is_certain_and_always_fused():
     }
 
 
-def test_classifying_takes_well_under_a_millisecond():
-    queries = ["who calls persist", '"negative price"', "how does the worker prefetch tasks", "AsyncResult.get"]
-    classify("warm up")
-    start = time.perf_counter()
-    for _ in range(200):
-        for q in queries:
-            classify(q)
-    per_query_ms = (time.perf_counter() - start) * 1000 / (200 * len(queries))
-    assert per_query_ms < 1.0
+@pytest.mark.parametrize(
+    ("query", "subjects", "literals_"),
+    [
+        # questions of the dev set's kind (benchmarks/search_dev.py): sentences about behaviour
+        ("This function returns the routes of a RoutesMapper instance.", ("RoutesMapper",), ()),
+        ("This function is a method of the BatchPayloadSchema class.", ("BatchPayloadSchema",), ()),
+        ("This function is a wrapper for the urlparse.urlparse function.", ("urlparse.urlparse",), ()),
+        ("Returns an HTTPError instance built from the response.", ("HTTPError",), ("HTTPError",)),
+        ('This function sets the "name" key of the headers to the given value.', (), ("name",)),
+        (
+            "This function is called when an account is created. It iterates through each impacted object.",
+            (),
+            (),
+        ),
+        (
+            "This function returns all classes that inherit from the given class. It adds the subclasses of "
+            "each of them.",
+            (),
+            (),
+        ),
+    ],
+)
+def test_a_sentence_that_mentions_a_name_a_quote_or_an_error_is_a_question_about_behaviour(
+    query, subjects, literals_
+):
+    found = classify(query)
+    assert (found.name, found.confidence, found.rule) == ("understand_code", 0.40, "fallback")
+    assert (found.subjects, found.literals) == (subjects, literals_)
+
+
+def test_a_description_of_several_sentences_is_not_a_references_or_impact_question():
+    one = "who calls send_task"
+    assert classify(one).name == "find_references"
+    assert classify("This function is called by the worker. It sends the task.").name == "understand_code"
+    assert classify("what breaks if I change send_task").name == "impact_analysis"
+    assert classify("The task is sent. The impacted objects are updated.").name == "understand_code"

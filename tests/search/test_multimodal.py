@@ -27,6 +27,7 @@ from cartog_ci.search.multimodal import (
     weighted_rrf,
 )
 from cartog_ci.search.rerank import Candidate
+from cartog_ci.search.roles import role_of
 from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.fixtures import commit, index, make_repo, run_cli, sql_rows, write
 
@@ -169,7 +170,7 @@ def test_a_quoted_error_string_runs_only_the_text_modality_and_never_loads_the_m
 def test_an_exact_string_never_loads_the_model_even_when_fused(store):
     no_model = NoModel()
     # two questions in one: not ordinary, so fused; semantic has weight 0 for exact_match
-    result = run(store, 'why do we raise "negative price"', no_model, preset="thorough")
+    result = run(store, 'why "negative price"', no_model, preset="thorough")
     assert (result.intent.name, result.intent.ordinary) == ("exact_match", False)
     assert result.fusion_strategy == "weighted_rrf"
     assert result.modalities_run == ["text", "structural"]
@@ -278,14 +279,28 @@ def test_weighted_rrf_multiplies_each_contribution_by_the_symbol_factor():
 
 
 def test_fused_contributions_in_a_real_search_are_weight_boost_over_k_plus_rank(store, model):
-    result = run(store, "how is the order reference built", model, per_file=False)
-    assert (result.intent.name, result.fusion_strategy) == ("understand_code", "weighted_rrf")
-    weights = WEIGHTS["understand_code"]
+    result = run(store, "who uses the tax rate or Order", model, preset="thorough", intent="find_similar")
+    assert result.fusion_strategy == "weighted_rrf"
+    weights = WEIGHTS["find_similar"]
     for hit in result.hits:
         boost = centrality_boost(hit.symbol.in_degree)
         for modality, source in hit.sources.items():
             demotion = 0.5 if is_demoted(hit.symbol.file) else 1.0
-            expected = weights[modality] * boost * demotion / (40 + source["rank"] + 1)
+            expected = weights[modality] * boost * demotion / (60 + source["rank"] + 1)
+            assert source["contribution"] == pytest.approx(expected)
+        assert hit.score == pytest.approx(sum(s["contribution"] for s in hit.sources.values()))
+
+
+def test_a_question_about_behaviour_is_fused_without_the_centrality_boost(store, model):
+    result = run(store, "how is the order reference built", model)
+    assert (result.intent.name, result.fusion_strategy) == ("understand_code", "weighted_rrf")
+    assert result.modalities_run == ["semantic", "keyword", "text", "structural"]
+    weights = WEIGHTS["understand_code"]
+    assert any(h.symbol.in_degree > 0 for h in result.hits)
+    for hit in result.hits:
+        for modality, source in hit.sources.items():
+            demotion = 0.5 if role_of(hit.symbol.file) in {"vendored", "test", "docs", "changelog"} else 1.0
+            expected = weights[modality] * demotion / (40 + source["rank"] + 1)
             assert source["contribution"] == pytest.approx(expected)
         assert hit.score == pytest.approx(sum(s["contribution"] for s in hit.sources.values()))
     assert model.calls == 1
@@ -332,13 +347,14 @@ def test_a_vendored_copy_ranks_after_the_projects_own(store, model):
     )
 
 
-def test_per_file_keeps_the_best_symbol_of_each_file(store, model):
+def test_per_file_keeps_the_best_symbol_of_each_file_only_when_asked(store, model):
     query = "how is money rounded for the total"
-    everything = run(store, query, model, per_file=False, limit=50)
+    everything = run(store, query, model, limit=50)  # off by default, also for understand_code
+    assert everything.intent.name == "understand_code"
+    assert ids(everything) == ids(run(store, query, model, per_file=False, limit=50))
     files = [h.symbol.file for h in everything.hits]
     assert len(files) > len(set(files))  # several symbols of money.py
-    deduped = run(store, query, model, limit=50)  # understand_code: on by default
-    assert deduped.intent.name == "understand_code"
+    deduped = run(store, query, model, per_file=True, limit=50)
     assert [h.symbol.file for h in deduped.hits] == list(dict.fromkeys(files))
     assert [h.symbol.id for h in deduped.hits] == [
         next(h.symbol.id for h in everything.hits if h.symbol.file == f) for f in dict.fromkeys(files)
@@ -364,12 +380,12 @@ def test_presets_choose_the_modalities_and_k(store, model):
     quick = run(store, "how is money rounded", model, preset="quick")
     assert (quick.fusion_strategy, quick.modalities_run) == ("semantic_only", ["semantic"])
     default = run(store, "how is money rounded", model)
-    assert default.modalities_run == ["semantic", "text", "structural"]
+    assert default.modalities_run == ["semantic", "keyword", "text", "structural"]
     thorough = run(store, "how is money rounded", model, preset="thorough", per_file=False)
-    assert thorough.modalities_run == ["semantic", "text", "structural", "graph"]
+    assert thorough.modalities_run == ["semantic", "keyword", "text", "structural", "graph"]
     top = thorough.hits[0]
     rank = top.sources["semantic"]["rank"]  # type: ignore[index]
-    expected = WEIGHTS["understand_code"]["semantic"] * centrality_boost(top.symbol.in_degree) / (60 + rank + 1)
+    expected = WEIGHTS["understand_code"]["semantic"] / (60 + rank + 1)  # k = 60; understand_code: no boost
     assert top.sources["semantic"]["contribution"] == pytest.approx(expected)  # type: ignore[index]
 
 
@@ -394,7 +410,8 @@ def test_the_reranker_votes_on_the_fused_head_only_when_semantic_ran(store, mode
     fused_score = {h.symbol.id: h.score for h in plain.hits}
     for hit in voted.hits:
         rerank_rank = len(head) - 1 - head.index(hit.symbol.id)  # the reversed re-ranker likes the last best
-        factor = centrality_boost(hit.symbol.in_degree) * (0.5 if is_demoted(hit.symbol.file) else 1.0)
+        # understand_code: no centrality boost; tests, docs, vendored code count half
+        factor = 0.5 if role_of(hit.symbol.file) in {"vendored", "test", "docs", "changelog"} else 1.0
         expected = WEIGHTS["understand_code"]["semantic"] * factor / (40 + rerank_rank + 1)
         assert hit.sources["rerank"] == {"rank": rerank_rank, "contribution": pytest.approx(expected)}
         assert hit.score == pytest.approx(fused_score[hit.symbol.id] + expected)
@@ -458,3 +475,12 @@ def test_similar_code_leaves_out_the_anchor_and_its_members(store, model):
     anchor_knn = modalities.similar_to(store, ["shop/models/order.py:class:Order"])
     semantic = sorted((h for h in result.hits if "semantic" in h.sources), key=lambda h: h.sources["semantic"]["rank"])
     assert [h.symbol.id for h in semantic] == [i for i in anchor_knn if i in {h.symbol.id for h in semantic}]
+
+
+def test_the_names_in_a_description_of_several_sentences_are_context(store, model):
+    one = run(store, "This function rounds the price of an order with round_cents.", model)
+    assert one.intent.name == "understand_code"
+    assert one.modalities_run == ["semantic", "keyword", "text", "structural"]  # round_cents may be the answer
+    several = run(store, "This function rounds the price of an order. It calls round_cents on the amount.", model)
+    assert several.intent.name == "understand_code"
+    assert several.modalities_run == ["semantic", "keyword"]  # there it is what the answer uses

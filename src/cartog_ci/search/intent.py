@@ -9,24 +9,30 @@ expressions, so classifying costs well under a millisecond:
 1    starts with ``def``/``class``/``func``/``fn``/``import``  find_definition  0.95
      … followed by a name (``class Celery:``)
 2    "who calls", "usages of", "references to", "callers of"  find_references  0.90
+     (not in a description of several sentences)
 3    "impact", "blast radius", "what depends on", "what       impact_analysis  0.90
-     breaks"
-4    a quoted "string" / an error token (``Traceback``,       exact_match      0.90 / 0.85
-     ``ValueError``, ``ECONNREFUSED``)
+     breaks" (not in a description of several sentences)
+4    a quoted "string" with at most three words around it /  exact_match      0.90 / 0.85
+     an error token (``Traceback``, ``ValueError``,
+     ``ECONNREFUSED``) that starts the query or has at most
+     three words around it
 5    a CamelCase, snake_case or dotted identifier (also       find_definition  0.80 / 0.70
-     `ticked`, ``name()``, a capitalised word inside a                         / 0.60
-     sentence or alone, NAME in "where is NAME defined")
+     `ticked`, ``name()``, a capitalised word after the
+     first, NAME in "where is NAME defined") with only a
+     definition phrase around it / with one or two other
+     words (at most five words besides the name)
 6    "how", "why", "explain", "architecture"                  understand_code  0.75
 7    "similar to", "like this", "like the X"                  find_similar     0.70
 8    nothing matches                                          understand_code  0.40
 ===  =======================================================  ===============  ==========
 
-Rule 5 grades itself by how much of the query the identifier is: 0.80 when
-the query is the name, or the name with a definition cue ("where is X
-defined"); 0.70 in a short query (≤ 4 words); 0.60 inside a sentence. It
-comes before rules 6 and 7 (docs/search.md): "how does send_task work" and
-"code similar to send_task" are read as definition questions (fused, so
-meaning still counts), which is why a named symbol is looked up first.
+Rules 4 and 5 read sentences: a sentence that mentions a class name, a
+quoted word or an error token ("This function returns the HTTPError of a
+RoutesMapper instance") describes behaviour, and falls through to rules 6-8
+with the names and literals kept as its subjects, so the text and
+structural modalities still look for them. Read as definition or
+exact-string questions, such sentences lost most of their answers
+(benchmarks/search_dev.py; docs/search.md).
 
 Rule 7's 0.70 (no published figure to follow): the phrase names the
 operation as plainly as "how"/"why" (0.75) do, but "like" is also filler
@@ -105,11 +111,17 @@ _DEFINED_NAME = re.compile(
     re.IGNORECASE,
 )
 _FILE_SUFFIX = re.compile(r"\.(?:py|pyi|js|jsx|ts|tsx|go|rs|java|rb|md|txt|json|toml|ya?ml|cfg|ini|html|css)$")
-_DEFINITION_CUE = re.compile(
-    r"\b(?:defined|definition|declared|declaration|implemented|implementation|find|locate|show|where\s+is"
-    r"|where's|source\s+of|signature)\b",
-    re.IGNORECASE,
+# Words of a definition question around the name ("where is the Heart class
+# defined", "find the definition of worker_direct"): they do not make the
+# query a sentence.
+_DEFINITION_WORDS = frozenset(
+    """where is are the a an of for find locate show me source signature definition declaration
+    defined declared implemented implementation def class function method type struct interface
+    trait enum module constant variable where's s""".split()  # noqa: SIM905 - a block of words
 )
+MAX_WORDS_AROUND_NAME = 2  # "StateBlock line offsets"; three other words make a sentence
+MAX_DEFINITION_PHRASE = 5  # "where is the Heart class defined"
+MAX_WORDS_AROUND = 3  # "where is ValueError raised", "which function logs "…""
 _UNDERSTAND = re.compile(
     r"\b(?:how|why|explain|explains|explanation|architecture|overview|walk\s+me\s+through|what\s+happens)\b",
     re.IGNORECASE,
@@ -123,6 +135,7 @@ _SIMILAR = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[\w$]+")
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z(\"'`]")
 STOPWORDS = frozenset(
     """a an the of to in on at for and or but not no is are was were be been being do does did done
     how why what which who whom whose where when that this these those it its there here i we you
@@ -210,9 +223,16 @@ def _definition_prefix(query: str) -> Intent | None:
     return Intent("find_definition", 0.95, "definition keyword", (m.group("name"),))
 
 
+def is_description(query: str) -> bool:
+    """Two sentences or more: a description of behaviour ("This function is
+    called when an account is created. It checks …"), not a question about
+    callers or impact, whatever words it uses."""
+    return _SENTENCE_BREAK.search(query.strip()) is not None
+
+
 def _references(query: str) -> Intent | None:
     m = _REFERENCES.search(query)
-    if m is None:
+    if m is None or is_description(query):
         return None
     calls_only = bool(_CALL_WORDS.search(m.group(0)))
     return Intent("find_references", 0.90, "references phrase", _subjects_after(query, m), calls_only=calls_only)
@@ -220,37 +240,56 @@ def _references(query: str) -> Intent | None:
 
 def _impact(query: str) -> Intent | None:
     m = _IMPACT.search(query)
-    if m is None:
+    if m is None or is_description(query):
         return None
     return Intent("impact_analysis", 0.90, "impact phrase", _subjects_after(query, m))
 
 
 def _exact(query: str) -> Intent | None:
+    """A quoted string or an error token *as the question*: the quote (or
+    the quotes) with at most a few words around it ("which function logs
+    "Soft time limit""), or a log line that starts with the error token
+    (``KeyError: 'unknown bootstep'``, ``ECONNREFUSED when …``), or the
+    token with a few words (``where is ValueError raised``). A sentence
+    that mentions one ("returns an HTTPError instance", "the "name" key")
+    describes behaviour: it is fused, and the text modality still looks for
+    the literal."""
     found = literals(query)
     if not found:
         return None
-    quoted = bool(_QUOTED.search(query))
-    return Intent(
-        "exact_match",
-        0.90 if quoted else 0.85,
-        "quoted string" if quoted else "error token",
-        tuple(identifiers(query)),
-        tuple(found),
-    )
+    if _QUOTED.search(query):
+        if len(_words_outside(query, _QUOTED)) <= MAX_WORDS_AROUND:
+            return Intent("exact_match", 0.90, "quoted string", tuple(identifiers(query)), tuple(found))
+        return None
+    if _ERROR_TOKEN.match(query.strip()) or len(_words_outside(query, _ERROR_TOKEN)) <= MAX_WORDS_AROUND:
+        return Intent("exact_match", 0.85, "error token", tuple(identifiers(query)), tuple(found))
+    return None
+
+
+def _words_outside(query: str, pattern: re.Pattern[str]) -> list[str]:
+    return _WORD.findall(pattern.sub(" ", query))
 
 
 def _identifier(query: str) -> Intent | None:
+    """A name as the question: the query is the name, or the name with a
+    definition phrase around it ("where is the Heart class defined") → 0.80;
+    with one or two other words ("StateBlock line offsets") → 0.70. A
+    sentence that names something ("This function returns the RoutesMapper
+    of the app") is not: it describes behaviour, and is fused as
+    understand_code with the names as its subjects."""
     named = identifiers(query)
     if not named:
         return None
-    rest = [w for w in content_words(query) if w not in named and not any(w in n for n in named)]
-    if not rest or (_DEFINITION_CUE.search(query) and len(rest) <= 1):
-        confidence = 0.80
-    elif len(_WORD.findall(query)) <= 4:
-        confidence = 0.70
-    else:
-        confidence = 0.60
-    return Intent("find_definition", confidence, "identifier", tuple(named))
+    parts = {p.lower() for n in named for p in _WORD.findall(n)} | {n.lower() for n in named}
+    around = [w for w in _WORD.findall(query) if w.lower() not in parts]
+    if len(around) > MAX_DEFINITION_PHRASE:
+        return None  # "This function is a method of the BatchPayloadSchema class."
+    rest = [w for w in around if w.lower() not in _DEFINITION_WORDS]
+    if not rest:
+        return Intent("find_definition", 0.80, "identifier", tuple(named))
+    if len(rest) <= MAX_WORDS_AROUND_NAME:
+        return Intent("find_definition", 0.70, "identifier", tuple(named))
+    return None
 
 
 def _understand(query: str) -> Intent | None:

@@ -24,13 +24,15 @@ import numpy as np
 from cartog_ci import graph as graph_queries
 from cartog_ci.domain import Symbol
 from cartog_ci.embed.base import EmbeddingModel, query_vector
-from cartog_ci.search.fts import MIN_TRIGRAM, TRIGRAM, all_of, any_of, cascade, literal
-from cartog_ci.search.intent import Intent, content_words, identifiers, literals
+from cartog_ci.embed.text import NOT_EMBEDDED
+from cartog_ci.search.fts import MIN_TRIGRAM, TRIGRAM, all_of, any_of, cascade, keyword_search, literal, quote
+from cartog_ci.search.intent import STOPWORDS, Intent, content_words, identifiers, literals
+from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
 
-MODALITIES = ("semantic", "text", "structural", "graph")
+MODALITIES = ("semantic", "keyword", "text", "structural", "graph")
 CANDIDATES = 50
 # Structural score of a term by tier (domain.NAME_MATCH_TIERS): one exact
 # name outweighs any number of substring hits of a single term.
@@ -41,6 +43,8 @@ MAX_SEEDS = 20
 NEIGHBOUR_DEPTH = 1
 IMPACT_DEPTH = 3
 MIN_NAME_TERM = 2  # "s3", "io": short words still name things
+SENTENCE_WORDS = 5  # "parse an ISO 8601 date string" and longer: any term, BM25-weighted
+_TOKEN = re.compile(r"[\w$]+")
 
 _KIND_WORDS = {
     "class": ("class",),
@@ -61,6 +65,7 @@ _KIND_WORDS = {
     "module": ("module",),
 }
 _SUFFIXES = ("ing", "ies", "es", "ed", "s")
+TEXTLESS_KINDS = NOT_EMBEDDED  # no stored text: nothing to find by meaning or words
 
 
 @dataclass(frozen=True)
@@ -168,12 +173,68 @@ def text(store: Store, query: str, intent: Intent, *, limit: int = CANDIDATES) -
     that order, until ``limit``. An exact-match question stops before OR: a
     text with one of its words is not the string asked for."""
     levels = [literal(probe) for probe in text_probes(query, intent)]
+    if words_to_keyword(query, intent):
+        return cascade(store, levels, limit, table=TRIGRAM, accumulate=True)[0]
     words = [w for w in dict.fromkeys(stem(w).lower() for w in content_words(query)) if len(w) >= MIN_TRIGRAM]
     if len(words) > 1:
         levels.append(all_of(words))
     if words and intent.name != "exact_match":
         levels.append(any_of(words))
     return cascade(store, levels, limit, table=TRIGRAM, accumulate=True)[0]
+
+
+# -- keyword ------------------------------------------------------------------
+
+
+def keyword_terms(query: str) -> list[str]:
+    """The words of a question that BM25 should weigh: no stop words, each
+    identifier whole and split (``RoutesMapper`` → ``routesmapper``,
+    ``routes``, ``mapper``), lower case, at least two characters."""
+    out: list[str] = []
+    for word in _TOKEN.findall(query):
+        for term in (word.lower(), *words_of(word).split()):
+            if len(term) >= MIN_NAME_TERM and term not in STOPWORDS and term not in out:
+                out.append(term)
+    return out
+
+
+def keyword(store: Store, query: str, intent: Intent, *, limit: int = CANDIDATES) -> list[tuple[str, float]]:
+    """(symbol_id, bm25) from the symbol index: BM25 over the name (×10),
+    its camel/snake words (×4) and the stored text (×1: signature,
+    docstring, code). A name-like query runs the keyword cascade (phrase,
+    all terms, any term: ``fts.keyword_search``); a sentence asks for any of
+    its terms at once, each also by its stem as a prefix, so that BM25's
+    term weights rank, not the cascade (an AND of a dozen words rarely
+    matches, and a lucky match of a few would hide the rest)."""
+    if not is_sentence(query):
+        return keyword_search(store, query, limit)[0]
+    terms = keyword_terms(query)
+    if not terms:
+        return []
+    return store.fts(" OR ".join(_with_stem(t) for t in terms), limit)
+
+
+def _with_stem(term: str) -> str:
+    """The term, or its stem as a prefix too: "returns" also finds
+    ``return``, "parsing" ``parse_date`` (the index does not stem)."""
+    stemmed = stem(term).lower()
+    if stemmed == term:
+        return quote(term)
+    return f"({quote(term)} OR {quote(stemmed)}*)"
+
+
+def is_sentence(query: str) -> bool:
+    """Natural language rather than a name or a few keywords."""
+    return len(_TOKEN.findall(query)) >= SENTENCE_WORDS
+
+
+def words_to_keyword(query: str, intent: Intent) -> bool:
+    """A sentence about behaviour: its plain words are the keyword
+    modality's (BM25 weighs them); the text and structural modalities look
+    only for what it writes as code or quotes. Each plain word cost them a
+    name or substring scan (~150 ms a sentence on 2 loaded cores) for no
+    gain in rank (benchmarks/search_dev.py)."""
+    return intent.name == "understand_code" and is_sentence(query)
 
 
 # -- structural ---------------------------------------------------------------
@@ -184,7 +245,7 @@ def name_terms(query: str, intent: Intent) -> list[tuple[str, float]]:
     words (stemmed); a ``def X`` query is about X alone."""
     named = list(dict.fromkeys([*intent.subjects, *identifiers(query)]))
     terms = [(n, NAMED_WEIGHT) for n in named]
-    if intent.rule == "definition keyword":
+    if intent.rule == "definition keyword" or words_to_keyword(query, intent):
         return terms
     covered = {part.lower() for n in named for part in re.split(r"[\W_]+", n) if part}
     covered |= {n.lower() for n in named} | set(_KIND_WORDS)

@@ -1,0 +1,69 @@
+"""What a file is to the project, by its path: the implementation, or code
+and text around it (tests, documentation and examples, changelogs, vendored
+or built code). Search ranks the implementation first for a question about
+behaviour unless the question asks for the others (docs/search.md).
+
+A path rule, no parsing: it has to run on every candidate of every search.
+"""
+
+from __future__ import annotations
+
+import re
+
+ROLES = ("test", "docs", "changelog", "vendored")
+
+_TEST = re.compile(
+    # not testing/: alembic.testing, numpy.testing are libraries for their users' tests
+    r"(^|/)(tests?|spec|specs|__tests__|testsuite)/"
+    r"|(^|/)(test_[^/]*|[^/]*_tests?|conftest)\.py$"
+    r"|\.(test|spec)\.[cm]?[jt]sx?$|_test\.(go|rs|rb|exs?)$|(Test|Tests|Spec)\.(java|kt|cs|scala)$",
+    re.IGNORECASE,
+)
+_DOCS = re.compile(
+    # not scripts/ or tools/: alembic/script/ and mrjob/tools/ are the library
+    r"(^|/)(docs?|documentation|examples?|samples?|demos?|tutorials?|cookbook|howto)/",
+    re.IGNORECASE,
+)
+_CHANGELOG = re.compile(
+    # a text file (mrjob/logs/history.py is code)
+    r"(^|/)(change[-_ ]?log|changes|history|news|release[-_ ]?notes|releases|whats[-_ ]?new)"
+    r"([-_][\w-]*)?(\.(md|rst|txt|markdown|adoc))?$"
+    r"|(^|/)(changelog|changes|changelog\.d|newsfragments|changes\.d|release[-_ ]?notes)/",
+    re.IGNORECASE,
+)
+_VENDORED = re.compile(
+    r"(^|/)(vendor|vendors|vendored|_vendor|third_party|thirdparty|third-party|node_modules|build|dist"
+    r"|archive|archives|archived|site-packages)/",
+    re.IGNORECASE,
+)
+# Words with which a question asks for one of the roles itself.
+_ASKS = {
+    "test": re.compile(r"\b(tests?|testing|tested|unit\s*tests?|pytest|fixtures?|mocks?|spec|specs|conftest)\b", re.I),
+    "docs": re.compile(
+        r"\b(docs?|documentation|documented|examples?|samples?|demos?|tutorials?|readme|guides?|how-?to)\b",
+        re.I,
+    ),
+    "changelog": re.compile(r"\b(change\s*log|changelog|changes|release\s+notes|history|news|what'?s\s+new)\b", re.I),
+    "vendored": re.compile(r"\b(vendor(ed)?|third[-\s]?party|node_modules|bundled|dist|build)\b", re.I),
+}
+
+
+def role_of(path: str) -> str:
+    """``test``, ``docs``, ``changelog``, ``vendored`` or ``""`` (the
+    implementation). The first rule that fits wins, in that order: tests
+    under docs/ are tests."""
+    if _VENDORED.search(path):
+        return "vendored"
+    if _TEST.search(path):
+        return "test"
+    if _CHANGELOG.search(path):
+        return "changelog"
+    if _DOCS.search(path):
+        return "docs"
+    return ""
+
+
+def asked_roles(query: str) -> frozenset[str]:
+    """The roles a question asks for by name ("the tests of …", "an example
+    of …"): those are not demoted."""
+    return frozenset(role for role, words in _ASKS.items() if words.search(query))
