@@ -13,6 +13,7 @@ import json
 import re
 import time
 from collections.abc import Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -165,8 +166,14 @@ def _index(
         for path in gone:
             hierarchy_changed = True
             drop(path)
+        # nothing stored to compare with or delete: fill the tables in bulk
+        # (an incremental run reads the chunks of each file it writes)
+        fresh = plan.mode == "force" or (plan.mode == "full" and not stored_states)
+        bulk = ExitStack()
         if plan.mode == "force":
             store.clear()
+        if fresh:
+            bulk.enter_context(store.bulk_load())
         for item in parsed:
             path = item.state.path
             if item.unchanged:
@@ -186,9 +193,10 @@ def _index(
                     result.skipped_files.append((path, item.state.reason))
                 continue
             result.parsed += 1
-            old_targets.update(e.target_id for e in store.edges_in_file(path) if e.target_id)
+            if not fresh:
+                old_targets.update(e.target_id for e in store.edges_in_file(path) if e.target_id)
             names, class_change, rebound = _apply_file(
-                store, item.extraction, result, fresh=plan.mode == "force", search_index=plan.mode == "incremental"
+                store, item.extraction, result, fresh=fresh, search_index=plan.mode == "incremental"
             )
             if rebound:  # what this module re-exports may have changed
                 rebound_files.append(path)
@@ -213,6 +221,7 @@ def _index(
             everything=plan.mode != "incremental",
             files_changed=bool(new_files or result.deleted_files), root=root,
         )
+        bulk.close()  # the indexes again, before the in-degree counts read edges by target
         result.timings["resolve"] = time.perf_counter() - clock
 
         clock = time.perf_counter()
@@ -262,10 +271,11 @@ def _apply_file(
     store.insert_symbols(added)
     store.update_symbols(modified + children_changed)
     store.delete_symbols(s.id for s in removed)
-    store.delete_edges_of_files([path])
+    if not fresh:
+        store.delete_edges_of_files([path])
     store.insert_edges(extraction.edges)
     store.replace_texts(
-        path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index
+        path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index, fresh=fresh
     )
     result.categories["added"] += [s.id for s in added]
     result.categories["modified"] += [s.id for s in modified]
@@ -369,15 +379,22 @@ def _resolve(
         else resolver_for(store.all_symbols(), store.import_edges(), root=where)
     )
     before = {edge_id: edge.target_id for edge_id, edge in work}
+    stored = {edge_id: (edge.target_id, edge.resolution) for edge_id, edge in work}
+
+    def changed(found: list[tuple[int, str | None, str | None]]) -> list[tuple[int, str | None, str | None]]:
+        # an edge that resolves as stored needs no write (most of them: a cold
+        # run's unresolved edges, an incremental run's re-checked ones)
+        return [u for u in found if stored[u[0]] != (u[1], u[2])]
+
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
-    store.set_targets(updates)
+    store.set_targets(changed(updates))
     if on_demand:  # a class's bases when it is met
         resolver.set_hierarchy_on_demand(store.bases_of, store.has_unknown_base)
     else:
         resolver.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
     rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"])
-    store.set_targets(rest)
+    store.set_targets(changed(rest))
     updates += rest
     touched = {t for t in before.values() if t} | {t for _, t, _ in updates if t}
     return len(updates), touched

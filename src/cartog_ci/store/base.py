@@ -67,6 +67,14 @@ class Store(Protocol):
         cached vectors stay."""
         ...
 
+    def bulk_load(self) -> AbstractContextManager[None]:
+        """Inside a transaction, for filling the emptied tables: their
+        secondary indexes are dropped for the block and built once at its
+        end (sorted, packed pages). Only whole-table reads and row-id
+        lookups are cheap inside; an exception leaves the rollback of the
+        transaction to restore them."""
+        ...
+
     def stats(self) -> IndexStats: ...
 
     # -- symbols -------------------------------------------------------------
@@ -214,10 +222,17 @@ class Store(Protocol):
     # -- search texts and vectors --------------------------------------------
 
     def replace_texts(
-        self, path: str, texts: Sequence[SymbolText], names: dict[str, str], *, search_index: bool = True
+        self,
+        path: str,
+        texts: Sequence[SymbolText],
+        names: dict[str, str],
+        *,
+        search_index: bool = True,
+        fresh: bool = False,
     ) -> None:
         """The search texts of one file; ``names``: symbol ID -> name.
-        ``search_index=False``: the full-text index waits for ``rebuild_search_index``."""
+        ``search_index=False``: the full-text index waits for ``rebuild_search_index``;
+        ``fresh``: the file has no stored texts (nothing to delete first)."""
         ...
 
     def rebuild_search_index(self) -> None:

@@ -87,14 +87,21 @@ class SearchTables(Tables):
     # -- text ----------------------------------------------------------------
 
     def replace_texts(
-        self, path: str, texts: Sequence[SymbolText], names: dict[str, str], *, search_index: bool = True
+        self,
+        path: str,
+        texts: Sequence[SymbolText],
+        names: dict[str, str],
+        *,
+        search_index: bool = True,
+        fresh: bool = False,
     ) -> None:
         """The file's texts; ``search_index=False`` leaves the full-text
         tables to one ``rebuild_search_index`` at the end of a cold run (one
         pass over ``chunks``: less work, and one compact segment per table)."""
         # FTS rows share the chunk's rowid: the tables are contentless, the
         # chunk says which symbol a hit is.
-        self.delete_texts([path])
+        if not fresh:
+            self.delete_texts([path])
         self.db.executemany(
             "INSERT OR REPLACE INTO chunks (symbol_id, file, text_hash, content, embed_chars, embed_text) "
             "VALUES (?, ?, ?, ?, ?, ?)",

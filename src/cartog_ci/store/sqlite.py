@@ -387,6 +387,29 @@ class SqliteStore(EdgeTables, SearchTables):
         for table in ("fts_symbols", "fts_trigram"):
             self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
 
+    @contextmanager
+    def bulk_load(self) -> Iterator[None]:
+        """Secondary indexes of symbols, edges and chunks dropped for the
+        block and created again from their stored definitions at its end:
+        one sort per index instead of a b-tree insert per row, and packed
+        pages (django: 15 MB less than indexes grown row by row). No
+        ``finally``: after an exception the transaction's rollback restores
+        them."""
+        if not self.db.in_transaction:
+            raise RuntimeError("bulk_load outside a transaction")
+        indexes = cast(
+            "list[tuple[str, str]]",
+            self.db.execute(
+                "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL "
+                "AND tbl_name IN ('symbols', 'edges', 'chunks') ORDER BY name"
+            ).fetchall(),
+        )
+        for name, _ in indexes:
+            self.db.execute(f'DROP INDEX "{name}"')
+        yield
+        for _, sql in indexes:
+            self.db.execute(sql)
+
     def delete_file(self, path: str) -> None:
         self.delete_texts([path])
         self.db.execute("DELETE FROM edges WHERE file = ?", (path,))
