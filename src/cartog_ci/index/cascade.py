@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
 from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol
-from cartog_ci.index.files import Limits, ParseJob, Progress, extract_all, stored_name, walk
+from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extract_all, stored_name, walk
 from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -110,6 +110,7 @@ def index_repository(
     max_bytes: int = DEFAULT_MAX_FILE_BYTES,
     parse_timeout_ms: int | None = DEFAULT_PARSE_TIMEOUT_MS,
     progress: Progress | None = None,
+    parse_count: Count | None = None,
 ) -> IndexResult:
     """One run, one write transaction from the plan to the last write: a
     second indexer waits (busy timeout) instead of planning from a state
@@ -120,14 +121,20 @@ def index_repository(
     gc.disable()
     try:
         with store.transaction():
-            return _index(root, store, force, max_bytes, parse_timeout_ms, progress)
+            return _index(root, store, force, max_bytes, parse_timeout_ms, progress, parse_count)
     finally:
         if was_enabled:
             gc.enable()
 
 
 def _index(
-    root: Path, store: Store, force: bool, max_bytes: int, timeout_ms: int | None, progress: Progress | None
+    root: Path,
+    store: Store,
+    force: bool,
+    max_bytes: int,
+    timeout_ms: int | None,
+    progress: Progress | None,
+    parse_count: Count | None = None,
 ) -> IndexResult:
     result = IndexResult(notices=list(store.notices))
     clock = time.perf_counter()
@@ -143,7 +150,7 @@ def _index(
         ParseJob(p, root=str(root), stored_sha=None if plan.mode == "force" else _stored_sha(stored_states, p), limits=limits)
         for p in plan.candidates
     ]
-    parsed = extract_all(jobs, progress)
+    parsed = extract_all(jobs, progress, parse_count)
     result.timings["read_parse"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
