@@ -162,10 +162,14 @@ def _index(
         rebound_files: list[str] = []
         reparsed: list[str] = []
         hierarchy_changed = False
+        vanished: set[str] = set()  # IDs of the symbols of dropped files
+
         def drop(path: str) -> None:
             edges = store.edges_in_file(path)
             nonlocal affected_names
-            affected_names |= _names_of(store.symbols_in_file(path), edges)
+            symbols = store.symbols_in_file(path)
+            vanished.update(s.id for s in symbols)
+            affected_names |= _names_of(symbols, edges)
             old_targets.update(e.target_id for e in edges if e.target_id)
             store.delete_file(path)
             result.deleted_files.append(path)
@@ -222,7 +226,10 @@ def _index(
         names_of_importers, importers = _importers(store, new_files + result.deleted_files + rebound_files)
         affected_names |= names_of_importers
         clock = time.perf_counter()
-        result.edges_invalidated = store.invalidate_dangling_edges()
+        # an incremental run removed these symbols, nothing else: only edges to them can dangle
+        result.edges_invalidated = store.invalidate_dangling_edges(
+            vanished | set(result.categories["removed"]) if plan.mode == "incremental" else None
+        )
         result.edges_resolved, touched = _resolve(
             store, reparsed + sorted(importers), affected_names, hierarchy_changed,
             everything=plan.mode != "incremental",

@@ -215,8 +215,9 @@ class Store(Protocol):
         """(edge number, target ID, resolution tier) for each edge."""
         ...
 
-    def invalidate_dangling_edges(self) -> int:
-        """Edges whose target no longer exists lose it; how many."""
+    def invalidate_dangling_edges(self, targets: Iterable[str] | None = None) -> int:
+        """Edges whose target no longer exists lose it (only edges to
+        ``targets``, when given); how many."""
         ...
 
     # -- search texts and vectors --------------------------------------------
