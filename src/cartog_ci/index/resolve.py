@@ -257,6 +257,7 @@ class Resolver:
         self._site: tuple[str, int] = ("", 0)  # the file and line of the edge being resolved
         self._detached: dict[str, dict[str, list[str]]] | None = None
         self._dir_names: dict[str, set[str]] = {}
+        self._modules: dict[tuple[str, str], list[str]] = {}
 
     # -- public --------------------------------------------------------------
 
@@ -339,8 +340,14 @@ class Resolver:
         return language is not None and language.owns_module(self.t, importer, spec)
 
     def module_files(self, importer: str, spec: str) -> list[str]:
-        language = languages.get(self.t.language_of_file.get(importer, ""))
-        return language.find_module(self.t, importer, spec) if language is not None else []
+        """The files ``spec`` names from ``importer``: asked once per pair
+        (a file imports a module once and uses it many times)."""
+        key = (importer, spec)
+        found = self._modules.get(key)
+        if found is None:
+            language = languages.get(self.t.language_of_file.get(importer, ""))
+            found = self._modules[key] = language.find_module(self.t, importer, spec) if language is not None else []
+        return found
 
     # -- name lookup ---------------------------------------------------------
 
@@ -993,8 +1000,18 @@ class Resolver:
         return name in languages.scope_of(language).builtins
 
 
+# The rules of each language met (a language's rules never change; one not
+# known yet, a pack language before its first file, is asked again).
+_SCOPES: dict[str, ScopeRules] = {}
+
+
 def _scope(symbol: Symbol) -> ScopeRules:
-    return languages.scope_of(symbol.language)
+    rules = _SCOPES.get(symbol.language)
+    if rules is None:
+        rules = languages.scope_of(symbol.language)
+        if languages.get(symbol.language) is not None:
+            _SCOPES[symbol.language] = rules
+    return rules
 
 
 def _self_names(source: Symbol) -> tuple[str, ...]:

@@ -68,7 +68,7 @@ def _symbol_row(s: Symbol) -> tuple[object, ...]:
     return (
         s.id, s.name, s.qualified_name, s.kind, s.file, s.start_line, s.end_line,
         s.start_byte, s.end_byte, s.parent_id, s.signature, s.language,
-        s.content_hash, s.subtree_hash, json.dumps(list(s.decorators)), s.docstring, s.in_degree,
+        s.content_hash, s.subtree_hash, json.dumps(list(s.decorators)) if s.decorators else "[]", s.docstring, s.in_degree,
     )  # fmt: skip
 
 
