@@ -118,4 +118,4 @@ def test_the_text_report_explains_its_marks(repo: Path, capsys: pytest.CaptureFi
     code, out, err = _cli(capsys, repo, "report", "--base", "main", "--no-related")
     assert code == 0, err
     assert "  modified*         persist" in out and "  modified~         normalize" in out
-    assert out.endswith("  (* signature changed, callers may break; ~ signature changed, compatible)\n")
+    assert out.endswith("  (* breaking signature change; ~ signature changed, compatible)\n")

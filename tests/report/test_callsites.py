@@ -323,3 +323,19 @@ def test_python_explicit_base_calls_pass_self(tmp_path: Path, capsys: pytest.Cap
         ("sub.py", 7, "will break", "missing required argument b"),
         ("sub.py", 11, "will break", "missing required argument b"),
     ]
+
+
+def test_a_long_parameter_list_is_judged_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # scrapy 2.12 Request.__init__: 700 characters of parameters, annotations rewritten
+    params = ", ".join(f"option_{i}: Optional[int] = None" for i in range(30))
+    before = {
+        "req.py": f"from typing import Optional\n\n\nclass Request:\n    def __init__(self, url: str, {params}):\n        self.url = url\n",
+        "use.py": "from req import Request\n\n\ndef make():\n    return Request('u', option_29=1)\n",
+    }
+    after = {"req.py": before["req.py"].replace("Optional[int]", "int | None") + "\n    def copy(self):\n        return self\n"}
+    _, data = _report(tmp_path, capsys, before, after)
+    init = next(c for c in data["changed"] if c["symbol"] and c["symbol"]["qualified_name"] == "Request.__init__")  # type: ignore[attr-defined]
+    assert len(init["symbol"]["signature"]) > 400 and not init["signature_changed"]  # annotations only
+    after = {"req.py": before["req.py"].replace("option_29: Optional[int] = None", "option_29: Optional[int] = None, *, extra")}
+    _, data = _report(tmp_path / "again", capsys, before, after)
+    assert _sites(data) == [("use.py", 5, "will break", "missing required argument extra")]

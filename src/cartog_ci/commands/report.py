@@ -160,7 +160,7 @@ def _legend(report: Report) -> str:
     changes = [item.change for item in report.changed if item.shown and not item.low_signal]
     marks = []
     if any(c.breaking for c in changes):
-        marks.append("* signature changed, callers may break")
+        marks.append("* breaking signature change")
     if any(c.signature_changed and not c.breaking for c in changes):
         marks.append("~ signature changed, compatible")
     return f"  ({'; '.join(marks)})\n" if marks else ""

@@ -21,6 +21,7 @@ import tree_sitter as ts
 from cartog_ci.domain.results import named
 from cartog_ci.languages.base import FINE, UNKNOWN, WILL_BREAK, Call, CallCheck, Parameter, parameters
 
+
 @dataclass(frozen=True, slots=True)
 class Params:
     """What a call binds against: positional parameters in order, keyword-only

@@ -50,7 +50,9 @@ _BIND_TYPE = "_bind_type"  # a type written for a receiver, not an edge
 # catch-all @bind.other pattern ignores them.
 _SPECIFIC_VALUES = frozenset({"call", "identifier", "call_expression", "new_expression", "as_expression"})
 _LOCAL = "local"  # a @local.definition among the references, never an edge
-MAX_SIGNATURE = 400
+# Long enough for real parameter lists (scrapy's Request.__init__ is 700
+# characters): the report judges signature changes on the whole text.
+MAX_SIGNATURE = 4000
 MAX_REFERENCE = 1000  # characters of a reference's text worth reading
 MAX_DOCSTRING = 1000
 
