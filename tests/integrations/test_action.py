@@ -795,14 +795,19 @@ def test_a_pull_request_head_checkout_compares_with_the_event_base(tmp_path: Pat
     assert "someone_elses" not in run.summary
 
 
-def test_fork_pull_request_gets_a_summary_and_no_comment_and_the_gate_fails_last(
-    tmp_path: Path, github_api: FakeGitHub
-) -> None:
+def _pull_request_dropping_persist(tmp_path: Path) -> tuple[Origin, Path]:
+    """A PR that deletes `persist`, which a caller still calls: a broken reference."""
     origin = _origin(tmp_path)
     path = origin.work / "shop/models/base.py"
     path.write_text(path.read_text().replace("def persist(obj):\n    return obj\n", ""))
     _open_pull_request(origin, "drop persist")
-    workspace = _checkout(origin, tmp_path / "workspace", origin.merge, "refs/remotes/pull/7/merge")
+    return origin, _checkout(origin, tmp_path / "workspace", origin.merge, "refs/remotes/pull/7/merge")
+
+
+def test_fork_pull_request_gets_a_summary_and_no_comment_and_the_gate_fails_last(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    origin, workspace = _pull_request_dropping_persist(tmp_path)
 
     run = run_action(
         workspace, tmp_path / "runner", github=_pull_request_context(origin, fork=True),
@@ -983,11 +988,7 @@ def _pull(number: int, head_sha: str, *, repo: str = "someone/shop", ref: str = 
 
 
 def test_fork_pull_request_two_stage_the_trusted_job_posts_the_artifact(tmp_path: Path, github_api: FakeGitHub) -> None:
-    origin = _origin(tmp_path)
-    path = origin.work / "shop/models/base.py"
-    path.write_text(path.read_text().replace("def persist(obj):\n    return obj\n", ""))
-    _open_pull_request(origin, "drop persist")
-    workspace = _checkout(origin, tmp_path / "workspace", origin.merge, "refs/remotes/pull/7/merge")
+    origin, workspace = _pull_request_dropping_persist(tmp_path)
 
     # 1. the PR's run: unprivileged, no comment, the report as an artifact; the gate still fails it last
     run = run_action(
