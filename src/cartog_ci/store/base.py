@@ -242,6 +242,10 @@ class Store(Protocol):
 
     def contents(self, ids: Sequence[str]) -> dict[str, str]: ...
 
+    def texts_to_embed(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """Symbol ID -> (text hash, text to embed), for the symbols that have a text."""
+        ...
+
     def fts(self, expression: str, limit: int, table: str = "fts_symbols") -> list[tuple[str, float]]:
         """(symbol ID, BM25 score) best first, for an FTS5 expression over
         names, words and content (``fts_symbols``) or trigrams of the
@@ -261,7 +265,8 @@ class Store(Protocol):
         ...
 
     def add_vectors(self, model_id: str, items: Sequence[tuple[str, bytes]]) -> None:
-        """(text hash, little-endian float32 vector) pairs."""
+        """(text hash, little-endian float32 vector) pairs; searched by KNN
+        only when ``model_id`` is the searched model, else cached by hash."""
         ...
 
     def prune_vectors(self) -> int:

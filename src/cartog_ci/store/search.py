@@ -153,6 +153,19 @@ class SearchTables(Tables):
             )
         return out
 
+    def texts_to_embed(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        out: dict[str, tuple[str, str]] = {}
+        for i in range(0, len(ids), 500):
+            chunk = list(ids[i : i + 500])
+            marks = ",".join("?" * len(chunk))
+            out.update(
+                (str(a), (str(b), str(c)))
+                for a, b, c in self.db.execute(
+                    f"SELECT symbol_id, text_hash, embed_text FROM chunks WHERE symbol_id IN ({marks})", chunk
+                )
+            )
+        return out
+
     # -- full text -----------------------------------------------------------
 
     def fts(self, expression: str, limit: int, table: str = "fts_symbols") -> list[tuple[str, float]]:
@@ -207,13 +220,19 @@ class SearchTables(Tables):
         return [(str(a), str(b)) for a, b in rows]
 
     def add_vectors(self, model_id: str, items: Sequence[tuple[str, bytes]]) -> None:
+        # The KNN table holds the searched model's vectors only; vectors of
+        # another model (or before any model is searched: the report's
+        # related code on an index that was never embedded whole) are cached
+        # by text hash, and use_vector_model copies them in when it builds it.
+        searched = self.vector_model()
+        indexed = searched is not None and searched[0] == model_id and self._has_vec_table()
         for text_hash, blob in items:
             self.db.execute(
                 "INSERT OR IGNORE INTO vectors (text_hash, model_id, vector) VALUES (?, ?, ?)",
                 (text_hash, model_id, blob),
             )
             row_id = self.db.last_insert_rowid()
-            if self.db.changes():
+            if indexed and self.db.changes():
                 self.db.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) VALUES (?, ?)", (row_id, blob))
 
     def prune_vectors(self) -> int:
