@@ -161,7 +161,7 @@ class SearchTables(Tables):
             out.update(
                 (str(a), (str(b), str(c)))
                 for a, b, c in self.db.execute(
-                    f"SELECT symbol_id, text_hash, embed_text FROM chunks WHERE symbol_id IN ({marks})", chunk
+                    f"SELECT c.symbol_id, c.text_hash, {EMBED_TEXT} FROM chunks c WHERE c.symbol_id IN ({marks})", chunk
                 )
             )
         return out
