@@ -7,6 +7,7 @@ import sys
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
+from cartog_ci.commands.progress import Meter
 from cartog_ci.domain import IndexResult
 from cartog_ci.index.refresh import refresh
 
@@ -18,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--progress",
         action="store_true",
-        help="progress lines on stderr even when it is not a terminal (a CI log): one line per 10%% of embedding",
+        help="progress lines on stderr even when it is not a terminal (a CI log): files parsed about every 10 s, "
+        "one line per 10%% of embedding",
     )
 
 
@@ -44,7 +46,10 @@ def run(args: argparse.Namespace) -> int:
             embed=not args.no_embed,
             force=args.force,
             progress=_progress if terminal or args.progress else None,
-            embed_progress=_embed_progress if terminal else _EmbedLines() if args.progress else None,
+            embed_progress=(
+                Meter("embedding", "texts", terminal=True) if terminal else _EmbedLines() if args.progress else None
+            ),
+            parse_count=Meter("parsing", "files", terminal=terminal) if terminal or args.progress else None,
         )
     result, embedded = done.index, done.embedded
     if args.json:
@@ -60,12 +65,6 @@ def run(args: argparse.Namespace) -> int:
     if embedded is not None and embedded.notice:
         sys.stderr.write(f"cartog-ci: {embedded.notice}\n")
     return 0
-
-
-def _embed_progress(done: int, total: int) -> None:
-    sys.stderr.write(f"\rcartog-ci: embedding {done}/{total}")
-    if done == total:
-        sys.stderr.write("\n")
 
 
 class _EmbedLines:
