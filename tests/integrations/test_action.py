@@ -86,7 +86,9 @@ def test_action_matches_github_schema(action: Path) -> None:
 
 @pytest.mark.parametrize("action", ACTIONS, ids=["action", "post"])
 def test_zizmor_finds_nothing(action: Path) -> None:
-    proc = subprocess.run([_tool("zizmor"), "--offline", "--color", "never", str(action)], check=False, capture_output=True, text=True)
+    proc = subprocess.run(
+        [_tool("zizmor"), "--offline", "--color", "never", str(action)], check=False, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "No findings to report. Good job!\n" in proc.stdout + proc.stderr  # nothing ignored either
 
@@ -204,7 +206,9 @@ def test_documented_workflow_is_valid_and_uses_only_known_inputs(tmp_path: Path,
         check=False, capture_output=True, text=True,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    proc = subprocess.run([_tool("zizmor"), "--offline", "--color", "never", str(workflow)], check=False, capture_output=True, text=True)
+    proc = subprocess.run(
+        [_tool("zizmor"), "--offline", "--color", "never", str(workflow)], check=False, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "No findings to report." in proc.stdout + proc.stderr
 
