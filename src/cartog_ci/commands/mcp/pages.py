@@ -106,29 +106,41 @@ def bounded(answer: Answer, page: Page, key: str, counter: TokenCounter) -> dict
     ``page.limit`` items, within ``page.budget`` tokens of JSON."""
     items = [(name, item) for name, values in answer.lists.items() for item in values]
     window = items[page.offset : page.end]
-    head_tokens = counter.count(dumps(answer.head))
-    sizes = counter.count_many([dumps(item) for _, item in window])
-    room = page.budget - head_tokens - _PAGE_OVERHEAD
-    taken, used = 0, 0
-    while taken < len(window) and used + sizes[taken] + 1 <= room:
-        used += sizes[taken] + 1
-        taken += 1
+    room = page.budget - counter.count(dumps(answer.head)) - _PAGE_OVERHEAD
+    taken = _fitting([item for _, item in window], room, counter)
     if taken == 0 and window:
         # one item larger than a page: shortened rather than never shown
         window = [(window[0][0], _shortened(window[0][1]))] + window[1:]
         taken = 1
+    # the items' counts add up to about the whole text's: checked, and one
+    # item fewer until it fits
     while True:
         result = _assemble(answer, items, window[:taken], page, key)
-        if counter.count(dumps(result)) <= page.budget or taken <= 1:
+        fits = counter.count(dumps(result)) <= page.budget
+        if fits or taken <= 1:
             break
         taken -= 1
-    if counter.count(dumps(result)) > page.budget:
+    if not fits:
         raise CartogError(
             f"this answer does not fit max_tokens={page.budget} even with one item: ask with a larger max_tokens"
         )
     return result
 
 
+def _fitting(items: list[object], room: int, counter: TokenCounter) -> int:
+    """How many of ``items``, from the first, fit in ``room`` tokens; counted
+    a batch at a time, so a long list is not counted past the budget."""
+    taken, used = 0, 0
+    for start in range(0, len(items), _BATCH):
+        for size in counter.count_many([dumps(item) for item in items[start : start + _BATCH]]):
+            if used + size + 1 > room:
+                return taken
+            used += size + 1
+            taken += 1
+    return taken
+
+
+_BATCH = 16
 # "page" with its sentence and cursor, counted before the items are chosen
 _PAGE_OVERHEAD = 160
 

@@ -145,6 +145,8 @@ def _search(ctx: Context, args: dict[str, Any]) -> Answer:
     from cartog_ci.search.multimodal import MultimodalOptions, search
 
     ws = ctx.ws
+    if not args["query"].strip():
+        raise CartogError("the query is empty: ask for a name, an error string or a question")
     with ctx.open_store() as store:
         result = search(
             store,
@@ -304,7 +306,7 @@ TOOLS: dict[str, Tool] = {
             "Find code when you do not know where it is: by name, error string or what it does "
             "(keyword + semantic + structural search fused by the question's intent, shown in the answer).",
             {
-                "query": {"type": "string", "minLength": 1, "pattern": r"\S", "description": "a name, an error string or a question"},
+                "query": {"type": "string", "description": "a name, an error string or a question"},
                 "kind": {"type": "string", "description": "only symbols of this kind (function, class, method...)"},
                 "intent": {
                     "type": "string",
