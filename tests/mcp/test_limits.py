@@ -26,6 +26,8 @@ def many_callers(tmp_path: Path) -> Path:
     for i in range(FILES):
         body = "".join(f"\n\ndef caller_{i}_{j}(x):\n    return target(x + {j})\n" for j in range(CALLERS))
         write(repo, {f"app/mod_{i:02d}.py": f"from core.target import target{body}"})
+    params = ", ".join(f"parameter_{i}" for i in range(300))
+    write(repo, {"core/wide.py": f"def wide({params}):\n    return parameter_0\n"})
     commit(repo, "many callers")
     return repo
 
@@ -59,6 +61,9 @@ def test_pages_stay_within_the_budget_and_add_up_to_the_whole_answer(
                 cursor = result.structured_content["page"]["next_cursor"]
                 if cursor is None:
                     break
+        wide = [await client.call("outline", file="core/wide.py", max_tokens=500)]
+        wide.append(await client.call("outline", file="core/wide.py", max_tokens=500, cursor=wide[0].structured_content["page"]["next_cursor"]))
+        got["wide"] = [(tokens(text_of(r)), r.structured_content) for r in wide]
         got["limited"] = await client.ok("check_signature_change", name="target", new_signature="def target(value, extra)", limit=5)
 
     talk(repo, scenario)
@@ -81,6 +86,16 @@ def test_pages_stay_within_the_budget_and_add_up_to_the_whole_answer(
         "call again with the same arguments and cursor=next_cursor for the next ones"
     )
     assert len(pages[1500]) > len(pages[4000])
+    (first_tokens, module), (wide_tokens, wide) = got["wide"]
+    assert first_tokens <= 500 and wide_tokens <= 500
+    assert [s["kind"] for s in module["symbols"]] == ["module"]  # the function does not fit beside it
+    assert module["page"]["left_out"].startswith("items 1-1 of 2 (symbols) shown, 1 left out by the token budget (500 tokens)")
+    [function] = wide["symbols"]
+    assert function["signature"] == "def wide(" + ", ".join(f"parameter_{i}" for i in range(300))[:191] + "…"
+    assert wide["page"]["left_out"] == (
+        "item 2 alone exceeds the budget: shown with its inner lists and long strings cut "
+        "(ask with a larger max_tokens for it whole)"
+    )
     limited = got["limited"]
     assert limited["call_sites_checked"] == {"will_break": 400, "not_checked": 0, "fine": 0}
     assert limited["page"]["returned"] == 5 and limited["page"]["left_out"].startswith(

@@ -294,8 +294,8 @@ def test_report_of_a_breaking_edit_and_its_summary(tmp_path: Path) -> None:
         ("children_changed", "shop/models/order.py:class:LineItem", None, 0),
     ]
     assert [t["id"] for t in report["tests"]] == ["tests/test_order.py:function:test_checkout"]
-    assert report["test_commands"] == ["pytest tests/test_order.py::test_checkout"]
-    assert report["page"] == page(7, {"will_break": 2, "broken_references": 0, "changed": 3, "tests": 1, "files": 1})
+    assert report["test_commands"] == ["pytest tests/test_order.py::test_checkout"]  # paged too
+    assert report["page"] == page(8, {"will_break": 2, "broken_references": 0, "changed": 3, "tests": 1, "test_commands": 1, "files": 1})
     summary = report["summary"]
     assert "**Risk: HIGH**" in summary and "### Will break (2)" in summary
     assert "| `shop/cli.py:8` | `main` | `LineItem.__init__` | missing required argument `qty` |" in summary

@@ -237,10 +237,12 @@ _SUMMARY_PLAN: dict[str, object] = dict(
 )
 
 
-def render_summary(report: Report) -> str:
+def render_summary(report: Report, *, line_chars: int = 300) -> str:
     """The Markdown report at its shortest level of detail (no callers, no
-    picture, no related code, at most 5 rows per table)."""
-    return _render_markdown(report, None, _SUMMARY_PLAN | {"depth": report.depth}, 0)
+    picture, no related code, at most 5 rows per table), each line cut at
+    ``line_chars`` (a test command can name hundreds of tests)."""
+    text = _render_markdown(report, None, _SUMMARY_PLAN | {"depth": report.depth}, 0)
+    return "\n".join(line if len(line) <= line_chars else line[:line_chars] + "…" for line in text.split("\n"))
 
 
 def _render_markdown(report: Report, link_base: str | None, plan: dict[str, object], level: int) -> str:

@@ -15,7 +15,7 @@ import base64
 import binascii
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from cartog_ci.errors import CartogError
@@ -106,20 +106,27 @@ def bounded(answer: Answer, page: Page, key: str, counter: TokenCounter) -> dict
     ``page.limit`` items, within ``page.budget`` tokens of JSON."""
     items = [(name, item) for name, values in answer.lists.items() for item in values]
     window = items[page.offset : page.end]
-    room = page.budget - counter.count(dumps(answer.head)) - _PAGE_OVERHEAD
+
+    def page_of(shown: list[tuple[str, object]], *, shrunk: bool = False) -> tuple[dict[str, object], bool]:
+        result = _assemble(answer, items, shown, page, key, shrunk=shrunk)
+        return result, counter.count(dumps(result)) <= page.budget
+
+    # the head and the page's own fields, then the items' counts, which add
+    # up to about the whole text's: checked, one item fewer until it fits
+    empty, _ = page_of([])
+    room = page.budget - counter.count(dumps(empty)) - _MARGIN
     taken = _fitting([item for _, item in window], room, counter)
-    if taken == 0 and window:
-        # one item larger than a page: shortened rather than never shown
-        window = [(window[0][0], _shortened(window[0][1]))] + window[1:]
-        taken = 1
-    # the items' counts add up to about the whole text's: checked, and one
-    # item fewer until it fits
-    while True:
-        result = _assemble(answer, items, window[:taken], page, key)
-        fits = counter.count(dumps(result)) <= page.budget
-        if fits or taken <= 1:
-            break
+    result, fits = page_of(window[:taken])
+    while not fits and taken > 1:
         taken -= 1
+        result, fits = page_of(window[:taken])
+    if (not fits or taken == 0) and window:
+        # one item larger than a page: shown smaller rather than never
+        name, item = window[0]
+        for smaller in _smaller(item):
+            result, fits = page_of([(name, smaller)], shrunk=True)
+            if fits:
+                break
     if not fits:
         raise CartogError(
             f"this answer does not fit max_tokens={page.budget} even with one item: ask with a larger max_tokens"
@@ -141,12 +148,18 @@ def _fitting(items: list[object], room: int, counter: TokenCounter) -> int:
 
 
 _BATCH = 16
-# "page" with its sentence and cursor, counted before the items are chosen
-_PAGE_OVERHEAD = 160
+# tokens the page's numbers and cursor may grow by once items are in it
+_MARGIN = 24
 
 
 def _assemble(
-    answer: Answer, items: list[tuple[str, object]], shown: list[tuple[str, object]], page: Page, key: str
+    answer: Answer,
+    items: list[tuple[str, object]],
+    shown: list[tuple[str, object]],
+    page: Page,
+    key: str,
+    *,
+    shrunk: bool,
 ) -> dict[str, object]:
     result: dict[str, object] = dict(answer.head)
     for name in answer.lists:
@@ -173,15 +186,31 @@ def _assemble(
         )
     elif answer.note:
         info["left_out"] = answer.note
+    if shrunk:
+        cut = (
+            f"item {page.offset + 1} alone exceeds the budget: shown with its inner lists and long strings cut "
+            f"(ask with a larger max_tokens for it whole)"
+        )
+        info["left_out"] = f"{cut}; {info['left_out']}" if info["left_out"] else cut
     result["page"] = info
     return result
 
 
-def _shortened(item: object) -> object:
-    if isinstance(item, str):
-        return item if len(item) <= SHORT_STRING else item[:SHORT_STRING] + "…"
-    if isinstance(item, dict):
-        return {k: _shortened(v) for k, v in item.items()}
-    if isinstance(item, list):
-        return [_shortened(v) for v in item]
-    return item
+def _smaller(item: object) -> Iterator[object]:
+    """Ever smaller versions of an item too large for a page on its own:
+    the lists inside it cut to 5, 2, then no entries, then its long strings
+    cut too; the last one is yielded whatever its size."""
+    for most in (5, 2, 0):
+        yield _cut(item, most=most, chars=None, top=True)
+    yield _cut(item, most=0, chars=SHORT_STRING, top=True)
+
+
+def _cut(value: object, *, most: int, chars: int | None, top: bool = False) -> object:
+    if isinstance(value, str) and chars is not None and len(value) > chars:
+        return value[:chars] + "…"
+    if isinstance(value, dict):
+        return {k: _cut(v, most=most, chars=chars) for k, v in value.items()}
+    if isinstance(value, list):
+        kept = value if top else value[:most]
+        return [_cut(v, most=most, chars=chars) for v in kept]
+    return value

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # the interface, for type checkers only
 
 # Per changed symbol of `report`: the nested lists are cut to these (the
 # symbol's own tools give all of them).
-REPORT_NESTED = {"callers": 10, "call_sites": 10, "tests": 10, "related": 3}
+REPORT_NESTED = {"callers": 5, "call_sites": 5, "tests": 5, "related": 3}
 
 
 @dataclass(frozen=True)
@@ -241,13 +241,13 @@ def _report(ctx: Context, args: dict[str, Any]) -> Answer:
     report = compute_report(ws, comparison, depth=args.get("depth"), related=bool(args.get("related")))
     assert report is not None  # only a pre-push check refuses
     data = report_json(report)
-    lists = {key: data.pop(key) for key in ("will_break", "broken_references", "changed", "tests", "files")}
+    lists = {key: data.pop(key) for key in ("will_break", "broken_references", "changed", "tests", "test_commands", "files")}
     changed = lists["changed"]
     assert isinstance(changed, list)
     capped = [_capped(item) for item in changed]
     lists["changed"] = [item for item, _ in capped]
     note = (
-        "each changed symbol lists at most 10 callers, call sites and tests (callers_total counts all): "
+        "each changed symbol lists at most 5 callers, call sites and tests (callers_total counts all): "
         "ask impact or check_signature_change about one symbol for all of them"
         if any(cut for _, cut in capped)
         else ""
@@ -405,6 +405,7 @@ TOOLS: dict[str, Tool] = {
                 "broken_references": OBJECTS,
                 "changed": OBJECTS,
                 "tests": OBJECTS,
+                "test_commands": STRINGS,
                 "files": STRINGS,
             },
         ),
