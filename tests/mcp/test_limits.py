@@ -152,7 +152,7 @@ def test_bad_calls_are_tool_errors_and_the_server_keeps_serving(tmp_path: Path) 
         "'normalize' names 2 functions (shop/util/other.py:function:normalize, shop/util/text.py:function:normalize): "
         "pass one symbol ID",
         "new_signature needs its parameter list, written as in the code (def save(self, force=False))",
-        "the query is empty: ask for a name, an error string or a question",
+        "search: the query is empty: ask for a name, an error string or a question",
     ]
     assert errors[13] == "unknown revision 'no-such-branch': check the name, or run `git fetch` first"
     assert errors[14] == "head names a commit: pass change='head' with it (not 'working_tree')"

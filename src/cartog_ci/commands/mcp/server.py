@@ -5,7 +5,6 @@ pages.py, and every failure a tool error of one sentence (docs/mcp.md)."""
 
 from __future__ import annotations
 
-import re
 import sys
 import threading
 import traceback
@@ -27,7 +26,7 @@ from cartog_ci.commands.fresh import fresh_store
 from cartog_ci.commands.mcp.pages import Page, TokenCounter, bounded, dumps, question_key, read_cursor
 from cartog_ci.commands.mcp.tools import TOOLS, Context, Tool
 from cartog_ci.commands.watch import bursts, index_once
-from cartog_ci.domain.visible import escape_invisible
+from cartog_ci.domain.visible import escape_invisible, one_line
 from cartog_ci.errors import CartogError
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -100,9 +99,8 @@ def respond(session: Session, name: str, arguments: dict[str, Any] | None) -> ty
 
 
 def _error(message: str) -> types.CallToolResult:
-    # one line: a path or a name from the repository may hold control characters
-    line = re.sub(r"[\x00-\x1f\x7f\x9b]", "?", escape_invisible(message))
-    return types.CallToolResult(content=[types.TextContent(type="text", text=line)], is_error=True)
+    # a path or a name from the repository may hold control characters
+    return types.CallToolResult(content=[types.TextContent(type="text", text=one_line(message))], is_error=True)
 
 
 def _log(message: str) -> None:

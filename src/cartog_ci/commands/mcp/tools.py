@@ -15,7 +15,7 @@ from cartog_ci.commands.mcp.pages import Answer, Page
 from cartog_ci.commands.output import closest_names, edge_json, repo_path, resolve_names, symbols_of_file
 from cartog_ci.commands.report import compute_report
 from cartog_ci.commands.search import as_json as search_json
-from cartog_ci.commands.search import reranker_for
+from cartog_ci.commands.search import check_query, reranker_for
 from cartog_ci.commands.stats import collect
 from cartog_ci.domain import CALLABLE_KINDS, EDGE_KINDS, Symbol, symbol_json
 from cartog_ci.domain.results import impact_node_json
@@ -145,8 +145,7 @@ def _search(ctx: Context, args: dict[str, Any]) -> Answer:
     from cartog_ci.search.multimodal import MultimodalOptions, search
 
     ws = ctx.ws
-    if not args["query"].strip():
-        raise CartogError("the query is empty: ask for a name, an error string or a question")
+    check_query(args["query"])
     with ctx.open_store() as store:
         result = search(
             store,
