@@ -5,6 +5,11 @@ answer; every bad call is a one-sentence tool error and the server goes on."""
 from __future__ import annotations
 
 import functools
+import json
+import queue
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -197,3 +202,42 @@ def test_watch_keeps_the_index_fresh_in_the_background(tmp_path: Path) -> None:
     talk(repo, scenario, "--watch", "--debounce", "0.2", "--no-refresh")
     assert seen[0] == ["text", "slugify", "normalize"]
     assert seen[-1] == ["text", "shout"]
+
+
+def test_protocol_garbage_does_not_stop_the_server(tmp_path: Path) -> None:
+    """Below the SDK's client: a line that is not JSON and a call whose
+    arguments are not an object; the next call is answered."""
+    repo = make_repo(tmp_path, "pyproj")
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        "not json at all",
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "refs", "arguments": ["x"]}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+         "params": {"name": "outline", "arguments": {"file": "shop/util/text.py", "limit": 1}}},
+    ]  # fmt: skip
+    server = subprocess.Popen(
+        [sys.executable, "-m", "cartog_ci.cli", "mcp", "--repo", str(repo)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    answers: dict[int, dict[str, Any]] = {}
+    try:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines))
+        server.stdin.flush()
+        received: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [received.put(line) for line in server.stdout], daemon=True).start()  # type: ignore[union-attr]
+        while 3 not in answers:
+            message = json.loads(received.get(timeout=120))
+            answers[message["id"]] = message
+        server.stdin.close()
+        assert server.wait(timeout=30) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert sorted(answers) == [1, 2, 3]
+    assert answers[2]["error"]["code"] == -32602  # invalid params: the SDK's own answer
+    result = answers[3]["result"]
+    assert result["isError"] is False
+    assert [s["name"] for s in result["structuredContent"]["symbols"]] == ["text"]
