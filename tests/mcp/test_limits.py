@@ -20,12 +20,12 @@ from cartog_ci.embed.onnx import counting_tokenizer
 from tests.testing.fixtures import cli_json, commit, index, init_repo, make_repo, write
 from tests.testing.mcp_client import Client, talk, text_of
 
-FILES, CALLERS = 40, 10
+FILES, CALLERS = 30, 10
 TARGET = "core/target.py:function:target"
 
 
 def many_callers(tmp_path: Path) -> Path:
-    """400 functions in 40 modules, each calling ``target`` once."""
+    """300 functions in 30 modules, each calling ``target`` once."""
     repo = init_repo(tmp_path / "big")
     write(repo, {"core/__init__.py": "", "app/__init__.py": "", "core/target.py": "def target(value):\n    return value\n"})
     for i in range(FILES):
@@ -46,18 +46,18 @@ def tokens(text: str) -> int:
     return len(_tokenizer().encode(text, add_special_tokens=False).ids)
 
 
-@pytest.mark.slow  # about 50 calls on a 400-caller corpus
+@pytest.mark.slow  # about 30 calls on a 300-caller corpus
 def test_pages_stay_within_the_budget_and_add_up_to_the_whole_answer(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = many_callers(tmp_path)
-    pages: dict[int, list[tuple[int, dict[str, Any]]]] = {4000: [], 1500: []}
+    pages: dict[int, list[tuple[int, dict[str, Any]]]] = {4000: [], 2000: []}
     got: dict[str, Any] = {}
 
     async def scenario(client: Client) -> None:
         for budget, answers in pages.items():
             cursor = None
-            while len(answers) < 100:  # bounded: 400 refs
+            while len(answers) < 100:  # bounded: 300 refs
                 args: dict[str, Any] = {"name": "target", "kind": "calls", "limit": 200}
                 args |= {"max_tokens": budget} if budget != 4000 else {}  # 4,000: the default
                 result = await client.call("refs", **args, **({"cursor": cursor} if cursor else {}))
@@ -87,10 +87,10 @@ def test_pages_stay_within_the_budget_and_add_up_to_the_whole_answer(
     shown = first["returned"]
     assert 20 < shown < 200  # cut by the budget, not by the limit
     assert first["left_out"] == (
-        f"items 1-{shown} of 400 (refs) shown, {400 - shown} left out by the token budget (4,000 tokens): "
+        f"items 1-{shown} of 300 (refs) shown, {300 - shown} left out by the token budget (4,000 tokens): "
         "call again with the same arguments and cursor=next_cursor for the next ones"
     )
-    assert len(pages[1500]) > len(pages[4000])
+    assert len(pages[2000]) > len(pages[4000])
     (first_tokens, module), (wide_tokens, wide) = got["wide"]
     assert first_tokens <= 500 and wide_tokens <= 500
     assert [s["kind"] for s in module["symbols"]] == ["module"]  # the function does not fit beside it
@@ -102,9 +102,9 @@ def test_pages_stay_within_the_budget_and_add_up_to_the_whole_answer(
         "(ask with a larger max_tokens for it whole)"
     )
     limited = got["limited"]
-    assert limited["call_sites_checked"] == {"will_break": 400, "not_checked": 0, "fine": 0}
+    assert limited["call_sites_checked"] == {"will_break": 300, "not_checked": 0, "fine": 0}
     assert limited["page"]["returned"] == 5 and limited["page"]["left_out"].startswith(
-        "items 1-5 of 400 (call_sites) shown, 395 left out by the limit (5): "
+        "items 1-5 of 300 (call_sites) shown, 295 left out by the limit (5): "
     )
 
 

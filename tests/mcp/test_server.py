@@ -52,14 +52,8 @@ CHECKOUT = "shop/models/order.py:method:Order.checkout"
 SLUGIFY = "shop/util/text.py:function:slugify"
 
 
-def test_lists_every_tool_with_its_schemas(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path, "pyproj")
-    listed: dict[str, Any] = {}
-
-    async def scenario(client: Client) -> None:
-        listed.update({t.name: t for t in (await client.session.list_tools()).tools})
-
-    talk(repo, scenario)
+def assert_schemas(listed: dict[str, Any]) -> None:
+    """Every tool, a one-line description, schemas that bound the answer."""
     assert list(listed) == TOOLS
     for tool in listed.values():
         assert tool.description and "\n" not in tool.description and len(tool.description) < 220
@@ -90,11 +84,13 @@ def test_lists_every_tool_with_its_schemas(tmp_path: Path) -> None:
 
 
 def test_every_tool_answers_on_a_real_repository(tmp_path: Path) -> None:
-    """The first call builds the index; every answer is exact."""
+    """The tools and their schemas; the first call builds the index; every answer is exact."""
     repo = make_repo(tmp_path, "pyproj")
     got: dict[str, dict[str, Any]] = {}
+    listed: dict[str, Any] = {}
 
     async def scenario(client: Client) -> None:
+        listed.update({t.name: t for t in (await client.session.list_tools()).tools})
         got["refs"] = await client.ok("refs", name="Order.checkout")
         got["callees"] = await client.ok("callees", name="checkout")
         got["impact"] = await client.ok("impact", name="slugify", depth=2)
@@ -111,6 +107,7 @@ def test_every_tool_answers_on_a_real_repository(tmp_path: Path) -> None:
         )
 
     talk(repo, scenario)
+    assert_schemas(listed)
     assert got["refs"] == {
         "symbols": [CHECKOUT],
         "refs": [
@@ -270,6 +267,8 @@ def test_report_of_a_breaking_edit_and_its_summary(tmp_path: Path) -> None:
     async def scenario(client: Client) -> None:
         got["report"] = await client.ok("report", change="working_tree")
         got["staged"] = await client.ok("report", change="staged")
+        first = await client.ok("report", limit=3)
+        got["second"] = await client.ok("report", limit=3, cursor=first["page"]["next_cursor"])
 
     talk(repo, scenario)
     report = got["report"]
@@ -302,3 +301,7 @@ def test_report_of_a_breaking_edit_and_its_summary(tmp_path: Path) -> None:
     assert "pytest tests/test_order.py::test_checkout" in summary
     assert "### Callers" not in summary and "```mermaid" not in summary  # the short form
     assert got["staged"]["files"] == [] and got["staged"]["head"]["kind"] == "staged"
+    second = got["second"]  # the summary is on the first page only
+    assert "summary" not in second and second["risk"] == report["risk"]
+    assert (second["will_break"], second["changed"], second["tests"]) == ([], report["changed"][1:], report["tests"])
+    assert second["page"]["offset"] == 3 and second["page"]["returned"] == 3

@@ -40,6 +40,8 @@ class Answer:
     lists: dict[str, list[object]]
     # said when items are left out (what else was capped, where to ask)
     note: str = ""
+    # head fields only the first page repeats (the report's summary)
+    first_page_only: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,8 @@ def _assemble(
     *,
     shrunk: bool,
 ) -> dict[str, object]:
-    result: dict[str, object] = dict(answer.head)
+    skipped = answer.first_page_only if page.offset else ()
+    result: dict[str, object] = {k: v for k, v in answer.head.items() if k not in skipped}
     for name in answer.lists:
         result[name] = [item for list_name, item in shown if list_name == name]
     end = page.offset + len(shown)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cartog_ci import graph, workspace
@@ -51,6 +51,7 @@ class Tool:
     required: tuple[str, ...]
     answer: Callable[[Context, dict[str, Any]], Answer]
     output: dict[str, dict[str, object]]  # the head's and the lists' schemas
+    optional: dict[str, dict[str, object]] = field(default_factory=dict)  # fields not on every page
 
     def input_schema(self) -> dict[str, object]:
         return {
@@ -63,7 +64,7 @@ class Tool:
     def output_schema(self) -> dict[str, object]:
         return {
             "type": "object",
-            "properties": self.output | {"page": PAGE_SCHEMA},
+            "properties": self.output | self.optional | {"page": PAGE_SCHEMA},
             "required": [*self.output, "page"],
         }
 
@@ -251,7 +252,7 @@ def _report(ctx: Context, args: dict[str, Any]) -> Answer:
         if any(cut for _, cut in capped)
         else ""
     )
-    return Answer({"summary": render_summary(report)} | data, lists, note)  # type: ignore[arg-type]
+    return Answer({"summary": render_summary(report)} | data, lists, note, ("summary",))  # type: ignore[arg-type]
 
 
 def _capped(item: dict[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -397,7 +398,6 @@ TOOLS: dict[str, Tool] = {
             (),
             _report,
             {
-                "summary": STRING,
                 "schema": {"type": "integer"},
                 "risk": {"type": "object"},
                 "will_break": OBJECTS,
@@ -407,6 +407,7 @@ TOOLS: dict[str, Tool] = {
                 "test_commands": STRINGS,
                 "files": STRINGS,
             },
+            {"summary": STRING},  # on the first page
         ),
         Tool(
             "check_signature_change",
