@@ -10,7 +10,6 @@ import argparse
 import importlib
 import os
 import platform
-import re
 import sys
 import time
 import traceback
@@ -21,7 +20,7 @@ import apsw
 
 from cartog_ci import __version__
 from cartog_ci.config import home
-from cartog_ci.domain.visible import escape_invisible
+from cartog_ci.domain.visible import one_line
 from cartog_ci.errors import CartogError, DamagedIndex
 
 # name -> (module under cartog_ci.commands, help)
@@ -40,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "models": ("models", "embedding models available and where they come from"),
     "report": ("report", "impact report of a change: changed symbols, callers, broken references, tests"),
     "comment": ("comment", "create or update the one PR comment that carries the report"),
+    "mcp": ("mcp", "serve the graph, the search and the report to coding agents (MCP over stdio)"),
 }
 
 
@@ -127,8 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CartogError as exc:
         # a path or a name from the repository may be in it: no control
         # character reaches the terminal, invisible ones show as \u202e
-        line = re.sub(r"[\x00-\x1f\x7f\x9b]", "?", escape_invisible(str(exc)))
-        sys.stderr.write(f"cartog-ci: {line}\n")
+        sys.stderr.write(f"cartog-ci: {one_line(str(exc))}\n")
         return 2
     except (apsw.CorruptError, apsw.NotADBError) as exc:  # damaged again, right after the rebuild
         sys.stderr.write(

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import graph, workspace
-from cartog_ci.commands.output import echo, edge_json, emit_json, repo_path
-from cartog_ci.errors import SymbolNotFound
+from cartog_ci.commands.output import echo, edge_json, emit_json, repo_path, symbols_of_file
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,8 +16,7 @@ def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
     path = repo_path(args.file)
     with workspace.open_store(ws, create=False) as store:
-        if not store.symbols_in_file(path):
-            raise SymbolNotFound(f"{path} is not in the index (check the path, or run `cartog-ci index`)")
+        symbols_of_file(store, path)
         d = graph.deps(store, path)
     if args.json:
         emit_json({"file": d.file, "imports": [edge_json(e) for e in d.imports], "imported_by": list(d.imported_by)})

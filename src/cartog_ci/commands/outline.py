@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 
 from cartog_ci import workspace
-from cartog_ci.commands.output import echo, emit_json, repo_path
+from cartog_ci.commands.output import echo, emit_json, repo_path, symbols_of_file
 from cartog_ci.domain import symbol_json
-from cartog_ci.errors import SymbolNotFound
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,9 +17,7 @@ def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
     path = repo_path(args.file)
     with workspace.open_store(ws, create=False) as store:
-        symbols = store.symbols_in_file(path)
-    if not symbols:
-        raise SymbolNotFound(f"{path} is not in the index (check the path, or run `cartog-ci index`)")
+        symbols = symbols_of_file(store, path)
     if args.json:
         emit_json([symbol_json(s) for s in symbols])
         return 0

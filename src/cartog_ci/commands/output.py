@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import re
 import sys
@@ -53,6 +54,27 @@ def resolve_names(store: Store, name: str) -> list[Symbol]:
     if not found:
         raise SymbolNotFound(f"no symbol named {name!r} in the index (try `cartog-ci search {name}`)")
     return found
+
+
+def closest_names(store: Store, name: str, *, limit: int = 5) -> list[str]:
+    """Qualified names nearest to a NAME the index does not have: those it
+    starts or is part of (the structural search's lookup), then the most
+    similar spellings."""
+    found = store.symbols(m.symbol_id for m in store.match_names(name, limit=limit))
+    out = list(dict.fromkeys(s.qualified_name for s in found.values()))[:limit]
+    if len(out) < limit:
+        everything = store.all_symbols()
+        known = {s.qualified_name for s in everything} | {s.name for s in everything}
+        out += [n for n in difflib.get_close_matches(name, sorted(known), n=limit, cutoff=0.6) if n not in out]
+    return out[:limit]
+
+
+def symbols_of_file(store: Store, path: str) -> list[Symbol]:
+    """The symbols of an indexed file, first its module; an error if the index has none."""
+    symbols = store.symbols_in_file(path)
+    if not symbols:
+        raise SymbolNotFound(f"{path} is not in the index (check the path, or run `cartog-ci index`)")
+    return symbols
 
 
 def for_each_named(ws: workspace.Workspace, name: str, query: Callable[[Store, Symbol], T]) -> list[tuple[Symbol, T]]:

@@ -13,7 +13,7 @@ from cartog_ci import git, workspace
 from cartog_ci.commands.output import depth_arg
 from cartog_ci.config import in_index_dir
 from cartog_ci.domain import Symbol
-from cartog_ci.domain.results import RelatedFinder, Report
+from cartog_ci.domain.results import Comparison, RelatedFinder, Report
 from cartog_ci.errors import CartogError, ModelUnavailable
 from cartog_ci.index.files import Limits
 from cartog_ci.index.refresh import refresh
@@ -74,12 +74,12 @@ def _pushed_range() -> tuple[str, str] | None:
     return None
 
 
-def _related_finder(ws: workspace.Workspace, store: Store, args: argparse.Namespace) -> RelatedFinder | None:
+def _related_finder(ws: workspace.Workspace, store: Store, related: bool) -> RelatedFinder | None:
     """Related code on any index, embedded whole or never: the candidates of
     each changed symbol come from the keyword index, and only they get a
     vector (search/related.py). A model that cannot load is said once; the
     report goes on without related code."""
-    if args.no_related or not ws.config.embed:
+    if not related or not ws.config.embed:
         return None
     try:
         from cartog_ci.embed.provider import model_from_config
@@ -111,6 +111,19 @@ def run(args: argparse.Namespace) -> int:
     comparison = sides.choose(
         ws.root, base=args.base, head=args.head, staged=args.staged, working_tree=args.working_tree, pushed=pushed
     )
+    report = compute_report(ws, comparison, depth=args.depth, related=not args.no_related, pushed=pushed is not None)
+    if report is None:
+        return 0
+    fmt = "json" if args.json else args.format or "text"
+    _emit(report, fmt, args)
+    return _gate(report, gates)
+
+
+def compute_report(
+    ws: workspace.Workspace, comparison: Comparison, *, depth: int | None, related: bool, pushed: bool = False
+) -> Report | None:
+    """The report of ``comparison``, on an index brought up to date first
+    (None, said on stderr: the pushed commits are not checked out here)."""
     with workspace.open_store(ws, create=True) as store:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
@@ -119,18 +132,15 @@ def run(args: argparse.Namespace) -> int:
         # changed since, so that `search` stays whole; one without stays
         # without: the report never starts a whole-repository embedding.
         # Related code needs neither: it embeds its own candidates.
-        embed = not args.no_related and store.vector_model() is not None
+        embed = related and store.vector_model() is not None
         refresh(ws.root, store, ws.config, embed=embed)
         limits = Limits(ws.config.max_file_bytes, ws.config.parse_timeout_ms)
         change = compute_change(ws.root, comparison, limits=limits)
-        if sides.refuse_other_tree(ws.root, change, pushed=pushed is not None):
+        if sides.refuse_other_tree(ws.root, change, pushed=pushed):
             sys.stderr.write("cartog-ci: the pushed commits are not checked out here: no report\n")
-            return 0
-        depth = args.depth if args.depth is not None else ws.config.depth
-        report = build_report(store, change, depth=depth, related=_related_finder(ws, store, args))
-    fmt = "json" if args.json else args.format or "text"
-    _emit(report, fmt, args)
-    return _gate(report, gates)
+            return None
+        chosen = depth if depth is not None else ws.config.depth
+        return build_report(store, change, depth=chosen, related=_related_finder(ws, store, related))
 
 
 def _announce_first_run(root: Path, store: Store) -> None:

@@ -49,6 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--intent", choices=INTENTS, help="skip the classifier: answer as this kind of question")
 
 
+def check_query(query: str) -> None:
+    if not query.strip():
+        raise CartogError("search: the query is empty: ask for a name, an error string or a question")
+
+
 def reranker_for(config: object, root: Path) -> Reranker | None:
     from cartog_ci.search.rerank import BlendReranker, CrossEncoderReranker
 
@@ -60,8 +65,7 @@ def reranker_for(config: object, root: Path) -> Reranker | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.query.strip():
-        raise CartogError("search: the query is empty: ask for a name, an error string or a question")
+    check_query(args.query)
     ws = workspace.locate(args.repo, args.index)
     with workspace.open_store(ws, create=False) as store:
         # Called only if the semantic modality runs: an exact string or a

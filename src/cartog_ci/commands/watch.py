@@ -11,7 +11,7 @@ import argparse
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,8 +41,6 @@ def _relevant(root: Path, changes: Iterable[tuple[object, str]]) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    import watchfiles
-
     ws = workspace.locate(args.repo, args.index)
     debounce = args.debounce if args.debounce is not None else ws.config.debounce
     if debounce < 0:
@@ -53,21 +51,12 @@ def run(args: argparse.Namespace) -> int:
     runs = 0
     with workspace.open_store(ws, create=True) as store:
         try:
-            _index_once(ws, store, "initial")
+            index_once(ws, store, "initial")
             runs += 1
             sys.stderr.write(f"cartog-ci: watching {ws.root} (debounce {debounce:g} s, Ctrl-C to stop)\n")
             sys.stderr.flush()
-            # watchfiles yields once the tree has been quiet for `step` ms, and
-            # at the latest after `debounce` ms of continuous events: our
-            # debounce is the quiet period, with a long cap for endless bursts.
-            quiet = max(int(debounce * 1000), 50)
-            for changes in watchfiles.watch(
-                ws.root, step=quiet, debounce=max(quiet * 20, 60_000), stop_event=stop,
-                raise_interrupt=False, rust_timeout=1000, yield_on_timeout=False,
-            ):  # fmt: skip
-                if not _relevant(ws.root.resolve(), changes):
-                    continue
-                _index_once(ws, store, f"{len(changes)} event(s)")
+            for events in bursts(ws.root, debounce=debounce, stop=stop):
+                index_once(ws, store, f"{events} event(s)")
                 runs += 1
                 if args.max_runs and runs >= args.max_runs:
                     break
@@ -76,7 +65,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _index_once(ws: workspace.Workspace, store: Store, why: str) -> None:
+def bursts(root: Path, *, debounce: float, stop: threading.Event) -> Iterator[int]:
+    """The number of file-system events of each burst that touches the
+    repository (its index directory and .git aside), once the tree has been
+    quiet for ``debounce`` seconds; ends when ``stop`` is set."""
+    import watchfiles
+
+    # watchfiles yields once the tree has been quiet for `step` ms, and
+    # at the latest after `debounce` ms of continuous events: our
+    # debounce is the quiet period, with a long cap for endless bursts.
+    quiet = max(int(debounce * 1000), 50)
+    for changes in watchfiles.watch(
+        root, step=quiet, debounce=max(quiet * 20, 60_000), stop_event=stop,
+        raise_interrupt=False, rust_timeout=1000, yield_on_timeout=False,
+    ):  # fmt: skip
+        if _relevant(root.resolve(), changes):
+            yield len(changes)
+
+
+def index_once(ws: workspace.Workspace, store: Store, why: str) -> None:
     start = time.perf_counter()
     result = refresh(ws.root, store, ws.config, embed=False).index
     c = result.categories

@@ -17,3 +17,9 @@ INVISIBLE = re.compile(
 def escape_invisible(text: str) -> str:
     """``text`` with each invisible or bidirectional character as ``\\uXXXX``."""
     return INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def one_line(text: str) -> str:
+    """An error message as one printable line: invisible characters escaped,
+    control characters (a newline or ESC in a path git allows) as ``?``."""
+    return re.sub(r"[\x00-\x1f\x7f\x9b]", "?", escape_invisible(text))

@@ -459,6 +459,20 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def counting_tokenizer() -> Tokenizer:
+    """The packaged model's tokenizer with neither truncation nor padding:
+    it counts the tokens of a text of any length (the MCP server's answer
+    budget, docs/mcp.md; the benchmarks' output sizes)."""
+    from tokenizers import Tokenizer
+
+    spec = packaged_spec()
+    _verify(spec.tokenizer_path, spec.tokenizer_sha256, reinstall=_reinstall_hint(spec))
+    tokenizer = Tokenizer.from_file(str(spec.tokenizer_path))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
 def _load_tokenizer(spec: ModelSpec) -> Tokenizer:
     from tokenizers import Tokenizer
 

@@ -6,12 +6,13 @@ the calls and bind them (``languages/arguments.py``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cartog_ci import languages
 from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, Edge, Symbol
-from cartog_ci.domain.results import CallSite, ChangeSet, SymbolChange
+from cartog_ci.domain.results import CallSite, ChangeSet, Side, SymbolChange
 from cartog_ci.languages.arguments import UNKNOWN, WILL_BREAK, Call, CallCheck, calls_on_line
 from cartog_ci.parse.budget import ParseTimeout, parse
 
@@ -80,6 +81,17 @@ def check_call_sites(store: Store, cs: ChangeSet, change: SymbolChange) -> list[
         check = _check(trees, edge, target, change.old, overloads)
         out.append(CallSite(edge, target, check.verdict, check.reason))
     return out
+
+
+def check_new_signature(store: Store, symbol: Symbol, signature: str, *, root: Path) -> tuple[SymbolChange, list[CallSite]]:
+    """A proposed signature for ``symbol``, before any edit: the verdict the
+    report would give the change (breaking, compatible, "") and each direct
+    call site, read from the work tree, checked against it."""
+    proposed = replace(symbol, signature=signature)
+    verdict = languages.signature_verdict(symbol.signature, signature, symbol.language)
+    change = SymbolChange("modified", proposed, symbol, bool(verdict), signature_verdict=verdict)
+    cs = ChangeSet("proposed signature", "HEAD", "", Side("worktree", None, "working tree"), root=str(root))
+    return change, check_call_sites(store, cs, change)
 
 
 def _check(trees: _Trees, edge: Edge, target: Symbol, old: Symbol | None, overloads: list[Symbol]) -> CallCheck:

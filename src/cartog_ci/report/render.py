@@ -229,6 +229,22 @@ def render_markdown(report: Report, *, link_base: str | None = None, budget: int
     return text[: budget - 200].rsplit("\n", 1)[0] + "\n\n_Report cut at the PR comment size limit._\n"
 
 
+# The short form that goes with the JSON (the MCP server's `report`,
+# docs/mcp.md): the verdict, what will break, the top changed symbols and
+# signatures, the tests; every list cut short says "in the JSON form".
+_SUMMARY_PLAN: dict[str, object] = dict(
+    reasons=3, break_rows=5, rows=5, signatures=3, caller_symbols=0, callers=0, names=5, related=False, picture=False
+)
+
+
+def render_summary(report: Report, *, line_chars: int = 300) -> str:
+    """The Markdown report at its shortest level of detail (no callers, no
+    picture, no related code, at most 5 rows per table), each line cut at
+    ``line_chars`` (a test command can name hundreds of tests)."""
+    text = _render_markdown(report, None, _SUMMARY_PLAN | {"depth": report.depth}, 0)
+    return "\n".join(line if len(line) <= line_chars else line[:line_chars] + "…" for line in text.split("\n"))
+
+
 def _render_markdown(report: Report, link_base: str | None, plan: dict[str, object], level: int) -> str:
     picture, picture_omitted = mermaid(report) if plan["picture"] else ([], 0)
     trimmed: list[str] = []
@@ -256,7 +272,7 @@ def render_text(report: Report, *, color: bool = False) -> str:
     return template.render(r=report, ranked=by_weight(report.changed), c=styles if color else {k: "" for k in styles})
 
 
-def _site_json(site: CallSite) -> dict[str, object]:
+def site_json(site: CallSite) -> dict[str, object]:
     edge = site.edge
     return {
         "file": edge.file,
@@ -292,7 +308,7 @@ def report_json(report: Report) -> dict[str, object]:
                 "possible_callers": item.possible_callers,
                 "type_uses": item.type_uses,
                 "callers": [impact_node_json(n) for n in item.callers],
-                "call_sites": [_site_json(site) for site in item.call_sites],
+                "call_sites": [site_json(site) for site in item.call_sites],
                 "tests": [t.id for t in item.tests],
                 "untested": item.untested,
                 "related": [symbol_json(s) | {"score": round(score, 4)} for s, score in item.related],
@@ -312,7 +328,7 @@ def report_json(report: Report) -> dict[str, object]:
             }
             for b in report.broken
         ],
-        "will_break": [_site_json(site) for site in report.will_break],
+        "will_break": [site_json(site) for site in report.will_break],
         "tests": [symbol_json(t) for t in report.tests],
         "test_commands": report.test_commands,
         "tests_run": report.tests_run,

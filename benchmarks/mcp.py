@@ -1,0 +1,244 @@
+"""The MCP server (`cartog-ci mcp`, docs/mcp.md): latency per tool on a
+scrapy-size repository, warm, and the size of its answers in tokens.
+
+1. Latency: Scrapy 2.11.0 (the sdist as a git repository, corpora.py) is
+   cloned into a temporary directory and indexed (untimed, no embeddings);
+   the server is started with the SDK's stdio client, as an agent would, and
+   each tool is called once untimed, then ``--runs`` times. A call's time is
+   the client's: request, the incremental refresh (nothing changed, so the
+   no-change path), the query and the bounded JSON; the server's CPU time
+   (``/proc``: its process and the git processes it ran) is steadier on a
+   shared machine. ``report`` reports an
+   uncommitted edit: ``Request.__init__`` gains a required parameter.
+2. Output size: Scrapy 2.11.0 -> 2.11.2 replayed as 10 commits
+   (report.py's history), the server asked for ``report`` of
+   ``main..upgrade`` and ``impact`` of the changed symbol with the most
+   callers; tokens of the first answer (the default 4,000 budget), pages
+   and tokens of all pages, against the CLI's whole JSON (``report --json``,
+   ``impact --json``). Tokens are counted with the packaged tokenizer
+   (``embed/onnx.py`` ``counting_tokenizer``), as the server counts them.
+
+    .venv/bin/python benchmarks/mcp.py [--runs 5]
+
+No thresholds: the tables are for reading, not for failing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+# This file is named mcp.py: its own directory must not hide the SDK's `mcp`.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+
+import anyio  # noqa: E402
+from mcp import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+
+sys.path.insert(0, str(HERE))
+import corpora  # noqa: E402
+from compare import PYTHON  # noqa: E402
+from measure import cli_env, load_average, median, table, tool_note  # noqa: E402
+from report import PAIRS, build_history  # noqa: E402
+
+from cartog_ci.embed.onnx import counting_tokenizer  # noqa: E402
+
+REQUEST = "scrapy/http/request/__init__.py"
+OLD_INIT = "        url: str,\n        callback: Optional[Callable] = None,"
+NEW_INIT = "        url: str,\n        priority_hint: int,\n        callback: Optional[Callable] = None,"
+# (tool, arguments): what an agent editing Scrapy's Request would ask
+CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("search", {"query": "how are requests scheduled and deduplicated"}),
+    ("search", {"query": "Request"}),
+    ("refs", {"name": "Request"}),
+    ("callees", {"name": "Scraper.call_spider"}),
+    ("impact", {"name": "Request.__init__", "depth": 3}),
+    ("outline", {"file": REQUEST}),
+    ("hierarchy", {"name": "Spider"}),
+    ("deps", {"file": REQUEST}),
+    ("stats", {}),
+    # on top of the edit: a second required parameter (every call site is read)
+    ("check_signature_change", {"name": "Request.__init__", "new_signature": "def __init__(self, url: str, priority_hint: int, urgency: int, callback=None, method='GET', headers=None, body=None, cookies=None, meta=None, encoding='utf-8', priority=0, dont_filter=False, errback=None, flags=None, cb_kwargs=None)"}),  # noqa: E501
+    ("report", {}),
+]
+
+Scenario = Callable[[ClientSession], Awaitable[None]]
+
+
+def tokens(text: str) -> int:
+    return len(_TOKENIZER.encode(text, add_special_tokens=False).ids)
+
+
+_TOKENIZER = counting_tokenizer()
+
+
+def serve(repo: Path, scenario: Scenario) -> None:
+    params = StdioServerParameters(
+        command=PYTHON, args=["-m", "cartog_ci.cli", "mcp", "--repo", str(repo)], env=cli_env(), cwd=str(repo)
+    )
+
+    async def main() -> None:
+        with open(os.devnull, "w") as quiet:
+            async with stdio_client(params, errlog=quiet) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    await scenario(session)
+
+    anyio.run(main)
+
+
+def cli(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        [PYTHON, "-m", "cartog_ci.cli", *args, "--repo", str(repo)], env=cli_env(), capture_output=True, text=True
+    )
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"cartog-ci {' '.join(args)} failed ({done.returncode}): {done.stderr}")
+    return done.stdout
+
+
+def text_of(result: Any) -> str:
+    return str(result.content[0].text)
+
+
+def server_cpu() -> float:
+    """CPU seconds (user + system) of the server this process started and
+    of the git processes it ran: a figure the other work on a shared machine
+    inflates less than wall time."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and b"cartog_ci.cli\0mcp" in cmdline:
+            total += sum(int(f) for f in fields[11:15]) / ticks  # its own and its git children's
+    return total
+
+
+# -- 1. latency --------------------------------------------------------------------------
+
+
+def latency(runs: int) -> list[list[str]]:
+    corpus = corpora.ensure(corpora.get("scrapy"))
+    rows: list[list[str]] = []
+    with tempfile.TemporaryDirectory(prefix="cartog-mcp-bench-") as tmp:
+        repo = Path(tmp) / "scrapy"
+        corpora.git(Path(tmp), "clone", "-q", str(corpus), str(repo))
+        cli(repo, "index", "--no-embed")  # untimed
+        source = (repo / REQUEST).read_text()
+        if OLD_INIT not in source:
+            raise SystemExit(f"{REQUEST} no longer has the parameters this benchmark edits")
+        (repo / REQUEST).write_text(source.replace(OLD_INIT, NEW_INIT))
+        cli(repo, "index", "--no-embed")  # the edit indexed: every timed call takes the no-change path
+
+        async def scenario(session: ClientSession) -> None:
+            for name, arguments in CALLS:
+                first = await session.call_tool(name, arguments)  # untimed: imports, caches
+                if first.is_error:
+                    raise SystemExit(f"{name} {arguments}: {text_of(first)}")
+                times, cpu = [], []
+                for _ in range(runs):
+                    start, start_cpu = time.perf_counter(), server_cpu()
+                    result = await session.call_tool(name, arguments)
+                    times.append(time.perf_counter() - start)
+                    cpu.append(server_cpu() - start_cpu)
+                page = (result.structured_content or {})["page"]
+                rows.append(
+                    [
+                        name,
+                        _short(arguments),
+                        f"{median(times) * 1000:.0f}",
+                        f"{max(times) * 1000:.0f}",
+                        f"{median(cpu) * 1000:.0f}",
+                        f"{tokens(text_of(result)):,}",
+                        f"{page['returned']}/{page['total']}",
+                    ]
+                )
+
+        serve(repo, scenario)
+    return rows
+
+
+def _short(arguments: dict[str, Any]) -> str:
+    text = ", ".join(f"{k}={v}" for k, v in arguments.items())
+    return text if len(text) <= 44 else text[:43] + "…"
+
+
+# -- 2. output size on a real 10-commit range ------------------------------------------------
+
+
+def sizes() -> tuple[list[list[str]], str]:
+    repo = build_history(PAIRS["scrapy"])
+    whole_report = cli(repo, "report", "--base", "main", "--json", "--no-related")
+    changed = json.loads(whole_report)["changed"]
+    top = max(changed, key=lambda c: (c["callers_total"], c["symbol"]["id"] if c["symbol"] else ""))
+    symbol = top["symbol"]["id"]
+    whole_impact = cli(repo, "impact", symbol, "--json")
+    whole_markdown = cli(repo, "report", "--base", "main", "--format", "markdown", "--no-related")
+    found: dict[str, tuple[int, int, int]] = {}
+
+    async def scenario(session: ClientSession) -> None:
+        for label, name, arguments in (
+            ("report", "report", {"change": "head", "base": "main"}),
+            ("impact", "impact", {"name": symbol}),
+        ):
+            first_tokens, pages, total, cursor = 0, 0, 0, None
+            while pages < 500:  # bounded
+                result = await session.call_tool(name, arguments | ({"cursor": cursor} if cursor else {}))
+                if result.is_error:
+                    raise SystemExit(f"{name}: {text_of(result)}")
+                count = tokens(text_of(result))
+                first_tokens = first_tokens or count
+                pages += 1
+                total += count
+                cursor = (result.structured_content or {})["page"]["next_cursor"]
+                if cursor is None:
+                    break
+            found[label] = (first_tokens, pages, total)
+
+    serve(repo, scenario)
+    rows = [
+        ["report main..upgrade", *_sized(found["report"]), f"{tokens(whole_report):,}", f"{tokens(whole_markdown):,}"],
+        [f"impact {top['symbol']['qualified_name']}", *_sized(found["impact"]), f"{tokens(whole_impact):,}", "-"],
+    ]
+    return rows, symbol
+
+
+def _sized(found: tuple[int, int, int]) -> list[str]:
+    first, pages, total = found
+    return [f"{first:,}", str(pages), f"{total:,}"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="timed calls per tool (default 5)")
+    parser.add_argument("--skip-sizes", action="store_true", help="only the latency table")
+    args = parser.parse_args(argv)
+    print(f"{tool_note()}; load {load_average()} (1 min) at start")
+    rows = latency(args.runs)
+    files, lines = corpora.python_size(corpora.ensure(corpora.get("scrapy")))
+    print(f"\nLatency per tool, warm: Scrapy 2.11.0 ({files} Python files, {lines:,} lines), {args.runs} runs each\n")
+    headers = ["tool", "arguments", "median ms", "max ms", "server CPU ms", "answer tokens", "items shown/total"]
+    print(table(headers, rows, [False, False, True, True, True, True, True]))
+    if not args.skip_sizes:
+        size_rows, _ = sizes()
+        print("\nOutput size on Scrapy 2.11.0 -> 2.11.2 as 10 commits (tokens, packaged tokenizer)\n")
+        headers = ["answer", "first page", "pages", "all pages", "CLI --json", "CLI Markdown"]
+        print(table(headers, size_rows))
+    print(f"\nload {load_average()} (1 min) at the end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
