@@ -37,6 +37,9 @@ class Config:
     embedding_url: str = ""
     embedding_api_model: str = ""
     embedding_dims: int = 384
+    embedding_batch_size: int = 64  # texts per HTTP request
+    embedding_timeout: float = 30.0  # seconds per HTTP request
+    embedding_retries: int = 5  # retries on 429, 5xx, timeouts and connection errors
     reranker_model: str = ""  # a cross-encoder directory; empty = built-in
     debounce: float = 5.0
     # Directories (repository-relative) that Python absolute imports are
