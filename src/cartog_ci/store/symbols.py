@@ -1,0 +1,170 @@
+"""Files and symbols of the store, in SQL that SQLite and PostgreSQL both
+run (``?`` placeholders; store/postgres/connection.py adapts them): the one
+implementation of these Store methods for both backends.
+
+Orders that SQLite and PostgreSQL would choose differently are spelled out
+(``ORDER BY path``, ``NULLS FIRST``); text columns of the PostgreSQL schema
+use the "C" collation, so both sort strings byte by byte.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+
+from cartog_ci.domain import FileState, Symbol
+from cartog_ci.store.tables import Tables, chunks
+
+SYMBOL_COLUMNS = (
+    "id, name, qualified_name, kind, file, start_line, end_line, start_byte, end_byte, "
+    "parent_id, signature, language, content_hash, subtree_hash, decorators, docstring, in_degree"
+)
+
+
+def symbol_of(row: Sequence[object]) -> Symbol:
+    values = list(row)
+    # most symbols have no decorator: skip the JSON decoder (every resolve
+    # phase reads all symbols; a third of its time on 200k symbols)
+    values[14] = () if values[14] == "[]" else tuple(json.loads(str(values[14])))
+    return Symbol(*values)  # type: ignore[arg-type]
+
+
+def symbol_row(s: Symbol) -> tuple[object, ...]:
+    return (
+        s.id, s.name, s.qualified_name, s.kind, s.file, s.start_line, s.end_line,
+        s.start_byte, s.end_byte, s.parent_id, s.signature, s.language,
+        s.content_hash, s.subtree_hash, json.dumps(list(s.decorators)), s.docstring, s.in_degree,
+    )  # fmt: skip
+
+
+class GraphTables(Tables):
+    """Files and symbols on the store's connection (``db``)."""
+
+    # The tables of search texts, emptied by ``clear``, and how one file's
+    # texts go: each backend's search part has its own.
+    TEXT_TABLES: tuple[str, ...] = ()
+    delete_texts: Callable[[Iterable[str]], None]
+
+    # -- files ---------------------------------------------------------------
+
+    def file_states(self) -> dict[str, FileState]:
+        rows = self.db.execute(
+            "SELECT path, language, sha256, size, lines, merkle_hash, status, reason FROM files ORDER BY path"
+        )
+        return {r[0]: FileState(*r) for r in rows}
+
+    def put_file(self, state: FileState) -> None:
+        self.db.execute(
+            "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
+            "language = excluded.language, sha256 = excluded.sha256, size = excluded.size, "
+            "lines = excluded.lines, merkle_hash = excluded.merkle_hash, status = excluded.status, "
+            "reason = excluded.reason",
+            (
+                state.path, state.language, state.sha256, state.size, state.lines,
+                state.merkle_hash, state.status, state.reason,
+            ),  # fmt: skip
+        )
+
+    def unsupported_paths(self) -> list[str]:
+        return [str(r[0]) for r in self.db.execute("SELECT path FROM files WHERE status = 'unsupported' ORDER BY path")]
+
+    def indexed_languages(self) -> list[str]:
+        """The languages of the indexed files, sorted."""
+        rows = self.db.execute("SELECT DISTINCT language FROM files WHERE status='indexed'")
+        return sorted({str(r[0]) for r in rows})
+
+    def clear(self) -> None:
+        """Forget every file, symbol, edge and search text (``index --force``);
+        cached vectors stay, keyed by text hash, for the texts that come back."""
+        for table in ("edges", "symbols", "files", *self.TEXT_TABLES):
+            self.db.execute(f"DELETE FROM {table}")
+
+    def delete_file(self, path: str) -> None:
+        self.delete_texts([path])
+        self.db.execute("DELETE FROM edges WHERE file = ?", (path,))
+        self.db.execute("DELETE FROM symbols WHERE file = ?", (path,))
+        self.db.execute("DELETE FROM files WHERE path = ?", (path,))
+
+    # -- symbols -------------------------------------------------------------
+
+    def insert_symbols(self, symbols: Iterable[Symbol]) -> None:
+        self.db.executemany(
+            f"INSERT INTO symbols ({SYMBOL_COLUMNS}) VALUES ({', '.join('?' * 17)})",
+            (symbol_row(s) for s in symbols),
+        )
+
+    def update_symbols(self, symbols: Iterable[Symbol]) -> None:
+        """Replace stored symbols by ID, keeping their in_degree."""
+        self.db.executemany(
+            "UPDATE symbols SET name=?, qualified_name=?, kind=?, file=?, start_line=?, "
+            "end_line=?, start_byte=?, end_byte=?, parent_id=?, signature=?, language=?, "
+            "content_hash=?, subtree_hash=?, decorators=?, docstring=? WHERE id=?",
+            (symbol_row(s)[1:16] + (s.id,) for s in symbols),
+        )
+
+    def delete_symbols(self, ids: Iterable[str]) -> None:
+        self.db.executemany("DELETE FROM symbols WHERE id = ?", ((i,) for i in ids))
+
+    def symbols_in_file(self, path: str) -> list[Symbol]:
+        rows = self.db.execute(
+            # the module first, even when a definition also starts at byte 0
+            f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE file = ? "
+            "ORDER BY kind != 'module', start_byte, end_byte DESC, id",
+            (path,),
+        )
+        return [symbol_of(r) for r in rows]
+
+    def symbol(self, symbol_id: str) -> Symbol | None:
+        row = self.db.execute(
+            f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE id = ?", (symbol_id,)
+        ).fetchone()
+        return None if row is None else symbol_of(row)
+
+    def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
+        out: dict[str, Symbol] = {}
+        for chunk in chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE id IN ({marks})", chunk
+            )
+            out.update((r[0], symbol_of(r)) for r in rows)
+        return out
+
+    def find_symbols(self, text: str) -> list[Symbol]:
+        """By full ID, else qualified name, else bare name."""
+        for column in ("id", "qualified_name", "name"):
+            rows = self.db.execute(
+                f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE {column} = ? "
+                "ORDER BY file, start_byte",
+                (text,),
+            ).fetchall()
+            if rows:
+                return [symbol_of(r) for r in rows]
+        return []
+
+    def method_signatures(self, language: str) -> list[str]:
+        """The distinct signatures of the methods of one language."""
+        rows = self.db.execute(
+            "SELECT DISTINCT signature FROM symbols WHERE kind = 'method' AND language = ? ORDER BY signature",
+            (language,),
+        )
+        return [str(r[0]) for r in rows]
+
+    def all_symbols(self) -> list[Symbol]:
+        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols ORDER BY file, start_byte, end_byte DESC, id")
+        return [symbol_of(r) for r in rows]
+
+    def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
+        """Phase 3: in_degree = resolved incoming edges (all symbols when ids is None)."""
+        sql = (
+            "UPDATE symbols SET in_degree = (SELECT count(*) FROM edges "
+            "WHERE edges.target_id = symbols.id)"
+        )
+        if ids is None:
+            self.db.execute(sql)
+            return self.db.changes()
+        total = 0
+        for chunk in chunks(list(dict.fromkeys(ids))):
+            self.db.execute(f"{sql} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            total += self.db.changes()
+        return total
