@@ -40,3 +40,12 @@ def pg_server() -> Iterator[PostgresServer]:
 def pg_url(pg_server: PostgresServer) -> str:
     """A fresh database of the session's server, for one test."""
     return pg_server.create_database(f"t{next(_DATABASE_NUMBERS)}")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test on the SQLite file, then on a fresh PostgreSQL database
+    (CARTOG_CI_DATABASE_URL): same commands, same expected results."""
+    if request.param == "postgres":
+        monkeypatch.setenv("CARTOG_CI_DATABASE_URL", request.getfixturevalue("pg_url"))
+    return str(request.param)

@@ -10,8 +10,8 @@ import pytest
 
 from cartog_ci.search.fts import expressions, keyword_search, trigram_search
 from cartog_ci.store.search import words_of
-from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, index, init_repo, sql_rows, write
+from cartog_ci.store.base import Store
+from tests.testing.fixtures import commit, index, init_repo, open_store, sql_rows, write
 
 ORDERS_PY = '''\
 def validate_order_items(order):
@@ -45,12 +45,12 @@ VALIDATE = "shop/orders.py:function:validate_order_items"
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
+def store(tmp_path: Path, backend: str) -> Iterator[Store]:
     repo = init_repo(tmp_path / "repo")
     write(repo, {"shop/orders.py": ORDERS_PY})
     commit(repo)
     index(repo)
-    with SqliteStore(repo / ".cartog-ci" / "index.db") as opened:
+    with open_store(repo) as opened:
         yield opened
 
 

@@ -163,5 +163,5 @@ class PostgresServer:
         return self.url(name)
 
     def remove(self) -> None:
-        self.stop()
+        self.stop(immediate=True)  # no shutdown checkpoint: the data goes too
         shutil.rmtree(self.root, ignore_errors=True)

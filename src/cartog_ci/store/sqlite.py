@@ -204,6 +204,7 @@ class SqliteStore(GraphTables, EdgeTables, SearchTables):
     graph queries, report and search read and write."""
 
     TEXT_TABLES = ("chunks", "fts_symbols", "fts_trigram")
+    VECTORS = "vectors"
 
     def __init__(
         self,

@@ -40,9 +40,10 @@ def symbol_row(s: Symbol) -> tuple[object, ...]:
 class GraphTables(Tables):
     """Files and symbols on the store's connection (``db``)."""
 
-    # The tables of search texts, emptied by ``clear``, and how one file's
-    # texts go: each backend's search part has its own.
-    TEXT_TABLES: tuple[str, ...] = ()
+    # Set by each store: the tables of search texts (emptied by ``clear``),
+    # the vector cache's table, and how one file's texts go.
+    TEXT_TABLES: tuple[str, ...]
+    VECTORS: str
     delete_texts: Callable[[Iterable[str]], None]
 
     # -- files ---------------------------------------------------------------
@@ -168,3 +169,26 @@ class GraphTables(Tables):
             self.db.execute(f"{sql} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
             total += self.db.changes()
         return total
+
+    # -- search texts (the chunks table of both backends) --------------------
+
+    def contents(self, ids: Sequence[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for i in range(0, len(ids), 500):
+            chunk = list(ids[i : i + 500])
+            marks = ",".join("?" * len(chunk))
+            out.update(
+                (str(a), str(b))
+                for a, b in self.db.execute(f"SELECT symbol_id, content FROM chunks WHERE symbol_id IN ({marks})", chunk)
+            )
+        return out
+
+    def texts_missing_vectors(self, model_id: str) -> list[tuple[str, str]]:
+        """(text_hash, embed_text) of the stored texts without a vector of this model."""
+        rows = self.db.execute(
+            "SELECT c.text_hash, min(c.embed_text) FROM chunks c "
+            f"LEFT JOIN {self.VECTORS} v ON v.text_hash = c.text_hash AND v.model_id = ? "
+            "WHERE v.text_hash IS NULL GROUP BY c.text_hash ORDER BY c.text_hash",
+            (model_id,),
+        )
+        return [(str(a), str(b)) for a, b in rows]

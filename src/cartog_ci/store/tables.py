@@ -46,6 +46,18 @@ class Tables:
                 "INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)
             )
 
+    def vector_model(self) -> tuple[str, int] | None:
+        """(model ID, dimensions) the stored vectors are searched with."""
+        model = self.get_meta("embedding_model")
+        dims = self.get_meta("embedding_dims")
+        return (model, int(dims)) if model and dims else None
+
+
+def model_change_notice(current: tuple[str, int] | None, model_id: str) -> str | None:
+    if current is not None and current[0] != model_id:
+        return f"embedding model changed from {current[0]} to {model_id}: re-embedding"
+    return None
+
 
 def chunks(items: list[T], size: int = IN_CHUNK) -> Iterator[list[T]]:
     for i in range(0, len(items), size):
