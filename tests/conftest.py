@@ -37,9 +37,11 @@ def pg_server() -> Iterator[PostgresServer]:
 
 
 @pytest.fixture
-def pg_url(pg_server: PostgresServer) -> str:
-    """A fresh database of the session's server, for one test."""
-    return pg_server.create_database(f"t{next(_DATABASE_NUMBERS)}")
+def pg_url(pg_server: PostgresServer) -> Iterator[str]:
+    """A fresh database of the session's server, for one test (dropped after it)."""
+    name = f"t{next(_DATABASE_NUMBERS)}"
+    yield pg_server.create_database(name)
+    pg_server.drop_database(name)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -6,7 +6,7 @@ branch."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
@@ -15,10 +15,12 @@ from cartog_ci import config as config_mod
 from cartog_ci import git
 from cartog_ci.config import INDEX_DIR, INDEX_FILE
 from cartog_ci.errors import CartogError, IndexMissing
+from cartog_ci.store.dburl import is_postgres_url, masked
 from cartog_ci.store.sqlite import SqliteStore, read_only_error, read_only_reason
 
 if TYPE_CHECKING:
     from cartog_ci.store.base import Store
+    from cartog_ci.store.postgres import PostgresStore
 
 DATABASE_URL_ENV = "CARTOG_CI_DATABASE_URL"
 
@@ -56,8 +58,6 @@ def database_url(config: config_mod.Config, *, explicit_index: bool = False) -> 
     """The shared database to use, if any: the environment's URL (where a
     password may be), else the configuration's (where it may not). An
     explicit --index or CARTOG_CI_INDEX file wins over both."""
-    from cartog_ci.store.postgres.connection import is_postgres_url, masked
-
     if explicit_index:
         return None
     env = os.environ.get(DATABASE_URL_ENV, "").strip()
@@ -132,9 +132,14 @@ def open_store(ws: Workspace, *, create: bool, verify: bool = False) -> Store:
     return SqliteStore(ws.index_path, rebuild=create, busy_timeout_ms=ws.config.busy_timeout_ms, verify=verify)
 
 
-def open_database(ws: Workspace, url: str, *, create: bool) -> Store:
+def open_database(ws: Workspace, url: str, *, create: bool) -> PostgresStore:
     """This repository's branch in a shared PostgreSQL database."""
-    from cartog_ci.store.postgres import PostgresStore
+    try:
+        from cartog_ci.store.postgres import PostgresStore
+    except ImportError as exc:  # psycopg is the `postgres` extra
+        raise CartogError(
+            f"storage {masked(url)} needs the PostgreSQL driver: pip install 'cartog-ci[postgres]' ({exc})"
+        ) from exc
 
     branch, base = branches(ws)
     return PostgresStore(
@@ -144,4 +149,24 @@ def open_database(ws: Workspace, url: str, *, create: bool) -> Store:
         base_branch=base,
         create=create,
         busy_timeout_ms=ws.config.busy_timeout_ms,
+    )
+
+
+def local(ws: Workspace) -> Workspace:
+    """The same workspace on its SQLite file, whatever the storage setting."""
+    return replace(ws, database_url=None)
+
+
+def push(ws: Workspace, url: str) -> str:
+    """Upload the local index as this repository's branch; the line to print."""
+    if not is_postgres_url(url):
+        raise CartogError(f"--push needs a postgresql:// URL, not {masked(url)!r}")
+    from cartog_ci.store.postgres.push import push as upload
+
+    with SqliteStore(ws.index_path, rebuild=False) as source, open_database(ws, url, create=True) as target:
+        done = upload(source, target)
+        where = f"{target.repository} ({target.branch})"
+    return (
+        f"pushed {done.files} files, {done.symbols} symbols, {done.edges} edges, {done.vectors} vectors "
+        f"to {masked(url)} as {where}"
     )

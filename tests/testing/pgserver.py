@@ -162,6 +162,12 @@ class PostgresServer:
             conn.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 
+    def drop_database(self, name: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
     def remove(self) -> None:
         self.stop(immediate=True)  # no shutdown checkpoint: the data goes too
         shutil.rmtree(self.root, ignore_errors=True)

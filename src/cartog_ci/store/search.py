@@ -180,6 +180,13 @@ class SearchTables(Tables):
                 return [(str(a), float(b)) for a, b in rows][:k]
             ask *= 4
 
+    def cached_vectors(self, model_id: str) -> list[tuple[str, bytes]]:
+        """(text hash, vector) of every cached vector of one model, by hash."""
+        rows = self.db.execute(
+            "SELECT text_hash, vector FROM vectors WHERE model_id = ? ORDER BY text_hash", (model_id,)
+        )
+        return [(str(h), bytes(v)) for h, v in rows]
+
     def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]:
         import numpy as np
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 
-from cartog_ci.domain import FileState, Symbol
+from cartog_ci.domain import FileState, Symbol, SymbolText
 from cartog_ci.store.tables import Tables, chunks
 
 SYMBOL_COLUMNS = (
@@ -192,3 +192,13 @@ class GraphTables(Tables):
             (model_id,),
         )
         return [(str(a), str(b)) for a, b in rows]
+
+    def search_texts(self) -> dict[str, list[SymbolText]]:
+        """File -> its symbols' search texts (what ``index --push`` copies)."""
+        out: dict[str, list[SymbolText]] = {}
+        rows = self.db.execute(
+            "SELECT file, symbol_id, embed_text, content, text_hash FROM chunks ORDER BY file, symbol_id"
+        )
+        for file, *text in rows:
+            out.setdefault(str(file), []).append(SymbolText(*text))
+        return out

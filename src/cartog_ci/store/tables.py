@@ -46,6 +46,9 @@ class Tables:
                 "INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)
             )
 
+    def meta_items(self) -> dict[str, str]:
+        return {str(k): str(v) for k, v in self.db.execute("SELECT key, value FROM meta ORDER BY key")}
+
     def vector_model(self) -> tuple[str, int] | None:
         """(model ID, dimensions) the stored vectors are searched with."""
         model = self.get_meta("embedding_model")

@@ -28,7 +28,8 @@ from cartog_ci import __version__
 from cartog_ci.errors import CartogError, IndexFromTheFuture, IndexMissing
 from cartog_ci.store.edges import EdgeTables
 from cartog_ci.store.postgres import schema as pg_schema
-from cartog_ci.store.postgres.connection import PgConnection, masked
+from cartog_ci.store.dburl import masked
+from cartog_ci.store.postgres.connection import PgConnection
 from cartog_ci.store.postgres.search import PostgresSearch
 from cartog_ci.store.symbols import GraphTables
 
@@ -166,10 +167,12 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         self.db.execute(f'SET LOCAL search_path TO "{schema}", public')
         pg_schema.apply(self.db, schema, pg_schema.GRAPH_MIGRATIONS)
         if base is not None:
-            base_branch = self._branch_of(base)
-            self.db.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(self.repository, base_branch),))
-            for table in _GRAPH_TABLES:
-                self.db.execute(f'INSERT INTO "{schema}".{table} SELECT * FROM "{base}".{table}')
+            # one statement, so one snapshot: the base's last commit, read
+            # without waiting for its writer (data-modifying CTEs share it)
+            copies = ", ".join(
+                f'c_{table} AS (INSERT INTO "{schema}".{table} SELECT * FROM "{base}".{table})' for table in _GRAPH_TABLES
+            )
+            self.db.execute(f"WITH {copies} SELECT 1")
             self.db.execute(
                 f"SELECT setval(pg_get_serial_sequence('\"{schema}\".edges', 'id'), "
                 f'coalesce((SELECT max(id) FROM "{schema}".edges), 0) + 1, false)'

@@ -138,11 +138,10 @@ class PostgresSearch(Tables):
 
     def replace_texts(self, path: str, texts: Sequence[SymbolText], names: dict[str, str]) -> None:
         self.delete_texts([path])
+        latest = {t.symbol_id: t for t in texts}  # the last text of an ID wins, as INSERT OR REPLACE in SQLite
         self.db.executemany(
             "INSERT INTO chunks (symbol_id, file, text_hash, embed_text, content, keywords) VALUES "
-            "(?, ?, ?, ?, ?, ?::tsvector) "
-            "ON CONFLICT (symbol_id) DO UPDATE SET file = excluded.file, text_hash = excluded.text_hash, "
-            "embed_text = excluded.embed_text, content = excluded.content, keywords = excluded.keywords",
+            "(?, ?, ?, ?, ?, ?::tsvector)",
             (
                 (
                     t.symbol_id, path, t.text_hash, t.embed_text, t.content,
@@ -152,7 +151,7 @@ class PostgresSearch(Tables):
                         (t.content, "D"),
                     )),
                 )  # fmt: skip
-                for t in texts
+                for t in latest.values()
             ),
         )
 
