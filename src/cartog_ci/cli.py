@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "models": ("models", "embedding models available and where they come from"),
     "report": ("report", "impact report of a change: changed symbols, callers, broken references, tests"),
     "comment": ("comment", "create or update the one PR comment that carries the report"),
+    "prune": ("prune", "drop old branch graphs from a shared PostgreSQL database"),
 }
 
 

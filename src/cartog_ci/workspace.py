@@ -170,3 +170,16 @@ def push(ws: Workspace, url: str) -> str:
         f"pushed {done.files} files, {done.symbols} symbols, {done.edges} edges, {done.vectors} vectors "
         f"to {masked(url)} as {where}"
     )
+
+
+def prune(ws: Workspace, older_than_days: int) -> list[str]:
+    """Drop this repository's branch graphs not written for that many days
+    from the shared database (never the base branch's); the branches dropped."""
+    if not ws.database_url:
+        raise CartogError(
+            "prune works on a shared PostgreSQL database (storage / CARTOG_CI_DATABASE_URL); "
+            f"a local index is one file: delete {ws.index_path} to start afresh"
+        )
+    branch, base = branches(ws)
+    with open_database(ws, ws.database_url, create=True) as store:
+        return store.prune_graphs(older_than_days, keep=base)

@@ -191,3 +191,27 @@ def test_a_restart_mid_index_fails_cleanly_and_the_next_run_completes(
     assert exported(repo) == before  # nothing half-written
     index(repo)
     assert exported(repo) == _cold(repo, tmp_path, "after")
+
+
+def test_prune_drops_old_branch_graphs_but_never_the_base(
+    tmp_path: Path, pg_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARTOG_CI_DATABASE_URL", pg_url)
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    for branch in ("old-pr", "new-pr"):
+        git(repo, "checkout", "-q", "-b", branch, "main")
+        write(repo, {"shop/fresh.py": NEW_FILE + f"# {branch}\n"})
+        commit(repo, branch)
+        index(repo)
+    git(repo, "checkout", "-q", "main")
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE cartog.graphs SET updated_at = now() - interval '40 days' WHERE branch IN ('main', 'old-pr')")
+    assert run_cli(capsys, "prune", "--older-than", "30", "--repo", str(repo)) == (0, "dropped 1 branch graph(s): old-pr\n", "")
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT branch FROM cartog.graphs ORDER BY 1").fetchall() == [("main",), ("new-pr",)]
+        left = conn.execute("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'g\\_%'").fetchone()
+    assert left == (2,)
+    monkeypatch.delenv("CARTOG_CI_DATABASE_URL")
+    code, _, err = run_cli(capsys, "prune", "--older-than", "30", "--repo", str(repo))
+    assert code == 2 and err.startswith("cartog-ci: prune works on a shared PostgreSQL database")

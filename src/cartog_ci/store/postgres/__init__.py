@@ -210,6 +210,32 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
                 self.db.execute("SELECT pg_advisory_xact_lock(?)", (self._lock,))
             yield
 
+    # -- the database's graphs -------------------------------------------------
+
+    def prune_graphs(self, older_than_days: int, *, keep: str) -> list[str]:
+        """Drop this repository's branch graphs not written for
+        ``older_than_days`` days (never ``keep``'s, nor the open one), then the
+        cached vectors no graph's texts use; the branches dropped, sorted."""
+        with self.db.transaction():
+            rows = self.db.execute(
+                "SELECT schema_name, branch FROM cartog.graphs WHERE repository = ? AND branch NOT IN (?, ?) "
+                "AND updated_at < now() - make_interval(days => ?) ORDER BY branch",
+                (self.repository, keep, self.branch, older_than_days),
+            ).fetchall()
+            for schema, _ in rows:
+                self.db.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+                self.db.execute("DELETE FROM cartog.graphs WHERE schema_name = ?", (schema,))
+            if rows:
+                self._prune_shared_vectors()
+        return [str(branch) for _, branch in rows]
+
+    def _prune_shared_vectors(self) -> None:
+        schemas = [str(r[0]) for r in self.db.execute("SELECT schema_name FROM cartog.graphs ORDER BY 1")]
+        used = " ".join(
+            f'AND NOT EXISTS (SELECT 1 FROM "{schema}".chunks c WHERE c.text_hash = v.text_hash)' for schema in schemas
+        )
+        self.db.execute(f"DELETE FROM cartog.vectors v WHERE TRUE {used}")
+
     # -- queries with a dialect ------------------------------------------------
 
     def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:
