@@ -186,18 +186,3 @@ class SearchTables(Tables):
             "SELECT text_hash, vector FROM vectors WHERE model_id = ? ORDER BY text_hash", (model_id,)
         )
         return [(str(h), bytes(v)) for h, v in rows]
-
-    def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]:
-        import numpy as np
-
-        out: dict[str, np.ndarray] = {}
-        for i in range(0, len(ids), 500):
-            chunk = list(ids[i : i + 500])
-            marks = ",".join("?" * len(chunk))
-            rows = self.db.execute(
-                f"SELECT c.symbol_id, v.vector FROM chunks c JOIN vectors v ON v.text_hash = c.text_hash "
-                f"AND v.model_id = ? WHERE c.symbol_id IN ({marks})",
-                (model_id, *chunk),
-            )
-            out.update((str(a), np.frombuffer(b, dtype="<f4")) for a, b in rows)
-        return out

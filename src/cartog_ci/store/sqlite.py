@@ -20,7 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import quote
-from typing import TYPE_CHECKING, Self, cast
+from typing import TYPE_CHECKING, cast
 
 import apsw
 
@@ -205,6 +205,7 @@ class SqliteStore(GraphTables, EdgeTables, SearchTables):
 
     TEXT_TABLES = ("chunks", "fts_symbols", "fts_trigram")
     VECTORS = "vectors"
+    VECTOR_COLUMN = "v.vector"
 
     def __init__(
         self,
@@ -304,15 +305,6 @@ class SqliteStore(GraphTables, EdgeTables, SearchTables):
             (str(migrations.SCHEMA_VERSION),),
         )
         db.execute("INSERT OR REPLACE INTO meta VALUES ('tool_version', ?)", (__version__,))
-
-    def close(self) -> None:
-        self.db.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     # -- transactions --------------------------------------------------------
 

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from cartog_ci.domain import FileState, Symbol, SymbolText
 from cartog_ci.store.tables import Tables, chunks
+
+if TYPE_CHECKING:  # numpy is imported where vectors are used
+    import numpy as np
 
 SYMBOL_COLUMNS = (
     "id, name, qualified_name, kind, file, start_line, end_line, start_byte, end_byte, "
@@ -44,6 +48,7 @@ class GraphTables(Tables):
     # the vector cache's table, and how one file's texts go.
     TEXT_TABLES: tuple[str, ...]
     VECTORS: str
+    VECTOR_COLUMN: str  # a cached vector as the backend reads it (``v.``)
     delete_texts: Callable[[Iterable[str]], None]
 
     # -- files ---------------------------------------------------------------
@@ -201,4 +206,22 @@ class GraphTables(Tables):
         )
         for file, *text in rows:
             out.setdefault(str(file), []).append(SymbolText(*text))
+        return out
+
+    def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]:
+        import numpy as np
+
+        out: dict[str, np.ndarray] = {}
+        for chunk in chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT c.symbol_id, {self.VECTOR_COLUMN} FROM chunks c JOIN {self.VECTORS} v "
+                f"ON v.text_hash = c.text_hash AND v.model_id = ? WHERE c.symbol_id IN ({marks})",
+                (model_id, *chunk),
+            )
+            out.update(
+                # a little-endian float32 BLOB (SQLite), a list of floats (PostgreSQL)
+                (str(a), np.frombuffer(b, dtype="<f4") if isinstance(b, bytes) else np.asarray(b, dtype=np.float32))
+                for a, b in rows
+            )
         return out

@@ -12,7 +12,7 @@ edges.py, stats.py runs on both.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 # Values bound in one ``IN (...)``: far below SQLite's variable limit, and
 # the size every hot lookup was measured with.
@@ -33,6 +33,15 @@ class Connection(Protocol):
 
 class Tables:
     db: Any  # a Connection; apsw's own type for the SQLite-only parts
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def get_meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

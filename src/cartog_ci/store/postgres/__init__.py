@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING
 
 import psycopg
 
@@ -58,6 +58,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
 
     TEXT_TABLES = ("chunks",)
     VECTORS = "cartog.vectors"
+    VECTOR_COLUMN = "v.embedding::real[]"
 
     def __init__(
         self,
@@ -190,15 +191,6 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         self.set_meta("tool_version", __version__)
 
     # -- lifetime and transactions -------------------------------------------
-
-    def close(self) -> None:
-        self.db.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

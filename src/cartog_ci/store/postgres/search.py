@@ -242,18 +242,3 @@ class PostgresSearch(Tables):
             if len({r[0] for r in rows}) >= k or ask >= total:
                 return [(str(a), float(b)) for a, b in rows][:k]
             ask *= 4
-
-    def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]:
-        import numpy as np
-
-        out: dict[str, np.ndarray] = {}
-        for i in range(0, len(ids), 500):
-            chunk = list(ids[i : i + 500])
-            marks = ",".join("?" * len(chunk))
-            rows = self.db.execute(
-                "SELECT c.symbol_id, v.embedding::real[] FROM chunks c JOIN cartog.vectors v "
-                f"ON v.text_hash = c.text_hash AND v.model_id = ? WHERE c.symbol_id IN ({marks})",
-                (model_id, *chunk),
-            )
-            out.update((str(a), np.asarray(b, dtype=np.float32)) for a, b in rows)
-        return out
