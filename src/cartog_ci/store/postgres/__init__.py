@@ -18,7 +18,7 @@ see the last committed state (MVCC).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -227,6 +227,21 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
             f'AND NOT EXISTS (SELECT 1 FROM "{schema}".chunks c WHERE c.text_hash = v.text_hash)' for schema in schemas
         )
         self.db.execute(f"DELETE FROM cartog.vectors v WHERE TRUE {used}")
+
+    # -- bulk updates ----------------------------------------------------------
+
+    def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
+        """As EdgeTables.set_targets, 5,000 edges a statement (a full
+        resolution updates every edge: one statement each took most of an
+        index run's time on PostgreSQL)."""
+        rows = list(updates)
+        for start in range(0, len(rows), 5000):
+            ids, targets, tiers = zip(*rows[start : start + 5000])
+            self.db.execute(
+                "UPDATE edges SET target_id = u.target, resolution = u.tier "
+                "FROM unnest(?::bigint[], ?::text[], ?::text[]) AS u(id, target, tier) WHERE edges.id = u.id",
+                (list(ids), list(targets), list(tiers)),
+            )
 
     # -- queries with a dialect ------------------------------------------------
 
