@@ -166,8 +166,10 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
     def _create_graph(self, schema: str, base: str | None) -> None:
         self.db.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')  # left by a registry row's removal
         self.db.execute(f'SET LOCAL search_path TO "{schema}", public')
-        pg_schema.apply(self.db, schema, pg_schema.GRAPH_MIGRATIONS)
+        # the indexes come after the copy (_writable_graph applies the rest)
+        pg_schema.apply(self.db, schema, pg_schema.TABLES_ONLY if base is not None else pg_schema.GRAPH_MIGRATIONS)
         if base is not None:
+            self.db.execute("SET LOCAL maintenance_work_mem = '256MB'")
             # one statement, so one snapshot: the base's last commit, read
             # without waiting for its writer (data-modifying CTEs share it)
             copies = ", ".join(
