@@ -23,6 +23,12 @@ state.
 
     .venv/bin/python benchmarks/incremental.py                 # small + medium, 5 runs
     .venv/bin/python benchmarks/incremental.py --corpus small --runs 9
+    .venv/bin/python benchmarks/incremental.py --corpus large --runs 5 --no-cold
+
+``--no-cold`` leaves out the timed cold runs (one untimed build remains):
+on django a cold run takes a minute on 2 busy cores. To measure another
+checkout of cartog-ci, put its ``src`` first: ``PYTHONPATH=<checkout>/src``
+(the CLI runs and the in-process runs both import it from there).
 
 Targets (issue, benchmarks not tests): nothing changed <= 150 ms and one
 file changed <= 300 ms process wall; cold ~500-file repo <= 2 s.
@@ -159,7 +165,7 @@ def in_process_runner(root: Path) -> IndexRun:
 
 
 def measure_corpus(
-    corpus: corpora.Corpus, runs: int, env: dict[str, str], flags: list[str]
+    corpus: corpora.Corpus, runs: int, env: dict[str, str], flags: list[str], *, cold: bool = True
 ) -> tuple[dict[str, Measured], str]:
     root = corpora.ensure(corpus)
     target = root / corpus.edit_target
@@ -169,22 +175,31 @@ def measure_corpus(
     with tempfile.TemporaryDirectory(prefix="cartog-bench-") as tmp:
         work = Path(tmp)
         print(f"  {corpus.name}: process ...", file=sys.stderr)
-        process = scenarios(process_runner(root, env, flags), work / "process", target, edits, runs)
+        process = scenarios(process_runner(root, env, flags), work / "process", target, edits, runs, cold=cold)
         print(f"  {corpus.name}: in-process ...", file=sys.stderr)
-        in_process = scenarios(in_process_runner(root), work / "in-process", target, edits, runs, warm_up_first=True)
+        in_process = scenarios(
+            in_process_runner(root), work / "in-process", target, edits, runs, warm_up_first=True, cold=cold
+        )
     out = {name: Measured(process[name], in_process[name]) for name in SCENARIOS}
     note = f"{corpus.name}: edits {corpus.edit_target}, body edit in {function}()"
     return out, note
 
 
 def scenarios(
-    index: IndexRun, work: Path, target: Path, edits: dict[str, str], runs: int, *, warm_up_first: bool = False
+    index: IndexRun,
+    work: Path,
+    target: Path,
+    edits: dict[str, str],
+    runs: int,
+    *,
+    warm_up_first: bool = False,
+    cold: bool = True,
 ) -> dict[str, list[Sample]]:
     work.mkdir()
     out: dict[str, list[Sample]] = {name: [] for name in SCENARIOS}
     if warm_up_first:
         index(work / "warm-up.db")  # grammars, queries, lazy imports
-    for i in range(runs):
+    for i in range(runs if cold else 0):
         out["cold"].append(index(work / f"cold-{i}.db"))
     warm = work / "warm.db"
     index(warm)
@@ -217,6 +232,8 @@ def render(
     for corpus, measured in results:
         for scenario in SCENARIOS:
             proc, inproc = measured[scenario].process, measured[scenario].in_process
+            if not proc:  # --no-cold
+                continue
             wall, in_wall = median([x.wall for x in proc]), median([x.wall for x in inproc])
             target = COLD_TARGET.get(corpus.name) if scenario == "cold" else TARGETS.get(scenario)
             rows.append([
@@ -249,6 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--runs", type=int, default=5, help="runs per scenario (default 5)")
     parser.add_argument("--embed", action="store_true", help="let `index` embed too (default: --no-embed)")
+    parser.add_argument("--no-cold", action="store_true", help="leave out the timed cold runs")
     parser.add_argument(
         "--no-bytecode-cache", action="store_true", help="run the CLI with the environment as is (no .pyc cache)"
     )
@@ -265,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = []
     notes = []
     for corpus in selected:
-        measured, note = measure_corpus(corpus, args.runs, env, flags)
+        measured, note = measure_corpus(corpus, args.runs, env, flags, cold=not args.no_cold)
         results.append((corpus, measured))
         notes.append(note)
     notes.append(

@@ -1,20 +1,28 @@
-"""The few GitHub REST calls the Action needs: one sticky PR comment.
+"""The few GitHub REST calls the Action needs: one sticky PR comment, and
+the trusted half of the two-stage flow for fork PRs (``post_from_workflow_run``).
 
-``urllib.request`` only, no new dependency. The token, API base and
-repository come from the variables every Actions job has (``from_env``);
-every failure is a one-line ``CartogError`` that says what to fix.
+Standard library only (``urllib.request``), and nothing from cartog-ci but
+``errors``: the posting action (``post/action.yml``) runs this module with
+a bare Python (``python -I -S``), without installing anything. The token,
+API base and repository come from the variables every Actions job has
+(``from_env``); every failure is a one-line ``CartogError`` that says what
+to fix.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
+import sys
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+import zipfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
 
 from cartog_ci.errors import CartogError
 
@@ -29,6 +37,34 @@ _NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="?next"?')
 # Who GITHUB_TOKEN (a GitHub App installation token) writes as: /user
 # answers 403 for it, "Resource not accessible by integration".
 ACTIONS_BOT = "github-actions[bot]"
+
+DEFAULT_MARKER = "<!-- cartog-ci -->"
+COMMENT_LIMIT = 65_536  # GitHub's limit on a comment body (report/render.py GITHUB_COMMENT_LIMIT)
+CUT_NOTE = "\n\n_Comment cut at GitHub's 65,536-character limit; run `cartog-ci report` for all of it._\n"
+
+# The two-stage flow: the unprivileged PR run uploads these two files as an
+# artifact (action.yml, mode: artifact); the trusted workflow_run job reads
+# them as data (post/action.yml).
+ARTIFACT_NAME = "cartog-ci-report"
+ARTIFACT_FILES = ("report.md", "pr.json")
+MAX_ARTIFACT_BYTES = 1 << 20  # the zip as GitHub stores it; a report is ~10-70 KB
+MAX_FILE_BYTES = 512 * 1024  # each file, uncompressed (a zip bomb stops here)
+_SHA = re.compile(r"[0-9a-f]{40}")
+
+
+def comment_body(text: str, marker: str, limit: int = COMMENT_LIMIT) -> str:
+    """The marker first, then the report, cut at a line to fit ``limit``.
+
+    The renderer already trims by priority to ~64,000 characters; this is the
+    last guard, for a body that did not come from it.
+    """
+    body = text if text.startswith(marker) else f"{marker}\n{text}"
+    if len(body) <= limit:
+        return body
+    kept = body[: limit - len(CUT_NOTE)]
+    if "\n" in kept[len(marker) :]:
+        kept = kept.rsplit("\n", 1)[0]
+    return kept + CUT_NOTE
 
 
 @dataclass(frozen=True)
@@ -115,6 +151,67 @@ class GitHub:
         url = f"{self.api_url}/repos/{self.repository}/issues/comments/{comment_id}"
         return _comment(self._request("PATCH", url, {"body": body})[0])
 
+    def pull_request(self, number: int) -> dict[str, object]:
+        data, _ = self._request("GET", f"{self.api_url}/repos/{self.repository}/pulls/{number}")
+        if not isinstance(data, dict):
+            raise CartogError(f"GitHub API returned something that is not pull request #{number}")
+        return data
+
+    # -- the Actions cache -----------------------------------------------------------
+
+    def caches(self, key_prefix: str, ref: str) -> list[dict[str, object]]:
+        """Cache entries whose key starts with ``key_prefix``, saved on ``ref``."""
+        query = urlencode({"key": key_prefix, "ref": ref, "per_page": PER_PAGE})
+        url: str | None = f"{self.api_url}/repos/{self.repository}/actions/caches?{query}"
+        found: list[dict[str, object]] = []
+        pages = 0
+        while url is not None and pages < MAX_PAGES:
+            pages += 1
+            data, link = self._request("GET", url)
+            entries = data.get("actions_caches") if isinstance(data, dict) else None
+            if not isinstance(entries, list):
+                raise CartogError("GitHub API returned something that is not a list of caches")
+            found += [e for e in entries if isinstance(e, dict)]
+            url = next_link(link)
+        return found
+
+    def delete_cache(self, cache_id: int) -> None:
+        self._request("DELETE", f"{self.api_url}/repos/{self.repository}/actions/caches/{cache_id}")
+
+    # -- artifacts of a workflow run ---------------------------------------------
+
+    def run_artifacts(self, run_id: int, name: str) -> list[dict[str, object]]:
+        url = f"{self.api_url}/repos/{self.repository}/actions/runs/{run_id}/artifacts?name={name}&per_page={PER_PAGE}"
+        data, _ = self._request("GET", url)
+        found = data.get("artifacts") if isinstance(data, dict) else None
+        if not isinstance(found, list):
+            raise CartogError("GitHub API returned something that is not a list of artifacts")
+        return [a for a in found if isinstance(a, dict) and a.get("name") == name]
+
+    def download_artifact(self, artifact_id: int, limit: int) -> bytes:
+        """The artifact's zip, at most ``limit`` bytes. GitHub answers with a
+        redirect to its storage: that request goes without the token."""
+        url = f"{self.api_url}/repos/{self.repository}/actions/artifacts/{artifact_id}/zip"
+        self._same_host(url)
+        request = urllib.request.Request(url, headers=self._headers())
+        try:
+            with _NO_REDIRECTS.open(request, timeout=TIMEOUT_S) as response:
+                return _read_at_most(response, limit)
+        except urllib.error.HTTPError as exc:
+            location = exc.headers.get("Location") if exc.code in (301, 302, 303, 307, 308) else None
+            if location is None:
+                raise CartogError(_http_error("GET", url, exc)) from exc
+        except (urllib.error.URLError, TimeoutError) as exc:
+            raise CartogError(f"cannot reach the GitHub API at {self.api_url}: {getattr(exc, 'reason', exc)}") from exc
+        if urlsplit(location).scheme not in ("https", urlsplit(self.api_url).scheme):
+            raise CartogError(f"the artifact's download redirects to {location.split('?')[0]}: not https")
+        try:  # no Authorization header: the storage URL carries its own signature
+            blob = urllib.request.Request(location, headers={"User-Agent": "cartog-ci"})
+            with urllib.request.urlopen(blob, timeout=TIMEOUT_S) as response:
+                return _read_at_most(response, limit)
+        except (urllib.error.URLError, TimeoutError) as exc:
+            raise CartogError(f"cannot download the artifact: {getattr(exc, 'reason', exc)}") from exc
+
     # -- transport -------------------------------------------------------------
 
     def _request(self, method: str, url: str, payload: object = None) -> tuple[object, str | None]:
@@ -156,6 +253,24 @@ class _Forbidden(Exception):
     """``GET /user`` refused: an installation token (GITHUB_TOKEN)."""
 
 
+class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """urllib would follow a redirect with the Authorization header to any
+    host: here a redirect is an HTTPError, handled by the caller."""
+
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+_NO_REDIRECTS = urllib.request.build_opener(_RefuseRedirects)
+
+
+def _read_at_most(response: object, limit: int) -> bytes:
+    data = response.read(limit + 1)  # type: ignore[attr-defined]
+    if len(data) > limit:
+        raise CartogError(f"the report artifact is larger than {limit:,} bytes: refused")
+    return bytes(data)
+
+
 def _http_error(method: str, url: str, exc: urllib.error.HTTPError) -> str:
     try:
         message = str(json.loads(exc.read() or b"{}").get("message", ""))
@@ -183,3 +298,175 @@ def upsert_comment(client: GitHub, *, number: int, body: str, marker: str) -> tu
     if not ours:
         return "created", client.create_comment(number, body)
     return "updated", client.update_comment(ours[0].id, body)
+
+
+# -- the trusted half of the two-stage flow (post/action.yml) ---------------------
+
+
+@dataclass(frozen=True)
+class Posted:
+    action: str  # "created", "updated", or "skipped"
+    message: str
+    comment: Comment | None = None
+
+
+def _dict(value: object) -> dict[str, object]:
+    return value if isinstance(value, dict) else {}
+
+
+def read_artifact(data: bytes) -> tuple[int, str, str]:
+    """(PR number claimed, head commit claimed, report) from the artifact's
+    zip, read in memory as data: only ``report.md`` and ``pr.json`` at its
+    top, each at most ``MAX_FILE_BYTES`` however small its header says it
+    is; nothing is extracted to disk, nothing else is looked at."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        names = {info.filename: info for info in archive.infolist()}
+        missing = [n for n in ARTIFACT_FILES if n not in names]
+        if missing:
+            raise CartogError(f"the report artifact has no {missing[0]}: was it made by cartog-ci's mode: artifact?")
+        files = {}
+        for name in ARTIFACT_FILES:
+            with archive.open(names[name]) as member:
+                content = member.read(MAX_FILE_BYTES + 1)
+            if len(content) > MAX_FILE_BYTES:
+                raise CartogError(f"{name} in the report artifact is larger than {MAX_FILE_BYTES:,} bytes: refused")
+            files[name] = content.decode("utf-8")
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError) as exc:
+        raise CartogError(f"the report artifact is not a readable zip: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise CartogError("the report artifact is not UTF-8 text: refused") from exc
+    try:
+        claim = json.loads(files["pr.json"])
+    except ValueError as exc:
+        raise CartogError("pr.json in the report artifact is not JSON: refused") from exc
+    number = claim.get("number") if isinstance(claim, dict) else None
+    head = claim.get("head_sha") if isinstance(claim, dict) else None
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 < number < 1 << 31:
+        raise CartogError("pr.json in the report artifact names no pull request number: refused")
+    if not isinstance(head, str) or not _SHA.fullmatch(head):
+        raise CartogError("pr.json in the report artifact names no head commit: refused")
+    return number, head, files["report.md"]
+
+
+def post_from_workflow_run(client: GitHub, event: Mapping[str, object], *, marker: str = DEFAULT_MARKER) -> Posted:
+    """Post the report of the pull-request run that triggered this
+    ``workflow_run`` event, as the sticky comment.
+
+    The artifact was made by a run of the PR's own code: it is data. The
+    pull request it names is only believed if GitHub says that pull request
+    has exactly the commit the run was for as its head (``GET
+    /pulls/N``; the event's own ``pull_requests`` list, empty for fork PRs,
+    must agree when it is not empty); its size is capped before and after
+    the download; its text becomes a comment body and nothing else.
+    """
+    run = event.get("workflow_run")
+    if not isinstance(run, dict):
+        raise CartogError("not a workflow_run event: post/action.yml runs in a workflow `on: workflow_run`")
+    if run.get("event") not in ("pull_request", "pull_request_target"):
+        return Posted("skipped", f"the run was for a {run.get('event')} event, not a pull request: nothing to post")
+    run_id, head_sha = run.get("id"), run.get("head_sha")
+    if not isinstance(run_id, int) or not isinstance(head_sha, str) or not _SHA.fullmatch(head_sha):
+        raise CartogError("the workflow_run event has no run id or head commit")
+    found = client.run_artifacts(run_id, ARTIFACT_NAME)
+    if not found:
+        return Posted("skipped", f"run {run_id} uploaded no {ARTIFACT_NAME} artifact (the report step did not finish): nothing to post")
+    artifact = found[0]
+    size, artifact_id = artifact.get("size_in_bytes"), artifact.get("id")
+    if artifact.get("expired"):
+        return Posted("skipped", f"the {ARTIFACT_NAME} artifact of run {run_id} has expired: nothing to post")
+    if not isinstance(artifact_id, int) or not isinstance(size, int):
+        raise CartogError("GitHub API returned an artifact without id or size")
+    if size > MAX_ARTIFACT_BYTES:
+        raise CartogError(f"the {ARTIFACT_NAME} artifact is {size:,} bytes, more than {MAX_ARTIFACT_BYTES:,}: refused")
+    number, claimed_head, report = read_artifact(client.download_artifact(artifact_id, MAX_ARTIFACT_BYTES))
+
+    listed = [p.get("number") for p in run.get("pull_requests") or [] if isinstance(p, dict)]
+    if listed and number not in listed:
+        raise CartogError(f"the artifact names #{number}, the run was for {', '.join(f'#{n}' for n in listed)}: refused")
+    if claimed_head != head_sha:
+        raise CartogError(f"the artifact was made for {claimed_head[:12]}, the run was for {head_sha[:12]}: refused")
+    pull = client.pull_request(number)
+    head = _dict(pull.get("head"))
+    current = head.get("sha")
+    if current != head_sha:
+        # the same branch of the same repository: the PR got a newer push
+        ran_from = (_dict(run.get("head_repository")).get("full_name"), run.get("head_branch"))
+        if (_dict(head.get("repo")).get("full_name"), head.get("ref")) == ran_from and isinstance(current, str):
+            return Posted("skipped", f"#{number} has moved on to {current[:12]} since this run: its newer run posts")
+        raise CartogError(
+            f"the artifact names #{number}, whose head is not {head_sha[:12]} (the commit of run {run_id}) "
+            "nor on the run's branch: refused"
+        )
+    if pull.get("state") != "open":
+        return Posted("skipped", f"#{number} is {pull.get('state')}: nothing to post")
+    action, comment = upsert_comment(client, number=number, body=comment_body(report, marker), marker=marker)
+    return Posted(action, f"{action} comment {comment.url or comment.id} on #{number}", comment)
+
+
+def prune_caches(client: GitHub, *, prefix: str, keep: str, ref: str) -> list[str]:
+    """Delete the cache entries of ``ref`` whose key starts with ``prefix``
+    and that are older than ``keep``, the entry just saved: every later run
+    restores that one, the others only take room in the repository's 10 GB.
+    Nothing is deleted if ``keep`` is not listed (its save failed). Returns
+    the deleted keys."""
+    entries = client.caches(prefix, ref)
+    kept = [e for e in entries if e.get("key") == keep]
+    if not kept:
+        return []
+    newest = str(kept[0].get("created_at") or "")
+    deleted = []
+    for entry in entries:
+        key, cache_id = str(entry.get("key") or ""), entry.get("id")
+        if key != keep and key.startswith(prefix) and isinstance(cache_id, int) and str(entry.get("created_at") or "") <= newest:
+            client.delete_cache(cache_id)
+            deleted.append(key)
+    return deleted
+
+
+def prune_main(argv: Sequence[str]) -> int:
+    """action.yml's last cache step: ``PREFIX KEEP REF``. A token without
+    ``actions: write`` is a notice, not a failure: old entries then expire
+    after 7 days without use."""
+    prefix, keep, ref = argv
+    try:
+        deleted = prune_caches(GitHub.from_env(), prefix=prefix, keep=keep, ref=ref)
+    except CartogError as exc:
+        if "HTTP 403" in str(exc) or "HTTP 404" in str(exc):
+            print(
+                "::notice title=cartog-ci::older index caches were not deleted: the token needs `actions: write` "
+                "(they expire after 7 days without use)"
+            )
+            return 0
+        sys.stderr.write(f"cartog-ci: {exc}\n")
+        print("::warning title=cartog-ci::older index caches were not deleted (see the line above)")
+        return 0
+    for key in deleted:
+        print(f"cartog-ci: deleted the superseded index cache {key}")
+    if not deleted:
+        print("cartog-ci: no older index cache to delete")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -I -S -c '…main()' [EVENT_JSON]``: post/action.yml's step.
+    The event defaults to ``GITHUB_EVENT_PATH``; one line, exit 2, on a refusal."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        path = args[0] if args else os.environ.get("GITHUB_EVENT_PATH", "")
+        if not path:
+            raise CartogError("no event: run in a workflow `on: workflow_run`, or give the event JSON's path")
+        try:
+            event = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CartogError(f"cannot read the event {path}: {exc}") from exc
+        posted = post_from_workflow_run(GitHub.from_env(), event if isinstance(event, dict) else {})
+    except CartogError as exc:
+        sys.stderr.write(f"cartog-ci: {exc}\n")
+        return 2
+    print(f"cartog-ci: {posted.message}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

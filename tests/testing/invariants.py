@@ -71,9 +71,10 @@ def _texts(db: apsw.Connection) -> list[str]:
     )
     if strays:
         out.append(f"chunks without their symbol: {strays}")
-    chunks = Counter(str(r[0]) for r in _rows(db, "SELECT symbol_id FROM chunks"))
+    # contentless full-text tables: a row is its chunk's rowid
+    chunks = Counter(int(str(r[0])) for r in _rows(db, "SELECT rowid FROM chunks"))
     for table in ("fts_symbols", "fts_trigram"):
-        rows = Counter(str(r[0]) for r in _rows(db, f"SELECT symbol_id FROM {table}"))
+        rows = Counter(int(str(r[0])) for r in _rows(db, f"SELECT rowid FROM {table}"))
         if rows != chunks:
             out.append(f"{table} differs from chunks: {sorted((rows - chunks) + (chunks - rows))[:5]}")
     return out

@@ -14,31 +14,15 @@ from pathlib import Path
 from cartog_ci import github
 from cartog_ci.commands.output import echo, emit_json
 from cartog_ci.errors import CartogError
-from cartog_ci.report.render import GITHUB_COMMENT_LIMIT
+from cartog_ci.github import CUT_NOTE, DEFAULT_MARKER, comment_body
 
-DEFAULT_MARKER = "<!-- cartog-ci -->"
-CUT_NOTE = "\n\n_Comment cut at GitHub's 65,536-character limit; run `cartog-ci report` for all of it._\n"
+__all__ = ["CUT_NOTE", "DEFAULT_MARKER", "add_arguments", "comment_body", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pr", type=int, required=True, help="pull request number")
     parser.add_argument("--body-file", required=True, help="Markdown to post (e.g. from `report -o report.md`)")
     parser.add_argument("--marker", default=DEFAULT_MARKER, help=f"hidden marker (default {DEFAULT_MARKER})")
-
-
-def comment_body(text: str, marker: str, limit: int = GITHUB_COMMENT_LIMIT) -> str:
-    """The marker first, then the report, cut at a line to fit ``limit``.
-
-    The renderer already trims by priority to ~64,000 characters; this is the
-    last guard, for a body that did not come from it.
-    """
-    body = text if text.startswith(marker) else f"{marker}\n{text}"
-    if len(body) <= limit:
-        return body
-    kept = body[: limit - len(CUT_NOTE)]
-    if "\n" in kept[len(marker) :]:
-        kept = kept.rsplit("\n", 1)[0]
-    return kept + CUT_NOTE
 
 
 def _read(path: str) -> str:

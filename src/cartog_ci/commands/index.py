@@ -7,6 +7,7 @@ import sys
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
+from cartog_ci.commands.progress import Meter
 from cartog_ci.domain import IndexResult
 from cartog_ci.index.refresh import refresh
 
@@ -21,11 +22,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="then upload the local index to a shared PostgreSQL database (postgresql://…; the password "
         "from PGPASSWORD or in the URL), as this repository's branch",
     )
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="progress lines on stderr even when it is not a terminal (a CI log): files parsed about every 10 s, "
+        "one line per 10%% of embedding",
+    )
 
 
 def _progress(message: str) -> None:
-    if sys.stderr.isatty():
-        sys.stderr.write(f"cartog-ci: {message}\n")
+    sys.stderr.write(f"cartog-ci: {message}\n")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
             f"cartog-ci: {ws.root} is not in a git repository: indexing every file below it into {ws.index_path} "
             "(run `git init` first to index only what git would track)\n"
         )
+    terminal = sys.stderr.isatty()
     with workspace.open_store(ws, create=True, verify=args.force) as store:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
@@ -46,8 +53,11 @@ def run(args: argparse.Namespace) -> int:
             ws.config,
             embed=not args.no_embed,
             force=args.force,
-            progress=_progress,
-            embed_progress=_embed_progress if sys.stderr.isatty() else None,
+            progress=_progress if terminal or args.progress else None,
+            embed_progress=(
+                Meter("embedding", "texts", terminal=True) if terminal else _EmbedLines() if args.progress else None
+            ),
+            parse_count=Meter("parsing", "files", terminal=terminal) if terminal or args.progress else None,
         )
     result, embedded = done.index, done.embedded
     if args.json:
@@ -67,10 +77,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _embed_progress(done: int, total: int) -> None:
-    sys.stderr.write(f"\rcartog-ci: embedding {done}/{total}")
-    if done == total:
-        sys.stderr.write("\n")
+class _EmbedLines:
+    """Embedding progress for a log that is not a terminal (``--progress``):
+    whole lines, one each time another tenth is done, none rewritten."""
+
+    def __init__(self) -> None:
+        self.tenths = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        tenths = done * 10 // max(total, 1)
+        if tenths > self.tenths:
+            self.tenths = tenths
+            sys.stderr.write(f"cartog-ci: embedding {done}/{total} ({tenths * 10}%)\n")
+            sys.stderr.flush()
 
 
 def _print(result: IndexResult) -> None:

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 from cartog_ci import git, workspace
 from cartog_ci.commands.output import depth_arg
 from cartog_ci.config import in_index_dir
+from cartog_ci.domain import Symbol
 from cartog_ci.domain.results import RelatedFinder, Report
-from cartog_ci.errors import CartogError
+from cartog_ci.errors import CartogError, ModelUnavailable
 from cartog_ci.index.files import Limits
 from cartog_ci.index.refresh import refresh
 from cartog_ci.report import sides
@@ -73,14 +74,34 @@ def _pushed_range() -> tuple[str, str] | None:
     return None
 
 
-def _related_finder(ws: workspace.Workspace, store: object, args: argparse.Namespace) -> RelatedFinder | None:
-    if args.no_related:
+def _related_finder(ws: workspace.Workspace, store: Store, args: argparse.Namespace) -> RelatedFinder | None:
+    """Related code on any index, embedded whole or never: the candidates of
+    each changed symbol come from the keyword index, and only they get a
+    vector (search/related.py). A model that cannot load is said once; the
+    report goes on without related code."""
+    if args.no_related or not ws.config.embed:
         return None
     try:
+        from cartog_ci.embed.provider import model_from_config
         from cartog_ci.search.related import related_finder
     except ImportError:
         return None
-    return related_finder(store, ws.config)  # type: ignore[arg-type]
+    finder = related_finder(store, ws.config, lambda: model_from_config(ws.config, ws.root))
+    if finder is None:
+        return None
+    failed: list[ModelUnavailable] = []
+
+    def find(symbol: Symbol, limit: int) -> list[tuple[Symbol, float]]:
+        if failed:
+            return []
+        try:
+            return finder(symbol, limit)
+        except ModelUnavailable as exc:
+            failed.append(exc)
+            sys.stderr.write(f"cartog-ci: no related code: {exc}\n")
+            return []
+
+    return find
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,8 +116,9 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         _announce_first_run(ws.root, store)
         # An index with embeddings (someone ran `cartog-ci index`) gets what
-        # changed since, so related code covers the change; one without stays
+        # changed since, so that `search` stays whole; one without stays
         # without: the report never starts a whole-repository embedding.
+        # Related code needs neither: it embeds its own candidates.
         embed = not args.no_related and store.vector_model() is not None
         refresh(ws.root, store, ws.config, embed=embed)
         limits = Limits(ws.config.max_file_bytes, ws.config.parse_timeout_ms)

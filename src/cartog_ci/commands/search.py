@@ -7,20 +7,26 @@ structural, graph) and how their ranks are fused (docs/search.md).
 from __future__ import annotations
 
 import argparse
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
 from cartog_ci.embed.provider import model_from_config
 from cartog_ci.errors import CartogError
-from cartog_ci.search.intent import INTENTS
-from cartog_ci.search.multimodal import (
-    PRESETS,
-    MultimodalOptions,
-    MultimodalResult,
-    search,
-)
-from cartog_ci.search.rerank import BlendReranker, CrossEncoderReranker, Reranker
+from cartog_ci.search.intent import INTENTS, classify, overridden
+
+if TYPE_CHECKING:  # imported in run(), after the model has started loading
+    from cartog_ci.embed.base import EmbeddingModel
+    from cartog_ci.search.multimodal import MultimodalResult
+    from cartog_ci.search.rerank import Reranker
+    from cartog_ci.store.base import Store
+
+# search/multimodal.py's PRESETS, named here so that building the parser does
+# not import the search (tests/search/test_multimodal.py checks they agree).
+PRESET_NAMES = ("quick", "default", "thorough")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-rerank", action="store_true", help="keep the fused order")
     parser.add_argument(
         "--preset",
-        choices=tuple(PRESETS),
+        choices=PRESET_NAMES,
         default="default",
         help="quick: semantic only; default: semantic + text + structural; thorough: + graph",
     )
@@ -44,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def reranker_for(config: object, root: Path) -> Reranker | None:
+    from cartog_ci.search.rerank import BlendReranker, CrossEncoderReranker
+
     directory = getattr(config, "reranker_model", "")
     if directory:
         path = Path(directory)
@@ -56,27 +64,84 @@ def run(args: argparse.Namespace) -> int:
         raise CartogError("search: the query is empty: ask for a name, an error string or a question")
     ws = workspace.locate(args.repo, args.index)
     with workspace.open_store(ws, create=False) as store:
-        result = search(
-            store,
-            args.query,
-            # Called only if the semantic modality runs: an exact string
-            # or a definition lookup never loads the model.
-            model_factory=lambda: model_from_config(ws.config, ws.root),
-            reranker=None if args.no_rerank else reranker_for(ws.config, ws.root),
-            options=MultimodalOptions(
-                limit=args.limit,
-                kind=args.kind,
-                preset=args.preset,
-                per_file=args.per_file,
-                intent=args.intent,
-                rerank_top=ws.config.rerank_top,
-            ),
-        )
+        # Called only if the semantic modality runs: an exact string or a
+        # definition lookup never loads the model. When it will run, the
+        # model loads and embeds the question on a thread while the search
+        # modules load and the keyword modalities run.
+        factory: Callable[[], EmbeddingModel] = lambda: model_from_config(ws.config, ws.root)  # noqa: E731
+        early = _EarlyModel(factory, args.query) if _means_semantic(args) and store.vector_model() else None
+        try:
+            result = _search(store, args, ws, early or factory)
+        finally:
+            if early is not None:
+                early.join()
     if args.json:
         emit_json(as_json(result))
         return 0
     _print(result)
     return 0
+
+
+def _means_semantic(args: argparse.Namespace) -> bool:
+    """The question will be embedded: not a direct route (an exact string,
+    a definition), and not the one intent whose semantic weight is 0
+    (search/multimodal.py, WEIGHTS and _route)."""
+    intent = overridden(args.query, args.intent) if args.intent else classify(args.query)
+    return not intent.direct and intent.name != "exact_match"
+
+
+class _EarlyModel:
+    """The embedding model, created and asked the question on a thread; the
+    search then gets the model with the question's vector remembered
+    (embed/base.py, query_vector). An error is raised where the search asks
+    for the model, as it would have been without the thread."""
+
+    def __init__(self, factory: Callable[[], EmbeddingModel], query: str) -> None:
+        self._factory, self._query = factory, query
+        self._model: EmbeddingModel | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._prepare, name="cartog-ci-question", daemon=True)
+        self._thread.start()
+
+    def _prepare(self) -> None:
+        try:
+            from cartog_ci.embed.base import query_vector
+
+            self._model = self._factory()
+            query_vector(self._model, self._query)
+        except BaseException as exc:  # re-raised in the caller's thread
+            self._error = exc
+
+    def join(self) -> None:
+        self._thread.join()
+
+    def __call__(self) -> EmbeddingModel:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._model is not None
+        return self._model
+
+
+def _search(
+    store: Store, args: argparse.Namespace, ws: workspace.Workspace, model_factory: Callable[[], EmbeddingModel]
+) -> MultimodalResult:
+    from cartog_ci.search.multimodal import MultimodalOptions, search
+
+    return search(
+        store,
+        args.query,
+        model_factory=model_factory,
+        reranker=None if args.no_rerank else reranker_for(ws.config, ws.root),
+        options=MultimodalOptions(
+            limit=args.limit,
+            kind=args.kind,
+            preset=args.preset,
+            per_file=args.per_file,
+            intent=args.intent,
+            rerank_top=ws.config.rerank_top,
+        ),
+    )
 
 
 def as_json(result: MultimodalResult) -> dict[str, object]:

@@ -8,6 +8,7 @@ that every backend gets them the same way.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
@@ -65,9 +66,27 @@ def embed_texts(
     return out
 
 
+# The questions each model object was asked: `search` asks its question on a
+# thread while the rest of the search loads (commands/search.py), then the
+# semantic modality asks again.
+_ASKED: weakref.WeakKeyDictionary[EmbeddingModel, dict[str, np.ndarray]] = weakref.WeakKeyDictionary()
+
+
 def query_vector(model: EmbeddingModel, query: str) -> np.ndarray:
-    """The vector of a search question (with the model's query prefix)."""
-    return embed_texts(model, [query], is_query=True)[0]
+    """The vector of a search question (with the model's query prefix), by
+    the backend's `embed_query` when it has one (a question is never stored,
+    so it may take a path that starts faster: embed/onnx.py); remembered for
+    the model object that answered it."""
+    asked = _ASKED.setdefault(model, {})
+    if query in asked:
+        return asked[query]
+    fast = getattr(model, "embed_query", None)
+    if callable(fast):
+        vector = _checked(model, fast([_with_prefix(model, query)]), 1)[0]
+    else:
+        vector = embed_texts(model, [query], is_query=True)[0]
+    asked[query] = vector
+    return vector
 
 
 def encode_vector(vector: np.ndarray | Sequence[float]) -> bytes:

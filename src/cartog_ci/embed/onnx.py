@@ -66,6 +66,7 @@ REQUANTIZED_MODEL_ID = f"{DEFAULT_MODEL_ID}-dynq{REQUANTIZE_RECIPE}"
 MIN_AGREEMENT = 0.99
 
 _CONFIG_NAMES = ("cartog-model.toml", "cartog-model.json")
+_VERIFIED = "verified.json"  # path -> (stat, sha256) of model files already hashed
 _CONFIG_KEYS = frozenset(
     "name dims pooling query_prefix max_tokens rows_per_run output sha256 tokenizer_sha256".split()
 )
@@ -132,7 +133,7 @@ class ModelSpec:
 
     @classmethod
     def _from_config(cls, path: Path, config: dict[str, Any]) -> ModelSpec:
-        model_sha = str(config.get("sha256") or _sha256(path / "model.onnx"))
+        model_sha = str(config.get("sha256") or _verified_sha256(path / "model.onnx"))
         pooling, max_tokens = str(config.get("pooling", "mean")), int(config.get("max_tokens", 256))
         # The file hash is part of the id so swapping the weights in place
         # can never leave old vectors looking current.
@@ -164,6 +165,7 @@ class OnnxEmbeddingModel:
         self._lock = threading.Lock()
         self._tokenizer: Tokenizer | None = None
         self._session: onnxruntime.InferenceSession | None = None
+        self._query_session: onnxruntime.InferenceSession | None = None
 
     def __repr__(self) -> str:
         return f"OnnxEmbeddingModel({self.model_id!r}, {self.spec.origin!r})"
@@ -178,8 +180,24 @@ class OnnxEmbeddingModel:
         step = self.spec.rows_per_run
         return np.concatenate([self._run(texts[i : i + step]) for i in range(0, len(texts), step)])
 
-    def _run(self, texts: Sequence[str]) -> np.ndarray:
-        tokenizer, session = self._get_tokenizer(), self._get_session()
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of search questions, which are never stored: a process
+        that asks one question runs it on a session that starts fast (graph
+        optimisation off, one thread), unless the optimised one is loaded
+        already. Creating the optimised session folds the int8 weights into
+        float and prepacks them: on a 12-token question, session and run
+        took 240 CPU ms that way and 110 without (benchmarks/search_latency.py
+        --sessions); the vectors differ by < 1e-5 per dimension."""
+        with self._lock:
+            if self._session is None and self._query_session is None:
+                self._query_session = _load_session(self.spec, optimise=False)
+            session = self._session or self._query_session
+        assert session is not None
+        return np.concatenate([self._run(texts[i : i + 1], session) for i in range(len(texts))])
+
+    def _run(self, texts: Sequence[str], session: onnxruntime.InferenceSession | None = None) -> np.ndarray:
+        tokenizer = self._get_tokenizer()
+        session = session or self._get_session()
         encodings = tokenizer.encode_batch(list(texts))
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
@@ -415,7 +433,7 @@ def _read_cache(model_path: Path, meta_path: Path) -> dict[str, Any] | None:
         import onnxruntime
 
         return meta if meta.get("onnxruntime") == onnxruntime.__version__ else None
-    if meta.get("status") != "ok" or not model_path.is_file() or _sha256(model_path) != meta.get("sha256"):
+    if meta.get("status") != "ok" or not model_path.is_file() or _verified_sha256(model_path) != meta.get("sha256"):
         log.warning("model cache %s does not match its record: rebuilding it", model_path)
         return None
     return meta
@@ -458,13 +476,22 @@ def _load_tokenizer(spec: ModelSpec) -> Tokenizer:
     return tokenizer
 
 
-def _load_session(spec: ModelSpec) -> onnxruntime.InferenceSession:
+def _load_session(spec: ModelSpec, *, optimise: bool = True) -> onnxruntime.InferenceSession:
+    """``optimise``: every graph optimisation and a thread per core, for
+    embedding many texts; else none and one thread, for one question."""
     import onnxruntime
 
     _verify(spec.model_path, spec.model_sha256, reinstall=_reinstall_hint(spec))
     options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = _cpu_count()
-    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    levels = onnxruntime.GraphOptimizationLevel
+    options.intra_op_num_threads = _cpu_count() if optimise else 1
+    options.graph_optimization_level = levels.ORT_ENABLE_ALL if optimise else levels.ORT_DISABLE_ALL
+    # Threads that wait for work sleep instead of spinning: on a shared
+    # 2-core machine (a CI runner, a loaded laptop) spinning threads took
+    # the core from the one with work. Scrapy's texts, 2 threads, load ~7:
+    # 2.7-3.9 texts/s spinning, 7.0-8.2 not (benchmarks/search_latency.py
+    # --throughput).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         return onnxruntime.InferenceSession(str(spec.model_path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own untyped errors
@@ -488,7 +515,7 @@ def _verify(path: Path, expected: str | None, *, reinstall: str) -> None:
         raise ModelUnavailable(f"model file missing: {path}: {reinstall}")
     if expected is None:
         return
-    actual = _sha256(path)
+    actual = _verified_sha256(path)
     if actual != expected:
         raise ModelUnavailable(f"{path} has sha256 {actual[:12]}…, expected {expected[:12]}…: {reinstall}")
 
@@ -528,6 +555,36 @@ def _read_config(path: Path) -> dict[str, Any]:
                 )
             return config
     return {}
+
+
+def _verified_sha256(path: Path) -> str:
+    """The file's sha256, read again only when the file is not the one last
+    hashed: its size, mtime, ctime, inode and device are remembered next to
+    the hash in the user cache (`models/verified.json`). Each `search`
+    process hashed the 23 MB model twice (~50 ms); a replaced or rewritten
+    file has a new ctime, which no user tool can set back, so it is hashed."""
+    try:
+        st = path.stat()
+    except OSError:
+        return _sha256(path)
+    stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+    record = user_cache_dir() / "models" / _VERIFIED
+    key = str(path.resolve())
+    try:
+        known = json.loads(record.read_text())
+    except (OSError, ValueError):
+        known = {}
+    if not isinstance(known, dict):
+        known = {}
+    entry = known.get(key)
+    if isinstance(entry, dict) and entry.get("stat") == stamp and isinstance(entry.get("sha256"), str):
+        return str(entry["sha256"])
+    digest = _sha256(path)
+    known[key] = {"stat": stamp, "sha256": digest}
+    with contextlib.suppress(OSError):  # a read-only cache: hashed again next time
+        record.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(record, json.dumps(known, indent=1, sort_keys=True).encode())
+    return digest
 
 
 def _sha256(path: Path) -> str:

@@ -4,11 +4,13 @@ model are embedded, whether one symbol changed or the whole repository."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # numpy comes with the model, not with every index run
+    import numpy as np
+
     from cartog_ci.embed.base import EmbeddingModel
     from cartog_ci.store.base import Store
 
@@ -61,3 +63,31 @@ def embed_pending(
         with store.transaction():
             store.prune_vectors()
     return EmbedResult(model.model_id, len(missing), time.perf_counter() - start, notice)
+
+
+def symbol_vectors(store: Store, model: EmbeddingModel, ids: Sequence[str]) -> dict[str, np.ndarray]:
+    """The vectors of these symbols (those with a text), embedding only the
+    texts that have none of this model yet and caching them by text hash,
+    as `embed_pending` does for the whole index. The report's related code
+    embeds a few hundred texts this way instead of the whole repository
+    (docs/search.md, "Related code")."""
+    from cartog_ci.embed.base import embed_texts, encode_vector
+    from cartog_ci.errors import CartogError
+
+    have = store.vectors_for(list(ids), model.model_id)
+    texts = store.texts_to_embed([i for i in dict.fromkeys(ids) if i not in have])
+    pending: dict[str, str] = {}  # text hash -> text: equal texts are embedded once
+    for text_hash, text in texts.values():
+        pending.setdefault(text_hash, text)
+    if not pending:
+        return have
+    hashes = list(pending)
+    vectors = embed_texts(model, [pending[h] for h in hashes])
+    by_hash = dict(zip(hashes, vectors))
+    try:
+        with store.transaction():
+            store.add_vectors(model.model_id, [(h, encode_vector(v)) for h, v in by_hash.items()])
+    except CartogError:  # a read-only or full index: the vectors still answer this run
+        pass
+    have.update((symbol_id, by_hash[text_hash]) for symbol_id, (text_hash, _) in texts.items())
+    return have

@@ -13,6 +13,7 @@ import json
 import re
 import time
 from collections.abc import Iterable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
 from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol
-from cartog_ci.index.files import Limits, ParseJob, Progress, extract_all, stored_name, walk
+from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extract_all, stored_name, walk
 from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -109,6 +110,7 @@ def index_repository(
     max_bytes: int = DEFAULT_MAX_FILE_BYTES,
     parse_timeout_ms: int | None = DEFAULT_PARSE_TIMEOUT_MS,
     progress: Progress | None = None,
+    parse_count: Count | None = None,
 ) -> IndexResult:
     """One run, one write transaction from the plan to the last write: a
     second indexer waits (busy timeout) instead of planning from a state
@@ -119,14 +121,20 @@ def index_repository(
     gc.disable()
     try:
         with store.transaction():
-            return _index(root, store, force, max_bytes, parse_timeout_ms, progress)
+            return _index(root, store, force, max_bytes, parse_timeout_ms, progress, parse_count)
     finally:
         if was_enabled:
             gc.enable()
 
 
 def _index(
-    root: Path, store: Store, force: bool, max_bytes: int, timeout_ms: int | None, progress: Progress | None
+    root: Path,
+    store: Store,
+    force: bool,
+    max_bytes: int,
+    timeout_ms: int | None,
+    progress: Progress | None,
+    parse_count: Count | None = None,
 ) -> IndexResult:
     result = IndexResult(notices=list(store.notices))
     clock = time.perf_counter()
@@ -142,7 +150,7 @@ def _index(
         ParseJob(p, root=str(root), stored_sha=None if plan.mode == "force" else _stored_sha(stored_states, p), limits=limits)
         for p in plan.candidates
     ]
-    parsed = extract_all(jobs, progress)
+    parsed = extract_all(jobs, progress, parse_count)
     result.timings["read_parse"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
@@ -154,10 +162,14 @@ def _index(
         rebound_files: list[str] = []
         reparsed: list[str] = []
         hierarchy_changed = False
+        vanished: set[str] = set()  # IDs of the symbols of dropped files
+
         def drop(path: str) -> None:
             edges = store.edges_in_file(path)
             nonlocal affected_names
-            affected_names |= _names_of(store.symbols_in_file(path), edges)
+            symbols = store.symbols_in_file(path)
+            vanished.update(s.id for s in symbols)
+            affected_names |= _names_of(symbols, edges)
             old_targets.update(e.target_id for e in edges if e.target_id)
             store.delete_file(path)
             result.deleted_files.append(path)
@@ -165,8 +177,14 @@ def _index(
         for path in gone:
             hierarchy_changed = True
             drop(path)
+        # nothing stored to compare with or delete: fill the tables in bulk
+        # (an incremental run reads the chunks of each file it writes)
+        fresh = plan.mode == "force" or (plan.mode == "full" and not stored_states)
+        bulk = ExitStack()
         if plan.mode == "force":
             store.clear()
+        if fresh:
+            bulk.enter_context(store.bulk_load())
         for item in parsed:
             path = item.state.path
             if item.unchanged:
@@ -186,14 +204,20 @@ def _index(
                     result.skipped_files.append((path, item.state.reason))
                 continue
             result.parsed += 1
-            old_targets.update(e.target_id for e in store.edges_in_file(path) if e.target_id)
-            names, class_change, rebound = _apply_file(store, item.extraction, result, fresh=plan.mode == "force")
+            if not fresh:
+                old_targets.update(e.target_id for e in store.edges_in_file(path) if e.target_id)
+            names, class_change, rebound = _apply_file(
+                store, item.extraction, result, fresh=fresh, search_index=plan.mode == "incremental"
+            )
             if rebound:  # what this module re-exports may have changed
                 rebound_files.append(path)
             affected_names |= names
             hierarchy_changed |= class_change
             store.put_file(item.state)
             reparsed.append(path)
+        if plan.mode != "incremental":
+            # every text in one pass: cheaper than file by file, and compact
+            store.rebuild_search_index()
         result.timings["merkle"] = time.perf_counter() - clock
 
         # A module appearing or vanishing changes how imports of it resolve
@@ -202,12 +226,16 @@ def _index(
         names_of_importers, importers = _importers(store, new_files + result.deleted_files + rebound_files)
         affected_names |= names_of_importers
         clock = time.perf_counter()
-        result.edges_invalidated = store.invalidate_dangling_edges()
+        # an incremental run removed these symbols, nothing else: only edges to them can dangle
+        result.edges_invalidated = store.invalidate_dangling_edges(
+            vanished | set(result.categories["removed"]) if plan.mode == "incremental" else None
+        )
         result.edges_resolved, touched = _resolve(
             store, reparsed + sorted(importers), affected_names, hierarchy_changed,
             everything=plan.mode != "incremental",
             files_changed=bool(new_files or result.deleted_files), root=root,
         )
+        bulk.close()  # the indexes again, before the in-degree counts read edges by target
         result.timings["resolve"] = time.perf_counter() - clock
 
         clock = time.perf_counter()
@@ -240,7 +268,7 @@ def _names_of(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> set[str]:
 
 
 def _apply_file(
-    store: Store, extraction: FileExtraction, result: IndexResult, *, fresh: bool
+    store: Store, extraction: FileExtraction, result: IndexResult, *, fresh: bool, search_index: bool = True
 ) -> tuple[set[str], bool, bool]:
     """Merkle-diff one re-parsed file against the store and apply it."""
     path = extraction.path
@@ -257,9 +285,12 @@ def _apply_file(
     store.insert_symbols(added)
     store.update_symbols(modified + children_changed)
     store.delete_symbols(s.id for s in removed)
-    store.delete_edges_of_files([path])
+    if not fresh:
+        store.delete_edges_of_files([path])
     store.insert_edges(extraction.edges)
-    store.replace_texts(path, extraction.texts, {s.id: s.name for s in extraction.symbols})
+    store.replace_texts(
+        path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index, fresh=fresh
+    )
     result.categories["added"] += [s.id for s in added]
     result.categories["modified"] += [s.id for s in modified]
     result.categories["children_changed"] += [s.id for s in children_changed]
@@ -349,16 +380,35 @@ def _resolve(
     if not work:
         return 0, set()
     # imported here: a run where nothing can have changed never builds a resolver
-    from cartog_ci.index.resolve import resolve_edges, resolver_for
+    from cartog_ci.index.resolve import resolve_edges, resolver_for, resolver_on_demand
 
-    resolver = resolver_for(store.all_symbols(), store.import_edges(), root=str(root) if root is not None else "")
+    where = str(root) if root is not None else ""
+    # Many edges: read every symbol once (~25 µs a symbol on django); a few:
+    # read what they need as they go (~40 µs an edge). The answers are the
+    # same (tests/index/test_on_demand.py); only the cost differs.
+    on_demand = not everything and len(work) * 2 < store.symbol_count()
+    resolver = (
+        resolver_on_demand(store, root=where)
+        if on_demand
+        else resolver_for(store.all_symbols(), store.import_edges(), root=where)
+    )
     before = {edge_id: edge.target_id for edge_id, edge in work}
+    stored = {edge_id: (edge.target_id, edge.resolution) for edge_id, edge in work}
+
+    def changed(found: list[tuple[int, str | None, str | None]]) -> list[tuple[int, str | None, str | None]]:
+        # an edge that resolves as stored needs no write (most of them: a cold
+        # run's unresolved edges, an incremental run's re-checked ones)
+        return [u for u in found if stored[u[0]] != (u[1], u[2])]
+
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
-    store.set_targets(updates)
-    resolver.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
+    store.set_targets(changed(updates))
+    if on_demand:  # a class's bases when it is met
+        resolver.set_hierarchy_on_demand(store.bases_of, store.has_unknown_base)
+    else:
+        resolver.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
     rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"])
-    store.set_targets(rest)
+    store.set_targets(changed(rest))
     updates += rest
     touched = {t for t in before.values() if t} | {t for _, t, _ in updates if t}
     return len(updates), touched
@@ -374,12 +424,7 @@ def _edges_to_revisit(
     if name_list:
         # calls on what a call returns: `to_unicode(x).split()` has the
         # qualifier `to_unicode()`, `mod.f(x).g()` has `mod.f()`
-        wanted = set(name_list)
-        found.update(
-            (i, e)
-            for i, e in store.edges_on_constructed_receivers()
-            if {part for part in (e.qualifier or "").removesuffix("()").split(".")} & wanted
-        )
+        found.update(store.edges_on_constructed_receivers(naming=name_list))
     if files_changed:
         # unresolved imports and file links (Markdown): their target may have appeared
         found.update(store.unresolved_imports_and_file_links())

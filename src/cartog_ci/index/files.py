@@ -16,7 +16,7 @@ import errno
 import hashlib
 import os
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,6 +36,7 @@ _SKIP_DIRS = frozenset(
 )  # fmt: skip
 
 Progress = Callable[[str], None]
+Count = Callable[[int, int], None]  # (done, total) after each file
 
 
 @dataclass(frozen=True)
@@ -166,19 +167,31 @@ def extract_file(job: ParseJob) -> ParseResult:
     return ParseResult(state, result, source=source if job.keep_source else b"")
 
 
-def extract_all(jobs: Sequence[ParseJob], progress: Progress | None = None) -> list[ParseResult]:
+def extract_all(
+    jobs: Sequence[ParseJob], progress: Progress | None = None, count: Count | None = None
+) -> list[ParseResult]:
     """``extract_file`` of every job, in order; on a process pool when there
-    are enough of them."""
+    are enough of them. ``count`` hears (done, total) after each file."""
     workers = os.cpu_count() or 1
     if len(jobs) < POOL_THRESHOLD or workers < 2:
-        return [extract_file(job) for job in jobs]
+        return _counted(map(extract_file, jobs), len(jobs), count)
     if progress:
         progress(f"parsing {len(jobs)} files on {workers} processes")
     # loaded once here, the forked workers inherit the grammars and queries' modules
     from cartog_ci import languages  # noqa: F401
     chunk = max(1, len(jobs) // (workers * 8))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(extract_file, jobs, chunksize=chunk))
+        return _counted(pool.map(extract_file, jobs, chunksize=chunk), len(jobs), count)
+
+
+def _counted(results: Iterator[ParseResult], total: int, count: Count | None) -> list[ParseResult]:
+    if count is None:
+        return list(results)
+    out: list[ParseResult] = []
+    for result in results:
+        out.append(result)
+        count(len(out), total)
+    return out
 
 
 def revision_jobs(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from cartog_ci.config import Config
 from cartog_ci.domain import IndexResult
 from cartog_ci.index.cascade import index_repository
-from cartog_ci.index.files import Progress
+from cartog_ci.index.files import Count, Progress
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.embed.pipeline import EmbedResult
@@ -34,6 +34,7 @@ def refresh(
     force: bool = False,
     progress: Progress | None = None,
     embed_progress: Callable[[int, int], None] | None = None,
+    parse_count: Count | None = None,
 ) -> Refreshed:
     """``embed``: embed the texts without a vector of the configured model
     (the model is loaded only when one lacks it)."""
@@ -44,6 +45,7 @@ def refresh(
         max_bytes=config.max_file_bytes,
         parse_timeout_ms=config.parse_timeout_ms,
         progress=progress,
+        parse_count=parse_count,
     )
     embedded = None
     if embed and config.embed:

@@ -14,6 +14,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from cartog_ci import languages
 from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, FILE_QUALIFIER, TYPE_KINDS, Edge, Symbol
@@ -45,6 +46,60 @@ class _Binding:
     name: str
 
 
+_ABSENT = object()
+
+
+class _OnDemand(dict):
+    """A dict whose entries are read on first lookup: ``load(key)`` gives
+    the value or ``_ABSENT`` (kept too, so a key is read once). Lookups
+    (``get``, ``[]``, ``in``) only: what is not yet read cannot be listed."""
+
+    def __init__(self, load: Callable[[object], object]) -> None:
+        super().__init__()
+        self._load = load
+
+    def _fetch(self, key: object) -> object:
+        try:
+            return dict.__getitem__(self, key)
+        except KeyError:
+            pass
+        value = self._load(key)
+        dict.__setitem__(self, key, value)
+        return value
+
+    def get(self, key: object, default: object = None) -> object:
+        value = self._fetch(key)
+        return default if value is _ABSENT else value
+
+    def __getitem__(self, key: object) -> object:
+        value = self._fetch(key)
+        if value is _ABSENT:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return self._fetch(key) is not _ABSENT
+
+    def _not_listable(self, *args: object) -> None:
+        raise TypeError("an on-demand table cannot be listed")
+
+    keys = values = items = _not_listable  # type: ignore[assignment]
+
+
+class SymbolSource(Protocol):
+    """What an on-demand symbol table reads (the store's lookups, store/sqlite.py)."""
+
+    def symbol(self, symbol_id: str) -> Symbol | None: ...
+
+    def symbols_by(self, column: str, value: str) -> list[Symbol]: ...
+
+    def module_symbols(self) -> list[Symbol]: ...
+
+    def detached_method_candidates(self) -> list[Symbol]: ...
+
+    def import_edges_in_file(self, path: str) -> list[Edge]: ...
+
+
 @dataclass
 class SymbolTable:
     """Everything resolution looks up, built once per run from the store."""
@@ -71,6 +126,93 @@ class SymbolTable:
     # (file, line) -> the modules imported whole there without a name
     # (`require('./x')` in `require('./x').f()`)
     line_modules: dict[tuple[str, int], list[str]] = field(default_factory=lambda: defaultdict(list))
+    # The symbols a method declared away from its type can be (all of them,
+    # or the store's narrower query): see Resolver._detached_methods.
+    detached_candidates: Callable[[], Iterable[Symbol]] | None = None
+
+    @classmethod
+    def on_demand(cls, source: SymbolSource) -> SymbolTable:
+        """The same lookups as ``build`` over every symbol, each read from
+        the store when first asked: an incremental run resolves a few hundred
+        edges and needs a small part of the table (docs/incremental.md).
+        Only the modules (files, directories, languages) are read up front."""
+        table = cls()
+        for s in source.module_symbols():
+            table.module_of_file[s.file] = s.id
+            table.language_of_file[s.file] = s.language
+            table.files_by_dir[posixpath.dirname(s.file)].append(s.file)
+        def load_symbol(key: object) -> object:
+            found = source.symbol(str(key))
+            return _ABSENT if found is None else found
+
+        by_id: dict[str, Symbol] = _OnDemand(load_symbol)
+        files_read: set[str] = set()
+        imports_read: set[str] = set()
+
+        def named(column: str) -> Callable[[object], object]:
+            def load(key: object) -> object:
+                found = [s for s in source.symbols_by(column, str(key)) if s.kind != "module"]
+                for s in found:
+                    dict.setdefault(by_id, s.id, s)
+                return [s.id for s in found]
+
+            return load
+
+        def read_file(path: str) -> None:
+            if path in files_read:
+                return
+            files_read.add(path)
+            kids: dict[str, dict[str, list[str]]] = {}
+            for s in source.symbols_by("file", path):
+                dict.setdefault(by_id, s.id, s)
+                if s.kind != "module" and s.parent_id is not None:
+                    kids.setdefault(s.parent_id, {}).setdefault(s.name, []).append(s.id)
+            for parent, names in kids.items():
+                dict.__setitem__(children, parent, names)
+
+        def load_children(key: object) -> object:
+            parent = by_id.get(str(key))
+            if parent is None:
+                return _ABSENT
+            read_file(parent.file)  # a symbol's children are in its file
+            found = dict.get(children, str(key))
+            return _ABSENT if found is None else found
+
+        def read_imports(path: str) -> None:
+            if path in imports_read:
+                return
+            imports_read.add(path)
+            one = cls()
+            for e in source.import_edges_in_file(path):
+                one.add_import(e)
+            dict.__setitem__(bindings, path, dict(one.bindings.get(path, {})))
+            dict.__setitem__(star_imports, path, list(one.star_imports.get(path, [])))
+            for key, modules in one.line_modules.items():
+                dict.__setitem__(line_modules, key, list(modules))
+
+        def of_file(holder: dict[object, object], file_of: Callable[[object], str]) -> Callable[[object], object]:
+            def load(key: object) -> object:
+                read_imports(file_of(key))
+                return dict.get(holder, key, _ABSENT)
+
+            return load
+
+        children: dict[str, dict[str, list[str]]] = _OnDemand(load_children)
+        bindings: dict[str, dict[str, _Binding]] = _OnDemand(lambda k: load_bindings(k))
+        star_imports: dict[str, list[str]] = _OnDemand(lambda k: load_stars(k))
+        line_modules: dict[tuple[str, int], list[str]] = _OnDemand(lambda k: load_lines(k))
+        load_bindings = of_file(bindings, str)  # type: ignore[arg-type]
+        load_stars = of_file(star_imports, str)  # type: ignore[arg-type]
+        load_lines = of_file(line_modules, lambda key: str(key[0]))  # type: ignore[arg-type, index]
+        table.by_id = by_id
+        table.by_name = _OnDemand(named("name"))
+        table.by_qualified = _OnDemand(named("qualified_name"))
+        table.children = children
+        table.bindings = bindings
+        table.star_imports = star_imports
+        table.line_modules = line_modules
+        table.detached_candidates = source.detached_method_candidates
+        return table
 
     @classmethod
     def build(cls, symbols: Iterable[Symbol], import_edges: Iterable[Edge]) -> SymbolTable:
@@ -114,6 +256,8 @@ class Resolver:
         self._owners: dict[str, str | None] = {}
         self._site: tuple[str, int] = ("", 0)  # the file and line of the edge being resolved
         self._detached: dict[str, dict[str, list[str]]] | None = None
+        self._dir_names: dict[str, set[str]] = {}
+        self._modules: dict[tuple[str, str], list[str]] = {}
 
     # -- public --------------------------------------------------------------
 
@@ -182,6 +326,13 @@ class Resolver:
             self.t.bases[class_id] = base_ids
         self.t.unknown_bases = set(unknown)
 
+    def set_hierarchy_on_demand(
+        self, bases_of: Callable[[str], list[str]], has_unknown_base: Callable[[str], bool]
+    ) -> None:
+        """``set_hierarchy`` with each class's bases read when first needed."""
+        self.t.bases = _OnDemand(lambda key: bases_of(str(key)) or _ABSENT)
+        self.t.unknown_bases = _OnDemand(lambda key: True if has_unknown_base(str(key)) else _ABSENT)  # type: ignore[assignment]
+
     # -- module lookup -------------------------------------------------------
 
     def _owned(self, importer: str, spec: str) -> bool:
@@ -189,8 +340,14 @@ class Resolver:
         return language is not None and language.owns_module(self.t, importer, spec)
 
     def module_files(self, importer: str, spec: str) -> list[str]:
-        language = languages.get(self.t.language_of_file.get(importer, ""))
-        return language.find_module(self.t, importer, spec) if language is not None else []
+        """The files ``spec`` names from ``importer``: asked once per pair
+        (a file imports a module once and uses it many times)."""
+        key = (importer, spec)
+        found = self._modules.get(key)
+        if found is None:
+            language = languages.get(self.t.language_of_file.get(importer, ""))
+            found = self._modules[key] = language.find_module(self.t, importer, spec) if language is not None else []
+        return found
 
     # -- name lookup ---------------------------------------------------------
 
@@ -211,6 +368,19 @@ class Resolver:
             if module_id is not None:
                 found += self.t.children.get(module_id, {}).get(name, [])
         return self._bound_names(language, found)
+
+    def _names_in_dir(self, directory: str) -> set[str]:
+        """The top-level names of the directory's files: ``_top`` of any of
+        them finds nothing else (once per directory, not per edge)."""
+        names = self._dir_names.get(directory)
+        if names is None:
+            names = set()
+            for f in self.t.files_by_dir.get(directory, []):
+                module_id = self.t.module_of_file.get(f)
+                if module_id is not None:
+                    names.update(name for name, ids in self.t.children.get(module_id, {}).items() if ids)
+            self._dir_names[directory] = names
+        return names
 
     def _bound_names(self, language: str, ids: list[str]) -> list[str]:
         """The definitions a bare or module-qualified name can mean: in Go
@@ -343,8 +513,10 @@ class Resolver:
         if siblings and _package_is_directory(source.language):
             # `_top` already spans the package: once, not once per file (O(n²))
             same_dir = [i for i in self._top(source.file, name) if self.t.by_id[i].file != source.file]
-        else:
+        elif name in self._names_in_dir(directory):
             same_dir = [i for f in siblings for i in self._top(f, name)]
+        else:  # no file of the directory defines it at its top level
+            same_dir = []
         hit, tier = self._pick(same_dir, "same_dir")
         if hit or same_dir:
             return hit, tier
@@ -758,7 +930,8 @@ class Resolver:
         """type ID -> name -> its methods declared away from it (built once)."""
         if self._detached is None:
             self._detached = defaultdict(lambda: defaultdict(list))
-            for symbol in list(self.t.by_id.values()):
+            candidates = self.t.detached_candidates or (lambda: list(self.t.by_id.values()))
+            for symbol in candidates():
                 owner = self._owner_of_detached(symbol)
                 if owner is not None:
                     self._detached[owner][symbol.name].append(symbol.id)
@@ -827,8 +1000,18 @@ class Resolver:
         return name in languages.scope_of(language).builtins
 
 
+# The rules of each language met (a language's rules never change; one not
+# known yet, a pack language before its first file, is asked again).
+_SCOPES: dict[str, ScopeRules] = {}
+
+
 def _scope(symbol: Symbol) -> ScopeRules:
-    return languages.scope_of(symbol.language)
+    rules = _SCOPES.get(symbol.language)
+    if rules is None:
+        rules = languages.scope_of(symbol.language)
+        if languages.get(symbol.language) is not None:
+            _SCOPES[symbol.language] = rules
+    return rules
 
 
 def _self_names(source: Symbol) -> tuple[str, ...]:
@@ -856,6 +1039,15 @@ def resolver_for(symbols: Iterable[Symbol], import_edges: Iterable[Edge], *, roo
     the class hierarchy (``set_hierarchy``) before resolving anything but
     ``inherits`` edges: ``self.m()`` looks through the bases."""
     table = SymbolTable.build(symbols, import_edges)
+    table.root = root
+    return Resolver(table)
+
+
+def resolver_on_demand(source: SymbolSource, *, root: str) -> Resolver:
+    """A resolver that reads the symbols and imports it needs from the store
+    as it goes (``SymbolTable.on_demand``): the same answers as
+    ``resolver_for`` over all of them, for a run that resolves few edges."""
+    table = SymbolTable.on_demand(source)
     table.root = root
     return Resolver(table)
 

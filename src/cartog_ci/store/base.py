@@ -12,7 +12,7 @@ search results are stable because of them. Lookups by a list of IDs run
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, Self
 
@@ -67,6 +67,14 @@ class Store(Protocol):
         cached vectors stay."""
         ...
 
+    def bulk_load(self) -> AbstractContextManager[None]:
+        """Inside a transaction, for filling the emptied tables: their
+        secondary indexes are dropped for the block and built once at its
+        end (sorted, packed pages). Only whole-table reads and row-id
+        lookups are cheap inside; an exception leaves the rollback of the
+        transaction to restore them."""
+        ...
+
     def stats(self) -> IndexStats: ...
 
     # -- symbols -------------------------------------------------------------
@@ -91,6 +99,20 @@ class Store(Protocol):
 
     def all_symbols(self) -> list[Symbol]:
         """By file, start byte, outer before inner."""
+        ...
+
+    def symbols_by(self, column: str, value: str) -> list[Symbol]:
+        """Symbols whose name, qualified_name or file is ``value``, in all_symbols' order."""
+        ...
+
+    def symbol_count(self) -> int: ...
+
+    def module_symbols(self) -> list[Symbol]:
+        """The module symbols, in all_symbols' order."""
+        ...
+
+    def detached_method_candidates(self) -> list[Symbol]:
+        """Methods right under a module or namespace with a dotted qualified name."""
         ...
 
     def find_symbols(self, text: str) -> list[Symbol]:
@@ -137,8 +159,20 @@ class Store(Protocol):
         """In the order they were stored."""
         ...
 
+    def import_edges_in_file(self, path: str) -> list[Edge]:
+        """One file's ``imports`` edges, in the order they were stored."""
+        ...
+
     def bases(self) -> dict[str, list[str]]:
         """Class ID -> the IDs of its resolved bases, by file and line, then as stored."""
+        ...
+
+    def bases_of(self, class_id: str) -> list[str]:
+        """One class's entry of ``bases()``."""
+        ...
+
+    def has_unknown_base(self, class_id: str) -> bool:
+        """Whether the class is one of ``classes_with_unknown_bases()``."""
         ...
 
     def classes_with_unknown_bases(self) -> set[str]:
@@ -167,8 +201,10 @@ class Store(Protocol):
 
     def edges_qualified_by(self, qualifiers: Sequence[str]) -> list[NumberedEdge]: ...
 
-    def edges_on_constructed_receivers(self) -> list[NumberedEdge]:
-        """Qualified by a construction (``Foo().run()``) or a receiver holding one."""
+    def edges_on_constructed_receivers(self, naming: Collection[str] | None = None) -> list[NumberedEdge]:
+        """Qualified by a construction (``Foo().run()``) or a receiver holding
+        one; with ``naming``, only those whose qualifier (``()`` dropped) has
+        one of these dotted parts."""
         ...
 
     def unresolved_imports_and_file_links(self) -> list[NumberedEdge]:
@@ -179,17 +215,36 @@ class Store(Protocol):
         """(edge number, target ID, resolution tier) for each edge."""
         ...
 
-    def invalidate_dangling_edges(self) -> int:
-        """Edges whose target no longer exists lose it; how many."""
+    def invalidate_dangling_edges(self, targets: Iterable[str] | None = None) -> int:
+        """Edges whose target no longer exists lose it (only edges to
+        ``targets``, when given); how many."""
         ...
 
     # -- search texts and vectors --------------------------------------------
 
-    def replace_texts(self, path: str, texts: Sequence[SymbolText], names: dict[str, str]) -> None:
-        """The search texts of one file; ``names``: symbol ID -> name."""
+    def replace_texts(
+        self,
+        path: str,
+        texts: Sequence[SymbolText],
+        names: dict[str, str],
+        *,
+        search_index: bool = True,
+        fresh: bool = False,
+    ) -> None:
+        """The search texts of one file; ``names``: symbol ID -> name.
+        ``search_index=False``: the full-text index waits for ``rebuild_search_index``;
+        ``fresh``: the file has no stored texts (nothing to delete first)."""
+        ...
+
+    def rebuild_search_index(self) -> None:
+        """The full-text index again from every stored text (end of a cold run)."""
         ...
 
     def contents(self, ids: Sequence[str]) -> dict[str, str]: ...
+
+    def texts_to_embed(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """Symbol ID -> (text hash, text to embed), for the symbols that have a text."""
+        ...
 
     def fts(self, expression: str, limit: int, table: str = "fts_symbols") -> list[tuple[str, float]]:
         """(symbol ID, BM25 score) best first, for an FTS5 expression over
@@ -210,7 +265,8 @@ class Store(Protocol):
         ...
 
     def add_vectors(self, model_id: str, items: Sequence[tuple[str, bytes]]) -> None:
-        """(text hash, little-endian float32 vector) pairs."""
+        """(text hash, little-endian float32 vector) pairs; searched by KNN
+        only when ``model_id`` is the searched model, else cached by hash."""
         ...
 
     def prune_vectors(self) -> int:

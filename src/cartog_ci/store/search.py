@@ -51,19 +51,64 @@ def load_vec(db: apsw.Connection) -> None:
     db.enable_load_extension(False)
 
 
+# A chunk's embedded text (m006): stored only when it is not a prefix of the
+# content (it is, as embed/text.py cuts them today); else its length in characters.
+EMBED_TEXT = "coalesce(c.embed_text, substr(c.content, 1, c.embed_chars))"
+
+
+def _embedded(text: SymbolText) -> tuple[int | None, str | None]:
+    """(embed_chars, embed_text) of a chunk row."""
+    if text.content.startswith(text.embed_text):
+        return len(text.embed_text), None
+    return None, text.embed_text
+
+
+def fill_search_index(db: apsw.Connection) -> None:
+    """Index every chunk in both (empty) full-text tables, in rowid order:
+    what ``replace_texts`` indexes file by file (a symbol's name and its
+    split words, and its content)."""
+    rows = cast(
+        "list[tuple[int, str, str]]",
+        db.execute(
+            "SELECT c.rowid, coalesce(s.name, ''), c.content FROM chunks c "
+            "LEFT JOIN symbols s ON s.id = c.symbol_id ORDER BY c.rowid"
+        ).fetchall(),
+    )
+    db.executemany(
+        "INSERT INTO fts_symbols (rowid, name, words, content) VALUES (?, ?, ?, ?)",
+        ((rowid, name, words_of(name), content) for rowid, name, content in rows),
+    )
+    db.executemany("INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)", ((r[0], r[2]) for r in rows))
+
+
 class SearchTables(Tables):
     """A part of SqliteStore: the search tables on its connection."""
 
     # -- text ----------------------------------------------------------------
 
-    def replace_texts(self, path: str, texts: Sequence[SymbolText], names: dict[str, str]) -> None:
-        # FTS rows share the chunk's rowid: symbol_id is UNINDEXED in FTS5, so
-        # deleting by it would scan the whole table for every symbol.
-        self.delete_texts([path])
+    def replace_texts(
+        self,
+        path: str,
+        texts: Sequence[SymbolText],
+        names: dict[str, str],
+        *,
+        search_index: bool = True,
+        fresh: bool = False,
+    ) -> None:
+        """The file's texts; ``search_index=False`` leaves the full-text
+        tables to one ``rebuild_search_index`` at the end of a cold run (one
+        pass over ``chunks``: less work, and one compact segment per table)."""
+        # FTS rows share the chunk's rowid: the tables are contentless, the
+        # chunk says which symbol a hit is.
+        if not fresh:
+            self.delete_texts([path])
         self.db.executemany(
-            "INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?, ?)",
-            ((t.symbol_id, path, t.text_hash, t.embed_text, t.content) for t in texts),
+            "INSERT OR REPLACE INTO chunks (symbol_id, file, text_hash, content, embed_chars, embed_text) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            ((t.symbol_id, path, t.text_hash, t.content, *_embedded(t)) for t in texts),
         )
+        if not search_index:
+            return
         rowids = dict(
             cast(
                 "list[tuple[str, int]]",
@@ -71,16 +116,22 @@ class SearchTables(Tables):
             )
         )
         self.db.executemany(
-            "INSERT INTO fts_symbols (rowid, symbol_id, name, words, content) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO fts_symbols (rowid, name, words, content) VALUES (?, ?, ?, ?)",
             (
-                (rowids[t.symbol_id], t.symbol_id, names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content)
+                (rowids[t.symbol_id], names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content)
                 for t in texts
             ),
         )
         self.db.executemany(
-            "INSERT INTO fts_trigram (rowid, symbol_id, content) VALUES (?, ?, ?)",
-            ((rowids[t.symbol_id], t.symbol_id, t.content) for t in texts),
+            "INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)",
+            ((rowids[t.symbol_id], t.content) for t in texts),
         )
+
+    def rebuild_search_index(self) -> None:
+        """Both full-text tables again from every stored text."""
+        for table in ("fts_symbols", "fts_trigram"):
+            self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
+        fill_search_index(self.db)
 
     def delete_texts(self, paths: Iterable[str]) -> None:
         for path in paths:
@@ -96,9 +147,11 @@ class SearchTables(Tables):
     def fts(self, expression: str, limit: int, table: str = "fts_symbols") -> list[tuple[str, float]]:
         """(symbol_id, bm25) best first; ``expression`` is an FTS5 query we built."""
         weights = "10.0, 4.0, 1.0" if table == "fts_symbols" else "1.0"
+        # contentless: the hit's symbol is its chunk's (same rowid)
         rows = self.db.execute(
-            f"SELECT symbol_id, bm25({table}, 0.0, {weights}) AS score FROM {table} "
-            f"WHERE {table} MATCH ? ORDER BY score LIMIT ?",
+            f"SELECT c.symbol_id, bm25({table}, 0.0, {weights}) AS score FROM {table} "
+            f"JOIN chunks c ON c.rowid = {table}.rowid "
+            f"WHERE {table} MATCH ? ORDER BY score, {table}.rowid LIMIT ?",
             (expression, limit),
         )
         return [(str(a), float(b)) for a, b in rows]
@@ -126,13 +179,19 @@ class SearchTables(Tables):
         return row is not None
 
     def add_vectors(self, model_id: str, items: Sequence[tuple[str, bytes]]) -> None:
+        # The KNN table holds the searched model's vectors only; vectors of
+        # another model (or before any model is searched: the report's
+        # related code on an index that was never embedded whole) are cached
+        # by text hash, and use_vector_model copies them in when it builds it.
+        searched = self.vector_model()
+        indexed = searched is not None and searched[0] == model_id and self._has_vec_table()
         for text_hash, blob in items:
             self.db.execute(
                 "INSERT OR IGNORE INTO vectors (text_hash, model_id, vector) VALUES (?, ?, ?)",
                 (text_hash, model_id, blob),
             )
             row_id = self.db.last_insert_rowid()
-            if self.db.changes():
+            if indexed and self.db.changes():
                 self.db.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) VALUES (?, ?)", (row_id, blob))
 
     def prune_vectors(self) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from cartog_ci.domain import FileState, Symbol, SymbolText
 from cartog_ci.store.tables import Tables, chunks
@@ -23,6 +23,8 @@ SYMBOL_COLUMNS = (
     "id, name, qualified_name, kind, file, start_line, end_line, start_byte, end_byte, "
     "parent_id, signature, language, content_hash, subtree_hash, decorators, docstring, in_degree"
 )
+# all_symbols' order, which the resolver's lookups on demand keep
+ALL_ORDER = "ORDER BY file, start_byte, end_byte DESC, id"
 
 
 def symbol_of(row: Sequence[object]) -> Symbol:
@@ -37,17 +39,18 @@ def symbol_row(s: Symbol) -> tuple[object, ...]:
     return (
         s.id, s.name, s.qualified_name, s.kind, s.file, s.start_line, s.end_line,
         s.start_byte, s.end_byte, s.parent_id, s.signature, s.language,
-        s.content_hash, s.subtree_hash, json.dumps(list(s.decorators)), s.docstring, s.in_degree,
+        s.content_hash, s.subtree_hash, json.dumps(list(s.decorators)) if s.decorators else "[]", s.docstring, s.in_degree,
     )  # fmt: skip
 
 
 class GraphTables(Tables):
     """Files and symbols on the store's connection (``db``)."""
 
-    # Set by each store: the tables of search texts (emptied by ``clear``),
-    # the vector cache's table, and how one file's texts go.
-    TEXT_TABLES: tuple[str, ...]
+    # Set by each store: the vector cache's table, a chunk's embedded text
+    # as an expression on ``chunks c`` (SQLite keeps a prefix of the content
+    # as its length: store.search.EMBED_TEXT), and how one file's texts go.
     VECTORS: str
+    EMBED_TEXT: str
     VECTOR_COLUMN: str  # a cached vector as the backend reads it (``v.``)
     delete_texts: Callable[[Iterable[str]], None]
 
@@ -82,7 +85,7 @@ class GraphTables(Tables):
     def clear(self) -> None:
         """Forget every file, symbol, edge and search text (``index --force``);
         cached vectors stay, keyed by text hash, for the texts that come back."""
-        for table in ("edges", "symbols", "files", *self.TEXT_TABLES):
+        for table in ("edges", "symbols", "files", "chunks"):
             self.db.execute(f"DELETE FROM {table}")
 
     def delete_file(self, path: str) -> None:
@@ -157,30 +160,51 @@ class GraphTables(Tables):
         return [str(r[0]) for r in rows]
 
     def all_symbols(self) -> list[Symbol]:
-        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols ORDER BY file, start_byte, end_byte DESC, id")
+        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols {ALL_ORDER}")
+        return [symbol_of(r) for r in rows]
+
+    # -- the resolver's lookups on demand (index/resolve.py SymbolTable.on_demand),
+    # each in all_symbols' order
+
+    def symbols_by(self, column: str, value: str) -> list[Symbol]:
+        """Symbols whose ``column`` (name, qualified_name or file) is ``value``."""
+        if column not in ("name", "qualified_name", "file"):
+            raise ValueError(f"no symbol lookup by {column!r}")
+        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE {column} = ? {ALL_ORDER}", (value,))
+        return [symbol_of(r) for r in rows]
+
+    def symbol_count(self) -> int:
+        return int(cast("tuple[int]", self.db.execute("SELECT count(*) FROM symbols").fetchone())[0])
+
+    def module_symbols(self) -> list[Symbol]:
+        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE kind = 'module' {ALL_ORDER}")
+        return [symbol_of(r) for r in rows]
+
+    def detached_method_candidates(self) -> list[Symbol]:
+        """Methods right under a module or namespace with a dotted qualified
+        name (Go ``func (s *Server) f``, a Rust ``impl``): the only symbols
+        that can be declared away from their type."""
+        columns = ", ".join(f"s.{c.strip()}" for c in SYMBOL_COLUMNS.split(","))
+        rows = self.db.execute(
+            f"SELECT {columns} FROM symbols s JOIN symbols p ON p.id = s.parent_id "
+            "WHERE s.kind = 'method' AND p.kind IN ('module', 'namespace') AND s.qualified_name LIKE '%.%' "
+            "ORDER BY s.file, s.start_byte, s.end_byte DESC, s.id"
+        )
         return [symbol_of(r) for r in rows]
 
     def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
         """Phase 3: in_degree = resolved incoming edges (all symbols when ids is None)."""
-        sql = (
-            "UPDATE symbols SET in_degree = (SELECT count(*) FROM edges "
-            "WHERE edges.target_id = symbols.id)"
+        return self.update_rows(
+            "UPDATE symbols SET in_degree = (SELECT count(*) FROM edges WHERE edges.target_id = symbols.id) WHERE",
+            "id",
+            ids,
         )
-        if ids is None:
-            self.db.execute(sql)
-            return self.db.changes()
-        total = 0
-        for chunk in chunks(list(dict.fromkeys(ids))):
-            self.db.execute(f"{sql} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
-            total += self.db.changes()
-        return total
 
     # -- search texts (the chunks table of both backends) --------------------
 
     def contents(self, ids: Sequence[str]) -> dict[str, str]:
         out: dict[str, str] = {}
-        for i in range(0, len(ids), 500):
-            chunk = list(ids[i : i + 500])
+        for chunk in chunks(list(ids)):
             marks = ",".join("?" * len(chunk))
             out.update(
                 (str(a), str(b))
@@ -188,10 +212,23 @@ class GraphTables(Tables):
             )
         return out
 
+    def texts_to_embed(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        out: dict[str, tuple[str, str]] = {}
+        for chunk in chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            out.update(
+                (str(a), (str(b), str(c)))
+                for a, b, c in self.db.execute(
+                    f"SELECT c.symbol_id, c.text_hash, {self.EMBED_TEXT} FROM chunks c WHERE c.symbol_id IN ({marks})",
+                    chunk,
+                )
+            )
+        return out
+
     def texts_missing_vectors(self, model_id: str) -> list[tuple[str, str]]:
         """(text_hash, embed_text) of the stored texts without a vector of this model."""
         rows = self.db.execute(
-            "SELECT c.text_hash, min(c.embed_text) FROM chunks c "
+            f"SELECT c.text_hash, min({self.EMBED_TEXT}) FROM chunks c "
             f"LEFT JOIN {self.VECTORS} v ON v.text_hash = c.text_hash AND v.model_id = ? "
             "WHERE v.text_hash IS NULL GROUP BY c.text_hash ORDER BY c.text_hash",
             (model_id,),
@@ -202,7 +239,7 @@ class GraphTables(Tables):
         """File -> its symbols' search texts (what ``index --push`` copies)."""
         out: dict[str, list[SymbolText]] = {}
         rows = self.db.execute(
-            "SELECT file, symbol_id, embed_text, content, text_hash FROM chunks ORDER BY file, symbol_id"
+            f"SELECT c.file, c.symbol_id, {self.EMBED_TEXT}, c.content, c.text_hash FROM chunks c ORDER BY c.file, c.symbol_id"
         )
         for file, *text in rows:
             out.setdefault(str(file), []).append(SymbolText(*text))

@@ -58,6 +58,19 @@ class Tables:
     def meta_items(self) -> dict[str, str]:
         return {str(k): str(v) for k, v in self.db.execute("SELECT key, value FROM meta ORDER BY key")}
 
+    def update_rows(self, update: str, column: str, values: Iterable[str] | None) -> int:
+        """``update`` (ending in WHERE or AND) on every row it selects, or
+        only where ``column`` is one of ``values`` (by its index, IN_CHUNK
+        values a statement); how many rows changed."""
+        if values is None:
+            self.db.execute(f"{update} TRUE")
+            return int(self.db.changes())
+        total = 0
+        for chunk in chunks(sorted(set(values))):
+            self.db.execute(f"{update} {column} IN ({','.join('?' * len(chunk))})", chunk)
+            total += self.db.changes()
+        return total
+
     def vector_model(self) -> tuple[str, int] | None:
         """(model ID, dimensions) the stored vectors are searched with."""
         model = self.get_meta("embedding_model")

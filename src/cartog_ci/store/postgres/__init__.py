@@ -56,7 +56,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
     makes it when missing, from ``base_branch``'s graph when there is one;
     a reader of a branch without a graph reads the base's."""
 
-    TEXT_TABLES = ("chunks",)
+    EMBED_TEXT = "c.embed_text"  # stored in full (no prefix as a length, as SQLite's m006)
     VECTORS = "cartog.vectors"
     VECTOR_COLUMN = "v.embedding::real[]"
 
@@ -203,6 +203,16 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
             if outer:
                 self.db.execute("SELECT pg_advisory_xact_lock(?)", (self._lock,))
             yield
+
+    @contextmanager
+    def bulk_load(self) -> Iterator[None]:
+        """A plain block: the indexes stay. Dropping them as SQLite does
+        would hold an ACCESS EXCLUSIVE lock on the graph's tables until the
+        run commits, and every reader of the branch (MVCC readers never wait
+        otherwise) would wait for a whole cold run."""
+        if self.db.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+            raise RuntimeError("bulk_load outside a transaction")
+        yield
 
     # -- the database's graphs -------------------------------------------------
 

@@ -122,8 +122,22 @@ def graph_m002_indexes(db: PgConnection) -> None:
     )
 
 
+def graph_m003_partial_lookups(db: PgConnection) -> None:
+    """The partial indexes of the SQLite file's m005 and m007 for an
+    incremental run (docs/incremental.md): the module symbols, the edges
+    qualified by a construction (``Foo().run()``) and the edges by qualifier
+    (``edges_alias`` is m002's)."""
+    db.execute(
+        """
+        CREATE INDEX symbols_modules ON symbols(file, start_byte, end_byte DESC, id) WHERE kind = 'module';
+        CREATE INDEX edges_constructed ON edges(qualifier) WHERE qualifier LIKE '%()';
+        CREATE INDEX edges_qualifier ON edges(qualifier) WHERE qualifier IS NOT NULL;
+        """
+    )
+
+
 SHARED_MIGRATIONS: tuple[Migration, ...] = (shared_m001,)
-GRAPH_MIGRATIONS: tuple[Migration, ...] = (graph_m001, graph_m002_indexes)
+GRAPH_MIGRATIONS: tuple[Migration, ...] = (graph_m001, graph_m002_indexes, graph_m003_partial_lookups)
 TABLES_ONLY = GRAPH_MIGRATIONS[:1]
 SCHEMA_VERSION = len(GRAPH_MIGRATIONS)
 

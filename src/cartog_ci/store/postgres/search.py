@@ -3,7 +3,8 @@
 pgvector HNSW index (cosine) over the vector cache shared by every graph.
 
 The search layer hands the store FTS5 expressions (search/fts.py: quoted
-phrases, ``*`` prefixes, AND, OR, parentheses); ``parse_fts`` reads that
+phrases, ``*`` prefixes, AND, OR, parentheses, column filters such as
+related code's ``{name words} : (…)``); ``parse_fts`` reads that
 grammar once and each table turns it into its own condition. Words are cut
 as FTS5's unicode61 tokenizer cuts them (letters and digits, diacritics
 removed, lower case), so both backends match the same symbols; the order
@@ -30,7 +31,10 @@ if TYPE_CHECKING:
 # BM25 column weights of the SQLite store, store/search.py), scaled to 1.
 RANK_WEIGHTS = "{0.1, 0, 0.4, 1.0}"
 _WORD = re.compile(r"[^\W_]+")
-_FTS_TOKEN = re.compile(r'\s*(?:"((?:[^"]|"")*)"(\*?)|(\()|(\))|(AND|OR|NOT)\b)')
+_FTS_TOKEN = re.compile(r'\s*(?:"((?:[^"]|"")*)"(\*?)|(\()|(\))|(AND|OR|NOT)\b|\{([\w\s]*)\}\s*:)')
+# The tsvector weight of each column of the SQLite store's fts_symbols
+# (keyword_vector's fields): a column filter keeps a phrase's words to them.
+COLUMN_WEIGHTS = {"name": "A", "words": "B", "content": "D"}
 
 
 def fts_words(text: str) -> list[str]:
@@ -62,14 +66,19 @@ class Phrase:
     words: tuple[str, ...]
     text: str  # as quoted (for the trigram table: a literal substring)
     prefix: bool
+    weights: str = ""  # tsvector weights its words must have (a column filter); "" for any
 
 
 Node = Phrase | str  # a phrase, or "AND" / "OR" / "NOT" / "(" / ")"
 
 
 def parse_fts(expression: str) -> list[Node]:
-    """The tokens of an FTS5 expression we built, implicit ANDs made explicit."""
+    """The tokens of an FTS5 expression we built, implicit ANDs made explicit;
+    a column filter becomes the weights of the phrases of its operand (a
+    phrase, or a parenthesised group)."""
     out: list[Node] = []
+    group_weights = [""]  # per open parenthesis: the column filter in force
+    pending: str | None = None  # a column filter waiting for its operand
     pos = 0
     expression = expression.rstrip()
     while pos < len(expression):
@@ -77,17 +86,35 @@ def parse_fts(expression: str) -> list[Node]:
         if match is None:
             raise ValueError(f"not an FTS5 expression of ours: {expression!r}")
         pos = match.end()
-        quoted, star, opening, closing, operator = match.groups()
+        quoted, star, opening, closing, operator, columns = match.groups()
+        if columns is not None:
+            if out and _operand_end(out[-1]):
+                out.append("AND")
+            pending = _weights(columns, expression)
+            continue
         node: Node
         if quoted is not None:
             text = quoted.replace('""', '"')
-            node = Phrase(tuple(fts_words(text)), text, bool(star))
+            node = Phrase(tuple(fts_words(text)), text, bool(star), pending or group_weights[-1])
+        elif opening:
+            node = opening
+            group_weights.append(pending or group_weights[-1])
         else:
-            node = opening or closing or operator
+            node = closing or operator
+            if closing and len(group_weights) > 1:
+                group_weights.pop()
+        pending = None
         if out and _operand_end(out[-1]) and (isinstance(node, Phrase) or node == "("):
             out.append("AND")
         out.append(node)
     return out
+
+
+def _weights(columns: str, expression: str) -> str:
+    try:
+        return "".join(sorted({COLUMN_WEIGHTS[c] for c in columns.split()}))
+    except KeyError as exc:
+        raise ValueError(f"no such column {exc.args[0]!r} in {expression!r}") from None
 
 
 def _operand_end(node: Node) -> bool:
@@ -102,6 +129,8 @@ def tsquery(nodes: Sequence[Node]) -> str:
             words = [f"'{w}'" for w in node.words] or ["'\u2400'"]
             if node.prefix:
                 words[-1] += ":*"
+            if node.weights:
+                words = [w + (node.weights if w.endswith("*") else ":" + node.weights) for w in words]
             parts.append("(" + " <-> ".join(words) + ")")
         else:
             parts.append({"AND": "&", "OR": "|", "NOT": "& !"}.get(node, node))
@@ -136,8 +165,20 @@ class PostgresSearch(Tables):
 
     # -- text ----------------------------------------------------------------
 
-    def replace_texts(self, path: str, texts: Sequence[SymbolText], names: dict[str, str]) -> None:
-        self.delete_texts([path])
+    def replace_texts(
+        self,
+        path: str,
+        texts: Sequence[SymbolText],
+        names: dict[str, str],
+        *,
+        search_index: bool = True,
+        fresh: bool = False,
+    ) -> None:
+        """The file's texts with their ``tsvector``, written with the row
+        whatever ``search_index`` says (no separate full-text table to fill
+        later); ``fresh``: nothing stored for the file to delete first."""
+        if not fresh:
+            self.delete_texts([path])
         latest = {t.symbol_id: t for t in texts}  # the last text of an ID wins, as INSERT OR REPLACE in SQLite
         self.db.executemany(
             "INSERT INTO chunks (symbol_id, file, text_hash, embed_text, content, keywords) VALUES "
@@ -154,6 +195,9 @@ class PostgresSearch(Tables):
                 for t in latest.values()
             ),
         )
+
+    def rebuild_search_index(self) -> None:
+        """Nothing: the keywords and trigram GIN indexes follow ``chunks`` row by row."""
 
     def delete_texts(self, paths: Iterable[str]) -> None:
         self.db.executemany("DELETE FROM chunks WHERE file = ?", ((p,) for p in paths))

@@ -1,0 +1,170 @@
+"""The latency of a warm `cartog-ci search` process, and of the ONNX session
+behind a question, against a baseline revision.
+
+``cli`` (default): ``cartog-ci search QUESTION --limit 10`` on an embedded
+index, ``--runs`` times per side; with ``--baseline REV`` that revision runs
+from a detached worktree (``PYTHONPATH``, as benchmarks/compare.py does) and
+the two sides alternate (baseline first in odd rounds). Median and range of
+wall and CPU (user + system) seconds per side, and the machine's load: on a
+shared machine the CPU seconds are the steadier figure.
+
+``--throughput``: texts per second embedding ``--texts`` stored texts of
+``--index`` with 2 threads that spin while waiting or sleep (onnxruntime's
+``session.intra_op.allow_spinning``), and with 1 thread, alternating.
+
+``--sessions``: in one process, creating an onnxruntime session of the
+packaged model and embedding one 12-token question, per session setting
+(graph optimisation level, threads), interleaved, median of ``--runs``.
+
+    .venv/bin/python benchmarks/search_latency.py --index IDX --repo REPO --baseline eed330e --runs 21
+    .venv/bin/python benchmarks/search_latency.py --sessions --runs 11
+
+No thresholds: the table is for reading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare import PYTHON, _resolve, baseline_worktree, check_imports, make_side  # noqa: E402
+from measure import cli_env, load_average, median, run_process  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+QUESTION = "retry a task with exponential backoff when it fails"
+RUN_CLI = "import sys; from cartog_ci.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def run_cli(index: str, repo: str, question: str, runs: int, baseline: str | None) -> int:
+    args = ["search", question, "--limit", "10", "--repo", repo, "--index", index]
+    sides = {"current": cli_env()}
+    with tempfile.TemporaryDirectory() as tmp:
+        if baseline:
+            sha = _resolve(baseline)
+            worktree = baseline_worktree(sha, Path(tmp))
+            root = worktree.__enter__()
+            side = make_side("baseline", root, sha[:7])
+            check_imports(side)
+            sides = {"baseline": side.env, "current": cli_env()}
+        try:
+            walls: dict[str, list[float]] = {name: [] for name in sides}
+            cpus: dict[str, list[float]] = {name: [] for name in sides}
+            loads = [load_average()]
+            for name, env in sides.items():  # warm the page cache and the model cache, untimed
+                run_process([PYTHON, "-c", RUN_CLI, *args], env=env)
+            for i in range(runs):
+                order = list(sides) if i % 2 == 0 else list(reversed(sides))
+                for name in order:
+                    done = run_process([PYTHON, "-c", RUN_CLI, *args], env=sides[name])
+                    walls[name].append(done.wall)
+                    cpus[name].append(done.cpu)
+            loads.append(load_average())
+        finally:
+            if baseline:
+                worktree.__exit__(None, None, None)
+    print(f"# `cartog-ci search {question!r}`: {runs} runs per side, load {loads[0]} -> {loads[1]}")
+    print("| side | wall median (range) | CPU median (range) |")
+    print("|---|---|---|")
+    for name in sides:
+        w, c = walls[name], cpus[name]
+        print(f"| {name} | {median(w):.3f} s ({min(w):.3f}-{max(w):.3f}) | {median(c):.3f} s ({min(c):.3f}-{max(c):.3f}) |")
+    return 0
+
+
+def run_sessions(runs: int) -> int:
+    import numpy as np
+    import onnxruntime
+
+    from cartog_ci.embed.onnx import packaged_spec
+
+    model = str(packaged_spec().model_path)
+    levels = onnxruntime.GraphOptimizationLevel
+    variants = {
+        "all optimisations, 2 threads (stored texts)": (levels.ORT_ENABLE_ALL, 2),
+        "all optimisations, 1 thread": (levels.ORT_ENABLE_ALL, 1),
+        "no optimisation, 2 threads": (levels.ORT_DISABLE_ALL, 2),
+        "no optimisation, 1 thread (questions)": (levels.ORT_DISABLE_ALL, 1),
+    }
+    ids = np.array([[101, 2128, 1037, 4708, 2007, 23436, 2067, 7245, 2043, 2009, 11896, 102]], dtype=np.int64)
+    feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
+    walls: dict[str, list[float]] = {k: [] for k in variants}
+    cpus: dict[str, list[float]] = {k: [] for k in variants}
+    out: dict[str, np.ndarray] = {}
+    load = load_average()
+    for _ in range(runs):
+        for name, (level, threads) in variants.items():
+            options = onnxruntime.SessionOptions()
+            options.graph_optimization_level = level
+            options.intra_op_num_threads = threads
+            cpu, wall = time.process_time(), time.perf_counter()
+            session = onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+            out[name] = session.run(None, feeds)[0]
+            walls[name].append(time.perf_counter() - wall)
+            cpus[name].append(time.process_time() - cpu)
+    reference = out[next(iter(variants))]
+    print(f"# session + one 12-token question, {runs} runs each, load {load} -> {load_average()}")
+    print("| session | wall median | CPU median | max abs difference |")
+    print("|---|---|---|---|")
+    for name in variants:
+        diff = float(np.abs(out[name] - reference).max())
+        print(f"| {name} | {median(walls[name]) * 1000:.0f} ms | {median(cpus[name]) * 1000:.0f} ms | {diff:.1e} |")
+    return 0
+
+
+def run_throughput(index: str, texts: int) -> int:
+    """Texts per second (wall and CPU) embedding stored texts of an index,
+    2 threads, with and without spinning threads, alternating."""
+    import apsw
+    import onnxruntime
+
+    from cartog_ci.embed.onnx import OnnxEmbeddingModel, packaged_spec
+
+    db = apsw.Connection(f"file:{index}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    sample = [str(r[0]) for r in db.execute("SELECT embed_text FROM chunks ORDER BY text_hash LIMIT ?", (texts,))]
+    spec = packaged_spec()
+    print(f"# {len(sample)} stored texts of {index}, load {load_average()}")
+    print("| threads | spinning | texts/s wall | texts per CPU-second |")
+    print("|---|---|---|---|")
+    for threads, spin in ((2, "0"), (2, "1"), (1, "0"), (2, "0"), (2, "1")):
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.add_session_config_entry("session.intra_op.allow_spinning", spin)
+        model = OnnxEmbeddingModel(spec)
+        model._session = onnxruntime.InferenceSession(str(spec.model_path), options, providers=["CPUExecutionProvider"])
+        model.embed_batch(["warm up"])
+        cpu, wall = time.process_time(), time.perf_counter()
+        model.embed_batch(sample)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        print(f"| {threads} | {'yes' if spin == '1' else 'no'} | {len(sample) / wall:.1f} | {len(sample) / cpu:.1f} |")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--index", help="an embedded index (cli)")
+    parser.add_argument("--repo", help="its repository (cli)")
+    parser.add_argument("--question", default=QUESTION)
+    parser.add_argument("--baseline", help="revision to compare with (cli)")
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--sessions", action="store_true", help="time session settings in-process")
+    parser.add_argument("--throughput", action="store_true", help="embedding rate with and without spinning threads")
+    parser.add_argument("--texts", type=int, default=60, help="stored texts for --throughput")
+    args = parser.parse_args(argv)
+    if args.sessions:
+        return run_sessions(args.runs)
+    if args.throughput:
+        if not args.index:
+            parser.error("--throughput needs --index")
+        return run_throughput(args.index, args.texts)
+    if not args.index or not args.repo:
+        parser.error("--index and --repo are needed (or --sessions)")
+    return run_cli(args.index, args.repo, args.question, args.runs, args.baseline)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
