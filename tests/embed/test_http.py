@@ -14,6 +14,7 @@ from cartog_ci.embed.base import decode_vector, embed_texts
 from cartog_ci.embed.http import BACKOFF_CAP, HttpEmbeddingModel, backoff_delay
 from cartog_ci.embed.onnx import OnnxEmbeddingModel, load_default_model
 from cartog_ci.errors import ModelUnavailable
+from cartog_ci.store.search import EMBED_TEXT
 from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.embedserver import EmbeddingServer, serving
 from tests.testing.fixtures import make_repo, run_cli, sql_rows, write
@@ -139,7 +140,7 @@ def test_index_through_the_cli_stores_the_servers_vectors(tmp_path: Path, server
     assert code == 0, err
     assert "sk-test" not in out + err
     with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
-        texts = dict(sql_rows(store, "SELECT text_hash, min(embed_text) FROM chunks GROUP BY text_hash"))
+        texts = dict(sql_rows(store, f"SELECT c.text_hash, min({EMBED_TEXT}) FROM chunks c GROUP BY c.text_hash"))
         stored = {h: decode_vector(v) for h, v in sql_rows(store, "SELECT text_hash, vector FROM vectors WHERE model_id = 'http:minilm:384'")}
         assert store.vector_model() == ("http:minilm:384", 384)
     assert set(stored) == set(texts) and texts
