@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
+
 import pytest
 
 # The exact-set checks assert in a helper module: rewrite its asserts too, so
@@ -7,9 +10,44 @@ import pytest
 pytest.register_assert_rewrite("tests.testing.exact_sets")
 
 from tests.testing.env import isolate_env
+from tests.testing.pgserver import PostgresServer, ServerUnavailable
+
+_DATABASE_NUMBERS = itertools.count(1)
 
 
 @pytest.fixture(autouse=True)
 def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test writes to $HOME; git identity and templates are pinned."""
     isolate_env(tmp_path_factory, monkeypatch)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    """One real PostgreSQL for the session (tests/testing/pgserver.py); the
+    tests that need it skip, with the reason, when it cannot start."""
+    try:
+        server = PostgresServer()
+        server.start()
+    except ServerUnavailable as exc:
+        pytest.skip(f"PostgreSQL test server unavailable: {exc}")
+    try:
+        yield server
+    finally:
+        server.remove()
+
+
+@pytest.fixture
+def pg_url(pg_server: PostgresServer) -> Iterator[str]:
+    """A fresh database of the session's server, for one test (dropped after it)."""
+    name = f"t{next(_DATABASE_NUMBERS)}"
+    yield pg_server.create_database(name)
+    pg_server.drop_database(name)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test on the SQLite file, then on a fresh PostgreSQL database
+    (CARTOG_CI_DATABASE_URL): same commands, same expected results."""
+    if request.param == "postgres":
+        monkeypatch.setenv("CARTOG_CI_DATABASE_URL", request.getfixturevalue("pg_url"))
+    return str(request.param)

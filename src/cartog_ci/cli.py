@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("report", "impact report of a change: changed symbols, callers, broken references, tests"),
     "comment": ("comment", "create or update the one PR comment that carries the report"),
     "mcp": ("mcp", "serve the graph, the search and the report to coding agents (MCP over stdio)"),
+    "prune": ("prune", "drop old branch graphs from a shared PostgreSQL database"),
 }
 
 

@@ -29,6 +29,11 @@ class Config:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES  # larger files are skipped (stats lists them)
     parse_timeout_ms: int = DEFAULT_PARSE_TIMEOUT_MS  # per tree-sitter parse; a slower file is skipped
     busy_timeout_ms: int = 30_000  # how long a writer waits for another one to finish
+    # "" = the SQLite file; "postgresql://user@host/db" = a shared database
+    # (the password only from PGPASSWORD or CARTOG_CI_DATABASE_URL)
+    storage: str = ""
+    repository: str = ""  # the repository's key in a shared database; "" = from origin's URL
+    base_branch: str = ""  # whose graph a new branch starts from; "" = origin's default, else main
     depth: int = 3
     rerank_top: int = 50
     embed: bool = True
@@ -37,6 +42,9 @@ class Config:
     embedding_url: str = ""
     embedding_api_model: str = ""
     embedding_dims: int = 384
+    embedding_batch_size: int = 64  # texts per HTTP request
+    embedding_timeout: float = 30.0  # seconds per HTTP request
+    embedding_retries: int = 5  # retries on 429, 5xx, timeouts and connection errors
     reranker_model: str = ""  # a cross-encoder directory; empty = built-in
     debounce: float = 5.0
     # Directories (repository-relative) that Python absolute imports are

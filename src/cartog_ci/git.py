@@ -178,6 +178,17 @@ def remote_default_branch(repo: Path) -> str | None:
     return ref or None
 
 
+def current_branch(repo: Path) -> str | None:
+    """The checked-out branch, None when HEAD is detached."""
+    ref = run(repo, "symbolic-ref", "-q", "--short", "HEAD", check=False).decode().strip()
+    return ref or None
+
+
+def remote_url(repo: Path, remote: str = "origin") -> str | None:
+    url = run(repo, "config", "--get", f"remote.{remote}.url", check=False).decode().strip()
+    return url or None
+
+
 def empty_tree(repo: Path) -> str:
     """The ID of git's empty tree (what a first commit is compared with)."""
     return run(repo, "hash-object", "-t", "tree", "--stdin", input=b"").decode().strip()

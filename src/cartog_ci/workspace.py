@@ -1,16 +1,28 @@
-"""Where the repository and its index are, and opening them."""
+"""Where the repository and its index are, and opening them: the SQLite
+file, or a shared PostgreSQL database (``storage`` /
+``CARTOG_CI_DATABASE_URL``, README "Team set-up") keyed by repository and
+branch."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit, urlunsplit
 
 from cartog_ci import config as config_mod
 from cartog_ci import git
 from cartog_ci.config import INDEX_DIR, INDEX_FILE
 from cartog_ci.errors import CartogError, IndexMissing
+from cartog_ci.store.dburl import is_postgres_url, masked
 from cartog_ci.store.sqlite import SqliteStore, read_only_error, read_only_reason
+
+if TYPE_CHECKING:
+    from cartog_ci.store.base import Store
+    from cartog_ci.store.postgres import PostgresStore
+
+DATABASE_URL_ENV = "CARTOG_CI_DATABASE_URL"
 
 
 @dataclass(frozen=True)
@@ -19,6 +31,7 @@ class Workspace:
     index_path: Path
     is_git: bool
     config: config_mod.Config
+    database_url: str | None = None  # a shared PostgreSQL database instead of index_path
 
 
 def locate(repo: str | None, index: str | None, *, require_git: bool = False) -> Workspace:
@@ -37,7 +50,59 @@ def locate(repo: str | None, index: str | None, *, require_git: bool = False) ->
     root = top.resolve() if top is not None else start
     chosen = index or os.environ.get("CARTOG_CI_INDEX")
     index_path = Path(chosen).resolve() if chosen else root / INDEX_DIR / INDEX_FILE
-    return Workspace(root, index_path, top is not None, config_mod.load(root))
+    config = config_mod.load(root)
+    return Workspace(root, index_path, top is not None, config, database_url(config, explicit_index=bool(chosen)))
+
+
+def database_url(config: config_mod.Config, *, explicit_index: bool = False) -> str | None:
+    """The shared database to use, if any: the environment's URL (where a
+    password may be), else the configuration's (where it may not). An
+    explicit --index or CARTOG_CI_INDEX file wins over both."""
+    if explicit_index:
+        return None
+    env = os.environ.get(DATABASE_URL_ENV, "").strip()
+    if env:
+        if not is_postgres_url(env):
+            raise CartogError(f"{DATABASE_URL_ENV} must be a postgresql:// URL, not {masked(env)!r}")
+        return env
+    if not config.storage:
+        return None
+    if not is_postgres_url(config.storage):
+        raise CartogError(f"storage must be \"\" (the SQLite file) or a postgresql:// URL, not {masked(config.storage)!r}")
+    if urlsplit(config.storage).password is not None:
+        raise CartogError(
+            f"storage {masked(config.storage)} holds a password in the configuration: remove it, and set "
+            f"PGPASSWORD or {DATABASE_URL_ENV} in the environment instead"
+        )
+    return config.storage
+
+
+def repository_key(ws: Workspace) -> str:
+    """The repository's name in a shared database: configured, or the CI's,
+    or origin's URL without credentials, or the directory's name."""
+    for value in (ws.config.repository, os.environ.get("CARTOG_CI_REPOSITORY"), os.environ.get("GITHUB_REPOSITORY")):
+        if value:
+            return value
+    url = git.remote_url(ws.root) if ws.is_git else None
+    if url:
+        parts = urlsplit(url)
+        if parts.hostname:  # https://user:token@host/org/repo.git
+            url = urlunsplit(parts._replace(netloc=parts.hostname, query="", fragment=""))
+        return url.removesuffix(".git").removesuffix("/")
+    return ws.root.name
+
+
+def branches(ws: Workspace) -> tuple[str, str]:
+    """(this run's branch, the base branch whose graph a new branch starts from)."""
+    base = ws.config.base_branch or os.environ.get("CARTOG_CI_BASE_BRANCH") or os.environ.get("GITHUB_BASE_REF")
+    if not base and ws.is_git:
+        remote = git.remote_default_branch(ws.root)
+        base = remote.split("/", 1)[1] if remote and "/" in remote else None
+    base = base or "main"
+    branch = os.environ.get("CARTOG_CI_BRANCH") or os.environ.get("GITHUB_HEAD_REF")
+    if not branch and ws.is_git:
+        branch = git.current_branch(ws.root)
+    return branch or base, base
 
 
 def _ensure_ignored_dir(path: Path) -> None:
@@ -47,7 +112,9 @@ def _ensure_ignored_dir(path: Path) -> None:
         ignore.write_text("*\n")
 
 
-def open_store(ws: Workspace, *, create: bool, verify: bool = False) -> SqliteStore:
+def open_store(ws: Workspace, *, create: bool, verify: bool = False) -> Store:
+    if ws.database_url:
+        return open_database(ws, ws.database_url, create=create)
     if not ws.index_path.exists():
         if not create:
             raise IndexMissing(
@@ -63,3 +130,56 @@ def open_store(ws: Workspace, *, create: bool, verify: bool = False) -> SqliteSt
     # A query command reports an unusable file instead of replacing it with
     # an empty one it could not fill.
     return SqliteStore(ws.index_path, rebuild=create, busy_timeout_ms=ws.config.busy_timeout_ms, verify=verify)
+
+
+def open_database(ws: Workspace, url: str, *, create: bool) -> PostgresStore:
+    """This repository's branch in a shared PostgreSQL database."""
+    try:
+        from cartog_ci.store.postgres import PostgresStore
+    except ImportError as exc:  # psycopg is the `postgres` extra
+        raise CartogError(
+            f"storage {masked(url)} needs the PostgreSQL driver: pip install 'cartog-ci[postgres]' ({exc})"
+        ) from exc
+
+    branch, base = branches(ws)
+    return PostgresStore(
+        url,
+        repository=repository_key(ws),
+        branch=branch,
+        base_branch=base,
+        create=create,
+        busy_timeout_ms=ws.config.busy_timeout_ms,
+    )
+
+
+def local(ws: Workspace) -> Workspace:
+    """The same workspace on its SQLite file, whatever the storage setting."""
+    return replace(ws, database_url=None)
+
+
+def push(ws: Workspace, url: str) -> str:
+    """Upload the local index as this repository's branch; the line to print."""
+    if not is_postgres_url(url):
+        raise CartogError(f"--push needs a postgresql:// URL, not {masked(url)!r}")
+    from cartog_ci.store.postgres.push import push as upload
+
+    with SqliteStore(ws.index_path, rebuild=False) as source, open_database(ws, url, create=True) as target:
+        done = upload(source, target)
+        where = f"{target.repository} ({target.branch})"
+    return (
+        f"pushed {done.files} files, {done.symbols} symbols, {done.edges} edges, {done.vectors} vectors "
+        f"to {masked(url)} as {where}"
+    )
+
+
+def prune(ws: Workspace, older_than_days: int) -> list[str]:
+    """Drop this repository's branch graphs not written for that many days
+    from the shared database (never the base branch's); the branches dropped."""
+    if not ws.database_url:
+        raise CartogError(
+            "prune works on a shared PostgreSQL database (storage / CARTOG_CI_DATABASE_URL); "
+            f"a local index is one file: delete {ws.index_path} to start afresh"
+        )
+    branch, base = branches(ws)
+    with open_database(ws, ws.database_url, create=True) as store:
+        return store.prune_graphs(older_than_days, keep=base)

@@ -12,13 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.testing.fixtures import commit, exported, git, index, init_repo, make_repo, sql_rows, write
+from tests.testing.fixtures import commit, exported, git, index, init_repo, make_repo, open_store, sql_rows, write
+
+# Every test on both backends: the cold index they are compared with is an
+# SQLite file, so on PostgreSQL each comparison is also across backends.
+pytestmark = pytest.mark.usefixtures("backend")
 
 
 def _edge_rows(repo: Path) -> list[tuple[object, ...]]:
-    from cartog_ci.store.sqlite import SqliteStore
-
-    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+    with open_store(repo) as store:
         return sql_rows(store, "SELECT id, source_id, target_id, line FROM edges ORDER BY id")
 
 
@@ -346,7 +348,11 @@ class _Editor:
             self.model = copy.deepcopy(model)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+# The random edit sequences run in full on SQLite; on PostgreSQL two of
+# them (the same code paths, each step compared with a cold SQLite index).
+@pytest.mark.parametrize(
+    ("backend", "seed"), [*(("sqlite", s) for s in range(1, 7)), ("postgres", 1), ("postgres", 2)], indirect=["backend"]
+)
 def test_incremental_equals_cold(tmp_path: Path, seed: int) -> None:
     repo = init_repo(tmp_path / "repo")
     editor = _Editor(repo, seed)
@@ -362,7 +368,7 @@ def test_incremental_equals_cold(tmp_path: Path, seed: int) -> None:
         assert exported(repo) == exported(repo, cold_db), f"seed {seed} step {step} after {op}"
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(("backend", "seed"), [("sqlite", 1), ("sqlite", 2), ("sqlite", 3), ("postgres", 1)], indirect=["backend"])
 def test_files_deleted_or_replaced_while_index_runs(tmp_path: Path, seed: int) -> None:
     """A real `cartog-ci index` process while files are deleted, renamed or
     replaced (written whole, as editors save) under it, at whatever moments
@@ -464,11 +470,9 @@ def test_rebinding_an_export_reresolves_its_importers(
 
 
 def test_an_index_from_another_extractor_is_reparsed(tmp_path: Path) -> None:
-    from cartog_ci.store.sqlite import SqliteStore
-
     repo = make_repo(tmp_path, "pyproj")
     index(repo)
-    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+    with open_store(repo) as store:
         with store.transaction():  # as if written by an older cartog-ci
             store.set_meta("extractor", "0" * 64)
             store.db.execute("UPDATE symbols SET signature = 'stale'")

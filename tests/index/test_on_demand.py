@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 
 from cartog_ci.index.resolve import resolver_for, resolver_on_demand
-from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import index, make_repo
+from tests.testing.fixtures import index, make_repo, open_store
 
 PROJECTS = ["pyproj", "goproj", "javaproj", "jsproj", "tsproj", "rustproj", "rubyproj", "mdproj", "mixedproj"]
 
 
+@pytest.mark.usefixtures("backend")
 @pytest.mark.parametrize("name", PROJECTS)
 def test_on_demand_answers_every_edge_as_the_whole_table_does(tmp_path: Path, name: str) -> None:
     repo = make_repo(tmp_path, name)
     index(repo)
-    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+    with open_store(repo) as store:
         edges = [e for _, e in store.numbered_edges()]
         whole = resolver_for(store.all_symbols(), store.import_edges(), root=str(repo))
         whole.set_hierarchy(store.bases(), store.classes_with_unknown_bases())

@@ -16,6 +16,8 @@ from cartog_ci.cli import main
 from tests.testing.fixtures import commit, git, make_repo, write
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
+# Every scenario on both backends, against the same goldens.
+pytestmark = pytest.mark.usefixtures("backend")
 
 
 def _snapshot(name: str, text: str) -> None:

@@ -10,8 +10,9 @@ import pytest
 
 from cartog_ci.search.fts import expressions, keyword_search, trigram_search
 from cartog_ci.store.search import words_of
+from cartog_ci.store.base import Store
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, index, init_repo, sql_rows, write
+from tests.testing.fixtures import commit, index, init_repo, open_store, sql_rows, write
 
 ORDERS_PY = '''\
 def validate_order_items(order):
@@ -45,12 +46,12 @@ VALIDATE = "shop/orders.py:function:validate_order_items"
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
+def store(tmp_path: Path, backend: str) -> Iterator[Store]:
     repo = init_repo(tmp_path / "repo")
     write(repo, {"shop/orders.py": ORDERS_PY})
     commit(repo)
     index(repo)
-    with SqliteStore(repo / ".cartog-ci" / "index.db") as opened:
+    with open_store(repo) as opened:
         yield opened
 
 
@@ -193,6 +194,20 @@ def _answers(opened: SqliteStore) -> list[list[tuple[str, float]]]:
     return [opened.fts(expression, 20, table=table) for table, expression in _QUERIES]
 
 
+def test_a_column_filter_keeps_to_the_names(store):
+    """Related code's same-name search (search/related.py) filters on the
+    name columns: the words of a body do not match there."""
+    assert ids(store.fts('"quantity"', 20)) == [VALIDATE]
+    assert store.fts('{name words} : ("quantity")', 20) == []
+    assert ids(store.fts('{name words} : ("validate" AND "order")', 20)) == [VALIDATE]
+    serve = ["shop/orders.py:method:HTTPServer.serveForever"]
+    assert ids(store.fts('"handle" AND {name} : ("serve"*)', 20)) == serve
+    assert store.fts('{name} : ("forever")', 20) == []  # a word of the split name only
+    assert ids(store.fts('{words} : ("forever")', 20)) == serve
+    assert set(ids(store.fts('{name words} : ("total" OR "percent")', 20))) == {"shop/orders.py:function:order_total"}
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 def test_the_full_text_tables_keep_no_copy_of_the_text(store):
     """m004: contentless FTS5, the text only in chunks (docs/search.md)."""
     names = {str(r[0]) for r in sql_rows(store, "SELECT name FROM sqlite_master")}

@@ -22,5 +22,5 @@ def isolate_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
     empty = home / "git-template"
     empty.mkdir()
     monkeypatch.setenv("GIT_TEMPLATE_DIR", str(empty))
-    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "CARTOG_CI_INDEX"):
+    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "CARTOG_CI_INDEX", "CARTOG_CI_DATABASE_URL"):
         monkeypatch.delenv(var, raising=False)

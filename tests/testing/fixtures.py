@@ -13,6 +13,7 @@ from cartog_ci.cli import main
 from cartog_ci.commands.export import export
 from cartog_ci.domain import IndexResult
 from cartog_ci.index.cascade import index_repository
+from cartog_ci.store.base import Store
 from cartog_ci.store.sqlite import SqliteStore
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"
@@ -63,13 +64,24 @@ def index(repo: Path, *, force: bool = False, db: Path | None = None) -> IndexRe
 
 
 def exported(repo: Path, db: Path | None = None) -> dict[str, object]:
-    with SqliteStore(db or repo / ".cartog-ci" / "index.db") as store:
-        return export(store, hashes=True)
+    """The export of ``db``, else of the repository's store (its file, or
+    its graph in CARTOG_CI_DATABASE_URL)."""
+    if db is not None:
+        with SqliteStore(db) as store:
+            return export(store, hashes=True)
+    with open_store(repo) as opened:
+        return export(opened, hashes=True)
 
 
-def sql_rows(store: SqliteStore, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-    """Test-only inspection of the index file, on the store's connection."""
-    return [tuple(r) for r in store.db.execute(sql, params)]
+def open_store(repo: Path) -> Store:
+    """The repository's store, as a query command opens it (either backend)."""
+    return workspace.open_store(workspace.locate(str(repo), None), create=False)
+
+
+def sql_rows(store: Store, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """Test-only inspection of the index, on the store's connection (the SQL
+    shared by both backends: store/tables.py)."""
+    return [tuple(r) for r in store.db.execute(sql, params)]  # type: ignore[attr-defined]
 
 
 def run_cli(capsys: object, *args: str) -> tuple[int, str, str]:

@@ -17,6 +17,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="reparse everything, full re-insert")
     parser.add_argument("--no-embed", action="store_true", help="structure only: skip embeddings")
     parser.add_argument(
+        "--push",
+        metavar="URL",
+        help="then upload the local index to a shared PostgreSQL database (postgresql://…; the password "
+        "from PGPASSWORD or in the URL), as this repository's branch",
+    )
+    parser.add_argument(
         "--progress",
         action="store_true",
         help="progress lines on stderr even when it is not a terminal (a CI log): files parsed about every 10 s, "
@@ -30,6 +36,8 @@ def _progress(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.path or args.repo, args.index)
+    if args.push:
+        ws = workspace.local(ws)  # index into the file, then upload it
     if not ws.is_git and not ws.index_path.exists():
         sys.stderr.write(
             f"cartog-ci: {ws.root} is not in a git repository: indexing every file below it into {ws.index_path} "
@@ -64,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
             echo(f"embedded {embedded.embedded} text(s) with {embedded.model_id} in {embedded.seconds:.1f} s")
     if embedded is not None and embedded.notice:
         sys.stderr.write(f"cartog-ci: {embedded.notice}\n")
+    if args.push:
+        echo(workspace.push(ws, args.push))
     return 0
 
 

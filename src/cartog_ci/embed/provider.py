@@ -21,7 +21,14 @@ def model_from_config(config: Config, root: Path) -> EmbeddingModel:
 
         if not config.embedding_url or not config.embedding_api_model:
             raise CartogError("embedding_provider = 'http' needs embedding_url and embedding_api_model")
-        return HttpEmbeddingModel(config.embedding_url, config.embedding_api_model, config.embedding_dims)
+        return HttpEmbeddingModel(
+            config.embedding_url,
+            config.embedding_api_model,
+            config.embedding_dims,
+            batch_size=config.embedding_batch_size,
+            timeout=config.embedding_timeout,
+            retries=config.embedding_retries,
+        )
     if config.embedding_provider != "onnx":
         raise CartogError(f"unknown embedding_provider {config.embedding_provider!r}: use 'onnx' or 'http'")
     from cartog_ci.embed.onnx import ModelSpec, OnnxEmbeddingModel, load_default_model

@@ -29,7 +29,8 @@ def _edge_row(e: Edge) -> tuple[object, ...]:
 
 
 class EdgeTables(Tables):
-    """A part of SqliteStore: the edges table on its connection."""
+    """A part of both stores: the edges table on its connection, in SQL that
+    SQLite and PostgreSQL both run (store/tables.py)."""
 
     # -- writes --------------------------------------------------------------
 
@@ -52,18 +53,12 @@ class EdgeTables(Tables):
         """Phase 1: edges whose target no longer exists lose their target;
         with ``targets``, only the edges to those (the symbols a run removed:
         found through the target index, not by a scan of every edge)."""
-        sql = (
+        return self.update_rows(
             "UPDATE edges SET target_id = NULL, resolution = NULL WHERE target_id IS NOT NULL "
-            "AND target_id NOT IN (SELECT id FROM symbols)"
+            "AND target_id NOT IN (SELECT id FROM symbols) AND",
+            "target_id",
+            targets,
         )
-        if targets is None:
-            self.db.execute(sql)
-            return self.db.changes()
-        total = 0
-        for chunk in chunks(sorted(set(targets))):
-            self.db.execute(f"{sql} AND target_id IN ({','.join('?' * len(chunk))})", chunk)
-            total += self.db.changes()
-        return total
 
     # -- reads ---------------------------------------------------------------
 
@@ -95,7 +90,7 @@ class EdgeTables(Tables):
     def all_edges(self) -> list[Edge]:
         rows = self.db.execute(
             f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY file, line, source_id, kind, target_name, "
-            "qualifier, alias"
+            "qualifier NULLS FIRST, alias NULLS FIRST, id"
         )
         return [_edge(r) for r in rows]
 
@@ -160,7 +155,7 @@ class EdgeTables(Tables):
             named = f"target_name IN ({marks}) OR alias IN ({marks})" if aliases else f"target_name IN ({marks})"
             params = (*chunk, *chunk) if aliases else chunk
             rows = self.db.execute(
-                f"SELECT {_EDGE_COLUMNS} FROM edges WHERE target_id IS NULL AND ({named}){kind_sql}",
+                f"SELECT {_EDGE_COLUMNS} FROM edges WHERE target_id IS NULL AND ({named}){kind_sql} ORDER BY id",
                 (*params, *kinds),
             )
             out.extend(_edge(r) for r in rows)
@@ -170,7 +165,7 @@ class EdgeTables(Tables):
         total, unresolved = cast(
             "tuple[int, int]",
             self.db.execute(
-                "SELECT count(*), coalesce(sum(target_id IS NULL AND resolution IS NULL), 0) "
+                "SELECT count(*), count(CASE WHEN target_id IS NULL AND resolution IS NULL THEN 1 END) "
                 "FROM edges WHERE kind != 'imports'"
             ).fetchone(),
         )
@@ -180,7 +175,7 @@ class EdgeTables(Tables):
 
     def numbered_edges(self) -> list[NumberedEdge]:
         """Every edge (a full resolution run)."""
-        return self._numbered("1")
+        return self._numbered("TRUE")
 
     def edges_of_files(self, paths: Sequence[str]) -> list[NumberedEdge]:
         return self._numbered_in("file IN ({marks})", paths)
@@ -222,5 +217,5 @@ class EdgeTables(Tables):
         return out
 
     def _numbered(self, where: str, params: Sequence[object] = ()) -> list[NumberedEdge]:
-        rows = self.db.execute(f"SELECT id, {_EDGE_COLUMNS} FROM edges WHERE {where}", params)
+        rows = self.db.execute(f"SELECT id, {_EDGE_COLUMNS} FROM edges WHERE {where} ORDER BY id", params)
         return [(int(r[0]), _edge(r[1:])) for r in rows]

@@ -19,7 +19,7 @@ import apsw
 
 from cartog_ci.domain import SymbolText
 from cartog_ci.errors import CartogError
-from cartog_ci.store.tables import Tables
+from cartog_ci.store.tables import Tables, model_change_notice
 
 if TYPE_CHECKING:  # numpy is imported where vectors are used: not on every start-up
     import numpy as np
@@ -142,30 +142,6 @@ class SearchTables(Tables):
             self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", rowids)
             self.db.execute("DELETE FROM chunks WHERE file = ?", (path,))
 
-    def contents(self, ids: Sequence[str]) -> dict[str, str]:
-        out: dict[str, str] = {}
-        for i in range(0, len(ids), 500):
-            chunk = list(ids[i : i + 500])
-            marks = ",".join("?" * len(chunk))
-            out.update(
-                (str(a), str(b))
-                for a, b in self.db.execute(f"SELECT symbol_id, content FROM chunks WHERE symbol_id IN ({marks})", chunk)
-            )
-        return out
-
-    def texts_to_embed(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
-        out: dict[str, tuple[str, str]] = {}
-        for i in range(0, len(ids), 500):
-            chunk = list(ids[i : i + 500])
-            marks = ",".join("?" * len(chunk))
-            out.update(
-                (str(a), (str(b), str(c)))
-                for a, b, c in self.db.execute(
-                    f"SELECT c.symbol_id, c.text_hash, {EMBED_TEXT} FROM chunks c WHERE c.symbol_id IN ({marks})", chunk
-                )
-            )
-        return out
-
     # -- full text -----------------------------------------------------------
 
     def fts(self, expression: str, limit: int, table: str = "fts_symbols") -> list[tuple[str, float]]:
@@ -182,11 +158,6 @@ class SearchTables(Tables):
 
     # -- vectors -------------------------------------------------------------
 
-    def vector_model(self) -> tuple[str, int] | None:
-        model = self.get_meta("embedding_model")
-        dims = self.get_meta("embedding_dims")
-        return (model, int(dims)) if model and dims else None
-
     def use_vector_model(self, model_id: str, dims: int) -> str | None:
         """Make ``model_id`` the searched model; a notice when that drops another."""
         current = self.vector_model()
@@ -201,23 +172,11 @@ class SearchTables(Tables):
         )
         self.set_meta("embedding_model", model_id)
         self.set_meta("embedding_dims", str(dims))
-        if current is not None and current[0] != model_id:
-            return f"embedding model changed from {current[0]} to {model_id}: re-embedding"
-        return None
+        return model_change_notice(current, model_id)
 
     def _has_vec_table(self) -> bool:
         row = self.db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,)).fetchone()
         return row is not None
-
-    def texts_missing_vectors(self, model_id: str) -> list[tuple[str, str]]:
-        """(text_hash, embed_text) of the stored texts without a vector of this model."""
-        rows = self.db.execute(
-            f"SELECT c.text_hash, min({EMBED_TEXT}) FROM chunks c "
-            "LEFT JOIN vectors v ON v.text_hash = c.text_hash AND v.model_id = ? "
-            "WHERE v.id IS NULL GROUP BY c.text_hash ORDER BY c.text_hash",
-            (model_id,),
-        )
-        return [(str(a), str(b)) for a, b in rows]
 
     def add_vectors(self, model_id: str, items: Sequence[tuple[str, bytes]]) -> None:
         # The KNN table holds the searched model's vectors only; vectors of
@@ -280,17 +239,9 @@ class SearchTables(Tables):
                 return [(str(a), float(b)) for a, b in rows][:k]
             ask *= 4
 
-    def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]:
-        import numpy as np
-
-        out: dict[str, np.ndarray] = {}
-        for i in range(0, len(ids), 500):
-            chunk = list(ids[i : i + 500])
-            marks = ",".join("?" * len(chunk))
-            rows = self.db.execute(
-                f"SELECT c.symbol_id, v.vector FROM chunks c JOIN vectors v ON v.text_hash = c.text_hash "
-                f"AND v.model_id = ? WHERE c.symbol_id IN ({marks})",
-                (model_id, *chunk),
-            )
-            out.update((str(a), np.frombuffer(b, dtype="<f4")) for a, b in rows)
-        return out
+    def cached_vectors(self, model_id: str) -> list[tuple[str, bytes]]:
+        """(text hash, vector) of every cached vector of one model, by hash."""
+        rows = self.db.execute(
+            "SELECT text_hash, vector FROM vectors WHERE model_id = ? ORDER BY text_hash", (model_id,)
+        )
+        return [(str(h), bytes(v)) for h, v in rows]

@@ -13,20 +13,18 @@ of waiting for it.
 
 from __future__ import annotations
 
-import json
 import os
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import quote
-from typing import TYPE_CHECKING, Self, cast
+from typing import TYPE_CHECKING, cast
 
 import apsw
 
 from cartog_ci import __version__
-from cartog_ci.domain import FileState, Symbol
 from cartog_ci.errors import (
     CartogError,
     CorruptIndex,
@@ -37,8 +35,8 @@ from cartog_ci.errors import (
 )
 from cartog_ci.store import migrations
 from cartog_ci.store.edges import EdgeTables
-from cartog_ci.store.search import SearchTables, load_vec
-from cartog_ci.store.tables import chunks
+from cartog_ci.store.symbols import GraphTables
+from cartog_ci.store.search import EMBED_TEXT, SearchTables, load_vec
 
 if TYPE_CHECKING:  # the answers of queries: their classes load with the first query
     from cartog_ci.domain.results import IndexStats, NameMatch
@@ -46,31 +44,6 @@ if TYPE_CHECKING:  # the answers of queries: their classes load with the first q
 TOOL_NAME = "cartog-ci"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 30_000
-
-_SYMBOL_COLUMNS = (
-    "id, name, qualified_name, kind, file, start_line, end_line, start_byte, end_byte, "
-    "parent_id, signature, language, content_hash, subtree_hash, decorators, docstring, in_degree"
-)
-
-
-_ALL_ORDER = "ORDER BY file, start_byte, end_byte DESC, id"
-
-
-def _symbol(row: Sequence[object]) -> Symbol:
-    values = list(row)
-    # most symbols have no decorator: skip the JSON decoder (every resolve
-    # phase reads all symbols; a third of its time on 200k symbols)
-    values[14] = () if values[14] == "[]" else tuple(json.loads(str(values[14])))
-    return Symbol(*values)  # type: ignore[arg-type]
-
-
-def _symbol_row(s: Symbol) -> tuple[object, ...]:
-    return (
-        s.id, s.name, s.qualified_name, s.kind, s.file, s.start_line, s.end_line,
-        s.start_byte, s.end_byte, s.parent_id, s.signature, s.language,
-        s.content_hash, s.subtree_hash, json.dumps(list(s.decorators)) if s.decorators else "[]", s.docstring, s.in_degree,
-    )  # fmt: skip
-
 
 def _check_length(db: apsw.Connection, path: Path) -> None:
     """A truncated file, found without reading every page: the pages SQLite
@@ -226,9 +199,13 @@ def _up_to_date(db: apsw.Connection) -> bool:
     ) == (TOOL_NAME, str(migrations.SCHEMA_VERSION), __version__)
 
 
-class SqliteStore(EdgeTables, SearchTables):
+class SqliteStore(GraphTables, EdgeTables, SearchTables):
     """The Store (store/base.py) on one SQLite file: everything the indexer,
     graph queries, report and search read and write."""
+
+    EMBED_TEXT = EMBED_TEXT
+    VECTORS = "vectors"
+    VECTOR_COLUMN = "v.vector"
 
     def __init__(
         self,
@@ -329,15 +306,6 @@ class SqliteStore(EdgeTables, SearchTables):
         )
         db.execute("INSERT OR REPLACE INTO meta VALUES ('tool_version', ?)", (__version__,))
 
-    def close(self) -> None:
-        self.db.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
     # -- transactions --------------------------------------------------------
 
     @contextmanager
@@ -354,36 +322,12 @@ class SqliteStore(EdgeTables, SearchTables):
         except apsw.ReadOnlyError as exc:
             raise read_only_error(self.path, str(exc)) from exc
 
-    # -- files ---------------------------------------------------------------
-
-    def file_states(self) -> dict[str, FileState]:
-        rows = self.db.execute(
-            "SELECT path, language, sha256, size, lines, merkle_hash, status, reason FROM files"
-        )
-        return {r[0]: FileState(*r) for r in rows}
-
-    def put_file(self, state: FileState) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                state.path, state.language, state.sha256, state.size, state.lines,
-                state.merkle_hash, state.status, state.reason,
-            ),  # fmt: skip
-        )
-
-    def unsupported_paths(self) -> list[str]:
-        return [str(r[0]) for r in self.db.execute("SELECT path FROM files WHERE status = 'unsupported'")]
-
-    def indexed_languages(self) -> list[str]:
-        """The languages of the indexed files, sorted."""
-        rows = self.db.execute("SELECT DISTINCT language FROM files WHERE status='indexed'")
-        return sorted({str(r[0]) for r in rows})
+    # -- what differs from the shared SQL (store/symbols.py) -------------------
 
     def clear(self) -> None:
-        """Forget every file, symbol, edge and search text (``index --force``);
-        cached vectors stay, keyed by text hash, for the texts that come back."""
-        for table in ("edges", "symbols", "files", "chunks"):
-            self.db.execute(f"DELETE FROM {table}")
+        """As GraphTables.clear; the contentless full-text tables are emptied
+        by their 'delete-all' command."""
+        super().clear()
         for table in ("fts_symbols", "fts_trigram"):
             self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
 
@@ -409,124 +353,6 @@ class SqliteStore(EdgeTables, SearchTables):
         yield
         for _, sql in indexes:
             self.db.execute(sql)
-
-    def delete_file(self, path: str) -> None:
-        self.delete_texts([path])
-        self.db.execute("DELETE FROM edges WHERE file = ?", (path,))
-        self.db.execute("DELETE FROM symbols WHERE file = ?", (path,))
-        self.db.execute("DELETE FROM files WHERE path = ?", (path,))
-
-    # -- symbols -------------------------------------------------------------
-
-    def insert_symbols(self, symbols: Iterable[Symbol]) -> None:
-        self.db.executemany(
-            f"INSERT INTO symbols ({_SYMBOL_COLUMNS}) VALUES ({', '.join('?' * 17)})",
-            (_symbol_row(s) for s in symbols),
-        )
-
-    def update_symbols(self, symbols: Iterable[Symbol]) -> None:
-        """Replace stored symbols by ID, keeping their in_degree."""
-        self.db.executemany(
-            "UPDATE symbols SET name=?, qualified_name=?, kind=?, file=?, start_line=?, "
-            "end_line=?, start_byte=?, end_byte=?, parent_id=?, signature=?, language=?, "
-            "content_hash=?, subtree_hash=?, decorators=?, docstring=? WHERE id=?",
-            (_symbol_row(s)[1:16] + (s.id,) for s in symbols),
-        )
-
-    def delete_symbols(self, ids: Iterable[str]) -> None:
-        self.db.executemany("DELETE FROM symbols WHERE id = ?", ((i,) for i in ids))
-
-    def symbols_in_file(self, path: str) -> list[Symbol]:
-        rows = self.db.execute(
-            # the module first, even when a definition also starts at byte 0
-            f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE file = ? "
-            "ORDER BY kind != 'module', start_byte, end_byte DESC, id",
-            (path,),
-        )
-        return [_symbol(r) for r in rows]
-
-    def symbol(self, symbol_id: str) -> Symbol | None:
-        row = self.db.execute(
-            f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE id = ?", (symbol_id,)
-        ).fetchone()
-        return None if row is None else _symbol(row)
-
-    def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
-        out: dict[str, Symbol] = {}
-        for chunk in chunks(list(dict.fromkeys(ids))):
-            marks = ",".join("?" * len(chunk))
-            rows = self.db.execute(
-                f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE id IN ({marks})", chunk
-            )
-            out.update((r[0], _symbol(r)) for r in rows)
-        return out
-
-    def find_symbols(self, text: str) -> list[Symbol]:
-        """By full ID, else qualified name, else bare name."""
-        for column in ("id", "qualified_name", "name"):
-            rows = self.db.execute(
-                f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE {column} = ? "
-                "ORDER BY file, start_byte",
-                (text,),
-            ).fetchall()
-            if rows:
-                return [_symbol(r) for r in rows]
-        return []
-
-    def method_signatures(self, language: str) -> list[str]:
-        """The distinct signatures of the methods of one language."""
-        rows = self.db.execute(
-            "SELECT DISTINCT signature FROM symbols WHERE kind = 'method' AND language = ?", (language,)
-        )
-        return [str(r[0]) for r in rows]
-
-    def all_symbols(self) -> list[Symbol]:
-        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols {_ALL_ORDER}")
-        return [_symbol(r) for r in rows]
-
-    # -- the resolver's lookups on demand (index/resolve.py SymbolTable.on_demand),
-    # each in all_symbols' order
-
-    def symbols_by(self, column: str, value: str) -> list[Symbol]:
-        """Symbols whose ``column`` (name, qualified_name or file) is ``value``."""
-        if column not in ("name", "qualified_name", "file"):
-            raise ValueError(f"no symbol lookup by {column!r}")
-        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE {column} = ? {_ALL_ORDER}", (value,))
-        return [_symbol(r) for r in rows]
-
-    def symbol_count(self) -> int:
-        return int(cast("tuple[int]", self.db.execute("SELECT count(*) FROM symbols").fetchone())[0])
-
-    def module_symbols(self) -> list[Symbol]:
-        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE kind = 'module' {_ALL_ORDER}")
-        return [_symbol(r) for r in rows]
-
-    def detached_method_candidates(self) -> list[Symbol]:
-        """Methods right under a module or namespace with a dotted qualified
-        name (Go ``func (s *Server) f``, a Rust ``impl``): the only symbols
-        that can be declared away from their type."""
-        columns = ", ".join(f"s.{c.strip()}" for c in _SYMBOL_COLUMNS.split(","))
-        rows = self.db.execute(
-            f"SELECT {columns} FROM symbols s JOIN symbols p ON p.id = s.parent_id "
-            "WHERE s.kind = 'method' AND p.kind IN ('module', 'namespace') AND instr(s.qualified_name, '.') > 0 "
-            "ORDER BY s.file, s.start_byte, s.end_byte DESC, s.id"
-        )
-        return [_symbol(r) for r in rows]
-
-    def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
-        """Phase 3: in_degree = resolved incoming edges (all symbols when ids is None)."""
-        sql = (
-            "UPDATE symbols SET in_degree = (SELECT count(*) FROM edges "
-            "WHERE edges.target_id = symbols.id)"
-        )
-        if ids is None:
-            self.db.execute(sql)
-            return self.db.changes()
-        total = 0
-        for chunk in chunks(list(dict.fromkeys(ids))):
-            self.db.execute(f"{sql} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
-            total += self.db.changes()
-        return total
 
     def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:
         """Symbols whose ID, qualified name, name or signature match ``term``,

@@ -1,21 +1,22 @@
-"""The aggregate queries behind ``cartog-ci stats``."""
+"""The aggregate queries behind ``cartog-ci stats``, in SQL that SQLite
+and PostgreSQL both run (store/tables.py); ties are broken by name so both
+list them alike."""
 
 from __future__ import annotations
 
 from typing import cast
 
-import apsw
+from cartog_ci.store.tables import Connection
 
 from cartog_ci.domain import SkippedFile
 from cartog_ci.domain.results import IndexStats, LanguageStats
 
 
-def index_stats(db: apsw.Connection) -> IndexStats:
+def index_stats(db: Connection) -> IndexStats:
     edges, resolved, external = cast(
         "tuple[int, int, int]",
         db.execute(
-            "SELECT count(*), coalesce(sum(target_id IS NOT NULL), 0), "
-            "coalesce(sum(resolution = 'external'), 0) FROM edges"
+            "SELECT count(*), count(target_id), count(CASE WHEN resolution = 'external' THEN 1 END) FROM edges"
         ).fetchone(),
     )
     return IndexStats(
@@ -25,9 +26,9 @@ def index_stats(db: apsw.Connection) -> IndexStats:
         resolved_edges=resolved,
         external_edges=external,
         resolution=_pairs(
-            db, "SELECT coalesce(resolution, 'unresolved'), count(*) FROM edges GROUP BY 1 ORDER BY 2 DESC"
+            db, "SELECT coalesce(resolution, 'unresolved'), count(*) FROM edges GROUP BY 1 ORDER BY 2 DESC, 1"
         ),
-        symbol_kinds=_pairs(db, "SELECT kind, count(*) FROM symbols GROUP BY kind ORDER BY 2 DESC"),
+        symbol_kinds=_pairs(db, "SELECT kind, count(*) FROM symbols GROUP BY kind ORDER BY 2 DESC, 1"),
         languages=_languages(db),
         skipped=tuple(
             SkippedFile(str(p), str(r))
@@ -36,23 +37,24 @@ def index_stats(db: apsw.Connection) -> IndexStats:
         unsupported=tuple(
             (str(ext or ""), int(n))
             for ext, n in db.execute(
-                "SELECT language, count(*) FROM files WHERE status = 'unsupported' GROUP BY language ORDER BY 2 DESC"
+                "SELECT language, count(*) FROM files WHERE status = 'unsupported' GROUP BY language "
+                "ORDER BY 2 DESC, 1 NULLS FIRST"
             )
         ),
     )
 
 
-def _languages(db: apsw.Connection) -> tuple[LanguageStats, ...]:
+def _languages(db: Connection) -> tuple[LanguageStats, ...]:
     found: dict[str, dict[str, int]] = {}
     for lang, files, lines in db.execute(
-        "SELECT language, count(*), sum(lines) FROM files WHERE status = 'indexed' GROUP BY language"
+        "SELECT language, count(*), sum(lines) FROM files WHERE status = 'indexed' GROUP BY language ORDER BY 1"
     ):
         found[str(lang)] = {"files": int(files), "lines": int(lines or 0)}
-    for lang, symbols in db.execute("SELECT language, count(*) FROM symbols GROUP BY language"):
+    for lang, symbols in db.execute("SELECT language, count(*) FROM symbols GROUP BY language ORDER BY 1"):
         found.setdefault(str(lang), {})["symbols"] = int(symbols)
     for lang, total, ok, ext in db.execute(
-        "SELECT f.language, count(*), sum(e.target_id IS NOT NULL), sum(e.resolution = 'external') "
-        "FROM edges e JOIN files f ON f.path = e.file GROUP BY f.language"
+        "SELECT f.language, count(*), count(e.target_id), count(CASE WHEN e.resolution = 'external' THEN 1 END) "
+        "FROM edges e JOIN files f ON f.path = e.file GROUP BY f.language ORDER BY 1"
     ):
         found.setdefault(str(lang), {}).update(edges=int(total), resolved=int(ok or 0), external=int(ext or 0))
     tiers: dict[str, list[tuple[str, int]]] = {}
@@ -64,9 +66,9 @@ def _languages(db: apsw.Connection) -> tuple[LanguageStats, ...]:
     return tuple(LanguageStats(lang, **counts, tiers=tuple(tiers.get(lang, ()))) for lang, counts in found.items())
 
 
-def _count(db: apsw.Connection, sql: str) -> int:
+def _count(db: Connection, sql: str) -> int:
     return int(cast("tuple[int]", db.execute(sql).fetchone())[0])
 
 
-def _pairs(db: apsw.Connection, sql: str) -> tuple[tuple[str, int], ...]:
+def _pairs(db: Connection, sql: str) -> tuple[tuple[str, int], ...]:
     return tuple((str(k), int(n)) for k, n in db.execute(sql))

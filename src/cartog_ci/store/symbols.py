@@ -1,0 +1,264 @@
+"""Files and symbols of the store, in SQL that SQLite and PostgreSQL both
+run (``?`` placeholders; store/postgres/connection.py adapts them): the one
+implementation of these Store methods for both backends.
+
+Orders that SQLite and PostgreSQL would choose differently are spelled out
+(``ORDER BY path``, ``NULLS FIRST``); text columns of the PostgreSQL schema
+use the "C" collation, so both sort strings byte by byte.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, cast
+
+from cartog_ci.domain import FileState, Symbol, SymbolText
+from cartog_ci.store.tables import Tables, chunks
+
+if TYPE_CHECKING:  # numpy is imported where vectors are used
+    import numpy as np
+
+SYMBOL_COLUMNS = (
+    "id, name, qualified_name, kind, file, start_line, end_line, start_byte, end_byte, "
+    "parent_id, signature, language, content_hash, subtree_hash, decorators, docstring, in_degree"
+)
+# all_symbols' order, which the resolver's lookups on demand keep
+ALL_ORDER = "ORDER BY file, start_byte, end_byte DESC, id"
+
+
+def symbol_of(row: Sequence[object]) -> Symbol:
+    values = list(row)
+    # most symbols have no decorator: skip the JSON decoder (every resolve
+    # phase reads all symbols; a third of its time on 200k symbols)
+    values[14] = () if values[14] == "[]" else tuple(json.loads(str(values[14])))
+    return Symbol(*values)  # type: ignore[arg-type]
+
+
+def symbol_row(s: Symbol) -> tuple[object, ...]:
+    return (
+        s.id, s.name, s.qualified_name, s.kind, s.file, s.start_line, s.end_line,
+        s.start_byte, s.end_byte, s.parent_id, s.signature, s.language,
+        s.content_hash, s.subtree_hash, json.dumps(list(s.decorators)) if s.decorators else "[]", s.docstring, s.in_degree,
+    )  # fmt: skip
+
+
+class GraphTables(Tables):
+    """Files and symbols on the store's connection (``db``)."""
+
+    # Set by each store: the vector cache's table, a chunk's embedded text
+    # as an expression on ``chunks c`` (SQLite keeps a prefix of the content
+    # as its length: store.search.EMBED_TEXT), and how one file's texts go.
+    VECTORS: str
+    EMBED_TEXT: str
+    VECTOR_COLUMN: str  # a cached vector as the backend reads it (``v.``)
+    delete_texts: Callable[[Iterable[str]], None]
+
+    # -- files ---------------------------------------------------------------
+
+    def file_states(self) -> dict[str, FileState]:
+        rows = self.db.execute(
+            "SELECT path, language, sha256, size, lines, merkle_hash, status, reason FROM files ORDER BY path"
+        )
+        return {r[0]: FileState(*r) for r in rows}
+
+    def put_file(self, state: FileState) -> None:
+        self.db.execute(
+            "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
+            "language = excluded.language, sha256 = excluded.sha256, size = excluded.size, "
+            "lines = excluded.lines, merkle_hash = excluded.merkle_hash, status = excluded.status, "
+            "reason = excluded.reason",
+            (
+                state.path, state.language, state.sha256, state.size, state.lines,
+                state.merkle_hash, state.status, state.reason,
+            ),  # fmt: skip
+        )
+
+    def unsupported_paths(self) -> list[str]:
+        return [str(r[0]) for r in self.db.execute("SELECT path FROM files WHERE status = 'unsupported' ORDER BY path")]
+
+    def indexed_languages(self) -> list[str]:
+        """The languages of the indexed files, sorted."""
+        rows = self.db.execute("SELECT DISTINCT language FROM files WHERE status='indexed'")
+        return sorted({str(r[0]) for r in rows})
+
+    def clear(self) -> None:
+        """Forget every file, symbol, edge and search text (``index --force``);
+        cached vectors stay, keyed by text hash, for the texts that come back."""
+        for table in ("edges", "symbols", "files", "chunks"):
+            self.db.execute(f"DELETE FROM {table}")
+
+    def delete_file(self, path: str) -> None:
+        self.delete_texts([path])
+        self.db.execute("DELETE FROM edges WHERE file = ?", (path,))
+        self.db.execute("DELETE FROM symbols WHERE file = ?", (path,))
+        self.db.execute("DELETE FROM files WHERE path = ?", (path,))
+
+    # -- symbols -------------------------------------------------------------
+
+    def insert_symbols(self, symbols: Iterable[Symbol]) -> None:
+        self.db.executemany(
+            f"INSERT INTO symbols ({SYMBOL_COLUMNS}) VALUES ({', '.join('?' * 17)})",
+            (symbol_row(s) for s in symbols),
+        )
+
+    def update_symbols(self, symbols: Iterable[Symbol]) -> None:
+        """Replace stored symbols by ID, keeping their in_degree."""
+        self.db.executemany(
+            "UPDATE symbols SET name=?, qualified_name=?, kind=?, file=?, start_line=?, "
+            "end_line=?, start_byte=?, end_byte=?, parent_id=?, signature=?, language=?, "
+            "content_hash=?, subtree_hash=?, decorators=?, docstring=? WHERE id=?",
+            (symbol_row(s)[1:16] + (s.id,) for s in symbols),
+        )
+
+    def delete_symbols(self, ids: Iterable[str]) -> None:
+        self.db.executemany("DELETE FROM symbols WHERE id = ?", ((i,) for i in ids))
+
+    def symbols_in_file(self, path: str) -> list[Symbol]:
+        rows = self.db.execute(
+            # the module first, even when a definition also starts at byte 0
+            f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE file = ? "
+            "ORDER BY kind != 'module', start_byte, end_byte DESC, id",
+            (path,),
+        )
+        return [symbol_of(r) for r in rows]
+
+    def symbol(self, symbol_id: str) -> Symbol | None:
+        row = self.db.execute(
+            f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE id = ?", (symbol_id,)
+        ).fetchone()
+        return None if row is None else symbol_of(row)
+
+    def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
+        out: dict[str, Symbol] = {}
+        for chunk in chunks(list(dict.fromkeys(ids))):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE id IN ({marks})", chunk
+            )
+            out.update((r[0], symbol_of(r)) for r in rows)
+        return out
+
+    def find_symbols(self, text: str) -> list[Symbol]:
+        """By full ID, else qualified name, else bare name."""
+        for column in ("id", "qualified_name", "name"):
+            rows = self.db.execute(
+                f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE {column} = ? "
+                "ORDER BY file, start_byte",
+                (text,),
+            ).fetchall()
+            if rows:
+                return [symbol_of(r) for r in rows]
+        return []
+
+    def method_signatures(self, language: str) -> list[str]:
+        """The distinct signatures of the methods of one language."""
+        rows = self.db.execute(
+            "SELECT DISTINCT signature FROM symbols WHERE kind = 'method' AND language = ? ORDER BY signature",
+            (language,),
+        )
+        return [str(r[0]) for r in rows]
+
+    def all_symbols(self) -> list[Symbol]:
+        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols {ALL_ORDER}")
+        return [symbol_of(r) for r in rows]
+
+    # -- the resolver's lookups on demand (index/resolve.py SymbolTable.on_demand),
+    # each in all_symbols' order
+
+    def symbols_by(self, column: str, value: str) -> list[Symbol]:
+        """Symbols whose ``column`` (name, qualified_name or file) is ``value``."""
+        if column not in ("name", "qualified_name", "file"):
+            raise ValueError(f"no symbol lookup by {column!r}")
+        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE {column} = ? {ALL_ORDER}", (value,))
+        return [symbol_of(r) for r in rows]
+
+    def symbol_count(self) -> int:
+        return int(cast("tuple[int]", self.db.execute("SELECT count(*) FROM symbols").fetchone())[0])
+
+    def module_symbols(self) -> list[Symbol]:
+        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE kind = 'module' {ALL_ORDER}")
+        return [symbol_of(r) for r in rows]
+
+    def detached_method_candidates(self) -> list[Symbol]:
+        """Methods right under a module or namespace with a dotted qualified
+        name (Go ``func (s *Server) f``, a Rust ``impl``): the only symbols
+        that can be declared away from their type."""
+        columns = ", ".join(f"s.{c.strip()}" for c in SYMBOL_COLUMNS.split(","))
+        rows = self.db.execute(
+            f"SELECT {columns} FROM symbols s JOIN symbols p ON p.id = s.parent_id "
+            "WHERE s.kind = 'method' AND p.kind IN ('module', 'namespace') AND s.qualified_name LIKE '%.%' "
+            "ORDER BY s.file, s.start_byte, s.end_byte DESC, s.id"
+        )
+        return [symbol_of(r) for r in rows]
+
+    def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
+        """Phase 3: in_degree = resolved incoming edges (all symbols when ids is None)."""
+        return self.update_rows(
+            "UPDATE symbols SET in_degree = (SELECT count(*) FROM edges WHERE edges.target_id = symbols.id) WHERE",
+            "id",
+            ids,
+        )
+
+    # -- search texts (the chunks table of both backends) --------------------
+
+    def contents(self, ids: Sequence[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for chunk in chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            out.update(
+                (str(a), str(b))
+                for a, b in self.db.execute(f"SELECT symbol_id, content FROM chunks WHERE symbol_id IN ({marks})", chunk)
+            )
+        return out
+
+    def texts_to_embed(self, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        out: dict[str, tuple[str, str]] = {}
+        for chunk in chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            out.update(
+                (str(a), (str(b), str(c)))
+                for a, b, c in self.db.execute(
+                    f"SELECT c.symbol_id, c.text_hash, {self.EMBED_TEXT} FROM chunks c WHERE c.symbol_id IN ({marks})",
+                    chunk,
+                )
+            )
+        return out
+
+    def texts_missing_vectors(self, model_id: str) -> list[tuple[str, str]]:
+        """(text_hash, embed_text) of the stored texts without a vector of this model."""
+        rows = self.db.execute(
+            f"SELECT c.text_hash, min({self.EMBED_TEXT}) FROM chunks c "
+            f"LEFT JOIN {self.VECTORS} v ON v.text_hash = c.text_hash AND v.model_id = ? "
+            "WHERE v.text_hash IS NULL GROUP BY c.text_hash ORDER BY c.text_hash",
+            (model_id,),
+        )
+        return [(str(a), str(b)) for a, b in rows]
+
+    def search_texts(self) -> dict[str, list[SymbolText]]:
+        """File -> its symbols' search texts (what ``index --push`` copies)."""
+        out: dict[str, list[SymbolText]] = {}
+        rows = self.db.execute(
+            f"SELECT c.file, c.symbol_id, {self.EMBED_TEXT}, c.content, c.text_hash FROM chunks c ORDER BY c.file, c.symbol_id"
+        )
+        for file, *text in rows:
+            out.setdefault(str(file), []).append(SymbolText(*text))
+        return out
+
+    def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]:
+        import numpy as np
+
+        out: dict[str, np.ndarray] = {}
+        for chunk in chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT c.symbol_id, {self.VECTOR_COLUMN} FROM chunks c JOIN {self.VECTORS} v "
+                f"ON v.text_hash = c.text_hash AND v.model_id = ? WHERE c.symbol_id IN ({marks})",
+                (model_id, *chunk),
+            )
+            out.update(
+                # a little-endian float32 BLOB (SQLite), a list of floats (PostgreSQL)
+                (str(a), np.frombuffer(b, dtype="<f4") if isinstance(b, bytes) else np.asarray(b, dtype=np.float32))
+                for a, b in rows
+            )
+        return out
