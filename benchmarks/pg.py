@@ -23,6 +23,23 @@ Measured (wall times of real ``cartog-ci`` processes):
    single-process one;
 4. two ``index`` writers at once (two more branches): wall time, exit codes,
    and each branch's ``export --json`` equal to a cold SQLite index of it.
+
+Measured on Django 5.1 (6,798 files, 2,788 Python, 473k lines), 2 shared
+CPUs (load ~7 from other work, and the whole test suite running alongside):
+
+=================================================  ========  ==========
+step                                               SQLite    PostgreSQL
+=================================================  ========  ==========
+cold ``index`` of main                             54.7 s    107.0 s
+one ``report`` (median of 8 branches)              8.5 s     21.4 s
+8 ``report`` processes at once (wall)                        93.1 s
+2 ``index`` writers at once, one branch each                 37.2 s
+=================================================  ========  ==========
+
+main's export, the 8 reports (alone and concurrent) and the 2 writers'
+graphs were all identical to their SQLite / single-process counterparts,
+with no errors. A report on PostgreSQL pays for its branch's first graph:
+a copy of main's (rows, then the indexes in bulk).
 """
 
 from __future__ import annotations
