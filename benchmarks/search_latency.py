@@ -119,13 +119,12 @@ def run_sessions(runs: int) -> int:
 def run_throughput(index: str, texts: int) -> int:
     """Texts per second (wall and CPU) embedding stored texts of an index,
     2 threads, with and without spinning threads, alternating."""
-    import apsw
     import onnxruntime
+    from embed_tokens import sample_texts  # the store's own reading of the embedded texts (m006)
 
     from cartog_ci.embed.onnx import OnnxEmbeddingModel, packaged_spec
 
-    db = apsw.Connection(f"file:{index}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
-    sample = [str(r[0]) for r in db.execute("SELECT embed_text FROM chunks ORDER BY text_hash LIMIT ?", (texts,))]
+    sample = sample_texts(Path(index), texts, seed=1)
     spec = packaged_spec()
     print(f"# {len(sample)} stored texts of {index}, load {load_average()}")
     print("| threads | spinning | texts/s wall | texts per CPU-second |")
