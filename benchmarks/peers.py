@@ -60,14 +60,14 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpora  # noqa: E402
-from compare import PYTHON, _interrupt, _resolve, baseline_worktree, current_label  # noqa: E402
+from compare import PYTHON, _interrupt, _resolve, appended, baseline_worktree, current_label  # noqa: E402
 from measure import ProcessRun, cli_env, load_average, mb, median, ms, run_process, table  # noqa: E402
 from report import PAIRS, Pair, build_history, source_size  # noqa: E402
 
@@ -196,16 +196,6 @@ class CodeReviewGraph(Tool):
 
 
 # -- the rounds --------------------------------------------------------------------
-
-
-@contextmanager
-def appended(path: Path, text: str) -> Iterator[None]:
-    original = path.read_bytes()
-    path.write_bytes(original + text.encode("utf-8"))
-    try:
-        yield
-    finally:
-        path.write_bytes(original)
 
 
 @dataclass
