@@ -348,17 +348,23 @@ class _Editor:
             self.model = copy.deepcopy(model)
 
 
+def _indexed_editor(tmp_path: Path, seed: int) -> tuple[Path, _Editor]:
+    """A committed, indexed repository and the seeded editor of its files."""
+    repo = init_repo(tmp_path / "repo")
+    editor = _Editor(repo, seed)
+    editor.save()
+    editor.commit()
+    index(repo)
+    return repo, editor
+
+
 # The random edit sequences run in full on SQLite; on PostgreSQL two of
 # them (the same code paths, each step compared with a cold SQLite index).
 @pytest.mark.parametrize(
     ("backend", "seed"), [*(("sqlite", s) for s in range(1, 7)), ("postgres", 1), ("postgres", 2)], indirect=["backend"]
 )
 def test_incremental_equals_cold(tmp_path: Path, seed: int) -> None:
-    repo = init_repo(tmp_path / "repo")
-    editor = _Editor(repo, seed)
-    editor.save()
-    editor.commit()
-    index(repo)
+    repo, editor = _indexed_editor(tmp_path, seed)
     cold_db = tmp_path / "cold.db"
     for step in range(30):
         op = editor.step()
@@ -375,11 +381,7 @@ def test_files_deleted_or_replaced_while_index_runs(tmp_path: Path, seed: int) -
     the race gives: it finishes with exit 0, and the next run makes the
     index equal to a cold build. (File-system edits only: git commands of
     their own would race for git's index lock, not ours.)"""
-    repo = init_repo(tmp_path / "repo")
-    editor = _Editor(repo, seed)
-    editor.save()
-    editor.commit()
-    index(repo)
+    repo, editor = _indexed_editor(tmp_path, seed)
     cold_db = tmp_path / "cold.db"
     edits = [editor.delete_file, editor.rename_file, editor.change_calls, editor.add_func, editor.remove_item,
              lambda: editor.delete_imported_module("rm")]  # fmt: skip
