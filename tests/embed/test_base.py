@@ -168,3 +168,17 @@ def test_fake_rows_are_unit_vectors_and_shared_words_score_higher():
 
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-6)
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]
+
+
+def test_a_question_is_remembered_for_its_model_until_the_next_one() -> None:
+    from cartog_ci.embed import base
+
+    model = FakeEmbeddingModel(query_prefix="query: ")
+    first = base.query_vector(model, "how are prices rounded")
+    assert base.query_vector(model, "how are prices rounded") is first
+    assert (model.calls, model.last_batch) == (1, ("query: how are prices rounded",))
+    base.query_vector(model, "who calls round_cents")
+    again = base.query_vector(model, "how are prices rounded")
+    assert model.calls == 3 and np.array_equal(again, first)  # one question kept per model
+    assert base._ASKED[model][0] == "how are prices rounded"
+    assert base.query_vector(FakeEmbeddingModel(query_prefix="query: "), "how are prices rounded") is not first

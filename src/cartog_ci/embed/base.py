@@ -66,26 +66,27 @@ def embed_texts(
     return out
 
 
-# The questions each model object was asked: `search` asks its question on a
-# thread while the rest of the search loads (commands/search.py), then the
-# semantic modality asks again.
-_ASKED: weakref.WeakKeyDictionary[EmbeddingModel, dict[str, np.ndarray]] = weakref.WeakKeyDictionary()
+# The last question each model object was asked, and its vector: `search`
+# asks its question on a thread while the rest of the search loads
+# (commands/search.py), then the semantic modality asks again. One per model:
+# a long-running server (the MCP server) asks many.
+_ASKED: weakref.WeakKeyDictionary[EmbeddingModel, tuple[str, np.ndarray]] = weakref.WeakKeyDictionary()
 
 
 def query_vector(model: EmbeddingModel, query: str) -> np.ndarray:
     """The vector of a search question (with the model's query prefix), by
     the backend's `embed_query` when it has one (a question is never stored,
-    so it may take a path that starts faster: embed/onnx.py); remembered for
-    the model object that answered it."""
-    asked = _ASKED.setdefault(model, {})
-    if query in asked:
-        return asked[query]
+    so it may take a path that starts faster: embed/onnx.py); the last one is
+    remembered for the model object that answered it."""
+    asked = _ASKED.get(model)
+    if asked is not None and asked[0] == query:
+        return asked[1]
     fast = getattr(model, "embed_query", None)
     if callable(fast):
         vector = _checked(model, fast([_with_prefix(model, query)]), 1)[0]
     else:
         vector = embed_texts(model, [query], is_query=True)[0]
-    asked[query] = vector
+    _ASKED[model] = (query, vector)
     return vector
 
 
