@@ -48,6 +48,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -82,6 +83,29 @@ def checked(result: tuple[float, subprocess.CompletedProcess[str]], what: str) -
     if done.returncode != 0:
         raise SystemExit(f"{what} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
     return seconds, done.stdout
+
+
+def graph_bytes(url: str) -> int:
+    """The database's tables with their indexes and TOAST (every schema but
+    the system's): what the graphs take on disk."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'm') "
+            "AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def mb(size: float) -> str:
+    return f"{size / 1e6:.1f} MB"
 
 
 def edit_targets(repo: Path, count: int) -> list[str]:
@@ -143,7 +167,7 @@ def run(corpus: corpora.Corpus, source: Path, work: Path, server: PostgresServer
     home = {"CARTOG_CI_HOME": str(work / "home")}
     lines = [
         f"corpus: {corpus.requirement} sdist, {files} files ({py_files} Python, {py_lines:,} lines); "
-        f"{os.cpu_count()} CPUs; embeddings off",
+        f"{os.cpu_count()} CPUs; embeddings off; load at start {os.getloadavg()[0]:.1f}",
         "",
         "| step | SQLite | PostgreSQL |",
         "|---|---|---|",
@@ -173,6 +197,7 @@ def run(corpus: corpora.Corpus, source: Path, work: Path, server: PostgresServer
     alone_url = server.create_database("alone")
     alone = {**pg, "CARTOG_CI_DATABASE_URL": alone_url}
     checked(cli(repo, "index", "--no-embed", env={**home, **alone}), "index (PostgreSQL, alone)")
+    main_bytes = graph_bytes(alone_url)
     single: dict[str, str] = {}
     sqlite_times: list[float] = []
     pg_times: list[float] = []
@@ -188,19 +213,32 @@ def run(corpus: corpora.Corpus, source: Path, work: Path, server: PostgresServer
         single[branch] = from_pg
         reports_equal &= json.loads(from_sqlite) == json.loads(from_pg)
     lines.append(
-        f"| one `report` (median of {READERS} branches) | {sorted(sqlite_times)[READERS // 2]:.1f} s "
+        f"| one `report`, the branch's first (median of {READERS} branches) | {sorted(sqlite_times)[READERS // 2]:.1f} s "
         f"| {sorted(pg_times)[READERS // 2]:.1f} s |"
     )
+    grown = (graph_bytes(alone_url) - main_bytes) / READERS
+    lines.append(f"| database: main's graph; growth per PR branch (its first report) | | {mb(main_bytes)}; {mb(grown)} |")
 
     # 3. READERS reports at once on PostgreSQL
+    before_bytes = graph_bytes(url)
+    cpu = children_cpu()
     wall, results = parallel([(worktrees[b], report, {**home, **pg}) for b in readers])
+    cpu = children_cpu() - cpu
+    grown = (graph_bytes(url) - before_bytes) / READERS
     errors = [f"{b}: {r.stderr.strip()[-300:]}" for b, (_, r) in zip(readers, results) if r.returncode != 0]
     equal = sum(json.loads(r.stdout) == json.loads(single[b]) for b, (_, r) in zip(readers, results) if r.returncode == 0)
     slowest = max(t for t, _ in results)
-    lines.append(f"| {READERS} `report` processes at once (wall; slowest process) | | {wall:.1f} s; {slowest:.1f} s |")
+    lines.append(
+        f"| {READERS} `report` processes at once (wall; slowest process; CPU of all; growth per branch) | | "
+        f"{wall:.1f} s; {slowest:.1f} s; {cpu:.1f} s; {mb(grown)} |"
+    )
 
     # 4. WRITERS index runs at once on PostgreSQL
+    before_bytes = graph_bytes(url)
+    cpu = children_cpu()
     w_wall, w_results = parallel([(worktrees[b], ("index", "--no-embed"), {**home, **pg}) for b in writers])
+    cpu = children_cpu() - cpu
+    w_grown = (graph_bytes(url) - before_bytes) / WRITERS
     w_errors = [f"{b}: {r.stderr.strip()[-300:]}" for b, (_, r) in zip(writers, w_results) if r.returncode != 0]
     w_equal = 0
     for branch in writers:
@@ -209,9 +247,13 @@ def run(corpus: corpora.Corpus, source: Path, work: Path, server: PostgresServer
         mine = checked(cli(worktrees[branch], "export", "--json", env={**home, **pg}), f"export {branch}")[1]
         theirs = checked(cli(worktrees[branch], "export", "--json", "--index", str(cold), env=home), "export cold")[1]
         w_equal += mine == theirs
-    lines.append(f"| {WRITERS} `index` writers at once, one branch each (wall) | | {w_wall:.1f} s |")
+    lines.append(
+        f"| {WRITERS} `index` writers at once, one branch each (wall; CPU of both; growth per branch) | | "
+        f"{w_wall:.1f} s; {cpu:.1f} s; {mb(w_grown)} |"
+    )
     lines += [
         "",
+        f"- load at the end: {os.getloadavg()[0]:.1f}",
         f"- main's `export --json` identical on both backends: {same_main}",
         f"- each branch's report JSON identical on SQLite and PostgreSQL (alone): {reports_equal}",
         f"- {READERS} concurrent reports: {len(errors)} errors, {equal}/{READERS} equal to the single-process JSON",

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from cartog_ci.store.postgres import PostgresStore
 
 DATABASE_URL_ENV = "CARTOG_CI_DATABASE_URL"
+# a reader of a shared database reads the graph of this commit, not the branch's latest
+GRAPH_COMMIT_ENV = "CARTOG_CI_GRAPH_COMMIT"
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,8 @@ def open_database(ws: Workspace, url: str, *, create: bool) -> PostgresStore:
         branch=branch,
         base_branch=base,
         create=create,
+        commit=git.head(ws.root) if ws.is_git and create else None,
+        at_commit=None if create else os.environ.get(GRAPH_COMMIT_ENV) or None,
         busy_timeout_ms=ws.config.busy_timeout_ms,
     )
 
@@ -172,9 +176,11 @@ def push(ws: Workspace, url: str) -> str:
     )
 
 
-def prune(ws: Workspace, older_than_days: int) -> list[str]:
-    """Drop this repository's branch graphs not written for that many days
-    from the shared database (never the base branch's); the branches dropped."""
+def prune(ws: Workspace, older_than_days: int) -> tuple[list[str], int]:
+    """Drop this repository's branches not written for that many days from
+    the shared database (never the base branch), and the graphs of older
+    commits (never a branch's latest); (the branches dropped, how many
+    graphs went)."""
     if not ws.database_url:
         raise CartogError(
             "prune works on a shared PostgreSQL database (storage / CARTOG_CI_DATABASE_URL); "

@@ -1,18 +1,26 @@
 """The Store (store/base.py) on PostgreSQL: one database for many
-repositories and branches (README, Team set-up).
+repositories, branches and commits (README, Team set-up).
 
-Each graph — one repository's branch — is a schema of its own, with the
-SQLite file's tables under the same names: the SQL shared with SQLite
-(symbols.py, edges.py, stats.py, definitions.py) runs on it through the
-connection's ``search_path``. A branch's first writer copies the graph of
-the base branch into the new schema (one transaction, under both branches'
-locks), so that a pull request's run re-indexes only what it changed and
-never writes the base's graph. Vectors live in one cache shared by every
-graph, keyed by (model, text hash).
+Each indexed commit's graph is a schema of its own, addressed by
+(repository, commit), and each branch points at its latest graph
+(store/postgres/graphs.py): a root with the SQLite file's tables, or an
+overlay holding only its own rows over a root, behind views of the same
+names. Either way the SQL shared with SQLite (symbols.py, edges.py,
+stats.py, definitions.py) runs on it through the connection's
+``search_path``.
+
+A writer reads its branch's latest graph (else the base branch's) and, in
+its first write transaction, writes a graph of its own commit: the
+branch's latest when that is an overlay of the same commit, else a new
+overlay that starts from it (its delta copied, on the same root) — so a
+pull request's run writes only its own changes and never the base's graph,
+and a failed run leaves the previous graph the branch's latest. Vectors
+live in one cache shared by every graph, keyed by (model, text hash).
 
 Writers of one repository and branch serialise on a transaction-level
 advisory lock, waiting up to ``busy_timeout_ms``; readers take no lock and
-see the last committed state (MVCC).
+see the last committed state (MVCC): no write changes a published root,
+and no DDL touches a graph a reader may be reading.
 """
 
 from __future__ import annotations
@@ -25,11 +33,14 @@ from typing import TYPE_CHECKING
 import psycopg
 
 from cartog_ci import __version__
+from cartog_ci.domain import FileState
 from cartog_ci.errors import CartogError, IndexFromTheFuture, IndexMissing
 from cartog_ci.store.edges import EdgeTables
+from cartog_ci.store.postgres import graphs
 from cartog_ci.store.postgres import schema as pg_schema
 from cartog_ci.store.dburl import masked
 from cartog_ci.store.postgres.connection import PgConnection
+from cartog_ci.store.postgres.graphs import Graph
 from cartog_ci.store.postgres.search import PostgresSearch
 from cartog_ci.store.symbols import GraphTables
 
@@ -38,7 +49,7 @@ if TYPE_CHECKING:
 
 TOOL_NAME = "cartog-ci"
 _SETUP_LOCK = 0x636172746F67  # "cartog": creating the shared schema and the extensions
-_GRAPH_TABLES = ("meta", "files", "symbols", "edges", "chunks")
+_KNOWN = frozenset(m.__name__ for m in pg_schema.GRAPH_MIGRATIONS + pg_schema.OVERLAY_MIGRATIONS)
 
 
 def lock_key(repository: str, branch: str) -> int:
@@ -47,14 +58,11 @@ def lock_key(repository: str, branch: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
-def schema_name(repository: str, branch: str) -> str:
-    return "g_" + hashlib.sha256(f"{repository}\0{branch}".encode()).hexdigest()[:24]
-
-
 class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
-    """The graph of ``repository`` at ``branch``. A writer (``create``)
-    makes it when missing, from ``base_branch``'s graph when there is one;
-    a reader of a branch without a graph reads the base's."""
+    """The graph of ``repository`` at ``branch``: its latest, or with
+    ``at_commit`` (a reader) the graph of that commit. A writer
+    (``create``) writes the graph of ``commit``; a reader of a branch
+    without a graph reads the base's."""
 
     EMBED_TEXT = "c.embed_text"  # stored in full (no prefix as a length, as SQLite's m006)
     VECTORS = "cartog.vectors"
@@ -68,6 +76,8 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         branch: str,
         base_branch: str,
         create: bool,
+        commit: str | None = None,
+        at_commit: str | None = None,
         busy_timeout_ms: int = 30_000,
     ) -> None:
         self.notices: list[str] = []
@@ -75,20 +85,29 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         self.shown = masked(url)
         self.repository = repository
         self.branch = branch
+        self.base_branch = base_branch
+        self.commit = commit
+        self._writer = create
         self.db = PgConnection(url)
         try:
             self.db.execute(f"SET lock_timeout = {int(busy_timeout_ms)}")
             if create:
                 self._setup_shared()
-                self.schema = self._writable_graph(base_branch)
-                self._lock = lock_key(repository, branch)
+                self.graph = self._graph_to_start_from()
             else:
-                self.schema = self._readable_graph(base_branch)
-                self._lock = lock_key(repository, self._branch_of(self.schema))
-            self.db.execute(f'SET search_path TO "{self.schema}", public')
+                self.graph = self._readable_graph(at_commit)
+            self._lock = lock_key(repository, branch if create else self.graph.branch)
+            self._use(self.graph)
         except BaseException:
             self.db.close()
             raise
+
+    @property
+    def schema(self) -> str:
+        return self.graph.schema
+
+    def _use(self, graph: Graph) -> None:
+        self.db.execute(f'SET search_path TO "{graph.schema}", public')
 
     # -- opening -------------------------------------------------------------
 
@@ -107,7 +126,13 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
                         f"PostgreSQL at {self.shown} lacks the extension {extension} and this user cannot add it: "
                         f"ask the database owner to run CREATE EXTENSION {extension} ({exc})"
                     ) from exc
-            pg_schema.apply(self.db, pg_schema.SHARED, pg_schema.SHARED_MIGRATIONS)
+            applied = pg_schema.apply(self.db, pg_schema.SHARED, pg_schema.SHARED_MIGRATIONS)
+            if "shared_m002_snapshots" in applied and "shared_m001" not in applied:
+                count = self.db.execute("SELECT count(*) FROM cartog.snapshots").fetchone()[0]
+                self.notices.append(
+                    f"upgraded the graph registry at {self.shown}: {count} branch graph(s) kept, "
+                    "each now the root of that branch's per-commit graphs"
+                )
 
     def _shared_current(self) -> bool:
         row = self.db.execute("SELECT to_regclass('cartog._migrations') IS NOT NULL").fetchone()
@@ -116,76 +141,113 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         done = {str(r[0]) for r in self.db.execute("SELECT name FROM cartog._migrations")}
         return {m.__name__ for m in pg_schema.SHARED_MIGRATIONS} <= done
 
-    def _graph(self, branch: str) -> str | None:
+    def _latest(self, branch: str) -> Graph | None:
         if not self.db.execute("SELECT to_regclass('cartog.graphs') IS NOT NULL").fetchone()[0]:
             return None
-        row = self.db.execute(
-            "SELECT schema_name FROM cartog.graphs WHERE repository = ? AND branch = ?", (self.repository, branch)
-        ).fetchone()
-        return None if row is None else str(row[0])
+        if not self.db.execute("SELECT to_regclass('cartog.snapshots') IS NOT NULL").fetchone()[0]:
+            # written by an earlier version, not upgraded yet (a writer upgrades it): a branch schema
+            row = self.db.execute(
+                "SELECT schema_name FROM cartog.graphs WHERE repository = ? AND branch = ?", (self.repository, branch)
+            ).fetchone()
+            return None if row is None else Graph(str(row[0]), branch, None, str(row[0]), True)
+        return graphs.latest(self.db, self.repository, branch)
 
-    def _branch_of(self, schema: str) -> str:
-        row = self.db.execute("SELECT branch FROM cartog.graphs WHERE schema_name = ?", (schema,)).fetchone()
-        return self.branch if row is None else str(row[0])
-
-    def _readable_graph(self, base_branch: str) -> str:
-        schema = self._graph(self.branch) or self._graph(base_branch)
-        if schema is None:
+    def _readable_graph(self, at_commit: str | None) -> Graph:
+        if at_commit:
+            return self._graph_at(at_commit)
+        graph = self._latest(self.branch) or self._latest(self.base_branch)
+        if graph is None:
             raise IndexMissing(
-                f"no graph of {self.repository} (branch {self.branch} or {base_branch}) in PostgreSQL at "
+                f"no graph of {self.repository} (branch {self.branch} or {self.base_branch}) in PostgreSQL at "
                 f"{self.shown}: run `cartog-ci index` first"
             )
-        self._check_version(schema)
-        return schema
+        self._check_version(graph.schema)
+        return graph
+
+    def _graph_at(self, commit: str) -> Graph:
+        found = None
+        if self.db.execute("SELECT to_regclass('cartog.snapshots') IS NOT NULL").fetchone()[0]:
+            found = graphs.at_commit(self.db, self.repository, commit, (self.branch, self.base_branch))
+        if found is None:
+            raise IndexMissing(
+                f"no graph of {self.repository} at commit {commit} in PostgreSQL at {self.shown} "
+                "(never indexed, pruned, or an ambiguous prefix): index that commit, or read a branch's latest"
+            )
+        self._check_version(found.schema)
+        return found
 
     def _check_version(self, schema: str) -> None:
         done = {str(r[0]) for r in self.db.execute(f'SELECT name FROM "{schema}"._migrations')}
-        known = {m.__name__ for m in pg_schema.GRAPH_MIGRATIONS}
-        if done - known:
+        if done - _KNOWN:
             raise IndexFromTheFuture(
                 f"the graph of {self.repository} in PostgreSQL at {self.shown} was written by a newer "
                 "cartog-ci; upgrade cartog-ci"
             )
 
-    def _writable_graph(self, base_branch: str) -> str:
+    def _graph_to_start_from(self) -> Graph:
+        """What a writer reads until its first write: the branch's latest
+        graph, else the base's; with neither, a new empty root, published at
+        once (there is nothing else to read) and written in place by the
+        first write transaction."""
         with self.db.transaction():
             self.db.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(self.repository, self.branch),))
-            schema = self._graph(self.branch)
-            if schema is not None:
-                self._check_version(schema)
-            else:
-                schema = schema_name(self.repository, self.branch)
-                base = self._graph(base_branch) if base_branch != self.branch else None
-                self._create_graph(schema, base)
-            self.db.execute(f'SET LOCAL search_path TO "{schema}", public')
-            pg_schema.apply(self.db, schema, pg_schema.GRAPH_MIGRATIONS)
+            found = self._latest(self.branch)
+            if found is None and self.base_branch != self.branch:
+                found = self._latest(self.base_branch)
+            if found is not None:
+                self._check_version(found.schema)
+                if found.branch != self.branch:  # said now: the commands print the notices they open with
+                    self.notices.append(f"new graph for branch {self.branch}, starting from {found.branch}'s")
+                return found
+            graph = self._new_graph(None)
+            graphs.publish(self.db, graph, repository=self.repository, base=None)
             self._write_meta()
-            self.db.execute("UPDATE cartog.graphs SET updated_at = now() WHERE schema_name = ?", (schema,))
-        return schema
+        return graph
 
-    def _create_graph(self, schema: str, base: str | None) -> None:
-        self.db.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')  # left by a registry row's removal
-        self.db.execute(f'SET LOCAL search_path TO "{schema}", public')
-        # the indexes come after the copy (_writable_graph applies the rest)
-        pg_schema.apply(self.db, schema, pg_schema.TABLES_ONLY if base is not None else pg_schema.GRAPH_MIGRATIONS)
-        if base is not None:
-            self.db.execute("SET LOCAL maintenance_work_mem = '256MB'")
-            # one statement, so one snapshot: the base's last commit, read
-            # without waiting for its writer (data-modifying CTEs share it)
-            copies = ", ".join(
-                f'c_{table} AS (INSERT INTO "{schema}".{table} SELECT * FROM "{base}".{table})' for table in _GRAPH_TABLES
-            )
-            self.db.execute(f"WITH {copies} SELECT 1")
-            self.db.execute(
-                f"SELECT setval(pg_get_serial_sequence('\"{schema}\".edges', 'id'), "
-                f'coalesce((SELECT max(id) FROM "{schema}".edges), 0) + 1, false)'
-            )
-        self.db.execute(
-            "INSERT INTO cartog.graphs (schema_name, repository, branch, base_schema) VALUES (?, ?, ?, ?)",
-            (schema, self.repository, self.branch, base),
-        )
-        if base is not None:
-            self.notices.append(f"new graph for branch {self.branch}, starting from {self._branch_of(base)}'s")
+    def _new_graph(self, parent: Graph | None) -> Graph:
+        """A graph of this branch and commit starting from ``parent``'s
+        (registered, not published), in the caller's transaction."""
+        name = graphs.new_name(self.repository, self.branch)
+        if parent is not None and graphs.delta_share(self.db, parent) <= graphs.COMPACT_SHARE:
+            graphs.create_overlay(self.db, name, parent=parent)
+            graph = Graph(name, self.branch, self.commit, parent.root, True)
+        else:
+            graphs.create_root(self.db, name, source=None if parent is None else parent.schema)
+            graph = Graph(name, self.branch, self.commit, name, False)
+        graphs.register(self.db, graph, repository=self.repository, parent=None if parent is None else parent.schema)
+        self._use(graph)
+        return graph
+
+    def _writable(self, graph: Graph) -> bool:
+        """Whether a write may change ``graph`` in place: a root no
+        transaction has written yet (an overlay stands only on a written
+        one), or an overlay of this branch and commit."""
+        if graph.branch != self.branch:
+            return False
+        return not graph.written if graph.is_root else graph.commit == self.commit
+
+    def _prepare_write(self) -> None:
+        """At the start of a write transaction (under the branch's lock):
+        the graph it writes, made when needed, sealed with this commit and
+        published as the branch's latest — all undone by a rollback."""
+        current = self._latest(self.branch)
+        if current is not None and self._writable(current):
+            target, base = current, None
+        else:
+            parent = current
+            if parent is None and self.base_branch != self.branch:
+                parent = self._latest(self.base_branch)
+                if parent is not None and parent.is_root and not parent.written:
+                    parent = None  # the base's first graph, still being built: start afresh
+            if parent is not None:
+                self._check_version(parent.schema)
+            target = self._new_graph(parent)
+            base = parent.schema if parent is not None and parent.branch != self.branch else None
+        graphs.seal(self.db, target, self.commit)
+        graphs.publish(self.db, target, repository=self.repository, base=base)
+        self.graph = Graph(target.schema, target.branch, self.commit, target.root, True)
+        self._use(self.graph)
+        self._write_meta()
 
     def _write_meta(self) -> None:
         self.set_meta("tool", TOOL_NAME)
@@ -197,12 +259,21 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One atomic unit; nested calls are savepoints. The outermost takes
-        the branch's advisory lock (released at commit or rollback)."""
+        the branch's advisory lock (released at commit or rollback) and, in
+        a writer, chooses the graph it writes (``_prepare_write``)."""
         outer = self.db.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
-        with self.db.transaction():
-            if outer:
-                self.db.execute("SELECT pg_advisory_xact_lock(?)", (self._lock,))
-            yield
+        before = self.graph
+        try:
+            with self.db.transaction():
+                if outer:
+                    self.db.execute("SELECT pg_advisory_xact_lock(?)", (self._lock,))
+                    if self._writer:
+                        self._prepare_write()
+                yield
+        except BaseException:
+            if outer:  # the rollback undid the new graph and the search_path with it
+                self.graph = before
+            raise
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
@@ -216,29 +287,47 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
 
     # -- the database's graphs -------------------------------------------------
 
-    def prune_graphs(self, older_than_days: int, *, keep: str) -> list[str]:
-        """Drop this repository's branch graphs not written for
-        ``older_than_days`` days (never ``keep``'s, nor the open one), then the
-        cached vectors no graph's texts use; the branches dropped, sorted."""
+    def prune_graphs(self, older_than_days: int, *, keep: str) -> tuple[list[str], int]:
+        """Drop this repository's branches not written for
+        ``older_than_days`` days (never ``keep``'s, nor this one's), the
+        graphs of older commits (never a branch's latest), the roots no
+        graph stands on, then the cached vectors no graph's texts use;
+        (the branches dropped, sorted; how many graphs went)."""
         with self.db.transaction():
-            rows = self.db.execute(
-                "SELECT schema_name, branch FROM cartog.graphs WHERE repository = ? AND branch NOT IN (?, ?) "
-                "AND updated_at < now() - make_interval(days => ?) ORDER BY branch",
-                (self.repository, keep, self.branch, older_than_days),
-            ).fetchall()
-            for schema, _ in rows:
-                self.db.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-                self.db.execute("DELETE FROM cartog.graphs WHERE schema_name = ?", (schema,))
-            if rows:
-                self._prune_shared_vectors()
-        return [str(branch) for _, branch in rows]
+            dropped = graphs.prune(self.db, self.repository, older_than_days, keep=(keep, self.branch))
+            if dropped[1]:
+                graphs.prune_shared_vectors(self.db)
+        return dropped
 
-    def _prune_shared_vectors(self) -> None:
-        schemas = [str(r[0]) for r in self.db.execute("SELECT schema_name FROM cartog.graphs ORDER BY 1")]
-        used = " ".join(
-            f'AND NOT EXISTS (SELECT 1 FROM "{schema}".chunks c WHERE c.text_hash = v.text_hash)' for schema in schemas
+    # -- writes an overlay takes differently -----------------------------------
+
+    def put_file(self, state: FileState) -> None:
+        """On an overlay, as a delete and an insert: a view takes no ON CONFLICT."""
+        if self.graph.is_root:
+            super().put_file(state)
+            return
+        self.db.execute("DELETE FROM files WHERE path = ?", (state.path,))
+        self.db.execute(
+            "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                state.path, state.language, state.sha256, state.size, state.lines,
+                state.merkle_hash, state.status, state.reason,
+            ),  # fmt: skip
         )
-        self.db.execute(f"DELETE FROM cartog.vectors v WHERE TRUE {used}")
+
+    def clear(self) -> None:
+        """On an overlay (``index --force``, an upload): a new empty root in
+        its place, this run's graph, keeping the meta (the embedding model)."""
+        if self.graph.is_root:
+            super().clear()
+            return
+        previous = self.graph
+        fresh = self._new_graph(None)
+        self.db.execute(f'INSERT INTO "{fresh.schema}".meta SELECT * FROM "{previous.schema}".meta ON CONFLICT DO NOTHING')
+        graphs.seal(self.db, fresh, self.commit)
+        graphs.publish(self.db, fresh, repository=self.repository, base=None)
+        self.graph = Graph(fresh.schema, self.branch, self.commit, fresh.schema, True)
+        self._use(self.graph)
 
     # -- bulk updates ----------------------------------------------------------
 
@@ -249,6 +338,9 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         rows = list(updates)
         for start in range(0, len(rows), 5000):
             ids, targets, tiers = zip(*rows[start : start + 5000])
+            if not self.graph.is_root:
+                graphs.set_overlay_targets(self.db, self.graph, list(ids), list(targets), list(tiers))
+                continue
             self.db.execute(
                 "UPDATE edges SET target_id = u.target, resolution = u.tier "
                 "FROM unnest(?::bigint[], ?::text[], ?::text[]) AS u(id, target, tier) WHERE edges.id = u.id",

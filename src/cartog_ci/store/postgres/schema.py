@@ -1,8 +1,9 @@
 """The PostgreSQL schema: one shared schema (``cartog``: the graphs'
 registry and the vector cache, keyed by content) and one schema per graph
-(a repository's branch) with the tables of the SQLite file under the same
-names, so that the SQL shared with SQLite runs on it through the
-connection's ``search_path`` (store/tables.py).
+(a repository's indexed commit): a root with the tables of the SQLite file
+under the same names, or an overlay with views of those names over its
+root (store/postgres/graphs.py), so that the SQL shared with SQLite runs on
+either through the connection's ``search_path`` (store/tables.py).
 
 Numbered migrations, recorded in each schema's ``_migrations`` like the
 SQLite file's (store/migrations.py). Text columns use the "C" collation:
@@ -39,6 +40,39 @@ def shared_m001(db: PgConnection) -> None:
         );
         """
     )
+
+
+def shared_m002_snapshots(db: PgConnection) -> None:
+    """A graph per indexed commit (store/postgres/graphs.py): ``graphs``
+    keeps one row per branch, now a pointer to its latest graph. The
+    branch schemas of earlier versions become roots, each the graph of the
+    commit its meta says it indexed last."""
+    db.execute(
+        """
+        CREATE TABLE cartog.snapshots (
+            schema_name TEXT COLLATE "C" PRIMARY KEY,
+            repository TEXT COLLATE "C" NOT NULL,
+            branch TEXT COLLATE "C" NOT NULL,
+            commit_sha TEXT COLLATE "C",
+            root_schema TEXT COLLATE "C" NOT NULL,
+            parent_schema TEXT COLLATE "C",
+            written BOOLEAN NOT NULL DEFAULT FALSE,
+            created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+            updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        CREATE INDEX snapshots_commit ON cartog.snapshots (repository, commit_sha);
+        CREATE INDEX snapshots_root ON cartog.snapshots (root_schema);
+        """
+    )
+    for schema, repository, branch, created, updated in db.execute(
+        "SELECT schema_name, repository, branch, created_at, updated_at FROM cartog.graphs ORDER BY 1"
+    ).fetchall():
+        row = db.execute(f'SELECT value FROM "{schema}".meta WHERE key = \'last_commit\'').fetchone()
+        db.execute(
+            "INSERT INTO cartog.snapshots (schema_name, repository, branch, commit_sha, root_schema, written, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, TRUE, ?, ?)",
+            (schema, repository, branch, row[0] if row else None, schema, created, updated),
+        )
 
 
 def graph_m001(db: PgConnection) -> None:
@@ -136,8 +170,22 @@ def graph_m003_partial_lookups(db: PgConnection) -> None:
     )
 
 
-SHARED_MIGRATIONS: tuple[Migration, ...] = (shared_m001,)
-GRAPH_MIGRATIONS: tuple[Migration, ...] = (graph_m001, graph_m002_indexes, graph_m003_partial_lookups)
+def graph_m004_immutable(db: PgConnection) -> None:
+    """Nothing to change: the mark of a root that later commits stand on
+    (store/postgres/graphs.py). Earlier versions, which wrote a branch's
+    schema in place, refuse a schema with a migration they do not know."""
+
+
+def overlay_m001(db: PgConnection) -> None:
+    """The mark of an overlay's layout (made by graphs.create_overlay, which
+    needs its root's name): earlier versions refuse it."""
+
+
+SHARED_MIGRATIONS: tuple[Migration, ...] = (shared_m001, shared_m002_snapshots)
+GRAPH_MIGRATIONS: tuple[Migration, ...] = (
+    graph_m001, graph_m002_indexes, graph_m003_partial_lookups, graph_m004_immutable,
+)  # fmt: skip
+OVERLAY_MIGRATIONS: tuple[Migration, ...] = (overlay_m001,)
 TABLES_ONLY = GRAPH_MIGRATIONS[:1]
 SCHEMA_VERSION = len(GRAPH_MIGRATIONS)
 
