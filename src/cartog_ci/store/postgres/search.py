@@ -273,16 +273,22 @@ class PostgresSearch(Tables):
         ask = k
         while True:
             self.db.execute(f"SET hnsw.ef_search = {max(40, min(ask, 1000))}")
-            rows = cast(
-                "list[tuple[str, float]]",
-                self.db.execute(
-                    "SELECT c.symbol_id, sqrt(greatest(2 * n.distance, 0)) FROM ("
-                    f"SELECT text_hash, embedding::public.vector({dims}) <=> ?::public.vector({dims}) AS distance "
-                    f"FROM cartog.vectors WHERE model_id = ? ORDER BY 2 LIMIT ?) n "
-                    "JOIN chunks c ON c.text_hash = n.text_hash ORDER BY n.distance, c.symbol_id",
-                    (query, model_id, min(ask, max(total, 1))),
-                ).fetchall(),
+            nearest = self.db.execute(
+                f"SELECT text_hash, sqrt(greatest(2 * (embedding::public.vector({dims}) <=> ?::public.vector({dims})), 0)) "
+                f"FROM cartog.vectors WHERE model_id = ? ORDER BY embedding::public.vector({dims}) <=> "
+                f"?::public.vector({dims}) LIMIT ?",
+                (query, model_id, query, min(ask, max(total, 1))),
+            ).fetchall()
+            distance = {str(h): float(d) for h, d in nearest}
+            # the symbols of those texts by the text hash's index, apart from
+            # the KNN: a join would scan every chunk of an overlay's view
+            # (a UNION ALL that a join cannot look into by index)
+            rows = sorted(
+                (distance[str(h)], str(symbol))
+                for symbol, h in self.db.execute(
+                    "SELECT symbol_id, text_hash FROM chunks WHERE text_hash = ANY(?)", (list(distance),)
+                )
             )
-            if len({r[0] for r in rows}) >= k or ask >= total:
-                return [(str(a), float(b)) for a, b in rows][:k]
+            if len({symbol for _, symbol in rows}) >= k or ask >= total:
+                return [(symbol, d) for d, symbol in rows][:k]
             ask *= 4
