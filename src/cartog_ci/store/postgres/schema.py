@@ -133,7 +133,7 @@ def graph_m001(db: PgConnection) -> None:
 
 
 def graph_m002_indexes(db: PgConnection) -> None:
-    """Apart from the tables: a new branch's graph copies its base's rows
+    """Apart from the tables: a new root copied from a graph gets its rows
     first and builds these after, in bulk (far faster than keeping them up
     to date row by row, GIN above all)."""
     db.execute(
