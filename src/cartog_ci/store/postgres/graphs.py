@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from dataclasses import dataclass
+from typing import cast
 
 from cartog_ci.store.postgres import schema as pg_schema
 from cartog_ci.store.postgres.connection import PgConnection
@@ -145,12 +146,12 @@ def delta_share(db: PgConnection, parent: Graph) -> float:
         return 0.0
     share = 0.0
     for table, key in (("files", "path"), ("symbols", "id")):
-        own, masked, total = db.execute(
+        own, masked, total = cast("tuple[int, int, int]", db.execute(
             f'SELECT (SELECT count(*) FROM "{parent.schema}".own_{table}), '
             f'(SELECT count(*) FROM "{parent.schema}".masked_{table} m WHERE NOT EXISTS '
             f'(SELECT 1 FROM "{parent.schema}".own_{table} o WHERE o.{key} = m.{key})), '
             f'(SELECT count(*) FROM "{parent.root}".{table})'
-        ).fetchone()
+        ).fetchone())  # fmt: skip
         share = max(share, (int(own) + int(masked)) / max(int(total), 1))
     return share
 
@@ -159,7 +160,12 @@ def create_overlay(db: PgConnection, schema: str, *, parent: Graph) -> None:
     """An overlay on ``parent``'s root, starting with ``parent``'s delta."""
     root = parent.root
     db.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-    pg_schema.apply(db, root, pg_schema.GRAPH_MIGRATIONS)  # the root's layout, current (m004 marks it immutable)
+    # the mark that an earlier version refuses (a root of its layout has m001-m003);
+    # ON CONFLICT: two branches may stand their first overlays on one root at once
+    db.execute(
+        f'INSERT INTO "{root}"._migrations (name) VALUES (?) ON CONFLICT DO NOTHING',
+        (pg_schema.graph_m004_immutable.__name__,),
+    )
     db.execute(f'CREATE SCHEMA "{schema}"')
     db.execute(f'CREATE TABLE "{schema}".meta (LIKE "{root}".meta INCLUDING ALL)')
     for table, key in KEYS.items():
