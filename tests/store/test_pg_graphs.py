@@ -263,3 +263,26 @@ def test_a_database_of_branch_schemas_is_upgraded_in_place(
     assert (root, overlay != schema) == (schema, True)
     assert _checksum(pg_url, schema) == before
     assert exported(repo) == exported(repo, _cold(repo, tmp_path, "after"))
+
+
+def test_a_forced_run_on_an_overlay_writes_a_root_of_its_own(
+    tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARTOG_CI_DATABASE_URL", pg_url)
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    root, _ = _latest(pg_url, "main")
+    sealed = _checksum(pg_url, root)
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"shop/fresh.py": FRESH})
+    commit(repo, "feature")
+    index(repo)
+    overlay, on = _latest(pg_url, "feature")
+    assert on == root
+    assert index(repo, force=True).mode == "force"
+    forced, itself = _latest(pg_url, "feature")
+    assert forced == itself and forced not in (root, overlay)
+    assert exported(repo) == exported(repo, _cold(repo, tmp_path, "feature"))
+    assert _checksum(pg_url, root) == sealed
+    git(repo, "checkout", "-q", "main")
+    assert _latest(pg_url, "main") == (root, root)
