@@ -16,7 +16,7 @@ inserts, updates and deletes into own rows and masks (copy on write).
 
 A new overlay starts from its parent's delta (copied: small), on the same
 root; once a parent's delta holds more than ``COMPACT_SHARE`` of the root's
-files or symbols, the new graph is a root again (a full copy of the parent),
+files, symbols or edges, the new graph is a root again (a full copy of the parent),
 so that reads never wade through a large delta.
 """
 
@@ -140,12 +140,13 @@ def create_root(db: PgConnection, schema: str, *, source: str | None) -> None:
 
 
 def delta_share(db: PgConnection, parent: Graph) -> float:
-    """The largest share of the root's files or symbols that ``parent``'s
-    delta adds, changes or hides (0 for a root)."""
+    """The largest share of the root's files, symbols or edges that
+    ``parent``'s delta adds, changes or hides (0 for a root): edges too, as
+    a change to a module many files import re-resolves edges everywhere."""
     if parent.is_root:
         return 0.0
     share = 0.0
-    for table, key in (("files", "path"), ("symbols", "id")):
+    for table, key in (("files", "path"), ("symbols", "id"), ("edges", "id")):
         own, masked, total = cast("tuple[int, int, int]", db.execute(
             f'SELECT (SELECT count(*) FROM "{parent.schema}".own_{table}), '
             f'(SELECT count(*) FROM "{parent.schema}".masked_{table} m WHERE NOT EXISTS '
