@@ -279,9 +279,14 @@ def test_a_forced_run_on_an_overlay_writes_a_root_of_its_own(
     index(repo)
     overlay, on = _latest(pg_url, "feature")
     assert on == root
+    write(repo, {"shop/util/other.py": "def normalize(value):\n    return value or ''\n"})
+    commit(repo, "feature, more")
+    # a new commit: its overlay is made, then replaced in the same transaction by a root
     assert index(repo, force=True).mode == "force"
     forced, itself = _latest(pg_url, "feature")
     assert forced == itself and forced not in (root, overlay)
+    schemas = "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'g\\_%'"
+    assert _rows(pg_url, "SELECT count(*) FROM cartog.snapshots") == _rows(pg_url, schemas) == [(3,)]
     assert exported(repo) == exported(repo, _cold(repo, tmp_path, "feature"))
     assert _checksum(pg_url, root) == sealed
     git(repo, "checkout", "-q", "main")

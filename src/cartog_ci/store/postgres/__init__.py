@@ -88,6 +88,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         self.base_branch = base_branch
         self.commit = commit
         self._writer = create
+        self._made: str | None = None  # a graph this write transaction made
         self.db = PgConnection(url)
         try:
             self.db.execute(f"SET lock_timeout = {int(busy_timeout_ms)}")
@@ -231,6 +232,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         the graph it writes, made when needed, sealed with this commit and
         published as the branch's latest — all undone by a rollback."""
         current = self._latest(self.branch)
+        self._made = None
         if current is not None and self._writable(current):
             target, base = current, None
         else:
@@ -242,6 +244,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
             if parent is not None:
                 self._check_version(parent.schema)
             target = self._new_graph(parent)
+            self._made = target.schema
             base = parent.schema if parent is not None and parent.branch != self.branch else None
         graphs.seal(self.db, target, self.commit)
         graphs.publish(self.db, target, repository=self.repository, base=base)
@@ -328,6 +331,9 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         graphs.publish(self.db, fresh, repository=self.repository, base=None)
         self.graph = Graph(fresh.schema, self.branch, self.commit, fresh.schema, True)
         self._use(self.graph)
+        if previous.schema == self._made:  # made by this transaction for nothing: no reader has seen it
+            graphs.drop(self.db, previous.schema)
+        self._made = fresh.schema
 
     # -- bulk updates ----------------------------------------------------------
 
