@@ -136,9 +136,26 @@ def graph_m003_partial_lookups(db: PgConnection) -> None:
     )
 
 
+def graph_m004_bm25(db: PgConnection) -> None:
+    """What FTS5's bm25() reads, per chunk: its size in words (name, name
+    words and content) and in trigrams; and the keywords cut again by FTS5's
+    own tokenizer, so that both backends rank alike (docs/search.md). Part of
+    a new branch's tables before its base's rows are copied in (``TABLES_ONLY``):
+    the copy takes every column."""
+    from cartog_ci.store.postgres.search import refill_search_rows
+
+    db.execute(
+        "ALTER TABLE chunks ADD COLUMN keyword_length BIGINT NOT NULL DEFAULT 0, "
+        "ADD COLUMN trigram_length BIGINT NOT NULL DEFAULT 0"
+    )
+    refill_search_rows(db)
+
+
 SHARED_MIGRATIONS: tuple[Migration, ...] = (shared_m001,)
-GRAPH_MIGRATIONS: tuple[Migration, ...] = (graph_m001, graph_m002_indexes, graph_m003_partial_lookups)
-TABLES_ONLY = GRAPH_MIGRATIONS[:1]
+GRAPH_MIGRATIONS: tuple[Migration, ...] = (
+    graph_m001, graph_m002_indexes, graph_m003_partial_lookups, graph_m004_bm25,
+)  # fmt: skip
+TABLES_ONLY = (graph_m001, graph_m004_bm25)
 SCHEMA_VERSION = len(GRAPH_MIGRATIONS)
 
 
