@@ -15,7 +15,8 @@ import pytest
 from cartog_ci.commands.export import export
 from cartog_ci.errors import IndexBusy
 from cartog_ci.store.postgres import PostgresStore
-from tests.testing.fixtures import cli_json, commit, exported, git, index, make_repo, run_cli, write
+from cartog_ci.store.sqlite import SqliteStore
+from tests.testing.fixtures import cli_json, commit, exported, git, index, make_repo, open_store, run_cli, write
 from tests.testing.pgserver import PostgresServer, free_port
 
 NEW_FILE = "def fresh(order):\n    return validate(order)\n"
@@ -196,6 +197,53 @@ def test_a_restart_mid_index_fails_cleanly_and_the_next_run_completes(
     assert exported(repo) == before  # nothing half-written
     index(repo)
     assert exported(repo) == _cold(repo, tmp_path, "after")
+
+
+def _writing_chunks(url: str) -> bool:
+    """Whether a cartog-ci session holds a write lock on a graph's ``chunks``
+    (it has written search texts in its open transaction)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+            "JOIN pg_stat_activity a ON a.pid = l.pid "
+            "WHERE a.application_name = 'cartog-ci' AND c.relname = 'chunks' AND l.mode = 'RowExclusiveLock'"
+        ).fetchone()
+    return bool(row and row[0])
+
+
+def test_an_index_process_killed_mid_write_leaves_the_previous_graph_and_the_next_run_completes(
+    tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kill -9 of a real ``cartog-ci index`` in the middle of its writes: the
+    server rolls its transaction back when the connection drops, readers
+    never see a half-written graph, and the next run (which waits for the
+    dead writer's lock to go) equals a cold index."""
+    monkeypatch.setenv("CARTOG_CI_DATABASE_URL", pg_url)
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    before = exported(repo)
+    _many_files(repo, 120)
+    commit(repo, "many files")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cartog_ci.cli", "index", "--no-embed", "--repo", str(repo)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    while proc.poll() is None and not _writing_chunks(pg_url):
+        time.sleep(0.02)
+    assert proc.poll() is None, "the index run ended before it could be killed"
+    assert exported(repo) == before  # a reader during the write
+    proc.kill()  # SIGKILL: no handler, no rollback from the client
+    proc.communicate()
+    assert proc.returncode == -9
+    assert exported(repo) == before
+    index(repo)
+    assert exported(repo) == _cold(repo, tmp_path, "after-kill")
+    assert len(exported(repo)["symbols"]) > len(before["symbols"])  # type: ignore[arg-type]
+    # the search texts and their ranking too
+    with open_store(repo) as graph, SqliteStore(tmp_path / "after-kill.db") as cold:
+        assert graph.search_texts() == cold.search_texts()
+        assert graph.fts('"helper"* OR "value"', 9000) == cold.fts('"helper"* OR "value"', 9000)
+        assert len(cold.fts('"helper"* OR "value"', 9000)) > 120 * 60
 
 
 def test_prune_drops_old_branch_graphs_but_never_the_base(
