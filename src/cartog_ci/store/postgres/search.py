@@ -125,6 +125,7 @@ class Phrase:
     weights: str = ""  # tsvector weights its words must have (a column filter); "" for any
 
 
+Words = dict[str, list[tuple[int, str]]]  # word -> its (position, tsvector weight) in a row
 Frequencies = tuple[str, int, list[float]]  # (symbol_id, the row's length, each phrase's frequency)
 Node = Phrase | str  # a phrase, or "AND" / "OR" / "NOT" / "(" / ")"
 
@@ -217,6 +218,11 @@ def trigram_condition(nodes: Sequence[Node]) -> tuple[str, list[str]]:
     return " ".join(parts), params
 
 
+def _only_or(nodes: Sequence[Node]) -> bool:
+    """Whether an expression is phrases joined by OR (and parentheses)."""
+    return all(isinstance(n, Phrase) or n in ("OR", "(", ")") for n in nodes)
+
+
 def _like(text: str) -> str:
     return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
@@ -227,26 +233,31 @@ def _overlapping(text: str) -> str:
     return "(?=" + _REGEX_SPECIAL.sub(r"\\\1", text) + ")"
 
 
-def phrase_frequency(phrase: Phrase, words: dict[int, tuple[str, str]]) -> float:
+def phrase_frequency(phrase: Phrase, words: Words) -> float:
     """FTS5's weighted frequency of a phrase in one row: each instance counts
-    its column's weight. ``words``: position -> (word, tsvector weight) of
-    the row's words that the query names (with a prefix, starts)."""
+    its column's weight. ``words``: the row's words that the query names
+    (with a prefix, starts) -> their (position, tsvector weight)."""
     if not phrase.words:
         return 0.0
-    last = len(phrase.words) - 1
-    frequency = 0.0
-    for start, (word, weight) in words.items():
-        if phrase.weights and weight not in phrase.weights:
-            continue
-        if all(_is(words.get(start + i), w, phrase.prefix and i == last) for i, w in enumerate(phrase.words)):
-            frequency += BM25_WEIGHTS[weight]
-    return frequency
+    first, last = phrase.words[0], len(phrase.words) - 1
+    starts = words.get(first, []) if not (phrase.prefix and last == 0) else _prefixed(words, first)
+    if last > 0:
+        at = {position: word for word, places in words.items() for position, _ in places}
+        starts = [
+            (start, weight) for start, weight in starts
+            if all(_is(at.get(start + i), w, phrase.prefix and i == last) for i, w in enumerate(phrase.words[1:], 1))
+        ]  # fmt: skip
+    return sum(BM25_WEIGHTS[weight] for _, weight in starts if not phrase.weights or weight in phrase.weights)
 
 
-def _is(found: tuple[str, str] | None, word: str, prefix: bool) -> bool:
+def _prefixed(words: Words, prefix: str) -> list[tuple[int, str]]:
+    return [place for word, places in words.items() if word.startswith(prefix) for place in places]
+
+
+def _is(found: str | None, word: str, prefix: bool) -> bool:
     if found is None:
         return False
-    return found[0].startswith(word) if prefix else found[0] == word
+    return found.startswith(word) if prefix else found == word
 
 
 def search_row(name: str, content: str) -> tuple[str, int]:
@@ -313,7 +324,10 @@ class PostgresSearch(Tables):
         )
 
     def rebuild_search_index(self) -> None:
-        """Nothing: the keywords and trigram GIN indexes follow ``chunks`` row by row."""
+        """The keywords and trigram GIN indexes follow ``chunks`` row by row;
+        at the end of a cold run, the planner's statistics of the new rows
+        (without them it scans every row for a word the GIN index has)."""
+        self.db.execute("ANALYZE chunks")
 
     def delete_texts(self, paths: Iterable[str]) -> None:
         self.db.executemany("DELETE FROM chunks WHERE file = ?", ((p,) for p in paths))
@@ -327,12 +341,11 @@ class PostgresSearch(Tables):
         nodes = parse_fts(expression)
         phrases = [n for n in nodes if isinstance(n, Phrase)]
         if table == "fts_symbols":
-            stats = self._keyword_statistics(phrases)
             rows = self._keyword_frequencies(nodes, phrases)
+            count, total, hits = self._keyword_statistics(phrases, rows, any_of=_only_or(nodes))
         else:
-            stats = self._trigram_statistics(phrases)
             rows = self._trigram_frequencies(nodes, phrases)
-        count, total, hits = stats
+            count, total, hits = self._trigram_statistics(phrases, rows, any_of=_only_or(nodes))
         if not rows or not count:
             return []
         average = float(total) / float(count)
@@ -340,22 +353,41 @@ class PostgresSearch(Tables):
         scored = sorted((bm25(f, idfs, length, average), symbol_id) for symbol_id, length, f in rows)
         return [(symbol_id, score) for score, symbol_id in scored[:limit]]
 
-    def _statistics(self, length: str, conditions: Sequence[tuple[str, str]]) -> tuple[int, int, list[int]]:
-        """The row count, the sum of ``length`` and, per (condition, parameter),
-        how many rows it holds for: what FTS5 keeps in its index."""
-        sql = f"SELECT count(*), coalesce(sum({length}), 0)" + "".join(
+    def _statistics(
+        self, length: str, conditions: Sequence[tuple[str, str]], rows: Sequence[Frequencies], *, any_of: bool
+    ) -> tuple[int, int, list[int]]:
+        """The row count, the sum of ``length`` and, per phrase, the rows it
+        is in: what FTS5 keeps in its index. For an expression of ORs only,
+        a row holds a phrase exactly when it matched with that phrase in it:
+        the matches say; else each (condition, parameter) counts its rows."""
+        counts = "" if any_of else "".join(
             f", (SELECT count(*) FROM chunks WHERE {condition})" for condition, _ in conditions
-        )
-        params = [p for _, p in conditions]
-        row = cast("tuple[int, ...]", self.db.execute(sql + " FROM chunks", params).fetchone())
-        return int(row[0]), int(row[1]), [int(h) for h in row[2:]]
+        )  # fmt: skip
+        params = [] if any_of else [p for _, p in conditions]
+        row = cast("tuple[int, ...]", self.db.execute(
+            f"SELECT count(*), coalesce(sum({length}), 0){counts} FROM chunks", params
+        ).fetchone())  # fmt: skip
+        if any_of:
+            hits = [sum(1 for _, _, found in rows if found[i] > 0) for i in range(len(conditions))]
+        else:
+            hits = [int(h) for h in row[2:]]
+        return int(row[0]), int(row[1]), hits
 
-    def _keyword_statistics(self, phrases: Sequence[Phrase]) -> tuple[int, int, list[int]]:
-        return self._statistics("keyword_length", [("keywords @@ ?::tsquery", _phrase_query(p)) for p in phrases])
+    def _keyword_statistics(
+        self, phrases: Sequence[Phrase], rows: Sequence[Frequencies], *, any_of: bool
+    ) -> tuple[int, int, list[int]]:
+        conditions = [("keywords @@ ?::tsquery", _phrase_query(p)) for p in phrases]
+        return self._statistics("keyword_length", conditions, rows, any_of=any_of)
 
-    def _trigram_statistics(self, phrases: Sequence[Phrase]) -> tuple[int, int, list[int]]:
-        conditions = [("content ILIKE ?", _like(p.text)) for p in phrases if len(p.text) >= 3]
-        count, total, found = self._statistics("trigram_length", conditions)
+    def _trigram_statistics(
+        self, phrases: Sequence[Phrase], rows: Sequence[Frequencies], *, any_of: bool
+    ) -> tuple[int, int, list[int]]:
+        # a literal under 3 characters is in no row (FTS5's trigram index cannot match it)
+        conditions = [("content ILIKE ?", _like(p.text)) if len(p.text) >= 3 else ("FALSE", "") for p in phrases]
+        if any_of:
+            return self._statistics("trigram_length", conditions, rows, any_of=True)
+        count, total, found = self._statistics("trigram_length", [c for c in conditions if c[0] != "FALSE"], rows,
+                                               any_of=False)  # fmt: skip
         hits = iter(found)
         return count, total, [next(hits) if len(p.text) >= 3 else 0 for p in phrases]
 
@@ -370,11 +402,11 @@ class PostgresSearch(Tables):
             "WHERE c.keywords @@ ?::tsquery",
             (exact, prefixes, tsquery(nodes)),
         ).fetchall()
-        found: dict[str, tuple[int, dict[int, tuple[str, str]]]] = {}
+        found: dict[str, tuple[int, Words]] = {}
         for symbol_id, length, lexeme, positions, weights in rows:
-            words = found.setdefault(str(symbol_id), (int(length), {}))[1]
-            for position, weight in zip(positions or (), weights or ()):
-                words[int(position)] = (str(lexeme), str(weight))
+            words = found.setdefault(symbol_id, (length, {}))[1]
+            if lexeme is not None:
+                words[lexeme] = list(zip(positions, weights))
         return [
             (symbol_id, length, [phrase_frequency(p, words) for p in phrases])
             for symbol_id, (length, words) in found.items()
