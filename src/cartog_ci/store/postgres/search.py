@@ -341,17 +341,67 @@ class PostgresSearch(Tables):
         nodes = parse_fts(expression)
         phrases = [n for n in nodes if isinstance(n, Phrase)]
         if table == "fts_symbols":
-            rows = self._keyword_frequencies(nodes, phrases)
-            count, total, hits = self._keyword_statistics(phrases, rows, any_of=_only_or(nodes))
-        else:
-            rows = self._trigram_frequencies(nodes, phrases)
-            count, total, hits = self._trigram_statistics(phrases, rows, any_of=_only_or(nodes))
+            return self._keyword_hits(nodes, phrases, limit)
+        rows = self._trigram_frequencies(nodes, phrases)
+        count, total, hits = self._trigram_statistics(phrases, rows, any_of=_only_or(nodes))
         if not rows or not count:
             return []
         average = float(total) / float(count)
         idfs = [idf(count, h) for h in hits]
         scored = sorted((bm25(f, idfs, length, average), symbol_id) for symbol_id, length, f in rows)
         return [(symbol_id, score) for score, symbol_id in scored[:limit]]
+
+    def _keyword_hits(self, nodes: Sequence[Node], phrases: Sequence[Phrase], limit: int) -> list[tuple[str, float]]:
+        """The best ``limit`` matches by BM25. Each phrase's rows come from
+        the GIN index (its hits, for its IDF); a row's best possible score is
+        what its phrases would give at an infinite frequency, so rows are
+        scored exactly (from their words' positions) best bound first, until
+        the next bound cannot beat the ``limit``-th score: a sentence's
+        common stem ("return"*) matches most rows, and few are worth scoring."""
+        holders, lengths = self._phrase_rows(phrases)
+        if _only_or(nodes):
+            matched = set(lengths)
+        else:
+            matched = {str(r[0]) for r in self.db.execute(
+                "SELECT symbol_id FROM chunks WHERE keywords @@ ?::tsquery", (tsquery(nodes),)
+            )}  # fmt: skip
+        row = cast("tuple[int, int]", self.db.execute(
+            "SELECT count(*), coalesce(sum(keyword_length), 0) FROM chunks"
+        ).fetchone())  # fmt: skip
+        count, total = int(row[0]), int(row[1])
+        if not matched or not count:
+            return []
+        average = float(total) / float(count)
+        idfs = [idf(count, len(h)) for h in holders]
+        # minus (k1 + 1) x the IDFs of its phrases, a little lower still: no rounding can beat it
+        best = {r: -(K1 + 1.0) * (1 + 1e-9) * sum(i for i, h in zip(idfs, holders) if r in h) for r in matched}
+        order = sorted(matched, key=lambda r: (best[r], r))
+        scored: list[tuple[float, str]] = []
+        batch = max(limit, 200)
+        for start in range(0, len(order), batch):
+            if len(scored) >= limit and best[order[start]] > sorted(scored)[limit - 1][0]:
+                break
+            for symbol_id, f in self._keyword_frequencies(order[start : start + batch], phrases):
+                scored.append((bm25(f, idfs, lengths[symbol_id], average), symbol_id))
+        scored.sort()
+        return [(symbol_id, score) for score, symbol_id in scored[:limit]]
+
+    def _phrase_rows(self, phrases: Sequence[Phrase]) -> tuple[list[set[str]], dict[str, int]]:
+        """The rows holding each phrase (FTS5's phrase query), and the length
+        in words of every such row."""
+        queries = list(dict.fromkeys(_phrase_query(p) for p in phrases))
+        found: list[set[str]] = [set() for _ in queries]
+        lengths: dict[str, int] = {}
+        if queries:
+            sql = " UNION ALL ".join(
+                f"SELECT {n}, symbol_id, keyword_length FROM chunks WHERE keywords @@ ?::tsquery"
+                for n in range(len(queries))
+            )
+            for n, symbol_id, length in self.db.execute(sql, queries):
+                found[n].add(symbol_id)
+                lengths[symbol_id] = length
+        where = {q: n for n, q in enumerate(queries)}
+        return [found[where[_phrase_query(p)]] for p in phrases], lengths
 
     def _statistics(
         self, length: str, conditions: Sequence[tuple[str, str]], rows: Sequence[Frequencies], *, any_of: bool
@@ -373,12 +423,6 @@ class PostgresSearch(Tables):
             hits = [int(h) for h in row[2:]]
         return int(row[0]), int(row[1]), hits
 
-    def _keyword_statistics(
-        self, phrases: Sequence[Phrase], rows: Sequence[Frequencies], *, any_of: bool
-    ) -> tuple[int, int, list[int]]:
-        conditions = [("keywords @@ ?::tsquery", _phrase_query(p)) for p in phrases]
-        return self._statistics("keyword_length", conditions, rows, any_of=any_of)
-
     def _trigram_statistics(
         self, phrases: Sequence[Phrase], rows: Sequence[Frequencies], *, any_of: bool
     ) -> tuple[int, int, list[int]]:
@@ -391,26 +435,21 @@ class PostgresSearch(Tables):
         hits = iter(found)
         return count, total, [next(hits) if len(p.text) >= 3 else 0 for p in phrases]
 
-    def _keyword_frequencies(self, nodes: Sequence[Node], phrases: Sequence[Phrase]) -> list[Frequencies]:
-        """(symbol_id, length in words, frequency of each phrase) of every
-        matching row, from the positions of the words the phrases name."""
+    def _keyword_frequencies(self, ids: Sequence[str], phrases: Sequence[Phrase]) -> list[tuple[str, list[float]]]:
+        """(symbol_id, frequency of each phrase) of these rows, from the
+        positions of the words the phrases name."""
         exact = sorted({w for p in phrases for w in (p.words[:-1] if p.prefix else p.words)})
         prefixes = sorted({p.words[-1] + "%" for p in phrases if p.prefix and p.words})
         rows = self.db.execute(
-            "SELECT c.symbol_id, c.keyword_length, u.lexeme, u.positions, u.weights FROM chunks c "
-            "LEFT JOIN LATERAL unnest(c.keywords) u ON u.lexeme = ANY(?::text[]) OR u.lexeme LIKE ANY(?::text[]) "
-            "WHERE c.keywords @@ ?::tsquery",
-            (exact, prefixes, tsquery(nodes)),
+            "SELECT c.symbol_id, u.lexeme, u.positions, u.weights FROM chunks c "
+            "JOIN LATERAL unnest(c.keywords) u ON u.lexeme = ANY(?::text[]) OR u.lexeme LIKE ANY(?::text[]) "
+            "WHERE c.symbol_id = ANY(?::text[])",
+            (exact, prefixes, list(ids)),
         ).fetchall()
-        found: dict[str, tuple[int, Words]] = {}
-        for symbol_id, length, lexeme, positions, weights in rows:
-            words = found.setdefault(symbol_id, (length, {}))[1]
-            if lexeme is not None:
-                words[lexeme] = list(zip(positions, weights))
-        return [
-            (symbol_id, length, [phrase_frequency(p, words) for p in phrases])
-            for symbol_id, (length, words) in found.items()
-        ]
+        found: dict[str, Words] = {i: {} for i in ids}
+        for symbol_id, lexeme, positions, weights in rows:
+            found[symbol_id][lexeme] = list(zip(positions, weights))
+        return [(symbol_id, [phrase_frequency(p, words) for p in phrases]) for symbol_id, words in found.items()]
 
     def _trigram_frequencies(self, nodes: Sequence[Node], phrases: Sequence[Phrase]) -> list[Frequencies]:
         """(symbol_id, length in trigrams, occurrences of each literal) of
