@@ -176,3 +176,25 @@ def test_the_bm25_arithmetic_is_fts5s() -> None:
     assert got == [(r, bm25(frequencies[r], idfs, lengths[r], total / 8)) for r in (1, 2, 3)]
     assert idf(4, 3) == 1e-6 and math.isclose(idf(8, 2), math.log(6.5 / 2.5))
     assert trigram_length("ab") == 0 and trigram_length("abcé") == 2
+
+
+def test_a_graph_written_before_m004_is_migrated_to_the_same_answers(
+    tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A graph of schema 3 (no lengths, words cut by a regular expression):
+    its next writer adds the lengths and cuts the words again (graph_m004_bm25)."""
+    from cartog_ci import workspace
+
+    lite, pg = _stores(tmp_path, pg_url, monkeypatch)
+    repo = tmp_path / "pyproj"
+    with pg:
+        pg.db.execute("ALTER TABLE chunks DROP COLUMN keyword_length, DROP COLUMN trigram_length")
+        pg.db.execute("UPDATE chunks SET keywords = to_tsvector('simple', content)")
+        pg.db.execute("DELETE FROM _migrations WHERE name = 'graph_m004_bm25'")
+    with workspace.open_store(workspace.locate(str(repo), None), create=True) as writer:
+        assert isinstance(writer, PostgresStore)
+    with lite, workspace.open_store(workspace.locate(str(repo), None), create=False) as migrated:
+        for expression in EXPRESSIONS:
+            assert migrated.fts(expression, 50) == lite.fts(expression, 50), expression
+        for expression in LITERALS:
+            assert migrated.fts(expression, 50, table="fts_trigram") == lite.fts(expression, 50, table="fts_trigram")

@@ -358,13 +358,7 @@ class PostgresSearch(Tables):
         scored exactly (from their words' positions) best bound first, until
         the next bound cannot beat the ``limit``-th score: a sentence's
         common stem ("return"*) matches most rows, and few are worth scoring."""
-        holders, lengths = self._phrase_rows(phrases)
-        if _only_or(nodes):
-            matched = set(lengths)
-        else:
-            matched = {str(r[0]) for r in self.db.execute(
-                "SELECT symbol_id FROM chunks WHERE keywords @@ ?::tsquery", (tsquery(nodes),)
-            )}  # fmt: skip
+        holders, lengths, matched = self._phrase_rows(nodes, phrases)
         row = cast("tuple[int, int]", self.db.execute(
             "SELECT count(*), coalesce(sum(keyword_length), 0) FROM chunks"
         ).fetchone())  # fmt: skip
@@ -386,22 +380,32 @@ class PostgresSearch(Tables):
         scored.sort()
         return [(symbol_id, score) for score, symbol_id in scored[:limit]]
 
-    def _phrase_rows(self, phrases: Sequence[Phrase]) -> tuple[list[set[str]], dict[str, int]]:
-        """The rows holding each phrase (FTS5's phrase query), and the length
-        in words of every such row."""
+    def _phrase_rows(
+        self, nodes: Sequence[Node], phrases: Sequence[Phrase]
+    ) -> tuple[list[set[str]], dict[str, int], set[str]]:
+        """The rows holding each phrase (FTS5's phrase query), the length in
+        words of every such row, and the rows the whole expression matches:
+        one pass over the rows holding any phrase."""
         queries = list(dict.fromkeys(_phrase_query(p) for p in phrases))
         found: list[set[str]] = [set() for _ in queries]
         lengths: dict[str, int] = {}
+        matched: set[str] = set()
         if queries:
-            sql = " UNION ALL ".join(
-                f"SELECT {n}, symbol_id, keyword_length FROM chunks WHERE keywords @@ ?::tsquery"
-                for n in range(len(queries))
+            tests = "".join(", keywords @@ ?::tsquery" for _ in queries)
+            rows = self.db.execute(
+                f"SELECT symbol_id, keyword_length, keywords @@ ?::tsquery{tests} FROM chunks "
+                "WHERE keywords @@ ?::tsquery",
+                [tsquery(nodes), *queries, " | ".join(queries)],
             )
-            for n, symbol_id, length in self.db.execute(sql, queries):
-                found[n].add(symbol_id)
+            for symbol_id, length, hit, *holds in rows:
                 lengths[symbol_id] = length
+                if hit:
+                    matched.add(symbol_id)
+                for n, held in enumerate(holds):
+                    if held:
+                        found[n].add(symbol_id)
         where = {q: n for n, q in enumerate(queries)}
-        return [found[where[_phrase_query(p)]] for p in phrases], lengths
+        return [found[where[_phrase_query(p)]] for p in phrases], lengths, matched
 
     def _statistics(
         self, length: str, conditions: Sequence[tuple[str, str]], rows: Sequence[Frequencies], *, any_of: bool
