@@ -167,7 +167,9 @@ def run(args: argparse.Namespace, corpus: corpora.Corpus, source: Path, work: Pa
     py_files, py_lines = corpora.python_size(repo)
     url = server.create_database("parity")
     home = {"CARTOG_CI_HOME": str(work / "home")}
-    pg = {**home, "CARTOG_CI_DATABASE_URL": url, "CARTOG_CI_REPOSITORY": corpus.package, "CARTOG_CI_BASE_BRANCH": "main"}
+    pg = {
+        **home, "CARTOG_CI_DATABASE_URL": url, "CARTOG_CI_REPOSITORY": corpus.package, "CARTOG_CI_BASE_BRANCH": "main",
+    }  # fmt: skip
     print(f"corpus: {corpus.requirement} sdist, {files} files ({py_files} Python, {py_lines:,} lines); "
           f"{os.cpu_count()} CPUs; load {load_average()} at the start; embeddings {'on' if args.embed else 'off'}")  # fmt: skip
     print(tool_note())
@@ -206,7 +208,8 @@ def run(args: argparse.Namespace, corpus: corpora.Corpus, source: Path, work: Pa
             graph.fts = types.MethodType(old_fts(args.before), graph)  # type: ignore[method-assign]
             before_times = full_text_latency(graph, asked)
 
-    print(f"load {load_average()} at the end; peak RSS of this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    print(f"load {load_average()} at the end; peak RSS of this process {peak} MB")
     print()
     print("| | SQLite | PostgreSQL |")
     print("|---|---|---|")
