@@ -54,3 +54,25 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     if request.param == "postgres":
         monkeypatch.setenv("CARTOG_CI_DATABASE_URL", request.getfixturevalue("pg_url"))
     return str(request.param)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def module_backend(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """The backend of an index a module builds once: None for the SQLite
+    file, else a fresh PostgreSQL database's URL (dropped after the module).
+    The module's tests run on each (tests.testing.fixtures.database)."""
+    if request.param == "sqlite":
+        yield None
+        return
+    server: PostgresServer = request.getfixturevalue("pg_server")
+    name = f"m{next(_DATABASE_NUMBERS)}"
+    yield server.create_database(name)
+    server.drop_database(name)
+
+
+@pytest.fixture
+def module_database(module_backend: str | None, monkeypatch: pytest.MonkeyPatch) -> str | None:
+    """The module's backend for one test: CARTOG_CI_DATABASE_URL set when it is PostgreSQL."""
+    if module_backend is not None:
+        monkeypatch.setenv("CARTOG_CI_DATABASE_URL", module_backend)
+    return module_backend

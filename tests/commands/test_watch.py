@@ -1,4 +1,5 @@
-"""Watch mode: one re-index per burst of edits, readers keep answering."""
+"""Watch mode: one re-index per burst of edits, readers keep answering, on
+either backend (the SQLite file, a PostgreSQL graph)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def _wait_for(predicate, timeout: float = 30.0) -> bool:  # type: ignore[no-unty
     return False
 
 
-def test_one_reindex_per_burst_while_a_reader_answers(tmp_path: Path) -> None:
+def test_one_reindex_per_burst_while_a_reader_answers(tmp_path: Path, backend: str) -> None:
     repo = make_repo(tmp_path, "pyproj")
     index(repo)
     log = tmp_path / "watch.log"

@@ -1,5 +1,6 @@
 """Intent-driven multimodal search (docs/search.md) on a real repository in
-tmp_path, real SQLite, and the deterministic fake embedding model."""
+tmp_path, indexed into each backend (the SQLite file, PostgreSQL), and the
+deterministic fake embedding model."""
 
 from __future__ import annotations
 
@@ -28,8 +29,12 @@ from cartog_ci.search.multimodal import (
 )
 from cartog_ci.search.rerank import Candidate
 from cartog_ci.search.roles import role_of
-from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, index, make_repo, run_cli, sql_rows, write
+from cartog_ci import workspace
+from cartog_ci.store.base import Store
+from tests.testing.fixtures import commit, database, index, make_repo, open_store, run_cli, sql_rows, write
+
+# every test on each backend: the module's index is built once per backend
+pytestmark = pytest.mark.usefixtures("module_database")
 
 MONEY_PY = """\
 def round_cents(x):
@@ -118,7 +123,7 @@ class ReversedReranker:
 
 
 @pytest.fixture(scope="module")
-def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def indexed(tmp_path_factory: pytest.TempPathFactory, module_backend: str | None) -> Path:
     """pyproj + a money module + a vendored copy, indexed and embedded once."""
     tmp = tmp_path_factory.mktemp("multimodal")
     repo = make_repo(tmp, "pyproj")
@@ -131,15 +136,16 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         },
     )
     commit(repo, "money")
-    index(repo)
-    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
-        embed_pending(store, FakeEmbeddingModel, config_key="fake")
+    with database(module_backend):
+        index(repo)
+        with workspace.open_store(workspace.locate(str(repo), None), create=True) as store:
+            embed_pending(store, FakeEmbeddingModel, config_key="fake")
     return repo
 
 
 @pytest.fixture
-def store(indexed: Path) -> Iterator[SqliteStore]:
-    with SqliteStore(indexed / ".cartog-ci" / "index.db") as s:
+def store(indexed: Path) -> Iterator[Store]:
+    with open_store(indexed) as s:
         yield s
 
 
@@ -152,7 +158,7 @@ def ids(result: MultimodalResult) -> list[str]:
     return [h.symbol.id for h in result.hits]
 
 
-def run(store: SqliteStore, query: str, factory: object, **options: object) -> MultimodalResult:
+def run(store: Store, query: str, factory: object, **options: object) -> MultimodalResult:
     return search(store, query, model_factory=factory, options=MultimodalOptions(**options))  # type: ignore[arg-type]
 
 
@@ -465,6 +471,7 @@ def test_text_output_names_intent_and_strategy_on_the_first_line(indexed, capsys
     assert "price_with_tax" in lines[1]
 
 
+@pytest.mark.parametrize("module_backend", ["sqlite"], indirect=True)  # SQLite's query plans
 def test_structural_lookups_use_the_m003_name_indexes(store):
     plans = sql_rows(
         store, "EXPLAIN QUERY PLAN SELECT id FROM symbols WHERE name LIKE ? ESCAPE '\\'", ("tax%",)

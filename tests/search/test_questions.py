@@ -1,6 +1,7 @@
 """Questions about behaviour, asked the way people write them (docs/search.md):
 a real repository in tmp_path with its implementation, its tests, an example
-under docs/ and a changelog, indexed with the real ONNX model."""
+under docs/ and a changelog, indexed into each backend (the SQLite file,
+PostgreSQL) and embedded with the real ONNX model."""
 
 from __future__ import annotations
 
@@ -16,8 +17,12 @@ from cartog_ci.search.intent import classify
 from cartog_ci.search.multimodal import KIND_FACTOR, WEIGHTS, MultimodalOptions, MultimodalResult, search
 from cartog_ci.search.rerank import BlendReranker
 from cartog_ci.search.roles import asked_roles, role_of
-from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, index, init_repo, write
+from cartog_ci import workspace
+from cartog_ci.store.base import Store
+from tests.testing.fixtures import commit, database, index, init_repo, open_store, write
+
+# every test on each backend: the module's index is built once per backend
+pytestmark = pytest.mark.usefixtures("module_database")
 
 DATES_PY = '''\
 """Date helpers."""
@@ -91,7 +96,7 @@ def real_model(tmp_path_factory: pytest.TempPathFactory) -> EmbeddingModel:
 
 
 @pytest.fixture(scope="module")
-def repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel) -> Path:
+def repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
     repo = init_repo(tmp_path_factory.mktemp("questions") / "dates")
     write(
         repo,
@@ -103,19 +108,20 @@ def repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel) -
         },
     )
     commit(repo, "dates")
-    index(repo)
-    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
-        embed_pending(store, lambda: real_model, config_key="default")
+    with database(module_backend):
+        index(repo)
+        with workspace.open_store(workspace.locate(str(repo), None), create=True) as store:
+            embed_pending(store, lambda: real_model, config_key="default")
     return repo
 
 
 @pytest.fixture
-def store(repo: Path) -> Iterator[SqliteStore]:
-    with SqliteStore(repo / ".cartog-ci" / "index.db") as s:
+def store(repo: Path) -> Iterator[Store]:
+    with open_store(repo) as s:
         yield s
 
 
-def ask(store: SqliteStore, model: EmbeddingModel, query: str, **options: object) -> MultimodalResult:
+def ask(store: Store, model: EmbeddingModel, query: str, **options: object) -> MultimodalResult:
     return search(
         store,
         query,

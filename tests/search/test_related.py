@@ -17,7 +17,7 @@ from cartog_ci.embed.onnx import load_default_model
 from cartog_ci.embed.pipeline import embed_pending, symbol_vectors
 from cartog_ci.search.related import keyword_candidates, query_terms, related_finder
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, git, index, make_repo, sql_rows, write
+from tests.testing.fixtures import commit, git, index, make_repo, open_store, sql_rows, write
 
 NORMALIZE = "shop/util/text.py:function:normalize"
 OTHER = "shop/util/other.py:function:normalize"
@@ -61,10 +61,10 @@ def test_query_terms_are_the_name_its_place_then_the_words_of_the_text() -> None
     assert query_terms(symbol, text, limit=3) == ["parsehttpdate", "parse", "http"]
 
 
-def test_keyword_candidates_come_from_bm25_and_leave_tests_out(tmp_path: Path) -> None:
+def test_keyword_candidates_come_from_bm25_and_leave_tests_out(tmp_path: Path, backend: str) -> None:
     repo = make_repo(tmp_path, "pyproj")
     index(repo)
-    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+    with open_store(repo) as store:
         checkout = store.symbol("shop/models/order.py:method:Order.checkout")
         assert checkout is not None
         # tests/test_order.py:function:test_checkout matches "checkout" by name: a test, left out

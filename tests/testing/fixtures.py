@@ -6,7 +6,11 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 from cartog_ci import workspace
 from cartog_ci.cli import main
@@ -71,6 +75,18 @@ def exported(repo: Path, db: Path | None = None) -> dict[str, object]:
             return export(store, hashes=True)
     with open_store(repo) as opened:
         return export(opened, hashes=True)
+
+
+@contextmanager
+def database(url: str | None) -> Iterator[None]:
+    """CARTOG_CI_DATABASE_URL set to ``url`` for the block (a module-scoped
+    fixture cannot use ``monkeypatch``); None: the repository's SQLite file."""
+    with pytest.MonkeyPatch.context() as patch:
+        if url is None:
+            patch.delenv("CARTOG_CI_DATABASE_URL", raising=False)
+        else:
+            patch.setenv("CARTOG_CI_DATABASE_URL", url)
+        yield
 
 
 def open_store(repo: Path) -> Store:

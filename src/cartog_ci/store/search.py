@@ -151,7 +151,7 @@ class SearchTables(Tables):
         rows = self.db.execute(
             f"SELECT c.symbol_id, bm25({table}, 0.0, {weights}) AS score FROM {table} "
             f"JOIN chunks c ON c.rowid = {table}.rowid "
-            f"WHERE {table} MATCH ? ORDER BY score, {table}.rowid LIMIT ?",
+            f"WHERE {table} MATCH ? ORDER BY score, c.symbol_id LIMIT ?",
             (expression, limit),
         )
         return [(str(a), float(b)) for a, b in rows]

@@ -181,12 +181,27 @@ def overlay_m001(db: PgConnection) -> None:
     needs its root's name): earlier versions refuse it."""
 
 
+def graph_m005_bm25(db: PgConnection) -> None:
+    """What FTS5's bm25() reads, per chunk: its size in words (name, name
+    words and content) and in trigrams; and the keywords cut again by FTS5's
+    own tokenizer, so that both backends rank alike (docs/search.md). Part of
+    a new root's tables before its source's rows are copied in (``TABLES_ONLY``):
+    the copy takes every column."""
+    from cartog_ci.store.postgres.search import refill_search_rows
+
+    db.execute(
+        "ALTER TABLE chunks ADD COLUMN keyword_length BIGINT NOT NULL DEFAULT 0, "
+        "ADD COLUMN trigram_length BIGINT NOT NULL DEFAULT 0"
+    )
+    refill_search_rows(db)
+
+
 SHARED_MIGRATIONS: tuple[Migration, ...] = (shared_m001, shared_m002_snapshots)
 GRAPH_MIGRATIONS: tuple[Migration, ...] = (
-    graph_m001, graph_m002_indexes, graph_m003_partial_lookups, graph_m004_immutable,
+    graph_m001, graph_m002_indexes, graph_m003_partial_lookups, graph_m004_immutable, graph_m005_bm25,
 )  # fmt: skip
 OVERLAY_MIGRATIONS: tuple[Migration, ...] = (overlay_m001,)
-TABLES_ONLY = GRAPH_MIGRATIONS[:1]
+TABLES_ONLY = (graph_m001, graph_m005_bm25)
 SCHEMA_VERSION = len(GRAPH_MIGRATIONS)
 
 

@@ -1,24 +1,28 @@
-"""Search on PostgreSQL: the keyword modality on a ``tsvector`` ranked by
-``ts_rank``, the literal modality on a ``pg_trgm`` GIN index, KNN on a
-pgvector HNSW index (cosine) over the vector cache shared by every graph.
+"""Search on PostgreSQL: the keyword modality on a ``tsvector``, the
+literal modality on a ``pg_trgm`` GIN index, both ranked by BM25 exactly as
+SQLite's FTS5 ranks them, and KNN on a pgvector HNSW index (cosine) over the
+vector cache shared by every graph.
 
 The search layer hands the store FTS5 expressions (search/fts.py: quoted
 phrases, ``*`` prefixes, AND, OR, parentheses, column filters such as
 related code's ``{name words} : (…)``); ``parse_fts`` reads that
 grammar once and each table turns it into its own condition. Words are cut
-as FTS5's unicode61 tokenizer cuts them (letters and digits, diacritics
-removed, lower case), so both backends match the same symbols; the order
-among matches comes from ts_rank, not BM25 (README, Team set-up).
+by FTS5's own unicode61 tokenizer (through apsw, as the SQLite file cuts
+them), so both backends match the same symbols. PostgreSQL only finds the
+matches (GIN); the score is FTS5's ``bm25()`` computed here from the same
+figures (docs/search.md, "Full-text search"): so ``search`` answers alike
+on both backends, ties broken by symbol ID on both.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, cast
 
 from cartog_ci.domain import SymbolText
 from cartog_ci.store.search import words_of
@@ -27,38 +31,90 @@ from cartog_ci.store.tables import Tables, model_change_notice
 if TYPE_CHECKING:
     import numpy as np
 
-# ts_rank weights {D, C, B, A}: content ×1, name words ×4, name ×10 (the
-# BM25 column weights of the SQLite store, store/search.py), scaled to 1.
-RANK_WEIGHTS = "{0.1, 0, 0.4, 1.0}"
-_WORD = re.compile(r"[^\W_]+")
+    from cartog_ci.store.postgres.connection import PgConnection
+
 _FTS_TOKEN = re.compile(r'\s*(?:"((?:[^"]|"")*)"(\*?)|(\()|(\))|(AND|OR|NOT)\b|\{([\w\s]*)\}\s*:)')
 # The tsvector weight of each column of the SQLite store's fts_symbols
 # (keyword_vector's fields): a column filter keeps a phrase's words to them.
 COLUMN_WEIGHTS = {"name": "A", "words": "B", "content": "D"}
+# bm25(fts_symbols, 0.0, 10.0, 4.0, 1.0) in store/search.py: an instance of
+# a phrase counts its column's weight (name ×10, name words ×4, content ×1).
+BM25_WEIGHTS = {"A": 10.0, "B": 4.0, "D": 1.0}
+K1 = 1.2  # FTS5's bm25() constants (ext/fts5/fts5_aux.c)
+B = 0.75
+POSITIONS_PER_WORD = 256  # a tsvector keeps no more positions of one lexeme
+LONGEST_WORD = 2047  # bytes of a lexeme; a longer word is in no text we store (2,048 bytes at most)
+NOTHING = "'\u2400'"  # a lexeme no text has: U+2400 is a symbol, never a word for unicode61
+_REGEX_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")  # ASCII punctuation: escaped in a regular expression
+
+
+@lru_cache(maxsize=1)
+def _unicode61() -> Any:
+    """FTS5's unicode61 tokenizer with remove_diacritics 2, the SQLite
+    store's (store/migrations.py), from an in-memory SQLite connection."""
+    import apsw
+
+    return apsw.Connection(":memory:").fts5_tokenizer("unicode61", ["remove_diacritics", "2"])
 
 
 def fts_words(text: str) -> list[str]:
-    """Words as FTS5 unicode61 (remove_diacritics 2) cuts them."""
-    folded = unicodedata.normalize("NFKD", text.lower())
-    plain = "".join(c for c in folded if not unicodedata.combining(c))
-    return _WORD.findall(plain)
+    """Words as FTS5 unicode61 (remove_diacritics 2) cuts them: its own code."""
+    import apsw
+
+    if not text:
+        return []
+    words = _unicode61()(
+        text.encode("utf-8", "surrogatepass"), apsw.FTS5_TOKENIZE_DOCUMENT, None,
+        include_offsets=False, include_colocated=False,
+    )  # fmt: skip
+    return cast("list[str]", words)
 
 
-def keyword_vector(fields: Sequence[tuple[str, str]]) -> str:
-    """A ``tsvector`` literal of (text, weight) fields: the words of each
-    field in order, a gap of two positions between fields so that a phrase
-    never runs from one into the next (FTS5 matches a phrase within one
-    column)."""
+def keyword_vector(fields: Sequence[tuple[str, str]]) -> tuple[str, int]:
+    """A ``tsvector`` literal of (text, weight) fields, and its length in
+    words (FTS5's size of the row, every column): the words of each field
+    in order, a gap of two positions between fields so that a phrase never
+    runs from one into the next (FTS5 matches a phrase within one column)."""
     positions: dict[str, list[str]] = {}
     pos = 1
+    length = 0
     for text, weight in fields:
-        for word in fts_words(text):
-            positions.setdefault(word, []).append(f"{min(pos, 16383)}{weight}")
+        words = fts_words(text)
+        length += len(words)
+        for word in words:
+            if len(word.encode()) <= LONGEST_WORD:
+                positions.setdefault(word, []).append(f"{min(pos, 16383)}{weight}")
             pos += 1
         pos += 2
-    return " ".join(
-        "'" + word.replace("\\", "\\\\").replace("'", "''") + "':" + ",".join(p[:256]) for word, p in positions.items()
+    vector = " ".join(
+        _lexeme(word) + ":" + ",".join(p[:POSITIONS_PER_WORD]) for word, p in positions.items()
     )
+    return vector, length
+
+
+def _lexeme(word: str) -> str:
+    return "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def trigram_length(content: str) -> int:
+    """The row's size in FTS5's trigram tokenizer: one token per window of three characters."""
+    return max(len(content) - 2, 0)
+
+
+def bm25(frequencies: Sequence[float], idfs: Sequence[float], length: int, average: float) -> float:
+    """FTS5's bm25() of one row, operation by operation as fts5_aux.c
+    computes it (so the same double comes out): minus the sum, over the
+    query's phrases in order, of idf × f·(k1+1) / (f + k1·(1 − b + b·D/avgdl))."""
+    score = 0.0
+    for f, idf in zip(frequencies, idfs):
+        score += idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * length / average)))
+    return -1.0 * score
+
+
+def idf(rows: int, hits: int) -> float:
+    """FTS5's inverse document frequency of a phrase found in ``hits`` of ``rows`` rows."""
+    value = math.log((rows - hits + 0.5) / (hits + 0.5))
+    return value if value > 0.0 else 1e-6
 
 
 @dataclass(frozen=True)
@@ -69,6 +125,8 @@ class Phrase:
     weights: str = ""  # tsvector weights its words must have (a column filter); "" for any
 
 
+Words = dict[str, list[tuple[int, str]]]  # word -> its (position, tsvector weight) in a row
+Frequencies = tuple[str, int, list[float]]  # (symbol_id, the row's length, each phrase's frequency)
 Node = Phrase | str  # a phrase, or "AND" / "OR" / "NOT" / "(" / ")"
 
 
@@ -122,19 +180,25 @@ def _operand_end(node: Node) -> bool:
 
 
 def tsquery(nodes: Sequence[Node]) -> str:
-    """A ``to_tsquery('simple', …)`` text; a phrase without words matches nothing."""
+    """A ``tsquery`` literal (cast, never parsed again by a text search
+    configuration: the words are FTS5's already); a phrase without words
+    matches nothing."""
     parts: list[str] = []
     for node in nodes:
         if isinstance(node, Phrase):
-            words = [f"'{w}'" for w in node.words] or ["'\u2400'"]
-            if node.prefix:
-                words[-1] += ":*"
-            if node.weights:
-                words = [w + (node.weights if w.endswith("*") else ":" + node.weights) for w in words]
-            parts.append("(" + " <-> ".join(words) + ")")
+            parts.append(_phrase_query(node))
         else:
             parts.append({"AND": "&", "OR": "|", "NOT": "& !"}.get(node, node))
     return " ".join(parts)
+
+
+def _phrase_query(phrase: Phrase) -> str:
+    words = [_lexeme(w) if len(w.encode()) <= LONGEST_WORD else NOTHING for w in phrase.words] or [NOTHING]
+    if phrase.prefix:
+        words[-1] += ":*"
+    if phrase.weights:
+        words = [w + (phrase.weights if w.endswith("*") else ":" + phrase.weights) for w in words]
+    return "(" + " <-> ".join(words) + ")"
 
 
 def trigram_condition(nodes: Sequence[Node]) -> tuple[str, list[str]]:
@@ -148,10 +212,78 @@ def trigram_condition(nodes: Sequence[Node]) -> tuple[str, list[str]]:
                 parts.append("FALSE")
                 continue
             parts.append("content ILIKE ?")
-            params.append("%" + node.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
+            params.append(_like(node.text))
         else:
             parts.append({"NOT": "AND NOT"}.get(node, node))
     return " ".join(parts), params
+
+
+def _only_or(nodes: Sequence[Node]) -> bool:
+    """Whether an expression is phrases joined by OR (and parentheses)."""
+    return all(isinstance(n, Phrase) or n in ("OR", "(", ")") for n in nodes)
+
+
+def _like(text: str) -> str:
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _overlapping(text: str) -> str:
+    """A regular expression counting every occurrence of ``text``, overlapping
+    ones too (FTS5 finds a phrase of trigrams at each position it starts)."""
+    return "(?=" + _REGEX_SPECIAL.sub(r"\\\1", text) + ")"
+
+
+def phrase_frequency(phrase: Phrase, words: Words) -> float:
+    """FTS5's weighted frequency of a phrase in one row: each instance counts
+    its column's weight. ``words``: the row's words that the query names
+    (with a prefix, starts) -> their (position, tsvector weight)."""
+    if not phrase.words:
+        return 0.0
+    first, last = phrase.words[0], len(phrase.words) - 1
+    starts = words.get(first, []) if not (phrase.prefix and last == 0) else _prefixed(words, first)
+    if last > 0:
+        at = {position: word for word, places in words.items() for position, _ in places}
+        starts = [
+            (start, weight) for start, weight in starts
+            if all(_is(at.get(start + i), w, phrase.prefix and i == last) for i, w in enumerate(phrase.words[1:], 1))
+        ]  # fmt: skip
+    return sum(BM25_WEIGHTS[weight] for _, weight in starts if not phrase.weights or weight in phrase.weights)
+
+
+def _prefixed(words: Words, prefix: str) -> list[tuple[int, str]]:
+    return [place for word, places in words.items() if word.startswith(prefix) for place in places]
+
+
+def _is(found: str | None, word: str, prefix: bool) -> bool:
+    if found is None:
+        return False
+    return found.startswith(word) if prefix else found == word
+
+
+def search_row(name: str, content: str) -> tuple[str, int]:
+    """A chunk's ``keywords`` and ``keyword_length``: the columns of the
+    SQLite store's fts_symbols (name, its words, content) as tsvector weights."""
+    return keyword_vector(((name, "A"), (words_of(name), "B"), (content, "D")))
+
+
+def refill_search_rows(db: PgConnection) -> None:
+    """Every chunk's ``keywords`` and sizes again (graph_m005_bm25 in
+    schema.py: words cut by FTS5's tokenizer, lengths for BM25)."""
+    rows = db.execute(
+        "SELECT c.symbol_id, coalesce(s.name, ''), c.content FROM chunks c LEFT JOIN symbols s ON s.id = c.symbol_id"
+    ).fetchall()
+    for start in range(0, len(rows), 5000):
+        part = rows[start : start + 5000]
+        vectors = [search_row(str(name), str(content)) for _, name, content in part]
+        db.execute(
+            "UPDATE chunks SET keywords = u.keywords::tsvector, keyword_length = u.words, trigram_length = u.trigrams "
+            "FROM unnest(?::text[], ?::text[], ?::int[], ?::int[]) AS u(id, keywords, words, trigrams) "
+            "WHERE chunks.symbol_id = u.id",
+            (
+                [str(r[0]) for r in part], [v[0] for v in vectors], [v[1] for v in vectors],
+                [trigram_length(str(r[2])) for r in part],
+            ),  # fmt: skip
+        )
 
 
 def _vector_text(blob: bytes) -> str:
@@ -174,30 +306,28 @@ class PostgresSearch(Tables):
         search_index: bool = True,
         fresh: bool = False,
     ) -> None:
-        """The file's texts with their ``tsvector``, written with the row
-        whatever ``search_index`` says (no separate full-text table to fill
-        later); ``fresh``: nothing stored for the file to delete first."""
+        """The file's texts with their ``tsvector`` and their sizes in words
+        and trigrams (BM25's document lengths), written with the row whatever
+        ``search_index`` says (no separate full-text table to fill later);
+        ``fresh``: nothing stored for the file to delete first."""
         if not fresh:
             self.delete_texts([path])
         latest = {t.symbol_id: t for t in texts}  # the last text of an ID wins, as INSERT OR REPLACE in SQLite
         self.db.executemany(
-            "INSERT INTO chunks (symbol_id, file, text_hash, embed_text, content, keywords) VALUES "
-            "(?, ?, ?, ?, ?, ?::tsvector)",
+            "INSERT INTO chunks (symbol_id, file, text_hash, embed_text, content, keywords, keyword_length, "
+            "trigram_length) VALUES (?, ?, ?, ?, ?, ?::tsvector, ?, ?)",
             (
-                (
-                    t.symbol_id, path, t.text_hash, t.embed_text, t.content,
-                    keyword_vector((
-                        (names.get(t.symbol_id, ""), "A"),
-                        (words_of(names.get(t.symbol_id, "")), "B"),
-                        (t.content, "D"),
-                    )),
-                )  # fmt: skip
+                (t.symbol_id, path, t.text_hash, t.embed_text, t.content,
+                 *search_row(names.get(t.symbol_id, ""), t.content), trigram_length(t.content))  # fmt: skip
                 for t in latest.values()
             ),
         )
 
     def rebuild_search_index(self) -> None:
-        """Nothing: the keywords and trigram GIN indexes follow ``chunks`` row by row."""
+        """The keywords and trigram GIN indexes follow ``chunks`` row by row;
+        at the end of a cold run, the planner's statistics of the new rows
+        (without them it scans every row for a word the GIN index has)."""
+        self.db.execute("ANALYZE chunks")
 
     def delete_texts(self, paths: Iterable[str]) -> None:
         self.db.executemany("DELETE FROM chunks WHERE file = ?", ((p,) for p in paths))
@@ -205,26 +335,143 @@ class PostgresSearch(Tables):
     # -- full text -----------------------------------------------------------
 
     def fts(self, expression: str, limit: int, table: str = "fts_symbols") -> list[tuple[str, float]]:
-        """(symbol_id, score) best first; the score is minus ts_rank (lower
-        is better, like BM25 in SQLite) or, for literals, minus the share of
-        the content the first literal covers."""
+        """(symbol_id, bm25) best first, ties by symbol ID: the scores the
+        SQLite store's FTS5 tables give (store/search.py), the keyword
+        table's or, for literals, the trigram table's."""
         nodes = parse_fts(expression)
+        phrases = [n for n in nodes if isinstance(n, Phrase)]
         if table == "fts_symbols":
+            return self._keyword_hits(nodes, phrases, limit)
+        rows = self._trigram_frequencies(nodes, phrases)
+        count, total, hits = self._trigram_statistics(phrases, rows, any_of=_only_or(nodes))
+        if not rows or not count:
+            return []
+        average = float(total) / float(count)
+        idfs = [idf(count, h) for h in hits]
+        scored = sorted((bm25(f, idfs, length, average), symbol_id) for symbol_id, length, f in rows)
+        return [(symbol_id, score) for score, symbol_id in scored[:limit]]
+
+    def _keyword_hits(self, nodes: Sequence[Node], phrases: Sequence[Phrase], limit: int) -> list[tuple[str, float]]:
+        """The best ``limit`` matches by BM25. Each phrase's rows come from
+        the GIN index (its hits, for its IDF); a row's best possible score is
+        what its phrases would give at an infinite frequency, so rows are
+        scored exactly (from their words' positions) best bound first, until
+        the next bound cannot beat the ``limit``-th score: a sentence's
+        common stem ("return"*) matches most rows, and few are worth scoring."""
+        holders, lengths, matched = self._phrase_rows(nodes, phrases)
+        row = cast("tuple[int, int]", self.db.execute(
+            "SELECT count(*), coalesce(sum(keyword_length), 0) FROM chunks"
+        ).fetchone())  # fmt: skip
+        count, total = int(row[0]), int(row[1])
+        if not matched or not count:
+            return []
+        average = float(total) / float(count)
+        idfs = [idf(count, len(h)) for h in holders]
+        # minus (k1 + 1) x the IDFs of its phrases, a little lower still: no rounding can beat it
+        best = {r: -(K1 + 1.0) * (1 + 1e-9) * sum(i for i, h in zip(idfs, holders) if r in h) for r in matched}
+        order = sorted(matched, key=lambda r: (best[r], r))
+        scored: list[tuple[float, str]] = []
+        batch = max(limit, 200)
+        for start in range(0, len(order), batch):
+            if len(scored) >= limit and best[order[start]] > sorted(scored)[limit - 1][0]:
+                break
+            for symbol_id, f in self._keyword_frequencies(order[start : start + batch], phrases):
+                scored.append((bm25(f, idfs, lengths[symbol_id], average), symbol_id))
+        scored.sort()
+        return [(symbol_id, score) for score, symbol_id in scored[:limit]]
+
+    def _phrase_rows(
+        self, nodes: Sequence[Node], phrases: Sequence[Phrase]
+    ) -> tuple[list[set[str]], dict[str, int], set[str]]:
+        """The rows holding each phrase (FTS5's phrase query), the length in
+        words of every such row, and the rows the whole expression matches:
+        one pass over the rows holding any phrase."""
+        queries = list(dict.fromkeys(_phrase_query(p) for p in phrases))
+        found: list[set[str]] = [set() for _ in queries]
+        lengths: dict[str, int] = {}
+        matched: set[str] = set()
+        if queries:
+            tests = "".join(", keywords @@ ?::tsquery" for _ in queries)
             rows = self.db.execute(
-                "SELECT symbol_id, -ts_rank(?, keywords, q) AS score FROM chunks, to_tsquery('simple', ?) q "
-                "WHERE keywords @@ q ORDER BY score, symbol_id LIMIT ?",
-                (RANK_WEIGHTS, tsquery(nodes), limit),
+                f"SELECT symbol_id, keyword_length, keywords @@ ?::tsquery{tests} FROM chunks "
+                "WHERE keywords @@ ?::tsquery",
+                [tsquery(nodes), *queries, " | ".join(queries)],
             )
+            for symbol_id, length, hit, *holds in rows:
+                lengths[symbol_id] = length
+                if hit:
+                    matched.add(symbol_id)
+                for n, held in enumerate(holds):
+                    if held:
+                        found[n].add(symbol_id)
+        where = {q: n for n, q in enumerate(queries)}
+        return [found[where[_phrase_query(p)]] for p in phrases], lengths, matched
+
+    def _statistics(
+        self, length: str, conditions: Sequence[tuple[str, str]], rows: Sequence[Frequencies], *, any_of: bool
+    ) -> tuple[int, int, list[int]]:
+        """The row count, the sum of ``length`` and, per phrase, the rows it
+        is in: what FTS5 keeps in its index. For an expression of ORs only,
+        a row holds a phrase exactly when it matched with that phrase in it:
+        the matches say; else each (condition, parameter) counts its rows."""
+        counts = "" if any_of else "".join(
+            f", (SELECT count(*) FROM chunks WHERE {condition})" for condition, _ in conditions
+        )  # fmt: skip
+        params = [] if any_of else [p for _, p in conditions]
+        row = cast("tuple[int, ...]", self.db.execute(
+            f"SELECT count(*), coalesce(sum({length}), 0){counts} FROM chunks", params
+        ).fetchone())  # fmt: skip
+        if any_of:
+            hits = [sum(1 for _, _, found in rows if found[i] > 0) for i in range(len(conditions))]
         else:
-            where, params = trigram_condition(nodes)
-            first = next((n.text.lower() for n in nodes if isinstance(n, Phrase)), "")
-            rows = self.db.execute(
-                "SELECT symbol_id, -((length(content) - length(replace(lower(content), ?, ''))) "
-                "/ greatest(length(?), 1))::float8 / (length(content) + 100) AS score "
-                f"FROM chunks WHERE {where} ORDER BY score, symbol_id LIMIT ?",
-                (first, first, *params, limit),
-            )
-        return [(str(a), float(b)) for a, b in rows]
+            hits = [int(h) for h in row[2:]]
+        return int(row[0]), int(row[1]), hits
+
+    def _trigram_statistics(
+        self, phrases: Sequence[Phrase], rows: Sequence[Frequencies], *, any_of: bool
+    ) -> tuple[int, int, list[int]]:
+        # a literal under 3 characters is in no row (FTS5's trigram index cannot match it)
+        conditions = [("content ILIKE ?", _like(p.text)) if len(p.text) >= 3 else ("FALSE", "") for p in phrases]
+        if any_of:
+            return self._statistics("trigram_length", conditions, rows, any_of=True)
+        count, total, found = self._statistics("trigram_length", [c for c in conditions if c[0] != "FALSE"], rows,
+                                               any_of=False)  # fmt: skip
+        hits = iter(found)
+        return count, total, [next(hits) if len(p.text) >= 3 else 0 for p in phrases]
+
+    def _keyword_frequencies(self, ids: Sequence[str], phrases: Sequence[Phrase]) -> list[tuple[str, list[float]]]:
+        """(symbol_id, frequency of each phrase) of these rows, from the
+        positions of the words the phrases name."""
+        exact = sorted({w for p in phrases for w in (p.words[:-1] if p.prefix else p.words)})
+        prefixes = sorted({p.words[-1] + "%" for p in phrases if p.prefix and p.words})
+        rows = self.db.execute(
+            "SELECT c.symbol_id, u.lexeme, u.positions, u.weights FROM chunks c "
+            "JOIN LATERAL unnest(c.keywords) u ON u.lexeme = ANY(?::text[]) OR u.lexeme LIKE ANY(?::text[]) "
+            "WHERE c.symbol_id = ANY(?::text[])",
+            (exact, prefixes, list(ids)),
+        ).fetchall()
+        found: dict[str, Words] = {i: {} for i in ids}
+        for symbol_id, lexeme, positions, weights in rows:
+            found[symbol_id][lexeme] = list(zip(positions, weights))
+        return [(symbol_id, [phrase_frequency(p, words) for p in phrases]) for symbol_id, words in found.items()]
+
+    def _trigram_frequencies(self, nodes: Sequence[Node], phrases: Sequence[Phrase]) -> list[Frequencies]:
+        """(symbol_id, length in trigrams, occurrences of each literal) of
+        every matching row, overlapping occurrences counted (case folded as
+        ILIKE folds it)."""
+        where, params = trigram_condition(nodes)
+        counted = [p for p in phrases if len(p.text) >= 3]
+        counts = "".join(", regexp_count(lower(content), lower(?))" for _ in counted)
+        rows = self.db.execute(
+            f"SELECT symbol_id, trigram_length{counts} FROM chunks WHERE {where}",
+            [*(_overlapping(p.text) for p in counted), *params],
+        ).fetchall()
+        out = []
+        for symbol_id, length, *found in rows:
+            occurrences = iter(found)
+            frequencies = [float(next(occurrences)) if len(p.text) >= 3 else 0.0 for p in phrases]
+            out.append((str(symbol_id), int(length), frequencies))
+        return out
 
     # -- vectors -------------------------------------------------------------
 
