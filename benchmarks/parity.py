@@ -174,7 +174,8 @@ def run(args: argparse.Namespace, corpus: corpora.Corpus, source: Path, work: Pa
           f"{os.cpu_count()} CPUs; load {load_average()} at the start; embeddings {'on' if args.embed else 'off'}")  # fmt: skip
     print(tool_note())
     if args.embed:
-        cli(repo, home, "index", "--push", url)
+        # the upload's graph under the same repository key as the searches read
+        cli(repo, {k: v for k, v in pg.items() if k != "CARTOG_CI_DATABASE_URL"}, "index", "--push", url)
     else:
         cli(repo, home, "index", "--no-embed")
         cli(repo, pg, "index", "--no-embed")
