@@ -198,15 +198,16 @@ def test_a_restart_mid_index_fails_cleanly_and_the_next_run_completes(
     assert exported(repo) == _cold(repo, tmp_path, "after")
 
 
-def _writing_chunks(url: str) -> bool:
-    """Whether a cartog-ci session holds a write lock on a graph's ``chunks``
-    (it has written search texts in its open transaction)."""
-    with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
-            "JOIN pg_stat_activity a ON a.pid = l.pid "
-            "WHERE a.application_name = 'cartog-ci' AND c.relname = 'chunks' AND l.mode = 'RowExclusiveLock'"
-        ).fetchone()
+def _writing_graph(conn: psycopg.Connection[tuple[object, ...]]) -> bool:
+    """Whether a cartog-ci session is inside a transaction that has written a
+    graph's rows: its last statement inserted (or copied in) symbols, edges
+    or search texts. (The locks do not tell: an overlay's own tables are created by that same
+    transaction, so other sessions cannot see their names yet.)"""
+    row = conn.execute(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'cartog-ci' "
+        "AND state IN ('active', 'idle in transaction') AND xact_start IS NOT NULL "
+        "AND query ~* '^\\s*(INSERT INTO|COPY) (symbols|edges|chunks)\\M'"
+    ).fetchone()
     return bool(row and row[0])
 
 
@@ -227,8 +228,9 @@ def test_an_index_process_killed_mid_write_leaves_the_previous_graph_and_the_nex
         [sys.executable, "-m", "cartog_ci.cli", "index", "--no-embed", "--repo", str(repo)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    while proc.poll() is None and not _writing_chunks(pg_url):
-        time.sleep(0.02)
+    with psycopg.connect(pg_url, autocommit=True) as watcher:
+        while proc.poll() is None and not _writing_graph(watcher):
+            time.sleep(0.005)
     assert proc.poll() is None, "the index run ended before it could be killed"
     assert exported(repo) == before  # a reader during the write
     proc.kill()  # SIGKILL: no handler, no rollback from the client
