@@ -212,6 +212,57 @@ def m007_edge_lookups(db: apsw.Connection) -> None:
     )
 
 
+
+def m008_interned_edges(db: apsw.Connection) -> None:
+    """Edges keep symbol IDs and paths as integer keys into ``interned``,
+    each text stored once (issue 16: django's 211k edges took 87 MB, 410
+    bytes an edge, most of it the same long IDs and paths again in the rows
+    and in six indexes). ``edges`` becomes a view with the same columns,
+    rows (same ids) and order, which the shared SQL reads as before;
+    SQLite's edge writes go to ``edge_rows`` (store/edge_rows.py)."""
+    db.execute(
+        """
+        CREATE TABLE interned (key INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+        CREATE TABLE edge_rows (
+            id INTEGER PRIMARY KEY,
+            source_key INTEGER NOT NULL,
+            target_name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            file_key INTEGER NOT NULL,
+            line INTEGER NOT NULL,
+            qualifier TEXT,
+            alias TEXT,
+            target_key INTEGER,
+            resolution TEXT
+        );
+        INSERT OR IGNORE INTO interned (text)
+            SELECT text FROM (
+                SELECT id, source_id AS text FROM edges UNION ALL SELECT id, file FROM edges
+                UNION ALL SELECT id, target_id FROM edges WHERE target_id IS NOT NULL
+            ) ORDER BY id;
+        INSERT INTO edge_rows
+            SELECT e.id, s.key, e.target_name, e.kind, f.key, e.line, e.qualifier, e.alias, t.key, e.resolution
+            FROM edges e JOIN interned s ON s.text = e.source_id JOIN interned f ON f.text = e.file
+            LEFT JOIN interned t ON t.text = e.target_id ORDER BY e.id;
+        DROP TABLE edges;
+        CREATE VIEW edges AS SELECT
+            e.id AS id, s.text AS source_id, e.target_name AS target_name, e.kind AS kind, f.text AS file,
+            e.line AS line, e.qualifier AS qualifier, e.alias AS alias, t.text AS target_id,
+            e.resolution AS resolution
+        FROM edge_rows e
+        LEFT JOIN interned s ON s.key = e.source_key
+        LEFT JOIN interned f ON f.key = e.file_key
+        LEFT JOIN interned t ON t.key = e.target_key;
+        CREATE INDEX edges_source ON edge_rows(source_key);
+        CREATE INDEX edges_target ON edge_rows(target_key);
+        CREATE INDEX edges_file ON edge_rows(file_key);
+        CREATE INDEX edges_target_name ON edge_rows(target_name);
+        CREATE INDEX edges_constructed ON edge_rows(qualifier) WHERE qualifier LIKE '%()';
+        CREATE INDEX edges_alias ON edge_rows(alias) WHERE alias IS NOT NULL;
+        CREATE INDEX edges_qualifier ON edge_rows(qualifier) WHERE qualifier IS NOT NULL;
+        """
+    )
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_core,
     m002_search,
@@ -220,6 +271,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     m005_partial_lookups,
     m006_embedded_text_not_stored,
     m007_edge_lookups,
+    m008_interned_edges,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
