@@ -1,12 +1,10 @@
 """SQLite's edge writes (migration m008): rows with integer keys into
-``interned`` instead of symbol IDs and paths.
+``interned`` instead of symbol IDs and paths (store/interned.py).
 
 Reads go through the ``edges`` view, in the shared SQL of store/edges.py;
 writes go to ``edge_rows`` directly: a write through the view would need
 INSTEAD OF triggers, and those cost ~350 µs an update (a cold run sets the
-targets of 200k edges on django). A text is interned on its first use and
-forgotten when the last edge naming it goes, so ``interned`` holds the
-texts of the stored edges and nothing else (docs/incremental.md).
+targets of 200k edges on django).
 """
 
 from __future__ import annotations
@@ -15,49 +13,12 @@ from collections.abc import Iterable, Sequence
 
 from cartog_ci.domain import Edge
 from cartog_ci.store.edges import EdgeTables
+from cartog_ci.store.interned import Interned
 from cartog_ci.store.tables import chunks
 
-UNUSED = (
-    "NOT EXISTS (SELECT 1 FROM edge_rows WHERE source_key = interned.key) "
-    "AND NOT EXISTS (SELECT 1 FROM edge_rows WHERE file_key = interned.key) "
-    "AND NOT EXISTS (SELECT 1 FROM edge_rows WHERE target_key = interned.key)"
-)
 
-
-class EdgeRows(EdgeTables):
+class EdgeRows(Interned, EdgeTables):
     """EdgeTables whose writes go to ``edge_rows`` and ``interned``."""
-
-    # Set while store.bulk_load has dropped the indexes of edge_rows: an
-    # unused text is then forgotten once they are back, not edge by edge
-    # (each check would scan every edge).
-    bulk: bool = False
-
-    def intern(self, texts: Iterable[str | None]) -> dict[str, int]:
-        """Text -> key, new texts added (in first-seen order)."""
-        wanted = [t for t in dict.fromkeys(texts) if t is not None]
-        self.db.executemany("INSERT OR IGNORE INTO interned (text) VALUES (?)", ((t,) for t in wanted))
-        out: dict[str, int] = {}
-        for chunk in chunks(wanted):
-            marks = ",".join("?" * len(chunk))
-            rows = self.db.execute(f"SELECT text, key FROM interned WHERE text IN ({marks})", chunk)
-            out.update((str(t), int(k)) for t, k in rows)
-        return out
-
-    def forget_unused(self, keys: Iterable[int] | None = None) -> int:
-        """Drop these interned texts (all, with None) once no edge names them."""
-        if keys is None:
-            self.db.execute(f"DELETE FROM interned WHERE {UNUSED}")
-            return int(self.db.changes())
-        total = 0
-        for chunk in chunks(sorted(set(keys))):
-            marks = ",".join("?" * len(chunk))
-            self.db.execute(f"DELETE FROM interned WHERE key IN ({marks}) AND {UNUSED}", chunk)
-            total += self.db.changes()
-        return total
-
-    def _forget(self, keys: Iterable[int | None]) -> None:
-        if not self.bulk:
-            self.forget_unused(k for k in keys if k is not None)
 
     # -- the writes of EdgeTables --------------------------------------------
 
@@ -85,7 +46,7 @@ class EdgeRows(EdgeTables):
             if not named:
                 continue
             self.db.execute(f"DELETE FROM edge_rows WHERE file_key = {file_key}", (path,))
-            self._forget(k for row in named for k in row)
+            self.forget(k for row in named for k in row)
 
     def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
         updates = list(updates)
@@ -95,7 +56,7 @@ class EdgeRows(EdgeTables):
             "UPDATE edge_rows SET target_key = ?, resolution = ? WHERE id = ?",
             ((None if target is None else keys[target], resolution, edge_id) for edge_id, target, resolution in updates),
         )
-        self._forget(old)
+        self.forget(old)
 
     def _targets_of(self, ids: Sequence[int]) -> list[int]:
         out: list[int] = []
@@ -118,12 +79,12 @@ class EdgeRows(EdgeTables):
                 f"UPDATE edge_rows SET target_key = NULL, resolution = NULL WHERE target_key IN ({marks})", chunk
             )
             total += self.db.changes()
-        self._forget(keys)
+        self.forget(keys)
         return total
 
     def _dangling(self, targets: Iterable[str] | None) -> list[int]:
         """The keys of edge targets (of ``targets``) that are no symbol's ID."""
-        missing = "text NOT IN (SELECT id FROM symbols)"
+        missing = "key NOT IN (SELECT key FROM symbol_rows)"  # a symbol's key is its ID's (m009)
         if targets is None:
             rows = self.db.execute(
                 f"SELECT key FROM interned WHERE {missing} AND key IN (SELECT target_key FROM edge_rows)"
@@ -135,13 +96,3 @@ class EdgeRows(EdgeTables):
             rows = self.db.execute(f"SELECT key FROM interned WHERE text IN ({marks}) AND {missing}", names)
             keys += [int(r[0]) for r in rows]
         return keys
-
-    def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
-        """As GraphTables': counted on edge_rows by key, not through the view
-        and its joins (django: 0.23 s instead of 0.51)."""
-        return self.update_rows(
-            "UPDATE symbols SET in_degree = (SELECT count(*) FROM edge_rows "
-            "WHERE target_key = (SELECT key FROM interned WHERE text = symbols.id)) WHERE",
-            "id",
-            ids,
-        )

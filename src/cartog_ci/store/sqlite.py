@@ -35,7 +35,7 @@ from cartog_ci.errors import (
 )
 from cartog_ci.store import migrations
 from cartog_ci.store.edge_rows import EdgeRows
-from cartog_ci.store.symbols import GraphTables
+from cartog_ci.store.symbol_rows import SymbolRows
 from cartog_ci.store.search import EMBED_TEXT, SearchTables, load_vec
 
 if TYPE_CHECKING:  # the answers of queries: their classes load with the first query
@@ -199,7 +199,7 @@ def _up_to_date(db: apsw.Connection) -> bool:
     ) == (TOOL_NAME, str(migrations.SCHEMA_VERSION), __version__)
 
 
-class SqliteStore(EdgeRows, GraphTables, SearchTables):
+class SqliteStore(EdgeRows, SymbolRows, SearchTables):
     """The Store (store/base.py) on one SQLite file: everything the indexer,
     graph queries, report and search read and write."""
 
@@ -324,7 +324,7 @@ class SqliteStore(EdgeRows, GraphTables, SearchTables):
 
     # -- what differs from the shared SQL (store/symbols.py) -------------------
 
-    GRAPH_TABLES = ("edge_rows", "interned", "symbols", "files", "chunks")
+    GRAPH_TABLES = ("edge_rows", "symbol_rows", "interned", "files", "chunks")
 
     def clear(self) -> None:
         """As GraphTables.clear; the contentless full-text tables are emptied
@@ -348,7 +348,7 @@ class SqliteStore(EdgeRows, GraphTables, SearchTables):
             "list[tuple[str, str]]",
             self.db.execute(
                 "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL "
-                "AND tbl_name IN ('symbols', 'edge_rows', 'chunks') ORDER BY name"
+                "AND tbl_name IN ('symbol_rows', 'edge_rows', 'chunks') ORDER BY name"
             ).fetchall(),
         )
         for name, _ in indexes:
