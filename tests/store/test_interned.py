@@ -153,3 +153,13 @@ def test_a_hash_that_is_not_lowercase_hex_is_kept_as_text(tmp_path: Path) -> Non
         with store.transaction():
             store.delete_symbols(["odd.py:function:f"])
         assert sql_rows(store, "SELECT count(*) FROM interned") == [(0,)]
+
+
+def test_updating_a_symbol_that_is_not_stored_interns_nothing(tmp_path: Path) -> None:
+    ghost = Symbol("ghost.py:function:g", "g", "g", "function", "ghost.py", 1, 2, 0, 10, "ghost.py:module:ghost",
+                   "def g()", "python", "a" * 64, "a" * 64, (), "", 0)  # fmt: skip
+    with SqliteStore(tmp_path / "index.db") as store:
+        with store.transaction():
+            store.update_symbols([ghost])
+        assert sql_rows(store, "SELECT count(*) FROM interned") == [(0,)]
+        assert store.symbol("ghost.py:function:g") is None

@@ -64,7 +64,7 @@ class SymbolRows(Interned, GraphTables):
             f"UPDATE symbol_rows SET {assignments} WHERE key = ?",
             ((*self._fields(s, keys), keys[s.id]) for s in symbols),
         )
-        self.forget(old)
+        self.forget([*old, *keys.values()])  # the texts of a symbol that was not stored go again
 
     def delete_symbols(self, ids: Iterable[str]) -> None:
         keys = list(self.keys_of(ids).values())
