@@ -7,7 +7,7 @@ import random
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -477,7 +477,7 @@ def test_an_index_from_another_extractor_is_reparsed(tmp_path: Path) -> None:
     with open_store(repo) as store:
         with store.transaction():  # as if written by an older cartog-ci
             store.set_meta("extractor", "0" * 64)
-            store.db.execute("UPDATE symbols SET signature = 'stale'")
+            store.update_symbols(replace(s, signature="stale") for s in store.all_symbols())
     result = index(repo)
     assert (result.mode, result.parsed, result.skipped_by_hash) == ("force", 9, 0)
     cold = tmp_path / "cold.db"

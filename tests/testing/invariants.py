@@ -31,10 +31,10 @@ def violations(db_path: Path, repo: Path) -> list[str]:
         check = _rows(db, "PRAGMA integrity_check")
         if check != [("ok",)]:
             return [f"integrity_check: {check[:5]}"]
-        tables = {str(r[0]) for r in _rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {str(r[0]) for r in _rows(db, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
         if "symbols" not in tables:
             return []  # created, killed before its first commit: an empty database
-        return _graph(db) + _texts(db) + _vectors(db, tables) + _fresh(db, repo)
+        return _graph(db) + _interned(db, tables) + _texts(db) + _vectors(db, tables) + _fresh(db, repo)
     finally:
         db.close()
 
@@ -59,6 +59,30 @@ def _graph(db: apsw.Connection) -> list[str]:
     )
     if dangling:
         out.append(f"edges resolved to missing symbols: {dangling}")
+    return out
+
+
+# every key a row names (m008, m009)
+_NAMED_KEYS = (
+    "WITH named(k) AS (SELECT source_key FROM edge_rows UNION SELECT file_key FROM edge_rows "
+    "UNION SELECT target_key FROM edge_rows UNION SELECT key FROM symbol_rows "
+    "UNION SELECT file_key FROM symbol_rows UNION SELECT parent_key FROM symbol_rows) "
+)
+
+
+def _interned(db: apsw.Connection, tables: set[str]) -> list[str]:
+    """Every key a row names is interned, and every interned text is named."""
+    if "interned" not in tables:
+        return []
+    out = []
+    lost = _rows(db, f"{_NAMED_KEYS} SELECT k FROM named WHERE k IS NOT NULL AND k NOT IN (SELECT key FROM interned) LIMIT 5")
+    if lost:
+        out.append(f"keys of no interned text: {lost}")
+    unused = _rows(
+        db, f"{_NAMED_KEYS} SELECT text FROM interned WHERE key NOT IN (SELECT k FROM named WHERE k IS NOT NULL) LIMIT 5"
+    )
+    if unused:
+        out.append(f"interned texts no row names: {unused}")
     return out
 
 

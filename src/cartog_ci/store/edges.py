@@ -3,7 +3,9 @@ graph queries, the report and search read.
 
 Edges are indexed both ways (``edges_source``, ``edges_target``) and by
 file and target name (migration m001). Numbered edges carry their row id:
-resolution reads them and gives the id back to ``set_targets``.
+resolution reads them and gives the id back to ``set_targets``. In SQLite
+``edges`` is a view over compact rows (m008) and the writes are
+store/edge_rows.py's.
 """
 
 from __future__ import annotations

@@ -212,6 +212,129 @@ def m007_edge_lookups(db: apsw.Connection) -> None:
     )
 
 
+
+def m008_interned_edges(db: apsw.Connection) -> None:
+    """Edges keep symbol IDs and paths as integer keys into ``interned``,
+    each text stored once (issue 16: django's 211k edges took 87 MB, 410
+    bytes an edge, most of it the same long IDs and paths again in the rows
+    and in six indexes). ``edges`` becomes a view with the same columns,
+    rows (same ids) and order, which the shared SQL reads as before;
+    SQLite's edge writes go to ``edge_rows`` (store/edge_rows.py)."""
+    db.execute(
+        """
+        CREATE TABLE interned (key INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+        CREATE TABLE edge_rows (
+            id INTEGER PRIMARY KEY,
+            source_key INTEGER NOT NULL,
+            target_name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            file_key INTEGER NOT NULL,
+            line INTEGER NOT NULL,
+            qualifier TEXT,
+            alias TEXT,
+            target_key INTEGER,
+            resolution TEXT
+        );
+        INSERT OR IGNORE INTO interned (text)
+            SELECT text FROM (
+                SELECT id, source_id AS text FROM edges UNION ALL SELECT id, file FROM edges
+                UNION ALL SELECT id, target_id FROM edges WHERE target_id IS NOT NULL
+            ) ORDER BY id;
+        INSERT INTO edge_rows
+            SELECT e.id, s.key, e.target_name, e.kind, f.key, e.line, e.qualifier, e.alias, t.key, e.resolution
+            FROM edges e JOIN interned s ON s.text = e.source_id JOIN interned f ON f.text = e.file
+            LEFT JOIN interned t ON t.text = e.target_id ORDER BY e.id;
+        DROP TABLE edges;
+        CREATE VIEW edges AS SELECT
+            e.id AS id, s.text AS source_id, e.target_name AS target_name, e.kind AS kind, f.text AS file,
+            e.line AS line, e.qualifier AS qualifier, e.alias AS alias, t.text AS target_id,
+            e.resolution AS resolution
+        FROM edge_rows e
+        LEFT JOIN interned s ON s.key = e.source_key
+        LEFT JOIN interned f ON f.key = e.file_key
+        LEFT JOIN interned t ON t.key = e.target_key;
+        CREATE INDEX edges_source ON edge_rows(source_key);
+        CREATE INDEX edges_target ON edge_rows(target_key);
+        CREATE INDEX edges_file ON edge_rows(file_key);
+        CREATE INDEX edges_target_name ON edge_rows(target_name);
+        CREATE INDEX edges_constructed ON edge_rows(qualifier) WHERE qualifier LIKE '%()';
+        CREATE INDEX edges_alias ON edge_rows(alias) WHERE alias IS NOT NULL;
+        CREATE INDEX edges_qualifier ON edge_rows(qualifier) WHERE qualifier IS NOT NULL;
+        """
+    )
+
+
+# A hash as m009 stores it: 32 bytes for a SHA-256 in lowercase hex (every
+# hash the extractor makes), any other text as it is.
+HASH_AS_STORED = "CASE WHEN length({h}) = 64 AND {h} NOT GLOB '*[^0-9a-f]*' THEN unhex({h}) ELSE {h} END"
+HASH_AS_TEXT = "CASE typeof({h}) WHEN 'blob' THEN lower(hex({h})) ELSE {h} END"
+
+
+def m009_interned_symbols(db: apsw.Connection) -> None:
+    """Symbols are rows keyed by the interned key of their ID, with their
+    file and parent as keys too, and their two hashes as 32-byte BLOBs, the
+    subtree hash NULL when it is the content hash (a leaf's) — issue 16:
+    django's 44.6k symbols took 41.8 MB, 940 bytes a symbol with the ID
+    again in four indexes. ``symbols`` becomes a view with the same columns
+    and values; SQLite's writes go to ``symbol_rows`` (store/symbol_rows.py)."""
+    stored = HASH_AS_STORED.format
+    text = HASH_AS_TEXT.format
+    db.execute(
+        f"""
+        INSERT OR IGNORE INTO interned (text)
+            SELECT text FROM (
+                SELECT rowid AS n, 0 AS k, id AS text FROM symbols UNION ALL SELECT rowid, 1, file FROM symbols
+                UNION ALL SELECT rowid, 2, parent_id FROM symbols WHERE parent_id IS NOT NULL
+            ) ORDER BY n, k;
+        CREATE TABLE symbol_rows (
+            key INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            qualified_name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            file_key INTEGER NOT NULL,
+            start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            start_byte INTEGER NOT NULL,
+            end_byte INTEGER NOT NULL,
+            parent_key INTEGER,
+            signature TEXT NOT NULL,
+            language TEXT NOT NULL,
+            content_hash NOT NULL,
+            subtree_hash,
+            decorators TEXT NOT NULL,
+            docstring TEXT NOT NULL,
+            in_degree INTEGER NOT NULL
+        );
+        INSERT INTO symbol_rows
+            SELECT i.key, s.name, s.qualified_name, s.kind, f.key, s.start_line, s.end_line, s.start_byte,
+                   s.end_byte, p.key, s.signature, s.language, {stored(h="s.content_hash")},
+                   CASE WHEN s.subtree_hash = s.content_hash THEN NULL ELSE {stored(h="s.subtree_hash")} END,
+                   s.decorators, s.docstring, s.in_degree
+            FROM symbols s JOIN interned i ON i.text = s.id JOIN interned f ON f.text = s.file
+            LEFT JOIN interned p ON p.text = s.parent_id ORDER BY s.rowid;
+        DROP TABLE symbols;
+        CREATE VIEW symbols AS SELECT
+            i.text AS id, s.name AS name, s.qualified_name AS qualified_name, s.kind AS kind, f.text AS file,
+            s.start_line AS start_line, s.end_line AS end_line, s.start_byte AS start_byte,
+            s.end_byte AS end_byte, p.text AS parent_id, s.signature AS signature, s.language AS language,
+            {text(h="s.content_hash")} AS content_hash,
+            CASE WHEN s.subtree_hash IS NULL THEN {text(h="s.content_hash")}
+                 ELSE {text(h="s.subtree_hash")} END AS subtree_hash,
+            s.decorators AS decorators, s.docstring AS docstring, s.in_degree AS in_degree
+        FROM symbol_rows s
+        LEFT JOIN interned i ON i.key = s.key
+        LEFT JOIN interned f ON f.key = s.file_key
+        LEFT JOIN interned p ON p.key = s.parent_key;
+        CREATE INDEX symbols_file ON symbol_rows(file_key);
+        CREATE INDEX symbols_parent ON symbol_rows(parent_key);
+        CREATE INDEX symbols_name ON symbol_rows(name);
+        CREATE INDEX symbols_qualified_name ON symbol_rows(qualified_name);
+        CREATE INDEX symbols_name_nocase ON symbol_rows(name COLLATE NOCASE);
+        CREATE INDEX symbols_qualified_name_nocase ON symbol_rows(qualified_name COLLATE NOCASE);
+        CREATE INDEX symbols_modules ON symbol_rows(file_key, start_byte, end_byte DESC) WHERE kind = 'module';
+        """
+    )
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_core,
     m002_search,
@@ -220,6 +343,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     m005_partial_lookups,
     m006_embedded_text_not_stored,
     m007_edge_lookups,
+    m008_interned_edges,
+    m009_interned_symbols,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -63,15 +63,21 @@ def _embedded(text: SymbolText) -> tuple[int | None, str | None]:
     return None, text.embed_text
 
 
-def fill_search_index(db: apsw.Connection) -> None:
+# A chunk's symbol (``s``, for its name): through the view, as every schema
+# has it (migration m004 calls fill_search_index), or by the interned key of
+# m009 (one lookup a chunk instead of the view materialised).
+NAMES_BY_VIEW = "LEFT JOIN symbols s ON s.id = c.symbol_id"
+NAMES_BY_KEY = "LEFT JOIN interned i ON i.text = c.symbol_id LEFT JOIN symbol_rows s ON s.key = i.key"
+
+
+def fill_search_index(db: apsw.Connection, names: str = NAMES_BY_VIEW) -> None:
     """Index every chunk in both (empty) full-text tables, in rowid order:
     what ``replace_texts`` indexes file by file (a symbol's name and its
     split words, and its content)."""
     rows = cast(
         "list[tuple[int, str, str]]",
         db.execute(
-            "SELECT c.rowid, coalesce(s.name, ''), c.content FROM chunks c "
-            "LEFT JOIN symbols s ON s.id = c.symbol_id ORDER BY c.rowid"
+            f"SELECT c.rowid, coalesce(s.name, ''), c.content FROM chunks c {names} ORDER BY c.rowid"
         ).fetchall(),
     )
     db.executemany(
@@ -131,7 +137,7 @@ class SearchTables(Tables):
         """Both full-text tables again from every stored text."""
         for table in ("fts_symbols", "fts_trigram"):
             self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
-        fill_search_index(self.db)
+        fill_search_index(self.db, NAMES_BY_KEY)
 
     def delete_texts(self, paths: Iterable[str]) -> None:
         for path in paths:

@@ -34,8 +34,8 @@ from cartog_ci.errors import (
     IndexMissing,
 )
 from cartog_ci.store import migrations
-from cartog_ci.store.edges import EdgeTables
-from cartog_ci.store.symbols import GraphTables
+from cartog_ci.store.edge_rows import EdgeRows
+from cartog_ci.store.symbol_rows import SymbolRows
 from cartog_ci.store.search import EMBED_TEXT, SearchTables, load_vec
 
 if TYPE_CHECKING:  # the answers of queries: their classes load with the first query
@@ -199,7 +199,7 @@ def _up_to_date(db: apsw.Connection) -> bool:
     ) == (TOOL_NAME, str(migrations.SCHEMA_VERSION), __version__)
 
 
-class SqliteStore(GraphTables, EdgeTables, SearchTables):
+class SqliteStore(EdgeRows, SymbolRows, SearchTables):
     """The Store (store/base.py) on one SQLite file: everything the indexer,
     graph queries, report and search read and write."""
 
@@ -324,6 +324,8 @@ class SqliteStore(GraphTables, EdgeTables, SearchTables):
 
     # -- what differs from the shared SQL (store/symbols.py) -------------------
 
+    GRAPH_TABLES = ("edge_rows", "symbol_rows", "interned", "files", "chunks")
+
     def clear(self) -> None:
         """As GraphTables.clear; the contentless full-text tables are emptied
         by their 'delete-all' command."""
@@ -333,26 +335,32 @@ class SqliteStore(GraphTables, EdgeTables, SearchTables):
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
-        """Secondary indexes of symbols, edges and chunks dropped for the
+        """Secondary indexes of symbols, edge rows and chunks dropped for the
         block and created again from their stored definitions at its end:
         one sort per index instead of a b-tree insert per row, and packed
-        pages (django: 15 MB less than indexes grown row by row). No
-        ``finally``: after an exception the transaction's rollback restores
-        them."""
+        pages (django: 15 MB less than indexes grown row by row). Texts no
+        edge names any more are forgotten once, at the end (store/edge_rows.py).
+        No ``finally`` for the indexes: after an exception the transaction's
+        rollback restores them."""
         if not self.db.in_transaction:
             raise RuntimeError("bulk_load outside a transaction")
         indexes = cast(
             "list[tuple[str, str]]",
             self.db.execute(
                 "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL "
-                "AND tbl_name IN ('symbols', 'edges', 'chunks') ORDER BY name"
+                "AND tbl_name IN ('symbol_rows', 'edge_rows', 'chunks') ORDER BY name"
             ).fetchall(),
         )
         for name, _ in indexes:
             self.db.execute(f'DROP INDEX "{name}"')
-        yield
+        self.bulk = True
+        try:
+            yield
+        finally:
+            self.bulk = False
         for _, sql in indexes:
             self.db.execute(sql)
+        self.forget_unused()
 
     def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:
         """Symbols whose ID, qualified name, name or signature match ``term``,

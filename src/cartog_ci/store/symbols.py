@@ -53,6 +53,9 @@ class GraphTables(Tables):
     EMBED_TEXT: str
     VECTOR_COLUMN: str  # a cached vector as the backend reads it (``v.``)
     delete_texts: Callable[[Iterable[str]], None]
+    delete_edges_of_files: Callable[[Iterable[str]], None]
+    # what ``clear`` empties (SQLite stores the edges as rows and interned texts, m008)
+    GRAPH_TABLES: tuple[str, ...] = ("edges", "symbols", "files", "chunks")
 
     # -- files ---------------------------------------------------------------
 
@@ -85,12 +88,12 @@ class GraphTables(Tables):
     def clear(self) -> None:
         """Forget every file, symbol, edge and search text (``index --force``);
         cached vectors stay, keyed by text hash, for the texts that come back."""
-        for table in ("edges", "symbols", "files", "chunks"):
+        for table in self.GRAPH_TABLES:
             self.db.execute(f"DELETE FROM {table}")
 
     def delete_file(self, path: str) -> None:
         self.delete_texts([path])
-        self.db.execute("DELETE FROM edges WHERE file = ?", (path,))
+        self.delete_edges_of_files([path])
         self.db.execute("DELETE FROM symbols WHERE file = ?", (path,))
         self.db.execute("DELETE FROM files WHERE path = ?", (path,))
 

@@ -1,0 +1,98 @@
+"""SQLite's edge writes (migration m008): rows with integer keys into
+``interned`` instead of symbol IDs and paths (store/interned.py).
+
+Reads go through the ``edges`` view, in the shared SQL of store/edges.py;
+writes go to ``edge_rows`` directly: a write through the view would need
+INSTEAD OF triggers, and those cost ~350 µs an update (a cold run sets the
+targets of 200k edges on django).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from cartog_ci.domain import Edge
+from cartog_ci.store.edges import EdgeTables
+from cartog_ci.store.interned import Interned
+from cartog_ci.store.tables import chunks
+
+
+class EdgeRows(Interned, EdgeTables):
+    """EdgeTables whose writes go to ``edge_rows`` and ``interned``."""
+
+    # -- the writes of EdgeTables --------------------------------------------
+
+    def insert_edges(self, edges: Iterable[Edge]) -> None:
+        edges = list(edges)
+        keys = self.intern(t for e in edges for t in (e.source_id, e.file, e.target_id))
+        self.db.executemany(
+            "INSERT INTO edge_rows (source_key, target_name, kind, file_key, line, qualifier, alias, "
+            "target_key, resolution) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                (
+                    keys[e.source_id], e.target_name, e.kind, keys[e.file], e.line, e.qualifier, e.alias,
+                    None if e.target_id is None else keys[e.target_id], e.resolution,
+                )  # fmt: skip
+                for e in edges
+            ),
+        )
+
+    def delete_edges_of_files(self, paths: Iterable[str]) -> None:
+        for path in paths:
+            file_key = "(SELECT key FROM interned WHERE text = ?)"
+            named = self.db.execute(
+                f"SELECT source_key, file_key, target_key FROM edge_rows WHERE file_key = {file_key}", (path,)
+            ).fetchall()
+            if not named:
+                continue
+            self.db.execute(f"DELETE FROM edge_rows WHERE file_key = {file_key}", (path,))
+            self.forget(k for row in named for k in row)
+
+    def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
+        updates = list(updates)
+        keys = self.intern(target for _, target, _ in updates)
+        old = [] if self.bulk else self._targets_of([edge_id for edge_id, _, _ in updates])
+        self.db.executemany(
+            "UPDATE edge_rows SET target_key = ?, resolution = ? WHERE id = ?",
+            ((None if target is None else keys[target], resolution, edge_id) for edge_id, target, resolution in updates),
+        )
+        self.forget(old)
+
+    def _targets_of(self, ids: Sequence[int]) -> list[int]:
+        out: list[int] = []
+        for chunk in chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT DISTINCT target_key FROM edge_rows WHERE id IN ({marks}) AND target_key IS NOT NULL", chunk
+            )
+            out += [int(r[0]) for r in rows]
+        return out
+
+    def invalidate_dangling_edges(self, targets: Iterable[str] | None = None) -> int:
+        """As EdgeTables': edges whose target is no symbol lose it (only
+        those to ``targets`` when given)."""
+        keys = self._dangling(targets)
+        total = 0
+        for chunk in chunks(keys):
+            marks = ",".join("?" * len(chunk))
+            self.db.execute(
+                f"UPDATE edge_rows SET target_key = NULL, resolution = NULL WHERE target_key IN ({marks})", chunk
+            )
+            total += self.db.changes()
+        self.forget(keys)
+        return total
+
+    def _dangling(self, targets: Iterable[str] | None) -> list[int]:
+        """The keys of edge targets (of ``targets``) that are no symbol's ID."""
+        missing = "key NOT IN (SELECT key FROM symbol_rows)"  # a symbol's key is its ID's (m009)
+        if targets is None:
+            rows = self.db.execute(
+                f"SELECT key FROM interned WHERE {missing} AND key IN (SELECT target_key FROM edge_rows)"
+            )
+            return [int(r[0]) for r in rows]
+        keys: list[int] = []
+        for names in chunks(sorted(set(targets))):
+            marks = ",".join("?" * len(names))
+            rows = self.db.execute(f"SELECT key FROM interned WHERE text IN ({marks}) AND {missing}", names)
+            keys += [int(r[0]) for r in rows]
+        return keys

@@ -1,0 +1,69 @@
+"""The texts SQLite stores once (migrations m008, m009): symbol IDs and
+file paths, each an integer key of ``interned`` in the rows of edges and
+symbols (``edge_rows``, ``symbol_rows``); the ``edges`` and ``symbols``
+views give the texts back to the SQL shared with PostgreSQL.
+
+A text is interned on its first use and forgotten when the last row naming
+it goes, so ``interned`` holds the texts of the stored rows and nothing
+else (docs/incremental.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from cartog_ci.store.tables import Tables, chunks
+
+# A symbol's own key is its row's key (the rowid: no index needed for it).
+UNUSED = " AND ".join(
+    f"NOT EXISTS (SELECT 1 FROM {table} WHERE {column} = interned.key)"
+    for table, column in (
+        ("edge_rows", "source_key"),
+        ("edge_rows", "file_key"),
+        ("edge_rows", "target_key"),
+        ("symbol_rows", "key"),
+        ("symbol_rows", "file_key"),
+        ("symbol_rows", "parent_key"),
+    )
+)
+
+
+class Interned(Tables):
+    """Interning on the store's connection."""
+
+    # Set while store.bulk_load has dropped the indexes of the rows: an
+    # unused text is then forgotten once they are back, not row by row
+    # (each check would scan the table).
+    bulk: bool = False
+
+    def intern(self, texts: Iterable[str | None]) -> dict[str, int]:
+        """Text -> key, new texts added (in first-seen order)."""
+        wanted = [t for t in dict.fromkeys(texts) if t is not None]
+        self.db.executemany("INSERT OR IGNORE INTO interned (text) VALUES (?)", ((t,) for t in wanted))
+        return self.keys_of(wanted)
+
+    def keys_of(self, texts: Iterable[str]) -> dict[str, int]:
+        """Text -> key of the interned ones among ``texts``."""
+        out: dict[str, int] = {}
+        for chunk in chunks(list(dict.fromkeys(texts))):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(f"SELECT text, key FROM interned WHERE text IN ({marks})", chunk)
+            out.update((str(t), int(k)) for t, k in rows)
+        return out
+
+    def forget_unused(self, keys: Iterable[int] | None = None) -> int:
+        """Drop these interned texts (all, with None) once no row names them."""
+        if keys is None:
+            self.db.execute(f"DELETE FROM interned WHERE {UNUSED}")
+            return int(self.db.changes())
+        total = 0
+        for chunk in chunks(sorted(set(keys))):
+            marks = ",".join("?" * len(chunk))
+            self.db.execute(f"DELETE FROM interned WHERE key IN ({marks}) AND {UNUSED}", chunk)
+            total += self.db.changes()
+        return total
+
+    def forget(self, keys: Iterable[int | None]) -> None:
+        """``forget_unused`` now, or at the end of a bulk load."""
+        if not self.bulk:
+            self.forget_unused(k for k in keys if k is not None)

@@ -1,0 +1,165 @@
+"""Edges and symbols keep symbol IDs and paths as integer keys into
+``interned`` (m008, m009, issue 16): the ``edges`` and ``symbols`` views
+give the same rows as the tables they replaced, ``interned`` holds the
+texts of the stored rows and nothing else, and an index of the previous
+schema is migrated in place with the same answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cartog_ci.domain import Symbol
+from cartog_ci.store.sqlite import SqliteStore
+from tests.testing.fixtures import commit, exported, index, make_repo, sql_rows, write
+
+EDGES = "SELECT id, source_id, target_name, kind, file, line, qualifier, alias, target_id, resolution FROM edges"
+NAMED = (
+    "SELECT source_id FROM edges UNION SELECT file FROM edges "
+    "UNION SELECT target_id FROM edges WHERE target_id IS NOT NULL "
+    "UNION SELECT id FROM symbols UNION SELECT file FROM symbols "
+    "UNION SELECT parent_id FROM symbols WHERE parent_id IS NOT NULL ORDER BY 1"
+)
+SYMBOLS = "SELECT * FROM symbols"
+# m007's tables and indexes, as m001, m003, m005 and m007 made them
+SCHEMA_7 = """
+    CREATE TABLE symbols_7 (
+        id TEXT PRIMARY KEY, name TEXT NOT NULL, qualified_name TEXT NOT NULL, kind TEXT NOT NULL,
+        file TEXT NOT NULL REFERENCES files(path), start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+        start_byte INTEGER NOT NULL, end_byte INTEGER NOT NULL, parent_id TEXT, signature TEXT NOT NULL DEFAULT '',
+        language TEXT NOT NULL, content_hash TEXT NOT NULL, subtree_hash TEXT NOT NULL,
+        decorators TEXT NOT NULL DEFAULT '[]', docstring TEXT NOT NULL DEFAULT '', in_degree INTEGER NOT NULL DEFAULT 0
+    );
+    INSERT INTO symbols_7 SELECT * FROM symbols ORDER BY file, start_byte;
+    DROP VIEW symbols;
+    DROP TABLE symbol_rows;
+    ALTER TABLE symbols_7 RENAME TO symbols;
+    CREATE INDEX symbols_file ON symbols(file);
+    CREATE INDEX symbols_name ON symbols(name);
+    CREATE INDEX symbols_qualified_name ON symbols(qualified_name);
+    CREATE INDEX symbols_name_nocase ON symbols(name COLLATE NOCASE, id);
+    CREATE INDEX symbols_qualified_name_nocase ON symbols(qualified_name COLLATE NOCASE, id);
+    CREATE INDEX symbols_modules ON symbols(file, start_byte, end_byte DESC, id) WHERE kind = 'module';
+    CREATE TABLE edges_7 (
+        id INTEGER PRIMARY KEY, source_id TEXT NOT NULL, target_name TEXT NOT NULL, kind TEXT NOT NULL,
+        file TEXT NOT NULL, line INTEGER NOT NULL, qualifier TEXT, alias TEXT, target_id TEXT, resolution TEXT
+    );
+    INSERT INTO edges_7 SELECT * FROM edges ORDER BY id;
+    DROP VIEW edges;
+    DROP TABLE edge_rows;
+    DROP TABLE interned;
+    ALTER TABLE edges_7 RENAME TO edges;
+    CREATE INDEX edges_source ON edges(source_id);
+    CREATE INDEX edges_target ON edges(target_id);
+    CREATE INDEX edges_file ON edges(file);
+    CREATE INDEX edges_target_name ON edges(target_name);
+    CREATE INDEX edges_constructed ON edges(qualifier) WHERE qualifier LIKE '%()';
+    CREATE INDEX edges_alias ON edges(alias) WHERE alias IS NOT NULL;
+    CREATE INDEX edges_qualifier ON edges(qualifier) WHERE qualifier IS NOT NULL;
+    DELETE FROM _migrations WHERE name IN ('m008_interned_edges', 'm009_interned_symbols');
+    UPDATE meta SET value = '7' WHERE key = 'schema_version';
+"""
+
+
+def _db(repo: Path) -> Path:
+    return repo / ".cartog-ci" / "index.db"
+
+
+def _interned(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """(the interned texts, the texts the edges name), both sorted."""
+    with SqliteStore(path) as store:
+        return sql_rows(store, "SELECT text FROM interned ORDER BY 1"), sql_rows(store, NAMED)
+
+
+def test_interned_holds_the_texts_of_the_stored_rows_and_nothing_else(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    texts, named = _interned(_db(repo))
+    assert texts == named
+    assert ("shop/util/text.py:function:normalize",) in texts  # a target
+    # normalize gone (its callers' edges lose their target) and a file deleted
+    write(repo, {"shop/util/text.py": 'def slugify(value: str) -> str:\n    return value\n'})
+    (repo / "shop/util/other.py").unlink()
+    commit(repo)
+    assert index(repo).mode == "incremental"
+    texts, named = _interned(_db(repo))
+    assert texts == named
+    assert ("shop/util/text.py:function:normalize",) not in texts
+    assert ("shop/util/other.py",) not in texts
+    incremental = exported(repo)
+    index(repo, force=True)
+    assert exported(repo) == incremental
+    assert _interned(_db(repo))[0] == texts
+
+
+def test_an_index_of_schema_7_is_migrated_with_the_same_answers(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    path = _db(repo)
+    with SqliteStore(path) as store:
+        rows = sql_rows(store, f"{EDGES} ORDER BY id")
+        symbols = sql_rows(store, f"{SYMBOLS} ORDER BY id")
+        matches = store.match_names("norm")
+        callers = store.edges_to(["shop/util/text.py:function:normalize"])
+        degrees = sql_rows(store, "SELECT id, in_degree FROM symbols ORDER BY id")
+        store.db.execute(SCHEMA_7)
+    before = exported(repo)
+    with SqliteStore(path) as store:  # migrated on open
+        assert sql_rows(store, "SELECT name, type FROM sqlite_schema WHERE name IN ('edges', 'symbols') ORDER BY 1") == [
+            ("edges", "view"), ("symbols", "view")
+        ]
+        assert sql_rows(store, f"{EDGES} ORDER BY id") == rows
+        assert sql_rows(store, f"{SYMBOLS} ORDER BY id") == symbols
+        assert store.match_names("norm") == matches
+        assert [m.symbol_id for m in matches] == ["shop/util/other.py:function:normalize",
+                                                  "shop/util/text.py:function:normalize"]  # fmt: skip
+        assert store.edges_to(["shop/util/text.py:function:normalize"]) == callers
+        assert len(callers) == 2
+    assert exported(repo) == before
+    assert _interned(path)[0] == _interned(path)[1]
+    write(repo, {"shop/util/text.py": 'def slugify(value: str) -> str:\n    return value\n'})
+    commit(repo)
+    assert index(repo).parsed == 1
+    with SqliteStore(path) as store:
+        assert store.edges_to(["shop/util/text.py:function:normalize"]) == []
+        assert sql_rows(store, "SELECT id, in_degree FROM symbols ORDER BY id") != degrees
+    incremental = exported(repo)
+    index(repo, force=True)
+    assert exported(repo) == incremental
+
+
+def test_hashes_are_stored_as_bytes_and_read_back_as_text(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    with SqliteStore(_db(repo)) as store:
+        stored = sql_rows(
+            store, "SELECT typeof(content_hash), length(content_hash), subtree_hash IS NULL, count(*) FROM symbol_rows "
+            "GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
+        )
+        texts = sql_rows(store, "SELECT content_hash, subtree_hash, kind FROM symbols ORDER BY id")
+    # leaves keep one hash; a module or class (its subtree differs) keeps both
+    assert [row[:3] for row in stored] == [("blob", 32, 0), ("blob", 32, 1)]
+    assert all(len(c) == len(s) == 64 and c == c.lower() for c, s, _ in texts)  # type: ignore[arg-type]
+    assert {kind for c, s, kind in texts if c != s} == {"class", "module"}
+
+
+def test_a_hash_that_is_not_lowercase_hex_is_kept_as_text(tmp_path: Path) -> None:
+    odd = Symbol("odd.py:function:f", "f", "f", "function", "odd.py", 1, 2, 0, 10, None, "def f()", "python",
+                 "H" * 64, "", ("deco",), "", 0)  # fmt: skip
+    with SqliteStore(tmp_path / "index.db") as store:
+        with store.transaction():
+            store.insert_symbols([odd])
+        assert sql_rows(store, "SELECT typeof(content_hash), subtree_hash FROM symbol_rows") == [("text", "")]
+        assert store.symbol("odd.py:function:f") == odd
+        with store.transaction():
+            store.delete_symbols(["odd.py:function:f"])
+        assert sql_rows(store, "SELECT count(*) FROM interned") == [(0,)]
+
+
+def test_updating_a_symbol_that_is_not_stored_interns_nothing(tmp_path: Path) -> None:
+    ghost = Symbol("ghost.py:function:g", "g", "g", "function", "ghost.py", 1, 2, 0, 10, "ghost.py:module:ghost",
+                   "def g()", "python", "a" * 64, "a" * 64, (), "", 0)  # fmt: skip
+    with SqliteStore(tmp_path / "index.db") as store:
+        with store.transaction():
+            store.update_symbols([ghost])
+        assert sql_rows(store, "SELECT count(*) FROM interned") == [(0,)]
+        assert store.symbol("ghost.py:function:g") is None
