@@ -10,6 +10,7 @@ import gc
 import hashlib
 import importlib.util
 import json
+import os
 import re
 import time
 from collections.abc import Iterable
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
 from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol
-from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extract_all, stored_name, walk
+from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extracting, stored_name, walk
 from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -183,12 +184,10 @@ def _index(
         ParseJob(p, root=str(root), stored_sha=None if plan.mode == "force" else _stored_sha(stored_states, p), limits=limits)
         for p in plan.candidates
     ]
-    parsed = extract_all(jobs, progress, parse_count)
-    result.timings["read_parse"] = time.perf_counter() - clock
-
-    clock = time.perf_counter()
     listed = {stored_name(p) for p in plan.listed}
-    with store.transaction():
+    applying = 0.0  # of the time files come in, the part spent storing them
+    # each file stored as it comes: parsing the next ones goes on meanwhile
+    with extracting(jobs, progress, parse_count) as parsed, store.transaction():
         gone = [p for p in stored_states if p not in listed]
         affected_names: set[str] = set()
         reshaped: set[str] = set()  # names of symbols edited in place (same ID)
@@ -237,6 +236,7 @@ def _index(
                     result.skipped_files.append((path, item.state.reason))
                 continue
             result.parsed += 1
+            started = time.perf_counter()
             if not fresh:
                 old_targets.update(e.target_id for e in store.edges_in_file(path) if e.target_id)
             names, edited, rebinds = _apply_file(
@@ -248,6 +248,9 @@ def _index(
             reshaped |= edited
             store.put_file(item.state)
             reparsed.append(path)
+            applying += time.perf_counter() - started
+        result.timings["read_parse"] = time.perf_counter() - clock - applying
+        clock = time.perf_counter() - applying
         if plan.mode != "incremental":
             # every text in one pass: cheaper than file by file, and compact
             store.rebuild_search_index()
@@ -528,7 +531,9 @@ def _resolve(
         resolver.set_hierarchy_on_demand(store.bases_of, store.has_unknown_base)
     else:
         resolver.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
-    rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"])
+    # a table read whole can be shared with a forked process (never the store)
+    forked = not on_demand and (os.cpu_count() or 1) >= 2
+    rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"], forked=forked)
     store.set_targets(changed(rest))
     updates += rest
     touched = {t for t in before.values() if t} | {t for _, t, _ in updates if t}
