@@ -13,7 +13,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -250,18 +250,16 @@ def _index(
             reparsed.append(path)
             applying += time.perf_counter() - started
         result.timings["read_parse"] = time.perf_counter() - clock - applying
-        clock = time.perf_counter() - applying
-        if plan.mode != "incremental":
-            # every text in one pass: cheaper than file by file, and compact
-            store.rebuild_search_index()
-        result.timings["merkle"] = time.perf_counter() - clock
+        result.timings["merkle"] = applying
 
         # A module appearing or vanishing changes how imports of it resolve
         # (missing module -> external), even in files nobody touched.
         new_files = [p for p in reparsed if p not in stored_states]
-        appeared = {p: None for p in new_files + result.deleted_files}  # a module appearing binds anything
-        names_of_importers, importers = _importers(store, {**rebound, **appeared})
-        affected_names |= names_of_importers
+        importers: set[str] = set()
+        if plan.mode == "incremental":  # else every edge is resolved again
+            appeared = {p: None for p in new_files + result.deleted_files}  # a module appearing binds anything
+            names_of_importers, importers = _importers(store, {**rebound, **appeared})
+            affected_names |= names_of_importers
         if plan.mode == "incremental" and not hierarchy.forced:
             # a base that is no longer there: its subclasses lose it (and the
             # edge its target, in phase 1, before it could be compared)
@@ -277,6 +275,9 @@ def _index(
             store, reparsed + sorted(importers), _Names(affected_names, reshaped), hierarchy,
             everything=plan.mode != "incremental",
             files_changed=bool(new_files or result.deleted_files), root=root,
+            # every text in one pass: cheaper than file by file, and compact;
+            # done while a forked process resolves edges
+            meanwhile=store.rebuild_search_index if plan.mode != "incremental" else None,
         )
         bulk.close()  # the indexes again, before the in-degree counts read edges by target
         result.timings["resolve"] = time.perf_counter() - clock
@@ -484,8 +485,11 @@ def _resolve(
     everything: bool,
     files_changed: bool = False,
     root: Path | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> tuple[int, set[str]]:
-    """Phase 2: re-resolve the edges whose answer may have changed.
+    """Phase 2: re-resolve the edges whose answer may have changed;
+    ``meanwhile`` (store work) runs once the edges are read, alongside a
+    forked resolver when there is one.
 
     When nothing can have changed, the symbol table is not even built: that
     is most of a nothing-changed run (benchmarks/incremental.py)."""
@@ -496,6 +500,8 @@ def _resolve(
             hierarchy.forced = True  # bases dropped with every edge of their file: nothing to compare with
         work = _edges_to_revisit(store, reparsed, names, hierarchy.forced, files_changed=files_changed)
     if not work:
+        if meanwhile is not None:
+            meanwhile()
         return 0, set()
     # imported here: a run where nothing can have changed never builds a resolver
     from cartog_ci.index.resolve import resolve_edges, resolver_for, resolver_on_demand
@@ -533,7 +539,7 @@ def _resolve(
         resolver.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
     # a table read whole can be shared with a forked process (never the store)
     forked = not on_demand and (os.cpu_count() or 1) >= 2
-    rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"], forked=forked)
+    rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"], forked=forked, meanwhile=meanwhile)
     store.set_targets(changed(rest))
     updates += rest
     touched = {t for t in before.values() if t} | {t for _, t, _ in updates if t}

@@ -1069,24 +1069,32 @@ def resolved_bases(resolver: Resolver, inherits: Iterable[Edge]) -> tuple[dict[s
 
 
 def resolve_edges(
-    resolver: Resolver, edges: list[tuple[int, Edge]], *, forked: bool = False
+    resolver: Resolver,
+    edges: list[tuple[int, Edge]],
+    *,
+    forked: bool = False,
+    meanwhile: Callable[[], None] | None = None,
 ) -> list[tuple[int, str | None, str | None]]:
     """Resolve inherits edges first (parent_scope needs the bases), then the
-    rest. ``forked``: the second half in a forked copy of this process while
-    this one does the first (a cold run on 2 cores; the answers are the same,
-    each edge's answer depends on the table only). Only for a resolver that
-    holds its whole table: a forked child must never read the parent's
-    database connection."""
+    rest. ``forked``: the larger part in a forked copy of this process while
+    this one runs ``meanwhile`` (store work), then resolves the rest (a cold
+    run on 2 cores; the answers are the same, each edge's depends on the
+    table only). Only for a resolver that holds its whole table: a forked
+    child must never use the parent's database connection."""
     ordered = sorted(edges, key=lambda item: item[1].kind != "inherits")
     if not forked or len(ordered) < FORK_THRESHOLD or any(e.kind == "inherits" for _, e in ordered):
+        if meanwhile is not None:
+            meanwhile()
         return _resolve_all(resolver, ordered)
-    half = len(ordered) // 2
+    split = len(ordered) * (2 if meanwhile is None else 1) // 4  # this process: a half, or a quarter and ``meanwhile``
     global _FORKED
-    _FORKED = (resolver, ordered[half:])
+    _FORKED = (resolver, ordered[split:])
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as child:
             theirs = child.submit(_resolve_forked)  # forks here: the child holds the table as it is now
-            mine = _resolve_all(resolver, ordered[:half])
+            if meanwhile is not None:
+                meanwhile()
+            mine = _resolve_all(resolver, ordered[:split])
             return mine + theirs.result()
     finally:
         _FORKED = None
