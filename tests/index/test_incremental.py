@@ -530,3 +530,27 @@ def test_changing_a_base_class_reresolves_self_calls_of_subclasses_in_untouched_
     assert result.edges_resolved == 3
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
+
+
+def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "pkg/util.py": "def a():\n    pass\n\n\ndef b():\n    pass\n",
+        "pkg/use.py": "from pkg.util import a, b\n\n\ndef one():\n    a()\n    b()\n\n\ndef two():\n    b()\n    a()\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    use = repo / "pkg/use.py"
+    use.write_text(use.read_text().replace("def one():\n    a()\n", "def one():\n    x = 1\n    a(x)\n"))
+    result = index(repo)
+    assert result.categories["modified"] == ["pkg/use.py:function:one"]
+    # one()'s two calls and the file's two imports; two()'s calls keep their targets
+    assert result.edges_resolved == 4
+    targets = {(e["source_id"], e["target_id"]) for e in exported(repo)["edges"] if e["kind"] == "calls"}
+    assert targets == {
+        ("pkg/use.py:function:one", "pkg/util.py:function:a"), ("pkg/use.py:function:one", "pkg/util.py:function:b"),
+        ("pkg/use.py:function:two", "pkg/util.py:function:a"), ("pkg/use.py:function:two", "pkg/util.py:function:b"),
+    }  # fmt: skip
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)

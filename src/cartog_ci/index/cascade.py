@@ -13,9 +13,10 @@ import json
 import os
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -194,6 +195,7 @@ def _index(
         old_targets: set[str] = set()
         rebound: dict[str, set[str] | None] = {}  # file -> the names it binds otherwise (None: any)
         reparsed: list[str] = []
+        pending: set[Edge] = set()  # the re-parsed files' edges that carry no target over
         hierarchy = _Hierarchy()
         vanished: set[str] = set()  # IDs of the symbols of dropped files
 
@@ -240,7 +242,7 @@ def _index(
             if not fresh:
                 old_targets.update(e.target_id for e in store.edges_in_file(path) if e.target_id)
             names, edited, rebinds = _apply_file(
-                store, item.extraction, result, hierarchy, fresh=fresh, search_index=plan.mode == "incremental"
+                store, item.extraction, result, hierarchy, pending, fresh=fresh, search_index=plan.mode == "incremental"
             )
             if rebinds is None or rebinds:  # what this module re-exports may have changed
                 rebound[path] = rebinds
@@ -272,7 +274,7 @@ def _index(
             vanished | set(result.categories["removed"]) if plan.mode == "incremental" else None
         )
         result.edges_resolved, touched = _resolve(
-            store, reparsed + sorted(importers), _Names(affected_names, reshaped), hierarchy,
+            store, _Files(reparsed, sorted(importers), pending), _Names(affected_names, reshaped), hierarchy,
             everything=plan.mode != "incremental",
             files_changed=bool(new_files or result.deleted_files), root=root,
             # every text in one pass: cheaper than file by file, and compact;
@@ -316,6 +318,7 @@ def _apply_file(
     extraction: FileExtraction,
     result: IndexResult,
     hierarchy: _Hierarchy,
+    pending: set[Edge],
     *,
     fresh: bool,
     search_index: bool = True,
@@ -338,9 +341,12 @@ def _apply_file(
     store.insert_symbols(added)
     store.update_symbols(modified + children_changed)
     store.delete_symbols(s.id for s in removed)
+    edges: Iterable[Edge] = extraction.edges
     if not fresh:
         store.delete_edges_of_files([path])
-    store.insert_edges(extraction.edges)
+        edges = _carry(old_edges, extraction, unsettled={s.id for s in added + modified}, removed=removed)
+        pending.update(e for e in edges if e.target_id is None and e.resolution is None)
+    store.insert_edges(edges)
     store.replace_texts(
         path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index, fresh=fresh
     )
@@ -357,6 +363,37 @@ def _apply_file(
         rebinds = None if any(e.target_name == "*" for e in rebinding) else _bound_names(rebinding)
         _note_types(hierarchy, old.values(), old_edges, added, removed, modified)
     return names, {s.name for s in modified}, rebinds
+
+
+_CARRIED_KINDS = frozenset({"calls", "references"})  # imports and bases are always resolved again
+
+
+def _carry(old_edges: list[Edge], new: FileExtraction, *, unsettled: set[str], removed: list[Symbol]) -> list[Edge]:
+    """The file's new edges, with the target of the same edge before (same
+    source, name, kind, qualifier) where nothing it depends on can have
+    changed: its source symbol's own content is the same (Go-style receivers,
+    locals), it is no import or base, and no name it could mean is defined
+    twice in the file (the definition seen from a line then depends on the
+    line). A name defined, removed or bound otherwise re-resolves its edges
+    by name (``_edges_to_revisit``), in this file as in any other."""
+    from cartog_ci import languages
+
+    if not languages.scope_of(new.language).carry_resolutions:
+        return list(new.edges)
+    counts = Counter(s.name for s in new.symbols) + Counter(s.name for s in removed)
+    repeated = {n for n, c in counts.items() if c > 1}
+    before: dict[tuple[str, str, str, str | None], list[Edge]] = {}
+    for e in old_edges:
+        if e.kind in _CARRIED_KINDS:
+            before.setdefault((e.source_id, e.target_name, e.kind, e.qualifier), []).append(e)
+    out: list[Edge] = []
+    for e in new.edges:
+        same = before.get((e.source_id, e.target_name, e.kind, e.qualifier))
+        if same and e.kind in _CARRIED_KINDS and e.source_id not in unsettled and e.target_name not in repeated:
+            old = same.pop(0)
+            e = replace(e, target_id=old.target_id, resolution=old.resolution)
+        out.append(e)
+    return out
 
 
 def _bound_names(imports: Iterable[Edge]) -> set[str]:
@@ -476,9 +513,20 @@ def _import_keys(edges: Iterable[Edge]) -> set[tuple[str, str | None, str | None
     return {_import_key(e) for e in edges if e.kind == "imports"}
 
 
+@dataclass(frozen=True)
+class _Files:
+    """The files whose edges phase 2 revisits: the re-parsed ones (their
+    ``pending`` edges: those that carried no target over) and the importers
+    of a module that appeared, vanished or binds otherwise (every edge)."""
+
+    reparsed: list[str]
+    importers: list[str]
+    pending: set[Edge]
+
+
 def _resolve(
     store: Store,
-    reparsed: list[str],
+    files: _Files,
     names: _Names,
     hierarchy: _Hierarchy,
     *,
@@ -496,9 +544,9 @@ def _resolve(
     if everything:
         work = store.numbered_edges()
     else:
-        if not hierarchy.forced and any(hierarchy.old_bases.values()) and not store.edges_of_files(reparsed):
+        if not hierarchy.forced and any(hierarchy.old_bases.values()) and not store.edges_of_files(files.reparsed):
             hierarchy.forced = True  # bases dropped with every edge of their file: nothing to compare with
-        work = _edges_to_revisit(store, reparsed, names, hierarchy.forced, files_changed=files_changed)
+        work = _edges_to_revisit(store, files, names, hierarchy.forced, files_changed=files_changed)
     if not work:
         if meanwhile is not None:
             meanwhile()
@@ -547,9 +595,10 @@ def _resolve(
 
 
 def _edges_to_revisit(
-    store: Store, reparsed: list[str], names: _Names, hierarchy_changed: bool, *, files_changed: bool
+    store: Store, files: _Files, names: _Names, hierarchy_changed: bool, *, files_changed: bool
 ) -> list[NumberedEdge]:
-    found: dict[int, Edge] = dict(store.edges_of_files(reparsed))
+    found: dict[int, Edge] = dict(store.edges_of_files(files.importers))
+    found.update((i, e) for i, e in store.edges_of_files(files.reparsed) if e in files.pending)
     found.update(store.edges_naming(sorted(n for n in names.defined if n)))
     name_list = names.any
     found.update(store.edges_qualified_by(name_list))
