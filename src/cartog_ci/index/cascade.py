@@ -544,9 +544,10 @@ def _resolve(
     if everything:
         work = store.numbered_edges()
     else:
-        if not hierarchy.forced and any(hierarchy.old_bases.values()) and not store.edges_of_files(files.reparsed):
-            hierarchy.forced = True  # bases dropped with every edge of their file: nothing to compare with
         work = _edges_to_revisit(store, files, names, hierarchy.forced, files_changed=files_changed)
+        if not work and not hierarchy.forced and any(hierarchy.old_bases.values()):
+            hierarchy.forced = True  # bases dropped with every edge of their file: nothing to compare with
+            work = _edges_to_revisit(store, files, names, hierarchy.forced, files_changed=files_changed)
     if not work:
         if meanwhile is not None:
             meanwhile()
