@@ -503,3 +503,54 @@ def test_changing_a_base_class_reresolves_calls_on_constructed_receivers(tmp_pat
     cold = tmp_path / "cold.db"
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
+
+
+def test_changing_a_base_class_reresolves_self_calls_of_subclasses_in_untouched_files(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "pkg/base.py": "class A:\n    def run(self):\n        pass\n\n\nclass B:\n    def run(self):\n        pass\n",
+        "pkg/svc.py": "from pkg.base import A, B\n\n\nclass Svc(A):\n    pass\n",
+        "pkg/sub.py": "from pkg.svc import Svc\n\n\nclass Sub(Svc):\n    def go(self):\n        self.run()\n",
+        "pkg/other.py": "class Leaf(object):\n    def go(self):\n        self.run()\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    svc = repo / "pkg/svc.py"
+    svc.write_text(svc.read_text().replace("class Svc(A):", "class Svc(B):"))
+    result = index(repo)
+    targets = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["target_name"] == "run"}
+    assert targets == {"pkg/sub.py:method:Sub.go": "pkg/base.py:method:B.run", "pkg/other.py:method:Leaf.go": None}
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+    # a class's body edited, its bases not: no other file's `self.m()` is resolved again
+    svc.write_text(svc.read_text().replace("    pass\n", "    limit = 3\n"))
+    result = index(repo)
+    assert result.categories["modified"] == ["pkg/svc.py:class:Svc"]
+    assert result.edges_resolved == 3
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+
+
+def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "pkg/util.py": "def a():\n    pass\n\n\ndef b():\n    pass\n",
+        "pkg/use.py": "from pkg.util import a, b\n\n\ndef one():\n    a()\n    b()\n\n\ndef two():\n    b()\n    a()\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    use = repo / "pkg/use.py"
+    use.write_text(use.read_text().replace("def one():\n    a()\n", "def one():\n    x = 1\n    a(x)\n"))
+    result = index(repo)
+    assert result.categories["modified"] == ["pkg/use.py:function:one"]
+    # one()'s two calls and the file's two imports; two()'s calls keep their targets
+    assert result.edges_resolved == 4
+    targets = {(e["source_id"], e["target_id"]) for e in exported(repo)["edges"] if e["kind"] == "calls"}
+    assert targets == {
+        ("pkg/use.py:function:one", "pkg/util.py:function:a"), ("pkg/use.py:function:one", "pkg/util.py:function:b"),
+        ("pkg/use.py:function:two", "pkg/util.py:function:a"), ("pkg/use.py:function:two", "pkg/util.py:function:b"),
+    }  # fmt: skip
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)

@@ -34,6 +34,9 @@ _FORMAL = re.compile(
     re.IGNORECASE,
 )
 _SHEBANG_OR_CODING = re.compile(r"^\s*(#!|#.*-\*-\s*coding)")
+# The first characters a line the four patterns above match can start with
+# (after its indentation): most lines of code start otherwise and skip them.
+_MAYBE_NOISE = frozenset(")]}>;,e" "#/*-%<=~_+.")
 _WS = re.compile(r"\s+")
 
 
@@ -51,9 +54,14 @@ def significant_lines(source: str) -> list[str]:
     out = []
     for line in source.splitlines():
         stripped = line.strip()
-        if not stripped or _LONE_CLOSER.match(stripped):
+        if not stripped:
             continue
-        if _SEPARATOR.match(stripped) or _FORMAL.match(stripped) or _SHEBANG_OR_CODING.match(stripped):
+        if stripped[0] in _MAYBE_NOISE and (
+            _LONE_CLOSER.match(stripped)
+            or _SEPARATOR.match(stripped)
+            or _FORMAL.match(stripped)
+            or _SHEBANG_OR_CODING.match(stripped)
+        ):
             continue
         out.append(line.rstrip())
     return out
@@ -105,7 +113,7 @@ def _dedent(lines: list[str]) -> list[str]:
     """Drop the common indentation (a method's body is as good as a function's)."""
     if not lines:
         return lines
-    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    indents = [len(line) - len(rest) for line in lines[1:] if (rest := line.lstrip())]
     common = min(indents) if indents else 0
     return [lines[0].lstrip()] + [line[common:] for line in lines[1:]]
 

@@ -10,11 +10,13 @@ import gc
 import hashlib
 import importlib.util
 import json
+import os
 import re
 import time
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,13 +24,46 @@ from typing import TYPE_CHECKING
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
 from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol
-from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extract_all, stored_name, walk
+from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extracting, stored_name, walk
 from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
 
 _SELF_QUALIFIERS = ("self", "cls", "this", "super")
+
+
+@dataclass
+class _Hierarchy:
+    """Whether the class hierarchy may have changed, which re-resolves
+    every call on a receiver (`self.m()`, `Foo().m()`). ``forced``: it may
+    have (a file or a type gone, a type changed where methods live away from
+    it); otherwise it is decided once the inherits edges are resolved again:
+    a class of a re-parsed file whose bases now resolve otherwise, or an
+    inherits edge elsewhere that does (docs/incremental.md)."""
+
+    forced: bool = False
+    # class ID -> (base ID, unknown) of its inherits edges before the run, in
+    # order, for every type the re-parsed files had (none: an empty list)
+    old_bases: dict[str, list[tuple[str | None, bool]]] = field(default_factory=dict)
+    files: set[str] = field(default_factory=set)  # the re-parsed files
+    contained: bool = False  # the changed bases reach no class outside ``files``
+
+
+@dataclass(frozen=True)
+class _Names:
+    """What phase 2 re-resolves by name. An edge to a name defined, removed
+    or bound otherwise may find another target; one to a symbol edited in
+    place still finds it (its ID holds its kind, qualified name and file),
+    but what a call on it gives may differ (`f().m()` when f's return
+    annotation changed, `X.m()` when X's bases did)."""
+
+    defined: set[str]
+    edited: set[str]
+
+    @property
+    def any(self) -> list[str]:
+        return sorted(n for n in self.defined | self.edited if n)
 
 
 @dataclass
@@ -150,18 +185,18 @@ def _index(
         ParseJob(p, root=str(root), stored_sha=None if plan.mode == "force" else _stored_sha(stored_states, p), limits=limits)
         for p in plan.candidates
     ]
-    parsed = extract_all(jobs, progress, parse_count)
-    result.timings["read_parse"] = time.perf_counter() - clock
-
-    clock = time.perf_counter()
     listed = {stored_name(p) for p in plan.listed}
-    with store.transaction():
+    applying = 0.0  # of the time files come in, the part spent storing them
+    # each file stored as it comes: parsing the next ones goes on meanwhile
+    with extracting(jobs, progress, parse_count) as parsed, store.transaction():
         gone = [p for p in stored_states if p not in listed]
         affected_names: set[str] = set()
+        reshaped: set[str] = set()  # names of symbols edited in place (same ID)
         old_targets: set[str] = set()
-        rebound_files: list[str] = []
+        rebound: dict[str, set[str] | None] = {}  # file -> the names it binds otherwise (None: any)
         reparsed: list[str] = []
-        hierarchy_changed = False
+        pending: set[Edge] = set()  # the re-parsed files' edges that carry no target over
+        hierarchy = _Hierarchy()
         vanished: set[str] = set()  # IDs of the symbols of dropped files
 
         def drop(path: str) -> None:
@@ -169,13 +204,13 @@ def _index(
             nonlocal affected_names
             symbols = store.symbols_in_file(path)
             vanished.update(s.id for s in symbols)
+            hierarchy.forced |= _types_away(symbols)
             affected_names |= _names_of(symbols, edges)
             old_targets.update(e.target_id for e in edges if e.target_id)
             store.delete_file(path)
             result.deleted_files.append(path)
 
         for path in gone:
-            hierarchy_changed = True
             drop(path)
         # nothing stored to compare with or delete: fill the tables in bulk
         # (an incremental run reads the chunks of each file it writes)
@@ -192,7 +227,6 @@ def _index(
                 continue
             if item.vanished:  # deleted from the work tree only: as if git had lost it
                 if path in stored_states:
-                    hierarchy_changed = True
                     drop(path)
                 continue
             if item.extraction is None:
@@ -204,36 +238,48 @@ def _index(
                     result.skipped_files.append((path, item.state.reason))
                 continue
             result.parsed += 1
+            started = time.perf_counter()
             if not fresh:
                 old_targets.update(e.target_id for e in store.edges_in_file(path) if e.target_id)
-            names, class_change, rebound = _apply_file(
-                store, item.extraction, result, fresh=fresh, search_index=plan.mode == "incremental"
+            names, edited, rebinds = _apply_file(
+                store, item.extraction, result, hierarchy, pending, fresh=fresh, search_index=plan.mode == "incremental"
             )
-            if rebound:  # what this module re-exports may have changed
-                rebound_files.append(path)
+            if rebinds is None or rebinds:  # what this module re-exports may have changed
+                rebound[path] = rebinds
             affected_names |= names
-            hierarchy_changed |= class_change
+            reshaped |= edited
             store.put_file(item.state)
             reparsed.append(path)
-        if plan.mode != "incremental":
-            # every text in one pass: cheaper than file by file, and compact
-            store.rebuild_search_index()
-        result.timings["merkle"] = time.perf_counter() - clock
+            applying += time.perf_counter() - started
+        result.timings["read_parse"] = time.perf_counter() - clock - applying
+        result.timings["merkle"] = applying
 
         # A module appearing or vanishing changes how imports of it resolve
         # (missing module -> external), even in files nobody touched.
         new_files = [p for p in reparsed if p not in stored_states]
-        names_of_importers, importers = _importers(store, new_files + result.deleted_files + rebound_files)
-        affected_names |= names_of_importers
+        importers: set[str] = set()
+        if plan.mode == "incremental":  # else every edge is resolved again
+            appeared = {p: None for p in new_files + result.deleted_files}  # a module appearing binds anything
+            names_of_importers, importers = _importers(store, {**rebound, **appeared})
+            affected_names |= names_of_importers
+        if plan.mode == "incremental" and not hierarchy.forced:
+            # a base that is no longer there: its subclasses lose it (and the
+            # edge its target, in phase 1, before it could be compared)
+            removed = sorted(vanished | set(result.categories["removed"]))
+            hierarchy.forced = bool(removed and store.edges_to(removed, ("inherits",)))
+        hierarchy.files = set(reparsed)
         clock = time.perf_counter()
         # an incremental run removed these symbols, nothing else: only edges to them can dangle
         result.edges_invalidated = store.invalidate_dangling_edges(
             vanished | set(result.categories["removed"]) if plan.mode == "incremental" else None
         )
         result.edges_resolved, touched = _resolve(
-            store, reparsed + sorted(importers), affected_names, hierarchy_changed,
+            store, _Files(reparsed, sorted(importers), pending), _Names(affected_names, reshaped), hierarchy,
             everything=plan.mode != "incremental",
             files_changed=bool(new_files or result.deleted_files), root=root,
+            # every text in one pass: cheaper than file by file, and compact;
+            # done while a forked process resolves edges
+            meanwhile=store.rebuild_search_index if plan.mode != "incremental" else None,
         )
         bulk.close()  # the indexes again, before the in-degree counts read edges by target
         result.timings["resolve"] = time.perf_counter() - clock
@@ -268,9 +314,19 @@ def _names_of(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> set[str]:
 
 
 def _apply_file(
-    store: Store, extraction: FileExtraction, result: IndexResult, *, fresh: bool, search_index: bool = True
-) -> tuple[set[str], bool, bool]:
-    """Merkle-diff one re-parsed file against the store and apply it."""
+    store: Store,
+    extraction: FileExtraction,
+    result: IndexResult,
+    hierarchy: _Hierarchy,
+    pending: set[Edge],
+    *,
+    fresh: bool,
+    search_index: bool = True,
+) -> tuple[set[str], set[str], set[str] | None]:
+    """Merkle-diff one re-parsed file against the store and apply it: the
+    names defined or bound otherwise (added, removed, imported otherwise),
+    the names of the symbols edited in place, and the names the file's
+    imports bind otherwise (None: any, a star import changed)."""
     path = extraction.path
     new = {s.id: s for s in extraction.symbols}
     old = {} if fresh else {s.id: s for s in store.symbols_in_file(path)}
@@ -285,9 +341,12 @@ def _apply_file(
     store.insert_symbols(added)
     store.update_symbols(modified + children_changed)
     store.delete_symbols(s.id for s in removed)
+    edges: Iterable[Edge] = extraction.edges
     if not fresh:
         store.delete_edges_of_files([path])
-    store.insert_edges(extraction.edges)
+        edges = _carry(old_edges, extraction, unsettled={s.id for s in added + modified}, removed=removed)
+        pending.update(e for e in edges if e.target_id is None and e.resolution is None)
+    store.insert_edges(edges)
     store.replace_texts(
         path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index, fresh=fresh
     )
@@ -295,14 +354,89 @@ def _apply_file(
     result.categories["modified"] += [s.id for s in modified]
     result.categories["children_changed"] += [s.id for s in children_changed]
     result.categories["removed"] += [s.id for s in removed]
-    names = {s.name for s in added + removed + modified}
-    rebound = False
+    names = {s.name for s in added + removed}
+    rebinds: set[str] | None = set()
     if not fresh:
         changed = _import_keys(old_edges) ^ _import_keys(extraction.edges)
-        names |= _names_of((), (e for e in old_edges + list(extraction.edges) if _import_key(e) in changed))
-        rebound = bool(changed)
-    class_change = any(s.kind in TYPE_KINDS for s in added + removed + modified)
-    return names, class_change, rebound
+        rebinding = [e for e in old_edges + list(extraction.edges) if _import_key(e) in changed]
+        names |= _names_of((), rebinding)
+        rebinds = None if any(e.target_name == "*" for e in rebinding) else _bound_names(rebinding)
+        _note_types(hierarchy, old.values(), old_edges, added, removed, modified)
+    return names, {s.name for s in modified}, rebinds
+
+
+_CARRIED_KINDS = frozenset({"calls", "references"})  # imports and bases are always resolved again
+
+
+def _carry(old_edges: list[Edge], new: FileExtraction, *, unsettled: set[str], removed: list[Symbol]) -> list[Edge]:
+    """The file's new edges, with the target of the same edge before (same
+    source, name, kind, qualifier) where nothing it depends on can have
+    changed: its source symbol's own content is the same (Go-style receivers,
+    locals), it is no import or base, and no name it could mean is defined
+    twice in the file (the definition seen from a line then depends on the
+    line). A name defined, removed or bound otherwise re-resolves its edges
+    by name (``_edges_to_revisit``), in this file as in any other."""
+    from cartog_ci import languages
+
+    if not languages.scope_of(new.language).carry_resolutions:
+        return list(new.edges)
+    counts = Counter(s.name for s in new.symbols) + Counter(s.name for s in removed)
+    repeated = {n for n, c in counts.items() if c > 1}
+    before: dict[tuple[str, str, str, str | None], list[Edge]] = {}
+    for e in old_edges:
+        if e.kind in _CARRIED_KINDS:
+            before.setdefault((e.source_id, e.target_name, e.kind, e.qualifier), []).append(e)
+    out: list[Edge] = []
+    for e in new.edges:
+        same = before.get((e.source_id, e.target_name, e.kind, e.qualifier))
+        if same and e.kind in _CARRIED_KINDS and e.source_id not in unsettled and e.target_name not in repeated:
+            old = same.pop(0)
+            e = replace(e, target_id=old.target_id, resolution=old.resolution)
+        out.append(e)
+    return out
+
+
+def _bound_names(imports: Iterable[Edge]) -> set[str]:
+    """The names these import edges bind in their file (``import a.b``: ``a``
+    and ``a.b``)."""
+    out: set[str] = set()
+    for e in imports:
+        out |= {e.alias or e.target_name, e.target_name, e.target_name.split(".")[0]}
+    return out
+
+
+def _note_types(
+    hierarchy: _Hierarchy,
+    old_symbols: Iterable[Symbol],
+    old_edges: list[Edge],
+    added: list[Symbol],
+    removed: list[Symbol],
+    modified: list[Symbol],
+) -> None:
+    """A re-parsed file's part of the hierarchy check: its types' bases as
+    they were; a type changed where methods may live away from it forces the
+    check (a removed base forces it in ``_index``)."""
+    hierarchy.forced |= _types_away(added + removed + modified)
+    for s in old_symbols:
+        if s.kind in TYPE_KINDS:
+            hierarchy.old_bases.setdefault(s.id, [])
+    for e in old_edges:  # stored in (line, id) order
+        if e.kind == "inherits":
+            hierarchy.old_bases.setdefault(e.source_id, []).append(_base(e.target_id, e.resolution))
+
+
+def _types_away(symbols: Iterable[Symbol]) -> bool:
+    """Whether one of these is a type whose methods may be declared away
+    from it (Go, Rust, a JS prototype): its methods are found by name."""
+    from cartog_ci import languages
+
+    return any(s.kind in TYPE_KINDS and not languages.scope_of(s.language).nested_methods for s in symbols)
+
+
+def _base(target: str | None, resolution: str | None) -> tuple[str | None, bool]:
+    """What the hierarchy holds of an inherits edge: its target, and whether
+    it is unknown (neither in the project nor known to be outside)."""
+    return target, target is None and resolution is None
 
 
 _SPEC_SPLIT = re.compile(r"[./:\\]+")
@@ -333,22 +467,42 @@ def _source_suffixes() -> frozenset[str]:
     return frozenset(ext.lstrip(".") for language in languages.LANGUAGES.values() for ext in language.extensions)
 
 
-def _importers(store: Store, files: list[str]) -> tuple[set[str], set[str]]:
+def _importers(store: Store, files: dict[str, set[str] | None]) -> tuple[set[str], set[str]]:
     """The names that files importing one of ``files`` (a module that
     appeared, vanished or re-exports otherwise) bind through it, and those
     files: every edge of theirs may now resolve otherwise, a call on what an
     imported function returns (``to_unicode(x).split()``) as much as the
-    import itself."""
-    keys = {_module_key(f) for f in files} - {""}
+    import itself. A file maps to the names it binds otherwise (None: any
+    name, a module that appeared or vanished): importing another name of
+    it, or the module whole, changes nothing (django: a changed import in
+    one module no longer re-resolves every file importing any module of
+    that name)."""
+    keys: dict[str, set[str] | None] = {}
+    for path, rebinds in files.items():
+        key = _module_key(path)
+        if key:
+            known = keys.get(key, set())
+            keys[key] = None if rebinds is None or known is None else known | rebinds
     if not keys:
         return set(), set()
     names = set(keys)
     importers: set[str] = set()
     for edge in store.import_edges():
-        if _module_key(edge.qualifier or "") in keys or edge.target_name in keys:
+        if _imports_through(edge, keys):
             names |= {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
             importers.add(edge.file)
     return names, importers
+
+
+def _imports_through(edge: Edge, keys: dict[str, set[str] | None]) -> bool:
+    if edge.target_name in keys:  # `from pkg import mod`, `import mod`
+        return True
+    key = _module_key(edge.qualifier or "")
+    if key not in keys:
+        return False
+    rebinds = keys[key]
+    whole = edge.target_name in ("*", edge.qualifier)  # a star import, `import pkg.mod`
+    return rebinds is None or whole or edge.target_name in rebinds
 
 
 def _import_key(e: Edge) -> tuple[str, str | None, str | None, str]:
@@ -359,25 +513,44 @@ def _import_keys(edges: Iterable[Edge]) -> set[tuple[str, str | None, str | None
     return {_import_key(e) for e in edges if e.kind == "imports"}
 
 
+@dataclass(frozen=True)
+class _Files:
+    """The files whose edges phase 2 revisits: the re-parsed ones (their
+    ``pending`` edges: those that carried no target over) and the importers
+    of a module that appeared, vanished or binds otherwise (every edge)."""
+
+    reparsed: list[str]
+    importers: list[str]
+    pending: set[Edge]
+
+
 def _resolve(
     store: Store,
-    reparsed: list[str],
-    names: set[str],
-    hierarchy_changed: bool,
+    files: _Files,
+    names: _Names,
+    hierarchy: _Hierarchy,
     *,
     everything: bool,
     files_changed: bool = False,
     root: Path | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> tuple[int, set[str]]:
-    """Phase 2: re-resolve the edges whose answer may have changed.
+    """Phase 2: re-resolve the edges whose answer may have changed;
+    ``meanwhile`` (store work) runs once the edges are read, alongside a
+    forked resolver when there is one.
 
     When nothing can have changed, the symbol table is not even built: that
     is most of a nothing-changed run (benchmarks/incremental.py)."""
     if everything:
         work = store.numbered_edges()
     else:
-        work = _edges_to_revisit(store, reparsed, names, hierarchy_changed, files_changed=files_changed)
+        work = _edges_to_revisit(store, files, names, hierarchy.forced, files_changed=files_changed)
+        if not work and not hierarchy.forced and any(hierarchy.old_bases.values()):
+            hierarchy.forced = True  # bases dropped with every edge of their file: nothing to compare with
+            work = _edges_to_revisit(store, files, names, hierarchy.forced, files_changed=files_changed)
     if not work:
+        if meanwhile is not None:
+            meanwhile()
         return 0, set()
     # imported here: a run where nothing can have changed never builds a resolver
     from cartog_ci.index.resolve import resolve_edges, resolver_for, resolver_on_demand
@@ -403,11 +576,19 @@ def _resolve(
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
     store.set_targets(changed(updates))
+    if not everything and not hierarchy.forced and _bases_changed(store, hierarchy, inherits, updates, stored):
+        known = set(before)
+        extra = [(i, e) for i, e in _receiver_edges(store, hierarchy) if i not in known]
+        work += extra
+        before.update((i, e.target_id) for i, e in extra)
+        stored.update((i, (e.target_id, e.resolution)) for i, e in extra)
     if on_demand:  # a class's bases when it is met
         resolver.set_hierarchy_on_demand(store.bases_of, store.has_unknown_base)
     else:
         resolver.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
-    rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"])
+    # a table read whole can be shared with a forked process (never the store)
+    forked = not on_demand and (os.cpu_count() or 1) >= 2
+    rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"], forked=forked, meanwhile=meanwhile)
     store.set_targets(changed(rest))
     updates += rest
     touched = {t for t in before.values() if t} | {t for _, t, _ in updates if t}
@@ -415,11 +596,12 @@ def _resolve(
 
 
 def _edges_to_revisit(
-    store: Store, reparsed: list[str], names: set[str], hierarchy_changed: bool, *, files_changed: bool
+    store: Store, files: _Files, names: _Names, hierarchy_changed: bool, *, files_changed: bool
 ) -> list[NumberedEdge]:
-    found: dict[int, Edge] = dict(store.edges_of_files(reparsed))
-    name_list = sorted(n for n in names if n)
-    found.update(store.edges_naming(name_list))
+    found: dict[int, Edge] = dict(store.edges_of_files(files.importers))
+    found.update((i, e) for i, e in store.edges_of_files(files.reparsed) if e in files.pending)
+    found.update(store.edges_naming(sorted(n for n in names.defined if n)))
+    name_list = names.any
     found.update(store.edges_qualified_by(name_list))
     if name_list:
         # calls on what a call returns: `to_unicode(x).split()` has the
@@ -429,11 +611,56 @@ def _edges_to_revisit(
         # unresolved imports and file links (Markdown): their target may have appeared
         found.update(store.unresolved_imports_and_file_links())
     if hierarchy_changed:
-        found.update(store.edges_qualified_by(_receiver_qualifiers(store)))
-        # `Foo().run()` and receivers holding a `Foo()`: the method may now
-        # come from another base
-        found.update(store.edges_on_constructed_receivers())
+        found.update(_receiver_edges(store))
     return sorted(found.items())
+
+
+def _receiver_edges(store: Store, hierarchy: _Hierarchy | None = None) -> list[NumberedEdge]:
+    """Calls on a method's own object, on `Foo()` and on receivers holding
+    a `Foo()`: where the method comes from depends on the bases. With
+    ``hierarchy`` of a run whose changed bases reach no class outside the
+    re-parsed files (``hierarchy.contained``), a method's own object is only
+    called in those files, whose edges are re-resolved anyway."""
+    own = [] if hierarchy is not None and hierarchy.contained else store.edges_qualified_by(_receiver_qualifiers(store))
+    return own + store.edges_on_constructed_receivers()
+
+
+def _bases_changed(
+    store: Store,
+    hierarchy: _Hierarchy,
+    inherits: list[NumberedEdge],
+    updates: list[tuple[int, str | None, str | None]],
+    stored: dict[int, tuple[str | None, str | None]],
+) -> bool:
+    """Whether a class that was there before now has other bases: one of a
+    re-parsed file (its inherits edges are new rows: compared with the old
+    ones), or one elsewhere whose inherits edge resolves otherwise. A class
+    new in this run has no subclass outside its file that naming it would
+    not re-resolve. Sets ``hierarchy.contained`` when every changed class
+    and every subclass of theirs is in a re-parsed file."""
+    found = {i: _base(t, r) for i, t, r in updates}
+    new_bases: dict[str, list[tuple[int, int, tuple[str | None, bool]]]] = {}
+    for i, e in inherits:
+        if e.file in hierarchy.files:
+            new_bases.setdefault(e.source_id, []).append((e.line, i, found[i]))
+        elif _base(*stored[i]) != found[i]:
+            return True  # a class elsewhere: its file is not re-resolved
+    changed = [c for c, old in hierarchy.old_bases.items() if [b for *_, b in sorted(new_bases.get(c, []))] != old]
+    hierarchy.contained = _subclasses_within(store, changed, hierarchy.files)
+    return bool(changed)
+
+
+def _subclasses_within(store: Store, classes: list[str], files: set[str]) -> bool:
+    """Whether every subclass of ``classes``, however deep, is declared in ``files``."""
+    seen = set(classes)
+    frontier = classes
+    while frontier:
+        below = store.edges_to(frontier, ("inherits",))
+        if any(e.file not in files for e in below):
+            return False
+        frontier = [e.source_id for e in below if e.source_id not in seen]
+        seen.update(frontier)
+    return True
 
 
 def _receiver_qualifiers(store: Store) -> list[str]:

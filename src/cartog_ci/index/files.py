@@ -17,6 +17,7 @@ import hashlib
 import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -172,26 +173,46 @@ def extract_all(
 ) -> list[ParseResult]:
     """``extract_file`` of every job, in order; on a process pool when there
     are enough of them. ``count`` hears (done, total) after each file."""
+    with extracting(jobs, progress, count) as results:
+        return list(results)
+
+
+@contextmanager
+def extracting(
+    jobs: Sequence[ParseJob], progress: Progress | None = None, count: Count | None = None
+) -> Iterator[Iterator[ParseResult]]:
+    """``extract_file`` of every job, in order, each as soon as it (and the
+    ones before it) is done: the indexer stores a file while the pool parses
+    the next ones (docs/architecture.md). The pool, when there are enough
+    jobs for one, starts on entry and stops after the last result, or on
+    exit without waiting for the files not yet parsed."""
     workers = os.cpu_count() or 1
     if len(jobs) < POOL_THRESHOLD or workers < 2:
-        return _counted(map(extract_file, jobs), len(jobs), count)
+        yield _counting(map(extract_file, jobs), len(jobs), count)
+        return
     if progress:
         progress(f"parsing {len(jobs)} files on {workers} processes")
     # loaded once here, the forked workers inherit the grammars and queries' modules
     from cartog_ci import languages  # noqa: F401
     chunk = max(1, len(jobs) // (workers * 8))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return _counted(pool.map(extract_file, jobs, chunksize=chunk), len(jobs), count)
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        yield _counting(pool.map(extract_file, jobs, chunksize=chunk), len(jobs), count, pool)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _counted(results: Iterator[ParseResult], total: int, count: Count | None) -> list[ParseResult]:
-    if count is None:
-        return list(results)
-    out: list[ParseResult] = []
+def _counting(
+    results: Iterator[ParseResult], total: int, count: Count | None, pool: ProcessPoolExecutor | None = None
+) -> Iterator[ParseResult]:
+    done = 0
     for result in results:
-        out.append(result)
-        count(len(out), total)
-    return out
+        done += 1
+        if count is not None:
+            count(done, total)
+        yield result
+    if pool is not None:  # its workers' memory is not held through the rest of the run
+        pool.shutdown(wait=True)
 
 
 def revision_jobs(

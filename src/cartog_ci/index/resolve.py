@@ -9,10 +9,12 @@ external import, a builtin) are marked ``external`` and never guessed.
 
 from __future__ import annotations
 
+import multiprocessing
 import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -1067,12 +1069,51 @@ def resolved_bases(resolver: Resolver, inherits: Iterable[Edge]) -> tuple[dict[s
 
 
 def resolve_edges(
-    resolver: Resolver, edges: list[tuple[int, Edge]]
+    resolver: Resolver,
+    edges: list[tuple[int, Edge]],
+    *,
+    forked: bool = False,
+    meanwhile: Callable[[], None] | None = None,
 ) -> list[tuple[int, str | None, str | None]]:
-    """Resolve inherits edges first (parent_scope needs the bases), then the rest."""
-    updates: list[tuple[int, str | None, str | None]] = []
+    """Resolve inherits edges first (parent_scope needs the bases), then the
+    rest. ``forked``: the larger part in a forked copy of this process while
+    this one runs ``meanwhile`` (store work), then resolves the rest (a cold
+    run on 2 cores; the answers are the same, each edge's depends on the
+    table only). Only for a resolver that holds its whole table: a forked
+    child must never use the parent's database connection."""
     ordered = sorted(edges, key=lambda item: item[1].kind != "inherits")
-    for edge_id, edge in ordered:
+    if not forked or len(ordered) < FORK_THRESHOLD or any(e.kind == "inherits" for _, e in ordered):
+        if meanwhile is not None:
+            meanwhile()
+        return _resolve_all(resolver, ordered)
+    split = len(ordered) * (2 if meanwhile is None else 1) // 4  # this process: a half, or a quarter and ``meanwhile``
+    global _FORKED
+    _FORKED = (resolver, ordered[split:])
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as child:
+            theirs = child.submit(_resolve_forked)  # forks here: the child holds the table as it is now
+            if meanwhile is not None:
+                meanwhile()
+            mine = _resolve_all(resolver, ordered[:split])
+            return mine + theirs.result()
+    finally:
+        _FORKED = None
+
+
+# Edges below which a fork costs more than it saves (~30 µs an edge on scrapy).
+FORK_THRESHOLD = 4000
+_FORKED: tuple[Resolver, list[tuple[int, Edge]]] | None = None  # what a forked child resolves
+
+
+def _resolve_forked() -> list[tuple[int, str | None, str | None]]:
+    assert _FORKED is not None
+    resolver, edges = _FORKED
+    return _resolve_all(resolver, edges)
+
+
+def _resolve_all(resolver: Resolver, edges: list[tuple[int, Edge]]) -> list[tuple[int, str | None, str | None]]:
+    updates: list[tuple[int, str | None, str | None]] = []
+    for edge_id, edge in edges:
         target, tier = resolver.resolve(edge)
         updates.append((edge_id, target, tier))
     return updates

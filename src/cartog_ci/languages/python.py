@@ -342,6 +342,8 @@ PYTHON = Python(
         return_pattern=r"\)\s*->\s*(.+?)\s*$",
         builtins=frozenset(dir(builtins)),
         submodule_imports=True,
+        nested_methods=True,
+        carry_resolutions=True,
     ),
     # tests.py: Django's and many unittest projects' test module
     test_files=r"(^|/)(test_[^/]*\.py|[^/]*_test\.py|tests\.py|conftest\.py)$",
