@@ -307,7 +307,9 @@ def user_cache_dir() -> Path:
     return home()
 
 
-def requantize(source: Path, dest: Path, *, keep_down_projections: bool = False) -> int:
+def requantize(
+    source: Path, dest: Path, *, keep_down_projections: bool = False, unsigned_weights: bool = False
+) -> int:
     """Write `source` with its int8 MatMul weights re-quantised for
     onnxruntime's dynamic int8 kernels; return how many MatMuls changed.
 
@@ -326,6 +328,10 @@ def requantize(source: Path, dest: Path, *, keep_down_projections: bool = False)
     and for the shipped model (docstring -> code MRR 0.550 / 0.551 / 0.553;
     function name -> code MRR 0.755 / 0.754 / 0.755). So by default every
     weight MatMul is re-quantised.
+
+    `unsigned_weights` stores the weights as uint8 (onnxruntime's U8U8
+    kernels) instead of int8 (U8S8). On x86 with AVX2 but no VNNI the U8S8
+    kernels add pairs of products in 16 bits, which saturate.
     """
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -342,7 +348,7 @@ def requantize(source: Path, dest: Path, *, keep_down_projections: bool = False)
                 float_path,
                 dest,
                 per_channel=True,
-                weight_type=QuantType.QInt8,
+                weight_type=QuantType.QUInt8 if unsigned_weights else QuantType.QInt8,
                 op_types_to_quantize=["MatMul"],
                 extra_options={"MatMulConstBOnly": True},
             )
