@@ -113,14 +113,14 @@ def conversions(monkeypatch) -> list[Path]:
 
 
 def reference_vectors(
-    model_path: Path, tokenizer_path: Path, texts: list[str], pooling: str = "mean"
+    model_path: Path, tokenizer_path: Path, texts: list[str], pooling: str = "mean", max_tokens: int = 256
 ) -> np.ndarray:
     """The recipe written out by hand, one text at a time, without our code."""
     import onnxruntime  # after cartog_ci.embed.onnx has turned telemetry off
 
     tokenizer = Tokenizer.from_file(str(tokenizer_path))
     tokenizer.no_padding()
-    tokenizer.enable_truncation(256)
+    tokenizer.enable_truncation(max_tokens)
     session = onnxruntime.InferenceSession(str(model_path), providers=["CPUExecutionProvider"])
     rows = []
     for text in texts:
@@ -142,7 +142,7 @@ def sha256(path: Path) -> str:
 def test_vectors_match_a_hand_written_reference(model):
     vectors = model.embed_batch(SAMPLES)
 
-    expected = reference_vectors(model.spec.model_path, model.spec.tokenizer_path, SAMPLES)
+    expected = reference_vectors(model.spec.model_path, model.spec.tokenizer_path, SAMPLES, max_tokens=128)
     np.testing.assert_allclose(vectors, expected, atol=1e-5)
     assert vectors.shape == (len(SAMPLES), 384) and vectors.dtype == np.float32
 
@@ -198,9 +198,23 @@ def test_requantized_model_agrees_with_the_shipped_one(shipped, tmp_path):
 
 
 @pytest.mark.slow
-def test_tokens_are_truncated_at_256_and_not_padded(shipped):
-    assert shipped.count_tokens(LONG) == 256
+def test_tokens_are_truncated_at_128_and_not_padded(shipped):
+    assert shipped.count_tokens(LONG) == 128
     assert shipped.count_tokens("def f(): pass") < 20
+
+
+@pytest.mark.slow
+def test_the_cut_is_named_in_the_model_id_and_changes_long_texts_only(shipped):
+    """Vectors of another cut carry another id: the store never mixes them."""
+    full = OnnxEmbeddingModel(packaged_spec(max_tokens=256))
+    short = "def f(x):\n    return x + 1"
+    # Code first, then prose the cut leaves out.
+    long = "def parse(config):\n" + "    value = config.get(key)\n" * 20 + "send the newsletter to each subscriber " * 20
+
+    assert (shipped.model_id, full.model_id) == ("all-MiniLM-L6-v2-int8-t128", "all-MiniLM-L6-v2-int8")
+    assert full.count_tokens(LONG) == 256
+    np.testing.assert_allclose(full.embed_batch([short]), shipped.embed_batch([short]), atol=1e-6)
+    assert float(full.embed_batch([long])[0] @ shipped.embed_batch([long])[0]) < 0.95
 
 
 def test_constructing_loads_nothing(tmp_path):

