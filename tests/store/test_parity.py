@@ -100,6 +100,37 @@ def test_texts_not_prefixes_of_their_content_and_vectors_of_another_model(
     assert answers[0][4] == []
 
 
+def test_semantic_neighbours_are_the_same_on_both_backends(
+    tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same vectors in both stores: the same nearest symbols in the same
+    order (ties, from texts at one place, by symbol ID) and the same
+    distances; another repository's vectors in the shared PostgreSQL cache,
+    closer to the question, take no place in the answer."""
+    repo, db = _both(tmp_path, "pyproj", pg_url, monkeypatch)
+    rng = np.random.default_rng(7)
+    with SqliteStore(db) as lite:
+        hashes = sorted({h for h, _ in lite.texts_missing_vectors("parity-model")})
+    vectors = {h: rng.standard_normal(8).astype("<f4") for h in hashes}
+    vectors = {h: (v / np.linalg.norm(v)).astype("<f4") for h, v in vectors.items()}
+    for h in hashes[1:4]:  # four texts at one place: ties, broken by symbol ID
+        vectors[h] = vectors[hashes[0]]
+    questions = [(v / np.linalg.norm(v)).astype(np.float32) for v in rng.standard_normal((6, 8))]
+    answers = []
+    for store in (SqliteStore(db), _pg(pg_url, repo)):
+        with store:
+            with store.transaction():
+                store.use_vector_model("parity-model", 8)
+                store.add_vectors("parity-model", [(h, v.tobytes()) for h, v in vectors.items()])
+                if isinstance(store, PostgresStore):  # another repository's texts, each a question itself
+                    store.add_vectors("parity-model", [(f"{i:064x}", q.tobytes()) for i, q in enumerate(questions)])
+            answers.append([store.knn(q, k) for q in questions for k in (1, 5, len(hashes) + 3)])
+    assert len(answers[0][2]) == len(hashes)  # every symbol of the graph, none of the other repository's
+    for expected, got in zip(answers[0], answers[1], strict=True):
+        assert [s for s, _ in got] == [s for s, _ in expected]
+        assert np.allclose([d for _, d in got], [d for _, d in expected], atol=1e-6)
+
+
 def test_a_bulk_load_outside_a_transaction_is_refused(tmp_path: Path, pg_url: str) -> None:
     with _pg(pg_url, tmp_path) as store:
         with pytest.raises(RuntimeError, match="outside a transaction"):

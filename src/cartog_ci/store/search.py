@@ -232,17 +232,21 @@ class SearchTables(Tables):
         ask = k
         while True:
             rows = cast(
-                "list[tuple[str, float]]",
+                "list[tuple[str | None, float]]",
                 self.db.execute(
                     f"SELECT c.symbol_id, k.distance FROM "
                     f"(SELECT rowid, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ?) k "
-                    "JOIN vectors v ON v.id = k.rowid JOIN chunks c ON c.text_hash = v.text_hash "
+                    "JOIN vectors v ON v.id = k.rowid LEFT JOIN chunks c ON c.text_hash = v.text_hash "
                     "ORDER BY k.distance, c.symbol_id",
                     (blob, min(ask, max(total, 1))),
                 ).fetchall(),
             )
-            if len({r[0] for r in rows}) >= k or ask >= total:
-                return [(str(a), float(b)) for a, b in rows][:k]
+            live = [(str(a), float(b)) for a, b in rows if a is not None]
+            # done when the k-th symbol is nearer than the farthest vector
+            # fetched: every text at its distance came back (a tie at the cut
+            # is then broken by symbol ID, as on PostgreSQL)
+            if ask >= total or (len(live) >= k and live[k - 1][1] < rows[-1][1]):
+                return live[:k]
             ask *= 4
 
     def cached_vectors(self, model_id: str) -> list[tuple[str, bytes]]:

@@ -42,6 +42,11 @@ COLUMN_WEIGHTS = {"name": "A", "words": "B", "content": "D"}
 BM25_WEIGHTS = {"A": 10.0, "B": 4.0, "D": 1.0}
 K1 = 1.2  # FTS5's bm25() constants (ext/fts5/fts5_aux.c)
 B = 0.75
+# Up to this many search texts in a graph, the semantic search compares the
+# question with every one of the graph's vectors, as sqlite-vec does: the same
+# neighbours, in the same order, on both backends (docs/search.md). Above it,
+# pgvector's HNSW index (approximate) answers.
+EXACT_KNN_TEXTS = 200_000
 POSITIONS_PER_WORD = 256  # a tsvector keeps no more positions of one lexeme
 LONGEST_WORD = 2047  # bytes of a lexeme; a longer word is in no text we store (2,048 bytes at most)
 NOTHING = "'\u2400'"  # a lexeme no text has: U+2400 is a symbol, never a word for unicode61
@@ -505,10 +510,32 @@ class PostgresSearch(Tables):
         return 0
 
     def knn(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
-        """(symbol_id, distance) nearest first. The distance is the L2 one
-        sqlite-vec reports, from pgvector's cosine distance (unit vectors:
-        L2 = sqrt(2·cosine)). Cached vectors of texts this graph no longer
-        has take HNSW slots: ask for more until ``k`` live symbols come back."""
+        """(symbol_id, distance) nearest first, ties by symbol ID; the L2
+        distance sqlite-vec reports. A graph of up to ``EXACT_KNN_TEXTS``
+        texts is searched exactly (every one of its vectors: the same answer
+        as SQLite, and never a neighbour lost to another repository's vectors
+        in the shared cache); a larger one through the HNSW index."""
+        model = self.vector_model()
+        if model is None or k <= 0:
+            return []
+        texts = cast("tuple[int]", self.db.execute("SELECT count(*) FROM chunks").fetchone())[0]
+        if texts <= EXACT_KNN_TEXTS:
+            model_id, dims = model
+            query = "[" + ",".join(repr(float(x)) for x in vector) + "]"
+            rows = self.db.execute(
+                f"SELECT c.symbol_id, v.embedding::public.vector({dims}) <-> ?::public.vector({dims}) AS distance "
+                "FROM chunks c JOIN cartog.vectors v ON v.model_id = ? AND v.text_hash = c.text_hash "
+                "ORDER BY distance, c.symbol_id LIMIT ?",
+                (query, model_id, k),
+            ).fetchall()
+            return [(str(symbol), float(distance)) for symbol, distance in rows]
+        return self._knn_hnsw(vector, k)
+
+    def _knn_hnsw(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """As knn, approximately: pgvector's cosine distance converted to L2
+        (unit vectors: L2 = sqrt(2·cosine)). Cached vectors of texts this
+        graph no longer has take HNSW slots: ask for more until ``k`` live
+        symbols come back."""
         model = self.vector_model()
         if model is None or k <= 0:
             return []
