@@ -211,6 +211,24 @@ def _writing_graph(conn: psycopg.Connection[tuple[object, ...]]) -> bool:
     return bool(row and row[0])
 
 
+def _survivors(repo: Path, wait_s: float = 5.0) -> list[int]:
+    """The processes still running a command on ``repo`` (Linux /proc),
+    after giving the kernel ``wait_s`` to deliver their parent-death signal."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        alive = []
+        for entry in Path("/proc").iterdir():
+            try:
+                if entry.name.isdigit() and str(repo).encode() in (entry / "cmdline").read_bytes():
+                    if (entry / "stat").read_text().split()[2] != "Z":
+                        alive.append(int(entry.name))
+            except OSError:
+                continue
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.05)
+
+
 def test_an_index_process_killed_mid_write_leaves_the_previous_graph_and_the_next_run_completes(
     tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -234,6 +252,10 @@ def test_an_index_process_killed_mid_write_leaves_the_previous_graph_and_the_nex
     assert proc.poll() is None, "the index run ended before it could be killed"
     assert exported(repo) == before  # a reader during the write
     proc.kill()  # SIGKILL: no handler, no rollback from the client
+    proc.wait()
+    # its parse workers die with it (index/workers.py): left alive, blocked
+    # on a result no one reads, they would hold this test's pipes open
+    assert _survivors(repo) == []
     proc.communicate()
     assert proc.returncode == -9
     assert exported(repo) == before

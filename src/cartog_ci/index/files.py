@@ -17,8 +17,8 @@ import hashlib
 import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, INDEX_DIR
 from cartog_ci.domain import FileExtraction, FileState
 from cartog_ci.errors import ParseTimeout
+from cartog_ci.index.workers import pool as workers_pool
 
 POOL_THRESHOLD = 48  # jobs: below this, a process pool costs more than it saves
 # What a clone without git-lfs has on disk instead of the file (spec v1: a
@@ -195,7 +196,7 @@ def extracting(
     # loaded once here, the forked workers inherit the grammars and queries' modules
     from cartog_ci import languages  # noqa: F401
     chunk = max(1, len(jobs) // (workers * 8))
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool = workers_pool(workers)
     try:
         yield _counting(pool.map(extract_file, jobs, chunksize=chunk), len(jobs), count, pool)
     finally:

@@ -14,12 +14,12 @@ import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from cartog_ci import languages
 from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, FILE_QUALIFIER, TYPE_KINDS, Edge, Symbol
+from cartog_ci.index import workers
 from cartog_ci.languages import ScopeRules
 from cartog_ci.parse.syntax import plain_type
 
@@ -1090,7 +1090,7 @@ def resolve_edges(
     global _FORKED
     _FORKED = (resolver, ordered[split:])
     try:
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as child:
+        with workers.pool(1, context=multiprocessing.get_context("fork")) as child:
             theirs = child.submit(_resolve_forked)  # forks here: the child holds the table as it is now
             if meanwhile is not None:
                 meanwhile()

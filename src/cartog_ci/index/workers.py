@@ -1,0 +1,42 @@
+"""Worker processes that never outlive the run that started them.
+
+A ``cartog-ci`` killed with SIGKILL (a CI job cancelled, ``kill -9``, the
+OOM killer) cannot stop its process pools: their workers, blocked writing a
+result no one reads, would stay forever, holding the caller's stdout open
+(a CI step or ``subprocess.run`` would wait for them). On Linux each worker
+asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG``);
+elsewhere a worker finds its parent gone when it next reads its work.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.context import BaseContext
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the worker could ask
+        os._exit(1)
+
+
+def pool(workers: int, *, context: BaseContext | None = None) -> ProcessPoolExecutor:
+    """A process pool whose workers die with this process."""
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context or multiprocessing.get_context(),
+        initializer=_die_with_parent,
+        initargs=(os.getpid(),),
+    )
