@@ -182,17 +182,28 @@ def test_a_graph_written_before_m004_is_migrated_to_the_same_answers(
     tmp_path: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A graph of schema 3 (no lengths, words cut by a regular expression):
-    its next writer adds the lengths and cuts the words again (graph_m005_bm25)."""
+    a reader is told to re-index; the next writer makes a new root from it
+    with the lengths and the words cut again (graph_m005_bm25), answering as
+    SQLite does."""
     from cartog_ci import workspace
+    from cartog_ci.errors import IndexMissing
 
     lite, pg = _stores(tmp_path, pg_url, monkeypatch)
     repo = tmp_path / "pyproj"
+    lite.close()
     with pg:
         pg.db.execute("ALTER TABLE chunks DROP COLUMN keyword_length, DROP COLUMN trigram_length")
         pg.db.execute("UPDATE chunks SET keywords = to_tsvector('simple', content)")
         pg.db.execute("DELETE FROM _migrations WHERE name = 'graph_m005_bm25'")
-    with workspace.open_store(workspace.locate(str(repo), None), create=True) as writer:
-        assert isinstance(writer, PostgresStore)
+    with pytest.raises(IndexMissing, match=r"written by an earlier cartog-ci: run `cartog-ci index` once to upgrade"):
+        workspace.open_store(workspace.locate(str(repo), None), create=False)
+    write(repo, {"shop/later.py": "def later_order():\n    return 'order'\n"})
+    commit(repo, "later")
+    index(repo)
+    monkeypatch.delenv("CARTOG_CI_DATABASE_URL")
+    index(repo)
+    monkeypatch.setenv("CARTOG_CI_DATABASE_URL", pg_url)
+    lite = SqliteStore(repo / ".cartog-ci" / "index.db")
     with lite, workspace.open_store(workspace.locate(str(repo), None), create=False) as migrated:
         for expression in EXPRESSIONS:
             assert migrated.fts(expression, 50) == lite.fts(expression, 50), expression

@@ -163,6 +163,13 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
                 f"{self.shown}: run `cartog-ci index` first"
             )
         self._check_version(graph.schema)
+        if self.db.execute("SELECT to_regclass('cartog.snapshots') IS NOT NULL").fetchone()[0] and graphs.outdated(
+            self.db, graph.root
+        ):
+            raise IndexMissing(
+                f"the graph of {self.repository} in PostgreSQL at {self.shown} was written by an earlier "
+                "cartog-ci: run `cartog-ci index` once to upgrade it"
+            )
         return graph
 
     def _graph_at(self, commit: str) -> Graph:
@@ -209,11 +216,20 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         """A graph of this branch and commit starting from ``parent``'s
         (registered, not published), in the caller's transaction."""
         name = graphs.new_name(self.repository, self.branch)
-        if parent is not None and graphs.delta_share(self.db, parent) <= graphs.COMPACT_SHARE:
+        if (
+            parent is not None
+            and not graphs.outdated(self.db, parent.root)
+            and graphs.delta_share(self.db, parent) <= graphs.COMPACT_SHARE
+        ):
             graphs.create_overlay(self.db, name, parent=parent)
             graph = Graph(name, self.branch, self.commit, parent.root, True)
-        else:
-            graphs.create_root(self.db, name, source=None if parent is None else parent.schema)
+        else:  # the first graph, a large delta, or a root of an earlier version's tables
+            graphs.create_root(
+                self.db,
+                name,
+                source=None if parent is None else parent.schema,
+                source_root=None if parent is None else parent.root,
+            )
             graph = Graph(name, self.branch, self.commit, name, False)
         graphs.register(self.db, graph, repository=self.repository, parent=None if parent is None else parent.schema)
         self._use(graph)

@@ -116,12 +116,27 @@ def seal(db: PgConnection, graph: Graph, commit: str | None) -> None:
 # -- roots -------------------------------------------------------------------
 
 
-def create_root(db: PgConnection, schema: str, *, source: str | None) -> None:
-    """A root: empty, or a full copy of ``source`` (a root or an overlay)."""
+def outdated(db: PgConnection, root: str) -> list[str]:
+    """The table migrations a root lacks (written by an earlier cartog-ci):
+    a graph cannot stand on it, its next one is a new root (create_root
+    copies it, then migrates the copy)."""
+    done = {str(r[0]) for r in db.execute(f'SELECT name FROM "{root}"._migrations')}
+    marks = {pg_schema.graph_m004_immutable.__name__}
+    return [m.__name__ for m in pg_schema.GRAPH_MIGRATIONS if m.__name__ not in done | marks]
+
+
+def create_root(db: PgConnection, schema: str, *, source: str | None, source_root: str | None = None) -> None:
+    """A root: empty, or a full copy of ``source`` (a root or an overlay on
+    ``source_root``). The copy takes the columns ``source`` has; migrations
+    it lacks run on the copied rows."""
     db.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
     db.execute(f'SET LOCAL search_path TO "{schema}", public')
     # the indexes come after the copy: far faster in bulk, GIN above all
-    pg_schema.apply(db, schema, pg_schema.TABLES_ONLY if source is not None else pg_schema.GRAPH_MIGRATIONS)
+    first = pg_schema.GRAPH_MIGRATIONS
+    if source is not None:
+        missing = set(outdated(db, source_root or source))
+        first = tuple(m for m in pg_schema.TABLES_ONLY if m.__name__ not in missing)
+    pg_schema.apply(db, schema, first)
     if source is not None:
         db.execute("SET LOCAL maintenance_work_mem = '256MB'")
         # one statement, so one snapshot of the source (data-modifying CTEs share it)
