@@ -55,7 +55,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import types
 from pathlib import Path
@@ -65,6 +64,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import corpora  # noqa: E402
 from measure import load_average, tool_note  # noqa: E402
+from pg import on_a_server  # noqa: E402
 
 from tests.testing.pgserver import PostgresServer  # noqa: E402
 
@@ -146,16 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embed", action="store_true", help="embed (once) and run the semantic modality too")
     parser.add_argument("--before", help="a commit whose PostgreSQL fts to time as well")
     args = parser.parse_args(argv)
-    corpus = corpora.get(args.corpus)
-    source = corpora.ensure(corpus)
-    work = Path(tempfile.mkdtemp(prefix="cartog-parity-"))
-    server = PostgresServer()
-    server.start()
-    try:
-        return run(args, corpus, source, work, server)
-    finally:
-        server.remove()
-        shutil.rmtree(work, ignore_errors=True)
+    return on_a_server(args.corpus, "cartog-parity-", lambda *place: run(args, *place))
 
 
 def run(args: argparse.Namespace, corpus: corpora.Corpus, source: Path, work: Path, server: PostgresServer) -> int:

@@ -82,6 +82,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -173,13 +174,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="large")
     args = parser.parse_args(argv)
-    corpus = corpora.get(args.corpus)
+    return on_a_server(args.corpus, "cartog-pg-bench-", run)
+
+
+def on_a_server(corpus_name: str, prefix: str, body: Callable[[corpora.Corpus, Path, Path, PostgresServer], int]) -> int:
+    """``body(corpus, its source tree, a scratch directory, a running test
+    server)``; the server and the directory removed after it."""
+    corpus = corpora.get(corpus_name)
     source = corpora.ensure(corpus)
-    work = Path(tempfile.mkdtemp(prefix="cartog-pg-bench-"))
+    work = Path(tempfile.mkdtemp(prefix=prefix))
     server = PostgresServer()
     server.start()
     try:
-        return run(corpus, source, work, server)
+        return body(corpus, source, work, server)
     finally:
         server.remove()
         shutil.rmtree(work, ignore_errors=True)

@@ -44,7 +44,6 @@ import resource
 import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -53,7 +52,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import corpora  # noqa: E402
-from pg import checked, cli, edit_targets, make_branch  # noqa: E402
+from pg import checked, cli, edit_targets, make_branch, on_a_server  # noqa: E402
 
 from cartog_ci.store.postgres import PostgresStore  # noqa: E402
 from tests.testing.pgserver import PostgresServer  # noqa: E402
@@ -92,16 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default="large")
     args = parser.parse_args(argv)
-    corpus = corpora.get(args.corpus)
-    source = corpora.ensure(corpus)
-    work = Path(tempfile.mkdtemp(prefix="cartog-pg-overlay-"))
-    server = PostgresServer()
-    server.start()
-    try:
-        return run(corpus, source, work, server)
-    finally:
-        server.remove()
-        shutil.rmtree(work, ignore_errors=True)
+    return on_a_server(args.corpus, "cartog-pg-overlay-", run)
 
 
 def run(corpus: corpora.Corpus, source: Path, work: Path, server: PostgresServer) -> int:
