@@ -12,28 +12,30 @@ the store's own methods on both graphs (median of 7), and its plan on the
 overlay is listed (which scan on which table). The writes run in a
 transaction that is rolled back.
 
-Django 5.1, 2 shared CPUs (load ~8 from other work); the branch edits
-django/apps/config.py; its first index took 6.5 s (main's cold one 124.4 s):
+Django 5.1, 2 CPUs at load 0.4-1.0, after the cold run analyses every
+table (store/postgres/search.py, rebuild_search_index; without statistics
+"edges by target" scanned every edge: 301 ms at load ~8); the branch edits
+django/apps/config.py; its first index took 0.8 s (main's cold one 32.4 s):
 
-==========================  =========  ============  ======================================
+==========================  =========  ============  =============================================
 lookup                      root (ms)  overlay (ms)  the overlay's scans (root, masks, own)
-==========================  =========  ============  ======================================
-symbols by id (500)         29.6       32.0          bitmap index symbols_pkey, seq, seq
-symbols by name             0.4        2.4           bitmap index symbols_name, seq, index
-symbols by file             0.4        0.8           bitmap index symbols_file, seq, index
-edges by target (500 ids)   301.4      147.2         seq edges (the root's own plan too)
-edges by source             0.3        2.5           bitmap index edges_source, seq, index
-edges by target name        20.4       14.7          bitmap index edges_target_name, ...
-keyword (tsvector)          8.7        7.8           bitmap index chunks_keywords, ...
-literal (trigram)           27.8       29.1          bitmap index chunks_trigram, ...
-all_symbols                 1154       1671
-all_edges                   3461       3131
-==========================  =========  ============  ======================================
+==========================  =========  ============  =============================================
+symbols by id (500)         8.8        9.5           index symbols, seq, seq
+symbols by name             0.3        0.5           index symbols, index only, index
+symbols by file             0.3        0.5           seq, index symbols, index
+edges by target (500 ids)   10.3       10.7          bitmap index edges_target, seq, seq
+edges by source             0.2        0.4           index edges, index only, index
+edges by target name        0.2        0.4           seq, bitmap index edges_target_name, index
+keyword (tsvector)          24.9       29.5          seq, bitmap index chunks_keywords, seq
+literal (trigram)           57.3       62.3          seq, bitmap index chunks_trigram, seq
+all_symbols                 457        449
+all_edges                   1224       1241
+==========================  =========  ============  =============================================
 
 The delta's tables hold a few rows: a sequential scan is their cheapest
-plan. ``set_targets`` on 25,000 edges of the overlay: 0.87 s when no
-target changes (nothing copied), 1.52 s when every one does (25,000 root
-edges masked and copied); client CPU 0.10 s and 0.06 s.
+plan. ``set_targets`` on 25,000 edges of the overlay: 0.15 s when no
+target changes (nothing copied), 0.45 s when every one does (25,000 root
+edges masked and copied); client CPU 0.07 s and 0.09 s.
 """
 
 from __future__ import annotations
