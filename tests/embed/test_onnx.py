@@ -166,6 +166,55 @@ def test_batching_by_length_gives_the_same_vectors_in_input_order(model):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("rows_per_run", [1, 3])
+def test_runs_on_several_threads_give_the_vectors_of_one_thread_in_input_order(model, rows_per_run):
+    spec = dataclasses.replace(model.spec, rows_per_run=rows_per_run)
+    texts = SAMPLES * 3  # more runs than threads, of every length
+    one = OnnxEmbeddingModel(spec, threads=1).embed_batch(texts)
+
+    threaded = OnnxEmbeddingModel(spec, threads=3)
+    vectors = threaded.embed_batch(texts)
+
+    np.testing.assert_allclose(vectors, one, atol=1e-5)
+    assert vectors.shape == (len(texts), 384)
+    # the same session answers questions, one at a time, alike
+    np.testing.assert_allclose(threaded.embed_query(texts[:3]), one[:3], atol=1e-5)
+
+
+@pytest.mark.slow
+def test_the_index_embeds_on_threads_what_one_thread_embeds(tmp_path, requantized):
+    """`cartog-ci index`'s embedding step over real code (two packages of
+    cartog-ci itself): the default model on 2 threads stores, for every
+    text hash, the vector one thread stores."""
+    from cartog_ci.embed.base import decode_vector
+    from cartog_ci.embed.pipeline import embed_pending
+    from cartog_ci.store.sqlite import SqliteStore
+    from tests.testing.fixtures import commit, index, init_repo, sql_rows
+
+    repo = init_repo(tmp_path / "repo")
+    package = Path(embed_onnx.__file__).resolve().parent.parent
+    for sub in ("embed", "index"):
+        shutil.copytree(package / sub, repo / "cartog_ci" / sub, ignore=shutil.ignore_patterns("__pycache__"))
+    commit(repo, "real code")
+    stored: dict[int, dict[str, np.ndarray]] = {}
+    for threads in (1, 2):
+        db = tmp_path / f"threads-{threads}.db"
+        index(repo, db=db)
+        model = OnnxEmbeddingModel(requantized.spec, threads=threads)
+        with SqliteStore(db) as store:
+            result = embed_pending(store, lambda: model, config_key="test")
+            rows = sql_rows(store, "SELECT text_hash, vector FROM vectors WHERE model_id = ?", (model.model_id,))
+        assert result.embedded == len(rows)
+        stored[threads] = {str(h): decode_vector(v) for h, v in rows}  # type: ignore[arg-type]
+
+    assert len(stored[1]) > 100 and stored[2].keys() == stored[1].keys()
+    hashes = sorted(stored[1])
+    np.testing.assert_allclose(
+        np.stack([stored[2][h] for h in hashes]), np.stack([stored[1][h] for h in hashes]), atol=1e-5
+    )
+
+
+@pytest.mark.slow
 def test_padded_rows_in_one_run_match_single_rows(shipped):
     # The shipped model computes in float: several padded rows in one run
     # must pool to the same vectors as running each row alone.
