@@ -13,7 +13,8 @@ weights) once per machine makes it faster (Scrapy's texts at 128 tokens:
 against the shipped vectors on the agreement texts and the same search
 quality on the dev subset (`requantize`, `benchmarks/embed_variants.py`,
 docs/search.md). The converted file lives in the user cache, keyed by
-the source's sha256 and the recipe version.
+the source's sha256 and the recipe version. It runs at graph optimisation
+`basic`, on one thread per core (`OnnxEmbeddingModel`).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ log = logging.getLogger(__name__)
 # ORT_DISABLE_TELEMETRY is set in cartog_ci/__init__.py, before any import of onnxruntime.
 
 POOLINGS = ("mean", "cls")
+GRAPH_LEVELS = ("all", "basic")
 
 # The packaged model reads at most this many tokens of a text (MiniLM
 # allows 256). Scrapy's stored texts have 106 tokens at the median and 40%
@@ -77,7 +79,14 @@ _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f4115
 # cosine 0.985 against the shipped model on onnxruntime 1.32, under the
 # gate, so every such machine silently ran the shipped file. U8U8: 0.991
 # there, as fast (benchmarks/embed_variants.py).
-REQUANTIZE_RECIPE = 2
+# 3: the same file, run at graph optimisation `basic` (ModelSpec.graph_level):
+# onnxruntime's fused 8-bit MatMul kernels, which `all` brings in, compute
+# other vectors than the graph's own operators (up to 0.017 per dimension),
+# and were slower here: Scrapy's texts, 86 vs 77 per CPU second; search on
+# the dev subset MRR 0.861 / 0.938 vs 0.858 / 0.933 (docs/search.md). A
+# question, embedded on a session without optimisation, now gets exactly
+# the vector a stored text gets.
+REQUANTIZE_RECIPE = 3
 MIN_AGREEMENT = 0.99
 
 
@@ -135,10 +144,15 @@ class ModelSpec:
     rows_per_run: int = 1
     output: str = "last_hidden_state"
     origin: str = ""
+    # onnxruntime's graph optimisation for embedding many texts: `all`, or
+    # `basic` (no fused kernels; part of the vectors' recipe, so of `name`).
+    graph_level: str = "all"
 
     def __post_init__(self) -> None:
         if self.pooling not in POOLINGS:
             raise ModelUnavailable(f"unknown pooling {self.pooling!r} for {self.name}: use one of {POOLINGS}")
+        if self.graph_level not in GRAPH_LEVELS:
+            raise ModelUnavailable(f"unknown graph_level {self.graph_level!r} for {self.name}: use one of {GRAPH_LEVELS}")
         for field in ("dims", "max_tokens", "rows_per_run"):
             if getattr(self, field) < 1:
                 raise ModelUnavailable(f"{field} must be a positive integer for model {self.name}")
@@ -243,8 +257,11 @@ class OnnxEmbeddingModel:
         # Longest runs first, taken by whichever thread is free: the last to
         # finish is a short one.
         order = sorted(range(len(runs)), key=lambda i: -sum(len(e.ids) for e in runs[i]))
-        with ThreadPoolExecutor(min(threads, len(runs)), thread_name_prefix="cartog-embed") as pool:
+        pool = ThreadPoolExecutor(min(threads, len(runs)), thread_name_prefix="cartog-embed")
+        try:
             done = dict(zip(order, pool.map(lambda i: self._run(runs[i], session), order)))
+        finally:  # on an error or Ctrl-C, runs not started are dropped
+            pool.shutdown(cancel_futures=True)
         return np.concatenate([done[i] for i in range(len(runs))])
 
     def _run(self, encodings: Sequence[Encoding], session: onnxruntime.InferenceSession) -> np.ndarray:
@@ -343,6 +360,7 @@ def _requantized(shipped: ModelSpec, model_path: Path, sha256: str) -> ModelSpec
         name=_model_id(requantized=True, max_tokens=shipped.max_tokens),
         model_path=model_path,
         model_sha256=sha256,
+        graph_level="basic",
         origin=f"cache {model_path}: {shipped.model_path} requantised to dynamic per-channel 8-bit (uint8 weights)",
     )
 
@@ -480,7 +498,7 @@ def _build(shipped: ModelSpec, model_path: Path, meta_path: Path) -> dict[str, A
 def _agreement(shipped: ModelSpec, candidate: Path) -> float:
     """Lowest cosine between shipped and candidate vectors on sample texts."""
     reference = OnnxEmbeddingModel(shipped).embed_batch(_AGREEMENT_TEXTS)
-    trial_spec = dataclasses.replace(shipped, model_path=candidate, model_sha256=None)
+    trial_spec = dataclasses.replace(shipped, model_path=candidate, model_sha256=None, graph_level="basic")
     trial = OnnxEmbeddingModel(trial_spec).embed_batch(_AGREEMENT_TEXTS)
     return float(np.min(np.sum(reference * trial, axis=1)))
 
@@ -555,8 +573,8 @@ def _load_tokenizer(spec: ModelSpec) -> tuple[Tokenizer, int]:
 
 
 def _load_session(spec: ModelSpec, *, optimise: bool = True) -> onnxruntime.InferenceSession:
-    """``optimise``: every graph optimisation, for embedding many texts;
-    else none, for one question. One thread either way: texts run in
+    """``optimise``: the spec's graph optimisation, for embedding many
+    texts; else none, for one question. One thread either way: texts run in
     parallel on Python threads (`OnnxEmbeddingModel`), which on 2 cores
     embedded more texts per second and per CPU second than one run on 2
     threads (benchmarks/embed_variants.py, docs/search.md)."""
@@ -566,7 +584,8 @@ def _load_session(spec: ModelSpec, *, optimise: bool = True) -> onnxruntime.Infe
     options = onnxruntime.SessionOptions()
     levels = onnxruntime.GraphOptimizationLevel
     options.intra_op_num_threads = 1
-    options.graph_optimization_level = levels.ORT_ENABLE_ALL if optimise else levels.ORT_DISABLE_ALL
+    level = levels.ORT_ENABLE_BASIC if spec.graph_level == "basic" else levels.ORT_ENABLE_ALL
+    options.graph_optimization_level = level if optimise else levels.ORT_DISABLE_ALL
     # Should a session ever get more threads, those waiting for work sleep
     # instead of spinning: on a shared 2-core machine spinning threads took
     # the core from the one with work. Scrapy's texts, 2 threads, load ~7:
