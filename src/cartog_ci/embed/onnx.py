@@ -152,7 +152,9 @@ class ModelSpec:
         if self.pooling not in POOLINGS:
             raise ModelUnavailable(f"unknown pooling {self.pooling!r} for {self.name}: use one of {POOLINGS}")
         if self.graph_level not in GRAPH_LEVELS:
-            raise ModelUnavailable(f"unknown graph_level {self.graph_level!r} for {self.name}: use one of {GRAPH_LEVELS}")
+            raise ModelUnavailable(
+                f"unknown graph_level {self.graph_level!r} for {self.name}: use one of {GRAPH_LEVELS}"
+            )
         for field in ("dims", "max_tokens", "rows_per_run"):
             if getattr(self, field) < 1:
                 raise ModelUnavailable(f"{field} must be a positive integer for model {self.name}")
