@@ -32,7 +32,10 @@ before this benchmark): the token cap (256 / 192 / 128; 96 and 64 too), rows per
 onnxruntime run (1, 8, 32; length-sorted or in input order), intra-op
 threads, inter-op threads with the parallel execution mode, graph
 optimisation level, one session with 2 threads against two processes with 1
-thread, spinning threads, and the model file: the shipped one (int8 weights
+thread and against one single-threaded session run by 2 Python threads at
+once (``2 runs at once``: how cartog-ci embeds since then, each thread
+taking the next run), onnxruntime's CPU memory arena, spinning threads, and
+the model file: the shipped one (int8 weights
 turned into float for each MatMul: float32 compute) or its re-quantisation to
 onnxruntime's dynamic int8 kernels (per-channel weights, ``requantize`` in
 embed/onnx.py): int8 weights (``dynq``, U8S8 kernels), uint8 weights
@@ -84,7 +87,9 @@ class Variant:
     parallel: bool = False  # ORT_PARALLEL execution mode
     level: str = "all"
     processes: int = 1
+    threads: int = 1  # Python threads, each running rows on the one session
     spin: bool = False
+    arena: bool = True  # onnxruntime's CPU memory arena
 
     @property
     def vectors(self) -> str:
@@ -92,7 +97,11 @@ class Variant:
         for a dynamically quantised model the rows run together (one
         activation scale per tensor: rows change each other's vectors)."""
         rows = f" rows {self.rows}" if self.model != "shipped" and self.rows > 1 else ""
-        return f"{self.model} {self.max_tokens}{rows}"
+        # Below `extended`, onnxruntime runs a dynamically quantised graph's
+        # ONNX operators as written, without its fused 8-bit MatMul kernels:
+        # other vectors (up to 0.017 per dimension; `basic` = `none` exactly).
+        level = f" opt {self.level}" if self.model != "shipped" and self.level in ("basic", "none") else ""
+        return f"{self.model} {self.max_tokens}{rows}{level}"
 
 
 VARIANTS: dict[str, Variant] = {
@@ -119,6 +128,19 @@ VARIANTS: dict[str, Variant] = {
     "dynq-u8 256": Variant(model="dynq-u8"),
     "dynq-u8 128": Variant(model="dynq-u8", max_tokens=128),
     "dynq-u8 128, 2 procs x 1 thread": Variant(model="dynq-u8", max_tokens=128, intra=1, processes=2),
+    "dynq-u8 128, 1 thread": Variant(model="dynq-u8", max_tokens=128, intra=1),
+    "dynq-u8 128, 2 runs at once": Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2),
+    "dynq-u8 128, 2 runs at once, opt basic": Variant(
+        model="dynq-u8", max_tokens=128, intra=1, threads=2, level="basic"
+    ),
+    "dynq-u8 128, 2 runs at once, opt none": Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2, level="none"),
+    "dynq-u8 128, 2 procs x 1 thread, opt basic": Variant(
+        model="dynq-u8", max_tokens=128, intra=1, processes=2, level="basic"
+    ),
+    "dynq-u8 128, 2 runs at once, no arena": Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2, arena=False),
+    "dynq-u8 128, 2 runs at once, 8 rows": Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2, rows=8),
+    "dynq-u8 128, 2 runs at once, 32 rows": Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2, rows=32),
+    "dynq-u8 64, 2 runs at once": Variant(model="dynq-u8", max_tokens=64, intra=1, threads=2),
     "dynq-u8 96": Variant(model="dynq-u8", max_tokens=96),
     "dynq-u8 64": Variant(model="dynq-u8", max_tokens=64),
 }
@@ -186,7 +208,8 @@ def load_model(variant: Variant, path: Path, *, name: str | None = None) -> Any:
         "none": levels.ORT_DISABLE_ALL,
     }[variant.level]
     options.add_session_config_entry("session.intra_op.allow_spinning", "1" if variant.spin else "0")
-    model = OnnxEmbeddingModel(spec)
+    options.enable_cpu_mem_arena = variant.arena
+    model = OnnxEmbeddingModel(spec, threads=variant.threads)
     model._session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     return model
 
@@ -297,7 +320,9 @@ def _measure_quality(variant: Variant, path: Path, dev_set: Path) -> dict[str, A
 
     rows = [r for r in search_dev.load(dev_set) if r["pypi"] in SUBSET]
     qs, _ = search_dev.questions(rows, None)
-    model = load_model(dataclasses.replace(variant, intra=2, processes=1), path, name=f"bench {variant.vectors}")
+    model = load_model(
+        dataclasses.replace(variant, intra=1, threads=2, processes=1), path, name=f"bench {variant.vectors}"
+    )
     ranks: dict[str, list[float]] = {"first": [], "full": [], "semantic first": [], "semantic full": []}
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cartog-embed-variants-") as tmp:
@@ -339,6 +364,8 @@ def _seed_reference(store: Any, variant: Variant, path: Path) -> None:
     have = _load_vectors(cache)
     stored = store.db.execute("SELECT text_hash, vector FROM vectors WHERE model_id = ?", (stored_id,))
     have.update((str(h), decode_vector(blob)) for h, blob in stored)
+    if not have:  # indexes embedded since the default changed hold none
+        return
     WORK.mkdir(parents=True, exist_ok=True)
     np.savez(cache, hashes=np.array(list(have)), vectors=np.stack(list(have.values())))
 
@@ -365,11 +392,13 @@ def recipe_vectors(variant: Variant, model: Any, path: Path, texts: Sequence[tup
     key = _sha256(path)[:12]
     cache = WORK / f"vectors-{_slug(variant.vectors)}-{key}.npz"
     have = _load_vectors(cache)
-    if variant.rows == 1:
+    if variant.rows == 1 and " opt " not in variant.vectors:
         lengths = {h: len(ids) for (h, _), ids in zip(texts, _token_ids(counting_tokenizer(), texts))}
         for wider in sorted(WORK.glob(f"vectors-{_slug(variant.model)}-*-{key}.npz")):
+            if "-rows-" in wider.stem or "-opt-" in wider.stem:
+                continue
             cap = int(wider.stem.split("-")[-2])
-            if cap > variant.max_tokens and "rows" not in wider.stem:
+            if cap > variant.max_tokens:
                 for h, row in _load_vectors(wider).items():
                     if h not in have and lengths.get(h, cap) <= variant.max_tokens:
                         have[h] = row

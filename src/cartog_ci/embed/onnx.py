@@ -13,7 +13,8 @@ weights) once per machine makes it faster (Scrapy's texts at 128 tokens:
 against the shipped vectors on the agreement texts and the same search
 quality on the dev subset (`requantize`, `benchmarks/embed_variants.py`,
 docs/search.md). The converted file lives in the user cache, keyed by
-the source's sha256 and the recipe version.
+the source's sha256 and the recipe version. It runs at graph optimisation
+`basic`, on one thread per core (`OnnxEmbeddingModel`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import tempfile
 import threading
 import tomllib
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,7 +42,7 @@ from cartog_ci.errors import ModelUnavailable
 
 if TYPE_CHECKING:
     import onnxruntime
-    from tokenizers import Tokenizer
+    from tokenizers import Encoding, Tokenizer
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +55,7 @@ log = logging.getLogger(__name__)
 # ORT_DISABLE_TELEMETRY is set in cartog_ci/__init__.py, before any import of onnxruntime.
 
 POOLINGS = ("mean", "cls")
+GRAPH_LEVELS = ("all", "basic")
 
 # The packaged model reads at most this many tokens of a text (MiniLM
 # allows 256). Scrapy's stored texts have 106 tokens at the median and 40%
@@ -76,7 +79,14 @@ _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f4115
 # cosine 0.985 against the shipped model on onnxruntime 1.32, under the
 # gate, so every such machine silently ran the shipped file. U8U8: 0.991
 # there, as fast (benchmarks/embed_variants.py).
-REQUANTIZE_RECIPE = 2
+# 3: the same file, run at graph optimisation `basic` (ModelSpec.graph_level):
+# onnxruntime's fused 8-bit MatMul kernels, which `all` brings in, compute
+# other vectors than the graph's own operators (up to 0.017 per dimension),
+# and were slower here: Scrapy's texts, 86 vs 77 per CPU second; search on
+# the dev subset MRR 0.861 / 0.938 vs 0.858 / 0.933 (docs/search.md). A
+# question, embedded on a session without optimisation, now gets exactly
+# the vector a stored text gets.
+REQUANTIZE_RECIPE = 3
 MIN_AGREEMENT = 0.99
 
 
@@ -134,10 +144,17 @@ class ModelSpec:
     rows_per_run: int = 1
     output: str = "last_hidden_state"
     origin: str = ""
+    # onnxruntime's graph optimisation for embedding many texts: `all`, or
+    # `basic` (no fused kernels; part of the vectors' recipe, so of `name`).
+    graph_level: str = "all"
 
     def __post_init__(self) -> None:
         if self.pooling not in POOLINGS:
             raise ModelUnavailable(f"unknown pooling {self.pooling!r} for {self.name}: use one of {POOLINGS}")
+        if self.graph_level not in GRAPH_LEVELS:
+            raise ModelUnavailable(
+                f"unknown graph_level {self.graph_level!r} for {self.name}: use one of {GRAPH_LEVELS}"
+            )
         for field in ("dims", "max_tokens", "rows_per_run"):
             if getattr(self, field) < 1:
                 raise ModelUnavailable(f"{field} must be a positive integer for model {self.name}")
@@ -182,17 +199,27 @@ class ModelSpec:
 
 
 class OnnxEmbeddingModel:
-    """`EmbeddingModel` over an ONNX encoder; files load on first use."""
+    """`EmbeddingModel` over an ONNX encoder; files load on first use.
 
-    def __init__(self, spec: ModelSpec) -> None:
+    A batch runs on `threads` Python threads (one per core by default), each
+    calling the same single-threaded onnxruntime session on its own rows:
+    onnxruntime releases the GIL while it runs, and one row per run is too
+    small for one run's operators to share two cores well. The vectors are
+    those of one thread (a row's vector depends only on its own run).
+    """
+
+    def __init__(self, spec: ModelSpec, *, threads: int | None = None) -> None:
         self.spec = spec
         self.model_id = spec.name
         self.dims = spec.dims
         self.query_prefix = spec.query_prefix
+        self.threads = max(1, threads if threads is not None else _cpu_count())
         self._lock = threading.Lock()
         self._tokenizer: Tokenizer | None = None
+        self._pad_id = 0
         self._session: onnxruntime.InferenceSession | None = None
         self._query_session: onnxruntime.InferenceSession | None = None
+        self._io: dict[int, tuple[str, frozenset[str]]] = {}  # id(session) -> (output, inputs)
 
     def __repr__(self) -> str:
         return f"OnnxEmbeddingModel({self.model_id!r}, {self.spec.origin!r})"
@@ -204,33 +231,51 @@ class OnnxEmbeddingModel:
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.empty((0, self.dims), dtype=np.float32)
-        step = self.spec.rows_per_run
-        return np.concatenate([self._run(texts[i : i + step]) for i in range(0, len(texts), step)])
+        return self._embed(texts, self._get_session(), self.threads)
 
     def embed_query(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors of search questions, which are never stored: a process
         that asks one question runs it on a session that starts fast (graph
-        optimisation off, one thread), unless the optimised one is loaded
-        already. Creating the optimised session folds the int8 weights into
-        float and prepacks them: on a 12-token question, session and run
-        took 240 CPU ms that way and 110 without (benchmarks/search_latency.py
+        optimisation off), unless the optimised one is loaded already.
+        Creating the optimised session folds the int8 weights into float and
+        prepacks them: on a 12-token question, session and run took 240 CPU
+        ms that way and 110 without (benchmarks/search_latency.py
         --sessions); the vectors differ by < 1e-5 per dimension."""
         with self._lock:
             if self._session is None and self._query_session is None:
                 self._query_session = _load_session(self.spec, optimise=False)
             session = self._session or self._query_session
         assert session is not None
-        return np.concatenate([self._run(texts[i : i + 1], session) for i in range(len(texts))])
+        return self._embed(texts, session, 1)
 
-    def _run(self, texts: Sequence[str], session: onnxruntime.InferenceSession | None = None) -> np.ndarray:
-        tokenizer = self._get_tokenizer()
-        session = session or self._get_session()
-        encodings = tokenizer.encode_batch(list(texts))
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+    def _embed(self, texts: Sequence[str], session: onnxruntime.InferenceSession, threads: int) -> np.ndarray:
+        # One tokenizer call for the batch (it runs outside the GIL), then
+        # runs of `rows_per_run` rows, each padded to its own longest row.
+        encodings = self._get_tokenizer().encode_batch(list(texts))
+        step = self.spec.rows_per_run
+        runs = [encodings[i : i + step] for i in range(0, len(encodings), step)]
+        if threads < 2 or len(runs) < 2:
+            return np.concatenate([self._run(run, session) for run in runs])
+        # Longest runs first, taken by whichever thread is free: the last to
+        # finish is a short one.
+        order = sorted(range(len(runs)), key=lambda i: -sum(len(e.ids) for e in runs[i]))
+        pool = ThreadPoolExecutor(min(threads, len(runs)), thread_name_prefix="cartog-embed")
+        try:
+            done = dict(zip(order, pool.map(lambda i: self._run(runs[i], session), order)))
+        finally:  # on an error or Ctrl-C, runs not started are dropped
+            pool.shutdown(cancel_futures=True)
+        return np.concatenate([done[i] for i in range(len(runs))])
+
+    def _run(self, encodings: Sequence[Encoding], session: onnxruntime.InferenceSession) -> np.ndarray:
+        output, inputs = self._session_io(session)
+        lengths = [len(e.ids) for e in encodings]
+        ids = np.full((len(encodings), max(lengths)), self._pad_id, dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, (encoding, length) in enumerate(zip(encodings, lengths)):
+            ids[row, :length] = encoding.ids
+            mask[row, :length] = 1
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        wanted = {i.name for i in session.get_inputs()}
-        hidden = session.run([self._output_name(session)], {k: v for k, v in feeds.items() if k in wanted})[0]
+        hidden = session.run([output], {k: v for k, v in feeds.items() if k in inputs})[0]
         if hidden.shape[-1] != self.dims:
             raise ModelUnavailable(
                 f"{self.model_id} outputs {hidden.shape[-1]} dims, not {self.dims}: "
@@ -238,14 +283,18 @@ class OnnxEmbeddingModel:
             )
         return _normalise(_pool(hidden, mask, self.spec.pooling))
 
-    def _output_name(self, session: onnxruntime.InferenceSession) -> str:
-        names = [o.name for o in session.get_outputs()]
-        return self.spec.output if self.spec.output in names else names[0]
+    def _session_io(self, session: onnxruntime.InferenceSession) -> tuple[str, frozenset[str]]:
+        known = self._io.get(id(session))
+        if known is None:
+            names = [o.name for o in session.get_outputs()]
+            output = self.spec.output if self.spec.output in names else names[0]
+            known = self._io[id(session)] = (output, frozenset(i.name for i in session.get_inputs()))
+        return known
 
     def _get_tokenizer(self) -> Tokenizer:
         with self._lock:
             if self._tokenizer is None:
-                self._tokenizer = _load_tokenizer(self.spec)
+                self._tokenizer, self._pad_id = _load_tokenizer(self.spec)
             return self._tokenizer
 
     def _get_session(self) -> onnxruntime.InferenceSession:
@@ -313,6 +362,7 @@ def _requantized(shipped: ModelSpec, model_path: Path, sha256: str) -> ModelSpec
         name=_model_id(requantized=True, max_tokens=shipped.max_tokens),
         model_path=model_path,
         model_sha256=sha256,
+        graph_level="basic",
         origin=f"cache {model_path}: {shipped.model_path} requantised to dynamic per-channel 8-bit (uint8 weights)",
     )
 
@@ -450,7 +500,7 @@ def _build(shipped: ModelSpec, model_path: Path, meta_path: Path) -> dict[str, A
 def _agreement(shipped: ModelSpec, candidate: Path) -> float:
     """Lowest cosine between shipped and candidate vectors on sample texts."""
     reference = OnnxEmbeddingModel(shipped).embed_batch(_AGREEMENT_TEXTS)
-    trial_spec = dataclasses.replace(shipped, model_path=candidate, model_sha256=None)
+    trial_spec = dataclasses.replace(shipped, model_path=candidate, model_sha256=None, graph_level="basic")
     trial = OnnxEmbeddingModel(trial_spec).embed_batch(_AGREEMENT_TEXTS)
     return float(np.min(np.sum(reference * trial, axis=1)))
 
@@ -509,35 +559,37 @@ def counting_tokenizer() -> Tokenizer:
     return tokenizer
 
 
-def _load_tokenizer(spec: ModelSpec) -> Tokenizer:
+def _load_tokenizer(spec: ModelSpec) -> tuple[Tokenizer, int]:
+    """The tokenizer, truncating at the spec's limit and padding nothing
+    (`OnnxEmbeddingModel._run` pads each run to its own longest row), and
+    the id it pads with."""
     from tokenizers import Tokenizer
 
     _verify(spec.tokenizer_path, spec.tokenizer_sha256, reinstall=_reinstall_hint(spec))
     tokenizer = Tokenizer.from_file(str(spec.tokenizer_path))
-    # tokenizer.json files often pin a fixed length (MiniLM's: 128). Pad to
-    # the longest text of a run instead, and truncate at our own limit.
-    padding = tokenizer.padding or {}
+    # tokenizer.json files often pin a fixed length (MiniLM's: 128).
+    pad_id = int((tokenizer.padding or {}).get("pad_id", 0))
+    tokenizer.no_padding()
     tokenizer.enable_truncation(spec.max_tokens)
-    tokenizer.enable_padding(
-        pad_id=padding.get("pad_id", 0),
-        pad_type_id=padding.get("pad_type_id", 0),
-        pad_token=padding.get("pad_token", "[PAD]"),
-    )
-    return tokenizer
+    return tokenizer, pad_id
 
 
 def _load_session(spec: ModelSpec, *, optimise: bool = True) -> onnxruntime.InferenceSession:
-    """``optimise``: every graph optimisation and a thread per core, for
-    embedding many texts; else none and one thread, for one question."""
+    """``optimise``: the spec's graph optimisation, for embedding many
+    texts; else none, for one question. One thread either way: texts run in
+    parallel on Python threads (`OnnxEmbeddingModel`), which on 2 cores
+    embedded more texts per second and per CPU second than one run on 2
+    threads (benchmarks/embed_variants.py, docs/search.md)."""
     import onnxruntime
 
     _verify(spec.model_path, spec.model_sha256, reinstall=_reinstall_hint(spec))
     options = onnxruntime.SessionOptions()
     levels = onnxruntime.GraphOptimizationLevel
-    options.intra_op_num_threads = _cpu_count() if optimise else 1
-    options.graph_optimization_level = levels.ORT_ENABLE_ALL if optimise else levels.ORT_DISABLE_ALL
-    # Threads that wait for work sleep instead of spinning: on a shared
-    # 2-core machine (a CI runner, a loaded laptop) spinning threads took
+    options.intra_op_num_threads = 1
+    level = levels.ORT_ENABLE_BASIC if spec.graph_level == "basic" else levels.ORT_ENABLE_ALL
+    options.graph_optimization_level = level if optimise else levels.ORT_DISABLE_ALL
+    # Should a session ever get more threads, those waiting for work sleep
+    # instead of spinning: on a shared 2-core machine spinning threads took
     # the core from the one with work. Scrapy's texts, 2 threads, load ~7:
     # 2.7-3.9 texts/s spinning, 7.0-8.2 not (benchmarks/search_latency.py
     # --throughput).
