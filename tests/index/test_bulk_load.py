@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from cartog_ci.domain import Edge
+from cartog_ci.store.edges import EdgeTables
 from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.fixtures import exported, index, make_repo, sql_rows
 
@@ -52,3 +54,27 @@ def test_a_failure_inside_a_bulk_load_rolls_the_indexes_back(tmp_path: Path) -> 
     with SqliteStore(path) as store, pytest.raises(RuntimeError, match="outside a transaction"):
         with store.bulk_load():
             pass
+
+
+def _read_back(store: SqliteStore) -> list[tuple[int, Edge]]:
+    return EdgeTables.numbered_edges(store)
+
+
+def test_a_bulk_load_numbers_the_edges_it_inserted_as_the_table_does(tmp_path: Path) -> None:
+    a = [Edge("a.py:module:a", "f", "calls", "a.py", 3, "os.path"), Edge("a.py:module:a", "g", "imports", "a.py", 1, "m", "h")]
+    b = [Edge("b.py:function:run", "a", "calls", "b.py", 7)]
+    with SqliteStore(tmp_path / "index.db") as store, store.transaction():
+        with store.bulk_load():
+            store.insert_edges(a)
+            store.insert_edges([])
+            store.insert_edges(b)
+            assert store.inserted is not None  # numbered as inserted, not read
+            kept = store.numbered_edges()
+            assert kept == _read_back(store)
+            assert [e for _, e in kept] == a + b
+            store.delete_edges_of_files(["a.py"])  # from here the table is read
+            assert store.numbered_edges() == _read_back(store) == kept[2:]
+        with store.bulk_load():  # a table not empty: read, never kept
+            store.insert_edges(a)
+            assert store.inserted is None
+            assert store.numbered_edges() == _read_back(store)

@@ -339,7 +339,9 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
         block and created again from their stored definitions at its end:
         one sort per index instead of a b-tree insert per row, and packed
         pages (django: 15 MB less than indexes grown row by row). Texts no
-        edge names any more are forgotten once, at the end (store/edge_rows.py).
+        edge names any more are forgotten once, at the end, and the edges
+        inserted into an empty table are numbered as they go, for the
+        resolution that reads them all (store/edge_rows.py).
         No ``finally`` for the indexes: after an exception the transaction's
         rollback restores them."""
         if not self.db.in_transaction:
@@ -354,10 +356,12 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
         for name, _ in indexes:
             self.db.execute(f'DROP INDEX "{name}"')
         self.bulk = True
+        self.keep_inserted()
         try:
             yield
         finally:
             self.bulk = False
+            self.inserted = None
         for _, sql in indexes:
             self.db.execute(sql)
         self.forget_unused()
