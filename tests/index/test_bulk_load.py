@@ -78,3 +78,16 @@ def test_a_bulk_load_numbers_the_edges_it_inserted_as_the_table_does(tmp_path: P
             store.insert_edges(a)
             assert store.inserted is None
             assert store.numbered_edges() == _read_back(store)
+
+
+def test_a_bulk_load_interns_with_the_keys_of_the_table(tmp_path: Path) -> None:
+    with SqliteStore(tmp_path / "index.db") as store, store.transaction():
+        before = store.intern(["a.py"])
+        with store.bulk_load():
+            first = store.intern(["a.py", "a.py:module:a", None, "b.py"])
+            again = store.intern(["b.py", "c.py", "a.py:module:a"])
+            assert store.known == store.keys_of(["a.py", "a.py:module:a", "b.py", "c.py"])
+            assert first["a.py"] == before["a.py"] and again["b.py"] == first["b.py"]
+            store.clear()  # the keys go with the table
+            assert store.intern(["c.py"]) == store.keys_of(["c.py"]) != {"c.py": again["c.py"]}
+        assert store.known is None
