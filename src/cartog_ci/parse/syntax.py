@@ -96,6 +96,12 @@ class Syntax:
         return ts.Query(self.grammar, self.load_query())
 
     @cached_property
+    def fixed_names(self) -> tuple[str, ...]:
+        """Per pattern of the tags query, the name it sets (``#set! name``), or ""."""
+        query = self.query
+        return tuple(query.pattern_settings(i).get("name") or "" for i in range(query.pattern_count))
+
+    @cached_property
     def comment_query(self) -> ts.Query | None:
         patterns = " ".join(f"({t}) @c" for t in self.comment_types)
         if not patterns:
