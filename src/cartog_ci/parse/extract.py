@@ -82,6 +82,9 @@ def module_name(path: str) -> str:
 
 
 
+# most reference texts recur (`self.assertEqual`, `os.path.join`: 3,285
+# distinct of 17,563 on scrapy), and the answer depends on the text alone
+@lru_cache(maxsize=1 << 16)
 def split_reference(text: str) -> tuple[str | None, str]:
     """``a.b.c`` -> (``a.b``, ``c``); ``f().g`` -> (``<expr>``, ``g``)."""
     if len(text) > MAX_REFERENCE:
