@@ -567,10 +567,13 @@ def extract(
     *,
     timeout_ms: int | None = None,
     edge_kinds: frozenset[str] | None = None,
+    code_hashes: bool = True,
 ) -> FileExtraction:
     """Parse one file and return its symbols (module first) and edges
     (only those of ``edge_kinds`` when given: the report's diff needs no
-    calls, and skipping them skips most of the work).
+    calls, and skipping them skips most of the work). ``code_hashes``: the
+    symbols' ``code_hash``, which only the report's diff reads (the index
+    stores none).
 
     ParseTimeout when parsing and reading the matches takes over
     ``timeout_ms``, or the nesting is too deep for the tags query."""
@@ -581,7 +584,7 @@ def extract(
     defs, raw_refs = _collect(spec, root, until, timeout_ms, edge_kinds)
     _nest(defs, spec)
     comments = _comment_ranges(spec, root)
-    symbols = _symbols(path, source, spec, defs, comments, root)
+    symbols = _symbols(path, source, spec, defs, comments, root, code_hashes)
     ids = [s.id for s in symbols]  # ids[0] is the module; defs[i] -> ids[i + 1]
     starts = [d.start for d in defs]
     types = _types_by_scope(defs)
@@ -628,6 +631,7 @@ def _symbols(
     defs: list[_Def],
     comments: list[tuple[int, int]],
     root: ts.Node,
+    code_hashes: bool = True,
 ) -> list[Symbol]:
     comment_starts = [c[0] for c in comments]
     count = len(defs)
@@ -640,7 +644,8 @@ def _symbols(
         child_ranges = [(defs[c].start, defs[c].end) for c in d.children]
         own = merkle.own_source(source, d.start, d.end, child_ranges, comments, comment_starts)
         contents[i] = merkle.content_hash(d.kind, d.name, signatures[i], own)
-        codes[i] = _code_hash(d, spec, source, signatures[i], own, child_ranges, comments, comment_starts)
+        if code_hashes:
+            codes[i] = _code_hash(d, spec, source, signatures[i], own, child_ranges, comments, comment_starts)
         subtrees[i] = merkle.subtree_hash(contents[i], (subtrees[c] for c in d.children))
     top = [i for i, d in enumerate(defs) if d.parent < 0]
     mod_qn = module_name(path)
