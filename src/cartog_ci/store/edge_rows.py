@@ -9,7 +9,7 @@ targets of 200k edges on django).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from cartog_ci.domain import Edge, NumberedEdge
 from cartog_ci.store.edges import EdgeTables
@@ -40,7 +40,7 @@ class EdgeRows(Interned, EdgeTables):
 
     def insert_edges(self, edges: Iterable[Edge]) -> None:
         edges = list(edges)
-        keys = self.intern(t for e in edges for t in (e.source_id, e.file, e.target_id))
+        keys = self.key_map(t for e in edges for t in (e.source_id, e.file, e.target_id))
         self._insert_rows(edges, keys)
         if self.inserted is not None and edges:
             # INTEGER PRIMARY KEY: each row gets the largest id + 1, so one
@@ -51,7 +51,7 @@ class EdgeRows(Interned, EdgeTables):
             else:
                 self.inserted.extend(zip(range(first, first + len(edges)), edges))
 
-    def _insert_rows(self, edges: list[Edge], keys: dict[str, int]) -> None:
+    def _insert_rows(self, edges: list[Edge], keys: Mapping[str, int]) -> None:
         self.db.executemany(
             "INSERT INTO edge_rows (source_key, target_name, kind, file_key, line, qualifier, alias, "
             "target_key, resolution) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -79,7 +79,7 @@ class EdgeRows(Interned, EdgeTables):
     def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
         updates = list(updates)
         self.inserted = None
-        keys = self.intern(target for _, target, _ in updates)
+        keys = self.key_map(target for _, target, _ in updates)
         old = [] if self.bulk else self._targets_of([edge_id for edge_id, _, _ in updates])
         self.db.executemany(
             "UPDATE edge_rows SET target_key = ?, resolution = ? WHERE id = ?",

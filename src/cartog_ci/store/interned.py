@@ -10,7 +10,7 @@ else (docs/incremental.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from cartog_ci.store.tables import Tables, chunks
 
@@ -43,13 +43,21 @@ class Interned(Tables):
     def intern(self, texts: Iterable[str | None]) -> dict[str, int]:
         """Text -> key, new texts added (in first-seen order)."""
         wanted = [t for t in dict.fromkeys(texts) if t is not None]
+        if self.known is None:
+            return self._intern(wanted)
+        keys = self.key_map(wanted)
+        return {t: keys[t] for t in wanted}
+
+    def key_map(self, texts: Iterable[str | None]) -> Mapping[str, int]:
+        """``intern`` for lookups: a mapping that holds the key of each of
+        ``texts`` (during a bulk load, every key known: no copy made)."""
         known = self.known
         if known is None:
-            return self._intern(wanted)
-        new = [t for t in wanted if t not in known]
+            return self.intern(texts)
+        new = [t for t in texts if t is not None and t not in known]
         if new:
-            known.update(self._intern(new))
-        return {t: known[t] for t in wanted}
+            known.update(self._intern(list(dict.fromkeys(new))))
+        return known
 
     def _intern(self, wanted: list[str]) -> dict[str, int]:
         # the new texts give their keys back; only those already there are looked up

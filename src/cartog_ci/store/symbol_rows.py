@@ -10,7 +10,7 @@ written without triggers, store/edge_rows.py says what those cost).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from cartog_ci.domain import Symbol
 from cartog_ci.store.interned import Interned
@@ -35,7 +35,7 @@ def stored_hash(value: str) -> str | bytes:
 class SymbolRows(Interned, GraphTables):
     """GraphTables whose symbol writes go to ``symbol_rows`` and ``interned``."""
 
-    def _fields(self, s: Symbol, keys: dict[str, int]) -> tuple[object, ...]:
+    def _fields(self, s: Symbol, keys: Mapping[str, int]) -> tuple[object, ...]:
         return (
             s.name, s.qualified_name, s.kind, keys[s.file], s.start_line, s.end_line, s.start_byte, s.end_byte,
             None if s.parent_id is None else keys[s.parent_id], s.signature, s.language,
@@ -46,7 +46,7 @@ class SymbolRows(Interned, GraphTables):
 
     def insert_symbols(self, symbols: Iterable[Symbol]) -> None:
         symbols = list(symbols)
-        keys = self.intern(t for s in symbols for t in (s.id, s.file, s.parent_id))
+        keys = self.key_map(t for s in symbols for t in (s.id, s.file, s.parent_id))
         self.db.executemany(
             f"INSERT INTO symbol_rows (key, {_FIELDS}, in_degree) VALUES ({', '.join('?' * 17)})",
             ((keys[s.id], *self._fields(s, keys), s.in_degree) for s in symbols),
