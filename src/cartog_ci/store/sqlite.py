@@ -332,9 +332,10 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
         super().clear()
         for table in ("fts_symbols", "fts_trigram"):
             self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
-        if self.known is not None:  # inside a bulk load: its keys are gone, its table empty
+        if self.known is not None:  # inside a bulk load: its keys are gone, its tables empty
             self.known = {}
             self.inserted = []
+            self.inserted_symbols = []
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
@@ -362,12 +363,14 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
         self.bulk = True
         self.known = {}
         self.keep_inserted()
+        self.keep_inserted_symbols()
         try:
             yield
         finally:
             self.bulk = False
             self.known = None
             self.inserted = None
+            self.inserted_symbols = None
         for _, sql in indexes:
             self.db.execute(sql)
         self.forget_unused()
