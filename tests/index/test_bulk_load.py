@@ -73,6 +73,7 @@ def test_a_bulk_load_numbers_the_edges_it_inserted_as_the_table_does(tmp_path: P
             kept = store.numbered_edges()
             assert kept == _read_back(store)
             assert [e for _, e in kept] == a + b
+            assert store.import_edges() == EdgeTables.import_edges(store) == [a[1]]
             store.delete_edges_of_files(["a.py"])  # from here the table is read
             assert store.numbered_edges() == _read_back(store) == kept[2:]
         with store.bulk_load():  # a table not empty: read, never kept

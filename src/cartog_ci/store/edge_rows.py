@@ -36,6 +36,11 @@ class EdgeRows(Interned, EdgeTables):
             return list(self.inserted)
         return super().numbered_edges()
 
+    def import_edges(self) -> list[Edge]:
+        if self.inserted is not None:
+            return [e for _, e in self.inserted if e.kind == "imports"]
+        return super().import_edges()
+
     # -- the writes of EdgeTables --------------------------------------------
 
     def insert_edges(self, edges: Iterable[Edge]) -> None:
