@@ -45,6 +45,7 @@ incremental result equals a cold one after every kind of step measured.
     .venv/bin/python benchmarks/peers.py --rounds 5
     .venv/bin/python benchmarks/peers.py --corpus scrapy --rounds 3 --baseline c4961d2
     .venv/bin/python benchmarks/peers.py --tools cartog-ci,codegraph --corpus celery
+    .venv/bin/python benchmarks/peers.py --tools cartog-ci,codegraph --scenario cold --baseline main
 
 ``--baseline REV`` adds that revision of cartog-ci as one more tool (a
 detached worktree, as benchmarks/compare.py does): before and after in the
@@ -215,6 +216,7 @@ class CorpusBench:
     pair: Pair
     tools: list[Tool]
     work: Path
+    scenarios: Sequence[str] = SCENARIOS
     samples: dict[str, dict[str, list[Sample]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -226,7 +228,7 @@ class CorpusBench:
             corpora.git(tool.clone, "branch", "--quiet", "main", "origin/main")
             tool.index = self.work / f"{tool.name}-index" / ("graph" if isinstance(tool, CodeReviewGraph) else "index.db")
             tool.index.parent.mkdir(parents=True, exist_ok=True)
-        self.samples = {s: {t.name: [] for t in self.tools} for s in SCENARIOS}
+        self.samples = {s: {t.name: [] for t in self.tools} for s in self.scenarios}
 
     def _timed(self, tool: Tool, scenario: str, load: str) -> None:
         done = self.step(tool, scenario)
@@ -253,7 +255,7 @@ class CorpusBench:
         shift = r % len(self.tools)
         order = self.tools[shift:] + self.tools[:shift]
         load = load_average()
-        for scenario in SCENARIOS:
+        for scenario in self.scenarios:
             for tool in order:
                 self._timed(tool, scenario, load)
             first = self.tools[0].name
@@ -294,7 +296,7 @@ def render(bench: CorpusBench, rounds: int) -> str:
     head = f"{bench.pair.label}: {files:,} Python/TS/JS files, {lines:,} lines at HEAD~10 ({rounds} rounds)"
     headers = ["scenario", "tool", "wall (median)", "wall range", "cpu (median)", "peak RSS", "index size"]
     rows = []
-    for scenario in SCENARIOS:
+    for scenario in bench.scenarios:
         for tool in bench.tools:
             got = bench.samples[scenario][tool.name]
             walls = [s.run.wall for s in got]
@@ -307,7 +309,7 @@ def render(bench: CorpusBench, rounds: int) -> str:
     cartogs = [t for t in bench.tools if isinstance(t, CartogCi)]
     peers = [t for t in bench.tools if not isinstance(t, CartogCi)]
     ratio_rows = []
-    for scenario in SCENARIOS:
+    for scenario in bench.scenarios:
         for mine in cartogs:
             for peer in peers:
                 walls = [bench._ratio(scenario, mine.name, peer.name, r, "wall") for r in range(rounds)]
@@ -317,7 +319,7 @@ def render(bench: CorpusBench, rounds: int) -> str:
                     f"{median(walls):.2f}", _range(walls), f"{median(cpus):.2f}", _range(cpus),
                     " ".join(f"{w:.2f}" for w in walls), " ".join(f"{c:.2f}" for c in cpus),
                 ])  # fmt: skip
-    loads = " ".join(s.load for s in bench.samples["cold"][bench.tools[0].name])
+    loads = " ".join(s.load for s in bench.samples[bench.scenarios[0]][bench.tools[0].name])
     rheaders = ["scenario", "ratio", "wall", "(range)", "cpu", "(range)", "wall per round", "cpu per round"]
     out += [table(rheaders, ratio_rows, [False, False, True, True, True, True, False, False]),
             f"1-min load at each round's start: {loads}", *bench.notes, ""]  # fmt: skip
@@ -346,6 +348,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tools", default="cartog-ci,codegraph,code-review-graph", help="comma-separated")
     parser.add_argument("--baseline", help="also measure this revision of cartog-ci (a detached worktree)")
+    parser.add_argument(
+        "--scenario", action="append", choices=SCENARIOS, help="repeatable; default: every scenario, in their order"
+    )
     parser.add_argument("--peers-dir", type=Path, default=PEERS_DIR, help=f"where the peers are installed ({PEERS_DIR})")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)
@@ -363,7 +368,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in args.corpus or DEFAULT_CORPORA:
             work = tmp / name
             work.mkdir()
-            bench = CorpusBench(PAIRS[name], tools_for(), work)
+            scenarios = [s for s in SCENARIOS if s in (args.scenario or SCENARIOS)]
+            bench = CorpusBench(PAIRS[name], tools_for(), work, scenarios)
             for r in range(args.rounds):
                 bench.round(r)
             bench.check_cartog()

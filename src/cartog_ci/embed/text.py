@@ -51,7 +51,13 @@ def truncate_utf8(text: str, limit: int) -> str:
 
 
 def significant_lines(source: str) -> list[str]:
-    out = []
+    return _significant(source)[0]
+
+
+def _significant(source: str) -> tuple[list[str], list[int]]:
+    """The significant lines, right-stripped, and the indentation of each."""
+    out: list[str] = []
+    indents: list[int] = []
     for line in source.splitlines():
         stripped = line.strip()
         if not stripped:
@@ -63,8 +69,10 @@ def significant_lines(source: str) -> list[str]:
             or _SHEBANG_OR_CODING.match(stripped)
         ):
             continue
-        out.append(line.rstrip())
-    return out
+        kept = line.rstrip()
+        out.append(kept)
+        indents.append(len(kept) - len(stripped))
+    return out, indents
 
 
 def header(symbol: Symbol) -> str:
@@ -84,7 +92,7 @@ def symbol_text(symbol: Symbol, source: bytes, children: Sequence[Symbol] = ()) 
         cursor = child.end_byte
     pieces.append(source[cursor : symbol.end_byte])
     body = b"".join(pieces).decode("utf-8", "replace")
-    lines = _outer_decorators(symbol, source) + _dedent(significant_lines(body))
+    lines = _outer_decorators(symbol, source) + _dedent(*_significant(body))
     full = header(symbol) + "\n" + "\n".join(lines)
     content = truncate_utf8(full, CONTENT_BYTES)
     embed = truncate_utf8(full, EMBED_BYTES)
@@ -109,13 +117,14 @@ def _outer_decorators(symbol: Symbol, source: bytes) -> list[str]:
     return [d for d in symbol.decorators if d not in own]
 
 
-def _dedent(lines: list[str]) -> list[str]:
-    """Drop the common indentation (a method's body is as good as a function's)."""
+def _dedent(lines: list[str], indents: list[int]) -> list[str]:
+    """Drop the common indentation of the lines after the first, and the
+    first's own (a method's body is as good as a function's); ``indents``:
+    the indentation of each line, none of them blank."""
     if not lines:
         return lines
-    indents = [len(line) - len(rest) for line in lines[1:] if (rest := line.lstrip())]
-    common = min(indents) if indents else 0
-    return [lines[0].lstrip()] + [line[common:] for line in lines[1:]]
+    common = min(indents[1:]) if len(indents) > 1 else 0
+    return [lines[0][indents[0] :]] + [line[common:] for line in lines[1:]]
 
 
 def texts_for(symbols: Sequence[Symbol], source: bytes) -> tuple[SymbolText, ...]:

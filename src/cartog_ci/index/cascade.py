@@ -182,7 +182,11 @@ def _index(
     clock = time.perf_counter()
     limits = Limits(max_bytes, timeout_ms)
     jobs = [
-        ParseJob(p, root=str(root), stored_sha=None if plan.mode == "force" else _stored_sha(stored_states, p), limits=limits)
+        # no code hashes: the index stores none (only the report's diff compares them)
+        ParseJob(
+            p, root=str(root), stored_sha=None if plan.mode == "force" else _stored_sha(stored_states, p),
+            limits=limits, code_hashes=False,
+        )  # fmt: skip
         for p in plan.candidates
     ]
     listed = {stored_name(p) for p in plan.listed}

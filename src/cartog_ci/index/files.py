@@ -60,6 +60,7 @@ class ParseJob:
     texts: bool = True  # build the search texts (the index stores them)
     keep_source: bool = False  # send the decoded source back (the report reads bodies)
     edge_kinds: frozenset[str] | None = None  # only these edges (None: all)
+    code_hashes: bool = True  # the symbols' code hashes (the report's diff compares them)
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,9 @@ def extract_file(job: ParseJob) -> ParseResult:
     if source is None:
         return _skip(job.path, language, "not valid UTF-8 text", sha, len(data))
     try:
-        result = spec.extract(job.path, source, timeout_ms=job.limits.timeout_ms, edge_kinds=job.edge_kinds)
+        result = spec.extract(
+            job.path, source, timeout_ms=job.limits.timeout_ms, edge_kinds=job.edge_kinds, code_hashes=job.code_hashes
+        )
     except ParseTimeout as exc:
         return _skip(job.path, language, str(exc), sha, len(data))
     if job.texts:

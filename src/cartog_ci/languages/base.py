@@ -207,11 +207,20 @@ class Language:
     package_files: tuple[str, ...] = ()
 
     def extract(
-        self, path: str, source: bytes, *, timeout_ms: int | None = None, edge_kinds: frozenset[str] | None = None
+        self,
+        path: str,
+        source: bytes,
+        *,
+        timeout_ms: int | None = None,
+        edge_kinds: frozenset[str] | None = None,
+        code_hashes: bool = True,
     ) -> FileExtraction:
         """Symbols and edges of one file (module first); only the edges of
-        ``edge_kinds`` when given."""
-        return tags.extract(path, source, self.syntax, timeout_ms=timeout_ms, edge_kinds=edge_kinds)
+        ``edge_kinds`` when given; without ``code_hashes``, symbols whose
+        ``code_hash`` is empty (the index stores none)."""
+        return tags.extract(
+            path, source, self.syntax, timeout_ms=timeout_ms, edge_kinds=edge_kinds, code_hashes=code_hashes
+        )
 
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         """The files an import spec names, as written in ``importer``: one

@@ -383,7 +383,13 @@ class Markdown(Language):
     linkable: Linkable = bool
 
     def extract(
-        self, path: str, source: bytes, *, timeout_ms: int | None = None, edge_kinds: frozenset[str] | None = None
+        self,
+        path: str,
+        source: bytes,
+        *,
+        timeout_ms: int | None = None,
+        edge_kinds: frozenset[str] | None = None,
+        code_hashes: bool = True,
     ) -> FileExtraction:
         return extract(path, source, self.name, linkable=self.linkable, timeout_ms=timeout_ms)
 

@@ -7,6 +7,5 @@ import tree_sitter as ts
 
 def node_text(node: ts.Node | None) -> str:
     """The node's source text; invalid UTF-8 is replaced, never raised."""
-    if node is None or node.text is None:
-        return ""
-    return node.text.decode("utf-8", "replace")
+    text = None if node is None else node.text
+    return "" if text is None else text.decode("utf-8", "replace")

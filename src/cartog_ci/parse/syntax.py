@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import tree_sitter as ts
 
@@ -26,6 +26,7 @@ _POINTER = re.compile(r"^(?:[*&]\s*(?:mut\s+)?)+")  # Go `*T`, Rust `&mut T`: th
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\s*\[(.*)\]$", re.S)
 
 
+@lru_cache(maxsize=1 << 14)  # annotations recur (`str`, `Optional[Request]`)
 def plain_type(annotation: str) -> str | None:
     """The one named type an annotation gives a value, or None: quotes and
     `Optional[X]` / `X | None` are looked through, generic arguments dropped
@@ -94,6 +95,12 @@ class Syntax:
     @cached_property
     def query(self) -> ts.Query:
         return ts.Query(self.grammar, self.load_query())
+
+    @cached_property
+    def fixed_names(self) -> tuple[str, ...]:
+        """Per pattern of the tags query, the name it sets (``#set! name``), or ""."""
+        query = self.query
+        return tuple(query.pattern_settings(i).get("name") or "" for i in range(query.pattern_count))
 
     @cached_property
     def comment_query(self) -> ts.Query | None:

@@ -10,7 +10,7 @@ else (docs/incremental.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from cartog_ci.store.tables import Tables, chunks
 
@@ -35,12 +35,39 @@ class Interned(Tables):
     # unused text is then forgotten once they are back, not row by row
     # (each check would scan the table).
     bulk: bool = False
+    # Text -> key of the texts interned during a bulk load, which forgets
+    # none before its end: an edge names symbols and a file interned with
+    # them, and is written without asking the table again (None: no cache).
+    known: dict[str, int] | None = None
 
     def intern(self, texts: Iterable[str | None]) -> dict[str, int]:
         """Text -> key, new texts added (in first-seen order)."""
         wanted = [t for t in dict.fromkeys(texts) if t is not None]
-        self.db.executemany("INSERT OR IGNORE INTO interned (text) VALUES (?)", ((t,) for t in wanted))
-        return self.keys_of(wanted)
+        if self.known is None:
+            return self._intern(wanted)
+        keys = self.key_map(wanted)
+        return {t: keys[t] for t in wanted}
+
+    def key_map(self, texts: Iterable[str | None]) -> Mapping[str, int]:
+        """``intern`` for lookups: a mapping that holds the key of each of
+        ``texts`` (during a bulk load, every key known: no copy made)."""
+        known = self.known
+        if known is None:
+            return self.intern(texts)
+        new = [t for t in texts if t is not None and t not in known]
+        if new:
+            known.update(self._intern(list(dict.fromkeys(new))))
+        return known
+
+    def _intern(self, wanted: list[str]) -> dict[str, int]:
+        # the new texts give their keys back; only those already there are looked up
+        added = self.db.executemany(
+            "INSERT OR IGNORE INTO interned (text) VALUES (?) RETURNING text, key", ((t,) for t in wanted)
+        )
+        out = {str(t): int(k) for t, k in added}
+        if len(out) < len(wanted):
+            out.update(self.keys_of([t for t in wanted if t not in out]))
+        return out
 
     def keys_of(self, texts: Iterable[str]) -> dict[str, int]:
         """Text -> key of the interned ones among ``texts``."""

@@ -332,6 +332,10 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
         super().clear()
         for table in ("fts_symbols", "fts_trigram"):
             self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
+        if self.known is not None:  # inside a bulk load: its keys are gone, its tables empty
+            self.known = {}
+            self.inserted = []
+            self.inserted_symbols = []
 
     @contextmanager
     def bulk_load(self) -> Iterator[None]:
@@ -339,7 +343,10 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
         block and created again from their stored definitions at its end:
         one sort per index instead of a b-tree insert per row, and packed
         pages (django: 15 MB less than indexes grown row by row). Texts no
-        edge names any more are forgotten once, at the end (store/edge_rows.py).
+        edge names any more are forgotten once, at the end (store/interned.py
+        keeps the keys of the texts interned meanwhile), and the edges
+        inserted into an empty table are numbered as they go, for the
+        resolution that reads them all (store/edge_rows.py).
         No ``finally`` for the indexes: after an exception the transaction's
         rollback restores them."""
         if not self.db.in_transaction:
@@ -354,10 +361,16 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
         for name, _ in indexes:
             self.db.execute(f'DROP INDEX "{name}"')
         self.bulk = True
+        self.known = {}
+        self.keep_inserted()
+        self.keep_inserted_symbols()
         try:
             yield
         finally:
             self.bulk = False
+            self.known = None
+            self.inserted = None
+            self.inserted_symbols = None
         for _, sql in indexes:
             self.db.execute(sql)
         self.forget_unused()

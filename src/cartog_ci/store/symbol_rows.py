@@ -10,7 +10,7 @@ written without triggers, store/edge_rows.py says what those cost).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from cartog_ci.domain import Symbol
 from cartog_ci.store.interned import Interned
@@ -35,7 +35,22 @@ def stored_hash(value: str) -> str | bytes:
 class SymbolRows(Interned, GraphTables):
     """GraphTables whose symbol writes go to ``symbol_rows`` and ``interned``."""
 
-    def _fields(self, s: Symbol, keys: dict[str, int]) -> tuple[object, ...]:
+    # As EdgeRows.inserted: while a bulk load fills an empty table, the
+    # symbols inserted so far, for ``all_symbols`` (a cold run builds its
+    # resolver from them right after). None once any row changes.
+    inserted_symbols: list[Symbol] | None = None
+
+    def keep_inserted_symbols(self) -> None:
+        """Keep the symbols inserted from now on, when the table is empty."""
+        empty = self.db.execute("SELECT NOT EXISTS (SELECT 1 FROM symbol_rows)").fetchone()[0]
+        self.inserted_symbols = [] if empty else None
+
+    def all_symbols(self) -> list[Symbol]:
+        if self.inserted_symbols is not None:
+            return sorted(self.inserted_symbols, key=_all_order)
+        return super().all_symbols()
+
+    def _fields(self, s: Symbol, keys: Mapping[str, int]) -> tuple[object, ...]:
         return (
             s.name, s.qualified_name, s.kind, keys[s.file], s.start_line, s.end_line, s.start_byte, s.end_byte,
             None if s.parent_id is None else keys[s.parent_id], s.signature, s.language,
@@ -46,17 +61,24 @@ class SymbolRows(Interned, GraphTables):
 
     def insert_symbols(self, symbols: Iterable[Symbol]) -> None:
         symbols = list(symbols)
-        keys = self.intern(t for s in symbols for t in (s.id, s.file, s.parent_id))
+        keys = self.key_map(t for s in symbols for t in (s.id, s.file, s.parent_id))
         self.db.executemany(
             f"INSERT INTO symbol_rows (key, {_FIELDS}, in_degree) VALUES ({', '.join('?' * 17)})",
             ((keys[s.id], *self._fields(s, keys), s.in_degree) for s in symbols),
         )
+        if self.inserted_symbols is not None:
+            # the table gives back no code hash (none is stored)
+            if any(s.code_hash for s in symbols):
+                self.inserted_symbols = None
+            else:
+                self.inserted_symbols.extend(symbols)
 
     def update_symbols(self, symbols: Iterable[Symbol]) -> None:
         """Replace stored symbols by ID, keeping their in_degree."""
         symbols = list(symbols)
         if not symbols:
             return
+        self.inserted_symbols = None
         keys = self.intern(t for s in symbols for t in (s.id, s.file, s.parent_id))
         old = self._named_by([keys[s.id] for s in symbols], "key")
         assignments = ", ".join(f"{f.strip()} = ?" for f in _FIELDS.split(","))
@@ -68,6 +90,8 @@ class SymbolRows(Interned, GraphTables):
 
     def delete_symbols(self, ids: Iterable[str]) -> None:
         keys = list(self.keys_of(ids).values())
+        if keys:
+            self.inserted_symbols = None
         named = self._named_by(keys, "key")
         for chunk in chunks(keys):
             self.db.execute(f"DELETE FROM symbol_rows WHERE key IN ({','.join('?' * len(chunk))})", chunk)
@@ -78,6 +102,7 @@ class SymbolRows(Interned, GraphTables):
         self.delete_edges_of_files([path])
         file_key = self.keys_of([path]).get(path)
         if file_key is not None:
+            self.inserted_symbols = None
             named = self._named_by([file_key], "file_key")
             self.db.execute("DELETE FROM symbol_rows WHERE file_key = ?", (file_key,))
             self.forget(named)
@@ -97,6 +122,7 @@ class SymbolRows(Interned, GraphTables):
     def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
         """As GraphTables': counted on edge_rows by key, not through the views
         and their joins (django: 0.23 s instead of 0.51)."""
+        self.inserted_symbols = None
         count = "UPDATE symbol_rows SET in_degree = (SELECT count(*) FROM edge_rows WHERE target_key = symbol_rows.key)"
         if ids is None:
             self.db.execute(count)
@@ -106,3 +132,9 @@ class SymbolRows(Interned, GraphTables):
             self.db.execute(f"{count} WHERE key IN ({','.join('?' * len(chunk))})", chunk)
             total += self.db.changes()
         return total
+
+
+def _all_order(s: Symbol) -> tuple[str, int, int, str]:
+    """The order of ``all_symbols`` (store/symbols.py ALL_ORDER): SQLite
+    compares texts by their UTF-8 bytes, which order as the code points."""
+    return (s.file, s.start_byte, -s.end_byte, s.id)
