@@ -110,18 +110,20 @@ def _plan(root: Path, store: Store, force: bool, stored: Iterable[str]) -> _Plan
     if top is None or top.resolve() != root.resolve():
         files = [p for p in walk(root) if not _ours(p)]
         return _Plan(files, files, None, [], "force" if force else "full")
-    listed = [p for p in git.tracked_and_untracked(root) if not _ours(p)]
-    head = git.head(root)
-    worktree = git.changed_in_worktree(root) if head else []
-    dirty = sorted(p for p in set(worktree) | set(git.untracked(root)) if not _ours(p))
+    # HEAD, the changes against it and the untracked files: one `git status`
+    state = git.work_tree(root)
+    listed = [p for p in git.tracked_and_untracked(root, state.untracked) if not _ours(p)]
+    head = state.head
+    dirty = sorted(p for p in set(state.changed) | set(state.untracked) if not _ours(p))
     last = store.get_meta("last_commit")
     previous_dirty = json.loads(store.get_meta("dirty_files") or "[]")
     if store.get_meta("extractor") not in (None, extractor_fingerprint()):
         # extractions from other code: unchanged bytes say nothing, re-insert all
         return _Plan(listed, listed, head, dirty, "force")
-    if force or last is None or head is None or not git.commit_exists(root, last):
+    since = None if force or last is None or head is None else [] if last == head else git.changed_since(root, last, head)
+    if since is None:  # forced, a first run, no commit yet, or the last one gone
         return _Plan(listed, listed, head, dirty, "force" if force else "full")
-    changed = git.changed_between(root, last, head) if last != head else []
+    changed = since
     candidates = set(changed) | set(dirty) | set(previous_dirty)
     # A file stored as unsupported that a language now claims (the
     # all-languages extra installed since the last run) is parsed now.
