@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
-from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol
+from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, IndexResult, NumberedEdge, Symbol
 from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extracting, stored_name, walk
 from cartog_ci.parse.merkle import diff_symbols
 
@@ -175,7 +175,7 @@ def _index(
 ) -> IndexResult:
     result = IndexResult(notices=list(store.notices))
     clock = time.perf_counter()
-    stored_states = store.file_states()
+    stored_states = store.file_hashes()  # path -> (sha256, status)
     plan = _plan(root, store, force, stored_states)
     result.mode = plan.mode
     result.candidates = len(plan.candidates)
@@ -232,7 +232,7 @@ def _index(
                     drop(path)
                 continue
             if item.extraction is None:
-                if path in stored_states and stored_states[path].status == "indexed":
+                if path in stored_states and stored_states[path][1] == "indexed":
                     drop(path)
                     result.deleted_files.pop()
                 store.put_file(item.state)
@@ -300,9 +300,9 @@ def _index(
     return result
 
 
-def _stored_sha(states: dict[str, FileState], path: str) -> str | None:
+def _stored_sha(states: dict[str, tuple[str, str]], path: str) -> str | None:
     state = states.get(path)
-    return getattr(state, "sha256", None) if state is not None else None
+    return state[0] if state is not None else None
 
 
 def _names_of(symbols: Iterable[Symbol], edges: Iterable[Edge]) -> set[str]:

@@ -50,6 +50,10 @@ class Store(Protocol):
 
     def file_states(self) -> dict[str, FileState]: ...
 
+    def file_hashes(self) -> dict[str, tuple[str, str]]:
+        """Path -> (SHA-256, status) of every stored file, by path."""
+        ...
+
     def put_file(self, state: FileState) -> None: ...
 
     def delete_file(self, path: str) -> None:
@@ -107,8 +111,8 @@ class Store(Protocol):
 
     def symbol_count(self) -> int: ...
 
-    def module_symbols(self) -> list[Symbol]:
-        """The module symbols, in all_symbols' order."""
+    def modules(self) -> list[tuple[str, str, str]]:
+        """(file, ID, language) of the module symbols, in all_symbols' order."""
         ...
 
     def detached_method_candidates(self) -> list[Symbol]:
