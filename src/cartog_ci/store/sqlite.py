@@ -324,7 +324,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
         try:
             with _savepoint(self.db, self._busy_message()):
                 yield
-        except (apsw.FullError, apsw.IOError, apsw.NoMemError, MemoryError, *_broken_pool()) as exc:
+        except (apsw.FullError, apsw.IOError, apsw.NoMemError, MemoryError) + _broken_pool() as exc:
             raise write_failure(self.path, exc) from exc
         except apsw.ReadOnlyError as exc:
             raise read_only_error(self.path, str(exc)) from exc

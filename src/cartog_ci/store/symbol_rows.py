@@ -97,7 +97,8 @@ class SymbolRows(Interned, GraphTables):
     def symbol_count(self) -> int:
         """As GraphTables': counted on the rows (its smallest index), not
         through the view's joins (django: 0.2 ms instead of 10)."""
-        return int(self.db.execute("SELECT count(*) FROM symbol_rows").fetchone()[0])  # type: ignore[index]
+        (count,) = self.db.execute("SELECT count(*) FROM symbol_rows").fetchone() or (0,)
+        return int(count)
 
     def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
         """As GraphTables': counted on edge_rows by key, not through the views
