@@ -44,6 +44,7 @@ incremental result equals a cold one after every kind of step measured.
     .venv/bin/python benchmarks/peers.py --rounds 5
     .venv/bin/python benchmarks/peers.py --corpus scrapy --rounds 3 --baseline c4961d2
     .venv/bin/python benchmarks/peers.py --tools cartog-ci,codegraph --corpus celery
+    .venv/bin/python benchmarks/peers.py --scenario "HEAD~10 -> HEAD" --baseline main  # one scenario
 
 ``--baseline REV`` adds that revision of cartog-ci as one more tool (a
 detached worktree, as benchmarks/compare.py does): before and after in the
@@ -210,6 +211,7 @@ class CorpusBench:
     pair: Pair
     tools: list[Tool]
     work: Path
+    scenarios: Sequence[str] = SCENARIOS  # those measured (``--scenario``), in SCENARIOS' order
     samples: dict[str, dict[str, list[Sample]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -248,7 +250,7 @@ class CorpusBench:
         shift = r % len(self.tools)
         order = self.tools[shift:] + self.tools[:shift]
         load = load_average()
-        for scenario in SCENARIOS:
+        for scenario in self.scenarios:
             for tool in order:
                 self._timed(tool, scenario, load)
             first = self.tools[0].name
@@ -289,7 +291,7 @@ def render(bench: CorpusBench, rounds: int) -> str:
     head = f"{bench.pair.label}: {files:,} Python/TS/JS files, {lines:,} lines at HEAD~10 ({rounds} rounds)"
     headers = ["scenario", "tool", "wall (median)", "wall range", "cpu (median)", "peak RSS", "index size"]
     rows = []
-    for scenario in SCENARIOS:
+    for scenario in bench.scenarios:
         for tool in bench.tools:
             got = bench.samples[scenario][tool.name]
             walls = [s.run.wall for s in got]
@@ -302,7 +304,7 @@ def render(bench: CorpusBench, rounds: int) -> str:
     cartogs = [t for t in bench.tools if isinstance(t, CartogCi)]
     peers = [t for t in bench.tools if not isinstance(t, CartogCi)]
     ratio_rows = []
-    for scenario in SCENARIOS:
+    for scenario in bench.scenarios:
         for mine in cartogs:
             for peer in peers:
                 walls = [bench._ratio(scenario, mine.name, peer.name, r, "wall") for r in range(rounds)]
@@ -312,7 +314,7 @@ def render(bench: CorpusBench, rounds: int) -> str:
                     f"{median(walls):.2f}", _range(walls), f"{median(cpus):.2f}", _range(cpus),
                     " ".join(f"{w:.2f}" for w in walls), " ".join(f"{c:.2f}" for c in cpus),
                 ])  # fmt: skip
-    loads = " ".join(s.load for s in bench.samples["cold"][bench.tools[0].name])
+    loads = " ".join(s.load for s in bench.samples[bench.scenarios[0]][bench.tools[0].name])
     rheaders = ["scenario", "ratio", "wall", "(range)", "cpu", "(range)", "wall per round", "cpu per round"]
     out += [table(rheaders, ratio_rows, [False, False, True, True, True, True, False, False]),
             f"1-min load at each round's start: {loads}", *bench.notes, ""]  # fmt: skip
@@ -341,6 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tools", default="cartog-ci,codegraph,code-review-graph", help="comma-separated")
     parser.add_argument("--baseline", help="also measure this revision of cartog-ci (a detached worktree)")
+    parser.add_argument(
+        "--scenario", action="append", choices=SCENARIOS, help="measure only this scenario (repeatable; default: all)"
+    )
     parser.add_argument("--peers-dir", type=Path, default=PEERS_DIR, help=f"where the peers are installed ({PEERS_DIR})")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)
@@ -358,7 +363,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in args.corpus or DEFAULT_CORPORA:
             work = tmp / name
             work.mkdir()
-            bench = CorpusBench(PAIRS[name], tools_for(), work)
+            scenarios = [s for s in SCENARIOS if s in (args.scenario or SCENARIOS)]
+            bench = CorpusBench(PAIRS[name], tools_for(), work, scenarios)
             for r in range(args.rounds):
                 bench.round(r)
             bench.check_cartog()

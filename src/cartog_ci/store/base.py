@@ -143,6 +143,16 @@ class Store(Protocol):
 
     def delete_edges_of_files(self, paths: Iterable[str]) -> None: ...
 
+    def delete_edges(self, ids: Iterable[int]) -> None: ...
+
+    def set_lines(self, updates: Iterable[tuple[int, int]]) -> None:
+        """(edge ID, line) of edges kept where their file moved them."""
+        ...
+
+    def numbered_edges_in_file(self, path: str) -> list[NumberedEdge]:
+        """The file's edges with their IDs, by line, then ID."""
+        ...
+
     def edges_from(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
         """Edges whose source is one of ``ids`` (of ``kinds`` when given), by file, line."""
         ...
