@@ -353,8 +353,9 @@ def _apply_file(
         pending.update(e for e in edges if e.target_id is None and e.resolution is None)
         _write_edges(store, old_rows, edges)
     store.replace_texts(
-        path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index, fresh=fresh
-    )
+        path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index, fresh=fresh,
+        previous_names=None if fresh else {s.id: s.name for s in old.values()},
+    )  # fmt: skip
     result.categories["added"] += [s.id for s in added]
     result.categories["modified"] += [s.id for s in modified]
     result.categories["children_changed"] += [s.id for s in children_changed]

@@ -12,7 +12,7 @@ search results are stable because of them. Lookups by a list of IDs run
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, Self
 
@@ -244,10 +244,13 @@ class Store(Protocol):
         *,
         search_index: bool = True,
         fresh: bool = False,
+        previous_names: Mapping[str, str] | None = None,
     ) -> None:
         """The search texts of one file; ``names``: symbol ID -> name.
         ``search_index=False``: the full-text index waits for ``rebuild_search_index``;
-        ``fresh``: the file has no stored texts (nothing to delete first)."""
+        ``fresh``: the file has no stored texts (nothing to delete first);
+        ``previous_names``: the stored symbols' names (ID -> name), with which
+        a store may keep the texts that did not change."""
         ...
 
     def rebuild_search_index(self) -> None:
