@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -396,8 +396,8 @@ def _carry(old_edges: list[Edge], new: FileExtraction, *, unsettled: set[str], r
     for e in new.edges:
         same = before.get((e.source_id, e.target_name, e.kind, e.qualifier))
         if same and e.kind in _CARRIED_KINDS and e.source_id not in unsettled and e.target_name not in repeated:
-            old = same.pop(0)
-            e = replace(e, target_id=old.target_id, resolution=old.resolution)
+            old = same.pop(0)  # built directly: dataclasses.replace costs 3x (HEAD~10 on scrapy: 6k edges)
+            e = Edge(e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, old.target_id, old.resolution)
         out.append(e)
     return out
 

@@ -95,6 +95,8 @@ def stored_name(path: str) -> str:
     """The path as the index stores and prints it. git allows any bytes in
     a file name; one that is not UTF-8 arrives with surrogate escapes, which
     SQLite and JSON cannot hold, so its odd bytes are kept as ``\\xNN``."""
+    if path.isascii():  # nearly every path: no encoding to try (an index run names each listed file)
+        return path
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
