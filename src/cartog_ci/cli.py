@@ -9,10 +9,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import platform
 import sys
 import time
-import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -75,6 +73,9 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 
 def _log_crash(argv: Sequence[str]) -> str:
+    import platform  # here: a run that does not crash needs neither (~3 ms at start-up)
+    import traceback
+
     logs = home() / "logs"
     try:
         logs.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -141,10 +142,15 @@ def is_shallow(repo: Path) -> bool:
     return run(repo, "rev-parse", "--is-shallow-repository", check=False).strip() == b"true"
 
 
-def tracked_and_untracked(repo: Path) -> list[str]:
-    """Every file git knows or would add (tracked + untracked not ignored)."""
-    out = run(repo, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    return sorted(set(_zsplit(out)))
+def tracked_and_untracked(repo: Path, untracked: list[str] | None = None) -> list[str]:
+    """Every file git knows or would add (tracked + untracked not ignored).
+    With ``untracked`` already known (``work_tree``), only the tracked files
+    are asked for: the walk of the work tree for untracked files is the
+    costly part (django: ~35 ms of CPU each time)."""
+    if untracked is None:
+        out = run(repo, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+        return sorted(set(_zsplit(out)))
+    return sorted(set(_zsplit(run(repo, "ls-files", "-z", "--cached"))) | set(untracked))
 
 
 def untracked(repo: Path) -> list[str]:
@@ -154,6 +160,18 @@ def untracked(repo: Path) -> list[str]:
 def changed_between(repo: Path, old: str, new: str) -> list[str]:
     out = run(repo, "diff", "--name-only", "-z", "--no-renames", old, new)
     return _zsplit(out)
+
+
+def changed_since(repo: Path, old: str, new: str) -> list[str] | None:
+    """``changed_between``, or None when ``old`` is no commit any more
+    (rebased away, garbage-collected): one git call where ``commit_exists``
+    then ``changed_between`` were two."""
+    try:
+        return changed_between(repo, old, new)
+    except GitError:
+        if commit_exists(repo, old):
+            raise
+        return None
 
 
 def staged_since(repo: Path, old: str) -> list[str]:
@@ -192,6 +210,44 @@ def remote_url(repo: Path, remote: str = "origin") -> str | None:
 def empty_tree(repo: Path) -> str:
     """The ID of git's empty tree (what a first commit is compared with)."""
     return run(repo, "hash-object", "-t", "tree", "--stdin", input=b"").decode().strip()
+
+
+@dataclass(frozen=True)
+class WorkTree:
+    """What one ``git status`` says of a work tree."""
+
+    head: str | None  # the HEAD commit, None before the first commit
+    changed: list[str]  # staged or unstaged changes against HEAD (``changed_in_worktree``)
+    untracked: list[str]  # untracked files not ignored (``untracked``)
+
+
+def work_tree(repo: Path) -> WorkTree:
+    """``head``, ``changed_in_worktree`` and ``untracked`` in one git call
+    instead of four (porcelain v2: the HEAD commit in a header line, each
+    changed, unmerged or untracked path in an entry). ``--no-optional-locks``:
+    the index stays unwritten, as with ``git diff``."""
+    out = run(
+        repo, "--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind",
+        "--untracked-files=all", "--no-renames",
+    )
+    head: str | None = None
+    changed: set[str] = set()
+    untracked_paths: list[str] = []
+    for entry in _zsplit(out):
+        kind = entry[:2]
+        if kind == "# ":
+            key, _, value = entry[2:].partition(" ")
+            if key == "branch.oid" and value != "(initial)":
+                head = value
+        elif kind == "? ":
+            untracked_paths.append(entry[2:])
+        elif kind == "1 ":  # 1 XY sub mH mI mW hH hI path
+            changed.add(entry.split(" ", 8)[8])
+        elif kind == "u ":  # u XY sub m1 m2 m3 mW h1 h2 h3 path
+            changed.add(entry.split(" ", 10)[10])
+        elif kind == "2 ":  # a rename or copy: --no-renames makes none
+            raise GitError(f"git status: unexpected rename entry {entry!r}")
+    return WorkTree(head, sorted(changed) if head else [], sorted(untracked_paths))
 
 
 def changed_in_worktree(repo: Path) -> list[str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.fixtures import commit, exported, git, index, init_repo, make_repo, open_store, sql_rows, write
 
 # Every test on both backends: the cold index they are compared with is an
@@ -554,3 +555,53 @@ def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path) -> No
     cold = tmp_path / "cold.db"
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
+
+
+def _file_edges(store_of: object, path: str) -> list[tuple[object, ...]]:
+    """A file's edges as the store reads them back (line, then row ID): the
+    order a line's edges come in, which the export does not show."""
+    with store_of as store:  # type: ignore[attr-defined]
+        return [
+            (e.line, e.source_id, e.kind, e.target_name, e.qualifier, e.target_id, e.resolution)
+            for e in store.edges_in_file(path)
+        ]
+
+
+def test_kept_edge_rows_read_back_in_the_order_of_a_cold_build(tmp_path: Path) -> None:
+    """A re-parsed file keeps the rows of its unchanged calls (a line moved,
+    a target carried over) instead of inserting them again; each line's
+    edges still read back in the order the file has them, whatever was
+    inserted, swapped or dropped on that line (tests/index: _write_edges)."""
+    repo = init_repo(tmp_path / "repo")
+    lib = "def a():\n    return 1\n\ndef b():\n    return 2\n\ndef c():\n    return 3\n"
+    main_v1 = (
+        "from lib import a, b, c\n\n"
+        "def run():\n    a(); b()\n    c()\n    x = a() + b()\n    return x\n\n"
+        "def other():\n    b(); c()\n    return a()\n"
+    )
+    write(repo, {"lib.py": lib, "main.py": main_v1})
+    commit(repo, "first")
+    index(repo)
+    steps = [
+        # two lines above: every call moves down, none is new
+        main_v1.replace("def run():\n", "# one\n# two\ndef run():\n"),
+        # same line, order swapped; a call inserted before kept ones; one dropped
+        main_v1.replace("    a(); b()\n", "    b(); a()\n").replace("    b(); c()\n", "    c(); b(); c()\n")
+        .replace("    x = a() + b()\n", "    x = b()\n"),
+        # run() edited (its calls resolved again), other() only moved
+        "from lib import a, b, c\n\n\ndef run():\n    c(); a()\n    return b()\n\ndef other():\n    b(); c()\n    return a()\n",
+    ]  # fmt: skip
+    cold = tmp_path / "cold.db"
+    for step, text in enumerate(steps):
+        write(repo, {"main.py": text})
+        result = index(repo)
+        assert result.parsed == 1, step
+        cold.unlink(missing_ok=True)
+        index(repo, force=True, db=cold)
+        assert exported(repo) == exported(repo, cold), step
+        assert _file_edges(open_store(repo), "main.py") == _file_edges(SqliteStore(cold), "main.py"), step
+    assert _file_edges(SqliteStore(cold), "main.py")[:3] == [
+        (1, "main.py:module:main", "imports", "a", "lib", "lib.py:function:a", "import"),
+        (1, "main.py:module:main", "imports", "b", "lib", "lib.py:function:b", "import"),
+        (1, "main.py:module:main", "imports", "c", "lib", "lib.py:function:c", "import"),
+    ]

@@ -189,8 +189,8 @@ def test_a_deleted_file_comes_back_when_restored(hostile: tuple[Path, dict[str, 
 def _listing_then(action: str, repo: Path, target: str) -> object:
     real = git_mod.tracked_and_untracked
 
-    def listed(root: Path) -> list[str]:
-        paths = real(root)
+    def listed(root: Path, untracked: list[str] | None = None) -> list[str]:
+        paths = real(root, untracked)
         full = repo / target
         full.unlink()
         if action == "symlink":

@@ -250,3 +250,35 @@ def test_an_index_with_text_in_its_full_text_tables_is_migrated_with_the_same_an
         names = {str(r[0]) for r in sql_rows(reopened, "SELECT name FROM sqlite_master")}
         assert "fts_trigram_content" not in names
         assert ("m004_contentless_search",) in sql_rows(reopened, "SELECT name FROM _migrations")
+
+
+def _texts_and_answers(path: Path, queries: list[tuple[str, str]]) -> tuple[list[tuple[object, ...]], object]:
+    with SqliteStore(path) as opened:
+        chunks = sql_rows(opened, "SELECT symbol_id, file, text_hash, content, embed_chars, embed_text FROM chunks ORDER BY symbol_id")
+        counts = [sql_rows(opened, f"SELECT count(*) FROM {t}") for t in ("fts_symbols", "fts_trigram")]
+        return chunks, ([opened.fts(expression, 50, table=table) for table, expression in queries], counts)
+
+
+def test_an_edit_keeps_the_unchanged_texts_and_searches_as_a_cold_build(tmp_path: Path) -> None:
+    """A re-parsed file keeps the chunks and full-text rows of its texts
+    that did not change (store/search.py, previous_names); what changed,
+    moved into another name or went is indexed again: the texts and every
+    answer with its score are a cold build's."""
+    repo = init_repo(tmp_path / "repo")
+    body = "def keep_me(x):\n    return x + 1\n\n\ndef edit_me(y):\n    return y * 2\n\n\ndef drop_me():\n    return 'gone'\n"
+    write(repo, {"a.py": body, "b.py": "def other():\n    return 'order total'\n"})
+    commit(repo)
+    index(repo)
+    write(repo, {"a.py": "# a comment line\n" + body.replace("y * 2", "y * 3 + 1").replace("def drop_me():\n    return 'gone'\n", "")
+                 + "\n\ndef added_one():\n    return 'order'\n"})  # fmt: skip
+    assert index(repo).parsed == 1
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    queries = [("fts_symbols", '"keep"'), ("fts_symbols", '"edit" OR "order" OR "return"'), ("fts_symbols", '"drop"'),
+               ("fts_trigram", '"y * 3"'), ("fts_trigram", '"return"'), ("fts_trigram", '"gone"')]  # fmt: skip
+    incremental = _texts_and_answers(repo / ".cartog-ci" / "index.db", queries)
+    assert incremental == _texts_and_answers(cold, queries)
+    answers = incremental[1][0]  # type: ignore[index]
+    assert [i for i, _ in answers[0]] == ["a.py:function:keep_me"]
+    assert answers[2] == [] and answers[5] == []
+    assert [i for i, _ in answers[3]] == ["a.py:function:edit_me"]

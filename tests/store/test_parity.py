@@ -40,7 +40,8 @@ def _answers(store: Store) -> dict[str, object]:
     names = sorted({part for e in store.all_edges() if e.qualifier for part in e.qualifier.removesuffix("()").split(".")})
     return {
         "count": store.symbol_count(),
-        "modules": store.module_symbols(),
+        "modules": store.modules(),
+        "files": store.file_hashes(),
         "detached": store.detached_method_candidates(),
         "by": {
             (column, value): store.symbols_by(column, value)

@@ -9,17 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cartog_ci.domain import Edge, FileExtraction, SkippedFile, Symbol, symbol_json
-
-# Names and paths from the repository inside the report's sentences (risk
-# reasons, call-site verdicts) are set between these marks: the Markdown
-# renders them as code spans, the terminal and JSON drop the marks
-# (report/render.py).
-NAME = "\x1f"
-
-
-def named(value: object) -> str:
-    text = str(value).replace(NAME, " ")  # a mark inside a name cannot end it early
-    return f"{NAME}{text}{NAME}"
+# the report's modules take these from here; visible.py defines them for the indexer's too
+from cartog_ci.domain.visible import NAME as NAME, named as named
 
 
 # Finds code similar to a changed symbol: (symbol, limit) -> (similar, score).

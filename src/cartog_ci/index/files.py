@@ -17,16 +17,19 @@ import hashlib
 import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, INDEX_DIR
 from cartog_ci.domain import FileExtraction, FileState
 from cartog_ci.errors import ParseTimeout
 from cartog_ci.index.workers import pool as workers_pool
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 POOL_THRESHOLD = 48  # jobs: below this, a process pool costs more than it saves
 # What a clone without git-lfs has on disk instead of the file (spec v1: a
@@ -93,6 +96,8 @@ def stored_name(path: str) -> str:
     """The path as the index stores and prints it. git allows any bytes in
     a file name; one that is not UTF-8 arrives with surrogate escapes, which
     SQLite and JSON cannot hold, so its odd bytes are kept as ``\\xNN``."""
+    if path.isascii():  # nearly every path: no encoding to try (an index run names each listed file)
+        return path
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:

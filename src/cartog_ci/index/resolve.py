@@ -9,7 +9,6 @@ external import, a builtin) are marked ``external`` and never guessed.
 
 from __future__ import annotations
 
-import multiprocessing
 import posixpath
 import re
 from collections import defaultdict
@@ -95,7 +94,7 @@ class SymbolSource(Protocol):
 
     def symbols_by(self, column: str, value: str) -> list[Symbol]: ...
 
-    def module_symbols(self) -> list[Symbol]: ...
+    def modules(self) -> list[tuple[str, str, str]]: ...
 
     def detached_method_candidates(self) -> list[Symbol]: ...
 
@@ -139,10 +138,10 @@ class SymbolTable:
         edges and needs a small part of the table (docs/incremental.md).
         Only the modules (files, directories, languages) are read up front."""
         table = cls()
-        for s in source.module_symbols():
-            table.module_of_file[s.file] = s.id
-            table.language_of_file[s.file] = s.language
-            table.files_by_dir[posixpath.dirname(s.file)].append(s.file)
+        for file, module_id, language in source.modules():
+            table.module_of_file[file] = module_id
+            table.language_of_file[file] = language
+            table.files_by_dir[posixpath.dirname(file)].append(file)
         def load_symbol(key: object) -> object:
             found = source.symbol(str(key))
             return _ABSENT if found is None else found
@@ -1093,6 +1092,8 @@ def resolve_edges(
     global _FORKED
     _FORKED = (resolver, ordered[split:])
     try:
+        import multiprocessing  # only here: most runs fork nothing
+
         with workers.pool(1, context=multiprocessing.get_context("fork")) as child:
             theirs = child.submit(_resolve_forked)  # forks here: the child holds the table as it is now
             if meanwhile is not None:

@@ -10,12 +10,14 @@ elsewhere a worker finds its parent gone when it next reads its work.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing.context import BaseContext
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported when a pool starts: a one-file run starts none (~10 ms)
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
 
 _PR_SET_PDEATHSIG = 1
 
@@ -34,6 +36,9 @@ def _die_with_parent(parent: int) -> None:
 
 def pool(workers: int, *, context: BaseContext | None = None) -> ProcessPoolExecutor:
     """A process pool whose workers die with this process."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context or multiprocessing.get_context(),

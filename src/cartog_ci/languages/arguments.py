@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
-from cartog_ci.domain.results import named
+from cartog_ci.domain.visible import named
 from cartog_ci.languages.base import FINE, UNKNOWN, WILL_BREAK, Call, CallCheck, Parameter, parameters
 
 

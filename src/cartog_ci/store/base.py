@@ -12,7 +12,7 @@ search results are stable because of them. Lookups by a list of IDs run
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, Self
 
@@ -49,6 +49,10 @@ class Store(Protocol):
     # -- files ---------------------------------------------------------------
 
     def file_states(self) -> dict[str, FileState]: ...
+
+    def file_hashes(self) -> dict[str, tuple[str, str]]:
+        """Path -> (SHA-256, status) of every stored file, by path."""
+        ...
 
     def put_file(self, state: FileState) -> None: ...
 
@@ -107,8 +111,8 @@ class Store(Protocol):
 
     def symbol_count(self) -> int: ...
 
-    def module_symbols(self) -> list[Symbol]:
-        """The module symbols, in all_symbols' order."""
+    def modules(self) -> list[tuple[str, str, str]]:
+        """(file, ID, language) of the module symbols, in all_symbols' order."""
         ...
 
     def detached_method_candidates(self) -> list[Symbol]:
@@ -138,6 +142,16 @@ class Store(Protocol):
     def insert_edges(self, edges: Iterable[Edge]) -> None: ...
 
     def delete_edges_of_files(self, paths: Iterable[str]) -> None: ...
+
+    def delete_edges(self, ids: Iterable[int]) -> None: ...
+
+    def set_lines(self, updates: Iterable[tuple[int, int]]) -> None:
+        """(edge ID, line) of edges kept where their file moved them."""
+        ...
+
+    def numbered_edges_in_file(self, path: str) -> list[NumberedEdge]:
+        """The file's edges with their IDs, by line, then ID."""
+        ...
 
     def edges_from(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
         """Edges whose source is one of ``ids`` (of ``kinds`` when given), by file, line."""
@@ -230,10 +244,13 @@ class Store(Protocol):
         *,
         search_index: bool = True,
         fresh: bool = False,
+        previous_names: Mapping[str, str] | None = None,
     ) -> None:
         """The search texts of one file; ``names``: symbol ID -> name.
         ``search_index=False``: the full-text index waits for ``rebuild_search_index``;
-        ``fresh``: the file has no stored texts (nothing to delete first)."""
+        ``fresh``: the file has no stored texts (nothing to delete first);
+        ``previous_names``: the stored symbols' names (ID -> name), with which
+        a store may keep the texts that did not change."""
         ...
 
     def rebuild_search_index(self) -> None:

@@ -82,6 +82,19 @@ class EdgeRows(Interned, EdgeTables):
             self.db.execute(f"DELETE FROM edge_rows WHERE file_key = {file_key}", (path,))
             self.forget(k for row in named for k in row)
 
+    def delete_edges(self, ids: Iterable[int]) -> None:
+        named: list[int] = []
+        for chunk in chunks(list(ids)):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(f"SELECT source_key, file_key, target_key FROM edge_rows WHERE id IN ({marks})", chunk)
+            named += [k for row in rows for k in row]
+            self.db.execute(f"DELETE FROM edge_rows WHERE id IN ({marks})", chunk)
+        self.forget(named)
+
+    def set_lines(self, updates: Iterable[tuple[int, int]]) -> None:
+        """As EdgeTables': on the rows (no index holds the line)."""
+        self.db.executemany("UPDATE edge_rows SET line = ? WHERE id = ?", ((line, i) for i, line in updates))
+
     def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
         updates = list(updates)
         self.inserted = None

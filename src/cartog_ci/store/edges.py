@@ -45,6 +45,14 @@ class EdgeTables(Tables):
     def delete_edges_of_files(self, paths: Iterable[str]) -> None:
         self.db.executemany("DELETE FROM edges WHERE file = ?", ((p,) for p in paths))
 
+    def delete_edges(self, ids: Iterable[int]) -> None:
+        for chunk in chunks(list(ids)):
+            self.db.execute(f"DELETE FROM edges WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+
+    def set_lines(self, updates: Iterable[tuple[int, int]]) -> None:
+        """(edge ID, line): an edge kept where its file moved it."""
+        self.db.executemany("UPDATE edges SET line = ? WHERE id = ?", ((line, i) for i, line in updates))
+
     def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
         self.db.executemany(
             "UPDATE edges SET target_id = ?, resolution = ? WHERE id = ?",
@@ -178,6 +186,11 @@ class EdgeTables(Tables):
     def numbered_edges(self) -> list[NumberedEdge]:
         """Every edge (a full resolution run)."""
         return self._numbered("TRUE")
+
+    def numbered_edges_in_file(self, path: str) -> list[NumberedEdge]:
+        """``edges_in_file`` with their IDs, in the same (line, id) order."""
+        rows = self.db.execute(f"SELECT id, {_EDGE_COLUMNS} FROM edges WHERE file = ? ORDER BY line, id", (path,))
+        return [(int(r[0]), _edge(r[1:])) for r in rows]
 
     def edges_of_files(self, paths: Sequence[str]) -> list[NumberedEdge]:
         return self._numbered_in("file IN ({marks})", paths)

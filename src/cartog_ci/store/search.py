@@ -11,7 +11,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
@@ -100,13 +101,20 @@ class SearchTables(Tables):
         *,
         search_index: bool = True,
         fresh: bool = False,
+        previous_names: Mapping[str, str] | None = None,
     ) -> None:
         """The file's texts; ``search_index=False`` leaves the full-text
         tables to one ``rebuild_search_index`` at the end of a cold run (one
-        pass over ``chunks``: less work, and one compact segment per table)."""
+        pass over ``chunks``: less work, and one compact segment per table).
+        With ``previous_names`` (symbol ID -> name as stored), a stored text
+        whose row and symbol name are unchanged keeps its chunk and full-text
+        rows instead of being deleted and indexed again (a one-line edit
+        re-indexed every text of the file: django query.py, 175)."""
         # FTS rows share the chunk's rowid: the tables are contentless, the
         # chunk says which symbol a hit is.
-        if not fresh:
+        if not fresh and previous_names is not None:
+            texts = self._keep_unchanged_texts(path, texts, names, previous_names)
+        elif not fresh:
             self.delete_texts([path])
         self.db.executemany(
             "INSERT OR REPLACE INTO chunks (symbol_id, file, text_hash, content, embed_chars, embed_text) "
@@ -132,6 +140,30 @@ class SearchTables(Tables):
             "INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)",
             ((rowids[t.symbol_id], t.content) for t in texts),
         )
+
+    def _keep_unchanged_texts(
+        self, path: str, texts: Sequence[SymbolText], names: dict[str, str], previous_names: Mapping[str, str]
+    ) -> list[SymbolText]:
+        """Delete the file's stored texts that differ from ``texts`` (or
+        whose symbol is named otherwise); the texts left to insert."""
+        counts = Counter(t.symbol_id for t in texts)
+        wanted = {t.symbol_id: (t.text_hash, t.content, *_embedded(t)) for t in texts if counts[t.symbol_id] == 1}
+        kept: set[str] = set()
+        gone: list[tuple[int]] = []
+        rows = self.db.execute(
+            "SELECT rowid, symbol_id, text_hash, content, embed_chars, embed_text FROM chunks WHERE file = ?", (path,)
+        )
+        for rowid, symbol_id, *stored in rows:
+            same_name = symbol_id in previous_names and previous_names[symbol_id] == names.get(symbol_id, "")
+            if same_name and wanted.get(symbol_id) == tuple(stored):
+                kept.add(symbol_id)
+            else:
+                gone.append((rowid,))
+        if gone:
+            self.db.executemany("DELETE FROM fts_symbols WHERE rowid = ?", gone)
+            self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", gone)
+            self.db.executemany("DELETE FROM chunks WHERE rowid = ?", gone)
+        return [t for t in texts if t.symbol_id not in kept]
 
     def rebuild_search_index(self) -> None:
         """Both full-text tables again from every stored text."""

@@ -14,9 +14,9 @@ of waiting for it.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Iterator
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import quote
@@ -160,13 +160,20 @@ def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, veri
     return True
 
 
+def _broken_pool() -> tuple[type[BaseException], ...]:
+    """BrokenProcessPool once a process pool could have broken: its module is
+    imported with the first pool, not by every command (~10 ms)."""
+    module = sys.modules.get("concurrent.futures.process")
+    return (module.BrokenProcessPool,) if module is not None else ()
+
+
 def write_failure(path: Path, exc: BaseException) -> CartogError:
     """The one line for a write the machine refused."""
     if isinstance(exc, apsw.FullError):
         return CartogError(f"disk full writing {path}: free space, or pass --index on another disk")
     if isinstance(exc, (apsw.NoMemError, MemoryError)):
         return CartogError(f"out of memory indexing into {path}: free memory, or lower max_file_bytes")
-    if isinstance(exc, BrokenProcessPool):
+    if isinstance(exc, _broken_pool()):
         return CartogError(
             f"a parsing process died (out of memory?) indexing into {path}: free memory, or lower max_file_bytes"
         )
@@ -317,7 +324,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
         try:
             with _savepoint(self.db, self._busy_message()):
                 yield
-        except (apsw.FullError, apsw.IOError, apsw.NoMemError, MemoryError, BrokenProcessPool) as exc:
+        except (apsw.FullError, apsw.IOError, apsw.NoMemError, MemoryError) + _broken_pool() as exc:
             raise write_failure(self.path, exc) from exc
         except apsw.ReadOnlyError as exc:
             raise read_only_error(self.path, str(exc)) from exc

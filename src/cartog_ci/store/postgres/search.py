@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
@@ -310,6 +310,7 @@ class PostgresSearch(Tables):
         *,
         search_index: bool = True,
         fresh: bool = False,
+        previous_names: Mapping[str, str] | None = None,
     ) -> None:
         """The file's texts with their ``tsvector`` and their sizes in words
         and trigrams (BM25's document lengths), written with the row whatever

@@ -1,0 +1,80 @@
+"""Level 1 of the cascade asks git once (`git status`, git.work_tree) what
+it asked four commands before: HEAD, the staged and unstaged changes, the
+untracked files. Both must say the same of every kind of work-tree state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cartog_ci import git as git_mod
+from tests.testing.fixtures import commit, exported, git, index, init_repo, write
+
+
+def _separately(repo: Path) -> tuple[str | None, list[str], list[str]]:
+    head = git_mod.head(repo)
+    return head, git_mod.changed_in_worktree(repo) if head else [], sorted(git_mod.untracked(repo))
+
+
+def test_one_status_says_what_the_separate_calls_said(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "staged.py": "a = 1\n", "unstaged.py": "b = 1\n", "both.py": "c = 1\n", "reverted.py": "d = 1\n",
+        "deleted.py": "e = 1\n", "removed.py": "f = 1\n", "with space.py": "g = 1\n", "conflict.py": "h = 1\n",
+        "same.py": "i = 1\n", ".gitignore": "ignored/\n",
+    })  # fmt: skip
+    commit(repo, "first")
+    git(repo, "checkout", "-q", "-b", "other")
+    write(repo, {"conflict.py": "h = 2\n"})
+    commit(repo, "other side")
+    git(repo, "checkout", "-q", "main")
+    write(repo, {"conflict.py": "h = 3\n"})
+    commit(repo, "this side")
+    git_mod.run(repo, "merge", "-q", "other", check=False)  # fails: conflict.py is left unmerged
+    write(repo, {"staged.py": "a = 2\n", "both.py": "c = 2\n", "reverted.py": "d = 2\n", "with space.py": "g = 2\n"})
+    git(repo, "add", "staged.py", "both.py", "reverted.py", "with space.py")
+    write(repo, {
+        "unstaged.py": "b = 2\n", "both.py": "c = 3\n", "reverted.py": "d = 1\n",
+        "new dir/untracked one.py": "x = 1\n", "ignored/skip.py": "y = 1\n", "untracked.py": "z = 1\n",
+    })  # fmt: skip
+    (repo / "deleted.py").unlink()
+    git(repo, "rm", "-q", "--cached", "removed.py")
+    (repo / "same.py").touch()  # stat-dirty only: no change
+
+    state = git_mod.work_tree(repo)
+
+    assert (state.head, state.changed, state.untracked) == _separately(repo)
+    assert state.changed == [
+        "both.py", "conflict.py", "deleted.py", "removed.py", "reverted.py", "staged.py", "unstaged.py", "with space.py"
+    ]  # fmt: skip
+    assert state.untracked == ["new dir/untracked one.py", "removed.py", "untracked.py"]
+    listed = git_mod.tracked_and_untracked(repo, state.untracked)
+    assert listed == git_mod.tracked_and_untracked(repo)
+    assert "ignored/skip.py" not in listed and "deleted.py" in listed
+
+
+def test_no_commit_yet(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"a.py": "a = 1\n", "b.py": "b = 1\n"})
+    git(repo, "add", "a.py")
+    state = git_mod.work_tree(repo)
+    assert (state.head, state.changed, state.untracked) == (None, [], ["b.py"]) == _separately(repo)
+
+
+def test_dirty_files_then_committed_index_as_cold(tmp_path: Path) -> None:
+    """The dirty files a run records (from the one status) are candidates of
+    the next run, once committed as they were, and once reverted."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"a.py": "def f():\n    return 1\n", "b.py": "from a import f\n\ndef g():\n    return f()\n"})
+    first = commit(repo, "first")
+    index(repo)
+    write(repo, {"a.py": "def f():\n    return 2\n\ndef h():\n    return 3\n", "c.py": "from a import h\n"})
+    git(repo, "add", "a.py")
+    assert index(repo).parsed == 2
+    commit(repo, "second")
+    assert index(repo).parsed == 0
+    git(repo, "reset", "-q", "--hard", first)
+    result = index(repo)
+    assert (result.mode, result.parsed, result.deleted_files) == ("incremental", 1, ["c.py"])
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
