@@ -19,6 +19,7 @@ import apsw
 
 from cartog_ci.domain import SymbolText
 from cartog_ci.errors import CartogError
+from cartog_ci.store.fts5 import Phrase, bm25, fold, idf, matching, occurrences, parse_fts, trigram_terms, trigrams_in
 from cartog_ci.store.tables import Tables, model_change_notice
 
 if TYPE_CHECKING:  # numpy is imported where vectors are used: not on every start-up
@@ -152,6 +153,8 @@ class SearchTables(Tables):
 
     def fts(self, expression: str, limit: int, table: str = "fts_symbols") -> list[tuple[str, float]]:
         """(symbol_id, bm25) best first; ``expression`` is an FTS5 query we built."""
+        if table == "fts_trigram":
+            return self.literal_hits(expression, limit)
         weights = "10.0, 4.0, 1.0" if table == "fts_symbols" else "1.0"
         # contentless: the hit's symbol is its chunk's (same rowid)
         rows = self.db.execute(
@@ -161,6 +164,73 @@ class SearchTables(Tables):
             (expression, limit),
         )
         return [(str(a), float(b)) for a, b in rows]
+
+    def literal_hits(self, expression: str, limit: int) -> list[tuple[str, float]]:
+        """The trigram table's answer (literals joined by AND, OR, NOT), as
+        FTS5 gave it from positions before m010: ``bm25(fts_trigram, 0.0,
+        1.0)``, ties by symbol ID. Each literal's rows are the rows holding
+        all its trigrams whose text holds it (case folded as the tokenizer
+        folds), with its occurrences, overlapping ones too; from them, the
+        rows the expression matches and each literal's IDF. The row count
+        and total length are FTS5's own (its averages)."""
+        nodes = parse_fts(expression)
+        phrases = [n for n in nodes if isinstance(n, Phrase)]
+        literals = list(dict.fromkeys(p.text for p in phrases))
+        found, symbol_ids, lengths = self._literal_rows(literals)
+        held = [found[p.text] for p in phrases]
+        rows = matching(nodes, [set(h) for h in held])
+        if not rows:
+            return []
+        literal, hits = next((p.text, h) for p, h in zip(phrases, held) if h)
+        count, total = self._trigram_totals(literal, next(iter(hits)))
+        average = float(total) / float(count)
+        idfs = [idf(count, len(h)) for h in held]
+        scored = sorted(
+            (bm25([float(h.get(r, 0)) for h in held], idfs, lengths[r], average), symbol_ids[r])
+            for r in rows
+        )
+        return [(symbol_id, score) for score, symbol_id in scored[:limit]]
+
+    def _literal_rows(self, literals: Sequence[str]) -> tuple[dict[str, dict[int, int]], dict[int, str], dict[int, int]]:
+        """Per literal, rowid -> its occurrences in the rows holding it; the
+        symbol ID and the length in trigrams of each of those rows. One pass
+        over the rows holding every trigram of one of the literals."""
+        terms = {literal: trigram_terms(literal) for literal in literals}
+        needles = {literal: fold(literal) for literal in literals if terms[literal]}
+        found: dict[str, dict[int, int]] = {literal: {} for literal in literals}
+        symbol_ids: dict[int, str] = {}
+        lengths: dict[int, int] = {}
+        if not needles:  # each under three characters: FTS5's trigram index matched nothing
+            return found, symbol_ids, lengths
+        either = " OR ".join("(" + " AND ".join(terms[literal]) + ")" for literal in needles)
+        rows = self.db.execute(
+            "SELECT c.rowid, c.symbol_id, c.content FROM chunks c WHERE c.rowid IN "
+            "(SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH ?)",
+            (either,),
+        )
+        for rowid, symbol_id, content in rows:
+            text = fold(str(content))
+            for literal, needle in needles.items():
+                if n := occurrences(needle, text):
+                    found[literal][rowid] = n
+                    symbol_ids[rowid] = str(symbol_id)
+                    lengths[rowid] = trigrams_in(text)
+        return found, symbol_ids, lengths
+
+    def _trigram_totals(self, literal: str, rowid: int) -> tuple[int, int]:
+        """(rows, trigrams in all rows) of the trigram table, from FTS5's
+        averages record: an auxiliary function on a row holding ``literal``."""
+        if not getattr(self, "_totals_registered", False):
+            self.db.register_fts5_function(
+                "cartog_trigram_totals", lambda api, *_: f"{api.row_count} {api.column_total_size(-1)}"
+            )
+            self._totals_registered = True
+        row = self.db.execute(
+            "SELECT cartog_trigram_totals(fts_trigram) FROM fts_trigram WHERE fts_trigram MATCH ? AND rowid = ?",
+            (trigram_terms(literal)[0], rowid),
+        ).fetchone()
+        count, total = str(row[0]).split()
+        return int(count), int(total)
 
     # -- vectors -------------------------------------------------------------
 
