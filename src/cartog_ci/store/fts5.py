@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar, cast
-
-T = TypeVar("T")
+from typing import Any, cast
 
 _FTS_TOKEN = re.compile(r'\s*(?:"((?:[^"]|"")*)"(\*?)|(\()|(\))|(AND|OR|NOT)\b|\{([\w\s]*)\}\s*:)')
 # The tsvector weight of each column of the SQLite store's fts_symbols
@@ -126,45 +124,13 @@ def _operand_end(node: Node) -> bool:
     return isinstance(node, Phrase) or node == ")"
 
 
-# -- expressions --------------------------------------------------------------
-
-
-def matching(nodes: Sequence[Node], holders: Sequence[set[T]]) -> set[T]:
-    """The rows an expression matches, given the rows holding each of its
-    phrases (in order); FTS5's precedence: NOT, then AND, then OR."""
-    found = iter(holders)
-    position = 0
-
-    def primary() -> set[T]:
-        nonlocal position
-        node = nodes[position]
-        position += 1
-        if node == "(":
-            rows = either()
-            position += 1  # ")"
-            return rows
-        if not isinstance(node, Phrase):
-            raise ValueError(f"not an operand: {node!r}")
-        return set(next(found))
-
-    def operated(operand: Callable[[], set[T]], operator: str, combine: Callable[[set[T], set[T]], set[T]]) -> set[T]:
-        nonlocal position
-        rows = operand()
-        while position < len(nodes) and nodes[position] == operator:
-            position += 1
-            rows = combine(rows, operand())
-        return rows
-
-    def negated() -> set[T]:
-        return operated(primary, "NOT", set.difference)
-
-    def both() -> set[T]:
-        return operated(negated, "AND", set.intersection)
-
-    def either() -> set[T]:
-        return operated(both, "OR", set.union)
-
-    return either() if nodes else set()
+def flat(nodes: Sequence[Node]) -> str | None:
+    """The operator of an expression of phrases joined by AND only or by OR
+    only ("AND" for a single phrase), None for any other shape."""
+    operators = {n for n in nodes if not isinstance(n, Phrase)}
+    if len(operators) > 1 or not operators <= {"AND", "OR"} or not nodes:
+        return None
+    return operators.pop() if operators else "AND"
 
 
 # -- literals: FTS5's trigram tokenizer ---------------------------------------

@@ -19,7 +19,7 @@ import apsw
 
 from cartog_ci.domain import SymbolText
 from cartog_ci.errors import CartogError
-from cartog_ci.store.fts5 import Phrase, bm25, fold, idf, matching, occurrences, parse_fts, trigram_terms, trigrams_in
+from cartog_ci.store.fts5 import Phrase, bm25, fold, flat, idf, occurrences, parse_fts, trigram_terms, trigrams_in
 from cartog_ci.store.tables import Tables, model_change_notice
 
 if TYPE_CHECKING:  # numpy is imported where vectors are used: not on every start-up
@@ -166,19 +166,27 @@ class SearchTables(Tables):
         return [(str(a), float(b)) for a, b in rows]
 
     def literal_hits(self, expression: str, limit: int) -> list[tuple[str, float]]:
-        """The trigram table's answer (literals joined by AND, OR, NOT), as
-        FTS5 gave it from positions before m010: ``bm25(fts_trigram, 0.0,
-        1.0)``, ties by symbol ID. Each literal's rows are the rows holding
-        all its trigrams whose text holds it (case folded as the tokenizer
-        folds), with its occurrences, overlapping ones too; from them, the
-        rows the expression matches and each literal's IDF. The row count
-        and total length are FTS5's own (its averages)."""
+        """The trigram table's answer to literals joined by AND or by OR (the
+        expressions search/fts.py builds for it), as FTS5 gave it from
+        positions before m010: ``bm25(fts_trigram, 0.0, 1.0)``, ties by
+        symbol ID. Each literal's rows are the rows holding all its trigrams
+        whose text holds it (case folded as the tokenizer folds), with its
+        occurrences, overlapping ones too; from them, the rows the
+        expression matches and each literal's IDF. The row count and total
+        length are FTS5's own (its averages). Another shape (NOT, groups,
+        prefixes, columns) is refused: FTS5 counts a phrase's instances in
+        a row by where its iterators stand, which only these shapes make
+        plain (every phrase the row holds)."""
         nodes = parse_fts(expression)
         phrases = [n for n in nodes if isinstance(n, Phrase)]
+        operator = flat(nodes)
+        if operator is None or any(p.prefix or p.weights for p in phrases):
+            raise ValueError(f"the trigram table answers literals joined by AND or by OR, not {expression!r}")
         literals = list(dict.fromkeys(p.text for p in phrases))
         found, symbol_ids, lengths = self._literal_rows(literals)
         held = [found[p.text] for p in phrases]
-        rows = matching(nodes, [set(h) for h in held])
+        sets = [set(h) for h in held]
+        rows = set.intersection(*sets) if operator == "AND" else set.union(*sets)
         if not rows:
             return []
         literal, hits = next((p.text, h) for p, h in zip(phrases, held) if h)
