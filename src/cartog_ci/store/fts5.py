@@ -176,11 +176,6 @@ def fold(text: str) -> str:
     return text.translate(_FOLDS)
 
 
-def trigrams_in(folded: str) -> int:
-    """A text's size in FTS5's trigram tokenizer (its fold's): one token per window of three characters."""
-    return max(len(folded) - 2, 0)
-
-
 def trigram_terms(literal: str) -> list[str]:
     """The trigrams of a literal as FTS5 terms, each as written (the index
     folds a term as it folded the text), for a table without positions: a
@@ -192,7 +187,7 @@ def trigram_terms(literal: str) -> list[str]:
 
 def occurrences(needle: str, haystack: str) -> int:
     """How often ``needle`` starts in ``haystack``, overlapping starts too."""
-    if not _overlaps(needle):
+    if not overlaps(needle):
         return haystack.count(needle)
     count = 0
     at = haystack.find(needle)
@@ -203,6 +198,6 @@ def occurrences(needle: str, haystack: str) -> int:
 
 
 @lru_cache(maxsize=256)
-def _overlaps(needle: str) -> bool:
+def overlaps(needle: str) -> bool:
     """Whether two occurrences of ``needle`` can overlap: a proper prefix of it is also its suffix."""
     return any(needle.startswith(needle[-n:]) for n in range(1, len(needle)))

@@ -19,7 +19,7 @@ import apsw
 
 from cartog_ci.domain import SymbolText
 from cartog_ci.errors import CartogError
-from cartog_ci.store.fts5 import Phrase, bm25, fold, flat, idf, occurrences, parse_fts, trigram_terms, trigrams_in
+from cartog_ci.store.fts5 import B, K1, Phrase, flat, fold, idf, occurrences, overlaps, parse_fts, trigram_terms
 from cartog_ci.store.tables import Tables, model_change_notice
 
 if TYPE_CHECKING:  # numpy is imported where vectors are used: not on every start-up
@@ -183,49 +183,79 @@ class SearchTables(Tables):
         if operator is None or any(p.prefix or p.weights for p in phrases):
             raise ValueError(f"the trigram table answers literals joined by AND or by OR, not {expression!r}")
         literals = list(dict.fromkeys(p.text for p in phrases))
-        found, symbol_ids, lengths = self._literal_rows(literals)
-        held = [found[p.text] for p in phrases]
-        sets = [set(h) for h in held]
-        rows = set.intersection(*sets) if operator == "AND" else set.union(*sets)
-        if not rows:
+        symbol_ids, lengths, counts = self._literal_rows(literals)
+        if not symbol_ids:
             return []
-        literal, hits = next((p.text, h) for p, h in zip(phrases, held) if h)
-        count, total = self._trigram_totals(literal, next(iter(hits)))
-        average = float(total) / float(count)
-        idfs = [idf(count, len(h)) for h in held]
-        scored = sorted(
-            (bm25([float(h.get(r, 0)) for h in held], idfs, lengths[r], average), symbol_ids[r])
-            for r in rows
-        )
-        return [(symbol_id, score) for score, symbol_id in scored[:limit]]
+        import numpy as np
 
-    def _literal_rows(self, literals: Sequence[str]) -> tuple[dict[str, dict[int, int]], dict[int, str], dict[int, int]]:
-        """Per literal, rowid -> its occurrences in the rows holding it; the
-        symbol ID and the length in trigrams of each of those rows. One pass
-        over the rows holding every trigram of one of the literals."""
+        column = [literals.index(p.text) for p in phrases]  # each phrase's literal
+        held = counts[:, column] > 0
+        rows = np.flatnonzero(held.all(axis=1) if operator == "AND" else held.any(axis=1))
+        if not len(rows):
+            return []
+        first = int(np.flatnonzero(held.any(axis=0))[0])
+        count, total = self._trigram_totals(phrases[first].text, int(np.flatnonzero(held[:, first])[0]), symbol_ids)
+        average = float(total) / float(count)
+        # bm25() as FTS5 computes it, operation by operation over every
+        # matching row at once (fts5.bm25 row by row: the same doubles)
+        length = lengths[rows]
+        score = np.zeros(len(rows))
+        for p, j in enumerate(column):
+            f = counts[rows, j]
+            score += idf(count, int(held[:, p].sum())) * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * length / average)))
+        score = -1.0 * score
+        if len(rows) > limit:  # the rows that can make the limit: at most the limit-th score
+            keep = score <= np.partition(score, limit - 1)[limit - 1]
+            rows, score = rows[keep], score[keep]
+        scored = sorted(zip(score.tolist(), (symbol_ids[r] for r in rows.tolist())))
+        return [(symbol_id, value) for value, symbol_id in scored[:limit]]
+
+    def _literal_rows(self, literals: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """The rows holding every trigram of one of the literals: their
+        symbol IDs, lengths in trigrams, and each literal's occurrences in
+        each (a row per line, a literal per column; 0 where it is not in
+        the text: a row holding its trigrams, not it)."""
+        import numpy as np
+
         terms = {literal: trigram_terms(literal) for literal in literals}
         needles = {literal: fold(literal) for literal in literals if terms[literal]}
-        found: dict[str, dict[int, int]] = {literal: {} for literal in literals}
-        symbol_ids: dict[int, str] = {}
-        lengths: dict[int, int] = {}
         if not needles:  # each under three characters: FTS5's trigram index matched nothing
-            return found, symbol_ids, lengths
+            return [], np.zeros(0), np.zeros((0, len(literals)))
+        # Counted by SQLite where it counts alike: a text of ASCII without
+        # NUL (as many characters as bytes) folds as lower() folds it, and
+        # an ASCII literal that cannot overlap itself occurs as many times
+        # as replace() takes it out. Other texts and literals: in Python.
+        in_sql = [literal for literal, needle in needles.items() if needle.isascii() and not overlaps(needle)]
+        in_python = any(literal not in in_sql for literal in needles)
+        counted = "".join(
+            f", CASE WHEN ascii THEN (n - length(replace(lower(content), ?, ''))) / {len(needles[literal])} END"
+            if literal in in_sql else ", NULL"
+            for literal in literals
+        )  # fmt: skip
+        text = "content" if in_python else "CASE WHEN ascii THEN NULL ELSE content END"
         either = " OR ".join("(" + " AND ".join(terms[literal]) + ")" for literal in needles)
         rows = self.db.execute(
-            "SELECT c.rowid, c.symbol_id, c.content FROM chunks c WHERE c.rowid IN "
-            "(SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH ?)",
-            (either,),
-        )
-        for rowid, symbol_id, content in rows:
-            text = fold(str(content))
-            for literal, needle in needles.items():
-                if n := occurrences(needle, text):
-                    found[literal][rowid] = n
-                    symbol_ids[rowid] = str(symbol_id)
-                    lengths[rowid] = trigrams_in(text)
-        return found, symbol_ids, lengths
+            f"SELECT symbol_id, ascii, n, {text}{counted} FROM (SELECT rowid, symbol_id, content, "
+            "length(content) = octet_length(content) AS ascii, length(content) AS n FROM chunks WHERE rowid IN "
+            "(SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH ?)) ORDER BY rowid",
+            (*(needles[literal] for literal in in_sql), either),
+        ).fetchall()
+        symbol_ids = [str(r[0]) for r in rows]
+        lengths = np.array([r[2] for r in rows], dtype=np.float64)
+        counts = np.array([r[4:] for r in rows], dtype=np.float64).reshape(len(rows), len(literals))
+        for i, (_, ascii, _, content, *_) in enumerate(rows):
+            if ascii and not in_python:
+                continue
+            folded = fold(str(content))
+            lengths[i] = len(folded)
+            for j, literal in enumerate(literals):
+                if (ascii and literal in in_sql) or literal not in needles:
+                    continue
+                counts[i, j] = occurrences(needles[literal], folded)
+        counts[np.isnan(counts)] = 0.0
+        return symbol_ids, np.maximum(lengths - 2, 0), counts
 
-    def _trigram_totals(self, literal: str, rowid: int) -> tuple[int, int]:
+    def _trigram_totals(self, literal: str, row: int, symbol_ids: Sequence[str]) -> tuple[int, int]:
         """(rows, trigrams in all rows) of the trigram table, from FTS5's
         averages record: an auxiliary function on a row holding ``literal``."""
         if not getattr(self, "_totals_registered", False):
@@ -233,11 +263,12 @@ class SearchTables(Tables):
                 "cartog_trigram_totals", lambda api, *_: f"{api.row_count} {api.column_total_size(-1)}"
             )
             self._totals_registered = True
-        row = self.db.execute(
-            "SELECT cartog_trigram_totals(fts_trigram) FROM fts_trigram WHERE fts_trigram MATCH ? AND rowid = ?",
-            (trigram_terms(literal)[0], rowid),
+        totals = self.db.execute(
+            "SELECT cartog_trigram_totals(fts_trigram) FROM fts_trigram WHERE fts_trigram MATCH ? AND rowid = "
+            "(SELECT rowid FROM chunks WHERE symbol_id = ?)",
+            (trigram_terms(literal)[0], symbol_ids[row]),
         ).fetchone()
-        count, total = str(row[0]).split()
+        count, total = str(totals[0]).split()
         return int(count), int(total)
 
     # -- vectors -------------------------------------------------------------
