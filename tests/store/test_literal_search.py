@@ -17,6 +17,7 @@ from cartog_ci.search.intent import classify
 from cartog_ci.store import migrations
 from cartog_ci.store.fts5 import fold, occurrences
 from cartog_ci.store.sqlite import SqliteStore
+from tests.store.test_interned import CHUNKS_10
 from tests.testing.fixtures import commit, exported, index, make_repo, sql_rows, write
 
 ODD_PY = '''\
@@ -62,13 +63,13 @@ def _reference(store: SqliteStore) -> None:
     """m004's trigram table (with positions), in the temp schema, over the store's chunks."""
     store.db.execute("DROP TABLE IF EXISTS temp.fts_reference")
     store.db.execute(migrations.TRIGRAM_FTS.replace("TABLE fts_trigram", "TABLE temp.fts_reference"))
-    store.db.execute("INSERT INTO fts_reference (rowid, content) SELECT rowid, content FROM chunks")
+    store.db.execute("INSERT INTO fts_reference (rowid, content) SELECT key, content FROM chunk_rows")
 
 
 def _expected(store: SqliteStore, expression: str, limit: int) -> list[tuple[str, float]]:
     rows = store.db.execute(
-        "SELECT c.symbol_id, bm25(fts_reference, 0.0, 1.0) AS score FROM fts_reference "
-        "JOIN chunks c ON c.rowid = fts_reference.rowid WHERE fts_reference MATCH ? ORDER BY score, c.symbol_id "
+        "SELECT i.text, bm25(fts_reference, 0.0, 1.0) AS score FROM fts_reference "
+        "JOIN interned i ON i.key = fts_reference.rowid WHERE fts_reference MATCH ? ORDER BY score, i.text "
         "LIMIT ?",
         (expression, limit),
     )
@@ -79,7 +80,7 @@ def _expressions(store: SqliteStore) -> list[str]:
     """LITERALS, and pieces of every stored text: windows of 3 to 12
     characters, as written and upper-cased, alone and two by two."""
     pieces = []
-    for (content,) in sql_rows(store, "SELECT content FROM chunks ORDER BY rowid"):
+    for (content,) in sql_rows(store, "SELECT content FROM chunk_rows ORDER BY key"):
         text = str(content)
         for start in range(0, len(text), 17):
             piece = text[start : start + 3 + start % 10]
@@ -141,10 +142,12 @@ def test_an_index_of_schema_9_is_migrated_with_the_same_answers(tmp_path: Path) 
     index(repo)
     path = _db(repo)
     with SqliteStore(path) as store:
+        store.db.execute(CHUNKS_10)  # m010 ran on the chunks table that m011 made a view
         store.db.execute("DROP TABLE fts_trigram")
         store.db.execute(migrations.TRIGRAM_FTS)
         store.db.execute("INSERT INTO fts_trigram (rowid, content) SELECT rowid, content FROM chunks ORDER BY rowid")
         store.db.execute("DELETE FROM _migrations WHERE name = 'm010_trigrams_without_positions'")
+        assert sql_rows(store, "SELECT count(*) FROM _migrations WHERE name > 'm010'") == [(0,)]
         store.db.execute("UPDATE meta SET value = '9' WHERE key = 'schema_version'")
         before = {
             e: [

@@ -20,7 +20,10 @@ import apsw
 from cartog_ci.domain import SymbolText
 from cartog_ci.errors import CartogError
 from cartog_ci.store.fts5 import B, K1, Phrase, flat, fold, idf, occurrences, overlaps, parse_fts, trigram_terms
-from cartog_ci.store.tables import Tables, model_change_notice
+from cartog_ci.store.interned import Interned
+from cartog_ci.store.migrations import HASH_AS_STORED
+from cartog_ci.store.symbol_rows import stored_hash
+from cartog_ci.store.tables import model_change_notice
 
 if TYPE_CHECKING:  # numpy is imported where vectors are used: not on every start-up
     import numpy as np
@@ -64,23 +67,34 @@ def _embedded(text: SymbolText) -> tuple[int | None, str | None]:
     return None, text.embed_text
 
 
-# A chunk's symbol (``s``, for its name): through the view, as every schema
-# has it (migration m004 calls fill_search_index), or by the interned key of
-# m009 (one lookup a chunk instead of the view materialised).
-NAMES_BY_VIEW = "LEFT JOIN symbols s ON s.id = c.symbol_id"
-NAMES_BY_KEY = "LEFT JOIN interned i ON i.text = c.symbol_id LEFT JOIN symbol_rows s ON s.key = i.key"
-
-
-def fill_search_index(db: apsw.Connection, names: str = NAMES_BY_VIEW) -> None:
-    """Index every chunk in both (empty) full-text tables, in rowid order:
-    what ``replace_texts`` indexes file by file (a symbol's name and its
-    split words, and its content)."""
+def fill_search_index(db: apsw.Connection) -> None:
+    """Index every chunk of the ``chunks`` table of m004 to m010 in both
+    (empty) full-text tables, by its rowid (migration m004)."""
     rows = cast(
         "list[tuple[int, str, str]]",
         db.execute(
-            f"SELECT c.rowid, coalesce(s.name, ''), c.content FROM chunks c {names} ORDER BY c.rowid"
+            "SELECT c.rowid, coalesce(s.name, ''), c.content FROM chunks c LEFT JOIN symbols s ON s.id = c.symbol_id "
+            "ORDER BY c.rowid"
         ).fetchall(),
     )
+    _fill(db, rows)
+
+
+def fill_search_index_by_key(db: apsw.Connection) -> None:
+    """Index every chunk in both (empty) full-text tables, in key order (m011:
+    a row's rowid is its chunk's key, its symbol's): what ``replace_texts``
+    indexes file by file (a symbol's name and its split words, and its content)."""
+    rows = cast(
+        "list[tuple[int, str, str]]",
+        db.execute(
+            "SELECT c.key, coalesce(s.name, ''), c.content FROM chunk_rows c LEFT JOIN symbol_rows s ON s.key = c.key "
+            "ORDER BY c.key"
+        ).fetchall(),
+    )
+    _fill(db, rows)
+
+
+def _fill(db: apsw.Connection, rows: Sequence[tuple[int, str, str]]) -> None:
     db.executemany(
         "INSERT INTO fts_symbols (rowid, name, words, content) VALUES (?, ?, ?, ?)",
         ((rowid, name, words_of(name), content) for rowid, name, content in rows),
@@ -88,7 +102,11 @@ def fill_search_index(db: apsw.Connection, names: str = NAMES_BY_VIEW) -> None:
     db.executemany("INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)", ((r[0], r[2]) for r in rows))
 
 
-class SearchTables(Tables):
+# A vector's text hash as chunk_rows stores it (m011): the chunks of a vector by that index.
+STORED_VECTOR_HASH = HASH_AS_STORED.format(h="v.text_hash")
+
+
+class SearchTables(Interned):
     """A part of SqliteStore: the search tables on its connection."""
 
     # -- text ----------------------------------------------------------------
@@ -105,49 +123,48 @@ class SearchTables(Tables):
         """The file's texts; ``search_index=False`` leaves the full-text
         tables to one ``rebuild_search_index`` at the end of a cold run (one
         pass over ``chunks``: less work, and one compact segment per table)."""
-        # FTS rows share the chunk's rowid: the tables are contentless, the
-        # chunk says which symbol a hit is.
+        # A chunk's key is its symbol's (m011), and the rowid of its rows in
+        # the full-text tables: they are contentless, the key says which
+        # symbol a hit is.
         if not fresh:
             self.delete_texts([path])
+        latest = {t.symbol_id: t for t in texts}  # the last text of an ID wins
+        keys = self.intern([path, *latest])
         self.db.executemany(
-            "INSERT OR REPLACE INTO chunks (symbol_id, file, text_hash, content, embed_chars, embed_text) "
+            "INSERT OR REPLACE INTO chunk_rows (key, file_key, text_hash, content, embed_chars, embed_text) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            ((t.symbol_id, path, t.text_hash, t.content, *_embedded(t)) for t in texts),
-        )
+            ((keys[t.symbol_id], keys[path], stored_hash(t.text_hash), t.content, *_embedded(t))
+             for t in latest.values()),
+        )  # fmt: skip
         if not search_index:
             return
-        rowids = dict(
-            cast(
-                "list[tuple[str, int]]",
-                self.db.execute("SELECT symbol_id, rowid FROM chunks WHERE file = ?", (path,)).fetchall(),
-            )
-        )
         self.db.executemany(
             "INSERT INTO fts_symbols (rowid, name, words, content) VALUES (?, ?, ?, ?)",
             (
-                (rowids[t.symbol_id], names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content)
-                for t in texts
+                (keys[t.symbol_id], names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content)
+                for t in latest.values()
             ),
         )
         self.db.executemany(
             "INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)",
-            ((rowids[t.symbol_id], t.content) for t in texts),
+            ((keys[t.symbol_id], t.content) for t in latest.values()),
         )
 
     def rebuild_search_index(self) -> None:
         """Both full-text tables again from every stored text."""
         for table in ("fts_symbols", "fts_trigram"):
             self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
-        fill_search_index(self.db, NAMES_BY_KEY)
+        fill_search_index_by_key(self.db)
 
     def delete_texts(self, paths: Iterable[str]) -> None:
-        for path in paths:
-            rowids = [(r[0],) for r in self.db.execute("SELECT rowid FROM chunks WHERE file = ?", (path,))]
-            if not rowids:
+        for path, file_key in self.keys_of(paths).items():
+            keys = [(int(r[0]),) for r in self.db.execute("SELECT key FROM chunk_rows WHERE file_key = ?", (file_key,))]
+            if not keys:
                 continue
-            self.db.executemany("DELETE FROM fts_symbols WHERE rowid = ?", rowids)
-            self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", rowids)
-            self.db.execute("DELETE FROM chunks WHERE file = ?", (path,))
+            self.db.executemany("DELETE FROM fts_symbols WHERE rowid = ?", keys)
+            self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", keys)
+            self.db.execute("DELETE FROM chunk_rows WHERE file_key = ?", (file_key,))
+            self.forget([file_key, *(k for (k,) in keys)])
 
     # -- full text -----------------------------------------------------------
 
@@ -156,11 +173,11 @@ class SearchTables(Tables):
         if table == "fts_trigram":
             return self.literal_hits(expression, limit)
         weights = "10.0, 4.0, 1.0" if table == "fts_symbols" else "1.0"
-        # contentless: the hit's symbol is its chunk's (same rowid)
+        # contentless: the hit's rowid is its chunk's key, its symbol's
         rows = self.db.execute(
-            f"SELECT c.symbol_id, bm25({table}, 0.0, {weights}) AS score FROM {table} "
-            f"JOIN chunks c ON c.rowid = {table}.rowid "
-            f"WHERE {table} MATCH ? ORDER BY score, c.symbol_id LIMIT ?",
+            f"SELECT i.text, bm25({table}, 0.0, {weights}) AS score FROM {table} "
+            f"JOIN interned i ON i.key = {table}.rowid "
+            f"WHERE {table} MATCH ? ORDER BY score, i.text LIMIT ?",
             (expression, limit),
         )
         return [(str(a), float(b)) for a, b in rows]
@@ -183,7 +200,7 @@ class SearchTables(Tables):
         if operator is None or any(p.prefix or p.weights for p in phrases):
             raise ValueError(f"the trigram table answers literals joined by AND or by OR, not {expression!r}")
         literals = list(dict.fromkeys(p.text for p in phrases))
-        symbol_ids, lengths, counts = self._literal_rows(literals)
+        keys, symbol_ids, lengths, counts = self._literal_rows(literals)
         if not symbol_ids:
             return []
         import numpy as np
@@ -194,7 +211,7 @@ class SearchTables(Tables):
         if not len(rows):
             return []
         first = int(np.flatnonzero(held.any(axis=0))[0])
-        count, total = self._trigram_totals(phrases[first].text, int(np.flatnonzero(held[:, first])[0]), symbol_ids)
+        count, total = self._trigram_totals(phrases[first].text, keys[int(np.flatnonzero(held[:, first])[0])])
         average = float(total) / float(count)
         # bm25() as FTS5 computes it, operation by operation over every
         # matching row at once (fts5.bm25 row by row: the same doubles)
@@ -210,9 +227,9 @@ class SearchTables(Tables):
         scored = sorted(zip(score.tolist(), (symbol_ids[r] for r in rows.tolist())))
         return [(symbol_id, value) for value, symbol_id in scored[:limit]]
 
-    def _literal_rows(self, literals: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    def _literal_rows(self, literals: Sequence[str]) -> tuple[list[int], list[str], np.ndarray, np.ndarray]:
         """The rows holding every trigram of one of the literals: their
-        symbol IDs, lengths in trigrams, and each literal's occurrences in
+        keys, symbol IDs, lengths in trigrams, and each literal's occurrences in
         each (a row per line, a literal per column; 0 where it is not in
         the text: a row holding its trigrams, not it)."""
         import numpy as np
@@ -220,7 +237,7 @@ class SearchTables(Tables):
         terms = {literal: trigram_terms(literal) for literal in literals}
         needles = {literal: fold(literal) for literal in literals if terms[literal]}
         if not needles:  # each under three characters: FTS5's trigram index matched nothing
-            return [], np.zeros(0), np.zeros((0, len(literals)))
+            return [], [], np.zeros(0), np.zeros((0, len(literals)))
         # Counted by SQLite where it counts alike: a text of ASCII without
         # NUL (as many characters as bytes) folds as lower() folds it, and
         # an ASCII literal that cannot overlap itself occurs as many times
@@ -228,22 +245,24 @@ class SearchTables(Tables):
         in_sql = [literal for literal, needle in needles.items() if needle.isascii() and not overlaps(needle)]
         in_python = any(literal not in in_sql for literal in needles)
         counted = "".join(
-            f", CASE WHEN ascii THEN (n - length(replace(lower(content), ?, ''))) / {len(needles[literal])} END"
+            f", CASE WHEN t.ascii THEN (t.n - length(replace(lower(t.content), ?, ''))) / {len(needles[literal])} END"
             if literal in in_sql else ", NULL"
             for literal in literals
         )  # fmt: skip
-        text = "content" if in_python else "CASE WHEN ascii THEN NULL ELSE content END"
+        text = "t.content" if in_python else "CASE WHEN t.ascii THEN NULL ELSE t.content END"
         either = " OR ".join("(" + " AND ".join(terms[literal]) + ")" for literal in needles)
         rows = self.db.execute(
-            f"SELECT symbol_id, ascii, n, {text}{counted} FROM (SELECT rowid, symbol_id, content, "
-            "length(content) = octet_length(content) AS ascii, length(content) AS n FROM chunks WHERE rowid IN "
-            "(SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH ?)) ORDER BY rowid",
+            f"SELECT t.key, i.text, t.ascii, t.n, {text}{counted} FROM (SELECT key, content, "
+            "length(content) = octet_length(content) AS ascii, length(content) AS n FROM chunk_rows WHERE key IN "
+            "(SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH ?)) t JOIN interned i ON i.key = t.key "
+            "ORDER BY t.key",
             (*(needles[literal] for literal in in_sql), either),
         ).fetchall()
-        symbol_ids = [str(r[0]) for r in rows]
-        lengths = np.array([r[2] for r in rows], dtype=np.float64)
-        counts = np.array([r[4:] for r in rows], dtype=np.float64).reshape(len(rows), len(literals))
-        for i, (_, ascii, _, content, *_) in enumerate(rows):
+        keys = [int(r[0]) for r in rows]
+        symbol_ids = [str(r[1]) for r in rows]
+        lengths = np.array([r[3] for r in rows], dtype=np.float64)
+        counts = np.array([r[5:] for r in rows], dtype=np.float64).reshape(len(rows), len(literals))
+        for i, (_, _, ascii, _, content, *_) in enumerate(rows):
             if ascii and not in_python:
                 continue
             folded = fold(str(content))
@@ -253,9 +272,9 @@ class SearchTables(Tables):
                     continue
                 counts[i, j] = occurrences(needles[literal], folded)
         counts[np.isnan(counts)] = 0.0
-        return symbol_ids, np.maximum(lengths - 2, 0), counts
+        return keys, symbol_ids, np.maximum(lengths - 2, 0), counts
 
-    def _trigram_totals(self, literal: str, row: int, symbol_ids: Sequence[str]) -> tuple[int, int]:
+    def _trigram_totals(self, literal: str, key: int) -> tuple[int, int]:
         """(rows, trigrams in all rows) of the trigram table, from FTS5's
         averages record: an auxiliary function on a row holding ``literal``."""
         if not getattr(self, "_totals_registered", False):
@@ -264,9 +283,8 @@ class SearchTables(Tables):
             )
             self._totals_registered = True
         totals = self.db.execute(
-            "SELECT cartog_trigram_totals(fts_trigram) FROM fts_trigram WHERE fts_trigram MATCH ? AND rowid = "
-            "(SELECT rowid FROM chunks WHERE symbol_id = ?)",
-            (trigram_terms(literal)[0], symbol_ids[row]),
+            "SELECT cartog_trigram_totals(fts_trigram) FROM fts_trigram WHERE fts_trigram MATCH ? AND rowid = ?",
+            (trigram_terms(literal)[0], key),
         ).fetchone()
         count, total = str(totals[0]).split()
         return int(count), int(total)
@@ -317,7 +335,7 @@ class SearchTables(Tables):
                 "SELECT count(*) FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)"
             ).fetchone(),
         )[0]
-        used = cast("tuple[int]", self.db.execute("SELECT count(*) FROM chunks").fetchone())[0]
+        used = cast("tuple[int]", self.db.execute("SELECT count(*) FROM chunk_rows").fetchone())[0]
         if unused <= max(used, 1000):
             return 0
         ids = [r[0] for r in self.db.execute("SELECT id FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)")]
@@ -343,10 +361,10 @@ class SearchTables(Tables):
             rows = cast(
                 "list[tuple[str | None, float]]",
                 self.db.execute(
-                    f"SELECT c.symbol_id, k.distance FROM "
+                    f"SELECT i.text, k.distance FROM "
                     f"(SELECT rowid, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ?) k "
-                    "JOIN vectors v ON v.id = k.rowid LEFT JOIN chunks c ON c.text_hash = v.text_hash "
-                    "ORDER BY k.distance, c.symbol_id",
+                    f"JOIN vectors v ON v.id = k.rowid LEFT JOIN chunk_rows c ON c.text_hash = {STORED_VECTOR_HASH} "
+                    "LEFT JOIN interned i ON i.key = c.key ORDER BY k.distance, i.text",
                     (blob, min(ask, max(total, 1))),
                 ).fetchall(),
             )
