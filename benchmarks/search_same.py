@@ -3,10 +3,12 @@ And what do the full-text modalities cost on each?
 
     .venv/bin/python benchmarks/search_same.py --baseline main --dev-set PATH/search-dev.jsonl
     .venv/bin/python benchmarks/search_same.py --baseline main --dev-set PATH --corpus large --rounds 5
+    .venv/bin/python benchmarks/search_same.py --baseline main --dev-set PATH --embed   # the semantic modality too
 
 Each side (the baseline from a detached worktree, ``PYTHONPATH`` as
 benchmarks/compare.py runs it) indexes its own copy of the corpus cold
-(``index --no-embed``), then:
+(``index --no-embed``; with ``--embed``, ``index`` with the configured
+model: the semantic modality runs too), then:
 
 * ``search --json`` of the questions of benchmarks/parity.py (the first
   sentences of the dev set of benchmarks/search_dev.py, spread over it) and
@@ -79,11 +81,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dev-set", type=Path, required=True)
     parser.add_argument("--questions", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--embed", action="store_true", help="index with embeddings (the semantic modality runs)")
     args = parser.parse_args(argv)
     corpus = corpora.get(args.corpus)
     source = corpora.ensure(corpus)
     asked = questions(args.dev_set, args.questions)
-    print(f"corpus {corpus.requirement}; {len(asked)} questions; {os.cpu_count()} CPUs; load {load_average()}")
+    print(f"corpus {corpus.requirement}; {len(asked)} questions; embeddings {'on' if args.embed else 'off'}; "
+          f"{os.cpu_count()} CPUs; load {load_average()}")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="cartog-same-") as tmp, baseline_worktree(_resolve(args.baseline), Path(tmp)) as base:
         sides = [make_side("baseline", base, args.baseline), make_side("current", REPO, "current")]
         repos, envs = {}, {}
@@ -91,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             repo = Path(tmp) / side.name / "repo"
             shutil.copytree(source, repo, symlinks=True)
             envs[side.name] = {**side.env, "CARTOG_CI_HOME": str(Path(tmp) / side.name / "home")}
-            cli(envs[side.name], repo, "index", "--no-embed")
+            cli(envs[side.name], repo, "index", *([] if args.embed else ["--no-embed"]))
             repos[side.name] = repo
 
         def answer(name: str, *command: str) -> str:
