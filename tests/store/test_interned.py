@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from cartog_ci.domain import Symbol
-from cartog_ci.store.migrations import HASH_AS_TEXT
 from cartog_ci.store.sqlite import SqliteStore
+from tests.testing.schemas import CHUNKS_10
 from tests.testing.fixtures import commit, exported, index, make_repo, sql_rows, write
 
 EDGES = "SELECT id, source_id, target_name, kind, file, line, qualifier, alias, target_id, resolution FROM edges"
@@ -22,23 +22,6 @@ NAMED = (
 )
 SYMBOLS = "SELECT * FROM symbols"
 CHUNKS = "SELECT * FROM chunks"
-# m010's chunks (m006's table), the same rowids as the full-text rows
-CHUNKS_10 = f"""
-    CREATE TABLE chunks_10 (
-        symbol_id TEXT PRIMARY KEY, file TEXT NOT NULL, text_hash TEXT NOT NULL, content TEXT NOT NULL,
-        embed_chars INTEGER, embed_text TEXT
-    );
-    INSERT INTO chunks_10 (rowid, symbol_id, file, text_hash, content, embed_chars, embed_text)
-        SELECT c.key, i.text, f.text, {HASH_AS_TEXT.format(h="c.text_hash")}, c.content, c.embed_chars, c.embed_text
-        FROM chunk_rows c JOIN interned i ON i.key = c.key JOIN interned f ON f.key = c.file_key ORDER BY c.key;
-    DROP VIEW chunks;
-    DROP TABLE chunk_rows;
-    ALTER TABLE chunks_10 RENAME TO chunks;
-    CREATE INDEX chunks_file ON chunks(file);
-    CREATE INDEX chunks_text_hash ON chunks(text_hash);
-    DELETE FROM _migrations WHERE name = 'm011_interned_chunks';
-    UPDATE meta SET value = '10' WHERE key = 'schema_version';
-"""
 # m007's tables and indexes, as m001, m003, m005 and m007 made them
 SCHEMA_7 = """
     CREATE TABLE symbols_7 (

@@ -17,7 +17,7 @@ from cartog_ci.search.intent import classify
 from cartog_ci.store import migrations
 from cartog_ci.store.fts5 import fold, occurrences
 from cartog_ci.store.sqlite import SqliteStore
-from tests.store.test_interned import CHUNKS_10
+from tests.testing.schemas import CHUNKS_10
 from tests.testing.fixtures import commit, exported, index, make_repo, sql_rows, write
 
 ODD_PY = '''\

@@ -23,7 +23,7 @@ from cartog_ci.store.fts5 import B, K1, Phrase, flat, fold, idf, occurrences, ov
 from cartog_ci.store.interned import Interned
 from cartog_ci.store.migrations import HASH_AS_STORED
 from cartog_ci.store.symbol_rows import stored_hash
-from cartog_ci.store.tables import model_change_notice
+from cartog_ci.store.tables import chunks, model_change_notice
 
 if TYPE_CHECKING:  # numpy is imported where vectors are used: not on every start-up
     import numpy as np
@@ -200,8 +200,8 @@ class SearchTables(Interned):
         if operator is None or any(p.prefix or p.weights for p in phrases):
             raise ValueError(f"the trigram table answers literals joined by AND or by OR, not {expression!r}")
         literals = list(dict.fromkeys(p.text for p in phrases))
-        keys, symbol_ids, lengths, counts = self._literal_rows(literals)
-        if not symbol_ids:
+        keys, lengths, counts = self._literal_rows(literals)
+        if not len(keys):
             return []
         import numpy as np
 
@@ -211,7 +211,7 @@ class SearchTables(Interned):
         if not len(rows):
             return []
         first = int(np.flatnonzero(held.any(axis=0))[0])
-        count, total = self._trigram_totals(phrases[first].text, keys[int(np.flatnonzero(held[:, first])[0])])
+        count, total = self._trigram_totals(phrases[first].text, int(keys[np.flatnonzero(held[:, first])[0]]))
         average = float(total) / float(count)
         # bm25() as FTS5 computes it, operation by operation over every
         # matching row at once (fts5.bm25 row by row: the same doubles)
@@ -224,64 +224,85 @@ class SearchTables(Interned):
         if len(rows) > limit:  # the rows that can make the limit: at most the limit-th score
             keep = score <= np.partition(score, limit - 1)[limit - 1]
             rows, score = rows[keep], score[keep]
-        scored = sorted(zip(score.tolist(), (symbol_ids[r] for r in rows.tolist())))
+        found = keys[rows].tolist()
+        names = self._texts_of(found)
+        scored = sorted(zip(score.tolist(), (names[k] for k in found)))
         return [(symbol_id, value) for value, symbol_id in scored[:limit]]
 
-    def _literal_rows(self, literals: Sequence[str]) -> tuple[list[int], list[str], np.ndarray, np.ndarray]:
+    def _literal_rows(self, literals: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rows holding every trigram of one of the literals: their
-        keys, symbol IDs, lengths in trigrams, and each literal's occurrences in
-        each (a row per line, a literal per column; 0 where it is not in
-        the text: a row holding its trigrams, not it)."""
+        keys, lengths in trigrams, and each literal's occurrences in each (a
+        row per line, a literal per column; 0 where it is not in the text:
+        a row holding its trigrams, not it)."""
         import numpy as np
 
         terms = {literal: trigram_terms(literal) for literal in literals}
         needles = {literal: fold(literal) for literal in literals if terms[literal]}
+        keys: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
+        lengths: list[np.ndarray] = [np.zeros(0)]
+        counts: list[np.ndarray] = [np.zeros((0, len(literals)))]
         if not needles:  # each under three characters: FTS5's trigram index matched nothing
-            return [], [], np.zeros(0), np.zeros((0, len(literals)))
+            return keys[0], lengths[0], counts[0]
+        match = "key IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH ?)"
+        either = " OR ".join("(" + " AND ".join(terms[literal]) + ")" for literal in needles)
         # Counted by SQLite where it counts alike: a text of ASCII without
         # NUL (as many characters as bytes) folds as lower() folds it, and
         # an ASCII literal that cannot overlap itself occurs as many times
-        # as replace() takes it out. Other texts and literals: in Python.
-        in_sql = [literal for literal, needle in needles.items() if needle.isascii() and not overlaps(needle)]
-        in_python = any(literal not in in_sql for literal in needles)
-        counted = "".join(
-            f", CASE WHEN t.ascii THEN (t.n - length(replace(lower(t.content), ?, ''))) / {len(needles[literal])} END"
-            if literal in in_sql else ", NULL"
-            for literal in literals
-        )  # fmt: skip
-        text = "t.content" if in_python else "CASE WHEN t.ascii THEN NULL ELSE t.content END"
-        either = " OR ".join("(" + " AND ".join(terms[literal]) + ")" for literal in needles)
-        rows = self.db.execute(
-            f"SELECT t.key, i.text, t.ascii, t.n, {text}{counted} FROM (SELECT key, content, "
-            "length(content) = octet_length(content) AS ascii, length(content) AS n FROM chunk_rows WHERE key IN "
-            "(SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH ?)) t JOIN interned i ON i.key = t.key "
-            "ORDER BY t.key",
-            (*(needles[literal] for literal in in_sql), either),
+        # as replace() takes it out; its figures come back as one row of
+        # lists (a row per text would cost more than the counting). Other
+        # texts, and all texts for another literal: in Python.
+        in_python = any(not needle.isascii() or overlaps(needle) for needle in needles.values())
+        if not in_python:
+            counted = "".join(
+                f", group_concat((n - length(replace(lower(content), ?, ''))) / {len(needles[literal])})"
+                for literal in needles
+            )  # fmt: skip
+            row = self.db.execute(
+                f"SELECT group_concat(key), group_concat(n){counted} FROM (SELECT key, content, length(content) AS n "
+                f"FROM chunk_rows WHERE {match} AND length(content) = octet_length(content))",
+                (*needles.values(), either),
+            ).fetchone()
+            if row[0] is not None:
+                figures = [np.array(str(v).split(","), dtype=np.int64) for v in row]
+                keys.append(figures[0])
+                lengths.append(figures[1].astype(np.float64))
+                found = iter(figures[2:])
+                counts.append(np.stack([
+                    next(found).astype(np.float64) if literal in needles else np.zeros(len(figures[0]))
+                    for literal in literals
+                ], axis=1))  # fmt: skip
+        others = self.db.execute(
+            f"SELECT key, content FROM chunk_rows WHERE {match}"
+            + ("" if in_python else " AND length(content) != octet_length(content)"),
+            (either,),
         ).fetchall()
-        keys = [int(r[0]) for r in rows]
-        symbol_ids = [str(r[1]) for r in rows]
-        lengths = np.array([r[3] for r in rows], dtype=np.float64)
-        counts = np.array([r[5:] for r in rows], dtype=np.float64).reshape(len(rows), len(literals))
-        for i, (_, _, ascii, _, content, *_) in enumerate(rows):
-            if ascii and not in_python:
-                continue
-            folded = fold(str(content))
-            lengths[i] = len(folded)
-            for j, literal in enumerate(literals):
-                if (ascii and literal in in_sql) or literal not in needles:
-                    continue
-                counts[i, j] = occurrences(needles[literal], folded)
-        counts[np.isnan(counts)] = 0.0
-        return keys, symbol_ids, np.maximum(lengths - 2, 0), counts
+        if others:
+            folded = [fold(str(content)) for _, content in others]
+            keys.append(np.array([k for k, _ in others], dtype=np.int64))
+            lengths.append(np.array([len(text) for text in folded], dtype=np.float64))
+            counts.append(np.array([
+                [occurrences(needles[literal], text) if literal in needles else 0 for literal in literals]
+                for text in folded
+            ], dtype=np.float64))  # fmt: skip
+        return np.concatenate(keys), np.maximum(np.concatenate(lengths) - 2, 0), np.concatenate(counts)
+
+    def _texts_of(self, keys: Sequence[int]) -> dict[int, str]:
+        """Interned key -> its text (a symbol ID)."""
+        out: dict[int, str] = {}
+        for chunk in chunks(sorted(set(keys))):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(f"SELECT key, text FROM interned WHERE key IN ({marks})", chunk)
+            out.update((int(k), str(t)) for k, t in rows)
+        return out
 
     def _trigram_totals(self, literal: str, key: int) -> tuple[int, int]:
         """(rows, trigrams in all rows) of the trigram table, from FTS5's
         averages record: an auxiliary function on a row holding ``literal``."""
-        if not getattr(self, "_totals_registered", False):
+        if getattr(self, "_totals_on", None) is not self.db:  # registered once per connection
             self.db.register_fts5_function(
                 "cartog_trigram_totals", lambda api, *_: f"{api.row_count} {api.column_total_size(-1)}"
             )
-            self._totals_registered = True
+            self._totals_on = self.db
         totals = self.db.execute(
             "SELECT cartog_trigram_totals(fts_trigram) FROM fts_trigram WHERE fts_trigram MATCH ? AND rowid = ?",
             (trigram_terms(literal)[0], key),
