@@ -8,8 +8,9 @@ The peers are installed once from their registries into a scratch directory
 
 Corpora are the replayed histories of benchmarks/report.py (two releases of a
 PyPI sdist, the old one committed on ``main``, the files the new one changed
-applied on ``upgrade`` in 10 commits): scrapy 2.11.0 -> 2.11.2 and celery
-5.3.6 -> 5.4.0 (``--corpus``, repeatable). Each tool works on a clone of its
+applied on ``upgrade`` in 10 commits): scrapy 2.11.0 -> 2.11.2, celery
+5.3.6 -> 5.4.0 and prefect 3.0.0 -> 3.0.2 (``--corpus``, repeatable; default
+scrapy and celery). Each tool works on a clone of its
 own (a tool may write files into the repository: codegraph a ``.codegraph/``
 journal), with its index outside the repository.
 
@@ -78,7 +79,11 @@ CRG = "code-review-graph==2.3.9"
 SCENARIOS = ("cold", "no change", "one file", "HEAD~10 -> HEAD")
 DEFAULT_CORPORA = ("scrapy", "celery")
 # The module each corpus's one-file scenario appends to (present at both ends of the history).
-EDIT_TARGET = {"scrapy": "scrapy/http/request/__init__.py", "celery": "celery/app/amqp.py"}
+EDIT_TARGET = {
+    "scrapy": "scrapy/http/request/__init__.py",
+    "celery": "celery/app/amqp.py",
+    "prefect": "src/prefect/flows.py",
+}
 APPENDED = "\n\ndef cartog_bench_added(value):\n    return len(str(value))\n"
 
 

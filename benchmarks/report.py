@@ -15,6 +15,9 @@ celery   celery 5.3.6 -> 5.4.0       the original corpus of this benchmark:
 scrapy   Scrapy 2.11.0 -> 2.11.2     two bug-fix releases of a framework
                                      (the resolution oracle's corpus): 63
                                      Python files change, the issue 14 cases
+prefect  prefect 3.0.0 -> 3.0.2      the issue 16 corpus as an sdist (768
+                                     files: Python, the built UI, docs);
+                                     221 files change
 zod      zod 4.1.0 -> 4.1.12 (npm)   TypeScript that ships its sources and
                                      its vitest tests (package.json: ``pnpm
                                      vitest run``); 12 patch releases, 30
@@ -167,6 +170,7 @@ PAIRS: dict[str, Pair] = {
     for p in (
         Pair("celery", *_pypi("celery", "5.3.6", "5.4.0"), "celery/celery"),
         Pair("scrapy", *_pypi("Scrapy", "2.11.0", "2.11.2"), "scrapy/scrapy"),
+        Pair("prefect", *_pypi("prefect", "3.0.0", "3.0.2"), "PrefectHQ/prefect"),
         Pair("zod", *_npm("zod", "4.1.0", "4.1.12"), "colinhacks/zod", NPM_KEEP),
     )
 }
