@@ -129,7 +129,9 @@ class SearchTables(Interned):
         if not fresh:
             self.delete_texts([path])
         latest = {t.symbol_id: t for t in texts}  # the last text of an ID wins
-        keys = self.intern([path, *latest])
+        keys = self.keys_of([path, *latest])  # the symbols' own, stored before their texts
+        if len(keys) <= len(latest):
+            keys = self.intern([path, *latest])
         self.db.executemany(
             "INSERT OR REPLACE INTO chunk_rows (key, file_key, text_hash, content, embed_chars, embed_text) "
             "VALUES (?, ?, ?, ?, ?, ?)",
