@@ -20,6 +20,19 @@ model: the semantic modality runs too), then:
 * the size of each index file.
 
 No thresholds: the table is for reading.
+
+Measured for issue 16 (m010 + m011 against 36b7a55, their parent; 50
+questions; 2 shared CPUs at a 1-minute load of 3-7):
+
+==========================  ===================  ===================  ==================
+                            scrapy, no embed     scrapy, embeddings   django, no embed
+==========================  ===================  ===================  ==================
+``search --json`` same      50 / 50              50 / 50              50 / 50
+``export --json`` same      yes                  yes                  yes
+index.db                    21.9 -> 13.1 MB      43.9 -> 35.1 MB      163.5 -> 97.2 MB
+text modality, med / p95    0.1 / 0.5 -> 0.0 /   0.1 / 0.6 -> 0.0 /   0.1 / 2.8 -> 0.1 /
+                            1.4 ms               1.2 ms               6.8 ms
+==========================  ===================  ===================  ==================
 """
 
 from __future__ import annotations
