@@ -11,6 +11,7 @@ from cartog_ci.domain import SymbolText
 from cartog_ci.store.search import EMBED_TEXT
 from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.fixtures import commit, index, init_repo, sql_rows, write
+from tests.testing.schemas import CHUNKS_10
 
 BILLING_PY = '''\
 def tax_for(amount, rate):
@@ -67,6 +68,7 @@ def _to_schema_5(path: Path) -> None:
     """chunks as m002 made it (``embed_text`` stored in every row), m006 not applied."""
     with SqliteStore(path) as store:
         db = store.db
+        db.execute(CHUNKS_10)  # the chunks table m006 knew
         rows = db.execute(f"SELECT rowid, symbol_id, file, text_hash, {EMBED_TEXT}, content FROM chunks c").fetchall()
         db.execute("DROP TABLE chunks")
         db.execute(
@@ -84,7 +86,7 @@ def _to_schema_5(path: Path) -> None:
 def test_an_index_that_stored_the_embedded_text_is_migrated_with_the_same_answers(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
     path = _db(repo)
-    query = "SELECT rowid, symbol_id, text_hash, content, embed_chars, embed_text FROM chunks ORDER BY rowid"
+    query = "SELECT symbol_id, text_hash, content, embed_chars, embed_text FROM chunks ORDER BY symbol_id"
     with SqliteStore(path) as store:
         rows = sql_rows(store, query)
         hits = store.fts('"tax"', 10)

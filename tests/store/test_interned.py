@@ -10,6 +10,7 @@ from pathlib import Path
 
 from cartog_ci.domain import Symbol
 from cartog_ci.store.sqlite import SqliteStore
+from tests.testing.schemas import CHUNKS_10
 from tests.testing.fixtures import commit, exported, index, make_repo, sql_rows, write
 
 EDGES = "SELECT id, source_id, target_name, kind, file, line, qualifier, alias, target_id, resolution FROM edges"
@@ -20,6 +21,7 @@ NAMED = (
     "UNION SELECT parent_id FROM symbols WHERE parent_id IS NOT NULL ORDER BY 1"
 )
 SYMBOLS = "SELECT * FROM symbols"
+CHUNKS = "SELECT * FROM chunks"
 # m007's tables and indexes, as m001, m003, m005 and m007 made them
 SCHEMA_7 = """
     CREATE TABLE symbols_7 (
@@ -101,7 +103,7 @@ def test_an_index_of_schema_7_is_migrated_with_the_same_answers(tmp_path: Path) 
         matches = store.match_names("norm")
         callers = store.edges_to(["shop/util/text.py:function:normalize"])
         degrees = sql_rows(store, "SELECT id, in_degree FROM symbols ORDER BY id")
-        store.db.execute(SCHEMA_7)
+        store.db.execute(CHUNKS_10 + SCHEMA_7)
     before = exported(repo)
     with SqliteStore(path) as store:  # migrated on open
         assert sql_rows(store, "SELECT name, type FROM sqlite_schema WHERE name IN ('edges', 'symbols') ORDER BY 1") == [
@@ -163,3 +165,77 @@ def test_updating_a_symbol_that_is_not_stored_interns_nothing(tmp_path: Path) ->
             store.update_symbols([ghost])
         assert sql_rows(store, "SELECT count(*) FROM interned") == [(0,)]
         assert store.symbol("ghost.py:function:g") is None
+
+
+KEYWORDS = ['"order"', '"parse" OR "line"', '"normalize"', '"value"', '{name words} : ("parse" OR "order")']
+LITERALS = ['"order"', '"parse" OR "line"', '"def "', '"value" AND "return"']
+
+
+def _search_answers(store: SqliteStore) -> dict[str, object]:
+    ids = [str(r[0]) for r in sql_rows(store, "SELECT symbol_id FROM chunks ORDER BY symbol_id")]
+    return {
+        "keyword": [store.fts(e, 50) for e in KEYWORDS],
+        "literal": [store.fts(e, 50, table="fts_trigram") for e in LITERALS],
+        "contents": store.contents(ids),
+        "to_embed": store.texts_to_embed(ids),
+        "missing": store.texts_missing_vectors("some-model"),
+        "texts": store.search_texts(),
+    }
+
+
+def test_chunks_are_rows_keyed_by_their_symbol(tmp_path: Path) -> None:
+    """m011: a chunk's key is its symbol's, the rowid of its full-text rows;
+    the ``chunks`` view gives the columns and values the table had. An
+    incremental run (a file changed, one deleted) ends where a cold one does."""
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    path = _db(repo)
+    with SqliteStore(path) as store:
+        assert sql_rows(store, "SELECT type FROM sqlite_schema WHERE name = 'chunks'") == [("view",)]
+        assert sql_rows(store, "SELECT count(*) FROM chunk_rows c JOIN symbol_rows s ON s.key = c.key") == sql_rows(
+            store, "SELECT count(*) FROM chunks"
+        )
+        hashes = sql_rows(store, "SELECT DISTINCT typeof(text_hash), length(text_hash) FROM chunk_rows")
+        assert hashes == [("blob", 32)]
+        assert all(len(str(h)) == 64 for (h,) in sql_rows(store, "SELECT text_hash FROM chunks"))
+    write(repo, {"shop/util/text.py": 'def slugify(value: str) -> str:\n    """Order a value."""\n    return value\n'})
+    (repo / "shop/util/other.py").unlink()
+    commit(repo)
+    assert index(repo).mode == "incremental"
+    with SqliteStore(path) as store:
+        incremental = _search_answers(store)
+        assert all(incremental["keyword"]) and all(incremental["literal"])  # type: ignore[arg-type]
+        chunks = sql_rows(store, f"{CHUNKS} ORDER BY symbol_id")
+    texts, named = _interned(path)
+    assert texts == named
+    index(repo, force=True)
+    with SqliteStore(path) as store:
+        assert _search_answers(store) == incremental
+        assert sql_rows(store, f"{CHUNKS} ORDER BY symbol_id") == chunks
+
+
+def test_an_index_of_schema_10_is_migrated_with_the_same_answers(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    path = _db(repo)
+    with SqliteStore(path) as store:
+        before = _search_answers(store)
+        chunks = sql_rows(store, f"{CHUNKS} ORDER BY symbol_id")
+        store.db.execute(CHUNKS_10)
+        assert sql_rows(store, "SELECT type FROM sqlite_schema WHERE name = 'chunks'") == [("table",)]
+    exported_before = exported(repo)
+    with SqliteStore(path) as store:  # migrated on open
+        assert sql_rows(store, "SELECT type FROM sqlite_schema WHERE name = 'chunks'") == [("view",)]
+        assert sql_rows(store, f"{CHUNKS} ORDER BY symbol_id") == chunks
+        assert _search_answers(store) == before
+    assert exported(repo) == exported_before
+    texts, named = _interned(path)
+    assert texts == named
+    write(repo, {"shop/util/text.py": 'def slugify(value: str) -> str:\n    return value\n'})
+    commit(repo)
+    assert index(repo).parsed == 1
+    with SqliteStore(path) as store:
+        incremental = _search_answers(store)
+    index(repo, force=True)
+    with SqliteStore(path) as store:
+        assert _search_answers(store) == incremental

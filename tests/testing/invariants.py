@@ -95,8 +95,8 @@ def _texts(db: apsw.Connection) -> list[str]:
     )
     if strays:
         out.append(f"chunks without their symbol: {strays}")
-    # contentless full-text tables: a row is its chunk's rowid
-    chunks = Counter(int(str(r[0])) for r in _rows(db, "SELECT rowid FROM chunks"))
+    # contentless full-text tables: a row's rowid is its chunk's key (m011)
+    chunks = Counter(int(str(r[0])) for r in _rows(db, "SELECT key FROM chunk_rows"))
     for table in ("fts_symbols", "fts_trigram"):
         rows = Counter(int(str(r[0])) for r in _rows(db, f"SELECT rowid FROM {table}"))
         if rows != chunks:

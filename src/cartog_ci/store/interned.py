@@ -24,6 +24,8 @@ UNUSED = " AND ".join(
         ("symbol_rows", "key"),
         ("symbol_rows", "file_key"),
         ("symbol_rows", "parent_key"),
+        ("chunk_rows", "key"),
+        ("chunk_rows", "file_key"),
     )
 )
 

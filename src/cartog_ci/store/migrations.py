@@ -335,6 +335,75 @@ def m009_interned_symbols(db: apsw.Connection) -> None:
         """
     )
 
+
+# The trigram table of m010: no positions (``detail = none``), only which
+# rows hold each trigram. A literal's rows are those holding all its
+# trigrams in which its text is found; its occurrences and the BM25 score
+# are counted from ``chunks`` (store/search.py), as FTS5 counted them.
+TRIGRAM_FTS_ROWS = (
+    "CREATE VIRTUAL TABLE fts_trigram USING fts5(symbol_id UNINDEXED, content, "
+    "tokenize = 'trigram', detail = none, content = '', contentless_delete = 1)"
+)
+
+
+def m010_trigrams_without_positions(db: apsw.Connection) -> None:
+    """The trigram table keeps no positions (issue 16: it was two fifths of
+    the file, 8.8 of 21.9 MB on scrapy, 64.5 MB on django; without positions
+    1.7 MB on scrapy). A literal is a phrase of trigrams, which needs
+    positions: it is now found by its trigrams and checked in the chunk's
+    text, with the same hits and the same scores (store/search.py,
+    ``literal_hits``). Indexed again from ``chunks``, same rowids."""
+    db.execute("DROP TABLE IF EXISTS fts_trigram")
+    db.execute(TRIGRAM_FTS_ROWS)
+    db.execute(f"INSERT INTO fts_trigram(fts_trigram, rank) VALUES ('deletemerge', {DELETE_MERGE_PERCENT})")
+    db.execute("INSERT INTO fts_trigram (rowid, content) SELECT rowid, content FROM chunks ORDER BY rowid")
+
+
+def m011_interned_chunks(db: apsw.Connection) -> None:
+    """Search texts are rows keyed by the interned key of their symbol's ID
+    (its ``symbol_rows`` key), with their file as a key and their text hash
+    as 32 bytes (issue 16: django's 44.6k chunks took 37 MB, the ID, path
+    and hash again in three indexes). ``chunks`` becomes a view with the
+    same columns and values; the full-text rows take the chunk's key as
+    their rowid, so both tables are indexed again (store/search.py)."""
+    from cartog_ci.store.search import fill_search_index_by_key
+
+    stored = HASH_AS_STORED.format
+    text = HASH_AS_TEXT.format
+    db.execute(
+        f"""
+        INSERT OR IGNORE INTO interned (text)
+            SELECT text FROM (
+                SELECT rowid AS n, 0 AS k, symbol_id AS text FROM chunks UNION ALL SELECT rowid, 1, file FROM chunks
+            ) ORDER BY n, k;
+        CREATE TABLE chunk_rows (
+            key INTEGER PRIMARY KEY,
+            file_key INTEGER NOT NULL,
+            text_hash NOT NULL,
+            content TEXT NOT NULL,
+            embed_chars INTEGER,
+            embed_text TEXT
+        );
+        INSERT INTO chunk_rows
+            SELECT i.key, f.key, {stored(h="c.text_hash")}, c.content, c.embed_chars, c.embed_text
+            FROM chunks c JOIN interned i ON i.text = c.symbol_id JOIN interned f ON f.text = c.file
+            ORDER BY i.key;
+        DROP TABLE chunks;
+        CREATE VIEW chunks AS SELECT
+            i.text AS symbol_id, f.text AS file, {text(h="c.text_hash")} AS text_hash, c.content AS content,
+            c.embed_chars AS embed_chars, c.embed_text AS embed_text
+        FROM chunk_rows c
+        LEFT JOIN interned i ON i.key = c.key
+        LEFT JOIN interned f ON f.key = c.file_key;
+        CREATE INDEX chunks_file ON chunk_rows(file_key);
+        CREATE INDEX chunks_text_hash ON chunk_rows(text_hash);
+        INSERT INTO fts_symbols(fts_symbols) VALUES ('delete-all');
+        INSERT INTO fts_trigram(fts_trigram) VALUES ('delete-all');
+        """
+    )
+    fill_search_index_by_key(db)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_core,
     m002_search,
@@ -345,6 +414,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     m007_edge_lookups,
     m008_interned_edges,
     m009_interned_symbols,
+    m010_trigrams_without_positions,
+    m011_interned_chunks,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

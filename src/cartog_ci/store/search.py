@@ -20,7 +20,11 @@ import apsw
 
 from cartog_ci.domain import SymbolText
 from cartog_ci.errors import CartogError
-from cartog_ci.store.tables import Tables, model_change_notice
+from cartog_ci.store.fts5 import B, K1, Phrase, flat, fold, idf, occurrences, overlaps, parse_fts, trigram_terms
+from cartog_ci.store.interned import Interned
+from cartog_ci.store.migrations import HASH_AS_STORED
+from cartog_ci.store.symbol_rows import stored_hash
+from cartog_ci.store.tables import chunks, model_change_notice
 
 if TYPE_CHECKING:  # numpy is imported where vectors are used: not on every start-up
     import numpy as np
@@ -64,23 +68,34 @@ def _embedded(text: SymbolText) -> tuple[int | None, str | None]:
     return None, text.embed_text
 
 
-# A chunk's symbol (``s``, for its name): through the view, as every schema
-# has it (migration m004 calls fill_search_index), or by the interned key of
-# m009 (one lookup a chunk instead of the view materialised).
-NAMES_BY_VIEW = "LEFT JOIN symbols s ON s.id = c.symbol_id"
-NAMES_BY_KEY = "LEFT JOIN interned i ON i.text = c.symbol_id LEFT JOIN symbol_rows s ON s.key = i.key"
-
-
-def fill_search_index(db: apsw.Connection, names: str = NAMES_BY_VIEW) -> None:
-    """Index every chunk in both (empty) full-text tables, in rowid order:
-    what ``replace_texts`` indexes file by file (a symbol's name and its
-    split words, and its content)."""
+def fill_search_index(db: apsw.Connection) -> None:
+    """Index every chunk of the ``chunks`` table of m004 to m010 in both
+    (empty) full-text tables, by its rowid (migration m004)."""
     rows = cast(
         "list[tuple[int, str, str]]",
         db.execute(
-            f"SELECT c.rowid, coalesce(s.name, ''), c.content FROM chunks c {names} ORDER BY c.rowid"
+            "SELECT c.rowid, coalesce(s.name, ''), c.content FROM chunks c LEFT JOIN symbols s ON s.id = c.symbol_id "
+            "ORDER BY c.rowid"
         ).fetchall(),
     )
+    _fill(db, rows)
+
+
+def fill_search_index_by_key(db: apsw.Connection) -> None:
+    """Index every chunk in both (empty) full-text tables, in key order (m011:
+    a row's rowid is its chunk's key, its symbol's): what ``replace_texts``
+    indexes file by file (a symbol's name and its split words, and its content)."""
+    rows = cast(
+        "list[tuple[int, str, str]]",
+        db.execute(
+            "SELECT c.key, coalesce(s.name, ''), c.content FROM chunk_rows c LEFT JOIN symbol_rows s ON s.key = c.key "
+            "ORDER BY c.key"
+        ).fetchall(),
+    )
+    _fill(db, rows)
+
+
+def _fill(db: apsw.Connection, rows: Sequence[tuple[int, str, str]]) -> None:
     db.executemany(
         "INSERT INTO fts_symbols (rowid, name, words, content) VALUES (?, ?, ?, ?)",
         ((rowid, name, words_of(name), content) for rowid, name, content in rows),
@@ -88,7 +103,11 @@ def fill_search_index(db: apsw.Connection, names: str = NAMES_BY_VIEW) -> None:
     db.executemany("INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)", ((r[0], r[2]) for r in rows))
 
 
-class SearchTables(Tables):
+# A vector's text hash as chunk_rows stores it (m011): the chunks of a vector by that index.
+STORED_VECTOR_HASH = HASH_AS_STORED.format(h="v.text_hash")
+
+
+class SearchTables(Interned):
     """A part of SqliteStore: the search tables on its connection."""
 
     # -- text ----------------------------------------------------------------
@@ -110,35 +129,35 @@ class SearchTables(Tables):
         whose row and symbol name are unchanged keeps its chunk and full-text
         rows instead of being deleted and indexed again (a one-line edit
         re-indexed every text of the file: django query.py, 175)."""
-        # FTS rows share the chunk's rowid: the tables are contentless, the
-        # chunk says which symbol a hit is.
+        # A chunk's key is its symbol's (m011), and the rowid of its rows in
+        # the full-text tables: they are contentless, the key says which
+        # symbol a hit is.
         if not fresh and previous_names is not None:
             texts = self._keep_unchanged_texts(path, texts, names, previous_names)
         elif not fresh:
             self.delete_texts([path])
+        latest = {t.symbol_id: t for t in texts}  # the last text of an ID wins
+        keys = self.keys_of([path, *latest])  # the symbols' own, stored before their texts
+        if len(keys) <= len(latest):
+            keys = self.intern([path, *latest])
         self.db.executemany(
-            "INSERT OR REPLACE INTO chunks (symbol_id, file, text_hash, content, embed_chars, embed_text) "
+            "INSERT OR REPLACE INTO chunk_rows (key, file_key, text_hash, content, embed_chars, embed_text) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            ((t.symbol_id, path, t.text_hash, t.content, *_embedded(t)) for t in texts),
-        )
+            ((keys[t.symbol_id], keys[path], stored_hash(t.text_hash), t.content, *_embedded(t))
+             for t in latest.values()),
+        )  # fmt: skip
         if not search_index:
             return
-        rowids = dict(
-            cast(
-                "list[tuple[str, int]]",
-                self.db.execute("SELECT symbol_id, rowid FROM chunks WHERE file = ?", (path,)).fetchall(),
-            )
-        )
         self.db.executemany(
             "INSERT INTO fts_symbols (rowid, name, words, content) VALUES (?, ?, ?, ?)",
             (
-                (rowids[t.symbol_id], names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content)
-                for t in texts
+                (keys[t.symbol_id], names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content)
+                for t in latest.values()
             ),
         )
         self.db.executemany(
             "INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)",
-            ((rowids[t.symbol_id], t.content) for t in texts),
+            ((keys[t.symbol_id], t.content) for t in latest.values()),
         )
 
     def _keep_unchanged_texts(
@@ -146,53 +165,192 @@ class SearchTables(Tables):
     ) -> list[SymbolText]:
         """Delete the file's stored texts that differ from ``texts`` (or
         whose symbol is named otherwise); the texts left to insert."""
+        file_key = self.keys_of([path]).get(path)
+        if file_key is None:
+            return list(texts)
         counts = Counter(t.symbol_id for t in texts)
-        wanted = {t.symbol_id: (t.text_hash, t.content, *_embedded(t)) for t in texts if counts[t.symbol_id] == 1}
+        wanted = {
+            t.symbol_id: (stored_hash(t.text_hash), t.content, *_embedded(t)) for t in texts if counts[t.symbol_id] == 1
+        }
         kept: set[str] = set()
         gone: list[tuple[int]] = []
         rows = self.db.execute(
-            "SELECT rowid, symbol_id, text_hash, content, embed_chars, embed_text FROM chunks WHERE file = ?", (path,)
+            "SELECT c.key, i.text, c.text_hash, c.content, c.embed_chars, c.embed_text "
+            "FROM chunk_rows c JOIN interned i ON i.key = c.key WHERE c.file_key = ?",
+            (file_key,),
         )
-        for rowid, symbol_id, *stored in rows:
+        for key, symbol_id, *stored in rows:
             same_name = symbol_id in previous_names and previous_names[symbol_id] == names.get(symbol_id, "")
             if same_name and wanted.get(symbol_id) == tuple(stored):
                 kept.add(symbol_id)
             else:
-                gone.append((rowid,))
+                gone.append((key,))
         if gone:
             self.db.executemany("DELETE FROM fts_symbols WHERE rowid = ?", gone)
             self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", gone)
-            self.db.executemany("DELETE FROM chunks WHERE rowid = ?", gone)
+            self.db.executemany("DELETE FROM chunk_rows WHERE key = ?", gone)
+            self.forget(k for (k,) in gone)
         return [t for t in texts if t.symbol_id not in kept]
 
     def rebuild_search_index(self) -> None:
         """Both full-text tables again from every stored text."""
         for table in ("fts_symbols", "fts_trigram"):
             self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
-        fill_search_index(self.db, NAMES_BY_KEY)
+        fill_search_index_by_key(self.db)
 
     def delete_texts(self, paths: Iterable[str]) -> None:
-        for path in paths:
-            rowids = [(r[0],) for r in self.db.execute("SELECT rowid FROM chunks WHERE file = ?", (path,))]
-            if not rowids:
+        for path, file_key in self.keys_of(paths).items():
+            keys = [(int(r[0]),) for r in self.db.execute("SELECT key FROM chunk_rows WHERE file_key = ?", (file_key,))]
+            if not keys:
                 continue
-            self.db.executemany("DELETE FROM fts_symbols WHERE rowid = ?", rowids)
-            self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", rowids)
-            self.db.execute("DELETE FROM chunks WHERE file = ?", (path,))
+            self.db.executemany("DELETE FROM fts_symbols WHERE rowid = ?", keys)
+            self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", keys)
+            self.db.execute("DELETE FROM chunk_rows WHERE file_key = ?", (file_key,))
+            self.forget([file_key, *(k for (k,) in keys)])
 
     # -- full text -----------------------------------------------------------
 
     def fts(self, expression: str, limit: int, table: str = "fts_symbols") -> list[tuple[str, float]]:
         """(symbol_id, bm25) best first; ``expression`` is an FTS5 query we built."""
+        if table == "fts_trigram":
+            return self.literal_hits(expression, limit)
         weights = "10.0, 4.0, 1.0" if table == "fts_symbols" else "1.0"
-        # contentless: the hit's symbol is its chunk's (same rowid)
+        # contentless: the hit's rowid is its chunk's key, its symbol's
         rows = self.db.execute(
-            f"SELECT c.symbol_id, bm25({table}, 0.0, {weights}) AS score FROM {table} "
-            f"JOIN chunks c ON c.rowid = {table}.rowid "
-            f"WHERE {table} MATCH ? ORDER BY score, c.symbol_id LIMIT ?",
+            f"SELECT i.text, bm25({table}, 0.0, {weights}) AS score FROM {table} "
+            f"JOIN interned i ON i.key = {table}.rowid "
+            f"WHERE {table} MATCH ? ORDER BY score, i.text LIMIT ?",
             (expression, limit),
         )
         return [(str(a), float(b)) for a, b in rows]
+
+    def literal_hits(self, expression: str, limit: int) -> list[tuple[str, float]]:
+        """The trigram table's answer to literals joined by AND or by OR (the
+        expressions search/fts.py builds for it), as FTS5 gave it from
+        positions before m010: ``bm25(fts_trigram, 0.0, 1.0)``, ties by
+        symbol ID. Each literal's rows are the rows holding all its trigrams
+        whose text holds it (case folded as the tokenizer folds), with its
+        occurrences, overlapping ones too; from them, the rows the
+        expression matches and each literal's IDF. The row count and total
+        length are FTS5's own (its averages). Another shape (NOT, groups,
+        prefixes, columns) is refused: FTS5 counts a phrase's instances in
+        a row by where its iterators stand, which only these shapes make
+        plain (every phrase the row holds)."""
+        nodes = parse_fts(expression)
+        phrases = [n for n in nodes if isinstance(n, Phrase)]
+        operator = flat(nodes)
+        if operator is None or any(p.prefix or p.weights for p in phrases):
+            raise ValueError(f"the trigram table answers literals joined by AND or by OR, not {expression!r}")
+        literals = list(dict.fromkeys(p.text for p in phrases))
+        keys, lengths, counts = self._literal_rows(literals)
+        if not len(keys):
+            return []
+        import numpy as np
+
+        column = [literals.index(p.text) for p in phrases]  # each phrase's literal
+        held = counts[:, column] > 0
+        rows = np.flatnonzero(held.all(axis=1) if operator == "AND" else held.any(axis=1))
+        if not len(rows):
+            return []
+        first = int(np.flatnonzero(held.any(axis=0))[0])
+        count, total = self._trigram_totals(phrases[first].text, int(keys[np.flatnonzero(held[:, first])[0]]))
+        average = float(total) / float(count)
+        # bm25() as FTS5 computes it, operation by operation over every
+        # matching row at once (fts5.bm25 row by row: the same doubles)
+        length = lengths[rows]
+        score = np.zeros(len(rows))
+        for p, j in enumerate(column):
+            f = counts[rows, j]
+            score += idf(count, int(held[:, p].sum())) * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * length / average)))
+        score = -1.0 * score
+        if len(rows) > limit:  # the rows that can make the limit: at most the limit-th score
+            keep = score <= np.partition(score, limit - 1)[limit - 1]
+            rows, score = rows[keep], score[keep]
+        found = keys[rows].tolist()
+        names = self._texts_of(found)
+        scored = sorted(zip(score.tolist(), (names[k] for k in found)))
+        return [(symbol_id, value) for value, symbol_id in scored[:limit]]
+
+    def _literal_rows(self, literals: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The rows holding every trigram of one of the literals: their
+        keys, lengths in trigrams, and each literal's occurrences in each (a
+        row per line, a literal per column; 0 where it is not in the text:
+        a row holding its trigrams, not it)."""
+        import numpy as np
+
+        terms = {literal: trigram_terms(literal) for literal in literals}
+        needles = {literal: fold(literal) for literal in literals if terms[literal]}
+        keys: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
+        lengths: list[np.ndarray] = [np.zeros(0)]
+        counts: list[np.ndarray] = [np.zeros((0, len(literals)))]
+        if not needles:  # each under three characters: FTS5's trigram index matched nothing
+            return keys[0], lengths[0], counts[0]
+        match = "key IN (SELECT rowid FROM fts_trigram WHERE fts_trigram MATCH ?)"
+        either = " OR ".join("(" + " AND ".join(terms[literal]) + ")" for literal in needles)
+        # Counted by SQLite where it counts alike: a text of ASCII without
+        # NUL (as many characters as bytes) folds as lower() folds it, and
+        # an ASCII literal that cannot overlap itself occurs as many times
+        # as replace() takes it out; its figures come back as one row of
+        # lists (a row per text would cost more than the counting). Other
+        # texts, and all texts for another literal: in Python.
+        in_python = any(not needle.isascii() or overlaps(needle) for needle in needles.values())
+        if not in_python:
+            counted = "".join(
+                f", group_concat((n - length(replace(lower(content), ?, ''))) / {len(needles[literal])})"
+                for literal in needles
+            )  # fmt: skip
+            row = self.db.execute(
+                f"SELECT group_concat(key), group_concat(n){counted} FROM (SELECT key, content, length(content) AS n "
+                f"FROM chunk_rows WHERE {match} AND length(content) = octet_length(content))",
+                (*needles.values(), either),
+            ).fetchone()
+            if row[0] is not None:
+                figures = [np.array(str(v).split(","), dtype=np.int64) for v in row]
+                keys.append(figures[0])
+                lengths.append(figures[1].astype(np.float64))
+                found = iter(figures[2:])
+                counts.append(np.stack([
+                    next(found).astype(np.float64) if literal in needles else np.zeros(len(figures[0]))
+                    for literal in literals
+                ], axis=1))  # fmt: skip
+        others = self.db.execute(
+            f"SELECT key, content FROM chunk_rows WHERE {match}"
+            + ("" if in_python else " AND length(content) != octet_length(content)"),
+            (either,),
+        ).fetchall()
+        if others:
+            folded = [fold(str(content)) for _, content in others]
+            keys.append(np.array([k for k, _ in others], dtype=np.int64))
+            lengths.append(np.array([len(text) for text in folded], dtype=np.float64))
+            counts.append(np.array([
+                [occurrences(needles[literal], text) if literal in needles else 0 for literal in literals]
+                for text in folded
+            ], dtype=np.float64))  # fmt: skip
+        return np.concatenate(keys), np.maximum(np.concatenate(lengths) - 2, 0), np.concatenate(counts)
+
+    def _texts_of(self, keys: Sequence[int]) -> dict[int, str]:
+        """Interned key -> its text (a symbol ID)."""
+        out: dict[int, str] = {}
+        for chunk in chunks(sorted(set(keys))):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(f"SELECT key, text FROM interned WHERE key IN ({marks})", chunk)
+            out.update((int(k), str(t)) for k, t in rows)
+        return out
+
+    def _trigram_totals(self, literal: str, key: int) -> tuple[int, int]:
+        """(rows, trigrams in all rows) of the trigram table, from FTS5's
+        averages record: an auxiliary function on a row holding ``literal``."""
+        if getattr(self, "_totals_on", None) is not self.db:  # registered once per connection
+            self.db.register_fts5_function(
+                "cartog_trigram_totals", lambda api, *_: f"{api.row_count} {api.column_total_size(-1)}"
+            )
+            self._totals_on = self.db
+        totals = self.db.execute(
+            "SELECT cartog_trigram_totals(fts_trigram) FROM fts_trigram WHERE fts_trigram MATCH ? AND rowid = ?",
+            (trigram_terms(literal)[0], key),
+        ).fetchone()
+        count, total = str(totals[0]).split()
+        return int(count), int(total)
 
     # -- vectors -------------------------------------------------------------
 
@@ -240,7 +398,7 @@ class SearchTables(Tables):
                 "SELECT count(*) FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)"
             ).fetchone(),
         )[0]
-        used = cast("tuple[int]", self.db.execute("SELECT count(*) FROM chunks").fetchone())[0]
+        used = cast("tuple[int]", self.db.execute("SELECT count(*) FROM chunk_rows").fetchone())[0]
         if unused <= max(used, 1000):
             return 0
         ids = [r[0] for r in self.db.execute("SELECT id FROM vectors WHERE text_hash NOT IN (SELECT text_hash FROM chunks)")]
@@ -266,10 +424,10 @@ class SearchTables(Tables):
             rows = cast(
                 "list[tuple[str | None, float]]",
                 self.db.execute(
-                    f"SELECT c.symbol_id, k.distance FROM "
+                    f"SELECT i.text, k.distance FROM "
                     f"(SELECT rowid, distance FROM {VEC_TABLE} WHERE embedding MATCH ? AND k = ?) k "
-                    "JOIN vectors v ON v.id = k.rowid LEFT JOIN chunks c ON c.text_hash = v.text_hash "
-                    "ORDER BY k.distance, c.symbol_id",
+                    f"JOIN vectors v ON v.id = k.rowid LEFT JOIN chunk_rows c ON c.text_hash = {STORED_VECTOR_HASH} "
+                    "LEFT JOIN interned i ON i.key = c.key ORDER BY k.distance, i.text",
                     (blob, min(ask, max(total, 1))),
                 ).fetchall(),
             )

@@ -331,7 +331,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
 
     # -- what differs from the shared SQL (store/symbols.py) -------------------
 
-    GRAPH_TABLES = ("edge_rows", "symbol_rows", "interned", "files", "chunks")
+    GRAPH_TABLES = ("edge_rows", "symbol_rows", "interned", "files", "chunk_rows")
 
     def clear(self) -> None:
         """As GraphTables.clear; the contentless full-text tables are emptied
@@ -362,7 +362,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
             "list[tuple[str, str]]",
             self.db.execute(
                 "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL "
-                "AND tbl_name IN ('symbol_rows', 'edge_rows', 'chunks') ORDER BY name"
+                "AND tbl_name IN ('symbol_rows', 'edge_rows', 'chunk_rows') ORDER BY name"
             ).fetchall(),
         )
         for name, _ in indexes:

@@ -17,14 +17,12 @@ on both backends, ties broken by symbol ID on both.
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from cartog_ci.domain import SymbolText
+from cartog_ci.store.fts5 import K1, Node, Phrase, bm25, fts_words, idf, parse_fts
 from cartog_ci.store.search import words_of
 from cartog_ci.store.tables import Tables, model_change_notice
 
@@ -33,15 +31,9 @@ if TYPE_CHECKING:
 
     from cartog_ci.store.postgres.connection import PgConnection
 
-_FTS_TOKEN = re.compile(r'\s*(?:"((?:[^"]|"")*)"(\*?)|(\()|(\))|(AND|OR|NOT)\b|\{([\w\s]*)\}\s*:)')
-# The tsvector weight of each column of the SQLite store's fts_symbols
-# (keyword_vector's fields): a column filter keeps a phrase's words to them.
-COLUMN_WEIGHTS = {"name": "A", "words": "B", "content": "D"}
 # bm25(fts_symbols, 0.0, 10.0, 4.0, 1.0) in store/search.py: an instance of
 # a phrase counts its column's weight (name ×10, name words ×4, content ×1).
 BM25_WEIGHTS = {"A": 10.0, "B": 4.0, "D": 1.0}
-K1 = 1.2  # FTS5's bm25() constants (ext/fts5/fts5_aux.c)
-B = 0.75
 # Up to this many search texts in a graph, the semantic search compares the
 # question with every one of the graph's vectors, as sqlite-vec does: the same
 # neighbours, in the same order, on both backends (docs/search.md). Above it,
@@ -51,28 +43,6 @@ POSITIONS_PER_WORD = 256  # a tsvector keeps no more positions of one lexeme
 LONGEST_WORD = 2047  # bytes of a lexeme; a longer word is in no text we store (2,048 bytes at most)
 NOTHING = "'\u2400'"  # a lexeme no text has: U+2400 is a symbol, never a word for unicode61
 _REGEX_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")  # ASCII punctuation: escaped in a regular expression
-
-
-@lru_cache(maxsize=1)
-def _unicode61() -> Any:
-    """FTS5's unicode61 tokenizer with remove_diacritics 2, the SQLite
-    store's (store/migrations.py), from an in-memory SQLite connection."""
-    import apsw
-
-    return apsw.Connection(":memory:").fts5_tokenizer("unicode61", ["remove_diacritics", "2"])
-
-
-def fts_words(text: str) -> list[str]:
-    """Words as FTS5 unicode61 (remove_diacritics 2) cuts them: its own code."""
-    import apsw
-
-    if not text:
-        return []
-    words = _unicode61()(
-        text.encode("utf-8", "surrogatepass"), apsw.FTS5_TOKENIZE_DOCUMENT, None,
-        include_offsets=False, include_colocated=False,
-    )  # fmt: skip
-    return cast("list[str]", words)
 
 
 def keyword_vector(fields: Sequence[tuple[str, str]]) -> tuple[str, int]:
@@ -106,82 +76,8 @@ def trigram_length(content: str) -> int:
     return max(len(content) - 2, 0)
 
 
-def bm25(frequencies: Sequence[float], idfs: Sequence[float], length: int, average: float) -> float:
-    """FTS5's bm25() of one row, operation by operation as fts5_aux.c
-    computes it (so the same double comes out): minus the sum, over the
-    query's phrases in order, of idf × f·(k1+1) / (f + k1·(1 − b + b·D/avgdl))."""
-    score = 0.0
-    for f, idf in zip(frequencies, idfs):
-        score += idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * length / average)))
-    return -1.0 * score
-
-
-def idf(rows: int, hits: int) -> float:
-    """FTS5's inverse document frequency of a phrase found in ``hits`` of ``rows`` rows."""
-    value = math.log((rows - hits + 0.5) / (hits + 0.5))
-    return value if value > 0.0 else 1e-6
-
-
-@dataclass(frozen=True)
-class Phrase:
-    words: tuple[str, ...]
-    text: str  # as quoted (for the trigram table: a literal substring)
-    prefix: bool
-    weights: str = ""  # tsvector weights its words must have (a column filter); "" for any
-
-
 Words = dict[str, list[tuple[int, str]]]  # word -> its (position, tsvector weight) in a row
 Frequencies = tuple[str, int, list[float]]  # (symbol_id, the row's length, each phrase's frequency)
-Node = Phrase | str  # a phrase, or "AND" / "OR" / "NOT" / "(" / ")"
-
-
-def parse_fts(expression: str) -> list[Node]:
-    """The tokens of an FTS5 expression we built, implicit ANDs made explicit;
-    a column filter becomes the weights of the phrases of its operand (a
-    phrase, or a parenthesised group)."""
-    out: list[Node] = []
-    group_weights = [""]  # per open parenthesis: the column filter in force
-    pending: str | None = None  # a column filter waiting for its operand
-    pos = 0
-    expression = expression.rstrip()
-    while pos < len(expression):
-        match = _FTS_TOKEN.match(expression, pos)
-        if match is None:
-            raise ValueError(f"not an FTS5 expression of ours: {expression!r}")
-        pos = match.end()
-        quoted, star, opening, closing, operator, columns = match.groups()
-        if columns is not None:
-            if out and _operand_end(out[-1]):
-                out.append("AND")
-            pending = _weights(columns, expression)
-            continue
-        node: Node
-        if quoted is not None:
-            text = quoted.replace('""', '"')
-            node = Phrase(tuple(fts_words(text)), text, bool(star), pending or group_weights[-1])
-        elif opening:
-            node = opening
-            group_weights.append(pending or group_weights[-1])
-        else:
-            node = closing or operator
-            if closing and len(group_weights) > 1:
-                group_weights.pop()
-        pending = None
-        if out and _operand_end(out[-1]) and (isinstance(node, Phrase) or node == "("):
-            out.append("AND")
-        out.append(node)
-    return out
-
-
-def _weights(columns: str, expression: str) -> str:
-    try:
-        return "".join(sorted({COLUMN_WEIGHTS[c] for c in columns.split()}))
-    except KeyError as exc:
-        raise ValueError(f"no such column {exc.args[0]!r} in {expression!r}") from None
-
-
-def _operand_end(node: Node) -> bool:
-    return isinstance(node, Phrase) or node == ")"
 
 
 def tsquery(nodes: Sequence[Node]) -> str:
