@@ -82,6 +82,19 @@ def test_a_bulk_load_numbers_the_edges_it_inserted_as_the_table_does(tmp_path: P
             assert store.numbered_edges() == _read_back(store)
 
 
+def test_a_bulk_load_reads_the_table_after_a_line_or_a_row_changed(tmp_path: Path) -> None:
+    edges = [Edge("a.py:module:a", "f", "calls", "a.py", 3), Edge("a.py:module:a", "g", "calls", "a.py", 4)]
+    with SqliteStore(tmp_path / "index.db") as store, store.transaction(), store.bulk_load():
+        store.insert_edges(edges)
+        store.set_lines([(1, 30)])  # the kept rows would say line 3
+        assert store.numbered_edges() == _read_back(store)
+        assert [e.line for _, e in store.numbered_edges()] == [30, 4]
+    with SqliteStore(tmp_path / "other.db") as store, store.transaction(), store.bulk_load():
+        store.insert_edges(edges)
+        store.delete_edges([1])  # the kept rows would still hold it
+        assert store.numbered_edges() == _read_back(store) == [(2, edges[1])]
+
+
 def test_a_bulk_load_interns_with_the_keys_of_the_table(tmp_path: Path) -> None:
     with SqliteStore(tmp_path / "index.db") as store, store.transaction():
         before = store.intern(["a.py"])

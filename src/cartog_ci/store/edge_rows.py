@@ -83,6 +83,7 @@ class EdgeRows(Interned, EdgeTables):
             self.forget(k for row in named for k in row)
 
     def delete_edges(self, ids: Iterable[int]) -> None:
+        self.inserted = None
         named: list[int] = []
         for chunk in chunks(list(ids)):
             marks = ",".join("?" * len(chunk))
@@ -93,6 +94,7 @@ class EdgeRows(Interned, EdgeTables):
 
     def set_lines(self, updates: Iterable[tuple[int, int]]) -> None:
         """As EdgeTables': on the rows (no index holds the line)."""
+        self.inserted = None
         self.db.executemany("UPDATE edge_rows SET line = ? WHERE id = ?", ((line, i) for i, line in updates))
 
     def set_targets(self, updates: Iterable[tuple[int, str | None, str | None]]) -> None:
