@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -56,19 +58,66 @@ def _index_file_of(repo: str, index_file: str, caller_git_dir: str, cwd: str) ->
 
 
 def run(repo: Path, *args: str, check: bool = True, input: bytes | None = None) -> bytes:
+    started = _PREFETCHED.pop((str(repo), args), None) if input is None else None
     try:
-        proc = subprocess.run(
-            ["git", "-C", str(repo), *args],
-            input=input,
-            capture_output=True,
-            env=_env(repo),
-        )
+        if started is not None:
+            stdout, stderr = started.communicate()
+            returncode = started.returncode
+        else:
+            proc = subprocess.run(
+                ["git", "-C", str(repo), *args],
+                input=input,
+                capture_output=True,
+                env=_env(repo),
+            )
+            stdout, stderr, returncode = proc.stdout, proc.stderr, proc.returncode
     except FileNotFoundError as exc:
         raise GitError("git is not installed or not on PATH") from exc
-    if check and proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(f"git {' '.join(args[:2])} failed: {message[-1] if message else proc.returncode}")
-    return proc.stdout
+    if check and returncode != 0:
+        message = stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"git {' '.join(args[:2])} failed: {message[-1] if message else returncode}")
+    return stdout
+
+
+# git calls started ahead of need (``prefetching``), by (repository, arguments):
+# ``run`` collects the answer instead of starting the same call again.
+_PREFETCHED: dict[tuple[str, tuple[str, ...]], subprocess.Popen[bytes]] = {}
+
+# What an index run asks git first (index/cascade.py ``_plan``): the top level,
+# ``work_tree`` and the tracked files of ``tracked_and_untracked``.
+_TOPLEVEL = ("rev-parse", "--show-toplevel")
+_STATUS = (
+    "--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind",
+    "--untracked-files=all", "--no-renames",
+)  # fmt: skip
+_TRACKED = ("ls-files", "-z", "--cached")
+
+
+@contextmanager
+def prefetching(repo: Path) -> Iterator[None]:
+    """Start the git calls an index run begins with, in the background: git
+    walks the work tree (django: 35 ms and more) while this process imports
+    its modules and opens the index. Each answer is taken by the first
+    ``run`` of the same call inside the block; those not taken are stopped
+    when it ends, so no later call gets an answer older than its own block."""
+    keys = [(str(repo), args) for args in (_TOPLEVEL, _STATUS, _TRACKED)]
+    for key in keys:
+        if key in _PREFETCHED:
+            continue
+        try:
+            _PREFETCHED[key] = subprocess.Popen(
+                ["git", "-C", key[0], *key[1]], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(repo)
+            )
+        except OSError:  # no git: the call itself will say so
+            break
+    try:
+        yield
+    finally:
+        for key in keys:
+            started = _PREFETCHED.pop(key, None)
+            if started is not None:
+                started.kill()
+                started.communicate()
 
 
 def _zsplit(out: bytes) -> list[str]:
@@ -76,14 +125,8 @@ def _zsplit(out: bytes) -> list[str]:
 
 
 def toplevel(path: Path) -> Path | None:
-    proc = subprocess.run(
-        ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
-        capture_output=True,
-        env=_env(),
-    )
-    if proc.returncode != 0:
-        return None
-    return Path(proc.stdout.decode().strip())
+    out = run(path, *_TOPLEVEL, check=False).decode().strip()  # nothing printed outside a repository
+    return Path(out) if out else None
 
 
 def without_work_tree(path: Path) -> str | None:
@@ -150,7 +193,7 @@ def tracked_and_untracked(repo: Path, untracked: list[str] | None = None) -> lis
     if untracked is None:
         out = run(repo, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
         return sorted(set(_zsplit(out)))
-    return sorted(set(_zsplit(run(repo, "ls-files", "-z", "--cached"))) | set(untracked))
+    return sorted(set(_zsplit(run(repo, *_TRACKED))) | set(untracked))
 
 
 def untracked(repo: Path) -> list[str]:
@@ -226,10 +269,7 @@ def work_tree(repo: Path) -> WorkTree:
     instead of four (porcelain v2: the HEAD commit in a header line, each
     changed, unmerged or untracked path in an entry). ``--no-optional-locks``:
     the index stays unwritten, as with ``git diff``."""
-    out = run(
-        repo, "--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind",
-        "--untracked-files=all", "--no-renames",
-    )
+    out = run(repo, *_STATUS)
     head: str | None = None
     changed: set[str] = set()
     untracked_paths: list[str] = []

@@ -78,3 +78,24 @@ def test_dirty_files_then_committed_index_as_cold(tmp_path: Path) -> None:
     cold = tmp_path / "cold.db"
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
+
+
+def test_prefetched_calls_answer_as_run_and_never_outlive_their_block(tmp_path: Path) -> None:
+    """`git.prefetching` starts the first calls of an index run early: inside
+    the block they answer as calls made then; an answer not taken is dropped
+    when the block ends, so a later call sees the work tree as it is then."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"a.py": "a = 1\n"})
+    commit(repo, "first")
+    write(repo, {"a.py": "a = 2\n", "new.py": "n = 1\n"})
+    expected = (git_mod.toplevel(repo), git_mod.work_tree(repo), git_mod.tracked_and_untracked(repo, ["new.py"]))
+    with git_mod.prefetching(repo):
+        got = (git_mod.toplevel(repo), git_mod.work_tree(repo), git_mod.tracked_and_untracked(repo, ["new.py"]))
+    assert got == expected == (repo.resolve(), git_mod.WorkTree(expected[1].head, ["a.py"], ["new.py"]), ["a.py", "new.py"])
+    assert not git_mod._PREFETCHED
+
+    with git_mod.prefetching(repo):
+        pass  # nothing taken: the three calls are stopped
+    assert not git_mod._PREFETCHED
+    write(repo, {"later.py": "l = 1\n"})
+    assert git_mod.work_tree(repo).untracked == ["later.py", "new.py"]

@@ -108,10 +108,13 @@ def run(args: argparse.Namespace) -> int:
     gates = _gates(args.fail_on)
     ws = workspace.locate(args.repo, args.index, require_git=True)
     pushed = _pushed_range() if args.staged else None
-    comparison = sides.choose(
-        ws.root, base=args.base, head=args.head, staged=args.staged, working_tree=args.working_tree, pushed=pushed
-    )
-    report = compute_report(ws, comparison, depth=args.depth, related=not args.no_related, pushed=pushed is not None)
+    with git.prefetching(ws.root):  # the index run's first git calls, while the sides are chosen
+        comparison = sides.choose(
+            ws.root, base=args.base, head=args.head, staged=args.staged, working_tree=args.working_tree, pushed=pushed
+        )
+        report = compute_report(
+            ws, comparison, depth=args.depth, related=not args.no_related, pushed=pushed is not None
+        )
     if report is None:
         return 0
     fmt = "json" if args.json else args.format or "text"

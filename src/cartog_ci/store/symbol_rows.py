@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from cartog_ci.domain import Symbol
 from cartog_ci.store.interned import Interned
-from cartog_ci.store.symbols import GraphTables
+from cartog_ci.store.symbols import SYMBOL_COLUMNS, GraphTables, symbol_of
 from cartog_ci.store.tables import chunks
 
 _HEX = frozenset("0123456789abcdef")
@@ -118,6 +118,27 @@ class SymbolRows(Interned, GraphTables):
             )
             out += [int(k) for row in rows for k in row if k is not None]
         return out
+
+    def detached_method_candidates(self) -> list[Symbol]:
+        """As GraphTables', in two steps: the keys from the rows, then those
+        symbols through the view (django: 5.8 ms instead of 13.8; the self-join
+        of the view joined the interned IDs of every symbol)."""
+        keys = [
+            k
+            for (k,) in self.db.execute(
+                "SELECT s.key FROM symbol_rows s JOIN symbol_rows p ON p.key = s.parent_key "
+                "WHERE s.kind = 'method' AND p.kind IN ('module', 'namespace') AND s.qualified_name LIKE '%.%'"
+            )
+        ]
+        found: list[Symbol] = []
+        for chunk in chunks(keys):
+            rows = self.db.execute(
+                f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE id IN "
+                f"(SELECT text FROM interned WHERE key IN ({','.join('?' * len(chunk))}))",
+                chunk,
+            )
+            found += [symbol_of(r) for r in rows]
+        return sorted(found, key=_all_order)
 
     def symbol_count(self) -> int:
         """As GraphTables': counted on the rows (its smallest index), not
