@@ -9,8 +9,8 @@ The peers are installed once from their registries into a scratch directory
 Corpora are the replayed histories of benchmarks/report.py (two releases of a
 PyPI sdist, the old one committed on ``main``, the files the new one changed
 applied on ``upgrade`` in 10 commits): scrapy 2.11.0 -> 2.11.2, celery
-5.3.6 -> 5.4.0 and prefect 3.0.0 -> 3.0.2 (``--corpus``, repeatable; default
-scrapy and celery). Each tool works on a clone of its
+5.3.6 -> 5.4.0, prefect 3.0.0 -> 3.0.2 and the TypeScript of zod 4.1.0 ->
+4.1.12 (npm; ``--corpus``, repeatable; default all). Each tool works on a clone of its
 own (a tool may write files into the repository: codegraph a ``.codegraph/``
 journal), with its index outside the repository.
 
@@ -84,8 +84,10 @@ EDIT_TARGET = {
     "scrapy": "scrapy/http/request/__init__.py",
     "celery": "celery/app/amqp.py",
     "prefect": "src/prefect/flows.py",
+    "zod": "src/v4/core/util.ts",
 }
 APPENDED = "\n\ndef cartog_bench_added(value):\n    return len(str(value))\n"
+APPENDED_TS = "\n\nexport function cartogBenchAdded(value: unknown): number {\n  return String(value).length;\n}\n"
 
 
 # -- installing the peers ----------------------------------------------------------
@@ -242,7 +244,8 @@ class CorpusBench:
         if scenario == "no change":
             return tool.update()
         if scenario == "one file":
-            with appended(tool.clone / EDIT_TARGET[self.pair.name], APPENDED):
+            target = EDIT_TARGET[self.pair.name]
+            with appended(tool.clone / target, APPENDED_TS if target.endswith(".ts") else APPENDED):
                 done = tool.update()
             tool.update()  # back in sync, untimed
             return done

@@ -259,6 +259,12 @@ class Resolver:
         self._detached: dict[str, dict[str, list[str]]] | None = None
         self._dir_names: dict[str, set[str]] = {}
         self._modules: dict[tuple[str, str], list[str]] = {}
+        # ``_export`` answers from the start of a chain, by (file, name, hops);
+        # emptied when the hierarchy is set (a member is looked up in it)
+        self._exports: dict[tuple[str, str, int], tuple[str, ...] | None] = {}
+        self._site_read = False  # whether an answer depended on ``_site``
+        self._owned_specs: dict[tuple[str, str], bool] = {}  # (importer, spec) -> ``_owned``
+        self._js_globals: dict[tuple[str, bool], tuple[str | None, str | None]] = {}
 
     # -- public --------------------------------------------------------------
 
@@ -326,6 +332,7 @@ class Resolver:
         for class_id, base_ids in bases.items():
             self.t.bases[class_id] = base_ids
         self.t.unknown_bases = set(unknown)
+        self._exports.clear()
 
     def set_hierarchy_on_demand(
         self, bases_of: Callable[[str], list[str]], has_unknown_base: Callable[[str], bool]
@@ -333,12 +340,17 @@ class Resolver:
         """``set_hierarchy`` with each class's bases read when first needed."""
         self.t.bases = _OnDemand(lambda key: bases_of(str(key)) or _ABSENT)
         self.t.unknown_bases = _OnDemand(lambda key: True if has_unknown_base(str(key)) else _ABSENT)  # type: ignore[assignment]
+        self._exports.clear()
 
     # -- module lookup -------------------------------------------------------
 
     def _owned(self, importer: str, spec: str) -> bool:
-        language = languages.get(self.t.language_of_file.get(importer, ""))
-        return language is not None and language.owns_module(self.t, importer, spec)
+        key = (importer, spec)
+        owned = self._owned_specs.get(key)
+        if owned is None:
+            language = languages.get(self.t.language_of_file.get(importer, ""))
+            owned = self._owned_specs[key] = language is not None and language.owns_module(self.t, importer, spec)
+        return owned
 
     def module_files(self, importer: str, spec: str) -> list[str]:
         """The files ``spec`` names from ``importer``: asked once per pair
@@ -391,6 +403,27 @@ class Resolver:
         return [i for i in ids if self.t.by_id[i].kind != "method"]
 
     def _export(
+        self, path: str, name: str, hops: int = 0, seen: frozenset[str] = frozenset()
+    ) -> list[str] | None:
+        """``_walk_export``, remembered for chains that start here (``seen``
+        empty): every file importing a name from a barrel (`export * from`,
+        zod's index.ts) walked the same star imports again, 70k walks for 15k
+        edges. An answer that read the edge's own line (``_effective``: the
+        definition before that line) is not kept."""
+        if seen:
+            return self._walk_export(path, name, hops, seen)
+        key = (path, name, hops)
+        if key in self._exports:
+            kept = self._exports[key]
+            return None if kept is None else list(kept)
+        outer, self._site_read = self._site_read, False
+        found = self._walk_export(path, name, hops, seen)
+        if not self._site_read:
+            self._exports[key] = None if found is None else tuple(found)
+        self._site_read = outer or self._site_read
+        return found
+
+    def _walk_export(
         self, path: str, name: str, hops: int = 0, seen: frozenset[str] = frozenset()
     ) -> list[str] | None:
         """Resolve ``name`` as exported by module file ``path``.
@@ -538,14 +571,18 @@ class Resolver:
         same_dir and project-wide guesses would be wrong (a type parameter
         `Input` is not the `type Input` of some test file). Only ambient
         declarations (.d.ts) are visible everywhere."""
-        candidates = [
-            i
-            for i in self.t.by_name.get(name, [])
-            if self.t.by_id[i].file.endswith(".d.ts")
-            and self.t.by_id[i].parent_id == self.t.module_of_file.get(self.t.by_id[i].file)
-            and (kind == "calls" or self.t.by_id[i].kind in TYPE_KINDS)
-        ]
-        return self._pick(candidates, "unique")
+        key = (name, kind == "calls")
+        found = self._js_globals.get(key)
+        if found is None:
+            candidates = [
+                i
+                for i in self.t.by_name.get(name, [])
+                if self.t.by_id[i].file.endswith(".d.ts")
+                and self.t.by_id[i].parent_id == self.t.module_of_file.get(self.t.by_id[i].file)
+                and (kind == "calls" or self.t.by_id[i].kind in TYPE_KINDS)
+            ]
+            found = self._js_globals[key] = self._pick(candidates, "unique")
+        return found
 
     def _qualified(
         self, source: Symbol, qualifier: str, name: str, *, parameters: bool = True
@@ -638,6 +675,7 @@ class Resolver:
     def _member_of_line_module(self, source: Symbol, name: str) -> tuple[str | None, str | None]:
         """`require('./util').pad()`: ``pad`` of the one module this line
         imports whole; a package's (`require('lodash').map()`) is external."""
+        self._site_read = True
         modules = set(self.t.line_modules.get(self._site, ()))
         if len(modules) != 1:
             return None, None
@@ -993,6 +1031,7 @@ class Resolver:
         test file's `class Fake` declared again in each test)."""
         if len(ids) < 2 or not _scope(self.t.by_id[ids[0]]).last_definition_wins:
             return ids[0]
+        self._site_read = True
         file, line = self._site
         before = [i for i in ids if self.t.by_id[i].file == file and self.t.by_id[i].start_line <= line]
         return before[-1] if before else ids[-1]
