@@ -605,3 +605,31 @@ def test_kept_edge_rows_read_back_in_the_order_of_a_cold_build(tmp_path: Path) -
         (1, "main.py:module:main", "imports", "b", "lib", "lib.py:function:b", "import"),
         (1, "main.py:module:main", "imports", "c", "lib", "lib.py:function:c", "import"),
     ]
+
+
+def test_a_changed_test_module_is_no_module_for_js_files_importing_a_name_test(tmp_path: Path) -> None:
+    """`src/b.test.ts` has the module key `test`; `import { test } from
+    "vitest"` in another file binds a function of vitest, never that module
+    (JS/TS name no module file by an imported name): editing b.test.ts's
+    imports re-resolves b.test.ts's edges only, not every test file's."""
+    repo = init_repo(tmp_path / "repo")
+    test_file = 'import { test } from "vitest";\nimport { fn } from "./util";\n\ntest("x", () => {\n  fn();\n});\n'
+    write(repo, {
+        "src/util.ts": "export function fn(): number {\n  return 1;\n}\n",
+        "src/other.ts": "export const other = 2;\n",
+        "src/a.test.ts": test_file,
+        "src/b.test.ts": test_file,
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    b = repo / "src/b.test.ts"
+    b.write_text('import { other } from "./other";\n' + b.read_text())
+    result = index(repo)
+    assert result.parsed == 1
+    # b.test.ts's three imports (one new) and two calls, and a.test.ts's two
+    # edges naming `test` (the name of a module that changed); a.test.ts's
+    # edges to `fn` keep their targets (all four were resolved again before)
+    assert result.edges_resolved == 7
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)

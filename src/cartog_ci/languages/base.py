@@ -117,6 +117,13 @@ class ScopeRules:
     # Python: a name imported from a package may be one of its modules
     # (`from pkg import sub`), also in a namespace package with no __init__.
     submodule_imports: bool = False
+    # Whether a name an import binds may be a module file of the project
+    # (Python `from pkg import sub`, Rust `use crate::a::b`, Java `import
+    # a.b.C`): a file appearing or changing then concerns the files importing
+    # its name. JS/TS: no, `import { test } from "vitest"` names no file
+    # `*.test.ts` (a namespace re-export, `export * as ka from "./ka"`, is an
+    # edge naming `ka`, re-resolved by that name).
+    imported_names_may_be_modules: bool = True
     # Go, Rust: a method declared at file level (`func (a Afero) ReadFile`,
     # an `impl` away from its type) is reached through its type only: it
     # binds no name of the file or package, so `ReadFile(x)` and

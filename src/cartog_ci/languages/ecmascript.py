@@ -398,6 +398,7 @@ def _scope(globals_: frozenset[str], *, merged: bool, typed: bool = False) -> Sc
         instance_constants=True,
         prototype_methods=True,
         module_calls=("require",),
+        imported_names_may_be_modules=False,
     )
 
 
