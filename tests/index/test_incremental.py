@@ -633,3 +633,36 @@ def test_a_changed_test_module_is_no_module_for_js_files_importing_a_name_test(t
     cold = tmp_path / "cold.db"
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
+
+
+def test_js_bindings_of_a_file_nobody_imports_stay_its_own(tmp_path: Path) -> None:
+    """A new test file importing vitest's `expect` binds `expect` for itself
+    only (JS/TS files see each other's names only through imports): the
+    other files' `expect(...)` keep their targets. A file a barrel re-exports
+    is seen through the barrel: what it binds otherwise is re-resolved
+    everywhere (the consumer of the barrel follows the new binding)."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "src/a.test.ts": 'import { expect } from "vitest";\n\nexpect(1);\nexpect(2);\n',
+        "src/c.ts": "export function x(): number {\n  return 1;\n}\n",
+        "src/d.ts": "export function x(): number {\n  return 2;\n}\n",
+        "src/f.ts": 'export { x } from "./c";\n',
+        "src/b.ts": 'export * from "./f";\n',
+        "src/use.ts": 'import { x } from "./b";\n\nexport function go(): number {\n  return x();\n}\n',
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    write(repo, {"src/new.test.ts": 'import { expect } from "vitest";\n\nexpect(3);\n'})
+    result = index(repo)
+    assert result.parsed == 1
+    assert result.edges_resolved == 2  # new.test.ts's import and call; a.test.ts's three edges keep theirs
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+
+    write(repo, {"src/f.ts": 'export { x } from "./d";\n'})
+    index(repo)
+    calls = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["kind"] == "calls"}
+    assert calls["src/use.ts:function:go"] == "src/d.ts:function:x"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)

@@ -200,6 +200,7 @@ def _index(
         reshaped: set[str] = set()  # names of symbols edited in place (same ID)
         old_targets: set[str] = set()
         rebound: dict[str, set[str] | None] = {}  # file -> the names it binds otherwise (None: any)
+        bindings: dict[str, set[str]] = {}  # JS/TS file -> the names its changed imports bind
         reparsed: list[str] = []
         pending: set[Edge] = set()  # the re-parsed files' edges that carry no target over
         hierarchy = _Hierarchy()
@@ -247,7 +248,7 @@ def _index(
             started = time.perf_counter()
             names, edited, rebinds = _apply_file(
                 store, item.extraction, result, hierarchy, pending, old_targets,
-                fresh=fresh, search_index=plan.mode == "incremental",
+                fresh=fresh, search_index=plan.mode == "incremental", bindings=bindings,
             )  # fmt: skip
             if rebinds is None or rebinds:  # what this module re-exports may have changed
                 rebound[path] = rebinds
@@ -265,8 +266,9 @@ def _index(
         importers: set[str] = set()
         if plan.mode == "incremental":  # else every edge is resolved again
             appeared = {p: None for p in new_files + result.deleted_files}  # a module appearing binds anything
-            names_of_importers, importers = _importers(store, {**rebound, **appeared})
+            names_of_importers, importers = _importers(store, {**rebound, **appeared}, bindings)
             affected_names |= names_of_importers
+        affected_names |= _seen_elsewhere(store, bindings)
         if plan.mode == "incremental" and not hierarchy.forced:
             # a base that is no longer there: its subclasses lose it (and the
             # edge its target, in phase 1, before it could be compared)
@@ -328,12 +330,16 @@ def _apply_file(
     *,
     fresh: bool,
     search_index: bool = True,
+    bindings: dict[str, set[str]] | None = None,
 ) -> tuple[set[str], set[str], set[str] | None]:
     """Merkle-diff one re-parsed file against the store and apply it: the
     names defined or bound otherwise (added, removed, imported otherwise),
     the names of the symbols edited in place, and the names the file's
     imports bind otherwise (None: any, a star import changed). The targets
-    its stored edges had go to ``old_targets``."""
+    its stored edges had go to ``old_targets``. ``bindings`` gets the names
+    the changed imports of a JS/TS file bind (see ``_seen_elsewhere``)."""
+    from cartog_ci import languages
+
     path = extraction.path
     new = {s.id: s for s in extraction.symbols}
     old = {} if fresh else {s.id: s for s in store.symbols_in_file(path)}
@@ -369,7 +375,15 @@ def _apply_file(
     if not fresh:
         changed = _import_keys(old_edges) ^ _import_keys(extraction.edges)
         rebinding = [e for e in old_edges + list(extraction.edges) if _import_key(e) in changed]
-        names |= _names_of((), rebinding)
+        bound = _names_of((), rebinding)
+        if bound and bindings is not None and _imports_only(path):
+            # seen by other files only through an import of this one: those
+            # names are re-resolved everywhere only if one imports it
+            # (``_seen_elsewhere``); here, at once
+            bindings[path] = bound
+            pending.update(e for e in edges if _names_one_of(e, bound))
+        else:
+            names |= bound
         rebinds = None if any(e.target_name == "*" for e in rebinding) else _bound_names(rebinding)
         _note_types(hierarchy, old.values(), old_edges, added, removed, modified)
     return names, {s.name for s in modified}, rebinds
@@ -521,7 +535,9 @@ def _source_suffixes() -> frozenset[str]:
     return frozenset(ext.lstrip(".") for language in languages.LANGUAGES.values() for ext in language.extensions)
 
 
-def _importers(store: Store, files: dict[str, set[str] | None]) -> tuple[set[str], set[str]]:
+def _importers(
+    store: Store, files: dict[str, set[str] | None], bindings: dict[str, set[str]] | None = None
+) -> tuple[set[str], set[str]]:
     """The names that files importing one of ``files`` (a module that
     appeared, vanished or re-exports otherwise) bind through it, and those
     files: every edge of theirs may now resolve otherwise, a call on what an
@@ -530,7 +546,8 @@ def _importers(store: Store, files: dict[str, set[str] | None]) -> tuple[set[str
     name, a module that appeared or vanished): importing another name of
     it, or the module whole, changes nothing (django: a changed import in
     one module no longer re-resolves every file importing any module of
-    that name)."""
+    that name). A JS/TS importer's names go to ``bindings`` instead
+    (``_seen_elsewhere``)."""
     keys: dict[str, set[str] | None] = {}
     for path, rebinds in files.items():
         key = _module_key(path)
@@ -543,7 +560,11 @@ def _importers(store: Store, files: dict[str, set[str] | None]) -> tuple[set[str
     importers: set[str] = set()
     for edge in store.import_edges():
         if _imports_through(edge, keys):
-            names |= {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
+            bound = {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
+            if bindings is not None and _imports_only(edge.file):
+                bindings.setdefault(edge.file, set()).update(bound)  # its edges are all resolved again
+            else:
+                names |= bound
             importers.add(edge.file)
     return names, importers
 
@@ -557,6 +578,37 @@ def _imports_through(edge: Edge, keys: dict[str, set[str] | None]) -> bool:
     rebinds = keys[key]
     whole = edge.target_name in ("*", edge.qualifier)  # a star import, `import pkg.mod`
     return rebinds is None or whole or edge.target_name in rebinds
+
+
+def _names_one_of(e: Edge, names: set[str]) -> bool:
+    """Whether ``e`` is an edge phase 2 revisits for one of ``names`` (as
+    ``_edges_to_revisit`` finds them: by target or alias, by qualifier, by a
+    part of a constructed receiver's qualifier)."""
+    q = e.qualifier
+    if e.target_name in names or e.alias in names or q in names:
+        return True
+    return q is not None and q.endswith("()") and not names.isdisjoint(q.removesuffix("()").split("."))
+
+
+def _seen_elsewhere(store: Store, bindings: dict[str, set[str]]) -> set[str]:
+    """Of the names changed imports bind in JS/TS files (``bindings``), those
+    other files may see: another file sees a module's bindings only through
+    an import of it (``ScopeRules.imports_only``), itself or through a
+    barrel that imports it. A file no import names (a test, an entry point)
+    binds them for itself: its own edges were re-resolved (zod: a new test
+    file importing vitest's `expect` re-resolved every `expect(...)` of the
+    project, 4,500 edges)."""
+    if not bindings:
+        return set()
+    imported = {_module_key(e.qualifier or "") for e in store.import_edges()}
+    return {n for path, names in bindings.items() if _module_key(path) in imported for n in names}
+
+
+def _imports_only(path: str) -> bool:
+    from cartog_ci import languages
+
+    language = languages.for_path(path)
+    return language is not None and language.scope.imports_only
 
 
 def _names_modules(path: str) -> bool:
