@@ -11,6 +11,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import posixpath
 import re
 import time
 from collections import Counter
@@ -550,13 +551,12 @@ def _importers(
     (``_seen_elsewhere``)."""
     keys: dict[str, set[str] | None] = {}
     for path, rebinds in files.items():
-        key = _module_key(path)
-        if key:
+        for key in _keys_of(path):
             known = keys.get(key, set())
             keys[key] = None if rebinds is None or known is None else known | rebinds
     if not keys:
         return set(), set()
-    names = set(keys)
+    names = set(keys) - {""}
     importers: set[str] = set()
     for edge in store.import_edges():
         if _imports_through(edge, keys):
@@ -601,7 +601,33 @@ def _seen_elsewhere(store: Store, bindings: dict[str, set[str]]) -> set[str]:
     if not bindings:
         return set()
     imported = {_module_key(e.qualifier or "") for e in store.import_edges()}
-    return {n for path, names in bindings.items() if _module_key(path) in imported for n in names}
+    # `./index`, `.`: an index file of some directory, which the spec alone does not say
+    any_index = bool(imported & (_package_files() | {""}))
+    return {
+        n
+        for path, names in bindings.items()
+        if _module_key(path) in imported or any_index and _stem(path) in _package_files()
+        for n in names
+    }
+
+
+def _keys_of(path: str) -> list[str]:
+    """The module keys imports of ``path`` may have: its own (``_module_key``:
+    `src/v4/index.ts` -> `v4`) and, for a package file, the spec's that
+    names it relative to a directory (`./index`; in JS/TS also `.`): the
+    spec alone does not say which directory, so any such import counts."""
+    key = _module_key(path)
+    keys = [key] if key else []
+    stem = _stem(path)
+    if stem in _package_files():
+        keys.append(stem)
+        if _imports_only(path):
+            keys.append("")
+    return keys
+
+
+def _stem(path: str) -> str:
+    return posixpath.basename(path).split(".")[0]
 
 
 def _imports_only(path: str) -> bool:
