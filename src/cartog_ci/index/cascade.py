@@ -613,9 +613,13 @@ def _seen_elsewhere(store: Store, bindings: dict[str, set[str]]) -> set[str]:
 
 def _keys_of(path: str) -> list[str]:
     """The module keys imports of ``path`` may have: its own (``_module_key``:
-    `src/v4/index.ts` -> `v4`) and, for a package file, the spec's that
-    names it relative to a directory (`./index`; in JS/TS also `.`): the
-    spec alone does not say which directory, so any such import counts."""
+    `src/v4/index.ts` -> `v4`); for a package file, the spec's that names
+    it relative to a directory (`./index`; in JS/TS also `.`): the spec
+    alone does not say which directory, so any such import counts; where a
+    package is a directory (Go), the directory's (a file appearing in
+    `lib/` changes what `import ".../lib"` resolves to)."""
+    from cartog_ci import languages
+
     key = _module_key(path)
     keys = [key] if key else []
     stem = _stem(path)
@@ -623,6 +627,9 @@ def _keys_of(path: str) -> list[str]:
         keys.append(stem)
         if _imports_only(path):
             keys.append("")
+    language = languages.for_path(path)
+    if language is not None and language.scope.package_is_directory and "/" in path:
+        keys.append(posixpath.basename(posixpath.dirname(path)))  # Go: `import "example.com/m/lib"`
     return keys
 
 
