@@ -769,9 +769,10 @@ def _receiver_edges(store: Store, hierarchy: _Hierarchy | None = None) -> list[N
     a `Foo()`: where the method comes from depends on the bases. With
     ``hierarchy`` of a run whose changed bases reach no class outside the
     re-parsed files (``hierarchy.contained``), a method's own object is only
-    called in those files, whose edges are re-resolved anyway."""
+    called in those files, whose edges are re-resolved anyway. And imports
+    of a member (Java `import static a.C.m`): `m` may be inherited by `C`."""
     own = [] if hierarchy is not None and hierarchy.contained else store.edges_qualified_by(_receiver_qualifiers(store))
-    return own + store.edges_on_constructed_receivers()
+    return own + store.edges_on_constructed_receivers() + store.member_imports()
 
 
 def _bases_changed(

@@ -215,6 +215,11 @@ class Store(Protocol):
 
     def edges_qualified_by(self, qualifiers: Sequence[str]) -> list[NumberedEdge]: ...
 
+    def member_imports(self) -> list[NumberedEdge]:
+        """Imports with a dotted target (Java `import static a.C.m`: ``C.m``),
+        whose member may be inherited."""
+        ...
+
     def edges_on_constructed_receivers(self, naming: Collection[str] | None = None) -> list[NumberedEdge]:
         """Qualified by a construction (``Foo().run()``) or a receiver holding
         one; with ``naming``, only those whose qualifier (``()`` dropped) has

@@ -202,6 +202,9 @@ class EdgeTables(Tables):
     def edges_qualified_by(self, qualifiers: Sequence[str]) -> list[NumberedEdge]:
         return self._numbered_in("qualifier IN ({marks})", qualifiers)
 
+    def member_imports(self) -> list[NumberedEdge]:
+        return self._numbered("kind = 'imports' AND target_name LIKE '%.%'")
+
     def edges_on_constructed_receivers(self, naming: Collection[str] | None = None) -> list[NumberedEdge]:
         """Calls on an object built in place (``Foo().run()``) or held from
         one; with ``naming``, those whose qualifier has one of these dotted

@@ -1,0 +1,148 @@
+"""Random edits of a small Rust crate and a small Java project: after every
+step the incremental index equals a cold build of the same tree.
+
+Rust: modules declared in lib.rs, `use crate::...` and `pub use`
+re-exports, `impl` blocks away from their type, paths called without a
+`use`. Java: one class a file in package directories, imports (static ones
+too), subclasses in other files, calls through `this` and inherited
+methods."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.testing.fixtures import commit, exported, git, index, init_repo, write
+
+RUST_FILES = ("src/a.rs", "src/b.rs", "src/util/mod.rs", "src/util/deep.rs")
+RUST_FNS = ("alpha", "beta", "run")
+JAVA_FILES = ("src/com/x/A.java", "src/com/x/B.java", "src/com/y/C.java", "src/com/y/D.java")
+JAVA_METHODS = ("alpha", "beta", "run")
+
+
+class _Tree:
+    def __init__(self, repo: Path, seed: int, files: tuple[str, ...]) -> None:
+        self.repo = repo
+        self.rng = random.Random(seed)
+        self.all = files
+        self.files = set(files)
+
+    def text(self, path: str) -> str:
+        raise NotImplementedError
+
+    def fixed(self) -> dict[str, str]:
+        return {}
+
+    def start(self) -> None:
+        write(self.repo, self.fixed())
+        write(self.repo, {p: self.text(p) for p in self.all})
+        commit(self.repo, "initial")
+
+    def step(self) -> str:
+        op = self.rng.choice([self.rewrite, self.rewrite, self.rewrite, self.delete, self.restore, self.commit])
+        op()
+        return op.__name__
+
+    def rewrite(self) -> None:
+        path = self.rng.choice(sorted(self.files))
+        write(self.repo, {path: self.text(path)})
+
+    def delete(self) -> None:
+        if len(self.files) > 2:
+            path = self.rng.choice(sorted(self.files))
+            self.files.discard(path)
+            (self.repo / path).unlink()
+
+    def restore(self) -> None:
+        missing = sorted(set(self.all) - self.files)
+        if missing:
+            path = self.rng.choice(missing)
+            self.files.add(path)
+            write(self.repo, {path: self.text(path)})
+
+    def commit(self) -> None:
+        git(self.repo, "add", "-A")
+        git(self.repo, "commit", "-q", "--allow-empty", "-m", "step")
+
+
+class _Crate(_Tree):
+    MODULES = {"src/a.rs": "a", "src/b.rs": "b", "src/util/mod.rs": "util", "src/util/deep.rs": "util::deep"}
+
+    def fixed(self) -> dict[str, str]:
+        return {
+            "Cargo.toml": '[package]\nname = "m"\nversion = "0.1.0"\nedition = "2021"\n',
+            "src/lib.rs": "pub mod a;\npub mod b;\npub mod util;\n\npub struct Server;\n",
+        }
+
+    def text(self, path: str) -> str:
+        rng = self.rng
+        others = [m for p, m in self.MODULES.items() if p != path]
+        lines: list[str] = []
+        if path == "src/util/mod.rs":
+            lines.append("pub mod deep;")
+        for _ in range(rng.randint(0, 2)):
+            lines.append(f"{rng.choice(['use', 'pub use'])} crate::{rng.choice(others)}::{rng.choice(RUST_FNS)};")
+        lines.append("")
+        for name in rng.sample(RUST_FNS, k=rng.randint(1, 2)):
+            calls = [f"{c}();" for c in rng.sample(RUST_FNS, k=1)]
+            calls.append(f"crate::{rng.choice(others)}::{rng.choice(RUST_FNS)}();")
+            if rng.random() < 0.5:
+                calls.append("let s = crate::Server;\n    s.start();")
+            lines.append(f"pub fn {name}() {{\n    " + "\n    ".join(calls) + "\n}\n")
+        if rng.random() < 0.4:
+            lines.append("impl crate::Server {\n    pub fn start(&self) {\n        self.start();\n    }\n}\n")
+        return "\n".join(lines)
+
+
+class _Java(_Tree):
+    def text(self, path: str) -> str:
+        rng = self.rng
+        package = ".".join(path.split("/")[1:-1])
+        name = Path(path).stem
+        others = [p for p in self.all if p != path]
+        lines = [f"package {package};", ""]
+        base = None
+        for other in rng.sample(others, k=rng.randint(0, 2)):
+            cls = Path(other).stem
+            full = ".".join(other.split("/")[1:-1]) + "." + cls
+            if rng.random() < 0.3:
+                lines.append(f"import static {full}.{rng.choice(JAVA_METHODS)};")
+            else:
+                lines.append(f"import {full};")
+                base = base or (cls if rng.random() < 0.4 else None)
+        lines.append("")
+        lines.append(f"public class {name}" + (f" extends {base}" if base else "") + " {")
+        for method in rng.sample(JAVA_METHODS, k=rng.randint(1, 2)):
+            calls = [f"{c}();" for c in rng.sample(JAVA_METHODS, k=2)]
+            calls.append(f"this.{rng.choice(JAVA_METHODS)}();")
+            lines.append(f"    public static void {method}() {{\n        " + "\n        ".join(calls) + "\n    }")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+def _replay(tree: _Tree, repo: Path, tmp_path: Path, label: str, steps: int) -> None:
+    tree.start()
+    index(repo)
+    cold = tmp_path / "cold.db"
+    resolved = 0
+    for step in range(steps):
+        op = tree.step()
+        resolved += index(repo).edges_resolved
+        index(repo, force=True, db=cold)
+        assert exported(repo) == exported(repo, cold), f"{label}, step {step}: {op}"
+        cold.unlink()
+    assert resolved  # the edits changed what resolves
+
+
+@pytest.mark.parametrize("seed", range(10, 24))
+def test_random_rust_edits_index_as_cold(tmp_path: Path, seed: int) -> None:
+    repo = init_repo(tmp_path / "repo")
+    _replay(_Crate(repo, seed, RUST_FILES), repo, tmp_path, f"seed {seed}", 15)
+
+
+@pytest.mark.parametrize("seed", range(10, 24))
+def test_random_java_edits_index_as_cold(tmp_path: Path, seed: int) -> None:
+    repo = init_repo(tmp_path / "repo")
+    _replay(_Java(repo, seed, JAVA_FILES), repo, tmp_path, f"seed {seed}", 15)
