@@ -290,16 +290,24 @@ def _collect(
     until: float | None = None,
     timeout_ms: int | None = None,
     edge_kinds: frozenset[str] | None = None,
-) -> tuple[list[_Def], list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]]]:
+) -> tuple[list[_Def], list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]], list[tuple[int, int]]]:
+    """The definitions, the references (and bindings) and the comments'
+    byte ranges, sorted, of one tree."""
     defs: list[_Def] = []
     refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]] = []
+    comments: list[tuple[int, int]] = []
     seen_defs: set[tuple[int, int]] = set()
     seen_refs: set[tuple[str, int, int]] = set()
     tags = spec.query
+    first_comment = spec.comment_pattern
     fixed_names = spec.fixed_names
     for i, (pattern, captures) in enumerate(budget.matches(tags, root)):
         if i % 256 == 0:
             budget.check(until, timeout_ms)
+        if pattern >= first_comment:
+            comment = captures["comment"][0]
+            comments.append((comment.start_byte, comment.end_byte))
+            continue
         name_nodes: Sequence[ts.Node | None] = captures.get("name") or _NO_NODE
         # `(#set! name "<init>")`: a fixed name (Java constructors)
         fixed = fixed_names[pattern]
@@ -352,7 +360,8 @@ def _collect(
             elif key == "local.definition" and captures.get("local.scope"):
                 scope = captures["local.scope"][0]
                 refs += [(_LOCAL, scope, n, (None, _text(n)), "") for n in nodes]
-    return defs, refs
+    comments.sort()
+    return defs, refs, comments
 
 
 def _bound_value(captures: dict[str, list[ts.Node]]) -> str | None:
@@ -549,17 +558,6 @@ def _enclosing(defs: list[_Def], starts: list[int], pos: int) -> int:
     return i
 
 
-def _comment_ranges(spec: Syntax, root: ts.Node) -> list[tuple[int, int]]:
-    q = spec.comment_query
-    if q is None:
-        return []
-    ranges: list[tuple[int, int]] = []
-    for nodes in ts.QueryCursor(q).captures(root).values():
-        ranges.extend((n.start_byte, n.end_byte) for n in nodes)
-    ranges.sort()
-    return ranges
-
-
 def extract(
     path: str,
     source: bytes,
@@ -581,9 +579,8 @@ def extract(
     until = budget.deadline(timeout_ms)
     tree = budget.parse(spec.grammar, source, timeout_ms)
     root = tree.root_node
-    defs, raw_refs = _collect(spec, root, until, timeout_ms, edge_kinds)
+    defs, raw_refs, comments = _collect(spec, root, until, timeout_ms, edge_kinds)
     _nest(defs, spec)
-    comments = _comment_ranges(spec, root)
     symbols = _symbols(path, source, spec, defs, comments, root, code_hashes)
     ids = [s.id for s in symbols]  # ids[0] is the module; defs[i] -> ids[i + 1]
     starts = [d.start for d in defs]
