@@ -137,9 +137,12 @@ class SearchTables(Interned):
         elif not fresh:
             self.delete_texts([path])
         latest = {t.symbol_id: t for t in texts}  # the last text of an ID wins
-        keys = self.keys_of([path, *latest])  # the symbols' own, stored before their texts
-        if len(keys) <= len(latest):
-            keys = self.intern([path, *latest])
+        if self.known is not None:  # a bulk load: every key interned so far is known
+            keys: Mapping[str, int] = self.key_map([path, *latest])
+        else:
+            keys = self.keys_of([path, *latest])  # the symbols' own, stored before their texts
+            if len(keys) <= len(latest):
+                keys = self.intern([path, *latest])
         self.db.executemany(
             "INSERT OR REPLACE INTO chunk_rows (key, file_key, text_hash, content, embed_chars, embed_text) "
             "VALUES (?, ?, ?, ?, ?, ?)",
