@@ -51,6 +51,7 @@ _BIND_TYPE = "_bind_type"  # a type written for a receiver, not an edge
 # catch-all @bind.other pattern ignores them.
 _SPECIFIC_VALUES = frozenset({"call", "identifier", "call_expression", "new_expression", "as_expression"})
 _LOCAL = "local"  # a @local.definition among the references, never an edge
+_NOT_EDGES = frozenset({_BIND, _BIND_TYPE, _LOCAL})
 # Long enough for real parameter lists (scrapy's Request.__init__ is 700
 # characters): the report judges signature changes on the whole text.
 MAX_SIGNATURE = 4000
@@ -194,24 +195,29 @@ def _code_hash(
     return merkle.content_hash(d.kind, d.name, _WS.sub("", signature), own.translate(None, _ASCII_WS))
 
 
+def _first_named(node: ts.Node | None) -> ts.Node | None:
+    """The first named child (``named_children[0]`` without building the
+    list of all of them: a class body's every statement)."""
+    return node.named_child(0) if node is not None and node.named_child_count else None
+
+
 def _docstring_node(d: _Def, spec: Syntax) -> ts.Node | None:
     if not spec.docstring_in_body:
         return None
-    body = d.node.child_by_field_name("body")
-    first = body.named_children[0] if body is not None and body.named_children else None
-    if first is not None and first.type == "expression_statement" and first.named_children:
-        if first.named_children[0].type == "string":
+    first = _first_named(d.node.child_by_field_name("body"))
+    if first is not None and first.type == "expression_statement":
+        inner = _first_named(first)
+        if inner is not None and inner.type == "string":
             return first
     return None
 
 
 def _docstring(d: _Def, spec: Syntax) -> str:
     if spec.docstring_in_body:
-        body = d.node.child_by_field_name("body")
-        first = body.named_children[0] if body is not None and body.named_children else None
-        if first is not None and first.type == "expression_statement" and first.named_children:
-            inner = first.named_children[0]
-            if inner.type == "string":
+        first = _first_named(d.node.child_by_field_name("body"))
+        if first is not None and first.type == "expression_statement":
+            inner = _first_named(first)
+            if inner is not None and inner.type == "string":
                 return _clean_doc(_text(inner))
         return ""
     comments: list[str] = []
@@ -297,7 +303,7 @@ def _collect(
     refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]] = []
     comments: list[tuple[int, int]] = []
     seen_defs: set[tuple[int, int]] = set()
-    seen_refs: set[tuple[str, int, int]] = set()
+    seen_refs: set[tuple[str, tuple[int, int]]] = set()
     tags = spec.query
     first_comment = spec.comment_pattern
     fixed_names = spec.fixed_names
@@ -335,11 +341,15 @@ def _collect(
                     continue
                 for name_node in name_nodes:
                     anchor = name_node if name_node is not None else receiver if receiver is not None else nodes[0]
-                    ident2 = (sort, anchor.start_byte, anchor.end_byte)
+                    ident2 = (sort, anchor.byte_range)
                     if ident2 in seen_refs:
                         continue
                     seen_refs.add(ident2)
-                    parts = _reference_parts(spec, name_node, receiver, fixed)
+                    if receiver is None and not fixed and name_node is not None:  # most: a name as written
+                        name = _text(name_node)
+                        parts = (None, name) if _PLAIN_NAME.fullmatch(name) else split_reference(name)
+                    else:
+                        parts = _reference_parts(spec, name_node, receiver, fixed)
                     refs.append((sort, nodes[0], name_node if name_node is not None else receiver, parts, owner_type))
             elif key == "bind" and captures.get("bind.name") and (edge_kinds is None or "calls" in edge_kinds):
                 held = _bound_value(captures)
@@ -588,12 +598,16 @@ def extract(
     local = _locals(raw_refs)
     held = _receivers(spec, defs, starts, raw_refs)
     edges: list[Edge] = []
+    proper = [d.node.start_byte for d in defs]  # where each definition proper starts
     for kind, node, name_node, (qualifier, name), owner_type in raw_refs:
-        anchor = name_node if name_node is not None else node
-        if kind in (_LOCAL, _BIND, _BIND_TYPE) or qualifier is None and _in_scope(local.get(name), anchor.start_byte):
+        if kind in _NOT_EDGES:
             continue
-        owner = _enclosing(defs, starts, anchor.start_byte)
-        while owner >= 0 and anchor.start_byte < defs[owner].node.start_byte:
+        anchor = name_node if name_node is not None else node
+        at = anchor.start_byte
+        if qualifier is None and local and _in_scope(local.get(name), at):
+            continue
+        owner = _enclosing(defs, starts, at)
+        while owner >= 0 and at < proper[owner]:
             # in a wrapper before the definition proper (a decorator): the
             # enclosing scope runs it when it defines the function, not the function
             owner = defs[owner].parent
@@ -703,10 +717,9 @@ def _symbols(
 
 
 def _module_docstring(spec: Syntax, root: ts.Node) -> str:
-    if not spec.docstring_in_body or not root.named_children:
-        return ""
-    first = root.named_children[0]
-    if first.type == "expression_statement" and first.named_children:
-        if first.named_children[0].type == "string":
-            return _clean_doc(_text(first.named_children[0]))
+    first = _first_named(root) if spec.docstring_in_body else None
+    if first is not None and first.type == "expression_statement":
+        inner = _first_named(first)
+        if inner is not None and inner.type == "string":
+            return _clean_doc(_text(inner))
     return ""
