@@ -290,6 +290,13 @@ def _role(key: str) -> tuple[str, str]:
     return key, ""
 
 
+@lru_cache(maxsize=None)
+def _roles(spec: Syntax) -> dict[str, tuple[str, str]]:
+    """``_role`` of every capture name of the language's tags query."""
+    query = spec.query
+    return {name: _role(name) for name in map(query.capture_name, range(query.capture_count))}
+
+
 def _collect(
     spec: Syntax,
     root: ts.Node,
@@ -307,6 +314,7 @@ def _collect(
     tags = spec.query
     first_comment = spec.comment_pattern
     fixed_names = spec.fixed_names
+    roles = _roles(spec)
     for i, (pattern, captures) in enumerate(budget.matches(tags, root)):
         if i % 256 == 0:
             budget.check(until, timeout_ms)
@@ -324,7 +332,7 @@ def _collect(
         owners = captures.get("owner")
         owner_type = _text(owners[0]) if owners else ""
         for key, nodes in captures.items():
-            role, sort = _role(key)
+            role, sort = roles[key]
             if role == _DEFINITION:
                 node = nodes[0]
                 name = fixed or (_text(name_nodes[0]) if name_nodes[0] is not None else "")
