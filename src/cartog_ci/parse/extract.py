@@ -69,6 +69,7 @@ class _Def:
     start_row: int
     owner: str = ""  # Go receiver / Rust impl type: the method's type, by name
     parent: int = -1
+    outer: ts.Node | None = None  # the node widened to its wrappers (``_widen``)
     qualified_name: str = ""
     children: list[int] = field(default_factory=list)
 
@@ -159,14 +160,23 @@ def _signature(
 
 
 def _decorators(d: _Def, spec: Syntax) -> tuple[str, ...]:
+    """The decorators among the children of the definition's wrapper, of
+    the definition and of its ``modifiers``, in that order, each once; the
+    definition's children are listed once (most definitions have no wrapper)."""
     found: list[str] = []
-    outer = _widen(d.node, spec)
-    holders = [outer, d.node]
-    holders += [c for c in d.node.children if c.type == "modifiers"]
-    for holder in holders:
-        for child in holder.children:
-            if child.type in _DECORATOR_TYPES:
-                found.append(_WS.sub(" ", _text(child)).strip())
+    node = d.node
+    outer = d.outer if d.outer is not None else _widen(node, spec)
+    if outer != node:
+        found += [_WS.sub(" ", _text(c)).strip() for c in outer.children if c.type in _DECORATOR_TYPES]
+    modifiers: list[ts.Node] = []
+    for child in node.children:
+        kind = child.type
+        if kind in _DECORATOR_TYPES:
+            found.append(_WS.sub(" ", _text(child)).strip())
+        elif kind == "modifiers":
+            modifiers.append(child)
+    for holder in modifiers:
+        found += [_WS.sub(" ", _text(c)).strip() for c in holder.children if c.type in _DECORATOR_TYPES]
     sibling = outer.prev_named_sibling
     while sibling is not None and sibling.type == "attribute_item":
         found.insert(0, _WS.sub(" ", _text(sibling)).strip())
@@ -221,7 +231,7 @@ def _docstring(d: _Def, spec: Syntax) -> str:
                 return _clean_doc(_text(inner))
         return ""
     comments: list[str] = []
-    outer = _widen(d.node, spec)
+    outer = d.outer if d.outer is not None else _widen(d.node, spec)
     # Go: `// doc` precedes `type X struct`, outside the type_spec that is the
     # definition (not a wrapper: a grouped `type (...)` holds several).
     while (
@@ -342,7 +352,7 @@ def _collect(
                 seen_defs.add(ident)
                 outer = _widen(node, spec)
                 defs.append(
-                    _Def(sort, name, node, outer.start_byte, outer.end_byte, outer.start_point[0], owner_type)
+                    _Def(sort, name, node, outer.start_byte, outer.end_byte, outer.start_point[0], owner_type, outer=outer)
                 )
             elif role == _REFERENCE:
                 if not sort or edge_kinds is not None and sort not in edge_kinds:
