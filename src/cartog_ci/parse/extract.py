@@ -325,6 +325,12 @@ def _collect(
     first_comment = spec.comment_pattern
     fixed_names = spec.fixed_names
     roles = _roles(spec)
+    # most queries capture no receiver and no owner: not looked up per match then
+    has_receiver, has_owner = "receiver" in roles, "owner" in roles
+    # captures read along with the one that gives their match its role (`name`, `bind.name` …)
+    passive = {k for k, (role, _) in roles.items() if role == k and k not in ("bind", "local.definition", _DEFINITION, _REFERENCE)}
+    receiver: ts.Node | None = None
+    owner_type = ""
     for i, (pattern, captures) in enumerate(budget.matches(tags, root)):
         if i % 256 == 0:
             budget.check(until, timeout_ms)
@@ -335,13 +341,17 @@ def _collect(
         name_nodes: Sequence[ts.Node | None] = captures.get("name") or _NO_NODE
         # `(#set! name "<init>")`: a fixed name (Java constructors)
         fixed = fixed_names[pattern]
-        receivers = captures.get("receiver")
-        receiver = receivers[0] if receivers else None
+        if has_receiver:
+            receivers = captures.get("receiver")
+            receiver = receivers[0] if receivers else None
         # `@owner` on a reference: its source is that type (Rust `impl T for X`);
         # on a definition, the type of a method declared away from it
-        owners = captures.get("owner")
-        owner_type = _text(owners[0]) if owners else ""
+        if has_owner:
+            owners = captures.get("owner")
+            owner_type = _text(owners[0]) if owners else ""
         for key, nodes in captures.items():
+            if key in passive:
+                continue
             role, sort = roles[key]
             if role == _DEFINITION:
                 node = nodes[0]
