@@ -33,6 +33,8 @@ from cartog_ci.index.workers import pool as workers_pool
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
+    from cartog_ci.languages.base import Language
+
 POOL_THRESHOLD = 48  # jobs: below this, a process pool costs more than it saves
 # What a clone without git-lfs has on disk instead of the file (spec v1: a
 # pointer is under 1024 bytes and starts with this line).
@@ -125,6 +127,8 @@ def decode_source(data: bytes) -> bytes | None:
             return data.decode("utf-16").encode("utf-8")
         except UnicodeDecodeError:
             return None
+    if data.isascii():  # most source files: valid UTF-8 without decoding a copy of it
+        return data
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -134,6 +138,22 @@ def decode_source(data: bytes) -> bytes | None:
 
 def extract_file(job: ParseJob) -> ParseResult:
     """Read (or take), check and extract one file; never raises for a bad file."""
+    ready = _readied(job)
+    if isinstance(ready, ParseResult):
+        return ready
+    spec, sha, size, source = ready
+    try:
+        result = spec.extract(
+            job.path, source, timeout_ms=job.limits.timeout_ms, edge_kinds=job.edge_kinds, code_hashes=job.code_hashes
+        )
+    except ParseTimeout as exc:
+        return _skip(job.path, spec.name, str(exc), sha, size)
+    return _extracted(job, spec, sha, size, source, result)
+
+
+def _readied(job: ParseJob) -> ParseResult | tuple[Language, str, int, bytes]:
+    """The file's language, SHA-256, size and UTF-8 source, to extract; or
+    the result without extraction (unchanged, skipped, absent)."""
     # the languages (and tree-sitter) load with the first file to parse, not
     # with every command
     from cartog_ci import languages
@@ -165,17 +185,18 @@ def extract_file(job: ParseJob) -> ParseResult:
     source = decode_source(data)
     if source is None:
         return _skip(job.path, language, "not valid UTF-8 text", sha, len(data))
-    try:
-        result = spec.extract(
-            job.path, source, timeout_ms=job.limits.timeout_ms, edge_kinds=job.edge_kinds, code_hashes=job.code_hashes
-        )
-    except ParseTimeout as exc:
-        return _skip(job.path, language, str(exc), sha, len(data))
+    return spec, sha, len(data), source
+
+
+def _extracted(
+    job: ParseJob, spec: Language, sha: str, size: int, source: bytes, result: FileExtraction
+) -> ParseResult:
+    """The result of an extraction, with its texts when the job wants them."""
     if job.texts:
         from cartog_ci.embed.text import texts_for
 
         result = replace(result, texts=texts_for(result.symbols, source))
-    state = FileState(job.path, language, sha, len(data), result.lines, result.merkle_hash)
+    state = FileState(job.path, spec.name, sha, size, result.lines, result.merkle_hash)
     return ParseResult(state, result, source=source if job.keep_source else b"")
 
 
@@ -224,21 +245,29 @@ def extracting(
 _Packed = tuple[str, str, tuple[tuple[object, ...], ...], tuple[tuple[object, ...], ...], str, int, str,
                 tuple[tuple[object, ...], ...]]  # fmt: skip
 _SYMBOL_FIELDS = attrgetter(*(f.name for f in fields(Symbol)))
-_EDGE_FIELDS = attrgetter(*(f.name for f in fields(Edge)))
 _TEXT_FIELDS = attrgetter(*(f.name for f in fields(SymbolText)))
 
 
 def _extract_packed(job: ParseJob) -> tuple[ParseResult, _Packed | None]:
     """``extract_file`` in a worker. The frozen dataclasses of the extraction
     go as tuples: pickling each record through its ``__getstate__`` cost more
-    than extracting some files (scrapy: 72 ms to pickle, 29 ms as tuples)."""
-    result = extract_file(job)
-    found = result.extraction
-    if found is None:
-        return result, None
+    than extracting some files (scrapy: 72 ms to pickle, 29 ms as tuples),
+    and the edges are never built here, only in the indexer."""
+    ready = _readied(job)
+    if isinstance(ready, ParseResult):
+        return ready, None
+    spec, sha, size, source = ready
+    try:
+        found, edges = spec.extract_rows(
+            job.path, source, timeout_ms=job.limits.timeout_ms, edge_kinds=job.edge_kinds, code_hashes=job.code_hashes
+        )
+    except ParseTimeout as exc:
+        return _skip(job.path, spec.name, str(exc), sha, size), None
+    result = _extracted(job, spec, sha, size, source, found)
+    texts = result.extraction.texts if result.extraction is not None else ()
     packed = (
-        found.path, found.language, tuple(map(_SYMBOL_FIELDS, found.symbols)), tuple(map(_EDGE_FIELDS, found.edges)),
-        found.merkle_hash, found.lines, found.error, tuple(map(_TEXT_FIELDS, found.texts)),
+        found.path, found.language, tuple(map(_SYMBOL_FIELDS, found.symbols)), tuple(edges),
+        found.merkle_hash, found.lines, found.error, tuple(map(_TEXT_FIELDS, texts)),
     )  # fmt: skip
     return replace(result, extraction=None), packed
 

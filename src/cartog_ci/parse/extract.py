@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import starmap
 from pathlib import PurePosixPath
 
 import tree_sitter as ts
@@ -613,6 +614,26 @@ def extract(
 
     ParseTimeout when parsing and reading the matches takes over
     ``timeout_ms``, or the nesting is too deep for the tags query."""
+    found, rows = extract_rows(path, source, spec, timeout_ms=timeout_ms, edge_kinds=edge_kinds, code_hashes=code_hashes)
+    return replace(found, edges=tuple(starmap(Edge, rows)))
+
+
+# An edge as the fields of ``Edge``, in order: what a parse worker sends
+# (index/files.py) without building the object the indexer builds again.
+EdgeRow = tuple[str, str, str, str, int, str | None, str | None, str | None, str | None]
+
+
+def extract_rows(
+    path: str,
+    source: bytes,
+    spec: Syntax,
+    *,
+    timeout_ms: int | None = None,
+    edge_kinds: frozenset[str] | None = None,
+    code_hashes: bool = True,
+) -> tuple[FileExtraction, list[EdgeRow]]:
+    """``extract``, its edges as rows (``Edge(*row)`` is the edge) beside an
+    extraction without edges."""
     language = spec.name
     until = budget.deadline(timeout_ms)
     tree = budget.parse(spec.grammar, source, timeout_ms)
@@ -625,7 +646,7 @@ def extract(
     types = _types_by_scope(defs)
     local = _locals(raw_refs)
     held = _receivers(spec, defs, starts, raw_refs)
-    edges: list[Edge] = []
+    edges: list[EdgeRow] = []
     proper = [d.node.start_byte for d in defs]  # where each definition proper starts
     for kind, node, name_node, (qualifier, name), owner_type in raw_refs:
         if kind in _NOT_EDGES:
@@ -648,19 +669,20 @@ def extract(
         line = anchor.start_point[0] + 1
         if kind == "imports":
             for module, name, alias in spec.decode_import(node):
-                edges.append(Edge(ids[0], name, "imports", path, line, module, alias))
+                edges.append((ids[0], name, "imports", path, line, module, alias, None, None))
             continue
         if name:
-            edges.append(Edge(source_id, name, kind, path, line, qualifier))
-    return FileExtraction(
+            edges.append((source_id, name, kind, path, line, qualifier, None, None, None))
+    found = FileExtraction(
         path=path,
         language=language,
         symbols=tuple(symbols),
-        edges=tuple(edges),
+        edges=(),
         merkle_hash=symbols[0].subtree_hash,
         lines=source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1),
         error="syntax errors" if root.has_error else "",
     )
+    return found, edges
 
 
 def _symbols(
