@@ -18,18 +18,22 @@ import os
 import stat
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from itertools import starmap
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, INDEX_DIR
-from cartog_ci.domain import FileExtraction, FileState
+from cartog_ci.domain import Edge, FileExtraction, FileState, Symbol, SymbolText
 from cartog_ci.errors import ParseTimeout
 from cartog_ci.index.workers import pool as workers_pool
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+
+    from cartog_ci.languages.base import Language
 
 POOL_THRESHOLD = 48  # jobs: below this, a process pool costs more than it saves
 # What a clone without git-lfs has on disk instead of the file (spec v1: a
@@ -123,6 +127,8 @@ def decode_source(data: bytes) -> bytes | None:
             return data.decode("utf-16").encode("utf-8")
         except UnicodeDecodeError:
             return None
+    if data.isascii():  # most source files: valid UTF-8 without decoding a copy of it
+        return data
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -132,6 +138,22 @@ def decode_source(data: bytes) -> bytes | None:
 
 def extract_file(job: ParseJob) -> ParseResult:
     """Read (or take), check and extract one file; never raises for a bad file."""
+    ready = _readied(job)
+    if isinstance(ready, ParseResult):
+        return ready
+    spec, sha, size, source = ready
+    try:
+        result = spec.extract(
+            job.path, source, timeout_ms=job.limits.timeout_ms, edge_kinds=job.edge_kinds, code_hashes=job.code_hashes
+        )
+    except ParseTimeout as exc:
+        return _skip(job.path, spec.name, str(exc), sha, size)
+    return _extracted(job, spec, sha, size, source, result)
+
+
+def _readied(job: ParseJob) -> ParseResult | tuple[Language, str, int, bytes]:
+    """The file's language, SHA-256, size and UTF-8 source, to extract; or
+    the result without extraction (unchanged, skipped, absent)."""
     # the languages (and tree-sitter) load with the first file to parse, not
     # with every command
     from cartog_ci import languages
@@ -163,17 +185,18 @@ def extract_file(job: ParseJob) -> ParseResult:
     source = decode_source(data)
     if source is None:
         return _skip(job.path, language, "not valid UTF-8 text", sha, len(data))
-    try:
-        result = spec.extract(
-            job.path, source, timeout_ms=job.limits.timeout_ms, edge_kinds=job.edge_kinds, code_hashes=job.code_hashes
-        )
-    except ParseTimeout as exc:
-        return _skip(job.path, language, str(exc), sha, len(data))
+    return spec, sha, len(data), source
+
+
+def _extracted(
+    job: ParseJob, spec: Language, sha: str, size: int, source: bytes, result: FileExtraction
+) -> ParseResult:
+    """The result of an extraction, with its texts when the job wants them."""
     if job.texts:
         from cartog_ci.embed.text import texts_for
 
         result = replace(result, texts=texts_for(result.symbols, source))
-    state = FileState(job.path, language, sha, len(data), result.lines, result.merkle_hash)
+    state = FileState(job.path, spec.name, sha, size, result.lines, result.merkle_hash)
     return ParseResult(state, result, source=source if job.keep_source else b"")
 
 
@@ -202,13 +225,64 @@ def extracting(
     if progress:
         progress(f"parsing {len(jobs)} files on {workers} processes")
     # loaded once here, the forked workers inherit the grammars and queries' modules
+    # (each worker compiles the tags queries it needs: in parallel, sooner
+    # than once here before the fork)
     from cartog_ci import languages  # noqa: F401
-    chunk = max(1, len(jobs) // (workers * 8))
+    # small chunks: the last one a worker takes is what the other one may
+    # wait for, and what the indexer stores after every file is parsed
+    # (scrapy: chunks of 31 files left a worker idle up to 90 ms)
+    chunk = max(1, len(jobs) // (workers * 32))
     pool = workers_pool(workers)
     try:
-        yield _counting(pool.map(extract_file, jobs, chunksize=chunk), len(jobs), count, pool)
+        packed = pool.map(_extract_packed, jobs, chunksize=chunk)
+        yield _counting(map(_unpacked, packed), len(jobs), count, pool)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+# A worker's extraction as the pool sends it: its records as tuples of their
+# fields (path, language, symbols, edges, merkle hash, lines, error, texts).
+_Packed = tuple[str, str, tuple[tuple[object, ...], ...], tuple[tuple[object, ...], ...], str, int, str,
+                tuple[tuple[object, ...], ...]]  # fmt: skip
+_SYMBOL_FIELDS = attrgetter(*(f.name for f in fields(Symbol)))
+_TEXT_FIELDS = attrgetter(*(f.name for f in fields(SymbolText)))
+
+
+def _extract_packed(job: ParseJob) -> tuple[ParseResult, _Packed | None]:
+    """``extract_file`` in a worker. The frozen dataclasses of the extraction
+    go as tuples: pickling each record through its ``__getstate__`` cost more
+    than extracting some files (scrapy: 72 ms to pickle, 29 ms as tuples),
+    and the edges are never built here, only in the indexer."""
+    ready = _readied(job)
+    if isinstance(ready, ParseResult):
+        return ready, None
+    spec, sha, size, source = ready
+    try:
+        found, edges = spec.extract_rows(
+            job.path, source, timeout_ms=job.limits.timeout_ms, edge_kinds=job.edge_kinds, code_hashes=job.code_hashes
+        )
+    except ParseTimeout as exc:
+        return _skip(job.path, spec.name, str(exc), sha, size), None
+    result = _extracted(job, spec, sha, size, source, found)
+    texts = result.extraction.texts if result.extraction is not None else ()
+    packed = (
+        found.path, found.language, tuple(map(_SYMBOL_FIELDS, found.symbols)), tuple(edges),
+        found.merkle_hash, found.lines, found.error, tuple(map(_TEXT_FIELDS, texts)),
+    )  # fmt: skip
+    return replace(result, extraction=None), packed
+
+
+def _unpacked(item: tuple[ParseResult, _Packed | None]) -> ParseResult:
+    """The ParseResult ``_extract_packed`` sent, with its records built again."""
+    result, packed = item
+    if packed is None:
+        return result
+    path, language, symbols, edges, merkle_hash, lines, error, texts = packed
+    found = FileExtraction(
+        path, language, tuple(starmap(Symbol, symbols)), tuple(starmap(Edge, edges)), merkle_hash, lines, error,
+        tuple(starmap(SymbolText, texts)),
+    )  # fmt: skip
+    return replace(result, extraction=found)
 
 
 def _counting(

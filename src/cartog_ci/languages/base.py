@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Protocol
 
 import tree_sitter as ts
 
-from cartog_ci.domain import CALLABLE_KINDS, FileExtraction, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, Edge, FileExtraction, Symbol
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse import extract as tags
 from cartog_ci.parse.syntax import Syntax
@@ -229,6 +229,25 @@ class Language:
             path, source, self.syntax, timeout_ms=timeout_ms, edge_kinds=edge_kinds, code_hashes=code_hashes
         )
 
+    def extract_rows(
+        self,
+        path: str,
+        source: bytes,
+        *,
+        timeout_ms: int | None = None,
+        edge_kinds: frozenset[str] | None = None,
+        code_hashes: bool = True,
+    ) -> tuple[FileExtraction, Sequence[tags.EdgeRow]]:
+        """``extract``, its edges as rows of ``Edge``'s fields beside an
+        extraction without edges: what a parse worker sends (index/files.py),
+        with no edge object built only to be taken apart."""
+        if type(self).extract is not Language.extract:  # an extractor of its own (Markdown)
+            found = self.extract(path, source, timeout_ms=timeout_ms, edge_kinds=edge_kinds, code_hashes=code_hashes)
+            return replace(found, edges=()), [_edge_row(e) for e in found.edges]
+        return tags.extract_rows(
+            path, source, self.syntax, timeout_ms=timeout_ms, edge_kinds=edge_kinds, code_hashes=code_hashes
+        )
+
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         """The files an import spec names, as written in ``importer``: one
         for a module, several for a package directory, none when the module
@@ -297,6 +316,10 @@ class Language:
 
 _WS = re.compile(r"\s+")
 _OPEN, _CLOSE = "([{<", ")]}>"
+
+
+def _edge_row(e: Edge) -> tags.EdgeRow:
+    return (e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, e.target_id, e.resolution)
 
 
 def whole_signature(signature: str) -> str:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import starmap
 from pathlib import PurePosixPath
 
 import tree_sitter as ts
@@ -51,6 +52,7 @@ _BIND_TYPE = "_bind_type"  # a type written for a receiver, not an edge
 # catch-all @bind.other pattern ignores them.
 _SPECIFIC_VALUES = frozenset({"call", "identifier", "call_expression", "new_expression", "as_expression"})
 _LOCAL = "local"  # a @local.definition among the references, never an edge
+_NOT_EDGES = frozenset({_BIND, _BIND_TYPE, _LOCAL})
 # Long enough for real parameter lists (scrapy's Request.__init__ is 700
 # characters): the report judges signature changes on the whole text.
 MAX_SIGNATURE = 4000
@@ -68,6 +70,7 @@ class _Def:
     start_row: int
     owner: str = ""  # Go receiver / Rust impl type: the method's type, by name
     parent: int = -1
+    outer: ts.Node | None = None  # the node widened to its wrappers (``_widen``)
     qualified_name: str = ""
     children: list[int] = field(default_factory=list)
 
@@ -158,14 +161,23 @@ def _signature(
 
 
 def _decorators(d: _Def, spec: Syntax) -> tuple[str, ...]:
+    """The decorators among the children of the definition's wrapper, of
+    the definition and of its ``modifiers``, in that order, each once; the
+    definition's children are listed once (most definitions have no wrapper)."""
     found: list[str] = []
-    outer = _widen(d.node, spec)
-    holders = [outer, d.node]
-    holders += [c for c in d.node.children if c.type == "modifiers"]
-    for holder in holders:
-        for child in holder.children:
-            if child.type in _DECORATOR_TYPES:
-                found.append(_WS.sub(" ", _text(child)).strip())
+    node = d.node
+    outer = d.outer if d.outer is not None else _widen(node, spec)
+    if outer != node:
+        found += [_WS.sub(" ", _text(c)).strip() for c in outer.children if c.type in _DECORATOR_TYPES]
+    modifiers: list[ts.Node] = []
+    for child in node.children:
+        kind = child.type
+        if kind in _DECORATOR_TYPES:
+            found.append(_WS.sub(" ", _text(child)).strip())
+        elif kind == "modifiers":
+            modifiers.append(child)
+    for holder in modifiers:
+        found += [_WS.sub(" ", _text(c)).strip() for c in holder.children if c.type in _DECORATOR_TYPES]
     sibling = outer.prev_named_sibling
     while sibling is not None and sibling.type == "attribute_item":
         found.insert(0, _WS.sub(" ", _text(sibling)).strip())
@@ -194,28 +206,33 @@ def _code_hash(
     return merkle.content_hash(d.kind, d.name, _WS.sub("", signature), own.translate(None, _ASCII_WS))
 
 
+def _first_named(node: ts.Node | None) -> ts.Node | None:
+    """The first named child (``named_children[0]`` without building the
+    list of all of them: a class body's every statement)."""
+    return node.named_child(0) if node is not None and node.named_child_count else None
+
+
 def _docstring_node(d: _Def, spec: Syntax) -> ts.Node | None:
     if not spec.docstring_in_body:
         return None
-    body = d.node.child_by_field_name("body")
-    first = body.named_children[0] if body is not None and body.named_children else None
-    if first is not None and first.type == "expression_statement" and first.named_children:
-        if first.named_children[0].type == "string":
+    first = _first_named(d.node.child_by_field_name("body"))
+    if first is not None and first.type == "expression_statement":
+        inner = _first_named(first)
+        if inner is not None and inner.type == "string":
             return first
     return None
 
 
 def _docstring(d: _Def, spec: Syntax) -> str:
     if spec.docstring_in_body:
-        body = d.node.child_by_field_name("body")
-        first = body.named_children[0] if body is not None and body.named_children else None
-        if first is not None and first.type == "expression_statement" and first.named_children:
-            inner = first.named_children[0]
-            if inner.type == "string":
+        first = _first_named(d.node.child_by_field_name("body"))
+        if first is not None and first.type == "expression_statement":
+            inner = _first_named(first)
+            if inner is not None and inner.type == "string":
                 return _clean_doc(_text(inner))
         return ""
     comments: list[str] = []
-    outer = _widen(d.node, spec)
+    outer = d.outer if d.outer is not None else _widen(d.node, spec)
     # Go: `// doc` precedes `type X struct`, outside the type_spec that is the
     # definition (not a wrapper: a grouped `type (...)` holds several).
     while (
@@ -284,33 +301,59 @@ def _role(key: str) -> tuple[str, str]:
     return key, ""
 
 
+@lru_cache(maxsize=None)
+def _roles(spec: Syntax) -> dict[str, tuple[str, str]]:
+    """``_role`` of every capture name of the language's tags query."""
+    query = spec.query
+    return {name: _role(name) for name in map(query.capture_name, range(query.capture_count))}
+
+
 def _collect(
     spec: Syntax,
     root: ts.Node,
     until: float | None = None,
     timeout_ms: int | None = None,
     edge_kinds: frozenset[str] | None = None,
-) -> tuple[list[_Def], list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]]]:
+) -> tuple[list[_Def], list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]], list[tuple[int, int]]]:
+    """The definitions, the references (and bindings) and the comments'
+    byte ranges, sorted, of one tree."""
     defs: list[_Def] = []
     refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]] = []
+    comments: list[tuple[int, int]] = []
     seen_defs: set[tuple[int, int]] = set()
-    seen_refs: set[tuple[str, int, int]] = set()
+    seen_refs: set[tuple[str, tuple[int, int]]] = set()
     tags = spec.query
+    first_comment = spec.comment_pattern
     fixed_names = spec.fixed_names
+    roles = _roles(spec)
+    # most queries capture no receiver and no owner: not looked up per match then
+    has_receiver, has_owner = "receiver" in roles, "owner" in roles
+    # captures read along with the one that gives their match its role (`name`, `bind.name` …)
+    passive = {k for k, (role, _) in roles.items() if role == k and k not in ("bind", "local.definition", _DEFINITION, _REFERENCE)}
+    receiver: ts.Node | None = None
+    owner_type = ""
     for i, (pattern, captures) in enumerate(budget.matches(tags, root)):
         if i % 256 == 0:
             budget.check(until, timeout_ms)
+        if pattern >= first_comment:
+            comment = captures["comment"][0]
+            comments.append((comment.start_byte, comment.end_byte))
+            continue
         name_nodes: Sequence[ts.Node | None] = captures.get("name") or _NO_NODE
         # `(#set! name "<init>")`: a fixed name (Java constructors)
         fixed = fixed_names[pattern]
-        receivers = captures.get("receiver")
-        receiver = receivers[0] if receivers else None
+        if has_receiver:
+            receivers = captures.get("receiver")
+            receiver = receivers[0] if receivers else None
         # `@owner` on a reference: its source is that type (Rust `impl T for X`);
         # on a definition, the type of a method declared away from it
-        owners = captures.get("owner")
-        owner_type = _text(owners[0]) if owners else ""
+        if has_owner:
+            owners = captures.get("owner")
+            owner_type = _text(owners[0]) if owners else ""
         for key, nodes in captures.items():
-            role, sort = _role(key)
+            if key in passive:
+                continue
+            role, sort = roles[key]
             if role == _DEFINITION:
                 node = nodes[0]
                 name = fixed or (_text(name_nodes[0]) if name_nodes[0] is not None else "")
@@ -320,18 +363,22 @@ def _collect(
                 seen_defs.add(ident)
                 outer = _widen(node, spec)
                 defs.append(
-                    _Def(sort, name, node, outer.start_byte, outer.end_byte, outer.start_point[0], owner_type)
+                    _Def(sort, name, node, outer.start_byte, outer.end_byte, outer.start_point[0], owner_type, outer=outer)
                 )
             elif role == _REFERENCE:
                 if not sort or edge_kinds is not None and sort not in edge_kinds:
                     continue
                 for name_node in name_nodes:
                     anchor = name_node if name_node is not None else receiver if receiver is not None else nodes[0]
-                    ident2 = (sort, anchor.start_byte, anchor.end_byte)
+                    ident2 = (sort, anchor.byte_range)
                     if ident2 in seen_refs:
                         continue
                     seen_refs.add(ident2)
-                    parts = _reference_parts(spec, name_node, receiver, fixed)
+                    if receiver is None and not fixed and name_node is not None:  # most: a name as written
+                        name = _text(name_node)
+                        parts = (None, name) if _PLAIN_NAME.fullmatch(name) else split_reference(name)
+                    else:
+                        parts = _reference_parts(spec, name_node, receiver, fixed)
                     refs.append((sort, nodes[0], name_node if name_node is not None else receiver, parts, owner_type))
             elif key == "bind" and captures.get("bind.name") and (edge_kinds is None or "calls" in edge_kinds):
                 held = _bound_value(captures)
@@ -352,7 +399,8 @@ def _collect(
             elif key == "local.definition" and captures.get("local.scope"):
                 scope = captures["local.scope"][0]
                 refs += [(_LOCAL, scope, n, (None, _text(n)), "") for n in nodes]
-    return defs, refs
+    comments.sort()
+    return defs, refs, comments
 
 
 def _bound_value(captures: dict[str, list[ts.Node]]) -> str | None:
@@ -549,17 +597,6 @@ def _enclosing(defs: list[_Def], starts: list[int], pos: int) -> int:
     return i
 
 
-def _comment_ranges(spec: Syntax, root: ts.Node) -> list[tuple[int, int]]:
-    q = spec.comment_query
-    if q is None:
-        return []
-    ranges: list[tuple[int, int]] = []
-    for nodes in ts.QueryCursor(q).captures(root).values():
-        ranges.extend((n.start_byte, n.end_byte) for n in nodes)
-    ranges.sort()
-    return ranges
-
-
 def extract(
     path: str,
     source: bytes,
@@ -577,26 +614,49 @@ def extract(
 
     ParseTimeout when parsing and reading the matches takes over
     ``timeout_ms``, or the nesting is too deep for the tags query."""
+    found, rows = extract_rows(path, source, spec, timeout_ms=timeout_ms, edge_kinds=edge_kinds, code_hashes=code_hashes)
+    return replace(found, edges=tuple(starmap(Edge, rows)))
+
+
+# An edge as the fields of ``Edge``, in order: what a parse worker sends
+# (index/files.py) without building the object the indexer builds again.
+EdgeRow = tuple[str, str, str, str, int, str | None, str | None, str | None, str | None]
+
+
+def extract_rows(
+    path: str,
+    source: bytes,
+    spec: Syntax,
+    *,
+    timeout_ms: int | None = None,
+    edge_kinds: frozenset[str] | None = None,
+    code_hashes: bool = True,
+) -> tuple[FileExtraction, list[EdgeRow]]:
+    """``extract``, its edges as rows (``Edge(*row)`` is the edge) beside an
+    extraction without edges."""
     language = spec.name
     until = budget.deadline(timeout_ms)
     tree = budget.parse(spec.grammar, source, timeout_ms)
     root = tree.root_node
-    defs, raw_refs = _collect(spec, root, until, timeout_ms, edge_kinds)
+    defs, raw_refs, comments = _collect(spec, root, until, timeout_ms, edge_kinds)
     _nest(defs, spec)
-    comments = _comment_ranges(spec, root)
     symbols = _symbols(path, source, spec, defs, comments, root, code_hashes)
     ids = [s.id for s in symbols]  # ids[0] is the module; defs[i] -> ids[i + 1]
     starts = [d.start for d in defs]
     types = _types_by_scope(defs)
     local = _locals(raw_refs)
     held = _receivers(spec, defs, starts, raw_refs)
-    edges: list[Edge] = []
+    edges: list[EdgeRow] = []
+    proper = [d.node.start_byte for d in defs]  # where each definition proper starts
     for kind, node, name_node, (qualifier, name), owner_type in raw_refs:
-        anchor = name_node if name_node is not None else node
-        if kind in (_LOCAL, _BIND, _BIND_TYPE) or qualifier is None and _in_scope(local.get(name), anchor.start_byte):
+        if kind in _NOT_EDGES:
             continue
-        owner = _enclosing(defs, starts, anchor.start_byte)
-        while owner >= 0 and anchor.start_byte < defs[owner].node.start_byte:
+        anchor = name_node if name_node is not None else node
+        at = anchor.start_byte
+        if qualifier is None and local and _in_scope(local.get(name), at):
+            continue
+        owner = _enclosing(defs, starts, at)
+        while owner >= 0 and at < proper[owner]:
             # in a wrapper before the definition proper (a decorator): the
             # enclosing scope runs it when it defines the function, not the function
             owner = defs[owner].parent
@@ -609,19 +669,20 @@ def extract(
         line = anchor.start_point[0] + 1
         if kind == "imports":
             for module, name, alias in spec.decode_import(node):
-                edges.append(Edge(ids[0], name, "imports", path, line, module, alias))
+                edges.append((ids[0], name, "imports", path, line, module, alias, None, None))
             continue
         if name:
-            edges.append(Edge(source_id, name, kind, path, line, qualifier))
-    return FileExtraction(
+            edges.append((source_id, name, kind, path, line, qualifier, None, None, None))
+    found = FileExtraction(
         path=path,
         language=language,
         symbols=tuple(symbols),
-        edges=tuple(edges),
+        edges=(),
         merkle_hash=symbols[0].subtree_hash,
         lines=source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1),
         error="syntax errors" if root.has_error else "",
     )
+    return found, edges
 
 
 def _symbols(
@@ -706,10 +767,9 @@ def _symbols(
 
 
 def _module_docstring(spec: Syntax, root: ts.Node) -> str:
-    if not spec.docstring_in_body or not root.named_children:
-        return ""
-    first = root.named_children[0]
-    if first.type == "expression_statement" and first.named_children:
-        if first.named_children[0].type == "string":
-            return _clean_doc(_text(first.named_children[0]))
+    first = _first_named(root) if spec.docstring_in_body else None
+    if first is not None and first.type == "expression_statement":
+        inner = _first_named(first)
+        if inner is not None and inner.type == "string":
+            return _clean_doc(_text(inner))
     return ""

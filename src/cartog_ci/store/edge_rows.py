@@ -10,11 +10,16 @@ targets of 200k edges on django).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from operator import attrgetter
 
 from cartog_ci.domain import Edge, NumberedEdge
 from cartog_ci.store.edges import EdgeTables
 from cartog_ci.store.interned import Interned
 from cartog_ci.store.tables import chunks
+
+_SOURCE = attrgetter("source_id")
+_FILE = attrgetter("file")
+_TARGET = attrgetter("target_id")
 
 
 class EdgeRows(Interned, EdgeTables):
@@ -46,7 +51,9 @@ class EdgeRows(Interned, EdgeTables):
 
     def insert_edges(self, edges: Iterable[Edge]) -> None:
         edges = list(edges)
-        keys = self.key_map(t for e in edges for t in (e.source_id, e.file, e.target_id))
+        keys = self._known_keys(edges)
+        if keys is None:
+            keys = self.key_map(t for e in edges for t in (e.source_id, e.file, e.target_id))
         self._insert_rows(edges, keys)
         if self.inserted is not None and edges:
             # INTEGER PRIMARY KEY: each row gets the largest id + 1, so one
@@ -56,6 +63,18 @@ class EdgeRows(Interned, EdgeTables):
                 self.inserted = None
             else:
                 self.inserted.extend(zip(range(first, first + len(edges)), edges))
+
+    def _known_keys(self, edges: list[Edge]) -> Mapping[str, int] | None:
+        """During a bulk load, the keys when every text the edges name is
+        interned already (a cold run's edges name their file's symbols,
+        stored just before them, and no target yet), found without a Python
+        loop over the edges; else None."""
+        known = self.known
+        if known is None:
+            return None
+        texts = {*map(_SOURCE, edges), *map(_FILE, edges), *map(_TARGET, edges)}
+        texts.discard(None)
+        return known if texts <= known.keys() else None
 
     def _insert_rows(self, edges: list[Edge], keys: Mapping[str, int]) -> None:
         self.db.executemany(

@@ -41,6 +41,10 @@ class Interned(Tables):
     # none before its end: an edge names symbols and a file interned with
     # them, and is written without asking the table again (None: no cache).
     known: dict[str, int] | None = None
+    # During a bulk load into an empty ``interned``: the key the next new
+    # text gets (SQLite's own choice, the largest key + 1), so that new
+    # texts go in without RETURNING (None: ask the table).
+    next_key: int | None = None
 
     def intern(self, texts: Iterable[str | None]) -> dict[str, int]:
         """Text -> key, new texts added (in first-seen order)."""
@@ -62,6 +66,11 @@ class Interned(Tables):
         return known
 
     def _intern(self, wanted: list[str]) -> dict[str, int]:
+        if self.next_key is not None:  # every text not known is new: numbered here
+            keys = dict(zip(wanted, range(self.next_key, self.next_key + len(wanted))))
+            self.db.executemany("INSERT INTO interned (key, text) VALUES (?, ?)", ((k, t) for t, k in keys.items()))
+            self.next_key += len(keys)
+            return keys
         # the new texts give their keys back; only those already there are looked up
         added = self.db.executemany(
             "INSERT OR IGNORE INTO interned (text) VALUES (?) RETURNING text, key", ((t,) for t in wanted)

@@ -341,6 +341,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
             self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
         if self.known is not None:  # inside a bulk load: its keys are gone, its tables empty
             self.known = {}
+            self.next_key = 1
             self.inserted = []
             self.inserted_symbols = []
 
@@ -369,6 +370,8 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
             self.db.execute(f'DROP INDEX "{name}"')
         self.bulk = True
         self.known = {}
+        empty = self.db.execute("SELECT NOT EXISTS (SELECT 1 FROM interned)").fetchone()[0]
+        self.next_key = 1 if empty else None
         self.keep_inserted()
         self.keep_inserted_symbols()
         try:
@@ -376,6 +379,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
         finally:
             self.bulk = False
             self.known = None
+            self.next_key = None
             self.inserted = None
             self.inserted_symbols = None
         for _, sql in indexes:

@@ -17,7 +17,6 @@ from cartog_ci.store.interned import Interned
 from cartog_ci.store.symbols import SYMBOL_COLUMNS, GraphTables, symbol_of
 from cartog_ci.store.tables import chunks
 
-_HEX = frozenset("0123456789abcdef")
 _FIELDS = (
     "name, qualified_name, kind, file_key, start_line, end_line, start_byte, end_byte, parent_key, "
     "signature, language, content_hash, subtree_hash, decorators, docstring"
@@ -27,9 +26,15 @@ _FIELDS = (
 def stored_hash(value: str) -> str | bytes:
     """A SHA-256 in lowercase hex as its 32 bytes, anything else as it is
     (the view's ``lower(hex())`` gives the same text back)."""
-    if len(value) == 64 and _HEX.issuperset(value):
-        return bytes.fromhex(value)
-    return value
+    if len(value) != 64:
+        return value
+    try:
+        data = bytes.fromhex(value)
+    except ValueError:
+        return value
+    # lowercase hex only (fromhex also takes capitals and spaces): a third of
+    # the time of checking every character first
+    return data if data.hex() == value else value
 
 
 class SymbolRows(Interned, GraphTables):
