@@ -226,6 +226,8 @@ def _index(
             store.clear()
         if fresh:
             bulk.enter_context(store.bulk_load())
+        else:  # file by file, the same statements again: some are cheaper once at the end
+            bulk.enter_context(store.deferred_writes())
         for item in parsed:
             path = item.state.path
             if item.unchanged:
@@ -286,7 +288,7 @@ def _index(
             # done while a forked process resolves edges
             meanwhile=store.rebuild_search_index if plan.mode != "incremental" else None,
         )
-        bulk.close()  # the indexes again, before the in-degree counts read edges by target
+        bulk.close()  # the indexes again (the deferred writes), before the in-degree counts read edges by target
         result.timings["resolve"] = time.perf_counter() - clock
 
         clock = time.perf_counter()
@@ -353,8 +355,10 @@ def _apply_file(
     if fresh:
         store.insert_edges(extraction.edges)
     else:
-        edges = _carry(old_edges, extraction, unsettled={s.id for s in added + modified}, removed=removed)
-        pending.update(e for e in edges if e.target_id is None and e.resolution is None)
+        edges, carried = _carry(old_edges, extraction, unsettled={s.id for s in added + modified}, removed=removed)
+        # a carried edge, resolved or not, answers as before unless a name
+        # or a binding it depends on changed (``_edges_to_revisit``)
+        pending.update(e for e, kept in zip(edges, carried) if not kept)
         _write_edges(store, old_rows, edges)
     store.replace_texts(
         path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index, fresh=fresh,
@@ -378,18 +382,21 @@ def _apply_file(
 _CARRIED_KINDS = frozenset({"calls", "references"})  # imports and bases are always resolved again
 
 
-def _carry(old_edges: list[Edge], new: FileExtraction, *, unsettled: set[str], removed: list[Symbol]) -> list[Edge]:
+def _carry(
+    old_edges: list[Edge], new: FileExtraction, *, unsettled: set[str], removed: list[Symbol]
+) -> tuple[list[Edge], list[bool]]:
     """The file's new edges, with the target of the same edge before (same
     source, name, kind, qualifier) where nothing it depends on can have
     changed: its source symbol's own content is the same (Go-style receivers,
     locals), it is no import or base, and no name it could mean is defined
     twice in the file (the definition seen from a line then depends on the
     line). A name defined, removed or bound otherwise re-resolves its edges
-    by name (``_edges_to_revisit``), in this file as in any other."""
+    by name (``_edges_to_revisit``), in this file as in any other. With the
+    edges: whether each was carried over."""
     from cartog_ci import languages
 
     if not languages.scope_of(new.language).carry_resolutions:
-        return list(new.edges)
+        return list(new.edges), [False] * len(new.edges)
     counts = Counter(s.name for s in new.symbols) + Counter(s.name for s in removed)
     repeated = {n for n, c in counts.items() if c > 1}
     before: dict[tuple[str, str, str, str | None], list[Edge]] = {}
@@ -397,13 +404,16 @@ def _carry(old_edges: list[Edge], new: FileExtraction, *, unsettled: set[str], r
         if e.kind in _CARRIED_KINDS:
             before.setdefault((e.source_id, e.target_name, e.kind, e.qualifier), []).append(e)
     out: list[Edge] = []
+    carried: list[bool] = []
     for e in new.edges:
         same = before.get((e.source_id, e.target_name, e.kind, e.qualifier))
-        if same and e.kind in _CARRIED_KINDS and e.source_id not in unsettled and e.target_name not in repeated:
-            old = same.pop(0)  # built directly: dataclasses.replace costs 3x (HEAD~10 on scrapy: 6k edges)
+        kept = bool(same) and e.kind in _CARRIED_KINDS and e.source_id not in unsettled and e.target_name not in repeated
+        if kept:
+            old = same.pop(0)  # type: ignore[union-attr]  # built directly: dataclasses.replace costs 3x (HEAD~10 on scrapy: 6k edges)
             e = Edge(e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, old.target_id, old.resolution)
         out.append(e)
-    return out
+        carried.append(kept)
+    return out, carried
 
 
 def _row_key(e: Edge) -> tuple[str, str, str, str | None, str | None]:

@@ -79,6 +79,13 @@ class Store(Protocol):
         transaction to restore them."""
         ...
 
+    def deferred_writes(self) -> AbstractContextManager[None]:
+        """Inside a transaction, for a run that changes stored files: writes
+        that a store does faster all at once (SQLite: the full-text rows)
+        may wait for the end of the block; reads inside see the tables as
+        written so far, whatever waits."""
+        ...
+
     def stats(self) -> IndexStats: ...
 
     # -- symbols -------------------------------------------------------------

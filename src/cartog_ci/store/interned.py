@@ -41,6 +41,9 @@ class Interned(Tables):
     # none before its end: an edge names symbols and a file interned with
     # them, and is written without asking the table again (None: no cache).
     known: dict[str, int] | None = None
+    # While store.deferred_writes: the keys to forget at its end (an
+    # incremental run forgets once, not after each write of each file).
+    unsure: set[int] | None = None
 
     def intern(self, texts: Iterable[str | None]) -> dict[str, int]:
         """Text -> key, new texts added (in first-seen order)."""
@@ -93,6 +96,9 @@ class Interned(Tables):
         return total
 
     def forget(self, keys: Iterable[int | None]) -> None:
-        """``forget_unused`` now, or at the end of a bulk load."""
-        if not self.bulk:
+        """``forget_unused`` now, or at the end of a bulk load or of
+        deferred writes."""
+        if self.unsure is not None:
+            self.unsure.update(k for k in keys if k is not None)
+        elif not self.bulk:
             self.forget_unused(k for k in keys if k is not None)

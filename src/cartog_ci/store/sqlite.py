@@ -382,6 +382,27 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
             self.db.execute(sql)
         self.forget_unused()
 
+    @contextmanager
+    def deferred_writes(self) -> Iterator[None]:
+        """Inside a transaction, for an incremental run: the full-text rows
+        (store/search.py ``write_deferred_texts``) and the forgetting of
+        texts no row names any more (store/interned.py) wait for the end of
+        the block, each done once for the whole run instead of once per
+        file. Nothing is written after an exception: the transaction's
+        rollback undoes the block anyway."""
+        if not self.db.in_transaction:
+            raise RuntimeError("deferred_writes outside a transaction")
+        self.defer_texts()
+        self.unsure = set()
+        try:
+            yield
+            self.write_deferred_texts()
+            unsure, self.unsure = self.unsure, None
+            self.forget_unused(unsure)
+        finally:
+            self.fts_deleted = self.fts_added = None
+            self.unsure = None
+
     def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:
         """Symbols whose ID, qualified name, name or signature match ``term``,
         best tier first (store/definitions.py)."""

@@ -304,6 +304,12 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
             raise RuntimeError("bulk_load outside a transaction")
         yield
 
+    @contextmanager
+    def deferred_writes(self) -> Iterator[None]:
+        """A plain block: every write goes as it comes (the tsvector is the
+        row's own column, store/postgres/search.py)."""
+        yield
+
     # -- the database's graphs -------------------------------------------------
 
     def prune_graphs(self, older_than_days: int, *, keep: str) -> tuple[list[str], int]:
