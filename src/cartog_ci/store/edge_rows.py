@@ -57,6 +57,16 @@ class EdgeRows(Interned, EdgeTables):
             else:
                 self.inserted.extend(zip(range(first, first + len(edges)), edges))
 
+    def insert_numbered_edges(self, edges: Sequence[Edge]) -> list[int]:
+        """As EdgeTables': one statement's rows are numbered in a row up to
+        the last one (INTEGER PRIMARY KEY: each gets the largest id + 1)."""
+        edges = list(edges)
+        self.insert_edges(edges)
+        if not edges:
+            return []
+        last = self.db.last_insert_rowid()
+        return list(range(last - len(edges) + 1, last + 1))
+
     def _insert_rows(self, edges: list[Edge], keys: Mapping[str, int]) -> None:
         self.db.executemany(
             "INSERT INTO edge_rows (source_key, target_name, kind, file_key, line, qualifier, alias, "
