@@ -362,7 +362,9 @@ def _apply_file(
     modified = [s for _, s in diff.modified]
     children_changed = [s for _, s in diff.children_changed]
     # same content, new position: keep line numbers right, not a change
-    store.update_symbols(diff.moved)
+    relocated = [s for s in diff.moved if _same_but_position(old[s.id], s)]
+    store.set_positions(relocated)
+    store.update_symbols([s for s in diff.moved if not _same_but_position(old[s.id], s)])
     result.categories["unchanged"] += [s.id for s in diff.moved + diff.unchanged]
     store.insert_symbols(added)
     store.update_symbols(modified + children_changed)
@@ -391,6 +393,17 @@ def _apply_file(
         rebinds = None if any(e.target_name == "*" for e in rebinding) else _bound_names(rebinding)
         _note_types(hierarchy, old.values(), old_edges, added, removed, modified)
     return names, {s.name for s in modified}, rebinds
+
+
+def _same_but_position(a: Symbol, b: Symbol) -> bool:
+    """Whether two symbols of one ID differ at most in their lines and bytes."""
+    return (
+        a.name, a.qualified_name, a.kind, a.parent_id, a.signature, a.language,
+        a.content_hash, a.subtree_hash, a.decorators, a.docstring,
+    ) == (
+        b.name, b.qualified_name, b.kind, b.parent_id, b.signature, b.language,
+        b.content_hash, b.subtree_hash, b.decorators, b.docstring,
+    )  # fmt: skip
 
 
 _CARRIED_KINDS = frozenset({"calls", "references"})  # imports and bases are always resolved again
@@ -460,6 +473,8 @@ def _write_edges(store: Store, old: list[NumberedEdge], new: list[Edge], carried
     for position, e in enumerate(new):
         lines.setdefault(e.line, []).append(position)
     for positions in lines.values():
+        if len(positions) < 2:  # most lines: one edge, in order whatever its row
+            continue
         ids = [row[0] for row in (kept[p] for p in positions) if row is not None]
         first = [row[0] for row in (kept[p] for p in positions[: len(ids)]) if row is not None]
         if first != ids or any(a >= b for a, b in zip(ids, ids[1:])):
