@@ -300,7 +300,7 @@ def _index(
             files_changed=bool(new_files or result.deleted_files), root=root, imports=imports,
             # every text in one pass: cheaper than file by file, and compact;
             # done while a forked process resolves edges (an incremental run:
-            # the writes deferred so far, and a part of the edges)
+            # the writes deferred so far, before it resolves)
             meanwhile=store.rebuild_search_index if plan.mode != "incremental" else write_deferred,
         )
         bulk.close()  # the indexes again (the deferred writes), before the in-degree counts read edges by target
@@ -702,22 +702,17 @@ def _resolve(
         resolver.set_hierarchy_on_demand(store.bases_of, store.has_unknown_base)
     else:
         resolver.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
-    # a table read whole can be shared with a forked process (never the store)
-    forked = not on_demand and (os.cpu_count() or 1) >= 2
-    rest = resolve_edges(
-        resolver, [(i, e) for i, e in work if e.kind != "inherits"], forked=forked, meanwhile=meanwhile,
-        share=None if everything else _MEANWHILE_SHARE,
-    )  # fmt: skip
+    # A table read whole can be shared with a forked process (never the
+    # store): for a run that resolves every edge. An incremental run resolves
+    # too few for the fork to pay, whose copied pages cost both processes
+    # more than the edges (HEAD~10 -> HEAD on scrapy: 12k edges, 75 ms of
+    # CPU alone; forked: 60-100 ms more CPU, no less wall time).
+    forked = everything and not on_demand and (os.cpu_count() or 1) >= 2
+    rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"], forked=forked, meanwhile=meanwhile)
     store.set_targets(changed(rest))
     updates += rest
     touched = {t for t in before.values() if t} | {t for _, t, _ in updates if t}
     return len(updates), touched
-
-
-# Of the edges an incremental run resolves alongside a forked process, the
-# part this one takes besides its deferred writes (HEAD~10 -> HEAD on scrapy:
-# ~0.06 s of full-text rows against ~0.3 s of resolution).
-_MEANWHILE_SHARE = 0.4
 
 
 def _edges_to_revisit(

@@ -1073,7 +1073,6 @@ def resolve_edges(
     *,
     forked: bool = False,
     meanwhile: Callable[[], None] | None = None,
-    share: float | None = None,
 ) -> list[tuple[int, str | None, str | None]]:
     """Resolve inherits edges first (parent_scope needs the bases), then the
     rest. ``forked``: in a forked copy of this process, a half while this
@@ -1089,9 +1088,7 @@ def resolve_edges(
     # this process: a half, or ``meanwhile`` alone (a cold run's full-text
     # tables take twice the CPU of its resolution: scrapy 0.26 s / 0.13 s,
     # celery 0.34 / 0.19; a quarter of the edges here left the child idle)
-    # ``share``: the part this process resolves besides ``meanwhile`` (an
-    # incremental run's deferred writes are short: the child would wait)
-    split = int(len(ordered) * (share if share is not None else 0.5 if meanwhile is None else 0))
+    split = len(ordered) // 2 if meanwhile is None else 0
     global _FORKED
     _FORKED = (resolver, ordered[split:])
     try:
