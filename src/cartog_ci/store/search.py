@@ -107,6 +107,12 @@ def _fill(db: apsw.Connection, rows: Sequence[tuple[int, str, str]]) -> None:
 STORED_VECTOR_HASH = HASH_AS_STORED.format(h="v.text_hash")
 
 
+# Full-text rows an incremental run writes at once (``write_deferred_texts``):
+# fewer flushes of FTS5's terms than file by file, and most of them while
+# the next files are parsed rather than all after.
+FTS_BATCH = 100
+
+
 class SearchTables(Interned):
     """A part of SqliteStore: the search tables on its connection."""
 
@@ -156,6 +162,9 @@ class SearchTables(Interned):
         rows = [(keys[t.symbol_id], names.get(t.symbol_id, ""), t.content) for t in latest.values()]
         if self.fts_added is not None:
             self.fts_added += rows
+            if len(self.fts_added) >= FTS_BATCH:
+                self.write_deferred_texts()
+                self.defer_texts()
         else:
             self._index_texts(rows)
 
