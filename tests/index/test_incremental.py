@@ -605,3 +605,55 @@ def test_kept_edge_rows_read_back_in_the_order_of_a_cold_build(tmp_path: Path) -
         (1, "main.py:module:main", "imports", "b", "lib", "lib.py:function:b", "import"),
         (1, "main.py:module:main", "imports", "c", "lib", "lib.py:function:c", "import"),
     ]
+
+
+_SIGNALS = {
+    "pkg/__init__.py": "",
+    "pkg/signals.py": "def connect(handler):\n    return handler\n",
+    "other/__init__.py": "",
+    "app.py": "from pkg import signals\n\n\ndef run(x):\n    signals.connect(x)\n    return str(x).strip()\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("added", "resolved"),
+    [
+        # another package's module of the same name: `from pkg import signals`
+        # cannot find it (the roots stay), so app.py is no importer of it:
+        # only its edges naming `signals` or `connect` are re-resolved (2 of 4)
+        ({"other/signals.py": "def connect(handler):\n    return None\n"}, 2),
+        # a new top-level package under lib/: a new import root, so every
+        # importer of a module named so is re-resolved whole, as before
+        ({"lib/pkg/__init__.py": "", "lib/pkg/signals.py": "def connect(h):\n    return h\n"}, 4),
+    ],
+)
+def test_a_module_appearing_re_resolves_the_imports_that_can_name_it(
+    tmp_path: Path, added: dict[str, str], resolved: int
+) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, _SIGNALS)
+    commit(repo, "initial")
+    index(repo)
+    write(repo, added)
+    assert index(repo).edges_resolved == resolved
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+
+
+def test_a_module_appearing_where_an_import_names_it_is_found(tmp_path: Path) -> None:
+    """``from pkg import hooks`` bound to nothing, then pkg/hooks.py appears:
+    the importer is re-resolved and finds the module (as a cold build)."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {**_SIGNALS, "app.py": "from pkg import hooks\n\n\ndef run(x):\n    hooks.connect(x)\n"})
+    commit(repo, "initial")
+    index(repo)
+    write(repo, {"pkg/hooks.py": "def connect(handler):\n    return handler\n"})
+    index(repo)
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+    with open_store(repo) as store:
+        assert sql_rows(store, "SELECT target_id FROM edges WHERE file = 'app.py' AND target_name = 'connect'") == [
+            ("pkg/hooks.py:function:connect",)
+        ]
