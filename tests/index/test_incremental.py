@@ -657,3 +657,20 @@ def test_a_module_appearing_where_an_import_names_it_is_found(tmp_path: Path) ->
         assert sql_rows(store, "SELECT target_id FROM edges WHERE file = 'app.py' AND target_name = 'connect'") == [
             ("pkg/hooks.py:function:connect",)
         ]
+
+
+def test_incremental_equals_cold_with_the_parse_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files parsed by the pool: the main process reads every symbol while
+    it waits and keeps them as it writes the files (index/cascade.py
+    ``stored_symbols``), for the resolver; the graph is a cold build's."""
+    from cartog_ci.index import files
+
+    monkeypatch.setattr(files, "POOL_THRESHOLD", 1)
+    repo, editor = _indexed_editor(tmp_path, 5)
+    cold_db = tmp_path / "cold.db"
+    for step in range(12):
+        op = editor.step()
+        index(repo)
+        cold_db.unlink(missing_ok=True)
+        index(repo, force=True, db=cold_db)
+        assert exported(repo) == exported(repo, cold_db), f"step {step} after {op}"

@@ -223,6 +223,7 @@ def _index(
         pending = _Pending()  # the re-parsed files' edges that carry no target over
         hierarchy = _Hierarchy()
         vanished: set[str] = set()  # IDs of the symbols of dropped files
+        stored_symbols: dict[str, list[Symbol]] | None = None  # file -> its symbols as stored, kept up to date
 
         def drop(path: str) -> None:
             edges = store.edges_in_file(path)
@@ -234,6 +235,8 @@ def _index(
             old_targets.update(e.target_id for e in edges if e.target_id)
             store.delete_file(path)
             result.deleted_files.append(path)
+            if stored_symbols is not None:
+                stored_symbols.pop(path, None)
 
         for path in gone:
             drop(path)
@@ -248,6 +251,13 @@ def _index(
             bulk.enter_context(store.bulk_load())
         else:  # file by file, the same statements again: some are cheaper once at the end
             write_deferred = bulk.enter_context(store.deferred_writes())
+        if plan.mode == "incremental" and _parsed_elsewhere(len(jobs)):
+            # every symbol, for the resolver, read while the pool parses
+            # (the main process waits for its first files), then kept as
+            # the files are written: not read again after the last one
+            stored_symbols = {}
+            for s in store.all_symbols():
+                stored_symbols.setdefault(s.file, []).append(s)
         for item in parsed:
             path = item.state.path
             if item.unchanged:
@@ -277,6 +287,8 @@ def _index(
             reshaped |= edited
             store.put_file(item.state)
             reparsed.append(path)
+            if stored_symbols is not None:  # as written: one symbol an ID, the last
+                stored_symbols[path] = list({s.id: s for s in item.extraction.symbols}.values())
             applying += time.perf_counter() - started
         result.timings["read_parse"] = time.perf_counter() - clock - applying
         result.timings["merkle"] = applying
@@ -310,6 +322,7 @@ def _index(
             store, _Files(reparsed, sorted(importers), pending), _Names(affected_names, reshaped), hierarchy,
             everything=plan.mode != "incremental",
             files_changed=bool(new_files or result.deleted_files), root=root, imports=imports,
+            symbols=None if stored_symbols is None else lambda: _all_symbols(stored_symbols),
             # every text in one pass: cheaper than file by file, and compact;
             # done while a forked process resolves edges (an incremental run:
             # the writes deferred so far, before it resolves)
@@ -330,6 +343,23 @@ def _index(
         store.set_meta("language_pack", _language_pack())
         store.set_meta("languages", json.dumps(store.indexed_languages()))
     return result
+
+
+def _parsed_elsewhere(jobs: int) -> bool:
+    """Whether these many files are parsed by a process pool (index/files.py)."""
+    from cartog_ci.index import files
+
+    return jobs >= files.POOL_THRESHOLD and (os.cpu_count() or 1) >= 2
+
+
+def _all_symbols(by_file: dict[str, list[Symbol]]) -> list[Symbol]:
+    """``store.all_symbols()`` from the symbols kept file by file: in its
+    order (store/symbols.py ALL_ORDER; texts compare by code point in
+    Python, by UTF-8 bytes in SQLite: the same order). Their in-degrees may
+    be stale: resolution never reads them."""
+    return sorted(
+        (s for symbols in by_file.values() for s in symbols), key=lambda s: (s.file, s.start_byte, -s.end_byte, s.id)
+    )
 
 
 def _stored_sha(states: dict[str, tuple[str, str]], path: str) -> str | None:
@@ -718,6 +748,7 @@ def _resolve(
     root: Path | None = None,
     meanwhile: Callable[[], None] | None = None,
     imports: Callable[[], list[Edge]] | None = None,
+    symbols: Callable[[], list[Symbol]] | None = None,
 ) -> tuple[int, set[str]]:
     """Phase 2: re-resolve the edges whose answer may have changed;
     ``meanwhile`` (store work) runs once the edges are read, alongside a
@@ -748,7 +779,7 @@ def _resolve(
     resolver = (
         resolver_on_demand(store, root=where)
         if on_demand
-        else resolver_for(store.all_symbols(), imports(), root=where)
+        else resolver_for((symbols or store.all_symbols)(), imports(), root=where)
     )
     before = {edge_id: edge.target_id for edge_id, edge in work}
     stored = {edge_id: (edge.target_id, edge.resolution) for edge_id, edge in work}
