@@ -674,3 +674,48 @@ def test_incremental_equals_cold_with_the_parse_pool(tmp_path: Path, monkeypatch
         cold_db.unlink(missing_ok=True)
         index(repo, force=True, db=cold_db)
         assert exported(repo) == exported(repo, cold_db), f"step {step} after {op}"
+
+
+_REBOUND = {
+    "a.py": "def X():\n    return 'a'\n",
+    "b.py": "def X():\n    return 'b'\n",
+    "f.py": "from a import X\n\n\ndef f():\n    return X()\n",
+    "g.py": "from f import *\n",
+    "h.py": "from g import X\n\n\ndef h():\n    return X()\n",
+    "other.py": "def X():\n    return 'other'\n\n\ndef user():\n    return X()\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "resolved"),
+    [
+        # f's import and call, g's star import, h's import and call; X is
+        # bound otherwise for g's importers too, so other.py's call as well
+        (_REBOUND, 6),
+        # nobody imports from f: f's import and call only, not other.py's X()
+        # (PostgreSQL does not number the rows it inserts: every edge naming X)
+        ({k: v for k, v in _REBOUND.items() if k not in ("g.py", "h.py")}, 2),
+    ],
+)
+def test_an_import_bound_otherwise_re_resolves_its_file_and_its_importers(
+    tmp_path: Path, files: dict[str, str], resolved: int, backend: str
+) -> None:
+    """f.py imports X from b instead of a: f's unchanged function (its edge
+    carried over) and h.py, which gets X through g's star import of f, now
+    call b.X. A file naming X that reaches f through no import is revisited
+    only when an importer of f binds X too (3 edges before, without g and h)."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, files)
+    commit(repo, "initial")
+    index(repo)
+    write(repo, {"f.py": _REBOUND["f.py"].replace("from a import", "from b import")})
+    result = index(repo)
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+    with open_store(repo) as store:
+        calls = "SELECT file, target_id FROM edges WHERE kind = 'calls' AND target_name = 'X' AND file != 'other.py'"
+        assert sql_rows(store, calls + " ORDER BY file") == [
+            ("f.py", "b.py:function:X"), *([("h.py", "b.py:function:X")] if "h.py" in files else [])
+        ]
+    assert result.edges_resolved == (3 if backend == "postgres" and resolved == 2 else resolved)

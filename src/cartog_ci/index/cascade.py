@@ -52,9 +52,10 @@ class _Hierarchy:
 
 @dataclass
 class _Pending:
-    """The re-parsed files' edges that carry no target over, which phase 2
-    resolves: with their row IDs, or by value where the store could not
-    number the rows it inserted (``files``: theirs, read back)."""
+    """The re-parsed files' edges that phase 2 resolves (those that carry no
+    target over, and those naming what their file imports otherwise): with
+    their row IDs, or by value where the store could not number the rows
+    it inserted (``files``: theirs, read back)."""
 
     numbered: list[NumberedEdge] = field(default_factory=list)
     unnumbered: set[Edge] = field(default_factory=set)
@@ -389,11 +390,15 @@ def _apply_file(
     search_index: bool = True,
 ) -> tuple[set[str], set[str], set[str] | None]:
     """Merkle-diff one re-parsed file against the store and apply it: the
-    names defined or bound otherwise (added, removed, imported otherwise),
-    the names of the symbols edited in place, and the names the file's
-    imports bind otherwise (None: any, a star import changed). The targets
-    its stored edges had go to ``old_targets``."""
+    names defined or removed, the names of the symbols edited in place, and
+    the names the file's imports bind otherwise (None: any, a star import
+    changed). The targets its stored edges had go to ``old_targets``; its
+    edges that name what it imports otherwise (the names an import added,
+    removed or changed binds: ``Any`` for a new ``from typing import Any``)
+    go to ``pending``: another file's edge naming one depends on this
+    file's binding only through an import of it (``_importers``)."""
     path = extraction.path
+    names: set[str] = set()
     new = {s.id: s for s in extraction.symbols}
     old = {} if fresh else {s.id: s for s in store.symbols_in_file(path)}
     old_rows = [] if fresh else store.numbered_edges_in_file(path)
@@ -417,7 +422,11 @@ def _apply_file(
         edges, carried = _carry(old_edges, extraction, unsettled={s.id for s in added + modified}, removed=removed)
         # a carried edge, resolved or not, answers as before unless a name
         # or a binding it depends on changed (``_edges_to_revisit``)
-        _write_edges(store, old_rows, edges, carried, pending)
+        changed = _import_keys(old_edges) ^ _import_keys(extraction.edges)
+        rebinding = [e for e in old_edges + list(extraction.edges) if _import_key(e) in changed]
+        local = _names_of((), rebinding) - {""}
+        if not _write_edges(store, old_rows, edges, carried, pending, local):
+            names |= local  # edges not numbered: by name in every file, as they are found
     store.replace_texts(
         path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index, fresh=fresh,
         previous_names=None if fresh else {s.id: s.name for s in old.values()},
@@ -426,12 +435,9 @@ def _apply_file(
     result.categories["modified"] += [s.id for s in modified]
     result.categories["children_changed"] += [s.id for s in children_changed]
     result.categories["removed"] += [s.id for s in removed]
-    names = {s.name for s in added + removed}
+    names |= {s.name for s in added + removed}
     rebinds: set[str] | None = set()
     if not fresh:
-        changed = _import_keys(old_edges) ^ _import_keys(extraction.edges)
-        rebinding = [e for e in old_edges + list(extraction.edges) if _import_key(e) in changed]
-        names |= _names_of((), rebinding)
         rebinds = None if any(e.target_name == "*" for e in rebinding) else _bound_names(rebinding)
         _note_types(hierarchy, old.values(), old_edges, added, removed, modified)
     return names, {s.name for s in modified}, rebinds
@@ -489,10 +495,14 @@ def _row_key(e: Edge) -> tuple[str, str, str, str | None, str | None]:
     return (e.source_id, e.target_name, e.kind, e.qualifier, e.alias)
 
 
-def _write_edges(store: Store, old: list[NumberedEdge], new: list[Edge], carried: list[bool], pending: _Pending) -> None:
+def _write_edges(
+    store: Store, old: list[NumberedEdge], new: list[Edge], carried: list[bool], pending: _Pending, local: set[str]
+) -> bool:
     """Store a re-parsed file's edges over its stored ones (``old``, in
-    (line, id) order); those not ``carried`` go to ``pending`` with their
-    row IDs (a kept row's, an inserted row's). A stored call or reference with the same source,
+    (line, id) order); those not ``carried``, and those that name one of
+    ``local`` as ``_edges_to_revisit`` finds names, go to ``pending`` with
+    their row IDs (a kept row's, an inserted row's). False when the store
+    did not number the rows it inserted (the carried ones are then left out). A stored call or reference with the same source,
     name, kind, qualifier and alias is kept, its line and target set where
     they differ, instead of being deleted and inserted again (seven indexes a
     row: django's query.py, 783 edges, after a one-line edit). The rest of
@@ -529,14 +539,27 @@ def _write_edges(store: Store, old: list[NumberedEdge], new: list[Edge], carried
     store.set_targets(
         [(i, e.target_id, e.resolution) for (i, was), e in pairs if (was.target_id, was.resolution) != (e.target_id, e.resolution)]
     )
-    pending.numbered += [(row[0], e) for row, e, c in zip(kept, new, carried) if row is not None and not c]
-    inserted = [(e, c) for row, e, c in zip(kept, new, carried) if row is None]
-    ids = store.insert_numbered_edges([e for e, _ in inserted])
+    wanted = [not c or (bool(local) and _names_any(e, local)) for e, c in zip(new, carried)]
+    pending.numbered += [(row[0], e) for row, e, w in zip(kept, new, wanted) if row is not None and w]
+    inserted = [(e, c, w) for row, e, c, w in zip(kept, new, carried, wanted) if row is None]
+    ids = store.insert_numbered_edges([e for e, _, _ in inserted])
     if ids is not None:
-        pending.numbered += [(i, e) for i, (e, c) in zip(ids, inserted) if not c]
-    elif any(not c for _, c in inserted):
-        pending.unnumbered.update(e for e, c in inserted if not c)
+        pending.numbered += [(i, e) for i, (e, _, w) in zip(ids, inserted) if w]
+        return True
+    if any(not c for _, c, _ in inserted):
+        pending.unnumbered.update(e for e, c, _ in inserted if not c)
         pending.files.append(new[0].file)
+    return False
+
+
+def _names_any(e: Edge, names: set[str]) -> bool:
+    """Whether ``_edges_to_revisit`` finds this edge by one of ``names``:
+    its target or alias, its qualifier, a part of a constructed receiver."""
+    q = e.qualifier
+    return (
+        e.target_name in names or e.alias in names or q in names
+        or (q is not None and q.endswith("()") and not names.isdisjoint(q.removesuffix("()").split(".")))
+    )  # fmt: skip
 
 
 def _bound_names(imports: Iterable[Edge]) -> set[str]:
@@ -654,6 +677,8 @@ def _importers(
     for edge in import_edges():
         if _imports_through(edge, keys) and (not exact or _may_name(edge, by_key)):
             names |= {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
+            if edge.target_name == "*":  # what it imports otherwise it binds too, for its own importers
+                names |= keys.get(_module_key(edge.qualifier or "")) or set()
             importers.add(edge.file)
     return names, importers
 
