@@ -542,9 +542,9 @@ def _write_edges(
     wanted = [not c or (bool(local) and _names_any(e, local)) for e, c in zip(new, carried)]
     pending.numbered += [(row[0], e) for row, e, w in zip(kept, new, wanted) if row is not None and w]
     inserted = [(e, c, w) for row, e, c, w in zip(kept, new, carried, wanted) if row is None]
-    ids = store.insert_numbered_edges([e for e, _, _ in inserted])
-    if ids is not None:
-        pending.numbered += [(i, e) for i, (e, _, w) in zip(ids, inserted) if w]
+    numbers = store.insert_numbered_edges([e for e, _, _ in inserted])
+    if numbers is not None:
+        pending.numbered += [(i, e) for i, (e, _, w) in zip(numbers, inserted) if w]
         return True
     if any(not c for _, c, _ in inserted):
         pending.unnumbered.update(e for e, c, _ in inserted if not c)
