@@ -719,3 +719,19 @@ def test_an_import_bound_otherwise_re_resolves_its_file_and_its_importers(
             ("f.py", "b.py:function:X"), *([("h.py", "b.py:function:X")] if "h.py" in files else [])
         ]
     assert result.edges_resolved == (3 if backend == "postgres" and resolved == 2 else resolved)
+
+
+def test_a_module_deleted_from_the_work_tree_only_re_resolves_every_importer_of_its_name(tmp_path: Path) -> None:
+    """A committed module deleted from the work tree only is known gone only
+    once read: the import roots before the run were not computed, so every
+    import of a module named so is revisited, as a cold build answers."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {**_SIGNALS, "other/signals.py": "def connect(handler):\n    return None\n"})
+    commit(repo, "initial")
+    index(repo)
+    (repo / "other" / "signals.py").unlink()
+    result = index(repo)
+    assert (result.deleted_files, result.edges_resolved) == (["other/signals.py"], 4)
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)

@@ -302,9 +302,10 @@ def _index(
         imports = _Lazy(store.import_edges)
         if plan.mode == "incremental":  # else every edge is resolved again
             appeared = {p: None for p in new_files + result.deleted_files}  # a module appearing binds anything
-            # where the roots stay, a Python module found from them is found by its path
-            exact = roots_before is None or not any(_PY_MODULE.search(p) for p in appeared) or (
-                roots_before == _python_roots(store, root)
+            # where the roots stay, a Python module found from them is found by
+            # its path (not known before: a file deleted from the work tree only)
+            exact = not any(_PY_MODULE.search(p) for p in appeared) or (
+                roots_before is not None and roots_before == _python_roots(store, root)
             )
             names_of_importers, importers = _importers(imports, {**rebound, **appeared}, exact=exact)
             affected_names |= names_of_importers
