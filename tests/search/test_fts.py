@@ -285,3 +285,40 @@ def test_an_edit_keeps_the_unchanged_texts_and_searches_as_a_cold_build(tmp_path
     assert [i for i, _ in answers[0]] == ["a.py:function:keep_me"]
     assert answers[2] == [] and answers[5] == []
     assert [i for i, _ in answers[3]] == ["a.py:function:edit_me"]
+
+
+def test_a_run_over_several_files_searches_as_a_cold_build(tmp_path: Path) -> None:
+    """An incremental run holds its full-text rows and the forgetting of
+    unused interned texts to its end (store.deferred_writes), not file by
+    file: with files edited, added and deleted in one run, the texts, every
+    answer with its score and the interned texts are a cold build's."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        f"pkg/m{i}.py": f"def shared_{i}(x):\n    return x + {i}\n\n\ndef only_{i}():\n    return 'order {i}'\n"
+        for i in range(6)
+    })  # fmt: skip
+    commit(repo)
+    index(repo)
+    edits = {
+        f"pkg/m{i}.py": f"def shared_{i}(x):\n    return x * {i}\n\n\ndef renamed_{i}():\n    return 'total {i}'\n"
+        for i in range(4)
+    }
+    write(repo, {**edits, "pkg/new.py": "def fresh():\n    return 'order total'\n"})
+    (repo / "pkg" / "m5.py").unlink()
+    result = index(repo)
+    assert (result.parsed, result.deleted_files) == (5, ["pkg/m5.py"])
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    queries = [("fts_symbols", '"order" OR "total"'), ("fts_symbols", '"renamed"'), ("fts_symbols", '"only"'),
+               ("fts_trigram", '"x * 2"'), ("fts_trigram", '"order"')]  # fmt: skip
+    path = repo / ".cartog-ci" / "index.db"
+    incremental = _texts_and_answers(path, queries)
+    assert incremental == _texts_and_answers(cold, queries)
+    answers = incremental[1][0]  # type: ignore[index]
+    assert sorted(i for i, _ in answers[1]) == [f"pkg/m{i}.py:function:renamed_{i}" for i in range(4)]
+    assert sorted(i for i, _ in answers[2]) == ["pkg/m4.py:function:only_4"]
+    assert [i for i, _ in answers[3]] == ["pkg/m2.py:function:shared_2"]
+    assert sorted(i for i, _ in answers[4]) == ["pkg/m4.py:function:only_4", "pkg/new.py:function:fresh"]
+    interned = "SELECT text FROM interned ORDER BY text"
+    with SqliteStore(path) as opened, SqliteStore(cold) as built:
+        assert sql_rows(opened, interned) == sql_rows(built, interned)

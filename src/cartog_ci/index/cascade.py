@@ -51,6 +51,18 @@ class _Hierarchy:
     contained: bool = False  # the changed bases reach no class outside ``files``
 
 
+@dataclass
+class _Pending:
+    """The re-parsed files' edges that phase 2 resolves (those that carry no
+    target over, and those naming what their file imports otherwise): with
+    their row IDs, or by value where the store could not number the rows
+    it inserted (``files``: theirs, read back)."""
+
+    numbered: list[NumberedEdge] = field(default_factory=list)
+    unnumbered: set[Edge] = field(default_factory=set)
+    files: list[str] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class _Names:
     """What phase 2 re-resolves by name. An edge to a name defined, removed
@@ -197,15 +209,23 @@ def _index(
     # each file stored as it comes: parsing the next ones goes on meanwhile
     with extracting(jobs, progress, parse_count) as parsed, store.transaction():
         gone = [p for p in stored_states if p not in listed]
+        # the Python import roots before the run, when a Python file may appear or go
+        roots_before = (
+            _python_roots(store, root)
+            if plan.mode == "incremental" and any(
+                _PY_MODULE.search(p) for p in [*gone, *(c for c in plan.candidates if c not in stored_states)]
+            )
+            else None
+        )  # fmt: skip
         affected_names: set[str] = set()
         reshaped: set[str] = set()  # names of symbols edited in place (same ID)
         old_targets: set[str] = set()
         rebound: dict[str, set[str] | None] = {}  # file -> the names it binds otherwise (None: any)
-        bindings: dict[str, set[str]] = {}  # JS/TS file -> the names its changed imports bind
         reparsed: list[str] = []
-        pending: set[Edge] = set()  # the re-parsed files' edges that carry no target over
+        pending = _Pending()  # the re-parsed files' edges that carry no target over
         hierarchy = _Hierarchy()
         vanished: set[str] = set()  # IDs of the symbols of dropped files
+        stored_symbols: dict[str, list[Symbol]] | None = None  # file -> its symbols as stored, kept up to date
 
         def drop(path: str) -> None:
             edges = store.edges_in_file(path)
@@ -217,6 +237,8 @@ def _index(
             old_targets.update(e.target_id for e in edges if e.target_id)
             store.delete_file(path)
             result.deleted_files.append(path)
+            if stored_symbols is not None:
+                stored_symbols.pop(path, None)
 
         for path in gone:
             drop(path)
@@ -226,8 +248,18 @@ def _index(
         bulk = ExitStack()
         if plan.mode == "force":
             store.clear()
+        write_deferred: Callable[[], None] | None = None
         if fresh:
             bulk.enter_context(store.bulk_load())
+        else:  # file by file, the same statements again: some are cheaper once at the end
+            write_deferred = bulk.enter_context(store.deferred_writes())
+        if plan.mode == "incremental" and _parsed_elsewhere(len(jobs)):
+            # every symbol, for the resolver, read while the pool parses
+            # (the main process waits for its first files), then kept as
+            # the files are written: not read again after the last one
+            stored_symbols = {}
+            for s in store.all_symbols():
+                stored_symbols.setdefault(s.file, []).append(s)
         for item in parsed:
             path = item.state.path
             if item.unchanged:
@@ -249,7 +281,7 @@ def _index(
             started = time.perf_counter()
             names, edited, rebinds = _apply_file(
                 store, item.extraction, result, hierarchy, pending, old_targets,
-                fresh=fresh, search_index=plan.mode == "incremental", bindings=bindings,
+                fresh=fresh, search_index=plan.mode == "incremental",
             )  # fmt: skip
             if rebinds is None or rebinds:  # what this module re-exports may have changed
                 rebound[path] = rebinds
@@ -257,6 +289,8 @@ def _index(
             reshaped |= edited
             store.put_file(item.state)
             reparsed.append(path)
+            if stored_symbols is not None:  # as written: one symbol an ID, the last
+                stored_symbols[path] = list({s.id: s for s in item.extraction.symbols}.values())
             applying += time.perf_counter() - started
         result.timings["read_parse"] = time.perf_counter() - clock - applying
         result.timings["merkle"] = applying
@@ -265,11 +299,17 @@ def _index(
         # (missing module -> external), even in files nobody touched.
         new_files = [p for p in reparsed if p not in stored_states]
         importers: set[str] = set()
+        # read once for the importers and the resolver (their targets are not used)
+        imports = _Lazy(store.import_edges)
         if plan.mode == "incremental":  # else every edge is resolved again
             appeared = {p: None for p in new_files + result.deleted_files}  # a module appearing binds anything
-            names_of_importers, importers = _importers(store, {**rebound, **appeared}, bindings)
+            # where the roots stay, a Python module found from them is found by
+            # its path (not known before: a file deleted from the work tree only)
+            exact = not any(_PY_MODULE.search(p) for p in appeared) or (
+                roots_before is not None and roots_before == _python_roots(store, root)
+            )
+            names_of_importers, importers = _importers(imports, {**rebound, **appeared}, exact=exact)
             affected_names |= names_of_importers
-        affected_names |= _seen_elsewhere(store, bindings)
         if plan.mode == "incremental" and not hierarchy.forced:
             # a base that is no longer there: its subclasses lose it (and the
             # edge its target, in phase 1, before it could be compared)
@@ -284,12 +324,14 @@ def _index(
         result.edges_resolved, touched = _resolve(
             store, _Files(reparsed, sorted(importers), pending), _Names(affected_names, reshaped), hierarchy,
             everything=plan.mode != "incremental",
-            files_changed=bool(new_files or result.deleted_files), root=root,
+            files_changed=bool(new_files or result.deleted_files), root=root, imports=imports,
+            symbols=None if stored_symbols is None else lambda: _all_symbols(stored_symbols),
             # every text in one pass: cheaper than file by file, and compact;
-            # done while a forked process resolves edges
-            meanwhile=store.rebuild_search_index if plan.mode != "incremental" else None,
+            # done while a forked process resolves edges (an incremental run:
+            # the writes deferred so far, before it resolves)
+            meanwhile=store.rebuild_search_index if plan.mode != "incremental" else write_deferred,
         )
-        bulk.close()  # the indexes again, before the in-degree counts read edges by target
+        bulk.close()  # the indexes again (the deferred writes), before the in-degree counts read edges by target
         result.timings["resolve"] = time.perf_counter() - clock
 
         clock = time.perf_counter()
@@ -304,6 +346,23 @@ def _index(
         store.set_meta("language_pack", _language_pack())
         store.set_meta("languages", json.dumps(store.indexed_languages()))
     return result
+
+
+def _parsed_elsewhere(jobs: int) -> bool:
+    """Whether these many files are parsed by a process pool (index/files.py)."""
+    from cartog_ci.index import files
+
+    return jobs >= files.POOL_THRESHOLD and (os.cpu_count() or 1) >= 2
+
+
+def _all_symbols(by_file: dict[str, list[Symbol]]) -> list[Symbol]:
+    """``store.all_symbols()`` from the symbols kept file by file: in its
+    order (store/symbols.py ALL_ORDER; texts compare by code point in
+    Python, by UTF-8 bytes in SQLite: the same order). Their in-degrees may
+    be stale: resolution never reads them."""
+    return sorted(
+        (s for symbols in by_file.values() for s in symbols), key=lambda s: (s.file, s.start_byte, -s.end_byte, s.id)
+    )
 
 
 def _stored_sha(states: dict[str, tuple[str, str]], path: str) -> str | None:
@@ -326,22 +385,22 @@ def _apply_file(
     extraction: FileExtraction,
     result: IndexResult,
     hierarchy: _Hierarchy,
-    pending: set[Edge],
+    pending: _Pending,
     old_targets: set[str],
     *,
     fresh: bool,
     search_index: bool = True,
-    bindings: dict[str, set[str]] | None = None,
 ) -> tuple[set[str], set[str], set[str] | None]:
     """Merkle-diff one re-parsed file against the store and apply it: the
-    names defined or bound otherwise (added, removed, imported otherwise),
-    the names of the symbols edited in place, and the names the file's
-    imports bind otherwise (None: any, a star import changed). The targets
-    its stored edges had go to ``old_targets``. ``bindings`` gets the names
-    the changed imports of a JS/TS file bind (see ``_seen_elsewhere``)."""
-    from cartog_ci import languages
-
+    names defined or removed, the names of the symbols edited in place, and
+    the names the file's imports bind otherwise (None: any, a star import
+    changed). The targets its stored edges had go to ``old_targets``; its
+    edges that name what it imports otherwise (the names an import added,
+    removed or changed binds: ``Any`` for a new ``from typing import Any``)
+    go to ``pending``: another file's edge naming one depends on this
+    file's binding only through an import of it (``_importers``)."""
     path = extraction.path
+    names: set[str] = set()
     new = {s.id: s for s in extraction.symbols}
     old = {} if fresh else {s.id: s for s in store.symbols_in_file(path)}
     old_rows = [] if fresh else store.numbered_edges_in_file(path)
@@ -352,7 +411,9 @@ def _apply_file(
     modified = [s for _, s in diff.modified]
     children_changed = [s for _, s in diff.children_changed]
     # same content, new position: keep line numbers right, not a change
-    store.update_symbols(diff.moved)
+    relocated = [s for s in diff.moved if _same_but_position(old[s.id], s)]
+    store.set_positions(relocated)
+    store.update_symbols([s for s in diff.moved if not _same_but_position(old[s.id], s)])
     result.categories["unchanged"] += [s.id for s in diff.moved + diff.unchanged]
     store.insert_symbols(added)
     store.update_symbols(modified + children_changed)
@@ -360,9 +421,14 @@ def _apply_file(
     if fresh:
         store.insert_edges(extraction.edges)
     else:
-        edges = _carry(old_edges, extraction, unsettled={s.id for s in added + modified}, removed=removed)
-        pending.update(e for e in edges if e.target_id is None and e.resolution is None)
-        _write_edges(store, old_rows, edges)
+        edges, carried = _carry(old_edges, extraction, unsettled={s.id for s in added + modified}, removed=removed)
+        # a carried edge, resolved or not, answers as before unless a name
+        # or a binding it depends on changed (``_edges_to_revisit``)
+        changed = _import_keys(old_edges) ^ _import_keys(extraction.edges)
+        rebinding = [e for e in old_edges + list(extraction.edges) if _import_key(e) in changed]
+        local = _names_of((), rebinding) - {""}
+        if not _write_edges(store, old_rows, edges, carried, pending, local):
+            names |= local  # edges not numbered: by name in every file, as they are found
     store.replace_texts(
         path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index, fresh=fresh,
         previous_names=None if fresh else {s.id: s.name for s in old.values()},
@@ -371,40 +437,43 @@ def _apply_file(
     result.categories["modified"] += [s.id for s in modified]
     result.categories["children_changed"] += [s.id for s in children_changed]
     result.categories["removed"] += [s.id for s in removed]
-    names = {s.name for s in added + removed}
+    names |= {s.name for s in added + removed}
     rebinds: set[str] | None = set()
     if not fresh:
-        changed = _import_keys(old_edges) ^ _import_keys(extraction.edges)
-        rebinding = [e for e in old_edges + list(extraction.edges) if _import_key(e) in changed]
-        bound = _names_of((), rebinding)
-        if bound and bindings is not None and _imports_only(path):
-            # seen by other files only through an import of this one: those
-            # names are re-resolved everywhere only if one imports it
-            # (``_seen_elsewhere``); here, at once
-            bindings[path] = bound
-            pending.update(e for e in edges if _names_one_of(e, bound))
-        else:
-            names |= bound
         rebinds = None if any(e.target_name == "*" for e in rebinding) else _bound_names(rebinding)
         _note_types(hierarchy, old.values(), old_edges, added, removed, modified)
     return names, {s.name for s in modified}, rebinds
 
 
+def _same_but_position(a: Symbol, b: Symbol) -> bool:
+    """Whether two symbols of one ID differ at most in their lines and bytes."""
+    return (
+        a.name, a.qualified_name, a.kind, a.parent_id, a.signature, a.language,
+        a.content_hash, a.subtree_hash, a.decorators, a.docstring,
+    ) == (
+        b.name, b.qualified_name, b.kind, b.parent_id, b.signature, b.language,
+        b.content_hash, b.subtree_hash, b.decorators, b.docstring,
+    )  # fmt: skip
+
+
 _CARRIED_KINDS = frozenset({"calls", "references"})  # imports and bases are always resolved again
 
 
-def _carry(old_edges: list[Edge], new: FileExtraction, *, unsettled: set[str], removed: list[Symbol]) -> list[Edge]:
+def _carry(
+    old_edges: list[Edge], new: FileExtraction, *, unsettled: set[str], removed: list[Symbol]
+) -> tuple[list[Edge], list[bool]]:
     """The file's new edges, with the target of the same edge before (same
     source, name, kind, qualifier) where nothing it depends on can have
     changed: its source symbol's own content is the same (Go-style receivers,
     locals), it is no import or base, and no name it could mean is defined
     twice in the file (the definition seen from a line then depends on the
     line). A name defined, removed or bound otherwise re-resolves its edges
-    by name (``_edges_to_revisit``), in this file as in any other."""
+    by name (``_edges_to_revisit``), in this file as in any other. With the
+    edges: whether each was carried over."""
     from cartog_ci import languages
 
     if not languages.scope_of(new.language).carry_resolutions:
-        return list(new.edges)
+        return list(new.edges), [False] * len(new.edges)
     counts = Counter(s.name for s in new.symbols) + Counter(s.name for s in removed)
     repeated = {n for n, c in counts.items() if c > 1}
     before: dict[tuple[str, str, str, str | None], list[Edge]] = {}
@@ -412,22 +481,30 @@ def _carry(old_edges: list[Edge], new: FileExtraction, *, unsettled: set[str], r
         if e.kind in _CARRIED_KINDS:
             before.setdefault((e.source_id, e.target_name, e.kind, e.qualifier), []).append(e)
     out: list[Edge] = []
+    carried: list[bool] = []
     for e in new.edges:
         same = before.get((e.source_id, e.target_name, e.kind, e.qualifier))
-        if same and e.kind in _CARRIED_KINDS and e.source_id not in unsettled and e.target_name not in repeated:
-            old = same.pop(0)  # built directly: dataclasses.replace costs 3x (HEAD~10 on scrapy: 6k edges)
+        kept = bool(same) and e.kind in _CARRIED_KINDS and e.source_id not in unsettled and e.target_name not in repeated
+        if kept:
+            old = same.pop(0)  # type: ignore[union-attr]  # built directly: dataclasses.replace costs 3x (HEAD~10 on scrapy: 6k edges)
             e = Edge(e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, old.target_id, old.resolution)
         out.append(e)
-    return out
+        carried.append(kept)
+    return out, carried
 
 
 def _row_key(e: Edge) -> tuple[str, str, str, str | None, str | None]:
     return (e.source_id, e.target_name, e.kind, e.qualifier, e.alias)
 
 
-def _write_edges(store: Store, old: list[NumberedEdge], new: list[Edge]) -> None:
+def _write_edges(
+    store: Store, old: list[NumberedEdge], new: list[Edge], carried: list[bool], pending: _Pending, local: set[str]
+) -> bool:
     """Store a re-parsed file's edges over its stored ones (``old``, in
-    (line, id) order). A stored call or reference with the same source,
+    (line, id) order); those not ``carried``, and those that name one of
+    ``local`` as ``_edges_to_revisit`` finds names, go to ``pending`` with
+    their row IDs (a kept row's, an inserted row's). False when the store
+    did not number the rows it inserted (the carried ones are then left out). A stored call or reference with the same source,
     name, kind, qualifier and alias is kept, its line and target set where
     they differ, instead of being deleted and inserted again (seven indexes a
     row: django's query.py, 783 edges, after a one-line edit). The rest of
@@ -450,6 +527,8 @@ def _write_edges(store: Store, old: list[NumberedEdge], new: list[Edge]) -> None
     for position, e in enumerate(new):
         lines.setdefault(e.line, []).append(position)
     for positions in lines.values():
+        if len(positions) < 2:  # most lines: one edge, in order whatever its row
+            continue
         ids = [row[0] for row in (kept[p] for p in positions) if row is not None]
         first = [row[0] for row in (kept[p] for p in positions[: len(ids)]) if row is not None]
         if first != ids or any(a >= b for a, b in zip(ids, ids[1:])):
@@ -462,7 +541,27 @@ def _write_edges(store: Store, old: list[NumberedEdge], new: list[Edge]) -> None
     store.set_targets(
         [(i, e.target_id, e.resolution) for (i, was), e in pairs if (was.target_id, was.resolution) != (e.target_id, e.resolution)]
     )
-    store.insert_edges([e for row, e in zip(kept, new) if row is None])
+    wanted = [not c or (bool(local) and _names_any(e, local)) for e, c in zip(new, carried)]
+    pending.numbered += [(row[0], e) for row, e, w in zip(kept, new, wanted) if row is not None and w]
+    inserted = [(e, c, w) for row, e, c, w in zip(kept, new, carried, wanted) if row is None]
+    numbers = store.insert_numbered_edges([e for e, _, _ in inserted])
+    if numbers is not None:
+        pending.numbered += [(i, e) for i, (e, _, w) in zip(numbers, inserted) if w]
+        return True
+    if any(not c for _, c, _ in inserted):
+        pending.unnumbered.update(e for e, c, _ in inserted if not c)
+        pending.files.append(new[0].file)
+    return False
+
+
+def _names_any(e: Edge, names: set[str]) -> bool:
+    """Whether ``_edges_to_revisit`` finds this edge by one of ``names``:
+    its target or alias, its qualifier, a part of a constructed receiver."""
+    q = e.qualifier
+    return (
+        e.target_name in names or e.alias in names or q in names
+        or (q is not None and q.endswith("()") and not names.isdisjoint(q.removesuffix("()").split(".")))
+    )  # fmt: skip
 
 
 def _bound_names(imports: Iterable[Edge]) -> set[str]:
@@ -536,8 +635,21 @@ def _source_suffixes() -> frozenset[str]:
     return frozenset(ext.lstrip(".") for language in languages.LANGUAGES.values() for ext in language.extensions)
 
 
+class _Lazy:
+    """A list read on the first call, and the same list after."""
+
+    def __init__(self, read: Callable[[], list[Edge]]) -> None:
+        self._read = read
+        self._value: list[Edge] | None = None
+
+    def __call__(self) -> list[Edge]:
+        if self._value is None:
+            self._value = self._read()
+        return self._value
+
+
 def _importers(
-    store: Store, files: dict[str, set[str] | None], bindings: dict[str, set[str]] | None = None
+    import_edges: Callable[[], list[Edge]], files: dict[str, set[str] | None], *, exact: bool = False
 ) -> tuple[set[str], set[str]]:
     """The names that files importing one of ``files`` (a module that
     appeared, vanished or re-exports otherwise) bind through it, and those
@@ -547,26 +659,78 @@ def _importers(
     name, a module that appeared or vanished): importing another name of
     it, or the module whole, changes nothing (django: a changed import in
     one module no longer re-resolves every file importing any module of
-    that name). A JS/TS importer's names go to ``bindings`` instead
-    (``_seen_elsewhere``)."""
+    that name). ``exact`` (the Python import roots are the same as before
+    the run): an absolute Python import is matched with the modules whose
+    path it can name, not only with their last component (celery
+    HEAD~10 -> HEAD: 104 importers -> 48; a new ``t/smoke/signals.py`` is
+    not what ``from celery import signals`` finds)."""
     keys: dict[str, set[str] | None] = {}
+    by_key: dict[str, list[tuple[list[str] | None, set[str] | None]]] = {}
     for path, rebinds in files.items():
         for key in _keys_of(path):
             known = keys.get(key, set())
             keys[key] = None if rebinds is None or known is None else known | rebinds
+            by_key.setdefault(key, []).append((_python_module(path), rebinds))
     if not keys:
         return set(), set()
     names = set(keys) - {""}
     importers: set[str] = set()
-    for edge in store.import_edges():
-        if _imports_through(edge, keys):
-            bound = {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
-            if bindings is not None and _imports_only(edge.file):
-                bindings.setdefault(edge.file, set()).update(bound)  # its edges are all resolved again
-            else:
-                names |= bound
+    for edge in import_edges():
+        if _imports_through(edge, keys) and (not exact or _may_name(edge, by_key)):
+            names |= {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
+            if edge.target_name == "*":  # what it imports otherwise it binds too, for its own importers
+                names |= keys.get(_module_key(edge.qualifier or "")) or set()
             importers.add(edge.file)
     return names, importers
+
+
+_PY_MODULE = re.compile(r"\.pyi?$")
+
+
+def _python_module(path: str) -> list[str] | None:
+    """The dotted parts of a Python file's module from the repository root
+    (``a/b/__init__.py`` -> a, b), None for another file."""
+    match = _PY_MODULE.search(path)
+    if match is None:
+        return None
+    stem = path[: match.start()]
+    return stem.removesuffix("/__init__").split("/") if stem != "__init__" else None  # the root: as the key says
+
+
+def _may_name(edge: Edge, by_key: dict[str, list[tuple[list[str] | None, set[str] | None]]]) -> bool:
+    """Whether an import edge matched by module key (``_imports_through``)
+    can reach one of those modules. An absolute Python import ``from q import
+    t`` / ``import q`` finds files only as ``<root>/q`` or ``<root>/q/t``
+    (languages/python.py ``find_module``, ``submodule``): a module whose path
+    ends with a start of those (a root's part before it) is reachable, any
+    other is not, while the roots stay. Anything else: as the key says."""
+    spec = edge.qualifier or ""
+    if not spec or spec.startswith(".") or _PY_MODULE.search(edge.file) is None:
+        return True
+    first = spec.split(".")
+    specs = [first] if edge.target_name in ("*", spec) else [first, first + edge.target_name.split(".")]
+    for key in {edge.target_name, _module_key(spec)}:
+        for parts, rebinds in by_key.get(key, ()):
+            if parts is None:
+                return True
+            if _imports_through(edge, {key: rebinds}) and any(_overlaps(parts, s) for s in specs):
+                return True
+    return False
+
+
+def _overlaps(module: list[str], spec: list[str]) -> bool:
+    """Whether an end of ``module`` is a start of ``spec`` (``src.a.b`` and ``a.b.c``)."""
+    return any(module[i:] == spec[: len(module) - i] for i in range(len(module)))
+
+
+def _python_roots(store: Store, root: Path) -> frozenset[str]:
+    """The directories absolute Python imports are found from, for the
+    files stored now (languages/python.py ``_roots``)."""
+    from cartog_ci.index.resolve import SymbolTable
+    from cartog_ci.languages.python import _roots
+
+    table = SymbolTable(language_of_file={f: language for f, _, language in store.modules()}, root=str(root))
+    return _roots(table)
 
 
 def _imports_through(edge: Edge, keys: dict[str, set[str] | None]) -> bool:
@@ -578,37 +742,6 @@ def _imports_through(edge: Edge, keys: dict[str, set[str] | None]) -> bool:
     rebinds = keys[key]
     whole = edge.target_name in ("*", edge.qualifier)  # a star import, `import pkg.mod`
     return rebinds is None or whole or edge.target_name in rebinds
-
-
-def _names_one_of(e: Edge, names: set[str]) -> bool:
-    """Whether ``e`` is an edge phase 2 revisits for one of ``names`` (as
-    ``_edges_to_revisit`` finds them: by target or alias, by qualifier, by a
-    part of a constructed receiver's qualifier)."""
-    q = e.qualifier
-    if e.target_name in names or e.alias in names or q in names:
-        return True
-    return q is not None and q.endswith("()") and not names.isdisjoint(q.removesuffix("()").split("."))
-
-
-def _seen_elsewhere(store: Store, bindings: dict[str, set[str]]) -> set[str]:
-    """Of the names changed imports bind in JS/TS files (``bindings``), those
-    other files may see: another file sees a module's bindings only through
-    an import of it (``ScopeRules.imports_only``), itself or through a
-    barrel that imports it. A file no import names (a test, an entry point)
-    binds them for itself: its own edges were re-resolved (zod: a new test
-    file importing vitest's `expect` re-resolved every `expect(...)` of the
-    project, 4,500 edges)."""
-    if not bindings:
-        return set()
-    imported = {_module_key(e.qualifier or "") for e in store.import_edges()}
-    # `./index`, `.`: an index file of some directory, which the spec alone does not say
-    any_index = bool(imported & (_package_files() | {""}))
-    return {
-        n
-        for path, names in bindings.items()
-        if _module_key(path) in imported or any_index and _stem(path) in _package_files()
-        for n in names
-    }
 
 
 def _keys_of(path: str) -> list[str]:
@@ -670,7 +803,7 @@ class _Files:
 
     reparsed: list[str]
     importers: list[str]
-    pending: set[Edge]
+    pending: _Pending
 
 
 def _resolve(
@@ -683,6 +816,8 @@ def _resolve(
     files_changed: bool = False,
     root: Path | None = None,
     meanwhile: Callable[[], None] | None = None,
+    imports: Callable[[], list[Edge]] | None = None,
+    symbols: Callable[[], list[Symbol]] | None = None,
 ) -> tuple[int, set[str]]:
     """Phase 2: re-resolve the edges whose answer may have changed;
     ``meanwhile`` (store work) runs once the edges are read, alongside a
@@ -704,6 +839,7 @@ def _resolve(
     # imported here: a run where nothing can have changed never builds a resolver
     from cartog_ci.index.resolve import resolve_edges, resolver_for, resolver_on_demand
 
+    imports = imports or store.import_edges
     where = str(root) if root is not None else ""
     # Many edges: read every symbol once (~25 µs a symbol on django); a few:
     # read what they need as they go (~40 µs an edge). The answers are the
@@ -712,7 +848,7 @@ def _resolve(
     resolver = (
         resolver_on_demand(store, root=where)
         if on_demand
-        else resolver_for(store.all_symbols(), store.import_edges(), root=where)
+        else resolver_for((symbols or store.all_symbols)(), imports(), root=where)
     )
     before = {edge_id: edge.target_id for edge_id, edge in work}
     stored = {edge_id: (edge.target_id, edge.resolution) for edge_id, edge in work}
@@ -735,8 +871,12 @@ def _resolve(
         resolver.set_hierarchy_on_demand(store.bases_of, store.has_unknown_base)
     else:
         resolver.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
-    # a table read whole can be shared with a forked process (never the store)
-    forked = not on_demand and (os.cpu_count() or 1) >= 2
+    # A table read whole can be shared with a forked process (never the
+    # store): for a run that resolves every edge. An incremental run resolves
+    # too few for the fork to pay, whose copied pages cost both processes
+    # more than the edges (HEAD~10 -> HEAD on scrapy: 12k edges, 75 ms of
+    # CPU alone; forked: 60-100 ms more CPU, no less wall time).
+    forked = everything and not on_demand and (os.cpu_count() or 1) >= 2
     rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"], forked=forked, meanwhile=meanwhile)
     store.set_targets(changed(rest))
     updates += rest
@@ -748,7 +888,9 @@ def _edges_to_revisit(
     store: Store, files: _Files, names: _Names, hierarchy_changed: bool, *, files_changed: bool
 ) -> list[NumberedEdge]:
     found: dict[int, Edge] = dict(store.edges_of_files(files.importers))
-    found.update((i, e) for i, e in store.edges_of_files(files.reparsed) if e in files.pending)
+    found.update(files.pending.numbered)
+    if files.pending.files:
+        found.update((i, e) for i, e in store.edges_of_files(files.pending.files) if e in files.pending.unnumbered)
     found.update(store.edges_naming(sorted(n for n in names.defined if n)))
     name_list = names.any
     found.update(store.edges_qualified_by(name_list))

@@ -12,7 +12,7 @@ search results are stable because of them. Lookups by a list of IDs run
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, Self
 
@@ -79,6 +79,14 @@ class Store(Protocol):
         transaction to restore them."""
         ...
 
+    def deferred_writes(self) -> AbstractContextManager[Callable[[], None]]:
+        """Inside a transaction, for a run that changes stored files: writes
+        that a store does faster all at once (SQLite: the full-text rows)
+        may wait for the end of the block, or for a call of the callable it
+        gives (what waited so far); the graph's own reads inside see the
+        tables as written so far (the search reads may not)."""
+        ...
+
     def stats(self) -> IndexStats: ...
 
     # -- symbols -------------------------------------------------------------
@@ -87,6 +95,10 @@ class Store(Protocol):
 
     def update_symbols(self, symbols: Iterable[Symbol]) -> None:
         """Replace by ID, keeping each stored ``in_degree``."""
+        ...
+
+    def set_positions(self, symbols: Iterable[Symbol]) -> None:
+        """The lines and bytes of stored symbols, by ID; the rest stays."""
         ...
 
     def delete_symbols(self, ids: Iterable[str]) -> None: ...
@@ -140,6 +152,11 @@ class Store(Protocol):
     # -- edges ---------------------------------------------------------------
 
     def insert_edges(self, edges: Iterable[Edge]) -> None: ...
+
+    def insert_numbered_edges(self, edges: Sequence[Edge]) -> list[int] | None:
+        """``insert_edges``, and the new rows' IDs in order when the store
+        knows them without reading them back (None: it does not)."""
+        ...
 
     def delete_edges_of_files(self, paths: Iterable[str]) -> None: ...
 

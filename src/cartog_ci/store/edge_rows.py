@@ -76,6 +76,16 @@ class EdgeRows(Interned, EdgeTables):
         texts.discard(None)
         return known if texts <= known.keys() else None
 
+    def insert_numbered_edges(self, edges: Sequence[Edge]) -> list[int]:
+        """As EdgeTables': one statement's rows are numbered in a row up to
+        the last one (INTEGER PRIMARY KEY: each gets the largest id + 1)."""
+        edges = list(edges)
+        self.insert_edges(edges)
+        if not edges:
+            return []
+        last = self.db.last_insert_rowid()
+        return list(range(last - len(edges) + 1, last + 1))
+
     def _insert_rows(self, edges: list[Edge], keys: Mapping[str, int]) -> None:
         self.db.executemany(
             "INSERT INTO edge_rows (source_key, target_name, kind, file_key, line, qualifier, alias, "

@@ -45,12 +45,21 @@ class Interned(Tables):
     # text gets (SQLite's own choice, the largest key + 1), so that new
     # texts go in without RETURNING (None: ask the table).
     next_key: int | None = None
+    # While store.deferred_writes: the keys to forget at its end (an
+    # incremental run forgets once, not after each write of each file).
+    unsure: set[int] | None = None
 
     def intern(self, texts: Iterable[str | None]) -> dict[str, int]:
         """Text -> key, new texts added (in first-seen order)."""
         wanted = [t for t in dict.fromkeys(texts) if t is not None]
         if self.known is None:
-            return self._intern(wanted)
+            # outside a bulk load most texts are there already (the rows of
+            # an edited file name the symbols and files they named): looked
+            # up first, ~10x cheaper a text than an INSERT OR IGNORE
+            found = self.keys_of(wanted)
+            if len(found) < len(wanted):
+                found.update(self._intern([t for t in wanted if t not in found]))
+            return found
         keys = self.key_map(wanted)
         return {t: keys[t] for t in wanted}
 
@@ -102,6 +111,9 @@ class Interned(Tables):
         return total
 
     def forget(self, keys: Iterable[int | None]) -> None:
-        """``forget_unused`` now, or at the end of a bulk load."""
-        if not self.bulk:
+        """``forget_unused`` now, or at the end of a bulk load or of
+        deferred writes."""
+        if self.unsure is not None:
+            self.unsure.update(k for k in keys if k is not None)
+        elif not self.bulk:
             self.forget_unused(k for k in keys if k is not None)

@@ -108,8 +108,19 @@ def _fill(db: apsw.Connection, rows: Sequence[tuple[int, str, str]]) -> None:
 STORED_VECTOR_HASH = HASH_AS_STORED.format(h="v.text_hash")
 
 
+# Full-text rows an incremental run writes at once (``write_deferred_texts``):
+# fewer flushes of FTS5's terms than file by file, and most of them while
+# the next files are parsed rather than all after.
+FTS_BATCH = 100
+
+
 class SearchTables(Interned):
     """A part of SqliteStore: the search tables on its connection."""
+
+    # While store.deferred_writes: the full-text rows to delete (their
+    # rowids) and to insert (rowid, name, content), written at its end.
+    fts_deleted: list[tuple[int]] | None = None
+    fts_added: list[tuple[int, str, str]] | None = None
 
     # -- text ----------------------------------------------------------------
 
@@ -152,17 +163,51 @@ class SearchTables(Interned):
         )  # fmt: skip
         if not search_index:
             return
+        rows = [(keys[t.symbol_id], names.get(t.symbol_id, ""), t.content) for t in latest.values()]
+        if self.fts_added is not None:
+            self.fts_added += rows
+            if len(self.fts_added) >= FTS_BATCH:
+                self.write_deferred_texts()
+                self.defer_texts()
+        else:
+            self._index_texts(rows)
+
+    def _index_texts(self, rows: Sequence[tuple[int, str, str]]) -> None:
+        """(rowid, symbol name, content) into both full-text tables."""
         self.db.executemany(
             "INSERT INTO fts_symbols (rowid, name, words, content) VALUES (?, ?, ?, ?)",
-            (
-                (keys[t.symbol_id], names.get(t.symbol_id, ""), words_of(names.get(t.symbol_id, "")), t.content)
-                for t in latest.values()
-            ),
+            ((key, name, words_of(name), content) for key, name, content in rows),
         )
         self.db.executemany(
-            "INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)",
-            ((keys[t.symbol_id], t.content) for t in latest.values()),
+            "INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)", ((key, content) for key, _, content in rows)
         )
+
+    def _unindex_texts(self, rowids: list[tuple[int]]) -> None:
+        if self.fts_deleted is not None:
+            self.fts_deleted += rowids
+            return
+        self.db.executemany("DELETE FROM fts_symbols WHERE rowid = ?", rowids)
+        self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", rowids)
+
+    def write_deferred_texts(self) -> None:
+        """The full-text rows held since ``defer_texts``: the deletes, then
+        the inserts. FTS5 writes the terms it holds in memory as a new
+        segment at the start of every statement that may roll back alone (an
+        ``INSERT OR REPLACE``, a multi-row ``DELETE``): file by file, an
+        incremental run paid for one such write, and the merges of the
+        small segments, per file (HEAD~10 on scrapy: 64 files, ~0.15 s).
+        Deletes before inserts is the order file by file too: no key is
+        given again during deferred writes (``forget`` waits too), so no
+        row inserted is among those deleted."""
+        deleted, added = self.fts_deleted, self.fts_added
+        self.fts_deleted = self.fts_added = None
+        if deleted:
+            self._unindex_texts(deleted)
+        if added:
+            self._index_texts(added)
+
+    def defer_texts(self) -> None:
+        self.fts_deleted, self.fts_added = [], []
 
     def _keep_unchanged_texts(
         self, path: str, texts: Sequence[SymbolText], names: dict[str, str], previous_names: Mapping[str, str]
@@ -190,8 +235,7 @@ class SearchTables(Interned):
             else:
                 gone.append((key,))
         if gone:
-            self.db.executemany("DELETE FROM fts_symbols WHERE rowid = ?", gone)
-            self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", gone)
+            self._unindex_texts(gone)
             self.db.executemany("DELETE FROM chunk_rows WHERE key = ?", gone)
             self.forget(k for (k,) in gone)
         return [t for t in texts if t.symbol_id not in kept]
@@ -207,8 +251,7 @@ class SearchTables(Interned):
             keys = [(int(r[0]),) for r in self.db.execute("SELECT key FROM chunk_rows WHERE file_key = ?", (file_key,))]
             if not keys:
                 continue
-            self.db.executemany("DELETE FROM fts_symbols WHERE rowid = ?", keys)
-            self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", keys)
+            self._unindex_texts(keys)
             self.db.execute("DELETE FROM chunk_rows WHERE file_key = ?", (file_key,))
             self.forget([file_key, *(k for (k,) in keys)])
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import quote
@@ -385,6 +385,33 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
         for _, sql in indexes:
             self.db.execute(sql)
         self.forget_unused()
+
+    @contextmanager
+    def deferred_writes(self) -> Iterator[Callable[[], None]]:
+        """Inside a transaction, for an incremental run: the full-text rows
+        (store/search.py ``write_deferred_texts``) and the forgetting of
+        texts no row names any more (store/interned.py) wait, to be done
+        once for the whole run instead of once per file: at the end of the
+        block, and when the callable it gives is called (what waited so
+        far: while a forked process resolves edges). Nothing is written
+        after an exception: the transaction's rollback undoes the block."""
+        if not self.db.in_transaction:
+            raise RuntimeError("deferred_writes outside a transaction")
+
+        def write_now() -> None:
+            self.write_deferred_texts()
+            self.defer_texts()
+            unsure, self.unsure = self.unsure, set()
+            self.forget_unused(unsure or ())
+
+        self.defer_texts()
+        self.unsure = set()
+        try:
+            yield write_now
+            write_now()
+        finally:
+            self.fts_deleted = self.fts_added = None
+            self.unsure = None
 
     def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:
         """Symbols whose ID, qualified name, name or signature match ``term``,

@@ -93,6 +93,20 @@ class SymbolRows(Interned, GraphTables):
         )
         self.forget([*old, *keys.values()])  # the texts of a symbol that was not stored go again
 
+    def set_positions(self, symbols: Iterable[Symbol]) -> None:
+        """As GraphTables': no text named otherwise, and of the indexes only
+        the modules' (m009) holds a position (``update_symbols`` rewrites
+        every column, and so the entries of every index)."""
+        symbols = list(symbols)
+        if not symbols:
+            return
+        self.inserted_symbols = None
+        keys = self.keys_of(s.id for s in symbols)
+        self.db.executemany(
+            "UPDATE symbol_rows SET start_line = ?, end_line = ?, start_byte = ?, end_byte = ? WHERE key = ?",
+            ((s.start_line, s.end_line, s.start_byte, s.end_byte, keys[s.id]) for s in symbols),
+        )
+
     def delete_symbols(self, ids: Iterable[str]) -> None:
         keys = list(self.keys_of(ids).values())
         if keys:

@@ -120,6 +120,13 @@ class GraphTables(Tables):
             (symbol_row(s)[1:16] + (s.id,) for s in symbols),
         )
 
+    def set_positions(self, symbols: Iterable[Symbol]) -> None:
+        """The lines and bytes of stored symbols, by ID; the rest stays."""
+        self.db.executemany(
+            "UPDATE symbols SET start_line=?, end_line=?, start_byte=?, end_byte=? WHERE id=?",
+            ((s.start_line, s.end_line, s.start_byte, s.end_byte, s.id) for s in symbols),
+        )
+
     def delete_symbols(self, ids: Iterable[str]) -> None:
         self.db.executemany("DELETE FROM symbols WHERE id = ?", ((i,) for i in ids))
 

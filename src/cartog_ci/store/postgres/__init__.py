@@ -26,7 +26,7 @@ and no DDL touches a graph a reader may be reading.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -303,6 +303,12 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         if self.db.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
             raise RuntimeError("bulk_load outside a transaction")
         yield
+
+    @contextmanager
+    def deferred_writes(self) -> Iterator[Callable[[], None]]:
+        """A plain block: every write goes as it comes (the tsvector is the
+        row's own column, store/postgres/search.py); nothing to write now."""
+        yield lambda: None
 
     # -- the database's graphs -------------------------------------------------
 
