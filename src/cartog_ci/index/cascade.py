@@ -427,8 +427,8 @@ def _apply_file(
         changed = _import_keys(old_edges) ^ _import_keys(extraction.edges)
         rebinding = [e for e in old_edges + list(extraction.edges) if _import_key(e) in changed]
         local = _names_of((), rebinding) - {""}
-        if not _write_edges(store, old_rows, edges, carried, pending, local):
-            names |= local  # edges not numbered: by name in every file, as they are found
+        if not _write_edges(store, old_rows, edges, carried, pending, local) or _paths_reach(extraction.language):
+            names |= local  # by name in every file, as they are found
     store.replace_texts(
         path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index, fresh=fresh,
         previous_names=None if fresh else {s.id: s.name for s in old.values()},
@@ -443,6 +443,14 @@ def _apply_file(
         rebinds = None if any(e.target_name == "*" for e in rebinding) else _bound_names(rebinding)
         _note_types(hierarchy, old.values(), old_edges, added, removed, modified)
     return names, {s.name for s in modified}, rebinds
+
+
+def _paths_reach(language: str) -> bool:
+    """Whether another file may reach this one's bindings with no import of
+    it: a Rust path (`crate::a::f()` finds a's `pub use b::f`)."""
+    from cartog_ci import languages
+
+    return languages.scope_of(language).qualifier_paths
 
 
 def _same_but_position(a: Symbol, b: Symbol) -> bool:
