@@ -798,3 +798,30 @@ def test_a_module_deleted_from_the_work_tree_only_re_resolves_every_importer_of_
     cold = tmp_path / "cold.db"
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
+
+
+def test_a_body_edit_keeps_the_raises_of_other_functions(tmp_path: Path) -> None:
+    """A `raise` is carried over as a call is: a body edit re-resolves that
+    function's edges only; the class raised going away re-resolves it by
+    name, in a file nobody re-parsed."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "pkg/errors.py": "class Bad(Exception):\n    pass\n",
+        "pkg/use.py": "from pkg.errors import Bad\n\n\ndef one():\n    raise Bad\n\n\ndef two():\n    raise Bad\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    use = repo / "pkg/use.py"
+    use.write_text(use.read_text().replace("def one():\n", "def one():\n    x = 1\n"))
+    result = index(repo)
+    assert result.categories["modified"] == ["pkg/use.py:function:one"]
+    assert result.edges_resolved == 2  # the import (always) and one()'s raise; two()'s keeps its target
+    raised = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["kind"] == "raises"}
+    assert raised == {"pkg/use.py:function:one": "pkg/errors.py:class:Bad", "pkg/use.py:function:two": "pkg/errors.py:class:Bad"}
+    write(repo, {"pkg/errors.py": "class Worse(Exception):\n    pass\n"})
+    index(repo)
+    raised = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["kind"] == "raises"}
+    assert raised == {"pkg/use.py:function:one": None, "pkg/use.py:function:two": None}
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)

@@ -464,7 +464,7 @@ def _same_but_position(a: Symbol, b: Symbol) -> bool:
     )  # fmt: skip
 
 
-_CARRIED_KINDS = frozenset({"calls", "references"})  # imports and bases are always resolved again
+_CARRIED_KINDS = frozenset({"calls", "references", "raises"})  # imports and bases are always resolved again
 
 
 def _carry(
