@@ -7,25 +7,23 @@ through its type)."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
-from tests.testing.fixtures import commit, exported, git, index, init_repo, write
+from tests.testing.fixtures import init_repo
+from tests.testing.histories import RandomTree, replay_as_cold
 
 FUNCS = ("Alpha", "Beta", "Gamma", "run")
 TYPES = ("Server", "Client")
 FILES = ("app/a.go", "app/b.go", "app/c.go", "lib/x.go", "lib/y.go")
 
 
-class _Module:
-    def __init__(self, repo: Path, seed: int) -> None:
-        self.repo = repo
-        self.rng = random.Random(seed)
-        self.files = set(FILES)
+class _Module(RandomTree):
+    def fixed(self) -> dict[str, str]:
+        return {"go.mod": "module example.com/m\n\ngo 1.21\n"}
 
-    def file_text(self, path: str) -> str:
+    def text(self, path: str) -> str:
         rng = self.rng
         package = path.split("/")[0]
         other = "lib" if package == "app" else "app"
@@ -49,50 +47,8 @@ class _Module:
             lines.append(f"func (s *{receiver}) {method}() {{\n\ts.{rng.choice(['Start', 'Stop'])}()\n}}\n")
         return "\n".join(lines)
 
-    def start(self) -> None:
-        write(self.repo, {"go.mod": "module example.com/m\n\ngo 1.21\n"})
-        write(self.repo, {p: self.file_text(p) for p in FILES})
-        commit(self.repo, "initial")
-
-    def step(self) -> str:
-        op = self.rng.choice([self.rewrite, self.rewrite, self.rewrite, self.delete, self.restore, self.commit])
-        op()
-        return op.__name__
-
-    def rewrite(self) -> None:
-        path = self.rng.choice(sorted(self.files))
-        write(self.repo, {path: self.file_text(path)})
-
-    def delete(self) -> None:
-        if len(self.files) > 2:
-            path = self.rng.choice(sorted(self.files))
-            self.files.discard(path)
-            (self.repo / path).unlink()
-
-    def restore(self) -> None:
-        missing = sorted(set(FILES) - self.files)
-        if missing:
-            path = self.rng.choice(missing)
-            self.files.add(path)
-            write(self.repo, {path: self.file_text(path)})
-
-    def commit(self) -> None:
-        git(self.repo, "add", "-A")
-        git(self.repo, "commit", "-q", "--allow-empty", "-m", "step")
-
 
 @pytest.mark.parametrize("seed", range(20, 32))
 def test_random_go_edits_index_as_cold(tmp_path: Path, seed: int) -> None:
     repo = init_repo(tmp_path / "repo")
-    module = _Module(repo, seed)
-    module.start()
-    index(repo)
-    cold = tmp_path / "cold.db"
-    resolved = 0
-    for step in range(16):
-        op = module.step()
-        resolved += index(repo).edges_resolved
-        index(repo, force=True, db=cold)
-        assert exported(repo) == exported(repo, cold), f"seed {seed}, step {step}: {op}"
-        cold.unlink()
-    assert resolved  # the edits changed what resolves
+    replay_as_cold(_Module(repo, seed, FILES), tmp_path, f"seed {seed}", 16)

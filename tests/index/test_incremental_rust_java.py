@@ -9,12 +9,12 @@ methods."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
-from tests.testing.fixtures import commit, exported, git, index, init_repo, write
+from tests.testing.fixtures import init_repo
+from tests.testing.histories import RandomTree, replay_as_cold
 
 RUST_FILES = ("src/a.rs", "src/b.rs", "src/util/mod.rs", "src/util/deep.rs")
 RUST_FNS = ("alpha", "beta", "run")
@@ -22,52 +22,7 @@ JAVA_FILES = ("src/com/x/A.java", "src/com/x/B.java", "src/com/y/C.java", "src/c
 JAVA_METHODS = ("alpha", "beta", "run")
 
 
-class _Tree:
-    def __init__(self, repo: Path, seed: int, files: tuple[str, ...]) -> None:
-        self.repo = repo
-        self.rng = random.Random(seed)
-        self.all = files
-        self.files = set(files)
-
-    def text(self, path: str) -> str:
-        raise NotImplementedError
-
-    def fixed(self) -> dict[str, str]:
-        return {}
-
-    def start(self) -> None:
-        write(self.repo, self.fixed())
-        write(self.repo, {p: self.text(p) for p in self.all})
-        commit(self.repo, "initial")
-
-    def step(self) -> str:
-        op = self.rng.choice([self.rewrite, self.rewrite, self.rewrite, self.delete, self.restore, self.commit])
-        op()
-        return op.__name__
-
-    def rewrite(self) -> None:
-        path = self.rng.choice(sorted(self.files))
-        write(self.repo, {path: self.text(path)})
-
-    def delete(self) -> None:
-        if len(self.files) > 2:
-            path = self.rng.choice(sorted(self.files))
-            self.files.discard(path)
-            (self.repo / path).unlink()
-
-    def restore(self) -> None:
-        missing = sorted(set(self.all) - self.files)
-        if missing:
-            path = self.rng.choice(missing)
-            self.files.add(path)
-            write(self.repo, {path: self.text(path)})
-
-    def commit(self) -> None:
-        git(self.repo, "add", "-A")
-        git(self.repo, "commit", "-q", "--allow-empty", "-m", "step")
-
-
-class _Crate(_Tree):
+class _Crate(RandomTree):
     MODULES = {"src/a.rs": "a", "src/b.rs": "b", "src/util/mod.rs": "util", "src/util/deep.rs": "util::deep"}
 
     def fixed(self) -> dict[str, str]:
@@ -96,7 +51,7 @@ class _Crate(_Tree):
         return "\n".join(lines)
 
 
-class _Java(_Tree):
+class _Java(RandomTree):
     def text(self, path: str) -> str:
         rng = self.rng
         package = ".".join(path.split("/")[1:-1])
@@ -122,27 +77,13 @@ class _Java(_Tree):
         return "\n".join(lines) + "\n"
 
 
-def _replay(tree: _Tree, repo: Path, tmp_path: Path, label: str, steps: int) -> None:
-    tree.start()
-    index(repo)
-    cold = tmp_path / "cold.db"
-    resolved = 0
-    for step in range(steps):
-        op = tree.step()
-        resolved += index(repo).edges_resolved
-        index(repo, force=True, db=cold)
-        assert exported(repo) == exported(repo, cold), f"{label}, step {step}: {op}"
-        cold.unlink()
-    assert resolved  # the edits changed what resolves
-
-
 @pytest.mark.parametrize("seed", range(14))
 def test_random_rust_edits_index_as_cold(tmp_path: Path, seed: int) -> None:
     repo = init_repo(tmp_path / "repo")
-    _replay(_Crate(repo, seed, RUST_FILES), repo, tmp_path, f"seed {seed}", 15)
+    replay_as_cold(_Crate(repo, seed, RUST_FILES), tmp_path, f"seed {seed}", 15)
 
 
 @pytest.mark.parametrize("seed", range(10, 24))
 def test_random_java_edits_index_as_cold(tmp_path: Path, seed: int) -> None:
     repo = init_repo(tmp_path / "repo")
-    _replay(_Java(repo, seed, JAVA_FILES), repo, tmp_path, f"seed {seed}", 15)
+    replay_as_cold(_Java(repo, seed, JAVA_FILES), tmp_path, f"seed {seed}", 15)

@@ -12,30 +12,28 @@ modules, test files added and deleted, modules deleted and brought back.
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.testing.fixtures import commit, exported, git, index, init_repo, write
+from tests.testing.fixtures import commit, init_repo, write
+from tests.testing.histories import RandomTree, replay_as_cold
 
 NAMES = ("alpha", "beta", "gamma", "delta", "run")
 MODULES = tuple(f"src/m{i}.ts" for i in range(4))
 
 
-class _Project:
-    def __init__(self, repo: Path, seed: int) -> None:
-        self.repo = repo
-        self.rng = random.Random(seed)
-        self.modules = set(MODULES)
+class _Project(RandomTree):
+    """``files``: the modules; the barrel and the test files besides."""
 
     def _spec(self, path: str) -> str:
         return "./" + path.removeprefix("src/").removesuffix(".ts")
 
-    def module_text(self, path: str) -> str:
+    def text(self, path: str) -> str:
         rng = self.rng
         own = rng.sample(NAMES, k=rng.randint(1, 3))
-        others = sorted(self.modules - {path})
+        others = sorted(self.files - {path})
         lines: list[str] = []
         visible = list(own)
         for _ in range(rng.randint(0, 3)):
@@ -58,7 +56,7 @@ class _Project:
 
     def barrel_text(self) -> str:
         lines = []
-        for path in sorted(self.modules):
+        for path in sorted(self.files):
             kind = self.rng.random()
             if kind < 0.5:
                 lines.append(f'export * from "{self._spec(path)}";')
@@ -70,28 +68,22 @@ class _Project:
 
     def test_text(self) -> str:
         name = self.rng.choice(NAMES)
-        source = self.rng.choice(["./index", *map(self._spec, sorted(self.modules))])
+        source = self.rng.choice(["./index", *map(self._spec, sorted(self.files))])
         return (
             f'import {{ expect, test }} from "vitest";\nimport {{ {name} }} from "{source}";\n\n'
             f'test("{name}", () => {{\n  expect({name}()).toBe(1);\n}});\n'
         )
 
     def start(self) -> None:
-        write(self.repo, {p: self.module_text(p) for p in MODULES})
+        write(self.repo, {p: self.text(p) for p in MODULES})
         write(self.repo, {"src/index.ts": self.barrel_text(), "src/app.test.ts": self.test_text()})
         commit(self.repo, "initial")
 
-    def step(self) -> str:
-        op = self.rng.choice(
-            [self.rewrite_module, self.rewrite_module, self.rewrite_barrel, self.add_test, self.delete_test,
-             self.delete_module, self.restore_module, self.commit]
-        )  # fmt: skip
-        op()
-        return op.__name__
-
-    def rewrite_module(self) -> None:
-        path = self.rng.choice(sorted(self.modules))
-        write(self.repo, {path: self.module_text(path)})
+    def operations(self) -> list[Callable[[], None]]:
+        return [
+            self.rewrite, self.rewrite, self.rewrite_barrel, self.add_test, self.delete_test,
+            self.delete_module, self.restore, self.commit,
+        ]  # fmt: skip
 
     def rewrite_barrel(self) -> None:
         write(self.repo, {"src/index.ts": self.barrel_text()})
@@ -104,37 +96,14 @@ class _Project:
         if tests:
             (self.repo / "src" / self.rng.choice(tests)).unlink()
 
-    def delete_module(self) -> None:
-        if len(self.modules) > 1:
-            path = self.rng.choice(sorted(self.modules))
-            self.modules.discard(path)
+    def delete_module(self) -> None:  # down to one module (``delete`` keeps two)
+        if len(self.files) > 1:
+            path = self.rng.choice(sorted(self.files))
+            self.files.discard(path)
             (self.repo / path).unlink()
-
-    def restore_module(self) -> None:
-        missing = sorted(set(MODULES) - self.modules)
-        if missing:
-            path = self.rng.choice(missing)
-            self.modules.add(path)
-            write(self.repo, {path: self.module_text(path)})
-
-    def commit(self) -> None:
-        git(self.repo, "add", "-A")
-        git(self.repo, "commit", "-q", "--allow-empty", "-m", "step")
 
 
 @pytest.mark.parametrize("seed", range(10))
 def test_random_ts_edits_index_as_cold(tmp_path: Path, seed: int) -> None:
     repo = init_repo(tmp_path / "repo")
-    project = _Project(repo, seed)
-    project.start()
-    index(repo)
-    cold = tmp_path / "cold.db"
-    resolved = 0
-    for step in range(15):
-        op = project.step()
-        result = index(repo)
-        resolved += result.edges_resolved
-        index(repo, force=True, db=cold)
-        assert exported(repo) == exported(repo, cold), f"seed {seed}, step {step}: {op}"
-        cold.unlink()
-    assert resolved  # the edits changed what resolves
+    replay_as_cold(_Project(repo, seed, MODULES), tmp_path, f"seed {seed}", 15)
