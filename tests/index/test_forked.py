@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cartog_ci.index import files, resolve
-from tests.testing.fixtures import exported, index, make_repo
+from tests.testing.fixtures import commit, exported, index, init_repo, make_repo, write
 
 
 @pytest.mark.parametrize("project", ["pyproj", "tsproj", "goproj", "rustproj", "javaproj", "mixedproj"])
@@ -26,3 +26,28 @@ def test_a_forked_cold_run_equals_one_on_one_process(
     result = index(repo, force=True, db=forked)
     assert result.edges_resolved > 2
     assert exported(repo, forked) == exported(repo, serial)
+
+
+def test_a_forked_incremental_run_equals_a_cold_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An incremental run that resolves many edges shares them with a forked
+    process too (cascade.FORK_INCREMENTAL), each side taking chunks
+    (resolve.SHARED_CHUNK): the index is a cold build's."""
+    from cartog_ci.index import cascade, workers
+
+    repo = init_repo(tmp_path / "repo")
+    users = {f"u{i}.py": "from lib import f\n\n\ndef g():\n" + "    f()\n" * 20 for i in range(5)}
+    write(repo, {"lib.py": "def f():\n    pass\n", **users})
+    commit(repo, "initial")
+    index(repo)
+    monkeypatch.setattr(resolve, "FORK_THRESHOLD", 2)
+    monkeypatch.setattr(resolve, "SHARED_CHUNK", 3)
+    monkeypatch.setattr(cascade, "FORK_INCREMENTAL", 2)
+    pools: list[int] = []
+    real_pool = workers.pool
+    monkeypatch.setattr(workers, "pool", lambda n, **kw: pools.append(n) or real_pool(n, **kw))
+    write(repo, {"lib.py": "def h():\n    pass\n"})  # every `f` of the project resolved again
+    result = index(repo)
+    assert (result.mode, result.edges_resolved, pools) == ("incremental", 105, [1])  # 1: the forked resolver
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
