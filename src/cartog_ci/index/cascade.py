@@ -11,7 +11,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import posixpath
 import re
 import time
 from collections import Counter
@@ -29,6 +28,7 @@ from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extracting,
 from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.languages.base import ScopeRules
     from cartog_ci.store.base import Store
 
 _SELF_QUALIFIERS = ("self", "cls", "this", "super")
@@ -759,40 +759,34 @@ def _keys_of(path: str) -> list[str]:
     alone does not say which directory, so any such import counts; where a
     package is a directory (Go), the directory's (a file appearing in
     `lib/` changes what `import ".../lib"` resolves to)."""
-    from cartog_ci import languages
-
     key = _module_key(path)
     keys = [key] if key else []
-    stem = _stem(path)
+    scope = _scope_at(path)
+    directory, _, name = path.rpartition("/")
+    stem = name.split(".")[0]
     if stem in _package_files():
         keys.append(stem)
-        if _imports_only(path):
+        if scope is not None and scope.imports_only:
             keys.append("")
-    language = languages.for_path(path)
-    if language is not None and language.scope.package_is_directory and "/" in path:
-        keys.append(posixpath.basename(posixpath.dirname(path)))  # Go: `import "example.com/m/lib"`
+    if scope is not None and scope.package_is_directory and directory:
+        keys.append(directory.rpartition("/")[2])  # Go: `import "example.com/m/lib"`
     return keys
 
 
-def _stem(path: str) -> str:
-    return posixpath.basename(path).split(".")[0]
-
-
-def _imports_only(path: str) -> bool:
+def _scope_at(path: str) -> ScopeRules | None:
+    """The rules of the language of ``path``, None for a file none indexes."""
     from cartog_ci import languages
 
     language = languages.for_path(path)
-    return language is not None and language.scope.imports_only
+    return language.scope if language is not None else None
 
 
 def _names_modules(path: str) -> bool:
     """Whether an import in this file may bind a module by its name
     (``ScopeRules.imported_names_may_be_modules``; zod: `import { test }`
     from vitest made 144 files importers of each `*.test.ts` changed)."""
-    from cartog_ci import languages
-
-    language = languages.for_path(path)
-    return language is None or language.scope.imported_names_may_be_modules
+    scope = _scope_at(path)
+    return scope is None or scope.imported_names_may_be_modules
 
 
 def _import_key(e: Edge) -> tuple[str, str | None, str | None, str]:
