@@ -13,6 +13,7 @@ import cartog_ci
 PACKAGE = Path(cartog_ci.__file__).resolve().parent
 # Top first; units on one line are siblings and must not import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("launch",),  # the executable: starts git, then runs the CLI
     ("cli",),
     ("commands",),
     ("report", "search"),

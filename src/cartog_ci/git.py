@@ -93,6 +93,25 @@ _STATUS = (
 _TRACKED = ("ls-files", "-z", "--cached")
 
 
+# Keys of the calls the executable started before its imports (launch.py):
+# those of another directory than the run's are stopped when it starts.
+_EARLY: set[tuple[str, tuple[str, ...]]] = set()
+
+
+def adopt(started: dict[tuple[str, tuple[str, ...]], subprocess.Popen[bytes]]) -> None:
+    """Take the calls ``launch.start_early`` started, as prefetched ones."""
+    for key, proc in started.items():
+        _PREFETCHED.setdefault(key, proc)
+        _EARLY.add(key)
+
+
+def _stop(key: tuple[str, tuple[str, ...]]) -> None:
+    started = _PREFETCHED.pop(key, None)
+    if started is not None:
+        started.kill()
+        started.communicate()
+
+
 @contextmanager
 def prefetching(repo: Path) -> Iterator[None]:
     """Start the git calls an index run begins with, in the background: git
@@ -101,6 +120,9 @@ def prefetching(repo: Path) -> Iterator[None]:
     ``run`` of the same call inside the block; those not taken are stopped
     when it ends, so no later call gets an answer older than its own block."""
     keys = [(str(repo), args) for args in (_TOPLEVEL, _STATUS, _TRACKED)]
+    for key in _EARLY - set(keys):  # started early for another directory
+        _stop(key)
+    _EARLY.clear()
     for key in keys:
         if key in _PREFETCHED:
             continue
@@ -114,10 +136,7 @@ def prefetching(repo: Path) -> Iterator[None]:
         yield
     finally:
         for key in keys:
-            started = _PREFETCHED.pop(key, None)
-            if started is not None:
-                started.kill()
-                started.communicate()
+            _stop(key)
 
 
 def _zsplit(out: bytes) -> list[str]:

@@ -1,0 +1,91 @@
+"""The ``cartog-ci`` executable (cartog_ci/launch.py) starts an index run's
+first git calls before Python imports the tool; the run takes those answers
+only for the repository it indexes, and its output is the command's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cartog_ci import git as git_mod
+from cartog_ci import launch
+from tests.testing.fixtures import commit, init_repo, write
+
+
+def test_the_early_calls_are_the_ones_an_index_run_asks_for() -> None:
+    assert launch.EARLY_CALLS == (git_mod._TOPLEVEL, git_mod._STATUS, git_mod._TRACKED)
+    assert launch.HOOK_VARIABLES == git_mod._STRIPPED_ENV
+
+
+def test_the_directory_a_command_line_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = init_repo(tmp_path / "repo")
+    (repo / "sub").mkdir()
+    other = init_repo(tmp_path / "other")
+    monkeypatch.chdir(repo)
+    top, elsewhere = os.path.realpath(repo), os.path.realpath(other)
+    assert launch.early_directory(["index"]) == top
+    assert launch.early_directory(["index", "--no-embed", "--json"]) == top
+    assert launch.early_directory(["index", str(other)]) == elsewhere
+    assert launch.early_directory(["index", "--index", "x.db", "--json", str(other)]) == elsewhere
+    assert launch.early_directory(["index", "--index", str(other)]) == top  # the index file's value, not a path
+    assert launch.early_directory(["index", f"--repo={other}"]) == elsewhere
+    assert launch.early_directory(["report", "--repo", str(other), "--base", "main"]) == elsewhere
+    assert launch.early_directory(["report", "--base", "main"]) == top
+    # not a top level (git is asked as it always was), another command, no command
+    assert launch.early_directory(["index", "sub"]) is None
+    assert launch.early_directory(["index", str(tmp_path / "missing")]) is None
+    assert launch.early_directory(["stats"]) is None
+    assert launch.early_directory([]) is None
+    # a hook's variables: git._env decides what git sees
+    monkeypatch.setenv("GIT_INDEX_FILE", str(repo / ".git" / "index"))
+    assert launch.early_directory(["index"]) is None
+
+
+def test_early_calls_answer_their_repository_and_are_stopped_for_another(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    other = init_repo(tmp_path / "other")
+    for r in (repo, other):
+        write(r, {"a.py": "a = 1\n"})
+        commit(r, "first")
+    write(repo, {"a.py": "a = 2\n", "new.py": "n = 1\n"})
+    expected = (git_mod.work_tree(repo), git_mod.tracked_and_untracked(repo, ["new.py"]))
+    early = {**launch.start_early(str(repo.resolve())), **launch.start_early(str(other.resolve()))}
+    git_mod.adopt(early)
+    assert git_mod.toplevel(repo.resolve()) == repo.resolve()  # workspace.locate's call, taken early
+    with git_mod.prefetching(repo.resolve()):
+        stopped = [p for (d, _), p in early.items() if d == str(other.resolve())]
+        assert len(stopped) == 3 and all(p.returncode is not None for p in stopped)
+        assert all(key[0] == str(repo.resolve()) for key in git_mod._PREFETCHED)
+        got = (git_mod.work_tree(repo.resolve()), git_mod.tracked_and_untracked(repo.resolve(), ["new.py"]))
+    assert got == expected
+    assert expected[0].changed == ["a.py"] and expected[1] == ["a.py", "new.py"]
+    assert not git_mod._PREFETCHED
+
+
+def test_the_executable_indexes_as_the_cli_does(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"pkg/a.py": "def f():\n    pass\n", "pkg/b.py": "from pkg.a import f\n\n\ndef g():\n    f()\n"})
+    commit(repo, "first")
+    write(repo, {"pkg/c.py": "from pkg.b import g\n\n\ndef h():\n    g()\n"})  # untracked: from git status
+
+    def run(module: str, db: str) -> tuple[int, str]:
+        proc = subprocess.run(
+            [sys.executable, "-c", f"import sys; from cartog_ci.{module} import main; sys.exit(main())",
+             "index", "--no-embed", "--index", str(tmp_path / db)],
+            cwd=repo, capture_output=True, text=True,
+        )  # fmt: skip
+        return proc.returncode, proc.stdout.splitlines()[0]
+
+    assert run("launch", "launched.db") == run("cli", "cli.db") == (0, "full: 3 candidate files, 0 unchanged, 3 parsed, 0 deleted")
+    exported = [
+        subprocess.run(
+            [sys.executable, "-m", "cartog_ci.cli", "export", "--json", "--index", str(tmp_path / db)],
+            cwd=repo, capture_output=True, text=True, check=True,
+        ).stdout
+        for db in ("launched.db", "cli.db")
+    ]  # fmt: skip
+    assert exported[0] == exported[1] and '"pkg/c.py:function:h"' in exported[0]
