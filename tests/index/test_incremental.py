@@ -557,6 +557,37 @@ def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path) -> No
     assert exported(repo) == exported(repo, cold)
 
 
+def test_calls_on_what_a_function_returns_follow_its_signature_not_its_body(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "pkg/models.py": (
+            "class Foo:\n    def run(self):\n        pass\n\n\nclass Bar:\n    def run(self):\n        pass\n\n\n"
+            "def make() -> Foo:\n    return Foo()\n"
+        ),
+        "pkg/use.py": "from pkg.models import make\n\n\ndef go():\n    make().run()\n    x = make()\n    x.run()\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    models = repo / "pkg/models.py"
+
+    def runs() -> list[str]:
+        return sorted(e["target_id"] for e in exported(repo)["edges"] if e["target_name"] == "run")
+
+    models.write_text(models.read_text().replace("    return Foo()\n", "    made = Foo()\n    return made\n"))
+    result = index(repo)
+    assert result.categories["modified"] == ["pkg/models.py:function:make"]
+    # make()'s own call of Foo and its annotation; use.py's calls on make() keep their targets (4 before)
+    assert result.edges_resolved == 2
+    assert runs() == ["pkg/models.py:method:Foo.run"] * 2
+    models.write_text(models.read_text().replace("-> Foo:", "-> Bar:"))
+    result = index(repo)
+    assert result.edges_resolved == 4
+    assert runs() == ["pkg/models.py:method:Bar.run"] * 2
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+
+
 def _file_edges(store_of: object, path: str) -> list[tuple[object, ...]]:
     """A file's edges as the store reads them back (line, then row ID): the
     order a line's edges come in, which the export does not show."""

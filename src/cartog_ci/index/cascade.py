@@ -442,7 +442,12 @@ def _apply_file(
     if not fresh:
         rebinds = None if any(e.target_name == "*" for e in rebinding) else _bound_names(rebinding)
         _note_types(hierarchy, old.values(), old_edges, added, removed, modified)
-    return names, {s.name for s in modified}, rebinds
+    # Another file's edge depends on a symbol edited in place only through
+    # its signature (`f().m()`: f's return annotation; `r.add()`: a JS
+    # constant's `new Registry()`); its children and bases are followed
+    # apart. A body edit re-resolves nothing of other files.
+    reshaped = {s.name for s in modified if s.signature != old[s.id].signature}
+    return names, reshaped, rebinds
 
 
 def _paths_reach(language: str) -> bool:

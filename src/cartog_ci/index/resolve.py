@@ -941,7 +941,9 @@ class Resolver:
             if current in seen:
                 continue
             seen.add(current)
-            hits = self.t.children.get(current, {}).get(name) or self._detached_methods().get(current, {}).get(name)
+            hits = self.t.children.get(current, {}).get(name)
+            if not hits and self._declared_apart(current):
+                hits = self._detached_methods().get(current, {}).get(name)
             if hits:
                 return self._effective(hits)
             order = self.t.bases.get(current, []) + order
@@ -967,6 +969,11 @@ class Resolver:
                 owner = found
         self._owners[method.id] = owner
         return owner
+
+    def _declared_apart(self, type_id: str) -> bool:
+        """Whether the type's language lets its methods be declared away from it."""
+        found = self.t.by_id.get(type_id)
+        return found is None or _scope(found).methods_declared_apart
 
     def _detached_methods(self) -> dict[str, dict[str, list[str]]]:
         """type ID -> name -> its methods declared away from it (built once)."""

@@ -20,13 +20,12 @@ import importlib
 import importlib.util
 import re
 from functools import lru_cache
-from importlib import resources
 from types import ModuleType
 
 import tree_sitter as ts
 
 from cartog_ci.config import LANGUAGE_PACK_MODULE
-from cartog_ci.languages.base import Language, ScopeRules
+from cartog_ci.languages.base import QUERIES, Language, ScopeRules
 from cartog_ci.parse.syntax import Syntax
 
 MODULE = LANGUAGE_PACK_MODULE
@@ -132,7 +131,7 @@ def binding(name: str) -> object:
 
 @lru_cache(maxsize=None)
 def tags_query(name: str) -> str:
-    text = resources.files("cartog_ci.languages").joinpath("queries", "pack", f"{name}.scm").read_text("utf-8")
+    text = (QUERIES / "pack" / f"{name}.scm").read_text("utf-8")
     return map_captures(text)
 
 

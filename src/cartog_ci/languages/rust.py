@@ -46,7 +46,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import tomllib
 from collections.abc import Sequence
 
 import tree_sitter as ts
@@ -338,6 +337,8 @@ def _crates(table: Project) -> dict[str, str]:
 def _package_name(root: str, package: str) -> str:
     if not root:
         return ""
+    import tomllib  # here: only a Rust crate's resolution reads a manifest
+
     try:
         with open(os.path.join(root, package, "Cargo.toml"), "rb") as fh:
             manifest = tomllib.load(fh)

@@ -16,16 +16,18 @@ in it, so the count the report gives is what the command runs.
 
 from __future__ import annotations
 
-import configparser
 import json
 import os
 import posixpath
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Symbol
+
+if TYPE_CHECKING:
+    import configparser
 
 # More tests than this in one command: whole files instead of test IDs.
 MAX_TEST_IDS = 30
@@ -84,6 +86,8 @@ class Workspace:
 
     def toml(self, path: str) -> dict[str, object] | None:
         if path not in self._tomls:
+            import tomllib  # here: an index run never reads a runner's configuration
+
             text = self.text(path)
             try:
                 self._tomls[path] = tomllib.loads(text) if text is not None else None
@@ -95,6 +99,8 @@ class Workspace:
         text = self.text(path)
         if text is None:
             return None
+        import configparser
+
         parser = configparser.ConfigParser(interpolation=None, strict=False)
         try:
             parser.read_string(text)

@@ -69,7 +69,8 @@ class GraphTables(Tables):
         """Path -> (SHA-256, status) of every stored file, by path: what an
         index run compares (``file_states`` builds a FileState a file)."""
         rows = self.db.execute("SELECT path, sha256, status FROM files ORDER BY path")
-        return {str(p): (str(h), str(st)) for p, h, st in rows}
+        # NOT NULL TEXT columns: str already (django: 6.2 -> 4.2 ms with str() of each)
+        return {p: (h, st) for p, h, st in rows}
 
     def put_file(self, state: FileState) -> None:
         self.db.execute(
@@ -197,7 +198,7 @@ class GraphTables(Tables):
         what the resolver reads up front (django: 2,788 rows; 6 ms where
         whole symbols took 25)."""
         rows = self.db.execute(f"SELECT file, id, language FROM symbols WHERE kind = 'module' {ALL_ORDER}")
-        return [(str(f), str(i), str(lang)) for f, i, lang in rows]
+        return rows.fetchall()  # str already: interned texts and a NOT NULL TEXT column
 
     def detached_method_candidates(self) -> list[Symbol]:
         """Methods right under a module or namespace with a dotted qualified
