@@ -528,7 +528,7 @@ def test_changing_a_base_class_reresolves_self_calls_of_subclasses_in_untouched_
     svc.write_text(svc.read_text().replace("    pass\n", "    limit = 3\n"))
     result = index(repo)
     assert result.categories["modified"] == ["pkg/svc.py:class:Svc"]
-    assert result.edges_resolved == 3
+    assert result.edges_resolved == 1  # the base; the two imports keep their targets
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
 
@@ -545,8 +545,8 @@ def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path) -> No
     use.write_text(use.read_text().replace("def one():\n    a()\n", "def one():\n    x = 1\n    a(x)\n"))
     result = index(repo)
     assert result.categories["modified"] == ["pkg/use.py:function:one"]
-    # one()'s two calls and the file's two imports; two()'s calls keep their targets
-    assert result.edges_resolved == 4
+    # one()'s two calls; two()'s calls and the file's two imports keep their targets
+    assert result.edges_resolved == 2
     targets = {(e["source_id"], e["target_id"]) for e in exported(repo)["edges"] if e["kind"] == "calls"}
     assert targets == {
         ("pkg/use.py:function:one", "pkg/util.py:function:a"), ("pkg/use.py:function:one", "pkg/util.py:function:b"),
@@ -584,6 +584,42 @@ def test_calls_on_what_a_function_returns_follow_its_signature_not_its_body(tmp_
     assert result.edges_resolved == 4
     assert runs() == ["pkg/models.py:method:Bar.run"] * 2
     cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+
+
+def test_an_import_kept_over_a_body_edit_follows_its_module(tmp_path: Path) -> None:
+    """A re-parsed file's unchanged import keeps its target, as an untouched
+    file's does; a change of the module it names still reaches it."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "pkg/b.py": "def X():\n    pass\n",
+        "pkg/a.py": "from pkg.b import X\n\n\ndef f():\n    X()\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    cold = tmp_path / "cold.db"
+
+    def targets() -> list[tuple[str, str | None]]:
+        return sorted((e["kind"], e["target_id"]) for e in exported(repo)["edges"] if e["file"] == "pkg/a.py")
+
+    a = repo / "pkg/a.py"
+    a.write_text(a.read_text().replace("    X()\n", "    y = 1\n    X()\n"))
+    result = index(repo)
+    assert result.edges_resolved == 1  # f()'s call; the import keeps its target
+    assert targets() == [("calls", "pkg/b.py:function:X"), ("imports", "pkg/b.py:function:X")]
+    # the same run edits a's body again and makes b re-export X from a new module
+    a.write_text(a.read_text().replace("    y = 1\n", "    y = 2\n"))
+    write(repo, {"pkg/b.py": "from pkg.c import X\n", "pkg/c.py": "def X():\n    pass\n"})
+    index(repo)
+    assert targets() == [("calls", "pkg/c.py:function:X"), ("imports", "pkg/c.py:function:X")]
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+    # and X gone from both
+    a.write_text(a.read_text().replace("    y = 2\n", "    y = 3\n"))
+    write(repo, {"pkg/b.py": "Y = 1\n", "pkg/c.py": "def Z():\n    pass\n"})
+    index(repo)
+    assert targets() == [("calls", None), ("imports", None)]
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
 
@@ -846,7 +882,7 @@ def test_a_body_edit_keeps_the_raises_of_other_functions(tmp_path: Path) -> None
     use.write_text(use.read_text().replace("def one():\n", "def one():\n    x = 1\n"))
     result = index(repo)
     assert result.categories["modified"] == ["pkg/use.py:function:one"]
-    assert result.edges_resolved == 2  # the import (always) and one()'s raise; two()'s keeps its target
+    assert result.edges_resolved == 1  # one()'s raise; two()'s and the import keep their targets
     raised = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["kind"] == "raises"}
     assert raised == {"pkg/use.py:function:one": "pkg/errors.py:class:Bad", "pkg/use.py:function:two": "pkg/errors.py:class:Bad"}
     write(repo, {"pkg/errors.py": "class Worse(Exception):\n    pass\n"})

@@ -469,7 +469,11 @@ def _same_but_position(a: Symbol, b: Symbol) -> bool:
     )  # fmt: skip
 
 
-_CARRIED_KINDS = frozenset({"calls", "references", "raises"})  # imports and bases are always resolved again
+# Kept rows, their target carried over (a base is always resolved again).
+_CARRIED_KINDS = frozenset({"calls", "references", "raises"})
+# Rows inserted anew (their order across lines means something: the last
+# import of a name binds it), with the target carried over all the same.
+_CARRIED_TARGETS = _CARRIED_KINDS | {"imports"}
 
 
 def _carry(
@@ -478,11 +482,14 @@ def _carry(
     """The file's new edges, with the target of the same edge before (same
     source, name, kind, qualifier) where nothing it depends on can have
     changed: its source symbol's own content is the same (Go-style receivers,
-    locals), it is no import or base, and no name it could mean is defined
-    twice in the file (the definition seen from a line then depends on the
-    line). A name defined, removed or bound otherwise re-resolves its edges
-    by name (``_edges_to_revisit``), in this file as in any other. With the
-    edges: whether each was carried over."""
+    locals), it is no base, and no name it could mean is defined twice in
+    the file (the definition seen from a line then depends on the line). An
+    import is the module's edge: kept while the module's own code (its
+    top-level statements) is the same, as an import of a file the run did
+    not touch is; what it finds changes only with the module it names, whose
+    changes revisit it by name or as an importer (``_edges_to_revisit``,
+    ``_importers``), in this file as in any other. With the edges: whether
+    each was carried over."""
     from cartog_ci import languages
 
     if not languages.scope_of(new.language).carry_resolutions:
@@ -491,13 +498,16 @@ def _carry(
     repeated = {n for n, c in counts.items() if c > 1}
     before: dict[tuple[str, str, str, str | None], list[Edge]] = {}
     for e in old_edges:
-        if e.kind in _CARRIED_KINDS:
+        if e.kind in _CARRIED_TARGETS:
             before.setdefault((e.source_id, e.target_name, e.kind, e.qualifier), []).append(e)
     out: list[Edge] = []
     carried: list[bool] = []
     for e in new.edges:
         same = before.get((e.source_id, e.target_name, e.kind, e.qualifier))
-        kept = bool(same) and e.kind in _CARRIED_KINDS and e.source_id not in unsettled and e.target_name not in repeated
+        kept = (
+            bool(same) and e.kind in _CARRIED_TARGETS and e.source_id not in unsettled
+            and (e.kind == "imports" or e.target_name not in repeated)
+        )  # fmt: skip
         if kept:
             old = same.pop(0)  # type: ignore[union-attr]  # built directly: dataclasses.replace costs 3x (HEAD~10 on scrapy: 6k edges)
             e = Edge(e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, old.target_id, old.resolution)

@@ -154,7 +154,8 @@ class ScopeRules:
     # Python: a re-parsed file's edge that was there before, from a symbol
     # whose own content did not change, keeps its target when no name it
     # depends on changed (index/cascade.py ``_carry``): a body edit of one
-    # function re-resolves that function's edges, not the whole file's.
+    # function re-resolves that function's edges, not the whole file's nor
+    # its imports.
     carry_resolutions: bool = False
 
 
