@@ -48,7 +48,9 @@ class _Hierarchy:
     # order, for every type the re-parsed files had (none: an empty list)
     old_bases: dict[str, list[tuple[str | None, bool]]] = field(default_factory=dict)
     files: set[str] = field(default_factory=set)  # the re-parsed files
-    contained: bool = False  # the changed bases reach no class outside ``files``
+    # the classes with other bases and their subclasses, when all are
+    # declared in ``files`` (None: one is elsewhere, or none was found yet)
+    within: set[str] | None = None
 
 
 @dataclass
@@ -920,11 +922,28 @@ def _receiver_edges(store: Store, hierarchy: _Hierarchy | None = None) -> list[N
     """Calls on a method's own object, on `Foo()` and on receivers holding
     a `Foo()`: where the method comes from depends on the bases. With
     ``hierarchy`` of a run whose changed bases reach no class outside the
-    re-parsed files (``hierarchy.contained``), a method's own object is only
-    called in those files, whose edges are re-resolved anyway. And imports
-    of a member (Java `import static a.C.m`): `m` may be inherited by `C`."""
-    own = [] if hierarchy is not None and hierarchy.contained else store.edges_qualified_by(_receiver_qualifiers(store))
+    re-parsed files (``hierarchy.within``), a method's own object is only
+    called in those files, by the methods of those classes: their calls
+    only (an unchanged method's were carried over, not resolved again:
+    `from a import Base` become `from c import Base` under an unchanged
+    `class Child(Base)`). And imports of a member (Java `import static
+    a.C.m`): `m` may be inherited by `C`."""
+    if hierarchy is not None and hierarchy.within is not None:
+        own = _own_calls_within(store, hierarchy.files, hierarchy.within)
+    else:
+        own = store.edges_qualified_by(_receiver_qualifiers(store))
     return own + store.edges_on_constructed_receivers() + store.member_imports()
+
+
+def _own_calls_within(store: Store, files: set[str], classes: set[str]) -> list[NumberedEdge]:
+    """The calls on a method's own object (`self.m()`, `super().m()`) made
+    inside one of ``classes``, all declared in ``files``."""
+    inside: dict[str, bool] = {}
+    for path in sorted(files):
+        for s in store.symbols_in_file(path):  # outer before inner
+            inside[s.id] = s.id in classes or inside.get(s.parent_id or "", False)
+    qualifiers = set(_receiver_qualifiers(store))
+    return [(i, e) for i, e in store.edges_of_files(sorted(files)) if e.qualifier in qualifiers and inside.get(e.source_id)]
 
 
 def _bases_changed(
@@ -938,7 +957,7 @@ def _bases_changed(
     re-parsed file (its inherits edges are new rows: compared with the old
     ones), or one elsewhere whose inherits edge resolves otherwise. A class
     new in this run has no subclass outside its file that naming it would
-    not re-resolve. Sets ``hierarchy.contained`` when every changed class
+    not re-resolve. Sets ``hierarchy.within`` when every changed class
     and every subclass of theirs is in a re-parsed file."""
     found = {i: _base(t, r) for i, t, r in updates}
     new_bases: dict[str, list[tuple[int, int, tuple[str | None, bool]]]] = {}
@@ -948,21 +967,22 @@ def _bases_changed(
         elif _base(*stored[i]) != found[i]:
             return True  # a class elsewhere: its file is not re-resolved
     changed = [c for c, old in hierarchy.old_bases.items() if [b for *_, b in sorted(new_bases.get(c, []))] != old]
-    hierarchy.contained = _subclasses_within(store, changed, hierarchy.files)
+    hierarchy.within = _subclasses_within(store, changed, hierarchy.files)
     return bool(changed)
 
 
-def _subclasses_within(store: Store, classes: list[str], files: set[str]) -> bool:
-    """Whether every subclass of ``classes``, however deep, is declared in ``files``."""
+def _subclasses_within(store: Store, classes: list[str], files: set[str]) -> set[str] | None:
+    """``classes`` and every subclass of theirs, however deep, when all are
+    declared in ``files``; None when one is not."""
     seen = set(classes)
     frontier = classes
     while frontier:
         below = store.edges_to(frontier, ("inherits",))
         if any(e.file not in files for e in below):
-            return False
+            return None
         frontier = [e.source_id for e in below if e.source_id not in seen]
         seen.update(frontier)
-    return True
+    return seen
 
 
 def _receiver_qualifiers(store: Store) -> list[str]:
