@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
-from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, IndexResult, NumberedEdge, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, Edge, FileExtraction, IndexResult, NumberedEdge, Symbol
 from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extracting, stored_name, walk
 from cartog_ci.parse.merkle import diff_symbols
 
@@ -887,8 +887,35 @@ def _resolve(
     rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"], forked=forked, meanwhile=meanwhile)
     store.set_targets(changed(rest))
     updates += rest
+    if not everything:
+        extra = _calls_on_returns(store, work, changed(rest), set(names.any))
+        before.update((i, e.target_id) for i, e in extra)
+        stored.update((i, (e.target_id, e.resolution)) for i, e in extra)
+        again = resolve_edges(resolver, extra)
+        store.set_targets(changed(again))
+        updates += again
     touched = {t for t in before.values() if t} | {t for _, t, _ in updates if t}
     return len(updates), touched
+
+
+def _calls_on_returns(
+    store: Store, work: list[NumberedEdge], found: list[tuple[int, str | None, str | None]], revisited: set[str]
+) -> list[NumberedEdge]:
+    """The calls on what a function returns (`f().m()`, `mod.f().m()`)
+    whose answer may have changed although f did not: one of f's
+    references (its return annotation's among them) now finds another
+    target, the name bound otherwise in f's file (another import, a
+    definition of its own, a module it imports from binding it otherwise).
+    None for the functions whose name ``_edges_to_revisit`` already found
+    them by (``revisited``), nor those already in ``work``."""
+    edges = dict(work)
+    sources = {edges[i].source_id for i, _, _ in found if edges[i].kind == "references"}
+    if not sources:
+        return []
+    functions = {s.name for s in store.symbols(sorted(sources)).values() if s.kind in CALLABLE_KINDS} - revisited
+    if not functions:
+        return []
+    return [(i, e) for i, e in store.edges_on_constructed_receivers(naming=functions) if i not in edges]
 
 
 # Edges an incremental run resolves in two processes from (zod HEAD~10 -> HEAD:
