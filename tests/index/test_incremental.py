@@ -916,3 +916,45 @@ def test_a_call_on_what_a_function_returns_follows_the_type_its_annotation_names
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
 
+
+_QUALIFIED = {
+    "pkg/a.py": "class Base:\n    def run(self):\n        pass\n\n\nclass Other:\n    def stop(self):\n        pass\n",
+    "pkg/c.py": "class Base:\n    def stop(self):\n        pass\n",
+    "pkg/b.py": "from pkg.a import Base, Other\n\n\nclass Child(Base):\n    pass\n",
+    "pkg/s.py": "from pkg.b import Child\n\n\nclass Sub(Child):\n    pass\n",
+    "pkg/use.py": "from pkg.b import Child\nfrom pkg.s import Sub\n\n\ndef go(x):\n    Child.run(x)\n    Sub.run(x)\n    Sub.stop(x)\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "stop", "resolved"),
+    [
+        # Child's text unchanged, its file imports another Base
+        ("from pkg.a import Base, Other\n", "from pkg.c import Base\nfrom pkg.a import Other\n", "pkg/c.py:method:Base.stop", 6),
+        # Child's bases edited: Child is found by name, its subclass Sub (in s.py) was not
+        ("class Child(Base):", "class Child(Other):", "pkg/a.py:method:Other.stop", 6),
+    ],
+    ids=["its_file_imports_another_base", "its_base_edited"],
+)
+def test_a_class_named_as_a_qualifier_follows_its_new_bases(
+    tmp_path: Path, old: str, new: str, stop: str, resolved: int
+) -> None:
+    """`Child.run(x)` and `Sub.run(x)` in a file nobody touched: Child (and
+    so its subclass Sub) inherits from another class now. The calls
+    qualified by the name of a class whose bases changed, or of a subclass
+    of one, are resolved again (before, they kept Base.run)."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, _QUALIFIED)
+    commit(repo, "initial")
+    index(repo)
+    calls = "SELECT target_name, target_id FROM edges WHERE file = 'pkg/use.py' AND kind = 'calls' ORDER BY line"
+    with open_store(repo) as store:
+        assert sql_rows(store, calls) == [("run", "pkg/a.py:method:Base.run"), ("run", "pkg/a.py:method:Base.run"), ("stop", None)]
+    write(repo, {"pkg/b.py": _QUALIFIED["pkg/b.py"].replace(old, new)})
+    result = index(repo)
+    with open_store(repo) as store:
+        assert sql_rows(store, calls) == [("run", None), ("run", None), ("stop", stop)]
+    assert result.edges_resolved == resolved
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)

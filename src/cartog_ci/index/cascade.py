@@ -865,9 +865,13 @@ def _resolve(
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
     store.set_targets(changed(updates))
-    if not everything and not hierarchy.forced and _bases_changed(store, hierarchy, inherits, updates, stored):
-        known = set(before)
-        extra = [(i, e) for i, e in _receiver_edges(store, hierarchy) if i not in known]
+    rebased = set() if everything else _rebased(store, hierarchy, inherits, updates, stored)
+    if rebased:
+        # `Child.run()`: a class with other bases, or a subclass of one, named as a qualifier
+        named = {s.name for s in store.symbols(sorted(rebased)).values()}
+        receivers = [] if hierarchy.forced else _receiver_edges(store, hierarchy)
+        extra = list(dict([*receivers, *store.edges_qualified_by(sorted(named))]).items())
+        extra = [(i, e) for i, e in extra if i not in before]
         work += extra
         before.update((i, e.target_id) for i, e in extra)
         stored.update((i, (e.target_id, e.resolution)) for i, e in extra)
@@ -973,43 +977,45 @@ def _own_calls_within(store: Store, files: set[str], classes: set[str]) -> list[
     return [(i, e) for i, e in store.edges_of_files(sorted(files)) if e.qualifier in qualifiers and inside.get(e.source_id)]
 
 
-def _bases_changed(
+def _rebased(
     store: Store,
     hierarchy: _Hierarchy,
     inherits: list[NumberedEdge],
     updates: list[tuple[int, str | None, str | None]],
     stored: dict[int, tuple[str | None, str | None]],
-) -> bool:
-    """Whether a class that was there before now has other bases: one of a
-    re-parsed file (its inherits edges are new rows: compared with the old
-    ones), or one elsewhere whose inherits edge resolves otherwise. A class
-    new in this run has no subclass outside its file that naming it would
-    not re-resolve. Sets ``hierarchy.within`` when every changed class
-    and every subclass of theirs is in a re-parsed file."""
+) -> set[str]:
+    """The classes that were there before and now have other bases, and
+    every subclass of theirs, however deep: one of a re-parsed file (its
+    inherits edges are new rows: compared with the old ones), or one
+    elsewhere whose inherits edge resolves otherwise. A class new in this
+    run has no subclass outside its file that naming it would not
+    re-resolve. Sets ``hierarchy.within`` when all are in a re-parsed file."""
     found = {i: _base(t, r) for i, t, r in updates}
     new_bases: dict[str, list[tuple[int, int, tuple[str | None, bool]]]] = {}
+    elsewhere: list[str] = []  # their files are not re-resolved
     for i, e in inherits:
         if e.file in hierarchy.files:
             new_bases.setdefault(e.source_id, []).append((e.line, i, found[i]))
         elif _base(*stored[i]) != found[i]:
-            return True  # a class elsewhere: its file is not re-resolved
+            elsewhere.append(e.source_id)
     changed = [c for c, old in hierarchy.old_bases.items() if [b for *_, b in sorted(new_bases.get(c, []))] != old]
-    hierarchy.within = _subclasses_within(store, changed, hierarchy.files)
-    return bool(changed)
+    classes, within = _subclasses(store, changed + elsewhere, hierarchy.files)
+    hierarchy.within = classes if within and not elsewhere else None
+    return classes
 
 
-def _subclasses_within(store: Store, classes: list[str], files: set[str]) -> set[str] | None:
-    """``classes`` and every subclass of theirs, however deep, when all are
-    declared in ``files``; None when one is not."""
+def _subclasses(store: Store, classes: list[str], files: set[str]) -> tuple[set[str], bool]:
+    """``classes`` and every subclass of theirs, however deep, and whether
+    the subclasses are all declared in ``files``."""
     seen = set(classes)
     frontier = classes
+    within = True
     while frontier:
         below = store.edges_to(frontier, ("inherits",))
-        if any(e.file not in files for e in below):
-            return None
+        within = within and all(e.file in files for e in below)
         frontier = [e.source_id for e in below if e.source_id not in seen]
         seen.update(frontier)
-    return seen
+    return seen, within
 
 
 def _receiver_qualifiers(store: Store) -> list[str]:
