@@ -958,3 +958,29 @@ def test_a_class_named_as_a_qualifier_follows_its_new_bases(
     cold = tmp_path / "cold.db"
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
+
+
+def test_a_python_module_named_like_a_file_extension_is_found_by_its_importers(tmp_path: Path) -> None:
+    """`from pkg.js import C` names the module js of pkg (pkg/js.py), not
+    a file `pkg.js`: when js.py binds another C, lib.py imports from it
+    and its unchanged `C()` is resolved again. (Its module key was `pkg`,
+    the spec read as a file name: the same with `pkg.r` once the process
+    had met a file of the language pack's R.)"""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "pkg/x.py": "class C:\n    pass\n",
+        "pkg/y.py": "class C:\n    pass\n",
+        "pkg/js.py": "from pkg.x import C\n",
+        "pkg/lib.py": "from pkg.js import C\n\n\ndef g():\n    C()\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    write(repo, {"pkg/js.py": "from pkg.y import C\n"})
+    result = index(repo)
+    calls = "SELECT source_id, target_id FROM edges WHERE kind = 'calls'"
+    with open_store(repo) as store:
+        assert sql_rows(store, calls) == [("pkg/lib.py:function:g", "pkg/y.py:class:C")]
+    assert result.edges_resolved == 3  # js.py's import, lib.py's import and call
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)

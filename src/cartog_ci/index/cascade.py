@@ -620,14 +620,25 @@ def _base(target: str | None, resolution: str | None) -> tuple[str | None, bool]
 _SPEC_SPLIT = re.compile(r"[./:\\]+")
 
 
-def _module_key(path_or_spec: str) -> str:
-    """Last meaningful component: ``pkg/b.py``, ``..pkg.b``, ``./b.js`` -> ``b``."""
+def _module_key(path_or_spec: str, *, suffixed: bool = True) -> str:
+    """Last meaningful component: ``pkg/b.py``, ``..pkg.b``, ``./b.js`` -> ``b``.
+    ``suffixed=False``: the text names no file by its extension (a Python
+    spec: ``pkg.js`` is the module js of pkg)."""
     parts = [p for p in _SPEC_SPLIT.split(path_or_spec) if p]
-    if len(parts) > 1 and parts[-1] in _source_suffixes():
+    if suffixed and len(parts) > 1 and parts[-1] in _source_suffixes():
         parts.pop()
     if len(parts) > 1 and parts[-1] in _package_files():
         parts.pop()
     return parts[-1] if parts else ""
+
+
+def _spec_key(edge: Edge) -> str:
+    """The module key of what an import edge imports from. A Python spec is
+    dotted module names, never a file with its extension: `from pkg.js
+    import C` imports from pkg/js.py (key `js`, as ``_keys_of`` gives it),
+    and `pkg.r` stays `r` whichever languages of the pack the process has
+    met (``_source_suffixes``)."""
+    return _module_key(edge.qualifier or "", suffixed=_PY_MODULE.search(edge.file) is None)
 
 
 @lru_cache(maxsize=1)
@@ -689,7 +700,7 @@ def _importers(
         if _imports_through(edge, keys) and (not exact or _may_name(edge, by_key)):
             names |= {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
             if edge.target_name == "*":  # what it imports otherwise it binds too, for its own importers
-                names |= keys.get(_module_key(edge.qualifier or "")) or set()
+                names |= keys.get(_spec_key(edge)) or set()
             importers.add(edge.file)
     return names, importers
 
@@ -719,7 +730,7 @@ def _may_name(edge: Edge, by_key: dict[str, list[tuple[list[str] | None, set[str
         return True
     first = spec.split(".")
     specs = [first] if edge.target_name in ("*", spec) else [first, first + edge.target_name.split(".")]
-    for key in {edge.target_name, _module_key(spec)}:
+    for key in {edge.target_name, _spec_key(edge)}:
         for parts, rebinds in by_key.get(key, ()):
             if parts is None:
                 return True
@@ -746,7 +757,7 @@ def _python_roots(store: Store, root: Path) -> frozenset[str]:
 def _imports_through(edge: Edge, keys: dict[str, set[str] | None]) -> bool:
     if edge.target_name in keys and _names_modules(edge.file):  # `from pkg import mod`, `import mod`
         return True
-    key = _module_key(edge.qualifier or "")
+    key = _spec_key(edge)
     if key not in keys:
         return False
     rebinds = keys[key]
