@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
-from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, IndexResult, NumberedEdge, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, Edge, FileExtraction, IndexResult, NumberedEdge, Symbol
 from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extracting, stored_name, walk
 from cartog_ci.parse.merkle import diff_symbols
 
@@ -48,7 +48,9 @@ class _Hierarchy:
     # order, for every type the re-parsed files had (none: an empty list)
     old_bases: dict[str, list[tuple[str | None, bool]]] = field(default_factory=dict)
     files: set[str] = field(default_factory=set)  # the re-parsed files
-    contained: bool = False  # the changed bases reach no class outside ``files``
+    # the classes with other bases and their subclasses, when all are
+    # declared in ``files`` (None: one is elsewhere, or none was found yet)
+    within: set[str] | None = None
 
 
 @dataclass
@@ -636,14 +638,25 @@ def _base(target: str | None, resolution: str | None) -> tuple[str | None, bool]
 _SPEC_SPLIT = re.compile(r"[./:\\]+")
 
 
-def _module_key(path_or_spec: str) -> str:
-    """Last meaningful component: ``pkg/b.py``, ``..pkg.b``, ``./b.js`` -> ``b``."""
+def _module_key(path_or_spec: str, *, suffixed: bool = True) -> str:
+    """Last meaningful component: ``pkg/b.py``, ``..pkg.b``, ``./b.js`` -> ``b``.
+    ``suffixed=False``: the text names no file by its extension (a Python
+    spec: ``pkg.js`` is the module js of pkg)."""
     parts = [p for p in _SPEC_SPLIT.split(path_or_spec) if p]
-    if len(parts) > 1 and parts[-1] in _source_suffixes():
+    if suffixed and len(parts) > 1 and parts[-1] in _source_suffixes():
         parts.pop()
     if len(parts) > 1 and parts[-1] in _package_files():
         parts.pop()
     return parts[-1] if parts else ""
+
+
+def _spec_key(edge: Edge) -> str:
+    """The module key of what an import edge imports from. A Python spec is
+    dotted module names, never a file with its extension: `from pkg.js
+    import C` imports from pkg/js.py (key `js`, as ``_keys_of`` gives it),
+    and `pkg.r` stays `r` whichever languages of the pack the process has
+    met (``_source_suffixes``)."""
+    return _module_key(edge.qualifier or "", suffixed=_PY_MODULE.search(edge.file) is None)
 
 
 @lru_cache(maxsize=1)
@@ -710,7 +723,7 @@ def _importers(
     for edge in import_edges():
         if _imports_through(edge, keys) and (not exact or _may_name(edge, by_key)):
             if edge.target_name == "*":  # what it imports otherwise it binds too, for its own importers
-                rebinds = keys.get(_module_key(edge.qualifier or ""))
+                rebinds = keys.get(_spec_key(edge))
                 names |= rebinds or set()
                 # `import * as z`: with the names the module binds otherwise
                 # known, `z.X` finds another target only for those X (zod:
@@ -748,7 +761,7 @@ def _may_name(edge: Edge, by_key: dict[str, list[tuple[list[str] | None, set[str
         return True
     first = spec.split(".")
     specs = [first] if edge.target_name in ("*", spec) else [first, first + edge.target_name.split(".")]
-    for key in {edge.target_name, _module_key(spec)}:
+    for key in {edge.target_name, _spec_key(edge)}:
         for parts, rebinds in by_key.get(key, ()):
             if parts is None:
                 return True
@@ -775,7 +788,7 @@ def _python_roots(store: Store, root: Path) -> frozenset[str]:
 def _imports_through(edge: Edge, keys: dict[str, set[str] | None]) -> bool:
     if edge.target_name in keys and _names_modules(edge.file):  # `from pkg import mod`, `import mod`
         return True
-    key = _module_key(edge.qualifier or "")
+    key = _spec_key(edge)
     if key not in keys:
         return False
     rebinds = keys[key]
@@ -894,9 +907,13 @@ def _resolve(
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
     store.set_targets(changed(updates))
-    if not everything and not hierarchy.forced and _bases_changed(store, hierarchy, inherits, updates, stored):
-        known = set(before)
-        extra = [(i, e) for i, e in _receiver_edges(store, hierarchy) if i not in known]
+    rebased = set() if everything else _rebased(store, hierarchy, inherits, updates, stored)
+    if rebased:
+        # `Child.run()`: a class with other bases, or a subclass of one, named as a qualifier
+        named = {s.name for s in store.symbols(sorted(rebased)).values()}
+        receivers = [] if hierarchy.forced else _receiver_edges(store, hierarchy)
+        extra = list(dict([*receivers, *store.edges_qualified_by(sorted(named))]).items())
+        extra = [(i, e) for i, e in extra if i not in before]
         work += extra
         before.update((i, e.target_id) for i, e in extra)
         stored.update((i, (e.target_id, e.resolution)) for i, e in extra)
@@ -916,8 +933,35 @@ def _resolve(
     rest = resolve_edges(resolver, [(i, e) for i, e in work if e.kind != "inherits"], forked=forked, meanwhile=meanwhile)
     store.set_targets(changed(rest))
     updates += rest
+    if not everything:
+        extra = _calls_on_returns(store, work, changed(rest), set(names.any))
+        before.update((i, e.target_id) for i, e in extra)
+        stored.update((i, (e.target_id, e.resolution)) for i, e in extra)
+        again = resolve_edges(resolver, extra)
+        store.set_targets(changed(again))
+        updates += again
     touched = {t for t in before.values() if t} | {t for _, t, _ in updates if t}
     return len(updates), touched
+
+
+def _calls_on_returns(
+    store: Store, work: list[NumberedEdge], found: list[tuple[int, str | None, str | None]], revisited: set[str]
+) -> list[NumberedEdge]:
+    """The calls on what a function returns (`f().m()`, `mod.f().m()`)
+    whose answer may have changed although f did not: one of f's
+    references (its return annotation's among them) now finds another
+    target, the name bound otherwise in f's file (another import, a
+    definition of its own, a module it imports from binding it otherwise).
+    None for the functions whose name ``_edges_to_revisit`` already found
+    them by (``revisited``), nor those already in ``work``."""
+    edges = dict(work)
+    sources = {edges[i].source_id for i, _, _ in found if edges[i].kind == "references"}
+    if not sources:
+        return []
+    functions = {s.name for s in store.symbols(sorted(sources)).values() if s.kind in CALLABLE_KINDS} - revisited
+    if not functions:
+        return []
+    return [(i, e) for i, e in store.edges_on_constructed_receivers(naming=functions) if i not in edges]
 
 
 # Edges an incremental run resolves in two processes from (zod HEAD~10 -> HEAD:
@@ -951,49 +995,69 @@ def _receiver_edges(store: Store, hierarchy: _Hierarchy | None = None) -> list[N
     """Calls on a method's own object, on `Foo()` and on receivers holding
     a `Foo()`: where the method comes from depends on the bases. With
     ``hierarchy`` of a run whose changed bases reach no class outside the
-    re-parsed files (``hierarchy.contained``), a method's own object is only
-    called in those files, whose edges are re-resolved anyway. And imports
-    of a member (Java `import static a.C.m`): `m` may be inherited by `C`."""
-    own = [] if hierarchy is not None and hierarchy.contained else store.edges_qualified_by(_receiver_qualifiers(store))
+    re-parsed files (``hierarchy.within``), a method's own object is only
+    called in those files, by the methods of those classes: their calls
+    only (an unchanged method's were carried over, not resolved again:
+    `from a import Base` become `from c import Base` under an unchanged
+    `class Child(Base)`). And imports of a member (Java `import static
+    a.C.m`): `m` may be inherited by `C`."""
+    if hierarchy is not None and hierarchy.within is not None:
+        own = _own_calls_within(store, hierarchy.files, hierarchy.within)
+    else:
+        own = store.edges_qualified_by(_receiver_qualifiers(store))
     return own + store.edges_on_constructed_receivers() + store.member_imports()
 
 
-def _bases_changed(
+def _own_calls_within(store: Store, files: set[str], classes: set[str]) -> list[NumberedEdge]:
+    """The calls on a method's own object (`self.m()`, `super().m()`) made
+    inside one of ``classes``, all declared in ``files``."""
+    inside: dict[str, bool] = {}
+    for path in sorted(files):
+        for s in store.symbols_in_file(path):  # outer before inner
+            inside[s.id] = s.id in classes or inside.get(s.parent_id or "", False)
+    qualifiers = set(_receiver_qualifiers(store))
+    return [(i, e) for i, e in store.edges_of_files(sorted(files)) if e.qualifier in qualifiers and inside.get(e.source_id)]
+
+
+def _rebased(
     store: Store,
     hierarchy: _Hierarchy,
     inherits: list[NumberedEdge],
     updates: list[tuple[int, str | None, str | None]],
     stored: dict[int, tuple[str | None, str | None]],
-) -> bool:
-    """Whether a class that was there before now has other bases: one of a
-    re-parsed file (its inherits edges are new rows: compared with the old
-    ones), or one elsewhere whose inherits edge resolves otherwise. A class
-    new in this run has no subclass outside its file that naming it would
-    not re-resolve. Sets ``hierarchy.contained`` when every changed class
-    and every subclass of theirs is in a re-parsed file."""
+) -> set[str]:
+    """The classes that were there before and now have other bases, and
+    every subclass of theirs, however deep: one of a re-parsed file (its
+    inherits edges are new rows: compared with the old ones), or one
+    elsewhere whose inherits edge resolves otherwise. A class new in this
+    run has no subclass outside its file that naming it would not
+    re-resolve. Sets ``hierarchy.within`` when all are in a re-parsed file."""
     found = {i: _base(t, r) for i, t, r in updates}
     new_bases: dict[str, list[tuple[int, int, tuple[str | None, bool]]]] = {}
+    elsewhere: list[str] = []  # their files are not re-resolved
     for i, e in inherits:
         if e.file in hierarchy.files:
             new_bases.setdefault(e.source_id, []).append((e.line, i, found[i]))
         elif _base(*stored[i]) != found[i]:
-            return True  # a class elsewhere: its file is not re-resolved
+            elsewhere.append(e.source_id)
     changed = [c for c, old in hierarchy.old_bases.items() if [b for *_, b in sorted(new_bases.get(c, []))] != old]
-    hierarchy.contained = _subclasses_within(store, changed, hierarchy.files)
-    return bool(changed)
+    classes, within = _subclasses(store, changed + elsewhere, hierarchy.files)
+    hierarchy.within = classes if within and not elsewhere else None
+    return classes
 
 
-def _subclasses_within(store: Store, classes: list[str], files: set[str]) -> bool:
-    """Whether every subclass of ``classes``, however deep, is declared in ``files``."""
+def _subclasses(store: Store, classes: list[str], files: set[str]) -> tuple[set[str], bool]:
+    """``classes`` and every subclass of theirs, however deep, and whether
+    the subclasses are all declared in ``files``."""
     seen = set(classes)
     frontier = classes
+    within = True
     while frontier:
         below = store.edges_to(frontier, ("inherits",))
-        if any(e.file not in files for e in below):
-            return False
+        within = within and all(e.file in files for e in below)
         frontier = [e.source_id for e in below if e.source_id not in seen]
         seen.update(frontier)
-    return True
+    return seen, within
 
 
 def _receiver_qualifiers(store: Store) -> list[str]:
