@@ -533,6 +533,36 @@ def test_changing_a_base_class_reresolves_self_calls_of_subclasses_in_untouched_
     assert exported(repo) == exported(repo, cold)
 
 
+def test_a_deleted_module_star_imported_by_a_package_re_resolves_what_its_imports_gave_through_it(
+    tmp_path: Path,
+) -> None:
+    """The names a deleted module's imports bound are revisited where a star
+    import of it passed them on (`pkg` gave `alpha` from m2's import), not
+    everywhere: m4, imported by nobody, took `beta` with it, and the call of
+    `beta` in `pkg/other.py` (found as the only `beta`) is not resolved again."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "pkg/__init__.py": "from pkg.m2 import *\n",
+        "pkg/m0.py": "def alpha():\n    pass\n\n\ndef beta():\n    pass\n",
+        "pkg/m2.py": "from pkg.m0 import alpha\n",
+        "pkg/m3.py": "from pkg import alpha\n\n\ndef f():\n    alpha()\n",
+        "pkg/m4.py": "from pkg.m0 import beta\n",
+        "pkg/other.py": "def g():\n    beta()\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    (repo / "pkg/m2.py").unlink()
+    (repo / "pkg/m4.py").unlink()
+    result = index(repo)
+    assert result.edges_resolved == 3  # pkg's star import; m3's import and call of alpha
+    edges = {(e["source_id"], e["target_name"]): e["target_id"] for e in exported(repo)["edges"]}
+    assert edges[("pkg/m3.py:function:f", "alpha")] is None
+    assert edges[("pkg/other.py:function:g", "beta")] == "pkg/m0.py:function:beta"
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+
+
 def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path) -> None:
     repo = init_repo(tmp_path / "repo")
     write(repo, {

@@ -225,6 +225,7 @@ def _index(
         pending = _Pending()  # the re-parsed files' edges that carry no target over
         hierarchy = _Hierarchy()
         vanished: set[str] = set()  # IDs of the symbols of dropped files
+        unbound: dict[str, set[str]] = {}  # dropped file -> the names its imports bound
         stored_symbols: dict[str, list[Symbol]] | None = None  # file -> its symbols as stored, kept up to date
 
         def drop(path: str) -> None:
@@ -233,7 +234,12 @@ def _index(
             symbols = store.symbols_in_file(path)
             vanished.update(s.id for s in symbols)
             hierarchy.forced |= _types_away(symbols)
-            affected_names |= _names_of(symbols, edges)
+            # its symbols' names; the names its imports bound are seen by other
+            # files only through an import of it (``_importers``), but for a
+            # path reaching them with none (Rust), as for a re-parsed file's
+            reached = any(_paths_reach(s.language) for s in symbols[:1])
+            affected_names |= _names_of(symbols, edges if reached else ())
+            unbound[path] = _names_of((), edges) - {""}
             old_targets.update(e.target_id for e in edges if e.target_id)
             store.delete_file(path)
             result.deleted_files.append(path)
@@ -308,7 +314,7 @@ def _index(
             exact = not any(_PY_MODULE.search(p) for p in appeared) or (
                 roots_before is not None and roots_before == _python_roots(store, root)
             )
-            names_of_importers, importers = _importers(imports, {**rebound, **appeared}, exact=exact)
+            names_of_importers, importers = _importers(imports, {**rebound, **appeared}, exact=exact, unbound=unbound)
             affected_names |= names_of_importers
         if plan.mode == "incremental" and not hierarchy.forced:
             # a base that is no longer there: its subclasses lose it (and the
@@ -657,7 +663,11 @@ class _Lazy:
 
 
 def _importers(
-    import_edges: Callable[[], list[Edge]], files: dict[str, set[str] | None], *, exact: bool = False
+    import_edges: Callable[[], list[Edge]],
+    files: dict[str, set[str] | None],
+    *,
+    exact: bool = False,
+    unbound: dict[str, set[str]] | None = None,
 ) -> tuple[set[str], set[str]]:
     """The names that files importing one of ``files`` (a module that
     appeared, vanished or re-exports otherwise) bind through it, and those
@@ -671,14 +681,18 @@ def _importers(
     the run): an absolute Python import is matched with the modules whose
     path it can name, not only with their last component (celery
     HEAD~10 -> HEAD: 104 importers -> 48; a new ``t/smoke/signals.py`` is
-    not what ``from celery import signals`` finds)."""
+    not what ``from celery import signals`` finds). ``unbound``: a deleted
+    file -> the names its imports bound, which a star import of it (a
+    barrel's `export * from "./m2"`) bound too, for its own importers."""
     keys: dict[str, set[str] | None] = {}
     by_key: dict[str, list[tuple[list[str] | None, set[str] | None]]] = {}
+    star_bound: dict[str, set[str]] = {}
     for path, rebinds in files.items():
         for key in _keys_of(path):
             known = keys.get(key, set())
             keys[key] = None if rebinds is None or known is None else known | rebinds
             by_key.setdefault(key, []).append((_python_module(path), rebinds))
+            star_bound.setdefault(key, set()).update((unbound or {}).get(path, ()))
     if not keys:
         return set(), set()
     names = set(keys) - {""}
@@ -687,7 +701,8 @@ def _importers(
         if _imports_through(edge, keys) and (not exact or _may_name(edge, by_key)):
             names |= {edge.alias or "", edge.target_name, (edge.qualifier or "").split(".")[0]}
             if edge.target_name == "*":  # what it imports otherwise it binds too, for its own importers
-                names |= keys.get(_module_key(edge.qualifier or "")) or set()
+                key = _module_key(edge.qualifier or "")
+                names |= (keys.get(key) or set()) | star_bound.get(key, set())
             importers.add(edge.file)
     return names, importers
 
