@@ -878,9 +878,10 @@ def _resolve(
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
     store.set_targets(changed(updates))
-    if not everything and not hierarchy.forced and _bases_changed(store, hierarchy, inherits, updates, stored):
+    classes = [] if everything or hierarchy.forced else _bases_changed(hierarchy, inherits, updates, stored)
+    if classes:
         known = set(before)
-        extra = [(i, e) for i, e in _receiver_edges(store, hierarchy) if i not in known]
+        extra = [(i, e) for i, e in _hierarchy_edges(store, hierarchy, classes, imports) if i not in known]
         work += extra
         before.update((i, e.target_id) for i, e in extra)
         stored.update((i, (e.target_id, e.resolution)) for i, e in extra)
@@ -943,41 +944,109 @@ def _receiver_edges(store: Store, hierarchy: _Hierarchy | None = None) -> list[N
 
 
 def _bases_changed(
-    store: Store,
     hierarchy: _Hierarchy,
     inherits: list[NumberedEdge],
     updates: list[tuple[int, str | None, str | None]],
     stored: dict[int, tuple[str | None, str | None]],
-) -> bool:
-    """Whether a class that was there before now has other bases: one of a
+) -> list[str]:
+    """The classes that were there before and now have other bases: of a
     re-parsed file (its inherits edges are new rows: compared with the old
-    ones), or one elsewhere whose inherits edge resolves otherwise. A class
-    new in this run has no subclass outside its file that naming it would
-    not re-resolve. Sets ``hierarchy.contained`` when every changed class
-    and every subclass of theirs is in a re-parsed file."""
+    ones), or elsewhere, whose inherits edge resolves otherwise. A class new
+    in this run has no subclass outside its file that naming it would not
+    re-resolve."""
     found = {i: _base(t, r) for i, t, r in updates}
     new_bases: dict[str, list[tuple[int, int, tuple[str | None, bool]]]] = {}
+    changed: list[str] = []
     for i, e in inherits:
         if e.file in hierarchy.files:
             new_bases.setdefault(e.source_id, []).append((e.line, i, found[i]))
         elif _base(*stored[i]) != found[i]:
-            return True  # a class elsewhere: its file is not re-resolved
-    changed = [c for c, old in hierarchy.old_bases.items() if [b for *_, b in sorted(new_bases.get(c, []))] != old]
-    hierarchy.contained = _subclasses_within(store, changed, hierarchy.files)
-    return bool(changed)
+            changed.append(e.source_id)  # a class elsewhere: its file is not re-resolved
+    changed += [c for c, old in hierarchy.old_bases.items() if [b for *_, b in sorted(new_bases.get(c, []))] != old]
+    return list(dict.fromkeys(changed))
 
 
-def _subclasses_within(store: Store, classes: list[str], files: set[str]) -> bool:
-    """Whether every subclass of ``classes``, however deep, is declared in ``files``."""
+def _with_subclasses(store: Store, classes: list[str]) -> dict[str, Symbol]:
+    """``classes`` and every subclass of theirs, however deep, by ID."""
     seen = set(classes)
     frontier = classes
     while frontier:
         below = store.edges_to(frontier, ("inherits",))
-        if any(e.file not in files for e in below):
-            return False
-        frontier = [e.source_id for e in below if e.source_id not in seen]
+        frontier = list(dict.fromkeys(e.source_id for e in below if e.source_id not in seen))
         seen.update(frontier)
-    return True
+    return store.symbols(sorted(seen))
+
+
+def _hierarchy_edges(
+    store: Store, hierarchy: _Hierarchy, classes: list[str], imports: Callable[[], list[Edge]]
+) -> list[NumberedEdge]:
+    """The edges whose answer may depend on the bases of ``classes``, which
+    changed: a method is looked up in the bases of a class, and of its
+    subclasses, only from an edge in a file declaring one (`self.m()`,
+    `super().m()`, `cls().m()`), or from a name that finds the class (`K.m()`,
+    `mod.K().m()`, an alias it is imported as) or a function returning it
+    (`make().m()` with `def make() -> K`, or `-> Self` in K). Languages that
+    find a type otherwise too (a parameter's declared type, an implicit
+    `this`, methods away from their type): ``_receiver_edges``. Inherits
+    edges are left out: they resolve before any base is known."""
+    affected = _with_subclasses(store, classes)
+    rules = {s.language: _scope_of(s.language) for s in affected.values()}
+    if not all(_bases_found_by_name(r) for r in rules.values()):
+        hierarchy.contained = all(s.file in hierarchy.files for s in affected.values())
+        return _receiver_edges(store, hierarchy)
+    files = sorted({s.file for s in affected.values()})
+    own = set(_SELF_QUALIFIERS).union(*(r.self_names for r in rules.values()))
+    found = {
+        i: e for i, e in store.edges_of_files(files) if e.qualifier in own or (e.qualifier or "").endswith("()")
+    }
+    names = _imported_as({s.name for s in affected.values()}, imports())
+    names = _imported_as(names | _returning(store, rules, names, set(files)), imports())
+    found.update(store.edges_with_qualifier_parts(sorted(names)))
+    found.update(store.member_imports())
+    return [(i, e) for i, e in sorted(found.items()) if e.kind != "inherits"]
+
+
+def _bases_found_by_name(rules: ScopeRules) -> bool:
+    """Whether a class's bases are only consulted from an edge inside it or
+    from a name finding it (``_hierarchy_edges``): not through a parameter's
+    declared type (Go, Java, Rust), an implicit `this` (Java, Ruby), a
+    constant holding an instance or prototype methods (JS/TS), or methods
+    declared away from their type."""
+    return rules.nested_methods and not (
+        rules.implicit_self or rules.parameter_pattern or rules.instance_constants or rules.prototype_methods
+    )
+
+
+def _imported_as(names: set[str], imports: list[Edge]) -> set[str]:
+    """``names`` and the aliases that imports of one bind, of those too."""
+    names = set(names)
+    while True:
+        more = {e.alias for e in imports if e.alias and not names.isdisjoint(e.target_name.split("."))} - names
+        if not more:
+            return names
+        names |= more
+
+
+def _returning(store: Store, rules: dict[str, ScopeRules], names: set[str], files: set[str]) -> set[str]:
+    """The functions whose return annotation names one of ``names`` (a part
+    of a dotted name), or the class they are declared in (``-> Self``: in
+    one of ``files``): what a call of theirs gives is such a class."""
+    from cartog_ci.index.resolve import SELF_TYPES, returned_name
+
+    found: set[str] = set()
+    mentioning = sorted(names | {"Self"})  # SELF_TYPES, as their last part
+    for language, scope in rules.items():
+        for name, file, signature in store.callable_signatures(language, mentioning):
+            named = returned_name(signature, scope)
+            if named is not None and (file in files if named in SELF_TYPES else not names.isdisjoint(named.split("."))):
+                found.add(name)
+    return found
+
+
+def _scope_of(language: str) -> ScopeRules:
+    from cartog_ci import languages
+
+    return languages.scope_of(language)
 
 
 def _receiver_qualifiers(store: Store) -> list[str]:
