@@ -869,6 +869,37 @@ def test_incremental_equals_cold_with_the_parse_pool(tmp_path: Path, monkeypatch
         assert exported(repo) == exported(repo, cold_db), f"step {step} after {op}"
 
 
+def test_an_incremental_run_parses_on_a_worker_less_than_there_are_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The indexer stores each file as it comes: in an incremental run that
+    costs it about what parsing the file costs a worker, so the pool leaves
+    it a core (index/files.py ``busy_indexer``); a cold run stores in bulk."""
+    import os
+
+    from cartog_ci import workspace
+    from cartog_ci.index import files
+    from cartog_ci.index.cascade import index_repository
+
+    monkeypatch.setattr(files, "POOL_THRESHOLD", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    repo = make_repo(tmp_path, "pyproj")
+    said: list[str] = []
+    ws = workspace.locate(str(repo), None)
+    with workspace.open_store(ws, create=True) as store:
+        index_repository(repo, store, progress=said.append)
+        for path in (repo / "shop/util/text.py", repo / "shop/models/order.py"):
+            path.write_text(path.read_text() + "\n\ndef extra():\n    return 1\n")
+        index_repository(repo, store, progress=said.append)
+    assert [m for m in said if m.startswith("parsing")] == [
+        "parsing 9 files on 3 processes",  # cold
+        "parsing 2 files on 2 processes",  # incremental
+    ]
+    cold = tmp_path / "cold.db"
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+
+
 _REBOUND = {
     "a.py": "def X():\n    return 'a'\n",
     "b.py": "def X():\n    return 'b'\n",

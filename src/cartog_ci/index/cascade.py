@@ -207,7 +207,8 @@ def _index(
     listed = {stored_name(p) for p in plan.listed}
     applying = 0.0  # of the time files come in, the part spent storing them
     # each file stored as it comes: parsing the next ones goes on meanwhile
-    with extracting(jobs, progress, parse_count) as parsed, store.transaction():
+    busy = plan.mode == "incremental"  # storing a file costs about what parsing it does
+    with extracting(jobs, progress, parse_count, busy_indexer=busy) as parsed, store.transaction():
         gone = [p for p in stored_states if p not in listed]
         # the Python import roots before the run, when a Python file may appear or go
         roots_before = (
