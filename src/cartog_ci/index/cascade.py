@@ -209,7 +209,8 @@ def _index(
     listed = {stored_name(p) for p in plan.listed}
     applying = 0.0  # of the time files come in, the part spent storing them
     # each file stored as it comes: parsing the next ones goes on meanwhile
-    with extracting(jobs, progress, parse_count) as parsed, store.transaction():
+    busy = plan.mode == "incremental"  # storing a file costs about what parsing it does
+    with extracting(jobs, progress, parse_count, busy_indexer=busy) as parsed, store.transaction():
         gone = [p for p in stored_states if p not in listed]
         # the Python import roots before the run, when a Python file may appear or go
         roots_before = (
@@ -227,6 +228,7 @@ def _index(
         pending = _Pending()  # the re-parsed files' edges that carry no target over
         hierarchy = _Hierarchy()
         vanished: set[str] = set()  # IDs of the symbols of dropped files
+        unbound: dict[str, set[str]] = {}  # dropped file -> the names its imports bound
         stored_symbols: dict[str, list[Symbol]] | None = None  # file -> its symbols as stored, kept up to date
 
         def drop(path: str) -> None:
@@ -235,7 +237,12 @@ def _index(
             symbols = store.symbols_in_file(path)
             vanished.update(s.id for s in symbols)
             hierarchy.forced |= _types_away(symbols)
-            affected_names |= _names_of(symbols, edges)
+            # its symbols' names; the names its imports bound are seen by other
+            # files only through an import of it (``_importers``), but for a
+            # path reaching them with none (Rust), as for a re-parsed file's
+            reached = any(_paths_reach(s.language) for s in symbols[:1])
+            affected_names |= _names_of(symbols, edges if reached else ())
+            unbound[path] = _names_of((), edges) - {""}
             old_targets.update(e.target_id for e in edges if e.target_id)
             store.delete_file(path)
             result.deleted_files.append(path)
@@ -310,7 +317,7 @@ def _index(
             exact = not any(_PY_MODULE.search(p) for p in appeared) or (
                 roots_before is not None and roots_before == _python_roots(store, root)
             )
-            names_of_importers, importers = _importers(imports, {**rebound, **appeared}, exact=exact)
+            names_of_importers, importers = _importers(imports, {**rebound, **appeared}, exact=exact, unbound=unbound)
             affected_names |= names_of_importers
         if plan.mode == "incremental" and not hierarchy.forced:
             # a base that is no longer there: its subclasses lose it (and the
@@ -562,6 +569,14 @@ def _write_edges(
         if first != ids or any(a >= b for a, b in zip(ids, ids[1:])):
             for p in positions:
                 kept[p] = None
+    # a kept row resolved again keeps its target until then: phase 2 tells
+    # an answer that changed from one found again (``_calls_on_returns``)
+    new = [
+        e if c or row is None else Edge(
+            e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, row[1].target_id, row[1].resolution
+        )
+        for row, e, c in zip(kept, new, carried)
+    ]  # fmt: skip
     reused = {row[0] for row in kept if row is not None}
     store.delete_edges([i for i, _ in old if i not in reused])
     pairs = [(row, e) for row, e in zip(kept, new) if row is not None]
@@ -688,7 +703,11 @@ class _Lazy:
 
 
 def _importers(
-    import_edges: Callable[[], list[Edge]], files: dict[str, set[str] | None], *, exact: bool = False
+    import_edges: Callable[[], list[Edge]],
+    files: dict[str, set[str] | None],
+    *,
+    exact: bool = False,
+    unbound: dict[str, set[str]] | None = None,
 ) -> tuple[set[str], set[str]]:
     """The names that files importing one of ``files`` (a module that
     appeared, vanished or re-exports otherwise) bind through it, and those
@@ -702,16 +721,20 @@ def _importers(
     the run): an absolute Python import is matched with the modules whose
     path it can name, not only with their last component (celery
     HEAD~10 -> HEAD: 104 importers -> 48; a new ``t/smoke/signals.py`` is
-    not what ``from celery import signals`` finds)."""
+    not what ``from celery import signals`` finds). ``unbound``: a deleted
+    file -> the names its imports bound, which a star import of it (a
+    barrel's `export * from "./m2"`) bound too, for its own importers."""
     keys: dict[str, set[str] | None] = {}
     by_key: dict[str, list[tuple[list[str] | None, set[str] | None]]] = {}
     names: set[str] = set()
+    star_bound: dict[str, set[str]] = {}
     for path, rebinds in files.items():
         scope = _scope_at(path)
         for key in _keys_of(path):
             known = keys.get(key, set())
             keys[key] = None if rebinds is None or known is None else known | rebinds
             by_key.setdefault(key, []).append((_python_module(path), rebinds))
+            star_bound.setdefault(key, set()).update((unbound or {}).get(path, ()))
             # a module's name where a file may use it unimported (a Python
             # star import passes a submodule on); JS/TS bind only what an
             # import says (`x.test.ts`'s key `test` names no `test(...)`)
@@ -723,8 +746,9 @@ def _importers(
     for edge in import_edges():
         if _imports_through(edge, keys) and (not exact or _may_name(edge, by_key)):
             if edge.target_name == "*":  # what it imports otherwise it binds too, for its own importers
-                rebinds = keys.get(_spec_key(edge))
-                names |= rebinds or set()
+                key = _spec_key(edge)
+                rebinds = keys.get(key)
+                names |= (rebinds or set()) | star_bound.get(key, set())
                 # `import * as z`: with the names the module binds otherwise
                 # known, `z.X` finds another target only for those X (zod:
                 # 6,480 `z.` edges revisited for a dozen names)
@@ -907,13 +931,10 @@ def _resolve(
     inherits = [(i, e) for i, e in work if e.kind == "inherits"]
     updates = resolve_edges(resolver, inherits)
     store.set_targets(changed(updates))
-    rebased = set() if everything else _rebased(store, hierarchy, inherits, updates, stored)
-    if rebased:
-        # `Child.run()`: a class with other bases, or a subclass of one, named as a qualifier
-        named = {s.name for s in store.symbols(sorted(rebased)).values()}
-        receivers = [] if hierarchy.forced else _receiver_edges(store, hierarchy)
-        extra = list(dict([*receivers, *store.edges_qualified_by(sorted(named))]).items())
-        extra = [(i, e) for i, e in extra if i not in before]
+    classes = [] if everything or hierarchy.forced else _bases_changed(hierarchy, inherits, updates, stored)
+    if classes:
+        known = set(before)
+        extra = [(i, e) for i, e in _hierarchy_edges(store, hierarchy, classes, imports) if i not in known]
         work += extra
         before.update((i, e.target_id) for i, e in extra)
         stored.update((i, (e.target_id, e.resolution)) for i, e in extra)
@@ -1019,45 +1040,113 @@ def _own_calls_within(store: Store, files: set[str], classes: set[str]) -> list[
     return [(i, e) for i, e in store.edges_of_files(sorted(files)) if e.qualifier in qualifiers and inside.get(e.source_id)]
 
 
-def _rebased(
-    store: Store,
+
+def _bases_changed(
     hierarchy: _Hierarchy,
     inherits: list[NumberedEdge],
     updates: list[tuple[int, str | None, str | None]],
     stored: dict[int, tuple[str | None, str | None]],
-) -> set[str]:
-    """The classes that were there before and now have other bases, and
-    every subclass of theirs, however deep: one of a re-parsed file (its
-    inherits edges are new rows: compared with the old ones), or one
-    elsewhere whose inherits edge resolves otherwise. A class new in this
-    run has no subclass outside its file that naming it would not
-    re-resolve. Sets ``hierarchy.within`` when all are in a re-parsed file."""
+) -> list[str]:
+    """The classes that were there before and now have other bases: of a
+    re-parsed file (its inherits edges are new rows: compared with the old
+    ones), or elsewhere, whose inherits edge resolves otherwise. A class new
+    in this run has no subclass outside its file that naming it would not
+    re-resolve."""
     found = {i: _base(t, r) for i, t, r in updates}
     new_bases: dict[str, list[tuple[int, int, tuple[str | None, bool]]]] = {}
-    elsewhere: list[str] = []  # their files are not re-resolved
+    changed: list[str] = []
     for i, e in inherits:
         if e.file in hierarchy.files:
             new_bases.setdefault(e.source_id, []).append((e.line, i, found[i]))
         elif _base(*stored[i]) != found[i]:
-            elsewhere.append(e.source_id)
-    changed = [c for c, old in hierarchy.old_bases.items() if [b for *_, b in sorted(new_bases.get(c, []))] != old]
-    classes, within = _subclasses(store, changed + elsewhere, hierarchy.files)
-    hierarchy.within = classes if within and not elsewhere else None
-    return classes
+            changed.append(e.source_id)  # a class elsewhere: its file is not re-resolved
+    changed += [c for c, old in hierarchy.old_bases.items() if [b for *_, b in sorted(new_bases.get(c, []))] != old]
+    return list(dict.fromkeys(changed))
 
 
-def _subclasses(store: Store, classes: list[str], files: set[str]) -> tuple[set[str], bool]:
-    """``classes`` and every subclass of theirs, however deep, and whether
-    the subclasses are all declared in ``files``."""
+def _with_subclasses(store: Store, classes: list[str]) -> dict[str, Symbol]:
+    """``classes`` and every subclass of theirs, however deep, by ID."""
     seen = set(classes)
     frontier = classes
     within = True
     while frontier:
         below = store.edges_to(frontier, ("inherits",))
-        within = within and all(e.file in files for e in below)
-        frontier = [e.source_id for e in below if e.source_id not in seen]
+        frontier = list(dict.fromkeys(e.source_id for e in below if e.source_id not in seen))
         seen.update(frontier)
-    return seen, within
+    return store.symbols(sorted(seen))
+
+
+def _hierarchy_edges(
+    store: Store, hierarchy: _Hierarchy, classes: list[str], imports: Callable[[], list[Edge]]
+) -> list[NumberedEdge]:
+    """The edges whose answer may depend on the bases of ``classes``, which
+    changed: a method is looked up in the bases of a class, and of its
+    subclasses, only from an edge in a file declaring one (`self.m()`,
+    `super().m()`, `cls().m()`), or from a name that finds the class (`K.m()`,
+    `mod.K().m()`, an alias it is imported as) or a function returning it
+    (`make().m()` with `def make() -> K`, or `-> Self` in K). Languages that
+    find a type otherwise too (a parameter's declared type, an implicit
+    `this`, methods away from their type): ``_receiver_edges``. Inherits
+    edges are left out: they resolve before any base is known."""
+    affected = _with_subclasses(store, classes)
+    rules = {s.language: _scope_of(s.language) for s in affected.values()}
+    if not all(_bases_found_by_name(r) for r in rules.values()):
+        # all in re-parsed files: their methods' own-object calls only (``_receiver_edges``)
+        hierarchy.within = set(affected) if all(s.file in hierarchy.files for s in affected.values()) else None
+        return _receiver_edges(store, hierarchy)
+    files = sorted({s.file for s in affected.values()})
+    own = set(_SELF_QUALIFIERS).union(*(r.self_names for r in rules.values()))
+    found = {
+        i: e for i, e in store.edges_of_files(files) if e.qualifier in own or (e.qualifier or "").endswith("()")
+    }
+    names = _imported_as({s.name for s in affected.values()}, imports())
+    names = _imported_as(names | _returning(store, rules, names, set(files)), imports())
+    found.update(store.edges_with_qualifier_parts(sorted(names)))
+    found.update(store.member_imports())
+    return [(i, e) for i, e in sorted(found.items()) if e.kind != "inherits"]
+
+
+def _bases_found_by_name(rules: ScopeRules) -> bool:
+    """Whether a class's bases are only consulted from an edge inside it or
+    from a name finding it (``_hierarchy_edges``): not through a parameter's
+    declared type (Go, Java, Rust), an implicit `this` (Java, Ruby), a
+    constant holding an instance or prototype methods (JS/TS), or methods
+    declared away from their type."""
+    return rules.nested_methods and not (
+        rules.implicit_self or rules.parameter_pattern or rules.instance_constants or rules.prototype_methods
+    )
+
+
+def _imported_as(names: set[str], imports: list[Edge]) -> set[str]:
+    """``names`` and the aliases that imports of one bind, of those too."""
+    names = set(names)
+    while True:
+        more = {e.alias for e in imports if e.alias and not names.isdisjoint(e.target_name.split("."))} - names
+        if not more:
+            return names
+        names |= more
+
+
+def _returning(store: Store, rules: dict[str, ScopeRules], names: set[str], files: set[str]) -> set[str]:
+    """The functions whose return annotation names one of ``names`` (a part
+    of a dotted name), or the class they are declared in (``-> Self``: in
+    one of ``files``): what a call of theirs gives is such a class."""
+    from cartog_ci.index.resolve import SELF_TYPES, returned_name
+
+    found: set[str] = set()
+    mentioning = sorted(names | {"Self"})  # SELF_TYPES, as their last part
+    for language, scope in rules.items():
+        for name, file, signature in store.callable_signatures(language, mentioning):
+            named = returned_name(signature, scope)
+            if named is not None and (file in files if named in SELF_TYPES else not names.isdisjoint(named.split("."))):
+                found.add(name)
+    return found
+
+
+def _scope_of(language: str) -> ScopeRules:
+    from cartog_ci import languages
+
+    return languages.scope_of(language)
 
 
 def _receiver_qualifiers(store: Store) -> list[str]:

@@ -40,6 +40,8 @@ _COMMON_METHODS = frozenset(
     )
 )
 MAX_HOPS = 6
+# A return annotation naming the class the function is declared in.
+SELF_TYPES = frozenset({"Self", "typing.Self", "typing_extensions.Self"})
 _CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
 # `const x: Type = ...` / `const x = new Type(...)`: the class of a JS/TS instance.
 _JS_INSTANCE = re.compile(r"(?:const|let|var)\s+[\w$]+\s*(?::\s*([\w$.]+)\s*)?=\s*(?:new\s+([\w$.]+))?")
@@ -839,12 +841,10 @@ class Resolver:
     def _returned_type(self, function: Symbol) -> tuple[str | None, bool]:
         """The project type a function's return annotation names, and whether
         it names a type outside the project instead."""
-        pattern = _scope(function).return_pattern
-        match = re.search(pattern, function.signature) if pattern else None
-        named = plain_type(match.group(1)) if match else None
+        named = returned_name(function.signature, _scope(function))
         if named is None:
             return None, False
-        if named in ("Self", "typing.Self", "typing_extensions.Self"):
+        if named in SELF_TYPES:
             return self._enclosing_type(function), False
         owner, tier = self._qualified_or_plain(function, named)
         if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
@@ -1062,6 +1062,13 @@ def _scope(symbol: Symbol) -> ScopeRules:
         if languages.get(symbol.language) is not None:
             _SCOPES[symbol.language] = rules
     return rules
+
+
+def returned_name(signature: str, rules: ScopeRules) -> str | None:
+    """The one type a function's return annotation names (``-> Foo``,
+    ``-> "mod.Foo"``), as written; None if it names none."""
+    match = re.search(rules.return_pattern, signature) if rules.return_pattern else None
+    return plain_type(match.group(1)) if match else None
 
 
 def _self_names(source: Symbol) -> tuple[str, ...]:

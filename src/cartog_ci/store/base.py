@@ -144,6 +144,11 @@ class Store(Protocol):
         """The distinct signatures of one language's methods."""
         ...
 
+    def callable_signatures(self, language: str, mentioning: Sequence[str]) -> list[tuple[str, str, str]]:
+        """(name, file, signature) of one language's functions and methods
+        whose signature holds one of ``mentioning`` (a superset: some more)."""
+        ...
+
     def recompute_in_degree(self, ids: Iterable[str] | None = None) -> int:
         """in_degree = resolved incoming edges, of ``ids`` or of every symbol;
         how many symbols were updated."""
@@ -241,6 +246,11 @@ class Store(Protocol):
         """Qualified by a construction (``Foo().run()``) or a receiver holding
         one; with ``naming``, only those whose qualifier (``()`` dropped) has
         one of these dotted parts."""
+        ...
+
+    def edges_with_qualifier_parts(self, names: Collection[str]) -> list[NumberedEdge]:
+        """Edges whose qualifier (``()`` dropped) has one of these dotted
+        parts: ``K`` finds ``K.m()``, ``mod.K.m()``, ``K().m()``, ``mod.K.make().m()``."""
         ...
 
     def unresolved_imports_and_file_links(self) -> list[NumberedEdge]:

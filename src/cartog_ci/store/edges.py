@@ -227,6 +227,20 @@ class EdgeTables(Tables):
         ]
         return self._numbered_in("qualifier IN ({marks})", qualifiers)
 
+    def edges_with_qualifier_parts(self, names: Collection[str]) -> list[NumberedEdge]:
+        """Edges whose qualifier (``()`` dropped) has one of ``names`` as a
+        dotted part: each distinct qualifier read once, then the edges of
+        those that have one."""
+        wanted = set(names)
+        if not wanted:
+            return []
+        qualifiers = [
+            str(qualifier)
+            for (qualifier,) in self.db.execute("SELECT DISTINCT qualifier FROM edges WHERE qualifier IS NOT NULL")
+            if not wanted.isdisjoint(str(qualifier).replace("()", "").split("."))
+        ]
+        return self._numbered_in("qualifier IN ({marks})", qualifiers)
+
     def unresolved_imports_and_file_links(self) -> list[NumberedEdge]:
         """Imports and file links (Markdown) left unresolved, not even external."""
         return self._numbered(

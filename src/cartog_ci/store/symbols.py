@@ -176,6 +176,20 @@ class GraphTables(Tables):
         )
         return [str(r[0]) for r in rows]
 
+    def callable_signatures(self, language: str, mentioning: Sequence[str]) -> list[tuple[str, str, str]]:
+        """(name, file, signature) of the functions and methods of one
+        language whose signature holds one of ``mentioning`` (as LIKE finds
+        it: ``_`` stands for any character, a few more than asked)."""
+        out: list[tuple[str, str, str]] = []
+        for chunk in chunks(list(mentioning)):
+            rows = self.db.execute(
+                "SELECT name, file, signature FROM symbols WHERE kind IN ('function', 'method') AND language = ? "
+                f"AND ({' OR '.join(['signature LIKE ?'] * len(chunk))})",
+                (language, *(f"%{text}%" for text in chunk)),
+            )
+            out += [(str(name), str(file), str(signature)) for name, file, signature in rows]
+        return out
+
     def all_symbols(self) -> list[Symbol]:
         rows = self.db.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols {ALL_ORDER}")
         return [symbol_of(r) for r in rows]
