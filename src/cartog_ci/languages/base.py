@@ -151,7 +151,7 @@ class ScopeRules:
     # method may live away from its type (Go, Rust, a JS prototype), any type
     # change re-resolves every receiver (docs/incremental.md).
     nested_methods: bool = False
-    # Python: a re-parsed file's edge that was there before, from a symbol
+    # Python, JS/TS: a re-parsed file's edge that was there before, from a symbol
     # whose own content did not change, keeps its target when no name it
     # depends on changed (index/cascade.py ``_carry``): a body edit of one
     # function re-resolves that function's edges, not the whole file's nor
