@@ -83,7 +83,8 @@ def test_random_rust_edits_index_as_cold(tmp_path: Path, seed: int) -> None:
     replay_as_cold(_Crate(repo, seed, RUST_FILES), tmp_path, f"seed {seed}", 15)
 
 
-@pytest.mark.parametrize("seed", range(10, 24))
+# 112: `import static com.x.B.alpha` and its call `alpha()` once B lost the base declaring alpha
+@pytest.mark.parametrize("seed", [*range(10, 24), 112])
 def test_random_java_edits_index_as_cold(tmp_path: Path, seed: int) -> None:
     repo = init_repo(tmp_path / "repo")
     replay_as_cold(_Java(repo, seed, JAVA_FILES), tmp_path, f"seed {seed}", 15)

@@ -1026,7 +1026,20 @@ def _receiver_edges(store: Store, hierarchy: _Hierarchy | None = None) -> list[N
         own = _own_calls_within(store, hierarchy.files, hierarchy.within)
     else:
         own = store.edges_qualified_by(_receiver_qualifiers(store))
-    return own + store.edges_on_constructed_receivers() + store.member_imports()
+    return own + store.edges_on_constructed_receivers() + _member_imports(store)
+
+
+def _member_imports(store: Store) -> list[NumberedEdge]:
+    """Imports of a member (Java `import static a.C.m`: `m` may be inherited
+    by `C`) and the edges of their file naming what they bind (`m()`): the
+    call is found through the import, whose answer may change."""
+    imports = store.member_imports()
+    bound = {(e.file, e.alias) for _, e in imports if e.alias}
+    uses = [
+        (i, e) for i, e in store.edges_naming(sorted({alias for _, alias in bound}))
+        if e.kind != "imports" and e.qualifier is None and (e.file, e.target_name) in bound
+    ]  # fmt: skip
+    return imports + uses
 
 
 def _own_calls_within(store: Store, files: set[str], classes: set[str]) -> list[NumberedEdge]:
@@ -1102,7 +1115,7 @@ def _hierarchy_edges(
     names = _imported_as({s.name for s in affected.values()}, imports())
     names = _imported_as(names | _returning(store, rules, names, set(files)), imports())
     found.update(store.edges_with_qualifier_parts(sorted(names)))
-    found.update(store.member_imports())
+    found.update(_member_imports(store))
     return [(i, e) for i, e in sorted(found.items()) if e.kind != "inherits"]
 
 
