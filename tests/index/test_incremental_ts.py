@@ -131,3 +131,35 @@ def test_a_namespace_re_export_revisits_only_the_names_its_module_binds_otherwis
     cold = tmp_path / "cold.db"
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
+
+
+def test_a_class_edited_with_other_bases_re_resolves_calls_on_its_instances_elsewhere(tmp_path: Path) -> None:
+    """A TS class edited in place does not make every call on a receiver
+    resolve again (an interface or type alias never does): its methods stay
+    in its body, its `extends` is a base compared as any other. Here its
+    base changes with its body: `new Sub().run()` in another file follows."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "src/base.ts": "export class A {\n  run() {}\n}\n\nexport class B {\n  run() {}\n}\n",
+        "src/sub.ts": (
+            "import { A, B } from './base';\n\nexport interface Shape {\n  size: number;\n}\n\n"
+            "export class Sub extends A {\n  go() {\n    this.run();\n  }\n}\n"
+        ),
+        "src/use.ts": "import { Sub } from './sub';\n\nexport function main() {\n  new Sub().run();\n}\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    cold = tmp_path / "cold.db"
+
+    def runs() -> list[tuple[str, str | None]]:
+        return sorted((e["source_id"], e["target_id"]) for e in exported(repo)["edges"] if e["target_name"] == "run")
+
+    sub = repo / "src/sub.ts"
+    sub.write_text(sub.read_text().replace("  size: number;\n", "  size: number;\n  name: string;\n"))
+    index(repo)  # an interface edited: nothing else to resolve again
+    assert runs() == [("src/sub.ts:method:Sub.go", "src/base.ts:method:A.run"), ("src/use.ts:function:main", "src/base.ts:method:A.run")]
+    sub.write_text(sub.read_text().replace("extends A {\n  go() {\n", "extends B {\n  go() {\n    const n = 1;\n"))
+    index(repo)
+    assert runs() == [("src/sub.ts:method:Sub.go", "src/base.ts:method:B.run"), ("src/use.ts:function:main", "src/base.ts:method:B.run")]
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
