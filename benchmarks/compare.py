@@ -116,6 +116,13 @@ REPORT_COMMITS: dict[str, ReportCommit] = {
 DEFAULT_CORPORA = ("small", "medium")
 
 
+def entry_module(src: Path) -> str:
+    """What the ``cartog-ci`` executable runs in that checkout: ``launch``
+    (git started before the imports, no interpreter teardown) where it
+    exists, else the CLI module, as the executable did before it."""
+    return "cartog_ci.launch" if (src / "cartog_ci" / "launch.py").exists() else "cartog_ci.cli"
+
+
 @dataclass(frozen=True)
 class Side:
     name: str  # "baseline" or "current"
@@ -124,7 +131,7 @@ class Side:
     env: dict[str, str]
 
     def run(self, *args: str) -> ProcessRun:
-        cmd = [PYTHON, "-m", "cartog_ci.cli", *args]
+        cmd = [PYTHON, "-m", entry_module(self.src), *args]
         return run_process(cmd, env=self.env, sample_tree=True)
 
 

@@ -69,7 +69,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpora  # noqa: E402
-from compare import PYTHON, _interrupt, _resolve, appended, baseline_worktree, current_label  # noqa: E402
+from compare import PYTHON, _interrupt, _resolve, appended, baseline_worktree, current_label, entry_module  # noqa: E402
 from measure import ProcessRun, cli_env, load_average, mb, median, ms, run_process, table  # noqa: E402
 from report import PAIRS, Pair, build_history, source_size  # noqa: E402
 
@@ -157,7 +157,7 @@ class CartogCi(Tool):
         return {**cli_env(), "PYTHONPATH": str(self.src)}
 
     def run(self, *args: str) -> ProcessRun:
-        return run_process([PYTHON, "-m", "cartog_ci.cli", *args], env=self.env, sample_tree=True)
+        return run_process([PYTHON, "-m", entry_module(self.src), *args], env=self.env, sample_tree=True)
 
     def cold(self) -> ProcessRun:
         for p in self.files():
