@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, exported, git, index, init_repo, make_repo, open_store, sql_rows, write
+from tests.testing.fixtures import assert_as_cold, commit, exported, git, index, init_repo, make_repo, open_store, sql_rows, write
 
 # Every test on both backends: the cold index they are compared with is an
 # SQLite file, so on PostgreSQL each comparison is also across backends.
@@ -361,6 +361,17 @@ def _indexed_editor(tmp_path: Path, seed: int) -> tuple[Path, _Editor]:
     return repo, editor
 
 
+def _steps_as_cold(repo: Path, editor: _Editor, tmp_path: Path, seed: int, steps: int = 30) -> None:
+    """``steps`` random edits, each indexed incrementally, then compared with a cold build."""
+    cold_db = tmp_path / "cold.db"
+    for step in range(steps):
+        op = editor.step()
+        index(repo)
+        cold_db.unlink(missing_ok=True)
+        index(repo, force=True, db=cold_db)
+        assert exported(repo) == exported(repo, cold_db), f"seed {seed} step {step} after {op}"
+
+
 # The random edit sequences run in full on SQLite; on PostgreSQL two of
 # them (the same code paths, each step compared with a cold SQLite index).
 # Seeds 57, 113 and 194 (of 1-200, with 106 and 186) ended otherwise than a
@@ -373,13 +384,7 @@ def _indexed_editor(tmp_path: Path, seed: int) -> tuple[Path, _Editor]:
 )
 def test_incremental_equals_cold(tmp_path: Path, seed: int) -> None:
     repo, editor = _indexed_editor(tmp_path, seed)
-    cold_db = tmp_path / "cold.db"
-    for step in range(30):
-        op = editor.step()
-        index(repo)
-        cold_db.unlink(missing_ok=True)
-        index(repo, force=True, db=cold_db)
-        assert exported(repo) == exported(repo, cold_db), f"seed {seed} step {step} after {op}"
+    _steps_as_cold(repo, editor, tmp_path, seed)
 
 
 class _BasesEditor(_Editor):
@@ -423,13 +428,7 @@ def test_incremental_equals_cold_when_bases_change(tmp_path: Path, seed: int) ->
     editor.save()
     editor.commit()
     index(repo)
-    cold_db = tmp_path / "cold.db"
-    for step in range(30):
-        op = editor.step()
-        index(repo)
-        cold_db.unlink(missing_ok=True)
-        index(repo, force=True, db=cold_db)
-        assert exported(repo) == exported(repo, cold_db), f"seed {seed} step {step} after {op}"
+    _steps_as_cold(repo, editor, tmp_path, seed)
 
 
 @pytest.mark.parametrize(("backend", "seed"), [("sqlite", 1), ("sqlite", 2), ("sqlite", 3), ("postgres", 1)], indirect=["backend"])
@@ -484,9 +483,7 @@ def test_unreachable_last_commit_falls_back_to_hashes(tmp_path: Path) -> None:
     assert result.mode == "full"
     assert result.skipped_by_hash == 9 and result.parsed == 0
     assert result.deleted_files == ["shop/new.py"]
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_index_without_git(tmp_path: Path) -> None:
@@ -524,9 +521,7 @@ def test_rebinding_an_export_reresolves_its_importers(
     target = repo / path
     target.write_text(target.read_text().replace(before, after))
     index(repo)
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_an_index_from_another_extractor_is_reparsed(tmp_path: Path) -> None:
@@ -538,9 +533,7 @@ def test_an_index_from_another_extractor_is_reparsed(tmp_path: Path) -> None:
             store.update_symbols(replace(s, signature="stale") for s in store.all_symbols())
     result = index(repo)
     assert (result.mode, result.parsed, result.skipped_by_hash) == ("force", 9, 0)
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
     assert index(repo).mode == "incremental"
 
 
@@ -558,9 +551,7 @@ def test_changing_a_base_class_reresolves_calls_on_constructed_receivers(tmp_pat
     index(repo)
     targets = {e["target_id"] for e in exported(repo)["edges"] if e["target_name"] == "run"}
     assert targets == {"pkg/base.py:method:B.run"}
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_changing_a_base_class_reresolves_self_calls_of_subclasses_in_untouched_files(tmp_path: Path) -> None:
@@ -578,16 +569,13 @@ def test_changing_a_base_class_reresolves_self_calls_of_subclasses_in_untouched_
     result = index(repo)
     targets = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["target_name"] == "run"}
     assert targets == {"pkg/sub.py:method:Sub.go": "pkg/base.py:method:B.run", "pkg/other.py:method:Leaf.go": None}
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
     # a class's body edited, its bases not: no other file's `self.m()` is resolved again
     svc.write_text(svc.read_text().replace("    pass\n", "    limit = 3\n"))
     result = index(repo)
     assert result.categories["modified"] == ["pkg/svc.py:class:Svc"]
     assert result.edges_resolved == 1  # the base; the two imports keep their targets
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_changing_a_base_class_reresolves_the_self_calls_its_methods_carried_over(tmp_path: Path) -> None:
@@ -607,9 +595,7 @@ def test_changing_a_base_class_reresolves_the_self_calls_its_methods_carried_ove
     assert result.edges_resolved == 2  # the inherits edge, then `self.g()`
     targets = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["target_name"] == "g"}
     assert targets == {"a.py:method:A.f": "a.py:method:Base2.g"}
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_changing_a_base_class_reresolves_calls_naming_a_subclass_or_what_returns_one(tmp_path: Path) -> None:
@@ -633,9 +619,7 @@ def test_changing_a_base_class_reresolves_calls_naming_a_subclass_or_what_return
     assert result.edges_resolved == 4  # the inherits edge, then the three calls on B
     edges = [e for e in exported(repo)["edges"] if e["target_name"] == "g" and e["source_id"] == "c.py:function:use"]
     assert [e["target_id"] for e in edges] == ["a.py:method:Base2.g"] * 3 + [None]
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_a_deleted_module_star_imported_by_a_package_re_resolves_what_its_imports_gave_through_it(
@@ -663,9 +647,7 @@ def test_a_deleted_module_star_imported_by_a_package_re_resolves_what_its_import
     edges = {(e["source_id"], e["target_name"]): e["target_id"] for e in exported(repo)["edges"]}
     assert edges[("pkg/m3.py:function:f", "alpha")] is None
     assert edges[("pkg/other.py:function:g", "beta")] == "pkg/m0.py:function:beta"
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path) -> None:
@@ -687,9 +669,7 @@ def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path) -> No
         ("pkg/use.py:function:one", "pkg/util.py:function:a"), ("pkg/use.py:function:one", "pkg/util.py:function:b"),
         ("pkg/use.py:function:two", "pkg/util.py:function:a"), ("pkg/use.py:function:two", "pkg/util.py:function:b"),
     }  # fmt: skip
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_calls_on_what_a_function_returns_follow_its_signature_not_its_body(tmp_path: Path) -> None:
@@ -718,9 +698,7 @@ def test_calls_on_what_a_function_returns_follow_its_signature_not_its_body(tmp_
     result = index(repo)
     assert result.edges_resolved == 4
     assert runs() == ["pkg/models.py:method:Bar.run"] * 2
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_an_import_kept_over_a_body_edit_follows_its_module(tmp_path: Path) -> None:
@@ -733,7 +711,6 @@ def test_an_import_kept_over_a_body_edit_follows_its_module(tmp_path: Path) -> N
     })  # fmt: skip
     commit(repo, "initial")
     index(repo)
-    cold = tmp_path / "cold.db"
 
     def targets() -> list[tuple[str, str | None]]:
         return sorted((e["kind"], e["target_id"]) for e in exported(repo)["edges"] if e["file"] == "pkg/a.py")
@@ -748,15 +725,13 @@ def test_an_import_kept_over_a_body_edit_follows_its_module(tmp_path: Path) -> N
     write(repo, {"pkg/b.py": "from pkg.c import X\n", "pkg/c.py": "def X():\n    pass\n"})
     index(repo)
     assert targets() == [("calls", "pkg/c.py:function:X"), ("imports", "pkg/c.py:function:X")]
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
     # and X gone from both
     a.write_text(a.read_text().replace("    y = 2\n", "    y = 3\n"))
     write(repo, {"pkg/b.py": "Y = 1\n", "pkg/c.py": "def Z():\n    pass\n"})
     index(repo)
     assert targets() == [("calls", None), ("imports", None)]
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def _file_edges(store_of: object, path: str) -> list[tuple[object, ...]]:
@@ -833,9 +808,7 @@ def test_a_changed_test_module_is_no_module_for_js_files_importing_a_name_test(t
     # and those naming `test`, the key of a module that changed but a name
     # no JS/TS file uses without importing it (7 before)
     assert result.edges_resolved == 5
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 _SIGNALS = {
@@ -867,9 +840,7 @@ def test_a_module_appearing_re_resolves_the_imports_that_can_name_it(
     index(repo)
     write(repo, added)
     assert index(repo).edges_resolved == resolved
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_js_bindings_of_a_file_nobody_imports_stay_its_own(tmp_path: Path, backend: str) -> None:
@@ -895,16 +866,13 @@ def test_js_bindings_of_a_file_nobody_imports_stay_its_own(tmp_path: Path, backe
     # new.test.ts's import and call; a.test.ts's three edges keep theirs (on
     # PostgreSQL, whose inserted rows are not numbered, the names go by name)
     assert result.edges_resolved == (5 if backend == "postgres" else 2)
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
     write(repo, {"src/f.ts": 'export { x } from "./d";\n'})
     index(repo)
     calls = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["kind"] == "calls"}
     assert calls["src/use.ts:function:go"] == "src/d.ts:function:x"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_a_module_appearing_where_an_import_names_it_is_found(tmp_path: Path) -> None:
@@ -916,9 +884,7 @@ def test_a_module_appearing_where_an_import_names_it_is_found(tmp_path: Path) ->
     index(repo)
     write(repo, {"pkg/hooks.py": "def connect(handler):\n    return handler\n"})
     index(repo)
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
     with open_store(repo) as store:
         assert sql_rows(store, "SELECT target_id FROM edges WHERE file = 'app.py' AND target_name = 'connect'") == [
             ("pkg/hooks.py:function:connect",)
@@ -968,9 +934,7 @@ def test_an_incremental_run_parses_on_a_worker_less_than_there_are_cores(
         "parsing 9 files on 3 processes",  # cold
         "parsing 2 files on 2 processes",  # incremental
     ]
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 _REBOUND = {
@@ -1007,9 +971,7 @@ def test_an_import_bound_otherwise_re_resolves_its_file_and_its_importers(
     index(repo)
     write(repo, {"f.py": _REBOUND["f.py"].replace("from a import", "from b import")})
     result = index(repo)
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
     with open_store(repo) as store:
         calls = "SELECT file, target_id FROM edges WHERE kind = 'calls' AND target_name = 'X' AND file != 'other.py'"
         assert sql_rows(store, calls + " ORDER BY file") == [
@@ -1029,9 +991,7 @@ def test_a_module_deleted_from_the_work_tree_only_re_resolves_every_importer_of_
     (repo / "other" / "signals.py").unlink()
     result = index(repo)
     assert (result.deleted_files, result.edges_resolved) == (["other/signals.py"], 4)
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_a_body_edit_keeps_the_raises_of_other_functions(tmp_path: Path) -> None:
@@ -1056,9 +1016,7 @@ def test_a_body_edit_keeps_the_raises_of_other_functions(tmp_path: Path) -> None
     index(repo)
     raised = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["kind"] == "raises"}
     assert raised == {"pkg/use.py:function:one": None, "pkg/use.py:function:two": None}
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 _REBASED = {
@@ -1098,9 +1056,7 @@ def test_a_class_whose_base_name_is_bound_otherwise_re_resolves_its_own_calls(
     calls = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["target_name"] in ("run", "stop")}
     assert calls == {"pkg/b.py:method:Child.go": None, "pkg/b.py:method:Child.halt": stop}
     assert result.edges_resolved == resolved
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 _RETURNING = {
@@ -1141,9 +1097,7 @@ def test_a_call_on_what_a_function_returns_follows_the_type_its_annotation_names
     with open_store(repo) as store:
         assert sql_rows(store, calls) == [("f", "pkg/lib.py:function:f"), ("m", None), ("f", "pkg/lib.py:function:f"), ("n", n)]
     assert result.edges_resolved == resolved[backend]
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 _QUALIFIED = {
@@ -1184,9 +1138,7 @@ def test_a_class_named_as_a_qualifier_follows_its_new_bases(
     with open_store(repo) as store:
         assert sql_rows(store, calls) == [("run", None), ("run", None), ("stop", stop)]
     assert result.edges_resolved == resolved
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_a_python_module_named_like_a_file_extension_is_found_by_its_importers(tmp_path: Path) -> None:
@@ -1210,6 +1162,4 @@ def test_a_python_module_named_like_a_file_extension_is_found_by_its_importers(t
     with open_store(repo) as store:
         assert sql_rows(store, calls) == [("pkg/lib.py:function:g", "pkg/y.py:class:C")]
     assert result.edges_resolved == 3  # js.py's import, lib.py's import and call
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)

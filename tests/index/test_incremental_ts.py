@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.testing.fixtures import commit, exported, index, init_repo, write
+from tests.testing.fixtures import assert_as_cold, commit, exported, index, init_repo, write
 from tests.testing.histories import RandomTree, replay_as_cold
 
 NAMES = ("alpha", "beta", "gamma", "delta", "run")
@@ -128,9 +128,7 @@ def test_a_namespace_re_export_revisits_only_the_names_its_module_binds_otherwis
     assert result.edges_resolved == 4  # lib's two imports, index's import of lib, use's z.one(); 6 with z.two()
     calls = sorted((e["target_name"], e["target_id"]) for e in exported(repo)["edges"] if e["kind"] == "calls")
     assert calls == [("one", "src/b.ts:function:one"), ("two", "src/a.ts:function:two")]
-    cold = tmp_path / "cold.db"
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)
 
 
 def test_a_class_edited_with_other_bases_re_resolves_calls_on_its_instances_elsewhere(tmp_path: Path) -> None:
@@ -149,7 +147,6 @@ def test_a_class_edited_with_other_bases_re_resolves_calls_on_its_instances_else
     })  # fmt: skip
     commit(repo, "initial")
     index(repo)
-    cold = tmp_path / "cold.db"
 
     def runs() -> list[tuple[str, str | None]]:
         return sorted((e["source_id"], e["target_id"]) for e in exported(repo)["edges"] if e["target_name"] == "run")
@@ -161,5 +158,4 @@ def test_a_class_edited_with_other_bases_re_resolves_calls_on_its_instances_else
     sub.write_text(sub.read_text().replace("extends A {\n  go() {\n", "extends B {\n  go() {\n    const n = 1;\n"))
     index(repo)
     assert runs() == [("src/sub.ts:method:Sub.go", "src/base.ts:method:B.run"), ("src/use.ts:function:main", "src/base.ts:method:B.run")]
-    index(repo, force=True, db=cold)
-    assert exported(repo) == exported(repo, cold)
+    assert_as_cold(repo, tmp_path)

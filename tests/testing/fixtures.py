@@ -77,6 +77,15 @@ def exported(repo: Path, db: Path | None = None) -> dict[str, object]:
         return export(opened, hashes=True)
 
 
+def assert_as_cold(repo: Path, tmp_path: Path) -> None:
+    """The repository's index (built incrementally) equals a cold ``--force``
+    build of the same tree, in a file of its own."""
+    cold = tmp_path / "cold.db"
+    cold.unlink(missing_ok=True)
+    index(repo, force=True, db=cold)
+    assert exported(repo) == exported(repo, cold)
+
+
 @contextmanager
 def database(url: str | None) -> Iterator[None]:
     """CARTOG_CI_DATABASE_URL set to ``url`` for the block (a module-scoped
