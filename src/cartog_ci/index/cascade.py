@@ -465,9 +465,7 @@ def _apply_file(
 def _paths_reach(language: str) -> bool:
     """Whether another file may reach this one's bindings with no import of
     it: a Rust path (`crate::a::f()` finds a's `pub use b::f`)."""
-    from cartog_ci import languages
-
-    return languages.scope_of(language).qualifier_paths
+    return _scope_of(language).qualifier_paths
 
 
 def _same_but_position(a: Symbol, b: Symbol) -> bool:
@@ -502,9 +500,7 @@ def _carry(
     changes revisit it by name or as an importer (``_edges_to_revisit``,
     ``_importers``), in this file as in any other. With the edges: whether
     each was carried over."""
-    from cartog_ci import languages
-
-    if not languages.scope_of(new.language).carry_resolutions:
+    if not _scope_of(new.language).carry_resolutions:
         return list(new.edges), [False] * len(new.edges)
     counts = Counter(s.name for s in new.symbols) + Counter(s.name for s in removed)
     repeated = {n for n, c in counts.items() if c > 1}
@@ -521,11 +517,16 @@ def _carry(
             and (e.kind == "imports" or e.target_name not in repeated)
         )  # fmt: skip
         if kept:
-            old = same.pop(0)  # type: ignore[union-attr]  # built directly: dataclasses.replace costs 3x (HEAD~10 on scrapy: 6k edges)
-            e = Edge(e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, old.target_id, old.resolution)
+            e = _targeted(e, same.pop(0))  # type: ignore[union-attr]
         out.append(e)
         carried.append(kept)
     return out, carried
+
+
+def _targeted(e: Edge, old: Edge) -> Edge:
+    """``e`` with the target (and its resolution) ``old`` had; built directly:
+    dataclasses.replace costs 3x (HEAD~10 on scrapy: 6k edges)."""
+    return Edge(e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, old.target_id, old.resolution)
 
 
 def _row_key(e: Edge) -> tuple[str, str, str, str | None, str | None]:
@@ -571,12 +572,7 @@ def _write_edges(
                 kept[p] = None
     # a kept row resolved again keeps its target until then: phase 2 tells
     # an answer that changed from one found again (``_calls_on_returns``)
-    new = [
-        e if c or row is None else Edge(
-            e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, row[1].target_id, row[1].resolution
-        )
-        for row, e, c in zip(kept, new, carried)
-    ]  # fmt: skip
+    new = [e if c or row is None else _targeted(e, row[1]) for row, e, c in zip(kept, new, carried)]
     reused = {row[0] for row in kept if row is not None}
     store.delete_edges([i for i, _ in old if i not in reused])
     pairs = [(row, e) for row, e in zip(kept, new) if row is not None]
@@ -644,12 +640,10 @@ def _types_away(symbols: Iterable[Symbol], *, edited: bool = False) -> bool:
     prototype's methods stay its own; its `extends` is an inherits edge,
     compared as any base is) is one: zod HEAD~10 -> HEAD, 4 interfaces and
     a class edited made every call on a receiver (7,685) resolve again."""
-    from cartog_ci import languages
-
     for s in symbols:
         if s.kind not in TYPE_KINDS:
             continue
-        scope = languages.scope_of(s.language)
+        scope = _scope_of(s.language)
         if scope.nested_methods or (scope.prototype_methods and (edited or s.kind in ("interface", "type"))):
             continue
         return True
@@ -1065,7 +1059,6 @@ def _own_calls_within(store: Store, files: set[str], classes: set[str]) -> list[
     return [(i, e) for i, e in store.edges_of_files(sorted(files)) if e.qualifier in qualifiers and inside.get(e.source_id)]
 
 
-
 def _bases_changed(
     hierarchy: _Hierarchy,
     inherits: list[NumberedEdge],
@@ -1093,7 +1086,6 @@ def _with_subclasses(store: Store, classes: list[str]) -> dict[str, Symbol]:
     """``classes`` and every subclass of theirs, however deep, by ID."""
     seen = set(classes)
     frontier = classes
-    within = True
     while frontier:
         below = store.edges_to(frontier, ("inherits",))
         frontier = list(dict.fromkeys(e.source_id for e in below if e.source_id not in seen))
