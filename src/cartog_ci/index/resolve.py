@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from cartog_ci import languages
 from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, FILE_QUALIFIER, TYPE_KINDS, Edge, Symbol
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
 EXTERNAL = "external"
+T = TypeVar("T")
 # Method names so common on builtin types that a project method sharing the
 # name says nothing about what ``x.name()`` calls.
 _COMMON_METHODS = frozenset(
@@ -92,6 +93,157 @@ class _OnDemand(dict):
     keys = values = items = _not_listable  # type: ignore[assignment]
 
 
+class Recorder:
+    """The keys the lookups of one answer read (docs/incremental.md, "Recorded
+    dependencies"): ``cur`` is the open frame, a set of keys ``(tag, key)``;
+    ``(tag, None)`` stands for a read of the whole table (its iteration)."""
+
+    __slots__ = ("cur",)
+
+    def __init__(self) -> None:
+        self.cur: set[tuple[object, ...]] = set()
+
+    def frame(
+        self, compute: Callable[[], object], *, merge: bool = True
+    ) -> tuple[object, frozenset[tuple[object, ...]]]:
+        """``compute()`` in a frame of its own: its value and the keys it read,
+        which the outer frame reads too (``merge``; else the caller notes
+        what stands for them)."""
+        outer = self.cur
+        self.cur = set()
+        try:
+            value = compute()
+        finally:
+            inner = self.cur
+            self.cur = outer
+            if merge:
+                outer |= inner
+        return value, frozenset(inner)
+
+
+class _Looked:
+    """A table of the resolver whose lookups note the key they asked,
+    ``(tag, key)``, in the recorder: what an answer read is what it depends
+    on, whoever wrote the rule that read it. Writes are not noted."""
+
+    __slots__ = ("_d", "_rec", "_tag")
+
+    def __init__(self, d: object, rec: Recorder, tag: str) -> None:
+        self._d = d
+        self._rec = rec
+        self._tag = tag
+
+    def get(self, key: object, default: object = None) -> object:
+        self._rec.cur.add((self._tag, key))
+        return self._d.get(key, default)  # type: ignore[attr-defined]
+
+    def __getitem__(self, key: object) -> object:
+        self._rec.cur.add((self._tag, key))
+        return self._d[key]  # type: ignore[index]
+
+    def __contains__(self, key: object) -> bool:
+        self._rec.cur.add((self._tag, key))
+        return key in self._d  # type: ignore[operator]
+
+    def setdefault(self, key: object, default: object = None) -> object:
+        self._rec.cur.add((self._tag, key))
+        return self._d.setdefault(key, default)  # type: ignore[attr-defined]
+
+    def __setitem__(self, key: object, value: object) -> None:
+        self._d[key] = value  # type: ignore[index]
+
+    def _whole(self) -> object:
+        self._rec.cur.add((self._tag, None))
+        return self._d
+
+    def items(self) -> object:
+        return self._whole().items()  # type: ignore[attr-defined]
+
+    def values(self) -> object:
+        return self._whole().values()  # type: ignore[attr-defined]
+
+    def keys(self) -> object:
+        return self._whole().keys()  # type: ignore[attr-defined]
+
+    def __iter__(self) -> object:
+        return iter(self._whole())  # type: ignore[call-overload]
+
+    def __len__(self) -> int:
+        return len(self._whole())  # type: ignore[arg-type]
+
+    def __bool__(self) -> bool:
+        return bool(self._whole())
+
+
+class _LookedIn(_Looked):
+    """A table of tables (a scope's children by name, a file's bindings by
+    name): a lookup of the outer key alone notes nothing, the inner table
+    notes ``(tag, outer, name)``, and ``(tag, outer, None)`` when listed."""
+
+    __slots__ = ()
+
+    def _inner(self, key: object, found: object) -> object:
+        return _Scope(found, self._rec, self._tag, key)
+
+    def get(self, key: object, default: object = None) -> object:
+        found = self._d.get(key, default)  # type: ignore[attr-defined]
+        if found is None:
+            self._rec.cur.add((self._tag, key, None))
+            return None
+        return self._inner(key, found)
+
+    def __getitem__(self, key: object) -> object:
+        try:
+            return self._inner(key, self._d[key])  # type: ignore[index]
+        except KeyError:
+            self._rec.cur.add((self._tag, key, None))
+            raise
+
+    def __contains__(self, key: object) -> bool:
+        self._rec.cur.add((self._tag, key, None))
+        return key in self._d  # type: ignore[operator]
+
+
+class _Scope(_Looked):
+    __slots__ = ("_outer",)
+
+    def __init__(self, d: object, rec: Recorder, tag: str, outer: object) -> None:
+        super().__init__(d, rec, tag)
+        self._outer = outer
+
+    def get(self, key: object, default: object = None) -> object:
+        self._rec.cur.add((self._tag, self._outer, key))
+        return self._d.get(key, default)  # type: ignore[attr-defined]
+
+    def __getitem__(self, key: object) -> object:
+        self._rec.cur.add((self._tag, self._outer, key))
+        return self._d[key]  # type: ignore[index]
+
+    def __contains__(self, key: object) -> bool:
+        self._rec.cur.add((self._tag, self._outer, key))
+        return key in self._d  # type: ignore[operator]
+
+    def _whole(self) -> object:
+        self._rec.cur.add((self._tag, self._outer, None))
+        return self._d
+
+
+# What each table of the symbol table is noted as (docs/incremental.md):
+# the key a change of the index turns into (index/deps.py ``changed_keys``).
+LOOKED_TABLES = {
+    "by_id": "s",  # a symbol's fields: its kind, names, parent, signature
+    "by_name": "n",
+    "by_qualified": "q",
+    "module_of_file": "f",  # a file is a module of the project (and its language)
+    "language_of_file": "f",
+    "files_by_dir": "d",
+    "star_imports": "*",
+    "line_modules": "L",
+    "caches": "k",  # what a language derived from the whole table or the disk
+}
+LOOKED_IN_TABLES = {"children": "c", "bindings": "b"}
+
+
 class SymbolSource(Protocol):
     """What an on-demand symbol table reads (the store's lookups, store/sqlite.py)."""
 
@@ -135,6 +287,56 @@ class SymbolTable:
     # The symbols a method declared away from its type can be (all of them,
     # or the store's narrower query): see Resolver._detached_methods.
     detached_candidates: Callable[[], Iterable[Symbol]] | None = None
+    # With a recorder (``record``): every lookup notes its key there.
+    recorder: Recorder | None = None
+    # name -> argument -> (value, the keys computing it read): ``remember``
+    memos: dict[str, dict[object, tuple[object, frozenset[tuple[object, ...]]]]] = field(default_factory=dict)
+    # name -> value: ``derived``
+    derived_values: dict[str, object] = field(default_factory=dict)
+
+    def record(self, rec: Recorder) -> None:
+        """From now on, note every lookup in ``rec`` (``LOOKED_TABLES``)."""
+        for name, tag in LOOKED_TABLES.items():
+            setattr(self, name, _Looked(getattr(self, name), rec, tag))
+        for name, tag in LOOKED_IN_TABLES.items():
+            setattr(self, name, _LookedIn(getattr(self, name), rec, tag))
+        self.recorder = rec
+
+    def remember(self, name: str, arg: object, compute: Callable[[], T]) -> T:
+        """``compute()``, kept for the run by (name, arg): a later use reads
+        again the keys the computation read, so an answer that used a kept
+        value depends on what the value did."""
+        memo = self.memos.get(name)
+        if memo is None:
+            memo = self.memos[name] = {}
+        hit = memo.get(arg)
+        rec = self.recorder
+        if hit is not None:
+            if rec is not None and hit[1]:
+                rec.cur |= hit[1]
+            return cast(T, hit[0])
+        keys: frozenset[tuple[object, ...]] = frozenset()
+        if rec is None:
+            value = compute()
+        else:
+            found, keys = rec.frame(compute)
+            value = cast(T, found)
+        memo[arg] = (value, keys)
+        return cast(T, value)
+
+    def derived(self, name: str, compute: Callable[[SymbolTable], object]) -> object:
+        """What a language derives from the whole table and the disk (its
+        import roots, its modules' manifests), computed once: read as the
+        one key ``("k", name)``, which changes only when the value does (an
+        incremental run computes it again and compares: index/deps.py)."""
+        found = self.derived_values.get(name, _ABSENT)
+        rec = self.recorder
+        if found is _ABSENT:
+            found = compute(self) if rec is None else rec.frame(lambda: compute(self), merge=False)[0]
+            self.derived_values[name] = found
+        if rec is not None:
+            rec.cur.add(("k", name))
+        return found
 
     @classmethod
     def on_demand(cls, source: SymbolSource) -> SymbolTable:
@@ -257,21 +459,34 @@ class SymbolTable:
 
 
 class Resolver:
-    def __init__(self, table: SymbolTable) -> None:
+    def __init__(self, table: SymbolTable, *, record: bool = False) -> None:
+        """``record``: note the keys each answer read (``resolve_recorded``)."""
         self.t = table
-        self._owners: dict[str, str | None] = {}
+        self.rec: Recorder | None = None
+        if record:
+            self.rec = Recorder()
+            table.record(self.rec)
+        # the keys building the map of methods declared away from their type read
+        self.detached_keys: frozenset[tuple[object, ...]] = frozenset()
         self._site: tuple[str, int] = ("", 0)  # the file and line of the edge being resolved
         self._detached: dict[str, dict[str, list[str]]] | None = None
-        self._dir_names: dict[str, set[str]] = {}
-        self._modules: dict[tuple[str, str], list[str]] = {}
         # ``_export`` answers from the start of a chain, by (file, name, hops);
         # emptied when the hierarchy is set (a member is looked up in it)
-        self._exports: dict[tuple[str, str, int], tuple[str, ...] | None] = {}
+        self._exports: dict[tuple[str, str, int], tuple[tuple[str, ...] | None, frozenset[tuple[object, ...]]]] = {}
         self._site_read = False  # whether an answer depended on ``_site``
-        self._owned_specs: dict[tuple[str, str], bool] = {}  # (importer, spec) -> ``_owned``
-        self._js_globals: dict[tuple[str, bool], tuple[str | None, str | None]] = {}
 
     # -- public --------------------------------------------------------------
+
+    def resolve_recorded(self, edge: Edge) -> tuple[str | None, str | None, frozenset[tuple[object, ...]]]:
+        """``resolve`` and the keys the answer read (a resolver made with
+        ``record``): what must change for the answer to change."""
+        rec = self.rec
+        assert rec is not None
+        rec.cur = set()
+        target, tier = self.resolve(edge)
+        keys = frozenset(rec.cur)
+        rec.cur = set()
+        return target, tier, keys
 
     def resolve(self, edge: Edge) -> tuple[str | None, str | None]:
         """(target_id, tier) or (None, None|'external')."""
@@ -337,7 +552,7 @@ class Resolver:
         for class_id, base_ids in bases.items():
             self.t.bases[class_id] = base_ids
         self.t.unknown_bases = set(unknown)
-        self._exports.clear()
+        self._look_up_bases()
 
     def set_hierarchy_on_demand(
         self, bases_of: Callable[[str], list[str]], has_unknown_base: Callable[[str], bool]
@@ -345,27 +560,33 @@ class Resolver:
         """``set_hierarchy`` with each class's bases read when first needed."""
         self.t.bases = _OnDemand(lambda key: bases_of(str(key)) or _ABSENT)
         self.t.unknown_bases = _OnDemand(lambda key: True if has_unknown_base(str(key)) else _ABSENT)  # type: ignore[assignment]
+        self._look_up_bases()
+
+    def _look_up_bases(self) -> None:
+        """Answers from now on may read the bases, each noted as ``("h", class)``
+        (an inherits edge is resolved before any base is known: it reads none)."""
         self._exports.clear()
+        if self.rec is not None:
+            self.t.bases = _Looked(self.t.bases, self.rec, "h")  # type: ignore[assignment]
+            self.t.unknown_bases = _Looked(self.t.unknown_bases, self.rec, "h")  # type: ignore[assignment]
 
     # -- module lookup -------------------------------------------------------
 
     def _owned(self, importer: str, spec: str) -> bool:
-        key = (importer, spec)
-        owned = self._owned_specs.get(key)
-        if owned is None:
+        def owned() -> bool:
             language = languages.get(self.t.language_of_file.get(importer, ""))
-            owned = self._owned_specs[key] = language is not None and language.owns_module(self.t, importer, spec)
-        return owned
+            return language is not None and language.owns_module(self.t, importer, spec)
+
+        return bool(self.t.remember("resolver.owned", (importer, spec), owned))
 
     def module_files(self, importer: str, spec: str) -> list[str]:
         """The files ``spec`` names from ``importer``: asked once per pair
         (a file imports a module once and uses it many times)."""
-        key = (importer, spec)
-        found = self._modules.get(key)
-        if found is None:
+        def find() -> list[str]:
             language = languages.get(self.t.language_of_file.get(importer, ""))
-            found = self._modules[key] = language.find_module(self.t, importer, spec) if language is not None else []
-        return found
+            return language.find_module(self.t, importer, spec) if language is not None else []
+
+        return self.t.remember("resolver.modules", (importer, spec), find)
 
     # -- name lookup ---------------------------------------------------------
 
@@ -390,15 +611,15 @@ class Resolver:
     def _names_in_dir(self, directory: str) -> set[str]:
         """The top-level names of the directory's files: ``_top`` of any of
         them finds nothing else (once per directory, not per edge)."""
-        names = self._dir_names.get(directory)
-        if names is None:
-            names = set()
+        def names() -> set[str]:
+            found: set[str] = set()
             for f in self.t.files_by_dir.get(directory, []):
                 module_id = self.t.module_of_file.get(f)
                 if module_id is not None:
-                    names.update(name for name, ids in self.t.children.get(module_id, {}).items() if ids)
-            self._dir_names[directory] = names
-        return names
+                    found.update(name for name, ids in self.t.children.get(module_id, {}).items() if ids)
+            return found
+
+        return self.t.remember("resolver.dir_names", directory, names)
 
     def _bound_names(self, language: str, ids: list[str]) -> list[str]:
         """The definitions a bare or module-qualified name can mean: in Go
@@ -418,13 +639,20 @@ class Resolver:
         if seen:
             return self._walk_export(path, name, hops, seen)
         key = (path, name, hops)
-        if key in self._exports:
-            kept = self._exports[key]
+        hit = self._exports.get(key)
+        rec = self.rec
+        if hit is not None:
+            kept, keys = hit
+            if rec is not None and keys:
+                rec.cur |= keys
             return None if kept is None else list(kept)
         outer, self._site_read = self._site_read, False
-        found = self._walk_export(path, name, hops, seen)
+        if rec is None:
+            found, keys = self._walk_export(path, name, hops, seen), frozenset()
+        else:
+            found, keys = rec.frame(lambda: self._walk_export(path, name, hops, seen))  # type: ignore[assignment]
         if not self._site_read:
-            self._exports[key] = None if found is None else tuple(found)
+            self._exports[key] = (None if found is None else tuple(found), keys)
         self._site_read = outer or self._site_read
         return found
 
@@ -444,6 +672,7 @@ class Resolver:
         if found:
             if len(set(self.t.by_id[i].kind for i in found)) == 1:
                 return [self._effective(found)]
+            self._read_order(found)
             return _prefer_types(self.t, found)
         binding = self.t.bindings.get(path, {}).get(name)
         if binding is not None:
@@ -576,9 +805,7 @@ class Resolver:
         same_dir and project-wide guesses would be wrong (a type parameter
         `Input` is not the `type Input` of some test file). Only ambient
         declarations (.d.ts) are visible everywhere."""
-        key = (name, kind == "calls")
-        found = self._js_globals.get(key)
-        if found is None:
+        def pick() -> tuple[str | None, str | None]:
             candidates = [
                 i
                 for i in self.t.by_name.get(name, [])
@@ -586,8 +813,9 @@ class Resolver:
                 and self.t.by_id[i].parent_id == self.t.module_of_file.get(self.t.by_id[i].file)
                 and (kind == "calls" or self.t.by_id[i].kind in TYPE_KINDS)
             ]
-            found = self._js_globals[key] = self._pick(candidates, "unique")
-        return found
+            return self._pick(candidates, "unique")
+
+        return self.t.remember("resolver.js_globals", (name, kind == "calls"), pick)
 
     def _qualified(
         self, source: Symbol, qualifier: str, name: str, *, parameters: bool = True
@@ -680,7 +908,7 @@ class Resolver:
     def _member_of_line_module(self, source: Symbol, name: str) -> tuple[str | None, str | None]:
         """`require('./util').pad()`: ``pad`` of the one module this line
         imports whole; a package's (`require('lodash').map()`) is external."""
-        self._site_read = True
+        self._read_site()
         modules = set(self.t.line_modules.get(self._site, ()))
         if len(modules) != 1:
             return None, None
@@ -956,19 +1184,19 @@ class Resolver:
         where the method is declared, like any type reference there."""
         if method.kind != "method" or method.parent_id is None:
             return None
-        if method.id in self._owners:
-            return self._owners[method.id]
-        parent = self.t.by_id.get(method.parent_id)
-        parts = method.qualified_name.split(".")
-        owner: str | None = None
-        # only a method right under a file or an inline module was named by
-        # its `@owner`; any other parent is the type or a function around it
-        if parent is not None and parent.kind in ("module", "namespace") and len(parts) >= 2:
-            found, _ = self._unqualified(parent, parts[-2], "references")
-            if found is not None and self.t.by_id[found].kind in TYPE_KINDS:
-                owner = found
-        self._owners[method.id] = owner
-        return owner
+
+        def owner() -> str | None:
+            parent = self.t.by_id.get(method.parent_id or "")
+            parts = method.qualified_name.split(".")
+            # only a method right under a file or an inline module was named by
+            # its `@owner`; any other parent is the type or a function around it
+            if parent is not None and parent.kind in ("module", "namespace") and len(parts) >= 2:
+                found, _ = self._unqualified(parent, parts[-2], "references")
+                if found is not None and self.t.by_id[found].kind in TYPE_KINDS:
+                    return found
+            return None
+
+        return self.t.remember("resolver.owner", method.id, owner)
 
     def _declared_apart(self, type_id: str) -> bool:
         """Whether the type's language lets its methods be declared away from it."""
@@ -978,12 +1206,28 @@ class Resolver:
     def _detached_methods(self) -> dict[str, dict[str, list[str]]]:
         """type ID -> name -> its methods declared away from it (built once)."""
         if self._detached is None:
-            self._detached = defaultdict(lambda: defaultdict(list))
-            candidates = self.t.detached_candidates or (lambda: list(self.t.by_id.values()))
-            for symbol in candidates():
-                owner = self._owner_of_detached(symbol)
-                if owner is not None:
-                    self._detached[owner][symbol.name].append(symbol.id)
+            def build() -> dict[str, dict[str, list[str]]]:
+                found: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+                candidates = self.t.detached_candidates or (lambda: list(cast(dict[str, Symbol], _unlooked(self.t.by_id)).values()))
+                for symbol in candidates():
+                    owner = self._owner_of_detached(symbol)
+                    if owner is not None:
+                        found[owner][symbol.name].append(symbol.id)
+                return found
+
+            if self.rec is None:
+                self._detached = build()
+            else:
+                # one key for the map, ("A", None): what building it read is
+                # kept apart (``detached_keys``), with ("m", None), the methods
+                # that may be declared away from their type
+                self.rec.cur.add(("m", None))
+                built, keys = self.rec.frame(build, merge=False)
+                self._detached = built  # type: ignore[assignment]
+                self.detached_keys = keys | {("m", None)}
+        if self.rec is not None:
+            self.rec.cur.add(("A", None))
+        assert self._detached is not None
         return self._detached
 
     def _unique(
@@ -1039,12 +1283,26 @@ class Resolver:
         overload signatures, then the body; Ruby reopening), else the first.
         Seen from a line of the same file, the last one before that line (a
         test file's `class Fake` declared again in each test)."""
+        if len(ids) >= 2:
+            self._read_order(ids)
         if len(ids) < 2 or not _scope(self.t.by_id[ids[0]]).last_definition_wins:
             return ids[0]
-        self._site_read = True
+        self._read_site()
         file, line = self._site
         before = [i for i in ids if self.t.by_id[i].file == file and self.t.by_id[i].start_line <= line]
         return before[-1] if before else ids[-1]
+
+    def _read_site(self) -> None:
+        """The answer depends on the edge's own line (``("site", None)``)."""
+        self._site_read = True
+        if self.rec is not None:
+            self.rec.cur.add(("site", None))
+
+    def _read_order(self, ids: list[str]) -> None:
+        """The answer depends on where these definitions are (their order,
+        their lines): ``("p", id)``."""
+        if self.rec is not None:
+            self.rec.cur.update(("p", i) for i in ids)
 
     def _is_builtin(self, language: str, name: str) -> bool:
         return name in languages.scope_of(language).builtins
@@ -1083,6 +1341,11 @@ def _package_is_directory(language: str) -> bool:
     return languages.scope_of(language).package_is_directory
 
 
+def _unlooked(table: object) -> object:
+    """The table itself, under a recorder's lookups: a read noted otherwise."""
+    return table._d if isinstance(table, _Looked) else table
+
+
 def _prefer_types(table: SymbolTable, ids: list[str]) -> list[str]:
     types = [i for i in ids if table.by_id[i].kind in TYPE_KINDS]
     return types[:1] if len(types) == 1 else ids[:1]
@@ -1090,23 +1353,31 @@ def _prefer_types(table: SymbolTable, ids: list[str]) -> list[str]:
 
 
 
-def resolver_for(symbols: Iterable[Symbol], import_edges: Iterable[Edge], *, root: str) -> Resolver:
+def resolver_for(
+    symbols: Iterable[Symbol], import_edges: Iterable[Edge], *, root: str, record: bool = False
+) -> Resolver:
     """A resolver over these symbols and imports; ``root`` is the repository
     (module finders read go.mod, Cargo.toml, tsconfig.json there). Give it
     the class hierarchy (``set_hierarchy``) before resolving anything but
     ``inherits`` edges: ``self.m()`` looks through the bases."""
     table = SymbolTable.build(symbols, import_edges)
     table.root = root
-    return Resolver(table)
+    return Resolver(table, record=record)
 
 
-def resolver_on_demand(source: SymbolSource, *, root: str) -> Resolver:
+def resolver_on_demand(source: SymbolSource, *, root: str, record: bool = False) -> Resolver:
     """A resolver that reads the symbols and imports it needs from the store
     as it goes (``SymbolTable.on_demand``): the same answers as
     ``resolver_for`` over all of them, for a run that resolves few edges."""
     table = SymbolTable.on_demand(source)
     table.root = root
-    return Resolver(table)
+    return Resolver(table, record=record)
+
+
+# One answer: (edge row ID, target, tier, the hashes of the keys it read, and
+# of those another file's change may change; empty from a resolver that
+# records nothing: index/deps.py ``split``).
+Answer = tuple[int, "str | None", "str | None", tuple[int, ...], tuple[int, ...]]
 
 
 def resolved_bases(resolver: Resolver, inherits: Iterable[Edge]) -> tuple[dict[str, list[str]], set[str]]:
@@ -1129,7 +1400,7 @@ def resolve_edges(
     *,
     forked: bool = False,
     meanwhile: Callable[[], None] | None = None,
-) -> list[tuple[int, str | None, str | None]]:
+) -> list[Answer]:
     """Resolve inherits edges first (parent_scope needs the bases), then the
     rest. ``forked``: shared with a forked copy of this process, which
     resolves while this one runs ``meanwhile`` (store work: a cold run on 2
@@ -1156,7 +1427,7 @@ def resolve_edges(
             theirs = child.submit(_resolve_forked)  # forks here: the child holds the table as it is now
             if meanwhile is not None:
                 meanwhile()
-            mine: list[tuple[int, str | None, str | None]] = []
+            mine: list[Answer] = []
             while (taken := shared.take(front=False)) is not None:
                 mine += _resolve_all(resolver, ordered[taken[0] : taken[1]])
             return theirs.result() + mine
@@ -1193,18 +1464,27 @@ class _Shared:
 _FORKED: tuple[Resolver, list[tuple[int, Edge]], _Shared] | None = None  # what a forked child resolves
 
 
-def _resolve_forked() -> list[tuple[int, str | None, str | None]]:
+def _resolve_forked() -> list[Answer]:
     assert _FORKED is not None
     resolver, edges, shared = _FORKED
-    found: list[tuple[int, str | None, str | None]] = []
+    found: list[Answer] = []
     while (taken := shared.take(front=True)) is not None:
         found += _resolve_all(resolver, edges[taken[0] : taken[1]])
     return found
 
 
-def _resolve_all(resolver: Resolver, edges: list[tuple[int, Edge]]) -> list[tuple[int, str | None, str | None]]:
-    updates: list[tuple[int, str | None, str | None]] = []
+def _resolve_all(resolver: Resolver, edges: list[tuple[int, Edge]]) -> list[Answer]:
+    updates: list[Answer] = []
+    if resolver.rec is None:
+        for edge_id, edge in edges:
+            target, tier = resolver.resolve(edge)
+            updates.append((edge_id, target, tier, (), ()))
+        return updates
+    from cartog_ci.index.deps import split
+
+    symbols = _unlooked(resolver.t.by_id)
     for edge_id, edge in edges:
-        target, tier = resolver.resolve(edge)
-        updates.append((edge_id, target, tier))
+        target, tier, keys = resolver.resolve_recorded(edge)
+        deps, outside = split(keys, edge.file, symbols)  # type: ignore[arg-type]
+        updates.append((edge_id, target, tier, deps, outside))
     return updates

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar, cast
 
 import tree_sitter as ts
 
@@ -26,6 +26,9 @@ from cartog_ci.parse import extract as tags
 from cartog_ci.parse.syntax import Syntax
 
 QUERIES = Path(__file__).resolve().parent / "queries"  # languages/queries/<stem>.scm
+
+
+T = TypeVar("T")
 
 
 class Project(Protocol):
@@ -40,6 +43,35 @@ class Project(Protocol):
     # Cargo.toml); "" when unknown. Finders keep what they derive in caches.
     root: str
     caches: dict[str, object]
+
+    def remember(self, name: str, arg: object, compute: Callable[[], T]) -> T:
+        """``compute()`` kept for the run by (name, arg), what it read noted
+        again at each use (index/resolve.py ``SymbolTable.remember``)."""
+        ...
+
+    def derived(self, name: str, compute: Callable[[Project], object]) -> object:
+        """A value derived from the whole table and the disk, computed once a
+        run (index/resolve.py ``SymbolTable.derived``): register its
+        ``compute`` with ``derived_value`` so that an incremental run can
+        tell whether it changed."""
+        ...
+
+
+# name -> how the value is computed, for every value a language derives
+# from the whole project (``derived_value``): an incremental run computes
+# those it used before again and compares (index/deps.py).
+DERIVED: dict[str, Callable[[Project], object]] = {}
+
+
+def derived_value(name: str, compute: Callable[[Project], T]) -> Callable[[Project], T]:
+    """``project.derived(name, compute)`` as a function of the project, with
+    ``compute`` registered under ``name`` (``DERIVED``)."""
+    DERIVED[name] = compute
+
+    def get(project: Project) -> T:
+        return cast(T, project.derived(name, compute))
+
+    return get
 
 
 @dataclass(frozen=True)

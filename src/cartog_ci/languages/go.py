@@ -51,7 +51,7 @@ from cartog_ci.languages.arguments import (
     types_changed,
 )
 from cartog_ci.languages import testrunners
-from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, query_text, top_level_split
+from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, derived_value, query_text, top_level_split
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
@@ -126,12 +126,9 @@ def find_module(table: Project, importer: str, spec: str) -> list[str]:
     return _by_suffix(table, spec)
 
 
-def _modules(table: Project) -> list[tuple[str, str]]:
+def _compute_modules(table: Project) -> list[tuple[str, str]]:
     """(module path, directory) of every go.mod above a Go file, longest
     module path first (nested modules win)."""
-    cached = table.caches.get(_CACHE_KEY)
-    if isinstance(cached, list):
-        return cached
     found: dict[str, str] = {}
     if table.root:
         seen: set[str] = set()
@@ -144,9 +141,10 @@ def _modules(table: Project) -> list[tuple[str, str]]:
                 if not directory:
                     break
                 directory = posixpath.dirname(directory)
-    modules = sorted(found.items(), key=lambda item: (-len(item[0]), item[0]))
-    table.caches[_CACHE_KEY] = modules
-    return modules
+    return sorted(found.items(), key=lambda item: (-len(item[0]), item[0]))
+
+
+_modules = derived_value(_CACHE_KEY, _compute_modules)
 
 
 def _read_module(path: str) -> str:

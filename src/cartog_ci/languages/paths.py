@@ -23,10 +23,10 @@ class PathIndex:
 
 
 def path_index(table: Project, language: str) -> PathIndex:
-    key = f"paths.{language}"
-    cached = table.caches.get(key)
-    if isinstance(cached, PathIndex):
-        return cached
+    return table.derived(f"paths.{language}", lambda project: _path_index(project, language))  # type: ignore[return-value]
+
+
+def _path_index(table: Project, language: str) -> PathIndex:
     index = PathIndex()
     dirs: set[str] = set()
     for path, lang in table.language_of_file.items():
@@ -40,7 +40,6 @@ def path_index(table: Project, language: str) -> PathIndex:
         parts = directory.split("/") if directory else []
         for i in range(len(parts)):
             index.dirs["/".join(parts[i:])].append(directory)
-    table.caches[key] = index
     return index
 
 

@@ -18,6 +18,7 @@ from cartog_ci.languages.base import (
     Language,
     Project,
     ScopeRules,
+    derived_value,
     has_test_attribute,
     parameter_list,
     parameter_shape,
@@ -73,15 +74,12 @@ def decode(node: ts.Node) -> list[ImportTriple]:
     return out
 
 
-def _roots(project: Project) -> frozenset[str]:
+def _compute_roots(project: Project) -> frozenset[str]:
     """Directories absolute imports are found from, for every importer: the
     repository root, ``src/``, the parent of every top-level package (a
     package whose directory is not itself in a package), and the roots the
     repository declares (``python_roots``; setuptools, hatch, poetry or pdm
     package directories in pyproject.toml / setup.cfg next to Python code)."""
-    cached = project.caches.get(_ROOTS_KEY)
-    if isinstance(cached, frozenset):
-        return cached
     # repository paths: "/"-separated, relative (rpartition is posixpath.dirname here, 3x faster:
     # django's 2,788 files are split on every run that resolves a Python edge)
     split = [p.rpartition("/") for p, language in project.language_of_file.items() if language == "python"]
@@ -90,9 +88,10 @@ def _roots(project: Project) -> frozenset[str]:
     if any(d == "src" or d.startswith("src/") for d, _, _ in split):
         roots.add("src")
     roots |= declared_roots(project.root, {d for d, _, _ in split})
-    found = frozenset(roots)
-    project.caches[_ROOTS_KEY] = found
-    return found
+    return frozenset(roots)
+
+
+_roots = derived_value(_ROOTS_KEY, _compute_roots)
 
 
 def declared_roots(repo: str, directories: set[str]) -> set[str]:
@@ -212,12 +211,10 @@ def _module_at(project: Project, directory: str, spec: str) -> str | None:
 
 def _from_roots(project: Project, spec: str) -> tuple[str, ...]:
     """The files ``spec`` names under the import roots (asked once per spec)."""
-    cache = project.caches.setdefault(_FOUND_KEY, {})
-    assert isinstance(cache, dict)
-    found = cache.get(spec)
-    if found is None:
-        found = cache[spec] = tuple(m for m in (_module_at(project, r, spec) for r in sorted(_roots(project))) if m)
-    return found
+    def find() -> tuple[str, ...]:
+        return tuple(m for m in (_module_at(project, r, spec) for r in sorted(_roots(project))) if m)
+
+    return project.remember(_FOUND_KEY, spec, find)
 
 
 class Python(Language):

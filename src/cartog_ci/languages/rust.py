@@ -62,7 +62,7 @@ from cartog_ci.languages.arguments import (
     types_changed,
 )
 from cartog_ci.languages import testrunners
-from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, query_text, top_level_split
+from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, derived_value, query_text, top_level_split
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
@@ -209,12 +209,7 @@ def package(table: Project, path: str) -> str:
     """The Cargo package a file belongs to: the nearest directory above it
     with a Cargo.toml, or, without the repository root, the directory that
     holds the crate's `src/`, `tests/`, `examples/`, `benches/`."""
-    packages = table.caches.setdefault(_PACKAGES_KEY, {})
-    assert isinstance(packages, dict)
-    directory = posixpath.dirname(path)
-    if directory not in packages:
-        packages[directory] = _package(table, path)
-    return str(packages[directory])
+    return str(table.remember(_PACKAGES_KEY, posixpath.dirname(path), lambda: _package(table, path)))
 
 
 def _package(table: Project, path: str) -> str:
@@ -236,11 +231,7 @@ def _package(table: Project, path: str) -> str:
 
 
 def crate_root(table: Project, path: str) -> str:
-    roots = table.caches.setdefault(_ROOTS_KEY, {})
-    assert isinstance(roots, dict)
-    if path not in roots:
-        roots[path] = _crate_root(table, path)
-    return str(roots[path])
+    return str(table.remember(_ROOTS_KEY, path, lambda: _crate_root(table, path)))
 
 
 def _crate_root(table: Project, path: str) -> str:
@@ -316,11 +307,8 @@ def _walk_modules(table: Project, base: str, rest: list[str]) -> list[str]:
     return [current] if current is not None else []
 
 
-def _crates(table: Project) -> dict[str, str]:
+def _compute_crates(table: Project) -> dict[str, str]:
     """Crate name (as written in paths) -> its ``lib.rs``, for this repository's crates."""
-    cached = table.caches.get(_CACHE_KEY)
-    if isinstance(cached, dict):
-        return cached
     crates: dict[str, str] = {}
     for path in sorted(table.module_of_file):
         if posixpath.basename(path) != "lib.rs":
@@ -330,8 +318,10 @@ def _crates(table: Project) -> dict[str, str]:
         name = _package_name(table.root, package) or posixpath.basename(package)
         if name:
             crates.setdefault(name.replace("-", "_"), path)
-    table.caches[_CACHE_KEY] = crates
     return crates
+
+
+_crates = derived_value(_CACHE_KEY, _compute_crates)
 
 
 def _package_name(root: str, package: str) -> str:

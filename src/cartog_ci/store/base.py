@@ -105,6 +105,23 @@ class Store(Protocol):
 
     def symbol(self, symbol_id: str) -> Symbol | None: ...
 
+    # -- recorded dependencies (index/deps.py), where ``supports_dependencies`` --
+
+    supports_dependencies: bool
+
+    def dependencies(self, paths: Sequence[str]) -> dict[str, bytes]:
+        """path -> the encoded dependencies of its edges, for those recorded."""
+        ...
+
+    def put_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]]) -> None:
+        """Replace these files' dependencies: (path, encoded, the keys another
+        file's change may change)."""
+        ...
+
+    def files_reading(self, hashes: Iterable[int]) -> set[str]:
+        """The files with an edge whose answer read one of these keys."""
+        ...
+
     def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
         """The ones that exist, by ID."""
         ...

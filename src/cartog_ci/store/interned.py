@@ -26,6 +26,7 @@ UNUSED = " AND ".join(
         ("symbol_rows", "parent_key"),
         ("chunk_rows", "key"),
         ("chunk_rows", "file_key"),
+        ("dep_files", "file_key"),
     )
 )
 

@@ -404,6 +404,19 @@ def m011_interned_chunks(db: apsw.Connection) -> None:
     fill_search_index_by_key(db)
 
 
+def m012_recorded_dependencies(db: apsw.Connection) -> None:
+    """The keys each edge's answer read, by file (store/dependency_rows.py,
+    docs/incremental.md "Recorded dependencies")."""
+    db.execute(
+        """
+        CREATE TABLE dep_files (file_key INTEGER PRIMARY KEY, deps BLOB NOT NULL, outside BLOB NOT NULL);
+        CREATE TABLE dep_index (
+            key INTEGER NOT NULL, file_key INTEGER NOT NULL, PRIMARY KEY (key, file_key)
+        ) WITHOUT ROWID;
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_core,
     m002_search,
@@ -416,6 +429,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     m009_interned_symbols,
     m010_trigrams_without_positions,
     m011_interned_chunks,
+    m012_recorded_dependencies,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

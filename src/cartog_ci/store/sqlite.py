@@ -34,6 +34,7 @@ from cartog_ci.errors import (
     IndexMissing,
 )
 from cartog_ci.store import migrations
+from cartog_ci.store.dependency_rows import DependencyRows
 from cartog_ci.store.edge_rows import EdgeRows
 from cartog_ci.store.symbol_rows import SymbolRows
 from cartog_ci.store.search import EMBED_TEXT, SearchTables, load_vec
@@ -206,12 +207,13 @@ def _up_to_date(db: apsw.Connection) -> bool:
     ) == (TOOL_NAME, str(migrations.SCHEMA_VERSION), __version__)
 
 
-class SqliteStore(EdgeRows, SymbolRows, SearchTables):
+class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows):
     """The Store (store/base.py) on one SQLite file: everything the indexer,
     graph queries, report and search read and write."""
 
     EMBED_TEXT = EMBED_TEXT
     VECTORS = "vectors"
+    supports_dependencies = True
     VECTOR_COLUMN = "v.vector"
 
     def __init__(
@@ -331,7 +333,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables):
 
     # -- what differs from the shared SQL (store/symbols.py) -------------------
 
-    GRAPH_TABLES = ("edge_rows", "symbol_rows", "interned", "files", "chunk_rows")
+    GRAPH_TABLES = ("edge_rows", "symbol_rows", "interned", "files", "chunk_rows", "dep_files", "dep_index")
 
     def clear(self) -> None:
         """As GraphTables.clear; the contentless full-text tables are emptied

@@ -117,6 +117,7 @@ class SymbolRows(Interned, GraphTables):
         self.forget(named)
 
     def delete_file(self, path: str) -> None:
+        self.delete_dependencies([path])  # type: ignore[attr-defined]
         self.delete_texts([path])
         self.delete_edges_of_files([path])
         file_key = self.keys_of([path]).get(path)

@@ -46,6 +46,22 @@ def symbol_row(s: Symbol) -> tuple[object, ...]:
 class GraphTables(Tables):
     """Files and symbols on the store's connection (``db``)."""
 
+    # Whether the edges' recorded dependencies are stored (store/dependency_rows.py):
+    # without them an incremental run resolves every edge again (index/cascade.py).
+    supports_dependencies = False
+
+    def dependencies(self, paths: Sequence[str]) -> dict[str, bytes]:
+        """None recorded here (``supports_dependencies``)."""
+        return {}
+
+    def put_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]]) -> None:
+        """Nothing is kept here (``supports_dependencies``): an incremental
+        run resolves every edge again."""
+
+    def files_reading(self, hashes: Iterable[int]) -> set[str]:
+        """None recorded here (``supports_dependencies``)."""
+        return set()
+
     # Set by each store: the vector cache's table, a chunk's embedded text
     # as an expression on ``chunks c`` (SQLite keeps a prefix of the content
     # as its length: store.search.EMBED_TEXT), and how one file's texts go.

@@ -1,0 +1,222 @@
+"""Recorded dependencies (docs/incremental.md, "Recorded dependencies").
+
+The resolver notes every key its lookups read (index/resolve.py
+``Recorder``): ``("c", scope ID, name)`` for a name looked up in a scope,
+``("b", file, name)`` for a file's binding of a name, ``("f", path)`` for
+whether a file is a module of the project, and so on (``LOOKED_TABLES``).
+This module says which keys a change of the index changes, from the change
+alone (``changed_keys``): an edge is resolved again exactly when one of the
+keys its answer read changed. Nothing here knows a language: a language's
+resolution is its module's and the resolver's, and what it read is what it
+depends on.
+
+Keys are stored as 32-bit hashes (``key_hash``): two keys with one hash only
+make an edge resolve again when it need not, never the other way round.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import zlib
+from array import array
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from cartog_ci.domain import Edge, Symbol
+
+Key = tuple[object, ...]
+
+# The key an answer reading the edge's own line notes (``Resolver._read_site``).
+SITE: Key = ("site", None)
+# The map of methods declared away from their type (``Resolver._detached_methods``).
+DETACHED: Key = ("A", None)
+# The methods that may be declared away from their type: what that map is built from.
+DETACHED_CANDIDATES: Key = ("m", None)
+
+_HASHES: dict[Key, int] = {}
+
+
+def key_hash(key: Key) -> int:
+    """A stable signed 32-bit hash of a key (the same in every process and run)."""
+    found = _HASHES.get(key)
+    if found is None:
+        found = _HASHES[key] = zlib.crc32(repr(key).encode("utf-8", "surrogatepass")) - 0x80000000
+    return found
+
+
+def hashed(keys: Iterable[Key]) -> tuple[int, ...]:
+    return tuple(sorted({key_hash(k) for k in keys}))
+
+
+SITE_HASH = key_hash(SITE)
+
+
+def identity(e: Edge) -> tuple[str, str, str, str | None, str | None, int]:
+    """What names one edge of a file in its recorded dependencies."""
+    return (e.source_id, e.kind, e.target_name, e.qualifier, e.alias, e.line)
+
+
+@dataclass
+class FileDeps:
+    """The recorded dependencies of one file's edges: edge identity -> the
+    hashes of the keys its answer read; and of those, the keys a change of
+    another file may change (``outside``: not this file's own symbols and
+    bindings, which change only with it, and then its edges are read whole)."""
+
+    edges: dict[tuple[str, str, str, str | None, str | None, int], tuple[int, ...]] = field(default_factory=dict)
+    outside: set[int] = field(default_factory=set)
+
+    def record(self, e: Edge, deps: tuple[int, ...], outside: tuple[int, ...]) -> None:
+        """The hashes of the keys ``e``'s answer read, and of those another
+        file's change may change (``split``)."""
+        self.edges[identity(e)] = deps
+        self.outside.update(outside)
+
+    def encode(self) -> bytes:
+        keys = sorted({k for deps in self.edges.values() for k in deps})
+        position = {k: i for i, k in enumerate(keys)}
+        sources = sorted({ident[0] for ident in self.edges})
+        source_at = {s: i for i, s in enumerate(sources)}
+        rows = [
+            [source_at[s], kind, name, qualifier, alias, line, [position[k] for k in deps]]
+            for (s, kind, name, qualifier, alias, line), deps in self.edges.items()
+        ]
+        outside = [position[k] for k in keys if k in self.outside]
+        body = json.dumps([sources, array("i", keys).tobytes().hex(), outside, rows], separators=(",", ":"))
+        return zlib.compress(body.encode(), 6)
+
+    @classmethod
+    def decode(cls, blob: bytes) -> FileDeps:
+        sources, hex_keys, outside, rows = json.loads(zlib.decompress(blob))
+        keys = array("i")
+        keys.frombytes(bytes.fromhex(hex_keys))
+        out = cls(outside={keys[p] for p in outside})
+        for source, kind, name, qualifier, alias, line, positions in rows:
+            out.edges[(sources[source], kind, name, qualifier, alias, line)] = tuple(keys[p] for p in positions)
+        return out
+
+
+def split(keys: Iterable[Key], path: str, symbols: Mapping[str, Symbol]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The hashes of ``keys`` (read by an edge of ``path``), and of those
+    another file's change may change (``is_local``; ``symbols``: by ID)."""
+    deps: set[int] = set()
+    outside: set[int] = set()
+    for k in keys:
+        h = key_hash(k)
+        deps.add(h)
+        if not is_local(k, path, symbols):
+            outside.add(h)
+    return tuple(sorted(deps)), tuple(sorted(outside))
+
+
+def is_local(key: Key, path: str, symbols: Mapping[str, Symbol]) -> bool:
+    """Whether only a change of ``path`` changes ``key``: its symbols'
+    fields, positions and children, its bindings, star imports and lines
+    importing a module whole."""
+    tag = key[0]
+    if tag in ("s", "p", "c"):
+        found = symbols.get(key[1]) if isinstance(key[1], str) else None
+        return found is not None and found.file == path
+    if tag in ("b", "*"):
+        return key[1] == path
+    if tag == "L":
+        return isinstance(key[1], tuple) and key[1][0] == path
+    return False
+
+
+# -- what a change of the index changes ------------------------------------
+
+# The fields of a symbol the resolver may read (``("s", id)``); its lines and
+# bytes are ``("p", id)``, read where the order of definitions matters.
+def _view(s: Symbol) -> tuple[object, ...]:
+    return (s.name, s.qualified_name, s.kind, s.file, s.parent_id, s.signature, s.language, s.decorators)
+
+
+def _position(s: Symbol) -> tuple[int, int, int, int]:
+    return (s.start_line, s.end_line, s.start_byte, s.end_byte)
+
+
+def symbol_keys(
+    old: Mapping[str, Symbol], new: Mapping[str, Symbol], kinds: Mapping[str, str] | None = None
+) -> set[Key]:
+    """The keys a file's symbols going from ``old`` to ``new`` (by ID)
+    change. ``kinds``: symbol ID -> kind, for the parents of these symbols
+    (theirs are in ``old`` / ``new``: a parent is in the file)."""
+    out: set[Key] = set()
+
+    def kind_of(parent: str | None) -> str | None:
+        if parent is None:
+            return None
+        found = new.get(parent) or old.get(parent)
+        return found.kind if found is not None else (kinds or {}).get(parent)
+
+    def whole(s: Symbol) -> None:
+        out.add(("s", s.id))
+        out.add(("p", s.id))
+        if s.kind == "module":
+            directory = posixpath.dirname(s.file)
+            out.update({("f", s.file), ("f", None), ("d", directory), ("d", None)})
+            return
+        out.update({("n", s.name), ("n", None), ("q", s.qualified_name), ("q", None)})
+        out.update({("c", s.parent_id, s.name), ("c", s.parent_id, None)})
+        if s.kind == "method" and kind_of(s.parent_id) in ("module", "namespace"):
+            out.add(DETACHED_CANDIDATES)
+
+    for i in old.keys() | new.keys():
+        a, b = old.get(i), new.get(i)
+        if a is None or b is None:
+            whole(a or b)  # type: ignore[arg-type]
+            continue
+        if _view(a) != _view(b):
+            whole(a)
+            whole(b)
+        elif _position(a) != _position(b):
+            out.add(("p", i))
+    return out
+
+
+def binding_keys(path: str, old: Iterable[Edge], new: Iterable[Edge]) -> set[Key]:
+    """The keys a file's imports going from ``old`` to ``new`` change: the
+    names it binds otherwise, its star imports, its lines importing a module
+    whole (index/resolve.py ``SymbolTable.add_import``)."""
+    from cartog_ci.index.resolve import SymbolTable
+
+    before, after = SymbolTable(), SymbolTable()
+    for table, edges in ((before, old), (after, new)):
+        for e in edges:
+            if e.kind == "imports":
+                table.add_import(e)
+    out: set[Key] = set()
+    a, b = before.bindings.get(path, {}), after.bindings.get(path, {})
+    names = {n for n in a.keys() | b.keys() if a.get(n) != b.get(n)}
+    if names:
+        out.update(("b", path, n) for n in names)
+        out.add(("b", path, None))
+    if before.star_imports.get(path, []) != after.star_imports.get(path, []):
+        out.add(("*", path))
+    lines = before.line_modules.keys() | after.line_modules.keys()
+    out.update(("L", line) for line in lines if before.line_modules.get(line) != after.line_modules.get(line))
+    return out
+
+
+def bases_keys(old: Mapping[str, list[object]], new: Mapping[str, list[object]]) -> set[Key]:
+    """``("h", class)`` for each class of both sides whose bases differ."""
+    return {("h", c) for c in old.keys() & new.keys() if old[c] != new[c]}
+
+
+def fingerprint(value: object) -> str:
+    """A stable digest of a derived value (sets and dicts in sorted order)."""
+    return format(zlib.crc32(repr(_canonical(value)).encode("utf-8", "surrogatepass")), "08x")
+
+
+def _canonical(value: object) -> object:
+    if isinstance(value, dict):
+        return sorted((repr(_canonical(k)), _canonical(v)) for k, v in value.items())
+    if isinstance(value, (set, frozenset)):
+        return sorted(repr(_canonical(v)) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if hasattr(value, "__dataclass_fields__"):
+        return [_canonical(getattr(value, f)) for f in value.__dataclass_fields__]
+    return value

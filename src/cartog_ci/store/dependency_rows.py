@@ -1,0 +1,100 @@
+"""The dependencies recorded with each file's edges (index/deps.py,
+docs/incremental.md "Recorded dependencies"), in SQLite (migration m012).
+
+``dep_files``: one row a file (its ``interned`` key), the encoded
+dependencies of its edges and the hashes of the keys another file's change
+may change (``outside``, 32-bit integers packed); ``dep_index``: those keys,
+each with the files whose edges read it, to find the files an incremental
+run reads again. A file's rows go with the file (``delete_file``).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Sequence
+
+from cartog_ci.store.interned import Interned
+from cartog_ci.store.tables import chunks
+
+
+def _packed(keys: Iterable[int]) -> bytes:
+    return array("i", sorted(set(keys))).tobytes()
+
+
+def _unpacked(blob: bytes | None) -> list[int]:
+    keys = array("i")
+    if blob:
+        keys.frombytes(bytes(blob))
+    return list(keys)
+
+
+class DependencyRows(Interned):
+    """The recorded dependencies on the store's connection."""
+
+    supports_dependencies = True
+
+    def dependencies(self, paths: Sequence[str]) -> dict[str, bytes]:
+        """path -> the encoded dependencies of its edges, for those recorded."""
+        keys = self.keys_of(paths)
+        by_key = {k: p for p, k in keys.items()}
+        out: dict[str, bytes] = {}
+        for chunk in chunks(list(by_key)):
+            rows = self.db.execute(
+                f"SELECT file_key, deps FROM dep_files WHERE file_key IN ({', '.join('?' * len(chunk))})", chunk
+            )
+            out.update((by_key[k], bytes(blob)) for k, blob in rows)
+        return out
+
+    def put_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]]) -> None:
+        """Replace the dependencies of these files: (path, encoded, the keys
+        another file's change may change)."""
+        items = list(items)
+        if not items:
+            return
+        keys = self.intern(p for p, _, _ in items)
+        self._drop([keys[p] for p, _, _ in items])
+        rows = []
+        index: list[tuple[int, int]] = []
+        for path, blob, outside in items:
+            packed = _packed(outside)
+            rows.append((keys[path], blob, packed))
+            index += ((k, keys[path]) for k in _unpacked(packed))
+        self.db.executemany("INSERT INTO dep_files (file_key, deps, outside) VALUES (?, ?, ?)", rows)
+        index.sort()  # appended in key order: a cold run writes hundreds of thousands
+        self.db.executemany("INSERT OR IGNORE INTO dep_index (key, file_key) VALUES (?, ?)", index)
+
+    def files_reading(self, hashes: Iterable[int]) -> set[str]:
+        """The files with an edge whose answer read one of these keys."""
+        found: set[int] = set()
+        for chunk in chunks(sorted(set(hashes))):
+            found.update(
+                k
+                for (k,) in self.db.execute(
+                    f"SELECT DISTINCT file_key FROM dep_index WHERE key IN ({', '.join('?' * len(chunk))})", chunk
+                )
+            )
+        out: set[str] = set()
+        for chunk in chunks(sorted(found)):
+            out.update(
+                str(t)
+                for (t,) in self.db.execute(
+                    f"SELECT text FROM interned WHERE key IN ({', '.join('?' * len(chunk))})", chunk
+                )
+            )
+        return out
+
+    def delete_dependencies(self, paths: Iterable[str]) -> None:
+        self._drop(list(self.keys_of(list(paths)).values()))
+
+    def _drop(self, file_keys: list[int]) -> None:
+        for chunk in chunks(file_keys):
+            marks = ", ".join("?" * len(chunk))
+            stale = [
+                (k, file_key)
+                for file_key, outside in self.db.execute(
+                    f"SELECT file_key, outside FROM dep_files WHERE file_key IN ({marks})", chunk
+                )
+                for k in _unpacked(outside)
+            ]
+            self.db.executemany("DELETE FROM dep_index WHERE key = ? AND file_key = ?", stale)
+            self.db.execute(f"DELETE FROM dep_files WHERE file_key IN ({marks})", chunk)
