@@ -25,8 +25,6 @@ from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
 from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, Edge, FileExtraction, IndexResult, NumberedEdge, Symbol
 from cartog_ci.index.deps import (
-    DETACHED,
-    DETACHED_CANDIDATES,
     SITE_HASH,
     FileDeps,
     Key,
@@ -60,7 +58,7 @@ class _Change:
     their targets), the bases their types had."""
 
     keys: set[Key] = field(default_factory=set)
-    old_edges: dict[str, list[Edge]] = field(default_factory=dict)
+    old_rows: dict[str, list[NumberedEdge]] = field(default_factory=dict)  # a re-parsed file's, in (line, id) order
     # class ID -> (base, unknown) of its inherits edges before the run, in
     # order, for every type the re-parsed and dropped files had
     old_bases: dict[str, list[tuple[str | None, bool]]] = field(default_factory=dict)
@@ -72,7 +70,6 @@ class _Change:
         self, path: str, old: dict[str, Symbol], new: dict[str, Symbol], before: list[Edge], after: list[Edge]
     ) -> None:
         self.keys |= symbol_keys(old, new) | binding_keys(path, before, after)
-        self.old_edges[path] = before
         for s in old.values():
             if s.kind in TYPE_KINDS:
                 self.old_bases.setdefault(s.id, [])
@@ -381,6 +378,7 @@ def _apply_file(
     else:
         _write_edges(store, old_rows, list(extraction.edges), pending)
         change.note(path, old, new, old_edges, list(extraction.edges))
+        change.old_rows[path] = old_rows
     store.replace_texts(
         path, extraction.texts, {s.id: s.name for s in extraction.symbols}, search_index=search_index, fresh=fresh,
         previous_names=None if fresh else {s.id: s.name for s in old.values()},
@@ -513,7 +511,7 @@ def _resolve(
     from cartog_ci.index.resolve import resolve_edges, resolver_for, resolver_on_demand
 
     where = str(root) if root is not None else ""
-    plan.reach(plan.hashes)
+    plan.reach(plan.expand(plan.hashes))
     # Many edges: read every symbol once (~25 µs a symbol on django); a few:
     # read what they need as they go (~40 µs an edge). The answers are the
     # same (tests/index/test_on_demand.py); only the cost differs.
@@ -523,13 +521,13 @@ def _resolve(
         if on_demand
         else resolver_for((symbols or store.all_symbols)(), store.import_edges(), root=where, record=True)
     )
-    plan.reach(plan.derived_and_detached(resolver.t))
+    plan.reach(plan.expand(plan.derived(resolver.t)))
 
     # bases first: no answer reads a base before they are resolved
     inherits = plan.inherits()
     answers = resolve_edges(resolver, inherits)
     plan.answered(inherits, answers)
-    plan.reach(plan.bases_changed(inherits, answers))
+    plan.reach(plan.expand(plan.bases_changed(inherits, answers)))
     if on_demand:  # a class's bases when it is met
         resolver.set_hierarchy_on_demand(store.bases_of, store.has_unknown_base)
     else:
@@ -556,7 +554,7 @@ def _resolve_everything(
         if meanwhile is not None:
             meanwhile()
         return 0, set()
-    from cartog_ci.index.resolve import resolve_edges, resolver_for
+    from cartog_ci.index.resolve import hashed_nodes, resolve_edges, resolver_for
 
     where = str(root) if root is not None else ""
     resolver = resolver_for((symbols or store.all_symbols)(), store.import_edges(), root=where, record=recorded)
@@ -571,12 +569,15 @@ def _resolve_everything(
     store.set_targets([(i, t, r) for i, t, r, *_ in rest if stored[i] != (t, r)])
     answers += rest
     if recorded:
-        edges = dict(work)
-        by_file: dict[str, FileDeps] = {}
+        rows: dict[str, list[NumberedEdge]] = {}
+        for i, e in work:  # in ID order
+            rows.setdefault(e.file, []).append((i, e))
+        file_of = {i: e.file for i, e in work}
+        by_file: dict[str, FileDeps] = {p: FileDeps() for p in rows}
         for i, _, _, deps, outside in answers:
-            e = edges[i]
-            by_file.setdefault(e.file, FileDeps()).record(e, deps, outside)
-        store.put_dependencies((p, d.encode(), d.outside) for p, d in sorted(by_file.items()))
+            by_file[file_of[i]].record(i, deps, outside)
+        store.put_dependencies((p, d.encode(rows[p]), d.outside) for p, d in sorted(by_file.items()))
+        store.put_nodes(hashed_nodes(resolver))
         _remember_derived(store, resolver, replace=True)
         store.set_meta("deps", DEPS_VERSION)
     touched = {t for t, _ in stored.values() if t} | {t for _, t, *_ in answers if t}
@@ -585,17 +586,13 @@ def _resolve_everything(
 
 def _remember_derived(store: Store, resolver: object, *, replace: bool) -> None:
     """What the languages derived this run, by fingerprint (a cache that is
-    no derived value: None, changed whenever the files or the disk do), and
-    the keys the map of methods away from their type read."""
+    no derived value: None, changed whenever the files or the disk do)."""
     table = resolver.t  # type: ignore[attr-defined]
     known: dict[str, str | None] = {} if replace else json.loads(store.get_meta("derived") or "{}")
     raw = table.caches._d if hasattr(table.caches, "_d") else table.caches
     known.update({name: None for name in raw})
     known.update({name: fingerprint(value) for name, value in table.derived_values.items()})
     store.set_meta("derived", json.dumps(known, sort_keys=True))
-    detached = resolver.detached_keys  # type: ignore[attr-defined]
-    if detached or replace:
-        store.set_meta("detached_keys", json.dumps(sorted({key_hash(k) for k in detached})))
 
 
 class _Revisit:
@@ -619,20 +616,21 @@ class _Revisit:
         self.hashes = {key_hash(k) for k in self.keys}
         self.reached: set[int] = set()
         self.work: dict[int, Edge] = {}  # other files' edges to resolve again
-        self.deps: dict[str, FileDeps] = {}  # the recorded dependencies of the files met
-        self.rows: dict[str, list[NumberedEdge]] = {}
-        self.old = {p: FileDeps.decode(b) for p, b in store.dependencies(sorted(self.reparsed)).items()}
+        self.deps: dict[str, FileDeps | None] = {}  # the recorded dependencies of the files met
+        self.rows: dict[str, list[NumberedEdge]] = {}  # their edges, in ID order
+        self.old: dict[str, FileDeps | None] = {
+            p: FileDeps.decode(b, sorted(change.old_rows.get(p, [])))
+            for p, b in store.dependencies(sorted(self.reparsed)).items()
+        }
         self.answers: dict[int, tuple[str | None, str | None, tuple[int, ...], tuple[int, ...]]] = {}
         self.stored: dict[int, tuple[str | None, str | None]] = {}
         self.touched: set[str] = set()
 
-    def derived_and_detached(self, table: object) -> set[int]:
+    def derived(self, table: object) -> set[int]:
         """The keys of what languages derive from the whole table or the
         disk, computed again with the resolver's ``table`` and compared by
-        fingerprint when a file appeared or went or the disk changed, and of
-        the map of methods declared away from their type, when what it read
-        changed: the hashes of those new to the run."""
-        detached = set(json.loads(self.store.get_meta("detached_keys") or "[]"))
+        fingerprint when a file appeared or went or the disk changed: the
+        hashes of those new to the run."""
         extra: set[Key] = set()
         if self.change.files or self.change.disk:
             t = table
@@ -643,9 +641,18 @@ class _Revisit:
                 compute = DERIVED.get(name)
                 if print_ is None or compute is None or fingerprint(t.derived(name, compute)) != print_:  # type: ignore[attr-defined]
                     extra.add(("k", name))
-        if DETACHED_CANDIDATES in self.keys or not detached.isdisjoint(self.hashes | {key_hash(k) for k in extra}):
-            extra.add(DETACHED)
         return self._add(extra)
+
+    def expand(self, hashes: set[int]) -> set[int]:
+        """``hashes`` and the nodes that read one of them, and those that
+        read one of those, to the end (a node changed is a key changed)."""
+        out = set(hashes)
+        frontier = set(hashes)
+        while frontier:
+            frontier = self.store.nodes_reading(frontier) - self.hashes - out
+            out |= frontier
+        self.hashes |= out
+        return out
 
     def _add(self, keys: set[Key]) -> set[int]:
         new = {key_hash(k) for k in keys} - self.hashes
@@ -655,19 +662,23 @@ class _Revisit:
 
     def reach(self, hashes: set[int]) -> None:
         """Other files' edges that read one of these keys go to ``work``."""
+        hashes = hashes - self.reached
         if not hashes:
             return
         self.reached |= hashes
         files = self.store.files_reading(hashes) - self.reparsed
         unread = sorted(files - self.rows.keys())
         if unread:
-            self.deps.update((p, FileDeps.decode(b)) for p, b in self.store.dependencies(unread).items())
-            for i, e in self.store.edges_of_files(unread):
+            for i, e in self.store.edges_of_files(unread):  # in ID order
                 self.rows.setdefault(e.file, []).append((i, e))
+            blobs = self.store.dependencies(unread)
+            for p in unread:
+                blob = blobs.get(p)
+                self.deps[p] = FileDeps.decode(blob, self.rows.get(p, [])) if blob is not None else None
         for path in files:
             deps = self.deps.get(path)
             for i, e in self.rows.get(path, []):
-                read = deps.edges.get(identity(e)) if deps is not None else None
+                read = deps.by_row.get(i) if deps is not None else None
                 if read is None or not hashes.isdisjoint(read):
                     self.work[i] = e
 
@@ -701,23 +712,23 @@ class _Revisit:
         was not there); the others keep that edge's answer."""
         carried: list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]] = []
         out = [(i, e) for i, e in self.work.items() if e.kind != "inherits"]
-        before: dict[str, dict[tuple[str, str, str, str | None, str | None], list[Edge]]] = {}
+        before: dict[str, dict[tuple[str, str, str, str | None, str | None], list[NumberedEdge]]] = {}
         for path in self.reparsed:
             same = before[path] = {}
-            for e in self.change.old_edges.get(path, []):
+            for i, e in self.change.old_rows.get(path, []):
                 if e.kind != "inherits":
-                    same.setdefault(_row_key(e), []).append(e)
+                    same.setdefault(identity(e), []).append((i, e))
         for i, e in self.pending.numbered:
             if e.kind == "inherits":
                 continue
-            olds = before.get(e.file, {}).get(_row_key(e))
+            olds = before.get(e.file, {}).get(identity(e))
             deps = self.old.get(e.file)
             if not olds or deps is None:
                 out.append((i, e))
                 continue
-            at = next((k for k, o in enumerate(olds) if o.line == e.line), 0)
-            old = olds.pop(at)
-            read = deps.edges.get(identity(old))
+            at = next((k for k, (_, o) in enumerate(olds) if o.line == e.line), 0)
+            row, old = olds.pop(at)
+            read = deps.by_row.get(row)
             if read is None or not self.hashes.isdisjoint(read) or (old.line != e.line and SITE_HASH in read):
                 out.append((i, e))
             else:
@@ -748,20 +759,24 @@ class _Revisit:
     def write(self, resolver: object) -> None:
         """The dependencies of the re-parsed files' edges and of those
         resolved again elsewhere."""
-        edges = dict(self.pending.numbered)
+        rows: dict[str, list[NumberedEdge]] = {p: [] for p in self.reparsed}
         fresh: dict[str, FileDeps] = {p: FileDeps() for p in self.reparsed}
-        for i, e in edges.items():
+        for i, e in sorted(self.pending.numbered):
+            rows[e.file].append((i, e))
             answer = self.answers.get(i)
             if answer is not None:
-                fresh[e.file].record(e, answer[2], answer[3])
+                fresh[e.file].record(i, answer[2], answer[3])
         for i, e in self.work.items():
             answer = self.answers.get(i)
-            deps = self.deps.get(e.file)
             if answer is None:
                 continue
-            if deps is None:
-                deps = self.deps[e.file] = FileDeps()
-            deps.record(e, answer[2], answer[3])
-            fresh[e.file] = deps
-        self.store.put_dependencies((p, d.encode(), d.outside) for p, d in sorted(fresh.items()))
+            if e.file not in fresh:
+                known = self.deps.get(e.file)
+                fresh[e.file] = known if known is not None else FileDeps()
+                rows[e.file] = self.rows[e.file]
+            fresh[e.file].record(i, answer[2], answer[3])
+        self.store.put_dependencies((p, d.encode(rows[p]), d.outside) for p, d in sorted(fresh.items()))
+        from cartog_ci.index.resolve import hashed_nodes
+
+        self.store.put_nodes(hashed_nodes(resolver))  # type: ignore[arg-type]
         _remember_derived(self.store, resolver, replace=False)

@@ -16,22 +16,21 @@ make an edge resolve again when it need not, never the other way round.
 
 from __future__ import annotations
 
-import json
 import posixpath
+import struct
 import zlib
 from array import array
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from cartog_ci.domain import Edge, Symbol
+from cartog_ci.domain import Edge, NumberedEdge, Symbol
 
 Key = tuple[object, ...]
 
 # The key an answer reading the edge's own line notes (``Resolver._read_site``).
 SITE: Key = ("site", None)
-# The map of methods declared away from their type (``Resolver._detached_methods``).
-DETACHED: Key = ("A", None)
-# The methods that may be declared away from their type: what that map is built from.
+# The methods that may be declared away from their type: what the map of
+# them is built from (``Resolver._detached_methods``).
 DETACHED_CANDIDATES: Key = ("m", None)
 
 _HASHES: dict[Key, int] = {}
@@ -52,48 +51,93 @@ def hashed(keys: Iterable[Key]) -> tuple[int, ...]:
 SITE_HASH = key_hash(SITE)
 
 
-def identity(e: Edge) -> tuple[str, str, str, str | None, str | None, int]:
-    """What names one edge of a file in its recorded dependencies."""
-    return (e.source_id, e.kind, e.target_name, e.qualifier, e.alias, e.line)
+def identity(e: Edge) -> tuple[str, str, str, str | None, str | None]:
+    """What makes an edge of a file the same edge before and after an edit
+    (its line aside)."""
+    return (e.source_id, e.kind, e.target_name, e.qualifier, e.alias)
+
+
+_MAGIC = b"cd1\0"
+_HEADER = struct.Struct("<4sIII")
+_UNKNOWN = 0xFFFF  # an edge whose keys are not recorded: resolved again
+
+
+def _checksum(edges: Iterable[Edge]) -> int:
+    """Of a file's edges in row order: what tells the recorded keys still
+    go with these rows (their kinds, names and qualifiers)."""
+    return zlib.crc32("\x1e".join(f"{e.kind}\x1f{e.target_name}\x1f{e.qualifier}" for e in edges).encode())
 
 
 @dataclass
 class FileDeps:
-    """The recorded dependencies of one file's edges: edge identity -> the
-    hashes of the keys its answer read; and of those, the keys a change of
-    another file may change (``outside``: not this file's own symbols and
-    bindings, which change only with it, and then its edges are read whole)."""
+    """The recorded dependencies of one file's edges: row ID -> the hashes
+    of the keys its answer read (None: not recorded); and of those, the keys
+    a change of another file may change (``outside``: not this file's own
+    symbols and bindings, which change only with it, and then its edges are
+    read whole). Stored aligned with the file's rows in ID order."""
 
-    edges: dict[tuple[str, str, str, str | None, str | None, int], tuple[int, ...]] = field(default_factory=dict)
+    by_row: dict[int, tuple[int, ...] | None] = field(default_factory=dict)
     outside: set[int] = field(default_factory=set)
 
-    def record(self, e: Edge, deps: tuple[int, ...], outside: tuple[int, ...]) -> None:
-        """The hashes of the keys ``e``'s answer read, and of those another
-        file's change may change (``split``)."""
-        self.edges[identity(e)] = deps
+    def record(self, row: int, deps: tuple[int, ...], outside: Iterable[int]) -> None:
+        """The hashes of the keys the answer of the edge ``row`` read, and of
+        those another file's change may change (``split``)."""
+        self.by_row[row] = deps
         self.outside.update(outside)
 
-    def encode(self) -> bytes:
-        keys = sorted({k for deps in self.edges.values() for k in deps})
+    def encode(self, rows: list[NumberedEdge]) -> bytes:
+        """The stored form, for the file's edges ``rows`` (in ID order)."""
+        used = {k for row, _ in rows for k in (self.by_row.get(row) or ())}
+        keys = sorted(used)
         position = {k: i for i, k in enumerate(keys)}
-        sources = sorted({ident[0] for ident in self.edges})
-        source_at = {s: i for i, s in enumerate(sources)}
-        rows = [
-            [source_at[s], kind, name, qualifier, alias, line, [position[k] for k in deps]]
-            for (s, kind, name, qualifier, alias, line), deps in self.edges.items()
-        ]
-        outside = [position[k] for k in keys if k in self.outside]
-        body = json.dumps([sources, array("i", keys).tobytes().hex(), outside, rows], separators=(",", ":"))
-        return zlib.compress(body.encode(), 6)
+        counts = array("H")
+        positions = array("H" if len(keys) < _UNKNOWN else "I")
+        for row, _ in rows:
+            deps = self.by_row.get(row)
+            if deps is None or len(deps) >= _UNKNOWN:
+                counts.append(_UNKNOWN)
+                continue
+            counts.append(len(deps))
+            positions.extend(position[k] for k in deps)
+        outside = bytes(1 if k in self.outside else 0 for k in keys)
+        header = _HEADER.pack(_MAGIC, len(keys), len(rows), _checksum(e for _, e in rows))
+        return b"".join((header, array("i", keys).tobytes(), outside, counts.tobytes(), positions.tobytes()))
 
     @classmethod
-    def decode(cls, blob: bytes) -> FileDeps:
-        sources, hex_keys, outside, rows = json.loads(zlib.decompress(blob))
+    def decode(cls, blob: bytes, rows: list[NumberedEdge]) -> FileDeps | None:
+        """What ``encode`` stored for these rows (in ID order); None when it
+        does not go with them (another version, a damaged row)."""
+        try:
+            magic, n_keys, n_edges, checksum = _HEADER.unpack_from(blob)
+        except struct.error:
+            return None
+        if magic != _MAGIC or n_edges != len(rows) or checksum != _checksum(e for _, e in rows):
+            return None
+        at = _HEADER.size
         keys = array("i")
-        keys.frombytes(bytes.fromhex(hex_keys))
-        out = cls(outside={keys[p] for p in outside})
-        for source, kind, name, qualifier, alias, line, positions in rows:
-            out.edges[(sources[source], kind, name, qualifier, alias, line)] = tuple(keys[p] for p in positions)
+        keys.frombytes(blob[at : at + 4 * n_keys])
+        at += 4 * n_keys
+        flags = blob[at : at + n_keys]
+        at += n_keys
+        counts = array("H")
+        counts.frombytes(blob[at : at + 2 * n_edges])
+        at += 2 * n_edges
+        positions = array("H" if n_keys < _UNKNOWN else "I")
+        positions.frombytes(blob[at:])
+        if len(keys) != n_keys or len(flags) != n_keys or len(counts) != n_edges:
+            return None
+        out = cls(outside={k for k, flag in zip(keys, flags) if flag})
+        table = keys.tolist()
+        at = 0
+        try:
+            for (row, _), n in zip(rows, counts):
+                if n == _UNKNOWN:
+                    out.by_row[row] = None
+                    continue
+                out.by_row[row] = tuple(table[p] for p in positions[at : at + n])
+                at += n
+        except IndexError:
+            return None
         return out
 
 

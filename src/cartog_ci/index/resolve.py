@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 EXTERNAL = "external"
 T = TypeVar("T")
+# The node of the map of methods declared away from their type.
+DETACHED = ("M", "detached", None)
 # Method names so common on builtin types that a project method sharing the
 # name says nothing about what ``x.name()`` calls.
 _COMMON_METHODS = frozenset(
@@ -98,10 +100,23 @@ class Recorder:
     dependencies"): ``cur`` is the open frame, a set of keys ``(tag, key)``;
     ``(tag, None)`` stands for a read of the whole table (its iteration)."""
 
-    __slots__ = ("cur",)
+    __slots__ = ("cur", "nodes")
 
     def __init__(self) -> None:
         self.cur: set[tuple[object, ...]] = set()
+        # A value kept for the run and read by many answers (a module found
+        # from an import, a name a module exports) is a node of its own:
+        # ``("M", name, argument)`` -> the keys computing it read. An answer
+        # reads the node's key, not its keys again (salsa's queries; an
+        # incremental run finds the nodes a change reached, index/deps.py).
+        self.nodes: dict[tuple[object, ...], set[tuple[object, ...]]] = {}
+
+    def node(self, key: tuple[object, ...], compute: Callable[[], object]) -> object:
+        """``compute()`` as the node ``key``: the current frame reads ``key``."""
+        value, keys = self.frame(compute, merge=False)
+        self.nodes.setdefault(key, set()).update(keys)
+        self.cur.add(key)
+        return value
 
     def frame(
         self, compute: Callable[[], object], *, merge: bool = True
@@ -289,8 +304,8 @@ class SymbolTable:
     detached_candidates: Callable[[], Iterable[Symbol]] | None = None
     # With a recorder (``record``): every lookup notes its key there.
     recorder: Recorder | None = None
-    # name -> argument -> (value, the keys computing it read): ``remember``
-    memos: dict[str, dict[object, tuple[object, frozenset[tuple[object, ...]]]]] = field(default_factory=dict)
+    # name -> argument -> value: ``remember``
+    memos: dict[str, dict[object, object]] = field(default_factory=dict)
     # name -> value: ``derived``
     derived_values: dict[str, object] = field(default_factory=dict)
 
@@ -303,25 +318,19 @@ class SymbolTable:
         self.recorder = rec
 
     def remember(self, name: str, arg: object, compute: Callable[[], T]) -> T:
-        """``compute()``, kept for the run by (name, arg): a later use reads
-        again the keys the computation read, so an answer that used a kept
-        value depends on what the value did."""
+        """``compute()``, kept for the run by (name, arg): with a recorder, the
+        node ``("M", name, arg)`` (``Recorder.node``), which every use reads."""
         memo = self.memos.get(name)
         if memo is None:
             memo = self.memos[name] = {}
-        hit = memo.get(arg)
+        hit = memo.get(arg, _ABSENT)
         rec = self.recorder
-        if hit is not None:
-            if rec is not None and hit[1]:
-                rec.cur |= hit[1]
-            return cast(T, hit[0])
-        keys: frozenset[tuple[object, ...]] = frozenset()
-        if rec is None:
-            value = compute()
-        else:
-            found, keys = rec.frame(compute)
-            value = cast(T, found)
-        memo[arg] = (value, keys)
+        if hit is not _ABSENT:
+            if rec is not None:
+                rec.cur.add(("M", name, arg))
+            return cast(T, hit)
+        value = compute() if rec is None else rec.node(("M", name, arg), compute)
+        memo[arg] = value
         return cast(T, value)
 
     def derived(self, name: str, compute: Callable[[SymbolTable], object]) -> object:
@@ -466,13 +475,13 @@ class Resolver:
         if record:
             self.rec = Recorder()
             table.record(self.rec)
-        # the keys building the map of methods declared away from their type read
-        self.detached_keys: frozenset[tuple[object, ...]] = frozenset()
+        # the nodes a forked child recorded (``resolve_edges``): key hash -> its keys' hashes
+        self.foreign_nodes: dict[int, set[int]] = {}
         self._site: tuple[str, int] = ("", 0)  # the file and line of the edge being resolved
         self._detached: dict[str, dict[str, list[str]]] | None = None
         # ``_export`` answers from the start of a chain, by (file, name, hops);
         # emptied when the hierarchy is set (a member is looked up in it)
-        self._exports: dict[tuple[str, str, int], tuple[tuple[str, ...] | None, frozenset[tuple[object, ...]]]] = {}
+        self._exports: dict[tuple[str, str, int], tuple[str, ...] | None] = {}
         self._site_read = False  # whether an answer depended on ``_site``
 
     # -- public --------------------------------------------------------------
@@ -639,20 +648,26 @@ class Resolver:
         if seen:
             return self._walk_export(path, name, hops, seen)
         key = (path, name, hops)
-        hit = self._exports.get(key)
+        node = ("M", "export", key)
         rec = self.rec
-        if hit is not None:
-            kept, keys = hit
-            if rec is not None and keys:
-                rec.cur |= keys
+        if key in self._exports:
+            kept = self._exports[key]
+            if rec is not None:
+                rec.cur.add(node)
             return None if kept is None else list(kept)
         outer, self._site_read = self._site_read, False
+        keys: frozenset[tuple[object, ...]] = frozenset()
         if rec is None:
-            found, keys = self._walk_export(path, name, hops, seen), frozenset()
+            found = self._walk_export(path, name, hops, seen)
         else:
-            found, keys = rec.frame(lambda: self._walk_export(path, name, hops, seen))  # type: ignore[assignment]
+            found, keys = rec.frame(lambda: self._walk_export(path, name, hops, seen), merge=False)  # type: ignore[assignment]
         if not self._site_read:
-            self._exports[key] = (None if found is None else tuple(found), keys)
+            self._exports[key] = None if found is None else tuple(found)
+            if rec is not None:
+                rec.nodes.setdefault(node, set()).update(keys)
+                rec.cur.add(node)
+        elif rec is not None:  # read the edge's own line: not kept, its keys are the answer's
+            rec.cur |= keys
         self._site_read = outer or self._site_read
         return found
 
@@ -1218,15 +1233,16 @@ class Resolver:
             if self.rec is None:
                 self._detached = build()
             else:
-                # one key for the map, ("A", None): what building it read is
-                # kept apart (``detached_keys``), with ("m", None), the methods
+                # one node for the map, read with ("m", None): the methods
                 # that may be declared away from their type
-                self.rec.cur.add(("m", None))
-                built, keys = self.rec.frame(build, merge=False)
-                self._detached = built  # type: ignore[assignment]
-                self.detached_keys = keys | {("m", None)}
-        if self.rec is not None:
-            self.rec.cur.add(("A", None))
+                def noted() -> dict[str, dict[str, list[str]]]:
+                    assert self.rec is not None
+                    self.rec.cur.add(("m", None))
+                    return build()
+
+                self._detached = self.rec.node(DETACHED, noted)  # type: ignore[assignment]
+        elif self.rec is not None:
+            self.rec.cur.add(DETACHED)
         assert self._detached is not None
         return self._detached
 
@@ -1430,7 +1446,10 @@ def resolve_edges(
             mine: list[Answer] = []
             while (taken := shared.take(front=False)) is not None:
                 mine += _resolve_all(resolver, ordered[taken[0] : taken[1]])
-            return theirs.result() + mine
+            answers, nodes = theirs.result()
+            for node, keys in nodes.items():
+                resolver.foreign_nodes.setdefault(node, set()).update(keys)
+            return answers + mine
     finally:
         _FORKED = None
 
@@ -1464,13 +1483,25 @@ class _Shared:
 _FORKED: tuple[Resolver, list[tuple[int, Edge]], _Shared] | None = None  # what a forked child resolves
 
 
-def _resolve_forked() -> list[Answer]:
+def _resolve_forked() -> tuple[list[Answer], dict[int, set[int]]]:
     assert _FORKED is not None
     resolver, edges, shared = _FORKED
     found: list[Answer] = []
     while (taken := shared.take(front=True)) is not None:
         found += _resolve_all(resolver, edges[taken[0] : taken[1]])
-    return found
+    return found, hashed_nodes(resolver)
+
+
+def hashed_nodes(resolver: Resolver) -> dict[int, set[int]]:
+    """The nodes the resolver recorded (``Recorder.nodes``) and those its
+    forked child did, as hashes: node -> the keys computing it read."""
+    from cartog_ci.index.deps import key_hash
+
+    out = {n: set(keys) for n, keys in resolver.foreign_nodes.items()}
+    if resolver.rec is not None:
+        for node, keys in resolver.rec.nodes.items():
+            out.setdefault(key_hash(node), set()).update(key_hash(k) for k in keys)
+    return out
 
 
 def _resolve_all(resolver: Resolver, edges: list[tuple[int, Edge]]) -> list[Answer]:

@@ -122,6 +122,15 @@ class Store(Protocol):
         """The files with an edge whose answer read one of these keys."""
         ...
 
+    def put_nodes(self, nodes: dict[int, set[int]]) -> None:
+        """Replace these nodes' keys: node hash -> the hashes of the keys
+        computing it read (index/resolve.py ``Recorder.node``)."""
+        ...
+
+    def nodes_reading(self, hashes: Iterable[int]) -> set[int]:
+        """The nodes whose computation read one of these keys."""
+        ...
+
     def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
         """The ones that exist, by ID."""
         ...

@@ -6,6 +6,10 @@ dependencies of its edges and the hashes of the keys another file's change
 may change (``outside``, 32-bit integers packed); ``dep_index``: those keys,
 each with the files whose edges read it, to find the files an incremental
 run reads again. A file's rows go with the file (``delete_file``).
+``dep_nodes``: the values many answers read (a module an import finds, a
+name a module exports: index/resolve.py ``Recorder.node``), each with the
+keys computing it read, and ``dep_node_index`` those keys, each with the
+nodes that read it.
 """
 
 from __future__ import annotations
@@ -47,21 +51,32 @@ class DependencyRows(Interned):
 
     def put_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]]) -> None:
         """Replace the dependencies of these files: (path, encoded, the keys
-        another file's change may change)."""
+        another file's change may change). Only the index rows that differ
+        are written (a file revisited keeps most of its keys)."""
         items = list(items)
         if not items:
             return
         keys = self.intern(p for p, _, _ in items)
-        self._drop([keys[p] for p, _, _ in items])
-        rows = []
-        index: list[tuple[int, int]] = []
+        before: dict[int, set[int]] = {}
+        for chunk in chunks([keys[p] for p, _, _ in items]):
+            rows = self.db.execute(
+                f"SELECT file_key, outside FROM dep_files WHERE file_key IN ({', '.join('?' * len(chunk))})", chunk
+            )
+            before.update((int(k), set(_unpacked(outside))) for k, outside in rows)
+        stale: list[tuple[int, int]] = []
+        added: list[tuple[int, int]] = []
+        rows_out = []
         for path, blob, outside in items:
-            packed = _packed(outside)
-            rows.append((keys[path], blob, packed))
-            index += ((k, keys[path]) for k in _unpacked(packed))
-        self.db.executemany("INSERT INTO dep_files (file_key, deps, outside) VALUES (?, ?, ?)", rows)
-        index.sort()  # appended in key order: a cold run writes hundreds of thousands
-        self.db.executemany("INSERT OR IGNORE INTO dep_index (key, file_key) VALUES (?, ?)", index)
+            file_key = keys[path]
+            now = set(outside)
+            old = before.get(file_key, set())
+            stale += ((k, file_key) for k in old - now)
+            added += ((k, file_key) for k in now - old)
+            rows_out.append((file_key, blob, _packed(now)))
+        self.db.executemany("DELETE FROM dep_index WHERE key = ? AND file_key = ?", stale)
+        self.db.executemany("INSERT OR REPLACE INTO dep_files (file_key, deps, outside) VALUES (?, ?, ?)", rows_out)
+        added.sort()  # appended in key order: a cold run writes hundreds of thousands
+        self.db.executemany("INSERT OR IGNORE INTO dep_index (key, file_key) VALUES (?, ?)", added)
 
     def files_reading(self, hashes: Iterable[int]) -> set[str]:
         """The files with an edge whose answer read one of these keys."""
@@ -82,6 +97,37 @@ class DependencyRows(Interned):
                 )
             )
         return out
+
+    def put_nodes(self, nodes: dict[int, set[int]]) -> None:
+        """Replace these nodes' keys (node hash -> the hashes of the keys
+        computing it read)."""
+        if not nodes:
+            return
+        stale: list[tuple[int, int]] = []
+        for chunk in chunks(sorted(nodes)):
+            rows = self.db.execute(
+                f"SELECT node, keys FROM dep_nodes WHERE node IN ({', '.join('?' * len(chunk))})", chunk
+            )
+            stale += [(k, node) for node, keys in rows for k in _unpacked(keys)]
+        self.db.executemany("DELETE FROM dep_node_index WHERE key = ? AND node = ?", stale)
+        self.db.executemany(
+            "INSERT OR REPLACE INTO dep_nodes (node, keys) VALUES (?, ?)",
+            ((node, _packed(keys)) for node, keys in sorted(nodes.items())),
+        )
+        index = sorted((k, node) for node, keys in nodes.items() for k in keys)
+        self.db.executemany("INSERT OR IGNORE INTO dep_node_index (key, node) VALUES (?, ?)", index)
+
+    def nodes_reading(self, hashes: Iterable[int]) -> set[int]:
+        """The nodes whose computation read one of these keys."""
+        found: set[int] = set()
+        for chunk in chunks(sorted(set(hashes))):
+            found.update(
+                n
+                for (n,) in self.db.execute(
+                    f"SELECT DISTINCT node FROM dep_node_index WHERE key IN ({', '.join('?' * len(chunk))})", chunk
+                )
+            )
+        return found
 
     def delete_dependencies(self, paths: Iterable[str]) -> None:
         self._drop(list(self.keys_of(list(paths)).values()))

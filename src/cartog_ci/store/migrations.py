@@ -413,6 +413,8 @@ def m012_recorded_dependencies(db: apsw.Connection) -> None:
         CREATE TABLE dep_index (
             key INTEGER NOT NULL, file_key INTEGER NOT NULL, PRIMARY KEY (key, file_key)
         ) WITHOUT ROWID;
+        CREATE TABLE dep_nodes (node INTEGER PRIMARY KEY, keys BLOB NOT NULL);
+        CREATE TABLE dep_node_index (key INTEGER NOT NULL, node INTEGER NOT NULL, PRIMARY KEY (key, node)) WITHOUT ROWID;
         """
     )
 

@@ -62,6 +62,13 @@ class GraphTables(Tables):
         """None recorded here (``supports_dependencies``)."""
         return set()
 
+    def put_nodes(self, nodes: dict[int, set[int]]) -> None:
+        """Nothing is kept here (``supports_dependencies``)."""
+
+    def nodes_reading(self, hashes: Iterable[int]) -> set[int]:
+        """None recorded here (``supports_dependencies``)."""
+        return set()
+
     # Set by each store: the vector cache's table, a chunk's embedded text
     # as an expression on ``chunks c`` (SQLite keeps a prefix of the content
     # as its length: store.search.EMBED_TEXT), and how one file's texts go.
