@@ -11,6 +11,7 @@ from pathlib import Path
 import apsw
 import pytest
 
+from cartog_ci import workspace
 from tests.testing.fixtures import assert_as_cold, commit, init_repo, run_cli, write
 
 NOTICE = "cartog-ci: the index differed from a cold build of the same tree: rebuilt it from scratch\n"
@@ -76,6 +77,24 @@ def test_verify_on_either_backend(tmp_path: Path, capsys: pytest.CaptureFixture[
         out,
         re.M,
     ), out
+
+
+def test_a_damaged_edge_target_in_a_postgresql_graph(
+    repo: Path, pg_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CARTOG_CI_DATABASE_URL", pg_url)
+    assert run_cli(capsys, "index", "--no-embed", str(repo))[0] == 0
+    with workspace.open_store(workspace.locate(str(repo), None), create=True) as store, store.transaction():
+        store.db.execute(  # type: ignore[attr-defined]
+            "UPDATE edges SET target_id = 'a.py:function:main' WHERE file = 'b.py' AND line = 6"
+        )
+    code, out, err = run_cli(capsys, "index", "--no-embed", "--verify", str(repo))
+    assert (code, err) == (1, NOTICE)
+    assert (
+        "  edge b.py:6 b.py:method:K.run calls helper: a.py:function:main (import) → a.py:function:helper (import)\n"
+    ) in out
+    code, out, _ = run_cli(capsys, "index", "--no-embed", "--verify", str(repo))
+    assert code == 0 and EQUAL.fullmatch(out.splitlines(keepends=True)[-1]), out
 
 
 def test_a_damaged_edge_target_is_named_and_the_index_rebuilt(
