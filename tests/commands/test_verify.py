@@ -178,3 +178,17 @@ def test_verify_and_force_are_one_or_the_other(repo: Path, capsys: pytest.Captur
     assert run_cli(capsys, "index", "--verify", "--force", str(repo)) == (
         2, "", "cartog-ci: --verify compares the index with a cold build, --force makes one: pass one of them\n"
     )  # fmt: skip
+
+
+def test_an_index_inside_the_work_tree_is_not_compared_with_itself(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Outside `.cartog-ci/` the index is a file of the tree (unsupported):
+    the cold build goes elsewhere, and the index's own files, written as it
+    runs, are left out."""
+    index = str(repo / "idx" / "i.db")
+    assert run_cli(capsys, "index", "--no-embed", "--index", index, str(repo))[0] == 0
+    code, out, err = run_cli(capsys, "index", "--no-embed", "--verify", "--index", index, str(repo))
+    assert (code, err) == (0, ""), out
+    assert EQUAL.fullmatch(out.splitlines(keepends=True)[-1]), out
+    assert sorted(p.name for p in (repo / "idx").iterdir()) == ["i.db"]

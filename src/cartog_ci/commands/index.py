@@ -113,10 +113,9 @@ def _verify(ws: workspace.Workspace, store: Store, args: argparse.Namespace) -> 
     ``--force`` does: in one transaction (a reader keeps the previous index
     until it commits, as after any run), keeping the cached vectors."""
     from cartog_ci.index.refresh import refresh
-    from cartog_ci.index.verify import verify
+    from cartog_ci.index.verify import verify_workspace
 
-    # the cold file next to the index (a disk the index fits on), else the system's temporary directory
-    checked = verify(ws.root, store, ws.config, scratch=None if ws.database_url else ws.index_path.parent)
+    checked = verify_workspace(ws, store)
     if not checked.equal:
         refresh(ws.root, store, ws.config, embed=not args.no_embed, force=True)
     return checked

@@ -20,6 +20,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cartog_ci.config import in_index_dir
 from cartog_ci.domain import Edge, FileState, SearchRow, Symbol
 from cartog_ci.domain.results import Difference, Verification
 from cartog_ci.index.cascade import index_repository
@@ -28,6 +29,7 @@ from cartog_ci.store.sqlite import SqliteStore
 if TYPE_CHECKING:
     from cartog_ci.config import Config
     from cartog_ci.store.base import Store
+    from cartog_ci.workspace import Workspace
 
 # An edge as written: (file, line, source, kind, target name, qualifier, alias);
 # what resolution adds: (target, tier).
@@ -54,16 +56,19 @@ class Snapshot:
         )
 
 
-def snapshot(store: Store) -> Snapshot:
+def snapshot(store: Store, leave_out: frozenset[str] = frozenset()) -> Snapshot:
+    """``leave_out``: paths of files not compared (the index's own)."""
     return Snapshot(
-        files=store.file_states(),
+        files={p: f for p, f in store.file_states().items() if p not in leave_out},
         symbols={s.id: s for s in store.all_symbols()},
         edges=Counter((_written(e), (e.target_id, e.resolution)) for e in store.all_edges()),
         search={r.symbol_id: r for r in store.search_rows()},
     )
 
 
-def cold_snapshot(root: Path, config: Config, *, scratch: Path | None = None) -> Snapshot:
+def cold_snapshot(
+    root: Path, config: Config, *, scratch: Path | None = None, leave_out: frozenset[str] = frozenset()
+) -> Snapshot:
     """A ``--force`` build of the work tree at ``root`` into a temporary file
     (in ``scratch``, else the system's temporary directory), read, then
     deleted with its side files. No embeddings: vectors are not compared."""
@@ -72,16 +77,37 @@ def cold_snapshot(root: Path, config: Config, *, scratch: Path | None = None) ->
             index_repository(
                 root, cold, force=True, max_bytes=config.max_file_bytes, parse_timeout_ms=config.parse_timeout_ms
             )
-            return snapshot(cold)
+            return snapshot(cold, leave_out)
 
 
-def verify(root: Path, store: Store, config: Config, *, scratch: Path | None = None) -> Verification:
+def verify(
+    root: Path, store: Store, config: Config, *, scratch: Path | None = None, leave_out: frozenset[str] = frozenset()
+) -> Verification:
     """``store`` (the index of the work tree at ``root``, up to date) against
     a cold build of the same tree."""
     clock = time.perf_counter()
-    cold = cold_snapshot(root, config, scratch=scratch)
-    stored = snapshot(store)
+    cold = cold_snapshot(root, config, scratch=scratch, leave_out=leave_out)
+    stored = snapshot(store, leave_out)
     return Verification(stored.counts(), tuple(compare(stored, cold)), time.perf_counter() - clock)
+
+
+def verify_workspace(ws: Workspace, store: Store) -> Verification:
+    """``verify`` with the cold file next to the SQLite index (a disk the
+    index fits on), unless that is in the work tree outside `.cartog-ci/`
+    (never indexed): there the cold build would index its own file, so it
+    goes to the system's temporary directory, and the index's own files
+    (the database and its side files, changing as it is written) are left
+    out of the comparison."""
+    if ws.database_url:
+        return verify(ws.root, store, ws.config)
+    try:
+        inside = ws.index_path.relative_to(ws.root).as_posix()
+    except ValueError:
+        return verify(ws.root, store, ws.config, scratch=ws.index_path.parent)
+    if in_index_dir(inside):
+        return verify(ws.root, store, ws.config, scratch=ws.index_path.parent)
+    own = frozenset(inside + suffix for suffix in ("", "-wal", "-shm", "-journal"))
+    return verify(ws.root, store, ws.config, leave_out=own)
 
 
 def compare(stored: Snapshot, cold: Snapshot) -> Iterator[Difference]:
