@@ -448,6 +448,38 @@ def prune_main(argv: Sequence[str]) -> int:
     return 0
 
 
+def drop_cache(client: GitHub, *, key: str, ref: str) -> list[str]:
+    """Delete the cache entries of ``ref`` saved under exactly ``key``: an
+    entry is never overwritten, so an index rebuilt by ``index --verify``
+    could not be saved under the key of the one it replaces. Returns the
+    deleted keys."""
+    deleted = []
+    for entry in client.caches(key, ref):
+        cache_id = entry.get("id")
+        if entry.get("key") == key and isinstance(cache_id, int):
+            client.delete_cache(cache_id)
+            deleted.append(key)
+    return deleted
+
+
+def drop_main(argv: Sequence[str]) -> int:
+    """action.yml's step before saving an index that ``--verify`` rebuilt:
+    ``KEY REF``. A failure is a warning: the job fails in its last step anyway."""
+    key, ref = argv
+    try:
+        deleted = drop_cache(GitHub.from_env(), key=key, ref=ref)
+    except CartogError as exc:
+        sys.stderr.write(f"cartog-ci: {exc}\n")
+        print(
+            "::warning title=cartog-ci::the cached index that failed verification was not deleted (the token needs "
+            "`actions: write`): later runs restore it until a change of the default branch saves another"
+        )
+        return 0
+    for key in deleted:
+        print(f"cartog-ci: deleted the index cache {key}, which failed verification: the rebuilt index replaces it")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -I -S -c '…main()' [EVENT_JSON]``: post/action.yml's step.
     The event defaults to ``GITHUB_EVENT_PATH``; one line, exit 2, on a refusal."""

@@ -163,9 +163,11 @@ def _documented_workflows() -> dict[str, str]:
 DOCUMENTED = _documented_workflows()
 
 
-def test_the_documented_workflows_are_the_one_job_setup_the_seed_and_the_two_stage_pair() -> None:
-    assert list(DOCUMENTED) == ["0-cartog-ci.yml", "1-cartog-ci-seed.yml", "2-cartog-ci.yml", "3-cartog-ci-post.yml"]
-    single, seed, untrusted, trusted = (yaml.safe_load(t) for t in DOCUMENTED.values())
+def test_the_documented_workflows_are_the_one_job_setup_the_seed_the_check_and_the_two_stage_pair() -> None:
+    assert list(DOCUMENTED) == [
+        "0-cartog-ci.yml", "1-cartog-ci-seed.yml", "2-cartog-ci-verify.yml", "3-cartog-ci.yml", "4-cartog-ci-post.yml"
+    ]  # fmt: skip
+    single, seed, check, untrusted, trusted = (yaml.safe_load(t) for t in DOCUMENTED.values())
     (job,) = single["jobs"].values()
     assert single[True] == {"pull_request": None}  # YAML 1.1 reads `on` as True
     assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
@@ -176,6 +178,11 @@ def test_the_documented_workflows_are_the_one_job_setup_the_seed_and_the_two_sta
     assert seed[True] == {"push": {"branches": ["main"]}, "workflow_dispatch": None}
     assert job["permissions"] == {"contents": "read", "actions": "write"}
     assert job["steps"][1]["with"] == {"comment": "false"}
+    # the check: on a schedule (the default branch), index --verify; it may replace the cached entry
+    (job,) = check["jobs"].values()
+    assert set(check[True]) == {"schedule", "workflow_dispatch"} and len(check[True]["schedule"]) == 1
+    assert job["permissions"] == {"contents": "read", "actions": "write"}
+    assert job["steps"][1]["with"] == {"verify": "true", "comment": "false", "related": "false"}
     # the PR side of the pair can write nothing, and uploads instead of commenting
     (job,) = untrusted["jobs"].values()
     assert untrusted[True] == {"pull_request": None}
@@ -1305,6 +1312,59 @@ def test_a_token_without_actions_write_keeps_old_caches_with_a_notice(tmp_path: 
         "(they expire after 7 days without use)"
     ) in run.log
     assert len(api.caches) == 1
+
+
+def _damage_cached_edge(entry: dict[str, Any], work: Path) -> str:
+    """Point one resolved call of the cached index at another symbol, in the
+    archive itself; the line `index --verify` prints for it."""
+    import apsw
+
+    archive = Path(entry["files"]) / "index.tar.zst"
+    work.mkdir()
+    subprocess.run(["tar", "--use-compress-program", "zstd -d", "-xf", str(archive), "-C", str(work)], check=True)
+    db = apsw.Connection(str(work / "index.db"))
+    number, path, line, source, name, target, tier = db.execute(
+        "SELECT id, file, line, source_id, target_name, target_id, resolution FROM edges "
+        "WHERE kind = 'calls' AND target_id IS NOT NULL ORDER BY id LIMIT 1"
+    ).fetchone()
+    other = db.execute("SELECT key, text FROM interned WHERE text LIKE '%:class:%' AND text != ? LIMIT 1", (target,)).fetchone()
+    db.execute("UPDATE edge_rows SET target_key = ? WHERE id = ?", (other[0], number))
+    db.close()
+    subprocess.run(["tar", "--use-compress-program", "zstd", "-cf", str(archive), "-C", str(work), "index.db"], check=True)
+    return f"  edge {path}:{line} {source} calls {name}: {other[1]} ({tier}) → {target} ({tier})"
+
+
+def test_a_scheduled_verify_rebuilds_a_cached_index_that_fails_it(tmp_path: Path, cached_api: FakeGitHub) -> None:
+    api = cached_api
+    origin = _origin(tmp_path)
+    key = f"cartog-ci-Linux-{__version__}-schema{SCHEMA_VERSION}-{origin.main}"
+    workspace = _checkout(origin, tmp_path / "ws", origin.main, "refs/remotes/origin/main")
+
+    def run(event: str, name: str, inputs: dict[str, str]) -> Run:
+        return run_action(workspace, tmp_path / name, github=_push_context("", origin.main, event=event),
+                          inputs={"related": "false"} | inputs, api_url=api.url, cache=api)  # fmt: skip
+
+    assert run("workflow_dispatch", "r1", {}).failed is None  # the seed
+    (seeded,) = api.caches
+    expected = _damage_cached_edge(seeded, tmp_path / "damage")
+
+    check = run("schedule", "r2", {"verify": "true"})
+    assert check.failed == "Gate", check.log
+    assert f"cartog-ci: index restored from the cache ({key})" in check.log
+    assert "verify: 1 difference(s) from a cold build of the same tree (files 0, symbols 0, edges 1, search rows 0; " in check.log
+    assert expected + "\n" in check.log
+    assert "cartog-ci: the index differed from a cold build of the same tree: rebuilt it from scratch" in check.log
+    assert f"cartog-ci: deleted the index cache {key}, which failed verification: the rebuilt index replaces it" in check.log
+    assert (
+        "::error title=cartog-ci::the cached index differed from a cold build of the same tree: it was rebuilt "
+        "from scratch (the differences are in the Report step's log)"
+    ) in check.log
+    assert api.cache_keys() == [key] and api.caches[0]["id"] != seeded["id"]  # the same key, a new entry
+
+    again = run("schedule", "r3", {"verify": "true"})
+    assert again.failed is None, again.log
+    assert re.search(r"^verify: equal to a cold build of the same tree: \d+ files, ", again.log, re.M)
+    assert "cartog-ci: the index did not change: nothing to save" in again.log
 
 
 # -- installation: the action's own checkout, everything from the index pinned with hashes --

@@ -1,4 +1,6 @@
-"""`cartog-ci index [PATH] [--force]`: bring the index up to date."""
+"""`cartog-ci index [PATH] [--force | --verify]`: bring the index up to date;
+with ``--verify``, then compare it with a cold build of the same tree
+(index/verify.py) and rebuild it from scratch when they differ (exit 1)."""
 
 from __future__ import annotations
 
@@ -10,15 +12,27 @@ from typing import TYPE_CHECKING
 from cartog_ci import git, workspace
 from cartog_ci.commands.output import echo, emit_json
 from cartog_ci.commands.progress import Meter
+from cartog_ci.errors import CartogError
 
 if TYPE_CHECKING:
     from cartog_ci.domain import IndexResult
+    from cartog_ci.domain.results import Verification
+    from cartog_ci.store.base import Store
+
+SHOWN_DIFFERENCES = 20  # the first lines of a failed --verify; counts for the rest
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", nargs="?", help="repository to index (default: current directory)")
     parser.add_argument("--force", action="store_true", help="reparse everything, full re-insert")
     parser.add_argument("--no-embed", action="store_true", help="structure only: skip embeddings")
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="then build a cold index of the same tree in a temporary file and compare them (files, symbols, "
+        "edges, search rows); when they differ print the first differences, rebuild the index from scratch "
+        "and exit 1",
+    )
     parser.add_argument(
         "--push",
         metavar="URL",
@@ -38,6 +52,8 @@ def _progress(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.verify and args.force:
+        raise CartogError("--verify compares the index with a cold build, --force makes one: pass one of them")
     ws = workspace.locate(args.path or args.repo, args.index)
     if args.push:
         ws = workspace.local(ws)  # index into the file, then upload it
@@ -49,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     terminal = sys.stderr.isatty()
     # git walks the work tree while the indexer is imported and the index opened
     with git.prefetching(ws.root) if ws.is_git else nullcontext(), workspace.open_store(
-        ws, create=True, verify=args.force
+        ws, create=True, verify=args.force or args.verify
     ) as store:
         from cartog_ci.index.refresh import refresh  # ~25 ms of imports, under git's walk
 
@@ -67,12 +83,15 @@ def run(args: argparse.Namespace) -> int:
             ),
             parse_count=Meter("parsing", "files", terminal=terminal) if terminal or args.progress else None,
         )
+        checked = _verify(ws, store, args) if args.verify else None
     result, embedded = done.index, done.embedded
     if args.json:
         data = result.as_json()
         data["embedded"] = None if embedded is None else {
             "model": embedded.model_id, "texts": embedded.embedded, "ms": round(embedded.seconds * 1000, 1)
         }
+        if checked is not None:
+            data["verify"] = _verification_json(checked)
         emit_json(data)
     else:
         _print(result)
@@ -80,9 +99,51 @@ def run(args: argparse.Namespace) -> int:
             echo(f"embedded {embedded.embedded} text(s) with {embedded.model_id} in {embedded.seconds:.1f} s")
     if embedded is not None and embedded.notice:
         sys.stderr.write(f"cartog-ci: {embedded.notice}\n")
+    if checked is not None and not args.json:
+        _print_verification(checked)
+    if checked is not None and not checked.equal:
+        sys.stderr.write("cartog-ci: the index differed from a cold build of the same tree: rebuilt it from scratch\n")
     if args.push:
         echo(workspace.push(ws, args.push))
-    return 0
+    return 0 if checked is None or checked.equal else 1
+
+
+def _verify(ws: workspace.Workspace, store: Store, args: argparse.Namespace) -> Verification:
+    """Compare the index with a cold build; when they differ, rebuild it as
+    ``--force`` does: in one transaction (a reader keeps the previous index
+    until it commits, as after any run), keeping the cached vectors."""
+    from cartog_ci.index.refresh import refresh
+    from cartog_ci.index.verify import verify_workspace
+
+    checked = verify_workspace(ws, store)
+    if not checked.equal:
+        refresh(ws.root, store, ws.config, embed=not args.no_embed, force=True)
+    return checked
+
+
+def _print_verification(checked: Verification) -> None:
+    took = f"took {checked.seconds * 1000:.0f} ms"
+    if checked.equal:
+        compared = ", ".join(f"{n} {category}" for category, n in checked.compared)
+        echo(f"verify: equal to a cold build of the same tree: {compared} ({took})")
+        return
+    counts = ", ".join(f"{category} {n}" for category, n in checked.counts().items())
+    echo(f"verify: {len(checked.differences)} difference(s) from a cold build of the same tree ({counts}; {took}):")
+    for difference in checked.differences[:SHOWN_DIFFERENCES]:
+        echo(f"  {difference.line}")
+    if len(checked.differences) > SHOWN_DIFFERENCES:
+        echo(f"  … and {len(checked.differences) - SHOWN_DIFFERENCES} more")
+
+
+def _verification_json(checked: Verification) -> dict[str, object]:
+    return {
+        "equal": checked.equal,
+        "compared": dict(checked.compared),
+        "differences": checked.counts(),
+        "first": [{"category": d.category, "line": d.line} for d in checked.differences[:SHOWN_DIFFERENCES]],
+        "rebuilt": not checked.equal,
+        "ms": round(checked.seconds * 1000, 1),
+    }
 
 
 class _EmbedLines:

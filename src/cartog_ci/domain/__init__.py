@@ -141,6 +141,22 @@ class SymbolText:
 
 
 @dataclass(frozen=True, slots=True)
+class SearchRow:
+    """A symbol's stored search text, and the size in tokens of its rows in
+    the two full-text indexes (keywords: name, its words and content;
+    trigrams: content), counted as FTS5 counts them on either backend; None:
+    no such row. A full-text row without a text has ``file`` None."""
+
+    symbol_id: str
+    file: str | None
+    text_hash: str
+    content: str
+    embed_text: str
+    keyword_tokens: int | None
+    trigram_tokens: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class FileExtraction:
     """What the parser yields for one file: plain data, picklable."""
 

@@ -238,3 +238,36 @@ class Deps:
     file: str
     imports: tuple[Edge, ...]
     imported_by: tuple[str, ...]  # files
+
+
+# What ``index --verify`` compares, in this order.
+VERIFY_CATEGORIES = ("files", "symbols", "edges", "search rows")
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One way an index differs from a cold build of the same tree: its
+    category (one of VERIFY_CATEGORIES) and one readable line."""
+
+    category: str
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """An index against a cold build of the same tree (``index --verify``)."""
+
+    compared: tuple[tuple[str, int], ...]  # (category, how many the index holds)
+    differences: tuple[Difference, ...]  # by category, then by file and position
+    seconds: float  # the cold build and the comparison
+
+    @property
+    def equal(self) -> bool:
+        return not self.differences
+
+    def counts(self) -> dict[str, int]:
+        """Differences per category, every category (0 where none)."""
+        out = dict.fromkeys(VERIFY_CATEGORIES, 0)
+        for d in self.differences:
+            out[d.category] += 1
+        return out

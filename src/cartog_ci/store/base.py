@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, Self
 
-from cartog_ci.domain import Edge, EdgeCounts, FileState, NumberedEdge, Symbol, SymbolText
+from cartog_ci.domain import Edge, EdgeCounts, FileState, NumberedEdge, SearchRow, Symbol, SymbolText
 from cartog_ci.domain.results import IndexStats, NameMatch
 
 if TYPE_CHECKING:
@@ -313,6 +313,11 @@ class Store(Protocol):
 
     def rebuild_search_index(self) -> None:
         """The full-text index again from every stored text (end of a cold run)."""
+        ...
+
+    def search_rows(self) -> list[SearchRow]:
+        """Every stored text with its full-text rows, and every full-text row
+        without a text (``index --verify``), by symbol ID."""
         ...
 
     def contents(self, ids: Sequence[str]) -> dict[str, str]: ...

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, cast
 
 import apsw
 
-from cartog_ci.domain import SymbolText
+from cartog_ci.domain import SearchRow, SymbolText
 from cartog_ci.errors import CartogError
 from cartog_ci.store.fts5 import B, K1, Phrase, flat, fold, idf, occurrences, overlaps, parse_fts, trigram_terms
 from cartog_ci.store.interned import Interned
 from cartog_ci.store.migrations import HASH_AS_STORED
+from cartog_ci.store.search_rows import search_rows
 from cartog_ci.store.symbol_rows import stored_hash
 from cartog_ci.store.tables import chunks, model_change_notice
 
@@ -254,6 +255,9 @@ class SearchTables(Interned):
             self._unindex_texts(keys)
             self.db.execute("DELETE FROM chunk_rows WHERE file_key = ?", (file_key,))
             self.forget([file_key, *(k for (k,) in keys)])
+
+    def search_rows(self) -> list[SearchRow]:
+        return search_rows(self.db, EMBED_TEXT)
 
     # -- full text -----------------------------------------------------------
 

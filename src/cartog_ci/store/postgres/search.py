@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, cast
 
-from cartog_ci.domain import SymbolText
+from cartog_ci.domain import SearchRow, SymbolText
 from cartog_ci.store.fts5 import K1, Node, Phrase, bm25, fts_words, idf, parse_fts
 from cartog_ci.store.search import words_of
 from cartog_ci.store.tables import Tables, model_change_notice
@@ -234,6 +234,15 @@ class PostgresSearch(Tables):
 
     def delete_texts(self, paths: Iterable[str]) -> None:
         self.db.executemany("DELETE FROM chunks WHERE file = ?", ((p,) for p in paths))
+
+    def search_rows(self) -> list[SearchRow]:
+        """The keywords and trigrams are columns of the text's own row: their
+        sizes are those BM25 reads (``keyword_length``, ``trigram_length``)."""
+        rows = self.db.execute(
+            "SELECT symbol_id, file, text_hash, content, embed_text, keyword_length, trigram_length FROM chunks "
+            "ORDER BY symbol_id"
+        ).fetchall()
+        return [SearchRow(str(a), str(b), str(c), str(d), str(e), int(k), int(t)) for a, b, c, d, e, k, t in rows]
 
     # -- full text -----------------------------------------------------------
 
