@@ -16,15 +16,19 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
-from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, Edge, FileExtraction, IndexResult, NumberedEdge, Symbol
-from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extracting, stored_name, walk
+from cartog_ci.domain import (
+    CALLABLE_KINDS, TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol,
+)  # fmt: skip
+from cartog_ci.index.files import (
+    NOW_A_DIRECTORY, SUBMODULE, Count, Limits, ParseJob, Progress, extracting, stored_name, walk,
+)  # fmt: skip
 from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -88,6 +92,7 @@ class _Plan:
     head: str | None
     dirty: list[str]
     mode: str
+    in_git: bool = True  # listed by git (else by a walk of the directory)
 
 
 _EXTRACTOR_SOURCES = ("parse", "languages", "index", "embed/text.py")
@@ -124,7 +129,7 @@ def _plan(root: Path, store: Store, force: bool, stored: Iterable[str]) -> _Plan
     top = git.toplevel(root)
     if top is None or top.resolve() != root.resolve():
         files = [p for p in walk(root) if not _ours(p)]
-        return _Plan(files, files, None, [], "force" if force else "full")
+        return _Plan(files, files, None, [], "force" if force else "full", in_git=False)
     # HEAD, the changes against it and the untracked files: one `git status`
     state = git.work_tree(root)
     listed = [p for p in git.tracked_and_untracked(root, state.untracked) if not _ours(p)]
@@ -279,12 +284,13 @@ def _index(
                     drop(path)
                 continue
             if item.extraction is None:
+                state = _directory_named(root, item.state) if plan.in_git else item.state
                 if path in stored_states and stored_states[path][1] == "indexed":
                     drop(path)
                     result.deleted_files.pop()
-                store.put_file(item.state)
-                if item.state.status == "skipped":
-                    result.skipped_files.append((path, item.state.reason))
+                store.put_file(state)
+                if state.status == "skipped":
+                    result.skipped_files.append((path, state.reason))
                 continue
             result.parsed += 1
             started = time.perf_counter()
@@ -355,6 +361,14 @@ def _index(
         store.set_meta("language_pack", _language_pack())
         store.set_meta("languages", json.dumps(store.indexed_languages()))
     return result
+
+
+def _directory_named(root: Path, state: FileState) -> FileState:
+    """A listed path found to be a directory is a submodule only when git's
+    index says so (a gitlink); otherwise a file was replaced by one."""
+    if state.reason == NOW_A_DIRECTORY and git.gitlinks(root, [state.path]):
+        return replace(state, reason=SUBMODULE)
+    return state
 
 
 def _parsed_elsewhere(jobs: int) -> bool:

@@ -44,6 +44,15 @@ _SKIP_DIRS = frozenset(
      ".mypy_cache", ".pytest_cache", ".tox", ".eggs"}
 )  # fmt: skip
 
+# Why a listed path that is a directory is not indexed: git lists a
+# directory for a submodule (a gitlink, mode 160000 in its index: the
+# indexer asks git, ``index/cascade.py``) and, with a trailing slash, for
+# an untracked repository nested in the work tree; any other listed path
+# is a file replaced by a directory, whose files git lists in the next run.
+NOW_A_DIRECTORY = "now a directory"
+SUBMODULE = "git submodule (not indexed)"
+NESTED_REPOSITORY = "nested git repository (not indexed)"
+
 Progress = Callable[[str], None]
 Count = Callable[[int, int], None]  # (done, total) after each file
 
@@ -337,8 +346,8 @@ def _read(job: ParseJob, language: str | None) -> bytes | ParseResult | None:
         return _skip(job.path, language, f"unreadable ({exc.strerror})")
     if stat.S_ISLNK(st.st_mode):
         return _skip(job.path, language, "symbolic link")
-    if stat.S_ISDIR(st.st_mode):  # git lists a directory only for a gitlink
-        return _skip(job.path, language, "git submodule (not indexed)")
+    if stat.S_ISDIR(st.st_mode):  # a gitlink (the indexer asks git), or a file replaced by a directory
+        return _skip(job.path, language, NESTED_REPOSITORY if job.path.endswith("/") else NOW_A_DIRECTORY)
     if not stat.S_ISREG(st.st_mode):
         return _skip(job.path, language, "not a regular file")
     if language is None:
