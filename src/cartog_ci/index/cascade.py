@@ -235,6 +235,7 @@ def _index(
         vanished: set[str] = set()  # IDs of the symbols of dropped files
         unbound: dict[str, set[str]] = {}  # dropped file -> the names its imports bound
         stored_symbols: dict[str, list[Symbol]] | None = None  # file -> its symbols as stored, kept up to date
+        left: list[str] = []  # files indexed before, skipped now (a directory, binary, a link …)
 
         def drop(path: str) -> None:
             edges = store.edges_in_file(path)
@@ -286,8 +287,8 @@ def _index(
             if item.extraction is None:
                 state = _directory_named(root, item.state) if plan.in_git else item.state
                 if path in stored_states and stored_states[path][1] == "indexed":
-                    drop(path)
-                    result.deleted_files.pop()
+                    drop(path)  # a module gone: its importers are revisited
+                    left.append(result.deleted_files.pop())
                 store.put_file(state)
                 if state.status == "skipped":
                     result.skipped_files.append((path, state.reason))
@@ -311,13 +312,14 @@ def _index(
         result.timings["merkle"] = applying
 
         # A module appearing or vanishing changes how imports of it resolve
-        # (missing module -> external), even in files nobody touched.
-        new_files = [p for p in reparsed if p not in stored_states]
+        # (missing module -> external), even in files nobody touched: a file
+        # indexed now that was not (new, or skipped before) or the reverse.
+        new_files = [p for p in reparsed if _status(stored_states, p) != "indexed"]
         importers: set[str] = set()
         # read once for the importers and the resolver (their targets are not used)
         imports = _Lazy(store.import_edges)
         if plan.mode == "incremental":  # else every edge is resolved again
-            appeared = {p: None for p in new_files + result.deleted_files}  # a module appearing binds anything
+            appeared = {p: None for p in new_files + result.deleted_files + left}  # a module appearing binds anything
             # where the roots stay, a Python module found from them is found by
             # its path (not known before: a file deleted from the work tree only)
             exact = not any(_PY_MODULE.search(p) for p in appeared) or (
@@ -339,7 +341,7 @@ def _index(
         result.edges_resolved, touched = _resolve(
             store, _Files(reparsed, sorted(importers), pending), _Names(affected_names, reshaped), hierarchy,
             everything=plan.mode != "incremental",
-            files_changed=bool(new_files or result.deleted_files), root=root, imports=imports,
+            files_changed=bool(new_files or result.deleted_files or left), root=root, imports=imports,
             symbols=None if stored_symbols is None else lambda: _all_symbols(stored_symbols),
             # every text in one pass: cheaper than file by file, and compact;
             # done while a forked process resolves edges (an incremental run:
@@ -386,6 +388,12 @@ def _all_symbols(by_file: dict[str, list[Symbol]]) -> list[Symbol]:
     return sorted(
         (s for symbols in by_file.values() for s in symbols), key=lambda s: (s.file, s.start_byte, -s.end_byte, s.id)
     )
+
+
+def _status(states: dict[str, tuple[str, str]], path: str) -> str:
+    """The file's status in ``states`` (path -> (SHA-256, status)), "" when absent."""
+    state = states.get(path)
+    return state[1] if state is not None else ""
 
 
 def _stored_sha(states: dict[str, tuple[str, str]], path: str) -> str | None:
