@@ -342,6 +342,19 @@ def _of_mode(repo: Path, rev: str, paths: list[str], mode: str) -> set[str]:
     return found
 
 
+def differing_from(repo: Path, commit: str, paths: list[str]) -> set[str]:
+    """Which of ``paths`` differ in the work tree from ``commit``, staged or
+    not (deleted ones too): git's view of them now."""
+    args = ("--no-optional-locks", "diff", "--name-only", "-z", "--no-renames", commit)
+    if len(paths) > 2_000:  # one walk of the index costs less than many calls
+        return set(_zsplit(run(repo, *args))) & set(paths)
+    found: set[str] = set()
+    for start in range(0, len(paths), 500):
+        chunk = paths[start : start + 500]
+        found.update(_zsplit(run(repo, "--literal-pathspecs", *args, "--", *chunk)))
+    return found
+
+
 def show(repo: Path, rev: str, path: str) -> bytes | None:
     proc = subprocess.run(
         ["git", "-C", str(repo), "show", f"{rev}:{path}"],
