@@ -77,8 +77,11 @@ def _to_directory(repo: Path, path: str) -> None:
     (repo / path / "inner.py").write_text("def inner():\n    return 1\n")
 
 
-@pytest.mark.parametrize("first_run", [True, False], ids=["first run", "incremental"])
-def test_a_file_rewritten_after_it_was_read_is_read_again(tmp_path: Path, first_run: bool) -> None:
+@pytest.mark.parametrize(
+    ("backend", "first_run"), [("sqlite", True), ("sqlite", False), ("postgres", True), ("postgres", False)],
+    ids=["first run", "incremental", "postgres-first run", "postgres-incremental"], indirect=["backend"],
+)  # fmt: skip
+def test_a_file_rewritten_after_it_was_read_is_read_again(tmp_path: Path, backend: str, first_run: bool) -> None:
     repo = _repo(tmp_path)
     if not first_run:
         index(repo)
@@ -120,7 +123,10 @@ def test_a_file_that_keeps_changing_is_skipped_and_indexed_next_run(
     assert_as_cold(repo, tmp_path)
 
 
-@pytest.mark.parametrize("first_run", [True, False], ids=["first run", "incremental"])
+@pytest.mark.parametrize(
+    ("backend", "first_run"), [("sqlite", True), ("sqlite", False), ("postgres", False)],
+    ids=["first run", "incremental", "postgres-incremental"], indirect=["backend"],
+)  # fmt: skip
 @pytest.mark.parametrize(
     ("path", "change", "stored"),
     [
@@ -131,7 +137,7 @@ def test_a_file_that_keeps_changing_is_skipped_and_indexed_next_run(
     ],
 )  # fmt: skip
 def test_a_file_gone_after_it_was_read_is_a_change_with_its_reason(
-    tmp_path: Path, first_run: bool, path: str, change: str, stored: tuple[str, str] | None
+    tmp_path: Path, backend: str, first_run: bool, path: str, change: str, stored: tuple[str, str] | None
 ) -> None:
     repo = _repo(tmp_path)
     if not first_run:
