@@ -318,6 +318,16 @@ def changed_in_worktree(repo: Path) -> list[str]:
 def symlinks(repo: Path, rev: str, paths: list[str]) -> set[str]:
     """Which of ``paths`` are symbolic links (mode 120000) at ``rev`` ("" is
     the staged version): git stores a link as a blob holding its target."""
+    return _of_mode(repo, rev, paths, "120000")
+
+
+def gitlinks(repo: Path, paths: list[str]) -> set[str]:
+    """Which of ``paths`` are submodules in git's index (gitlinks, mode
+    160000): a path listed by git that is a directory on disk is one only then."""
+    return _of_mode(repo, "", paths, "160000")
+
+
+def _of_mode(repo: Path, rev: str, paths: list[str], mode: str) -> set[str]:
     found: set[str] = set()
     for start in range(0, len(paths), 500):
         chunk = paths[start : start + 500]
@@ -327,8 +337,21 @@ def symlinks(repo: Path, rev: str, paths: list[str]) -> set[str]:
             out = run(repo, "--literal-pathspecs", "ls-tree", "-r", "-z", rev, "--", *chunk)
         for entry in _zsplit(out):
             meta, _, path = entry.partition("\t")
-            if meta.startswith("120000 "):
+            if meta.startswith(mode + " "):
                 found.add(path)
+    return found
+
+
+def differing_from(repo: Path, commit: str, paths: list[str]) -> set[str]:
+    """Which of ``paths`` differ in the work tree from ``commit``, staged or
+    not (deleted ones too): git's view of them now."""
+    args = ("--no-optional-locks", "diff", "--name-only", "-z", "--no-renames", commit)
+    if len(paths) > 2_000:  # one walk of the index costs less than many calls
+        return set(_zsplit(run(repo, *args))) & set(paths)
+    found: set[str] = set()
+    for start in range(0, len(paths), 500):
+        chunk = paths[start : start + 500]
+        found.update(_zsplit(run(repo, "--literal-pathspecs", *args, "--", *chunk)))
     return found
 
 

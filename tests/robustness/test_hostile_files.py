@@ -83,12 +83,14 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "symlink into .git": ("skipped", "symbolic link"),
     "file name not valid UTF-8": ("skipped", "file name is not valid UTF-8 (rename the file)"),
     "git submodule": ("skipped", "git submodule (not indexed)"),
+    "nested git repository": ("skipped", "nested git repository (not indexed)"),
     "50 MB generated file": ("skipped", "too large (50.0 MB > 2.0 MB limit)"),
 }
 PATHS = {case: path for case, (path, _) in COMMITTED.items()} | {c: p for c, (p, _) in SYMLINKS.items()}
 PATHS |= {
     "file name not valid UTF-8": "latin\\xe9.py",
     "git submodule": "vendor/sub",
+    "nested git repository": "nested/",
     "50 MB generated file": "huge.py",
 }
 
@@ -119,6 +121,9 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, di
         git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(sub), "vendor/sub")
         commit(repo, "hostile files")
         (repo / "gone.py").unlink()  # still in git's index: listed, then missing
+        nested = init_repo(repo / "nested")  # untracked: listed by --others as "nested/"
+        write(nested, {"inner.py": FUNC.format("in_nested")})
+        commit(nested)
         with (repo / "huge.py").open("wb") as fh:  # untracked: listed by --others
             line = b"x = 'generated line of a very large file, never parsed'\n"
             fh.write(line * (50_000_000 // len(line) + 1))
@@ -212,7 +217,7 @@ def _listing_then(action: str, repo: Path, target: str) -> object:
         ("deleted", None),
         ("changed", "indexed"),
         ("symlink", "symbolic link"),
-        ("directory", "git submodule (not indexed)"),
+        ("directory", "now a directory"),
         ("fifo", "not a regular file"),
     ],
 )

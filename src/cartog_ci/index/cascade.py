@@ -16,14 +16,17 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
-from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, Edge, FileExtraction, IndexResult, NumberedEdge, Symbol
+from cartog_ci.domain import (
+    CALLABLE_KINDS, TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol,
+)  # fmt: skip
+from cartog_ci.errors import GitError
 from cartog_ci.index.deps import (
     SITE_HASH,
     FileDeps,
@@ -34,7 +37,10 @@ from cartog_ci.index.deps import (
     key_hash,
     symbol_keys,
 )
-from cartog_ci.index.files import Count, Limits, ParseJob, Progress, extracting, stored_name, walk
+from cartog_ci.index.files import (
+    NOW_A_DIRECTORY, SUBMODULE, Count, Limits, ParseJob, ParseResult, Progress, changed_since_read, extract_file,
+    extracting, stored_name, walk,
+)  # fmt: skip
 from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -48,6 +54,11 @@ class _Pending:
     one's answer over from the same edge before, or resolves it again."""
 
     numbered: list[NumberedEdge] = field(default_factory=list)
+
+    def forget(self, path: str) -> None:
+        """Not the edges of ``path``: its rows were deleted (their IDs may
+        be given to other rows), to be written again or not at all."""
+        self.numbered = [(i, e) for i, e in self.numbered if e.file != path]
 
 
 @dataclass
@@ -90,6 +101,12 @@ class _Plan:
     head: str | None
     dirty: list[str]
     mode: str
+    in_git: bool = True  # listed by git (else by a walk of the directory)
+
+
+# What a file that changed while it was read, then again when read once
+# more, is stored as (docs/incremental.md, a consistent snapshot).
+CHANGED_WHILE_READ = "changed while being read: indexed next run"
 
 
 _EXTRACTOR_SOURCES = ("parse", "languages", "index", "embed/text.py")
@@ -126,7 +143,7 @@ def _plan(root: Path, store: Store, force: bool, stored: Iterable[str]) -> _Plan
     top = git.toplevel(root)
     if top is None or top.resolve() != root.resolve():
         files = [p for p in walk(root) if not _ours(p)]
-        return _Plan(files, files, None, [], "force" if force else "full")
+        return _Plan(files, files, None, [], "force" if force else "full", in_git=False)
     # HEAD, the changes against it and the untracked files: one `git status`
     state = git.work_tree(root)
     listed = [p for p in git.tracked_and_untracked(root, state.untracked) if not _ours(p)]
@@ -220,6 +237,9 @@ def _index(
         pending = _Pending()  # the re-parsed files' edges
         vanished: set[str] = set()  # IDs of the symbols of dropped files
         stored_symbols: dict[str, list[Symbol]] | None = None  # file -> its symbols as stored, kept up to date
+        current = dict(stored_states)  # path -> (sha256, status) as stored now, kept up to date
+        dropped: list[str] = []  # the files whose rows went, in order
+        seen: dict[str, str] = {}  # path -> what was read of it (``ParseResult.seen``)
 
         def drop(path: str) -> None:
             edges = store.edges_in_file(path)
@@ -231,7 +251,8 @@ def _index(
                 change.disk = True
             old_targets.update(e.target_id for e in edges if e.target_id)
             store.delete_file(path)
-            result.deleted_files.append(path)
+            dropped.append(path)
+            current.pop(path, None)
             if stored_symbols is not None:
                 stored_symbols.pop(path, None)
 
@@ -255,25 +276,31 @@ def _index(
             stored_symbols = {}
             for s in store.all_symbols():
                 stored_symbols.setdefault(s.file, []).append(s)
-        for item in parsed:
+
+        def take(item: ParseResult) -> None:
+            """Store what was read of one file."""
+            nonlocal applying
             path = item.state.path
+            if item.seen:
+                seen[path] = item.seen
             if item.unchanged:
                 result.skipped_by_hash += 1
-                continue
+                return
             if item.vanished:  # deleted from the work tree only: as if git had lost it
-                if path in stored_states:
+                if path in current:
                     drop(path)
-                continue
+                return
             if item.extraction is None:
-                if path in stored_states and stored_states[path][1] == "indexed":
-                    drop(path)
-                    result.deleted_files.pop()
+                state = _directory_named(root, item.state) if plan.in_git else item.state
+                if _status(current, path) == "indexed":
+                    drop(path)  # a module gone: what read it is resolved again
                 else:
-                    change.disk = True
-                store.put_file(item.state)
-                if item.state.status == "skipped":
-                    result.skipped_files.append((path, item.state.reason))
-                continue
+                    change.disk = True  # no source: what a language reads of the disk may differ
+                store.put_file(state)
+                current[path] = (state.sha256, state.status)
+                if state.status == "skipped":
+                    result.skipped_files.append((path, state.reason))
+                return
             result.parsed += 1
             started = time.perf_counter()
             _apply_file(
@@ -281,12 +308,36 @@ def _index(
                 fresh=fresh, search_index=plan.mode == "incremental",
             )  # fmt: skip
             store.put_file(item.state)
+            current[path] = (item.state.sha256, "indexed")
             reparsed.append(path)
             if stored_symbols is not None:  # as written: one symbol an ID, the last
                 stored_symbols[path] = list({s.id: s for s in item.extraction.symbols}.values())
             applying += time.perf_counter() - started
+
+        def forget(path: str) -> None:
+            """What this run stored of ``path`` goes, to read it again."""
+            if path in current:
+                drop(path)
+            pending.forget(path)
+            reparsed[:] = [p for p in reparsed if p != path]
+            result.skipped_files[:] = [s for s in result.skipped_files if s[0] != path]
+
+        for item in parsed:
+            take(item)
         result.timings["read_parse"] = time.perf_counter() - clock - applying
         result.timings["merkle"] = applying
+        # A file that changed after it was read is read again, once; one that
+        # changed again is stored as skipped and left dirty for the next run
+        # (docs/incremental.md, a consistent snapshot).
+        clock = time.perf_counter()
+        unsettled = _settle(root, limits, seen, forget, take)
+        for path in unsettled:
+            store.put_file(_unsettled_state(path))
+            current[path] = ("", "skipped")
+            result.skipped_files.append((path, CHANGED_WHILE_READ))
+        result.timings["snapshot"] = time.perf_counter() - clock
+        # stored before, gone now (a file skipped now is not deleted: it is listed)
+        result.deleted_files = [p for p in dict.fromkeys(dropped) if p in stored_states and p not in current]
 
         clock = time.perf_counter()
         # an incremental run removed these symbols, nothing else: only edges to them can dangle
@@ -313,10 +364,68 @@ def _index(
         result.timings["centrality"] = time.perf_counter() - clock
         store.set_meta("last_commit", plan.head)
         store.set_meta("extractor", extractor_fingerprint())
-        store.set_meta("dirty_files", json.dumps(plan.dirty))
+        clock = time.perf_counter()
+        store.set_meta("dirty_files", json.dumps(_dirty(root, plan, limits, seen, unsettled)))
+        result.timings["snapshot"] += time.perf_counter() - clock
         store.set_meta("language_pack", _language_pack())
         store.set_meta("languages", json.dumps(store.indexed_languages()))
     return result
+
+
+def _settle(
+    root: Path,
+    limits: Limits,
+    seen: dict[str, str],
+    forget: Callable[[str], None],
+    take: Callable[[ParseResult], None],
+) -> list[str]:
+    """Every file read is read again: one that changed since (rewritten,
+    deleted, replaced by a directory or a link, even back and forth) is
+    forgotten and read once more, here; those that changed again by then,
+    forgotten, are returned. What is stored was thus the whole file at one
+    moment, never a file read half-way through a write."""
+    changed = changed_since_read(str(root), seen, limits)
+    for path in changed:
+        forget(path)
+    for path in changed:
+        take(extract_file(ParseJob(path, root=str(root), limits=limits, code_hashes=False)))
+    again = changed_since_read(str(root), {p: seen[p] for p in changed if p in seen}, limits)
+    for path in again:
+        forget(path)
+    return again
+
+
+def _unsettled_state(path: str) -> FileState:
+    from cartog_ci import languages
+
+    spec = languages.for_path(path)
+    return FileState(stored_name(path), spec.name if spec else None, "", 0, status="skipped", reason=CHANGED_WHILE_READ)
+
+
+def _directory_named(root: Path, state: FileState) -> FileState:
+    """A listed path found to be a directory is a submodule only when git's
+    index says so (a gitlink); otherwise a file was replaced by one."""
+    if state.reason == NOW_A_DIRECTORY and git.gitlinks(root, [state.path]):
+        return replace(state, reason=SUBMODULE)
+    return state
+
+
+def _dirty(root: Path, plan: _Plan, limits: Limits, seen: dict[str, str], unsettled: list[str]) -> list[str]:
+    """The files the next run reads whatever git says then: those changed
+    when the run began, and of the others it read, those git now sees as
+    changed since ``last_commit`` and those changed since they were read
+    (in that order: a file that was the commit's for git may have been
+    edited before it was read, then checked out again; the next run would
+    take it for the commit's)."""
+    dirty = set(plan.dirty) | set(unsettled)
+    clean = {p: s for p, s in seen.items() if p not in dirty}  # said unchanged by git when the run began
+    if plan.head is not None and clean:
+        try:
+            dirty |= git.differing_from(root, plan.head, sorted(clean))
+        except GitError:  # no answer: each is read again
+            dirty |= set(clean)
+        dirty |= set(changed_since_read(str(root), clean, limits))
+    return sorted(p for p in dirty if not _ours(p))
 
 
 def _parsed_elsewhere(jobs: int) -> bool:
@@ -334,6 +443,12 @@ def _all_symbols(by_file: dict[str, list[Symbol]]) -> list[Symbol]:
     return sorted(
         (s for symbols in by_file.values() for s in symbols), key=lambda s: (s.file, s.start_byte, -s.end_byte, s.id)
     )
+
+
+def _status(states: dict[str, tuple[str, str]], path: str) -> str:
+    """The file's status in ``states`` (path -> (SHA-256, status)), "" when absent."""
+    state = states.get(path)
+    return state[1] if state is not None else ""
 
 
 def _stored_sha(states: dict[str, tuple[str, str]], path: str) -> str | None:

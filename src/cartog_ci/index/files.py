@@ -44,6 +44,15 @@ _SKIP_DIRS = frozenset(
      ".mypy_cache", ".pytest_cache", ".tox", ".eggs"}
 )  # fmt: skip
 
+# Why a listed path that is a directory is not indexed: git lists a
+# directory for a submodule (a gitlink, mode 160000 in its index: the
+# indexer asks git, ``index/cascade.py``) and, with a trailing slash, for
+# an untracked repository nested in the work tree; any other listed path
+# is a file replaced by a directory, whose files git lists in the next run.
+NOW_A_DIRECTORY = "now a directory"
+SUBMODULE = "git submodule (not indexed)"
+NESTED_REPOSITORY = "nested git repository (not indexed)"
+
 Progress = Callable[[str], None]
 Count = Callable[[int, int], None]  # (done, total) after each file
 
@@ -77,6 +86,10 @@ class ParseResult:
     unchanged: bool = False
     vanished: bool = False  # absent: deleted from the work tree, or not in the revision
     source: bytes = b""  # the UTF-8 source parsed, with ``keep_source``
+    # what the work-tree file was when read, to compare with a later read
+    # (``changed_since_read``): its bytes' SHA-256, why it was skipped
+    # unread, or "absent"; "" for bytes not read from a work tree
+    seen: str = ""
 
 
 def walk(root: Path) -> list[str]:
@@ -141,19 +154,20 @@ def extract_file(job: ParseJob) -> ParseResult:
     ready = _readied(job)
     if isinstance(ready, ParseResult):
         return ready
-    spec, sha, size, source = ready
+    spec, sha, size, source, seen = ready
     try:
         result = spec.extract(
             job.path, source, timeout_ms=job.limits.timeout_ms, edge_kinds=job.edge_kinds, code_hashes=job.code_hashes
         )
     except ParseTimeout as exc:
-        return _skip(job.path, spec.name, str(exc), sha, size)
-    return _extracted(job, spec, sha, size, source, result)
+        return replace(_skip(job.path, spec.name, str(exc), sha, size), seen=seen)
+    return _extracted(job, spec, sha, size, source, result, seen)
 
 
-def _readied(job: ParseJob) -> ParseResult | tuple[Language, str, int, bytes]:
-    """The file's language, SHA-256, size and UTF-8 source, to extract; or
-    the result without extraction (unchanged, skipped, absent)."""
+def _readied(job: ParseJob) -> ParseResult | tuple[Language, str, int, bytes, str]:
+    """The file's language, SHA-256, size, UTF-8 source and what was seen
+    of it (``ParseResult.seen``), to extract; or the result without
+    extraction (unchanged, skipped, absent)."""
     # the languages (and tree-sitter) load with the first file to parse, not
     # with every command
     from cartog_ci import languages
@@ -168,28 +182,55 @@ def _readied(job: ParseJob) -> ParseResult | tuple[Language, str, int, bytes]:
             return _skip(name, _suffix(name), "unsupported language")
         return _skip(name, language, "file name is not valid UTF-8 (rename the file)")
     data = _read(job, language) if job.root else job.data
+    seen = _seen(data) if job.root else ""
     if isinstance(data, ParseResult):
-        return data
+        return replace(data, seen=seen)
     if data is None:
-        return _absent(job.path, language)
+        return replace(_absent(job.path, language), seen=seen)
     if spec is None:
         return _skip(job.path, _suffix(job.path), "unsupported language", size=len(data))
     if len(data) > job.limits.max_bytes:
-        return _skip(job.path, language, _too_large(len(data), job.limits.max_bytes), size=len(data))
-    sha = hashlib.sha256(data).hexdigest()
+        too_large = _too_large(len(data), job.limits.max_bytes)
+        return replace(_skip(job.path, language, too_large, size=len(data)), seen=seen)
+    sha = seen or hashlib.sha256(data).hexdigest()
     if job.stored_sha == sha:
-        return ParseResult(FileState(job.path, language, sha, len(data)), None, unchanged=True)
+        return ParseResult(FileState(job.path, language, sha, len(data)), None, unchanged=True, seen=seen)
     problem = content_problem(data)
     if problem:
-        return _skip(job.path, language, problem, sha, len(data))
+        return replace(_skip(job.path, language, problem, sha, len(data)), seen=seen)
     source = decode_source(data)
     if source is None:
-        return _skip(job.path, language, "not valid UTF-8 text", sha, len(data))
-    return spec, sha, len(data), source
+        return replace(_skip(job.path, language, "not valid UTF-8 text", sha, len(data)), seen=seen)
+    return spec, sha, len(data), source, seen
+
+
+def _seen(read: bytes | ParseResult | None) -> str:
+    """What ``_read`` found, to compare with what it finds later."""
+    if read is None:
+        return "absent"
+    if isinstance(read, ParseResult):  # not read (a link, a directory, too large …): why, and the size seen
+        return f"{read.state.reason}\0{read.state.size}"
+    return hashlib.sha256(read).hexdigest()
+
+
+def changed_since_read(root: str, seen: dict[str, str], limits: Limits) -> list[str]:
+    """The paths whose work-tree file is not what was seen when it was read
+    (``ParseResult.seen``: path -> what was seen), found by reading each
+    again the same way: changed, deleted, replaced by a directory or a
+    link, or back since (docs/incremental.md, a consistent snapshot)."""
+    from cartog_ci import languages
+
+    changed = []
+    for path, was in seen.items():
+        spec = languages.for_path(path)
+        job = ParseJob(path, root=root, limits=limits)
+        if _seen(_read(job, spec.name if spec else None)) != was:
+            changed.append(path)
+    return changed
 
 
 def _extracted(
-    job: ParseJob, spec: Language, sha: str, size: int, source: bytes, result: FileExtraction
+    job: ParseJob, spec: Language, sha: str, size: int, source: bytes, result: FileExtraction, seen: str = ""
 ) -> ParseResult:
     """The result of an extraction, with its texts when the job wants them."""
     if job.texts:
@@ -197,7 +238,7 @@ def _extracted(
 
         result = replace(result, texts=texts_for(result.symbols, source))
     state = FileState(job.path, spec.name, sha, size, result.lines, result.merkle_hash)
-    return ParseResult(state, result, source=source if job.keep_source else b"")
+    return ParseResult(state, result, source=source if job.keep_source else b"", seen=seen)
 
 
 def extract_all(
@@ -266,14 +307,14 @@ def _extract_packed(job: ParseJob) -> tuple[ParseResult, _Packed | None]:
     ready = _readied(job)
     if isinstance(ready, ParseResult):
         return ready, None
-    spec, sha, size, source = ready
+    spec, sha, size, source, seen = ready
     try:
         found, edges = spec.extract_rows(
             job.path, source, timeout_ms=job.limits.timeout_ms, edge_kinds=job.edge_kinds, code_hashes=job.code_hashes
         )
     except ParseTimeout as exc:
-        return _skip(job.path, spec.name, str(exc), sha, size), None
-    result = _extracted(job, spec, sha, size, source, found)
+        return replace(_skip(job.path, spec.name, str(exc), sha, size), seen=seen), None
+    result = _extracted(job, spec, sha, size, source, found, seen)
     texts = result.extraction.texts if result.extraction is not None else ()
     packed = (
         found.path, found.language, tuple(map(_SYMBOL_FIELDS, found.symbols)), tuple(edges),
@@ -337,8 +378,8 @@ def _read(job: ParseJob, language: str | None) -> bytes | ParseResult | None:
         return _skip(job.path, language, f"unreadable ({exc.strerror})")
     if stat.S_ISLNK(st.st_mode):
         return _skip(job.path, language, "symbolic link")
-    if stat.S_ISDIR(st.st_mode):  # git lists a directory only for a gitlink
-        return _skip(job.path, language, "git submodule (not indexed)")
+    if stat.S_ISDIR(st.st_mode):  # a gitlink (the indexer asks git), or a file replaced by a directory
+        return _skip(job.path, language, NESTED_REPOSITORY if job.path.endswith("/") else NOW_A_DIRECTORY)
     if not stat.S_ISREG(st.st_mode):
         return _skip(job.path, language, "not a regular file")
     if language is None:
