@@ -204,6 +204,8 @@ def symbol_keys(
             return
         out.update({("n", s.name), ("n", None), ("q", s.qualified_name), ("q", None)})
         out.update({("c", s.parent_id, s.name), ("c", s.parent_id, None)})
+        if kind_of(s.parent_id) == "module":  # a top-level name of its directory
+            out.add(("dn", posixpath.dirname(s.file), s.name))
         if s.kind == "method" and kind_of(s.parent_id) in ("module", "namespace"):
             out.add(DETACHED_CANDIDATES)
 

@@ -479,6 +479,7 @@ class Resolver:
         self.foreign_nodes: dict[int, set[int]] = {}
         self._site: tuple[str, int] = ("", 0)  # the file and line of the edge being resolved
         self._detached: dict[str, dict[str, list[str]]] | None = None
+        self._dir_names: dict[str, set[str]] = {}  # ``_defined_in_dir``
         # ``_export`` answers from the start of a chain, by (file, name, hops);
         # emptied when the hierarchy is set (a member is looked up in it)
         self._exports: dict[tuple[str, str, int], tuple[str, ...] | None] = {}
@@ -617,18 +618,22 @@ class Resolver:
                 found += self.t.children.get(module_id, {}).get(name, [])
         return self._bound_names(language, found)
 
-    def _names_in_dir(self, directory: str) -> set[str]:
-        """The top-level names of the directory's files: ``_top`` of any of
-        them finds nothing else (once per directory, not per edge)."""
-        def names() -> set[str]:
-            found: set[str] = set()
-            for f in self.t.files_by_dir.get(directory, []):
-                module_id = self.t.module_of_file.get(f)
+    def _defined_in_dir(self, directory: str, name: str) -> bool:
+        """Whether a file of the directory defines ``name`` at its top level
+        (else ``_top`` of none of them finds it): read as ``("dn", directory,
+        name)``, the set of names built once per directory, not per edge."""
+        if self.rec is not None:
+            self.rec.cur.add(("dn", directory, name))
+        names = self._dir_names.get(directory)
+        if names is None:
+            names = self._dir_names[directory] = set()
+            modules = cast(dict[str, str], _unlooked(self.t.module_of_file))
+            children = cast(dict[str, dict[str, list[str]]], _unlooked(self.t.children))
+            for f in cast(dict[str, list[str]], _unlooked(self.t.files_by_dir)).get(directory, []):
+                module_id = modules.get(f)
                 if module_id is not None:
-                    found.update(name for name, ids in self.t.children.get(module_id, {}).items() if ids)
-            return found
-
-        return self.t.remember("resolver.dir_names", directory, names)
+                    names.update(n for n, ids in (children.get(module_id) or {}).items() if ids)
+        return name in names
 
     def _bound_names(self, language: str, ids: list[str]) -> list[str]:
         """The definitions a bare or module-qualified name can mean: in Go
@@ -796,7 +801,7 @@ class Resolver:
         if siblings and _package_is_directory(source.language):
             # `_top` already spans the package: once, not once per file (O(n²))
             same_dir = [i for i in self._top(source.file, name) if self.t.by_id[i].file != source.file]
-        elif name in self._names_in_dir(directory):
+        elif self._defined_in_dir(directory, name):
             same_dir = [i for f in siblings for i in self._top(f, name)]
         else:  # no file of the directory defines it at its top level
             same_dir = []
