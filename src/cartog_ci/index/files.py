@@ -218,6 +218,8 @@ def changed_since_read(root: str, seen: dict[str, str], limits: Limits) -> list[
     (``ParseResult.seen``: path -> what was seen), found by reading each
     again the same way: changed, deleted, replaced by a directory or a
     link, or back since (docs/incremental.md, a consistent snapshot)."""
+    if not seen:  # nothing read (nothing changed): no language to import
+        return []
     from cartog_ci import languages
 
     changed = []
