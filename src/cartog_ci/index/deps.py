@@ -143,30 +143,38 @@ class FileDeps:
 
 def split(keys: Iterable[Key], path: str, symbols: Mapping[str, Symbol]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The hashes of ``keys`` (read by an edge of ``path``), and of those
-    another file's change may change (``is_local``; ``symbols``: by ID)."""
-    deps: set[int] = set()
-    outside: set[int] = set()
+    another file's change may change (not ``_owner``'s: ``symbols`` by ID)."""
+    deps: list[int] = []
+    outside: list[int] = []
+    known = _SPLIT
     for k in keys:
-        h = key_hash(k)
-        deps.add(h)
-        if not is_local(k, path, symbols):
-            outside.add(h)
-    return tuple(sorted(deps)), tuple(sorted(outside))
+        entry = known.get(k)
+        if entry is None:
+            entry = known[k] = (key_hash(k), _owner(k, symbols))
+        deps.append(entry[0])
+        if entry[1] != path:
+            outside.append(entry[0])
+    return tuple(deps), tuple(outside)
 
 
-def is_local(key: Key, path: str, symbols: Mapping[str, Symbol]) -> bool:
-    """Whether only a change of ``path`` changes ``key``: its symbols'
+# key -> (its hash, the file only whose change changes it, if one)
+_SPLIT: dict[Key, tuple[int, str | None]] = {}
+
+
+def _owner(key: Key, symbols: Mapping[str, Symbol]) -> str | None:
+    """The file only whose change changes ``key``, if one: its symbols'
     fields, positions and children, its bindings, star imports and lines
-    importing a module whole."""
+    importing a module whole. Kept per process: a symbol's file is part of
+    its ID."""
     tag = key[0]
     if tag in ("s", "p", "c"):
         found = symbols.get(key[1]) if isinstance(key[1], str) else None
-        return found is not None and found.file == path
+        return found.file if found is not None else None
     if tag in ("b", "*"):
-        return key[1] == path
-    if tag == "L":
-        return isinstance(key[1], tuple) and key[1][0] == path
-    return False
+        return key[1] if isinstance(key[1], str) else None
+    if tag == "L" and isinstance(key[1], tuple):
+        return str(key[1][0])
+    return None
 
 
 # -- what a change of the index changes ------------------------------------
