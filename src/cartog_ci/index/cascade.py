@@ -11,9 +11,7 @@ import hashlib
 import importlib.util
 import json
 import os
-import re
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -24,7 +22,7 @@ from typing import TYPE_CHECKING
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
 from cartog_ci.domain import (
-    CALLABLE_KINDS, TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol,
+    TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol,
 )  # fmt: skip
 from cartog_ci.errors import GitError
 from cartog_ci.index.deps import (
@@ -45,7 +43,6 @@ from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.index.resolve import Answer
-    from cartog_ci.languages.base import ScopeRules
     from cartog_ci.store.base import Store
 
 @dataclass

@@ -5,7 +5,7 @@ The resolver notes every key its lookups read (index/resolve.py
 ``("b", file, name)`` for a file's binding of a name, ``("f", path)`` for
 whether a file is a module of the project, and so on (``LOOKED_TABLES``).
 This module says which keys a change of the index changes, from the change
-alone (``changed_keys``): an edge is resolved again exactly when one of the
+alone (``symbol_keys``, ``binding_keys``): an edge is resolved again exactly when one of the
 keys its answer read changed. Nothing here knows a language: a language's
 resolution is its module's and the resolver's, and what it read is what it
 depends on.
