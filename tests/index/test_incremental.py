@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import assert_as_cold, commit, exported, git, index, init_repo, make_repo, open_store, resolved_on, sql_rows, write
+from tests.testing.fixtures import assert_as_cold, commit, exported, git, index, init_repo, make_repo, open_store, sql_rows, write
 
 # Every test on both backends: the cold index they are compared with is an
 # SQLite file, so on PostgreSQL each comparison is also across backends.
@@ -554,7 +554,7 @@ def test_changing_a_base_class_reresolves_calls_on_constructed_receivers(tmp_pat
     assert_as_cold(repo, tmp_path)
 
 
-def test_changing_a_base_class_reresolves_self_calls_of_subclasses_in_untouched_files(tmp_path: Path, backend: str) -> None:
+def test_changing_a_base_class_reresolves_self_calls_of_subclasses_in_untouched_files(tmp_path: Path) -> None:
     repo = init_repo(tmp_path / "repo")
     write(repo, {
         "pkg/base.py": "class A:\n    def run(self):\n        pass\n\n\nclass B:\n    def run(self):\n        pass\n",
@@ -574,11 +574,11 @@ def test_changing_a_base_class_reresolves_self_calls_of_subclasses_in_untouched_
     svc.write_text(svc.read_text().replace("    pass\n", "    limit = 3\n"))
     result = index(repo)
     assert result.categories["modified"] == ["pkg/svc.py:class:Svc"]
-    assert result.edges_resolved == resolved_on(backend, 1, repo)  # the base; the two imports keep their targets
+    assert result.edges_resolved == 1  # the base; the two imports keep their targets
     assert_as_cold(repo, tmp_path)
 
 
-def test_changing_a_base_class_reresolves_the_self_calls_its_methods_carried_over(tmp_path: Path, backend: str) -> None:
+def test_changing_a_base_class_reresolves_the_self_calls_its_methods_carried_over(tmp_path: Path) -> None:
     """A base changed in the file alone: the class's methods are unchanged,
     their edges carried over, yet `self.g()` now finds the new base's `g`
     (an index after 18f22fa kept it unresolved, a cold build did not)."""
@@ -592,13 +592,13 @@ def test_changing_a_base_class_reresolves_the_self_calls_its_methods_carried_ove
     path = repo / "a.py"
     path.write_text(path.read_text().replace("class A(Base1):", "class A(Base2):"))
     result = index(repo)
-    assert result.edges_resolved == resolved_on(backend, 2, repo)  # the inherits edge, then `self.g()`
+    assert result.edges_resolved == 2  # the inherits edge, then `self.g()`
     targets = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["target_name"] == "g"}
     assert targets == {"a.py:method:A.f": "a.py:method:Base2.g"}
     assert_as_cold(repo, tmp_path)
 
 
-def test_changing_a_base_class_reresolves_calls_naming_a_subclass_or_what_returns_one(tmp_path: Path, backend: str) -> None:
+def test_changing_a_base_class_reresolves_calls_naming_a_subclass_or_what_returns_one(tmp_path: Path) -> None:
     """`B.g()` with B a subclass of the class whose base changed, in a file
     untouched: found through B's name (an index after 18f22fa kept the old
     answer), as are `B().g()` and `make().g()` with `make() -> Alias`, B
@@ -618,14 +618,14 @@ def test_changing_a_base_class_reresolves_calls_naming_a_subclass_or_what_return
     result = index(repo)
     # the inherits edge; A's signature (its bases) changed, so what read A's
     # fields again (B's base, the import of A), then the three calls on B
-    assert result.edges_resolved == resolved_on(backend, 6, repo)
+    assert result.edges_resolved == 6
     edges = [e for e in exported(repo)["edges"] if e["target_name"] == "g" and e["source_id"] == "c.py:function:use"]
     assert [e["target_id"] for e in edges] == ["a.py:method:Base2.g"] * 3 + [None]
     assert_as_cold(repo, tmp_path)
 
 
 def test_a_deleted_module_star_imported_by_a_package_re_resolves_what_its_imports_gave_through_it(
-    tmp_path: Path, backend: str
+    tmp_path: Path,
 ) -> None:
     """The names a deleted module's imports bound are revisited where a star
     import of it passed them on (`pkg` gave `alpha` from m2's import), not
@@ -646,14 +646,14 @@ def test_a_deleted_module_star_imported_by_a_package_re_resolves_what_its_import
     (repo / "pkg/m4.py").unlink()
     result = index(repo)
     # pkg's star import and __init__'s edges that read m2's or m4's names; m3's import and call of alpha
-    assert result.edges_resolved == resolved_on(backend, 4, repo)
+    assert result.edges_resolved == 4
     edges = {(e["source_id"], e["target_name"]): e["target_id"] for e in exported(repo)["edges"]}
     assert edges[("pkg/m3.py:function:f", "alpha")] is None
     assert edges[("pkg/other.py:function:g", "beta")] == "pkg/m0.py:function:beta"
     assert_as_cold(repo, tmp_path)
 
 
-def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path, backend: str) -> None:
+def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path) -> None:
     repo = init_repo(tmp_path / "repo")
     write(repo, {
         "pkg/util.py": "def a():\n    pass\n\n\ndef b():\n    pass\n",
@@ -666,7 +666,7 @@ def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path, backe
     result = index(repo)
     assert result.categories["modified"] == ["pkg/use.py:function:one"]
     # a body edit changes nothing an answer read: every edge keeps its target
-    assert result.edges_resolved == resolved_on(backend, 0, repo)
+    assert result.edges_resolved == 0
     targets = {(e["source_id"], e["target_id"]) for e in exported(repo)["edges"] if e["kind"] == "calls"}
     assert targets == {
         ("pkg/use.py:function:one", "pkg/util.py:function:a"), ("pkg/use.py:function:one", "pkg/util.py:function:b"),
@@ -675,7 +675,7 @@ def test_a_body_edit_re_resolves_that_functions_edges_only(tmp_path: Path, backe
     assert_as_cold(repo, tmp_path)
 
 
-def test_calls_on_what_a_function_returns_follow_its_signature_not_its_body(tmp_path: Path, backend: str) -> None:
+def test_calls_on_what_a_function_returns_follow_its_signature_not_its_body(tmp_path: Path) -> None:
     repo = init_repo(tmp_path / "repo")
     write(repo, {
         "pkg/models.py": (
@@ -696,18 +696,18 @@ def test_calls_on_what_a_function_returns_follow_its_signature_not_its_body(tmp_
     assert result.categories["modified"] == ["pkg/models.py:function:make"]
     # nothing an answer read changed (make()'s signature is the same): no edge
     # is resolved again (4, then 2 before recorded dependencies)
-    assert result.edges_resolved == resolved_on(backend, 0, repo)
+    assert result.edges_resolved == 0
     assert runs() == ["pkg/models.py:method:Foo.run"] * 2
     models.write_text(models.read_text().replace("-> Foo:", "-> Bar:"))
     result = index(repo)
     # make's signature changed: what read make again (its references, the
     # import of it, the calls on what it returns)
-    assert result.edges_resolved == resolved_on(backend, 7, repo)
+    assert result.edges_resolved == 7
     assert runs() == ["pkg/models.py:method:Bar.run"] * 2
     assert_as_cold(repo, tmp_path)
 
 
-def test_an_import_kept_over_a_body_edit_follows_its_module(tmp_path: Path, backend: str) -> None:
+def test_an_import_kept_over_a_body_edit_follows_its_module(tmp_path: Path) -> None:
     """A re-parsed file's unchanged import keeps its target, as an untouched
     file's does; a change of the module it names still reaches it."""
     repo = init_repo(tmp_path / "repo")
@@ -724,7 +724,7 @@ def test_an_import_kept_over_a_body_edit_follows_its_module(tmp_path: Path, back
     a = repo / "pkg/a.py"
     a.write_text(a.read_text().replace("    X()\n", "    y = 1\n    X()\n"))
     result = index(repo)
-    assert result.edges_resolved == resolved_on(backend, 0, repo)  # a body edit: the call and the import keep their targets
+    assert result.edges_resolved == 0  # a body edit: the call and the import keep their targets
     assert targets() == [("calls", "pkg/b.py:function:X"), ("imports", "pkg/b.py:function:X")]
     # the same run edits a's body again and makes b re-export X from a new module
     a.write_text(a.read_text().replace("    y = 1\n", "    y = 2\n"))
@@ -790,7 +790,7 @@ def test_kept_edge_rows_read_back_in_the_order_of_a_cold_build(tmp_path: Path) -
     ]
 
 
-def test_a_changed_test_module_is_no_module_for_js_files_importing_a_name_test(tmp_path: Path, backend: str) -> None:
+def test_a_changed_test_module_is_no_module_for_js_files_importing_a_name_test(tmp_path: Path) -> None:
     """`src/b.test.ts` has the module key `test`; `import { test } from
     "vitest"` in another file binds a function of vitest, never that module
     (JS/TS name no module file by an imported name): editing b.test.ts's
@@ -811,7 +811,7 @@ def test_a_changed_test_module_is_no_module_for_js_files_importing_a_name_test(t
     assert result.parsed == 1
     # b.test.ts's new import; a.test.ts's edges and b.test.ts's others read
     # nothing that changed (all four were resolved again once, 7 and 5 before)
-    assert result.edges_resolved == resolved_on(backend, 1, repo)
+    assert result.edges_resolved == 1
     assert_as_cold(repo, tmp_path)
 
 
@@ -836,18 +836,18 @@ _SIGNALS = {
     ],
 )
 def test_a_module_appearing_re_resolves_the_imports_that_can_name_it(
-    tmp_path: Path, added: dict[str, str], resolved: int, backend: str
+    tmp_path: Path, added: dict[str, str], resolved: int
 ) -> None:
     repo = init_repo(tmp_path / "repo")
     write(repo, _SIGNALS)
     commit(repo, "initial")
     index(repo)
     write(repo, added)
-    assert index(repo).edges_resolved == resolved_on(backend, resolved, repo)
+    assert index(repo).edges_resolved == resolved
     assert_as_cold(repo, tmp_path)
 
 
-def test_js_bindings_of_a_file_nobody_imports_stay_its_own(tmp_path: Path, backend: str) -> None:
+def test_js_bindings_of_a_file_nobody_imports_stay_its_own(tmp_path: Path) -> None:
     """A new test file importing vitest's `expect` binds `expect` for itself
     only (JS/TS files see each other's names only through imports): the
     other files' `expect(...)` keep their targets. A file a barrel re-exports
@@ -869,7 +869,7 @@ def test_js_bindings_of_a_file_nobody_imports_stay_its_own(tmp_path: Path, backe
     assert result.parsed == 1
     # new.test.ts's import and call; a file appeared, so what read how JS/TS
     # finds a package (its layout: `vitest`) is asked again, a.test.ts's three edges
-    assert result.edges_resolved == resolved_on(backend, 5, repo)
+    assert result.edges_resolved == 5
     assert_as_cold(repo, tmp_path)
 
     write(repo, {"src/f.ts": 'export { x } from "./d";\n'})
@@ -962,7 +962,7 @@ _REBOUND = {
     ],
 )
 def test_an_import_bound_otherwise_re_resolves_its_file_and_its_importers(
-    tmp_path: Path, files: dict[str, str], resolved: int, backend: str
+    tmp_path: Path, files: dict[str, str], resolved: int
 ) -> None:
     """f.py imports X from b instead of a: f's unchanged function (its edge
     carried over) and h.py, which gets X through g's star import of f, now
@@ -980,10 +980,10 @@ def test_an_import_bound_otherwise_re_resolves_its_file_and_its_importers(
         assert sql_rows(store, calls + " ORDER BY file") == [
             ("f.py", "b.py:function:X"), *([("h.py", "b.py:function:X")] if "h.py" in files else [])
         ]
-    assert result.edges_resolved == resolved_on(backend, resolved, repo)
+    assert result.edges_resolved == resolved
 
 
-def test_a_module_deleted_from_the_work_tree_only_re_resolves_every_importer_of_its_name(tmp_path: Path, backend: str) -> None:
+def test_a_module_deleted_from_the_work_tree_only_re_resolves_every_importer_of_its_name(tmp_path: Path) -> None:
     """A committed module deleted from the work tree only is known gone only
     once read: the import roots before the run were not computed, so every
     import of a module named so is revisited, as a cold build answers."""
@@ -994,11 +994,11 @@ def test_a_module_deleted_from_the_work_tree_only_re_resolves_every_importer_of_
     (repo / "other" / "signals.py").unlink()
     result = index(repo)
     # no answer read other/signals.py: the imports of `signals` looked up pkg's
-    assert (result.deleted_files, result.edges_resolved) == (["other/signals.py"], resolved_on(backend, 0, repo))
+    assert (result.deleted_files, result.edges_resolved) == (["other/signals.py"], 0)
     assert_as_cold(repo, tmp_path)
 
 
-def test_a_body_edit_keeps_the_raises_of_other_functions(tmp_path: Path, backend: str) -> None:
+def test_a_body_edit_keeps_the_raises_of_other_functions(tmp_path: Path) -> None:
     """A `raise` is carried over as a call is: a body edit re-resolves that
     function's edges only; the class raised going away re-resolves it by
     name, in a file nobody re-parsed."""
@@ -1013,7 +1013,7 @@ def test_a_body_edit_keeps_the_raises_of_other_functions(tmp_path: Path, backend
     use.write_text(use.read_text().replace("def one():\n", "def one():\n    x = 1\n"))
     result = index(repo)
     assert result.categories["modified"] == ["pkg/use.py:function:one"]
-    assert result.edges_resolved == resolved_on(backend, 0, repo)  # a body edit: the raises and the import keep their targets
+    assert result.edges_resolved == 0  # a body edit: the raises and the import keep their targets
     raised = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["kind"] == "raises"}
     assert raised == {"pkg/use.py:function:one": "pkg/errors.py:class:Bad", "pkg/use.py:function:two": "pkg/errors.py:class:Bad"}
     write(repo, {"pkg/errors.py": "class Worse(Exception):\n    pass\n"})
@@ -1042,7 +1042,7 @@ _REBASED = {
     ids=["imported_from_elsewhere", "defined_in_the_file"],
 )
 def test_a_class_whose_base_name_is_bound_otherwise_re_resolves_its_own_calls(
-    tmp_path: Path, bound: str, stop: str, resolved: int, backend: str
+    tmp_path: Path, bound: str, stop: str, resolved: int
 ) -> None:
     """Child's file binds `Base` otherwise (another import, or a definition
     of its own), Child's text unchanged: its bases now resolve otherwise,
@@ -1059,7 +1059,7 @@ def test_a_class_whose_base_name_is_bound_otherwise_re_resolves_its_own_calls(
     assert result.categories["modified"] == ["pkg/b.py:module:pkg.b"]
     calls = {e["source_id"]: e["target_id"] for e in exported(repo)["edges"] if e["target_name"] in ("run", "stop")}
     assert calls == {"pkg/b.py:method:Child.go": None, "pkg/b.py:method:Child.halt": stop}
-    assert result.edges_resolved == resolved_on(backend, resolved, repo)
+    assert result.edges_resolved == resolved
     assert_as_cold(repo, tmp_path)
 
 
@@ -1075,15 +1075,14 @@ _RETURNING = {
 @pytest.mark.parametrize(
     ("path", "old", "new", "n", "resolved"),
     [
-        # on PostgreSQL the names a file imports otherwise are revisited in every file: r.py's import of C too
-        ("pkg/lib.py", "from pkg.r import C\n", "from pkg.y import C\n", "pkg/y.py:method:C.n", {"sqlite": 5, "postgres": 6}),
-        ("pkg/lib.py", "from pkg.r import C\n", "class C:\n    def n(self):\n        pass\n", "pkg/lib.py:method:C.n", {"sqlite": 4, "postgres": 5}),
-        ("pkg/r.py", "from pkg.x import C\n", "from pkg.y import C\n", "pkg/y.py:method:C.n", {"sqlite": 6, "postgres": 6}),
+        ("pkg/lib.py", "from pkg.r import C\n", "from pkg.y import C\n", "pkg/y.py:method:C.n", 5),
+        ("pkg/lib.py", "from pkg.r import C\n", "class C:\n    def n(self):\n        pass\n", "pkg/lib.py:method:C.n", 4),
+        ("pkg/r.py", "from pkg.x import C\n", "from pkg.y import C\n", "pkg/y.py:method:C.n", 6),
     ],
     ids=["its_file_imports_another", "its_file_defines_one", "the_module_it_imports_from_binds_another"],
 )
 def test_a_call_on_what_a_function_returns_follows_the_type_its_annotation_names(
-    tmp_path: Path, path: str, old: str, new: str, n: str, resolved: dict[str, int], backend: str
+    tmp_path: Path, path: str, old: str, new: str, n: str, resolved: int
 ) -> None:
     """`f().m()` in a file nobody touched, f unchanged: the `C` of f's `-> C`
     is bound otherwise in f's file. f's reference to C finds another class,
@@ -1100,7 +1099,7 @@ def test_a_call_on_what_a_function_returns_follows_the_type_its_annotation_names
     result = index(repo)
     with open_store(repo) as store:
         assert sql_rows(store, calls) == [("f", "pkg/lib.py:function:f"), ("m", None), ("f", "pkg/lib.py:function:f"), ("n", n)]
-    assert result.edges_resolved == resolved_on(backend, resolved["sqlite"], repo)
+    assert result.edges_resolved == resolved
     assert_as_cold(repo, tmp_path)
 
 
@@ -1124,7 +1123,7 @@ _QUALIFIED = {
     ids=["its_file_imports_another_base", "its_base_edited"],
 )
 def test_a_class_named_as_a_qualifier_follows_its_new_bases(
-    tmp_path: Path, old: str, new: str, stop: str, resolved: int, backend: str
+    tmp_path: Path, old: str, new: str, stop: str, resolved: int
 ) -> None:
     """`Child.run(x)` and `Sub.run(x)` in a file nobody touched: Child (and
     so its subclass Sub) inherits from another class now. The calls
@@ -1141,11 +1140,11 @@ def test_a_class_named_as_a_qualifier_follows_its_new_bases(
     result = index(repo)
     with open_store(repo) as store:
         assert sql_rows(store, calls) == [("run", None), ("run", None), ("stop", stop)]
-    assert result.edges_resolved == resolved_on(backend, resolved, repo)
+    assert result.edges_resolved == resolved
     assert_as_cold(repo, tmp_path)
 
 
-def test_a_python_module_named_like_a_file_extension_is_found_by_its_importers(tmp_path: Path, backend: str) -> None:
+def test_a_python_module_named_like_a_file_extension_is_found_by_its_importers(tmp_path: Path) -> None:
     """`from pkg.js import C` names the module js of pkg (pkg/js.py), not
     a file `pkg.js`: when js.py binds another C, lib.py imports from it
     and its unchanged `C()` is resolved again. (Its module key was `pkg`,
@@ -1165,5 +1164,5 @@ def test_a_python_module_named_like_a_file_extension_is_found_by_its_importers(t
     calls = "SELECT source_id, target_id FROM edges WHERE kind = 'calls'"
     with open_store(repo) as store:
         assert sql_rows(store, calls) == [("pkg/lib.py:function:g", "pkg/y.py:class:C")]
-    assert result.edges_resolved == resolved_on(backend, 3, repo)  # js.py's import, lib.py's import and call
+    assert result.edges_resolved == 3  # js.py's import, lib.py's import and call
     assert_as_cold(repo, tmp_path)

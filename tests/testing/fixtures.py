@@ -86,13 +86,6 @@ def assert_as_cold(repo: Path, tmp_path: Path) -> None:
     assert exported(repo) == exported(repo, cold)
 
 
-def resolved_on(backend: str, resolved: int, repo: Path) -> int:
-    """The edges an incremental run resolves again: ``resolved`` where the
-    store keeps what each answer read (SQLite), every edge where it keeps
-    none yet (PostgreSQL: docs/incremental.md, "Recorded dependencies")."""
-    return resolved if backend == "sqlite" else len(exported(repo)["edges"])  # type: ignore[arg-type]
-
-
 @contextmanager
 def database(url: str | None) -> Iterator[None]:
     """CARTOG_CI_DATABASE_URL set to ``url`` for the block (a module-scoped

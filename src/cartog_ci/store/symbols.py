@@ -46,28 +46,6 @@ def symbol_row(s: Symbol) -> tuple[object, ...]:
 class GraphTables(Tables):
     """Files and symbols on the store's connection (``db``)."""
 
-    # Whether the edges' recorded dependencies are stored (store/dependency_rows.py):
-    # without them an incremental run resolves every edge again (index/cascade.py).
-    supports_dependencies = False
-
-    def dependencies(self, paths: Sequence[str]) -> dict[str, bytes]:
-        """None recorded here (``supports_dependencies``)."""
-        return {}
-
-    def put_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]]) -> None:
-        """Nothing is kept here (``supports_dependencies``): an incremental
-        run resolves every edge again."""
-
-    def files_reading(self, hashes: Iterable[int]) -> set[str]:
-        """None recorded here (``supports_dependencies``)."""
-        return set()
-
-    def put_nodes(self, nodes: dict[int, set[int]]) -> None:
-        """Nothing is kept here (``supports_dependencies``)."""
-
-    def nodes_reading(self, hashes: Iterable[int]) -> set[int]:
-        """None recorded here (``supports_dependencies``)."""
-        return set()
 
     # Set by each store: the vector cache's table, a chunk's embedded text
     # as an expression on ``chunks c`` (SQLite keeps a prefix of the content
@@ -78,7 +56,7 @@ class GraphTables(Tables):
     delete_texts: Callable[[Iterable[str]], None]
     delete_edges_of_files: Callable[[Iterable[str]], None]
     # what ``clear`` empties (SQLite stores the edges as rows and interned texts, m008)
-    GRAPH_TABLES: tuple[str, ...] = ("edges", "symbols", "files", "chunks")
+    GRAPH_TABLES: tuple[str, ...] = ("edges", "symbols", "files", "chunks", "dep_files", "dep_nodes")
 
     # -- files ---------------------------------------------------------------
 
@@ -122,6 +100,7 @@ class GraphTables(Tables):
             self.db.execute(f"DELETE FROM {table}")
 
     def delete_file(self, path: str) -> None:
+        self.db.execute("DELETE FROM dep_files WHERE path = ?", (path,))
         self.delete_texts([path])
         self.delete_edges_of_files([path])
         self.db.execute("DELETE FROM symbols WHERE file = ?", (path,))

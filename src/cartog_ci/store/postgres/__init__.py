@@ -26,7 +26,7 @@ and no DDL touches a graph a reader may be reading.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -323,6 +323,42 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
             if dropped[1]:
                 graphs.prune_shared_vectors(self.db)
         return dropped
+
+    # -- recorded dependencies (index/deps.py; schema graph_m006) --------------
+
+    supports_dependencies = True
+
+    def dependencies(self, paths: Sequence[str]) -> dict[str, bytes]:
+        rows = self.db.execute("SELECT path, deps FROM dep_files WHERE path = ANY(?::text[])", (list(paths),))
+        return {str(p): bytes(d) for p, d in rows}
+
+    def put_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]]) -> None:
+        """As a delete and an insert: a view (an overlay's) takes no ON CONFLICT."""
+        rows = [(p, blob, sorted(set(outside))) for p, blob, outside in items]
+        if not rows:
+            return
+        self.db.execute("DELETE FROM dep_files WHERE path = ANY(?::text[])", ([p for p, _, _ in rows],))
+        self.db.executemany("INSERT INTO dep_files (path, deps, outside) VALUES (?, ?, ?)", rows)
+
+    def files_reading(self, hashes: Iterable[int]) -> set[str]:
+        wanted = sorted(set(hashes))
+        if not wanted:
+            return set()
+        return {str(p) for (p,) in self.db.execute("SELECT path FROM dep_files WHERE outside && ?::int[]", (wanted,))}
+
+    def put_nodes(self, nodes: dict[int, set[int]]) -> None:
+        if not nodes:
+            return
+        self.db.execute("DELETE FROM dep_nodes WHERE node = ANY(?::bigint[])", (sorted(nodes),))
+        self.db.executemany(
+            "INSERT INTO dep_nodes (node, keys) VALUES (?, ?)", ((n, sorted(keys)) for n, keys in sorted(nodes.items()))
+        )
+
+    def nodes_reading(self, hashes: Iterable[int]) -> set[int]:
+        wanted = sorted(set(hashes))
+        if not wanted:
+            return set()
+        return {int(n) for (n,) in self.db.execute("SELECT node FROM dep_nodes WHERE keys && ?::int[]", (wanted,))}
 
     # -- writes an overlay takes differently -----------------------------------
 

@@ -31,8 +31,11 @@ from cartog_ci.store.postgres import schema as pg_schema
 from cartog_ci.store.postgres.connection import PgConnection
 
 # table -> its key (what a mask holds)
-KEYS = {"files": "path", "symbols": "id", "edges": "id", "chunks": "symbol_id"}
-COPIED = ("meta", "files", "symbols", "edges", "chunks")
+KEYS = {
+    "files": "path", "symbols": "id", "edges": "id", "chunks": "symbol_id", "dep_files": "path", "dep_nodes": "node",
+}  # fmt: skip
+COPIED = ("meta", "files", "symbols", "edges", "chunks", "dep_files", "dep_nodes")
+_INTEGER_KEYS = ("edges", "dep_nodes")
 COMPACT_SHARE = 0.2
 
 
@@ -140,8 +143,10 @@ def create_root(db: PgConnection, schema: str, *, source: str | None, source_roo
     if source is not None:
         db.execute("SET LOCAL maintenance_work_mem = '256MB'")
         # one statement, so one snapshot of the source (data-modifying CTEs share it)
+        # a source of an earlier version may lack a table: it starts empty
+        copied = [t for t in COPIED if _has_table(db, source, t)]
         copies = ", ".join(
-            f'c_{table} AS (INSERT INTO "{schema}".{table} SELECT * FROM "{source}".{table})' for table in COPIED
+            f'c_{table} AS (INSERT INTO "{schema}".{table} SELECT * FROM "{source}".{table})' for table in copied
         )
         db.execute(f"WITH {copies} SELECT 1")
         db.execute(
@@ -149,6 +154,11 @@ def create_root(db: PgConnection, schema: str, *, source: str | None, source_roo
             f'coalesce((SELECT max(id) FROM "{schema}".edges), 0) + 1, false)'
         )
     pg_schema.apply(db, schema, pg_schema.GRAPH_MIGRATIONS)
+
+
+def _has_table(db: PgConnection, schema: str, table: str) -> bool:
+    row = db.execute(f"SELECT to_regclass('\"{schema}\".{table}') IS NOT NULL").fetchone()
+    return bool(row and row[0])
 
 
 # -- overlays ----------------------------------------------------------------
@@ -185,7 +195,7 @@ def create_overlay(db: PgConnection, schema: str, *, parent: Graph) -> None:
     db.execute(f'CREATE SCHEMA "{schema}"')
     db.execute(f'CREATE TABLE "{schema}".meta (LIKE "{root}".meta INCLUDING ALL)')
     for table, key in KEYS.items():
-        key_type = "BIGINT" if table == "edges" else 'TEXT COLLATE "C"'
+        key_type = "BIGINT" if table in _INTEGER_KEYS else 'TEXT COLLATE "C"'
         db.execute(
             f'CREATE TABLE "{schema}".own_{table} (LIKE "{root}".{table} INCLUDING ALL);'
             f'CREATE TABLE "{schema}".masked_{table} ({key} {key_type} PRIMARY KEY)'

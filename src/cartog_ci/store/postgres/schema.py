@@ -196,12 +196,28 @@ def graph_m005_bm25(db: PgConnection) -> None:
     refill_search_rows(db)
 
 
+def graph_m006_dependencies(db: PgConnection) -> None:
+    """The keys each edge's answer read, by file, and the nodes (the SQLite
+    file's m012: store/dependency_rows.py, docs/incremental.md "Recorded
+    dependencies"): the keys another file's change may change, as an array
+    a GIN index finds by overlap (``&&``), where SQLite keeps a table of them."""
+    db.execute(
+        """
+        CREATE TABLE dep_files (path TEXT COLLATE "C" PRIMARY KEY, deps BYTEA NOT NULL, outside INTEGER[] NOT NULL);
+        CREATE INDEX dep_files_outside ON dep_files USING gin (outside);
+        CREATE TABLE dep_nodes (node BIGINT PRIMARY KEY, keys INTEGER[] NOT NULL);
+        CREATE INDEX dep_nodes_keys ON dep_nodes USING gin (keys);
+        """
+    )
+
+
 SHARED_MIGRATIONS: tuple[Migration, ...] = (shared_m001, shared_m002_snapshots)
 GRAPH_MIGRATIONS: tuple[Migration, ...] = (
     graph_m001, graph_m002_indexes, graph_m003_partial_lookups, graph_m004_immutable, graph_m005_bm25,
+    graph_m006_dependencies,
 )  # fmt: skip
 OVERLAY_MIGRATIONS: tuple[Migration, ...] = (overlay_m001,)
-TABLES_ONLY = (graph_m001, graph_m005_bm25)
+TABLES_ONLY = (graph_m001, graph_m005_bm25, graph_m006_dependencies)
 SCHEMA_VERSION = len(GRAPH_MIGRATIONS)
 
 
