@@ -1,0 +1,100 @@
+"""Recorded dependencies (index/deps.py, docs/incremental.md): what an
+answer read, what a change changes, how the keys are stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cartog_ci.domain import Edge, Symbol
+from cartog_ci.index.deps import FileDeps, binding_keys, key_hash, symbol_keys
+from cartog_ci.index.resolve import resolver_for
+from cartog_ci.store.sqlite import SqliteStore
+from tests.testing.fixtures import assert_as_cold, commit, index, init_repo, write
+
+
+def _symbol(id_: str, name: str, kind: str, file: str, parent: str | None, signature: str = "", line: int = 1) -> Symbol:
+    return Symbol(id_, name, name, kind, file, line, line, 0, 0, parent, signature, "python", "h", "h")
+
+
+MODULE = _symbol("a.py:module:a", "a", "module", "a.py", None)
+F = _symbol("a.py:function:f", "f", "function", "a.py", MODULE.id, "def f()")
+
+
+def test_a_function_added_changes_the_keys_it_can_be_found_by() -> None:
+    assert symbol_keys({MODULE.id: MODULE}, {MODULE.id: MODULE, F.id: F}) == {
+        ("s", F.id), ("p", F.id), ("n", "f"), ("n", None), ("q", "f"), ("q", None),
+        ("c", MODULE.id, "f"), ("c", MODULE.id, None), ("dn", "", "f"),
+    }  # fmt: skip
+
+
+def test_a_body_edit_or_a_move_changes_no_key_an_answer_reads_but_the_position() -> None:
+    moved = _symbol(F.id, "f", "function", "a.py", MODULE.id, "def f()", line=7)
+    assert symbol_keys({F.id: F}, {F.id: F}) == set()
+    assert symbol_keys({F.id: F}, {F.id: moved}) == {("p", F.id)}
+
+
+def test_a_signature_changed_changes_the_symbol_and_the_names_it_is_found_by() -> None:
+    typed = _symbol(F.id, "f", "function", "a.py", MODULE.id, "def f() -> int")
+    assert ("s", F.id) in symbol_keys({F.id: F}, {F.id: typed})
+    assert ("c", MODULE.id, "f") in symbol_keys({F.id: F}, {F.id: typed})
+
+
+def test_an_import_bound_otherwise_changes_that_name_of_its_file_only() -> None:
+    before = [Edge("b.py:module:b", "f", "imports", "b.py", 1, "a"), Edge("b.py:module:b", "g", "imports", "b.py", 2, "a")]
+    after = [Edge("b.py:module:b", "f", "imports", "b.py", 1, "c"), Edge("b.py:module:b", "g", "imports", "b.py", 2, "a")]
+    assert binding_keys("b.py", before, after) == {("b", "b.py", "f"), ("b", "b.py", None)}
+    star = [*after, Edge("b.py:module:b", "*", "imports", "b.py", 3, "d")]
+    assert binding_keys("b.py", after, star) == {("*", "b.py")}
+
+
+def test_an_answer_reads_the_keys_of_what_it_looked_up_misses_included() -> None:
+    """`f()` in b.py, f imported from a: the binding, the module the import
+    finds (a node), the name a.py exports (a node). `h()`, imported from a
+    module no file holds: external, with the paths probed for it, which a
+    file appearing there would change."""
+    b_module = _symbol("b.py:module:b", "b", "module", "b.py", None)
+    g = _symbol("b.py:function:g", "g", "function", "b.py", b_module.id)
+    imports = [Edge(b_module.id, "f", "imports", "b.py", 1, "a"), Edge(b_module.id, "h", "imports", "b.py", 2, "gone")]
+    resolver = resolver_for([MODULE, F, b_module, g], imports, root="", record=True)
+    target, tier, keys = resolver.resolve_recorded(Edge(g.id, "f", "calls", "b.py", 4))
+    assert (target, tier) == (F.id, "import")
+    assert keys == {
+        ("s", g.id), ("s", b_module.id), ("c", g.id, "f"), ("c", b_module.id, "f"), ("b", "b.py", "f"),
+        ("M", "resolver.modules", ("b.py", "a")), ("M", "export", ("a.py", "f", 0)),
+    }  # fmt: skip
+    assert resolver.resolve_recorded(Edge(g.id, "h", "calls", "b.py", 5))[:2] == (None, "external")
+    assert resolver.rec is not None
+    assert resolver.rec.nodes[("M", "python.found", "gone")] == {
+        ("f", "gone.py"), ("f", "gone.pyi"), ("f", "gone/__init__.py"), ("f", "gone/__init__.pyi"), ("k", "python.roots"),
+    }  # fmt: skip
+    assert resolver.rec.nodes[("M", "export", ("a.py", "f", 0))] == {("c", MODULE.id, "f"), ("f", "a.py"), ("s", F.id)}
+
+
+def test_stored_keys_go_with_the_rows_they_were_recorded_for() -> None:
+    rows = [(3, Edge("b.py:function:g", "f", "calls", "b.py", 4)), (9, Edge("b.py:function:g", "h", "calls", "b.py", 5))]
+    deps = FileDeps()
+    deps.record(3, (key_hash(("c", "x", "f")), key_hash(("n", "f"))), (key_hash(("n", "f")),))
+    blob = deps.encode(rows)
+    back = FileDeps.decode(blob, rows)
+    assert back is not None
+    assert back.by_row == {3: (key_hash(("c", "x", "f")), key_hash(("n", "f"))), 9: None}  # 9: not recorded
+    assert back.outside == {key_hash(("n", "f"))}
+    renamed = [rows[0], (9, Edge("b.py:function:g", "k", "calls", "b.py", 5))]
+    assert FileDeps.decode(blob, renamed) is None  # other rows: not theirs
+    assert FileDeps.decode(b"damaged", rows) is None
+
+
+def test_a_file_whose_stored_keys_are_damaged_is_resolved_whole(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "a.py": "def f():\n    pass\n",
+        "b.py": "from a import f\n\n\ndef g():\n    f()\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+        store.db.execute("UPDATE dep_files SET deps = x'00'")
+    write(repo, {"a.py": "def f():\n    pass\n\n\ndef f2():\n    pass\n", "b.py": "from a import f2 as f\n\n\ndef g():\n    f()\n"})
+    result = index(repo)
+    assert result.edges_resolved == 2  # b's import and call: its old keys unreadable, a's have no edge
+    assert_as_cold(repo, tmp_path)
