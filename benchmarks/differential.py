@@ -348,17 +348,25 @@ class Walker:
         weights = [WEIGHTS[k] for k in kinds]
         for _ in range(50):
             kind = self.rng.choices(kinds, weights)[0]
-            done = getattr(self, kind)()
+            done = self._try(kind)
             if done is not None:
                 return kind, done
         kind = "edit_body"
         return kind, self.edit_body() or "nothing"
 
+    def _try(self, kind: str) -> str | None:
+        try:
+            done: str | None = getattr(self, kind)()
+        except OSError as exc:  # a path the tree no longer allows: draw again
+            print(f"step {kind} gave way: {exc}", file=sys.stderr)
+            return None
+        return done
+
     def _edit(self) -> str | None:
         """One of the edits, drawn at random (for the run kinds)."""
         for _ in range(10):
             kind = self.rng.choice((*EDITS, "delete", "move"))
-            done = getattr(self, kind)()
+            done = self._try(kind)
             if done is not None:
                 return f"{kind} {done}"
         return None
@@ -544,13 +552,18 @@ class Walker:
         if back and self.rng.random() < 0.5:
             original = self.rng.choice(sorted(back))
             moved = self.swapped.pop(original).split(":", 1)[1]
-            if not (self.repo / moved).is_file() or os.path.lexists(self.repo / original) and not (self.repo / original).is_dir():
+            if not (self.repo / moved).is_file() or _blocked(self.repo, original):
+                return None
+            if os.path.lexists(self.repo / original) and not (self.repo / original).is_dir():
                 return None
             data = (self.repo / moved).read_bytes()
             (self.repo / moved).unlink()
             _prune(self.repo, os.path.dirname(moved))
-            if os.path.lexists(self.repo / original):
-                return None  # the directory holds other files
+            if os.path.lexists(self.repo / original):  # the directory holds other files
+                (self.repo / moved).parent.mkdir(parents=True, exist_ok=True)
+                (self.repo / moved).write_bytes(data)
+                return None
+            (self.repo / original).parent.mkdir(parents=True, exist_ok=True)
             (self.repo / original).write_bytes(data)
             return f"{moved} -> {original}"
         path = self._pick([p for p in self.sources() if os.path.basename(p) not in self.syntax.index_names])
@@ -669,8 +682,8 @@ def snapshot(db: Path) -> dict[str, list[dict[str, object]]]:
             for _, s in sorted(store.file_states().items())
         ]
     return {
-        "symbols": data["symbols"],  # type: ignore[dict-item]
-        "edges": data["edges"],  # type: ignore[dict-item]
+        "symbols": data["symbols"],
+        "edges": data["edges"],
         "files": files,
         "search": _search_rows(db),
     }

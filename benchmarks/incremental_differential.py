@@ -45,8 +45,10 @@ rust        clap           3.2.23, 4.0.32
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -56,7 +58,7 @@ import time
 import zipfile
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import differential
@@ -255,26 +257,27 @@ class Walked:
     results: list[differential.StepResult]
 
 
-def run_history(history: History, seed: int, steps: int, walk_length: int, workdir: Path) -> list[Walked]:
-    """``steps`` steps in walks of ``walk_length``, each from a fresh clone
-    checked out at a release drawn by the seed."""
+def plan(histories: Sequence[History], seed: int, steps: int, walk_length: int) -> list[tuple[History, str, int]]:
+    """(history, walk seed, steps) of every walk: ``steps`` per language in
+    walks of ``walk_length``, taken in turn from each language, so that a
+    run stopped early still covers all of them."""
+    per_language = [
+        [(h, f"{seed}:{h.language}:{n}", min(walk_length, steps - start)) for n, start in enumerate(range(0, steps, walk_length))]
+        for h in histories
+    ]
+    return [w for turn in itertools.zip_longest(*per_language) for w in turn if w is not None]
+
+
+def run_walk(history: History, seed: str, steps: int, workdir: Path) -> Walked:
+    """One walk from a fresh clone, checked out at a release drawn by the seed."""
     source = ensure(history)
-    walks = []
-    for number, start in enumerate(range(0, steps, walk_length)):
-        length = min(walk_length, steps - start)
-        walk_seed = f"{seed}:{history.language}:{number}"
-        with tempfile.TemporaryDirectory(prefix=f"diff-{history.language}-", dir=workdir) as tmp:
-            walks.append(_one_walk(history, source, walk_seed, length, Path(tmp)))
-    return walks
+    with tempfile.TemporaryDirectory(prefix=f"diff-{history.language}-", dir=workdir) as tmp:
+        return _one_walk(history, source, seed, steps, Path(tmp))
 
 
 def _one_walk(history: History, source: Path, seed: str, steps: int, tmp: Path) -> Walked:
     repo = tmp / history.name
     subprocess.run(["git", "clone", "-q", str(source), str(repo)], check=True)
-    for key, value in GIT_ENV.items():  # commits made by the walk: a pinned identity
-        os.environ.setdefault(key, value)
-    import random
-
     start = random.Random(seed).choice(history.tags)
     _git(repo, "checkout", "-q", "-f", start)
     indexer = differential.Indexer(repo, differential.environment(tmp / "home"))
@@ -291,6 +294,16 @@ def _one_walk(history: History, source: Path, seed: str, steps: int, tmp: Path) 
 
 
 # -- tables ------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """One cause in one language: items differing, steps, step kinds, an example."""
+
+    items: int = 0
+    steps: int = 0
+    kinds: Counter[str] = field(default_factory=Counter)
+    example: str = ""
 
 
 def tables(walks: Sequence[Walked]) -> str:
@@ -316,19 +329,18 @@ def tables(walks: Sequence[Walked]) -> str:
         entry[1] += bool(r.differences)
     out.append(table(["step kind", "steps", "differing"], [[k, str(a), str(b)] for k, (a, b) in sorted(kinds.items())]))
 
-    causes: dict[tuple[str, str], list[object]] = {}
+    tallies: dict[tuple[str, str], Tally] = {}
     for w in walks:
         for r in w.results:
             for cause, count in r.differences.counts.items():
-                entry = causes.setdefault((cause, w.history.language), [0, 0, Counter(), ""])
-                entry[0] += count  # type: ignore[operator]
-                entry[1] += 1  # type: ignore[operator]
-                entry[2][r.kind] += 1  # type: ignore[index]
-                if not entry[3]:
-                    entry[3] = f"{w.seed} #{r.step} {r.kind}: {r.differences.examples[cause]}"
+                tally = tallies.setdefault((cause, w.history.language), Tally())
+                tally.items += count
+                tally.steps += 1
+                tally.kinds[r.kind] += 1
+                tally.example = tally.example or f"{w.seed} #{r.step} {r.kind}: {r.differences.examples[cause]}"
     cause_rows = [
-        [cause, language, str(items), str(steps), ", ".join(f"{k} {n}" for k, n in kinds_.most_common(3)), str(example)[:160]]  # type: ignore[attr-defined]
-        for (cause, language), (items, steps, kinds_, example) in sorted(causes.items(), key=lambda kv: -kv[1][1])  # type: ignore[index,operator]
+        [cause, language, str(t.items), str(t.steps), ", ".join(f"{k} {n}" for k, n in t.kinds.most_common(3)), t.example[:200]]
+        for (cause, language), t in sorted(tallies.items(), key=lambda kv: (-kv[1].steps, kv[0]))
     ]
     if cause_rows:
         headers = ["cause", "language", "items", "steps", "step kinds", "example (seed #step kind: detail)"]
@@ -367,6 +379,17 @@ def as_json(walks: Sequence[Walked], args: argparse.Namespace) -> dict[str, obje
     }
 
 
+def from_json(saved: dict[str, object]) -> list[Walked]:
+    walks = []
+    for w in saved["walks"]:  # type: ignore[attr-defined]
+        results = []
+        for r in w["steps"]:
+            found = differential.Differences(Counter(r["causes"]), dict(r["examples"]))
+            results.append(differential.StepResult(r["step"], r["kind"], r["detail"], found, r["seconds"]))
+        walks.append(Walked(HISTORIES_BY_LANGUAGE[w["language"]], w["seed"], results))
+    return walks
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
@@ -376,7 +399,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every step and its differences here")
     parser.add_argument("--workdir", type=Path, help="where the work trees go (default: the system's temporary directory)")
     parser.add_argument("--sizes", action="store_true", help="build the histories, print their sizes and stop")
+    parser.add_argument("--tables", type=Path, metavar="JSON", help="print the tables of a run saved with --json and stop")
     args = parser.parse_args(argv)
+    if args.tables:
+        saved = json.loads(args.tables.read_text())
+        print(f"{saved['tool']}; seed {saved['seed']}")
+        print(tables(from_json(saved)))
+        return 0
     histories = [HISTORIES_BY_LANGUAGE[name] for name in (args.language or HISTORIES_BY_LANGUAGE)]
     HISTORIES.mkdir(parents=True, exist_ok=True)
     if args.sizes:
@@ -388,10 +417,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(table(["language", "corpus", "release", "files", "lines"], rows))
         return 0
     print(tool_note(), file=sys.stderr)
+    os.environ.update(GIT_ENV)  # the walks' commits: a pinned identity, no user configuration
     started = time.perf_counter()
     walks: list[Walked] = []
-    for h in histories:
-        walks += run_history(h, args.seed, args.steps, args.walk_length, args.workdir or Path(tempfile.gettempdir()))
+    for history, seed, steps in plan(histories, args.seed, args.steps, args.walk_length):
+        walks.append(run_walk(history, seed, steps, args.workdir or Path(tempfile.gettempdir())))
         if args.json:  # written as it goes: a long run can be read before it ends
             args.json.write_text(json.dumps(as_json(walks, args), indent=1))
     print(f"{tool_note()}; seed {args.seed}; {time.perf_counter() - started:,.0f} s")
