@@ -19,27 +19,50 @@ every step is judged on its own.
 
 To measure another checkout of cartog-ci, put its ``src`` first:
 ``PYTHONPATH=<checkout>/src`` (the CLI runs and the comparison both import it
-from there). The same ``--seed`` replays the same steps on any checkout as
-long as their outcomes (the tree, not the index) are the same: a step's
-choices depend on the seed and on the work tree only.
+from there). The same ``--seed`` walks the same trees on any checkout
+(below), so a run on main and one on a branch compare step by step.
 
 Downloads and the history repositories are cached under
 ``$CARTOG_CI_BENCH_CACHE`` (default ``~/.cache/cartog-ci-bench``); nothing of
 them is committed. Sources: PyPI sdists (``pip download``), npm tarballs
 (``npm pack``), Debian source packages' upstream tarballs (``apt-get source
---download-only``: needs ``deb-src`` lines for bookworm and trixie) and
+--download-only``: apt needs ``deb-src`` entries for the suites bookworm and
+trixie, the second release of cobra and commons-codec being trixie's) and
 Debian's Rust source packages (``apt-get download librust-…-dev``, the crate
 as shipped under /usr/share/cargo/registry).
 
-==========  =============  =======================  =====  =======
-language    corpus         releases                 files  lines
-==========  =============  =======================  =====  =======
-python      scrapy         2.11.0, 2.11.1, 2.11.2     345   62,196
-typescript  zod (src/)     4.1.0, 4.1.12            (see --sizes)
-go          cobra          1.6.1, 1.8.1
-java        commons-codec  1.15, 1.18.0 (src/)
-rust        clap           3.2.23, 4.0.32
-==========  =============  =======================  =====  =======
+Files and lines of the language's own files (``--sizes``; other files in
+the trees, Markdown, JSON, are indexed as well):
+
+==========  =====================  ===================  ========  ===============
+language    corpus                 releases             files     lines
+==========  =====================  ===================  ========  ===============
+python      scrapy (PyPI sdist)    2.11.0 2.11.1 2.11.2 345-347   62,196-64,560
+typescript  zod ``src/v4`` (npm)   4.1.0 4.1.12         164-169   42,567-43,684
+go          cobra (Debian)         1.6.1 1.8.1          36        14,378-15,714
+java        commons-codec ``src/`` 1.15 1.18.0          143-156   42,988-44,108
+            (Debian)
+rust        clap (Debian           3.2.23 4.0.32        114-128   33,056-30,375
+            librust-clap-3-dev,
+            librust-clap-dev)
+==========  =====================  ===================  ========  ===============
+
+A language's ``--steps`` are walks of ``--walk-length`` steps, each from a
+fresh clone of the history checked out at a release the walk's seed draws
+(``<seed>:<language>:<walk>``); the walks of the languages are taken in turn,
+so that a run stopped early covers all five, and ``--json`` is rewritten
+after every walk (``--tables FILE`` prints the tables of a saved run). A
+step's choices depend on its seed and the work tree only, never on the
+index, so every checkout of cartog-ci walks the same trees; only the moment
+a ``kill9`` strikes or an ``edit_mid_run`` edits depends on how long runs
+take (the delay is drawn up to 1.3 times the last incremental run).
+
+The first table: steps and steps differing per language; the second: steps
+and steps differing per kind of step; the third: the causes (what differs:
+"edge target missing [calls]", "symbol in_degree differs", ...), per
+language, with the items and steps they make differ and one example each.
+A cold build of 2.11 scrapy takes ~2 s on 2 cores: a step (incremental run,
+cold run, two snapshots) takes 1-4 s, 1,000 steps ~40 minutes.
 """
 
 from __future__ import annotations

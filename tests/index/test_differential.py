@@ -74,6 +74,13 @@ CASES = [
     _case("typescript", 1),
     _case("go", 1),
     _case("java", 1),
+    _case(
+        "java",
+        16,
+        "edge target differs [imports] at step 1 (checkout): Main.java's `import com.shop.model.*` "
+        "keeps the module it found while Entity.java was a directory (path_to_dir at step 0) once "
+        "the checkout brings the file back; a cold build finds Entity.java",
+    ),
     _case("rust", 1),
     _case(
         "rust",
@@ -81,6 +88,13 @@ CASES = [
         "edge target missing [calls] at step 6 (delete src/main.rs): `norm(...)` in "
         "src/model/order.rs, bound by `use crate::util::normalize as norm` (util.rs moved to "
         "src/model/util.rs, lib.rs deleted), stays unresolved when the crate root goes",
+    ),
+    _case(
+        "rust",
+        30,
+        "edge target stale [calls], [imports] at step 7 (delete src/lib.rs, the crate root, "
+        "src/main.rs having become src/main/mod.rs): `use crate::util::normalize as norm` and the "
+        "`norm(...)` call keep src/util.rs's normalize, which a cold build no longer finds",
     ),
 ]
 
