@@ -744,6 +744,10 @@ class _Revisit:
         fingerprint when a file appeared or went or the disk changed: the
         hashes of those new to the run."""
         extra: set[Key] = set()
+        if self.change.disk:
+            from cartog_ci.index.resolve import DISK
+
+            extra.add(DISK)
         if self.change.files or self.change.disk:
             t = table
             from cartog_ci.languages.base import DERIVED

@@ -29,6 +29,9 @@ EXTERNAL = "external"
 T = TypeVar("T")
 # The node of the map of methods declared away from their type.
 DETACHED = ("M", "detached", None)
+# What reads a file no language indexes (a manifest) reads this key
+# (``SymbolTable.remember``): changed when such a file changes, appears or goes.
+DISK = ("k", "<disk>")
 # Method names so common on builtin types that a project method sharing the
 # name says nothing about what ``x.name()`` calls.
 _COMMON_METHODS = frozenset(
@@ -317,9 +320,11 @@ class SymbolTable:
             setattr(self, name, _LookedIn(getattr(self, name), rec, tag))
         self.recorder = rec
 
-    def remember(self, name: str, arg: object, compute: Callable[[], T]) -> T:
+    def remember(self, name: str, arg: object, compute: Callable[[], T], *, reads_disk: bool = False) -> T:
         """``compute()``, kept for the run by (name, arg): with a recorder, the
-        node ``("M", name, arg)`` (``Recorder.node``), which every use reads."""
+        node ``("M", name, arg)`` (``Recorder.node``), which every use reads.
+        ``reads_disk``: the computation reads files no language indexes (a
+        manifest): the node reads ``DISK``, changed when such a file does."""
         memo = self.memos.get(name)
         if memo is None:
             memo = self.memos[name] = {}
@@ -329,6 +334,14 @@ class SymbolTable:
             if rec is not None:
                 rec.cur.add(("M", name, arg))
             return cast(T, hit)
+        if rec is not None and reads_disk:
+            inner = compute
+
+            def compute() -> T:
+                assert rec is not None
+                rec.cur.add(DISK)
+                return inner()
+
         value = compute() if rec is None else rec.node(("M", name, arg), compute)
         memo[arg] = value
         return cast(T, value)

@@ -44,9 +44,10 @@ class Project(Protocol):
     root: str
     caches: dict[str, object]
 
-    def remember(self, name: str, arg: object, compute: Callable[[], T]) -> T:
+    def remember(self, name: str, arg: object, compute: Callable[[], T], *, reads_disk: bool = False) -> T:
         """``compute()`` kept for the run by (name, arg), what it read noted
-        again at each use (index/resolve.py ``SymbolTable.remember``)."""
+        again at each use (index/resolve.py ``SymbolTable.remember``);
+        ``reads_disk``: it reads a file no language indexes (a manifest)."""
         ...
 
     def derived(self, name: str, compute: Callable[[Project], object]) -> object:

@@ -209,7 +209,8 @@ def package(table: Project, path: str) -> str:
     """The Cargo package a file belongs to: the nearest directory above it
     with a Cargo.toml, or, without the repository root, the directory that
     holds the crate's `src/`, `tests/`, `examples/`, `benches/`."""
-    return str(table.remember(_PACKAGES_KEY, posixpath.dirname(path), lambda: _package(table, path)))
+    # reads the disk: whether a Cargo.toml is there
+    return str(table.remember(_PACKAGES_KEY, posixpath.dirname(path), lambda: _package(table, path), reads_disk=True))
 
 
 def _package(table: Project, path: str) -> str:
