@@ -85,6 +85,12 @@ class _Change:
             if e.kind == "inherits":
                 self.old_bases.setdefault(e.source_id, []).append(_base(e.target_id, e.resolution))
 
+    def on_disk(self, path: str) -> None:
+        """A file no language indexes changed, appeared or went: what read it
+        (``SymbolTable.reads_file``), and what languages derive from the disk."""
+        self.keys.add(("F", path))
+        self.disk = True
+
     @property
     def files(self) -> bool:
         """Whether a file appeared or went (its module symbol did)."""
@@ -245,7 +251,7 @@ def _index(
             if symbols:
                 change.note(path, {s.id: s for s in symbols}, {}, edges, [])
             else:  # no source: a manifest, a file no language claims
-                change.disk = True
+                change.on_disk(path)
             old_targets.update(e.target_id for e in edges if e.target_id)
             store.delete_file(path)
             dropped.append(path)
@@ -292,7 +298,7 @@ def _index(
                 if _status(current, path) == "indexed":
                     drop(path)  # a module gone: what read it is resolved again
                 else:
-                    change.disk = True  # no source: what a language reads of the disk may differ
+                    change.on_disk(path)  # no source: what a language reads of the disk may differ
                 store.put_file(state)
                 current[path] = (state.sha256, state.status)
                 if state.status == "skipped":
@@ -744,10 +750,6 @@ class _Revisit:
         fingerprint when a file appeared or went or the disk changed: the
         hashes of those new to the run."""
         extra: set[Key] = set()
-        if self.change.disk:
-            from cartog_ci.index.resolve import DISK
-
-            extra.add(DISK)
         if self.change.files or self.change.disk:
             t = table
             from cartog_ci.languages.base import DERIVED

@@ -29,9 +29,6 @@ EXTERNAL = "external"
 T = TypeVar("T")
 # The node of the map of methods declared away from their type.
 DETACHED = ("M", "detached", None)
-# What reads a file no language indexes (a manifest) reads this key
-# (``SymbolTable.remember``): changed when such a file changes, appears or goes.
-DISK = ("k", "<disk>")
 # Method names so common on builtin types that a project method sharing the
 # name says nothing about what ``x.name()`` calls.
 _COMMON_METHODS = frozenset(
@@ -320,11 +317,16 @@ class SymbolTable:
             setattr(self, name, _LookedIn(getattr(self, name), rec, tag))
         self.recorder = rec
 
-    def remember(self, name: str, arg: object, compute: Callable[[], T], *, reads_disk: bool = False) -> T:
+    def reads_file(self, path: str) -> None:
+        """What is being computed reads this file of the repository from the
+        disk (a manifest): the key ``("F", path)``, changed when the file
+        changes, appears or goes (index/cascade.py)."""
+        if self.recorder is not None:
+            self.recorder.cur.add(("F", path))
+
+    def remember(self, name: str, arg: object, compute: Callable[[], T]) -> T:
         """``compute()``, kept for the run by (name, arg): with a recorder, the
-        node ``("M", name, arg)`` (``Recorder.node``), which every use reads.
-        ``reads_disk``: the computation reads files no language indexes (a
-        manifest): the node reads ``DISK``, changed when such a file does."""
+        node ``("M", name, arg)`` (``Recorder.node``), which every use reads."""
         memo = self.memos.get(name)
         if memo is None:
             memo = self.memos[name] = {}
@@ -334,14 +336,6 @@ class SymbolTable:
             if rec is not None:
                 rec.cur.add(("M", name, arg))
             return cast(T, hit)
-        if rec is not None and reads_disk:
-            inner = compute
-
-            def compute() -> T:
-                assert rec is not None
-                rec.cur.add(DISK)
-                return inner()
-
         value = compute() if rec is None else rec.node(("M", name, arg), compute)
         memo[arg] = value
         return cast(T, value)

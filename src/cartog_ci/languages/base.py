@@ -44,10 +44,15 @@ class Project(Protocol):
     root: str
     caches: dict[str, object]
 
-    def remember(self, name: str, arg: object, compute: Callable[[], T], *, reads_disk: bool = False) -> T:
+    def remember(self, name: str, arg: object, compute: Callable[[], T]) -> T:
         """``compute()`` kept for the run by (name, arg), what it read noted
-        again at each use (index/resolve.py ``SymbolTable.remember``);
-        ``reads_disk``: it reads a file no language indexes (a manifest)."""
+        again at each use (index/resolve.py ``SymbolTable.remember``)."""
+        ...
+
+    def reads_file(self, path: str) -> None:
+        """What is being computed reads this file of the repository from the
+        disk (a manifest: package.json, Cargo.toml; ``path`` relative): it
+        depends on it (index/resolve.py ``SymbolTable.reads_file``)."""
         ...
 
     def derived(self, name: str, compute: Callable[[Project], object]) -> object:

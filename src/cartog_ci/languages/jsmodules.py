@@ -24,14 +24,13 @@ import os
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from cartog_ci.languages.base import Project
+from cartog_ci.languages.base import Project, derived_value
 
 SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 _JS_EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs")
 _CONFIG_FILES = ("tsconfig.json", "jsconfig.json")
-_CACHE_KEY = "js.modules"
 _MAX_EXTENDS = 8
 _COMMENTS = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/', re.S)
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
@@ -46,24 +45,16 @@ class Aliases:
     base_url: str | None = None
 
 
-@dataclass
-class _Layout:
-    configs: dict[str, Aliases | None] = field(default_factory=dict)  # directory -> its config, if any
-    manifests: dict[str, dict[str, object] | None] = field(default_factory=dict)  # directory -> package.json
-    packages: dict[str, str] | None = None  # package name -> directory
-
-
 def find(project: Project, importer: str, spec: str) -> list[str]:
     if spec.startswith("."):
         return probe(project, posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec)))
     if spec.startswith(("node:", "data:", "http:", "https:")) or not project.root:
         return []
-    layout = _layout(project)
-    found = _aliased(project, layout, importer, spec)
+    found = _aliased(project, importer, spec)
     if found is None and spec.startswith("#"):
-        found = _subpath_import(project, layout, importer, spec)
+        found = _subpath_import(project, importer, spec)
     if found is None:
-        found = _workspace_package(project, layout, spec)
+        found = _workspace_package(project, spec)
     return found or []
 
 
@@ -74,14 +65,13 @@ def owns(project: Project, importer: str, spec: str) -> bool:
         return True
     if not project.root or spec.startswith(("node:", "data:", "http:", "https:")):
         return False
-    layout = _layout(project)
-    aliases = _nearest_config(project, layout, posixpath.dirname(importer))
+    aliases = _nearest_config(project, posixpath.dirname(importer))
     if aliases is not None and any(_match(pattern, spec) is not None for pattern, _ in aliases.paths):
         return True
     if spec.startswith("#"):
         return True
     name = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
-    return name in _packages(project, layout)
+    return name in _packages(project)
 
 
 def probe(project: Project, base: str) -> list[str]:
@@ -106,8 +96,8 @@ def probe(project: Project, base: str) -> list[str]:
 # -- tsconfig paths --------------------------------------------------------------
 
 
-def _aliased(project: Project, layout: _Layout, importer: str, spec: str) -> list[str] | None:
-    aliases = _nearest_config(project, layout, posixpath.dirname(importer))
+def _aliased(project: Project, importer: str, spec: str) -> list[str] | None:
+    aliases = _nearest_config(project, posixpath.dirname(importer))
     if aliases is None:
         return None
     for pattern, targets in aliases.paths:
@@ -135,41 +125,34 @@ def _match(pattern: str, spec: str) -> str | None:
     return None
 
 
-def _nearest_config(project: Project, layout: _Layout, directory: str) -> Aliases | None:
-    walked: list[str] = []
-    found: Aliases | None = None
-    current = directory
-    while True:
-        if current in layout.configs:
-            found = layout.configs[current]
-            break
-        walked.append(current)
-        config = _read_config(project.root, current)
-        if config is not None:
-            found = config
-            break
-        if not current:
-            break
-        current = posixpath.dirname(current)
-    for d in walked:
-        layout.configs[d] = found
-    return found
+def _nearest_config(project: Project, directory: str) -> Aliases | None:
+    """The tsconfig/jsconfig of the directory, else of the nearest one above
+    it: once per directory and run (``remember``: what it read, the files
+    probed on the disk among them, is what its readers depend on)."""
+
+    def nearest() -> Aliases | None:
+        config = _read_config(project, directory)
+        if config is not None or not directory:
+            return config
+        return _nearest_config(project, posixpath.dirname(directory))
+
+    return project.remember("js.config", directory, nearest)
 
 
-def _read_config(root: str, directory: str) -> Aliases | None:
+def _read_config(project: Project, directory: str) -> Aliases | None:
     for name in _CONFIG_FILES:
         path = posixpath.join(directory, name) if directory else name
-        options = _compiler_options(root, path, 0)
+        options = _compiler_options(project, path, 0)
         if options is not None:
             return _aliases(options)
     return None
 
 
-def _compiler_options(root: str, path: str, depth: int) -> dict[str, object] | None:
+def _compiler_options(project: Project, path: str, depth: int) -> dict[str, object] | None:
     """compilerOptions of ``path`` merged over those it extends, with
     ``baseUrl`` and ``paths`` made repository-relative (TypeScript resolves
     them relative to the file that sets them)."""
-    data = _read_json(os.path.join(root, path))
+    data = _read_json(project, path)
     if data is None:
         return None
     here = posixpath.dirname(path)
@@ -179,7 +162,7 @@ def _compiler_options(root: str, path: str, depth: int) -> dict[str, object] | N
         if isinstance(base, str) and base.startswith(".") and depth < _MAX_EXTENDS:
             target = posixpath.normpath(posixpath.join(here, base))
             target = target if target.endswith(".json") else target + ".json"
-            merged.update(_compiler_options(root, target, depth + 1) or {})
+            merged.update(_compiler_options(project, target, depth + 1) or {})
     own = data.get("compilerOptions")
     if isinstance(own, dict):
         if isinstance(own.get("baseUrl"), str):
@@ -214,8 +197,8 @@ def _clean(path: str) -> str:
 # -- package.json ------------------------------------------------------------------
 
 
-def _subpath_import(project: Project, layout: _Layout, importer: str, spec: str) -> list[str] | None:
-    directory, manifest = _nearest_manifest(project, layout, posixpath.dirname(importer))
+def _subpath_import(project: Project, importer: str, spec: str) -> list[str] | None:
+    directory, manifest = _nearest_manifest(project, posixpath.dirname(importer))
     imports = manifest.get("imports") if manifest else None
     if not isinstance(imports, dict):
         return None
@@ -227,15 +210,15 @@ def _subpath_import(project: Project, layout: _Layout, importer: str, spec: str)
     return None
 
 
-def _workspace_package(project: Project, layout: _Layout, spec: str) -> list[str] | None:
-    packages = _packages(project, layout)
+def _workspace_package(project: Project, spec: str) -> list[str] | None:
+    packages = _packages(project)
     parts = spec.split("/")
     name = "/".join(parts[:2]) if spec.startswith("@") else parts[0]
     directory = packages.get(name)
     if directory is None:
         return None
     rest = spec[len(name) :].lstrip("/")
-    manifest = layout.manifests.get(directory) or {}
+    manifest = _manifest(project, directory) or {}
     exported = _exported(manifest, "./" + rest if rest else ".")
     if exported is not None:
         found = probe(project, posixpath.normpath(posixpath.join(directory, exported)))
@@ -288,31 +271,33 @@ def _condition(target: object) -> str | None:
     return None
 
 
-def _packages(project: Project, layout: _Layout) -> dict[str, str]:
-    if layout.packages is None:
-        layout.packages = {}
-        for directory in sorted(_ancestors(posixpath.dirname(p) for p in project.language_of_file)):
-            manifest = _manifest(project, layout, directory)
-            name = manifest.get("name") if manifest else None
-            if isinstance(name, str) and name not in layout.packages:
-                layout.packages[name] = directory
-    return layout.packages
+def _compute_packages(project: Project) -> dict[str, str]:
+    """Package name -> directory, of the package.json files above the
+    project's files (a workspace's packages)."""
+    packages: dict[str, str] = {}
+    for directory in sorted(_ancestors(posixpath.dirname(p) for p in project.language_of_file)):
+        manifest = _read_json(project, posixpath.join(directory, "package.json") if directory else "package.json")
+        name = manifest.get("name") if manifest else None
+        if isinstance(name, str) and name not in packages:
+            packages[name] = directory
+    return packages
 
 
-def _nearest_manifest(project: Project, layout: _Layout, directory: str) -> tuple[str, dict[str, object] | None]:
+_packages = derived_value("js.packages", _compute_packages)
+
+
+def _nearest_manifest(project: Project, directory: str) -> tuple[str, dict[str, object] | None]:
     current = directory
     while True:
-        manifest = _manifest(project, layout, current)
+        manifest = _manifest(project, current)
         if manifest is not None or not current:
             return current, manifest
         current = posixpath.dirname(current)
 
 
-def _manifest(project: Project, layout: _Layout, directory: str) -> dict[str, object] | None:
-    if directory not in layout.manifests:
-        path = os.path.join(project.root, directory, "package.json")
-        layout.manifests[directory] = _read_json(path)
-    return layout.manifests[directory]
+def _manifest(project: Project, directory: str) -> dict[str, object] | None:
+    path = posixpath.join(directory, "package.json") if directory else "package.json"
+    return project.remember("js.manifest", directory, lambda: _read_json(project, path))
 
 
 def _ancestors(directories: Iterable[str]) -> set[str]:
@@ -326,20 +311,15 @@ def _ancestors(directories: Iterable[str]) -> set[str]:
     return out
 
 
-def _layout(project: Project) -> _Layout:
-    cached = project.caches.get(_CACHE_KEY)
-    if isinstance(cached, _Layout):
-        return cached
-    layout = _Layout()
-    project.caches[_CACHE_KEY] = layout
-    return layout
-
-
-def _read_json(path: str) -> dict[str, object] | None:
-    """A JSON object file, comments and trailing commas allowed (tsconfig
-    files have both); None when missing or unreadable."""
+def _read_json(project: Project, path: str) -> dict[str, object] | None:
+    """A JSON object file of the repository (``path``: relative), comments
+    and trailing commas allowed (tsconfig files have both); None when
+    missing or unreadable. What reads it depends on it (``reads_file``)."""
+    project.reads_file(path)
+    if not project.root:
+        return None
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(os.path.join(project.root, path), encoding="utf-8") as fh:
             text = fh.read(1_000_000)
     except (OSError, UnicodeDecodeError):
         return None

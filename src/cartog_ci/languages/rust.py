@@ -209,8 +209,7 @@ def package(table: Project, path: str) -> str:
     """The Cargo package a file belongs to: the nearest directory above it
     with a Cargo.toml, or, without the repository root, the directory that
     holds the crate's `src/`, `tests/`, `examples/`, `benches/`."""
-    # reads the disk: whether a Cargo.toml is there
-    return str(table.remember(_PACKAGES_KEY, posixpath.dirname(path), lambda: _package(table, path), reads_disk=True))
+    return str(table.remember(_PACKAGES_KEY, posixpath.dirname(path), lambda: _package(table, path)))
 
 
 def _package(table: Project, path: str) -> str:
@@ -218,6 +217,7 @@ def _package(table: Project, path: str) -> str:
     if table.root:
         current = directory
         while True:
+            table.reads_file(posixpath.join(current, "Cargo.toml") if current else "Cargo.toml")
             if os.path.isfile(os.path.join(table.root, current, "Cargo.toml")):
                 return current
             if not current:
