@@ -735,7 +735,7 @@ class _Revisit:
         self.reached: set[int] = set()
         self.work: dict[int, Edge] = {}  # other files' edges to resolve again
         self.deps: dict[str, FileDeps | None] = {}  # the recorded dependencies of the files met
-        self.rows: dict[str, list[NumberedEdge]] = {}  # their edges, in ID order
+        self.rows: dict[str, list[NumberedEdge]] = {}  # the files met read whole: their edges, in ID order
         self.old: dict[str, FileDeps | None] = {
             p: FileDeps.decode(b, sorted(change.old_rows.get(p, [])))
             for p, b in store.dependencies(sorted(self.reparsed)).items()
@@ -779,26 +779,43 @@ class _Revisit:
         return new
 
     def reach(self, hashes: set[int]) -> None:
-        """Other files' edges that read one of these keys go to ``work``."""
+        """Other files' edges that read one of these keys go to ``work``:
+        found by each edge's recorded keys, read by ID (a file whose keys
+        are not recorded, or whose rows are not those recorded: all of its
+        edges)."""
         hashes = hashes - self.reached
         if not hashes:
             return
         self.reached |= hashes
         files = self.store.files_reading(hashes) - self.reparsed
-        unread = sorted(files - self.rows.keys())
+        unread = sorted(files - self.deps.keys())
         if unread:
-            for i, e in self.store.edges_of_files(unread):  # in ID order
-                self.rows.setdefault(e.file, []).append((i, e))
             blobs = self.store.dependencies(unread)
             for p in unread:
                 blob = blobs.get(p)
-                self.deps[p] = FileDeps.decode(blob, self.rows.get(p, [])) if blob is not None else None
-        for path in files:
+                self.deps[p] = FileDeps.decode(blob) if blob is not None else None
+        wanted: dict[int, str] = {}
+        whole: list[str] = []
+        for path in sorted(files):
             deps = self.deps.get(path)
-            for i, e in self.rows.get(path, []):
-                read = deps.by_row.get(i) if deps is not None else None
-                if read is None or not hashes.isdisjoint(read):
-                    self.work[i] = e
+            if deps is None:
+                if path not in self.rows:
+                    whole.append(path)
+                continue
+            for i, read in deps.by_row.items():
+                if i not in self.work and (read is None or not hashes.isdisjoint(read)):
+                    wanted[i] = path
+        found = self.store.numbered_edges_by_id(sorted(wanted))
+        for i, e in found:
+            if e.file == wanted[i]:
+                self.work[i] = e
+                del wanted[i]
+        for path in sorted(set(wanted.values())):  # rows not those recorded
+            self.deps[path] = None
+            whole.append(path)
+        for i, e in self.store.edges_of_files(sorted(set(whole))):  # in ID order
+            self.rows.setdefault(e.file, []).append((i, e))
+            self.work[i] = e
 
     def inherits(self) -> list[NumberedEdge]:
         """The bases to resolve again: a re-parsed file's all (cheap, and
@@ -891,9 +908,14 @@ class _Revisit:
             if e.file not in fresh:
                 known = self.deps.get(e.file)
                 fresh[e.file] = known if known is not None else FileDeps()
-                rows[e.file] = self.rows[e.file]
+                if e.file in self.rows:  # read whole: its rows make the stored form
+                    rows[e.file] = self.rows[e.file]
             fresh[e.file].record(i, answer[2], answer[3])
-        self.store.put_dependencies((p, d.encode(rows[p]), d.outside) for p, d in sorted(fresh.items()))
+        self.store.put_dependencies(
+            (p, d.encode(rows[p]) if p in rows else d.encode(), d.outside)
+            for p, d in sorted(fresh.items())
+            if p in rows or d.changed  # a file revisited whose edges read what they read before: as stored
+        )
         from cartog_ci.index.resolve import hashed_nodes
 
         self.store.put_nodes(hashed_nodes(resolver))  # type: ignore[arg-type]

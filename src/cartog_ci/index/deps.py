@@ -57,12 +57,12 @@ def identity(e: Edge) -> tuple[str, str, str, str | None, str | None]:
     return (e.source_id, e.kind, e.target_name, e.qualifier, e.alias)
 
 
-_MAGIC = b"cd1\0"
+_MAGIC = b"cd2\0"
 _HEADER = struct.Struct("<4sIII")
 _UNKNOWN = 0xFFFF  # an edge whose keys are not recorded: resolved again
 
 
-def _checksum(edges: Iterable[Edge]) -> int:
+def checksum(edges: Iterable[Edge]) -> int:
     """Of a file's edges in row order: what tells the recorded keys still
     go with these rows (their kinds, names and qualifiers)."""
     return zlib.crc32("\x1e".join(f"{e.kind}\x1f{e.target_name}\x1f{e.qualifier}" for e in edges).encode())
@@ -74,46 +74,64 @@ class FileDeps:
     of the keys its answer read (None: not recorded); and of those, the keys
     a change of another file may change (``outside``: not this file's own
     symbols and bindings, which change only with it, and then its edges are
-    read whole). Stored aligned with the file's rows in ID order."""
+    read whole). Stored with the file's row IDs, in order, and the
+    ``checksum`` of those rows."""
 
     by_row: dict[int, tuple[int, ...] | None] = field(default_factory=dict)
     outside: set[int] = field(default_factory=set)
+    checksum: int = 0
+    changed: bool = False  # a row's keys recorded since it was decoded differ
 
     def record(self, row: int, deps: tuple[int, ...], outside: Iterable[int]) -> None:
         """The hashes of the keys the answer of the edge ``row`` read, and of
         those another file's change may change (``split``)."""
-        self.by_row[row] = deps
+        if self.by_row.get(row) != deps:
+            self.by_row[row] = deps
+            self.changed = True
+        size = len(self.outside)
         self.outside.update(outside)
+        self.changed |= len(self.outside) != size
 
-    def encode(self, rows: list[NumberedEdge]) -> bytes:
-        """The stored form, for the file's edges ``rows`` (in ID order)."""
-        used = {k for row, _ in rows for k in (self.by_row.get(row) or ())}
-        keys = sorted(used)
-        position = {k: i for i, k in enumerate(keys)}
+    def encode(self, rows: list[NumberedEdge] | None = None) -> bytes:
+        """The stored form, for the file's edges ``rows`` (in ID order);
+        without them, for the rows decoded (their checksum kept)."""
+        ids = [i for i, _ in rows] if rows is not None else sorted(self.by_row)
+        total = checksum(e for _, e in rows) if rows is not None else self.checksum
+        by_row = self.by_row
+        keys = sorted({k for i in ids for k in (by_row.get(i) or ())})
+        position = {k: n for n, k in enumerate(keys)}.__getitem__
         counts = array("H")
         positions = array("H" if len(keys) < _UNKNOWN else "I")
-        for row, _ in rows:
-            deps = self.by_row.get(row)
+        for i in ids:
+            deps = by_row.get(i)
             if deps is None or len(deps) >= _UNKNOWN:
                 counts.append(_UNKNOWN)
                 continue
             counts.append(len(deps))
-            positions.extend(position[k] for k in deps)
-        outside = bytes(1 if k in self.outside else 0 for k in keys)
-        header = _HEADER.pack(_MAGIC, len(keys), len(rows), _checksum(e for _, e in rows))
-        return b"".join((header, array("i", keys).tobytes(), outside, counts.tobytes(), positions.tobytes()))
+            positions.extend(map(position, deps))
+        outside = self.outside
+        flags = bytes(k in outside for k in keys)
+        header = _HEADER.pack(_MAGIC, len(keys), len(ids), total)
+        parts = (header, array("q", ids).tobytes(), array("i", keys).tobytes(), flags, counts.tobytes())
+        return b"".join((*parts, positions.tobytes()))
 
     @classmethod
-    def decode(cls, blob: bytes, rows: list[NumberedEdge]) -> FileDeps | None:
-        """What ``encode`` stored for these rows (in ID order); None when it
-        does not go with them (another version, a damaged row)."""
+    def decode(cls, blob: bytes, rows: list[NumberedEdge] | None = None) -> FileDeps | None:
+        """What ``encode`` stored; with the file's ``rows`` (in ID order),
+        None when it does not go with them (another version, a damaged or
+        rewritten row): without them, the rows are taken at their IDs."""
         try:
-            magic, n_keys, n_edges, checksum = _HEADER.unpack_from(blob)
+            magic, n_keys, n_edges, total = _HEADER.unpack_from(blob)
         except struct.error:
             return None
-        if magic != _MAGIC or n_edges != len(rows) or checksum != _checksum(e for _, e in rows):
+        if magic != _MAGIC:
             return None
         at = _HEADER.size
+        ids = array("q")
+        ids.frombytes(blob[at : at + 8 * n_edges])
+        at += 8 * n_edges
+        if rows is not None and ([i for i, _ in rows] != ids.tolist() or checksum(e for _, e in rows) != total):
+            return None
         keys = array("i")
         keys.frombytes(blob[at : at + 4 * n_keys])
         at += 4 * n_keys
@@ -124,17 +142,18 @@ class FileDeps:
         at += 2 * n_edges
         positions = array("H" if n_keys < _UNKNOWN else "I")
         positions.frombytes(blob[at:])
-        if len(keys) != n_keys or len(flags) != n_keys or len(counts) != n_edges:
+        if len(ids) != n_edges or len(keys) != n_keys or len(flags) != n_keys or len(counts) != n_edges:
             return None
-        out = cls(outside={k for k, flag in zip(keys, flags) if flag})
+        out = cls(outside={k for k, flag in zip(keys, flags) if flag}, checksum=total)
         table = keys.tolist()
         at = 0
+        by_row = out.by_row
         try:
-            for (row, _), n in zip(rows, counts):
+            for i, n in zip(ids, counts):
                 if n == _UNKNOWN:
-                    out.by_row[row] = None
+                    by_row[i] = None
                     continue
-                out.by_row[row] = tuple(table[p] for p in positions[at : at + n])
+                by_row[i] = tuple([table[p] for p in positions[at : at + n]])
                 at += n
         except IndexError:
             return None
@@ -154,7 +173,7 @@ def split(keys: Iterable[Key], path: str, symbols: Mapping[str, Symbol]) -> tupl
         deps.append(entry[0])
         if entry[1] != path:
             outside.append(entry[0])
-    return tuple(deps), tuple(outside)
+    return tuple(sorted(set(deps))), tuple(outside)  # sorted: the same keys compare equal run after run
 
 
 # key -> (its hash, the file only whose change changes it, if one)

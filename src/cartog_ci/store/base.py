@@ -257,6 +257,10 @@ class Store(Protocol):
 
     def edges_of_files(self, paths: Sequence[str]) -> list[NumberedEdge]: ...
 
+    def numbered_edges_by_id(self, ids: Sequence[int]) -> list[NumberedEdge]:
+        """These edges (those that exist), in ID order."""
+        ...
+
     def edges_naming(self, names: Sequence[str]) -> list[NumberedEdge]:
         """To one of ``names``, or binding one as an import alias."""
         ...

@@ -100,22 +100,25 @@ class DependencyRows(Interned):
 
     def put_nodes(self, nodes: dict[int, set[int]]) -> None:
         """Replace these nodes' keys (node hash -> the hashes of the keys
-        computing it read)."""
+        computing it read); a node that read the same keys as stored is not
+        written again (most of a run's)."""
         if not nodes:
             return
-        stale: list[tuple[int, int]] = []
+        stored: dict[int, set[int]] = {}
         for chunk in chunks(sorted(nodes)):
             rows = self.db.execute(
                 f"SELECT node, keys FROM dep_nodes WHERE node IN ({', '.join('?' * len(chunk))})", chunk
             )
-            stale += [(k, node) for node, keys in rows for k in _unpacked(keys)]
+            stored.update((int(node), set(_unpacked(keys))) for node, keys in rows)
+        changed = {n: keys for n, keys in nodes.items() if stored.get(n) != keys}
+        stale = sorted((k, n) for n in changed for k in stored.get(n, set()) - changed[n])
+        added = sorted((k, n) for n, keys in changed.items() for k in keys - stored.get(n, set()))
         self.db.executemany("DELETE FROM dep_node_index WHERE key = ? AND node = ?", stale)
         self.db.executemany(
             "INSERT OR REPLACE INTO dep_nodes (node, keys) VALUES (?, ?)",
-            ((node, _packed(keys)) for node, keys in sorted(nodes.items())),
+            ((node, _packed(keys)) for node, keys in sorted(changed.items())),
         )
-        index = sorted((k, node) for node, keys in nodes.items() for k in keys)
-        self.db.executemany("INSERT OR IGNORE INTO dep_node_index (key, node) VALUES (?, ?)", index)
+        self.db.executemany("INSERT OR IGNORE INTO dep_node_index (key, node) VALUES (?, ?)", added)
 
     def nodes_reading(self, hashes: Iterable[int]) -> set[int]:
         """The nodes whose computation read one of these keys."""

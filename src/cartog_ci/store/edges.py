@@ -198,6 +198,10 @@ class EdgeTables(Tables):
         rows = self.db.execute(f"SELECT id, {_EDGE_COLUMNS} FROM edges WHERE file = ? ORDER BY line, id", (path,))
         return [(int(r[0]), _edge(r[1:])) for r in rows]
 
+    def numbered_edges_by_id(self, ids: Sequence[int]) -> list[NumberedEdge]:
+        """These edges (those that exist), in ID order."""
+        return sorted(self._numbered_in("id IN ({marks})", ids))  # type: ignore[arg-type]
+
     def edges_of_files(self, paths: Sequence[str]) -> list[NumberedEdge]:
         return self._numbered_in("file IN ({marks})", paths)
 
