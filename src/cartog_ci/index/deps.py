@@ -16,6 +16,7 @@ make an edge resolve again when it need not, never the other way round.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import struct
 import zlib
@@ -58,6 +59,7 @@ def identity(e: Edge) -> tuple[str, str, str, str | None, str | None]:
 
 
 _MAGIC = b"cd2\0"
+_COMPRESSED = b"cz1\0"
 _HEADER = struct.Struct("<4sIII")
 _UNKNOWN = 0xFFFF  # an edge whose keys are not recorded: resolved again
 
@@ -112,23 +114,29 @@ class FileDeps:
         outside = self.outside
         flags = bytes(k in outside for k in keys)
         header = _HEADER.pack(_MAGIC, len(keys), len(ids), total)
-        parts = (header, array("q", ids).tobytes(), array("i", keys).tobytes(), flags, counts.tobytes())
-        return b"".join((*parts, positions.tobytes()))
+        deltas = array("q", [b - a for a, b in zip([0, *ids], ids)])  # IDs ascend: small steps compress
+        parts = (header, deltas.tobytes(), array("i", keys).tobytes(), flags, counts.tobytes())
+        # compressed (level 1: fast): row IDs and positions repeat, 1.1 MB -> 0.4 on zod
+        return _COMPRESSED + zlib.compress(b"".join((*parts, positions.tobytes())), 1)
 
     @classmethod
     def decode(cls, blob: bytes, rows: list[NumberedEdge] | None = None) -> FileDeps | None:
         """What ``encode`` stored; with the file's ``rows`` (in ID order),
         None when it does not go with them (another version, a damaged or
         rewritten row): without them, the rows are taken at their IDs."""
+        if not blob.startswith(_COMPRESSED):
+            return None
         try:
+            blob = zlib.decompress(blob[len(_COMPRESSED) :])
             magic, n_keys, n_edges, total = _HEADER.unpack_from(blob)
-        except struct.error:
+        except (zlib.error, struct.error):
             return None
         if magic != _MAGIC:
             return None
         at = _HEADER.size
         ids = array("q")
         ids.frombytes(blob[at : at + 8 * n_edges])
+        ids = array("q", itertools.accumulate(ids))
         at += 8 * n_edges
         if rows is not None and ([i for i, _ in rows] != ids.tolist() or checksum(e for _, e in rows) != total):
             return None

@@ -76,9 +76,15 @@ def owns(project: Project, importer: str, spec: str) -> bool:
 
 def probe(project: Project, base: str) -> list[str]:
     """The file a module path names: as written, without its JS extension,
-    with a source extension, or as a directory's index."""
+    with a source extension, or as a directory's index. Once per path and
+    run (``remember``: the paths it probed are read once, not by every
+    importer)."""
     if base.startswith("../") or base == "..":
         return []
+    return project.remember("js.probe", base, lambda: _probe(project, base))
+
+
+def _probe(project: Project, base: str) -> list[str]:
     stems = [base] + [base[: -len(ext)] for ext in _JS_EXTENSIONS if base.endswith(ext)]
     for stem in stems:
         if stem in project.module_of_file:
