@@ -171,17 +171,15 @@ class FileDeps:
 def split(keys: Iterable[Key], path: str, symbols: Mapping[str, Symbol]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The hashes of ``keys`` (read by an edge of ``path``), and of those
     another file's change may change (not ``_owner``'s: ``symbols`` by ID)."""
-    deps: list[int] = []
-    outside: list[int] = []
     known = _SPLIT
-    for k in keys:
-        entry = known.get(k)
-        if entry is None:
-            entry = known[k] = (key_hash(k), _owner(k, symbols))
-        deps.append(entry[0])
-        if entry[1] != path:
-            outside.append(entry[0])
-    return tuple(sorted(set(deps))), tuple(outside)  # sorted: the same keys compare equal run after run
+    try:
+        entries = [known[k] for k in keys]
+    except KeyError:
+        for k in keys:
+            if k not in known:
+                known[k] = (key_hash(k), _owner(k, symbols))
+        entries = [known[k] for k in keys]
+    return tuple(sorted({h for h, _ in entries})), tuple([h for h, owner in entries if owner != path])
 
 
 # key -> (its hash, the file only whose change changes it, if one)
