@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from cartog_ci.store.interned import Interned
 from cartog_ci.store.tables import chunks
@@ -80,23 +81,8 @@ class DependencyRows(Interned):
 
     def files_reading(self, hashes: Iterable[int]) -> set[str]:
         """The files with an edge whose answer read one of these keys."""
-        found: set[int] = set()
-        for chunk in chunks(sorted(set(hashes))):
-            found.update(
-                k
-                for (k,) in self.db.execute(
-                    f"SELECT DISTINCT file_key FROM dep_index WHERE key IN ({', '.join('?' * len(chunk))})", chunk
-                )
-            )
-        out: set[str] = set()
-        for chunk in chunks(sorted(found)):
-            out.update(
-                str(t)
-                for (t,) in self.db.execute(
-                    f"SELECT text FROM interned WHERE key IN ({', '.join('?' * len(chunk))})", chunk
-                )
-            )
-        return out
+        found = self._first_column("SELECT DISTINCT file_key FROM dep_index WHERE key IN ({marks})", hashes)
+        return {str(t) for t in self._first_column("SELECT text FROM interned WHERE key IN ({marks})", found)}
 
     def put_nodes(self, nodes: dict[int, set[int]]) -> None:
         """Replace these nodes' keys (node hash -> the hashes of the keys
@@ -122,15 +108,16 @@ class DependencyRows(Interned):
 
     def nodes_reading(self, hashes: Iterable[int]) -> set[int]:
         """The nodes whose computation read one of these keys."""
-        found: set[int] = set()
-        for chunk in chunks(sorted(set(hashes))):
-            found.update(
-                n
-                for (n,) in self.db.execute(
-                    f"SELECT DISTINCT node FROM dep_node_index WHERE key IN ({', '.join('?' * len(chunk))})", chunk
-                )
-            )
-        return found
+        found = self._first_column("SELECT DISTINCT node FROM dep_node_index WHERE key IN ({marks})", hashes)
+        return {cast(int, n) for n in found}
+
+    def _first_column(self, sql: str, values: Iterable[object]) -> set[object]:
+        """The first column of ``sql`` (``{marks}``: the placeholders of a
+        chunk of ``values``), run on every chunk."""
+        out: set[object] = set()
+        for chunk in chunks(sorted(set(values))):  # type: ignore[type-var]
+            out.update(row[0] for row in self.db.execute(sql.format(marks=", ".join("?" * len(chunk))), chunk))
+        return out
 
     def delete_dependencies(self, paths: Iterable[str]) -> None:
         self._drop(list(self.keys_of(list(paths)).values()))
