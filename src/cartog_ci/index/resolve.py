@@ -494,14 +494,13 @@ class Resolver:
 
     # -- public --------------------------------------------------------------
 
-    def resolve_recorded(self, edge: Edge) -> tuple[str | None, str | None, frozenset[tuple[object, ...]]]:
+    def resolve_recorded(self, edge: Edge) -> tuple[str | None, str | None, set[tuple[object, ...]]]:
         """``resolve`` and the keys the answer read (a resolver made with
         ``record``): what must change for the answer to change."""
         rec = self.rec
         assert rec is not None
-        rec.cur = set()
+        keys = rec.cur = set()
         target, tier = self.resolve(edge)
-        keys = frozenset(rec.cur)
         rec.cur = set()
         return target, tier, keys
 
