@@ -22,7 +22,7 @@ F = _symbol("a.py:function:f", "f", "function", "a.py", MODULE.id, "def f()")
 
 def test_a_function_added_changes_the_keys_it_can_be_found_by() -> None:
     assert symbol_keys({MODULE.id: MODULE}, {MODULE.id: MODULE, F.id: F}) == {
-        ("s", F.id), ("p", F.id), ("n", "f"), ("n", None), ("q", "f"), ("q", None),
+        ("s", F.id), ("s", None), ("p", F.id), ("p", None), ("n", "f"), ("n", None), ("q", "f"), ("q", None),
         ("c", MODULE.id, "f"), ("c", MODULE.id, None), ("dn", "", "f"),
     }  # fmt: skip
 
@@ -30,7 +30,7 @@ def test_a_function_added_changes_the_keys_it_can_be_found_by() -> None:
 def test_a_body_edit_or_a_move_changes_no_key_an_answer_reads_but_the_position() -> None:
     moved = _symbol(F.id, "f", "function", "a.py", MODULE.id, "def f()", line=7)
     assert symbol_keys({F.id: F}, {F.id: F}) == set()
-    assert symbol_keys({F.id: F}, {F.id: moved}) == {("p", F.id)}
+    assert symbol_keys({F.id: F}, {F.id: moved}) == {("p", F.id), ("p", None)}
 
 
 def test_a_signature_changed_changes_the_symbol_and_the_names_it_is_found_by() -> None:
@@ -44,7 +44,7 @@ def test_an_import_bound_otherwise_changes_that_name_of_its_file_only() -> None:
     after = [Edge("b.py:module:b", "f", "imports", "b.py", 1, "c"), Edge("b.py:module:b", "g", "imports", "b.py", 2, "a")]
     assert binding_keys("b.py", before, after) == {("b", "b.py", "f"), ("b", "b.py", None)}
     star = [*after, Edge("b.py:module:b", "*", "imports", "b.py", 3, "d")]
-    assert binding_keys("b.py", after, star) == {("*", "b.py")}
+    assert binding_keys("b.py", after, star) == {("*", "b.py"), ("*", None)}
 
 
 def test_an_answer_reads_the_keys_of_what_it_looked_up_misses_included() -> None:

@@ -839,6 +839,8 @@ class _Revisit:
         for class_id, before in self.change.old_bases.items():
             if [b for *_, b in sorted(new_bases.get(class_id, []))] != before:
                 changed.add(("h", class_id))
+        if changed:
+            changed.add(("h", None))  # the whole table, were it listed
         return self._add(changed)
 
     def rest(self) -> list[NumberedEdge]:

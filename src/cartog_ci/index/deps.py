@@ -229,8 +229,8 @@ def symbol_keys(
         return found.kind if found is not None else (kinds or {}).get(parent)
 
     def whole(s: Symbol) -> None:
-        out.add(("s", s.id))
-        out.add(("p", s.id))
+        # (tag, None): a read of the whole table (listed), changed by any change of it
+        out.update({("s", s.id), ("s", None), ("p", s.id), ("p", None)})
         if s.kind == "module":
             directory = posixpath.dirname(s.file)
             out.update({("f", s.file), ("f", None), ("d", directory), ("d", None)})
@@ -251,7 +251,7 @@ def symbol_keys(
             whole(a)
             whole(b)
         elif _position(a) != _position(b):
-            out.add(("p", i))
+            out.update({("p", i), ("p", None)})
     return out
 
 
@@ -273,9 +273,10 @@ def binding_keys(path: str, old: Iterable[Edge], new: Iterable[Edge]) -> set[Key
         out.update(("b", path, n) for n in names)
         out.add(("b", path, None))
     if before.star_imports.get(path, []) != after.star_imports.get(path, []):
-        out.add(("*", path))
+        out.update({("*", path), ("*", None)})
     lines = before.line_modules.keys() | after.line_modules.keys()
-    out.update(("L", line) for line in lines if before.line_modules.get(line) != after.line_modules.get(line))
+    changed = [("L", line) for line in lines if before.line_modules.get(line) != after.line_modules.get(line)]
+    out.update(changed + [("L", None)] if changed else [])
     return out
 
 
