@@ -183,18 +183,6 @@ class ScopeRules:
     # JS: calls that give a module (`require('./x').f()`): the member is
     # looked up in the module imported on the same line.
     module_calls: tuple[str, ...] = ()
-    # Python: every method is declared inside its class, so adding or
-    # editing a class changes what `self.m()` means elsewhere only when a
-    # class's bases resolve otherwise (index/cascade.py checks that). Where a
-    # method may live away from its type (Go, Rust, a JS prototype), any type
-    # change re-resolves every receiver (docs/incremental.md).
-    nested_methods: bool = False
-    # Python, JS/TS: a re-parsed file's edge that was there before, from a symbol
-    # whose own content did not change, keeps its target when no name it
-    # depends on changed (index/cascade.py ``_carry``): a body edit of one
-    # function re-resolves that function's edges, not the whole file's nor
-    # its imports.
-    carry_resolutions: bool = False
 
 
 ModuleFinder = Callable[[Project, str, str], list[str]]

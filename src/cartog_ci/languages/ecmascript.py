@@ -399,7 +399,6 @@ def _scope(globals_: frozenset[str], *, merged: bool, typed: bool = False) -> Sc
         prototype_methods=True,
         module_calls=("require",),
         imported_names_may_be_modules=False,
-        carry_resolutions=True,
     )
 
 

@@ -361,8 +361,6 @@ PYTHON = Python(
         return_pattern=r"\)\s*->\s*(.+?)\s*$",
         builtins=frozenset(dir(builtins)),
         submodule_imports=True,
-        nested_methods=True,
-        carry_resolutions=True,
         methods_declared_apart=False,
     ),
     # tests.py: Django's and many unittest projects' test module
