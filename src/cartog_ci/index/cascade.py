@@ -17,7 +17,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from cartog_ci import git
 from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, LANGUAGE_PACK_MODULE, in_index_dir
@@ -73,11 +73,15 @@ class _Change:
     # a file that is no source (a manifest: package.json, go.mod) changed,
     # appeared or went: what languages derive from the disk may differ
     disk: bool = False
+    noted: set[str] = field(default_factory=set)  # the files whose bases before are in ``old_bases``
 
     def note(
         self, path: str, old: dict[str, Symbol], new: dict[str, Symbol], before: list[Edge], after: list[Edge]
     ) -> None:
         self.keys |= symbol_keys(old, new) | binding_keys(path, before, after)
+        if path in self.noted:  # read again in the run (a consistent snapshot): ``old`` is this run's
+            return
+        self.noted.add(path)
         for s in old.values():
             if s.kind in TYPE_KINDS:
                 self.old_bases.setdefault(s.id, [])
@@ -707,8 +711,9 @@ def _remember_derived(store: Store, resolver: object, *, replace: bool) -> None:
     no derived value: None, changed whenever the files or the disk do)."""
     table = resolver.t  # type: ignore[attr-defined]
     known: dict[str, str | None] = {} if replace else json.loads(store.get_meta("derived") or "{}")
-    raw = table.caches._d if hasattr(table.caches, "_d") else table.caches
-    known.update({name: None for name in raw})
+    from cartog_ci.index.resolve import unlooked
+
+    known.update({name: None for name in cast(dict[str, object], unlooked(table.caches))})
     known.update({name: fingerprint(value) for name, value in table.derived_values.items()})
     store.set_meta("derived", json.dumps(known, sort_keys=True))
 

@@ -45,10 +45,6 @@ def key_hash(key: Key) -> int:
     return found
 
 
-def hashed(keys: Iterable[Key]) -> tuple[int, ...]:
-    return tuple(sorted({key_hash(k) for k in keys}))
-
-
 SITE_HASH = key_hash(SITE)
 
 
@@ -278,11 +274,6 @@ def binding_keys(path: str, old: Iterable[Edge], new: Iterable[Edge]) -> set[Key
     changed = [("L", line) for line in lines if before.line_modules.get(line) != after.line_modules.get(line)]
     out.update(changed + [("L", None)] if changed else [])
     return out
-
-
-def bases_keys(old: Mapping[str, list[object]], new: Mapping[str, list[object]]) -> set[Key]:
-    """``("h", class)`` for each class of both sides whose bases differ."""
-    return {("h", c) for c in old.keys() & new.keys() if old[c] != new[c]}
 
 
 def fingerprint(value: object) -> str:

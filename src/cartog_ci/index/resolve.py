@@ -633,9 +633,9 @@ class Resolver:
         names = self._dir_names.get(directory)
         if names is None:
             names = self._dir_names[directory] = set()
-            modules = cast(dict[str, str], _unlooked(self.t.module_of_file))
-            children = cast(dict[str, dict[str, list[str]]], _unlooked(self.t.children))
-            for f in cast(dict[str, list[str]], _unlooked(self.t.files_by_dir)).get(directory, []):
+            modules = cast(dict[str, str], unlooked(self.t.module_of_file))
+            children = cast(dict[str, dict[str, list[str]]], unlooked(self.t.children))
+            for f in cast(dict[str, list[str]], unlooked(self.t.files_by_dir)).get(directory, []):
                 module_id = modules.get(f)
                 if module_id is not None:
                     names.update(n for n, ids in (children.get(module_id) or {}).items() if ids)
@@ -1234,7 +1234,7 @@ class Resolver:
         if self._detached is None:
             def build() -> dict[str, dict[str, list[str]]]:
                 found: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-                candidates = self.t.detached_candidates or (lambda: list(cast(dict[str, Symbol], _unlooked(self.t.by_id)).values()))
+                candidates = self.t.detached_candidates or (lambda: list(cast(dict[str, Symbol], unlooked(self.t.by_id)).values()))
                 for symbol in candidates():
                     owner = self._owner_of_detached(symbol)
                     if owner is not None:
@@ -1368,7 +1368,7 @@ def _package_is_directory(language: str) -> bool:
     return languages.scope_of(language).package_is_directory
 
 
-def _unlooked(table: object) -> object:
+def unlooked(table: object) -> object:
     """The table itself, under a recorder's lookups: a read noted otherwise."""
     return table._d if isinstance(table, _Looked) else table
 
@@ -1524,7 +1524,7 @@ def _resolve_all(resolver: Resolver, edges: list[tuple[int, Edge]]) -> list[Answ
         return updates
     from cartog_ci.index.deps import split
 
-    symbols = _unlooked(resolver.t.by_id)
+    symbols = unlooked(resolver.t.by_id)
     for edge_id, edge in edges:
         target, tier, keys = resolver.resolve_recorded(edge)
         deps, outside = split(keys, edge.file, symbols)  # type: ignore[arg-type]
