@@ -16,6 +16,8 @@ make an edge resolve again when it need not, never the other way round.
 
 from __future__ import annotations
 
+import ast
+import base64
 import itertools
 import posixpath
 import struct
@@ -274,6 +276,73 @@ def binding_keys(path: str, old: Iterable[Edge], new: Iterable[Edge]) -> set[Key
     changed = [("L", line) for line in lines if before.line_modules.get(line) != after.line_modules.get(line)]
     out.update(changed + [("L", None)] if changed else [])
     return out
+
+
+def value_print(value: object) -> int:
+    """A digest of a node's value (index/resolve.py ``Recorder.node``), the
+    same in every process for the same value: a dict's in sorted order (a
+    manifest, a map); a value whose ``repr`` is not stable (an object's
+    address) only makes its node look changed, never the other way round."""
+    text = repr(_canonical(value)) if isinstance(value, dict) else repr(value)
+    return zlib.crc32(text.encode("utf-8", "surrogatepass"))
+
+
+class Catalogue:
+    """The nodes an index knows: node hash -> (the digest of its value, its
+    key as written), stored as one compressed text (the nodes' keys are
+    paths and names that repeat: 0.2 MB of them are 30 KB on zod). An
+    incremental run computes a node reached by a change again from its key
+    and keeps what read it when the digest is the same (salsa's
+    backdating: a manifest whose version changed finds the same modules)."""
+
+    META = "dep_nodes"
+
+    def __init__(self, entries: dict[int, tuple[int, str]] | None = None) -> None:
+        self.entries = entries or {}
+        self.changed = False
+
+    @classmethod
+    def decode(cls, text: str | None) -> Catalogue:
+        """What ``encode`` wrote; empty when nothing (or something damaged) is
+        stored: every node reached then looks changed."""
+        if not text:
+            return cls()
+        try:
+            raw = zlib.decompress(base64.b64decode(text)).decode("utf-8", "surrogatepass")
+            entries: dict[int, tuple[int, str]] = {}
+            for line in raw.split("\n") if raw else ():
+                node, value, key = line.split("\t", 2)
+                entries[int(node)] = (int(value), key)
+        except (ValueError, zlib.error, UnicodeDecodeError):
+            return cls()
+        return cls(entries)
+
+    def encode(self) -> str:
+        raw = "\n".join(f"{n}\t{v}\t{k}" for n, (v, k) in sorted(self.entries.items()))
+        return base64.b64encode(zlib.compress(raw.encode("utf-8", "surrogatepass"), 6)).decode("ascii")
+
+    def update(self, nodes: Mapping[int, tuple[int, str]]) -> None:
+        for n, entry in nodes.items():
+            if self.entries.get(n) != entry:
+                self.entries[n] = entry
+                self.changed = True
+
+    def key(self, node: int) -> tuple[str, object] | None:
+        """The (name, argument) of a node, None when unknown or unreadable."""
+        entry = self.entries.get(node)
+        if entry is None:
+            return None
+        try:
+            key = ast.literal_eval(entry[1])
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+        if not (isinstance(key, tuple) and len(key) == 3 and key[0] == "M" and isinstance(key[1], str)):
+            return None
+        return key[1], key[2]
+
+    def value(self, node: int) -> int | None:
+        entry = self.entries.get(node)
+        return entry[0] if entry is not None else None
 
 
 def fingerprint(value: object) -> str:
