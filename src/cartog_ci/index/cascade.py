@@ -368,7 +368,10 @@ def _index(
         if plan.mode != "incremental":
             result.in_degree_updated = store.recompute_in_degree()
         else:
-            result.in_degree_updated = store.recompute_in_degree(touched | old_targets)
+            # and the symbols added: one dropped and read again in the run (a
+            # consistent snapshot) is new to its rows, not to the edges that
+            # kept their answer (a node computed again to the same value)
+            result.in_degree_updated = store.recompute_in_degree(touched | old_targets | set(result.categories["added"]))
         result.timings["centrality"] = time.perf_counter() - clock
         store.set_meta("last_commit", plan.head)
         store.set_meta("extractor", extractor_fingerprint())
@@ -802,10 +805,6 @@ class _Revisit:
         digest differs from the one stored (or none is); then the nodes that
         read one of those, to the end. Each node is computed once: its
         value is this run's whatever the order."""
-        from cartog_ci.languages import NODES
-
-        t = resolver.t  # type: ignore[attr-defined]
-        rec = resolver.rec  # type: ignore[attr-defined]
         checked: set[int] = set()
         frontier = set(self.hashes)
         while frontier:
@@ -817,17 +816,8 @@ class _Revisit:
             for node in sorted(found):
                 assert self.catalogue is not None
                 key, before = self.catalogue.key(node), self.catalogue.value(node)
-                if key is None or before is None or key[0] not in t.recipes and key[0] not in NODES:
-                    frontier.add(node)  # not known: changed
-                    continue
-                name, arg = key
-                try:
-                    rec.frame(lambda: t.remember(name, arg), merge=False)  # noqa: B023 (called here)
-                except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-                    frontier.add(node)  # an argument that means nothing now: changed
-                    continue
-                if rec.prints.get(("M", name, arg)) != before:
-                    frontier.add(node)
+                if key is None or before is None or resolver.recompute(*key) != before:  # type: ignore[attr-defined]
+                    frontier.add(node)  # another value, or not known: changed
             self.hashes |= frontier
         return self.hashes
 

@@ -113,7 +113,7 @@ class Recorder:
         # node -> a digest of its value: an incremental run that computes a
         # node again and finds the same digest changes nothing through it
         # (salsa's backdating, index/deps.py ``value_print``)
-        self.prints: dict[tuple[object, ...], int] = {}
+        self.prints: dict[tuple[object, ...], str] = {}
 
     def node(self, key: tuple[object, ...], compute: Callable[[], object]) -> object:
         """``compute()`` as the node ``key``: the current frame reads ``key``."""
@@ -509,7 +509,7 @@ class Resolver:
         # the nodes a forked child recorded (``resolve_edges``): key hash -> its
         # keys' hashes; and key hash -> (the digest of its value, the key)
         self.foreign_nodes: dict[int, set[int]] = {}
-        self.foreign_prints: dict[int, tuple[int, str]] = {}
+        self.foreign_prints: dict[int, tuple[str, str]] = {}
         self._site: tuple[str, int] = ("", 0)  # the file and line of the edge being resolved
         self._dir_names: dict[str, set[str]] = {}  # ``_defined_in_dir``
         # ``_export`` answers from the start of a chain, by (file, name, hops);
@@ -518,6 +518,26 @@ class Resolver:
         self._site_read = False  # whether an answer depended on ``_site``
 
     # -- public --------------------------------------------------------------
+
+    def recompute(self, name: str, arg: object) -> object:
+        """The node ``("M", name, arg)`` computed as this run's (kept for its
+        answers), in a frame of its own: the digest of its value
+        (``Recorder.prints``), None when it has no recipe or its argument
+        means nothing now (index/cascade.py ``_Revisit.verify``)."""
+        rec = self.rec
+        assert rec is not None
+        node = ("M", name, arg)
+        try:
+            if name == "export":  # a chain's start, kept apart (``_export``)
+                path, exported, hops = cast(tuple[str, str, int], arg)
+                rec.frame(lambda: self._export(path, exported, hops), merge=False)
+            elif name in self.t.recipes or name in languages.NODES:
+                rec.frame(lambda: self.t.remember(name, arg), merge=False)
+            else:
+                return None
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            return None
+        return rec.prints.get(node)  # None: it read the edge's own line, no node
 
     def resolve_recorded(self, edge: Edge) -> tuple[str | None, str | None, set[tuple[object, ...]]]:
         """``resolve`` and the keys the answer read (a resolver made with
@@ -703,6 +723,7 @@ class Resolver:
             self._exports[key] = None if found is None else tuple(found)
             if rec is not None:
                 rec.nodes.setdefault(node, set()).update(keys)
+                rec.prints[node] = value_print(self._exports[key])
                 rec.cur.add(node)
         elif rec is not None:  # read the edge's own line: not kept, its keys are the answer's
             rec.cur |= keys
@@ -1236,8 +1257,11 @@ class Resolver:
         file of the package, a Rust `impl` in another module. Its qualified
         name says the type (`Server.register`); the name is looked up from
         where the method is declared, like any type reference there."""
-        if method.kind != "method" or method.parent_id is None:
+        if method.kind != "method" or method.parent_id is None or "." not in method.qualified_name:
             return None
+        parent = self.t.by_id.get(method.parent_id)
+        if parent is None or parent.kind not in ("module", "namespace"):
+            return None  # a method of its type (a node each would be most of them)
         return cast("str | None", self.t.remember("resolver.owner", method.id))
 
     def _owner_node(self, arg: object) -> str | None:
@@ -1512,7 +1536,7 @@ class _Shared:
 _FORKED: tuple[Resolver, list[tuple[int, Edge]], _Shared] | None = None  # what a forked child resolves
 
 
-def _resolve_forked() -> tuple[list[Answer], dict[int, set[int]], dict[int, tuple[int, str]]]:
+def _resolve_forked() -> tuple[list[Answer], dict[int, set[int]], dict[int, tuple[str, str]]]:
     assert _FORKED is not None
     resolver, edges, shared = _FORKED
     found: list[Answer] = []
@@ -1531,7 +1555,7 @@ def hashed_nodes(resolver: Resolver) -> dict[int, set[int]]:
     return out
 
 
-def printed_nodes(resolver: Resolver) -> dict[int, tuple[int, str]]:
+def printed_nodes(resolver: Resolver) -> dict[int, tuple[str, str]]:
     """The nodes computed this run (here and in a forked child): node hash
     -> (the digest of its value, its key as written: ``repr``), what an
     incremental run computes a node again from (index/deps.py ``Catalogue``)."""

@@ -419,6 +419,25 @@ def m012_recorded_dependencies(db: apsw.Connection) -> None:
     )
 
 
+def m013_grouped_dependency_index(db: apsw.Connection) -> None:
+    """The dependency indexes as one row a key (its files, its nodes packed:
+    half the size of a row a pair), a file's ``outside`` keys read from its
+    encoded dependencies. What was recorded is dropped: the next run
+    resolves every edge again and records it (index/cascade.py)."""
+    db.execute(
+        """
+        DROP TABLE dep_index;
+        DROP TABLE dep_node_index;
+        DROP TABLE dep_files;
+        DELETE FROM dep_nodes;
+        DELETE FROM meta WHERE key IN ('deps', 'dep_nodes');
+        CREATE TABLE dep_files (file_key INTEGER PRIMARY KEY, deps BLOB NOT NULL);
+        CREATE TABLE dep_index (key INTEGER PRIMARY KEY, files BLOB NOT NULL);
+        CREATE TABLE dep_node_index (key INTEGER PRIMARY KEY, nodes BLOB NOT NULL);
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_core,
     m002_search,
@@ -432,6 +451,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     m010_trigrams_without_positions,
     m011_interned_chunks,
     m012_recorded_dependencies,
+    m013_grouped_dependency_index,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
