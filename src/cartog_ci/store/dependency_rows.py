@@ -18,7 +18,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Sequence
 
-from cartog_ci.index.deps import FileDeps
+from cartog_ci.store.dependency_format import FileDeps
 from cartog_ci.store.interned import Interned
 from cartog_ci.store.tables import chunks
 
