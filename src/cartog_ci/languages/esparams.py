@@ -183,15 +183,60 @@ def read_signature(signature: str, grammar: ts.Language) -> Signature | None:
     text = signature.strip().removesuffix(";").rstrip()
     if not text:
         return None
-    for before, after in _COMPLETIONS:
-        tree = budget.parse(grammar, f"{before}{text}{after}".encode())
-        if tree.root_node.has_error:
-            continue
-        found = _outermost_functions(tree.root_node)
-        if found:
-            *overloads, implementation = (read_function(f) for f in found)
-            return Signature(implementation.parameters, implementation.return_type, tuple(overloads))
+    trees: list[ts.Tree] = []
+    # a clean parse first; else one whose errors sit inside types or default
+    # values: the signature's white space was collapsed (parse/extract.py),
+    # and a newline that separated members of an object type is gone
+    for tolerant in (False, True):
+        for i, (before, after) in enumerate(_COMPLETIONS):
+            if i == len(trees):
+                trees.append(budget.parse(grammar, f"{before}{text}{after}".encode()))
+            if trees[i].root_node.has_error and not tolerant:
+                continue
+            found = _outermost_functions(trees[i].root_node)
+            if found and (not tolerant or all(_parameters_whole(f) for f in found)):
+                return _signature_set(found)
     return None
+
+
+def _signature_set(found: list[ts.Node]) -> Signature:
+    """The implementation (the last function) with what callers see of it:
+    the overloads before it, or the type a `const f: T = (...) =>` declares."""
+    *overloads, implementation = found
+    read = read_function(implementation)
+    declared = _declared_type(implementation)
+    if declared:
+        return Signature(read.parameters, read.return_type, declared)
+    return Signature(read.parameters, read.return_type, tuple(read_function(f) for f in overloads))
+
+
+def _declared_type(function: ts.Node) -> tuple[Signature, ...]:
+    """The call signatures of the type a variable holding ``function``
+    declares: a function type, or an object type's call signatures."""
+    holder = function.parent
+    annotation = holder.child_by_field_name("type") if holder is not None and holder.type == "variable_declarator" else None
+    written = annotation.named_children[0] if annotation is not None and annotation.named_children else None
+    if written is None:
+        return ()
+    if written.type == "function_type":
+        return (read_function(written),)
+    if written.type == "object_type":
+        return tuple(read_function(c) for c in written.named_children if c.type == "call_signature")
+    return ()
+
+
+def _parameters_whole(function: ts.Node) -> bool:
+    """Whether a function's own parts and each parameter's name parsed
+    without error (an error inside a parameter's type is allowed)."""
+    params = function.child_by_field_name("parameters")
+    parts = [*function.children, *(params.children if params is not None else ())]
+    if any(p.type == "ERROR" or p.is_missing for p in parts):
+        return False
+    for param in params.named_children if params is not None else ():
+        pattern = param.child_by_field_name("pattern") or param
+        if pattern.has_error:
+            return False
+    return True
 
 
 def _outermost_functions(root: ts.Node) -> list[ts.Node]:
