@@ -33,6 +33,7 @@ from cartog_ci.languages.base import (
     top_level_split,
     Project,
     ScopeRules,
+    parameters,
     query_text,
     whole_signature,
 )
@@ -372,10 +373,22 @@ def _widened(old: str, new: str) -> bool:
     type arguments (inferred at the call: `$ZodError` -> `$ZodError<T>`)."""
     if old == new or new in ("any", "unknown") or not old:
         return True
-    old_members, new_members = set(top_level_split(old, "|")), set(top_level_split(new, "|"))
+    old_members, new_members = _union_members(old), _union_members(new)
     if len(new_members) > 1 and old_members <= new_members:
         return True
     return "<" not in old and new.startswith(old + "<") and new.endswith(">")
+
+
+def _union_members(written: str) -> set[str]:
+    """The members of a union type's text (white space aside), each without
+    the parentheses around it: `((a:T)=>void)|null` -> `(a:T)=>void`, `null`."""
+    out = set()
+    for member in top_level_split(written.replace("=>", "\0"), "|"):  # `=>` opens nothing
+        while member.startswith("(") and member.endswith(")") and parameters(member) == member[1:-1]:
+            member = member[1:-1]
+        if member:
+            out.add(member.replace("\0", "=>"))
+    return out
 
 
 JS_GLOBALS = frozenset(
