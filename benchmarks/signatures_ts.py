@@ -64,8 +64,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-TYPESCRIPT = "5.9.3"
-NODE_PREFIX = Path.home() / ".cache" / "cartog-ci-bench" / "node" / f"typescript-{TYPESCRIPT}"
+# typescript is installed here (benchmarks/oracle_ts.py's version), outside the repository
+SCRATCH = Path.home() / ".cache" / "cartog-ci-bench" / "node"
 EXAMPLES = 8
 
 
@@ -155,16 +155,6 @@ process.stdout.write(JSON.stringify({ typescript: ts.version, functions: out }))
 
 
 # --- the two sides --------------------------------------------------------
-
-
-def ensure_typescript(prefix: Path) -> Path:
-    if not (prefix / "node_modules" / "typescript" / "package.json").exists():
-        prefix.mkdir(parents=True, exist_ok=True)
-        print(f"installing typescript@{TYPESCRIPT} into {prefix} ...", file=sys.stderr)
-        cmd = ["npm", "install", "--prefix", str(prefix), "--save-exact", "--no-audit", "--no-fund",
-               "--silent", f"typescript@{TYPESCRIPT}"]  # fmt: skip
-        subprocess.run(cmd, check=True)
-    return prefix
 
 
 def sources(repo: Path) -> list[str]:
@@ -298,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", choices=sorted(PACKAGES), action="append", help="only these (default: all three)")
     parser.add_argument("--cartog-src", type=Path, default=HERE.parent / "src")
     parser.add_argument("--before-src", type=Path, help="a checkout's src/ to measure too (the old reader)")
-    parser.add_argument("--node-prefix", type=Path, default=NODE_PREFIX, help="where typescript is installed")
+    parser.add_argument("--node-prefix", type=Path, help=f"where typescript is installed (default: under {SCRATCH})")
     parser.add_argument("--examples", type=int, default=EXAMPLES, help="disagreements listed per package")
     parser.add_argument("--read", nargs=2, metavar=("REPO", "LISTING"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -309,9 +299,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     sys.path.insert(0, str(HERE))
     import corpora
+    import oracle_ts
     from measure import table
 
-    prefix = ensure_typescript(args.node_prefix)
+    prefix = oracle_ts.ensure_typescript(args.node_prefix or SCRATCH / f"typescript-{oracle_ts.TYPESCRIPT}")
     sides = [("after", args.cartog_src)] + ([("before", args.before_src)] if args.before_src else [])
     rows, examples, version = [], [], ""
     for name in args.corpus or list(PACKAGES):

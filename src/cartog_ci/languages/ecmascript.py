@@ -293,13 +293,17 @@ class ECMAScript(Language):
     ) -> CallCheck | None:
         """TypeScript checks arity against the declared parameters (optional
         `x?`, defaults and `...rest`); JavaScript checks nothing, so a call
-        never breaks by its arguments. Overloads and changed parameter types
-        are beyond what the call's text tells."""
+        never breaks by its arguments. A call of an overloaded function
+        breaks when its count fits no overload; which overload it binds, and
+        changed parameter types, are beyond what the call's text tells."""
         if self.name == "javascript" or target.kind not in CALLABLE_KINDS:
             return None
-        if overloads:
-            return CallCheck(UNKNOWN, "the function is overloaded")
         read = self.parameters(target.signature)
+        if overloads:  # other declarations of the name (`declare function` sets, interface members)
+            sets = [read, *(self.parameters(s.signature) for s in overloads)]
+            if any(r is None for r in sets):
+                return CallCheck(UNKNOWN, "the function is overloaded")
+            return _check_overloads([s for r in sets if r is not None for s in r.callable], call)
         if read is None:
             return None
         if read.overloads:
@@ -329,7 +333,7 @@ def _check_overloads(signatures: Sequence[esparams.Signature], call: Call) -> Ca
     checks = [bind(_positional(s.arity), call) for s in signatures]
     if any(c.verdict != WILL_BREAK for c in checks):
         return CallCheck(UNKNOWN, "the function is overloaded")
-    return CallCheck(WILL_BREAK, f"{call.positional} argument(s) fit none of its {len(signatures)} overloads")
+    return CallCheck(WILL_BREAK, f"{call.positional} argument(s) fit none of {len(signatures)} overload signature(s)")
 
 
 def _overloads_verdict(before: Sequence[esparams.Signature], after: Sequence[esparams.Signature]) -> str:
