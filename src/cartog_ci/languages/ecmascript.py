@@ -259,7 +259,8 @@ class ECMAScript(Language):
         read = self.parameters(signature)
         if read is None:
             return whole_signature(signature)
-        return ",".join(("..." if p.kind == "variadic" else "") + p.name + ("=" if p.default else "") for p in read.filled)
+        shape = [("..." if p.kind == "variadic" else "") + p.name + ("=" if p.default else "") for p in read.filled]
+        return ",".join(shape)
 
     def parameters(self, signature: str) -> esparams.Signature | None:
         """The parameters of a signature's text, read from its syntax tree

@@ -6,7 +6,7 @@ is parsed again with the file's grammar and the function's
 parameter's type or default value can hide the parameters after it: a
 callback type ``(a: string) => void``, a generic bound
 ``<T extends (x: A) => B>``, a default ``cb = (a, b) => a``, a destructuring
-pattern ``{a, b = 2}: Opts = {}``. docs/report.md, "Call-site check".
+pattern ``{a, b = 2}: Opts = {}`` (docs/report.md: signature verdicts, call-site check).
 
 What a parameter becomes (``Parameter``):
 
@@ -120,7 +120,8 @@ def type_text(node: ts.Node) -> str:
         if here.type not in ("function_type", "constructor_type"):
             continue
         params = here.child_by_field_name("parameters")
-        for i, param in enumerate(p for p in (params.named_children if params is not None else ()) if p.type != "comment"):
+        declared = params.named_children if params is not None else []
+        for i, param in enumerate(p for p in declared if p.type != "comment"):
             pattern = param.child_by_field_name("pattern")
             if pattern is not None and pattern.type == "rest_pattern" and pattern.named_children:
                 pattern = pattern.named_children[0]
@@ -214,7 +215,9 @@ def _declared_type(function: ts.Node) -> tuple[Signature, ...]:
     """The call signatures of the type a variable holding ``function``
     declares: a function type, or an object type's call signatures."""
     holder = function.parent
-    annotation = holder.child_by_field_name("type") if holder is not None and holder.type == "variable_declarator" else None
+    if holder is None or holder.type != "variable_declarator":
+        return ()
+    annotation = holder.child_by_field_name("type")
     written = annotation.named_children[0] if annotation is not None and annotation.named_children else None
     if written is None:
         return ()
