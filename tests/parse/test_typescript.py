@@ -390,3 +390,16 @@ def test_typescript_reformatted_callback_keeps_the_code_hash() -> None:
     # a trailing comma is written text (the hash changes) but no change for callers
     trailing = hashes[1].signature.replace("b: number", "b: number,")
     assert signature_verdict(hashes[0].signature, trailing, "typescript") == ""
+
+
+def test_typescript_one_line_arrow_body_is_not_its_signature() -> None:
+    """The signature of `const f = (...) => expr` ends at `=>`: an edit of
+    the expression was a "breaking" signature change (a return type read
+    from the text after the last parenthesis)."""
+    before, after = (
+        next(s for s in extract("src/f.ts", text.encode(), "typescript").symbols if s.kind == "function")
+        for text in ("export const f = (a: number): number => a + 1;\n", "export const f = (a: number): number => a + 2;\n")
+    )
+    assert before.signature == after.signature == "const f = (a: number): number =>"
+    assert before.code_hash != after.code_hash
+    assert signature_verdict(before.signature, after.signature, "typescript") == ""
