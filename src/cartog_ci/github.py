@@ -23,7 +23,8 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 from cartog_ci.errors import CartogError
-from cartog_ci.pr_artifact import Where, read_artifact, render
+from cartog_ci.pr_artifact import read_artifact
+from cartog_ci.pr_comment import Where, render
 
 DEFAULT_API_URL = "https://api.github.com"
 API_VERSION = "2022-11-28"
@@ -329,7 +330,7 @@ def post_from_workflow_run(
     empty for fork PRs, must agree when it is not empty); its size is
     capped before and after the download; it must fit the strict schema of
     ``pr_artifact``, and the comment is written here from the checked
-    values (``pr_artifact.render``), never taken from the artifact.
+    values (``pr_comment.render``), never taken from the artifact.
     """
     run = event.get("workflow_run")
     if not isinstance(run, dict):

@@ -12,9 +12,10 @@ byte of the artifact is the pull request's claim. The trusted job
 - parses ``pr.json`` and ``report.json`` against a strict, size-bounded
   schema (``SCHEMA``): exact keys, types, lengths, counts, nesting, no
   control or invisible character, relative paths without ``..``;
-- writes the comment itself (``render``): every string from the artifact is
-  an inert code span, the only links are its own, into this repository,
-  and the comment says that its figures are the pull request run's.
+- writes the comment itself (``pr_comment.render``): every string from the
+  artifact is an inert code span, the only links are its own, into this
+  repository, and the comment says that its figures are the pull request
+  run's.
 
 Standard library only, and nothing from cartog-ci but ``errors``: the
 posting action runs it with a bare Python (``python -I -S``). The untrusted
@@ -36,7 +37,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from cartog_ci.errors import CartogError
 
@@ -227,7 +227,7 @@ class _Reader:
     def fail(self, where: str, what: str) -> CartogError:
         return _refuse(f"{self.name} in the report artifact: {where} {what}")
 
-    def object(self, value: object, where: str, keys: Sequence[str]) -> dict[str, Any]:
+    def fields(self, value: object, where: str, keys: Sequence[str]) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.fail(where, "is not an object")
         if set(value) != set(keys):
@@ -237,7 +237,7 @@ class _Reader:
             raise self.fail(where, said)
         return value
 
-    def list(self, value: object, where: str, most: int) -> list[Any]:
+    def array(self, value: object, where: str, most: int) -> list[Any]:
         if not isinstance(value, list):
             raise self.fail(where, "is not a list")
         if len(value) > most:
@@ -285,7 +285,7 @@ class _Reader:
 def read_claim(text: str) -> tuple[int, str]:
     """``pr.json``: ``{"number": N, "head_sha": SHA}``."""
     reader = _Reader("pr.json")
-    claim = reader.object(parse_json("pr.json", text), "the top level", ("number", "head_sha"))
+    claim = reader.fields(parse_json("pr.json", text), "the top level", ("number", "head_sha"))
     number = reader.count(claim["number"], "number", 1, (1 << 31) - 1)
     head = claim["head_sha"]
     if not isinstance(head, str) or not _SHA.fullmatch(head):
@@ -296,15 +296,18 @@ def read_claim(text: str) -> tuple[int, str]:
 def read_report(text: str, number: int, head_sha: str) -> Claims:
     """``report.json`` (the schema ``SCHEMA``, made by ``claims_from_report``)."""
     r = _Reader("report.json")
-    top = r.object(parse_json("report.json", text), "the top level", ("schema", "risk", "files", "changed", "will_break", "tests"))
+    keys = ("schema", "risk", "files", "changed", "will_break", "tests")
+    top = r.fields(parse_json("report.json", text), "the top level", keys)
     if top["schema"] != SCHEMA:
         raise r.fail("schema", f"is not {SCHEMA} (use one commit of cartog-ci for both workflows)")
-    risk = r.object(top["risk"], "risk", ("level", "reasons"))
-    reasons = r.list(risk["reasons"], "risk.reasons", MAX_REASONS)
-    changed = r.object(top["changed"], "changed", ("total", "items"))
-    broken = r.object(top["will_break"], "will_break", ("total", "items"))
-    tests = r.object(top["tests"], "tests", ("total", "commands"))
-    commands = r.list(tests["commands"], "tests.commands", MAX_COMMANDS)
+    risk = r.fields(top["risk"], "risk", ("level", "reasons"))
+    changed = r.fields(top["changed"], "changed", ("total", "items"))
+    broken = r.fields(top["will_break"], "will_break", ("total", "items"))
+    tests = r.fields(top["tests"], "tests", ("total", "commands"))
+    reasons = r.array(risk["reasons"], "risk.reasons", MAX_REASONS)
+    commands = r.array(tests["commands"], "tests.commands", MAX_COMMANDS)
+    changed_rows = r.array(changed["items"], "changed.items", MAX_ROWS)
+    broken_rows = r.array(broken["items"], "will_break.items", MAX_ROWS)
     claims = Claims(
         number=number,
         head_sha=head_sha,
@@ -312,9 +315,9 @@ def read_report(text: str, number: int, head_sha: str) -> Claims:
         reasons=tuple(r.text(v, f"risk.reasons[{i}]", TEXT_CHARS) for i, v in enumerate(reasons)),
         files=r.count(top["files"], "files"),
         changed_total=r.count(changed["total"], "changed.total"),
-        changed=tuple(_changed_row(r, v, f"changed.items[{i}]") for i, v in enumerate(r.list(changed["items"], "changed.items", MAX_ROWS))),
+        changed=tuple(_changed_row(r, v, f"changed.items[{i}]") for i, v in enumerate(changed_rows)),
         will_break_total=r.count(broken["total"], "will_break.total"),
-        will_break=tuple(_broken_row(r, v, f"will_break.items[{i}]") for i, v in enumerate(r.list(broken["items"], "will_break.items", MAX_ROWS))),
+        will_break=tuple(_broken_row(r, v, f"will_break.items[{i}]") for i, v in enumerate(broken_rows)),
         tests_total=r.count(tests["total"], "tests.total"),
         commands=tuple(r.text(v, f"tests.commands[{i}]", COMMAND_CHARS) for i, v in enumerate(commands)),
     )
@@ -330,7 +333,7 @@ _CHANGED_KEYS = (
 
 
 def _changed_row(r: _Reader, value: object, where: str) -> Row:
-    row = r.object(value, where, _CHANGED_KEYS)
+    row = r.fields(value, where, _CHANGED_KEYS)
     kind = r.text(row["kind"], f"{where}.kind", 30)
     if not _KIND.fullmatch(kind):
         raise r.fail(f"{where}.kind", "is not a kind of symbol")
@@ -350,7 +353,7 @@ def _changed_row(r: _Reader, value: object, where: str) -> Row:
 
 
 def _broken_row(r: _Reader, value: object, where: str) -> Row:
-    row = r.object(value, where, ("name", "file", "line", "why"))
+    row = r.fields(value, where, ("name", "file", "line", "why"))
     return Row(
         name=r.text(row["name"], f"{where}.name", NAME_CHARS),
         file=r.path(row["file"], f"{where}.file"),
@@ -364,98 +367,6 @@ def read_artifact(data: bytes) -> Claims:
     files = read_zip(data)
     number, head = read_claim(files["pr.json"])
     return read_report(files["report.json"], number, head)
-
-
-# -- the comment -------------------------------------------------------------------------
-
-
-def code(value: str) -> str:
-    """An inline code span showing ``value`` literally: CommonMark makes no
-    link, image, HTML, emphasis or mention inside one, and GitHub links no
-    @name, #number or URL there. The fence is longer than any run of
-    backticks inside; ``|`` is escaped so that a table keeps its columns.
-    (``value`` has passed the schema: no control or invisible character.)"""
-    text = value.replace("|", "\\|")
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    if text.startswith(("`", " ")) or text.endswith(("`", " ")) or not text.strip():
-        text = f" {text} "
-    return f"{fence}{text}{fence}"
-
-
-@dataclass(frozen=True)
-class Where:
-    """The trusted facts the comment links with: from the workflow_run job's
-    own environment and event, never from the artifact."""
-
-    server_url: str  # GITHUB_SERVER_URL
-    repository: str  # OWNER/NAME
-    run_id: int
-
-    def blob(self, head_sha: str, path: str, line: int) -> str:
-        return f"{self.server_url}/{self.repository}/blob/{head_sha}/{quote(path, safe='/')}#L{line}"
-
-    def run(self) -> str:
-        return f"{self.server_url}/{self.repository}/actions/runs/{self.run_id}"
-
-
-def render(claims: Claims, where: Where) -> str:
-    """The comment's Markdown. Our words, the numbers and enumerated values
-    are the only text outside code spans; the only links go into this
-    repository (a line of a file at the run's commit, the run itself)."""
-    lines = [
-        "## cartog-ci impact report",
-        "",
-        f"> **Figures from the pull request's own run** ([run {where.run_id}]({where.run()}), "
-        f"commit {claims.head_sha[:12]}): that run executed the pull request's code, so what follows is what "
-        "the pull request's run reports, not a check made by this repository. Names and paths are shown as "
-        "written, in code.",
-        "",
-        f"**Risk reported by the run: {claims.level.upper()}** · {claims.files} file(s) changed · "
-        f"{claims.changed_total} symbol change(s)",
-    ]
-    if claims.reasons:
-        lines += ["", *(f"- {code(reason)}" for reason in claims.reasons)]
-    if claims.will_break_total:
-        lines += ["", f"### Will break ({claims.will_break_total}, as reported)", "", "| call site | calls | why |", "|---|---|---|"]
-        lines += [f"| {_where(row, claims, where)} | {code(row.name)} | {code(row.why)} |" for row in claims.will_break]
-        lines += _more(claims.will_break_total, len(claims.will_break), "call site(s)")
-    if claims.changed:
-        lines += ["", f"### Changed symbols ({claims.changed_total}, as reported)", ""]
-        lines += ["| symbol | kind | change | where | callers |", "|---|---|---|---|---|"]
-        lines += [
-            f"| {code(row.name)} | {code(row.kind)} | {_change(row)} | {_where(row, claims, where)} | {row.callers} |"
-            for row in claims.changed
-        ]
-        lines += _more(claims.changed_total, len(claims.changed), "changed symbol(s)")
-        signatures = [row for row in claims.changed if row.old_signature and row.new_signature]
-        if signatures:
-            lines += ["", "Signature changes:", ""]
-            lines += [f"- {code(row.name)}: {code(row.old_signature or '')} → {code(row.new_signature or '')}" for row in signatures]
-    if claims.tests_total or claims.commands:
-        lines += ["", "### Tests to run", "", f"{claims.tests_total} test(s) within 2 calls of the change, as reported:"]
-        lines += ["", *(f"- {code(command)}" for command in claims.commands)]
-    return "\n".join(lines) + "\n"
-
-
-def _where(row: Row, claims: Claims, where: Where) -> str:
-    span = code(f"{row.file}:{row.line}")
-    if row.change == "removed":  # not in the commit the link would show
-        return span
-    return f"[{span}]({where.blob(claims.head_sha, row.file, row.line)})"
-
-
-def _change(row: Row) -> str:
-    text = row.change.replace("_", " ")
-    if row.breaking:
-        text += ", **breaking signature**"
-    elif row.signature_changed:
-        text += ", compatible signature"
-    return text + (", untested" if row.untested else "")
-
-
-def _more(total: int, shown: int, what: str) -> list[str]:
-    return ["", f"…and {total - shown} more {what} (in the run's JSON report)."] if total > shown else []
 
 
 # -- the untrusted side: the report's JSON form into the schema ----------------------------
@@ -476,7 +387,10 @@ def claims_from_report(report: Mapping[str, Any]) -> dict[str, object]:
     ]  # fmt: skip
     return {
         "schema": SCHEMA,
-        "risk": {"level": report["risk"]["level"], "reasons": [_cut(r, TEXT_CHARS) for r in report["risk"]["reasons"][:MAX_REASONS]]},
+        "risk": {
+            "level": report["risk"]["level"],
+            "reasons": [_cut(r, TEXT_CHARS) for r in report["risk"]["reasons"][:MAX_REASONS]],
+        },
         "files": len(report.get("files", [])),
         "changed": {"total": len(rows), "items": [_changed_claim(item) for item in rows[:MAX_ROWS]]},
         "will_break": {"total": len(broken), "items": [_cut_row(b) for b in broken[:MAX_ROWS]]},
@@ -512,7 +426,12 @@ def _changed_claim(item: Mapping[str, Any]) -> dict[str, object]:
 
 
 def _cut_row(row: dict[str, Any]) -> dict[str, object]:
-    return {"name": _cut(row["name"], NAME_CHARS), "file": _cut(row["file"], PATH_CHARS), "line": max(1, int(row["line"])), "why": _cut(row["why"], TEXT_CHARS)}
+    return {
+        "name": _cut(row["name"], NAME_CHARS),
+        "file": _cut(row["file"], PATH_CHARS),
+        "line": max(1, int(row["line"])),
+        "why": _cut(row["why"], TEXT_CHARS),
+    }
 
 
 def _cut(value: object, most: int) -> str:
