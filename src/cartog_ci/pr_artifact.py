@@ -414,7 +414,7 @@ def _changed_claim(item: Mapping[str, Any]) -> dict[str, object]:
         "name": _cut(symbol.get("qualified_name") or "?", NAME_CHARS),
         "kind": str(symbol.get("kind") or "symbol"),
         "change": item["category"],
-        "file": _cut(symbol.get("file") or "?", PATH_CHARS),
+        "file": _cut_path(symbol.get("file") or "?"),
         "line": max(1, int(symbol.get("start_line") or 1)),
         "callers": int(item.get("callers_total") or 0),
         "breaking": item.get("signature_verdict") == "breaking",
@@ -428,7 +428,7 @@ def _changed_claim(item: Mapping[str, Any]) -> dict[str, object]:
 def _cut_row(row: dict[str, Any]) -> dict[str, object]:
     return {
         "name": _cut(row["name"], NAME_CHARS),
-        "file": _cut(row["file"], PATH_CHARS),
+        "file": _cut_path(row["file"]),
         "line": max(1, int(row["line"])),
         "why": _cut(row["why"], TEXT_CHARS),
     }
@@ -440,6 +440,12 @@ def _cut(value: object, most: int) -> str:
     text = "".join(ch if unicodedata.category(ch) not in _BANNED_CATEGORIES else " " for ch in str(value))
     text = text.strip() or "?"
     return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _cut_path(value: object) -> str:
+    """A path the schema takes: git allows a backslash in a name, the
+    schema does not (it could mean a way out of the repository's URL)."""
+    return _cut(str(value).replace("\\", "_"), PATH_CHARS)
 
 
 def write_main(argv: Sequence[str]) -> int:

@@ -466,7 +466,7 @@ def test_a_real_report_fits_the_schema_and_a_hostile_one_is_cut_to_it() -> None:
         "files": ["a.py"],
         "changed": [{"category": "added", "symbol": symbol, "callers_total": 1}] * 40,
         "broken_references": [{"name": "gone", "file": "b.py", "line": 1, "change": "renamed", "new_name": "kept"}],
-        "will_break": [{"name": "f", "file": "c.py", "line": 5, "reason": "too many arguments"}],
+        "will_break": [{"name": "f", "file": "c\\d.py", "line": 5, "reason": "too many arguments"}],
         "tests": [], "test_commands": [],
     }  # fmt: skip
     claims = claims_from_report(report)
@@ -474,7 +474,34 @@ def test_a_real_report_fits_the_schema_and_a_hostile_one_is_cut_to_it() -> None:
     read = read_artifact(_zip(files))
     assert (read.changed_total, len(read.changed), read.will_break_total) == (40, 25, 2)
     assert read.reasons == ("r line",) * 5 and read.changed[0].name == "x " + "n" * 297 + "…"
-    assert [row.why for row in read.will_break] == ["renamed to kept", "too many arguments"]
+    assert [(row.file, row.why) for row in read.will_break] == [("b.py", "renamed to kept"), ("c_d.py", "too many arguments")]
+
+
+def test_a_real_repository_with_hostile_names_goes_through_whole_and_inert(tmp_path: Path) -> None:
+    """`report --json-output` on a real repository whose paths and names are
+    hostile, cut to the schema (the untrusted side), read and rendered by
+    the trusted side."""
+    from cartog_ci.cli import main as cli
+    from cartog_ci.pr_comment import Where, render
+    from tests.testing.fixtures import commit, git, make_repo, write
+
+    repo = make_repo(tmp_path, "pyproj")
+    git(repo, "checkout", "-q", "-b", "feature")
+    folder = "shop/@octocat ![x](https:__evil.example_x.png) <img src=x>\u202e"
+    write(repo, {f"{folder}/mod.py": "def helper_at_octocat():\n    return 1\n"})
+    base = repo / "shop/models/base.py"
+    base.write_text(base.read_text().replace("def persist(obj):", "def persist(obj, *, durable):"))
+    commit(repo, "hostile names")
+    out = tmp_path / "report.json"
+    assert cli(["report", "--repo", str(repo), "--base", "main", "--format", "markdown", "--no-related", "--json-output", str(out)]) == 0
+    claims = claims_from_report(json.loads(out.read_text()))
+    files = {"pr.json": json.dumps({"number": 7, "head_sha": HEAD}).encode(), "report.json": json.dumps(claims).encode()}
+    read = read_artifact(_zip(files))
+    assert read.level == "high" and read.will_break_total == 1
+    added = [row for row in read.changed if row.name == "helper_at_octocat"]
+    assert [row.file for row in added] == [f"{folder.replace(chr(0x202E), ' ')}/mod.py"]
+    body = "<!-- cartog-ci -->\n" + render(read, Where(SERVER, REPO_NAME, 4242))
+    _assert_inert(body, [f"{added[0].file}:1"])
 
 
 def test_the_suite_counts_its_cases() -> None:
