@@ -48,7 +48,30 @@ class Where:
         return f"{self.server_url}/{self.repository}/actions/runs/{self.run_id}"
 
 
-def render(claims: Claims, where: Where) -> str:
+# Under GitHub's 65,536 characters with room for the marker: rows that do
+# not fit are counted in "…and N more", so the comment is never cut.
+BUDGET = 60_000
+
+
+class _Budget:
+    def __init__(self, chars: int) -> None:
+        self.left = chars
+
+    def fit(self, rows: list[str], share: float = 1.0) -> list[str]:
+        """The first rows that fit in ``share`` of what is left (each with
+        its newline)."""
+        room = int(self.left * share)
+        kept = []
+        for row in rows:
+            if len(row) + 1 > room:
+                break
+            room -= len(row) + 1
+            self.left -= len(row) + 1
+            kept.append(row)
+        return kept
+
+
+def render(claims: Claims, where: Where, budget: int = BUDGET) -> str:
     """The comment's Markdown. Our words, the numbers and enumerated values
     are the only text outside code spans; the only links go into this
     repository (a line of a file at the run's commit, the run itself)."""
@@ -63,32 +86,37 @@ def render(claims: Claims, where: Where) -> str:
         f"**Risk reported by the run: {claims.level.upper()}** · {claims.files} file(s) changed · "
         f"{claims.changed_total} symbol change(s)",
     ]
-    if claims.reasons:
-        lines += ["", *(f"- {code(reason)}" for reason in claims.reasons)]
+    room = _Budget(budget - 2_000)  # our own lines take less than 2,000 characters
+    reasons = room.fit([f"- {code(reason)}" for reason in claims.reasons])
+    if reasons:
+        lines += ["", *reasons]
     if claims.will_break_total:
+        rows = room.fit(
+            [f"| {_where(row, claims, where)} | {code(row.name)} | {code(row.why)} |" for row in claims.will_break],
+            share=0.5,  # the other half for the changed symbols
+        )
         lines += ["", f"### Will break ({claims.will_break_total}, as reported)", ""]
-        lines += ["| call site | calls | why |", "|---|---|---|"]
-        lines += [f"| {_where(row, claims, where)} | {code(row.name)} | {code(row.why)} |" for row in claims.will_break]
-        lines += _more(claims.will_break_total, len(claims.will_break), "call site(s)")
+        lines += ["| call site | calls | why |", "|---|---|---|", *rows]
+        lines += _more(claims.will_break_total, len(rows), "call site(s)")
     if claims.changed:
-        lines += ["", f"### Changed symbols ({claims.changed_total}, as reported)", ""]
-        lines += ["| symbol | kind | change | where | callers |", "|---|---|---|---|---|"]
-        lines += [
+        rows = room.fit([
             f"| {code(row.name)} | {code(row.kind)} | {_change(row)} | {_where(row, claims, where)} | {row.callers} |"
             for row in claims.changed
-        ]
-        lines += _more(claims.changed_total, len(claims.changed), "changed symbol(s)")
-        signatures = [row for row in claims.changed if row.old_signature and row.new_signature]
+        ], share=0.8)  # fmt: skip
+        lines += ["", f"### Changed symbols ({claims.changed_total}, as reported)", ""]
+        lines += ["| symbol | kind | change | where | callers |", "|---|---|---|---|---|", *rows]
+        lines += _more(claims.changed_total, len(rows), "changed symbol(s)")
+        signatures = room.fit([
+            f"- {code(row.name)}: {code(row.old_signature)} → {code(row.new_signature)}"
+            for row in claims.changed[: len(rows)] if row.old_signature and row.new_signature
+        ])  # fmt: skip
         if signatures:
-            lines += ["", "Signature changes:", ""]
-            lines += [
-                f"- {code(row.name)}: {code(row.old_signature or '')} → {code(row.new_signature or '')}"
-                for row in signatures
-            ]
+            lines += ["", "Signature changes:", "", *signatures]
     if claims.tests_total or claims.commands:
         lines += ["", "### Tests to run", ""]
         lines += [f"{claims.tests_total} test(s) within 2 calls of the change, as reported:"]
-        lines += ["", *(f"- {code(command)}" for command in claims.commands)]
+        commands = room.fit([f"- {code(command)}" for command in claims.commands])
+        lines += ["", *commands] if commands else []
     return "\n".join(lines) + "\n"
 
 

@@ -504,5 +504,28 @@ def test_a_real_repository_with_hostile_names_goes_through_whole_and_inert(tmp_p
     _assert_inert(body, [f"{added[0].file}:1"])
 
 
+def test_the_largest_artifact_the_schema_allows_fits_one_comment(
+    environment: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Every list at its cap, every string at its longest, paths of CJK
+    characters (9 characters each once percent-encoded): rows that do not
+    fit are counted, the comment is never cut."""
+    row = _report()["changed"]["items"][0] | {
+        "name": "n" * 300, "file": "\u4e00" * 299 + "x", "line": 10**6, "old_signature": "o" * 500, "new_signature": "w" * 500,
+    }  # fmt: skip
+    broken = {"name": "n" * 300, "file": "\u4e00" * 300, "line": 10**6, "why": "y" * 500}
+    report = _report(
+        risk__reasons=["r" * 500] * 5, files=10**7, changed={"total": 10**7, "items": [row] * 25},
+        will_break={"total": 10**7, "items": [broken] * 25}, tests={"total": 10**7, "commands": ["c" * 1000] * 5},
+    )  # fmt: skip
+    assert len(json.dumps(report)) == 156_617  # under the 256 KiB cap
+    assert _post(environment, _zip(_files(report)), [], capsys, tmp_path)[0] == 0
+    body = str(environment.comments[0]["body"])
+    assert len(body) < 65_536 and "Comment cut" not in body
+    assert "…and 9999993 more call site(s) (in the run's JSON report)." in body
+    assert "…and 9999994 more changed symbol(s) (in the run's JSON report)." in body
+    _assert_inert(body, [])
+
+
 def test_the_suite_counts_its_cases() -> None:
     assert (len(REFUSED), len(OVERSIZE), len(HOSTILE), CASES) == (46, 2, 24, 72)
