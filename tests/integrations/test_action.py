@@ -179,7 +179,8 @@ def test_the_documented_workflows_are_the_one_job_setup_the_seed_the_check_and_t
     assert checkout["with"]["fetch-depth"] == 0 and "mode" not in ours.get("with", {})
     # the seed: the default branch's pushes and a manual run save the index, and may delete old entries
     (job,) = seed["jobs"].values()
-    assert seed[True] == {"push": {"branches": ["main"]}, "workflow_dispatch": None}
+    assert seed[True] == {"push": None, "workflow_dispatch": None}
+    assert job["if"] == "github.ref_name == github.event.repository.default_branch"  # main, master, trunk…
     assert job["permissions"] == {"contents": "read", "actions": "write"}
     assert job["steps"][1]["with"] == {"comment": "false"}
     # the check: on a schedule (the default branch), index --verify; it may replace the cached entry
