@@ -529,3 +529,20 @@ def test_the_largest_artifact_the_schema_allows_fits_one_comment(
 
 def test_the_suite_counts_its_cases() -> None:
     assert (len(REFUSED), len(OVERSIZE), len(HOSTILE), CASES) == (46, 2, 24, 72)
+
+
+def test_the_trusted_side_loads_no_parser_and_nothing_installed() -> None:
+    """The choice (docs/integrations.md): the trusted job repeats the run's
+    figures as data; it does not compute a report, so neither tree-sitter,
+    git nor the fork's configuration is ever near the write token. What
+    post/action.yml's `python -I -S` loads: the standard library and four
+    modules of cartog-ci."""
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import cartog_ci.github; "
+        "print(sorted(m for m in sys.modules if m.startswith('cartog_ci'))); "
+        "print(sorted(m.split('.')[0] for m in sys.modules if 'site-packages' in (getattr(sys.modules[m], '__file__', '') or '')))"
+    )
+    proc = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(ROOT / "src")], check=True, capture_output=True, text=True)
+    assert proc.stdout.splitlines() == [
+        "['cartog_ci', 'cartog_ci.errors', 'cartog_ci.github', 'cartog_ci.pr_artifact', 'cartog_ci.pr_comment']", "[]"
+    ]
