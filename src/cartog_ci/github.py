@@ -2,8 +2,9 @@
 the trusted half of the two-stage flow for fork PRs (``post_from_workflow_run``).
 
 Standard library only (``urllib.request``), and nothing from cartog-ci but
-``errors``: the posting action (``post/action.yml``) runs this module with
-a bare Python (``python -I -S``), without installing anything. The token,
+``errors``, ``pr_artifact`` and ``pr_comment`` (standard library only too):
+the posting action (``post/action.yml``) runs this module with a bare
+Python (``python -I -S``), without installing anything. The token,
 API base and repository come from the variables every Actions job has
 (``from_env``); every failure is a one-line ``CartogError`` that says what
 to fix.
