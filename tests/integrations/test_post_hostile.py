@@ -21,6 +21,7 @@ import stat
 import struct
 import subprocess
 import sys
+import warnings
 import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
@@ -94,8 +95,10 @@ def _files(report: object = None, claim: object = None) -> dict[str, bytes]:
 
 
 def _zip(files: dict[str, bytes], *, info: dict[str, dict[str, Any]] | None = None, method: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """A zip of `files`; `NAME\x00dup` is a second member named NAME."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
+    with zipfile.ZipFile(buffer, "w") as archive, warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Duplicate name")
         for name, data in files.items():
             member = zipfile.ZipInfo(name.split("\x00dup")[0], date_time=(2026, 1, 1, 0, 0, 0))
             member.compress_type = method
@@ -347,7 +350,6 @@ def environment(monkeypatch: pytest.MonkeyPatch, github_api: FakeGitHub) -> Fake
     return github_api
 
 
-@pytest.mark.filterwarnings("ignore:Duplicate name")
 @pytest.mark.parametrize(("case", "data", "listed", "message"), REFUSED, ids=[c[0] for c in REFUSED])
 def test_a_malformed_or_forged_artifact_is_one_line_and_exit_2(
     environment: FakeGitHub, capsys: pytest.CaptureFixture[str], tmp_path: Path,
