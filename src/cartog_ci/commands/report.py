@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--depth", type=depth_arg, default=None, help="caller depth (default 3)")
     parser.add_argument("--format", choices=("text", "markdown", "json"), default=None)
     parser.add_argument("-o", "--output", help="also write the report (Markdown unless --format says otherwise) to this file")
+    parser.add_argument(
+        "--json-output", help="also write the JSON form to this file (the Action's artifact for fork PRs is made from it)"
+    )
     parser.add_argument("--fail-on", default="", help=f"comma-separated gates: {', '.join(GATES)}")
     parser.add_argument("--link-base", help="web URL of the tree at head, for links to lines")
     parser.add_argument("--no-related", action="store_true", help="skip the semantically related code")
@@ -166,6 +169,9 @@ def _emit(report: Report, fmt: str, args: argparse.Namespace) -> None:
     if args.output:
         saved = text if fmt != "text" else render_markdown(report, link_base=args.link_base)
         Path(args.output).write_text(saved, encoding="utf-8")
+    if args.json_output:
+        data = text if fmt == "json" else json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n"
+        Path(args.json_output).write_text(data, encoding="utf-8")
 
 
 def _legend(report: Report) -> str:
