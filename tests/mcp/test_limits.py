@@ -5,12 +5,6 @@ answer; every bad call is a one-sentence tool error and the server goes on."""
 from __future__ import annotations
 
 import functools
-import json
-import queue
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +15,7 @@ from tests.testing.fixtures import cli_json, commit, index, init_repo, make_repo
 from tests.testing.mcp_client import Client, talk, text_of
 
 FILES, CALLERS = 30, 10
+WAIT = 300  # seconds: a cap against a hang, never a guess of how long a step takes
 TARGET = "core/target.py:function:target"
 
 
@@ -181,21 +176,27 @@ def test_no_index_says_how_to_build_it(tmp_path: Path) -> None:
 
 
 def test_watch_keeps_the_index_fresh_in_the_background(tmp_path: Path) -> None:
-    """--no-refresh: only the watcher can bring the new function in."""
+    """--no-refresh: only the watcher can bring the new function in. The
+    test waits for conditions (the watcher's "watching" line, the new
+    function in an answer), each with a cap only a hang reaches."""
     repo = make_repo(tmp_path, "pyproj")
     index(repo)
+    log = tmp_path / "watch-server.log"
     seen: list[list[str]] = []
 
     async def scenario(client: Client) -> None:
         import anyio
 
         seen.append([s["name"] for s in (await client.ok("outline", file="shop/util/text.py"))["symbols"]])
+        with anyio.fail_after(WAIT):
+            while "watching" not in log.read_text():
+                await anyio.sleep(0.05)
         (repo / "shop/util/text.py").write_text("def shout(value):\n    return value.upper()\n")
-        end = time.monotonic() + 60
-        while time.monotonic() < end and seen[-1] != ["text", "shout"]:
-            await anyio.sleep(0.2)
-            seen.append([s["name"] for s in (await client.ok("outline", file="shop/util/text.py"))["symbols"]])
+        with anyio.fail_after(WAIT):
+            while seen[-1] != ["text", "shout"]:
+                await anyio.sleep(0.1)
+                seen.append([s["name"] for s in (await client.ok("outline", file="shop/util/text.py"))["symbols"]])
 
-    talk(repo, scenario, "--watch", "--debounce", "0.2", "--no-refresh")
+    talk(repo, scenario, "--watch", "--debounce", "0.2", "--no-refresh", log=log)
     assert seen[0] == ["text", "slugify", "normalize"]
     assert seen[-1] == ["text", "shout"]

@@ -73,7 +73,8 @@ class Session:
     def watch(self, stop: threading.Event, debounce: float) -> None:
         """Re-index after each burst of file changes until ``stop`` (the
         ``--watch`` thread); a failed run is one line on stderr."""
-        for events in bursts(self.ws.root, debounce=debounce, stop=stop):
+        ready = partial(_log, f"watching {self.ws.root} (debounce {debounce:g} s)")
+        for events in bursts(self.ws.root, debounce=debounce, stop=stop, ready=ready):
             try:
                 with self.lock, workspace.open_store(self.ws, create=True) as store:
                     index_once(self.ws, store, f"{events} event(s)")
