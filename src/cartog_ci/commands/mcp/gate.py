@@ -154,6 +154,18 @@ def read_line(stream: IO[bytes]) -> tuple[str, int] | None:
     return prefix.decode("utf-8", errors="replace"), size
 
 
+def _next(stream: IO[bytes]) -> tuple[str, list[Refusal] | None] | None:
+    """The next line and what to answer to it (None: pass it on); None at the end."""
+    got = read_line(stream)
+    if got is None:
+        return None
+    line, size = got
+    if size > MAX_LINE:
+        message = f"the message has {size:,} bytes, over the limit of {MAX_LINE:,}"
+        return line, [Refusal(id_in_prefix(line), types.INVALID_REQUEST, message)]
+    return line, check(line)
+
+
 class Gate:
     """The stdin of the SDK's ``stdio_server``: an async iterator of the
     lines it can read; the others are answered on ``write_stream`` (given
@@ -173,15 +185,11 @@ class Gate:
 
     async def __anext__(self) -> str:
         while True:
-            got = await anyio.to_thread.run_sync(read_line, self._stream)
+            # read and judged in a worker thread: a long line does not hold up the answers
+            got = await anyio.to_thread.run_sync(_next, self._stream)
             if got is None:
                 raise StopAsyncIteration
-            line, size = got
-            refusals = (
-                [Refusal(id_in_prefix(line), types.INVALID_REQUEST, f"the message has {size:,} bytes, over the limit of {MAX_LINE:,}")]
-                if size > MAX_LINE
-                else check(line)
-            )
+            line, refusals = got
             if refusals is None:
                 return line
             for refusal in refusals:
