@@ -20,10 +20,13 @@ scrapy-size repository, warm, and the size of its answers in tokens.
 
     .venv/bin/python benchmarks/mcp.py [--runs 5]
     .venv/bin/python benchmarks/mcp.py --pages 3   # 3. only
+    .venv/bin/python benchmarks/mcp.py --big-question   # 4. only
 
 3. Paging: the report of the first N commits of that history (checked
    out), read page by page; how long each page takes and how many reports
    the server computed for them (``stats``' ``server`` counts).
+4. A 10 MB ``search`` question: how long its answer takes, the server's
+   peak memory, the next call's time.
 
 No thresholds: the tables are for reading, not for failing.
 """
@@ -272,6 +275,53 @@ def report_pages(commits: int) -> list[list[str]]:
     return rows
 
 
+# -- 4. a 10 MB question ---------------------------------------------------------------------
+
+
+def big_question() -> list[list[str]]:
+    """A ``search`` question of 10,000,017 characters (one line of 10 MB),
+    sent below the SDK's client (its own checks are not the server's): the
+    time to its answer, the server's peak memory (VmHWM) before and after,
+    and the time of the next call."""
+    corpus = corpora.ensure(corpora.get("scrapy"))
+    with tempfile.TemporaryDirectory(prefix="cartog-mcp-big-") as tmp:
+        repo = Path(tmp) / "scrapy"
+        corpora.git(Path(tmp), "clone", "-q", str(corpus), str(repo))
+        cli(repo, "index", "--no-embed")  # untimed
+        server = subprocess.Popen(
+            [PYTHON, "-m", "cartog_ci.cli", "mcp", "--repo", str(repo)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=cli_env(),
+        )  # fmt: skip
+        assert server.stdin is not None and server.stdout is not None
+
+        def ask(message: dict[str, Any]) -> dict[str, Any]:
+            server.stdin.write(json.dumps(message).encode() + b"\n")  # type: ignore[union-attr]
+            server.stdin.flush()  # type: ignore[union-attr]
+            return json.loads(server.stdout.readline())  # type: ignore[union-attr,no-any-return]
+
+        def peak_mb() -> int:
+            status = Path(f"/proc/{server.pid}/status").read_text()
+            return int(next(line for line in status.splitlines() if line.startswith("VmHWM")).split()[1]) // 1024
+
+        init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}
+        ask({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init})
+        server.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        ask({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "stats", "arguments": {}}})
+        before = peak_mb()
+        query = "how are requests scheduled " * 370_371
+        start = time.perf_counter()
+        answer = ask({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search", "arguments": {"query": query}}})
+        took = time.perf_counter() - start
+        start = time.perf_counter()
+        ask({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "refs", "arguments": {"name": "Request", "limit": 1}}})
+        after = time.perf_counter() - start
+        peak = peak_mb()
+        server.stdin.close()
+        server.wait()
+    text = answer["result"]["content"][0]["text"] if "result" in answer else json.dumps(answer["error"])
+    return [[f"{len(query):,}", f"{took:.2f}", f"{before} -> {peak}", f"{after:.2f}", text[:90]]]
+
+
 def _sized(found: tuple[int, int, int]) -> list[str]:
     first, pages, total = found
     return [f"{first:,}", str(pages), f"{total:,}"]
@@ -284,8 +334,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pages", type=int, metavar="COMMITS", help="only: read the report of COMMITS commits (1-10) page by page"
     )
+    parser.add_argument("--big-question", action="store_true", help="only: a 10 MB search question")
     args = parser.parse_args(argv)
     print(f"{tool_note()}; load {load_average()} (1 min) at start")
+    if args.big_question:
+        print("\nA 10 MB search question\n")
+        headers = ["query chars", "answer s", "server peak MB", "next call s", "answer"]
+        print(table(headers, big_question()))
+        print(f"\nload {load_average()} (1 min) at the end")
+        return 0
     if args.pages:
         print(f"\nReading a report page by page: Scrapy 2.11.0 -> 2.11.2, the first {args.pages} of 10 commits\n")
         headers = ["report", "pages", "first page s", "median other page ms", "all pages s", "server CPU s", "reports computed"]
