@@ -258,6 +258,17 @@ def remote_default_branch(repo: Path) -> str | None:
     return ref or None
 
 
+def upstream(repo: Path) -> str | None:
+    """The checked-out branch's upstream (``origin/feature``), None without one."""
+    ref = run(repo, "rev-parse", "-q", "--abbrev-ref", "--symbolic-full-name", "@{upstream}", check=False)
+    return ref.decode().strip() or None
+
+
+def merging(repo: Path) -> bool:
+    """Whether a merge is in progress (MERGE_HEAD exists)."""
+    return bool(run(repo, "rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip())
+
+
 def current_branch(repo: Path) -> str | None:
     """The checked-out branch, None when HEAD is detached."""
     ref = run(repo, "symbolic-ref", "-q", "--short", "HEAD", check=False).decode().strip()

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
 
 GATES = ("broken-refs", "high-risk", "medium-risk", "untested")
+NO_GATE = "none"  # `--fail-on none`: never fail (the hook's opt-out, docs/integrations.md)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,23 +40,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "the pushed range PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF",
     )
     side.add_argument("--working-tree", action="store_true", help="everything uncommitted too")
+    add_output_arguments(parser, fail_on="")
+
+
+def add_output_arguments(parser: argparse.ArgumentParser, *, fail_on: str) -> None:
+    """What a report shows and when it fails: shared with `cartog-ci hook`."""
     parser.add_argument("--depth", type=depth_arg, default=None, help="caller depth (default 3)")
     parser.add_argument("--format", choices=("text", "markdown", "json"), default=None)
     parser.add_argument("-o", "--output", help="also write the report (Markdown unless --format says otherwise) to this file")
-    parser.add_argument("--fail-on", default="", help=f"comma-separated gates: {', '.join(GATES)}")
+    default = f" (default: {fail_on})" if fail_on else ""
+    parser.add_argument(
+        "--fail-on", default=fail_on, help=f"comma-separated gates: {', '.join(GATES)}; {NO_GATE}: never fail{default}"
+    )
     parser.add_argument("--link-base", help="web URL of the tree at head, for links to lines")
     parser.add_argument("--no-related", action="store_true", help="skip the semantically related code")
 
 
-def _gates(text: str) -> list[str]:
+def parse_gates(text: str) -> list[str]:
     gates = [g.strip() for g in text.split(",") if g.strip()]
+    if gates == [NO_GATE]:
+        return []
     unknown = [g for g in gates if g not in GATES]
     if unknown:
-        raise CartogError(f"unknown --fail-on gate {unknown[0]!r}: use {', '.join(GATES)}")
+        raise CartogError(f"unknown --fail-on gate {unknown[0]!r}: use {', '.join(GATES)}, or {NO_GATE}")
     return gates
 
 
-def _pushed_range() -> tuple[str, str] | None:
+def pushed_range() -> tuple[str, str] | None:
     """The range pre-commit checks at pre-push (or `run --from-ref/--to-ref`).
 
     Nothing is staged when a push is checked, so `--staged` there means the
@@ -105,9 +116,9 @@ def _related_finder(ws: workspace.Workspace, store: Store, related: bool) -> Rel
 
 
 def run(args: argparse.Namespace) -> int:
-    gates = _gates(args.fail_on)
+    gates = parse_gates(args.fail_on)
     ws = workspace.locate(args.repo, args.index, require_git=True)
-    pushed = _pushed_range() if args.staged else None
+    pushed = pushed_range() if args.staged else None
     with git.prefetching(ws.root):  # the index run's first git calls, while the sides are chosen
         comparison = sides.choose(
             ws.root, base=args.base, head=args.head, staged=args.staged, working_tree=args.working_tree, pushed=pushed
@@ -117,9 +128,12 @@ def run(args: argparse.Namespace) -> int:
         )
     if report is None:
         return 0
-    fmt = "json" if args.json else args.format or "text"
-    _emit(report, fmt, args)
-    return _gate(report, gates)
+    emit(report, args)
+    tripped = tripped_gates(report, gates)
+    if tripped:
+        sys.stderr.write(f"cartog-ci: failing (--fail-on): {'; '.join(tripped)}\n")
+        return 1
+    return 0
 
 
 def compute_report(
@@ -155,7 +169,9 @@ def _announce_first_run(root: Path, store: Store) -> None:
     sys.stderr.write(f"cartog-ci: indexing {len(files)} files (first run)...\n")
 
 
-def _emit(report: Report, fmt: str, args: argparse.Namespace) -> None:
+def emit(report: Report, args: argparse.Namespace) -> None:
+    """The report on stdout in the format asked for, and in ``--output``."""
+    fmt = "json" if args.json else args.format or "text"
     if fmt == "json":
         text = json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n"
     elif fmt == "markdown":
@@ -179,7 +195,8 @@ def _legend(report: Report) -> str:
     return f"  ({'; '.join(marks)})\n" if marks else ""
 
 
-def _gate(report: Report, gates: list[str]) -> int:
+def tripped_gates(report: Report, gates: list[str]) -> list[str]:
+    """What each gate of ``gates`` that the report trips says."""
     tripped = []
     if "broken-refs" in gates and (report.broken or report.will_break):
         parts = [f"{len(report.broken)} broken reference(s)"] if report.broken else []
@@ -191,7 +208,4 @@ def _gate(report: Report, gates: list[str]) -> int:
         tripped.append(f"risk is {report.risk.level}")
     if "untested" in gates and any(c.untested for c in report.changed):
         tripped.append("changed code that no test reaches")
-    if tripped:
-        sys.stderr.write(f"cartog-ci: failing (--fail-on): {'; '.join(tripped)}\n")
-        return 1
-    return 0
+    return tripped
