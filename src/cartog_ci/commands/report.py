@@ -129,11 +129,27 @@ def run(args: argparse.Namespace) -> int:
     if report is None:
         return 0
     emit(report, args)
+    _hint_uncommitted(ws.root, report)
     tripped = tripped_gates(report, gates)
     if tripped:
         sys.stderr.write(f"cartog-ci: failing (--fail-on): {'; '.join(tripped)}\n")
         return 1
     return 0
+
+
+def _hint_uncommitted(root: Path, report: Report) -> None:
+    """A report of HEAD with no committed change, in a work tree with edits:
+    the user most likely meant those (one line on stderr)."""
+    head = report.changes.head
+    if head.kind != "commit" or report.changes.files or head.commit != git.head(root):
+        return
+    state = git.work_tree(root)
+    dirty = [p for p in set(state.changed) | set(state.untracked) if not in_index_dir(p)]
+    if dirty:
+        sys.stderr.write(
+            f"cartog-ci: nothing committed since the base, but {len(dirty)} file(s) have uncommitted changes: "
+            "`--working-tree` reports them, `--staged` what is staged\n"
+        )
 
 
 def compute_report(
