@@ -42,7 +42,9 @@ _MARKER = "hook-run.json"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", help="base branch or commit of --branch (default: the remote's default branch, "
                         "else main/master, else the upstream)")  # fmt: skip
-    parser.add_argument("--branch", action="store_true", help="report the branch against its base, not the staged change")
+    parser.add_argument(
+        "--branch", action="store_true", help="report the branch against its base, not the staged change"
+    )
     report_command.add_output_arguments(parser, fail_on="broken-refs")
     parser.add_argument("files", nargs="*", help="the files pre-commit checks (pass_filenames)")
 

@@ -17,6 +17,7 @@ from cartog_ci.domain.results import Comparison, RelatedFinder, Report
 from cartog_ci.errors import CartogError, ModelUnavailable
 from cartog_ci.index.files import Limits
 from cartog_ci.index.refresh import refresh
+from cartog_ci.index.selection import Selector
 from cartog_ci.report import sides
 from cartog_ci.report.build import build_report
 from cartog_ci.report.diff import compute_change
@@ -168,7 +169,7 @@ def compute_report(
         embed = related and store.vector_model() is not None
         refresh(ws.root, store, ws.config, embed=embed)
         limits = Limits(ws.config.max_file_bytes, ws.config.parse_timeout_ms)
-        change = compute_change(ws.root, comparison, limits=limits)
+        change = compute_change(ws.root, comparison, limits=limits, select=Selector(ws.root, ws.config).keep_some)
         if sides.refuse_other_tree(ws.root, change, pushed=pushed):
             sys.stderr.write("cartog-ci: the pushed commits are not checked out here: no report\n")
             return None
