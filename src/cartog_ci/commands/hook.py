@@ -30,6 +30,7 @@ from pathlib import Path
 
 from cartog_ci import git, workspace
 from cartog_ci.commands import report as report_command
+from cartog_ci.commands.progress import Steps
 from cartog_ci.domain.results import Comparison
 from cartog_ci.report import sides
 
@@ -69,7 +70,7 @@ def _report(
     with git.prefetching(ws.root):
         comparison = _comparison(ws.root, args.base, pushed, branch)
         report = report_command.compute_report(
-            ws, comparison, depth=args.depth, related=not args.no_related, pushed=pushed is not None
+            ws, comparison, depth=args.depth, related=not args.no_related, pushed=pushed is not None, steps=Steps()
         )
     if report is None:
         return 0

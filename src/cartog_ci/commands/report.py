@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci import git, workspace
 from cartog_ci.commands.output import depth_arg
+from cartog_ci.commands.progress import Meter, Steps
 from cartog_ci.config import in_index_dir
 from cartog_ci.domain import Symbol
 from cartog_ci.domain.results import Comparison, RelatedFinder, Report
@@ -125,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             ws.root, base=args.base, head=args.head, staged=args.staged, working_tree=args.working_tree, pushed=pushed
         )
         report = compute_report(
-            ws, comparison, depth=args.depth, related=not args.no_related, pushed=pushed is not None
+            ws, comparison, depth=args.depth, related=not args.no_related, pushed=pushed is not None, steps=Steps()
         )
     if report is None:
         return 0
@@ -154,10 +155,21 @@ def _hint_uncommitted(root: Path, report: Report) -> None:
 
 
 def compute_report(
-    ws: workspace.Workspace, comparison: Comparison, *, depth: int | None, related: bool, pushed: bool = False
+    ws: workspace.Workspace,
+    comparison: Comparison,
+    *,
+    depth: int | None,
+    related: bool,
+    pushed: bool = False,
+    steps: Steps | None = None,
 ) -> Report | None:
     """The report of ``comparison``, on an index brought up to date first
-    (None, said on stderr: the pushed commits are not checked out here)."""
+    (None, said on stderr: the pushed commits are not checked out here).
+    ``steps``: progress lines on stderr for the steps that take a while
+    (commands/progress.py), terminal or log."""
+    say = steps or Steps(quiet=True)
+    terminal = steps is not None and sys.stderr.isatty()
+    counted = steps is not None
     with workspace.open_store(ws, create=True) as store:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
@@ -167,14 +179,22 @@ def compute_report(
         # without: the report never starts a whole-repository embedding.
         # Related code needs neither: it embeds its own candidates.
         embed = related and store.vector_model() is not None
-        refresh(ws.root, store, ws.config, embed=embed)
+        with say.step("updating the index"):
+            refresh(
+                ws.root, store, ws.config, embed=embed,
+                parse_count=Meter("parsing", "files", terminal=terminal, stream=say.stream) if counted else None,
+                embed_progress=Meter("embedding", "texts", terminal=terminal, stream=say.stream) if counted else None,
+            )  # fmt: skip
         limits = Limits(ws.config.max_file_bytes, ws.config.parse_timeout_ms)
-        change = compute_change(ws.root, comparison, limits=limits, select=Selector(ws.root, ws.config).keep_some)
+        with say.step("reading both sides of the change"):
+            change = compute_change(ws.root, comparison, limits=limits, select=Selector(ws.root, ws.config).keep_some)
         if sides.refuse_other_tree(ws.root, change, pushed=pushed):
             sys.stderr.write("cartog-ci: the pushed commits are not checked out here: no report\n")
             return None
         chosen = depth if depth is not None else ws.config.depth
-        return build_report(store, change, depth=chosen, related=_related_finder(ws, store, related))
+        label = "finding callers, tests and related code" if related else "finding callers and tests"
+        with say.step(label):
+            return build_report(store, change, depth=chosen, related=_related_finder(ws, store, related))
 
 
 def _announce_first_run(root: Path, store: Store) -> None:
