@@ -43,7 +43,8 @@ def test_on_a_terminal_the_bar_is_redrawn_in_place_with_rate_and_time_left() -> 
     assert len(frames) == 3
 
 
-def test_in_a_log_one_whole_line_about_every_ten_seconds() -> None:
+def test_in_a_log_the_first_line_after_two_seconds_then_one_about_every_ten(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("cartog_ci.commands.progress.FIRST_AFTER", 2.0)  # the tests' own default is longer
     out, clock = io.StringIO(), Clock()
     meter = Meter("parsing", "files", terminal=False, stream=out, clock=clock)
     for done in range(1, 5001):
@@ -177,3 +178,19 @@ def test_a_report_in_a_log_shows_the_files_parsed(
     assert parsed == [f"cartog-ci: parsing {i}/5 files" for i in range(1, 6)]
     assert all(re.fullmatch(r"cartog-ci: [a-z ,]+(\.\.\.( \d+ s)?|: done in \d+ s)", line)
                for line in err.splitlines()[1:] if "parsing" not in line)  # fmt: skip
+
+
+def test_on_a_terminal_a_step_line_goes_below_the_bar() -> None:
+    out, clock = Said(), Clock()
+    steps = Steps(out, first_after=3600.0, clock=clock)
+    meter = Meter("parsing", "files", terminal=True, stream=steps.stream, clock=clock)
+    meter(1, 4)  # the bar, its line left open for the next redraw
+    steps._write("cartog-ci: indexing...\n", own_line=True)
+    clock.now += 1.0
+    meter(4, 4)
+    assert out.getvalue().split("\n") == [
+        f"\rcartog-ci: parsing [{'#' * 6}{'.' * 18}] 1/4 files\x1b[K",
+        "cartog-ci: indexing...",
+        "\rcartog-ci: parsing [########################] 4/4 files, 4 files/s in 1 s\x1b[K",
+        "",
+    ]

@@ -335,3 +335,19 @@ def test_staged_uses_pre_commits_range_and_base_overrides_its_start(
     assert "helper" in names and "persist" not in names
     widened = staged("--base", start)
     assert widened["base"]["merge_base"] == start
+
+
+def test_a_push_that_breaks_a_call_site_is_blocked_by_default(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    _install(repo)
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "push", "-q", "--no-verify", "origin", "main")
+    _change_signature(repo)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "persist needs durable")
+    code, out = _git(repo, "push", "origin", "main")
+    assert code != 0, out
+    assert "cartog-ci: blocking the push: 1 call site(s) that no longer fit." in out
+    assert git(repo, "rev-parse", "main").strip() != git(repo, "--git-dir", str(remote), "rev-parse", "main").strip()

@@ -114,13 +114,20 @@ class Steps:
         self.clock = clock
         self.lock = threading.Lock()
         self.last_write = clock()
+        self.open_line = False  # the last text written left its line open (a bar)
         self.stream = _Through(self)
 
     def write(self, text: str) -> None:
+        self._write(text, own_line=False)
+
+    def _write(self, text: str, *, own_line: bool) -> None:
+        """``own_line``: a step's line, which starts a line of its own below
+        a terminal's bar being redrawn (the bar goes on under it)."""
         with self.lock:
             out = self.out or sys.stderr
-            out.write(text)
+            out.write(("\n" if own_line and self.open_line else "") + text)
             out.flush()
+            self.open_line = not text.endswith("\n")
             self.last_write = self.clock()
 
     @contextmanager
@@ -135,11 +142,11 @@ class Steps:
         def watch() -> None:
             if stop.wait(self.first_after):
                 return
-            self.write(f"cartog-ci: {label}...\n")
+            self._write(f"cartog-ci: {label}...\n", own_line=True)
             shown.set()
             while not stop.wait(self.every):
                 if self.clock() - self.last_write >= self.every:
-                    self.write(f"cartog-ci: {label}... {_duration(self.clock() - started)}\n")
+                    self._write(f"cartog-ci: {label}... {_duration(self.clock() - started)}\n", own_line=True)
 
         watcher = threading.Thread(target=watch, name=f"cartog-ci progress: {label}", daemon=True)
         watcher.start()
@@ -149,7 +156,7 @@ class Steps:
             stop.set()
             watcher.join()
             if shown.is_set():
-                self.write(f"cartog-ci: {label}: done in {_duration(self.clock() - started)}\n")
+                self._write(f"cartog-ci: {label}: done in {_duration(self.clock() - started)}\n", own_line=True)
 
 
 class _Through:
