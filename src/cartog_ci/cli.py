@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "search": ("search", "find code by what it does (keyword + semantic, fused)"),
     "models": ("models", "embedding models available and where they come from"),
     "report": ("report", "impact report of a change: changed symbols, callers, broken references, tests"),
+    "hook": ("hook", "what the pre-commit hook runs: the staged change's report, failing on what will break"),
     "comment": ("comment", "create or update the one PR comment that carries the report"),
     "mcp": ("mcp", "serve the graph, the search and the report to coding agents (MCP over stdio)"),
     "prune": ("prune", "drop old branch graphs from a shared PostgreSQL database"),
@@ -90,7 +91,7 @@ def _log_crash(argv: Sequence[str]) -> str:
 
 
 # The commands that bring the index up to date themselves.
-_WRITERS = frozenset({"index", "report", "watch"})
+_WRITERS = frozenset({"index", "report", "hook", "watch"})
 
 
 def _rebuild_and_rerun(args: argparse.Namespace, reason: str) -> int:

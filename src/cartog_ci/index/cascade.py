@@ -40,6 +40,7 @@ from cartog_ci.index.files import (
     NOW_A_DIRECTORY, SUBMODULE, Count, Limits, ParseJob, ParseResult, Progress, changed_since_read, extract_file,
     extracting, stored_name, walk,
 )  # fmt: skip
+from cartog_ci.index.files import Select
 from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -147,14 +148,14 @@ def _language_pack() -> str:
     return "installed" if importlib.util.find_spec(LANGUAGE_PACK_MODULE) is not None else "absent"
 
 
-def _plan(root: Path, store: Store, force: bool, stored: Iterable[str]) -> _Plan:
+def _plan(root: Path, store: Store, force: bool, stored: Iterable[str], select: Select = list) -> _Plan:
     top = git.toplevel(root)
     if top is None or top.resolve() != root.resolve():
-        files = [p for p in walk(root) if not _ours(p)]
+        files = select([p for p in walk(root) if not _ours(p)])
         return _Plan(files, files, None, [], "force" if force else "full", in_git=False)
     # HEAD, the changes against it and the untracked files: one `git status`
     state = git.work_tree(root)
-    listed = [p for p in git.tracked_and_untracked(root, state.untracked) if not _ours(p)]
+    listed = select([p for p in git.tracked_and_untracked(root, state.untracked) if not _ours(p)])
     head = state.head
     dirty = sorted(p for p in set(state.changed) | set(state.untracked) if not _ours(p))
     last = store.get_meta("last_commit")
@@ -190,6 +191,7 @@ def index_repository(
     parse_timeout_ms: int | None = DEFAULT_PARSE_TIMEOUT_MS,
     progress: Progress | None = None,
     parse_count: Count | None = None,
+    select: Select = list,
 ) -> IndexResult:
     """One run, one write transaction from the plan to the last write: a
     second indexer waits (busy timeout) instead of planning from a state
@@ -200,7 +202,7 @@ def index_repository(
     gc.disable()
     try:
         with store.transaction():
-            return _index(root, store, force, max_bytes, parse_timeout_ms, progress, parse_count)
+            return _index(root, store, force, max_bytes, parse_timeout_ms, progress, parse_count, select)
     finally:
         if was_enabled:
             gc.enable()
@@ -214,11 +216,12 @@ def _index(
     timeout_ms: int | None,
     progress: Progress | None,
     parse_count: Count | None = None,
+    select: Select = list,
 ) -> IndexResult:
     result = IndexResult(notices=list(store.notices))
     clock = time.perf_counter()
     stored_states = store.file_hashes()  # path -> (sha256, status)
-    plan = _plan(root, store, force, stored_states)
+    plan = _plan(root, store, force, stored_states, select)
     result.mode = plan.mode
     result.candidates = len(plan.candidates)
     result.timings["git"] = time.perf_counter() - clock
