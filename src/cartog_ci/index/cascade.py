@@ -32,7 +32,6 @@ from cartog_ci.index.deps import (
     Key,
     binding_keys,
     fingerprint,
-    identity,
     key_hash,
     symbol_keys,
 )
@@ -853,9 +852,10 @@ class _Revisit:
             if deps is None:
                 whole.append(path)
                 continue
-            for i, read in deps.by_row.items():
-                if i not in self.work and (read is None or not hashes.isdisjoint(read)):
-                    wanted[i] = path
+            groups = deps.groups if deps.groups is not None else [(r, [i]) for i, r in deps.by_row.items()]
+            for read, group in groups:
+                if read is None or not hashes.isdisjoint(read):
+                    wanted.update((i, path) for i in group if i not in self.work)
         if bases:
             self.reachable += len(wanted)
         found = self.store.numbered_edges_by_id(sorted(wanted))
@@ -912,30 +912,45 @@ class _Revisit:
         for path in self.reparsed:
             same = before[path] = {}
             for i, e in self.change.old_rows.get(path, []):
-                if e.kind != "inherits":
-                    same.setdefault(identity(e), []).append((i, e))
+                if e.kind != "inherits":  # ``identity``, inline: a re-parsed file's every row
+                    same.setdefault((e.source_id, e.kind, e.target_name, e.qualifier, e.alias), []).append((i, e))
+        changed = self.hashes
+        clean: dict[tuple[int, ...], bool] = {}  # a set of keys read: whether none changed
         for i, e in self.pending.numbered:
             if e.kind == "inherits":
                 continue
-            olds = before.get(e.file, {}).get(identity(e))
+            olds = before.get(e.file, {}).get((e.source_id, e.kind, e.target_name, e.qualifier, e.alias))
             deps = self.old.get(e.file)
             if not olds or deps is None:
                 out.append((i, e))
                 continue
-            at = next((k for k, (_, o) in enumerate(olds) if o.line == e.line), 0)
+            at = next((k for k, (_, o) in enumerate(olds) if o.line == e.line), 0) if len(olds) > 1 else 0
             row, old = olds.pop(at)
             read = deps.by_row.get(row)
-            if read is None or not self.hashes.isdisjoint(read) or (old.line != e.line and SITE_HASH in read):
+            if read is None:
+                out.append((i, e))
+                continue
+            unchanged = clean.get(read)
+            if unchanged is None:
+                unchanged = clean[read] = changed.isdisjoint(read)
+            if not unchanged or (old.line != e.line and SITE_HASH in read):
                 out.append((i, e))
             else:
                 carried.append((i, e, old, read, deps))
         updates = []
+        outside: dict[tuple[int, ...], tuple[int, ...]] = {}
         for i, e, old, read, deps in carried:
             if (e.target_id, e.resolution) != (old.target_id, old.resolution):
                 updates.append((i, old.target_id, old.resolution))
-            self.answers[i] = (old.target_id, old.resolution, read, tuple(k for k in read if k in deps.outside))
+            theirs = outside.get(read)
+            if theirs is None:
+                theirs = outside[read] = tuple(k for k in read if k in deps.outside)
+            self.answers[i] = (old.target_id, old.resolution, read, theirs)
             self.stored[i] = (e.target_id, e.resolution)
-            self.touched.update(t for t in (e.target_id, old.target_id) if t)
+            if e.target_id:
+                self.touched.add(e.target_id)
+            if old.target_id:
+                self.touched.add(old.target_id)
         self.store.set_targets(updates)
         for i, e in out:
             self.stored.setdefault(i, (e.target_id, e.resolution))
@@ -957,11 +972,16 @@ class _Revisit:
         resolved again elsewhere; the nodes computed this run."""
         rows: dict[str, list[NumberedEdge]] = {p: [] for p in self.reparsed}
         fresh: dict[str, FileDeps] = {p: FileDeps() for p in self.reparsed}
+        outside: dict[str, set[tuple[int, ...]]] = {p: set() for p in self.reparsed}
+        answers = self.answers
         for i, e in sorted(self.pending.numbered):
             rows[e.file].append((i, e))
-            answer = self.answers.get(i)
-            if answer is not None:
-                fresh[e.file].record(i, answer[2], answer[3])
+            answer = answers.get(i)
+            if answer is not None:  # a new FileDeps: its rows as answered, its outside keys below
+                fresh[e.file].by_row[i] = answer[2]
+                outside[e.file].add(answer[3])
+        for p, sets in outside.items():
+            fresh[p].outside.update(*sets)
         for i, e in self.work.items():
             answer = self.answers.get(i)
             if answer is None:

@@ -40,6 +40,9 @@ class FileDeps:
     outside: set[int] = field(default_factory=set)
     checksum: int = 0
     changed: bool = False  # a row's keys recorded since it was decoded differ
+    # as decoded: each distinct set of keys (None: not recorded) with its
+    # rows, for a reader that asks which rows read a key (one test a set)
+    groups: list[tuple[tuple[int, ...] | None, list[int]]] | None = None
 
     def record(self, row: int, deps: tuple[int, ...], outside: Iterable[int]) -> None:
         """The hashes of the keys the answer of the edge ``row`` read, and of
@@ -47,6 +50,7 @@ class FileDeps:
         if self.by_row.get(row) != deps:
             self.by_row[row] = deps
             self.changed = True
+            self.groups = None
         size = len(self.outside)
         self.outside.update(outside)
         self.changed |= len(self.outside) != size
@@ -117,14 +121,20 @@ class FileDeps:
         if len(sizes) != n_sets or len(positions) != sum(sizes):
             return None
         out = cls(outside={k for k, flag in zip(keys, flags) if flag}, checksum=total)
-        table = keys.tolist()
         try:
+            mapped = list(map(keys.__getitem__, positions))
             sets: list[tuple[int, ...]] = []
             at = 0
             for n in sizes:
-                sets.append(tuple([table[p] for p in positions[at : at + n]]))
+                sets.append(tuple(mapped[at : at + n]))
                 at += n
-            out.by_row = {i: None if w == unknown else sets[w] for i, w in zip(ids, which)}
+            sets.append(None)  # type: ignore[arg-type]  # the rows not recorded
+            which = [n_sets if w == unknown else w for w in which]  # type: ignore[assignment]
+            out.by_row = dict(zip(ids, map(sets.__getitem__, which)))
         except IndexError:
             return None
+        groups: dict[int, list[int]] = {}
+        for i, w in zip(ids, which):
+            groups.setdefault(w, []).append(i)
+        out.groups = [(sets[w], rows) for w, rows in groups.items()]
         return out
