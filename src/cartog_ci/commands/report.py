@@ -189,8 +189,19 @@ def _gate(report: Report, gates: list[str]) -> int:
         tripped.append("risk is high")
     if "medium-risk" in gates and report.risk.level in ("medium", "high"):
         tripped.append(f"risk is {report.risk.level}")
-    if "untested" in gates and any(c.untested for c in report.changed):
-        tripped.append("changed code that no test reaches")
+    if "untested" in gates:
+        untested = [c for c in report.changed if c.untested]
+        if report.coverage is None:
+            # the graph's "no test within 2 calls" is no fact to fail on (docs/coverage.md)
+            sys.stderr.write(
+                "cartog-ci: --fail-on untested: no coverage recorded for this base, nothing to fail on "
+                "(record it with `cartog-ci coverage import`, docs/coverage.md)\n"
+            )
+        elif untested:
+            tripped.append(
+                f"coverage recorded at {report.coverage.commit[:12]} shows no test executed "
+                f"{len(untested)} changed function(s)"
+            )
     if tripped:
         sys.stderr.write(f"cartog-ci: failing (--fail-on): {'; '.join(tripped)}\n")
         return 1
