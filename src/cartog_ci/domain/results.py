@@ -211,6 +211,33 @@ class ChangedSymbol:
 
 
 @dataclass(frozen=True)
+class CoverageRun:
+    """One recording of which tests executed which symbols, on one commit
+    (``cartog-ci coverage import``, docs/coverage.md)."""
+
+    commit: str
+    imported_at: str
+    contexts: int  # the recording's tests (per-test contexts)
+    files: int  # the measured files of the repository
+
+
+@dataclass(frozen=True)
+class RecordedSymbol:
+    """What a recording says of one symbol of a measured file: its content
+    hash then, the tests (symbol IDs) whose run executed it, and the
+    contexts that named no test the index knows."""
+
+    symbol_id: str
+    content_hash: str
+    tests: tuple[str, ...] = ()
+    unknown_contexts: tuple[str, ...] = ()
+
+    @property
+    def executed(self) -> bool:
+        return bool(self.tests or self.unknown_contexts)
+
+
+@dataclass(frozen=True)
 class CoverageUse:
     """The recorded coverage a report read (store/coverage.py): the commit it
     was recorded on, and whether that is the base itself (else an ancestor of

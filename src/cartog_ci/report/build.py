@@ -4,6 +4,7 @@ code and a risk level that explains itself."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cartog_ci import graph, languages
@@ -23,6 +24,7 @@ from cartog_ci.domain.results import (
 from cartog_ci.index.resolve import EXTERNAL, Resolver, resolved_bases, resolver_for
 from cartog_ci.languages import is_test, test_plan
 from cartog_ci.report.callsites import check_call_sites
+from cartog_ci.report.coverage import apply_coverage, recorded_use
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -244,11 +246,20 @@ def build_report(
         for c in changed
         if c.change.symbol is not None and c.change.category in ("modified", "renamed", "added")
     ]
-    found, tests_more = select_tests(store, roots, call_sites=[b.edge.source_id for b in broken])
+    selected, tests_more = select_tests(store, roots, call_sites=[b.edge.source_id for b in broken])
     edited_ids = set(roots)
-    edited = [t for t in found if t.id in edited_ids]
-    tests = [t for t in found if t.id not in edited_ids]
-    chosen_by = {t.id: ("graph",) for t in tests}
+    edited = [t for t in selected if t.id in edited_ids]
+    tests = [t for t in selected if t.id not in edited_ids]
+    chosen_by: dict[str, tuple[str, ...]] = {t.id: ("graph",) for t in tests}
+    # the tests whose recorded run executed a changed symbol (docs/coverage.md)
+    coverage = recorded_use(store, Path(cs.root), cs.merge_base)
+    if coverage is not None:
+        apply_coverage(store, coverage, changed, in_test_code={c.symbol.id for c in changed if _in_test_code(c.symbol)})
+        for t in {t.id: t for c in changed for t in c.covered_by}.values():
+            if t.id not in chosen_by and t.id not in edited_ids:
+                tests.append(t)
+            chosen_by[t.id] = chosen_by.get(t.id, ()) + ("coverage",)
+        tests.sort(key=lambda s: (s.file, s.start_line, s.id))
     plan = test_plan(edited + tests, root=cs.root, symbols_in_file=store.symbols_in_file)
     ran = RanTests(store.symbols({i for c in plan for i in c.tests}).values())
     for c in changed:
@@ -266,7 +277,8 @@ def build_report(
         test_depth=TEST_DEPTH,
         tests_edited=edited,
         chosen_by=chosen_by,
-        risk=_risk(changed, broken, cs),
+        coverage=coverage,
+        risk=_risk(changed, broken, cs, coverage),
         depth=depth,
         unresolved_edges=counts.unresolved,
         total_edges=counts.total,
