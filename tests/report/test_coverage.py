@@ -19,7 +19,7 @@ import pytest
 
 from cartog_ci.cli import main
 from cartog_ci.domain.results import CoverageRun
-from cartog_ci.report.coverage import function_lines, repository_path
+from cartog_ci.report.coverage import IndexedPaths, function_lines, repository_path
 from cartog_ci.store.coverage_rows import KEEP_RUNS
 from cartog_ci.store.sqlite import SqliteStore
 from tests.report.test_scenarios import _snapshot
@@ -262,7 +262,7 @@ def test_a_functions_def_line_and_decorators_belong_to_what_encloses_it(tmp_path
 
 
 def test_measured_paths_map_to_the_index(tmp_path: Path) -> None:
-    known = ["app/routes.py", "backend/app/routes.py", "app/server.py"]
+    known = IndexedPaths(["app/routes.py", "backend/app/routes.py", "app/server.py"])
     assert repository_path(str(tmp_path / "app/routes.py"), tmp_path, known) == "app/routes.py"
     # recorded in another checkout (a CI runner): the longest indexed path it ends with
     assert repository_path("/runner/work/x/backend/app/routes.py", tmp_path, known) == "backend/app/routes.py"

@@ -84,18 +84,29 @@ def read_coverage_py(path: Path) -> dict[str, dict[int, set[str]]]:
 # -- mapping -----------------------------------------------------------------
 
 
-def repository_path(measured: str, root: Path, known: Iterable[str]) -> str | None:
+class IndexedPaths:
+    """The indexed paths, by file name (a measured path is matched against
+    those of its own name only)."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.by_name: dict[str, list[str]] = {}
+        for p in paths:
+            self.by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+
+    def ending(self, text: str) -> list[str]:
+        """The indexed paths that ``text`` is or ends with."""
+        return [k for k in self.by_name.get(text.rsplit("/", 1)[-1], ()) if text == k or text.endswith("/" + k)]
+
+
+def repository_path(measured: str, root: Path, known: IndexedPaths) -> str | None:
     """The indexed path of a measured file: under ``root``, else the longest
     indexed path it ends with (coverage recorded in another checkout)."""
     text = measured.replace("\\", "/")
     prefix = str(root).rstrip("/") + "/"
-    known = set(known)
-    if text.startswith(prefix) and text[len(prefix) :] in known:
+    found = known.ending(text)
+    if text.startswith(prefix) and text[len(prefix) :] in found:
         return text[len(prefix) :]
-    if text in known:
-        return text
-    ends = [k for k in known if text.endswith("/" + k)]
-    return max(ends, key=len) if ends else None
+    return max(found, key=len) if found else None
 
 
 def function_lines(symbols: Sequence[Symbol], text: str) -> dict[int, str]:
@@ -120,9 +131,9 @@ class TestNames:
     pytest's rootdir) or a coverage.py ``test_function`` context
     (``tests.test_a.TestA.test_b``, by module)."""
 
-    def __init__(self, store: Store, files: Iterable[str]) -> None:
+    def __init__(self, store: Store, files: IndexedPaths) -> None:
         self.store = store
-        self.files = sorted(files)
+        self.files = files
         self._in_file: dict[str, dict[str, str]] = {}
         self._modules: dict[str, list[str]] | None = None
         self._cache: dict[str, str | None] = {}
@@ -137,8 +148,7 @@ class TestNames:
         if "::" in text:
             path, _, rest = text.partition("::")
             qualified = ".".join(_PARAMS.sub("", part) for part in rest.split("::"))
-            files = [f for f in self.files if f == path or f.endswith("/" + path)]
-            return self._first(files, qualified)
+            return self._first(self.files.ending(path), qualified)
         parts = _PARAMS.sub("", text).split(".")
         for cut in range(len(parts) - 1, 0, -1):
             module, qualified = ".".join(parts[:cut]), ".".join(parts[cut:])
@@ -181,7 +191,7 @@ def import_coverage(root: Path, store: Store, paths: Sequence[Path], *, commit: 
             into = recorded.setdefault(measured, {})
             for line, line_contexts in lines.items():
                 into.setdefault(line, set()).update(line_contexts)
-    known = store.file_hashes()
+    known = IndexedPaths(store.file_hashes())
     result = Imported(commit)
     by_path: dict[str, dict[int, set[str]]] = {}
     for measured, lines in recorded.items():
@@ -224,7 +234,10 @@ def import_coverage(root: Path, store: Store, paths: Sequence[Path], *, commit: 
 def _check_commit(root: Path, commit: str, paths: list[str]) -> None:
     """The measured files must be as ``commit`` has them: the index's line
     ranges are the work tree's."""
-    present = set(git.run(root, "ls-tree", "-r", "-z", "--name-only", commit, "--", *paths).decode().split("\0"))
+    present: set[str] = set()
+    for start in range(0, len(paths), 500):
+        listed = git.run(root, "--literal-pathspecs", "ls-tree", "-r", "-z", "--name-only", commit, "--", *paths[start : start + 500])
+        present.update(listed.decode("utf-8", "surrogateescape").split("\0"))
     differ = sorted((set(paths) - present) | git.differing_from(root, commit, paths))
     if differ:
         raise CartogError(
