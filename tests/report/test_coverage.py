@@ -176,6 +176,17 @@ def test_a_recording_of_an_older_commit_keeps_its_tests_but_says_no_untested(
         ("hello", ["tests/test_server.py:function:test_hello"], False),
         ("shout", [], False),  # its body at the base is not the one recorded
     ]
+    code, markdown, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "markdown")
+    assert code == 0, err
+    assert (
+        f"- reach the change: 1 test(s) (1 ran it before this change, in the coverage recorded at `{old[:12]}`, "
+        "an ancestor of the base): `test_hello`\n"
+    ) in markdown
+    assert "Untested" not in markdown and "no coverage recorded" not in markdown
+    assert (
+        "No test calls `shout` within 2 calls in the graph, and none executed its older body in the coverage "
+        f"recorded at `{old[:12]}` (it changed between that commit and the base).\n"
+    ) in markdown
 
 
 def test_import_refuses_what_it_cannot_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

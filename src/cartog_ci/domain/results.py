@@ -178,6 +178,9 @@ class ChangedSymbol:
     unreached: bool = False
     # the tests whose recorded run executed it (its version at the base)
     covered_by: list[Symbol] = field(default_factory=list)
+    # the recording read holds an older body than the base's (it changed
+    # between the recording and the base): no "untested" from it
+    recorded_older: bool = False
     type_uses: int = 0  # places that name it as a type (annotations): not callers
     possible_callers: int = 0  # unresolved call sites that carry its name
     possible_production_callers: int = 0  # of those, outside test files

@@ -283,9 +283,10 @@ def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol],
         item.covered_by = sorted(
             (tests[t] for t in found.tests if t in tests), key=lambda s: (s.file, s.start_line, s.id)
         )
+        item.recorded_older = found.content_hash != old.content_hash
         item.untested = (
             not found.executed
-            and found.content_hash == old.content_hash
+            and not item.recorded_older
             and item.change.category in ("modified", "renamed")
             and old.kind in FUNCTION_KINDS
             and item.symbol.id not in in_test_code

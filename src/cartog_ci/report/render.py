@@ -330,6 +330,7 @@ def report_json(report: Report) -> dict[str, object]:
                 "covered_by": [t.id for t in item.covered_by],
                 "untested": item.untested,
                 "unreached": item.unreached,
+                "recorded_older": item.recorded_older,
                 "related": [symbol_json(s) | {"score": round(score, 4)} for s, score in item.related],
             }
             for item in report.changed
