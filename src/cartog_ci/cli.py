@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "search": ("search", "find code by what it does (keyword + semantic, fused)"),
     "models": ("models", "embedding models available and where they come from"),
     "report": ("report", "impact report of a change: changed symbols, callers, broken references, tests"),
+    "test": ("test", "run the tests the report selects for a change, with the project's own runners"),
     "coverage": ("coverage", "import recorded coverage (which tests executed which functions) into the index"),
     "comment": ("comment", "create or update the one PR comment that carries the report"),
     "mcp": ("mcp", "serve the graph, the search and the report to coding agents (MCP over stdio)"),

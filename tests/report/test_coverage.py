@@ -302,3 +302,38 @@ def test_stored_per_commit_replaced_on_import_and_bounded(tmp_path: Path) -> Non
         assert (len(runs), runs[0].commit, runs[-1].commit) == (KEEP_RUNS, f"{KEEP_RUNS + 1:040d}", f"{2:040d}")
         texts = store.db.execute("SELECT text FROM coverage_texts ORDER BY text").fetchall()
         assert texts == [("g",)]  # the dropped recordings' texts went with them
+
+
+def test_the_test_command_runs_the_selection_with_the_projects_runner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`cartog-ci test`: the report's commands, dry or run; the exit code is
+    the runner's (pytest from this interpreter's folder)."""
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    for name in [k for k in os.environ if k.startswith(("PYTEST_", "COV_CORE"))]:
+        monkeypatch.delenv(name)
+    repo = init_repo(tmp_path / "repo")
+    write(repo, PROJECT)
+    commit(repo, "routes")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    assert _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))[0] == 0
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"app/routes.py": ROUTES.replace('"hello " + who', '"hello, " + who')})
+    commit(repo, "a comma")
+    code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--dry-run")
+    assert (code, out, err) == (
+        0,
+        "pytest tests/test_server.py::test_hello\n",
+        "cartog-ci: 1 test(s) reach the change (0 by the graph, 1 by recorded coverage), 0 edited by it; "
+        "the commands run 1\n",
+    )
+    # the comma breaks test_hello: the runner's exit code is the command's
+    code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--json", "--", "-q", "-p", "no:cacheprovider")
+    assert code == 1
+    assert json.loads(out)["results"] == [
+        {"command": "pytest tests/test_server.py::test_hello -q -p no:cacheprovider", "exit": 1}
+    ]
+    git(repo, "checkout", "-q", "main")
+    code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--dry-run")
+    assert (code, out, err) == (0, "", "cartog-ci: no test to run for this change\n")
