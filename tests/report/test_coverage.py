@@ -337,3 +337,23 @@ def test_the_test_command_runs_the_selection_with_the_projects_runner(
     git(repo, "checkout", "-q", "main")
     code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--dry-run")
     assert (code, out, err) == (0, "", "cartog-ci: no test to run for this change\n")
+
+
+def test_a_function_run_at_import_only_is_never_untested(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Run while the module is imported (collection, no test context): no
+    test to name, but it ran, and a change to it reaches every importer."""
+    repo = init_repo(tmp_path / "repo")
+    banner = '\n\ndef banner():\n    return "routes"\n\n\nBANNER = banner()\n'
+    write(repo, PROJECT | {"app/routes.py": ROUTES + banner})
+    commit(repo, "routes")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    code, out, _ = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
+    assert code == 0 and "3 of 7 function(s) executed by a test" in out
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"app/routes.py": ROUTES + banner.replace('"routes"', '"ROUTES"')})
+    commit(repo, "louder banner")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    changed = [c for c in json.loads(out)["changed"] if c["symbol"]["kind"] == "function"]
+    assert [(c["symbol"]["qualified_name"], c["covered_by"], c["untested"]) for c in changed] == [("banner", [], False)]

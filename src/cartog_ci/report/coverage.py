@@ -55,8 +55,8 @@ class Imported:
 
 
 def read_coverage_py(path: Path) -> dict[str, dict[int, set[str]]]:
-    """Measured file (as recorded) -> line -> the test contexts that
-    executed it (the empty context, code run outside any test, left out)."""
+    """Measured file (as recorded) -> line -> the contexts that executed it
+    (the empty one: outside any test, as at import or collection)."""
     try:
         from coverage import CoverageData
         from coverage.exceptions import CoverageException
@@ -69,11 +69,12 @@ def read_coverage_py(path: Path) -> dict[str, dict[int, set[str]]]:
         data.read()
         out: dict[str, dict[int, set[str]]] = {}
         for measured in sorted(data.measured_files()):
-            lines = {line: {c for c in contexts if c} for line, contexts in data.contexts_by_lineno(measured).items()}
+            lines = {line: set(contexts) for line, contexts in data.contexts_by_lineno(measured).items()}
             out[measured] = {line: contexts for line, contexts in lines.items() if contexts}
+        per_test = any(data.measured_contexts() - {""})
     except (CoverageException, sqlite3.Error) as exc:
         raise CartogError(f"{path} is not a coverage.py data file ({exc}): pass the .coverage file that pytest --cov wrote") from exc
-    if not any(out.values()) and out:
+    if out and not per_test:
         raise CartogError(
             f"{path} records no per-test contexts: record it with pytest --cov --cov-context=test, "
             "or [run] dynamic_context = test_function"
@@ -219,10 +220,13 @@ def import_coverage(root: Path, store: Store, paths: Sequence[Path], *, commit: 
             contexts |= line_contexts
             symbol_id = owner.get(line)
             if symbol_id is not None:
-                hits.update((symbol_id, c, names.resolve(c)) for c in line_contexts)
+                # the empty context (run at import or collection) is kept: a
+                # function it ran is never "untested", though it names no test
+                hits.update((symbol_id, c, names.resolve(c) if c else None) for c in line_contexts)
+    contexts.discard("")
     result.files = len(by_path)
     result.functions = len(symbols)
-    result.executed = len({s for s, _, _ in hits})
+    result.executed = len({s for s, c, _ in hits if c})
     result.contexts = len(contexts)
     result.unknown_contexts = sorted(c for c in contexts if names.resolve(c) is None)
     run = CoverageRun(commit, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), len(contexts), len(by_path))
