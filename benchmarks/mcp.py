@@ -19,6 +19,14 @@ scrapy-size repository, warm, and the size of its answers in tokens.
    (``embed/onnx.py`` ``counting_tokenizer``), as the server counts them.
 
     .venv/bin/python benchmarks/mcp.py [--runs 5]
+    .venv/bin/python benchmarks/mcp.py --pages 3   # 3. only
+    .venv/bin/python benchmarks/mcp.py --big-question   # 4. only
+
+3. Paging: the report of the first N commits of that history (checked
+   out), read page by page; how long each page takes and how many reports
+   the server computed for them (``stats``' ``server`` counts).
+4. A 10 MB ``search`` question: how long its answer takes, the server's
+   peak memory, the next call's time.
 
 No thresholds: the tables are for reading, not for failing.
 """
@@ -215,6 +223,105 @@ def sizes() -> tuple[list[list[str]], str]:
     return rows, symbol
 
 
+# -- 3. reading a whole report page by page ---------------------------------------------------
+
+
+def report_pages(commits: int) -> list[list[str]]:
+    """The report of the first ``commits`` commits of the 10-commit history
+    (checked out, as a report of commits needs), read page by page at the
+    default budget: the time of the first page, of the others, and how many
+    reports the server computed (its ``stats``; a server without the
+    count computes one a page)."""
+    history = build_history(PAIRS["scrapy"])
+    rows: list[list[str]] = []
+    with tempfile.TemporaryDirectory(prefix="cartog-mcp-pages-") as tmp:
+        repo = Path(tmp) / "scrapy"
+        corpora.git(Path(tmp), "clone", "-q", "--branch", "main", str(history), str(repo))
+        corpora.git(repo, "checkout", "-q", "-b", "pages", f"origin/upgrade~{10 - commits}")
+        cli(repo, "index", "--no-embed")  # untimed
+        times: list[float] = []
+        cpu: list[float] = []
+        server: dict[str, Any] = {}
+
+        async def scenario(session: ClientSession) -> None:
+            cursor = None
+            while len(times) < 500:  # bounded
+                start, start_cpu = time.perf_counter(), server_cpu()
+                arguments = {"change": "head", "base": "main"} | ({"cursor": cursor} if cursor else {})
+                result = await session.call_tool("report", arguments)
+                times.append(time.perf_counter() - start)
+                cpu.append(server_cpu() - start_cpu)
+                if result.is_error:
+                    raise SystemExit(f"report: {text_of(result)}")
+                cursor = (result.structured_content or {})["page"]["next_cursor"]
+                if cursor is None:
+                    break
+            stats = await session.call_tool("stats", {})
+            server.update((stats.structured_content or {}).get("server") or {})
+
+        serve(repo, scenario)
+    rest = times[1:]
+    rows.append(
+        [
+            f"{commits} commits",
+            str(len(times)),
+            f"{times[0]:.1f}",
+            f"{median(rest) * 1000:.0f}" if rest else "-",
+            f"{sum(times):.1f}",
+            f"{sum(cpu):.1f}",
+            str(server.get("reports_computed", f"- (one a page: {len(times)})")),
+        ]
+    )
+    return rows
+
+
+# -- 4. a 10 MB question ---------------------------------------------------------------------
+
+
+def big_question() -> list[list[str]]:
+    """A ``search`` question of 10,000,017 characters (one line of 10 MB),
+    sent below the SDK's client (its own checks are not the server's): the
+    time to its answer, the server's peak memory (VmHWM) before and after,
+    and the time of the next call."""
+    corpus = corpora.ensure(corpora.get("scrapy"))
+    with tempfile.TemporaryDirectory(prefix="cartog-mcp-big-") as tmp:
+        repo = Path(tmp) / "scrapy"
+        corpora.git(Path(tmp), "clone", "-q", str(corpus), str(repo))
+        cli(repo, "index", "--no-embed")  # untimed
+        server = subprocess.Popen(
+            [PYTHON, "-m", "cartog_ci.cli", "mcp", "--repo", str(repo)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=cli_env(),
+        )  # fmt: skip
+        assert server.stdin is not None and server.stdout is not None
+
+        def ask(message: dict[str, Any]) -> dict[str, Any]:
+            server.stdin.write(json.dumps(message).encode() + b"\n")  # type: ignore[union-attr]
+            server.stdin.flush()  # type: ignore[union-attr]
+            return json.loads(server.stdout.readline())  # type: ignore[union-attr,no-any-return]
+
+        def peak_mb() -> int:
+            status = Path(f"/proc/{server.pid}/status").read_text()
+            return int(next(line for line in status.splitlines() if line.startswith("VmHWM")).split()[1]) // 1024
+
+        init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}
+        ask({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init})
+        server.stdin.write(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+        ask({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "stats", "arguments": {}}})
+        before = peak_mb()
+        query = "how are requests scheduled " * 370_371
+        start = time.perf_counter()
+        answer = ask({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search", "arguments": {"query": query}}})
+        took = time.perf_counter() - start
+        start = time.perf_counter()
+        ask({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "refs", "arguments": {"name": "Request", "limit": 1}}})
+        after = time.perf_counter() - start
+        peak = peak_mb()
+        server.stdin.close()
+        server.wait()
+    text = answer["result"]["content"][0]["text"] if "result" in answer else json.dumps(answer["error"])
+    return [[f"{len(query):,}", f"{took:.2f}", f"{before} -> {peak}", f"{after:.2f}", text[:90]]]
+
+
 def _sized(found: tuple[int, int, int]) -> list[str]:
     first, pages, total = found
     return [f"{first:,}", str(pages), f"{total:,}"]
@@ -224,8 +331,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed calls per tool (default 5)")
     parser.add_argument("--skip-sizes", action="store_true", help="only the latency table")
+    parser.add_argument(
+        "--pages", type=int, metavar="COMMITS", help="only: read the report of COMMITS commits (1-10) page by page"
+    )
+    parser.add_argument("--big-question", action="store_true", help="only: a 10 MB search question")
     args = parser.parse_args(argv)
     print(f"{tool_note()}; load {load_average()} (1 min) at start")
+    if args.big_question:
+        print("\nA 10 MB search question\n")
+        headers = ["query chars", "answer s", "server peak MB", "next call s", "answer"]
+        print(table(headers, big_question()))
+        print(f"\nload {load_average()} (1 min) at the end")
+        return 0
+    if args.pages:
+        print(f"\nReading a report page by page: Scrapy 2.11.0 -> 2.11.2, the first {args.pages} of 10 commits\n")
+        headers = ["report", "pages", "first page s", "median other page ms", "all pages s", "server CPU s", "reports computed"]
+        print(table(headers, report_pages(args.pages)))
+        print(f"\nload {load_average()} (1 min) at the end")
+        return 0
     rows = latency(args.runs)
     files, lines = corpora.python_size(corpora.ensure(corpora.get("scrapy")))
     print(f"\nLatency per tool, warm: Scrapy 2.11.0 ({files} Python files, {lines:,} lines), {args.runs} runs each\n")

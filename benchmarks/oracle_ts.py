@@ -111,15 +111,15 @@ CORPORA = {
 # --- the two sides --------------------------------------------------------
 
 
-def ensure_typescript() -> Path:
-    """``typescript`` in a prefix of its own under benchmarks/.corpora/node/."""
-    if not (NODE_PREFIX / "node_modules" / "typescript" / "package.json").exists():
-        NODE_PREFIX.mkdir(parents=True, exist_ok=True)
-        print(f"installing typescript@{TYPESCRIPT} into {NODE_PREFIX} ...", file=sys.stderr)
-        cmd = ["npm", "install", "--prefix", str(NODE_PREFIX), "--save-exact", "--no-audit", "--no-fund",
+def ensure_typescript(prefix: Path = NODE_PREFIX) -> Path:
+    """``typescript`` in a prefix of its own (by default under benchmarks/.corpora/node/)."""
+    if not (prefix / "node_modules" / "typescript" / "package.json").exists():
+        prefix.mkdir(parents=True, exist_ok=True)
+        print(f"installing typescript@{TYPESCRIPT} into {prefix} ...", file=sys.stderr)
+        cmd = ["npm", "install", "--prefix", str(prefix), "--save-exact", "--no-audit", "--no-fund",
                "--silent", f"typescript@{TYPESCRIPT}"]  # fmt: skip
         subprocess.run(cmd, check=True)
-    return NODE_PREFIX
+    return prefix
 
 
 def child_env(cartog_src: Path) -> dict[str, str]:

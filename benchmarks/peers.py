@@ -85,6 +85,7 @@ EDIT_TARGET = {
     "celery": "celery/app/amqp.py",
     "prefect": "src/prefect/flows.py",
     "zod": "src/v4/core/util.ts",
+    "django": "django/utils/text.py",
 }
 APPENDED = "\n\ndef cartog_bench_added(value):\n    return len(str(value))\n"
 APPENDED_TS = "\n\nexport function cartogBenchAdded(value: unknown): number {\n  return String(value).length;\n}\n"

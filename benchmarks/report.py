@@ -172,6 +172,7 @@ PAIRS: dict[str, Pair] = {
         Pair("scrapy", *_pypi("Scrapy", "2.11.0", "2.11.2"), "scrapy/scrapy"),
         Pair("prefect", *_pypi("prefect", "3.0.0", "3.0.2"), "PrefectHQ/prefect"),
         Pair("zod", *_npm("zod", "4.1.0", "4.1.12"), "colinhacks/zod", NPM_KEEP),
+        Pair("django", *_pypi("Django", "5.1", "5.1.4"), "django/django"),
     )
 }
 

@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "search": ("search", "find code by what it does (keyword + semantic, fused)"),
     "models": ("models", "embedding models available and where they come from"),
     "report": ("report", "impact report of a change: changed symbols, callers, broken references, tests"),
+    "hook": ("hook", "what the pre-commit hook runs: the staged change's report, failing on what will break"),
     "test": ("test", "run the tests the report selects for a change, with the project's own runners"),
     "coverage": ("coverage", "import recorded coverage (which tests executed which functions) into the index"),
     "comment": ("comment", "create or update the one PR comment that carries the report"),
@@ -92,7 +93,7 @@ def _log_crash(argv: Sequence[str]) -> str:
 
 
 # The commands that bring the index up to date themselves.
-_WRITERS = frozenset({"index", "report", "watch"})
+_WRITERS = frozenset({"index", "report", "hook", "watch"})
 
 
 def _rebuild_and_rerun(args: argparse.Namespace, reason: str) -> int:

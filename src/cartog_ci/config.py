@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
@@ -49,6 +50,11 @@ class Config:
     # Directories (repository-relative) that Python absolute imports are
     # found from, besides the ones cartog-ci finds itself (docs/languages.md).
     python_roots: tuple[str, ...] = ()
+    # Globs of repository paths (``glob_pattern``): only files an ``include``
+    # matches are indexed (none: every file), never one an ``exclude``
+    # matches (docs/incremental.md, "Which files").
+    exclude: tuple[str, ...] = ()
+    include: tuple[str, ...] = ()
 
 
 def _from_toml(path: Path, section: tuple[str, ...]) -> dict[str, object]:
@@ -99,6 +105,12 @@ def _checked(key: str, value: object, default: object) -> object:
     if expected is tuple:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise CartogError(f"setting {key!r} in cartog-ci configuration must be a list of strings, not {value!r}")
+        if key.replace("-", "_") in _GLOB_SETTINGS:
+            for pattern in value:
+                try:
+                    glob_pattern(pattern)
+                except ValueError as exc:
+                    raise CartogError(f"setting {key!r} in cartog-ci configuration: glob {pattern!r} {exc}") from None
         return tuple(value)
     ok = isinstance(value, expected) and (expected is bool or not isinstance(value, bool))
     if expected is float and isinstance(value, int) and not isinstance(value, bool):
@@ -107,6 +119,47 @@ def _checked(key: str, value: object, default: object) -> object:
         wanted = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}[expected]
         raise CartogError(f"setting {key!r} in cartog-ci configuration must be {wanted}, not {value!r}")
     return value
+
+
+_GLOB_SETTINGS = frozenset({"exclude", "include"})
+# ``**`` as a whole segment, ``*``, ``?``, a ``[...]`` class, or one other character
+_GLOB_TOKEN = re.compile(r"(?:^|(?<=/))\*\*(?:/|$)|\*|\?|\[!?\]?[^\]]*\]|\[|.", re.S)
+
+
+def glob_pattern(pattern: str) -> re.Pattern[str]:
+    """The paths a glob of the configuration matches, as ``.gitignore``
+    reads it: ``*`` and ``?`` within one name, ``[...]`` a character class,
+    ``**`` any number of directories; a glob without ``/`` (but at its end)
+    matches a name at any depth, one with ``/`` from the repository root;
+    a match of a directory holds everything below it, and a trailing ``/``
+    matches directories only (``docs_src/``). ValueError says what is wrong."""
+    if not pattern.strip():
+        raise ValueError("is empty: remove it")
+    if "\0" in pattern or "\\" in pattern:
+        raise ValueError("has a backslash or a NUL: write paths with /")
+    directory = pattern.endswith("/")
+    body = pattern.strip("/")
+    if not body:
+        raise ValueError("matches the whole repository: remove it")
+    anchored = pattern.startswith("/") or "/" in body
+    out = []
+    for token in _GLOB_TOKEN.findall(body):
+        if token.startswith("**"):
+            out.append("(?:.*/)?" if token.endswith("/") else ".*")
+        elif token == "*":
+            out.append("[^/]*")
+        elif token == "?":
+            out.append("[^/]")
+        elif token == "[":
+            raise ValueError("has a [ that no ] closes: close it, or write [[] for the character")
+        elif len(token) > 1:  # a class: [!...] is [^...] as in .gitignore
+            inner = token[1:-1]
+            inner = "^" + inner[1:] if inner.startswith("!") else inner
+            out.append("[" + inner.replace("\\", "\\\\") + "]")
+        else:
+            out.append(re.escape(token))
+    start = "" if anchored else "(?:.*/)?"
+    return re.compile(start + "".join(out) + ("/.+" if directory else "(?:/.+)?"), re.S)
 
 
 def home() -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -270,6 +270,17 @@ def remote_default_branch(repo: Path) -> str | None:
     return ref or None
 
 
+def upstream(repo: Path) -> str | None:
+    """The checked-out branch's upstream (``origin/feature``), None without one."""
+    ref = run(repo, "rev-parse", "-q", "--abbrev-ref", "--symbolic-full-name", "@{upstream}", check=False)
+    return ref.decode().strip() or None
+
+
+def merging(repo: Path) -> bool:
+    """Whether a merge is in progress (MERGE_HEAD exists)."""
+    return bool(run(repo, "rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).strip())
+
+
 def current_branch(repo: Path) -> str | None:
     """The checked-out branch, None when HEAD is detached."""
     ref = run(repo, "symbolic-ref", "-q", "--short", "HEAD", check=False).decode().strip()
@@ -408,3 +419,30 @@ def show_many(repo: Path, specs: list[tuple[str, str]]) -> dict[tuple[str, str],
         pos += size + 1
     return out
 
+
+
+def check_attr(repo: Path, attributes: Sequence[str], paths: Sequence[str]) -> dict[str, dict[str, str]]:
+    """path -> {attribute: "set" | "unset" | its value} for the attributes
+    given to some of ``paths`` (unspecified ones are absent), through one
+    ``git check-attr -z --stdin`` for all of them."""
+    if not paths:
+        return {}
+    request = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+    out = run(repo, "check-attr", "-z", "--stdin", *attributes, input=request)
+    fields = out.split(b"\0")
+    found: dict[str, dict[str, str]] = {}
+    for i in range(0, len(fields) - 2, 3):
+        path, attribute, info = (f.decode("utf-8", "surrogateescape") for f in fields[i : i + 3])
+        if info != "unspecified":
+            found.setdefault(path, {})[attribute] = info
+    return found
+
+
+def attributes_file(repo: Path) -> Path | None:
+    """The repository's own ``info/attributes`` (beside its .gitattributes
+    files), when it has one."""
+    out = run(repo, "rev-parse", "--git-path", "info/attributes", check=False).decode().strip()
+    if not out:
+        return None
+    path = Path(out) if os.path.isabs(out) else repo / out
+    return path if path.is_file() else None

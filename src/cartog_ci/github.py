@@ -2,8 +2,9 @@
 the trusted half of the two-stage flow for fork PRs (``post_from_workflow_run``).
 
 Standard library only (``urllib.request``), and nothing from cartog-ci but
-``errors``: the posting action (``post/action.yml``) runs this module with
-a bare Python (``python -I -S``), without installing anything. The token,
+``errors``, ``pr_artifact`` and ``pr_comment`` (standard library only too):
+the posting action (``post/action.yml``) runs this module with a bare
+Python (``python -I -S``), without installing anything. The token,
 API base and repository come from the variables every Actions job has
 (``from_env``); every failure is a one-line ``CartogError`` that says what
 to fix.
@@ -11,20 +12,20 @@ to fix.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
 import sys
 import urllib.error
 import urllib.request
-import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 from cartog_ci.errors import CartogError
+from cartog_ci.pr_artifact import read_artifact
+from cartog_ci.pr_comment import Where, render
 
 DEFAULT_API_URL = "https://api.github.com"
 API_VERSION = "2022-11-28"
@@ -42,13 +43,12 @@ DEFAULT_MARKER = "<!-- cartog-ci -->"
 COMMENT_LIMIT = 65_536  # GitHub's limit on a comment body (report/render.py GITHUB_COMMENT_LIMIT)
 CUT_NOTE = "\n\n_Comment cut at GitHub's 65,536-character limit; run `cartog-ci report` for all of it._\n"
 
-# The two-stage flow: the unprivileged PR run uploads these two files as an
-# artifact (action.yml, mode: artifact); the trusted workflow_run job reads
-# them as data (post/action.yml).
+# The two-stage flow: the unprivileged PR run uploads pr.json and
+# report.json as an artifact (action.yml, mode: artifact); the trusted
+# workflow_run job reads them as data (post/action.yml, pr_artifact.py).
 ARTIFACT_NAME = "cartog-ci-report"
-ARTIFACT_FILES = ("report.md", "pr.json")
-MAX_ARTIFACT_BYTES = 1 << 20  # the zip as GitHub stores it; a report is ~10-70 KB
-MAX_FILE_BYTES = 512 * 1024  # each file, uncompressed (a zip bomb stops here)
+MAX_ARTIFACT_BYTES = 1 << 20  # the zip as GitHub stores it; report.json is a few KB
+DEFAULT_SERVER_URL = "https://github.com"
 _SHA = re.compile(r"[0-9a-f]{40}")
 
 
@@ -314,51 +314,24 @@ def _dict(value: object) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
-def read_artifact(data: bytes) -> tuple[int, str, str]:
-    """(PR number claimed, head commit claimed, report) from the artifact's
-    zip, read in memory as data: only ``report.md`` and ``pr.json`` at its
-    top, each at most ``MAX_FILE_BYTES`` however small its header says it
-    is; nothing is extracted to disk, nothing else is looked at."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        names = {info.filename: info for info in archive.infolist()}
-        missing = [n for n in ARTIFACT_FILES if n not in names]
-        if missing:
-            raise CartogError(f"the report artifact has no {missing[0]}: was it made by cartog-ci's mode: artifact?")
-        files = {}
-        for name in ARTIFACT_FILES:
-            with archive.open(names[name]) as member:
-                content = member.read(MAX_FILE_BYTES + 1)
-            if len(content) > MAX_FILE_BYTES:
-                raise CartogError(f"{name} in the report artifact is larger than {MAX_FILE_BYTES:,} bytes: refused")
-            files[name] = content.decode("utf-8")
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError) as exc:
-        raise CartogError(f"the report artifact is not a readable zip: {exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise CartogError("the report artifact is not UTF-8 text: refused") from exc
-    try:
-        claim = json.loads(files["pr.json"])
-    except ValueError as exc:
-        raise CartogError("pr.json in the report artifact is not JSON: refused") from exc
-    number = claim.get("number") if isinstance(claim, dict) else None
-    head = claim.get("head_sha") if isinstance(claim, dict) else None
-    if not isinstance(number, int) or isinstance(number, bool) or not 0 < number < 1 << 31:
-        raise CartogError("pr.json in the report artifact names no pull request number: refused")
-    if not isinstance(head, str) or not _SHA.fullmatch(head):
-        raise CartogError("pr.json in the report artifact names no head commit: refused")
-    return number, head, files["report.md"]
-
-
-def post_from_workflow_run(client: GitHub, event: Mapping[str, object], *, marker: str = DEFAULT_MARKER) -> Posted:
+def post_from_workflow_run(
+    client: GitHub,
+    event: Mapping[str, object],
+    *,
+    marker: str = DEFAULT_MARKER,
+    server_url: str = DEFAULT_SERVER_URL,
+) -> Posted:
     """Post the report of the pull-request run that triggered this
     ``workflow_run`` event, as the sticky comment.
 
-    The artifact was made by a run of the PR's own code: it is data. The
-    pull request it names is only believed if GitHub says that pull request
-    has exactly the commit the run was for as its head (``GET
-    /pulls/N``; the event's own ``pull_requests`` list, empty for fork PRs,
-    must agree when it is not empty); its size is capped before and after
-    the download; its text becomes a comment body and nothing else.
+    The artifact was made by a run of the PR's own code: it is data, the
+    pull request's claims. The pull request it names is only believed if
+    GitHub says that pull request has exactly the commit the run was for as
+    its head (``GET /pulls/N``; the event's own ``pull_requests`` list,
+    empty for fork PRs, must agree when it is not empty); its size is
+    capped before and after the download; it must fit the strict schema of
+    ``pr_artifact``, and the comment is written here from the checked
+    values (``pr_comment.render``), never taken from the artifact.
     """
     run = event.get("workflow_run")
     if not isinstance(run, dict):
@@ -379,7 +352,8 @@ def post_from_workflow_run(client: GitHub, event: Mapping[str, object], *, marke
         raise CartogError("GitHub API returned an artifact without id or size")
     if size > MAX_ARTIFACT_BYTES:
         raise CartogError(f"the {ARTIFACT_NAME} artifact is {size:,} bytes, more than {MAX_ARTIFACT_BYTES:,}: refused")
-    number, claimed_head, report = read_artifact(client.download_artifact(artifact_id, MAX_ARTIFACT_BYTES))
+    claims = read_artifact(client.download_artifact(artifact_id, MAX_ARTIFACT_BYTES))
+    number, claimed_head = claims.number, claims.head_sha
 
     listed = [p.get("number") for p in run.get("pull_requests") or [] if isinstance(p, dict)]
     if listed and number not in listed:
@@ -400,7 +374,8 @@ def post_from_workflow_run(client: GitHub, event: Mapping[str, object], *, marke
         )
     if pull.get("state") != "open":
         return Posted("skipped", f"#{number} is {pull.get('state')}: nothing to post")
-    action, comment = upsert_comment(client, number=number, body=comment_body(report, marker), marker=marker)
+    body = comment_body(render(claims, Where(server_url.rstrip("/"), client.repository, run_id)), marker)
+    action, comment = upsert_comment(client, number=number, body=body, marker=marker)
     return Posted(action, f"{action} comment {comment.url or comment.id} on #{number}", comment)
 
 
@@ -492,7 +467,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             event = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise CartogError(f"cannot read the event {path}: {exc}") from exc
-        posted = post_from_workflow_run(GitHub.from_env(), event if isinstance(event, dict) else {})
+        server_url = os.environ.get("GITHUB_SERVER_URL") or DEFAULT_SERVER_URL
+        posted = post_from_workflow_run(GitHub.from_env(), event if isinstance(event, dict) else {}, server_url=server_url)
     except CartogError as exc:
         sys.stderr.write(f"cartog-ci: {exc}\n")
         return 2

@@ -1,6 +1,6 @@
 """The ``cartog-ci`` executable: start git before Python imports the tool.
 
-An ``index`` or ``report`` run begins by asking git for the work tree's
+An ``index``, ``report`` or ``hook`` run begins by asking git for the work tree's
 state (``git status`` walks every file: 25-35 ms on django). Started here,
 before the ~40 ms of imports and argument parsing, git walks while Python
 imports; ``git.prefetching`` then takes the answers (docs/incremental.md,
@@ -28,7 +28,7 @@ EARLY_CALLS: tuple[tuple[str, ...], ...] = (
     ),
     ("ls-files", "-z", "--cached"),
 )  # fmt: skip
-_COMMANDS = frozenset({"index", "report"})
+_COMMANDS = frozenset({"index", "report", "hook"})
 # what git._env strips (a hook's variables): with any of them set, git._env decides
 HOOK_VARIABLES = (
     "GIT_DIR", "GIT_WORK_TREE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR",

@@ -119,3 +119,22 @@ def test_the_text_report_explains_its_marks(repo: Path, capsys: pytest.CaptureFi
     assert code == 0, err
     assert "  modified*         persist" in out and "  modified~         normalize" in out
     assert out.endswith("  (* breaking signature change; ~ signature changed, compatible)\n")
+
+
+def test_a_report_of_nothing_committed_points_at_the_uncommitted_changes(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    git(repo, "checkout", "-q", "-b", "feature")
+    code, out, err = _cli(capsys, repo, "report", "--base", "main", "--no-related")
+    assert code == 0 and " 0 symbol change(s) in 0 file(s)" in out and "uncommitted" not in err
+    write(repo, {"shop/util/extra.py": "def helper():\n    return 1\n"})
+    base = repo / "shop/models/base.py"
+    base.write_text(base.read_text() + "\n\ndef more():\n    return 2\n")
+    code, out, err = _cli(capsys, repo, "report", "--base", "main", "--no-related")
+    assert code == 0 and " 0 symbol change(s) in 0 file(s)" in out
+    assert err.splitlines()[-1] == (
+        "cartog-ci: nothing committed since the base, but 2 file(s) have uncommitted changes: "
+        "`--working-tree` reports them, `--staged` what is staged"
+    )
+    code, out, err = _cli(capsys, repo, "report", "--base", "main", "--working-tree", "--no-related")
+    assert "added             helper" in out and "uncommitted" not in err

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cartog_ci.domain import Edge, Symbol
-from cartog_ci.index.deps import FileDeps, binding_keys, key_hash, symbol_keys
+from cartog_ci.index.deps import Catalogue, FileDeps, binding_keys, key_hash, symbol_keys, value_print
 from cartog_ci.index.resolve import resolver_for
 from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.fixtures import assert_as_cold, commit, index, init_repo, write
@@ -98,3 +98,48 @@ def test_a_file_whose_stored_keys_are_damaged_is_resolved_whole(tmp_path: Path) 
     result = index(repo)
     assert result.edges_resolved == 2  # b's import and call: its old keys unreadable, a's have no edge
     assert_as_cold(repo, tmp_path)
+
+
+_SELF_IMPORT = {
+    "package.json": '{"name": "lib", "version": "1.0.0", "exports": {"./sub": "./src/sub.ts"}}\n',
+    "src/sub.ts": "export function sub(): number {\n  return 1;\n}\n",
+    "src/other.ts": "export function sub(): number {\n  return 2;\n}\n",
+    "test/a.test.ts": 'import { sub } from "lib/sub";\n\nexport function check(): number {\n  return sub();\n}\n',
+}
+
+
+def _call_target(repo: Path) -> str | None:
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+        rows = store.db.execute("SELECT target_id FROM edges WHERE kind = 'calls' AND target_name = 'sub'").fetchall()
+    assert len(rows) == 1
+    return rows[0][0]
+
+
+def test_a_node_computed_again_to_the_same_value_changes_nothing_through_it(tmp_path: Path) -> None:
+    """The module `lib/sub` names is found through package.json (a node that
+    read it). A version bump changes the manifest, not the module found: the
+    node is computed again, its value compared, and no answer that read it
+    is resolved again; a change of `exports` does change it."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, _SELF_IMPORT)
+    commit(repo, "initial")
+    index(repo)
+    assert _call_target(repo) == "src/sub.ts:function:sub"
+    write(repo, {"package.json": _SELF_IMPORT["package.json"].replace("1.0.0", "1.0.1")})
+    assert index(repo).edges_resolved == 0
+    assert_as_cold(repo, tmp_path)
+    write(repo, {"package.json": _SELF_IMPORT["package.json"].replace("./src/sub.ts", "./src/other.ts")})
+    assert index(repo).edges_resolved == 2  # the import and the call that read the module found
+    assert _call_target(repo) == "src/other.ts:function:sub"
+    assert_as_cold(repo, tmp_path)
+
+
+def test_the_catalogue_of_nodes_round_trips_and_damage_reads_as_nothing_known() -> None:
+    node = ("M", "resolver.modules", ("b.py", "a"))
+    stored = Catalogue({key_hash(node): ("123", repr(node)), key_hash(("X", 1)): ("1", repr(("X", 1)))})
+    back = Catalogue.decode(stored.encode())
+    assert back.entries == stored.entries
+    assert back.key(key_hash(node)) == ("resolver.modules", ("b.py", "a")) and back.value(key_hash(node)) == "123"
+    assert back.key(key_hash(("X", 1))) is None and back.key(8) is None  # unreadable, unknown: its node counts as changed
+    assert Catalogue.decode("!!not base64").entries == {} and Catalogue.decode(None).entries == {}
+    assert value_print({"b": 1, "a": [1, 2]}) == value_print({"a": [1, 2], "b": 1})  # a dict's order is no change

@@ -41,6 +41,7 @@ from cartog_ci.commands.comment import CUT_NOTE, comment_body
 from cartog_ci.commands.index import _EmbedLines
 from cartog_ci.errors import CartogError
 from cartog_ci.github import COMMENT_LIMIT, GitHub, post_from_workflow_run, upsert_comment
+from cartog_ci.pr_artifact import claims_from_report
 from cartog_ci.report.render import GITHUB_COMMENT_LIMIT
 from cartog_ci.store.migrations import SCHEMA_VERSION
 from tests.testing.fixtures import commit, git, make_repo, write
@@ -142,25 +143,28 @@ def test_index_cache_is_keyed_by_tool_version_and_commit() -> None:
     assert save["if"] == "steps.pack.outputs.save == 'true'"  # the default branch, and the index changed
 
 
-PLACEHOLDER = re.compile(r"OWNER/cartog-ci(/post)?@v0")  # the docs cannot know where users take the action from
+# The docs cannot know where users take the action from: OWNER is the one
+# substitution (docs/integrations.md, "Adopting"); the commit is pinned.
+PLACEHOLDER = re.compile(r"OWNER/cartog-ci(/post)?@([0-9a-f]{40}) ")
 
 
 def _documented_workflows() -> dict[str, str]:
     """The workflows of docs/integrations.md by file name (their first
-    line), the placeholder pinned to a made-up commit (linters rightly flag
-    a tag)."""
+    line), exactly as written but for OWNER (tests/integrations/test_adoption.py
+    checks the pinned commit)."""
     blocks = re.findall(r"```yaml\n(.*?)```", DOCS.read_text(), flags=re.DOTALL)
     workflows: dict[str, str] = {}
     for block in (b for b in blocks if "jobs:" in b):
         name = re.match(r"# \.github/workflows/([\w.-]+\.yml)\n", block)
         assert name, f"a documented workflow starts with its path: {block[:60]!r}"
         assert len(PLACEHOLDER.findall(block)) == 1
-        text = PLACEHOLDER.sub(lambda m: f"octo/cartog-ci{m.group(1) or ''}@{'a' * 40}", block)
+        text = block.replace("OWNER/cartog-ci", "octo/cartog-ci")
         workflows[f"{len(workflows)}-{name.group(1)}"] = text
     return workflows
 
 
 DOCUMENTED = _documented_workflows()
+PINNED = PLACEHOLDER.findall(DOCS.read_text())[0][1]
 
 
 def test_the_documented_workflows_are_the_one_job_setup_the_seed_the_check_and_the_two_stage_pair() -> None:
@@ -175,7 +179,8 @@ def test_the_documented_workflows_are_the_one_job_setup_the_seed_the_check_and_t
     assert checkout["with"]["fetch-depth"] == 0 and "mode" not in ours.get("with", {})
     # the seed: the default branch's pushes and a manual run save the index, and may delete old entries
     (job,) = seed["jobs"].values()
-    assert seed[True] == {"push": {"branches": ["main"]}, "workflow_dispatch": None}
+    assert seed[True] == {"push": None, "workflow_dispatch": None}
+    assert job["if"] == "github.ref_name == github.event.repository.default_branch"  # main, master, trunk…
     assert job["permissions"] == {"contents": "read", "actions": "write"}
     assert job["steps"][1]["with"] == {"comment": "false"}
     # the check: on a schedule (the default branch), index --verify; it may replace the cached entry
@@ -192,7 +197,7 @@ def test_the_documented_workflows_are_the_one_job_setup_the_seed_the_check_and_t
     assert trusted[True] == {"workflow_run": {"workflows": [untrusted["name"]], "types": ["completed"]}}  # YAML 1.1: on
     (job,) = trusted["jobs"].values()
     assert trusted["permissions"] == {} and job["permissions"] == {"actions": "read", "pull-requests": "write"}
-    assert [step["uses"] for step in job["steps"]] == [f"octo/cartog-ci/post@{'a' * 40}"]
+    assert [step["uses"] for step in job["steps"]] == [f"octo/cartog-ci/post@{PINNED}"]
     assert "github.event.workflow_run.event == 'pull_request'" in job["if"]
 
 
@@ -1010,9 +1015,11 @@ def test_fork_pull_request_two_stage_the_trusted_job_posts_the_artifact(tmp_path
     assert github_api.requests == []
     assert "cartog-ci: the report goes to the artifact cartog-ci-report; a workflow_run job posts it" in run.log
     uploaded = Path(run.outputs["comment"]["artifact-dir"])
-    assert sorted(p.name for p in uploaded.iterdir()) == ["pr.json", "report.md"]
+    assert sorted(p.name for p in uploaded.iterdir()) == ["pr.json", "report.json"]
     assert json.loads((uploaded / "pr.json").read_text()) == {"number": 7, "head_sha": origin.feature}
-    assert (uploaded / "report.md").read_text() == run.summary and "### Will break (1)" in run.summary
+    claims = json.loads((uploaded / "report.json").read_text())  # data, not Markdown
+    assert claims["schema"] == "cartog-ci/pr-report/1" and claims["risk"]["level"] == "high"
+    assert claims["will_break"]["total"] == 1 and "### Will break (1)" in run.summary
     upload = {str(s["name"]): s for s in _steps()}["Upload the report for the posting workflow"]
     assert upload["if"] == "steps.comment.outputs.artifact-dir != ''"
     assert upload["with"]["name"] == "cartog-ci-report" and upload["with"]["retention-days"] == 5
@@ -1029,7 +1036,11 @@ def test_fork_pull_request_two_stage_the_trusted_job_posts_the_artifact(tmp_path
     assert post.failed is None, post.log
     assert post.outputs["post"]["result"] == "created"
     (ours,) = github_api.carrying_marker()
-    assert ours["body"] == f"{MARKER}\n{run.summary}" and ours["user"] == {"login": "github-actions[bot]", "type": "Bot"}  # type: ignore[comparison-overlap]
+    body = str(ours["body"])
+    assert body.startswith(f"{MARKER}\n## cartog-ci impact report\n\n> **Figures from the pull request's own run** ([run 4242](https://github.test/{REPO_NAME}/actions/runs/4242), commit {origin.feature[:12]})")
+    assert "**Risk reported by the run: HIGH**" in body and "### Will break (1, as reported)" in body
+    assert f"[`shop/models/base.py:" in body and f"](https://github.test/{REPO_NAME}/blob/{origin.feature}/shop/models/base.py#L" in body
+    assert ours["user"] == {"login": "github-actions[bot]", "type": "Bot"}  # type: ignore[comparison-overlap]
     assert [r for r in github_api.requests] == [
         ("GET", f"/repos/{REPO_NAME}/actions/runs/4242/artifacts?name=cartog-ci-report&per_page=100"),
         ("GET", f"/repos/{REPO_NAME}/actions/artifacts/500/zip"),
@@ -1052,64 +1063,7 @@ def test_fork_pull_request_two_stage_the_trusted_job_posts_the_artifact(tmp_path
 HEAD = "c" * 40
 
 
-@pytest.mark.parametrize(
-    ("case", "message"),
-    [
-        ("another PR", "the artifact names #8, whose head is not cccccccccccc (the commit of run 4242) nor on the run's branch: refused"),
-        ("another commit", "the artifact was made for dddddddddddd, the run was for cccccccccccc: refused"),
-        ("not in the event's list", "the artifact names #8, the run was for #7: refused"),
-        ("listed size over the cap", "the cartog-ci-report artifact is 1,048,577 bytes, more than 1,048,576: refused"),
-        ("bytes over the cap", "the report artifact is larger than 1,048,576 bytes: refused"),
-        ("zip bomb", "report.md in the report artifact is larger than 524,288 bytes: refused"),
-        ("not UTF-8", "the report artifact is not UTF-8 text: refused"),
-        ("no pr.json", "the report artifact has no pr.json: was it made by cartog-ci's mode: artifact?"),
-        ("number not an integer", "pr.json in the report artifact names no pull request number: refused"),
-        ("not a zip", "the report artifact is not a readable zip: File is not a zip file"),
-    ],
-)  # fmt: skip
-def test_a_hostile_artifact_is_refused_and_nothing_is_posted(
-    github_api: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str, message: str
-) -> None:
-    """The PR's code ran where the artifact was made: it may say anything."""
-    monkeypatch.chdir(tmp_path)
-    report, claim = b"## report\n", {"number": 7, "head_sha": HEAD}
-    files: dict[str, bytes] = {}
-    listed: list[int] = []
-    size = None
-    github_api.pulls[7] = _pull(7, HEAD)
-    github_api.pulls[8] = _pull(8, "e" * 40, repo=REPO_NAME, ref="victim")
-    if case == "another PR":
-        claim["number"] = 8
-    elif case == "another commit":
-        claim["head_sha"] = "d" * 40
-    elif case == "not in the event's list":
-        claim["number"], listed = 8, [7]
-        github_api.pulls[8] = _pull(8, HEAD)  # even with the same head commit
-    elif case == "listed size over the cap":
-        size = (1 << 20) + 1
-    elif case == "bytes over the cap":
-        files["padding.bin"] = os.urandom((1 << 20) + 10)  # GitHub lists it small, the download is not
-        size = 100
-    elif case == "zip bomb":
-        report = b"0" * (600 * 1024)
-    elif case == "not UTF-8":
-        report = "## caf\u00e9\n".encode("latin-1")
-    elif case == "number not an integer":
-        claim["number"] = "7; rm -rf /"  # type: ignore[assignment]
-    files |= {"report.md": report, "pr.json": json.dumps(claim).encode(), "../../outside.sh": b"echo pwned\n"}
-    if case == "no pr.json":
-        del files["pr.json"]
-    data = b"PK\x03\x04 not really" if case == "not a zip" else _zip(files)
-    github_api.add_artifact(4242, data, size=size)
-    event = _workflow_run_context(HEAD, pull_requests=listed)["event"]
-    client = GitHub(token=TOKEN, repository=REPO_NAME, api_url=github_api.url)
-    with pytest.raises(CartogError) as refused:
-        post_from_workflow_run(client, event)
-    assert str(refused.value) == message
-    assert github_api.comments == [] and not any(m == "POST" for m, _ in github_api.requests)
-    assert list(tmp_path.iterdir()) == [] and not (tmp_path.parent / "outside.sh").exists()
-    if case == "listed size over the cap":
-        assert github_api.storage == []  # not even downloaded
+# Hostile and malformed artifacts: tests/integrations/test_post_hostile.py.
 
 
 @pytest.mark.parametrize(
@@ -1124,7 +1078,7 @@ def test_a_hostile_artifact_is_refused_and_nothing_is_posted(
 def test_a_run_with_nothing_to_post_is_skipped_with_a_reason(github_api: FakeGitHub, case: str, message: str) -> None:
     github_api.pulls[7] = _pull(7, "e" * 40 if case == "moved on" else HEAD, state="closed" if case == "closed" else "open")
     if case != "no artifact":
-        github_api.add_artifact(4242, _zip({"report.md": b"## r\n", "pr.json": json.dumps({"number": 7, "head_sha": HEAD}).encode()}))
+        github_api.add_artifact(4242, _zip({"pr.json": json.dumps({"number": 7, "head_sha": HEAD}).encode(), "report.json": json.dumps(claims_from_report({"risk": {"level": "low", "reasons": []}})).encode()}))
     event = _workflow_run_context(HEAD)["event"]
     if case == "a push run":
         event["workflow_run"]["event"] = "push"

@@ -1,8 +1,8 @@
 """The pre-commit hook, end to end: real `pre-commit install`, real commits
 and pushes in a temporary repository (pre-commit's own tests work this way).
 
-The hook under test is `.pre-commit-hooks.yaml` itself, installed as a
-`repo: local` hook with `language: system`: the published hook is
+The hooks under test are `.pre-commit-hooks.yaml` itself, installed as
+`repo: local` hooks with `language: system`: the published hooks are
 `language: python`, which would make pre-commit build a virtualenv and
 pip-install this package from the network on every run. Only `entry` and
 `language` are swapped; every other setting is the manifest's.
@@ -37,13 +37,13 @@ def _pre_commit_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(var, raising=False)
 
 
-def _hook() -> dict[str, object]:
-    (hook,) = load_manifest(str(MANIFEST))
-    return hook
+def _hook(hook_id: str = "cartog-ci") -> dict[str, object]:
+    hooks = {hook["id"]: hook for hook in load_manifest(str(MANIFEST))}
+    return hooks[hook_id]
 
 
-def _install(repo: Path, *args: str, commit_config: bool = True) -> None:
-    hook = _hook()
+def _local(hook_id: str, args: tuple[str, ...]) -> dict[str, object]:
+    hook = _hook(hook_id)
     entry = str(hook["entry"])
     assert entry.startswith("cartog-ci ")
     local = {
@@ -54,7 +54,12 @@ def _install(repo: Path, *args: str, commit_config: bool = True) -> None:
     local["language"] = "system"
     if args:
         local["args"] = list(args)
-    config = {"repos": [{"repo": "local", "hooks": [local]}]}
+    return local
+
+
+def _install(repo: Path, *args: str, commit_config: bool = True) -> None:
+    hooks = [_local("cartog-ci", args), _local("cartog-ci-branch", args)]
+    config = {"repos": [{"repo": "local", "hooks": hooks}]}
     (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     git(repo, "add", ".pre-commit-config.yaml")  # pre-commit refuses an unstaged config
     if commit_config:
@@ -77,42 +82,141 @@ def _change_signature(repo: Path) -> None:
     path.write_text(path.read_text().replace("def persist(obj):", "def persist(obj, *, durable):"))
 
 
-def test_manifest_passes_pre_commits_schema_and_never_blocks_by_default() -> None:
-    hook = _hook()
-    assert {k: hook[k] for k in ("id", "entry", "language", "pass_filenames", "always_run", "require_serial")} == {
+def test_manifest_passes_pre_commits_schema_and_blocks_what_will_break_by_default() -> None:
+    keys = ("id", "entry", "language", "pass_filenames", "always_run", "require_serial", "stages", "args", "verbose")
+    hook, branch = (_hook(i) for i in ("cartog-ci", "cartog-ci-branch"))
+    assert {k: hook[k] for k in keys} == {
         "id": "cartog-ci",
-        "entry": "cartog-ci report --staged",
+        "entry": "cartog-ci hook",  # --fail-on broken-refs unless args say otherwise
+        "language": "python",
+        "pass_filenames": True,  # the file names tell a commit from `run --all-files`
+        "always_run": True,
+        "require_serial": True,
+        "stages": ["pre-commit", "pre-push"],
+        "args": [],
+        "verbose": True,  # pre-commit hides a passing hook's output otherwise
+    }
+    assert {k: branch[k] for k in keys} == {
+        "id": "cartog-ci-branch",
+        "entry": "cartog-ci hook --branch",
         "language": "python",
         "pass_filenames": False,
         "always_run": True,
         "require_serial": True,
+        "stages": ["manual"],
+        "args": [],
+        "verbose": True,
     }
-    assert hook["stages"] == ["pre-commit", "pre-push"]
-    assert hook["args"] == []  # no --fail-on: reports, exit 0
-    assert hook["verbose"] is True  # pre-commit hides a passing hook's output otherwise
 
 
-def test_commit_shows_the_report_and_passes(tmp_path: Path) -> None:
+def test_a_breaking_commit_is_blocked_by_default_and_a_harmless_one_passes(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, "pyproj")
     _install(repo)
+    before = git(repo, "rev-parse", "HEAD")
     _change_signature(repo)
     git(repo, "add", "-A")
     code, out = _git(repo, "commit", "-m", "persist needs durable")
-    assert code == 0, out
-    assert "cartog-ci impact report" in out and "Passed" in out
+    assert code == 1, out
+    assert "cartog-ci impact report" in out and "Failed" in out and "exit code: 1" in out
     assert "cartog-ci: indexing 10 files (first run)..." in out  # 9 + the config
-    assert "risk HIGH" in out and "-> staged change" in out  # the hook shows, it does not block
+    assert "risk HIGH" in out and "-> staged change" in out
     assert "1 call site(s) of persist no longer fit its new signature" in out
     assert "will break:\n  shop/models/base.py:6  persist: missing required argument durable" in out
     assert "modified*         persist  shop/models/base.py:12" in out
+    assert (
+        "cartog-ci: blocking the commit: 1 call site(s) that no longer fit. Fix it, or skip this check once "
+        "(SKIP=cartog-ci git ...); `args: [--fail-on, none]` in .pre-commit-config.yaml only reports\n"
+    ) in out
+    assert git(repo, "rev-parse", "HEAD") == before
 
+    git(repo, "reset", "-q", "--hard")
     write(repo, {"shop/util/extra.py": "def helper():\n    return 1\n"})
     git(repo, "add", "-A")
     code, out = _git(repo, "commit", "-m", "helper")
     assert code == 0, out
-    assert "first run" not in out  # the index is reused
+    assert "Passed" in out and "first run" not in out  # the index is reused
     assert "added             helper  shop/util/extra.py:1" in out
-    assert "persist" not in out
+    assert "persist" not in out and "blocking" not in out
+
+
+def test_fail_on_none_only_reports(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    _install(repo, "--fail-on", "none")
+    _change_signature(repo)
+    git(repo, "add", "-A")
+    code, out = _git(repo, "commit", "-m", "persist needs durable")
+    assert code == 0, out
+    assert "Passed" in out and "risk HIGH" in out and "blocking" not in out
+    assert "1 call site(s) of persist no longer fit its new signature" in out
+
+
+def _pre_commit(repo: Path, *args: str) -> tuple[int, str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", *args], cwd=repo, check=False, capture_output=True, text=True
+    )
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_all_files_reports_the_branch_against_its_base(tmp_path: Path) -> None:
+    """Nothing is staged under `pre-commit run --all-files`: the hook reports
+    the branch from its merge-base with main, then the work tree's edits too."""
+    repo = make_repo(tmp_path, "pyproj")
+    _install(repo)
+    main_tip = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"shop/util/extra.py": "def helper():\n    return 1\n"})
+    tip = commit(repo, "helper")
+    code, out = _pre_commit(repo, "--all-files", "cartog-ci")
+    assert code == 0, out
+    assert f"base main ({main_tip[:10]}) -> HEAD" in out
+    assert "added             helper  shop/util/extra.py:1" in out and "0 symbol change(s)" not in out
+    assert "Passed" in out
+
+    _change_signature(repo)  # not committed, not staged: pre-commit checks the files on disk
+    code, out = _pre_commit(repo, "--all-files", "cartog-ci")
+    assert code == 1, out
+    assert f"base main ({main_tip[:10]}) -> working tree" in out
+    assert "added             helper" in out and "modified*         persist" in out
+    assert "cartog-ci: blocking the branch: 1 call site(s) that no longer fit." in out
+    assert git(repo, "rev-parse", "HEAD").strip() == tip
+
+
+def test_the_manual_stage_reports_the_branch(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    _install(repo, "--fail-on", "none")
+    git(repo, "checkout", "-q", "-b", "feature")
+    _change_signature(repo)
+    commit(repo, "persist needs durable")
+    code, out = _pre_commit(repo, "--hook-stage", "manual", "cartog-ci-branch")
+    assert code == 0, out
+    assert "cartog-ci impact report of the branch" in out and "Passed" in out
+    assert "-> HEAD" in out and "modified*         persist  shop/models/base.py:12" in out
+    code, out = _pre_commit(repo, "--hook-stage", "manual", "cartog-ci")
+    assert code == 1 and "No hook with id `cartog-ci` in stage `manual`" in out  # the commit's hook is not manual
+
+
+def test_a_file_list_in_parts_is_reported_once(tmp_path: Path) -> None:
+    """pre-commit splits a long file list over several runs of the hook, one
+    after the other under the same pre-commit process (here: this one)."""
+    repo = make_repo(tmp_path, "pyproj")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"shop/util/extra.py": "def helper():\n    return 1\n"})
+    commit(repo, "helper")
+
+    def part(*files: str) -> tuple[int, str, str]:
+        argv = [sys.executable, "-m", "cartog_ci.cli", "hook", *files]
+        proc = subprocess.run(argv, cwd=repo, check=False, capture_output=True, text=True)
+        return proc.returncode, proc.stdout, proc.stderr
+
+    code, out, err = part("shop/cli.py", "shop/models/base.py")
+    assert code == 0 and "added             helper  shop/util/extra.py:1" in out, err
+    assert part("shop/util/text.py", "tests/test_order.py") == (
+        0, "", "cartog-ci: reported above (pre-commit passed its file list in parts)\n"
+    )  # fmt: skip
+    write(repo, {"shop/util/more.py": "def more():\n    return 2\n"})
+    commit(repo, "more")  # another HEAD: another run
+    code, out, err = part("shop/util/text.py")
+    assert code == 0 and "added             more  shop/util/more.py:1" in out, err
 
 
 def test_the_first_commit_of_a_repository_is_reported_not_blocked(tmp_path: Path) -> None:
@@ -130,7 +234,7 @@ def test_commit_a_and_partial_commit_report_what_git_will_record(tmp_path: Path)
     """git hands hooks a temporary index through GIT_INDEX_FILE for
     `commit -a` and `commit PATH`; the report must read that one."""
     repo = make_repo(tmp_path, "pyproj")
-    _install(repo)
+    _install(repo, "--fail-on", "none")
     _change_signature(repo)
     order = repo / "shop/models/order.py"
     order.write_text(order.read_text() + "\n\ndef refund(order):\n    return order\n")
@@ -145,9 +249,9 @@ def test_commit_a_and_partial_commit_report_what_git_will_record(tmp_path: Path)
     assert "modified*         persist  shop/models/base.py:12" in out
 
 
-def test_fail_on_broken_refs_blocks_the_commit_and_names_the_call_site(tmp_path: Path) -> None:
+def test_a_removed_symbol_blocks_the_commit_and_names_the_call_site(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, "pyproj")
-    _install(repo, "--fail-on", "broken-refs")
+    _install(repo)
     before = git(repo, "rev-parse", "HEAD")
     base = repo / "shop/models/base.py"
     base.write_text(base.read_text().replace(PERSIST, ""))
@@ -156,13 +260,13 @@ def test_fail_on_broken_refs_blocks_the_commit_and_names_the_call_site(tmp_path:
     assert code != 0
     assert "Failed" in out and "exit code: 1" in out
     assert "will break:\n  shop/models/base.py:6  persist (removed)" in out
-    assert "cartog-ci: failing (--fail-on): 1 broken reference(s)" in out
+    assert "cartog-ci: blocking the commit: 1 broken reference(s). Fix it" in out
     assert git(repo, "rev-parse", "HEAD") == before
 
 
 def test_pre_push_reports_the_pushed_commits(tmp_path: Path) -> None:
     repo = make_repo(tmp_path, "pyproj")
-    _install(repo)
+    _install(repo, "--fail-on", "none")
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
     git(repo, "remote", "add", "origin", str(remote))
@@ -188,7 +292,7 @@ def test_pre_push_of_branches_new_to_the_remote(tmp_path: Path) -> None:
     'staged change'; a new branch on a remote that has main reports its own
     commits (pre-commit's range starts at the branch point)."""
     repo = make_repo(tmp_path, "pyproj")
-    _install(repo)
+    _install(repo, "--fail-on", "none")
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
     git(repo, "remote", "add", "origin", str(remote))
@@ -231,3 +335,19 @@ def test_staged_uses_pre_commits_range_and_base_overrides_its_start(
     assert "helper" in names and "persist" not in names
     widened = staged("--base", start)
     assert widened["base"]["merge_base"] == start
+
+
+def test_a_push_that_breaks_a_call_site_is_blocked_by_default(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path, "pyproj")
+    _install(repo)
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
+    git(repo, "remote", "add", "origin", str(remote))
+    git(repo, "push", "-q", "--no-verify", "origin", "main")
+    _change_signature(repo)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "persist needs durable")
+    code, out = _git(repo, "push", "origin", "main")
+    assert code != 0, out
+    assert "cartog-ci: blocking the push: 1 call site(s) that no longer fit." in out
+    assert git(repo, "rev-parse", "main").strip() != git(repo, "--git-dir", str(remote), "rev-parse", "main").strip()

@@ -5,12 +5,6 @@ answer; every bad call is a one-sentence tool error and the server goes on."""
 from __future__ import annotations
 
 import functools
-import json
-import queue
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +15,7 @@ from tests.testing.fixtures import cli_json, commit, index, init_repo, make_repo
 from tests.testing.mcp_client import Client, talk, text_of
 
 FILES, CALLERS = 30, 10
+WAIT = 300  # seconds: a cap against a hang, never a guess of how long a step takes
 TARGET = "core/target.py:function:target"
 
 
@@ -122,7 +117,6 @@ def test_bad_calls_are_tool_errors_and_the_server_keeps_serving(tmp_path: Path) 
             ("refs", {"name": "checkout", "bogus": 1}),
             ("impact", {"name": "checkout", "depth": 0}),
             ("outline", {"file": "shop/util/text.py", "limit": "many"}),
-            ("nosuch", {}),
             ("refs", {"name": "chekout"}),
             ("outline", {"file": "shop/util/txt.py"}),
             ("hierarchy", {"name": "slugify"}),
@@ -139,14 +133,12 @@ def test_bad_calls_are_tool_errors_and_the_server_keeps_serving(tmp_path: Path) 
         got["after"] = await client.ok("outline", file="shop/util/text.py", limit=1, cursor=cursor)
 
     talk(repo, scenario)
-    assert errors[:13] == [
+    assert errors[:12] == [
         "invalid arguments for refs: name: 5 is not of type 'string'",
         "invalid arguments for refs: 'name' is a required property",
         "invalid arguments for refs: Additional properties are not allowed ('bogus' was unexpected)",
         "invalid arguments for impact: depth: 0 is less than the minimum of 1",
         "invalid arguments for outline: limit: 'many' is not of type 'integer'",
-        "unknown tool 'nosuch': the tools are search, refs, callees, impact, outline, hierarchy, deps, stats, "
-        "report, check_signature_change",
         "no symbol named 'chekout' in the index; closest names: checkout, test_checkout, Order.checkout "
         "(the search tool finds code by what it does)",
         "shop/util/txt.py is not in the index; closest paths: shop/util/text.py, shop/util/other.py, shop/util/__init__.py "
@@ -159,10 +151,10 @@ def test_bad_calls_are_tool_errors_and_the_server_keeps_serving(tmp_path: Path) 
         "new_signature needs its parameter list, written as in the code (def save(self, force=False))",
         "search: the query is empty: ask for a name, an error string or a question",
     ]
-    assert errors[13] == "unknown revision 'no-such-branch': check the name, or run `git fetch` first"
-    assert errors[14] == "head names a commit: pass change='head' with it (not 'working_tree')"
-    assert errors[15] == "the cursor is not one this server gave: repeat the question without a cursor"
-    assert errors[16] == (
+    assert errors[12] == "unknown revision 'no-such-branch': check the name, or run `git fetch` first"
+    assert errors[13] == "head names a commit: pass change='head' with it (not 'working_tree')"
+    assert errors[14] == "the cursor is not one this server gave: repeat the question without a cursor"
+    assert errors[15] == (
         "the cursor belongs to another question (another tool or other arguments): pass it with the same "
         "arguments as the call that returned it, or call without a cursor"
     )
@@ -184,60 +176,27 @@ def test_no_index_says_how_to_build_it(tmp_path: Path) -> None:
 
 
 def test_watch_keeps_the_index_fresh_in_the_background(tmp_path: Path) -> None:
-    """--no-refresh: only the watcher can bring the new function in."""
+    """--no-refresh: only the watcher can bring the new function in. The
+    test waits for conditions (the watcher's "watching" line, the new
+    function in an answer), each with a cap only a hang reaches."""
     repo = make_repo(tmp_path, "pyproj")
     index(repo)
+    log = tmp_path / "watch-server.log"
     seen: list[list[str]] = []
 
     async def scenario(client: Client) -> None:
         import anyio
 
         seen.append([s["name"] for s in (await client.ok("outline", file="shop/util/text.py"))["symbols"]])
+        with anyio.fail_after(WAIT):
+            while "watching" not in log.read_text():
+                await anyio.sleep(0.05)
         (repo / "shop/util/text.py").write_text("def shout(value):\n    return value.upper()\n")
-        end = time.monotonic() + 60
-        while time.monotonic() < end and seen[-1] != ["text", "shout"]:
-            await anyio.sleep(0.2)
-            seen.append([s["name"] for s in (await client.ok("outline", file="shop/util/text.py"))["symbols"]])
+        with anyio.fail_after(WAIT):
+            while seen[-1] != ["text", "shout"]:
+                await anyio.sleep(0.1)
+                seen.append([s["name"] for s in (await client.ok("outline", file="shop/util/text.py"))["symbols"]])
 
-    talk(repo, scenario, "--watch", "--debounce", "0.2", "--no-refresh")
+    talk(repo, scenario, "--watch", "--debounce", "0.2", "--no-refresh", log=log)
     assert seen[0] == ["text", "slugify", "normalize"]
     assert seen[-1] == ["text", "shout"]
-
-
-def test_protocol_garbage_does_not_stop_the_server(tmp_path: Path) -> None:
-    """Below the SDK's client: a line that is not JSON and a call whose
-    arguments are not an object; the next call is answered."""
-    repo = make_repo(tmp_path, "pyproj")
-    lines = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        "not json at all",
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "refs", "arguments": ["x"]}},
-        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-         "params": {"name": "outline", "arguments": {"file": "shop/util/text.py", "limit": 1}}},
-    ]  # fmt: skip
-    server = subprocess.Popen(
-        [sys.executable, "-m", "cartog_ci.cli", "mcp", "--repo", str(repo)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
-    answers: dict[int, dict[str, Any]] = {}
-    try:
-        assert server.stdin is not None and server.stdout is not None
-        server.stdin.write("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines))
-        server.stdin.flush()
-        received: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=lambda: [received.put(line) for line in server.stdout], daemon=True).start()  # type: ignore[union-attr]
-        while 3 not in answers:
-            message = json.loads(received.get(timeout=120))
-            answers[message["id"]] = message
-        server.stdin.close()
-        assert server.wait(timeout=30) == 0
-    finally:
-        if server.poll() is None:
-            server.kill()
-    assert sorted(answers) == [1, 2, 3]
-    assert answers[2]["error"]["code"] == -32602  # invalid params: the SDK's own answer
-    result = answers[3]["result"]
-    assert result["isError"] is False
-    assert [s["name"] for s in result["structuredContent"]["symbols"]] == ["text"]

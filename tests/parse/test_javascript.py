@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cartog_ci.languages import extract
+import pytest
+
+from cartog_ci.languages import LANGUAGES, call_shape, extract, signature_verdict
 from tests.testing.exact_sets import (
     assert_edges_exact,
     assert_symbols_exact,
@@ -154,3 +156,71 @@ def test_javascript_fixture_parses_cleanly() -> None:
     for file in sorted((RESOURCES / "jsproj").rglob("*.*js*")):
         rel = file.relative_to(RESOURCES / "jsproj").as_posix()
         assert extract(rel, file.read_bytes(), "javascript").error == "", rel
+
+
+# --- parameters, read from the syntax tree (languages/esparams.py) ----------
+
+PARAMETERS_JS = """\
+function withDefault(cb = (a, b) => a + b, c) {}
+function shapes({ a, b = (x) => x }, [c, d] = [], ...rest) {}
+const lone = async x => x;
+const expr = function named(a, b) { return a; };
+exports.load = function (path, options = {}) {};
+Store.prototype.get = function (key, fallback) {};
+const api = {
+  put: (key, value, done = () => {}) => done(),
+  del(key) {},
+};
+class Store {
+  constructor(db, name = "main") {}
+  *entries(from, to) {}
+  static of(...pairs) {}
+}
+"""
+
+
+def _parameter_lists(source: str) -> dict[str, list[tuple[str, str, bool]]]:
+    language = LANGUAGES["javascript"]
+    out = {}
+    for symbol in extract("lib/params.js", source.encode(), "javascript").symbols:
+        if symbol.kind in ("function", "method"):
+            read = language.parameters(symbol.signature)  # type: ignore[attr-defined]
+            assert read is not None, symbol.signature
+            out[symbol.qualified_name] = [(p.name, p.kind, p.default) for p in read.parameters]
+    return out
+
+
+def test_javascript_parameters_exact() -> None:
+    assert _parameter_lists(PARAMETERS_JS) == {
+        # an arrow function as a default hides nothing after it
+        "withDefault": [("cb", "positional", True), ("c", "positional", False)],
+        "shapes": [("{a,b=(x)=>x}", "positional", False), ("[c,d]", "positional", True), ("rest", "variadic", True)],
+        "lone": [("x", "positional", False)],
+        "expr": [("a", "positional", False), ("b", "positional", False)],
+        "load": [("path", "positional", False), ("options", "positional", True)],
+        "Store.get": [("key", "positional", False), ("fallback", "positional", False)],
+        "api.put": [("key", "positional", False), ("value", "positional", False), ("done", "positional", True)],
+        "api.del": [("key", "positional", False)],
+        "Store.constructor": [("db", "positional", False), ("name", "positional", True)],
+        "Store.entries": [("from", "positional", False), ("to", "positional", False)],
+        "Store.of": [("pairs", "variadic", True)],
+    }
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "verdict"),
+    [
+        # JavaScript checks no arity: a parameter added after a callback is compatible
+        ("function f(cb = (a, b) => a)", "function f(cb = (a, b) => a, c)", "compatible"),
+        ("function f(cb = (a, b) => a, c)", "function f(cb = (a, b) => a)", "compatible"),
+        ("function f(cb = (a, b) => a, c)", "function f(cb = (x, y) => x, c)", ""),
+        ("function f(cb = (a, b) => a, c)", "function f(c, cb = (a, b) => a, d)", "breaking"),
+        ("const f = (a, b) =>", "const f = (a,\n  b) =>", ""),
+    ],
+)
+def test_javascript_signature_verdicts(old: str, new: str, verdict: str) -> None:
+    assert signature_verdict(old, new, "javascript") == verdict
+
+
+def test_javascript_call_shape_names_every_parameter() -> None:
+    assert call_shape("function f(cb = (a, b) => a, { c }, ...rest)", "javascript") == "cb=,{c},...rest="

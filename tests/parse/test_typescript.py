@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cartog_ci.languages import LANGUAGES, extract
+from cartog_ci.languages import LANGUAGES, extract, signature_verdict
 from cartog_ci.languages import for_path as language_for_path
 from tests.testing.exact_sets import (
     assert_edges_exact,
@@ -226,3 +226,180 @@ def test_typescript_fixture_parses_cleanly() -> None:
         spec = language_for_path(rel)
         assert spec is not None, rel
         assert extract(rel, file.read_bytes(), spec.name).error == "", rel
+
+
+# --- parameters, read from the syntax tree (languages/esparams.py) ----------
+
+PARAMETERS_TS = """\
+export function afterCallback(fn: (a: string) => void, b: number): void {}
+export function bounded<T extends (x: A) => B>(make: T, ...rest: T[]): void {}
+export function defaults(cb = (x: number, y: number) => x + y, c?: string, d: D = new D(1, 2)) {}
+export function shapes(this: Window, { a, b = 2 }: Opts = {}, [c, d]: [number, number]) {}
+export function gap(a = 1, b: number) {}
+export function over(a: string): string;
+export function over(
+  a: number,
+  b: (e: Error) => void,
+): number;
+export function over(a: any, b?: any): any { return a; }
+export const arrow = async <T,>(
+  value: T,
+  map: (v: T, i: number) => T,
+): Promise<T> => value;
+export const lone = x => x;
+export const typed: (input?: string) => number = (...args: any[]) => 0;
+export class Store {
+  constructor(private readonly db: Db, public name = "main", @Inject() plain: P) {}
+  get(key: string, fallback: () => Value): Value { return fallback(); }
+  static of<K>(pairs: Array<[K, V]>): Store { return new Store(pairs as any, "", null as any); }
+  handle = (event: Event, done: (err?: Error) => void) => done();
+  private async sync?(): Promise<void> {}
+}
+export abstract class Base {
+  abstract run(
+    job: Job,
+    report: (progress: number) => void,
+  ): void;
+}
+export interface Api {
+  call(path: string, ...args: unknown[]): Promise<unknown>;
+}
+"""
+
+
+def _parameter_sets(source: str, path: str = "src/params.ts") -> dict[str, list[list[tuple[str, str, bool, str]]]]:
+    """Qualified name -> the signatures callers bind, each its parameters
+    as (name, kind, default, annotation): the reader's whole answer."""
+    language = language_for_path(path)
+    assert language is not None
+    out = {}
+    for symbol in extract(path, source.encode(), language.name).symbols:
+        if symbol.kind in ("function", "method"):
+            read = language.parameters(symbol.signature)  # type: ignore[attr-defined]
+            assert read is not None, symbol.signature
+            out[symbol.qualified_name] = [
+                [(p.name, p.kind, p.default, p.annotation) for p in s.parameters] for s in read.callable
+            ]
+    return out
+
+
+def test_typescript_parameters_exact() -> None:
+    assert _parameter_sets(PARAMETERS_TS) == {
+        # the callback's `=>` and its own parameter hide nothing after it
+        "afterCallback": [[("fn", "positional", False, "(_0:string)=>void"), ("b", "positional", False, "number")]],
+        # a function type in a generic bound is no parameter
+        "bounded": [[("make", "positional", False, "T"), ("rest", "variadic", True, "T[]")]],
+        "defaults": [[("cb", "positional", True, ""), ("c", "positional", True, "string"), ("d", "positional", True, "D")]],
+        "shapes": [[
+            ("this", "this", False, "Window"),
+            ("{a,b=2}", "positional", True, "Opts"),
+            ("[c,d]", "positional", False, "[number,number]"),
+        ]],
+        "gap": [[("a", "positional", True, ""), ("b", "positional", False, "number")]],
+        # an overload set: the implementation is not what callers bind
+        "over": [
+            [("a", "positional", False, "string")],
+            [("a", "positional", False, "number"), ("b", "positional", False, "(_0:Error)=>void")],
+        ],
+        "arrow": [[("value", "positional", False, "T"), ("map", "positional", False, "(_0:T,_1:number)=>T")]],
+        "lone": [[("x", "positional", False, "")]],
+        # a const's declared type is what callers bind, not the value's own list
+        "typed": [[("input", "positional", True, "string")]],
+        # parameter properties and a decorated parameter
+        "Store.constructor": [[("db", "positional", False, "Db"), ("name", "positional", True, ""), ("plain", "positional", False, "P")]],
+        "Store.get": [[("key", "positional", False, "string"), ("fallback", "positional", False, "()=>Value")]],
+        "Store.of": [[("pairs", "positional", False, "Array<[K,V]>")]],
+        "Store.handle": [[("event", "positional", False, "Event"), ("done", "positional", False, "(_0?:Error)=>void")]],
+        "Store.sync": [[]],
+        "Base.run": [[("job", "positional", False, "Job"), ("report", "positional", False, "(_0:number)=>void")]],
+        "Api.call": [[("path", "positional", False, "string"), ("args", "variadic", True, "unknown[]")]],
+    }
+
+
+def test_typescript_signature_texts_keep_every_parameter() -> None:
+    """A multi-line arrow function, abstract method or overload set is
+    stored whole (up to the body), not cut at its first line."""
+    signatures = {
+        s.qualified_name: s.signature for s in extract("src/params.ts", PARAMETERS_TS.encode(), "typescript").symbols
+    }
+    assert signatures["arrow"] == "const arrow = async <T,>( value: T, map: (v: T, i: number) => T, ): Promise<T> =>"
+    assert signatures["Base.run"] == "abstract run( job: Job, report: (progress: number) => void, ): void"
+    assert signatures["over"] == (
+        "function over(a: string): string; function over( a: number, b: (e: Error) => void, ): number; "
+        "function over(a: any, b?: any): any"
+    )
+    assert signatures["lone"] == "const lone = x =>"
+
+
+def test_typescript_parameters_negatives() -> None:
+    read = LANGUAGES["typescript"].parameters  # type: ignore[attr-defined]
+    # not a function's head: no parameters, not an empty list
+    assert read("class Store") is None
+    assert read("const LIMIT = 5") is None
+    assert read("") is None
+    # `f(a = 1, b)`: a default before a required parameter still takes an argument
+    (gap,) = read("function gap(a = 1, b: number)").callable
+    assert [(p.name, p.default) for p in gap.arity] == [("a", False), ("b", False)]
+    # `this:` is declared, but no argument fills it
+    (shapes,) = read("function f(this: Window, a: number)").callable
+    assert [p.name for p in shapes.filled] == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "verdict"),
+    [
+        # a required parameter after a callback: the issue's false all-clear
+        ("function f2(fn: (a: string) => void)", "function f2(fn: (a: string) => void, b: number)", "breaking"),
+        ("function f2(fn: (a: string) => void)", "function f2(fn: (a: string) => void, b?: number)", "compatible"),
+        ("function f2(fn: (a: string) => void, b = 1)", "function f2(fn: (a: string) => void, b: number)", "breaking"),
+        # white space and a callback's own parameter names are no change
+        ("function f2(fn: (a: string) => void, b: number)", "function f2(fn: (a:string)=>void,\n  b: number)", ""),
+        ("function f2(fn: (a: string) => void, b: number)", "function f2(fn: (value: string) => void, b: number)", ""),
+        # the callback's type is part of the contract
+        ("function f2(fn: (a: string) => void)", "function f2(fn: (a: string, i: number) => void)", "breaking"),
+        ("function f2(fn: (a: string) => void)", "function f2(fn: ((a: string) => void) | null)", "compatible"),
+        ("const f = (a: number) =>", "const f = (a: number, cb: () => void) =>", "breaking"),
+        ("m(a: number, cb: () => void): void", "m(a: number, cb?: () => void): void", "compatible"),
+        ("constructor(private readonly db: Db)", "constructor(private readonly db: Db, log: Log)", "breaking"),
+        ("constructor(private readonly db: Db)", "constructor(public db: Db)", ""),
+        # overload sets: only the signatures callers bind count
+        ("function o(a: string): void; function o(a: any)", "function o(a: string): void; function o(a: any, b?: any)", ""),
+        ("function o(a: string): void; function o(a: any)", "function o(a: string, b: number): void; function o(a: any)", "breaking"),
+        ("function o(a: string): void; function o(a: any)", "function o(a: string): void; function o(a: number): void; function o(a: any)", "compatible"),
+        ("function o(a: string): void; function o(a: number): void; function o(a: any)", "function o(a: string): void; function o(a: any)", "breaking"),
+        ("function t(a: number)", "function t(this: Window, a: number)", "breaking"),
+    ],
+)
+def test_typescript_signature_verdicts(old: str, new: str, verdict: str) -> None:
+    assert signature_verdict(old, new, "typescript") == verdict
+
+
+def test_typescript_reformatted_callback_keeps_the_code_hash() -> None:
+    """The stored signature is white space aside in the code hash: a
+    callback type laid out on several lines is the same symbol."""
+    before = "export function f(fn: (a: string) => void, b: number) {\n  return b;\n}\n"
+    after = "export function f(\n  fn: (a: string)\n    => void,\n  b: number\n) {\n  return b;\n}\n"
+    changed = "export function f(fn: (a: string) => void, b: number, c: number) {\n  return b;\n}\n"
+    hashes = [
+        next(s for s in extract("src/f.ts", text.encode(), "typescript").symbols if s.kind == "function")
+        for text in (before, after, changed)
+    ]
+    assert hashes[0].code_hash == hashes[1].code_hash != hashes[2].code_hash
+    assert signature_verdict(hashes[0].signature, hashes[1].signature, "typescript") == ""
+    assert signature_verdict(hashes[0].signature, hashes[2].signature, "typescript") == "breaking"
+    # a trailing comma is written text (the hash changes) but no change for callers
+    trailing = hashes[1].signature.replace("b: number", "b: number,")
+    assert signature_verdict(hashes[0].signature, trailing, "typescript") == ""
+
+
+def test_typescript_one_line_arrow_body_is_not_its_signature() -> None:
+    """The signature of `const f = (...) => expr` ends at `=>`: an edit of
+    the expression was a "breaking" signature change (a return type read
+    from the text after the last parenthesis)."""
+    before, after = (
+        next(s for s in extract("src/f.ts", text.encode(), "typescript").symbols if s.kind == "function")
+        for text in ("export const f = (a: number): number => a + 1;\n", "export const f = (a: number): number => a + 2;\n")
+    )
+    assert before.signature == after.signature == "const f = (a: number): number =>"
+    assert before.code_hash != after.code_hash
+    assert signature_verdict(before.signature, after.signature, "typescript") == ""

@@ -161,6 +161,81 @@ def test_typescript_arity_and_optional_parameters(tmp_path: Path, capsys: pytest
     ]
 
 
+TS_CALLBACKS = {
+    "src/lib.ts": (
+        "export function f2(fn: (a: string) => void): void {}\n"  # 1
+        "export const on = (event: string, handler: (e: Event) => void) => {};\n"  # 2
+        "export class Bus {\n"
+        "  subscribe(topic: string, cb: (m: string, at?: number) => void): void {}\n"  # 4
+        "}\n"
+        "export function parse(s: string): number;\n"  # 6
+        "export function parse(s: string, radix: number): number;\n"
+        "export function parse(s: string, radix?: number): number {\n  return parseInt(s, radix);\n}\n"
+        "export declare function fmt(a: string): string;\n"  # 11
+        "export declare function fmt(a: string, width: number): string;\n"
+    ),
+    "src/app.ts": (
+        "import { f2, on, Bus, parse, fmt } from './lib';\n\n"
+        "export function run(bus: Bus, cb: (a: string) => void): void {\n"
+        "  f2((a: string) => console.log(a));\n"  # 4
+        "  f2(cb);\n"  # 5
+        "  on('click', (e) => e);\n"  # 6
+        "  bus.subscribe('t', (m, at) => m);\n"  # 7
+        "  parse('1');\n"  # 8
+        "  parse('1', 10);\n"  # 9
+        "  fmt('a');\n"  # 10
+        "  fmt('a', 2);\n"  # 11
+        "}\n"
+    ),
+}
+
+
+def test_typescript_required_parameter_after_a_callback_will_break(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 29: a parameter of function type hid every parameter after it,
+    so a required one added after a callback was no signature change."""
+    after = {
+        "src/lib.ts": TS_CALLBACKS["src/lib.ts"]
+        .replace("f2(fn: (a: string) => void)", "f2(fn: (a: string) => void, b: number)")
+        .replace("handler: (e: Event) => void)", "handler: (e: Event) => void, once: boolean)")
+        .replace("cb: (m: string, at?: number) => void)", "cb: (m: string, at?: number) => void, priority: number)")
+        .replace("export function parse(s: string): number;\n", "")
+        .replace("fmt(a: string, width: number)", "fmt(a: string, width: number, fill: string)")
+    }
+    _, data = _report(tmp_path, capsys, TS_CALLBACKS, after)
+    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["signature_changed"]}  # type: ignore[attr-defined]
+    assert verdicts == {"f2": "breaking", "on": "breaking", "Bus.subscribe": "breaking", "parse": "breaking", "fmt": "breaking"}
+    assert _sites(data) == [
+        ("src/app.ts", 4, "will break", "1 argument(s) where 2 are required"),
+        ("src/app.ts", 5, "will break", "1 argument(s) where 2 are required"),
+        ("src/app.ts", 6, "will break", "2 argument(s) where 3 are required"),
+        ("src/app.ts", 7, "will break", "2 argument(s) where 3 are required"),
+        # the overload that took one argument is gone; the other takes two
+        ("src/app.ts", 8, "will break", "1 argument(s) fit none of 1 overload signature(s)"),
+        ("src/app.ts", 9, None, "the function is overloaded"),
+        # `declare function` overloads, each a symbol: one still takes a single argument
+        ("src/app.ts", 10, None, "the function is overloaded"),
+        ("src/app.ts", 11, "will break", "2 argument(s) fit none of 2 overload signature(s)"),
+    ]
+    assert [(s["file"], s["line"]) for s in data["will_break"]] == [  # type: ignore[attr-defined]
+        ("src/app.ts", line) for line in (4, 5, 6, 7, 8, 11)
+    ]
+
+
+def test_typescript_reformatted_callback_is_no_signature_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    after = {
+        "src/lib.ts": TS_CALLBACKS["src/lib.ts"]
+        .replace("f2(fn: (a: string) => void)", "f2(\n  fn: (value: string)\n    => void,\n)")
+        .replace("cb: (m: string, at?: number) => void)", "cb: (m: string,at?: number)=>void)")
+    }
+    _, data = _report(tmp_path, capsys, TS_CALLBACKS, after)
+    assert [c for c in data["changed"] if c["signature_changed"]] == []  # type: ignore[attr-defined]
+    assert _sites(data) == []
+
+
 def test_javascript_calls_are_never_said_to_break(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = {
         "lib.js": "export function add(a, b) {\n  return a + b;\n}\n",

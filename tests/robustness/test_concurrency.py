@@ -44,7 +44,7 @@ def test_two_index_runs_at_once_both_finish_and_agree(start: str, tmp_path: Path
         index(repo)
         generate_repo(repo / "more", 30, seed=1)
     runs = [_spawn(repo, "index", "--no-embed", "--json") for _ in range(2)]
-    results = [(run.wait(timeout=120), *run.communicate()) for run in runs]
+    results = [(run.wait(timeout=600), *run.communicate()) for run in runs]  # a cap against a hang
     for code, out, err in results:
         assert (code, err) == (0, ""), err
     parsed = sorted(json.loads(out)["parsed"] for _, out, _ in results)

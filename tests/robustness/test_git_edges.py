@@ -33,7 +33,7 @@ def _cli(repo: Path, *args: str, cwd: Path | None = None, env: dict[str, str] | 
         return code, out.getvalue(), err.getvalue()
     proc = subprocess.run(
         [sys.executable, "-m", "cartog_ci.cli", *args, "--repo", str(repo)],
-        capture_output=True, text=True, cwd=cwd, env=env, timeout=120,
+        capture_output=True, text=True, cwd=cwd, env=env, timeout=600,  # a cap against a hang
     )  # fmt: skip
     assert "Traceback" not in proc.stderr
     return proc.returncode, proc.stdout, proc.stderr

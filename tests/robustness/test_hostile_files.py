@@ -24,7 +24,7 @@ from cartog_ci.index.files import ParseJob, extract_file
 from tests.testing.env import isolate_env
 from tests.testing.fixtures import commit, exported, git, index, init_repo, write
 
-HANG = 120  # seconds: a run that takes this long is a hang, not a slow run
+HANG = 600  # seconds: a run that takes this long is a hang, not a slow run (a loaded machine included)
 DEEP = 10_000
 LFS_POINTER = (
     b"version https://git-lfs.github.com/spec/v1\n"

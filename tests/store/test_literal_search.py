@@ -143,13 +143,13 @@ def test_an_index_of_schema_9_is_migrated_with_the_same_answers(tmp_path: Path) 
     path = _db(repo)
     with SqliteStore(path) as store:
         store.db.execute(CHUNKS_10)  # m010 ran on the chunks table that m011 made a view
-        store.db.execute(  # nor were the recorded dependencies there (m012)
+        store.db.execute(  # nor were the recorded dependencies there (m012, m013)
             "DROP TABLE dep_files; DROP TABLE dep_index; DROP TABLE dep_nodes; DROP TABLE dep_node_index; "
-            "DELETE FROM _migrations WHERE name = 'm012_recorded_dependencies'"
+            "DELETE FROM _migrations WHERE name IN ('m012_recorded_dependencies', 'm013_grouped_dependency_index')"
         )
-        store.db.execute(  # nor recorded coverage (m013)
+        store.db.execute(  # nor recorded coverage (m014)
             "DROP TABLE coverage_texts; DROP TABLE coverage_runs; DROP TABLE coverage_symbols; "
-            "DROP TABLE coverage_hits; DELETE FROM _migrations WHERE name = 'm013_recorded_coverage'"
+            "DROP TABLE coverage_hits; DELETE FROM _migrations WHERE name = 'm014_recorded_coverage'"
         )
         store.db.execute("DROP TABLE fts_trigram")
         store.db.execute(migrations.TRIGRAM_FTS)

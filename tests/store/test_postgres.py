@@ -211,9 +211,11 @@ def _writing_graph(conn: psycopg.Connection[tuple[object, ...]]) -> bool:
     return bool(row and row[0])
 
 
-def _survivors(repo: Path, wait_s: float = 5.0) -> list[int]:
+def _survivors(repo: Path, wait_s: float = 120.0) -> list[int]:
     """The processes still running a command on ``repo`` (Linux /proc),
-    after giving the kernel ``wait_s`` to deliver their parent-death signal."""
+    once none is left or after ``wait_s`` (a cap against a hang: the kernel
+    delivers their parent-death signal at once, a loaded machine runs them
+    late)."""
     deadline = time.monotonic() + wait_s
     while True:
         alive = []

@@ -1,13 +1,12 @@
 """A real OpenAI-compatible embedding server on 127.0.0.1 for the HTTP
 provider's tests: ``POST /v1/embeddings`` answered with the packaged ONNX
 model's vectors, and faults queued by the test (429 with Retry-After, 500,
-a slow answer, a dropped connection)."""
+an answer that never comes, a dropped connection)."""
 
 from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,8 +22,11 @@ class EmbeddingServer(ThreadingHTTPServer):
         self.model = model
         self.key = key
         # Each request takes the next fault: "429:<retry-after>", "500",
-        # "sleep:<seconds>", "drop"; none left means a normal answer.
+        # "hang" (no answer until the server stops: the client's timeout
+        # fires, however loaded the machine), "drop"; none left means a
+        # normal answer.
         self.faults: list[str] = []
+        self.stopping = threading.Event()
         self.requests: list[list[str]] = []  # the inputs of every request, faulty ones included
         self.lock = threading.Lock()
 
@@ -56,8 +58,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self.connection.close()
             return None
-        if fault.startswith("sleep:"):
-            time.sleep(float(fault.split(":")[1]))
+        if fault == "hang":
+            self.server.stopping.wait()
+            return None
         vectors = self.server.model.embed_batch(body["input"])
         # reversed on purpose: the client must put the rows back by "index"
         data = [{"object": "embedding", "index": i, "embedding": [float(x) for x in v]} for i, v in enumerate(vectors)]
@@ -85,6 +88,7 @@ def serving(model: EmbeddingModel, *, key: str = "") -> Iterator[EmbeddingServer
     try:
         yield server
     finally:
+        server.stopping.set()
         server.shutdown()
         server.server_close()
         thread.join()

@@ -24,3 +24,7 @@ def isolate_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
     monkeypatch.setenv("GIT_TEMPLATE_DIR", str(empty))
     for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "CARTOG_CI_INDEX", "CARTOG_CI_DATABASE_URL"):
         monkeypatch.delenv(var, raising=False)
+    # Steps over 2 s say so on stderr (commands/progress.py): how loaded the
+    # machine is must not change what a test reads (tests/commands/
+    # test_progress.py sets its own delays).
+    monkeypatch.setattr("cartog_ci.commands.progress.FIRST_AFTER", 3600.0)

@@ -3,8 +3,12 @@ SDK's own stdio client (tests/mcp)."""
 
 from __future__ import annotations
 
+import json
 import os
+import queue
+import subprocess
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -68,3 +72,49 @@ def talk(repo: Path, scenario: Scenario, *server_args: str, log: Path | None = N
 
 def text_of(result: CallToolResult) -> str:
     return result.content[0].text  # type: ignore[union-attr]
+
+
+class RawServer:
+    """The real server spoken to line by line, below the SDK's client: what
+    it answers to lines no client library would send."""
+
+    def __init__(self, repo: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cartog_ci.cli", "mcp", "--repo", str(repo)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=(repo.parent / "mcp-server.log").open("a"), cwd=repo,
+        )  # fmt: skip
+        self._answers: queue.Queue[bytes] = queue.Queue()
+        assert self.process.stdout is not None
+        threading.Thread(target=lambda: [self._answers.put(line) for line in self.process.stdout], daemon=True).start()  # type: ignore[union-attr]
+        self.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": INITIALIZE})
+        assert self.answer()["id"] == 0
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def send(self, message: object) -> None:
+        """A message (JSON) or a line as it is (bytes, without its newline)."""
+        line = message if isinstance(message, bytes) else json.dumps(message).encode()
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + b"\n")
+        self.process.stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        """The next line the server writes (waits for it: a generous cap
+        only against a hang)."""
+        return json.loads(self._answers.get(timeout=ANSWER_WAIT))  # type: ignore[no-any-return]
+
+    def ask(self, message: object) -> dict[str, Any]:
+        self.send(message)
+        return self.answer()
+
+    def close(self) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        try:
+            return self.process.wait(timeout=ANSWER_WAIT)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+
+
+INITIALIZE = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "tests", "version": "0"}}
+ANSWER_WAIT = 300  # seconds: never reached unless the server hangs

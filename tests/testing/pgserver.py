@@ -29,7 +29,7 @@ from pathlib import Path
 
 USER = "cartog"
 PASSWORD = "s3cret-pw"
-START_SECONDS = 60
+START_SECONDS = 300  # a cap against a hang: it waits for pg_isready, not for a guess
 
 
 class ServerUnavailable(RuntimeError):

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from cartog_ci import workspace
+from cartog_ci.commands.progress import Meter, Steps
 from cartog_ci.errors import IndexBusy
 from cartog_ci.index.refresh import refresh
 from cartog_ci.store.sqlite import read_only_reason
@@ -46,8 +47,11 @@ def fresh_store(ws: workspace.Workspace, *, no_refresh: bool) -> Iterator[Store]
     with workspace.open_store(ws, create=True) as store:
         for notice in store.notices:
             _say(notice)
+        steps = Steps()
         try:
-            refresh(ws.root, store, ws.config, embed=False)
+            with steps.step("updating the index"):
+                meter = Meter("parsing", "files", terminal=sys.stderr.isatty(), stream=steps.stream)
+                refresh(ws.root, store, ws.config, embed=False, parse_count=meter)
         except IndexBusy as exc:
             _say(f"{exc}; answering from its last committed state")
         yield store

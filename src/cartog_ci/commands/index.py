@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci import git, workspace
 from cartog_ci.commands.output import echo, emit_json
-from cartog_ci.commands.progress import Meter
+from cartog_ci.commands.progress import Meter, Steps
 from cartog_ci.errors import CartogError
 
 if TYPE_CHECKING:
@@ -42,8 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--progress",
         action="store_true",
-        help="progress lines on stderr even when it is not a terminal (a CI log): files parsed about every 10 s, "
-        "one line per 10%% of embedding",
+        help="in a log (stderr not a terminal): also a line per 10%% of embedding, and what each step does; "
+        "files parsed and steps over 2 s get lines in any case",
     )
 
 
@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
             "(run `git init` first to index only what git would track)\n"
         )
     terminal = sys.stderr.isatty()
+    steps = Steps()
     # git walks the work tree while the indexer is imported and the index opened
     with git.prefetching(ws.root) if ws.is_git else nullcontext(), workspace.open_store(
         ws, create=True, verify=args.force or args.verify
@@ -71,19 +72,23 @@ def run(args: argparse.Namespace) -> int:
 
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
-        done = refresh(
-            ws.root,
-            store,
-            ws.config,
-            embed=not args.no_embed,
-            force=args.force,
-            progress=_progress if terminal or args.progress else None,
-            embed_progress=(
-                Meter("embedding", "texts", terminal=True) if terminal else _EmbedLines() if args.progress else None
-            ),
-            parse_count=Meter("parsing", "files", terminal=terminal) if terminal or args.progress else None,
-        )
-        checked = _verify(ws, store, args) if args.verify else None
+        with steps.step("indexing"):
+            done = refresh(
+                ws.root,
+                store,
+                ws.config,
+                embed=not args.no_embed,
+                force=args.force,
+                progress=_progress if terminal or args.progress else None,
+                embed_progress=(
+                    Meter("embedding", "texts", terminal=True, stream=steps.stream) if terminal
+                    else _EmbedLines() if args.progress
+                    else Meter("embedding", "texts", terminal=False, stream=steps.stream)
+                ),  # fmt: skip
+                parse_count=Meter("parsing", "files", terminal=terminal, stream=steps.stream),
+            )
+        with steps.step("comparing with a cold build") if args.verify else nullcontext():
+            checked = _verify(ws, store, args) if args.verify else None
     result, embedded = done.index, done.embedded
     if args.json:
         data = result.as_json()

@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING
 
 from cartog_ci import git, workspace
 from cartog_ci.commands.output import depth_arg
+from cartog_ci.commands.progress import Meter, Steps
 from cartog_ci.config import in_index_dir
 from cartog_ci.domain import Symbol
 from cartog_ci.domain.results import Comparison, RelatedFinder, Report
 from cartog_ci.errors import CartogError, ModelUnavailable
 from cartog_ci.index.files import Limits
 from cartog_ci.index.refresh import refresh
+from cartog_ci.index.selection import Selector
 from cartog_ci.report import sides
 from cartog_ci.report.build import build_report
 from cartog_ci.report.diff import compute_change
@@ -26,6 +28,7 @@ if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
 
 GATES = ("broken-refs", "high-risk", "medium-risk", "untested")
+NO_GATE = "none"  # `--fail-on none`: never fail (the hook's opt-out, docs/integrations.md)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,23 +42,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "the pushed range PRE_COMMIT_FROM_REF..PRE_COMMIT_TO_REF",
     )
     side.add_argument("--working-tree", action="store_true", help="everything uncommitted too")
+    add_output_arguments(parser, fail_on="")
+
+
+def add_output_arguments(parser: argparse.ArgumentParser, *, fail_on: str) -> None:
+    """What a report shows and when it fails: shared with `cartog-ci hook`."""
     parser.add_argument("--depth", type=depth_arg, default=None, help="caller depth (default 3)")
     parser.add_argument("--format", choices=("text", "markdown", "json"), default=None)
     parser.add_argument("-o", "--output", help="also write the report (Markdown unless --format says otherwise) to this file")
-    parser.add_argument("--fail-on", default="", help=f"comma-separated gates: {', '.join(GATES)}")
+    parser.add_argument(
+        "--json-output", help="also write the JSON form to this file (the Action's artifact for fork PRs is made from it)"
+    )
+    default = f" (default: {fail_on})" if fail_on else ""
+    parser.add_argument(
+        "--fail-on", default=fail_on, help=f"comma-separated gates: {', '.join(GATES)}; {NO_GATE}: never fail{default}"
+    )
     parser.add_argument("--link-base", help="web URL of the tree at head, for links to lines")
     parser.add_argument("--no-related", action="store_true", help="skip the semantically related code")
 
 
-def _gates(text: str) -> list[str]:
+def parse_gates(text: str) -> list[str]:
     gates = [g.strip() for g in text.split(",") if g.strip()]
+    if gates == [NO_GATE]:
+        return []
     unknown = [g for g in gates if g not in GATES]
     if unknown:
-        raise CartogError(f"unknown --fail-on gate {unknown[0]!r}: use {', '.join(GATES)}")
+        raise CartogError(f"unknown --fail-on gate {unknown[0]!r}: use {', '.join(GATES)}, or {NO_GATE}")
     return gates
 
 
-def _pushed_range() -> tuple[str, str] | None:
+def pushed_range() -> tuple[str, str] | None:
     """The range pre-commit checks at pre-push (or `run --from-ref/--to-ref`).
 
     Nothing is staged when a push is checked, so `--staged` there means the
@@ -105,28 +121,58 @@ def _related_finder(ws: workspace.Workspace, store: Store, related: bool) -> Rel
 
 
 def run(args: argparse.Namespace) -> int:
-    gates = _gates(args.fail_on)
+    gates = parse_gates(args.fail_on)
     ws = workspace.locate(args.repo, args.index, require_git=True)
-    pushed = _pushed_range() if args.staged else None
+    pushed = pushed_range() if args.staged else None
     with git.prefetching(ws.root):  # the index run's first git calls, while the sides are chosen
         comparison = sides.choose(
             ws.root, base=args.base, head=args.head, staged=args.staged, working_tree=args.working_tree, pushed=pushed
         )
         report = compute_report(
-            ws, comparison, depth=args.depth, related=not args.no_related, pushed=pushed is not None
+            ws, comparison, depth=args.depth, related=not args.no_related, pushed=pushed is not None, steps=Steps()
         )
     if report is None:
         return 0
-    fmt = "json" if args.json else args.format or "text"
-    _emit(report, fmt, args)
-    return _gate(report, gates)
+    emit(report, args)
+    _hint_uncommitted(ws.root, report)
+    tripped = tripped_gates(report, gates)
+    if tripped:
+        sys.stderr.write(f"cartog-ci: failing (--fail-on): {'; '.join(tripped)}\n")
+        return 1
+    return 0
+
+
+def _hint_uncommitted(root: Path, report: Report) -> None:
+    """A report of HEAD with no committed change, in a work tree with edits:
+    the user most likely meant those (one line on stderr)."""
+    head = report.changes.head
+    if head.kind != "commit" or report.changes.files or head.commit != git.head(root):
+        return
+    state = git.work_tree(root)
+    dirty = [p for p in set(state.changed) | set(state.untracked) if not in_index_dir(p)]
+    if dirty:
+        sys.stderr.write(
+            f"cartog-ci: nothing committed since the base, but {len(dirty)} file(s) have uncommitted changes: "
+            "`--working-tree` reports them, `--staged` what is staged\n"
+        )
 
 
 def compute_report(
-    ws: workspace.Workspace, comparison: Comparison, *, depth: int | None, related: bool, pushed: bool = False
+    ws: workspace.Workspace,
+    comparison: Comparison,
+    *,
+    depth: int | None,
+    related: bool,
+    pushed: bool = False,
+    steps: Steps | None = None,
 ) -> Report | None:
     """The report of ``comparison``, on an index brought up to date first
-    (None, said on stderr: the pushed commits are not checked out here)."""
+    (None, said on stderr: the pushed commits are not checked out here).
+    ``steps``: progress lines on stderr for the steps that take a while
+    (commands/progress.py), terminal or log."""
+    say = steps or Steps(quiet=True)
+    terminal = steps is not None and sys.stderr.isatty()
+    counted = steps is not None
     with workspace.open_store(ws, create=True) as store:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
@@ -136,14 +182,22 @@ def compute_report(
         # without: the report never starts a whole-repository embedding.
         # Related code needs neither: it embeds its own candidates.
         embed = related and store.vector_model() is not None
-        refresh(ws.root, store, ws.config, embed=embed)
+        with say.step("updating the index"):
+            refresh(
+                ws.root, store, ws.config, embed=embed,
+                parse_count=Meter("parsing", "files", terminal=terminal, stream=say.stream) if counted else None,
+                embed_progress=Meter("embedding", "texts", terminal=terminal, stream=say.stream) if counted else None,
+            )  # fmt: skip
         limits = Limits(ws.config.max_file_bytes, ws.config.parse_timeout_ms)
-        change = compute_change(ws.root, comparison, limits=limits)
+        with say.step("reading both sides of the change"):
+            change = compute_change(ws.root, comparison, limits=limits, select=Selector(ws.root, ws.config).keep_some)
         if sides.refuse_other_tree(ws.root, change, pushed=pushed):
             sys.stderr.write("cartog-ci: the pushed commits are not checked out here: no report\n")
             return None
         chosen = depth if depth is not None else ws.config.depth
-        return build_report(store, change, depth=chosen, related=_related_finder(ws, store, related))
+        label = "finding callers, tests and related code" if related else "finding callers and tests"
+        with say.step(label):
+            return build_report(store, change, depth=chosen, related=_related_finder(ws, store, related))
 
 
 def _announce_first_run(root: Path, store: Store) -> None:
@@ -155,7 +209,9 @@ def _announce_first_run(root: Path, store: Store) -> None:
     sys.stderr.write(f"cartog-ci: indexing {len(files)} files (first run)...\n")
 
 
-def _emit(report: Report, fmt: str, args: argparse.Namespace) -> None:
+def emit(report: Report, args: argparse.Namespace) -> None:
+    """The report on stdout in the format asked for, and in ``--output``."""
+    fmt = "json" if args.json else args.format or "text"
     if fmt == "json":
         text = json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n"
     elif fmt == "markdown":
@@ -166,6 +222,9 @@ def _emit(report: Report, fmt: str, args: argparse.Namespace) -> None:
     if args.output:
         saved = text if fmt != "text" else render_markdown(report, link_base=args.link_base)
         Path(args.output).write_text(saved, encoding="utf-8")
+    if args.json_output:
+        data = text if fmt == "json" else json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n"
+        Path(args.json_output).write_text(data, encoding="utf-8")
 
 
 def _legend(report: Report) -> str:
@@ -179,7 +238,9 @@ def _legend(report: Report) -> str:
     return f"  ({'; '.join(marks)})\n" if marks else ""
 
 
-def _gate(report: Report, gates: list[str]) -> int:
+def tripped_gates(report: Report, gates: list[str]) -> list[str]:
+    """What each gate of ``gates`` that the report trips says; ``untested``
+    without recorded coverage trips nothing and says so on stderr."""
     tripped = []
     if "broken-refs" in gates and (report.broken or report.will_break):
         parts = [f"{len(report.broken)} broken reference(s)"] if report.broken else []
@@ -191,18 +252,15 @@ def _gate(report: Report, gates: list[str]) -> int:
         tripped.append(f"risk is {report.risk.level}")
     if "untested" in gates:
         untested = [c for c in report.changed if c.untested]
-        if report.coverage is None:
+        if report.coverage is not None and untested:
+            tripped.append(
+                f"coverage recorded at {report.coverage.commit[:12]} shows no test executed "
+                f"{len(untested)} changed function(s)"
+            )
+        elif report.coverage is None:
             # the graph's "no test within 2 calls" is no fact to fail on (docs/coverage.md)
             sys.stderr.write(
                 "cartog-ci: --fail-on untested: no coverage recorded for this base, nothing to fail on "
                 "(record it with `cartog-ci coverage import`, docs/coverage.md)\n"
             )
-        elif untested:
-            tripped.append(
-                f"coverage recorded at {report.coverage.commit[:12]} shows no test executed "
-                f"{len(untested)} changed function(s)"
-            )
-    if tripped:
-        sys.stderr.write(f"cartog-ci: failing (--fail-on): {'; '.join(tripped)}\n")
-        return 1
-    return 0
+    return tripped

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
+from cartog_ci.commands.progress import Steps
 from cartog_ci.embed.provider import model_from_config
 from cartog_ci.errors import CartogError
 from cartog_ci.search.intent import INTENTS, classify, overridden
@@ -75,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         factory: Callable[[], EmbeddingModel] = lambda: model_from_config(ws.config, ws.root)  # noqa: E731
         early = _EarlyModel(factory, args.query) if _means_semantic(args) and store.vector_model() else None
         try:
-            result = _search(store, args, ws, early or factory)
+            with Steps().step("searching"):  # a first question may load and convert the model
+                result = _search(store, args, ws, early or factory)
         finally:
             if early is not None:
                 early.join()

@@ -11,7 +11,7 @@ import argparse
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,9 +53,12 @@ def run(args: argparse.Namespace) -> int:
         try:
             index_once(ws, store, "initial")
             runs += 1
-            sys.stderr.write(f"cartog-ci: watching {ws.root} (debounce {debounce:g} s, Ctrl-C to stop)\n")
-            sys.stderr.flush()
-            for events in bursts(ws.root, debounce=debounce, stop=stop):
+
+            def watching() -> None:
+                sys.stderr.write(f"cartog-ci: watching {ws.root} (debounce {debounce:g} s, Ctrl-C to stop)\n")
+                sys.stderr.flush()
+
+            for events in bursts(ws.root, debounce=debounce, stop=stop, ready=watching):
                 index_once(ws, store, f"{events} event(s)")
                 runs += 1
                 if args.max_runs and runs >= args.max_runs:
@@ -65,22 +68,34 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def bursts(root: Path, *, debounce: float, stop: threading.Event) -> Iterator[int]:
+def bursts(
+    root: Path, *, debounce: float, stop: threading.Event, ready: Callable[[], None] | None = None
+) -> Iterator[int]:
     """The number of file-system events of each burst that touches the
     repository (its index directory and .git aside), once the tree has been
-    quiet for ``debounce`` seconds; ends when ``stop`` is set."""
+    quiet for ``debounce`` seconds; ends when ``stop`` is set. ``ready`` is
+    called once the watch is in place: no change after it is missed."""
     import watchfiles
 
     # watchfiles yields once the tree has been quiet for `step` ms, and
     # at the latest after `debounce` ms of continuous events: our
     # debounce is the quiet period, with a long cap for endless bursts.
+    # It also yields (nothing) after `rust_timeout` ms without a change:
+    # its first yield of any kind comes after the watch is set up, and says
+    # so (saying "watching" before it would lose the edits made meanwhile).
     quiet = max(int(debounce * 1000), 50)
     for changes in watchfiles.watch(
         root, step=quiet, debounce=max(quiet * 20, 60_000), stop_event=stop,
-        raise_interrupt=False, rust_timeout=1000, yield_on_timeout=False,
+        raise_interrupt=False, rust_timeout=READY_WITHIN_MS, yield_on_timeout=True,
     ):  # fmt: skip
-        if _relevant(root.resolve(), changes):
+        if ready is not None:
+            ready()
+            ready = None
+        if changes and _relevant(root.resolve(), changes):
             yield len(changes)
+
+
+READY_WITHIN_MS = 200
 
 
 def index_once(ws: workspace.Workspace, store: Store, why: str) -> None:

@@ -31,8 +31,10 @@ def embed_pending(
     *,
     config_key: str,
     progress: Callable[[int, int], None] | None = None,
+    skip_files: frozenset[str] = frozenset(),
 ) -> EmbedResult:
-    """Embed the stored texts that lack a vector of the configured model.
+    """Embed the stored texts that lack a vector of the configured model,
+    but those found only in ``skip_files`` (documentation, generated code).
 
     When the configuration is the one the index was embedded with and no
     text lacks a vector, the model is not even created (loading it costs
@@ -41,7 +43,7 @@ def embed_pending(
     start = time.perf_counter()
     current = store.vector_model()
     if current is not None and store.get_meta("embedding_config") == config_key:
-        if not store.texts_missing_vectors(current[0]):
+        if not store.texts_missing_vectors(current[0], skip_files):
             return EmbedResult(current[0], 0, time.perf_counter() - start)
     from cartog_ci.embed.base import embed_texts, encode_vector
 
@@ -49,7 +51,7 @@ def embed_pending(
     with store.transaction():
         notice = store.use_vector_model(model.model_id, model.dims)
         store.set_meta("embedding_config", config_key)
-        missing = store.texts_missing_vectors(model.model_id)
+        missing = store.texts_missing_vectors(model.model_id, skip_files)
     done = 0
     for i in range(0, len(missing), COMMIT_EVERY):
         batch = missing[i : i + COMMIT_EVERY]

@@ -27,6 +27,7 @@ from cartog_ci.domain import (
 from cartog_ci.errors import GitError
 from cartog_ci.index.deps import (
     SITE_HASH,
+    Catalogue,
     FileDeps,
     Key,
     binding_keys,
@@ -39,6 +40,7 @@ from cartog_ci.index.files import (
     NOW_A_DIRECTORY, SUBMODULE, Count, Limits, ParseJob, ParseResult, Progress, changed_since_read, extract_file,
     extracting, stored_name, walk,
 )  # fmt: skip
+from cartog_ci.index.files import Select
 from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -146,14 +148,14 @@ def _language_pack() -> str:
     return "installed" if importlib.util.find_spec(LANGUAGE_PACK_MODULE) is not None else "absent"
 
 
-def _plan(root: Path, store: Store, force: bool, stored: Iterable[str]) -> _Plan:
+def _plan(root: Path, store: Store, force: bool, stored: Iterable[str], select: Select = list) -> _Plan:
     top = git.toplevel(root)
     if top is None or top.resolve() != root.resolve():
-        files = [p for p in walk(root) if not _ours(p)]
+        files = select([p for p in walk(root) if not _ours(p)])
         return _Plan(files, files, None, [], "force" if force else "full", in_git=False)
     # HEAD, the changes against it and the untracked files: one `git status`
     state = git.work_tree(root)
-    listed = [p for p in git.tracked_and_untracked(root, state.untracked) if not _ours(p)]
+    listed = select([p for p in git.tracked_and_untracked(root, state.untracked) if not _ours(p)])
     head = state.head
     dirty = sorted(p for p in set(state.changed) | set(state.untracked) if not _ours(p))
     last = store.get_meta("last_commit")
@@ -189,6 +191,7 @@ def index_repository(
     parse_timeout_ms: int | None = DEFAULT_PARSE_TIMEOUT_MS,
     progress: Progress | None = None,
     parse_count: Count | None = None,
+    select: Select = list,
 ) -> IndexResult:
     """One run, one write transaction from the plan to the last write: a
     second indexer waits (busy timeout) instead of planning from a state
@@ -199,7 +202,7 @@ def index_repository(
     gc.disable()
     try:
         with store.transaction():
-            return _index(root, store, force, max_bytes, parse_timeout_ms, progress, parse_count)
+            return _index(root, store, force, max_bytes, parse_timeout_ms, progress, parse_count, select)
     finally:
         if was_enabled:
             gc.enable()
@@ -213,11 +216,12 @@ def _index(
     timeout_ms: int | None,
     progress: Progress | None,
     parse_count: Count | None = None,
+    select: Select = list,
 ) -> IndexResult:
     result = IndexResult(notices=list(store.notices))
     clock = time.perf_counter()
     stored_states = store.file_hashes()  # path -> (sha256, status)
-    plan = _plan(root, store, force, stored_states)
+    plan = _plan(root, store, force, stored_states, select)
     result.mode = plan.mode
     result.candidates = len(plan.candidates)
     result.timings["git"] = time.perf_counter() - clock
@@ -367,7 +371,10 @@ def _index(
         if plan.mode != "incremental":
             result.in_degree_updated = store.recompute_in_degree()
         else:
-            result.in_degree_updated = store.recompute_in_degree(touched | old_targets)
+            # and the symbols added: one dropped and read again in the run (a
+            # consistent snapshot) is new to its rows, not to the edges that
+            # kept their answer (a node computed again to the same value)
+            result.in_degree_updated = store.recompute_in_degree(touched | old_targets | set(result.categories["added"]))
         result.timings["centrality"] = time.perf_counter() - clock
         store.set_meta("last_commit", plan.head)
         store.set_meta("extractor", extractor_fingerprint())
@@ -633,27 +640,34 @@ def _resolve(
     from cartog_ci.index.resolve import resolve_edges, resolver_for, resolver_on_demand
 
     where = str(root) if root is not None else ""
-    plan.reach(plan.expand(plan.hashes))
+    # First what may have changed, a node reached counted as changed: the
+    # bases to resolve again (before any node is computed again: a node is
+    # computed when it is first needed, the bases' before the hierarchy is
+    # known, as in a cold run) and the size of the run.
+    plan.reach(plan.expand(plan.hashes), bases=True)
     # Many edges: read every symbol once (~25 µs a symbol on django); a few:
     # read what they need as they go (~40 µs an edge). The answers are the
     # same (tests/index/test_on_demand.py); only the cost differs.
-    on_demand = len(plan.work) + len(pending.numbered) < store.symbol_count() // 2
+    on_demand = plan.reachable + len(pending.numbered) < store.symbol_count() // 2
     resolver = (
         resolver_on_demand(store, root=where, record=True)
         if on_demand
         else resolver_for((symbols or store.all_symbols)(), store.import_edges(), root=where, record=True)
     )
-    plan.reach(plan.expand(plan.derived(resolver.t)))
+    plan.reach(plan.expand(plan.derived(resolver.t)), bases=True)
 
     # bases first: no answer reads a base before they are resolved
     inherits = plan.inherits()
     answers = resolve_edges(resolver, inherits)
     plan.answered(inherits, answers)
-    plan.reach(plan.expand(plan.bases_changed(inherits, answers)))
+    plan.bases_changed(inherits, answers)
     if on_demand:  # a class's bases when it is met
         resolver.set_hierarchy_on_demand(store.bases_of, store.has_unknown_base)
     else:
         resolver.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
+    # Then what did change: the nodes a change reached computed again, those
+    # with another value changed; the other edges that read a change.
+    plan.reach(plan.verify(resolver), bases=False)
     rest = plan.rest()
     forked = len(rest) >= FORK_INCREMENTAL and not on_demand and (os.cpu_count() or 1) >= 2
     found = resolve_edges(resolver, rest, forked=forked, meanwhile=meanwhile)
@@ -676,7 +690,7 @@ def _resolve_everything(
         if meanwhile is not None:
             meanwhile()
         return 0, set()
-    from cartog_ci.index.resolve import hashed_nodes, resolve_edges, resolver_for
+    from cartog_ci.index.resolve import hashed_nodes, printed_nodes, resolve_edges, resolver_for
 
     where = str(root) if root is not None else ""
     resolver = resolver_for((symbols or store.all_symbols)(), store.import_edges(), root=where, record=recorded)
@@ -700,6 +714,7 @@ def _resolve_everything(
             by_file[file_of[i]].record(i, deps, outside)
         store.put_dependencies((p, d.encode(rows[p]), d.outside) for p, d in sorted(by_file.items()))
         store.put_nodes(hashed_nodes(resolver))
+        store.set_meta(Catalogue.META, Catalogue(printed_nodes(resolver)).encode())
         _remember_derived(store, resolver, replace=True)
         store.set_meta("deps", DEPS_VERSION)
     touched = {t for t, _ in stored.values() if t} | {t for _, t, *_ in answers if t}
@@ -722,13 +737,19 @@ class _Revisit:
     """The edges an incremental run resolves again, and what it writes of
     their answers (docs/incremental.md, "Recorded dependencies"):
 
-    - every edge of another file that read a key the run changed (found by
-      the keys, ``store.files_reading``, then by each edge's own keys);
+    - the keys the run changed: its files' symbols and bindings (``_Change``),
+      what languages derive (``derived``), the bases of a class whose bases
+      changed (``("h", class)``, once the bases are resolved again);
+    - the nodes that read one: computed again, changed when their value
+      differs (``verify``), and so on to the end;
+    - every edge of another file that read one of those (found by the keys,
+      ``store.files_reading``, then by each edge's own keys);
     - a re-parsed file's edges, but for those whose same edge before read
       no key the run changed: those keep its answer (and its keys), unless
-      it read its own line and the line moved;
-    - once the bases are resolved again, the edges that read the bases of a
-      class whose bases changed (``("h", class)``)."""
+      it read its own line and the line moved.
+
+    The bases are resolved first, from what *may* have changed (every node
+    reached counted as changed): no node is computed again before them."""
 
     def __init__(self, store: Store, change: _Change, pending: _Pending, reparsed: list[str]) -> None:
         self.store = store
@@ -736,8 +757,10 @@ class _Revisit:
         self.pending = pending
         self.reparsed = set(reparsed)
         self.keys: set[Key] = set(change.keys)
-        self.hashes = {key_hash(k) for k in self.keys}
-        self.reached: set[int] = set()
+        self.hashes = {key_hash(k) for k in self.keys}  # changed keys (after ``verify``: and nodes)
+        self.expanded: set[int] = set()  # ``expand``: what may have changed
+        self.reached: dict[bool, set[int]] = {True: set(), False: set()}  # by ``reach(bases=)``
+        self.reachable = 0  # edges of other files that read what may have changed
         self.work: dict[int, Edge] = {}  # other files' edges to resolve again
         self.deps: dict[str, FileDeps | None] = {}  # the recorded dependencies of the files met
         self.rows: dict[str, list[NumberedEdge]] = {}  # the files met read whole: their edges, in ID order
@@ -748,6 +771,7 @@ class _Revisit:
         self.answers: dict[int, tuple[str | None, str | None, tuple[int, ...], tuple[int, ...]]] = {}
         self.stored: dict[int, tuple[str | None, str | None]] = {}
         self.touched: set[str] = set()
+        self.catalogue: Catalogue | None = None
 
     def derived(self, table: object) -> set[int]:
         """The keys of what languages derive from the whole table or the
@@ -768,14 +792,37 @@ class _Revisit:
 
     def expand(self, hashes: set[int]) -> set[int]:
         """``hashes`` and the nodes that read one of them, and those that
-        read one of those, to the end (a node changed is a key changed)."""
+        read one of those, to the end: what may have changed."""
         out = set(hashes)
         frontier = set(hashes)
         while frontier:
-            frontier = self.store.nodes_reading(frontier) - self.hashes - out
+            frontier = self.store.nodes_reading(frontier) - self.expanded - out
             out |= frontier
-        self.hashes |= out
+        self.expanded |= out
         return out
+
+    def verify(self, resolver: object) -> set[int]:
+        """The changed keys and the nodes that changed: a node that read a
+        changed key is computed again (``SymbolTable.remember``: the value
+        of this run, kept for its answers) and changed when its value's
+        digest differs from the one stored (or none is); then the nodes that
+        read one of those, to the end. Each node is computed once: its
+        value is this run's whatever the order."""
+        checked: set[int] = set()
+        frontier = set(self.hashes)
+        while frontier:
+            found = self.store.nodes_reading(frontier) - checked - self.hashes
+            checked |= found
+            frontier = set()
+            if found and self.catalogue is None:
+                self.catalogue = Catalogue.decode(self.store.get_meta(Catalogue.META))
+            for node in sorted(found):
+                assert self.catalogue is not None
+                key, before = self.catalogue.key(node), self.catalogue.value(node)
+                if key is None or before is None or resolver.recompute(*key) != before:  # type: ignore[attr-defined]
+                    frontier.add(node)  # another value, or not known: changed
+            self.hashes |= frontier
+        return self.hashes
 
     def _add(self, keys: set[Key]) -> set[int]:
         new = {key_hash(k) for k in keys} - self.hashes
@@ -783,15 +830,15 @@ class _Revisit:
         self.hashes |= new
         return new
 
-    def reach(self, hashes: set[int]) -> None:
-        """Other files' edges that read one of these keys go to ``work``:
-        found by each edge's recorded keys, read by ID (a file whose keys
-        are not recorded, or whose rows are not those recorded: all of its
-        edges)."""
-        hashes = hashes - self.reached
+    def reach(self, hashes: set[int], *, bases: bool) -> None:
+        """Other files' edges that read one of these keys go to ``work``
+        (``bases``: their inherits edges only, else the others): found by
+        each edge's recorded keys, read by ID (a file whose keys are not
+        recorded, or whose rows are not those recorded: all of its edges)."""
+        hashes = hashes - self.reached[bases]
         if not hashes:
             return
-        self.reached |= hashes
+        self.reached[bases] |= hashes
         files = self.store.files_reading(hashes) - self.reparsed
         unread = sorted(files - self.deps.keys())
         if unread:
@@ -804,27 +851,34 @@ class _Revisit:
         for path in sorted(files):
             deps = self.deps.get(path)
             if deps is None:
-                if path not in self.rows:
-                    whole.append(path)
+                whole.append(path)
                 continue
             for i, read in deps.by_row.items():
                 if i not in self.work and (read is None or not hashes.isdisjoint(read)):
                     wanted[i] = path
+        if bases:
+            self.reachable += len(wanted)
         found = self.store.numbered_edges_by_id(sorted(wanted))
         for i, e in found:
             if e.file == wanted[i]:
-                self.work[i] = e
+                if (e.kind == "inherits") == bases:
+                    self.work[i] = e
                 del wanted[i]
         for path in sorted(set(wanted.values())):  # rows not those recorded
             self.deps[path] = None
             whole.append(path)
-        for i, e in self.store.edges_of_files(sorted(set(whole))):  # in ID order
+        unread = sorted(set(whole) - self.rows.keys())
+        for i, e in self.store.edges_of_files(unread):  # in ID order
             self.rows.setdefault(e.file, []).append((i, e))
-            self.work[i] = e
+        for path in sorted(set(whole)):
+            if bases:
+                self.reachable += len(self.rows.get(path, []))
+            self.work.update((i, e) for i, e in self.rows.get(path, []) if (e.kind == "inherits") == bases)
 
     def inherits(self) -> list[NumberedEdge]:
         """The bases to resolve again: a re-parsed file's all (cheap, and
-        compared with the bases its types had), others' that read a change."""
+        compared with the bases its types had), others' that read what may
+        have changed."""
         return sorted(
             [(i, e) for i, e in self.pending.numbered if e.kind == "inherits"]
             + [(i, e) for i, e in self.work.items() if e.kind == "inherits"]
@@ -900,7 +954,7 @@ class _Revisit:
 
     def write(self, resolver: object) -> None:
         """The dependencies of the re-parsed files' edges and of those
-        resolved again elsewhere."""
+        resolved again elsewhere; the nodes computed this run."""
         rows: dict[str, list[NumberedEdge]] = {p: [] for p in self.reparsed}
         fresh: dict[str, FileDeps] = {p: FileDeps() for p in self.reparsed}
         for i, e in sorted(self.pending.numbered):
@@ -923,7 +977,14 @@ class _Revisit:
             for p, d in sorted(fresh.items())
             if p in rows or d.changed  # a file revisited whose edges read what they read before: as stored
         )
-        from cartog_ci.index.resolve import hashed_nodes
+        from cartog_ci.index.resolve import hashed_nodes, printed_nodes
 
         self.store.put_nodes(hashed_nodes(resolver))  # type: ignore[arg-type]
+        computed = printed_nodes(resolver)  # type: ignore[arg-type]
+        if computed:
+            if self.catalogue is None:
+                self.catalogue = Catalogue.decode(self.store.get_meta(Catalogue.META))
+            self.catalogue.update(computed)
+            if self.catalogue.changed:
+                self.store.set_meta(Catalogue.META, self.catalogue.encode())
         _remember_derived(self.store, resolver, replace=False)

@@ -16,15 +16,17 @@ make an edge resolve again when it need not, never the other way round.
 
 from __future__ import annotations
 
-import itertools
+import ast
+import base64
+import hashlib
 import posixpath
-import struct
 import zlib
-from array import array
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 
-from cartog_ci.domain import Edge, NumberedEdge, Symbol
+from cartog_ci.domain import Edge, Symbol
+from cartog_ci.store.dependency_format import FileDeps, checksum
+
+__all__ = ["Catalogue", "FileDeps", "checksum"]
 
 Key = tuple[object, ...]
 
@@ -37,11 +39,16 @@ DETACHED_CANDIDATES: Key = ("m", None)
 _HASHES: dict[Key, int] = {}
 
 
+def _text_hash(text: str) -> int:
+    """``key_hash`` of the key whose ``repr`` is ``text``."""
+    return zlib.crc32(text.encode("utf-8", "surrogatepass")) - 0x80000000
+
+
 def key_hash(key: Key) -> int:
     """A stable signed 32-bit hash of a key (the same in every process and run)."""
     found = _HASHES.get(key)
     if found is None:
-        found = _HASHES[key] = zlib.crc32(repr(key).encode("utf-8", "surrogatepass")) - 0x80000000
+        found = _HASHES[key] = _text_hash(repr(key))
     return found
 
 
@@ -52,116 +59,6 @@ def identity(e: Edge) -> tuple[str, str, str, str | None, str | None]:
     """What makes an edge of a file the same edge before and after an edit
     (its line aside)."""
     return (e.source_id, e.kind, e.target_name, e.qualifier, e.alias)
-
-
-_MAGIC = b"cd2\0"
-_COMPRESSED = b"cz1\0"
-_HEADER = struct.Struct("<4sIII")
-_UNKNOWN = 0xFFFF  # an edge whose keys are not recorded: resolved again
-
-
-def checksum(edges: Iterable[Edge]) -> int:
-    """Of a file's edges in row order: what tells the recorded keys still
-    go with these rows (their kinds, names and qualifiers)."""
-    return zlib.crc32("\x1e".join(f"{e.kind}\x1f{e.target_name}\x1f{e.qualifier}" for e in edges).encode())
-
-
-@dataclass
-class FileDeps:
-    """The recorded dependencies of one file's edges: row ID -> the hashes
-    of the keys its answer read (None: not recorded); and of those, the keys
-    a change of another file may change (``outside``: not this file's own
-    symbols and bindings, which change only with it, and then its edges are
-    read whole). Stored with the file's row IDs, in order, and the
-    ``checksum`` of those rows."""
-
-    by_row: dict[int, tuple[int, ...] | None] = field(default_factory=dict)
-    outside: set[int] = field(default_factory=set)
-    checksum: int = 0
-    changed: bool = False  # a row's keys recorded since it was decoded differ
-
-    def record(self, row: int, deps: tuple[int, ...], outside: Iterable[int]) -> None:
-        """The hashes of the keys the answer of the edge ``row`` read, and of
-        those another file's change may change (``split``)."""
-        if self.by_row.get(row) != deps:
-            self.by_row[row] = deps
-            self.changed = True
-        size = len(self.outside)
-        self.outside.update(outside)
-        self.changed |= len(self.outside) != size
-
-    def encode(self, rows: list[NumberedEdge] | None = None) -> bytes:
-        """The stored form, for the file's edges ``rows`` (in ID order);
-        without them, for the rows decoded (their checksum kept)."""
-        ids = [i for i, _ in rows] if rows is not None else sorted(self.by_row)
-        total = checksum(e for _, e in rows) if rows is not None else self.checksum
-        by_row = self.by_row
-        keys = sorted({k for i in ids for k in (by_row.get(i) or ())})
-        position = {k: n for n, k in enumerate(keys)}.__getitem__
-        counts = array("H")
-        positions = array("H" if len(keys) < _UNKNOWN else "I")
-        for i in ids:
-            deps = by_row.get(i)
-            if deps is None or len(deps) >= _UNKNOWN:
-                counts.append(_UNKNOWN)
-                continue
-            counts.append(len(deps))
-            positions.extend(map(position, deps))
-        outside = self.outside
-        flags = bytes(k in outside for k in keys)
-        header = _HEADER.pack(_MAGIC, len(keys), len(ids), total)
-        deltas = array("q", [b - a for a, b in zip([0, *ids], ids)])  # IDs ascend: small steps compress
-        parts = (header, deltas.tobytes(), array("i", keys).tobytes(), flags, counts.tobytes())
-        # compressed (level 1: fast): row IDs and positions repeat, 1.1 MB -> 0.4 on zod
-        return _COMPRESSED + zlib.compress(b"".join((*parts, positions.tobytes())), 1)
-
-    @classmethod
-    def decode(cls, blob: bytes, rows: list[NumberedEdge] | None = None) -> FileDeps | None:
-        """What ``encode`` stored; with the file's ``rows`` (in ID order),
-        None when it does not go with them (another version, a damaged or
-        rewritten row): without them, the rows are taken at their IDs."""
-        if not blob.startswith(_COMPRESSED):
-            return None
-        try:
-            blob = zlib.decompress(blob[len(_COMPRESSED) :])
-            magic, n_keys, n_edges, total = _HEADER.unpack_from(blob)
-        except (zlib.error, struct.error):
-            return None
-        if magic != _MAGIC:
-            return None
-        at = _HEADER.size
-        ids = array("q")
-        ids.frombytes(blob[at : at + 8 * n_edges])
-        ids = array("q", itertools.accumulate(ids))
-        at += 8 * n_edges
-        if rows is not None and ([i for i, _ in rows] != ids.tolist() or checksum(e for _, e in rows) != total):
-            return None
-        keys = array("i")
-        keys.frombytes(blob[at : at + 4 * n_keys])
-        at += 4 * n_keys
-        flags = blob[at : at + n_keys]
-        at += n_keys
-        counts = array("H")
-        counts.frombytes(blob[at : at + 2 * n_edges])
-        at += 2 * n_edges
-        positions = array("H" if n_keys < _UNKNOWN else "I")
-        positions.frombytes(blob[at:])
-        if len(ids) != n_edges or len(keys) != n_keys or len(flags) != n_keys or len(counts) != n_edges:
-            return None
-        out = cls(outside={k for k, flag in zip(keys, flags) if flag}, checksum=total)
-        table = keys.tolist()
-        at = 0
-        by_row = out.by_row
-        try:
-            for i, n in zip(ids, counts):
-                if n == _UNKNOWN:
-                    by_row[i] = None
-                    continue
-                by_row[i] = tuple([table[p] for p in positions[at : at + n]])
-                at += n
-        except IndexError:
-            return None
-        return out
 
 
 def split(keys: Iterable[Key], path: str, symbols: Mapping[str, Symbol]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -274,6 +171,81 @@ def binding_keys(path: str, old: Iterable[Edge], new: Iterable[Edge]) -> set[Key
     changed = [("L", line) for line in lines if before.line_modules.get(line) != after.line_modules.get(line)]
     out.update(changed + [("L", None)] if changed else [])
     return out
+
+
+def value_print(value: object) -> str:
+    """What a node's value is kept as (index/resolve.py ``Recorder.node``),
+    the same in every process for the same value: its ``repr`` when short
+    (most are: a path or two, a flag), else a 128-bit digest of it; a
+    dict's in sorted order (a manifest, a map). A value whose ``repr`` is
+    not stable (an object's address) only makes its node look changed,
+    never the other way round."""
+    text = repr(_canonical(value)) if isinstance(value, dict) else repr(value)
+    if len(text) <= _SHORT_VALUE:
+        return text
+    return "#" + hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+_SHORT_VALUE = 120
+
+
+class Catalogue:
+    """The nodes an index knows: node hash -> (its value as kept,
+    ``value_print``; its key as written), stored as one compressed text of
+    lines sorted by key (paths and names that repeat: 0.6 MB of lines are
+    0.06 MB on scrapy). An incremental run computes a node reached by a
+    change again from its key and keeps what read it when the value is the
+    same (salsa's backdating: a manifest whose version changed finds the
+    same modules)."""
+
+    META = "dep_nodes"
+
+    def __init__(self, entries: dict[int, tuple[str, str]] | None = None) -> None:
+        self.entries = entries or {}
+        self.changed = False
+
+    @classmethod
+    def decode(cls, text: str | None) -> Catalogue:
+        """What ``encode`` wrote; empty when nothing (or something damaged) is
+        stored: every node reached then looks changed."""
+        if not text:
+            return cls()
+        try:
+            raw = zlib.decompress(base64.b64decode(text)).decode("utf-8", "surrogatepass")
+            entries: dict[int, tuple[str, str]] = {}
+            for line in raw.split("\n") if raw else ():
+                key, value = line.split("\t", 1)
+                entries[_text_hash(key)] = (value, key)
+        except (ValueError, zlib.error, UnicodeDecodeError):
+            return cls()
+        return cls(entries)
+
+    def encode(self) -> str:
+        raw = "\n".join(f"{k}\t{v}" for v, k in sorted(self.entries.values(), key=lambda e: e[1]))
+        return base64.b64encode(zlib.compress(raw.encode("utf-8", "surrogatepass"), 9)).decode("ascii")
+
+    def update(self, nodes: Mapping[int, tuple[str, str]]) -> None:
+        for n, entry in nodes.items():
+            if self.entries.get(n) != entry:
+                self.entries[n] = entry
+                self.changed = True
+
+    def key(self, node: int) -> tuple[str, object] | None:
+        """The (name, argument) of a node, None when unknown or unreadable."""
+        entry = self.entries.get(node)
+        if entry is None:
+            return None
+        try:
+            key = ast.literal_eval(entry[1])
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+        if not (isinstance(key, tuple) and len(key) == 3 and key[0] == "M" and isinstance(key[1], str)):
+            return None
+        return key[1], key[2]
+
+    def value(self, node: int) -> str | None:
+        entry = self.entries.get(node)
+        return entry[0] if entry is not None else None
 
 
 def fingerprint(value: object) -> str:

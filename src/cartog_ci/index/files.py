@@ -55,6 +55,7 @@ NESTED_REPOSITORY = "nested git repository (not indexed)"
 
 Progress = Callable[[str], None]
 Count = Callable[[int, int], None]  # (done, total) after each file
+Select = Callable[[list[str]], list[str]]  # the files to index of those listed (index/selection.py)
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING
 
 from cartog_ci.config import Config
 from cartog_ci.domain import IndexResult
+from cartog_ci.domain.marks import unembedded
 from cartog_ci.index.cascade import index_repository
 from cartog_ci.index.files import Count, Progress
+from cartog_ci.index.selection import Selector
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.embed.pipeline import EmbedResult
@@ -37,7 +39,9 @@ def refresh(
     parse_count: Count | None = None,
 ) -> Refreshed:
     """``embed``: embed the texts without a vector of the configured model
-    (the model is loaded only when one lacks it)."""
+    (the model is loaded only when one lacks it), but those of files marked
+    documentation or generated (index/selection.py)."""
+    selector = Selector(root, config)
     result = index_repository(
         root,
         store,
@@ -46,13 +50,19 @@ def refresh(
         parse_timeout_ms=config.parse_timeout_ms,
         progress=progress,
         parse_count=parse_count,
+        select=selector.keep,
     )
+    selector.write_marks(store)
     embedded = None
     if embed and config.embed:
         from cartog_ci.embed.pipeline import embed_pending
         from cartog_ci.embed.provider import config_key, model_from_config
 
         embedded = embed_pending(
-            store, lambda: model_from_config(config, root), config_key=config_key(config), progress=embed_progress
+            store,
+            lambda: model_from_config(config, root),
+            config_key=config_key(config),
+            progress=embed_progress,
+            skip_files=unembedded(selector.marks),
         )
     return Refreshed(result, embedded)

@@ -9,6 +9,7 @@ external import, a builtin) are marked ``external`` and never guessed.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections import defaultdict
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 from cartog_ci import languages
 from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, FILE_QUALIFIER, TYPE_KINDS, Edge, Symbol
 from cartog_ci.index import workers
+from cartog_ci.index.deps import DETACHED_CANDIDATES, key_hash, value_print
 from cartog_ci.languages import ScopeRules
 from cartog_ci.parse.syntax import plain_type
 
@@ -27,8 +29,6 @@ if TYPE_CHECKING:
 
 EXTERNAL = "external"
 T = TypeVar("T")
-# The node of the map of methods declared away from their type.
-DETACHED = ("M", "detached", None)
 # Method names so common on builtin types that a project method sharing the
 # name says nothing about what ``x.name()`` calls.
 _COMMON_METHODS = frozenset(
@@ -100,7 +100,7 @@ class Recorder:
     dependencies"): ``cur`` is the open frame, a set of keys ``(tag, key)``;
     ``(tag, None)`` stands for a read of the whole table (its iteration)."""
 
-    __slots__ = ("cur", "nodes")
+    __slots__ = ("cur", "nodes", "prints")
 
     def __init__(self) -> None:
         self.cur: set[tuple[object, ...]] = set()
@@ -110,11 +110,16 @@ class Recorder:
         # reads the node's key, not its keys again (salsa's queries; an
         # incremental run finds the nodes a change reached, index/deps.py).
         self.nodes: dict[tuple[object, ...], set[tuple[object, ...]]] = {}
+        # node -> a digest of its value: an incremental run that computes a
+        # node again and finds the same digest changes nothing through it
+        # (salsa's backdating, index/deps.py ``value_print``)
+        self.prints: dict[tuple[object, ...], str] = {}
 
     def node(self, key: tuple[object, ...], compute: Callable[[], object]) -> object:
         """``compute()`` as the node ``key``: the current frame reads ``key``."""
         value, keys = self.frame(compute, merge=False)
         self.nodes.setdefault(key, set()).update(keys)
+        self.prints[key] = value_print(value)
         self.cur.add(key)
         return value
 
@@ -306,6 +311,9 @@ class SymbolTable:
     recorder: Recorder | None = None
     # name -> argument -> value: ``remember``
     memos: dict[str, dict[object, object]] = field(default_factory=dict)
+    # name -> the node's recipe, a function of its argument (``remember``):
+    # the resolver's own; the languages' are bound on first use
+    recipes: dict[str, Callable[[object], object]] = field(default_factory=dict)
     # name -> value: ``derived``
     derived_values: dict[str, object] = field(default_factory=dict)
 
@@ -324,9 +332,13 @@ class SymbolTable:
         if self.recorder is not None:
             self.recorder.cur.add(("F", path))
 
-    def remember(self, name: str, arg: object, compute: Callable[[], T]) -> T:
-        """``compute()``, kept for the run by (name, arg): with a recorder, the
-        node ``("M", name, arg)`` (``Recorder.node``), which every use reads."""
+    def remember(self, name: str, arg: object) -> object:
+        """The node ``name`` of ``arg``: its recipe's value (``recipes``, else
+        the languages' ``NODES``), computed once a run; with a recorder, the
+        node ``("M", name, arg)`` (``Recorder.node``), which every use reads.
+        A recipe is a function of its argument and the tables alone, so that
+        an incremental run can compute a node again to tell whether it
+        changed (index/cascade.py ``_Revisit.verify``)."""
         memo = self.memos.get(name)
         if memo is None:
             memo = self.memos[name] = {}
@@ -335,10 +347,13 @@ class SymbolTable:
         if hit is not _ABSENT:
             if rec is not None:
                 rec.cur.add(("M", name, arg))
-            return cast(T, hit)
-        value = compute() if rec is None else rec.node(("M", name, arg), compute)
+            return hit
+        recipe = self.recipes.get(name)
+        if recipe is None:
+            recipe = self.recipes[name] = functools.partial(languages.NODES[name], self)
+        value = recipe(arg) if rec is None else rec.node(("M", name, arg), lambda: recipe(arg))
         memo[arg] = value
-        return cast(T, value)
+        return value
 
     def derived(self, name: str, compute: Callable[[SymbolTable], object]) -> object:
         """What a language derives from the whole table and the disk (its
@@ -478,14 +493,24 @@ class Resolver:
     def __init__(self, table: SymbolTable, *, record: bool = False) -> None:
         """``record``: note the keys each answer read (``resolve_recorded``)."""
         self.t = table
+        table.recipes.update(
+            {
+                "resolver.owned": self._owned_node,
+                "resolver.modules": self._modules_node,
+                "resolver.js_globals": self._js_global_node,
+                "resolver.owner": self._owner_node,
+                "resolver.detached": self._detached_node,
+            }
+        )
         self.rec: Recorder | None = None
         if record:
             self.rec = Recorder()
             table.record(self.rec)
-        # the nodes a forked child recorded (``resolve_edges``): key hash -> its keys' hashes
+        # the nodes a forked child recorded (``resolve_edges``): key hash -> its
+        # keys' hashes; and key hash -> (the digest of its value, the key)
         self.foreign_nodes: dict[int, set[int]] = {}
+        self.foreign_prints: dict[int, tuple[str, str]] = {}
         self._site: tuple[str, int] = ("", 0)  # the file and line of the edge being resolved
-        self._detached: dict[str, dict[str, list[str]]] | None = None
         self._dir_names: dict[str, set[str]] = {}  # ``_defined_in_dir``
         # ``_export`` answers from the start of a chain, by (file, name, hops);
         # emptied when the hierarchy is set (a member is looked up in it)
@@ -493,6 +518,26 @@ class Resolver:
         self._site_read = False  # whether an answer depended on ``_site``
 
     # -- public --------------------------------------------------------------
+
+    def recompute(self, name: str, arg: object) -> object:
+        """The node ``("M", name, arg)`` computed as this run's (kept for its
+        answers), in a frame of its own: the digest of its value
+        (``Recorder.prints``), None when it has no recipe or its argument
+        means nothing now (index/cascade.py ``_Revisit.verify``)."""
+        rec = self.rec
+        assert rec is not None
+        node = ("M", name, arg)
+        try:
+            if name == "export":  # a chain's start, kept apart (``_export``)
+                path, exported, hops = cast(tuple[str, str, int], arg)
+                rec.frame(lambda: self._export(path, exported, hops), merge=False)
+            elif name in self.t.recipes or name in languages.NODES:
+                rec.frame(lambda: self.t.remember(name, arg), merge=False)
+            else:
+                return None
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            return None
+        return rec.prints.get(node)  # None: it read the edge's own line, no node
 
     def resolve_recorded(self, edge: Edge) -> tuple[str | None, str | None, set[tuple[object, ...]]]:
         """``resolve`` and the keys the answer read (a resolver made with
@@ -589,20 +634,22 @@ class Resolver:
     # -- module lookup -------------------------------------------------------
 
     def _owned(self, importer: str, spec: str) -> bool:
-        def owned() -> bool:
-            language = languages.get(self.t.language_of_file.get(importer, ""))
-            return language is not None and language.owns_module(self.t, importer, spec)
+        return bool(self.t.remember("resolver.owned", (importer, spec)))
 
-        return bool(self.t.remember("resolver.owned", (importer, spec), owned))
+    def _owned_node(self, arg: object) -> bool:
+        importer, spec = cast(tuple[str, str], arg)
+        language = languages.get(self.t.language_of_file.get(importer, ""))
+        return language is not None and language.owns_module(self.t, importer, spec)
 
     def module_files(self, importer: str, spec: str) -> list[str]:
         """The files ``spec`` names from ``importer``: asked once per pair
         (a file imports a module once and uses it many times)."""
-        def find() -> list[str]:
-            language = languages.get(self.t.language_of_file.get(importer, ""))
-            return language.find_module(self.t, importer, spec) if language is not None else []
+        return cast(list[str], self.t.remember("resolver.modules", (importer, spec)))
 
-        return self.t.remember("resolver.modules", (importer, spec), find)
+    def _modules_node(self, arg: object) -> list[str]:
+        importer, spec = cast(tuple[str, str], arg)
+        language = languages.get(self.t.language_of_file.get(importer, ""))
+        return language.find_module(self.t, importer, spec) if language is not None else []
 
     # -- name lookup ---------------------------------------------------------
 
@@ -676,6 +723,7 @@ class Resolver:
             self._exports[key] = None if found is None else tuple(found)
             if rec is not None:
                 rec.nodes.setdefault(node, set()).update(keys)
+                rec.prints[node] = value_print(self._exports[key])
                 rec.cur.add(node)
         elif rec is not None:  # read the edge's own line: not kept, its keys are the answer's
             rec.cur |= keys
@@ -831,17 +879,18 @@ class Resolver:
         same_dir and project-wide guesses would be wrong (a type parameter
         `Input` is not the `type Input` of some test file). Only ambient
         declarations (.d.ts) are visible everywhere."""
-        def pick() -> tuple[str | None, str | None]:
-            candidates = [
-                i
-                for i in self.t.by_name.get(name, [])
-                if self.t.by_id[i].file.endswith(".d.ts")
-                and self.t.by_id[i].parent_id == self.t.module_of_file.get(self.t.by_id[i].file)
-                and (kind == "calls" or self.t.by_id[i].kind in TYPE_KINDS)
-            ]
-            return self._pick(candidates, "unique")
+        return cast(tuple[str | None, str | None], self.t.remember("resolver.js_globals", (name, kind == "calls")))
 
-        return self.t.remember("resolver.js_globals", (name, kind == "calls"), pick)
+    def _js_global_node(self, arg: object) -> tuple[str | None, str | None]:
+        name, calls = cast(tuple[str, bool], arg)
+        candidates = [
+            i
+            for i in self.t.by_name.get(name, [])
+            if self.t.by_id[i].file.endswith(".d.ts")
+            and self.t.by_id[i].parent_id == self.t.module_of_file.get(self.t.by_id[i].file)
+            and (calls or self.t.by_id[i].kind in TYPE_KINDS)
+        ]
+        return self._pick(candidates, "unique")
 
     def _qualified(
         self, source: Symbol, qualifier: str, name: str, *, parameters: bool = True
@@ -1208,21 +1257,26 @@ class Resolver:
         file of the package, a Rust `impl` in another module. Its qualified
         name says the type (`Server.register`); the name is looked up from
         where the method is declared, like any type reference there."""
-        if method.kind != "method" or method.parent_id is None:
+        if method.kind != "method" or method.parent_id is None or "." not in method.qualified_name:
             return None
+        parent = self.t.by_id.get(method.parent_id)
+        if parent is None or parent.kind not in ("module", "namespace"):
+            return None  # a method of its type (a node each would be most of them)
+        return cast("str | None", self.t.remember("resolver.owner", method.id))
 
-        def owner() -> str | None:
-            parent = self.t.by_id.get(method.parent_id or "")
-            parts = method.qualified_name.split(".")
-            # only a method right under a file or an inline module was named by
-            # its `@owner`; any other parent is the type or a function around it
-            if parent is not None and parent.kind in ("module", "namespace") and len(parts) >= 2:
-                found, _ = self._unqualified(parent, parts[-2], "references")
-                if found is not None and self.t.by_id[found].kind in TYPE_KINDS:
-                    return found
+    def _owner_node(self, arg: object) -> str | None:
+        method = self.t.by_id.get(cast(str, arg))
+        if method is None:
             return None
-
-        return self.t.remember("resolver.owner", method.id, owner)
+        parent = self.t.by_id.get(method.parent_id or "")
+        parts = method.qualified_name.split(".")
+        # only a method right under a file or an inline module was named by
+        # its `@owner`; any other parent is the type or a function around it
+        if parent is not None and parent.kind in ("module", "namespace") and len(parts) >= 2:
+            found, _ = self._unqualified(parent, parts[-2], "references")
+            if found is not None and self.t.by_id[found].kind in TYPE_KINDS:
+                return found
+        return None
 
     def _declared_apart(self, type_id: str) -> bool:
         """Whether the type's language lets its methods be declared away from it."""
@@ -1231,31 +1285,18 @@ class Resolver:
 
     def _detached_methods(self) -> dict[str, dict[str, list[str]]]:
         """type ID -> name -> its methods declared away from it (built once)."""
-        if self._detached is None:
-            def build() -> dict[str, dict[str, list[str]]]:
-                found: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-                candidates = self.t.detached_candidates or (lambda: list(cast(dict[str, Symbol], unlooked(self.t.by_id)).values()))
-                for symbol in candidates():
-                    owner = self._owner_of_detached(symbol)
-                    if owner is not None:
-                        found[owner][symbol.name].append(symbol.id)
-                return found
+        return cast(dict[str, dict[str, list[str]]], self.t.remember("resolver.detached", None))
 
-            if self.rec is None:
-                self._detached = build()
-            else:
-                # one node for the map, read with ("m", None): the methods
-                # that may be declared away from their type
-                def noted() -> dict[str, dict[str, list[str]]]:
-                    assert self.rec is not None
-                    self.rec.cur.add(("m", None))
-                    return build()
-
-                self._detached = self.rec.node(DETACHED, noted)  # type: ignore[assignment]
-        elif self.rec is not None:
-            self.rec.cur.add(DETACHED)
-        assert self._detached is not None
-        return self._detached
+    def _detached_node(self, arg: object) -> dict[str, dict[str, list[str]]]:
+        if self.rec is not None:
+            self.rec.cur.add(DETACHED_CANDIDATES)  # the methods that may be declared away from their type
+        found: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        candidates = self.t.detached_candidates or (lambda: list(cast(dict[str, Symbol], unlooked(self.t.by_id)).values()))
+        for symbol in candidates():
+            owner = self._owner_of_detached(symbol)
+            if owner is not None:
+                found[owner][symbol.name].append(symbol.id)
+        return found
 
     def _unique(
         self,
@@ -1457,9 +1498,10 @@ def resolve_edges(
             mine: list[Answer] = []
             while (taken := shared.take(front=False)) is not None:
                 mine += _resolve_all(resolver, ordered[taken[0] : taken[1]])
-            answers, nodes = theirs.result()
+            answers, nodes, prints = theirs.result()
             for node, keys in nodes.items():
                 resolver.foreign_nodes.setdefault(node, set()).update(keys)
+            resolver.foreign_prints.update(prints)
             return answers + mine
     finally:
         _FORKED = None
@@ -1494,24 +1536,32 @@ class _Shared:
 _FORKED: tuple[Resolver, list[tuple[int, Edge]], _Shared] | None = None  # what a forked child resolves
 
 
-def _resolve_forked() -> tuple[list[Answer], dict[int, set[int]]]:
+def _resolve_forked() -> tuple[list[Answer], dict[int, set[int]], dict[int, tuple[str, str]]]:
     assert _FORKED is not None
     resolver, edges, shared = _FORKED
     found: list[Answer] = []
     while (taken := shared.take(front=True)) is not None:
         found += _resolve_all(resolver, edges[taken[0] : taken[1]])
-    return found, hashed_nodes(resolver)
+    return found, hashed_nodes(resolver), printed_nodes(resolver)
 
 
 def hashed_nodes(resolver: Resolver) -> dict[int, set[int]]:
     """The nodes the resolver recorded (``Recorder.nodes``) and those its
     forked child did, as hashes: node -> the keys computing it read."""
-    from cartog_ci.index.deps import key_hash
-
     out = {n: set(keys) for n, keys in resolver.foreign_nodes.items()}
     if resolver.rec is not None:
         for node, keys in resolver.rec.nodes.items():
             out.setdefault(key_hash(node), set()).update(key_hash(k) for k in keys)
+    return out
+
+
+def printed_nodes(resolver: Resolver) -> dict[int, tuple[str, str]]:
+    """The nodes computed this run (here and in a forked child): node hash
+    -> (the digest of its value, its key as written: ``repr``), what an
+    incremental run computes a node again from (index/deps.py ``Catalogue``)."""
+    out = dict(resolver.foreign_prints)
+    if resolver.rec is not None:
+        out.update((key_hash(node), (p, repr(node))) for node, p in resolver.rec.prints.items())
     return out
 
 

@@ -5,8 +5,9 @@ The incremental cascade (index/cascade.py) promises an index equal to what
 builds that cold index into a temporary SQLite file, with the index's own
 settings (largest file, parse timeout; the ignore rules are the tree's), and
 compares the two in a form neither backend shapes: files with their hashes,
-symbols with every stored field, edges with their targets and tiers, and the
-search texts with the sizes of their full-text rows. So the same comparison
+symbols with every stored field, edges with their targets and tiers, the
+search texts with the sizes of their full-text rows, and the marks the
+repository's attributes give files (index/selection.py). So the same comparison
 checks a SQLite file and a PostgreSQL graph, and a benchmark can call it.
 """
 
@@ -24,6 +25,7 @@ from cartog_ci.config import in_index_dir
 from cartog_ci.domain import Edge, FileState, SearchRow, Symbol
 from cartog_ci.domain.results import Difference, Verification
 from cartog_ci.index.cascade import index_repository
+from cartog_ci.index.selection import Selector, stored_marks
 from cartog_ci.store.sqlite import SqliteStore
 
 if TYPE_CHECKING:
@@ -46,6 +48,7 @@ class Snapshot:
     symbols: dict[str, Symbol]
     edges: Counter[tuple[EdgeKey, Resolved]]
     search: dict[str, SearchRow]
+    marks: dict[str, frozenset[str]]
 
     def counts(self) -> tuple[tuple[str, int], ...]:
         return (
@@ -63,6 +66,7 @@ def snapshot(store: Store, leave_out: frozenset[str] = frozenset()) -> Snapshot:
         symbols={s.id: s for s in store.all_symbols()},
         edges=Counter((_written(e), (e.target_id, e.resolution)) for e in store.all_edges()),
         search={r.symbol_id: r for r in store.search_rows()},
+        marks={p: m for p, m in stored_marks(store).items() if p not in leave_out},
     )
 
 
@@ -74,9 +78,12 @@ def cold_snapshot(
     deleted with its side files. No embeddings: vectors are not compared."""
     with tempfile.TemporaryDirectory(prefix="cartog-ci-verify-", dir=scratch) as tmp:
         with SqliteStore(Path(tmp) / "cold.db") as cold:
+            selector = Selector(root, config)
             index_repository(
-                root, cold, force=True, max_bytes=config.max_file_bytes, parse_timeout_ms=config.parse_timeout_ms
-            )
+                root, cold, force=True, max_bytes=config.max_file_bytes, parse_timeout_ms=config.parse_timeout_ms,
+                select=selector.keep,
+            )  # fmt: skip
+            selector.write_marks(cold)
             return snapshot(cold, leave_out)
 
 
@@ -128,6 +135,10 @@ def compare(stored: Snapshot, cold: Snapshot) -> Iterator[Difference]:
         line = _search_fields(stored.search.get(sid), cold.search.get(sid))
         if line:
             yield Difference("search rows", f"search row {sid}: {line}")
+    for path in sorted(stored.marks.keys() | cold.marks.keys()):
+        was, now = (sorted(s.marks.get(path, ())) for s in (stored, cold))
+        if was != now:
+            yield Difference("marks", f"marks of {path}: {was or 'none'} → {now or 'none'}")
 
 
 def _search_file(symbol_id: str, *snapshots: Snapshot) -> str:

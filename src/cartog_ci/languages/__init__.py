@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 
 from cartog_ci.domain import CALLABLE_KINDS, FileExtraction, Symbol
 from cartog_ci.languages import ecmascript, go, java, markdown, pack, python, ruby, rust
-from cartog_ci.languages.base import TEST_DIRS, Language, Project, ScopeRules, has_test_attribute, whole_signature
+from cartog_ci.languages.base import NODES, TEST_DIRS, Language, Project, ScopeRules, has_test_attribute, whole_signature
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 
 
@@ -140,6 +140,7 @@ def _from_pack(suffix: str) -> Language | None:
 
 __all__ = [
     "DEFAULT_SCOPE",
+    "NODES",
     "LANGUAGES",
     "SHIPPED",
     "Language",

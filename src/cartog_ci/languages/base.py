@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import tree_sitter as ts
 
@@ -44,9 +44,10 @@ class Project(Protocol):
     root: str
     caches: dict[str, object]
 
-    def remember(self, name: str, arg: object, compute: Callable[[], T]) -> T:
-        """``compute()`` kept for the run by (name, arg), what it read noted
-        again at each use (index/resolve.py ``SymbolTable.remember``)."""
+    def remember(self, name: str, arg: object) -> object:
+        """The value of the node ``name`` (its recipe registered with
+        ``node``) for ``arg``, kept for the run, what it read noted again at
+        each use (index/resolve.py ``SymbolTable.remember``)."""
         ...
 
     def reads_file(self, path: str) -> None:
@@ -61,6 +62,24 @@ class Project(Protocol):
         ``compute`` with ``derived_value`` so that an incremental run can
         tell whether it changed."""
         ...
+
+
+# name -> the recipe of a node: ``recipe(project, arg)``, a function of the
+# argument and the project alone (``node``).
+NODES: dict[str, Callable[[Project, Any], object]] = {}
+
+
+def node(name: str) -> Callable[[Callable[[Project, Any], T]], Callable[[Project, Any], T]]:
+    """Register a function of (project, argument) as the recipe of the nodes
+    ``name``: ``project.remember(name, arg)`` computes each once a run and
+    notes what it read, and an incremental run computes one again to tell
+    whether it changed (docs/incremental.md, "Recorded dependencies")."""
+
+    def register(recipe: Callable[[Project, Any], T]) -> Callable[[Project, Any], T]:
+        NODES[name] = recipe
+        return recipe
+
+    return register
 
 
 # name -> how the value is computed, for every value a language derives

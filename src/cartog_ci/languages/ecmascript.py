@@ -17,7 +17,7 @@ from collections.abc import Mapping, Callable, Sequence
 import tree_sitter as ts
 
 from cartog_ci.domain import CALLABLE_KINDS, Symbol
-from cartog_ci.languages import jsmodules, testrunners
+from cartog_ci.languages import esparams, jsmodules, testrunners
 from cartog_ci.languages.arguments import (
     UNKNOWN,
     Call,
@@ -25,17 +25,15 @@ from cartog_ci.languages.arguments import (
     Params,
     argument_nodes,
     bind,
-    parameters_after,
 )
 from cartog_ci.languages.base import (
+    WILL_BREAK,
     Language,
     Parameter,
-    parse_parameters,
     top_level_split,
     Project,
     ScopeRules,
-    parameter_list,
-    parameter_shape,
+    parameters,
     query_text,
     whole_signature,
 )
@@ -238,23 +236,36 @@ class ECMAScript(Language):
     def signature_verdict(self, old: str, new: str, types: Mapping[str, str] | None = None) -> str:
         """Calls pass arguments by position: renaming a parameter breaks no
         caller. JavaScript checks no arity (a trailing parameter added or
-        dropped is compatible); TypeScript checks arity and types."""
+        dropped is compatible); TypeScript checks arity and types, against
+        the overload signatures when there are some. White space never
+        counts (a callback type reformatted is no change)."""
         if whole_signature(old) == whole_signature(new):
             return ""
-        before, after = parameter_list(old), parameter_list(new)
+        before, after = self.parameters(old), self.parameters(new)
         if before is None or after is None:
             return "breaking"
         if self.name == "javascript":
-            was, now = [p.name for p in before], [p.name for p in after]
+            was, now = [p.name for p in before.filled], [p.name for p in after.filled]
             if len(was) == len(now):
                 return ""
             short, long = (now, was) if len(now) < len(was) else (was, now)
             return "compatible" if long[: len(short)] == short else "breaking"
-        return _typescript_verdict(before, after, old, new)
+        return _overloads_verdict(before.callable, after.callable)
 
     def call_shape(self, signature: str) -> str:
         # JavaScript has no annotations; TypeScript's are part of the contract
-        return parameter_shape(signature) if self.name == "javascript" else super().call_shape(signature)
+        if self.name != "javascript":
+            return super().call_shape(signature)
+        read = self.parameters(signature)
+        if read is None:
+            return whole_signature(signature)
+        shape = [("..." if p.kind == "variadic" else "") + p.name + ("=" if p.default else "") for p in read.filled]
+        return ",".join(shape)
+
+    def parameters(self, signature: str) -> esparams.Signature | None:
+        """The parameters of a signature's text, read from its syntax tree
+        (languages/esparams.py); None when the text is no function's head."""
+        return esparams.read_signature(signature, self.syntax.grammar)
 
     def read_call(self, node: ts.Node) -> Call | None:
         if node.type == "call_expression":
@@ -283,54 +294,81 @@ class ECMAScript(Language):
     ) -> CallCheck | None:
         """TypeScript checks arity against the declared parameters (optional
         `x?`, defaults and `...rest`); JavaScript checks nothing, so a call
-        never breaks by its arguments. Overloads and changed parameter types
-        are beyond what the call's text tells."""
+        never breaks by its arguments. A call of an overloaded function
+        breaks when its count fits no overload; which overload it binds, and
+        changed parameter types, are beyond what the call's text tells."""
         if self.name == "javascript" or target.kind not in CALLABLE_KINDS:
             return None
-        if overloads:
-            return CallCheck(UNKNOWN, "the function is overloaded")
-        params = _declared_parameters(target)
-        if params is None:
+        read = self.parameters(target.signature)
+        if overloads:  # other declarations of the name (`declare function` sets, interface members)
+            sets = [read, *(self.parameters(s.signature) for s in overloads)]
+            if any(r is None for r in sets):
+                return CallCheck(UNKNOWN, "the function is overloaded")
+            return _check_overloads([s for r in sets if r is not None for s in r.callable], call)
+        if read is None:
             return None
+        if read.overloads:
+            return _check_overloads(read.callable, call)
+        params = read.arity
         if old is not None:
-            before = _declared_parameters(old)
+            before = self.parameters(old.signature)
             if before is None:
                 return None
-            filled = zip(before[: call.positional], params[: call.positional])
+            filled = zip(before.filled[: call.positional], params[: call.positional])
             if not all(_widened(was.annotation, now.annotation) for was, now in filled):
                 return CallCheck(UNKNOWN, "a parameter's type changed")
-        return bind(
-            Params(
-                positional=tuple(p for p in params if p.kind != "variadic"),
-                variadic=any(p.kind == "variadic" for p in params),
-                by_keyword=False,
-            ),
-            call,
-        )
+        return bind(_positional(params), call)
 
 
-def _declared_parameters(symbol: Symbol) -> list[Parameter] | None:
-    """The parameters a call fills (a `this:` parameter is not one)."""
-    name = "constructor" if symbol.name == "constructor" else symbol.name
-    text = parameters_after(symbol.signature, name)
-    if text is None:
-        return parameter_list(symbol.signature)
-    return [p for p in parse_parameters(text) if p.name != "this"]
+def _positional(params: Sequence[Parameter]) -> Params:
+    return Params(
+        positional=tuple(p for p in params if p.kind != "variadic"),
+        variadic=any(p.kind == "variadic" for p in params),
+        by_keyword=False,
+    )
 
 
-def _typescript_verdict(before: list[Parameter], after: list[Parameter], old: str, new: str) -> str:
-    for i, was in enumerate(before):
-        if i >= len(after):
+def _check_overloads(signatures: Sequence[esparams.Signature], call: Call) -> CallCheck:
+    """A call of an overloaded function breaks when its argument count fits
+    none of the overload signatures; which one it binds depends on types."""
+    checks = [bind(_positional(s.arity), call) for s in signatures]
+    if any(c.verdict != WILL_BREAK for c in checks):
+        return CallCheck(UNKNOWN, "the function is overloaded")
+    return CallCheck(WILL_BREAK, f"{call.positional} argument(s) fit none of {len(signatures)} overload signature(s)")
+
+
+def _overloads_verdict(before: Sequence[esparams.Signature], after: Sequence[esparams.Signature]) -> str:
+    """Every signature callers could bind before still has one in the new
+    set that takes the same calls: "" when the sets are equal, else
+    compatible; breaking when one has none."""
+    verdicts = []
+    for was in before:
+        fits = [v for v in (_typescript_verdict(was, now) for now in after) if v != "breaking"]
+        if not fits:
+            return "breaking"
+        verdicts.append("" if "" in fits else "compatible")
+    same = len(before) == len(after) and not any(verdicts)
+    return "" if same else "compatible"
+
+
+def _typescript_verdict(before: esparams.Signature, after: esparams.Signature) -> str:
+    was_this = next((p.annotation for p in before.parameters if p.kind == "this"), "")
+    now_this = next((p.annotation for p in after.parameters if p.kind == "this"), "")
+    if not _widened(was_this, now_this) or now_this and not was_this:
+        return "breaking"  # what the function may be called on
+    old, new = before.filled, after.filled
+    for i, was in enumerate(old):
+        if i >= len(new):
             return "breaking"  # callers passing it: too many arguments
-        now = after[i]
+        now = new[i]
         if now.kind != was.kind or not _widened(was.annotation, now.annotation) or (was.default and not now.default):
             return "breaking"
-    if any(not p.default and p.kind == "positional" for p in after[len(before) :]):
+    if any(not p.default and p.kind == "positional" for p in new[len(old) :]):
         return "breaking"  # a new required parameter
-    if _return_type(new) and _return_type(old) != _return_type(new):
+    if after.return_type and before.return_type != after.return_type:
         return "breaking"  # a return type callers may rely on (one now inferred is not told)
-    same = [(p.kind, p.default, p.annotation) for p in before] == [(p.kind, p.default, p.annotation) for p in after]
-    return "" if same else "compatible"
+    same = [(p.kind, p.default, p.annotation) for p in old] == [(p.kind, p.default, p.annotation) for p in new]
+    return "" if same and was_this == now_this else "compatible"
 
 
 def _widened(old: str, new: str) -> bool:
@@ -340,15 +378,22 @@ def _widened(old: str, new: str) -> bool:
     type arguments (inferred at the call: `$ZodError` -> `$ZodError<T>`)."""
     if old == new or new in ("any", "unknown") or not old:
         return True
-    old_members, new_members = set(top_level_split(old, "|")), set(top_level_split(new, "|"))
+    old_members, new_members = _union_members(old), _union_members(new)
     if len(new_members) > 1 and old_members <= new_members:
         return True
     return "<" not in old and new.startswith(old + "<") and new.endswith(">")
 
 
-def _return_type(signature: str) -> str:
-    close = signature.rfind(")")
-    return whole_signature(signature[close + 1 :]) if close >= 0 else ""
+def _union_members(written: str) -> set[str]:
+    """The members of a union type's text (white space aside), each without
+    the parentheses around it: `((a:T)=>void)|null` -> `(a:T)=>void`, `null`."""
+    out = set()
+    for member in top_level_split(written.replace("=>", "\0"), "|"):  # `=>` opens nothing
+        while member.startswith("(") and member.endswith(")") and parameters(member) == member[1:-1]:
+            member = member[1:-1]
+        if member:
+            out.add(member.replace("\0", "=>"))
+    return out
 
 
 JS_GLOBALS = frozenset(

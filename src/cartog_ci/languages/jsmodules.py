@@ -25,8 +25,9 @@ import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
-from cartog_ci.languages.base import Project, derived_value
+from cartog_ci.languages.base import Project, derived_value, node as node_recipe
 
 SUFFIXES = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 _JS_EXTENSIONS = (".js", ".jsx", ".mjs", ".cjs")
@@ -81,9 +82,10 @@ def probe(project: Project, base: str) -> list[str]:
     importer)."""
     if base.startswith("../") or base == "..":
         return []
-    return project.remember("js.probe", base, lambda: _probe(project, base))
+    return cast(list[str], project.remember("js.probe", base))
 
 
+@node_recipe("js.probe")
 def _probe(project: Project, base: str) -> list[str]:
     stems = [base] + [base[: -len(ext)] for ext in _JS_EXTENSIONS if base.endswith(ext)]
     for stem in stems:
@@ -136,13 +138,15 @@ def _nearest_config(project: Project, directory: str) -> Aliases | None:
     it: once per directory and run (``remember``: what it read, the files
     probed on the disk among them, is what its readers depend on)."""
 
-    def nearest() -> Aliases | None:
-        config = _read_config(project, directory)
-        if config is not None or not directory:
-            return config
-        return _nearest_config(project, posixpath.dirname(directory))
+    return cast("Aliases | None", project.remember("js.config", directory))
 
-    return project.remember("js.config", directory, nearest)
+
+@node_recipe("js.config")
+def _nearest(project: Project, directory: str) -> Aliases | None:
+    config = _read_config(project, directory)
+    if config is not None or not directory:
+        return config
+    return _nearest_config(project, posixpath.dirname(directory))
 
 
 def _read_config(project: Project, directory: str) -> Aliases | None:
@@ -302,8 +306,12 @@ def _nearest_manifest(project: Project, directory: str) -> tuple[str, dict[str, 
 
 
 def _manifest(project: Project, directory: str) -> dict[str, object] | None:
-    path = posixpath.join(directory, "package.json") if directory else "package.json"
-    return project.remember("js.manifest", directory, lambda: _read_json(project, path))
+    return cast("dict[str, object] | None", project.remember("js.manifest", directory))
+
+
+@node_recipe("js.manifest")
+def _read_manifest(project: Project, directory: str) -> dict[str, object] | None:
+    return _read_json(project, posixpath.join(directory, "package.json") if directory else "package.json")
 
 
 def _ancestors(directories: Iterable[str]) -> set[str]:

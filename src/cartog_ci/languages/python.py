@@ -7,6 +7,7 @@ import os
 import posixpath
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import cast
 
 import tree_sitter as ts
 
@@ -20,6 +21,7 @@ from cartog_ci.languages.base import (
     ScopeRules,
     derived_value,
     has_test_attribute,
+    node as node_recipe,
     parameter_list,
     parameter_shape,
     keyword_verdict,
@@ -211,10 +213,12 @@ def _module_at(project: Project, directory: str, spec: str) -> str | None:
 
 def _from_roots(project: Project, spec: str) -> tuple[str, ...]:
     """The files ``spec`` names under the import roots (asked once per spec)."""
-    def find() -> tuple[str, ...]:
-        return tuple(m for m in (_module_at(project, r, spec) for r in sorted(_roots(project))) if m)
+    return cast(tuple[str, ...], project.remember(_FOUND_KEY, spec))
 
-    return project.remember(_FOUND_KEY, spec, find)
+
+@node_recipe(_FOUND_KEY)
+def _found(project: Project, spec: str) -> tuple[str, ...]:
+    return tuple(m for m in (_module_at(project, r, spec) for r in sorted(_roots(project))) if m)
 
 
 class Python(Language):

@@ -62,7 +62,16 @@ from cartog_ci.languages.arguments import (
     types_changed,
 )
 from cartog_ci.languages import testrunners
-from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, derived_value, query_text, top_level_split
+from cartog_ci.languages.base import (
+    Language,
+    Parameter,
+    Project,
+    ScopeRules,
+    derived_value,
+    node as node_recipe,
+    query_text,
+    top_level_split,
+)
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
@@ -209,11 +218,12 @@ def package(table: Project, path: str) -> str:
     """The Cargo package a file belongs to: the nearest directory above it
     with a Cargo.toml, or, without the repository root, the directory that
     holds the crate's `src/`, `tests/`, `examples/`, `benches/`."""
-    return str(table.remember(_PACKAGES_KEY, posixpath.dirname(path), lambda: _package(table, path)))
+    return str(table.remember(_PACKAGES_KEY, posixpath.dirname(path)))
 
 
-def _package(table: Project, path: str) -> str:
-    directory = posixpath.dirname(path)
+@node_recipe(_PACKAGES_KEY)
+def _package(table: Project, directory: str) -> str:
+    """The package of the files of ``directory`` (``package``)."""
     if table.root:
         current = directory
         while True:
@@ -223,7 +233,7 @@ def _package(table: Project, path: str) -> str:
             if not current:
                 break
             current = posixpath.dirname(current)
-    directory = posixpath.dirname(crate_root(table, path))
+    directory = _root_directory(table, directory)
     parts = directory.split("/")
     for marker in ("src", "tests", "examples", "benches"):
         if marker in parts:
@@ -231,10 +241,25 @@ def _package(table: Project, path: str) -> str:
     return directory
 
 
+def _root_directory(table: Project, directory: str) -> str:
+    """The directory of the crate root of a file of ``directory`` that is no
+    root itself (``_crate_root``): a root's is its own directory too."""
+    if posixpath.basename(directory) == "bin" and posixpath.basename(posixpath.dirname(directory)) == "src":
+        return directory
+    current = directory
+    while True:
+        if any(posixpath.join(current, name) in table.module_of_file for name in _ROOT_FILES):
+            return current
+        if not current:
+            return directory
+        current = posixpath.dirname(current)
+
+
 def crate_root(table: Project, path: str) -> str:
-    return str(table.remember(_ROOTS_KEY, path, lambda: _crate_root(table, path)))
+    return str(table.remember(_ROOTS_KEY, path))
 
 
+@node_recipe(_ROOTS_KEY)
 def _crate_root(table: Project, path: str) -> str:
     name = posixpath.basename(path)
     directory = posixpath.dirname(path)

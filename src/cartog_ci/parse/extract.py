@@ -152,12 +152,67 @@ def _signature(
         if body is not None:
             break
     end = body.start_byte if body is not None else node.end_byte
-    if d.kind == "constant" or body is None:
+    value = _function_value(node, d.name) if body is None and d.kind != "constant" else None
+    if value is not None:  # `const f = (a, b) =>`: up to the function value's body
+        body = value.child_by_field_name("body")
+        end = body.start_byte if body is not None else end
+    elif d.kind == "constant" or body is None and node.child_by_field_name("parameters") is None:
+        # a signature without a body (`m(a: A,\n b: B): T;`) is whole; other
+        # bodiless definitions keep their first line
         newline = source.find(b"\n", node.start_byte, end)
         end = newline if newline >= 0 else end
     raw = merkle.own_source(source, node.start_byte, end, (), comments, comment_starts)
-    text = _WS.sub(" ", raw.decode("utf-8", "replace")).strip().rstrip(":{=").strip()
-    return text[:MAX_SIGNATURE]
+    text = _WS.sub(" ", raw.decode("utf-8", "replace")).strip().rstrip(":{=").strip()[:MAX_SIGNATURE]
+    for overload in _overloads(d, spec):  # nearest first
+        written = merkle.own_source(source, overload.start_byte, overload.end_byte, (), comments, comment_starts)
+        head = _WS.sub(" ", written.decode("utf-8", "replace")).strip().rstrip(";")
+        if len(head) + len(text) + 2 > MAX_SIGNATURE:
+            break
+        text = f"{head}; {text}"
+    return text
+
+
+# TypeScript overload signatures: written right before the implementation,
+# they are what callers see (the implementation's own is not callable).
+_OVERLOAD_SIGNATURES = frozenset({"function_signature", "method_signature"})
+_IMPLEMENTATIONS = frozenset({"function_declaration", "method_definition"})
+
+
+def _overloads(d: _Def, spec: Syntax) -> list[ts.Node]:
+    """The overload signatures of the same name right before a TypeScript
+    function or method (comments and decorators between them aside), nearest
+    first: the signature set the symbol's signature text starts with."""
+    if d.node.type not in _IMPLEMENTATIONS:
+        return []
+    found: list[ts.Node] = []
+    sibling = (d.outer if d.outer is not None else _widen(d.node, spec)).prev_named_sibling
+    while sibling is not None:
+        node = sibling
+        sibling = sibling.prev_named_sibling
+        if node.type in ("comment", "decorator"):
+            continue
+        if node.type == "export_statement":
+            node = node.child_by_field_name("declaration") or node
+        if node.type not in _OVERLOAD_SIGNATURES or _text(node.child_by_field_name("name")) != d.name:
+            break
+        found.append(node)
+    return found
+
+
+# JavaScript/TypeScript function values a definition binds (`const f =
+# () => {}`, `exports.f = function () {}`, a class field or object member).
+_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+
+
+def _function_value(node: ts.Node, name: str) -> ts.Node | None:
+    """The function value a bodiless definition binds ``name`` to, if one."""
+    if node.type in ("lexical_declaration", "variable_declaration"):
+        declarators = [c for c in node.named_children if c.type == "variable_declarator"]
+        node = next((c for c in declarators if _text(c.child_by_field_name("name")) == name), node)
+    elif node.type == "expression_statement" and node.named_child_count:
+        node = node.named_children[0]
+    value = node.child_by_field_name("value") or node.child_by_field_name("right")
+    return value if value is not None and value.type in _FUNCTION_VALUES else None
 
 
 def _decorators(d: _Def, spec: Syntax) -> tuple[str, ...]:

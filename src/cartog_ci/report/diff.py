@@ -18,7 +18,7 @@ from pathlib import Path
 from cartog_ci import git, languages
 from cartog_ci.domain import TYPE_KINDS, Symbol
 from cartog_ci.domain.results import ChangeSet, Comparison, SymbolChange
-from cartog_ci.index.files import Limits, ParseJob, ParseResult, extract_all, revision_jobs, stored_name
+from cartog_ci.index.files import Limits, ParseJob, ParseResult, Select, extract_all, revision_jobs, stored_name
 from cartog_ci.languages import signature_verdict
 from cartog_ci.parse.merkle import diff_symbols
 from cartog_ci.report import sides
@@ -28,10 +28,13 @@ MAX_RENAME_PAIRS = 40_000
 BASE_EDGES = frozenset({"imports", "inherits"})
 
 
-def compute_change(repo: Path, comparison: Comparison, *, limits: Limits) -> ChangeSet:
+def compute_change(
+    repo: Path, comparison: Comparison, *, limits: Limits, select: Select = list
+) -> ChangeSet:
+    """``select``: the changed files the index holds (index/selection.py)."""
     head = comparison.head
     cs = ChangeSet(comparison.base_label, comparison.base_ref, comparison.merge_base, head, root=str(repo))
-    cs.files = sides.changed_files(repo, comparison)
+    cs.files = select(sides.changed_files(repo, comparison))
     # only files we parse are read, each side of them through one git process
     parsed = [p for p in cs.files if languages.for_path(p) is not None]
     revision = sides.head_revision(head)

@@ -81,6 +81,34 @@ def choose(
     return Comparison(base_ref, chosen, old, Side("commit", head_commit, head or "HEAD"))
 
 
+def branch(repo: Path, *, base: str | None) -> Comparison:
+    """The branch against its base, for the hook under ``pre-commit run
+    --all-files`` and in its manual stage: from the merge-base of HEAD and
+    ``base`` (default: the remote's default branch, main or master, else the
+    branch's upstream) to HEAD, or to the work tree when it has changes
+    (pre-commit then checks the files as they are on disk)."""
+    head_sha = git.head(repo)
+    if head_sha is None:
+        return choose(repo, base=None, working_tree=True)
+    if base:
+        base_ref, chosen = base, "--base"
+    else:
+        try:
+            base_ref, chosen = default_base(repo)
+        except CartogError:
+            upstream = git.upstream(repo)
+            if upstream is None:
+                raise CartogError(
+                    "no base branch found (no origin/HEAD, main, master or upstream): pass --base REF "
+                    "(in a pre-commit hook: args: [--base, REF])"
+                ) from None
+            base_ref, chosen = upstream, "the branch's upstream"
+    old = find_merge_base(repo, base_ref, head_sha)
+    if git.changed_in_worktree(repo):
+        return Comparison(base_ref, chosen, old, _uncommitted(False))
+    return Comparison(base_ref, chosen, old, Side("commit", head_sha, "HEAD"))
+
+
 def _pushed(repo: Path, base: str | None, from_ref: str, to_ref: str) -> Comparison:
     head_commit = git.resolve_commit(repo, to_ref)
     if not from_ref and not base:  # the whole history is new to the remote

@@ -38,7 +38,8 @@ from cartog_ci.search import modalities
 from cartog_ci.search.fuse import rrf
 from cartog_ci.search.intent import Intent, classify, is_description, overridden
 from cartog_ci.search.rerank import Candidate, Reranker
-from cartog_ci.search.roles import ROLES, asked_roles, role_of
+from cartog_ci.domain.marks import unembedded
+from cartog_ci.search.roles import ROLES, asked_roles, marks_of, role_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -199,6 +200,7 @@ class _Run:
         candidates: int,
     ) -> None:
         self.store, self.query, self.intent = store, query, intent
+        self.marks = marks_of(store)
         self.demoted_roles = demoted_roles(intent, query)
         self.boosted = intent.name not in UNBOOSTED_INTENTS
         self.kinds = wanted_kinds(intent, query)
@@ -221,13 +223,23 @@ class _Run:
             self.timings[modality] = (time.perf_counter() - clock) * 1000
         return self.lists[modality]
 
+    def embedded_only(self, ids: list[str]) -> list[str]:
+        """Without the symbols of files that are not embedded (documentation,
+        generated code): a vector kept from before they were marked is not
+        what a cold build of the index would find."""
+        skipped = unembedded(self.marks)
+        if not skipped or not ids:
+            return ids
+        found = self.store.symbols(ids)
+        return [i for i in ids if i in found and found[i].file not in skipped]
+
     def _run(self, modality: str, seeds_from: Sequence[str]) -> list[str]:
         if modality == "semantic":
             answer = modalities.semantic(self.store, self.query, self.model_factory, limit=self.candidates)
             self.vector = answer.vector
             if answer.note:
                 self.notes.append(answer.note)
-            return answer.ids
+            return self.embedded_only(answer.ids)
         if modality == "keyword":
             hits = modalities.keyword(self.store, self.query, self.intent, limit=self.candidates)
             self.keyword_bm25.update(hits)
@@ -335,7 +347,7 @@ def _anchor(run: _Run, chosen: Sequence[str], k: int) -> None:
     run.notes.append(f"similar to {', '.join(anchors)}")
     if "semantic" in run.lists:
         clock = time.perf_counter()
-        near = modalities.similar_to(run.store, anchors, limit=run.candidates)
+        near = run.embedded_only(modalities.similar_to(run.store, anchors, limit=run.candidates))
         if near:
             run.lists["semantic"] = near
         run.timings["semantic"] += (time.perf_counter() - clock) * 1000
@@ -357,13 +369,13 @@ def _factor(run: _Run, symbol: Symbol, *, boosted: bool) -> float:
     lists of the intents that use it), the demotion of its file's role
     (``demoted_roles``) and of a kind the question did not ask for."""
     boost = centrality_boost(symbol.in_degree) if boosted and run.boosted else 1.0
-    role = DEMOTION if role_of(symbol.file) in run.demoted_roles else 1.0
+    role = DEMOTION if role_of(symbol.file, run.marks) in run.demoted_roles else 1.0
     kind = KIND_FACTOR if run.kinds and symbol.kind not in run.kinds else 1.0
     return boost * role * kind
 
 
 def _demoted(run: _Run, ids: Sequence[str]) -> set[str]:
-    return {i for i, s in run.store.symbols(ids).items() if role_of(s.file) in run.demoted_roles}
+    return {i for i, s in run.store.symbols(ids).items() if role_of(s.file, run.marks) in run.demoted_roles}
 
 
 def _finish(

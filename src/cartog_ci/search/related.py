@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING
 
 from cartog_ci.config import Config
 from cartog_ci.domain import Symbol
+from cartog_ci.domain.marks import Marks
 from cartog_ci.domain.results import RelatedFinder
 from cartog_ci.search.fts import cascade, expressions, quote
 from cartog_ci.search.fuse import rrf
-from cartog_ci.search.roles import role_of
+from cartog_ci.search.roles import marks_of, role_of
 from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -72,16 +73,18 @@ def related_finder(
     if not config.embed or model_factory is None:
         return None
     model: list[EmbeddingModel] = []  # created on the first changed symbol that asks
+    marks = marks_of(store)
 
     def find(symbol: Symbol, limit: int) -> list[tuple[Symbol, float]]:
         from cartog_ci.embed.pipeline import symbol_vectors
 
-        if role_of(symbol.file):  # a test, docs, a changelog, vendored code: not shown, not looked for
+        if role_of(symbol.file, marks):  # a test, docs, a changelog, vendored code: not shown, not looked for
             return []
         if not store.texts_to_embed([symbol.id]):  # a module or a constant: no text, no vector
             return []
-        named = [i for i in same_name(store, symbol) if i != symbol.id] if fuse else []
-        ids = list(dict.fromkeys(i for i in [*keyword_candidates(store, symbol, candidates), *named] if i != symbol.id))
+        named = [i for i in same_name(store, symbol, marks=marks) if i != symbol.id] if fuse else []
+        keyword = keyword_candidates(store, symbol, candidates, marks=marks)
+        ids = list(dict.fromkeys(i for i in [*keyword, *named] if i != symbol.id))
         if not ids:
             return []
         if not model:
@@ -106,7 +109,9 @@ def related_finder(
     return find
 
 
-def keyword_candidates(store: Store, symbol: Symbol, limit: int = CANDIDATES) -> list[str]:
+def keyword_candidates(
+    store: Store, symbol: Symbol, limit: int = CANDIDATES, *, marks: Marks | None = None
+) -> list[str]:
     """Symbol IDs of the implementation (not tests, docs, changelogs or
     vendored code: search/roles.py) by BM25 (name ×10, name words ×4, text
     ×1) for any of the symbol's name, place and text words, best first."""
@@ -115,10 +120,11 @@ def keyword_candidates(store: Store, symbol: Symbol, limit: int = CANDIDATES) ->
         return []
     hits = [i for i, _ in store.fts(" OR ".join(quote(t) for t in terms), limit * OVERFETCH)]
     found = store.symbols(hits)
-    return [i for i in hits if i in found and not role_of(found[i].file)][:limit]
+    marks = marks_of(store) if marks is None else marks
+    return [i for i in hits if i in found and not role_of(found[i].file, marks)][:limit]
 
 
-def same_name(store: Store, symbol: Symbol, limit: int = NAMED) -> list[str]:
+def same_name(store: Store, symbol: Symbol, limit: int = NAMED, *, marks: Marks | None = None) -> list[str]:
     """The keyword cascade (phrase, all, any: search/fts.py) on the words of
     the symbol's name, over the names only, implementation code only: the
     same method in the other backends, the other ``normalize`` — not every
@@ -128,7 +134,8 @@ def same_name(store: Store, symbol: Symbol, limit: int = NAMED) -> list[str]:
     levels = [(level, f"{{name words}} : ({expression})") for level, expression in expressions(words_of(symbol.name))]
     hits = [i for i, _ in cascade(store, levels, limit * OVERFETCH)[0]]
     found = store.symbols(hits)
-    return [i for i in hits if i in found and not role_of(found[i].file)][:limit]
+    marks = marks_of(store) if marks is None else marks
+    return [i for i in hits if i in found and not role_of(found[i].file, marks)][:limit]
 
 
 def query_terms(symbol: Symbol, text: str, *, limit: int = MAX_TERMS) -> list[str]:

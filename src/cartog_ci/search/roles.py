@@ -4,11 +4,21 @@ or built code). Search ranks the implementation first for a question about
 behaviour unless the question asks for the others (docs/search.md).
 
 A path rule, no parsing: it has to run on every candidate of every search.
+The repository's own ``.gitattributes`` (linguist's marks, domain/marks.py)
+come before it: a file marked documentation is docs, generated code counts
+as vendored (found after the project's own), and ``-linguist-documentation``
+/ ``-linguist-vendored`` take back what the path says.
 """
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+from cartog_ci.domain.marks import DOCUMENTATION, GENERATED, META_KEY, NOT_DOCUMENTATION, NOT_VENDORED, Marks, decode
+
+if TYPE_CHECKING:
+    from cartog_ci.store.base import Store
 
 ROLES = ("test", "docs", "changelog", "vendored")
 
@@ -44,23 +54,36 @@ _ASKS = {
         re.I,
     ),
     "changelog": re.compile(r"\b(change\s*log|changelog|changes|release\s+notes|history|news|what'?s\s+new)\b", re.I),
-    "vendored": re.compile(r"\b(vendor(ed)?|third[-\s]?party|node_modules|bundled|dist|build)\b", re.I),
+    "vendored": re.compile(
+        r"\b(vendor(ed)?|third[-\s]?party|node_modules|bundled|dist|build|(auto)?generated|codegen)\b", re.I
+    ),
 }
+_NO_MARKS: Marks = {}
 
 
-def role_of(path: str) -> str:
+def role_of(path: str, marks: Marks = _NO_MARKS) -> str:
     """``test``, ``docs``, ``changelog``, ``vendored`` or ``""`` (the
-    implementation). The first rule that fits wins, in that order: tests
-    under docs/ are tests."""
-    if _VENDORED.search(path):
+    implementation). A mark of the file (``marks``) first, then the first
+    rule that fits wins, in that order: tests under docs/ are tests."""
+    words = marks.get(path, frozenset()) if marks else frozenset()
+    if GENERATED in words:
+        return "vendored"
+    if DOCUMENTATION in words:
+        return "docs"
+    if NOT_VENDORED not in words and _VENDORED.search(path):
         return "vendored"
     if _TEST.search(path):
         return "test"
     if _CHANGELOG.search(path):
         return "changelog"
-    if _DOCS.search(path):
+    if NOT_DOCUMENTATION not in words and _DOCS.search(path):
         return "docs"
     return ""
+
+
+def marks_of(store: Store) -> dict[str, frozenset[str]]:
+    """The marks the last indexing run wrote (index/selection.py)."""
+    return decode(store.get_meta(META_KEY))
 
 
 def asked_roles(query: str) -> frozenset[str]:

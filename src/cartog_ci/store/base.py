@@ -365,8 +365,11 @@ class Store(Protocol):
         """Search with this model from now on; a notice when that drops another."""
         ...
 
-    def texts_missing_vectors(self, model_id: str) -> list[tuple[str, str]]:
-        """(text hash, text to embed) without a vector of this model, by hash."""
+    def texts_missing_vectors(
+        self, model_id: str, skip_files: frozenset[str] = frozenset()
+    ) -> list[tuple[str, str]]:
+        """(text hash, text to embed) without a vector of this model, by
+        hash; not a text found only in ``skip_files``."""
         ...
 
     def add_vectors(self, model_id: str, items: Sequence[tuple[str, bytes]]) -> None:

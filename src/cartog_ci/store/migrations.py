@@ -419,7 +419,26 @@ def m012_recorded_dependencies(db: apsw.Connection) -> None:
     )
 
 
-def m013_recorded_coverage(db: apsw.Connection) -> None:
+def m013_grouped_dependency_index(db: apsw.Connection) -> None:
+    """The dependency indexes as one row a key (its files, its nodes packed:
+    half the size of a row a pair), a file's ``outside`` keys read from its
+    encoded dependencies. What was recorded is dropped: the next run
+    resolves every edge again and records it (index/cascade.py)."""
+    db.execute(
+        """
+        DROP TABLE dep_index;
+        DROP TABLE dep_node_index;
+        DROP TABLE dep_files;
+        DELETE FROM dep_nodes;
+        DELETE FROM meta WHERE key IN ('deps', 'dep_nodes');
+        CREATE TABLE dep_files (file_key INTEGER PRIMARY KEY, deps BLOB NOT NULL);
+        CREATE TABLE dep_index (key INTEGER PRIMARY KEY, files BLOB NOT NULL);
+        CREATE TABLE dep_node_index (key INTEGER PRIMARY KEY, nodes BLOB NOT NULL);
+        """
+    )
+
+
+def m014_recorded_coverage(db: apsw.Connection) -> None:
     """Recorded coverage per commit (store/coverage_rows.py, docs/coverage.md):
     each function and method of a measured file with its content hash then,
     and the tests (contexts) whose run executed it. Texts are kept once in
@@ -460,7 +479,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     m010_trigrams_without_positions,
     m011_interned_chunks,
     m012_recorded_dependencies,
-    m013_recorded_coverage,
+    m013_grouped_dependency_index,
+    m014_recorded_coverage,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

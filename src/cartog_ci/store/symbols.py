@@ -261,15 +261,32 @@ class GraphTables(Tables):
             )
         return out
 
-    def texts_missing_vectors(self, model_id: str) -> list[tuple[str, str]]:
-        """(text_hash, embed_text) of the stored texts without a vector of this model."""
+    def texts_missing_vectors(
+        self, model_id: str, skip_files: frozenset[str] = frozenset()
+    ) -> list[tuple[str, str]]:
+        """(text_hash, embed_text) of the stored texts without a vector of
+        this model; not a text found only in ``skip_files``."""
+        if not skip_files:
+            rows = self.db.execute(
+                f"SELECT c.text_hash, min({self.EMBED_TEXT}) FROM chunks c "
+                f"LEFT JOIN {self.VECTORS} v ON v.text_hash = c.text_hash AND v.model_id = ? "
+                "WHERE v.text_hash IS NULL GROUP BY c.text_hash ORDER BY c.text_hash",
+                (model_id,),
+            )
+            return [(str(a), str(b)) for a, b in rows]
+        # by file, then kept when any file outside skip_files has the text
         rows = self.db.execute(
-            f"SELECT c.text_hash, min({self.EMBED_TEXT}) FROM chunks c "
+            f"SELECT c.text_hash, {self.EMBED_TEXT}, c.file FROM chunks c "
             f"LEFT JOIN {self.VECTORS} v ON v.text_hash = c.text_hash AND v.model_id = ? "
-            "WHERE v.text_hash IS NULL GROUP BY c.text_hash ORDER BY c.text_hash",
+            "WHERE v.text_hash IS NULL",
             (model_id,),
         )
-        return [(str(a), str(b)) for a, b in rows]
+        kept: dict[str, str] = {}
+        for text_hash, text, file in rows:
+            if str(file) not in skip_files:
+                h, t = str(text_hash), str(text)
+                kept[h] = min(kept[h], t) if h in kept else t
+        return sorted(kept.items())
 
     def search_texts(self) -> dict[str, list[SymbolText]]:
         """File -> its symbols' search texts (what ``index --push`` copies)."""

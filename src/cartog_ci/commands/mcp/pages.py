@@ -25,6 +25,9 @@ from cartog_ci.errors import CartogError
 PAGING_ARGUMENTS = frozenset({"cursor", "limit", "max_tokens"})
 # A string longer than this is shortened in an item too large for a page alone.
 SHORT_STRING = 200
+# The furthest item a cursor may point at: a cursor is the caller's to
+# send, and search ranks every hit before the page it asks for.
+MAX_OFFSET = 100_000
 
 
 class BadCursor(CartogError):
@@ -95,7 +98,11 @@ def read_cursor(cursor: str | None, key: str) -> int:
         offset, question = data["offset"], data["question"]
     except (binascii.Error, ValueError, TypeError, KeyError):
         raise BadCursor("the cursor is not one this server gave: repeat the question without a cursor") from None
-    if question != key or not isinstance(offset, int) or offset < 0:
+    if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+        raise BadCursor("the cursor is not one this server gave: repeat the question without a cursor")
+    if offset >= MAX_OFFSET:
+        raise BadCursor(f"pages go no further than item {MAX_OFFSET:,}: narrow the question")
+    if question != key:
         raise BadCursor(
             "the cursor belongs to another question (another tool or other arguments): "
             "pass it with the same arguments as the call that returned it, or call without a cursor"
@@ -180,7 +187,9 @@ def _assemble(
         "next_cursor": None,
         "left_out": None,
     }
-    if left > 0:
+    if left > 0 and end >= MAX_OFFSET:
+        info["left_out"] = f"{left} item(s) left out: pages go no further than item {MAX_OFFSET:,}: narrow the question"
+    elif left > 0:
         info["next_cursor"] = make_cursor(end, key)
         info["left_out"] = (
             f"items {page.offset + 1}-{end} of {len(items)} ({names}) shown, {left} left out by {cut_by}: "

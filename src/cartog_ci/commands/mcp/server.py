@@ -11,7 +11,7 @@ import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 import anyio.to_thread
@@ -20,10 +20,13 @@ from jsonschema.exceptions import best_match
 from mcp import types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
 
 from cartog_ci import __version__, workspace
 from cartog_ci.commands.fresh import fresh_store
+from cartog_ci.commands.mcp.gate import Gate, claimed_stdin
 from cartog_ci.commands.mcp.pages import Page, TokenCounter, bounded, dumps, question_key, read_cursor
+from cartog_ci.commands.mcp.reports import ReportCache
 from cartog_ci.commands.mcp.tools import TOOLS, Context, Tool
 from cartog_ci.commands.watch import bursts, index_once
 from cartog_ci.domain.visible import escape_invisible, one_line
@@ -48,6 +51,7 @@ class Session:
         self.budget = budget
         self.counter = counter
         self.lock = threading.Lock()
+        self.reports = ReportCache()
 
     @contextmanager
     def store(self) -> Iterator[Store]:
@@ -58,18 +62,19 @@ class Session:
         """The bounded answer; CartogError (one sentence) for whatever the caller can fix."""
         tool = TOOLS.get(name)
         if tool is None:
-            raise CartogError(f"unknown tool {name!r}: the tools are {', '.join(TOOLS)}")
+            raise CartogError(unknown_tool(name))
         args = validated(tool, arguments or {})
         key = question_key(name, args)
         page = Page(read_cursor(args.get("cursor"), key), args.get("limit", DEFAULT_LIMIT), args.get("max_tokens", self.budget))
         with self.lock:
-            answer = tool.answer(Context(self.ws, page, self.store), args)
+            answer = tool.answer(Context(self.ws, page, self.store, self.reports), args)
         return bounded(answer, page, key, self.counter)
 
     def watch(self, stop: threading.Event, debounce: float) -> None:
         """Re-index after each burst of file changes until ``stop`` (the
         ``--watch`` thread); a failed run is one line on stderr."""
-        for events in bursts(self.ws.root, debounce=debounce, stop=stop):
+        ready = partial(_log, f"watching {self.ws.root} (debounce {debounce:g} s)")
+        for events in bursts(self.ws.root, debounce=debounce, stop=stop, ready=ready):
             try:
                 with self.lock, workspace.open_store(self.ws, create=True) as store:
                     index_once(self.ws, store, f"{events} event(s)")
@@ -77,11 +82,21 @@ class Session:
                 _log(f"re-indexing failed ({type(exc).__name__}: {exc}); the next call brings the index up to date")
 
 
+def unknown_tool(name: str) -> str:
+    shown = name if len(name) <= 100 else name[:100] + "…"
+    return f"unknown tool {shown!r}: the tools are {', '.join(TOOLS)}"
+
+
 def validated(tool: Tool, arguments: dict[str, Any]) -> dict[str, Any]:
     error = best_match(Draft202012Validator(tool.input_schema()).iter_errors(arguments))
     if error is None:
         return arguments
     where = ".".join(str(p) for p in error.absolute_path)
+    if error.validator == "maxLength" and isinstance(error.instance, str):
+        raise CartogError(
+            f"invalid arguments for {tool.name}: {where} has {len(error.instance):,} characters, "
+            f"over the limit of {error.validator_value:,}: send a shorter one"
+        )
     message = error.message if len(error.message) <= MAX_MESSAGE else error.message[:MAX_MESSAGE] + "…"
     raise CartogError(f"invalid arguments for {tool.name}: {where + ': ' if where else ''}{message}")
 
@@ -137,6 +152,9 @@ async def serve(session: Session) -> None:
         return types.ListToolsResult(tools=tool_list())
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        if params.name not in TOOLS:
+            # a protocol error, as MCP says of an unknown tool (its arguments are the tool's to judge)
+            raise MCPError(types.INVALID_PARAMS, unknown_tool(params.name))
         return await anyio.to_thread.run_sync(partial(respond, session, params.name, params.arguments))
 
     server: Server[Any] = Server(
@@ -146,5 +164,8 @@ async def serve(session: Session) -> None:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    with claimed_stdin() as stdin:
+        gate = Gate(stdin)
+        async with stdio_server(stdin=cast("Any", gate)) as (read_stream, write_stream):
+            gate.answer_on(write_stream)
+            await server.run(read_stream, write_stream, server.create_initialization_options())

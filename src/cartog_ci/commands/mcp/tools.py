@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from cartog_ci import graph, workspace
 from cartog_ci.commands.hierarchy import types_named
-from cartog_ci.commands.mcp.pages import Answer, Page
+from cartog_ci.commands.mcp.pages import Answer, Page, question_key
+from cartog_ci.commands.mcp.reports import ReportCache, report_state
 from cartog_ci.commands.output import closest_names, edge_json, repo_path, resolve_names, symbols_of_file
 from cartog_ci.commands.report import compute_report
 from cartog_ci.commands.search import as_json as search_json
 from cartog_ci.commands.search import check_query, reranker_for
 from cartog_ci.commands.stats import collect
 from cartog_ci.domain import CALLABLE_KINDS, EDGE_KINDS, Symbol, symbol_json
-from cartog_ci.domain.results import impact_node_json
+from cartog_ci.domain.results import Comparison, impact_node_json
 from cartog_ci.errors import CartogError, SymbolNotFound
 from cartog_ci.report import sides
 from cartog_ci.search.intent import INTENTS
@@ -41,6 +42,7 @@ class Context:
     ws: workspace.Workspace
     page: Page
     open_store: Callable[[], Any]  # a context manager yielding the Store
+    reports: ReportCache  # the server's, for every call
 
 
 @dataclass(frozen=True)
@@ -73,17 +75,32 @@ class Tool:
 
 Schema = dict[str, object]
 
+# The longest string each argument takes (docs/mcp.md, "Limits"): a call
+# costs what its arguments make it read, parse and rank, so none is
+# unbounded; each limit is far above what a real name, path or question
+# needs.
+MAX_QUERY = 2_000  # a question, or an error message pasted whole
+MAX_NAME = 1_000  # a symbol ID holds a path and a qualified name
+MAX_PATH = 1_000
+MAX_KIND = 40
+MAX_SIGNATURE = 10_000  # a 300-parameter signature is about 4,000
+MAX_REF = 256  # a branch name or a commit
+MAX_CURSOR = 200  # this server's cursors are about 60
+# search ranks every hit up to the page asked for: its pages stop here
+MAX_SEARCH_HITS = 1_000
+
 NAME: Schema = {
     "type": "string",
     "minLength": 1,
+    "maxLength": MAX_NAME,
     "description": "bare name (checkout), qualified name (Order.checkout) or symbol ID "
     "(shop/models/order.py:method:Order.checkout); an ambiguous name answers for every match",
 }
-FILE: Schema = {"type": "string", "minLength": 1, "description": "repository-relative path with / separators"}
+FILE: Schema = {"type": "string", "minLength": 1, "maxLength": MAX_PATH, "description": "repository-relative path with / separators"}
 DEPTH: Schema = {"type": "integer", "minimum": 1, "maximum": 10, "description": "how far to follow callers (default 3)"}
 PAGING: dict[str, Schema] = {
     "limit": {"type": "integer", "minimum": 1, "maximum": 200, "description": "most items in one answer (default 50)"},
-    "cursor": {"type": "string", "description": "page.next_cursor of a truncated answer, to get the next items"},
+    "cursor": {"type": "string", "maxLength": MAX_CURSOR, "description": "page.next_cursor of a truncated answer, to get the next items"},
     "max_tokens": {
         "type": "integer",
         "minimum": 200,
@@ -147,6 +164,8 @@ def _search(ctx: Context, args: dict[str, Any]) -> Answer:
 
     ws = ctx.ws
     check_query(args["query"])
+    if ctx.page.offset >= MAX_SEARCH_HITS:
+        raise CartogError(f"search ranks {MAX_SEARCH_HITS:,} hits at most: ask a narrower question (a kind, a name)")
     with ctx.open_store() as store:
         result = search(
             store,
@@ -155,7 +174,7 @@ def _search(ctx: Context, args: dict[str, Any]) -> Answer:
             reranker=reranker_for(ws.config, ws.root),
             # the pages before this one are ranked too, then left out
             options=MultimodalOptions(
-                limit=ctx.page.end, kind=args.get("kind"), intent=args.get("intent"), rerank_top=ws.config.rerank_top
+                limit=min(ctx.page.end, MAX_SEARCH_HITS), kind=args.get("kind"), intent=args.get("intent"), rerank_top=ws.config.rerank_top
             ),
         )
     found = search_json(result)
@@ -222,7 +241,8 @@ def _stats(ctx: Context, args: dict[str, Any]) -> Answer:
         data = collect(store)
     skipped = data.pop("skipped")
     assert isinstance(skipped, list)
-    return Answer(data, {"skipped": skipped})
+    # the server's own counts: what the answers cost so far
+    return Answer(data | {"server": ctx.reports.stats()}, {"skipped": skipped})
 
 
 def _report(ctx: Context, args: dict[str, Any]) -> Answer:
@@ -237,6 +257,14 @@ def _report(ctx: Context, args: dict[str, Any]) -> Answer:
         staged=change == "staged",
         working_tree=change == "working_tree",
     )
+    return ctx.reports.answer(
+        question_key("report", args),
+        lambda: report_state(ws, comparison),
+        lambda: _whole_report(ws, comparison, args),
+    )
+
+
+def _whole_report(ws: workspace.Workspace, comparison: Comparison, args: dict[str, Any]) -> Answer:
     # the report brings the index up to date itself, as `cartog-ci report` does
     report = compute_report(ws, comparison, depth=args.get("depth"), related=bool(args.get("related")))
     assert report is not None  # only a pre-push check refuses
@@ -306,8 +334,8 @@ TOOLS: dict[str, Tool] = {
             "Find code when you do not know where it is: by name, error string or what it does "
             "(keyword + semantic + structural search fused by the question's intent, shown in the answer).",
             {
-                "query": {"type": "string", "description": "a name, an error string or a question"},
-                "kind": {"type": "string", "description": "only symbols of this kind (function, class, method...)"},
+                "query": {"type": "string", "maxLength": MAX_QUERY, "description": "a name, an error string or a question"},
+                "kind": {"type": "string", "maxLength": MAX_KIND, "description": "only symbols of this kind (function, class, method...)"},
                 "intent": {
                     "type": "string",
                     "enum": list(INTENTS),
@@ -376,7 +404,13 @@ TOOLS: dict[str, Tool] = {
             {},
             (),
             _stats,
-            {"files": {"type": "integer"}, "symbols": {"type": "integer"}, "languages": {"type": "object"}, "skipped": OBJECTS},
+            {
+                "files": {"type": "integer"},
+                "symbols": {"type": "integer"},
+                "languages": {"type": "object"},
+                "server": {"type": "object"},
+                "skipped": OBJECTS,
+            },
         ),
         Tool(
             "report",
@@ -389,9 +423,9 @@ TOOLS: dict[str, Tool] = {
                     "description": "working_tree (default): everything uncommitted; staged: what a commit would record; "
                     "head: the commits of head (default HEAD) since its merge-base with base",
                 },
-                "base": {"type": "string", "minLength": 1, "description": "base branch or commit (default: HEAD for "
+                "base": {"type": "string", "minLength": 1, "maxLength": MAX_REF, "description": "base branch or commit (default: HEAD for "
                          "uncommitted changes, else the remote's default branch, else main/master)"},
-                "head": {"type": "string", "minLength": 1, "description": "head commit, with change=head (default HEAD)"},
+                "head": {"type": "string", "minLength": 1, "maxLength": MAX_REF, "description": "head commit, with change=head (default HEAD)"},
                 "depth": DEPTH,
                 "related": {"type": "boolean", "description": "add semantically related code (needs embeddings; slower)"},
             },
@@ -418,6 +452,7 @@ TOOLS: dict[str, Tool] = {
                 "new_signature": {
                     "type": "string",
                     "minLength": 1,
+                    "maxLength": MAX_SIGNATURE,
                     "description": "the whole new signature as written in the code: def save(self, force=False)",
                 },
             },
