@@ -37,6 +37,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "models": ("models", "embedding models available and where they come from"),
     "report": ("report", "impact report of a change: changed symbols, callers, broken references, tests"),
     "hook": ("hook", "what the pre-commit hook runs: the staged change's report, failing on what will break"),
+    "test": ("test", "run the tests the report selects for a change, with the project's own runners"),
+    "coverage": ("coverage", "import recorded coverage (which tests executed which functions) into the index"),
     "comment": ("comment", "create or update the one PR comment that carries the report"),
     "mcp": ("mcp", "serve the graph, the search and the report to coding agents (MCP over stdio)"),
     "prune": ("prune", "drop old branch graphs from a shared PostgreSQL database"),

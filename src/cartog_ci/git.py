@@ -200,6 +200,18 @@ def merge_base(repo: Path, a: str, b: str) -> str | None:
     return out or None
 
 
+def ancestor_distance(repo: Path, old: str, new: str) -> int | None:
+    """How many commits ``new`` is past ``old``; None when ``old`` is not an
+    ancestor of ``new`` (or unknown here)."""
+    proc = subprocess.run(
+        ["git", "-C", str(repo), "merge-base", "--is-ancestor", old, new], capture_output=True, env=_env(repo)
+    )
+    if proc.returncode != 0:
+        return None
+    out = run(repo, "rev-list", "--count", f"{old}..{new}", check=False).decode().strip()
+    return int(out) if out.isdigit() else None
+
+
 def is_shallow(repo: Path) -> bool:
     return run(repo, "rev-parse", "--is-shallow-repository", check=False).strip() == b"true"
 

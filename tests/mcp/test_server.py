@@ -283,7 +283,7 @@ def test_report_of_a_breaking_edit_and_its_summary(tmp_path: Path) -> None:
         "reasons": ["2 call site(s) of LineItem.__init__ no longer fit its new signature (shop/cli.py:8: missing required argument qty)"],
     }
     assert (report["schema"], report["base"]["ref"], report["head"]) == (
-        1,
+        2,
         "HEAD",
         {"kind": "worktree", "commit": None, "label": "working tree"},
     )

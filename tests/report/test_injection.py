@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from cartog_ci.cli import main
 from cartog_ci.domain import Symbol
 from cartog_ci.domain.results import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Side, SymbolChange, named
-from cartog_ci.report.build import is_untested
+from cartog_ci.report.build import is_unreached
 from cartog_ci.report.render import code, mermaid_label, render_markdown
 from tests.testing.fixtures import commit, git, make_repo, write
 
@@ -132,7 +132,7 @@ def _hostile_report(name: str, path: str) -> Report:
         ChangedSymbol(SymbolChange("renamed", changed, removed, False, removed.id), [], 0),
     ]  # fmt: skip
     for item in items:
-        item.untested = is_untested(item)
+        item.unreached = is_unreached(item)
     return Report(
         changes=cs, changed=items, broken=[BrokenRef(edge, removed, "renamed", name)], tests=[caller],
         test_commands=[f"pytest '{path}::{name}'"], risk=Risk("high", [f"reason {named(name)}"]), depth=3,

@@ -326,3 +326,32 @@ def test_usage_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     assert capsys.readouterr().err == (
         "cartog-ci report: argument --depth: must be 1 or more (see cartog-ci report --help)\n"
     )
+
+
+def test_caller_depth_never_narrows_the_tests_and_edited_tests_stand_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--depth 1`` shows callers at depth 1 but runs the tests within the
+    test depth (test_checkout calls checkout, which calls save: depth 2);
+    the test the change adds is listed as edited, not as reaching it; and
+    without recorded coverage ``--fail-on untested`` cannot fail: it says so."""
+    repo = _feature(tmp_path)
+    base = repo / "shop/models/base.py"
+    base.write_text(base.read_text().replace("        self.validate()\n", "        if not self.validate():\n            return None\n"))
+    tests = repo / "tests/test_order.py"
+    tests.write_text(tests.read_text() + "\n\ndef test_reference():\n    assert Order().reference() is not None\n")
+    commit(repo, "save checks validate; a test of reference")
+    data = _both(capsys, repo, "depth_one_edited_test", "--base", "main", "--depth", "1")
+    assert [(t["id"], t["chosen_by"]) for t in data["tests"]] == [  # type: ignore[union-attr,index]
+        ("tests/test_order.py:function:test_checkout", ["graph"]),
+        ("tests/test_order.py:function:test_reference", ["edited"]),
+    ]
+    assert (data["test_depth"], data["tests_more"], data["coverage"]) == (2, 0, None)
+    assert data["test_commands"] == ["pytest tests/test_order.py"]
+    code, text, err = _report(capsys, repo, "--no-related", "--base", "main", "--depth", "1", "--fail-on", "untested")
+    assert code == 0
+    assert err == (
+        "cartog-ci: --fail-on untested: no coverage recorded for this base, nothing to fail on "
+        "(record it with `cartog-ci coverage import`, docs/coverage.md)\n"
+    )
+    _snapshot("depth_one_edited_test.txt", text)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from cartog_ci.cli import main
 from cartog_ci.domain import Edge, Symbol
 from cartog_ci.domain.results import BrokenRef, ChangedSymbol, ChangeSet, ImpactNode, Report, Risk, Side, SymbolChange, named
-from cartog_ci.report.build import is_untested
+from cartog_ci.report.build import is_unreached
 from cartog_ci.report.render import render_markdown, render_text
 from tests.report.test_injection import HOSTILE, _assert_inert, hostile_text
 from tests.testing.fixtures import commit, git, make_repo, write
@@ -60,7 +60,7 @@ def _report(v: dict[str, str]) -> Report:
         ChangedSymbol(SymbolChange("renamed", changed, removed, True, removed.id), [], 0),
     ]
     for item in items:
-        item.untested = is_untested(item)
+        item.unreached = is_unreached(item)
     return Report(
         changes=cs, changed=items, broken=[BrokenRef(edge, removed, "renamed", v["new_name"])], tests=[deeper],
         test_commands=[v["command"]], risk=Risk("high", [named(v["reason"])]), depth=3, unresolved_edges=1,

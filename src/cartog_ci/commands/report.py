@@ -239,7 +239,8 @@ def _legend(report: Report) -> str:
 
 
 def tripped_gates(report: Report, gates: list[str]) -> list[str]:
-    """What each gate of ``gates`` that the report trips says."""
+    """What each gate of ``gates`` that the report trips says; ``untested``
+    without recorded coverage trips nothing and says so on stderr."""
     tripped = []
     if "broken-refs" in gates and (report.broken or report.will_break):
         parts = [f"{len(report.broken)} broken reference(s)"] if report.broken else []
@@ -249,6 +250,17 @@ def tripped_gates(report: Report, gates: list[str]) -> list[str]:
         tripped.append("risk is high")
     if "medium-risk" in gates and report.risk.level in ("medium", "high"):
         tripped.append(f"risk is {report.risk.level}")
-    if "untested" in gates and any(c.untested for c in report.changed):
-        tripped.append("changed code that no test reaches")
+    if "untested" in gates:
+        untested = [c for c in report.changed if c.untested]
+        if report.coverage is not None and untested:
+            tripped.append(
+                f"coverage recorded at {report.coverage.commit[:12]} shows no test executed "
+                f"{len(untested)} changed function(s)"
+            )
+        elif report.coverage is None:
+            # the graph's "no test within 2 calls" is no fact to fail on (docs/coverage.md)
+            sys.stderr.write(
+                "cartog-ci: --fail-on untested: no coverage recorded for this base, nothing to fail on "
+                "(record it with `cartog-ci coverage import`, docs/coverage.md)\n"
+            )
     return tripped

@@ -169,7 +169,18 @@ class ChangedSymbol:
     tests: list[Symbol] = field(default_factory=list)
     related: list[tuple[Symbol, float]] = field(default_factory=list)
     in_degree: int = 0
-    untested: bool = False  # changed code no test reaches (report/build.py decides)
+    # recorded coverage at the base shows no test executed it (report/build.py
+    # decides): a fact, said with the coverage's commit; never a graph guess
+    untested: bool = False
+    # no test calls it within the test depth in the graph and no test is its
+    # own: what the graph knows, never a verdict (framework dispatch is
+    # invisible to it, docs/report.md "Tests to run")
+    unreached: bool = False
+    # the tests whose recorded run executed it (its version at the base)
+    covered_by: list[Symbol] = field(default_factory=list)
+    # the recording read holds an older body than the base's (it changed
+    # between the recording and the base): no "untested" from it
+    recorded_older: bool = False
     type_uses: int = 0  # places that name it as a type (annotations): not callers
     possible_callers: int = 0  # unresolved call sites that carry its name
     possible_production_callers: int = 0  # of those, outside test files
@@ -184,6 +195,12 @@ class ChangedSymbol:
         return [c for c in self.call_sites if c.verdict == verdict]
 
     @property
+    def no_known_test(self) -> bool:
+        """The graph shows no test within the test depth and no recorded
+        coverage says either way: said as that, never as "untested"."""
+        return self.unreached and not self.untested and not self.covered_by
+
+    @property
     def symbol(self) -> Symbol:
         s = self.change.symbol or self.change.old
         assert s is not None
@@ -194,6 +211,44 @@ class ChangedSymbol:
         """In the changed-symbols table: children-changed entries are implied
         by their changed children; documentation-only ones get one line."""
         return self.change.category not in ("children_changed", "docs")
+
+
+@dataclass(frozen=True)
+class CoverageRun:
+    """One recording of which tests executed which symbols, on one commit
+    (``cartog-ci coverage import``, docs/coverage.md)."""
+
+    commit: str
+    imported_at: str
+    contexts: int  # the recording's tests (per-test contexts)
+    files: int  # the measured files of the repository
+
+
+@dataclass(frozen=True)
+class RecordedSymbol:
+    """What a recording says of one symbol of a measured file: its content
+    hash then, the tests (symbol IDs) whose run executed it, and the
+    contexts that named no test the index knows."""
+
+    symbol_id: str
+    content_hash: str
+    tests: tuple[str, ...] = ()
+    unknown_contexts: tuple[str, ...] = ()
+
+    @property
+    def executed(self) -> bool:
+        return bool(self.tests or self.unknown_contexts)
+
+
+@dataclass(frozen=True)
+class CoverageUse:
+    """The recorded coverage a report read (store/coverage.py): the commit it
+    was recorded on, and whether that is the base itself (else an ancestor of
+    it: symbols changed in between keep their tests, never "untested")."""
+
+    commit: str
+    at_base: bool
+    contexts: int  # tests (contexts) the recording holds
 
 
 @dataclass
@@ -207,7 +262,7 @@ class Report:
     changes: ChangeSet
     changed: list[ChangedSymbol]
     broken: list[BrokenRef]
-    tests: list[Symbol]  # within depth 2 of the change
+    tests: list[Symbol]  # that reach the change, within ``test_depth`` or by recorded coverage
     test_commands: list[str]
     risk: Risk
     depth: int
@@ -215,8 +270,23 @@ class Report:
     total_edges: int
     related_available: bool
     notes: list[str] = field(default_factory=list)
-    tests_more: int = 0  # tests at depth 3, not in the commands
+    tests_more: int = 0  # tests at ``test_depth + 1``, not in the commands
     tests_run: int = 0  # tests the commands run (a whole file runs all of its)
+    test_depth: int = 2  # callers away from the change that a test is run (report/testplan.py)
+    tests_edited: list[Symbol] = field(default_factory=list)  # tests the change itself edited
+    # test ID -> what chose it: "graph", "coverage" (report/build.py)
+    chosen_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    coverage: CoverageUse | None = None  # the recorded coverage the report used
+
+    @property
+    def covered_ids(self) -> set[str]:
+        """The tests chosen because their recorded run executed the change."""
+        return {i for i, by in self.chosen_by.items() if "coverage" in by}
+
+    @property
+    def graph_ids(self) -> set[str]:
+        """The tests chosen because they call the change within ``test_depth``."""
+        return {i for i, by in self.chosen_by.items() if "graph" in by}
 
     @property
     def will_break(self) -> list[CallSite]:

@@ -4,6 +4,7 @@ code and a risk level that explains itself."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cartog_ci import graph, languages
@@ -13,6 +14,7 @@ from cartog_ci.domain.results import (
     BrokenRef,
     ChangedSymbol,
     ChangeSet,
+    CoverageUse,
     ImpactNode,
     RelatedFinder,
     Report,
@@ -22,12 +24,15 @@ from cartog_ci.domain.results import (
 from cartog_ci.index.resolve import EXTERNAL, Resolver, resolved_bases, resolver_for
 from cartog_ci.languages import is_test, test_plan
 from cartog_ci.report.callsites import check_call_sites
+from cartog_ci.report.coverage import apply_coverage, recorded_use
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
 
-REPORT_SCHEMA = 1
+# 2: tests carry chosen_by, test_depth and tests_more replace tests_more_at_depth_3,
+# untested is recorded coverage's (unreached is the graph's), coverage
+REPORT_SCHEMA = 2
 MAX_CALLERS_PER_SYMBOL = 25
 _IMPACTING = ("modified", "removed", "renamed")
 
@@ -49,8 +54,10 @@ def by_weight(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
     return sorted(changed, key=weight)
 
 
-def is_untested(item: ChangedSymbol) -> bool:
-    """Changed code (a function or method) that no test reaches and that is no test itself."""
+def is_unreached(item: ChangedSymbol) -> bool:
+    """Changed code (a function or method, no test itself) that no test calls
+    within ``TEST_DEPTH`` in the graph: what the graph knows, not a verdict
+    (a test may reach it through framework dispatch the graph cannot see)."""
     return (
         item.change.category in ("modified", "renamed", "added")
         and not item.tests
@@ -123,7 +130,9 @@ def _names(items: list[str]) -> str:
     return shown + (f" and {len(items) - MAX_NAMED} more" if len(items) > MAX_NAMED else "")
 
 
-def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: ChangeSet) -> Risk:
+def _risk(
+    report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: ChangeSet, coverage: CoverageUse | None = None
+) -> Risk:
     """A level and its reasons as plain sentences, the most important first."""
     high: list[str] = []
     medium: list[str] = []
@@ -171,15 +180,20 @@ def _risk(report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: Chan
     for c in central[:2]:
         if c.production_callers >= 10:
             medium.append(f"{named(c.symbol.qualified_name)} is central: {c.production_callers} direct callers outside tests")
+    # only recorded coverage says "untested" (docs/coverage.md); the graph's
+    # "no test within 2 calls" is no reason: framework dispatch hides tests
     untested = [c for c in report_changed if c.untested and not c.low_signal]
-    if untested:
-        reason = f"no test reaches {len(untested)} changed function(s): {_names([c.symbol.qualified_name for c in untested])}"
+    if untested and coverage is not None:
+        reason = (
+            f"coverage recorded at {coverage.commit[:12]} shows no test executed {len(untested)} changed "
+            f"function(s): {_names([c.symbol.qualified_name for c in untested])}"
+        )
         (medium if any(c.production_callers >= 3 for c in untested) else low).append(reason)
     # "0 callers" is not said when call sites of the name stayed unresolved;
     # it weighs when some of those are outside tests
     by_name: dict[str, list[ChangedSymbol]] = {}
     for c in report_changed:
-        if c.untested and not c.callers_total and c.possible_callers and not c.low_signal:
+        if c.unreached and not c.callers_total and c.possible_callers and not c.low_signal:
             by_name.setdefault(c.symbol.name, []).append(c)
     unknown_callers = sorted(by_name.values(), key=lambda group: -max(c.likely_unseen_callers for c in group))
     for group in unknown_callers[:2]:
@@ -217,28 +231,40 @@ def build_report(
     for change in cs.changes:
         item = _changed_symbol(store, change, broken, depth)
         item.call_sites = check_call_sites(store, cs, change)
-        item.untested = is_untested(item)
+        item.unreached = is_unreached(item)
         item.low_signal = item.symbol.kind in ("module", "section") or _in_test_code(item.symbol)
         if related is not None and change.symbol is not None and change.category in ("modified", "added", "renamed"):
             exclude = {change.symbol.id} | {n.symbol.id for n in item.callers}
             found = related(change.symbol, related_limit + len(exclude))
             item.related = [(s, score) for s, score in found if s.id not in exclude][:related_limit]
         changed.append(item)
-    # the tests within depth 2 of the change (a changed test is one), run by
-    # the project's own commands; a symbol whose own tests they run is tested
+    # the tests within TEST_DEPTH of the change, whatever the caller depth
+    # (a changed test is one: listed as edited), run by the project's own
+    # commands; a symbol whose own tests they run is not unreached
     roots = [
         c.change.symbol.id
         for c in changed
         if c.change.symbol is not None and c.change.category in ("modified", "renamed", "added")
     ]
-    tests, tests_more = select_tests(
-        store, roots, depth=min(depth, TEST_DEPTH), call_sites=[b.edge.source_id for b in broken]
-    )
-    plan = test_plan(tests, root=cs.root, symbols_in_file=store.symbols_in_file)
+    selected, tests_more = select_tests(store, roots, call_sites=[b.edge.source_id for b in broken])
+    edited_ids = set(roots)
+    edited = [t for t in selected if t.id in edited_ids]
+    tests = [t for t in selected if t.id not in edited_ids]
+    chosen_by: dict[str, tuple[str, ...]] = {t.id: ("graph",) for t in tests}
+    # the tests whose recorded run executed a changed symbol (docs/coverage.md)
+    coverage = recorded_use(store, Path(cs.root), cs.merge_base)
+    if coverage is not None:
+        apply_coverage(store, coverage, changed, in_test_code={c.symbol.id for c in changed if _in_test_code(c.symbol)})
+        for t in {t.id: t for c in changed for t in c.covered_by}.values():
+            if t.id not in chosen_by and t.id not in edited_ids:
+                tests.append(t)
+            chosen_by[t.id] = chosen_by.get(t.id, ()) + ("coverage",)
+        tests.sort(key=lambda s: (s.file, s.start_line, s.id))
+    plan = test_plan(edited + tests, root=cs.root, symbols_in_file=store.symbols_in_file)
     ran = RanTests(store.symbols({i for c in plan for i in c.tests}).values())
     for c in changed:
-        if c.untested and own_tests(store, c.symbol, ran):
-            c.untested = False
+        if c.unreached and own_tests(store, c.symbol, ran):
+            c.unreached = False
     counts = store.edge_counts()
     report = Report(
         changes=cs,
@@ -248,7 +274,11 @@ def build_report(
         test_commands=[c.command for c in plan],
         tests_more=tests_more,
         tests_run=len(ran.by_id),
-        risk=_risk(changed, broken, cs),
+        test_depth=TEST_DEPTH,
+        tests_edited=edited,
+        chosen_by=chosen_by,
+        coverage=coverage,
+        risk=_risk(changed, broken, cs, coverage),
         depth=depth,
         unresolved_edges=counts.unresolved,
         total_edges=counts.total,
@@ -278,8 +308,12 @@ def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef],
     if (change.category not in _IMPACTING and not added_code) or item.symbol.kind == "module":
         return item
     nodes: list[ImpactNode] = []
+    tests: list[ImpactNode] = []
     if change.category in ("modified", "renamed", "added") and change.symbol is not None:
-        nodes = graph.impact(store, [change.symbol.id], depth=depth, kinds=graph.CALLER_KINDS)
+        # the tests are those within TEST_DEPTH whatever the caller --depth
+        reached = graph.impact(store, [change.symbol.id], depth=max(depth, TEST_DEPTH), kinds=graph.CALLER_KINDS)
+        nodes = [n for n in reached if n.depth <= depth]
+        tests = [n for n in reached if n.depth <= TEST_DEPTH and is_test(n.symbol)]
         item.type_uses = len(store.edges_to([change.symbol.id], ("references",)))
     if change.symbol is not None and item.symbol.kind in ("function", "method", "class"):
         # call sites of this name the graph could not resolve (broken ones
@@ -304,12 +338,19 @@ def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef],
         if n.symbol.id not in known
     ]
     # nearest first, production code before tests
-    nodes.sort(key=lambda n: (n.depth, _in_test_code(n.symbol), n.symbol.file, n.symbol.start_line, n.symbol.id))
+    nodes.sort(key=_nearest)
     item.callers_total = len(nodes)
     item.callers = nodes[:MAX_CALLERS_PER_SYMBOL]
-    item.tests = [n.symbol for n in nodes if is_test(n.symbol)]
+    seen = {n.symbol.id for n in tests}
+    tests += [n for n in nodes if n.depth <= TEST_DEPTH and is_test(n.symbol) and n.symbol.id not in seen]
+    tests.sort(key=_nearest)
+    item.tests = [n.symbol for n in tests]
     item.production_callers = sum(1 for n in nodes if n.depth == 1 and not _in_test_code(n.symbol))
     return item
+
+
+def _nearest(n: ImpactNode) -> tuple[int, bool, str, int, str]:
+    return (n.depth, _in_test_code(n.symbol), n.symbol.file, n.symbol.start_line, n.symbol.id)
 
 
 def _in_test_code(symbol: Symbol) -> bool:

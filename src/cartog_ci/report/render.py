@@ -285,6 +285,23 @@ def site_json(site: CallSite) -> dict[str, object]:
     }
 
 
+def _all_tests(report: Report) -> list[Symbol]:
+    """Every test the commands were made from, by file and line."""
+    return sorted(report.tests_edited + report.tests, key=lambda s: (s.file, s.start_line, s.id))
+
+
+def _chosen_by(report: Report, test: Symbol) -> tuple[str, ...]:
+    edited = ("edited",) if any(t.id == test.id for t in report.tests_edited) else ()
+    return edited + report.chosen_by.get(test.id, ())
+
+
+def _coverage_json(report: Report) -> dict[str, object] | None:
+    used = report.coverage
+    if used is None:
+        return None
+    return {"commit": used.commit, "at_base": used.at_base, "contexts": used.contexts}
+
+
 def report_json(report: Report) -> dict[str, object]:
     cs = report.changes
     return {
@@ -310,7 +327,10 @@ def report_json(report: Report) -> dict[str, object]:
                 "callers": [impact_node_json(n) for n in item.callers],
                 "call_sites": [site_json(site) for site in item.call_sites],
                 "tests": [t.id for t in item.tests],
+                "covered_by": [t.id for t in item.covered_by],
                 "untested": item.untested,
+                "unreached": item.unreached,
+                "recorded_older": item.recorded_older,
                 "related": [symbol_json(s) | {"score": round(score, 4)} for s, score in item.related],
             }
             for item in report.changed
@@ -329,10 +349,12 @@ def report_json(report: Report) -> dict[str, object]:
             for b in report.broken
         ],
         "will_break": [site_json(site) for site in report.will_break],
-        "tests": [symbol_json(t) for t in report.tests],
+        "tests": [symbol_json(t) | {"chosen_by": list(_chosen_by(report, t))} for t in _all_tests(report)],
         "test_commands": report.test_commands,
         "tests_run": report.tests_run,
-        "tests_more_at_depth_3": report.tests_more,
+        "test_depth": report.test_depth,
+        "tests_more": report.tests_more,
+        "coverage": _coverage_json(report),
         "graph": {"edges": report.total_edges, "unresolved": report.unresolved_edges},
         "notes": report.notes,
     }

@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, Self
 
 from cartog_ci.domain import Edge, EdgeCounts, FileState, NumberedEdge, SearchRow, Symbol, SymbolText
-from cartog_ci.domain.results import IndexStats, NameMatch
+from cartog_ci.domain.results import CoverageRun, IndexStats, NameMatch, RecordedSymbol
 
 if TYPE_CHECKING:
     import numpy as np
@@ -104,6 +104,27 @@ class Store(Protocol):
     def delete_symbols(self, ids: Iterable[str]) -> None: ...
 
     def symbol(self, symbol_id: str) -> Symbol | None: ...
+
+    # -- recorded coverage (docs/coverage.md), where ``supports_coverage`` ----
+
+    supports_coverage: bool
+
+    def coverage_runs(self) -> list[CoverageRun]:
+        """The recordings, newest import first (none where not supported)."""
+        ...
+
+    def put_coverage(
+        self, run: CoverageRun, symbols: Mapping[str, str], hits: Iterable[tuple[str, str, str | None]]
+    ) -> None:
+        """Replace the recording of ``run.commit``: the functions and methods
+        of its measured files (ID -> content hash then), and (symbol ID,
+        context, test ID or None) for each test context that executed one."""
+        ...
+
+    def recorded_coverage(self, commit: str, ids: Sequence[str]) -> dict[str, RecordedSymbol]:
+        """What the recording of ``commit`` says of these symbols, by ID
+        (those of its measured files only)."""
+        ...
 
     # -- recorded dependencies (index/deps.py), where ``supports_dependencies`` --
 

@@ -438,6 +438,34 @@ def m013_grouped_dependency_index(db: apsw.Connection) -> None:
     )
 
 
+def m014_recorded_coverage(db: apsw.Connection) -> None:
+    """Recorded coverage per commit (store/coverage_rows.py, docs/coverage.md):
+    each function and method of a measured file with its content hash then,
+    and the tests (contexts) whose run executed it. Texts are kept once in
+    ``coverage_texts``, apart from the graph's ``interned`` (a re-index
+    never touches coverage)."""
+    db.execute(
+        """
+        CREATE TABLE coverage_texts (key INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+        CREATE TABLE coverage_runs (
+            id INTEGER PRIMARY KEY,
+            commit_sha TEXT NOT NULL UNIQUE,
+            imported_at TEXT NOT NULL,
+            contexts INTEGER NOT NULL,
+            files INTEGER NOT NULL
+        );
+        CREATE TABLE coverage_symbols (
+            run INTEGER NOT NULL, symbol_key INTEGER NOT NULL, content_hash TEXT NOT NULL,
+            PRIMARY KEY (run, symbol_key)
+        ) WITHOUT ROWID;
+        CREATE TABLE coverage_hits (
+            run INTEGER NOT NULL, symbol_key INTEGER NOT NULL, context_key INTEGER NOT NULL, test_key INTEGER,
+            PRIMARY KEY (run, symbol_key, context_key)
+        ) WITHOUT ROWID;
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_core,
     m002_search,
@@ -452,6 +480,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     m011_interned_chunks,
     m012_recorded_dependencies,
     m013_grouped_dependency_index,
+    m014_recorded_coverage,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -34,6 +34,7 @@ from cartog_ci.errors import (
     IndexMissing,
 )
 from cartog_ci.store import migrations
+from cartog_ci.store.coverage_rows import CoverageRows
 from cartog_ci.store.dependency_rows import DependencyRows
 from cartog_ci.store.edge_rows import EdgeRows
 from cartog_ci.store.symbol_rows import SymbolRows
@@ -207,7 +208,7 @@ def _up_to_date(db: apsw.Connection) -> bool:
     ) == (TOOL_NAME, str(migrations.SCHEMA_VERSION), __version__)
 
 
-class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows):
+class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRows):
     """The Store (store/base.py) on one SQLite file: everything the indexer,
     graph queries, report and search read and write."""
 

@@ -26,7 +26,7 @@ and no DDL touches a graph a reader may be reading.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -45,7 +45,7 @@ from cartog_ci.store.postgres.search import PostgresSearch
 from cartog_ci.store.symbols import GraphTables
 
 if TYPE_CHECKING:
-    from cartog_ci.domain.results import IndexStats, NameMatch
+    from cartog_ci.domain.results import CoverageRun, IndexStats, NameMatch, RecordedSymbol
 
 TOOL_NAME = "cartog-ci"
 _SETUP_LOCK = 0x636172746F67  # "cartog": creating the shared schema and the extensions
@@ -323,6 +323,23 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
             if dropped[1]:
                 graphs.prune_shared_vectors(self.db)
         return dropped
+
+    # -- recorded coverage: SQLite only for now (docs/coverage.md) ------------
+
+    supports_coverage = False
+
+    def coverage_runs(self) -> list[CoverageRun]:
+        return []
+
+    def put_coverage(
+        self, run: CoverageRun, symbols: Mapping[str, str], hits: Iterable[tuple[str, str, str | None]]
+    ) -> None:
+        raise CartogError(
+            "recorded coverage is kept in the SQLite index only: import it without a database URL (docs/coverage.md)"
+        )
+
+    def recorded_coverage(self, commit: str, ids: Sequence[str]) -> dict[str, RecordedSymbol]:
+        return {}
 
     # -- recorded dependencies (index/deps.py; schema graph_m006) --------------
 

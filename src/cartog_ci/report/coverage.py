@@ -1,0 +1,298 @@
+"""Recorded coverage as an input (docs/coverage.md).
+
+``import_coverage`` reads coverage.py data files recorded with per-test
+contexts (``pytest --cov --cov-context=test``, or ``[run] dynamic_context =
+test_function``) and maps each executed line to the function or method
+whose body holds it, on the commit the coverage was recorded on (the work
+tree must be that commit's for the measured files: the index's line ranges
+are the work tree's). ``recorded_use`` and ``apply_coverage`` give the
+report the tests whose recorded run executed a changed symbol, and
+"untested" only where a recording of the symbol's base body shows no test
+executed it.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cartog_ci import git
+from cartog_ci.domain import Symbol
+from cartog_ci.domain.results import ChangedSymbol, CoverageRun, CoverageUse
+from cartog_ci.errors import CartogError
+from cartog_ci.languages import is_test
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
+
+FUNCTION_KINDS = ("function", "method")
+# pytest-cov's test contexts: "tests/test_a.py::TestA::test_b[1]|run" (also |setup, |teardown)
+_PHASE = re.compile(r"\|(?:setup|run|teardown)$")
+_PARAMS = re.compile(r"\[.*\]$")
+_HEADER = re.compile(r"\s*(?:async\s+)?def\s")
+MISSING_COVERAGE = "reading coverage.py data needs the coverage package: pip install 'cartog-ci[coverage]'"
+
+
+@dataclass
+class Imported:
+    """What an import found, for the command to say."""
+
+    commit: str
+    files: int = 0  # measured files of the repository
+    outside: list[str] = field(default_factory=list)  # measured files not in it
+    functions: int = 0  # functions and methods of the measured files
+    executed: int = 0  # of those, executed by at least one test
+    contexts: int = 0  # test contexts of the recording
+    unknown_contexts: list[str] = field(default_factory=list)  # naming no test the index knows
+
+
+# -- reading -----------------------------------------------------------------
+
+
+def read_coverage_py(path: Path) -> dict[str, dict[int, set[str]]]:
+    """Measured file (as recorded) -> line -> the contexts that executed it
+    (the empty one: outside any test, as at import or collection)."""
+    try:
+        from coverage import CoverageData
+        from coverage.exceptions import CoverageException
+    except ImportError as exc:
+        raise CartogError(MISSING_COVERAGE) from exc
+    if not path.is_file():
+        raise CartogError(f"no coverage data file {path}: pass the .coverage file that pytest --cov wrote")
+    data = CoverageData(basename=str(path))
+    try:
+        data.read()
+        out: dict[str, dict[int, set[str]]] = {}
+        for measured in sorted(data.measured_files()):
+            lines = {line: set(contexts) for line, contexts in data.contexts_by_lineno(measured).items()}
+            out[measured] = {line: contexts for line, contexts in lines.items() if contexts}
+        per_test = any(data.measured_contexts() - {""})
+    except (CoverageException, sqlite3.Error) as exc:
+        raise CartogError(f"{path} is not a coverage.py data file ({exc}): pass the .coverage file that pytest --cov wrote") from exc
+    if out and not per_test:
+        raise CartogError(
+            f"{path} records no per-test contexts: record it with pytest --cov --cov-context=test, "
+            "or [run] dynamic_context = test_function"
+        )
+    return out
+
+
+# -- mapping -----------------------------------------------------------------
+
+
+class IndexedPaths:
+    """The indexed paths, by file name (a measured path is matched against
+    those of its own name only)."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.by_name: dict[str, list[str]] = {}
+        for p in paths:
+            self.by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+
+    def ending(self, text: str) -> list[str]:
+        """The indexed paths that ``text`` is or ends with."""
+        return [k for k in self.by_name.get(text.rsplit("/", 1)[-1], ()) if text == k or text.endswith("/" + k)]
+
+
+def repository_path(measured: str, root: Path, known: IndexedPaths) -> str | None:
+    """The indexed path of a measured file: under ``root``, else the longest
+    indexed path it ends with (coverage recorded in another checkout)."""
+    text = measured.replace("\\", "/")
+    prefix = str(root).rstrip("/") + "/"
+    found = known.ending(text)
+    if text.startswith(prefix) and text[len(prefix) :] in found:
+        return text[len(prefix) :]
+    return max(found, key=len) if found else None
+
+
+def function_lines(symbols: Sequence[Symbol], text: str) -> dict[int, str]:
+    """Line -> the function or method whose body holds it, innermost first.
+    A function's own ``def`` line and decorators run when it is defined, not
+    when it is called: they belong to what encloses it."""
+    lines = text.splitlines()
+    owner: dict[int, str] = {}
+    functions = [s for s in symbols if s.kind in FUNCTION_KINDS]
+    for s in sorted(functions, key=lambda s: s.start_line - s.end_line):  # outermost first
+        header = s.start_line
+        while header < s.end_line and header <= len(lines) and not _HEADER.match(lines[header - 1]):
+            header += 1
+        for line in range(header + 1, s.end_line + 1):
+            owner[line] = s.id
+    return owner
+
+
+class TestNames:
+    """Test contexts to test symbols: a pytest node ID
+    (``tests/test_a.py::TestA::test_b[1]|run``, its path relative to
+    pytest's rootdir) or a coverage.py ``test_function`` context
+    (``tests.test_a.TestA.test_b``, by module)."""
+
+    def __init__(self, store: Store, files: IndexedPaths) -> None:
+        self.store = store
+        self.files = files
+        self._in_file: dict[str, dict[str, str]] = {}
+        self._modules: dict[str, list[str]] | None = None
+        self._cache: dict[str, str | None] = {}
+
+    def resolve(self, context: str) -> str | None:
+        if context not in self._cache:
+            self._cache[context] = self._resolve(context)
+        return self._cache[context]
+
+    def _resolve(self, context: str) -> str | None:
+        text = _PHASE.sub("", context)
+        if "::" in text:
+            path, _, rest = text.partition("::")
+            qualified = ".".join(_PARAMS.sub("", part) for part in rest.split("::"))
+            return self._first(self.files.ending(path), qualified)
+        parts = _PARAMS.sub("", text).split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module, qualified = ".".join(parts[:cut]), ".".join(parts[cut:])
+            found = self._first(self._module_files(module), qualified)
+            if found is not None:
+                return found
+        return None
+
+    def _first(self, files: list[str], qualified: str) -> str | None:
+        for f in sorted(files, key=len):
+            found = self._tests_in(f).get(qualified)
+            if found is not None:
+                return found
+        return None
+
+    def _tests_in(self, path: str) -> dict[str, str]:
+        if path not in self._in_file:
+            self._in_file[path] = {
+                s.qualified_name: s.id for s in self.store.symbols_in_file(path) if s.kind in FUNCTION_KINDS and is_test(s)
+            }
+        return self._in_file[path]
+
+    def _module_files(self, module: str) -> list[str]:
+        if self._modules is None:
+            self._modules = {}
+            for path, symbol_id, _ in self.store.modules():
+                self._modules.setdefault(symbol_id.rsplit(":", 1)[-1], []).append(path)
+        tail = "." + module
+        return [p for name, paths in self._modules.items() if name == module or name.endswith(tail) for p in paths]
+
+
+def import_coverage(root: Path, store: Store, paths: Sequence[Path], *, commit: str) -> Imported:
+    """Read ``paths`` (coverage.py data files of one recording), map them to
+    the functions and methods of ``commit`` and store them as its recording
+    (replacing any earlier one). The index must be up to date with the work
+    tree, and the measured files must be as ``commit`` has them."""
+    recorded: dict[str, dict[int, set[str]]] = {}
+    for data_file in paths:
+        for measured, lines in read_coverage_py(data_file).items():
+            into = recorded.setdefault(measured, {})
+            for line, line_contexts in lines.items():
+                into.setdefault(line, set()).update(line_contexts)
+    known = IndexedPaths(store.file_hashes())
+    result = Imported(commit)
+    by_path: dict[str, dict[int, set[str]]] = {}
+    for measured, lines in recorded.items():
+        mapped = repository_path(measured, root, known)
+        if mapped is None:
+            result.outside.append(measured)
+        else:
+            by_path.setdefault(mapped, {}).update(lines)
+    if not by_path:
+        example = f" (e.g. {result.outside[0]})" if result.outside else ""
+        raise CartogError(
+            f"none of the {len(recorded)} measured file(s) is in this repository's index{example}: "
+            "import in the repository the coverage was recorded in"
+        )
+    _check_commit(root, commit, sorted(by_path))
+    names = TestNames(store, known)
+    symbols: dict[str, str] = {}
+    hits: set[tuple[str, str, str | None]] = set()
+    contexts: set[str] = set()
+    for file, lines in sorted(by_path.items()):
+        in_file = store.symbols_in_file(file)
+        symbols.update((s.id, s.content_hash) for s in in_file if s.kind in FUNCTION_KINDS)
+        owner = function_lines(in_file, (root / file).read_text(encoding="utf-8", errors="replace"))
+        for line, line_contexts in lines.items():
+            contexts |= line_contexts
+            symbol_id = owner.get(line)
+            if symbol_id is not None:
+                # the empty context (run at import or collection) is kept: a
+                # function it ran is never "untested", though it names no test
+                hits.update((symbol_id, c, names.resolve(c) if c else None) for c in line_contexts)
+    contexts.discard("")
+    result.files = len(by_path)
+    result.functions = len(symbols)
+    result.executed = len({s for s, c, _ in hits if c})
+    result.contexts = len(contexts)
+    result.unknown_contexts = sorted(c for c in contexts if names.resolve(c) is None)
+    run = CoverageRun(commit, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), len(contexts), len(by_path))
+    with store.transaction():
+        store.put_coverage(run, symbols, sorted(hits, key=lambda h: (h[0], h[1])))
+    return result
+
+
+def _check_commit(root: Path, commit: str, paths: list[str]) -> None:
+    """The measured files must be as ``commit`` has them: the index's line
+    ranges are the work tree's."""
+    present: set[str] = set()
+    for start in range(0, len(paths), 500):
+        listed = git.run(root, "--literal-pathspecs", "ls-tree", "-r", "-z", "--name-only", commit, "--", *paths[start : start + 500])
+        present.update(listed.decode("utf-8", "surrogateescape").split("\0"))
+    differ = sorted((set(paths) - present) | git.differing_from(root, commit, paths))
+    if differ:
+        raise CartogError(
+            f"{len(differ)} measured file(s) differ in the work tree from commit {commit[:12]} (e.g. {differ[0]}): "
+            "check out the commit the coverage was recorded on, or pass --commit"
+        )
+
+
+# -- the report --------------------------------------------------------------
+
+
+def recorded_use(store: Store, root: Path, merge_base: str | None) -> CoverageUse | None:
+    """The recording the report reads: the merge-base's, else the nearest
+    recorded ancestor of it (None without one)."""
+    if not merge_base or not store.supports_coverage:
+        return None
+    runs = store.coverage_runs()
+    for run in runs:
+        if run.commit == merge_base:
+            return CoverageUse(run.commit, True, run.contexts)
+    nearest: tuple[int, CoverageRun] | None = None
+    for run in runs:
+        distance = git.ancestor_distance(root, run.commit, merge_base)
+        if distance is not None and (nearest is None or distance < nearest[0]):
+            nearest = (distance, run)
+    return CoverageUse(nearest[1].commit, False, nearest[1].contexts) if nearest else None
+
+
+def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol], *, in_test_code: set[str]) -> None:
+    """Each changed symbol with a base version gets the tests whose recorded
+    run executed that version (those the index still has), and is
+    "untested" when the recording holds its base body (same content hash)
+    and no test executed it. ``in_test_code``: IDs of changed symbols in
+    test code (never "untested")."""
+    olds = {c.change.old.id: c for c in changed if c.change.old is not None}
+    recorded = store.recorded_coverage(use.commit, list(olds))
+    tests = store.symbols({t for r in recorded.values() for t in r.tests})
+    for old_id, item in olds.items():
+        found = recorded.get(old_id)
+        old = item.change.old
+        if found is None or old is None:
+            continue
+        item.covered_by = sorted(
+            (tests[t] for t in found.tests if t in tests), key=lambda s: (s.file, s.start_line, s.id)
+        )
+        item.recorded_older = found.content_hash != old.content_hash
+        item.untested = (
+            not found.executed
+            and not item.recorded_older
+            and item.change.category in ("modified", "renamed")
+            and old.kind in FUNCTION_KINDS
+            and item.symbol.id not in in_test_code
+        )
+

@@ -1,0 +1,123 @@
+"""Recorded coverage in SQLite (migration m013, docs/coverage.md): per
+commit, each function and method of the measured files with its content
+hash at that commit, and the tests whose recorded run executed it.
+
+``coverage_runs``: one row a commit (importing again for a commit replaces
+its rows); ``coverage_symbols``: (run, symbol, content hash then);
+``coverage_hits``: (run, symbol, context, the test symbol the context names
+or NULL). Symbol IDs and contexts are kept once in ``coverage_texts``. The
+graph's tables and a re-index leave these alone; only the newest
+``KEEP_RUNS`` recordings are kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from cartog_ci.domain.results import CoverageRun, RecordedSymbol
+from cartog_ci.store.tables import Tables, chunks
+
+# Recordings kept (the newest by import time): a default branch recorded
+# on each push keeps its last few commits, which is what merge-bases need.
+KEEP_RUNS = 20
+
+
+class CoverageRows(Tables):
+    """Recorded coverage on the store's connection."""
+
+    supports_coverage = True
+
+    def coverage_runs(self) -> list[CoverageRun]:
+        """The recordings, newest import first."""
+        rows = self.db.execute(
+            "SELECT commit_sha, imported_at, contexts, files FROM coverage_runs ORDER BY imported_at DESC, id DESC"
+        )
+        return [CoverageRun(str(c), str(at), int(n), int(f)) for c, at, n, f in rows]
+
+    def put_coverage(
+        self, run: CoverageRun, symbols: Mapping[str, str], hits: Iterable[tuple[str, str, str | None]]
+    ) -> None:
+        """Replace the recording of ``run.commit``: ``symbols`` (ID -> content
+        hash) of the measured files, ``hits`` (symbol ID, context, test ID or
+        None)."""
+        hits = list(hits)
+        self._drop_run(run.commit)
+        self.db.execute(
+            "INSERT INTO coverage_runs (commit_sha, imported_at, contexts, files) VALUES (?, ?, ?, ?)",
+            (run.commit, run.imported_at, run.contexts, run.files),
+        )
+        run_id = int(self.db.execute("SELECT id FROM coverage_runs WHERE commit_sha = ?", (run.commit,)).fetchone()[0])
+        keys = self._texts(list(symbols) + [t for h in hits for t in (h[1], h[2]) if t is not None])
+        self.db.executemany(
+            "INSERT INTO coverage_symbols (run, symbol_key, content_hash) VALUES (?, ?, ?)",
+            ((run_id, keys[i], h) for i, h in symbols.items()),
+        )
+        self.db.executemany(
+            "INSERT OR IGNORE INTO coverage_hits (run, symbol_key, context_key, test_key) VALUES (?, ?, ?, ?)",
+            ((run_id, keys[s], keys[c], keys[t] if t is not None else None) for s, c, t in hits),
+        )
+        for old in self.coverage_runs()[KEEP_RUNS:]:
+            self._drop_run(old.commit)
+
+    def recorded_coverage(self, commit: str, ids: Sequence[str]) -> dict[str, RecordedSymbol]:
+        """What the recording of ``commit`` says of these symbols (those of
+        its measured files), by ID; tests and contexts sorted."""
+        row = self.db.execute("SELECT id FROM coverage_runs WHERE commit_sha = ?", (commit,)).fetchone()
+        if row is None:
+            return {}
+        run_id = int(row[0])
+        out: dict[str, RecordedSymbol] = {}
+        for chunk in chunks(list(dict.fromkeys(ids))):
+            marks = ", ".join("?" * len(chunk))
+            hashes = dict(
+                self.db.execute(
+                    f"SELECT t.text, s.content_hash FROM coverage_symbols s JOIN coverage_texts t ON t.key = s.symbol_key "
+                    f"WHERE s.run = ? AND t.text IN ({marks})",
+                    (run_id, *chunk),
+                )
+            )
+            tests: dict[str, set[str]] = {}
+            unknown: dict[str, set[str]] = {}
+            for symbol_id, context, test in self.db.execute(
+                f"SELECT t.text, c.text, x.text FROM coverage_hits h JOIN coverage_texts t ON t.key = h.symbol_key "
+                f"JOIN coverage_texts c ON c.key = h.context_key LEFT JOIN coverage_texts x ON x.key = h.test_key "
+                f"WHERE h.run = ? AND t.text IN ({marks})",
+                (run_id, *chunk),
+            ):
+                if test is not None:
+                    tests.setdefault(symbol_id, set()).add(test)
+                else:
+                    unknown.setdefault(symbol_id, set()).add(context)
+            for symbol_id, content_hash in hashes.items():
+                out[symbol_id] = RecordedSymbol(
+                    symbol_id,
+                    content_hash,
+                    tuple(sorted(tests.get(symbol_id, ()))),
+                    tuple(sorted(unknown.get(symbol_id, ()))),
+                )
+        return out
+
+    def _drop_run(self, commit: str) -> None:
+        row = self.db.execute("SELECT id FROM coverage_runs WHERE commit_sha = ?", (commit,)).fetchone()
+        if row is None:
+            return
+        for table in ("coverage_hits", "coverage_symbols"):
+            self.db.execute(f"DELETE FROM {table} WHERE run = ?", (row[0],))
+        self.db.execute("DELETE FROM coverage_runs WHERE id = ?", (row[0],))
+        # one pass over the rows left (SQLite builds the NOT IN set once)
+        self.db.execute(
+            "DELETE FROM coverage_texts WHERE key NOT IN (SELECT symbol_key FROM coverage_symbols "
+            "UNION SELECT symbol_key FROM coverage_hits UNION SELECT context_key FROM coverage_hits "
+            "UNION SELECT test_key FROM coverage_hits WHERE test_key IS NOT NULL)"
+        )
+
+    def _texts(self, texts: Iterable[str]) -> dict[str, int]:
+        wanted = list(dict.fromkeys(texts))
+        self.db.executemany("INSERT OR IGNORE INTO coverage_texts (text) VALUES (?)", ((t,) for t in wanted))
+        out: dict[str, int] = {}
+        for chunk in chunks(wanted):
+            marks = ", ".join("?" * len(chunk))
+            out.update(
+                (str(t), int(k)) for t, k in self.db.execute(f"SELECT text, key FROM coverage_texts WHERE text IN ({marks})", chunk)
+            )
+        return out

@@ -1,0 +1,359 @@
+"""Recorded coverage as an input (docs/coverage.md): a real tiny Python
+project in tmp_path, its suite run with ``pytest --cov --cov-context=test``,
+the data imported with ``cartog-ci coverage import``, and the report before
+and after (golden Markdown, terminal and JSON).
+
+Regenerate the goldens after an intended change with
+``CARTOG_UPDATE_SNAPSHOTS=1 bash scripts/test tests/report``; review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cartog_ci.cli import main
+from cartog_ci.domain.results import CoverageRun
+from cartog_ci.report.coverage import IndexedPaths, function_lines, repository_path
+from cartog_ci.store.coverage_rows import KEEP_RUNS
+from cartog_ci.store.sqlite import SqliteStore
+from tests.report.test_scenarios import _snapshot
+from tests.testing.fixtures import commit, git, init_repo, write
+
+pytest.importorskip("pytest_cov")  # the test extra (pyproject.toml) installs it
+
+# The routes are reached through a registry: no static graph sees a test
+# call `hello` (framework dispatch, issue 30); the recorded run does.
+ROUTES = '''ROUTES = {}
+
+
+def route(name):
+    def register(fn):
+        ROUTES[name] = fn
+        return fn
+
+    return register
+
+
+@route("hello")
+def hello(who):
+    return "hello " + who
+
+
+@route("bye")
+def bye(who):
+    return "bye " + who
+
+
+def shout(text):
+    return text.upper()
+'''
+PROJECT = {
+    "pyproject.toml": '[project]\nname = "app"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
+    "app/__init__.py": "",
+    "app/routes.py": ROUTES,
+    "app/server.py": "from app.routes import ROUTES\n\n\ndef dispatch(name, *args):\n    return ROUTES[name](*args)\n",
+    "tests/test_server.py": (
+        "from app.server import dispatch\n\n\n"
+        "def test_hello():\n    assert dispatch('hello', 'you') == 'hello you'\n\n\n"
+        "def test_bye():\n    assert dispatch('bye', 'you') == 'bye you'\n"
+    ),
+}
+
+
+def _record(repo: Path, data: Path) -> None:
+    """The project's suite with per-test contexts, as its CI would run it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_CORE"))}
+    env["COVERAGE_FILE"] = str(data)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=app", "--cov-context=test"],
+        cwd=repo, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _reports(capsys: pytest.CaptureFixture[str], repo: Path, name: str) -> dict[str, object]:
+    args = ("report", "--repo", str(repo), "--base", "main", "--no-related")
+    code, markdown, err = _cli(capsys, *args, "--format", "markdown")
+    assert code == 0, err
+    _snapshot(f"{name}.md", markdown)
+    code, text, err = _cli(capsys, *args)
+    assert code == 0, err
+    _snapshot(f"{name}.txt", text)
+    code, out, err = _cli(capsys, *args, "--format", "json")
+    assert code == 0, err
+    data: dict[str, object] = json.loads(out)
+    _snapshot(f"{name}.json", json.dumps(data, indent=2, sort_keys=True) + "\n")
+    return data
+
+
+def _tests(data: dict[str, object]) -> list[tuple[str, list[str]]]:
+    return [(t["id"], t["chosen_by"]) for t in data["tests"]]  # type: ignore[union-attr,index]
+
+
+def test_recorded_coverage_changes_the_tests_to_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, PROJECT)
+    base = commit(repo, "routes")
+    git(repo, "checkout", "-q", "-b", "feature")
+    routes = repo / "app/routes.py"
+    routes.write_text(ROUTES.replace('"hello " + who', '"hello, " + who').replace("text.upper()", "text.upper() + '!'"))
+    commit(repo, "comma; shout louder")
+
+    # without coverage: what the graph knows, said as that; no verdict, no gate
+    before = _reports(capsys, repo, "coverage_before")
+    assert _tests(before) == []
+    assert [(c["symbol"]["qualified_name"], c["unreached"], c["untested"]) for c in before["changed"] if c["symbol"]["kind"] == "function"] == [  # type: ignore[union-attr,index]
+        ("hello", True, False),
+        ("shout", True, False),
+    ]
+    code, _, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--fail-on", "untested")
+    assert (code, err) == (
+        0,
+        "cartog-ci: --fail-on untested: no coverage recorded for this base, nothing to fail on "
+        "(record it with `cartog-ci coverage import`, docs/coverage.md)\n",
+    )
+
+    # the default branch records its suite's coverage, and imports it
+    git(repo, "checkout", "-q", "main")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    code, out, err = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
+    assert (code, err) == (0, "")
+    assert out == f"coverage recorded at {base[:12]}: 2 test context(s), 3 file(s), 3 of 6 function(s) executed by a test\n"
+
+    # with it: the route's test is run, chosen by the recording; the helper
+    # no test ran is "untested", said with the coverage's commit
+    git(repo, "checkout", "-q", "feature")
+    after = _reports(capsys, repo, "coverage_after")
+    assert _tests(after) == [("tests/test_server.py:function:test_hello", ["coverage"])]
+    assert after["test_commands"] == ["pytest tests/test_server.py::test_hello"]
+    assert after["coverage"] == {"commit": base, "at_base": True, "contexts": 2}
+    assert [(c["symbol"]["qualified_name"], c["covered_by"], c["untested"]) for c in after["changed"] if c["symbol"]["kind"] == "function"] == [  # type: ignore[union-attr,index]
+        ("hello", ["tests/test_server.py:function:test_hello"], False),
+        ("shout", [], True),
+    ]
+    code, _, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--fail-on", "untested")
+    assert (code, err) == (
+        1,
+        f"cartog-ci: failing (--fail-on): coverage recorded at {base[:12]} shows no test executed 1 changed function(s)\n",
+    )
+
+
+def test_a_recording_of_an_older_commit_keeps_its_tests_but_says_no_untested(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Coverage recorded at an ancestor of the base: a function changed in
+    between keeps the tests that ran its older body, and is never called
+    "untested" from it (the recording is not of the base's body)."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, PROJECT)
+    old = commit(repo, "routes")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    assert _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))[0] == 0
+    write(repo, {"app/routes.py": ROUTES.replace("text.upper()", "text.upper().strip()")})
+    commit(repo, "strip")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"app/routes.py": ROUTES.replace("text.upper()", "text.strip()").replace('"hello " + who', '"hi " + who')})
+    commit(repo, "no shouting")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["coverage"] == {"commit": old, "at_base": False, "contexts": 2}
+    assert [(c["symbol"]["qualified_name"], c["covered_by"], c["untested"]) for c in report["changed"] if c["symbol"]["kind"] == "function"] == [
+        ("hello", ["tests/test_server.py:function:test_hello"], False),
+        ("shout", [], False),  # its body at the base is not the one recorded
+    ]
+    code, markdown, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "markdown")
+    assert code == 0, err
+    assert (
+        f"- reach the change: 1 test(s) (1 ran it before this change, in the coverage recorded at `{old[:12]}`, "
+        "an ancestor of the base): `test_hello`\n"
+    ) in markdown
+    assert "Untested" not in markdown and "no coverage recorded" not in markdown
+    assert (
+        "No test calls `shout` within 2 calls in the graph, and none executed its older body in the coverage "
+        f"recorded at `{old[:12]}` (it changed between that commit and the base).\n"
+    ) in markdown
+
+
+def test_import_refuses_what_it_cannot_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, PROJECT)
+    base = commit(repo, "routes")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    (repo / "app/routes.py").write_text(ROUTES + "\n\ndef later():\n    return 1\n")
+    code, _, err = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
+    assert (code, err) == (
+        2,
+        f"cartog-ci: 1 measured file(s) differ in the work tree from commit {base[:12]} (e.g. app/routes.py): "
+        "check out the commit the coverage was recorded on, or pass --commit\n",
+    )
+    not_data = tmp_path / "notes.txt"
+    not_data.write_text("hello\n")
+    code, _, err = _cli(capsys, "coverage", "import", str(not_data), "--repo", str(repo))
+    assert code == 2
+    assert err.startswith(f"cartog-ci: {not_data} is not a coverage.py data file (") and err.count("\n") == 1
+    code, _, err = _cli(capsys, "coverage", "import", str(tmp_path / "missing"), "--repo", str(repo))
+    assert (code, err) == (
+        2,
+        f"cartog-ci: no coverage data file {tmp_path / 'missing'}: pass the .coverage file that pytest --cov wrote\n",
+    )
+
+
+def test_without_the_coverage_package_one_line_says_what_to_install(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, PROJECT)
+    commit(repo, "routes")
+    monkeypatch.setitem(sys.modules, "coverage", None)  # as if not installed: import fails
+    code, _, err = _cli(capsys, "coverage", "import", str(tmp_path / "x"), "--repo", str(repo))
+    assert (code, err) == (
+        2,
+        "cartog-ci: reading coverage.py data needs the coverage package: pip install 'cartog-ci[coverage]'\n",
+    )
+
+
+def test_contexts_without_tests_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, PROJECT)
+    commit(repo, "routes")
+    data = tmp_path / "plain.db"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_CORE"))}
+    env["COVERAGE_FILE"] = str(data)
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=app"],
+        cwd=repo, env=env, capture_output=True, check=True,
+    )  # fmt: skip
+    code, _, err = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
+    assert (code, err) == (
+        2,
+        f"cartog-ci: {data} records no per-test contexts: record it with pytest --cov --cov-context=test, "
+        "or [run] dynamic_context = test_function\n",
+    )
+
+
+# -- the parts, on their own ---------------------------------------------------
+
+
+def test_a_functions_def_line_and_decorators_belong_to_what_encloses_it(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, PROJECT)
+    commit(repo, "routes")
+    assert main(["index", "--repo", str(repo)]) == 0
+    with SqliteStore(repo / ".cartog-ci/index.db") as store:
+        owner = function_lines(store.symbols_in_file("app/routes.py"), ROUTES)
+    # route: 4-9 (its def line 4 is module code); register: 5-7 within it
+    assert {line: owner.get(line) for line in range(1, 24)} == {
+        1: None, 2: None, 3: None, 4: None,
+        5: "app/routes.py:function:route",  # `def register` runs when route is called
+        6: "app/routes.py:function:route.register", 7: "app/routes.py:function:route.register",
+        8: "app/routes.py:function:route", 9: "app/routes.py:function:route",
+        10: None, 11: None, 12: None, 13: None,  # @route("hello") and its def: module code
+        14: "app/routes.py:function:hello",
+        15: None, 16: None, 17: None, 18: None,
+        19: "app/routes.py:function:bye",
+        20: None, 21: None, 22: None,
+        23: "app/routes.py:function:shout",
+    }  # fmt: skip
+
+
+def test_measured_paths_map_to_the_index(tmp_path: Path) -> None:
+    known = IndexedPaths(["app/routes.py", "backend/app/routes.py", "app/server.py"])
+    assert repository_path(str(tmp_path / "app/routes.py"), tmp_path, known) == "app/routes.py"
+    # recorded in another checkout (a CI runner): the longest indexed path it ends with
+    assert repository_path("/runner/work/x/backend/app/routes.py", tmp_path, known) == "backend/app/routes.py"
+    assert repository_path("/usr/lib/python3/site.py", tmp_path, known) is None
+
+
+def test_stored_per_commit_replaced_on_import_and_bounded(tmp_path: Path) -> None:
+    with SqliteStore(tmp_path / "index.db") as store:
+        with store.transaction():
+            store.put_coverage(CoverageRun("a" * 40, "2026-01-01T00:00:00Z", 2, 1), {"f.py:function:f": "h1"}, [
+                ("f.py:function:f", "t.py::test_f|run", "t.py:function:test_f"),
+                ("f.py:function:f", "t.py::gone|run", None),
+            ])  # fmt: skip
+        found = store.recorded_coverage("a" * 40, ["f.py:function:f", "f.py:function:other"])
+        assert {k: (v.content_hash, v.tests, v.unknown_contexts) for k, v in found.items()} == {
+            "f.py:function:f": ("h1", ("t.py:function:test_f",), ("t.py::gone|run",)),
+        }
+        with store.transaction():  # the same commit again: replaced, not added to
+            store.put_coverage(CoverageRun("a" * 40, "2026-01-02T00:00:00Z", 0, 1), {"f.py:function:f": "h2"}, [])
+        again = store.recorded_coverage("a" * 40, ["f.py:function:f"])["f.py:function:f"]
+        assert (again.content_hash, again.executed) == ("h2", False)
+        for i in range(KEEP_RUNS + 2):
+            with store.transaction():
+                store.put_coverage(CoverageRun(f"{i:040d}", f"2026-02-{i + 1:02d}T00:00:00Z", 0, 1), {"g": "h"}, [])
+        runs = store.coverage_runs()
+        assert (len(runs), runs[0].commit, runs[-1].commit) == (KEEP_RUNS, f"{KEEP_RUNS + 1:040d}", f"{2:040d}")
+        texts = store.db.execute("SELECT text FROM coverage_texts ORDER BY text").fetchall()
+        assert texts == [("g",)]  # the dropped recordings' texts went with them
+
+
+def test_the_test_command_runs_the_selection_with_the_projects_runner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`cartog-ci test`: the report's commands, dry or run; the exit code is
+    the runner's (pytest from this interpreter's folder)."""
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    for name in [k for k in os.environ if k.startswith(("PYTEST_", "COV_CORE"))]:
+        monkeypatch.delenv(name)
+    repo = init_repo(tmp_path / "repo")
+    write(repo, PROJECT)
+    commit(repo, "routes")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    assert _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))[0] == 0
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"app/routes.py": ROUTES.replace('"hello " + who', '"hello, " + who')})
+    commit(repo, "a comma")
+    code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--dry-run")
+    assert (code, out, err) == (
+        0,
+        "pytest tests/test_server.py::test_hello\n",
+        "cartog-ci: 1 test(s) reach the change (0 by the graph, 1 by recorded coverage), 0 edited by it; "
+        "the commands run 1\n",
+    )
+    # the comma breaks test_hello: the runner's exit code is the command's
+    code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--json", "--", "-q", "-p", "no:cacheprovider")
+    assert code == 1
+    assert json.loads(out)["results"] == [
+        {"command": "pytest tests/test_server.py::test_hello -q -p no:cacheprovider", "exit": 1}
+    ]
+    git(repo, "checkout", "-q", "main")
+    code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--dry-run")
+    assert (code, out, err) == (0, "", "cartog-ci: no test to run for this change\n")
+
+
+def test_a_function_run_at_import_only_is_never_untested(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Run while the module is imported (collection, no test context): no
+    test to name, but it ran, and a change to it reaches every importer."""
+    repo = init_repo(tmp_path / "repo")
+    banner = '\n\ndef banner():\n    return "routes"\n\n\nBANNER = banner()\n'
+    write(repo, PROJECT | {"app/routes.py": ROUTES + banner})
+    commit(repo, "routes")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    code, out, _ = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
+    assert code == 0 and "3 of 7 function(s) executed by a test" in out
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"app/routes.py": ROUTES + banner.replace('"routes"', '"ROUTES"')})
+    commit(repo, "louder banner")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    changed = [c for c in json.loads(out)["changed"] if c["symbol"]["kind"] == "function"]
+    assert [(c["symbol"]["qualified_name"], c["covered_by"], c["untested"]) for c in changed] == [("banner", [], False)]
