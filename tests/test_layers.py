@@ -19,6 +19,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("report", "search"),
     ("index",),
     ("graph", "embed", "workspace", "github"),
+    ("pr_comment",),  # the fork-PR comment from a checked artifact: the standard library and errors only
+    ("pr_artifact",),
     ("languages",),
     ("parse",),
     ("store", "git", "config"),
