@@ -104,7 +104,7 @@ def _as_local_hook(manifest: str, documented: dict[str, Any]) -> dict[str, Any]:
     """The pinned manifest's hook with the documented config's overrides, as a
     `repo: local` hook that runs this checkout's cartog-ci."""
     path = Path(manifest)
-    (hook,) = load_manifest(str(path))
+    (hook,) = [h for h in load_manifest(str(path)) if h["id"] == documented["id"]]
     local = {key: hook[key] for key in ("id", "name", "pass_filenames", "always_run", "require_serial", "verbose", "stages", "args")}
     local |= {k: v for k, v in documented.items() if k != "id"}
     entry = str(hook["entry"]).removeprefix("cartog-ci ")
@@ -118,7 +118,7 @@ def test_the_documented_hook_runs_on_a_commit(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setenv("PRE_COMMIT_COLOR", "never")
     manifest = tmp_path / "manifest.yaml"
     manifest.write_text(_at_pin(".pre-commit-hooks.yaml") or "")
-    (documented,) = yaml.safe_load(HOOK_CONFIG)["repos"][0]["hooks"]
+    (documented,) = [h for h in yaml.safe_load(HOOK_CONFIG)["repos"][0]["hooks"] if h["id"] == "cartog-ci"]
     repo = make_repo(tmp_path, "pyproj")
     config = {"repos": [{"repo": "local", "hooks": [_as_local_hook(str(manifest), documented)]}]}
     (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
