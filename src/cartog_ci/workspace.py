@@ -153,6 +153,7 @@ def open_database(ws: Workspace, url: str, *, create: bool) -> PostgresStore:
         commit=git.head(ws.root) if ws.is_git and create else None,
         at_commit=None if create else os.environ.get(GRAPH_COMMIT_ENV) or None,
         busy_timeout_ms=ws.config.busy_timeout_ms,
+        ancestry=(lambda older, newer: git.is_ancestor(ws.root, older, newer)) if ws.is_git and create else None,
     )
 
 

@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     ) as store:
         from cartog_ci.index.refresh import refresh  # ~25 ms of imports, under git's walk
 
+        said = len(store.notices)
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         done = refresh(
@@ -83,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
             ),
             parse_count=Meter("parsing", "files", terminal=terminal) if terminal or args.progress else None,
         )
+        for notice in store.notices[said:]:  # said by the run's write (a graph kept off the branch's latest)
+            sys.stderr.write(f"cartog-ci: {notice}\n")
         checked = _verify(ws, store, args) if args.verify else None
     result, embedded = done.index, done.embedded
     if args.json:
