@@ -33,7 +33,7 @@ from cartog_ci.errors import (
     IndexFromTheFuture,
     IndexMissing,
 )
-from cartog_ci.store import migrations
+from cartog_ci.store import checksum, migrations
 from cartog_ci.store.dependency_rows import DependencyRows
 from cartog_ci.store.edge_rows import EdgeRows
 from cartog_ci.store.symbol_rows import SymbolRows
@@ -148,6 +148,10 @@ def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, veri
                 raise CorruptIndex("integrity check failed")
         else:
             _check_length(db, path)
+        # written last by another cartog-ci (its meta says so): a checksum of ours may be stale
+        damaged = checksum.damage(path) if meta.get("tool_version") == __version__ else None
+        if damaged:
+            raise CorruptIndex(damaged)
     except (apsw.BusyError, apsw.LockedError) as exc:
         raise IndexBusy(
             f"index busy: {path} stayed locked by another process for {busy_timeout_ms / 1000:g} s; try again"
@@ -234,7 +238,16 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows):
         self.readonly = readonly
         self.rebuild = rebuild
         self.busy_timeout_ms = busy_timeout_ms
+        self.wrote = False  # a write transaction ran: the file is stamped when the store closes
         self.db = self._open()
+
+    def close(self) -> None:
+        """A writer done writing stamps the file's checksum (store/checksum.py);
+        a reader leaves the file as it found it."""
+        if self.wrote and not self.readonly:
+            with suppress(apsw.Error, OSError):
+                checksum.stamp(self.db, self.path, self.busy_timeout_ms)
+        self.db.close()
 
     # -- opening -------------------------------------------------------------
 
@@ -323,6 +336,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows):
         machine refuses (disk full, I/O error, out of memory) rolls back and
         ends in one line naming the cause and the file; the index stays as it
         was at the last commit."""
+        self.wrote = True
         try:
             with _savepoint(self.db, self._busy_message()):
                 yield
@@ -490,6 +504,7 @@ def _savepoint(
     except apsw.BusyError as exc:
         raise IndexBusy(busy_message) from exc
     try:
+        checksum.unstamp(db)  # in the write's own transaction: a killed run leaves no stale checksum
         yield
     except BaseException:
         if db.in_transaction:
