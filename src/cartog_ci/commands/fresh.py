@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from cartog_ci import workspace
-from cartog_ci.errors import IndexBusy
+from cartog_ci.errors import CartogError, IndexBusy
 from cartog_ci.index.refresh import refresh
 from cartog_ci.store.sqlite import read_only_reason
 
@@ -43,6 +43,7 @@ def fresh_store(ws: workspace.Workspace, *, no_refresh: bool) -> Iterator[Store]
         with workspace.open_store(ws, create=False) as store:
             yield store
         return
+    denied: CartogError | None = None
     with workspace.open_store(ws, create=True) as store:
         for notice in store.notices:
             _say(notice)
@@ -50,4 +51,14 @@ def fresh_store(ws: workspace.Workspace, *, no_refresh: bool) -> Iterator[Store]
             refresh(ws.root, store, ws.config, embed=False)
         except IndexBusy as exc:
             _say(f"{exc}; answering from its last committed state")
+        except CartogError as exc:
+            if type(exc).__name__ != "ReadOnlyRole":  # store/postgres/connection.py: psycopg is an extra
+                raise
+            denied = exc
+        if denied is None:
+            yield store
+            return
+    # a reader's role on a shared database: its graph as it is (the writer's run brings it up to date)
+    _say(f"{denied}; answering from the graph as it is, not brought up to date")
+    with workspace.open_store(ws, create=False) as store:
         yield store
