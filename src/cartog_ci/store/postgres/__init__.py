@@ -283,7 +283,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
 
     def _moves_forward(self, current: Graph) -> bool:
         """Whether this writer's commit may become the branch's latest over
-        ``current``'s (docs/integrations.md, "Which graph is a branch's
+        ``current``'s (docs/postgresql.md, "Which graph is a branch's
         latest"): a descendant of it may, an ancestor — a late run of an
         older push — may not. When git cannot relate them (a rewritten
         history, a commit this clone lacks), the run that began later wins:
