@@ -164,3 +164,39 @@ def test_an_unchanged_file_is_not_read_again(pristine: tuple[Path, Path], tmp_pa
     st = db.stat()
     Path(f"{db}.checked").write_text(f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {stored}\n")
     assert checksum.damage(db) is None
+
+
+def test_a_writer_that_meets_undecodable_text_stamps_nothing_and_rebuilds(
+    pristine: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`index` reads the stored symbols of a file it re-parses: a docstring
+    that no longer decodes fails its run, which then leaves no checksum
+    vouching for the damaged file; the command line moves it aside and the
+    run, done again on a new file, succeeds."""
+    repo = tmp_path / "repo"
+    shutil.copytree(pristine[0], repo)
+    db = tmp_path / "index.db"
+    shutil.copy(pristine[1], db)
+    _unstamp(db)
+    _set(db, _in_table(db, "symbol_rows", DOCSTRING) + 4, b"\xff")
+    init = repo / "shop" / "__init__.py"
+    init.write_text(init.read_text() + "\n\ndef added():\n    return 1\n")
+    code, _, err = _cli(capsys, repo, db, "index", "--no-embed")
+    assert (code, err) == (0, _notice(db, "text that does not decode (invalid start byte at byte 4)"))
+    stored, computed = checksum.digest(db)
+    assert stored == computed != 0
+    assert _cli(capsys, repo, db, "refs", "added", "--json")[0] == 0
+
+
+def test_a_store_whose_transaction_failed_stamps_nothing(pristine: tuple[Path, Path], tmp_path: Path) -> None:
+    """A failed transaction (what it met may have been damage) leaves the
+    file without a checksum rather than one vouching for what it read."""
+    db = tmp_path / "index.db"
+    shutil.copy(pristine[1], db)
+    store = SqliteStore(db)
+    with pytest.raises(RuntimeError), store:
+        with store.transaction():
+            store.set_meta("note", "written")
+        with store.transaction():
+            raise RuntimeError("met damage")
+    assert checksum.digest(db)[0] == 0

@@ -239,15 +239,21 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows):
         self.rebuild = rebuild
         self.busy_timeout_ms = busy_timeout_ms
         self.wrote = False  # a write transaction ran: the file is stamped when the store closes
+        self.failed = False  # unless one failed
         self.db = self._open()
 
     def close(self) -> None:
         """A writer done writing stamps the file's checksum (store/checksum.py);
         a reader leaves the file as it found it."""
-        if self.wrote and not self.readonly:
+        if self.wrote and not self.failed and not self.readonly:
             with suppress(apsw.Error, OSError):
                 checksum.stamp(self.db, self.path, self.busy_timeout_ms)
         self.db.close()
+
+    def __exit__(self, *exc_info: object) -> None:
+        if exc_info[0] is not None:  # a command that failed reading the file stamps nothing
+            self.failed = True
+        self.close()
 
     # -- opening -------------------------------------------------------------
 
@@ -339,7 +345,11 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows):
         self.wrote = True
         try:
             with _savepoint(self.db, self._busy_message()):
-                yield
+                try:
+                    yield
+                except BaseException:
+                    self.failed = True  # what it met may be damage: no checksum vouches for the file
+                    raise
         except (apsw.FullError, apsw.IOError, apsw.NoMemError, MemoryError) + _broken_pool() as exc:
             raise write_failure(self.path, exc) from exc
         except apsw.ReadOnlyError as exc:
