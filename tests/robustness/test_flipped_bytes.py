@@ -200,3 +200,20 @@ def test_a_store_whose_transaction_failed_stamps_nothing(pristine: tuple[Path, P
         with store.transaction():
             raise RuntimeError("met damage")
     assert checksum.digest(db)[0] == 0
+
+
+def test_a_compact_copy_for_the_cache_carries_a_checksum_of_its_own(pristine: tuple[Path, Path], tmp_path: Path) -> None:
+    """``VACUUM INTO`` copies the header's values (the checksum) over other
+    bytes: a plain copy reads as damaged, ``compact``'s (action.yml's Pack
+    step) as sound, and it answers as the original."""
+    plain, compacted = tmp_path / "plain.db", tmp_path / "compact.db"
+    conn = apsw.Connection(str(pristine[1]), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        conn.execute("VACUUM INTO ?", (str(plain),))
+    finally:
+        conn.close()
+    assert checksum.damage(plain) == CHECKSUM
+    checksum.compact(pristine[1], compacted)
+    assert checksum.damage(compacted) is None
+    with SqliteStore(compacted, rebuild=False) as a, SqliteStore(pristine[1], rebuild=False) as b:
+        assert a.all_symbols() == b.all_symbols()

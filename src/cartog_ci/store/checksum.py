@@ -24,7 +24,7 @@ which no program can set back.
 from __future__ import annotations
 
 import hashlib
-import os
+import sys
 from pathlib import Path
 
 import apsw
@@ -175,3 +175,34 @@ def behind_error(path: Path, exc: BaseException) -> str | None:
     finally:
         db.close()
     return None if rows == ["ok"] else f"integrity check: {rows[0]}"
+
+
+def compact(source: Path, target: Path) -> None:
+    """A compact copy of the index (``VACUUM INTO``: no free pages), with a
+    checksum of its own: the copy keeps the source's header values, and so
+    its checksum, over other bytes (action.yml's Pack step; a cache
+    restored from it is checked on its first open)."""
+    db = apsw.Connection(str(source), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        db.execute("VACUUM INTO ?", (str(target),))
+    finally:
+        db.close()
+    copy = apsw.Connection(str(target))
+    try:
+        if not stamp(copy, target, _STAMP_BUSY_MS):
+            raise RuntimeError(f"could not stamp {target}")
+    finally:
+        copy.close()
+
+
+def main(argv: list[str]) -> int:
+    """``python -m cartog_ci.store.checksum compact SOURCE TARGET`` (action.yml)."""
+    if len(argv) != 3 or argv[0] != "compact":
+        sys.stderr.write("usage: python -m cartog_ci.store.checksum compact SOURCE TARGET\n")
+        return 2
+    compact(Path(argv[1]), Path(argv[2]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
