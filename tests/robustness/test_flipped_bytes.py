@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import apsw
@@ -19,22 +18,9 @@ import pytest
 from cartog_ci.cli import main
 from cartog_ci.store import checksum
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.env import isolate_env
-from tests.testing.fixtures import index, make_repo
+from tests.robustness.test_index_faults import pristine  # noqa: F401 - the fixture: a repository, a good index of it
 
 DOCSTRING = b"Shop package: re-exports the public API."
-
-
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
-    """(repository, a good index of it, closed: stamped)."""
-    with pytest.MonkeyPatch.context() as mp:
-        isolate_env(tmp_path_factory, mp)
-        root = tmp_path_factory.mktemp("flips")
-        repo = make_repo(root, "pyproj")
-        good = root / "good.db"
-        index(repo, db=good)
-        yield repo, good
 
 
 def _cli(capsys: pytest.CaptureFixture[str], repo: Path, db: Path, *args: str) -> tuple[int, str, str]:

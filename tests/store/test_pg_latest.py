@@ -54,6 +54,16 @@ def _finish(path: Path, store: object) -> list[str]:
         return index_repository(path, store).notices  # type: ignore[arg-type]
 
 
+def _race(older: Path, newer: Path, *, older_last: bool) -> list[str]:
+    """Both writers opened, the older's run first (as pushes start runs),
+    then finished in the order asked; the notices of the one finishing
+    last (the first says nothing)."""
+    writers = dict(zip((older, newer), _writers([older, newer])))
+    order = [newer, older] if older_last else [older, newer]
+    assert _finish(order[0], writers[order[0]]) == []
+    return _finish(order[1], writers[order[1]])
+
+
 def _history(tmp_path: Path) -> tuple[Path, str, str, str]:
     origin = make_repo(tmp_path, "pyproj")
     x = git(origin, "rev-parse", "HEAD").strip()
@@ -70,17 +80,14 @@ def test_the_newer_commit_stays_latest_whichever_writer_finishes_last(
 ) -> None:
     origin, _, x1, x2 = _history(tmp_path)
     older, newer = _checkout(origin, x1, tmp_path / "run1"), _checkout(origin, x2, tmp_path / "run2")
-    w_older, w_newer = _writers([older, newer])
+    notices = _race(older, newer, older_last=last == "older")
     if last == "older":
-        assert _finish(newer, w_newer) == []
-        notices = _finish(older, w_older)
         assert notices == [
             f"main's latest graph stays at commit {x2[:12]} ({x1[:12]} is an ancestor of {x2[:12]}): "
             f"the graph of {x1[:12]} is stored, readable with CARTOG_CI_GRAPH_COMMIT={x1}"
         ]
     else:
-        assert _finish(older, w_older) == []
-        assert _finish(newer, w_newer) == []
+        assert notices == []
     assert _latest_commit(shared) == x2
     code, out, err = run_cli(capsys, "refs", "fresh_tip", "--repo", str(newer))
     assert (code, err) == (0, ""), err
@@ -131,17 +138,14 @@ def test_after_a_force_push_the_newer_push_wins(
         git(old_run, "fetch", "-q", "origin", "main")
         new_run = tmp_path / "new"
         git(old_run, "worktree", "add", "-q", "--detach", str(new_run), y)
-    w_old, w_new = _writers([old_run, new_run])
+    notices = _race(old_run, new_run, older_last=last == "old push")
     if last == "old push":
-        assert _finish(new_run, w_new) == []
-        notices = _finish(old_run, w_old)
         assert notices == [
             f"main's latest graph stays at commit {y[:12]} (the history was rewritten and the run that wrote "
             f"{y[:12]} began after this one): the graph of {x1[:12]} is stored, readable with "
             f"CARTOG_CI_GRAPH_COMMIT={x1}"
         ]
     else:
-        assert _finish(old_run, w_old) == []
-        assert _finish(new_run, w_new) == []
+        assert notices == []
     assert _latest_commit(shared) == y
     assert run_cli(capsys, "refs", "rewritten_one", "--repo", str(new_run))[0] == 0
