@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import sys
 from pathlib import Path
+from typing import cast
 
 import apsw
 
@@ -109,7 +110,8 @@ def damage(path: Path) -> str | None:
 
 def unstamp(db: apsw.Connection) -> None:
     """Inside a write transaction, before it writes: the file will change."""
-    if db.execute("PRAGMA user_version").fetchone()[0] or db.execute("PRAGMA application_id").fetchone()[0]:
+    values = db.execute("SELECT * FROM pragma_user_version, pragma_application_id").fetchall()
+    if values != [(0, 0)]:
         db.execute("PRAGMA user_version = 0")
         db.execute("PRAGMA application_id = 0")
 
@@ -146,7 +148,7 @@ def stamp(db: apsw.Connection, path: Path, busy_timeout_ms: int) -> bool:
 
 def _checkpointed(db: apsw.Connection) -> bool:
     """The log copied into the file and emptied."""
-    busy, frames, copied = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    busy, frames, copied = cast("tuple[int, int, int]", db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
     return not busy and frames in (0, -1) and copied in (0, -1)
 
 

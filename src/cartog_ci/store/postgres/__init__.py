@@ -298,7 +298,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
                 self._kept_off(current, f"{_short(self.commit)} is an ancestor of {_short(current.commit)}")
                 return False
         started = graphs.pointer_started(self.db, self.repository, self.branch)
-        if started is None or self._started >= started:  # type: ignore[operator]
+        if started is None or self._started >= started:
             return True
         self._kept_off(
             current,
