@@ -149,3 +149,23 @@ def test_after_a_force_push_the_newer_push_wins(
         assert notices == []
     assert _latest_commit(shared) == y
     assert run_cli(capsys, "refs", "rewritten_one", "--repo", str(new_run))[0] == 0
+
+
+def test_a_query_refreshed_at_an_older_commit_answers_from_its_graph_and_says_the_latest_stays(
+    shared: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`refs` brings the graph up to date with its clone first: in a clone
+    at X+1 after X+2 was indexed, it stores X+1's graph off the pointer,
+    says so, and answers from X+1's graph (its own tree)."""
+    origin, _, x1, x2 = _history(tmp_path)
+    older, newer = _checkout(origin, x1, tmp_path / "run1"), _checkout(origin, x2, tmp_path / "run2")
+    _finish(newer, _writers([newer])[0])
+    code, out, err = run_cli(capsys, "refs", "older_one", "--repo", str(older))
+    assert code == 0 and "older.py" in out
+    assert err == (
+        f"cartog-ci: main's latest graph stays at commit {x2[:12]} ({x1[:12]} is an ancestor of {x2[:12]}): "
+        f"the graph of {x1[:12]} is stored, readable with CARTOG_CI_GRAPH_COMMIT={x1}\n"
+    )
+    assert _latest_commit(shared) == x2
+    code, _, err = run_cli(capsys, "refs", "fresh_tip", "--repo", str(older))  # X+2's function: not in X+1's tree
+    assert code == 2 and "no symbol named" in err

@@ -45,10 +45,13 @@ def fresh_store(ws: workspace.Workspace, *, no_refresh: bool) -> Iterator[Store]
         return
     denied: CartogError | None = None
     with workspace.open_store(ws, create=True) as store:
+        said = len(store.notices)
         for notice in store.notices:
             _say(notice)
         try:
             refresh(ws.root, store, ws.config, embed=False)
+            for notice in store.notices[said:]:  # said by the run's write (a graph kept off the branch's latest)
+                _say(notice)
         except IndexBusy as exc:
             _say(f"{exc}; answering from its last committed state")
         except CartogError as exc:

@@ -128,6 +128,7 @@ def compute_report(
     """The report of ``comparison``, on an index brought up to date first
     (None, said on stderr: the pushed commits are not checked out here)."""
     with workspace.open_store(ws, create=True) as store:
+        said = len(store.notices)
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         _announce_first_run(ws.root, store)
@@ -137,6 +138,8 @@ def compute_report(
         # Related code needs neither: it embeds its own candidates.
         embed = related and store.vector_model() is not None
         refresh(ws.root, store, ws.config, embed=embed)
+        for notice in store.notices[said:]:  # said by the run's write (a graph kept off the branch's latest)
+            sys.stderr.write(f"cartog-ci: {notice}\n")
         limits = Limits(ws.config.max_file_bytes, ws.config.parse_timeout_ms)
         change = compute_change(ws.root, comparison, limits=limits)
         if sides.refuse_other_tree(ws.root, change, pushed=pushed):
