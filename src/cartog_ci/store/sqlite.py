@@ -148,8 +148,10 @@ def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, veri
                 raise CorruptIndex("integrity check failed")
         else:
             _check_length(db, path)
-        # written last by another cartog-ci (its meta says so): a checksum of ours may be stale
-        damaged = checksum.damage(path) if meta.get("tool_version") == __version__ else None
+        # written last by another cartog-ci (its meta says so, or its schema is older than ours,
+        # which would have migrated it): a checksum of ours may be stale
+        ours = meta.get("tool_version") == __version__ and _schema_current(db)
+        damaged = checksum.damage(path) if ours else None
         if damaged:
             raise CorruptIndex(damaged)
     except (apsw.BusyError, apsw.LockedError) as exc:
