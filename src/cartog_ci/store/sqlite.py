@@ -344,7 +344,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows):
         machine refuses (disk full, I/O error, out of memory) rolls back and
         ends in one line naming the cause and the file; the index stays as it
         was at the last commit."""
-        self.wrote = True
+        before = _written(self.db)
         try:
             with _savepoint(self.db, self._busy_message()):
                 try:
@@ -352,6 +352,8 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows):
                 except BaseException:
                     self.failed = True  # what it met may be damage: no checksum vouches for the file
                     raise
+            if _written(self.db) != before:
+                self.wrote = True  # a run that changed nothing leaves the checksum as it was: no stamp to write
         except (apsw.FullError, apsw.IOError, apsw.NoMemError, MemoryError) + _broken_pool() as exc:
             raise write_failure(self.path, exc) from exc
         except apsw.ReadOnlyError as exc:
@@ -488,6 +490,11 @@ def _set_wal(db: apsw.Connection, busy_timeout_ms: int) -> None:
             time.sleep(0.02)
 
 
+def _written(db: apsw.Connection) -> tuple[int, int]:
+    """What changes with any write: the rows changed so far, the schema's version."""
+    return db.total_changes(), cast("tuple[int]", db.execute("PRAGMA schema_version").fetchone())[0]
+
+
 @contextmanager
 def _savepoint(
     db: apsw.Connection, busy_message: str = "index busy: another process is writing it; try again"
@@ -515,8 +522,8 @@ def _savepoint(
         db.execute("BEGIN IMMEDIATE")
     except apsw.BusyError as exc:
         raise IndexBusy(busy_message) from exc
+    before = _written(db)
     try:
-        checksum.unstamp(db)  # in the write's own transaction: a killed run leaves no stale checksum
         yield
     except BaseException:
         if db.in_transaction:
@@ -524,6 +531,8 @@ def _savepoint(
                 db.execute("ROLLBACK")
         raise
     try:
+        if _written(db) != before:  # cleared with the write itself: a killed run leaves no stale checksum
+            checksum.unstamp(db)
         db.execute("COMMIT")
     except apsw.Error:
         if db.in_transaction:  # a COMMIT that failed on a full disk leaves it open
