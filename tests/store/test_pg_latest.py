@@ -169,3 +169,14 @@ def test_a_query_refreshed_at_an_older_commit_answers_from_its_graph_and_says_th
     assert _latest_commit(shared) == x2
     code, _, err = run_cli(capsys, "refs", "fresh_tip", "--repo", str(older))  # X+2's function: not in X+1's tree
     assert code == 2 and "no symbol named" in err
+
+
+def test_a_clone_reset_to_an_older_commit_moves_the_latest_back(shared: str, tmp_path: Path) -> None:
+    """One clone's own runs follow its HEAD: indexed at X+2, reset to X+1,
+    indexed again, the latest is X+1 (a user's reset, not a late run)."""
+    origin, _, x1, x2 = _history(tmp_path)
+    clone = _checkout(origin, x2, tmp_path / "clone")
+    assert _finish(clone, _writers([clone])[0]) == []
+    git(clone, "checkout", "-q", "--detach", x1)
+    assert _finish(clone, _writers([clone])[0]) == []
+    assert _latest_commit(shared) == x1

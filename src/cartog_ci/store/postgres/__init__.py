@@ -85,6 +85,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         at_commit: str | None = None,
         busy_timeout_ms: int = 30_000,
         ancestry: Callable[[str, str], bool | None] | None = None,
+        clone: str | None = None,
     ) -> None:
         self.notices: list[str] = []
         self.url = url
@@ -96,6 +97,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         self._writer = create
         self._made: str | None = None  # a graph this write transaction made
         self._ancestry = ancestry  # (older, newer) -> whether older is newer's ancestor; None: git cannot tell
+        self._clone = clone  # where this writer runs (host and repository path)
         self._publishing = True  # this write transaction moves the branch's pointer
         self.db = PgConnection(url)
         try:
@@ -217,7 +219,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
                     self.notices.append(f"new graph for branch {self.branch}, starting from {found.branch}'s")
                 return found
             graph = self._new_graph(None)
-            graphs.publish(self.db, graph, repository=self.repository, base=None, started=self._started)
+            graphs.publish(self.db, graph, repository=self.repository, base=None, started=self._started, clone=self._clone)
             self._write_meta()
         return graph
 
@@ -276,7 +278,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
             base = parent.schema if parent is not None and parent.branch != self.branch else None
         graphs.seal(self.db, target, self.commit)
         if self._publishing:
-            graphs.publish(self.db, target, repository=self.repository, base=base, started=self._started)
+            graphs.publish(self.db, target, repository=self.repository, base=base, started=self._started, clone=self._clone)
         self.graph = Graph(target.schema, target.branch, self.commit, target.root, True)
         self._use(self.graph)
         self._write_meta()
@@ -285,19 +287,22 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         """Whether this writer's commit may become the branch's latest over
         ``current``'s (docs/postgresql.md, "Which graph is a branch's
         latest"): a descendant of it may, an ancestor — a late run of an
-        older push — may not. When git cannot relate them (a rewritten
-        history, a commit this clone lacks), the run that began later wins:
-        pushes start their runs in order. Kept off, the graph is still
-        stored, addressable by its commit, and the run says so once."""
+        older push — may not, unless this clone's own run moved the pointer
+        last (its HEAD went back: a reset). When git cannot relate them (a
+        rewritten history, a commit this clone lacks), the run that began
+        later wins: pushes start their runs in order. Kept off, the graph is
+        still stored, addressable by its commit, and the run says so once."""
         if current.commit is None or self.commit is None or current.commit == self.commit:
             return True
+        started, clone = graphs.pointer_writer(self.db, self.repository, self.branch)
+        if clone is not None and clone == self._clone:
+            return True  # this clone's own last run moved it: its HEAD went where the user took it (a reset)
         if self._ancestry is not None:
             if self._ancestry(current.commit, self.commit):
                 return True
             if self._ancestry(self.commit, current.commit):
                 self._kept_off(current, f"{_short(self.commit)} is an ancestor of {_short(current.commit)}")
                 return False
-        started = graphs.pointer_started(self.db, self.repository, self.branch)
         if started is None or self._started >= started:
             return True
         self._kept_off(
@@ -433,7 +438,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         self.db.execute(f'INSERT INTO "{fresh.schema}".meta SELECT * FROM "{previous.schema}".meta ON CONFLICT DO NOTHING')
         graphs.seal(self.db, fresh, self.commit)
         if self._publishing:
-            graphs.publish(self.db, fresh, repository=self.repository, base=None, started=self._started)
+            graphs.publish(self.db, fresh, repository=self.repository, base=None, started=self._started, clone=self._clone)
         self.graph = Graph(fresh.schema, self.branch, self.commit, fresh.schema, True)
         self._use(self.graph)
         if previous.schema == self._made:  # made by this transaction for nothing: no reader has seen it
