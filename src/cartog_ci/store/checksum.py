@@ -13,8 +13,8 @@ same transaction as any other write (``unstamp``): a run that is killed
 leaves no stale checksum, only none. A file without one (an older
 cartog-ci's, a killed run's) is not checked until the next run stamps it.
 
-Checking (``damage``) reads the whole file once: 9 ms for scrapy's 15 MB
-index (benchmarks/bitflip.py). A note beside the file (``<index>.checked``)
+Checking (``damage``) reads the whole file once: 9.4 ms for scrapy's
+16.1 MB index (benchmarks/bitflip.py, docs/robustness.md). A note beside the file (``<index>.checked``)
 remembers the file's identity (inode, size, modification and change times)
 when it last matched: an unchanged file is not read again. Any write to
 the file — a flipped byte, a restored cache — changes its change time,
