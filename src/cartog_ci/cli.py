@@ -114,6 +114,21 @@ def _rebuild_and_rerun(args: argparse.Namespace, reason: str) -> int:
     return int(args._module.run(args))
 
 
+def _damage_behind(args: argparse.Namespace, exc: Exception) -> str | None:
+    """Why the command's SQLite index is damaged, if damage explains ``exc``
+    (store/checksum.py ``behind_error``)."""
+    from cartog_ci import workspace
+    from cartog_ci.store import checksum
+
+    try:
+        ws = workspace.locate(getattr(args, "path", None) or getattr(args, "repo", None), getattr(args, "index", None))
+        if ws.database_url:
+            return None
+        return checksum.behind_error(ws.index_path, exc)
+    except (CartogError, OSError, apsw.Error):
+        return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(args_list)
@@ -129,6 +144,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (apsw.CorruptError, apsw.NotADBError) as exc:
             # the cheap checks on open passed, but a page the command read is damaged
             return _rebuild_and_rerun(args, str(exc))
+        except CartogError:
+            raise
+        except Exception as exc:  # undecodable or impossible data: damage, when the file says so
+            reason = _damage_behind(args, exc)
+            if reason is None:
+                raise
+            return _rebuild_and_rerun(args, reason)
     except CartogError as exc:
         # a path or a name from the repository may be in it: no control
         # character reaches the terminal, invisible ones show as \u202e

@@ -212,6 +212,17 @@ def ancestor_distance(repo: Path, old: str, new: str) -> int | None:
     return int(out) if out.isdigit() else None
 
 
+def is_ancestor(repo: Path, older: str, newer: str) -> bool | None:
+    """Whether ``older`` is ``newer`` or an ancestor of it; None when this
+    repository cannot tell (a commit it lacks, or a shallow history that
+    ends before their merge base)."""
+    if not (commit_exists(repo, older) and commit_exists(repo, newer)):
+        return None
+    if merge_base(repo, older, newer) == older:
+        return True
+    return None if is_shallow(repo) else False
+
+
 def is_shallow(repo: Path) -> bool:
     return run(repo, "rev-parse", "--is-shallow-repository", check=False).strip() == b"true"
 

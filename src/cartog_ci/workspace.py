@@ -6,6 +6,7 @@ branch."""
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -153,6 +154,8 @@ def open_database(ws: Workspace, url: str, *, create: bool) -> PostgresStore:
         commit=git.head(ws.root) if ws.is_git and create else None,
         at_commit=None if create else os.environ.get(GRAPH_COMMIT_ENV) or None,
         busy_timeout_ms=ws.config.busy_timeout_ms,
+        ancestry=(lambda older, newer: git.is_ancestor(ws.root, older, newer)) if ws.is_git and create else None,
+        clone=f"{socket.gethostname()}:{ws.root.resolve()}",
     )
 
 

@@ -12,6 +12,7 @@ import apsw
 import pytest
 
 from cartog_ci import workspace
+from cartog_ci.store import checksum
 from tests.testing.fixtures import assert_as_cold, commit, init_repo, run_cli, write
 
 NOTICE = "cartog-ci: the index differed from a cold build of the same tree: rebuilt it from scratch\n"
@@ -35,10 +36,14 @@ def repo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 def _damage(repo: Path, *statements: str) -> None:
     """Change the index file behind the tool's back (store/edge_rows.py,
     symbol_rows.py, search.py: rows keyed by interned IDs)."""
-    db = apsw.Connection(str(repo / ".cartog-ci" / "index.db"))
+    path = repo / ".cartog-ci" / "index.db"
+    db = apsw.Connection(str(path))
     try:
         for sql in statements:
             db.execute(sql)
+        # stamped as a writer of ours stamps what it wrote (store/checksum.py): the
+        # rows cartog-ci itself would have written wrongly, which only --verify finds
+        checksum.stamp(db, path, 1000)
     finally:
         db.close()
 
@@ -191,4 +196,4 @@ def test_an_index_inside_the_work_tree_is_not_compared_with_itself(
     code, out, err = run_cli(capsys, "index", "--no-embed", "--verify", "--index", index, str(repo))
     assert (code, err) == (0, ""), out
     assert EQUAL.fullmatch(out.splitlines(keepends=True)[-1]), out
-    assert sorted(p.name for p in (repo / "idx").iterdir()) == ["i.db"]
+    assert sorted(p.name for p in (repo / "idx").iterdir()) == ["i.db", "i.db.checked"]  # store/checksum.py's note

@@ -1273,6 +1273,8 @@ def _damage_cached_edge(entry: dict[str, Any], work: Path) -> str:
     archive itself; the line `index --verify` prints for it."""
     import apsw
 
+    from cartog_ci.store import checksum
+
     archive = Path(entry["files"]) / "index.tar.zst"
     work.mkdir()
     subprocess.run(["tar", "--use-compress-program", "zstd -d", "-xf", str(archive), "-C", str(work)], check=True)
@@ -1283,6 +1285,9 @@ def _damage_cached_edge(entry: dict[str, Any], work: Path) -> str:
     ).fetchone()
     other = db.execute("SELECT key, text FROM interned WHERE text LIKE '%:class:%' AND text != ? LIMIT 1", (target,)).fetchone()
     db.execute("UPDATE edge_rows SET target_key = ? WHERE id = ?", (other[0], number))
+    # stamped as a writer of ours stamps what it wrote (store/checksum.py): a wrong
+    # edge that cartog-ci itself wrote, which only --verify can find
+    checksum.stamp(db, work / "index.db", 1000)
     db.close()
     subprocess.run(["tar", "--use-compress-program", "zstd", "-cf", str(archive), "-C", str(work), "index.db"], check=True)
     return f"  edge {path}:{line} {source} calls {name}: {other[1]} ({tier}) → {target} ({tier})"

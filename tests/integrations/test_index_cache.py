@@ -22,9 +22,11 @@ Prepare = Callable[[Path, Path], None]  # (index at an older commit, file to pre
 
 
 def _sql(db_path: Path, *statements: str) -> None:
+    """Statements run as a writer of ours would: its write clears the
+    file's checksum (store/checksum.py), or the file reads as damaged."""
     db = apsw.Connection(str(db_path))
     try:
-        for statement in statements:
+        for statement in (*statements, "PRAGMA user_version = 0", "PRAGMA application_id = 0"):
             db.execute(statement)
     finally:
         db.close()
@@ -67,6 +69,7 @@ def _to_schema_1(db_path: Path) -> None:
                 db.execute(sql.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1))
         db.execute("DELETE FROM _migrations WHERE name != 'm001_core'")
         db.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+        db.execute("PRAGMA user_version = 0; PRAGMA application_id = 0")  # an older cartog-ci stamps none
     finally:
         db.close()
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci import workspace
 from cartog_ci.commands.progress import Meter, Steps
-from cartog_ci.errors import IndexBusy
+from cartog_ci.errors import CartogError, IndexBusy
 from cartog_ci.index.refresh import refresh
 from cartog_ci.store.sqlite import read_only_reason
 
@@ -44,7 +44,9 @@ def fresh_store(ws: workspace.Workspace, *, no_refresh: bool) -> Iterator[Store]
         with workspace.open_store(ws, create=False) as store:
             yield store
         return
+    denied: CartogError | None = None
     with workspace.open_store(ws, create=True) as store:
+        said = len(store.notices)
         for notice in store.notices:
             _say(notice)
         steps = Steps()
@@ -52,6 +54,18 @@ def fresh_store(ws: workspace.Workspace, *, no_refresh: bool) -> Iterator[Store]
             with steps.step("updating the index"):
                 meter = Meter("parsing", "files", terminal=sys.stderr.isatty(), stream=steps.stream)
                 refresh(ws.root, store, ws.config, embed=False, parse_count=meter)
+            for notice in store.notices[said:]:  # said by the run's write (a graph kept off the branch's latest)
+                _say(notice)
         except IndexBusy as exc:
             _say(f"{exc}; answering from its last committed state")
+        except CartogError as exc:
+            if type(exc).__name__ != "ReadOnlyRole":  # store/postgres/connection.py: psycopg is an extra
+                raise
+            denied = exc
+        if denied is None:
+            yield store
+            return
+    # a reader's role on a shared database: its graph as it is (the writer's run brings it up to date)
+    _say(f"{denied}; answering from the graph as it is, not brought up to date")
+    with workspace.open_store(ws, create=False) as store:
         yield store

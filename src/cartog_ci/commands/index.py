@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     ) as store:
         from cartog_ci.index.refresh import refresh  # ~25 ms of imports, under git's walk
 
+        said = len(store.notices)
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         with steps.step("indexing"):
@@ -87,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
                 ),  # fmt: skip
                 parse_count=Meter("parsing", "files", terminal=terminal, stream=steps.stream),
             )
+        for notice in store.notices[said:]:  # said by the run's write (a graph kept off the branch's latest)
+            sys.stderr.write(f"cartog-ci: {notice}\n")
         with steps.step("comparing with a cold build") if args.verify else nullcontext():
             checked = _verify(ws, store, args) if args.verify else None
     result, embedded = done.index, done.embedded

@@ -174,6 +174,7 @@ def compute_report(
     terminal = steps is not None and sys.stderr.isatty()
     counted = steps is not None
     with workspace.open_store(ws, create=True) as store:
+        said = len(store.notices)
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         _announce_first_run(ws.root, store)
@@ -188,6 +189,8 @@ def compute_report(
                 parse_count=Meter("parsing", "files", terminal=terminal, stream=say.stream) if counted else None,
                 embed_progress=Meter("embedding", "texts", terminal=terminal, stream=say.stream) if counted else None,
             )  # fmt: skip
+        for notice in store.notices[said:]:  # said by the run's write (a graph kept off the branch's latest)
+            sys.stderr.write(f"cartog-ci: {notice}\n")
         limits = Limits(ws.config.max_file_bytes, ws.config.parse_timeout_ms)
         with say.step("reading both sides of the change"):
             change = compute_change(ws.root, comparison, limits=limits, select=Selector(ws.root, ws.config).keep_some)

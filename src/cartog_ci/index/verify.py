@@ -113,7 +113,7 @@ def verify_workspace(ws: Workspace, store: Store) -> Verification:
         return verify(ws.root, store, ws.config, scratch=ws.index_path.parent)
     if in_index_dir(inside):
         return verify(ws.root, store, ws.config, scratch=ws.index_path.parent)
-    own = frozenset(inside + suffix for suffix in ("", "-wal", "-shm", "-journal"))
+    own = frozenset(inside + suffix for suffix in ("", "-wal", "-shm", "-journal", ".checked"))  # store/checksum.py
     return verify(ws.root, store, ws.config, leave_out=own)
 
 

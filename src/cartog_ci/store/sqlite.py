@@ -33,7 +33,7 @@ from cartog_ci.errors import (
     IndexFromTheFuture,
     IndexMissing,
 )
-from cartog_ci.store import migrations
+from cartog_ci.store import checksum, migrations
 from cartog_ci.store.coverage_rows import CoverageRows
 from cartog_ci.store.dependency_rows import DependencyRows
 from cartog_ci.store.edge_rows import EdgeRows
@@ -149,6 +149,12 @@ def _looks_like_ours(path: Path, busy_timeout_ms: int = BUSY_TIMEOUT_MS, *, veri
                 raise CorruptIndex("integrity check failed")
         else:
             _check_length(db, path)
+        # written last by another cartog-ci (its meta says so, or its schema is older than ours,
+        # which would have migrated it): a checksum of ours may be stale
+        ours = meta.get("tool_version") == __version__ and _schema_current(db)
+        damaged = checksum.damage(path) if ours else None
+        if damaged:
+            raise CorruptIndex(damaged)
     except (apsw.BusyError, apsw.LockedError) as exc:
         raise IndexBusy(
             f"index busy: {path} stayed locked by another process for {busy_timeout_ms / 1000:g} s; try again"
@@ -235,7 +241,22 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRo
         self.readonly = readonly
         self.rebuild = rebuild
         self.busy_timeout_ms = busy_timeout_ms
+        self.wrote = False  # a write transaction ran: the file is stamped when the store closes
+        self.failed = False  # unless one failed
         self.db = self._open()
+
+    def close(self) -> None:
+        """A writer done writing stamps the file's checksum (store/checksum.py);
+        a reader leaves the file as it found it."""
+        if self.wrote and not self.failed and not self.readonly:
+            with suppress(apsw.Error, OSError):
+                checksum.stamp(self.db, self.path, self.busy_timeout_ms)
+        self.db.close()
+
+    def __exit__(self, *exc_info: object) -> None:
+        if exc_info[0] is not None:  # a command that failed reading the file stamps nothing
+            self.failed = True
+        self.close()
 
     # -- opening -------------------------------------------------------------
 
@@ -324,9 +345,16 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRo
         machine refuses (disk full, I/O error, out of memory) rolls back and
         ends in one line naming the cause and the file; the index stays as it
         was at the last commit."""
+        before = _written(self.db)
         try:
             with _savepoint(self.db, self._busy_message()):
-                yield
+                try:
+                    yield
+                except BaseException:
+                    self.failed = True  # what it met may be damage: no checksum vouches for the file
+                    raise
+            if _written(self.db) != before:
+                self.wrote = True  # a run that changed nothing leaves the checksum as it was: no stamp to write
         except (apsw.FullError, apsw.IOError, apsw.NoMemError, MemoryError) + _broken_pool() as exc:
             raise write_failure(self.path, exc) from exc
         except apsw.ReadOnlyError as exc:
@@ -463,6 +491,11 @@ def _set_wal(db: apsw.Connection, busy_timeout_ms: int) -> None:
             time.sleep(0.02)
 
 
+def _written(db: apsw.Connection) -> tuple[int, int]:
+    """What changes with any write: the rows changed so far, the schema's version."""
+    return db.total_changes(), cast("tuple[int]", db.execute("PRAGMA schema_version").fetchone())[0]
+
+
 @contextmanager
 def _savepoint(
     db: apsw.Connection, busy_message: str = "index busy: another process is writing it; try again"
@@ -490,6 +523,7 @@ def _savepoint(
         db.execute("BEGIN IMMEDIATE")
     except apsw.BusyError as exc:
         raise IndexBusy(busy_message) from exc
+    before = _written(db)
     try:
         yield
     except BaseException:
@@ -498,6 +532,8 @@ def _savepoint(
                 db.execute("ROLLBACK")
         raise
     try:
+        if _written(db) != before:  # cleared with the write itself: a killed run leaves no stale checksum
+            checksum.unstamp(db)
         db.execute("COMMIT")
     except apsw.Error:
         if db.in_transaction:  # a COMMIT that failed on a full disk leaves it open

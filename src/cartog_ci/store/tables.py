@@ -51,8 +51,11 @@ class Tables:
         if value is None:
             self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
         else:
+            # an unchanged value is no write: a run that changes nothing leaves the file's checksum be (store/checksum.py)
             self.db.execute(
-                "INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)
+                "INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value "
+                "WHERE meta.value IS DISTINCT FROM excluded.value",
+                (key, value),
             )
 
     def meta_items(self) -> dict[str, str]:

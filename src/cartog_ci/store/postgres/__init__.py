@@ -49,7 +49,12 @@ if TYPE_CHECKING:
 
 TOOL_NAME = "cartog-ci"
 _SETUP_LOCK = 0x636172746F67  # "cartog": creating the shared schema and the extensions
+_COMMIT_ENV = "CARTOG_CI_GRAPH_COMMIT"  # workspace.py GRAPH_COMMIT_ENV: a reader of one commit's graph
 _KNOWN = frozenset(m.__name__ for m in pg_schema.GRAPH_MIGRATIONS + pg_schema.OVERLAY_MIGRATIONS)
+
+
+def _short(commit: str) -> str:
+    return commit[:12]
 
 
 def lock_key(repository: str, branch: str) -> int:
@@ -79,6 +84,8 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         commit: str | None = None,
         at_commit: str | None = None,
         busy_timeout_ms: int = 30_000,
+        ancestry: Callable[[str, str], bool | None] | None = None,
+        clone: str | None = None,
     ) -> None:
         self.notices: list[str] = []
         self.url = url
@@ -89,9 +96,13 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         self.commit = commit
         self._writer = create
         self._made: str | None = None  # a graph this write transaction made
+        self._ancestry = ancestry  # (older, newer) -> whether older is newer's ancestor; None: git cannot tell
+        self._clone = clone  # where this writer runs (host and repository path)
+        self._publishing = True  # this write transaction moves the branch's pointer
         self.db = PgConnection(url)
         try:
             self.db.execute(f"SET lock_timeout = {int(busy_timeout_ms)}")
+            self._started = self.db.execute("SELECT clock_timestamp()").fetchone()[0]
             if create:
                 self._setup_shared()
                 self.graph = self._graph_to_start_from()
@@ -208,7 +219,7 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
                     self.notices.append(f"new graph for branch {self.branch}, starting from {found.branch}'s")
                 return found
             graph = self._new_graph(None)
-            graphs.publish(self.db, graph, repository=self.repository, base=None)
+            graphs.publish(self.db, graph, repository=self.repository, base=None, started=self._started, clone=self._clone)
             self._write_meta()
         return graph
 
@@ -249,6 +260,9 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         published as the branch's latest — all undone by a rollback."""
         current = self._latest(self.branch)
         self._made = None
+        self._publishing = current is None or self._moves_forward(current)
+        if not self._publishing:  # its own graph of this commit, if an earlier transaction made one
+            current = graphs.own(self.db, self.repository, self.branch, self.commit or "") or current
         if current is not None and self._writable(current):
             target, base = current, None
         else:
@@ -263,10 +277,47 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
             self._made = target.schema
             base = parent.schema if parent is not None and parent.branch != self.branch else None
         graphs.seal(self.db, target, self.commit)
-        graphs.publish(self.db, target, repository=self.repository, base=base)
+        if self._publishing:
+            graphs.publish(self.db, target, repository=self.repository, base=base, started=self._started, clone=self._clone)
         self.graph = Graph(target.schema, target.branch, self.commit, target.root, True)
         self._use(self.graph)
         self._write_meta()
+
+    def _moves_forward(self, current: Graph) -> bool:
+        """Whether this writer's commit may become the branch's latest over
+        ``current``'s (docs/postgresql.md, "Which graph is a branch's
+        latest"): a descendant of it may, an ancestor — a late run of an
+        older push — may not, unless this clone's own run moved the pointer
+        last (its HEAD went back: a reset). When git cannot relate them (a
+        rewritten history, a commit this clone lacks), the run that began
+        later wins: pushes start their runs in order. Kept off, the graph is
+        still stored, addressable by its commit, and the run says so once."""
+        if current.commit is None or self.commit is None or current.commit == self.commit:
+            return True
+        started, clone = graphs.pointer_writer(self.db, self.repository, self.branch)
+        if clone is not None and clone == self._clone:
+            return True  # this clone's own last run moved it: its HEAD went where the user took it (a reset)
+        if self._ancestry is not None:
+            if self._ancestry(current.commit, self.commit):
+                return True
+            if self._ancestry(self.commit, current.commit):
+                self._kept_off(current, f"{_short(self.commit)} is an ancestor of {_short(current.commit)}")
+                return False
+        if started is None or self._started >= started:
+            return True
+        self._kept_off(
+            current,
+            f"the history was rewritten and the run that wrote {_short(current.commit)} began after this one",
+        )
+        return False
+
+    def _kept_off(self, current: Graph, why: str) -> None:
+        notice = (
+            f"{self.branch}'s latest graph stays at commit {_short(current.commit or '')} ({why}): "
+            f"the graph of {_short(self.commit or '')} is stored, readable with {_COMMIT_ENV}={self.commit}"
+        )
+        if notice not in self.notices:
+            self.notices.append(notice)
 
     def _write_meta(self) -> None:
         self.set_meta("tool", TOOL_NAME)
@@ -403,7 +454,8 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         fresh = self._new_graph(None)
         self.db.execute(f'INSERT INTO "{fresh.schema}".meta SELECT * FROM "{previous.schema}".meta ON CONFLICT DO NOTHING')
         graphs.seal(self.db, fresh, self.commit)
-        graphs.publish(self.db, fresh, repository=self.repository, base=None)
+        if self._publishing:
+            graphs.publish(self.db, fresh, repository=self.repository, base=None, started=self._started, clone=self._clone)
         self.graph = Graph(fresh.schema, self.branch, self.commit, fresh.schema, True)
         self._use(self.graph)
         if previous.schema == self._made:  # made by this transaction for nothing: no reader has seen it

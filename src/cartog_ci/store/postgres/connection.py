@@ -27,6 +27,11 @@ class StoreUnavailable(CartogError):
     """The database could not be reached, or went away during a run."""
 
 
+class ReadOnlyRole(CartogError):
+    """The database user may read the graphs but not write them (a reader's
+    role, docs/postgresql.md "Operations")."""
+
+
 def _first_line(exc: BaseException, secret: str | None) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     if text.startswith("connection failed: "):
@@ -83,6 +88,11 @@ class PgConnection:
             return StoreUnavailable(
                 f"lost the connection to PostgreSQL at {self.shown} ({_first_line(exc, self._secret)}): "
                 "this run's unfinished transaction was rolled back; run the command again"
+            )
+        if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+            return ReadOnlyRole(
+                f"the PostgreSQL user of {self.shown} may not write the graphs ({_first_line(exc, self._secret)}): "
+                "use the writer's role to index (docs/postgresql.md)"
             )
         return CartogError(f"PostgreSQL at {self.shown} refused a statement: {_first_line(exc, self._secret)}")
 

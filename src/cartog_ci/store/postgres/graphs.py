@@ -99,14 +99,39 @@ def register(db: PgConnection, graph: Graph, *, repository: str, parent: str | N
     )
 
 
-def publish(db: PgConnection, graph: Graph, *, repository: str, base: str | None) -> None:
-    """``graph`` becomes its branch's latest (in the caller's transaction)."""
+def publish(
+    db: PgConnection, graph: Graph, *, repository: str, base: str | None, started: object = None, clone: str | None = None
+) -> None:
+    """``graph`` becomes its branch's latest (in the caller's transaction),
+    moved by a writer that began its run at ``started`` in ``clone``."""
     db.execute(
-        "INSERT INTO cartog.graphs (schema_name, repository, branch, base_schema) VALUES (?, ?, ?, ?) "
+        "INSERT INTO cartog.graphs (schema_name, repository, branch, base_schema, writer_started_at, writer_clone) "
+        "VALUES (?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (repository, branch) DO UPDATE SET schema_name = excluded.schema_name, "
-        "base_schema = coalesce(excluded.base_schema, cartog.graphs.base_schema), updated_at = now()",
-        (graph.schema, repository, graph.branch, base),
+        "base_schema = coalesce(excluded.base_schema, cartog.graphs.base_schema), "
+        "writer_started_at = excluded.writer_started_at, writer_clone = excluded.writer_clone, updated_at = now()",
+        (graph.schema, repository, graph.branch, base, started, clone),
     )
+
+
+def pointer_writer(db: PgConnection, repository: str, branch: str) -> tuple[object, str | None]:
+    """When the writer that last moved the branch's pointer began, and its
+    clone (None: unknown)."""
+    row = db.execute(
+        "SELECT writer_started_at, writer_clone FROM cartog.graphs WHERE repository = ? AND branch = ?",
+        (repository, branch),
+    ).fetchone()
+    return (None, None) if row is None else (row[0], None if row[1] is None else str(row[1]))
+
+
+def own(db: PgConnection, repository: str, branch: str, commit: str) -> Graph | None:
+    """The newest written graph of exactly ``commit`` on ``branch``: where a
+    writer kept off the pointer goes on writing (its later transactions)."""
+    return _graph(db.execute(
+        f"SELECT {_COLUMNS} FROM cartog.snapshots WHERE repository = ? AND branch = ? AND commit_sha = ? AND written "
+        "ORDER BY created_at DESC, updated_at DESC LIMIT 1",
+        (repository, branch, commit),
+    ).fetchone())  # fmt: skip
 
 
 def seal(db: PgConnection, graph: Graph, commit: str | None) -> None:

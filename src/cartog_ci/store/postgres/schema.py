@@ -75,6 +75,15 @@ def shared_m002_snapshots(db: PgConnection) -> None:
         )
 
 
+def shared_m003_pushed(db: PgConnection) -> None:
+    """When the writer that moved a branch's pointer began its run (after a
+    rewritten history, the run that began later wins the pointer), and the
+    clone it ran in (a clone's own next run follows its HEAD wherever it
+    went): store/postgres/__init__.py ``_moves_forward``. Unknown (NULL)
+    for a pointer moved before this migration: any writer wins it."""
+    db.execute("ALTER TABLE cartog.graphs ADD COLUMN writer_started_at TIMESTAMPTZ, ADD COLUMN writer_clone TEXT")
+
+
 def graph_m001(db: PgConnection) -> None:
     db.execute(
         """
@@ -211,7 +220,7 @@ def graph_m006_dependencies(db: PgConnection) -> None:
     )
 
 
-SHARED_MIGRATIONS: tuple[Migration, ...] = (shared_m001, shared_m002_snapshots)
+SHARED_MIGRATIONS: tuple[Migration, ...] = (shared_m001, shared_m002_snapshots, shared_m003_pushed)
 GRAPH_MIGRATIONS: tuple[Migration, ...] = (
     graph_m001, graph_m002_indexes, graph_m003_partial_lookups, graph_m004_immutable, graph_m005_bm25,
     graph_m006_dependencies,

@@ -1,0 +1,210 @@
+"""A checksum of the whole SQLite file, kept inside it (docs/robustness.md,
+"Flipped bytes"): SQLite's own checks (page headers, ``quick_check``) pass
+a byte flipped inside a record — a line number, a name, a key — and a
+query then answers wrongly, or fails to decode text.
+
+The checksum is 64 bits of SHA-1 over the file with a few header bytes
+masked: the two that hold it (``PRAGMA user_version`` and
+``application_id``, 4 bytes each) and the ones SQLite rewrites on every
+commit (the change counter, the version-valid-for number and the library
+version). It is written by the writer when it closes, under the write lock
+with the log checkpointed into the file (``stamp``), and cleared in the
+same transaction as any other write (``unstamp``): a run that is killed
+leaves no stale checksum, only none. A file without one (an older
+cartog-ci's, a killed run's) is not checked until the next run stamps it.
+
+Checking (``damage``) reads the whole file once: 9.4 ms for scrapy's
+16.1 MB index (benchmarks/bitflip.py, docs/robustness.md). A note beside the file (``<index>.checked``)
+remembers the file's identity (inode, size, modification and change times)
+when it last matched: an unchanged file is not read again. Any write to
+the file — a flipped byte, a restored cache — changes its change time,
+which no program can set back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+from typing import cast
+
+import apsw
+
+_MASKED = ((24, 28), (60, 64), (68, 72), (92, 100))
+_CHUNK = 1 << 20
+_STAMP_BUSY_MS = 1000  # how long the closing writer waits for readers to let it checkpoint
+
+
+def _signed(value: int) -> int:
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def _stored(head: bytes) -> int:
+    """The checksum in the header (user_version, application_id: big-endian)."""
+    return (int.from_bytes(head[60:64], "big") << 32) | int.from_bytes(head[68:72], "big")
+
+
+def digest(path: Path) -> tuple[int, int]:
+    """(the checksum the file holds, the one its bytes give now)."""
+    h = hashlib.sha1(usedforsecurity=False)
+    with path.open("rb") as fh:
+        head = bytearray(fh.read(100))
+        stored = _stored(bytes(head))
+        for start, end in _MASKED:
+            head[start:end] = bytes(end - start)
+        h.update(head)
+        while chunk := fh.read(_CHUNK):
+            h.update(chunk)
+    return stored, int.from_bytes(h.digest()[:8], "big") or 1
+
+
+def _log_empty(path: Path) -> bool:
+    wal = Path(f"{path}-wal")
+    try:
+        return wal.stat().st_size == 0
+    except FileNotFoundError:
+        return True
+
+
+def _identity(path: Path) -> str:
+    st = path.stat()
+    return f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
+
+
+def _note(path: Path) -> Path:
+    return Path(f"{path}.checked")
+
+
+def _remember(path: Path, identity: str, stored: int) -> None:
+    """The file as it matched its checksum (best effort: a read-only directory keeps none)."""
+    try:
+        _note(path).write_text(f"{identity} {stored}\n")
+    except OSError:
+        pass
+
+
+def damage(path: Path) -> str | None:
+    """Why the file's bytes are not those its writer stamped, or None: they
+    are, or nothing can tell (no checksum, a log being written)."""
+    if not _log_empty(path):
+        return None  # a writer at work, or a killed one's log: the file alone is not the index
+    before = _identity(path)
+    try:
+        noted = _note(path).read_text().split()
+    except (OSError, UnicodeDecodeError):
+        noted = []
+    with path.open("rb") as fh:
+        stored = _stored(fh.read(100))
+    if stored == 0:
+        return None
+    if " ".join(noted) == f"{before} {stored}":
+        return None  # unchanged since it last matched
+    stored, computed = digest(path)
+    if stored == computed:
+        _remember(path, before, stored)
+        return None
+    if _identity(path) != before or not _log_empty(path):
+        return None  # written while it was read: a writer's, not damage
+    return "its bytes differ from the checksum written with them: damaged on disk or in transit"
+
+
+def unstamp(db: apsw.Connection) -> None:
+    """Inside a write transaction, before it writes: the file will change."""
+    values = db.execute("SELECT * FROM pragma_user_version, pragma_application_id").fetchall()
+    if values != [(0, 0)]:
+        db.execute("PRAGMA user_version = 0")
+        db.execute("PRAGMA application_id = 0")
+
+
+def stamp(db: apsw.Connection, path: Path, busy_timeout_ms: int) -> bool:
+    """The file's checksum written into it, by a writer done writing; False
+    when readers kept the log from being emptied, or another writer has
+    written since (then that one stamps)."""
+    db.set_busy_timeout(_STAMP_BUSY_MS)
+    try:
+        if not _checkpointed(db):
+            return False
+        db.execute("BEGIN IMMEDIATE")
+        value = None
+        try:
+            if _log_empty(path):  # else another writer committed since the checkpoint
+                _, value = digest(path)
+                db.execute(f"PRAGMA user_version = {_signed(value >> 32)}")
+                db.execute(f"PRAGMA application_id = {_signed(value & 0xFFFFFFFF)}")
+                db.execute("COMMIT")
+        finally:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+        if value is None:
+            return False
+        if _checkpointed(db):
+            _remember(path, _identity(path), value)
+        return True
+    except apsw.BusyError:
+        return False
+    finally:
+        db.set_busy_timeout(busy_timeout_ms)
+
+
+def _checkpointed(db: apsw.Connection) -> bool:
+    """The log copied into the file and emptied."""
+    busy, frames, copied = cast("tuple[int, int, int]", db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+    return not busy and frames in (0, -1) and copied in (0, -1)
+
+
+def behind_error(path: Path, exc: BaseException) -> str | None:
+    """Whether damage to the file explains ``exc``, raised while a command
+    read it (text that does not decode, a value no writer stores): the
+    reason, or None (a bug: the caller reports it as one). A file whose
+    checksum matches is not damaged; undecodable text is (every text is
+    stored from a Python string: valid UTF-8); anything else is when
+    ``PRAGMA integrity_check`` finds an index entry that no longer matches
+    its row, or a damaged page."""
+    if not path.exists() or path.stat().st_size == 0 or not _log_empty(path):
+        return None
+    stored, computed = digest(path)
+    if stored and stored == computed:
+        return None
+    if stored:
+        return "its bytes differ from the checksum written with them: damaged on disk or in transit"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"text that does not decode ({exc.reason} at byte {exc.start})"
+    db = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        rows = [str(r[0]) for r in db.execute("PRAGMA integrity_check(3)")]
+    except apsw.Error as error:
+        return str(error)
+    finally:
+        db.close()
+    return None if rows == ["ok"] else f"integrity check: {rows[0]}"
+
+
+def compact(source: Path, target: Path) -> None:
+    """A compact copy of the index (``VACUUM INTO``: no free pages), with a
+    checksum of its own: the copy keeps the source's header values, and so
+    its checksum, over other bytes (action.yml's Pack step; a cache
+    restored from it is checked on its first open)."""
+    db = apsw.Connection(str(source), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        db.execute("VACUUM INTO ?", (str(target),))
+    finally:
+        db.close()
+    copy = apsw.Connection(str(target))
+    try:
+        if not stamp(copy, target, _STAMP_BUSY_MS):
+            raise RuntimeError(f"could not stamp {target}")
+    finally:
+        copy.close()
+
+
+def main(argv: list[str]) -> int:
+    """``python -m cartog_ci.store.checksum compact SOURCE TARGET`` (action.yml)."""
+    if len(argv) != 3 or argv[0] != "compact":
+        sys.stderr.write("usage: python -m cartog_ci.store.checksum compact SOURCE TARGET\n")
+        return 2
+    compact(Path(argv[1]), Path(argv[2]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,205 @@
+"""Bytes flipped inside a record (store/checksum.py): SQLite's page checks
+pass them, the file's checksum does not. Any command that opens the file
+says so in one line, moves it aside, rebuilds it and answers as on a good
+index; without a checksum (an older index) text that no longer decodes is
+damage too, never a traceback. A checksum is cleared by the write that
+changes the file and written when the writer closes; an unchanged file is
+not read again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import apsw
+import pytest
+
+from cartog_ci.cli import main
+from cartog_ci.store import checksum
+from cartog_ci.store.sqlite import SqliteStore
+from tests.robustness.test_index_faults import pristine  # noqa: F401 - the fixture: a repository, a good index of it
+
+DOCSTRING = b"Shop package: re-exports the public API."
+
+
+def _cli(capsys: pytest.CaptureFixture[str], repo: Path, db: Path, *args: str) -> tuple[int, str, str]:
+    code = main([*args, "--repo", str(repo), "--index", str(db)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _in_table(db: Path, table: str, needle: bytes) -> int:
+    """The file offset of ``needle`` in one of ``table``'s own pages."""
+    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = [p for (p,) in conn.execute("SELECT pageno FROM dbstat WHERE name = ?", (table,))]
+    finally:
+        conn.close()
+    data = db.read_bytes()
+    for page in pages:
+        found = data.find(needle, (page - 1) * size, page * size)
+        if found >= 0:
+            return found
+    raise AssertionError(f"{needle!r} not in {table}")
+
+
+def _set(db: Path, offset: int, value: bytes) -> None:
+    with db.open("r+b") as fh:
+        fh.seek(offset)
+        fh.write(value)
+
+
+def _unstamp(db: Path) -> None:
+    conn = apsw.Connection(str(db))
+    try:
+        conn.execute("PRAGMA user_version = 0; PRAGMA application_id = 0")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+
+
+def _notice(db: Path, reason: str) -> str:
+    return f"cartog-ci: index {db} was unusable ({reason}); rebuilding it (old file kept as index.db.unusable)\n"
+
+
+CHECKSUM = "its bytes differ from the checksum written with them: damaged on disk or in transit"
+
+
+def test_an_index_run_leaves_its_file_stamped(pristine: tuple[Path, Path]) -> None:
+    stored, computed = checksum.digest(pristine[1])
+    assert stored == computed != 0
+
+
+@pytest.mark.parametrize("command", [("refs", "persist", "--json"), ("export", "--json"), ("index", "--no-embed")])
+def test_a_path_changed_inside_a_record_is_caught_before_any_answer(
+    command: tuple[str, ...], pristine: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One letter of a stored path changed (``base.py`` -> ``case.py``):
+    SQLite's quick_check passes it; the checksum does not."""
+    repo, good = pristine
+    expected = _cli(capsys, repo, good, *command)
+    db = tmp_path / "index.db"
+    shutil.copy(good, db)
+    _set(db, _in_table(db, "files", b"shop/models/base.py") + len("shop/models/"), b"c")
+    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        assert conn.execute("PRAGMA quick_check").fetchall() == [("ok",)]
+    finally:
+        conn.close()
+    code, out, err = _cli(capsys, repo, db, *command)
+    assert err == _notice(db, CHECKSUM)
+    assert code == 0
+    if command[0] != "index":  # its own line has timings
+        assert out == expected[1]
+    assert checksum.damage(db) is None
+    assert _cli(capsys, repo, db, "refs", "persist", "--json")[1] == _cli(capsys, repo, good, "refs", "persist", "--json")[1]
+
+
+def test_undecodable_text_in_an_unstamped_index_is_damage(
+    pristine: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An index without a checksum (an older cartog-ci's): a docstring
+    byte that no longer decodes as UTF-8 is met by `export` — one notice,
+    rebuilt, the good answer, no crash log."""
+    repo, good = pristine
+    expected = _cli(capsys, repo, good, "export", "--json")
+    db = tmp_path / "index.db"
+    shutil.copy(good, db)
+    _unstamp(db)
+    _set(db, _in_table(db, "symbol_rows", DOCSTRING) + 4, b"\xff")
+    code, out, err = _cli(capsys, repo, db, "export", "--json")
+    assert err == _notice(db, "text that does not decode (invalid start byte at byte 4)")
+    assert (code, json.loads(out)) == (0, json.loads(expected[1]))
+
+
+def test_a_write_clears_the_checksum_and_the_writer_stamps_it_when_it_closes(
+    pristine: tuple[Path, Path], tmp_path: Path
+) -> None:
+    db = tmp_path / "index.db"
+    shutil.copy(pristine[1], db)
+    store = SqliteStore(db)
+    try:
+        with store.transaction():
+            store.set_meta("note", "written")
+        # a run killed now leaves no stale checksum, only a log: nothing to check
+        assert checksum.damage(db) is None
+        conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+        try:
+            assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+        finally:
+            conn.close()
+    finally:
+        store.close()
+    stored, computed = checksum.digest(db)
+    assert stored == computed != 0
+    assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
+
+
+def test_an_unchanged_file_is_not_read_again(pristine: tuple[Path, Path], tmp_path: Path) -> None:
+    """Both sides: a note of the file's identity is trusted (a flip made
+    behind a forged note goes unread), and any write to the file makes it
+    read again (the flip is caught)."""
+    db = tmp_path / "index.db"
+    shutil.copy(pristine[1], db)
+    assert checksum.damage(db) is None  # read in full, and noted
+    _set(db, _in_table(db, "files", b"shop/models/base.py"), b"S")
+    assert checksum.damage(db) == CHECKSUM
+    stored, _ = checksum.digest(db)
+    st = db.stat()
+    Path(f"{db}.checked").write_text(f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {stored}\n")
+    assert checksum.damage(db) is None
+
+
+def test_a_writer_that_meets_undecodable_text_stamps_nothing_and_rebuilds(
+    pristine: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`index` reads the stored symbols of a file it re-parses: a docstring
+    that no longer decodes fails its run, which then leaves no checksum
+    vouching for the damaged file; the command line moves it aside and the
+    run, done again on a new file, succeeds."""
+    repo = tmp_path / "repo"
+    shutil.copytree(pristine[0], repo)
+    db = tmp_path / "index.db"
+    shutil.copy(pristine[1], db)
+    _unstamp(db)
+    _set(db, _in_table(db, "symbol_rows", DOCSTRING) + 4, b"\xff")
+    init = repo / "shop" / "__init__.py"
+    init.write_text(init.read_text() + "\n\ndef added():\n    return 1\n")
+    code, _, err = _cli(capsys, repo, db, "index", "--no-embed")
+    assert (code, err) == (0, _notice(db, "text that does not decode (invalid start byte at byte 4)"))
+    stored, computed = checksum.digest(db)
+    assert stored == computed != 0
+    assert _cli(capsys, repo, db, "refs", "added", "--json")[0] == 0
+
+
+def test_a_store_whose_transaction_failed_stamps_nothing(pristine: tuple[Path, Path], tmp_path: Path) -> None:
+    """A failed transaction (what it met may have been damage) leaves the
+    file without a checksum rather than one vouching for what it read."""
+    db = tmp_path / "index.db"
+    shutil.copy(pristine[1], db)
+    store = SqliteStore(db)
+    with pytest.raises(RuntimeError), store:
+        with store.transaction():
+            store.set_meta("note", "written")
+        with store.transaction():
+            raise RuntimeError("met damage")
+    assert checksum.digest(db)[0] == 0
+
+
+def test_a_compact_copy_for_the_cache_carries_a_checksum_of_its_own(pristine: tuple[Path, Path], tmp_path: Path) -> None:
+    """``VACUUM INTO`` copies the header's values (the checksum) over other
+    bytes: a plain copy reads as damaged, ``compact``'s (action.yml's Pack
+    step) as sound, and it answers as the original."""
+    plain, compacted = tmp_path / "plain.db", tmp_path / "compact.db"
+    conn = apsw.Connection(str(pristine[1]), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        conn.execute("VACUUM INTO ?", (str(plain),))
+    finally:
+        conn.close()
+    assert checksum.damage(plain) == CHECKSUM
+    checksum.compact(pristine[1], compacted)
+    assert checksum.damage(compacted) is None
+    with SqliteStore(compacted, rebuild=False) as a, SqliteStore(pristine[1], rebuild=False) as b:
+        assert a.all_symbols() == b.all_symbols()
