@@ -56,6 +56,7 @@ def test_an_answer_reads_the_keys_of_what_it_looked_up_misses_included() -> None
     g = _symbol("b.py:function:g", "g", "function", "b.py", b_module.id)
     imports = [Edge(b_module.id, "f", "imports", "b.py", 1, "a"), Edge(b_module.id, "h", "imports", "b.py", 2, "gone")]
     resolver = resolver_for([MODULE, F, b_module, g], imports, root="", record=True)
+    resolver.set_hierarchy({})  # a call is resolved once the bases are known
     target, tier, keys = resolver.resolve_recorded(Edge(g.id, "f", "calls", "b.py", 4))
     assert (target, tier) == (F.id, "import")
     assert keys == {
@@ -143,3 +144,31 @@ def test_the_catalogue_of_nodes_round_trips_and_damage_reads_as_nothing_known() 
     assert back.key(key_hash(("X", 1))) is None and back.key(8) is None  # unreadable, unknown: its node counts as changed
     assert Catalogue.decode("!!not base64").entries == {} and Catalogue.decode(None).entries == {}
     assert value_print({"b": 1, "a": [1, 2]}) == value_print({"a": [1, 2], "b": 1})  # a dict's order is no change
+
+
+_NESTED = {
+    "a/Base.java": "package a;\n\npublic class Base {\n    public static class Inner {\n        public static void go() {}\n    }\n}\n",
+    "a/Outer.java": "package a;\n\npublic class Outer extends Base {\n}\n",
+    "p/X.java": "package p;\n\nimport a.Outer.Inner;\n\npublic class X {\n}\n",
+    "q/Y.java": "package q;\n\nimport p.*;\n\npublic class C extends Inner {\n}\n",
+    "r/W.java": "package r;\n\nimport p.*;\n\npublic class D {\n    void f() {\n        Inner.go();\n    }\n}\n",
+    "s/Other.java": "package s;\n\npublic class Inner {\n    public static void go() {}\n}\n",
+}
+
+
+def test_a_name_exported_through_a_base_is_a_node_only_once_the_bases_are_known(tmp_path: Path) -> None:
+    """`Inner` reached through `p.*` is `Outer.Inner`, inherited from Base: a
+    base class resolved before any base is known (q/Y.java) walks the same
+    export with no hierarchy. That walk is its answer's, never the node's:
+    kept as the node, an unrelated run wrote its value (none) over the
+    node's, and a change of Outer's base went unseen (review of 3da6fa4)."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, _NESTED)
+    commit(repo, "initial")
+    index(repo)
+    write(repo, {"t/Z.java": "package t;\n\npublic class Z {\n}\n"})
+    index(repo)
+    assert_as_cold(repo, tmp_path)
+    write(repo, {"a/Outer.java": "package a;\n\npublic class Outer {\n}\n"})
+    index(repo)
+    assert_as_cold(repo, tmp_path)

@@ -515,6 +515,9 @@ class Resolver:
         # ``_export`` answers from the start of a chain, by (file, name, hops);
         # emptied when the hierarchy is set (a member is looked up in it)
         self._exports: dict[tuple[str, str, int], tuple[str, ...] | None] = {}
+        # before the bases are known, the keys each of those answers read (no node)
+        self._early_keys: dict[tuple[str, str, int], frozenset[tuple[object, ...]]] = {}
+        self._bases_known = False
         self._site_read = False  # whether an answer depended on ``_site``
 
     # -- public --------------------------------------------------------------
@@ -528,7 +531,9 @@ class Resolver:
         assert rec is not None
         node = ("M", name, arg)
         try:
-            if name == "export":  # a chain's start, kept apart (``_export``)
+            if name == "export":  # a chain's start, kept apart (``_export``), once the bases are known
+                if not self._bases_known:
+                    return None
                 path, exported, hops = cast(tuple[str, str, int], arg)
                 rec.frame(lambda: self._export(path, exported, hops), merge=False)
             elif name in self.t.recipes or name in languages.NODES:
@@ -627,6 +632,8 @@ class Resolver:
         """Answers from now on may read the bases, each noted as ``("h", class)``
         (an inherits edge is resolved before any base is known: it reads none)."""
         self._exports.clear()
+        self._early_keys.clear()
+        self._bases_known = True
         if self.rec is not None:
             self.t.bases = _Looked(self.t.bases, self.rec, "h")  # type: ignore[assignment]
             self.t.unknown_bases = _Looked(self.t.unknown_bases, self.rec, "h")  # type: ignore[assignment]
@@ -711,7 +718,10 @@ class Resolver:
         if key in self._exports:
             kept = self._exports[key]
             if rec is not None:
-                rec.cur.add(node)
+                if self._bases_known:
+                    rec.cur.add(node)
+                else:
+                    rec.cur |= self._early_keys[key]
             return None if kept is None else list(kept)
         outer, self._site_read = self._site_read, False
         keys: frozenset[tuple[object, ...]] = frozenset()
@@ -721,10 +731,18 @@ class Resolver:
             found, keys = rec.frame(lambda: self._walk_export(path, name, hops, seen), merge=False)  # type: ignore[assignment]
         if not self._site_read:
             self._exports[key] = None if found is None else tuple(found)
-            if rec is not None:
+            if rec is None:
+                pass
+            elif self._bases_known:
                 rec.nodes.setdefault(node, set()).update(keys)
                 rec.prints[node] = value_print(self._exports[key])
                 rec.cur.add(node)
+            else:
+                # before the bases are known (an inherits edge's answer) the
+                # value is not the node's, which may read them: no node, its
+                # keys are the answer's (and kept for the next such answer)
+                self._early_keys[key] = keys
+                rec.cur |= keys
         elif rec is not None:  # read the edge's own line: not kept, its keys are the answer's
             rec.cur |= keys
         self._site_read = outer or self._site_read
