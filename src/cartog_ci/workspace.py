@@ -6,7 +6,6 @@ branch."""
 from __future__ import annotations
 
 import os
-import socket
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -143,6 +142,8 @@ def open_database(ws: Workspace, url: str, *, create: bool) -> PostgresStore:
         raise CartogError(
             f"storage {masked(url)} needs the PostgreSQL driver: pip install 'cartog-ci[postgres]' ({exc})"
         ) from exc
+
+    import socket  # here: only a shared database names its clone's host (~5 ms at start-up)
 
     branch, base = branches(ws)
     return PostgresStore(
