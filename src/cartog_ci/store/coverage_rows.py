@@ -13,9 +13,12 @@ graph's tables and a re-index leave these alone; only the newest
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from cartog_ci.domain.results import CoverageRun, RecordedSymbol
 from cartog_ci.store.tables import Tables, chunks
+
+if TYPE_CHECKING:  # the report's types: imported where a report reads coverage (an index run needs none, ~11 ms)
+    from cartog_ci.domain.results import CoverageRun, RecordedSymbol
 
 # Recordings kept (the newest by import time): a default branch recorded
 # on each push keeps its last few commits, which is what merge-bases need.
@@ -32,6 +35,8 @@ class CoverageRows(Tables):
         rows = self.db.execute(
             "SELECT commit_sha, imported_at, contexts, files FROM coverage_runs ORDER BY imported_at DESC, id DESC"
         )
+        from cartog_ci.domain.results import CoverageRun
+
         return [CoverageRun(str(c), str(at), int(n), int(f)) for c, at, n, f in rows]
 
     def put_coverage(
@@ -66,6 +71,8 @@ class CoverageRows(Tables):
         if row is None:
             return {}
         run_id = int(row[0])
+        from cartog_ci.domain.results import RecordedSymbol
+
         out: dict[str, RecordedSymbol] = {}
         for chunk in chunks(list(dict.fromkeys(ids))):
             marks = ", ".join("?" * len(chunk))
