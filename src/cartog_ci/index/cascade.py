@@ -912,7 +912,7 @@ class _Revisit:
         for path in self.reparsed:
             same = before[path] = {}
             for i, e in self.change.old_rows.get(path, []):
-                if e.kind != "inherits":  # ``identity``, inline: a re-parsed file's every row
+                if e.kind != "inherits":  # the same edge: source, kind, name, qualifier, alias
                     same.setdefault((e.source_id, e.kind, e.target_name, e.qualifier, e.alias), []).append((i, e))
         changed = self.hashes
         clean: dict[tuple[int, ...], bool] = {}  # a set of keys read: whether none changed

@@ -55,11 +55,6 @@ def key_hash(key: Key) -> int:
 SITE_HASH = key_hash(SITE)
 
 
-def identity(e: Edge) -> tuple[str, str, str, str | None, str | None]:
-    """What makes an edge of a file the same edge before and after an edit
-    (its line aside)."""
-    return (e.source_id, e.kind, e.target_name, e.qualifier, e.alias)
-
 
 def split(keys: Iterable[Key], path: str, symbols: Mapping[str, Symbol]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The hashes of ``keys`` (read by an edge of ``path``), and of those
