@@ -55,7 +55,6 @@ def key_hash(key: Key) -> int:
 SITE_HASH = key_hash(SITE)
 
 
-
 def split(keys: Iterable[Key], path: str, symbols: Mapping[str, Symbol]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The hashes of ``keys`` (read by an edge of ``path``), and of those
     another file's change may change (not ``_owner``'s: ``symbols`` by ID)."""
