@@ -500,6 +500,7 @@ class Resolver:
                 "resolver.js_globals": self._js_global_node,
                 "resolver.owner": self._owner_node,
                 "resolver.detached": self._detached_node,
+                "resolver.unique": self._unique_node,
             }
         )
         self.rec: Recorder | None = None
@@ -1328,17 +1329,34 @@ class Resolver:
         if methods_only and (name in _COMMON_METHODS or name.startswith("__")):
             return None, None
         family = _scope(source).family or source.language
-        candidates = [
-            i
-            for i in self.t.by_name.get(name, [])
-            # a guess stays in the caller's language (a Java call is no C++ method)
-            if (_scope(self.t.by_id[i]).family or self.t.by_id[i].language) == family
-            and (not methods_only or self._method_like(self.t.by_id[i]))
-            and (not types_only or self.t.by_id[i].kind in TYPE_KINDS)
-            and self.t.by_id[i].kind not in ("section", "constant")
-            and (within is None or within(self.t.by_id[i]))
-        ]
-        return self._pick(candidates, "unique")
+        candidates, picked = cast(
+            tuple[tuple[str, ...], tuple[str | None, str | None]],
+            self.t.remember("resolver.unique", (name, family, methods_only, types_only)),
+        )
+        if within is None:
+            return picked
+        by_id = self.t.by_id
+        return self._pick([i for i in candidates if within(by_id[i])], "unique")
+
+    def _unique_node(self, arg: object) -> tuple[tuple[str, ...], tuple[str | None, str | None]]:
+        """The project's symbols a name-only guess of ``name`` may be, in the
+        caller's language family (a Java call is no C++ method), and the one
+        it picks among them: computed once a name (many call sites guess
+        `get`), and a node, so that an answer reads one key, not a key per
+        candidate."""
+        name, family, methods_only, types_only = cast(tuple[str, str, bool, bool], arg)
+        by_id = self.t.by_id
+        candidates = []
+        for i in self.t.by_name.get(name, []):
+            symbol = cast(Symbol, by_id[i])
+            if (
+                (_scope(symbol).family or symbol.language) == family
+                and (not methods_only or self._method_like(symbol))
+                and (not types_only or symbol.kind in TYPE_KINDS)
+                and symbol.kind not in ("section", "constant")
+            ):
+                candidates.append(i)
+        return tuple(candidates), self._pick(candidates, "unique")
 
     def _method_like(self, symbol: Symbol) -> bool:
         """What `x.m()` may call when x's type is unknown: a method, or a
