@@ -982,20 +982,28 @@ class _Revisit:
                 outside[e.file].add(answer[3])
         for p, sets in outside.items():
             fresh[p].outside.update(*sets)
+        # the outside keys as stored of the files decoded (not read again to
+        # tell which index rows change)
+        stored = {p: d.outside for p, d in self.old.items() if d is not None}
         for i, e in self.work.items():
             answer = self.answers.get(i)
             if answer is None:
                 continue
             if e.file not in fresh:
                 known = self.deps.get(e.file)
+                if known is not None:
+                    stored[e.file] = set(known.outside)
                 fresh[e.file] = known if known is not None else FileDeps()
                 if e.file in self.rows:  # read whole: its rows make the stored form
                     rows[e.file] = self.rows[e.file]
             fresh[e.file].record(i, answer[2], answer[3])
         self.store.put_dependencies(
-            (p, d.encode(rows[p]) if p in rows else d.encode(), d.outside)
-            for p, d in sorted(fresh.items())
-            if p in rows or d.changed  # a file revisited whose edges read what they read before: as stored
+            (
+                (p, d.encode(rows[p]) if p in rows else d.encode(), d.outside)
+                for p, d in sorted(fresh.items())
+                if p in rows or d.changed  # a file revisited whose edges read what they read before: as stored
+            ),
+            stored,
         )
         from cartog_ci.index.resolve import hashed_nodes, printed_nodes
 

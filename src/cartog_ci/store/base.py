@@ -134,9 +134,12 @@ class Store(Protocol):
         """path -> the encoded dependencies of its edges, for those recorded."""
         ...
 
-    def put_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]]) -> None:
+    def put_dependencies(
+        self, items: Iterable[tuple[str, bytes, Iterable[int]]], stored: Mapping[str, set[int]] | None = None
+    ) -> None:
         """Replace these files' dependencies: (path, encoded, the keys another
-        file's change may change)."""
+        file's change may change); ``stored``: those keys as stored now, for
+        the files the caller decoded (the others are read)."""
         ...
 
     def files_reading(self, hashes: Iterable[int]) -> set[str]:

@@ -16,7 +16,7 @@ size (zod: 0.87 MB of pairs).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from cartog_ci.store.dependency_format import FileDeps
 from cartog_ci.store.interned import Interned
@@ -56,15 +56,21 @@ class DependencyRows(Interned):
             out.update((by_key[k], bytes(blob)) for k, blob in rows)
         return out
 
-    def put_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]]) -> None:
+    def put_dependencies(
+        self, items: Iterable[tuple[str, bytes, Iterable[int]]], stored: Mapping[str, set[int]] | None = None
+    ) -> None:
         """Replace the dependencies of these files: (path, encoded, the keys
         another file's change may change). Only the index rows that differ
-        are written (a file revisited keeps most of its keys)."""
+        are written (a file revisited keeps most of its keys). ``stored``:
+        the outside keys as stored now of the files the caller decoded (the
+        others' rows are read and decoded)."""
         items = list(items)
         if not items:
             return
+        stored = stored or {}
         keys = self.intern(p for p, _, _ in items)
-        before = self._outside([keys[p] for p, _, _ in items])
+        before = self._outside([keys[p] for p, _, _ in items if p not in stored])
+        before.update((keys[p], stored[p]) for p, _, _ in items if p in stored)
         stale: list[tuple[int, int]] = []
         added: list[tuple[int, int]] = []
         for path, _, outside in items:

@@ -400,8 +400,11 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         rows = self.db.execute("SELECT path, deps FROM dep_files WHERE path = ANY(?::text[])", (list(paths),))
         return {str(p): bytes(d) for p, d in rows}
 
-    def put_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]]) -> None:
-        """As a delete and an insert: a view (an overlay's) takes no ON CONFLICT."""
+    def put_dependencies(
+        self, items: Iterable[tuple[str, bytes, Iterable[int]]], stored: Mapping[str, set[int]] | None = None
+    ) -> None:
+        """As a delete and an insert: a view (an overlay's) takes no ON CONFLICT.
+        (``stored`` is not needed: the outside keys are a column.)"""
         rows = [(p, blob, sorted(set(outside))) for p, blob, outside in items]
         if not rows:
             return
