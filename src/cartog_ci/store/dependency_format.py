@@ -7,6 +7,7 @@ compressed. Here, below the index, so that the store can read a file's
 from __future__ import annotations
 
 import itertools
+import operator
 import struct
 import zlib
 from array import array
@@ -62,23 +63,23 @@ class FileDeps:
         keys: 0.30 M positions are 0.12 M on zod), each row naming its set."""
         ids = [i for i, _ in rows] if rows is not None else sorted(self.by_row)
         total = checksum(e for _, e in rows) if rows is not None else self.checksum
-        by_row = self.by_row
-        keys = sorted({k for i in ids for k in (by_row.get(i) or ())})
+        read = list(map(self.by_row.get, ids))
+        sets: dict[tuple[int, ...] | None, int] = dict.fromkeys(read, 0)  # the distinct sets, in order of rows
+        sets.pop(None, None)
+        for n, d in enumerate(sets):
+            sets[d] = n
+        keys = sorted(set().union(*sets))  # type: ignore[arg-type]
         position = {k: n for n, k in enumerate(keys)}.__getitem__
-        sets: dict[tuple[int, ...], int] = {}
-        for i in ids:
-            deps = by_row.get(i)
-            if deps is not None:
-                sets.setdefault(deps, len(sets))
         wide = len(sets) >= _UNKNOWN or len(keys) >= _UNKNOWN
         unknown = 0xFFFFFFFF if wide else _UNKNOWN
-        which = array("I" if wide else "H", [unknown if by_row.get(i) is None else sets[by_row[i]] for i in ids])  # type: ignore[index]
-        sizes = array("I" if wide else "H", [len(d) for d in sets])
-        positions = array("I" if wide else "H", [position(k) for d in sets for k in d])
-        outside = self.outside
-        flags = bytes(k in outside for k in keys)
+        sets[None] = unknown
+        which = array("I" if wide else "H", map(sets.__getitem__, read))
+        del sets[None]
+        sizes = array("I" if wide else "H", map(len, sets))  # type: ignore[arg-type]
+        positions = array("I" if wide else "H", map(position, itertools.chain.from_iterable(sets)))  # type: ignore[arg-type]
+        flags = bytes(map(self.outside.__contains__, keys))
         header = _HEADER.pack(_MAGIC, len(keys), len(ids), len(sets), total)
-        deltas = array("q", [b - a for a, b in zip([0, *ids], ids)])  # IDs ascend: small steps compress
+        deltas = array("q", map(operator.sub, ids, [0, *ids]))  # IDs ascend: small steps compress
         parts = (header, deltas.tobytes(), array("i", keys).tobytes(), flags, which.tobytes(), sizes.tobytes())
         return _COMPRESSED + zlib.compress(b"".join((*parts, positions.tobytes())), 6)
 
