@@ -44,7 +44,7 @@ _COMMON_METHODS = frozenset(
 )
 MAX_HOPS = 6
 # A return annotation naming the class the function is declared in.
-SELF_TYPES = frozenset({"Self", "typing.Self", "typing_extensions.Self"})
+SELF_TYPES = frozenset({"Self", "typing.Self", "typing_extensions.Self", "this"})  # TS `m(): this`
 _CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
 # `const x: Type = ...` / `const x = new Type(...)`: the class of a JS/TS instance.
 _JS_INSTANCE = re.compile(r"(?:const|let|var)\s+[\w$]+\s*(?::\s*([\w$.]+)\s*)?=\s*(?:new\s+([\w$.]+))?")
@@ -935,11 +935,10 @@ class Resolver:
                 return self._parent_scope(source, name, skip_own=False)
             # the type is written outside the parameter's scope: `flag *flag.Flag`
             head, _, tail = declared.rpartition(".")
-            owner, tier = (
-                self._qualified(source, head, tail, parameters=False)
-                if head
+            owner, tier = self._merged_type(
+                source, self._qualified(source, head, tail, parameters=False) if head
                 else self._unqualified(source, tail, "references")
-            )
+            )  # fmt: skip
             if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
                 member = self._method_in_hierarchy(owner, name)
                 # a generic's bound is a promise, not the value's type: own tier
@@ -1167,7 +1166,7 @@ class Resolver:
             return None, False
         if named in SELF_TYPES:
             return self._enclosing_type(function), False
-        owner, tier = self._qualified_or_plain(function, named)
+        owner, tier = self._merged_type(function, self._qualified_or_plain(function, named))
         if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
             return owner, False
         return None, tier == EXTERNAL
@@ -1177,6 +1176,11 @@ class Resolver:
         while scope is not None and scope.kind not in TYPE_KINDS:
             scope = self.t.by_id.get(scope.parent_id) if scope.parent_id else None
         return scope.id if scope is not None else None
+
+    def _merged_type(self, source: Symbol, found: tuple[str | None, str | None]) -> tuple[str | None, str | None]:
+        """A name read as a type: of TS `interface ZodString` and `const
+        ZodString` (declaration merging), the interface."""
+        return self._ts_merged(found, "references") if _scope(source).merged_declarations else found
 
     def _qualified_or_plain(self, source: Symbol, text: str) -> tuple[str | None, str | None]:
         if "." in text:
@@ -1212,7 +1216,7 @@ class Resolver:
         class_name = match and (match.group(1) or match.group(2))
         if not class_name:
             return None
-        owner, _ = self._qualified_or_plain(constant, class_name)
+        owner, _ = self._merged_type(constant, self._qualified_or_plain(constant, class_name))
         if owner is None or self.t.by_id[owner].kind not in TYPE_KINDS:
             return None
         return self._method_in_hierarchy(owner, name)
@@ -1412,7 +1416,8 @@ def returned_name(signature: str, rules: ScopeRules) -> str | None:
     """The one type a function's return annotation names (``-> Foo``,
     ``-> "mod.Foo"``), as written; None if it names none."""
     match = re.search(rules.return_pattern, signature) if rules.return_pattern else None
-    return plain_type(match.group(1)) if match else None
+    written = next((g for g in match.groups() if g), None) if match else None  # a pattern may have alternatives
+    return plain_type(written) if written else None
 
 
 def _self_names(source: Symbol) -> tuple[str, ...]:

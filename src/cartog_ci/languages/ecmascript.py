@@ -12,6 +12,7 @@ Import statements decode into (module spec, imported name, alias) triples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Callable, Sequence
 
 import tree_sitter as ts
@@ -91,9 +92,23 @@ def decode(node: ts.Node) -> list[ImportTriple]:
         return _js_call(node)
     if node.type == "assignment_expression":  # module.exports = X
         return _js_default(node.child_by_field_name("right"))
-    if node.type == "variable_declarator":  # const api = { get, put: save }
-        return _object_members(node)
+    if node.type == "variable_declarator":  # const api = { get, put: save }; const make = Foo.create
+        return _member_alias(node) or _object_members(node)
     return []
+
+
+_MEMBER_PATH = re.compile(r"[\w$]+(?:\.[\w$]+)+")
+
+
+def _member_alias(declarator: ts.Node) -> list[ImportTriple]:
+    """`const stringType = ZodString.create` at module level: the name is the
+    member the path names (the resolver follows `ZodString`, then its
+    `create`), as an import of the module's own binding."""
+    name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+    if name is None or name.type != "identifier" or value is None or value.type != "member_expression":
+        return []
+    path = _text(value)
+    return [(JS_SELF, path, _text(name))] if _MEMBER_PATH.fullmatch(path) else []
 
 
 def _object_members(declarator: ts.Node) -> list[ImportTriple]:
@@ -430,12 +445,23 @@ _SELF_NAMES = ("this",)
 _TEST_FILES = r"(^|/)[^/]*\.(spec|test)\.[jt]sx?$"
 
 
+# Group 1: the one return type of an overload set (`f(a: A): T; f(b: B): T;
+# f(x: any)`, a signature of languages/esparams.py's joined form) whose
+# implementation declares none; group 2: the signature's own.
+_RETURNS = (
+    r"(?:^[^;]*\)\s*:\s*([^();]+?)\s*;(?:[^;]*\)\s*:\s*\1\s*;)*[^;]*\)"
+    r"|\)\s*:\s*([^()]+?)\s*(?:=>)?)\s*$"
+)
+
+
 def _scope(globals_: frozenset[str], *, merged: bool, typed: bool = False) -> ScopeRules:
     return ScopeRules(
         self_names=_SELF_NAMES,
         family="ecmascript",
-        # `function make(): Stats` / `make(): Stats`: what a call of it gives
-        return_pattern=r"\)\s*:\s*([^()]+?)\s*$" if typed else "",
+        # `function make(): Stats` / `make(): Stats` / `create = (): Stats =>`:
+        # what a call of it gives; an overload set whose implementation
+        # declares none gives what every overload declares, when they agree
+        return_pattern=_RETURNS if typed else "",
         builtins=globals_,
         imports_only=True,
         default_is_module=True,

@@ -493,6 +493,10 @@ def _receivers(
         if kind not in (_BIND, _BIND_TYPE) or kind == _BIND and (node.start_byte, name) in typed:
             continue
         scope = _enclosing(defs, starts, node.start_byte)
+        if obj is None and scope >= 0 and defs[scope].name == name and defs[scope].kind == "constant":
+            # a module-level `const g = new Foo()` is a symbol of its own: `g`
+            # is bound in the scope around it, where `g.test()` is read
+            scope = defs[scope].parent
         if obj is not None:
             if obj not in spec.self_names:
                 continue

@@ -57,3 +57,10 @@
 (program
   [(lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import)
    (export_statement (lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import))])
+
+; A module-level alias of a member (`const stringType = ZodString.create`,
+; then `export { stringType as string }`): the name is bound to that member,
+; decoded like an import of the module's own `ZodString.create`.
+(program
+  [(lexical_declaration (variable_declarator value: (member_expression object: [(identifier) (member_expression)] property: (property_identifier))) @reference.import)
+   (export_statement (lexical_declaration (variable_declarator value: (member_expression object: [(identifier) (member_expression)] property: (property_identifier))) @reference.import))])
