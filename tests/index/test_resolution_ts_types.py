@@ -199,3 +199,46 @@ def test_a_top_level_const_holding_an_instance_types_its_calls(tmp_path: Path) -
     assert {(c[1], c[3]) for c in _edited(repo, tmp_path, {"lib/foo.js": edited}) if c[2] == "test"} == {
         (12, bar), (14, bar), (17, bar),
     }  # fmt: skip
+
+
+# -- a namespace import of a barrel of `export *` --------------------------
+
+BARREL_FILES = {
+    "src/core.ts": "export function parse(): void {}\nexport function config(): void {}\n",
+    "src/schemas.ts": (
+        "import * as core from './core';\n"
+        "import * as parse from './parse';\n\n"
+        "export function string(): void {\n  core.config();\n  parse.safeParse();\n}\n"
+    ),
+    "src/parse.ts": (
+        "export const parse = wrap(1);\nexport const safeParse = wrap(2);\n\n"
+        "function wrap(n: number): any {\n  return n;\n}\n"
+    ),
+    "src/external.ts": "export * as core from './core';\nexport * from './schemas';\nexport * from './parse';\n",
+    "src/index.ts": "export * from './external';\n",
+    "src/use.ts": (
+        "import * as z from './index';\n\n"
+        "export function go() {\n"
+        "  z.parse('a');\n"
+        "  z.safeParse();\n"
+        "  z.core.parse();\n"
+        "  z.string();\n"
+        "}\n"
+    ),
+}
+
+
+def test_a_namespace_import_of_a_barrel_finds_the_export_not_a_module_imported_beside_it(tmp_path: Path) -> None:
+    repo = _indexed(tmp_path, BARREL_FILES)
+    use = {c for c in _calls(exported(repo)) if c[0] == "src/use.ts"}
+    assert use == {
+        ("src/use.ts", 4, "parse", "src/parse.ts:constant:parse", "import"),  # not schemas.ts's `import * as parse`
+        ("src/use.ts", 5, "safeParse", "src/parse.ts:constant:safeParse", "import"),
+        ("src/use.ts", 6, "parse", "src/core.ts:function:parse", "import"),  # `export * as core`: a namespace
+        ("src/use.ts", 7, "string", "src/schemas.ts:function:string", "import"),
+    }
+    # parse.ts no longer defines `parse`: schemas.ts's namespace import is all that is left
+    edited = {"src/parse.ts": "export const safeParse = wrap(2);\n\nfunction wrap(n: number): any {\n  return n;\n}\n"}
+    assert {c for c in _edited(repo, tmp_path, edited) if c[0] == "src/use.ts" and c[1] == 4} == {
+        ("src/use.ts", 4, "parse", "src/parse.ts:module:src.parse", "import"),
+    }

@@ -775,15 +775,27 @@ class Resolver:
         if sub:
             return sub
         seen = seen | {path}
+        weak: list[str] = []
         for star in self.t.star_imports.get(path, []):
             files = self.module_files(path, star)
             for f in files:
                 if f in seen:
                     continue
                 hit = self._export(f, name, hops + 1, seen)
-                if hit:
+                if hit and not weak and self._namespace_only(path, hit):
+                    weak = hit  # another module's `export *` may define the name
+                elif hit:
                     return hit
-        return []
+        return weak
+
+    def _namespace_only(self, path: str, hit: list[str]) -> bool:
+        """A JS/TS module found through `export *`: most often an `import * as
+        parse` of that module, which `export *` does not export (zod's
+        schemas.ts beside `export * from "./parse.js"`), so a definition of
+        the name behind a later `export *` wins."""
+        if languages.scope_of(self.t.language_of_file.get(path, "")).family != "ecmascript":
+            return False
+        return len(hit) == 1 and self.t.by_id[hit[0]].kind == "module"
 
     def _default_export(self, path: str) -> list[str]:
         module_id = self.t.module_of_file[path]
