@@ -242,3 +242,89 @@ def test_a_namespace_import_of_a_barrel_finds_the_export_not_a_module_imported_b
     assert {c for c in _edited(repo, tmp_path, edited) if c[0] == "src/use.ts" and c[1] == 4} == {
         ("src/use.ts", 4, "parse", "src/parse.ts:module:src.parse", "import"),
     }
+
+
+# -- chains of calls, compound components ----------------------------------
+
+CHAIN = (
+    "export class ZodType {\n"  # 1
+    "  parse(x: unknown): string {\n    return '';\n  }\n"  # 2-4
+    "  optional(): this {\n    return this;\n  }\n"  # 5-7
+    "  loose() {\n    return this;\n  }\n"  # 8-10: no declared return type
+    "}\n"  # 11
+    "export class ZodString extends ZodType {\n"  # 12
+    "  static create = (): ZodString => {\n    return new ZodString();\n  };\n"  # 13-15
+    "  min(n: number): ZodString {\n    return this;\n  }\n"  # 16-18
+    "  outside(): Promise<string> {\n    return Promise.resolve('');\n  }\n"  # 19-21
+    "}\n"  # 22
+    "export class Other {\n  parse(): void {}\n  then(): void {}\n}\n"  # 23-26
+)
+USE_CHAIN = (
+    "import { ZodString } from './types';\n\n"
+    "export function go() {\n"
+    "  ZodString.create().min(1).optional().parse(2);\n"  # 4
+    "  const s = ZodString.create().min(3);\n"  # 5
+    "  s.parse(4);\n"  # 6
+    "  ZodString.create().loose().parse(5);\n"  # 7: loose() gives no declared type
+    "  ZodString.create().outside().then();\n"  # 8: a library's type
+    "}\n"
+)
+
+
+def test_a_chain_of_calls_is_typed_a_call_at_a_time(tmp_path: Path) -> None:
+    repo = _indexed(tmp_path, {"src/types.ts": CHAIN, "src/use.ts": USE_CHAIN})
+    types = "src/types.ts"
+    create, min_, parse = f"{types}:method:ZodString.create", f"{types}:method:ZodString.min", f"{types}:method:ZodType.parse"
+    assert {c for c in _calls(exported(repo)) if c[0] == "src/use.ts"} == {
+        ("src/use.ts", 4, "create", create, "import"),
+        ("src/use.ts", 4, "min", min_, "import"),
+        ("src/use.ts", 4, "optional", f"{types}:method:ZodType.optional", "import"),
+        ("src/use.ts", 4, "parse", parse, "import"),  # `optional(): this` keeps ZodString
+        ("src/use.ts", 5, "create", create, "import"),
+        ("src/use.ts", 5, "min", min_, "import"),
+        ("src/use.ts", 6, "parse", parse, "import"),
+        ("src/use.ts", 7, "create", create, "import"),
+        ("src/use.ts", 7, "loose", f"{types}:method:ZodType.loose", "import"),
+        ("src/use.ts", 7, "parse", None, None),  # Other.parse is no guess for a typed language's chain
+        ("src/use.ts", 8, "create", create, "import"),
+        ("src/use.ts", 8, "outside", f"{types}:method:ZodString.outside", "import"),
+        ("src/use.ts", 8, "then", None, "external"),
+    }
+    edited = CHAIN.replace("  min(n: number): ZodString {", "  min(n: number): Other {")
+    assert {c for c in _edited(repo, tmp_path, {"src/types.ts": edited}) if c[0] == "src/use.ts" and c[2] == "parse"} == {
+        ("src/use.ts", 4, "parse", None, None),  # Other has no `optional`
+        ("src/use.ts", 6, "parse", f"{types}:method:Other.parse", "import"),
+        ("src/use.ts", 7, "parse", None, None),
+    }
+
+
+COMPOUND = {
+    "src/form.tsx": "export function ModalForm(): JSX.Element {\n  return <form />;\n}\n",
+    "src/drawer.tsx": (
+        "import { ModalForm } from './form';\n\n"
+        "function Root(): JSX.Element {\n  return <div />;\n}\n"
+        "function Header(): JSX.Element {\n  return <div />;\n}\n\n"
+        "export const Drawer = Object.assign(Root, {\n  Header,\n  Form: ModalForm,\n});\n"
+    ),
+    "src/page.tsx": (
+        "import { Drawer } from './drawer';\n\n"
+        "export function Page(): JSX.Element {\n"
+        "  return (\n    <Drawer>\n      <Drawer.Header />\n      <Drawer.Form />\n      <Drawer.Footer />\n    </Drawer>\n  );\n"
+        "}\n"
+    ),
+}
+
+
+def test_members_of_a_compound_component_built_by_object_assign(tmp_path: Path) -> None:
+    repo = _indexed(tmp_path, COMPOUND)
+    page = {(c[1], c[2], c[3], c[4]) for c in _calls(exported(repo)) if c[0] == "src/page.tsx"}
+    assert page == {
+        (5, "Drawer", "src/drawer.tsx:constant:Drawer", "import"),
+        (6, "Header", "src/drawer.tsx:function:Header", "import"),
+        (7, "Form", "src/form.tsx:function:ModalForm", "import"),
+        (8, "Footer", None, None),
+    }
+    edited = {"src/drawer.tsx": COMPOUND["src/drawer.tsx"].replace("  Header,\n", "  Header,\n  Footer: Header,\n")}
+    assert {(c[1], c[3]) for c in _edited(repo, tmp_path, edited) if c[0] == "src/page.tsx" and c[1] == 8} == {
+        (8, "src/drawer.tsx:function:Header"),
+    }

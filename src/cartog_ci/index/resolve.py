@@ -46,6 +46,7 @@ MAX_HOPS = 6
 # A return annotation naming the class the function is declared in.
 SELF_TYPES = frozenset({"Self", "typing.Self", "typing_extensions.Self", "this"})  # TS `m(): this`
 _CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
+_CALL_CHAIN = re.compile(r"[\w$]+(?:\.[\w$]+)*\(\)(?:\.[\w$]+\(\))+")  # `z.string().min()`
 # `const x: Type = ...` / `const x = new Type(...)`: the class of a JS/TS instance.
 _JS_INSTANCE = re.compile(r"(?:const|let|var)\s+[\w$]+\s*(?::\s*([\w$.]+)\s*)?=\s*(?:new\s+([\w$.]+))?")
 
@@ -941,6 +942,14 @@ class Resolver:
             if tier == EXTERNAL or self._unknown_type(source, ctor.group(1)):
                 return None, tier
             return self._guess_method(source, name)
+        if _CALL_CHAIN.fullmatch(qualifier):  # `z.string().min().parse()`: a call at a time
+            owner, tier = self._chain_type(source, qualifier)
+            if owner is not None:
+                member = self._method_in_hierarchy(owner, name)
+                return (member, tier) if member else (None, None)
+            if tier == EXTERNAL:
+                return None, EXTERNAL
+            return self._qualified(source, "<expr>", name)
         declared, bound = self._declared_type(source, qualifier) if parameters else (None, False)
         if declared is not None:  # `t.Run()` with `t *testing.T`: a method of that type
             if declared in _self_names(source):
@@ -1169,6 +1178,29 @@ class Resolver:
         if outside:
             return None, EXTERNAL  # `c.Flags()` gives a `*pflag.FlagSet`: its methods are the library's
         return (returned, tier) if returned is not None else (found, tier)
+
+    def _chain_type(self, source: Symbol, chain: str) -> tuple[str | None, str | None]:
+        """The project type a chain of calls gives (`z.string().min()`): the
+        first call's value, then each method's declared return type (`this`
+        keeps the receiver's); (None, EXTERNAL) when a link gives a type from
+        outside the project."""
+        head, *methods = chain[:-2].split("().")
+        owner, tier = self._value_of_call(source, head)
+        for method in methods:
+            if owner is None or self.t.by_id[owner].kind not in TYPE_KINDS:
+                return None, tier if tier == EXTERNAL else None
+            member = self._method_in_hierarchy(owner, method)
+            target = self.t.by_id.get(member) if member is not None else None
+            if target is None or target.kind not in CALLABLE_KINDS:
+                return None, None
+            if returned_name(target.signature, _scope(target)) == "this":
+                continue
+            owner, outside = self._returned_type(target)
+            if outside:
+                return None, EXTERNAL
+        if owner is None or self.t.by_id[owner].kind not in TYPE_KINDS:
+            return None, tier if tier == EXTERNAL else None
+        return owner, tier
 
     def _returned_type(self, function: Symbol) -> tuple[str | None, bool]:
         """The project type a function's return annotation names, and whether

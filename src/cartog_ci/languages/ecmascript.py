@@ -113,10 +113,16 @@ def _member_alias(declarator: ts.Node) -> list[ImportTriple]:
 
 def _object_members(declarator: ts.Node) -> list[ImportTriple]:
     """The members of a module-level object literal that name another binding
-    (`{ get }`, `{ put: save }`): `api.get` is that binding, like a re-export
-    (the alias is `api.get`, which the resolver reads for members of `api`)."""
+    (`{ get }`, `{ put: save }`, also the last object given to
+    `Object.assign(Root, {...})`): `api.get` is that binding, like a
+    re-export (the alias is `api.get`, which the resolver reads for members
+    of `api`)."""
     owner = _text(declarator.child_by_field_name("name"))
     value = declarator.child_by_field_name("value")
+    if value is not None and value.type == "call_expression":  # `Object.assign(Root, { Header })`
+        arguments = value.child_by_field_name("arguments")
+        objects = [a for a in arguments.named_children if a.type == "object"] if arguments is not None else []
+        value = objects[-1] if objects else None
     out: list[ImportTriple] = []
     for member in value.named_children if value is not None and owner else ():
         if member.type == "shorthand_property_identifier":
@@ -481,6 +487,7 @@ def _syntax(name: str, grammar: Callable[[], ts.Language], queries: tuple[str, .
         decode_import=decode,
         wrappers=wrappers,
         self_names=_SELF_NAMES,
+        call_chains=True,
     )
 
 

@@ -64,3 +64,10 @@
 (program
   [(lexical_declaration (variable_declarator value: (member_expression object: [(identifier) (member_expression)] property: (property_identifier))) @reference.import)
    (export_statement (lexical_declaration (variable_declarator value: (member_expression object: [(identifier) (member_expression)] property: (property_identifier))) @reference.import))])
+
+; `export const Drawer = Object.assign(Root, { Header, Form: ModalForm })`
+; (React compound components): `Drawer.Form` is `ModalForm`, as above.
+(program
+  [(lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import)
+   (export_statement (lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import))]
+  (#eq? @_assign "Object.assign"))
