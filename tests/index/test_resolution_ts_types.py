@@ -98,7 +98,7 @@ TYPES = (
     "}\n"  # 11
     "export class Other {\n  min(n: number): void {}\n}\n"  # 12-14
     "const stringType = ZodString.create;\n"  # 15
-    "const otherType = Other;\n"  # 16: no member: no alias
+    "const otherType = Other;\n"  # 16
     "export { stringType as string, otherType as other };\n"  # 17
 )
 BARREL = "export * from './types';\n"
@@ -125,7 +125,7 @@ def test_a_const_alias_of_a_static_method_re_exported_under_another_name(tmp_pat
         ("src/use.ts", 5, "min", f"{types}:method:ZodString.min", "import"),
         ("src/use.ts", 6, "string", f"{types}:method:ZodString.create", "import"),
         ("src/use.ts", 6, "min", f"{types}:method:ZodString.min", "import"),
-        ("src/use.ts", 7, "other", None, None),  # `const otherType = Other` is no member alias
+        ("src/use.ts", 7, "other", f"{types}:class:Other", "import"),  # `const otherType = Other`
     }
     edited = TYPES.replace("const stringType = ZodString.create;", "const stringType = ZodString.make;")
     assert {c for c in _edited(repo, tmp_path, {"src/types.ts": edited}) if c[2] == "string"} == {
@@ -304,7 +304,8 @@ COMPOUND = {
         "import { ModalForm } from './form';\n\n"
         "function Root(): JSX.Element {\n  return <div />;\n}\n"
         "function Header(): JSX.Element {\n  return <div />;\n}\n\n"
-        "export const Drawer = Object.assign(Root, {\n  Header,\n  Form: ModalForm,\n});\n"
+        "const Form = ModalForm;\n\n"
+        "export const Drawer = Object.assign(Root, {\n  Header,\n  Form,\n});\n"
     ),
     "src/page.tsx": (
         "import { Drawer } from './drawer';\n\n"

@@ -101,14 +101,20 @@ _MEMBER_PATH = re.compile(r"[\w$]+(?:\.[\w$]+)+")
 
 
 def _member_alias(declarator: ts.Node) -> list[ImportTriple]:
-    """`const stringType = ZodString.create` at module level: the name is the
-    member the path names (the resolver follows `ZodString`, then its
-    `create`), as an import of the module's own binding."""
+    """`const stringType = ZodString.create` / `const Form = RouteModalForm`
+    at module level: the name is what the path names (the resolver follows
+    `ZodString`, then its `create`), as an import of the module's own
+    binding; a global's name (`undefined`, `window`) is none."""
     name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
-    if name is None or name.type != "identifier" or value is None or value.type != "member_expression":
+    if name is None or name.type != "identifier" or value is None:
         return []
     path = _text(value)
-    return [(JS_SELF, path, _text(name))] if _MEMBER_PATH.fullmatch(path) else []
+    if value.type == "identifier" and path not in JS_GLOBALS and path not in _NO_BINDINGS:
+        return [(JS_SELF, path, _text(name))]
+    return [(JS_SELF, path, _text(name))] if value.type == "member_expression" and _MEMBER_PATH.fullmatch(path) else []
+
+
+_NO_BINDINGS = frozenset({"undefined", "NaN", "Infinity", "arguments"})
 
 
 def _object_members(declarator: ts.Node) -> list[ImportTriple]:

@@ -58,12 +58,13 @@
   [(lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import)
    (export_statement (lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import))])
 
-; A module-level alias of a member (`const stringType = ZodString.create`,
-; then `export { stringType as string }`): the name is bound to that member,
-; decoded like an import of the module's own `ZodString.create`.
+; A module-level alias of a member or another name (`const stringType =
+; ZodString.create`, then `export { stringType as string }`; `const Form =
+; RouteModalForm`): the name is bound to it, decoded like an import of the
+; module's own `ZodString.create`.
 (program
-  [(lexical_declaration (variable_declarator value: (member_expression object: [(identifier) (member_expression)] property: (property_identifier))) @reference.import)
-   (export_statement (lexical_declaration (variable_declarator value: (member_expression object: [(identifier) (member_expression)] property: (property_identifier))) @reference.import))])
+  [(lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import)
+   (export_statement (lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import))])
 
 ; `export const Drawer = Object.assign(Root, { Header, Form: ModalForm })`
 ; (React compound components): `Drawer.Form` is `ModalForm`, as above.
