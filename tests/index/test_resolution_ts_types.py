@@ -329,3 +329,35 @@ def test_members_of_a_compound_component_built_by_object_assign(tmp_path: Path) 
     assert {(c[1], c[3]) for c in _edited(repo, tmp_path, edited) if c[0] == "src/page.tsx" and c[1] == 8} == {
         (8, "src/drawer.tsx:function:Header"),
     }
+
+
+NAMESPACE = {
+    "src/util.ts": (
+        "export namespace util {\n"  # 1
+        "  export const assertEqual = (a: number): void => {};\n"  # 2
+        "  export function joinValues(xs: string[]): string {\n    return check(xs);\n  }\n"  # 3-5
+        "  function check(xs: string[]): string {\n    return '';\n  }\n"  # 6-8
+        "}\n"  # 9
+        "export function joinValues(): void {}\n"  # 10: no member of util
+    ),
+    "src/use.ts": (
+        "import { util } from './util';\n\n"
+        "export function go() {\n  util.assertEqual(1);\n  util.joinValues([]);\n  util.missing();\n}\n"
+    ),
+}
+
+
+def test_members_of_a_typescript_namespace(tmp_path: Path) -> None:
+    repo = _indexed(tmp_path, NAMESPACE)
+    assert _calls(exported(repo)) == {
+        ("src/util.ts", 4, "check", "src/util.ts:function:util.check", "same_file"),
+        ("src/use.ts", 4, "assertEqual", "src/util.ts:function:util.assertEqual", "import"),
+        ("src/use.ts", 5, "joinValues", "src/util.ts:function:util.joinValues", "import"),
+        ("src/use.ts", 6, "missing", None, None),
+    }
+    edited = {"src/util.ts": NAMESPACE["src/util.ts"].replace("export namespace util {", "export namespace utils {")}
+    assert {c for c in _edited(repo, tmp_path, edited) if c[0] == "src/use.ts"} == {
+        ("src/use.ts", 4, "assertEqual", None, None),
+        ("src/use.ts", 5, "joinValues", None, None),
+        ("src/use.ts", 6, "missing", None, None),
+    }
