@@ -123,22 +123,22 @@ def _call_chain(text: str) -> str | None:
         return None
     links, i = [head.group(0)], head.end()
     while i < len(text):
-        if text[i] != "(":
-            return None
-        depth = 0
-        for j in range(i, len(text)):
-            depth += text[j] == "("
-            depth -= text[j] == ")"
-            if depth == 0:
-                break
-        else:
-            return None
-        link = _CHAIN_LINK.match(text, j + 1)
-        if link is None:
+        link = _CHAIN_LINK.match(text, _closing(text, i) + 1) if text[i] == "(" else None
+        if link is None or link.start() == 0:
             return None
         links.append(link.group(1))
         i = link.end()
     return "().".join(links[:-1]) + "()" if len(links) > 2 else None
+
+
+def _closing(text: str, start: int) -> int:
+    """Where the parenthesis opening at ``start`` closes; -1 if it does not."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += (text[i] == "(") - (text[i] == ")")
+        if depth == 0:
+            return i
+    return -1
 
 
 def _literal_or_cast(text: str) -> str | None:
@@ -157,14 +157,9 @@ def _constructed(text: str) -> str | None:
     head, paren, _ = text.partition("(")
     if not paren or not _DOTTED.fullmatch(head):
         return None
-    depth = 0
-    for i, ch in enumerate(text[len(head) :], start=len(head)):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0:
-            rest = text[i + 1 :]
-            return f"{head}()" if rest.count(".") == 1 and rest.startswith(".") else None
-    return None
+    end = _closing(text, len(head))
+    rest = text[end + 1 :] if end >= 0 else ""
+    return f"{head}()" if rest.count(".") == 1 and rest.startswith(".") else None
 
 
 def _widen(node: ts.Node, spec: Syntax) -> ts.Node:
