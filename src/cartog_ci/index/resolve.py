@@ -942,7 +942,9 @@ class Resolver:
             if tier == EXTERNAL or self._unknown_type(source, ctor.group(1)):
                 return None, tier
             return self._guess_method(source, name)
-        if _CALL_CHAIN.fullmatch(qualifier):  # `z.string().min().parse()`: a call at a time
+        if _CALL_CHAIN.fullmatch(qualifier) and _scope(source).family == "ecmascript":
+            # `z.string().min().parse()` (languages/ecmascript.py keeps the
+            # chain): a call at a time; untyped, the expression it was
             owner, tier = self._chain_type(source, qualifier)
             if owner is not None:
                 member = self._method_in_hierarchy(owner, name)
