@@ -4,7 +4,8 @@
 //   node oracle_ts.mjs TS_PREFIX REPO [TSCONFIG]
 //
 // TS_PREFIX is an `npm install --prefix` directory holding `typescript`;
-// TSCONFIG is relative to REPO (default tsconfig.json). Output, one JSON
+// TSCONFIG is relative to REPO (default tsconfig.json), or absolute (one
+// written outside the repository for a tarball that ships none). Output, one JSON
 // object a line on stdout: first {"files": [...]} (the program's files this
 // walked, relative to REPO), then one object per call site:
 //
@@ -34,7 +35,7 @@ const rel = (file) => path.relative(repo, file).split(path.sep).join('/');
 const inRepo = (file) => file.startsWith(repo + '/') && !file.includes('/node_modules/');
 
 // --- the program: the corpus' own tsconfig, with JavaScript allowed --------
-const configPath = path.join(repo, configArg);
+const configPath = path.resolve(repo, configArg);
 const { config, error } = ts.readConfigFile(configPath, ts.sys.readFile);
 if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
 const overrides = { allowJs: true, checkJs: false, noEmit: true, maxNodeModuleJsDepth: 0 };

@@ -22,8 +22,23 @@ rxjs 7.8.2         library     ships ``src/`` (251 .ts) and ``tsconfig.json``
                                directories. Smaller candidates fell short: a
                                Salesforce React template (105 files, 15 alias
                                imports), @medusajs/dashboard (no tsconfig.json
-                               in the tarball)
+                               in the tarball: measured since with one written)
+zod 4.1.12         library     ``src/`` (v3, v4 classic/core/mini and their
+                               tests); no tsconfig.json: one is written (the
+                               ``@zod/source`` condition its package.json
+                               exports map to ``src/``, as zod's own build)
+@trpc/server       library     a public API of interfaces, type-level
+11.25.2                        builders and barrels of re-exports; ``src/``
+                               (84 .ts), no tsconfig.json: one is written
+@medusajs/         React app   Medusa's admin dashboard, published whole
+dashboard 2.21.2               (``src/``: ~1,950 .ts/.tsx, routes, hooks,
+                               forms, tests); relative imports; no
+                               tsconfig.json: one is written
 =================  ==========  =================================================
+
+A tsconfig written for a tarball lives outside the repository (cartog-ci
+never reads it): strict, ES2022, its ``src/`` included, and the module
+resolution the package's own build uses.
 
 Neither corpus' dependencies are installed (nor lobechat's workspace links
 ``@lobechat/*`` → ``packages/*``): a call into one is external for the
@@ -97,6 +112,13 @@ class TsCorpus:
     npm: corpora.NpmCorpus
     role: str
     tsconfig: str = "tsconfig.json"  # relative to the tarball's root
+    # compilerOptions of a tsconfig written outside the repository, for a
+    # tarball that ships none (it includes the tarball's src/)
+    written: tuple[tuple[str, object], ...] = ()
+
+
+_STRICT = (("strict", True), ("target", "es2022"), ("skipLibCheck", True), ("lib", ["es2022", "dom", "dom.iterable"]))
+_BUNDLER = (*_STRICT, ("module", "esnext"), ("moduleResolution", "bundler"))
 
 
 CORPORA = {
@@ -104,6 +126,16 @@ CORPORA = {
     for c in (
         TsCorpus(corpora.NpmCorpus("rxjs", "rxjs", "7.8.2"), "library"),
         TsCorpus(corpora.NpmCorpus("lobechat", "@lobehub/chat", "1.143.3"), "React app"),
+        TsCorpus(
+            corpora.NpmCorpus("zod", "zod", "4.1.12"), "library",
+            written=(*_STRICT, ("module", "nodenext"), ("moduleResolution", "nodenext"),
+                     ("customConditions", ["@zod/source"])),
+        ),  # fmt: skip
+        TsCorpus(corpora.NpmCorpus("trpc", "@trpc/server", "11.25.2"), "library", written=_BUNDLER),
+        TsCorpus(
+            corpora.NpmCorpus("medusa", "@medusajs/dashboard", "2.21.2"), "React app",
+            written=(*_BUNDLER, ("jsx", "react-jsx")),
+        ),  # fmt: skip
     )
 }
 
@@ -168,8 +200,14 @@ def our_symbols(export: dict[str, object]) -> dict[str, Sym]:
 
 def run_oracle(repo: Path, corpus: TsCorpus) -> tuple[set[str], list[OracleSite], str, float]:
     """(files walked, call sites, typescript version, wall)."""
-    cmd = ["node", "--max-old-space-size=8192", str(ORACLE_JS), str(ensure_typescript()), str(repo), corpus.tsconfig]
-    run = run_process(cmd)
+    with tempfile.TemporaryDirectory(prefix="cartog-oracle-tsconfig-") as tmp:
+        tsconfig = corpus.tsconfig
+        if corpus.written:
+            written = {"compilerOptions": dict(corpus.written), "include": [str(repo.resolve() / "src")]}
+            tsconfig = str(Path(tmp) / "tsconfig.json")
+            Path(tsconfig).write_text(json.dumps(written))
+        cmd = ["node", "--max-old-space-size=8192", str(ORACLE_JS), str(ensure_typescript()), str(repo), tsconfig]
+        run = run_process(cmd)
     lines = iter(run.stdout.splitlines())
     header = json.loads(next(lines))
     sites = [_oracle_site(json.loads(line)) for line in lines]

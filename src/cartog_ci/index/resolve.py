@@ -44,8 +44,9 @@ _COMMON_METHODS = frozenset(
 )
 MAX_HOPS = 6
 # A return annotation naming the class the function is declared in.
-SELF_TYPES = frozenset({"Self", "typing.Self", "typing_extensions.Self"})
+SELF_TYPES = frozenset({"Self", "typing.Self", "typing_extensions.Self", "this"})  # TS `m(): this`
 _CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
+_CALL_CHAIN = re.compile(r"[\w$]+(?:\.[\w$]+)*\(\)(?:\.[\w$]+\(\))+")  # `z.string().min()`
 # `const x: Type = ...` / `const x = new Type(...)`: the class of a JS/TS instance.
 _JS_INSTANCE = re.compile(r"(?:const|let|var)\s+[\w$]+\s*(?::\s*([\w$.]+)\s*)?=\s*(?:new\s+([\w$.]+))?")
 
@@ -776,15 +777,27 @@ class Resolver:
         if sub:
             return sub
         seen = seen | {path}
+        weak: list[str] = []
         for star in self.t.star_imports.get(path, []):
             files = self.module_files(path, star)
             for f in files:
                 if f in seen:
                     continue
                 hit = self._export(f, name, hops + 1, seen)
-                if hit:
+                if hit and not weak and self._namespace_only(path, hit):
+                    weak = hit  # another module's `export *` may define the name
+                elif hit:
                     return hit
-        return []
+        return weak
+
+    def _namespace_only(self, path: str, hit: list[str]) -> bool:
+        """A JS/TS module found through `export *`: most often an `import * as
+        parse` of that module, which `export *` does not export (zod's
+        schemas.ts beside `export * from "./parse.js"`), so a definition of
+        the name behind a later `export *` wins."""
+        if languages.scope_of(self.t.language_of_file.get(path, "")).family != "ecmascript":
+            return False
+        return len(hit) == 1 and self.t.by_id[hit[0]].kind == "module"
 
     def _default_export(self, path: str) -> list[str]:
         module_id = self.t.module_of_file[path]
@@ -930,17 +943,26 @@ class Resolver:
             if tier == EXTERNAL or self._unknown_type(source, ctor.group(1)):
                 return None, tier
             return self._guess_method(source, name)
+        if _CALL_CHAIN.fullmatch(qualifier) and _scope(source).family == "ecmascript":
+            # `z.string().min().parse()` (languages/ecmascript.py keeps the
+            # chain): a call at a time; untyped, the expression it was
+            owner, tier = self._chain_type(source, qualifier)
+            if owner is not None:
+                member = self._method_in_hierarchy(owner, name)
+                return (member, tier) if member else (None, None)
+            if tier == EXTERNAL:
+                return None, EXTERNAL
+            return self._qualified(source, "<expr>", name)
         declared, bound = self._declared_type(source, qualifier) if parameters else (None, False)
         if declared is not None:  # `t.Run()` with `t *testing.T`: a method of that type
             if declared in _self_names(source):
                 return self._parent_scope(source, name, skip_own=False)
             # the type is written outside the parameter's scope: `flag *flag.Flag`
             head, _, tail = declared.rpartition(".")
-            owner, tier = (
-                self._qualified(source, head, tail, parameters=False)
-                if head
+            owner, tier = self._merged_type(
+                source, self._qualified(source, head, tail, parameters=False) if head
                 else self._unqualified(source, tail, "references")
-            )
+            )  # fmt: skip
             if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
                 member = self._method_in_hierarchy(owner, name)
                 # a generic's bound is a promise, not the value's type: own tier
@@ -1160,6 +1182,29 @@ class Resolver:
             return None, EXTERNAL  # `c.Flags()` gives a `*pflag.FlagSet`: its methods are the library's
         return (returned, tier) if returned is not None else (found, tier)
 
+    def _chain_type(self, source: Symbol, chain: str) -> tuple[str | None, str | None]:
+        """The project type a chain of calls gives (`z.string().min()`): the
+        first call's value, then each method's declared return type (`this`
+        keeps the receiver's); (None, EXTERNAL) when a link gives a type from
+        outside the project."""
+        head, *methods = chain[:-2].split("().")
+        owner, tier = self._value_of_call(source, head)
+        for method in methods:
+            if owner is None or self.t.by_id[owner].kind not in TYPE_KINDS:
+                return None, tier if tier == EXTERNAL else None
+            member = self._method_in_hierarchy(owner, method)
+            target = self.t.by_id.get(member) if member is not None else None
+            if target is None or target.kind not in CALLABLE_KINDS:
+                return None, None
+            if returned_name(target.signature, _scope(target)) == "this":
+                continue
+            owner, outside = self._returned_type(target)
+            if outside:
+                return None, EXTERNAL
+        if owner is None or self.t.by_id[owner].kind not in TYPE_KINDS:
+            return None, tier if tier == EXTERNAL else None
+        return owner, tier
+
     def _returned_type(self, function: Symbol) -> tuple[str | None, bool]:
         """The project type a function's return annotation names, and whether
         it names a type outside the project instead."""
@@ -1168,7 +1213,7 @@ class Resolver:
             return None, False
         if named in SELF_TYPES:
             return self._enclosing_type(function), False
-        owner, tier = self._qualified_or_plain(function, named)
+        owner, tier = self._merged_type(function, self._qualified_or_plain(function, named))
         if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
             return owner, False
         return None, tier == EXTERNAL
@@ -1178,6 +1223,11 @@ class Resolver:
         while scope is not None and scope.kind not in TYPE_KINDS:
             scope = self.t.by_id.get(scope.parent_id) if scope.parent_id else None
         return scope.id if scope is not None else None
+
+    def _merged_type(self, source: Symbol, found: tuple[str | None, str | None]) -> tuple[str | None, str | None]:
+        """A name read as a type: of TS `interface ZodString` and `const
+        ZodString` (declaration merging), the interface."""
+        return self._ts_merged(found, "references") if _scope(source).merged_declarations else found
 
     def _qualified_or_plain(self, source: Symbol, text: str) -> tuple[str | None, str | None]:
         if "." in text:
@@ -1213,7 +1263,7 @@ class Resolver:
         class_name = match and (match.group(1) or match.group(2))
         if not class_name:
             return None
-        owner, _ = self._qualified_or_plain(constant, class_name)
+        owner, _ = self._merged_type(constant, self._qualified_or_plain(constant, class_name))
         if owner is None or self.t.by_id[owner].kind not in TYPE_KINDS:
             return None
         return self._method_in_hierarchy(owner, name)
@@ -1430,7 +1480,8 @@ def returned_name(signature: str, rules: ScopeRules) -> str | None:
     """The one type a function's return annotation names (``-> Foo``,
     ``-> "mod.Foo"``), as written; None if it names none."""
     match = re.search(rules.return_pattern, signature) if rules.return_pattern else None
-    return plain_type(match.group(1)) if match else None
+    written = next((g for g in match.groups() if g), None) if match else None  # a pattern may have alternatives
+    return plain_type(written) if written else None
 
 
 def _self_names(source: Symbol) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ Import statements decode into (module spec, imported name, alias) triples
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Callable, Sequence
 
 import tree_sitter as ts
@@ -91,17 +92,43 @@ def decode(node: ts.Node) -> list[ImportTriple]:
         return _js_call(node)
     if node.type == "assignment_expression":  # module.exports = X
         return _js_default(node.child_by_field_name("right"))
-    if node.type == "variable_declarator":  # const api = { get, put: save }
-        return _object_members(node)
+    if node.type == "variable_declarator":  # const api = { get, put: save }; const make = Foo.create
+        return _member_alias(node) or _object_members(node)
     return []
+
+
+_MEMBER_PATH = re.compile(r"[\w$]+(?:\.[\w$]+)+")
+
+
+def _member_alias(declarator: ts.Node) -> list[ImportTriple]:
+    """`const stringType = ZodString.create` / `const Form = RouteModalForm`
+    at module level: the name is what the path names (the resolver follows
+    `ZodString`, then its `create`), as an import of the module's own
+    binding; a global's name (`undefined`, `window`) is none."""
+    name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+    if name is None or name.type != "identifier" or value is None:
+        return []
+    path = _text(value)
+    if value.type == "identifier" and path not in JS_GLOBALS and path not in _NO_BINDINGS:
+        return [(JS_SELF, path, _text(name))]
+    return [(JS_SELF, path, _text(name))] if value.type == "member_expression" and _MEMBER_PATH.fullmatch(path) else []
+
+
+_NO_BINDINGS = frozenset({"undefined", "NaN", "Infinity", "arguments"})
 
 
 def _object_members(declarator: ts.Node) -> list[ImportTriple]:
     """The members of a module-level object literal that name another binding
-    (`{ get }`, `{ put: save }`): `api.get` is that binding, like a re-export
-    (the alias is `api.get`, which the resolver reads for members of `api`)."""
+    (`{ get }`, `{ put: save }`, also the last object given to
+    `Object.assign(Root, {...})`): `api.get` is that binding, like a
+    re-export (the alias is `api.get`, which the resolver reads for members
+    of `api`)."""
     owner = _text(declarator.child_by_field_name("name"))
     value = declarator.child_by_field_name("value")
+    if value is not None and value.type == "call_expression":  # `Object.assign(Root, { Header })`
+        arguments = value.child_by_field_name("arguments")
+        objects = [a for a in arguments.named_children if a.type == "object"] if arguments is not None else []
+        value = objects[-1] if objects else None
     out: list[ImportTriple] = []
     for member in value.named_children if value is not None and owner else ():
         if member.type == "shorthand_property_identifier":
@@ -430,12 +457,23 @@ _SELF_NAMES = ("this",)
 _TEST_FILES = r"(^|/)[^/]*\.(spec|test)\.[jt]sx?$"
 
 
+# Group 1: the one return type of an overload set (`f(a: A): T; f(b: B): T;
+# f(x: any)`, a signature of languages/esparams.py's joined form) whose
+# implementation declares none; group 2: the signature's own.
+_RETURNS = (
+    r"(?:^[^;]*\)\s*:\s*([^();]+?)\s*;(?:[^;]*\)\s*:\s*\1\s*;)*[^;]*\)"
+    r"|\)\s*:\s*([^()]+?)\s*(?:=>)?)\s*$"
+)
+
+
 def _scope(globals_: frozenset[str], *, merged: bool, typed: bool = False) -> ScopeRules:
     return ScopeRules(
         self_names=_SELF_NAMES,
         family="ecmascript",
-        # `function make(): Stats` / `make(): Stats`: what a call of it gives
-        return_pattern=r"\)\s*:\s*([^()]+?)\s*$" if typed else "",
+        # `function make(): Stats` / `make(): Stats` / `create = (): Stats =>`:
+        # what a call of it gives; an overload set whose implementation
+        # declares none gives what every overload declares, when they agree
+        return_pattern=_RETURNS if typed else "",
         builtins=globals_,
         imports_only=True,
         default_is_module=True,
@@ -455,6 +493,7 @@ def _syntax(name: str, grammar: Callable[[], ts.Language], queries: tuple[str, .
         decode_import=decode,
         wrappers=wrappers,
         self_names=_SELF_NAMES,
+        call_chains=True,
     )
 
 

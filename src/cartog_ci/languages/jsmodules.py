@@ -8,7 +8,8 @@
 - ``#internal/x``: the ``imports`` map of the nearest ``package.json``;
 - a package of the repository by its name (a monorepo's workspace packages:
   each ``package.json`` above a source file), through its ``exports``
-  ``"."`` / subpaths, ``module``, ``main``, ``types``, else
+  ``"."`` / subpaths (a ``…/source`` condition first, then ``source``,
+  ``types``, ``import`` …), ``module``, ``main``, ``types``, else
   ``src/index.*`` / ``index.*``; a subpath ``pkg/x`` is ``<pkg dir>/x``;
 - anything else (``react``, ``node:fs``) is outside the project: external.
 
@@ -269,7 +270,10 @@ def _condition(target: object) -> str | None:
     if isinstance(target, str):
         return target
     if isinstance(target, dict):
-        for key in ("source", "types", "import", "module", "default", "require", "node"):
+        # a project's own condition for its sources first (zod's `"@zod/source":
+        # "./src/index.ts"`, which its tsconfig's customConditions selects)
+        own = [k for k in target if isinstance(k, str) and k.endswith("/source")]
+        for key in (*own, "source", "types", "import", "module", "default", "require", "node"):
             found = _condition(target.get(key))
             if found is not None:
                 return found

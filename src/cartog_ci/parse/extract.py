@@ -88,8 +88,10 @@ def module_name(path: str) -> str:
 # most reference texts recur (`self.assertEqual`, `os.path.join`: 3,285
 # distinct of 17,563 on scrapy), and the answer depends on the text alone
 @lru_cache(maxsize=1 << 16)
-def split_reference(text: str) -> tuple[str | None, str]:
-    """``a.b.c`` -> (``a.b``, ``c``); ``f().g`` -> (``<expr>``, ``g``)."""
+def split_reference(text: str, chains: bool = False) -> tuple[str | None, str]:
+    """``a.b.c`` -> (``a.b``, ``c``); ``f().g`` -> (``<expr>``, ``g``);
+    with ``chains`` (``Syntax.call_chains``), ``f(x).g().h`` -> (``f().g()``,
+    ``h``), which the resolver types a call at a time."""
     if len(text) > MAX_REFERENCE:
         # a long chain or nesting (`a.b().b()…` 10,000 times): every link's
         # text holds the whole chain before it, so reading all of it for each
@@ -106,7 +108,37 @@ def split_reference(text: str) -> tuple[str | None, str]:
         return (head or None), tail
     match = _LAST_IDENT.search(text)
     name = match.group(1) if match else text
-    return _constructed(text) or _literal_or_cast(text) or "<expr>", name
+    return _constructed(text) or _literal_or_cast(text) or (chains and _call_chain(text)) or "<expr>", name
+
+
+_CHAIN_LINK = re.compile(r"\.([\w$]+)")
+
+
+def _call_chain(text: str) -> str | None:
+    """``z.string(a).trim().min(2).parse`` -> ``z.string().trim().min()``: a
+    dotted callee, then calls each followed by a member; None for any other
+    shape (a property of a call's value, an index, a non-null assertion)."""
+    head = _DOTTED.match(text)
+    if head is None:
+        return None
+    links, i = [head.group(0)], head.end()
+    while i < len(text):
+        link = _CHAIN_LINK.match(text, _closing(text, i) + 1) if text[i] == "(" else None
+        if link is None or link.start() == 0:
+            return None
+        links.append(link.group(1))
+        i = link.end()
+    return "().".join(links[:-1]) + "()" if len(links) > 2 else None
+
+
+def _closing(text: str, start: int) -> int:
+    """Where the parenthesis opening at ``start`` closes; -1 if it does not."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += (text[i] == "(") - (text[i] == ")")
+        if depth == 0:
+            return i
+    return -1
 
 
 def _literal_or_cast(text: str) -> str | None:
@@ -125,14 +157,9 @@ def _constructed(text: str) -> str | None:
     head, paren, _ = text.partition("(")
     if not paren or not _DOTTED.fullmatch(head):
         return None
-    depth = 0
-    for i, ch in enumerate(text[len(head) :], start=len(head)):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0:
-            rest = text[i + 1 :]
-            return f"{head}()" if rest.count(".") == 1 and rest.startswith(".") else None
-    return None
+    end = _closing(text, len(head))
+    rest = text[end + 1 :] if end >= 0 else ""
+    return f"{head}()" if rest.count(".") == 1 and rest.startswith(".") else None
 
 
 def _widen(node: ts.Node, spec: Syntax) -> ts.Node:
@@ -431,7 +458,7 @@ def _collect(
                     seen_refs.add(ident2)
                     if receiver is None and not fixed and name_node is not None:  # most: a name as written
                         name = _text(name_node)
-                        parts = (None, name) if _PLAIN_NAME.fullmatch(name) else split_reference(name)
+                        parts = (None, name) if _PLAIN_NAME.fullmatch(name) else split_reference(name, spec.call_chains)
                     else:
                         parts = _reference_parts(spec, name_node, receiver, fixed)
                     refs.append((sort, nodes[0], name_node if name_node is not None else receiver, parts, owner_type))
@@ -493,6 +520,10 @@ def _receivers(
         if kind not in (_BIND, _BIND_TYPE) or kind == _BIND and (node.start_byte, name) in typed:
             continue
         scope = _enclosing(defs, starts, node.start_byte)
+        if obj is None and scope >= 0 and defs[scope].name == name and defs[scope].kind == "constant":
+            # a module-level `const g = new Foo()` is a symbol of its own: `g`
+            # is bound in the scope around it, where `g.test()` is read
+            scope = defs[scope].parent
         if obj is not None:
             if obj not in spec.self_names:
                 continue

@@ -87,6 +87,9 @@ class Syntax:
     # Python: the docstring is the first string of the body (and of the module),
     # not the comment before the definition.
     docstring_in_body: bool = False
+    # JS/TS: a callee on a chain of calls (`z.string().min(1).parse`) keeps the
+    # chain as its qualifier (`z.string().min()`), not `<expr>`
+    call_chains: bool = False
 
     @cached_property
     def grammar(self) -> ts.Language:

@@ -57,3 +57,18 @@
 (program
   [(lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import)
    (export_statement (lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import))])
+
+; A module-level alias of a member or another name (`const stringType =
+; ZodString.create`, then `export { stringType as string }`; `const Form =
+; RouteModalForm`): the name is bound to it, decoded like an import of the
+; module's own `ZodString.create`.
+(program
+  [(lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import)
+   (export_statement (lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import))])
+
+; `export const Drawer = Object.assign(Root, { Header, Form: ModalForm })`
+; (React compound components): `Drawer.Form` is `ModalForm`, as above.
+(program
+  [(lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import)
+   (export_statement (lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import))]
+  (#eq? @_assign "Object.assign"))

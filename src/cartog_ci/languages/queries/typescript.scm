@@ -16,6 +16,10 @@
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 (enum_declaration name: (identifier) @name) @definition.enum
 
+; `namespace util { export function assertEqual() {} }`: `util.assertEqual()`
+; reaches its members (zod v3's helpers); `declare module "x"` is no symbol.
+(internal_module name: (identifier) @name) @definition.namespace
+
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
 ; `declare function f(): T;` (overload signatures without `declare` are not
