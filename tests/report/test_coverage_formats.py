@@ -212,10 +212,11 @@ example.com/shop/api/api.go:5.27,7.2 1 1
 """
 
 
-def test_go_cover_profiles_per_package(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_go_cover_profiles_per_package(tmp_path: Path, capsys: pytest.CaptureFixture[str], backend: str) -> None:
     """A profile of one package's own code names that package; one recorded
     with -coverpkg (the package's tests running another's code: what makes
-    "untested" true) is named with ./pkg=FILE."""
+    "untested" true) is named with ./pkg=FILE. The same in the SQLite index
+    and in a shared PostgreSQL graph (docs/postgresql.md)."""
     repo = init_repo(tmp_path / "repo")
     write(repo, GO_PROJECT)
     base = commit(repo, "shapes")
@@ -258,3 +259,41 @@ def test_damaged_and_unknown_files_are_one_line(tmp_path: Path, capsys: pytest.C
         code, out, err = _cli(capsys, "coverage", "import", str(tmp_path / name), "--repo", str(repo))
         assert (code, out, err.count("\n")) == (2, "", 1), err
         assert err.startswith(f"cartog-ci: {tmp_path / name} {said}"), err
+
+
+def test_a_recording_is_kept_per_commit_bounded_and_older_bodies_said_as_that(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], backend: str
+) -> None:
+    """Recorded at main's first commit, read for a branch of its second (the
+    nearest recorded ancestor of the merge-base): a function whose body
+    changed in between keeps its old coverage only as "recorded before this
+    change", never "untested". ``coverage_keep = 1`` keeps the newest
+    recording alone."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {**GO_PROJECT, ".cartog-ci.toml": "coverage_keep = 1\n"})
+    first = commit(repo, "shapes")
+    (tmp_path / "shapes.out").write_text(SHAPES_PROFILE)
+    code, _, err = _cli(capsys, "coverage", "import", str(tmp_path / "shapes.out"), "--repo", str(repo))
+    assert (code, err) == (0, "")
+    shapes = repo / "shapes/shapes.go"
+    shapes.write_text(shapes.read_text().replace("w + h }", "w + h + 0 }"))
+    second = commit(repo, "diagonal")
+    _change_every_function(repo, "shapes/shapes.go", [("w * h", "h * w"), ("2 * (w + h)", "(w + h) * 2"), ("w + h + 0 }", "h + w }")])
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["coverage"] == {"commit": first, "at_base": False, "contexts": 1}
+    assert [(c["symbol"]["qualified_name"], c["covered_by"], c["untested"], c["recorded_older"]) for c in data["changed"] if c["symbol"]["kind"] == "function"] == [
+        ("Area", ["shapes/shapes_test.go:function:TestArea"], False, False),
+        ("Perimeter", [], True, False),
+        ("Diagonal", [], False, True),
+    ]
+    # the second commit's recording replaces the first (coverage_keep = 1)
+    git(repo, "checkout", "-q", "main")
+    code, _, err = _cli(capsys, "coverage", "import", str(tmp_path / "shapes.out"), "--repo", str(repo))
+    assert (code, err) == (0, "")
+    git(repo, "checkout", "-q", "feature")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert json.loads(out)["coverage"] == {"commit": second, "at_base": True, "contexts": 1}
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", first, "--no-related", "--format", "json")
+    assert json.loads(out)["coverage"] is None  # the first commit's recording went

@@ -29,10 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index, require_git=True)
-    if ws.database_url:
-        raise CartogError(
-            "recorded coverage is kept in the SQLite index only: import it without a database URL (docs/coverage.md)"
-        )
+    if ws.config.coverage_keep < 1:
+        raise CartogError(f"setting 'coverage_keep' must be at least 1, not {ws.config.coverage_keep}: fix it in the configuration")
     commit = git.resolve_commit(ws.root, args.commit or "HEAD")
     files = [_source(f) for f in args.files]
     with workspace.open_store(ws, create=True) as store:
