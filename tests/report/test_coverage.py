@@ -20,7 +20,7 @@ import pytest
 
 from cartog_ci.cli import main
 from cartog_ci.domain.results import CoverageRun
-from cartog_ci.report.coverage import IndexedPaths, function_lines, repository_path
+from cartog_ci.report.coverage import IndexedPaths, function_lines, read_coverage_py, repository_path
 from cartog_ci.store.coverage_rows import KEEP_RUNS
 from cartog_ci.store.sqlite import SqliteStore
 from tests.report.test_scenarios import _snapshot
@@ -215,18 +215,31 @@ def test_import_refuses_what_it_cannot_map(tmp_path: Path, capsys: pytest.Captur
     assert (code, err) == (2, f"cartog-ci: no coverage file {tmp_path / 'missing'}: {accepted}\n")
 
 
-def test_without_the_coverage_package_one_line_says_what_to_install(
+def test_without_the_coverage_package_the_data_file_is_read_from_its_tables(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The GitHub Action installs no extra: coverage.py's SQLite tables
+    (schema 7, numbits) give the same lines and contexts as its API; a
+    SQLite file of another kind is one line."""
     repo = init_repo(tmp_path / "repo")
     write(repo, PROJECT)
     commit(repo, "routes")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    with_api = read_coverage_py(data)
+    code, with_api_out, err = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
+    assert (code, err) == (0, "")
     monkeypatch.setitem(sys.modules, "coverage", None)  # as if not installed: import fails
+    assert read_coverage_py(data) == with_api
+    assert sum(len(lines) for lines in with_api.values()) > 10
+    code, out, err = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
+    assert (code, out, err) == (0, with_api_out, "")
     sqlite3.connect(tmp_path / "x").execute("CREATE TABLE t (a)").connection.close()  # a SQLite file, as .coverage is
     code, _, err = _cli(capsys, "coverage", "import", str(tmp_path / "x"), "--repo", str(repo))
     assert (code, err) == (
         2,
-        "cartog-ci: reading coverage.py data needs the coverage package: pip install 'cartog-ci[coverage]'\n",
+        f"cartog-ci: {tmp_path / 'x'} is not a coverage.py data file (no such table: coverage_schema): "
+        "pass the .coverage file that pytest --cov wrote\n",
     )
 
 

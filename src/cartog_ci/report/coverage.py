@@ -59,30 +59,73 @@ class Imported:
 
 def read_coverage_py(path: Path) -> Lines:
     """Measured file (as recorded) -> line -> the contexts that executed it
-    (the empty one: outside any test, as at import or collection)."""
+    (the empty one: outside any test, as at import or collection). Through
+    coverage.py's API where it is installed, else from the data file's
+    SQLite tables as coverage.py 5 and later write them (``_read_sqlite``)."""
     try:
         from coverage import CoverageData
         from coverage.exceptions import CoverageException
-    except ImportError as exc:
-        raise CartogError(MISSING_COVERAGE) from exc
+    except ImportError:
+        return _read_sqlite(path)
     if not path.is_file():
         raise CartogError(f"no coverage data file {path}: pass the .coverage file that pytest --cov wrote")
     data = CoverageData(basename=str(path))
     try:
         data.read()
-        out: dict[str, dict[int, set[str]]] = {}
+        out: Lines = {}
         for measured in sorted(data.measured_files()):
             lines = {line: set(contexts) for line, contexts in data.contexts_by_lineno(measured).items()}
             out[measured] = {line: contexts for line, contexts in lines.items() if contexts}
         per_test = any(data.measured_contexts() - {""})
     except (CoverageException, sqlite3.Error) as exc:
         raise CartogError(f"{path} is not a coverage.py data file ({exc}): pass the .coverage file that pytest --cov wrote") from exc
+    return _per_test(path, out, per_test)
+
+
+def _per_test(path: Path, out: Lines, per_test: bool) -> Lines:
     if out and not per_test:
         raise CartogError(
             f"{path} records no per-test contexts: record it with pytest --cov --cov-context=test, "
             "or [run] dynamic_context = test_function"
         )
     return out
+
+
+def _read_sqlite(path: Path) -> Lines:
+    """coverage.py's data file read without coverage.py (the GitHub Action
+    installs no extra): tables ``file``, ``context``, and ``line_bits``
+    (a "numbits" blob: bit ``i`` of byte ``j`` is line ``8 j + i``) or, for
+    branch coverage, ``arc`` (positive ends are lines). Schema version 7
+    (coverage.py 5.0 to 7.x)."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise CartogError(f"cannot open {path} ({exc}): {MISSING_COVERAGE}") from exc
+    try:
+        version = db.execute("SELECT version FROM coverage_schema").fetchone()
+        if version is None or int(version[0]) != 7:
+            raise CartogError(f"{path}: coverage.py data of schema {version and version[0]}, not 7: {MISSING_COVERAGE}")
+        files = dict(db.execute("SELECT id, path FROM file"))
+        contexts = dict(db.execute("SELECT id, context FROM context"))
+        out: Lines = {str(p): {} for p in files.values()}
+
+        def add(file_id: int, context_id: int, line: int) -> None:
+            out[str(files[file_id])].setdefault(line, set()).add(str(contexts[context_id]))
+
+        for file_id, context_id, numbits in db.execute("SELECT file_id, context_id, numbits FROM line_bits"):
+            for j, byte in enumerate(bytes(numbits)):
+                for i in range(8):
+                    if byte & (1 << i):
+                        add(file_id, context_id, 8 * j + i)
+        for file_id, context_id, start, end in db.execute("SELECT file_id, context_id, fromno, tono FROM arc"):
+            for line in (start, end):
+                if line > 0:
+                    add(file_id, context_id, line)
+    except (sqlite3.Error, KeyError, ValueError) as exc:
+        raise CartogError(f"{path} is not a coverage.py data file ({exc}): pass the .coverage file that pytest --cov wrote") from exc
+    finally:
+        db.close()
+    return _per_test(path, out, any(c for c in contexts.values()))
 
 
 # -- mapping -----------------------------------------------------------------
