@@ -297,3 +297,99 @@ def test_a_recording_is_kept_per_commit_bounded_and_older_bodies_said_as_that(
     assert json.loads(out)["coverage"] == {"commit": second, "at_base": True, "contexts": 1}
     code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", first, "--no-related", "--format", "json")
     assert json.loads(out)["coverage"] is None  # the first commit's recording went
+
+
+JAVA_PROJECT = {
+    "src/main/java/com/shop/Shapes.java": (
+        "package com.shop;\n\npublic class Shapes {\n"
+        "    public static int area(int w, int h) {\n        return w * h;\n    }\n\n"
+        "    public static int perimeter(int w, int h) {\n        return 2 * (w + h);\n    }\n\n"
+        "    public static int diagonal(int w, int h) { return w + h; }\n}\n"
+    ),
+    "src/test/java/com/shop/AreaTest.java": (
+        "package com.shop;\n\nimport static org.junit.Assert.assertEquals;\n\nimport org.junit.Test;\n\n"
+        "public class AreaTest {\n    @Test\n    public void area() {\n        assertEquals(6, Shapes.area(2, 3));\n    }\n}\n"
+    ),
+    "src/test/java/com/shop/PerimeterTest.java": (
+        "package com.shop;\n\nimport static org.junit.Assert.assertEquals;\n\nimport org.junit.Test;\n\n"
+        "public class PerimeterTest {\n    @Test\n    public void perimeter() {\n"
+        "        assertEquals(10, Shapes.perimeter(2, 3));\n    }\n}\n"
+    ),
+}
+# JaCoCo's report API (org.jacoco.report), as `jacococli report --xml --name` uses it
+XML_REPORT = """import java.io.File;
+import java.io.FileOutputStream;
+import org.jacoco.core.analysis.Analyzer;
+import org.jacoco.core.analysis.CoverageBuilder;
+import org.jacoco.core.tools.ExecFileLoader;
+import org.jacoco.report.DirectorySourceFileLocator;
+import org.jacoco.report.IReportVisitor;
+import org.jacoco.report.xml.XMLFormatter;
+
+public class XmlReport {
+    public static void main(String[] args) throws Exception {
+        ExecFileLoader loader = new ExecFileLoader();
+        loader.load(new File(args[0]));
+        CoverageBuilder builder = new CoverageBuilder();
+        Analyzer analyzer = new Analyzer(loader.getExecutionDataStore(), builder);
+        for (int i = 4; i < args.length; i++) analyzer.analyzeAll(new File(args[i]));
+        try (FileOutputStream out = new FileOutputStream(args[1])) {
+            IReportVisitor visitor = new XMLFormatter().createVisitor(out);
+            visitor.visitInfo(loader.getSessionInfoStore().getInfos(), loader.getExecutionDataStore().getContents());
+            visitor.visitBundle(builder.getBundle(args[2]), new DirectorySourceFileLocator(new File(args[3]), "utf-8", 4));
+            visitor.visitEnd();
+        }
+    }
+}
+"""
+JACOCO = Path("/usr/share/java")  # Debian's libjacoco-java, with its asm
+M2 = Path.home() / ".m2" / "repository"
+JUNIT = [M2 / "junit/junit/4.13.2/junit-4.13.2.jar", M2 / "org/hamcrest/hamcrest-core/1.3/hamcrest-core-1.3.jar"]
+
+
+def test_jacoco_xml_per_test_class(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each test class run on its own under JaCoCo's agent, its exec file
+    reported as XML: one named after the class (what the report's name
+    says), one named otherwise but measuring the test classes too (the
+    class it ran is the one measured)."""
+    jars = [JACOCO / f"{n}.jar" for n in ("org.jacoco.agent.rt", "org.jacoco.core", "org.jacoco.report", "asm", "asm-commons", "asm-tree")]
+    java, javac, jar = shutil.which("java"), shutil.which("javac"), shutil.which("jar")
+    if not (java and javac and jar) or not all(p.is_file() for p in jars + JUNIT):
+        pytest.skip("needs a JDK, Debian's libjacoco-java (/usr/share/java) and JUnit 4.13.2 in ~/.m2")
+    repo = init_repo(tmp_path / "repo")
+    write(repo, JAVA_PROJECT)
+    base = commit(repo, "shapes")
+    work = tmp_path / "build"
+    junit = os.pathsep.join(map(str, JUNIT))
+    _run([javac, "--release", "11", "-d", str(work / "classes"), "src/main/java/com/shop/Shapes.java"], repo)
+    tests = ["src/test/java/com/shop/AreaTest.java", "src/test/java/com/shop/PerimeterTest.java"]
+    _run([javac, "--release", "11", "-cp", f"{work / 'classes'}{os.pathsep}{junit}", "-d", str(work / "test-classes"), *tests], repo)
+    (work / "tool").mkdir()
+    (work / "tool/XmlReport.java").write_text(XML_REPORT)
+    core = os.pathsep.join(str(p) for p in jars[1:])
+    _run([javac, "-cp", core, "-d", str(work / "tool"), str(work / "tool/XmlReport.java")], repo)
+    # Debian ships the agent's classes without its Premain-Class: a manifest-only jar adds it
+    (work / "agent.mf").write_text(
+        "Manifest-Version: 1.0\nPremain-Class: org.jacoco.agent.rt.internal.PreMain\n"
+        "Class-Path: " + " ".join(p.as_uri() for p in jars if "report" not in p.name) + "\n"
+    )
+    _run([jar, "cfm", str(work / "agent.jar"), str(work / "agent.mf")], repo)
+    classpath = os.pathsep.join([str(work / "classes"), str(work / "test-classes"), junit])
+    reports = []
+    for name, measured in (("AreaTest", ["classes"]), ("PerimeterTest", ["classes", "test-classes"])):
+        agent = f"-javaagent:{work / 'agent.jar'}=destfile={work / name}.exec,includes=com.shop.*"
+        _run([java, agent, "-cp", classpath, "org.junit.runner.JUnitCore", f"com.shop.{name}"], repo)
+        title = f"com.shop.{name}" if name == "AreaTest" else "shop"
+        xml = work / f"{name}.xml"
+        tool = os.pathsep.join([str(work / "tool"), core])
+        _run([java, "-cp", tool, "XmlReport", f"{work / name}.exec", str(xml), title, "src/main/java", *(str(work / m) for m in measured)], repo)
+        reports.append(str(xml))
+    code, out, err = _cli(capsys, "coverage", "import", *reports, "--repo", str(repo))
+    assert (code, err) == (0, "")
+    assert out == f"coverage recorded at {base[:12]}: 2 test context(s), 3 file(s), 3 of 5 function(s) executed by a test\n"  # the second measured its test class too
+    _change_every_function(repo, "src/main/java/com/shop/Shapes.java", [("w * h", "h * w"), ("2 * (w + h)", "(w + h) * 2"), ("return w + h;", "return h + w;")])
+    assert _covered(capsys, repo) == [
+        ("Shapes.area", ["src/test/java/com/shop/AreaTest.java:method:AreaTest.area"], False),
+        ("Shapes.perimeter", ["src/test/java/com/shop/PerimeterTest.java:method:PerimeterTest.perimeter"], False),
+        ("Shapes.diagonal", [], True),
+    ]
