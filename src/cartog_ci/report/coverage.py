@@ -255,13 +255,13 @@ class TestNames:
         indexed folder it ends with)."""
         folder = unit.strip().removeprefix("./").rstrip("/")
         folder = "" if folder == "." else folder
-        folders = {p.rpartition("/")[0] for paths in self.files.by_name.values() for p in paths if p.endswith("_test.go")}
-        found = [f for f in folders if f == folder or (f and folder.endswith("/" + f))]
+        test_files = sorted(p for paths in self.files.by_name.values() for p in paths if p.endswith("_test.go"))
+        found = [f for f in {p.rpartition("/")[0] for p in test_files} if f == folder or (f and folder.endswith("/" + f))]
         if not found:
             return ()
         best = max(found, key=len)
-        paths = sorted(p for p in (q for ps in self.files.by_name.values() for q in ps) if p.endswith("_test.go") and p.rpartition("/")[0] == best)
-        return tuple(s.id for p in paths for s in self._tests_in(p) if s.kind == "function" and s.name.startswith("Test"))
+        in_package = [p for p in test_files if p.rpartition("/")[0] == best]
+        return tuple(s.id for p in in_package for s in self._tests_in(p) if s.kind == "function" and s.name.startswith("Test"))
 
     def _class_tests(self, unit: str) -> tuple[str, ...]:
         """A Java test class's test methods: ``unit`` is its binary name
@@ -272,7 +272,8 @@ class TestNames:
         paths = self.files.ending(dotted) + self.files.under(dotted) + self.files.under(simple + ".java")
         owner = ".".join([simple, *inner.split("$")]) if inner else simple
         for path in dict.fromkeys(sorted(paths, key=lambda p: (not p.endswith("/" + dotted), len(p)))):
-            found = tuple(s.id for s in self._tests_in(path) if s.kind in FUNCTION_KINDS and s.qualified_name.rpartition(".")[0] == owner)
+            tests = self._tests_in(path)
+            found = tuple(s.id for s in tests if s.kind in FUNCTION_KINDS and s.qualified_name.rpartition(".")[0] == owner)
             if found:
                 return found
         return ()

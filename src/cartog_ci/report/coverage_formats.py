@@ -190,6 +190,8 @@ def read_istanbul(path: Path) -> UnitRecording:
     function called (a function without statements is called too)."""
     out = UnitRecording("istanbul")
     for key, entry in _json(path).items():
+        if not isinstance(entry, dict):
+            raise _damaged(path, "istanbul", f"{key}: not an object")
         try:
             measured = str(entry.get("path") or key)
             statements, counts = entry["statementMap"], entry["s"]
