@@ -60,9 +60,11 @@ JS_PROJECT = {
     ),
     "test/hello.test.js": (
         'const test = require("node:test");\nconst assert = require("node:assert");\n'
-        'const { dispatch } = require("../src/server");\n\n'
-        'test("hello", () => {\n  assert.strictEqual(dispatch("hello", "you"), "hello you");\n});\n'
+        'const { dispatch } = require("../src/server");\nconst { you } = require("./helpers");\n\n'
+        'test("hello", () => {\n  assert.strictEqual(dispatch("hello", you()), "hello you");\n});\n'
     ),
+    # a helper beside the tests: executed by the hello run, but no test file of it
+    "test/helpers.js": 'function you() {\n  return "you";\n}\n\nmodule.exports = { you };\n',
     "test/bye.test.js": (
         'const test = require("node:test");\nconst assert = require("node:assert");\n'
         'const { dispatch } = require("../src/server");\n\n'
@@ -127,7 +129,7 @@ def test_v8_coverage_per_test_file(tmp_path: Path, capsys: pytest.CaptureFixture
         _run([node, f"test/{name}.test.js"], repo, NODE_V8_COVERAGE=str(tmp_path / "v8" / name))
     code, out, err = _cli(capsys, "coverage", "import", str(tmp_path / "v8/hello"), str(tmp_path / "v8/bye"), "--repo", str(repo))
     assert (code, err) == (0, "")
-    assert out == f"coverage recorded at {base[:12]}: 2 test context(s), 4 file(s), 4 of 5 function(s) executed by a test\n"
+    assert out == f"coverage recorded at {base[:12]}: 2 test context(s), 5 file(s), 5 of 6 function(s) executed by a test\n"
     _change_every_function(repo, "src/routes.js", JS_EDITS)
     assert _covered(capsys, repo) == [
         ("hello", [HELLO_TEST], False),

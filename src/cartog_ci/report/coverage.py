@@ -343,7 +343,8 @@ def _unit_context(
         if classes:
             return [f"class {c}" for c in classes]
         raise CartogError(f"{data_file} names no test class of this repository (report name {recording.name!r}): name {how}")
-    files = [p for p in paths if names.resolve(f"file {p}")]
+    # a test file the runner runs (its module is a test), not a helper beside the tests
+    files = [p for p in paths if any(s.kind == "module" for s in names._tests_in(p))]
     if files:
         return [f"file {p}" for p in files]
     raise CartogError(f"{data_file} executed no test file of this repository: name {how}")
