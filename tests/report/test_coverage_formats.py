@@ -395,3 +395,14 @@ def test_jacoco_xml_per_test_class(tmp_path: Path, capsys: pytest.CaptureFixture
         ("Shapes.perimeter", ["src/test/java/com/shop/PerimeterTest.java:method:PerimeterTest.perimeter"], False),
         ("Shapes.diagonal", [], True),
     ]
+
+
+def test_coverage_keep_below_one_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {**GO_PROJECT, ".cartog-ci.toml": "coverage_keep = 0\n"})
+    commit(repo, "shapes")
+    (tmp_path / "shapes.out").write_text(SHAPES_PROFILE)
+    code, out, err = _cli(capsys, "coverage", "import", str(tmp_path / "shapes.out"), "--repo", str(repo))
+    assert (code, out, err) == (
+        2, "", "cartog-ci: setting 'coverage_keep' must be at least 1, not 0: fix it in the configuration\n"
+    )
