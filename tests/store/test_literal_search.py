@@ -147,9 +147,10 @@ def test_an_index_of_schema_9_is_migrated_with_the_same_answers(tmp_path: Path) 
             "DROP TABLE dep_files; DROP TABLE dep_index; DROP TABLE dep_nodes; DROP TABLE dep_node_index; "
             "DELETE FROM _migrations WHERE name IN ('m012_recorded_dependencies', 'm013_grouped_dependency_index')"
         )
-        store.db.execute(  # nor recorded coverage (m014)
+        store.db.execute(  # nor recorded coverage (m014, m015)
             "DROP TABLE coverage_texts; DROP TABLE coverage_runs; DROP TABLE coverage_symbols; "
-            "DROP TABLE coverage_hits; DELETE FROM _migrations WHERE name = 'm014_recorded_coverage'"
+            "DROP TABLE coverage_hits; DROP TABLE coverage_tests; "
+            "DELETE FROM _migrations WHERE name IN ('m014_recorded_coverage', 'm015_coverage_tests')"
         )
         store.db.execute("DROP TABLE fts_trigram")
         store.db.execute(migrations.TRIGRAM_FTS)

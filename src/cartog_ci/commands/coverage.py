@@ -1,5 +1,6 @@
 """`cartog-ci coverage import FILE…`: record which tests executed which
-functions, from coverage.py data with per-test contexts (docs/coverage.md)."""
+functions, from coverage.py data with per-test contexts, or the per-test-file,
+per-package and per-class coverage of JS/TS, Go and Java (docs/coverage.md)."""
 
 from __future__ import annotations
 
@@ -17,26 +18,26 @@ from cartog_ci.report.coverage import import_coverage
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("action", choices=("import",), help="import: read coverage data into the index")
     parser.add_argument(
-        "files", nargs="+", metavar="FILE",
-        help="coverage.py data files (.coverage) recorded with per-test contexts "
-        "(pytest --cov --cov-context=test, or [run] dynamic_context = test_function)",
+        "files", nargs="+", metavar="[UNIT=]FILE",
+        help="coverage files of one recording: coverage.py data (.coverage) with per-test contexts "
+        "(pytest --cov --cov-context=test); V8 coverage JSON (NODE_V8_COVERAGE) or istanbul coverage-final.json "
+        "of one test file's run; a Go cover profile of one package's tests; a JaCoCo XML report of one test class. "
+        "UNIT= names the test file, package or class the file recorded where its content does not",
     )  # fmt: skip
     parser.add_argument("--commit", help="the commit the coverage was recorded on (default: HEAD)")
 
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index, require_git=True)
-    if ws.database_url:
-        raise CartogError(
-            "recorded coverage is kept in the SQLite index only: import it without a database URL (docs/coverage.md)"
-        )
+    if ws.config.coverage_keep < 1:
+        raise CartogError(f"setting 'coverage_keep' must be at least 1, not {ws.config.coverage_keep}: fix it in the configuration")
     commit = git.resolve_commit(ws.root, args.commit or "HEAD")
-    files = [Path(f).resolve() for f in args.files]
+    files = [_source(f) for f in args.files]
     with workspace.open_store(ws, create=True) as store:
         for notice in store.notices:
             sys.stderr.write(f"cartog-ci: {notice}\n")
         refresh(ws.root, store, ws.config, embed=False)  # the line ranges of the work tree
-        done = import_coverage(ws.root, store, files, commit=commit)
+        done = import_coverage(ws.root, store, files, commit=commit, keep=ws.config.coverage_keep)
     if args.json:
         emit_json({
             "commit": done.commit,
@@ -60,3 +61,12 @@ def run(args: argparse.Namespace) -> int:
             "they count as executing, but run no command"
         )
     return 0
+
+
+def _source(arg: str) -> tuple[str | None, Path]:
+    """``FILE``, or ``UNIT=FILE`` where no file is named ``arg`` itself."""
+    path = Path(arg)
+    if path.exists() or "=" not in arg:
+        return None, path.resolve()
+    unit, _, name = arg.partition("=")
+    return unit, Path(name).resolve()

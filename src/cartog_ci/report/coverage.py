@@ -2,7 +2,8 @@
 
 ``import_coverage`` reads coverage.py data files recorded with per-test
 contexts (``pytest --cov --cov-context=test``, or ``[run] dynamic_context =
-test_function``) and maps each executed line to the function or method
+test_function``), and the per-unit formats of JS/TS, Go and Java
+(report/coverage_formats.py), and maps each executed line to the function or method
 whose body holds it, on the commit the coverage was recorded on (the work
 tree must be that commit's for the measured files: the index's line ranges
 are the work tree's). ``recorded_use`` and ``apply_coverage`` give the
@@ -26,6 +27,8 @@ from cartog_ci.domain import Symbol
 from cartog_ci.domain.results import ChangedSymbol, CoverageRun, CoverageUse
 from cartog_ci.errors import CartogError
 from cartog_ci.languages import is_test
+from cartog_ci.report.coverage_formats import UNIT_KINDS, Lines, UnitRecording, detect, read_unit
+from cartog_ci.store.coverage_rows import KEEP_RUNS
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -54,32 +57,75 @@ class Imported:
 # -- reading -----------------------------------------------------------------
 
 
-def read_coverage_py(path: Path) -> dict[str, dict[int, set[str]]]:
+def read_coverage_py(path: Path) -> Lines:
     """Measured file (as recorded) -> line -> the contexts that executed it
-    (the empty one: outside any test, as at import or collection)."""
+    (the empty one: outside any test, as at import or collection). Through
+    coverage.py's API where it is installed, else from the data file's
+    SQLite tables as coverage.py 5 and later write them (``_read_sqlite``)."""
     try:
         from coverage import CoverageData
         from coverage.exceptions import CoverageException
-    except ImportError as exc:
-        raise CartogError(MISSING_COVERAGE) from exc
+    except ImportError:
+        return _read_sqlite(path)
     if not path.is_file():
         raise CartogError(f"no coverage data file {path}: pass the .coverage file that pytest --cov wrote")
     data = CoverageData(basename=str(path))
     try:
         data.read()
-        out: dict[str, dict[int, set[str]]] = {}
+        out: Lines = {}
         for measured in sorted(data.measured_files()):
             lines = {line: set(contexts) for line, contexts in data.contexts_by_lineno(measured).items()}
             out[measured] = {line: contexts for line, contexts in lines.items() if contexts}
         per_test = any(data.measured_contexts() - {""})
     except (CoverageException, sqlite3.Error) as exc:
         raise CartogError(f"{path} is not a coverage.py data file ({exc}): pass the .coverage file that pytest --cov wrote") from exc
+    return _per_test(path, out, per_test)
+
+
+def _per_test(path: Path, out: Lines, per_test: bool) -> Lines:
     if out and not per_test:
         raise CartogError(
             f"{path} records no per-test contexts: record it with pytest --cov --cov-context=test, "
             "or [run] dynamic_context = test_function"
         )
     return out
+
+
+def _read_sqlite(path: Path) -> Lines:
+    """coverage.py's data file read without coverage.py (the GitHub Action
+    installs no extra): tables ``file``, ``context``, and ``line_bits``
+    (a "numbits" blob: bit ``i`` of byte ``j`` is line ``8 j + i``) or, for
+    branch coverage, ``arc`` (positive ends are lines). Schema version 7
+    (coverage.py 5.0 to 7.x)."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise CartogError(f"cannot open {path} ({exc}): {MISSING_COVERAGE}") from exc
+    try:
+        version = db.execute("SELECT version FROM coverage_schema").fetchone()
+        if version is None or int(version[0]) != 7:
+            raise CartogError(f"{path}: coverage.py data of schema {version and version[0]}, not 7: {MISSING_COVERAGE}")
+        files = dict(db.execute("SELECT id, path FROM file"))
+        contexts = dict(db.execute("SELECT id, context FROM context"))
+        out: Lines = {str(p): {} for p in files.values()}
+
+        def add(file_id: int, context_id: int, line: int) -> None:
+            out[str(files[file_id])].setdefault(line, set()).add(str(contexts[context_id]))
+
+        for file_id, context_id, numbits in db.execute("SELECT file_id, context_id, numbits FROM line_bits"):
+            for j, byte in enumerate(bytes(numbits)):
+                for i in range(8):
+                    if byte & (1 << i):
+                        add(file_id, context_id, 8 * j + i)
+        for file_id, context_id, start, end in db.execute("SELECT file_id, context_id, fromno, tono FROM arc"):
+            for line in (start, end):
+                if line > 0:
+                    add(file_id, context_id, line)
+    except (sqlite3.Error, KeyError, ValueError) as exc:
+        raise CartogError(f"{path} is not a coverage.py data file ({exc}): pass the .coverage file that pytest --cov wrote") from exc
+    finally:
+        db.close()
+    return _per_test(path, out, any(c for c in contexts.values()))
 
 
 # -- mapping -----------------------------------------------------------------
@@ -98,79 +144,139 @@ class IndexedPaths:
         """The indexed paths that ``text`` is or ends with."""
         return [k for k in self.by_name.get(text.rsplit("/", 1)[-1], ()) if text == k or text.endswith("/" + k)]
 
+    def under(self, text: str) -> list[str]:
+        """The indexed paths that end with ``text`` (JaCoCo's
+        ``package/File.java`` under a source root)."""
+        return [k for k in self.by_name.get(text.rsplit("/", 1)[-1], ()) if k.endswith("/" + text)]
+
 
 def repository_path(measured: str, root: Path, known: IndexedPaths) -> str | None:
     """The indexed path of a measured file: under ``root``, else the longest
-    indexed path it ends with (coverage recorded in another checkout)."""
+    indexed path it ends with (coverage recorded in another checkout), else
+    the one indexed path that ends with it (a path relative to a source root,
+    as JaCoCo's)."""
     text = measured.replace("\\", "/")
     prefix = str(root).rstrip("/") + "/"
     found = known.ending(text)
     if text.startswith(prefix) and text[len(prefix) :] in found:
         return text[len(prefix) :]
-    return max(found, key=len) if found else None
+    if found:
+        return max(found, key=len)
+    below = known.under(text) if not text.startswith("/") else []
+    return below[0] if len(below) == 1 else None
 
 
 def function_lines(symbols: Sequence[Symbol], text: str) -> dict[int, str]:
     """Line -> the function or method whose body holds it, innermost first.
     A function's own ``def`` line and decorators run when it is defined, not
-    when it is called: they belong to what encloses it."""
+    when it is called: they belong to what encloses it. Other languages: the
+    lines after its first (its header), or its one line."""
     lines = text.splitlines()
     owner: dict[int, str] = {}
     functions = [s for s in symbols if s.kind in FUNCTION_KINDS]
     for s in sorted(functions, key=lambda s: s.start_line - s.end_line):  # outermost first
         header = s.start_line
-        while header < s.end_line and header <= len(lines) and not _HEADER.match(lines[header - 1]):
-            header += 1
+        if s.language == "python":
+            while header < s.end_line and header <= len(lines) and not _HEADER.match(lines[header - 1]):
+                header += 1
+        elif s.start_line == s.end_line:
+            header -= 1
         for line in range(header + 1, s.end_line + 1):
             owner[line] = s.id
     return owner
 
 
 class TestNames:
-    """Test contexts to test symbols: a pytest node ID
+    """Contexts to test symbols: a pytest node ID
     (``tests/test_a.py::TestA::test_b[1]|run``, its path relative to
     pytest's rootdir) or a coverage.py ``test_function`` context
-    (``tests.test_a.TestA.test_b``, by module)."""
+    (``tests.test_a.TestA.test_b``, by module) names one test; a per-unit
+    context (report/coverage_formats.py) names its unit's: ``file PATH``
+    (a JS/TS test file), ``package DIR`` (a Go package's Test functions),
+    ``class NAME`` (a Java test class's test methods)."""
 
     def __init__(self, store: Store, files: IndexedPaths) -> None:
         self.store = store
         self.files = files
-        self._in_file: dict[str, dict[str, str]] = {}
+        self._in_file: dict[str, list[Symbol]] = {}
         self._modules: dict[str, list[str]] | None = None
-        self._cache: dict[str, str | None] = {}
+        self._cache: dict[str, tuple[str, ...]] = {}
 
-    def resolve(self, context: str) -> str | None:
+    def resolve(self, context: str) -> tuple[str, ...]:
+        """The IDs of the tests ``context`` names (none: no test the index knows)."""
         if context not in self._cache:
             self._cache[context] = self._resolve(context)
         return self._cache[context]
 
-    def _resolve(self, context: str) -> str | None:
+    def _resolve(self, context: str) -> tuple[str, ...]:
+        kind, _, unit = context.partition(" ")
+        if unit and kind == "file":
+            return self._file_tests(unit)
+        if unit and kind == "package":
+            return self._package_tests(unit)
+        if unit and kind == "class":
+            return self._class_tests(unit)
         text = _PHASE.sub("", context)
         if "::" in text:
             path, _, rest = text.partition("::")
             qualified = ".".join(_PARAMS.sub("", part) for part in rest.split("::"))
-            return self._first(self.files.ending(path), qualified)
+            found = self._first(self.files.ending(path), qualified)
+            return (found,) if found else ()
         parts = _PARAMS.sub("", text).split(".")
         for cut in range(len(parts) - 1, 0, -1):
             module, qualified = ".".join(parts[:cut]), ".".join(parts[cut:])
             found = self._first(self._module_files(module), qualified)
             if found is not None:
-                return found
-        return None
+                return (found,)
+        return ()
 
     def _first(self, files: list[str], qualified: str) -> str | None:
         for f in sorted(files, key=len):
-            found = self._tests_in(f).get(qualified)
-            if found is not None:
-                return found
+            for s in self._tests_in(f):
+                if s.kind in FUNCTION_KINDS and s.qualified_name == qualified:
+                    return s.id
         return None
 
-    def _tests_in(self, path: str) -> dict[str, str]:
+    def _tests_in(self, path: str) -> list[Symbol]:
         if path not in self._in_file:
-            self._in_file[path] = {
-                s.qualified_name: s.id for s in self.store.symbols_in_file(path) if s.kind in FUNCTION_KINDS and is_test(s)
-            }
+            self._in_file[path] = [s for s in self.store.symbols_in_file(path) if is_test(s)]
         return self._in_file[path]
+
+    def _file_tests(self, path: str) -> tuple[str, ...]:
+        """A test file's: its module where the runner runs files (JS/TS),
+        else its test functions."""
+        tests = self._tests_in(path)
+        modules = [s.id for s in tests if s.kind == "module"]
+        return tuple(modules or sorted(s.id for s in tests if s.kind in FUNCTION_KINDS))
+
+    def _package_tests(self, unit: str) -> tuple[str, ...]:
+        """A Go package's Test functions: ``unit`` is its folder (``./pkg``,
+        ``.``) or its import path (``example.com/m/pkg``: the longest
+        indexed folder it ends with)."""
+        folder = unit.strip().removeprefix("./").rstrip("/")
+        folder = "" if folder == "." else folder
+        test_files = sorted(p for paths in self.files.by_name.values() for p in paths if p.endswith("_test.go"))
+        found = [f for f in {p.rpartition("/")[0] for p in test_files} if f == folder or (f and folder.endswith("/" + f))]
+        if not found:
+            return ()
+        best = max(found, key=len)
+        in_package = [p for p in test_files if p.rpartition("/")[0] == best]
+        return tuple(s.id for p in in_package for s in self._tests_in(p) if s.kind == "function" and s.name.startswith("Test"))
+
+    def _class_tests(self, unit: str) -> tuple[str, ...]:
+        """A Java test class's test methods: ``unit`` is its binary name
+        (``com.shop.FooTest``, ``com.shop.FooTest$Inner``)."""
+        top, _, inner = unit.strip().partition("$")
+        dotted = top.replace(".", "/") + ".java"
+        simple = top.rpartition(".")[2]
+        paths = self.files.ending(dotted) + self.files.under(dotted) + self.files.under(simple + ".java")
+        owner = ".".join([simple, *inner.split("$")]) if inner else simple
+        for path in dict.fromkeys(sorted(paths, key=lambda p: (not p.endswith("/" + dotted), len(p)))):
+            tests = self._tests_in(path)
+            found = tuple(s.id for s in tests if s.kind in FUNCTION_KINDS and s.qualified_name.rpartition(".")[0] == owner)
+            if found:
+                return found
+        return ()
 
     def _module_files(self, module: str) -> list[str]:
         if self._modules is None:
@@ -181,18 +287,88 @@ class TestNames:
         return [p for name, paths in self._modules.items() if name == module or name.endswith(tail) for p in paths]
 
 
-def import_coverage(root: Path, store: Store, paths: Sequence[Path], *, commit: str) -> Imported:
-    """Read ``paths`` (coverage.py data files of one recording), map them to
-    the functions and methods of ``commit`` and store them as its recording
-    (replacing any earlier one). The index must be up to date with the work
-    tree, and the measured files must be as ``commit`` has them."""
-    recorded: dict[str, dict[int, set[str]]] = {}
-    for data_file in paths:
-        for measured, lines in read_coverage_py(data_file).items():
+def _read(root: Path, known: IndexedPaths, sources: Sequence[tuple[str | None, Path]], names: TestNames) -> Lines:
+    """Every source's executed lines, by measured file, with the contexts
+    that executed them (a measured file with none still listed)."""
+    recorded: Lines = {}
+
+    def text_of(measured: str) -> str | None:
+        mapped = repository_path(measured, root, known)
+        return (root / mapped).read_text(encoding="utf-8", errors="replace") if mapped else None
+
+    for unit, data_file in sources:
+        kind = detect(data_file)
+        if kind == "coverage.py":
+            if unit is not None:
+                raise CartogError(f"{data_file}: coverage.py data names its tests itself: pass it without {unit}=")
+            found = read_coverage_py(data_file)
+        else:
+            recording = read_unit(kind, data_file, text_of)
+            context = _unit_context(kind, recording, unit, data_file, root, known, names)
+            found = {m: {line: set(context) for line in lines} for m, lines in recording.lines.items()}
+        for measured, lines in found.items():
             into = recorded.setdefault(measured, {})
             for line, line_contexts in lines.items():
                 into.setdefault(line, set()).update(line_contexts)
+    return recorded
+
+
+def _unit_context(
+    kind: str, recording: UnitRecording, unit: str | None, data_file: Path, root: Path, known: IndexedPaths, names: TestNames
+) -> list[str]:
+    """The contexts of a per-unit recording: the unit given (``UNIT=FILE``),
+    else the one its content names."""
+    prefix = UNIT_KINDS[kind]
+    if unit is not None:
+        if not unit.strip():
+            raise CartogError(f"{data_file}: the unit before = is empty: name the test file, package or class it ran")
+        return [f"{prefix} {unit.strip()}"]
+    how = {
+        "file": "the test file it ran: TESTFILE=FILE (run one test file per recording)",
+        "package": "the package whose tests ran: ./pkg=FILE",
+        "class": "the test class it ran: com.shop.FooTest=FILE (or jacococli report --name com.shop.FooTest)",
+    }[prefix]
+    if kind == "jacoco" and recording.name and names.resolve(f"class {recording.name}"):
+        return [f"class {recording.name}"]
+    mapped = {repository_path(m, root, known) for m, lines in recording.lines.items() if lines or kind == "go"}
+    mapped.discard(None)
+    paths = sorted(p for p in mapped if p is not None)
+    if kind == "go":
+        folders = sorted({p.rpartition("/")[0] or "." for p in paths})
+        if len(folders) == 1:
+            return [f"package {folders[0]}"]
+        raise CartogError(f"{data_file} measures {len(folders)} packages of this repository (-coverpkg): name {how}")
+    if kind == "jacoco":  # the test classes it measured (an agent that instruments the tests too)
+        classes = sorted({_binary_name(s) for p in paths for s in names._tests_in(p) if s.kind in FUNCTION_KINDS})
+        if classes:
+            return [f"class {c}" for c in classes]
+        raise CartogError(f"{data_file} names no test class of this repository (report name {recording.name!r}): name {how}")
+    # a test file the runner runs (its module is a test), not a helper beside the tests
+    files = [p for p in paths if any(s.kind == "module" for s in names._tests_in(p))]
+    if files:
+        return [f"file {p}" for p in files]
+    raise CartogError(f"{data_file} executed no test file of this repository: name {how}")
+
+
+def _binary_name(test: Symbol) -> str:
+    folder = test.file.rpartition("/")[0].split("/")
+    package = ".".join(folder[folder.index("java") + 1 :]) if "java" in folder else ""
+    owner = test.qualified_name.rpartition(".")[0].replace(".", "$")
+    return f"{package}.{owner}" if package else owner
+
+
+def import_coverage(
+    root: Path, store: Store, sources: Sequence[tuple[str | None, Path]], *, commit: str, keep: int = KEEP_RUNS
+) -> Imported:
+    """Read ``sources`` (coverage files of one recording, each with the unit
+    it ran when the user names it: ``UNIT=FILE``), map them to the functions
+    and methods of ``commit`` and store them as its recording (replacing any
+    earlier one; the newest ``keep`` are kept). The index must be up to date
+    with the work tree, and the measured files must be as ``commit`` has
+    them."""
     known = IndexedPaths(store.file_hashes())
+    names = TestNames(store, known)
+    recorded = _read(root, known, sources, names)
     result = Imported(commit)
     by_path: dict[str, dict[int, set[str]]] = {}
     for measured, lines in recorded.items():
@@ -200,7 +376,9 @@ def import_coverage(root: Path, store: Store, paths: Sequence[Path], *, commit: 
         if mapped is None:
             result.outside.append(measured)
         else:
-            by_path.setdefault(mapped, {}).update(lines)
+            into = by_path.setdefault(mapped, {})
+            for line, line_contexts in lines.items():
+                into.setdefault(line, set()).update(line_contexts)
     if not by_path:
         example = f" (e.g. {result.outside[0]})" if result.outside else ""
         raise CartogError(
@@ -208,9 +386,8 @@ def import_coverage(root: Path, store: Store, paths: Sequence[Path], *, commit: 
             "import in the repository the coverage was recorded in"
         )
     _check_commit(root, commit, sorted(by_path))
-    names = TestNames(store, known)
     symbols: dict[str, str] = {}
-    hits: set[tuple[str, str, str | None]] = set()
+    hits: set[tuple[str, str]] = set()
     contexts: set[str] = set()
     for file, lines in sorted(by_path.items()):
         in_file = store.symbols_in_file(file)
@@ -222,16 +399,17 @@ def import_coverage(root: Path, store: Store, paths: Sequence[Path], *, commit: 
             if symbol_id is not None:
                 # the empty context (run at import or collection) is kept: a
                 # function it ran is never "untested", though it names no test
-                hits.update((symbol_id, c, names.resolve(c) if c else None) for c in line_contexts)
+                hits.update((symbol_id, c) for c in line_contexts)
     contexts.discard("")
+    tests = {c: names.resolve(c) for c in sorted(contexts)}
     result.files = len(by_path)
     result.functions = len(symbols)
-    result.executed = len({s for s, c, _ in hits if c})
+    result.executed = len({s for s, c in hits if c})
     result.contexts = len(contexts)
-    result.unknown_contexts = sorted(c for c in contexts if names.resolve(c) is None)
+    result.unknown_contexts = [c for c, found in tests.items() if not found]
     run = CoverageRun(commit, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), len(contexts), len(by_path))
     with store.transaction():
-        store.put_coverage(run, symbols, sorted(hits, key=lambda h: (h[0], h[1])))
+        store.put_coverage(run, symbols, sorted(hits), {c: found for c, found in tests.items() if found}, keep=keep)
     return result
 
 

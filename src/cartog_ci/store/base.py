@@ -114,11 +114,19 @@ class Store(Protocol):
         ...
 
     def put_coverage(
-        self, run: CoverageRun, symbols: Mapping[str, str], hits: Iterable[tuple[str, str, str | None]]
+        self,
+        run: CoverageRun,
+        symbols: Mapping[str, str],
+        hits: Iterable[tuple[str, str]],
+        tests: Mapping[str, Iterable[str]],
+        *,
+        keep: int = ...,
     ) -> None:
         """Replace the recording of ``run.commit``: the functions and methods
-        of its measured files (ID -> content hash then), and (symbol ID,
-        context, test ID or None) for each test context that executed one."""
+        of its measured files (ID -> content hash then), (symbol ID, context)
+        for each context that executed one, and the tests each context names
+        (context -> test IDs; none for a context naming no known test); then
+        keep the newest ``keep`` recordings."""
         ...
 
     def recorded_coverage(self, commit: str, ids: Sequence[str]) -> dict[str, RecordedSymbol]:

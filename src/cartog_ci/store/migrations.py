@@ -466,6 +466,31 @@ def m014_recorded_coverage(db: apsw.Connection) -> None:
     )
 
 
+def m015_coverage_tests(db: apsw.Connection) -> None:
+    """A context's tests apart from its hits (store/coverage_rows.py): a
+    context of a per-test-file, per-package or per-class recording (V8,
+    istanbul, Go, JaCoCo; docs/coverage.md) names several tests, and each
+    executed symbol is stored once per context, not once per test."""
+    db.execute(
+        """
+        CREATE TABLE coverage_tests (
+            run INTEGER NOT NULL, context_key INTEGER NOT NULL, test_key INTEGER NOT NULL,
+            PRIMARY KEY (run, context_key, test_key)
+        ) WITHOUT ROWID;
+        INSERT OR IGNORE INTO coverage_tests (run, context_key, test_key)
+            SELECT run, context_key, test_key FROM coverage_hits WHERE test_key IS NOT NULL;
+        CREATE TABLE coverage_hits_by_context (
+            run INTEGER NOT NULL, symbol_key INTEGER NOT NULL, context_key INTEGER NOT NULL,
+            PRIMARY KEY (run, symbol_key, context_key)
+        ) WITHOUT ROWID;
+        INSERT INTO coverage_hits_by_context (run, symbol_key, context_key)
+            SELECT run, symbol_key, context_key FROM coverage_hits;
+        DROP TABLE coverage_hits;
+        ALTER TABLE coverage_hits_by_context RENAME TO coverage_hits;
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_core,
     m002_search,
@@ -481,6 +506,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     m012_recorded_dependencies,
     m013_grouped_dependency_index,
     m014_recorded_coverage,
+    m015_coverage_tests,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

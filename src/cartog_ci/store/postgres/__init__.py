@@ -375,22 +375,91 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
                 graphs.prune_shared_vectors(self.db)
         return dropped
 
-    # -- recorded coverage: SQLite only for now (docs/coverage.md) ------------
+    # -- recorded coverage (docs/coverage.md; schema shared_m004_coverage) -----
 
-    supports_coverage = False
+    supports_coverage = True
+
+    def _has_coverage(self) -> bool:
+        """A reader of a database no writer of this version has set up yet
+        has no coverage tables: it reads no recording."""
+        row = self.db.execute("SELECT to_regclass('cartog.coverage_runs') IS NOT NULL").fetchone()
+        return bool(row and row[0])
 
     def coverage_runs(self) -> list[CoverageRun]:
-        return []
+        """This repository's recordings, newest import first."""
+        if not self._has_coverage():
+            return []
+        from cartog_ci.domain.results import CoverageRun
+
+        rows = self.db.execute(
+            "SELECT commit_sha, imported_at, contexts, files FROM cartog.coverage_runs WHERE repository = ? "
+            "ORDER BY imported_at DESC, id DESC",
+            (self.repository,),
+        )
+        return [CoverageRun(str(c), str(at), int(n), int(f)) for c, at, n, f in rows]
 
     def put_coverage(
-        self, run: CoverageRun, symbols: Mapping[str, str], hits: Iterable[tuple[str, str, str | None]]
+        self,
+        run: CoverageRun,
+        symbols: Mapping[str, str],
+        hits: Iterable[tuple[str, str]],
+        tests: Mapping[str, Iterable[str]],
+        *,
+        keep: int = 20,
     ) -> None:
-        raise CartogError(
-            "recorded coverage is kept in the SQLite index only: import it without a database URL (docs/coverage.md)"
+        """Replace this repository's recording of ``run.commit``, then keep
+        its newest ``keep`` (the rows of a dropped run go with it)."""
+        self.db.execute(
+            "DELETE FROM cartog.coverage_runs WHERE repository = ? AND commit_sha = ?", (self.repository, run.commit)
+        )
+        (run_id,) = self.db.execute(
+            "INSERT INTO cartog.coverage_runs (repository, commit_sha, imported_at, contexts, files) "
+            "VALUES (?, ?, ?, ?, ?) RETURNING id",
+            (self.repository, run.commit, run.imported_at, run.contexts, run.files),
+        ).fetchone()
+        self.db.executemany(
+            "INSERT INTO cartog.coverage_symbols (run, symbol_id, content_hash) VALUES (?, ?, ?)",
+            [(run_id, i, h) for i, h in symbols.items()],
+        )
+        self.db.executemany(
+            "INSERT INTO cartog.coverage_hits (run, symbol_id, context) VALUES (?, ?, ?)",
+            [(run_id, s, c) for s, c in dict.fromkeys(hits)],
+        )
+        self.db.executemany(
+            "INSERT INTO cartog.coverage_tests (run, context, test_id) VALUES (?, ?, ?)",
+            [(run_id, c, t) for c, found in tests.items() for t in dict.fromkeys(found)],
+        )
+        self.db.execute(
+            "DELETE FROM cartog.coverage_runs WHERE repository = ? AND id NOT IN (SELECT id FROM cartog.coverage_runs "
+            "WHERE repository = ? ORDER BY imported_at DESC, id DESC LIMIT ?)",
+            (self.repository, self.repository, max(keep, 1)),
         )
 
     def recorded_coverage(self, commit: str, ids: Sequence[str]) -> dict[str, RecordedSymbol]:
-        return {}
+        """What this repository's recording of ``commit`` says of these symbols."""
+        if not self._has_coverage():
+            return {}
+        row = self.db.execute(
+            "SELECT id FROM cartog.coverage_runs WHERE repository = ? AND commit_sha = ?", (self.repository, commit)
+        ).fetchone()
+        if row is None:
+            return {}
+        from cartog_ci.store.coverage_rows import recorded_symbols
+
+        wanted = list(dict.fromkeys(ids))
+        hashes = dict(
+            self.db.execute(
+                "SELECT symbol_id, content_hash FROM cartog.coverage_symbols WHERE run = ? AND symbol_id = ANY(?::text[])",
+                (row[0], wanted),
+            ).fetchall()
+        )
+        rows = self.db.execute(
+            "SELECT h.symbol_id, h.context, n.test_id FROM cartog.coverage_hits h "
+            "LEFT JOIN cartog.coverage_tests n ON n.run = h.run AND n.context = h.context "
+            "WHERE h.run = ? AND h.symbol_id = ANY(?::text[])",
+            (row[0], wanted),
+        ).fetchall()
+        return recorded_symbols(hashes, rows)
 
     # -- recorded dependencies (index/deps.py; schema graph_m006) --------------
 

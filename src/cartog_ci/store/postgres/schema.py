@@ -84,6 +84,46 @@ def shared_m003_pushed(db: PgConnection) -> None:
     db.execute("ALTER TABLE cartog.graphs ADD COLUMN writer_started_at TIMESTAMPTZ, ADD COLUMN writer_clone TEXT")
 
 
+def shared_m004_coverage(db: PgConnection) -> None:
+    """Recorded coverage per repository and commit (docs/coverage.md,
+    store/postgres/__init__.py): beside the graphs, not in one (a graph is a
+    commit's, written once; a recording is imported later, and read by the
+    pull requests whose merge-base it is). Symbols by ID with their content
+    hash then; a context's hits and the tests it names apart, as in SQLite's
+    m015. A run's rows go with it (ON DELETE CASCADE)."""
+    db.execute(
+        """
+        CREATE TABLE cartog.coverage_runs (
+            id BIGSERIAL PRIMARY KEY,
+            repository TEXT COLLATE "C" NOT NULL,
+            commit_sha TEXT COLLATE "C" NOT NULL,
+            imported_at TEXT COLLATE "C" NOT NULL,
+            contexts INTEGER NOT NULL,
+            files INTEGER NOT NULL,
+            UNIQUE (repository, commit_sha)
+        );
+        CREATE TABLE cartog.coverage_symbols (
+            run BIGINT NOT NULL REFERENCES cartog.coverage_runs (id) ON DELETE CASCADE,
+            symbol_id TEXT COLLATE "C" NOT NULL,
+            content_hash TEXT COLLATE "C" NOT NULL,
+            PRIMARY KEY (run, symbol_id)
+        );
+        CREATE TABLE cartog.coverage_hits (
+            run BIGINT NOT NULL REFERENCES cartog.coverage_runs (id) ON DELETE CASCADE,
+            symbol_id TEXT COLLATE "C" NOT NULL,
+            context TEXT COLLATE "C" NOT NULL,
+            PRIMARY KEY (run, symbol_id, context)
+        );
+        CREATE TABLE cartog.coverage_tests (
+            run BIGINT NOT NULL REFERENCES cartog.coverage_runs (id) ON DELETE CASCADE,
+            context TEXT COLLATE "C" NOT NULL,
+            test_id TEXT COLLATE "C" NOT NULL,
+            PRIMARY KEY (run, context, test_id)
+        );
+        """
+    )
+
+
 def graph_m001(db: PgConnection) -> None:
     db.execute(
         """
@@ -220,7 +260,7 @@ def graph_m006_dependencies(db: PgConnection) -> None:
     )
 
 
-SHARED_MIGRATIONS: tuple[Migration, ...] = (shared_m001, shared_m002_snapshots, shared_m003_pushed)
+SHARED_MIGRATIONS: tuple[Migration, ...] = (shared_m001, shared_m002_snapshots, shared_m003_pushed, shared_m004_coverage)
 GRAPH_MIGRATIONS: tuple[Migration, ...] = (
     graph_m001, graph_m002_indexes, graph_m003_partial_lookups, graph_m004_immutable, graph_m005_bm25,
     graph_m006_dependencies,
