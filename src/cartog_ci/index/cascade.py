@@ -852,10 +852,7 @@ class _Revisit:
             if deps is None:
                 whole.append(path)
                 continue
-            groups = deps.groups if deps.groups is not None else [(r, [i]) for i, r in deps.by_row.items()]
-            for read, group in groups:
-                if read is None or not hashes.isdisjoint(read):
-                    wanted.update((i, path) for i in group if i not in self.work)
+            wanted.update((i, path) for i in deps.rows_reading(hashes) if i not in self.work)
         if bases:
             self.reachable += len(wanted)
         found = self.store.numbered_edges_by_id(sorted(wanted))

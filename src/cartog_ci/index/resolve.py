@@ -201,10 +201,17 @@ class _LookedIn(_Looked):
     name): a lookup of the outer key alone notes nothing, the inner table
     notes ``(tag, outer, name)``, and ``(tag, outer, None)`` when listed."""
 
-    __slots__ = ()
+    __slots__ = ("_inners",)
+
+    def __init__(self, d: object, rec: Recorder, tag: str) -> None:
+        super().__init__(d, rec, tag)
+        self._inners: dict[object, _Scope] = {}  # one wrapper an inner table, made once
 
     def _inner(self, key: object, found: object) -> object:
-        return _Scope(found, self._rec, self._tag, key)
+        inner = self._inners.get(key)
+        if inner is None or inner._d is not found:
+            inner = self._inners[key] = _Scope(found, self._rec, self._tag, key)
+        return inner
 
     def get(self, key: object, default: object = None) -> object:
         found = self._d.get(key, default)  # type: ignore[attr-defined]

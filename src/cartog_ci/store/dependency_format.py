@@ -41,9 +41,9 @@ class FileDeps:
     outside: set[int] = field(default_factory=set)
     checksum: int = 0
     changed: bool = False  # a row's keys recorded since it was decoded differ
-    # as decoded: each distinct set of keys (None: not recorded) with its
-    # rows, for a reader that asks which rows read a key (one test a set)
-    groups: list[tuple[tuple[int, ...] | None, list[int]]] | None = None
+    # as decoded: the rows' IDs, each row's set, the distinct sets of keys
+    # (the last, None: not recorded), for ``rows_reading`` (one test a set)
+    decoded: tuple[array[int], list[int], list[tuple[int, ...] | None]] | None = None
 
     def record(self, row: int, deps: tuple[int, ...], outside: Iterable[int]) -> None:
         """The hashes of the keys the answer of the edge ``row`` read, and of
@@ -51,7 +51,7 @@ class FileDeps:
         if self.by_row.get(row) != deps:
             self.by_row[row] = deps
             self.changed = True
-            self.groups = None
+            self.decoded = None
         size = len(self.outside)
         self.outside.update(outside)
         self.changed |= len(self.outside) != size
@@ -123,19 +123,21 @@ class FileDeps:
             return None
         out = cls(outside={k for k, flag in zip(keys, flags) if flag}, checksum=total)
         try:
-            mapped = list(map(keys.__getitem__, positions))
-            sets: list[tuple[int, ...]] = []
-            at = 0
-            for n in sizes:
-                sets.append(tuple(mapped[at : at + n]))
-                at += n
-            sets.append(None)  # type: ignore[arg-type]  # the rows not recorded
-            which = [n_sets if w == unknown else w for w in which]  # type: ignore[assignment]
-            out.by_row = dict(zip(ids, map(sets.__getitem__, which)))
+            mapped = iter(list(map(keys.__getitem__, positions)))
+            sets: list[tuple[int, ...] | None] = [tuple(itertools.islice(mapped, n)) for n in sizes]
+            sets.append(None)  # the rows not recorded
+            row_sets = [n_sets if w == unknown else w for w in which] if unknown in which else which.tolist()
+            out.by_row = dict(zip(ids, map(sets.__getitem__, row_sets)))
         except IndexError:
             return None
-        groups: dict[int, list[int]] = {}
-        for i, w in zip(ids, which):
-            groups.setdefault(w, []).append(i)
-        out.groups = [(sets[w], rows) for w, rows in groups.items()]
+        out.decoded = (ids, row_sets, sets)
         return out
+
+    def rows_reading(self, hashes: set[int]) -> list[int]:
+        """The rows whose answer read one of these keys, or whose keys are
+        not recorded: each distinct set is tested once."""
+        if self.decoded is None:
+            return [i for i, read in self.by_row.items() if read is None or not hashes.isdisjoint(read)]
+        ids, which, sets = self.decoded
+        hit = {w for w, read in enumerate(sets) if read is None or not hashes.isdisjoint(read)}
+        return [i for i, w in zip(ids, which) if w in hit] if hit else []
