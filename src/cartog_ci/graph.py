@@ -65,20 +65,24 @@ def dispatch_edges(store: Store, edges: Sequence[Edge]) -> dict[Edge, list[Edge]
     if not called:
         return {}
     types = _StoredTypes(store)
-    runs: dict[str, list[str]] = {}
+    methods = {}
     for method in store.symbols(sorted(called)).values():
         language = _dispatching_language(method.language)
         interface = types.symbol(method.parent_id) if method.parent_id else None
-        if language is None or interface is None or interface.kind not in _INTERFACE_KINDS:
+        if language is not None and interface is not None and interface.kind in _INTERFACE_KINDS:
+            methods[method.id] = (language, method, interface)
+    out: dict[Edge, list[Edge]] = {}
+    asked: dict[tuple[str, str, str | None, str | None], list[str]] = {}
+    for e in edges:
+        if e.kind != "calls" or e.target_id not in methods:
             continue
-        found = [i for i in language.implementations(types, method, interface) if i != method.id]
-        if found:
-            runs[method.id] = found
-    return {
-        e: [replace(e, target_id=i, resolution=DISPATCH) for i in runs[e.target_id]]
-        for e in edges
-        if e.kind == "calls" and e.target_id in runs
-    }
+        language, method, interface = methods[e.target_id]
+        key = (method.id, e.source_id, e.qualifier, e.resolution)
+        if key not in asked:
+            asked[key] = [i for i in language.implementations(types, method, interface, e) if i != method.id]
+        if asked[key]:
+            out[e] = [replace(e, target_id=i, resolution=DISPATCH) for i in asked[key]]
+    return out
 
 
 def _dispatching_language(name: str) -> Language | None:

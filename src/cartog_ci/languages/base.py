@@ -342,10 +342,11 @@ class Language:
         ``package_file`` (Python ``pkg/__init__.py`` exports ``pkg/sub.py``)."""
         return None
 
-    def implementations(self, types: TypeGraph, method: Symbol, interface: Symbol) -> list[str]:
-        """The methods a call of ``method``, declared by the interface or
-        trait ``interface``, may run: the project's implementations (edges
-        of the tier ``dispatch``, a "may call"). None by default."""
+    def implementations(self, types: TypeGraph, method: Symbol, interface: Symbol, call: Edge) -> list[str]:
+        """The methods ``call``, resolved to ``method`` declared by the
+        interface or trait ``interface``, may run: the project's
+        implementations (edges of the tier ``dispatch``, a "may call").
+        None by default."""
         return []
 
     def bound_of(self, signature: str, type_parameter: str) -> str | None:

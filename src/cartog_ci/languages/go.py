@@ -322,7 +322,7 @@ class Go(Language):
     def owns_module(self, project: Project, importer: str, spec: str) -> bool:
         return any(spec == path or spec.startswith(path + "/") for path, _ in _modules(project))
 
-    def implementations(self, types: TypeGraph, method: Symbol, interface: Symbol) -> list[str]:
+    def implementations(self, types: TypeGraph, method: Symbol, interface: Symbol, call: Edge) -> list[str]:
         return implementations(types, method, interface)
 
     def is_test(self, symbol: Symbol) -> bool:

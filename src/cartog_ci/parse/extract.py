@@ -462,13 +462,13 @@ def _bound_value(captures: dict[str, list[ts.Node]]) -> str | None:
     """What a binding gives its name, as the receiver the resolver reads:
     ``Foo()`` for a call of ``Foo`` (an instance, or what ``Foo`` returns),
     ``Foo()`` for a declared type ``Foo``, ``=x`` for another name ``x``."""
-    if captures.get("bind.ctor"):
-        return _WS.sub("", _text(captures["bind.ctor"][0])) + "()"
+    if captures.get("bind.ctor"):  # a Rust path `Type::new` as the resolver reads it: `Type.new`
+        return _WS.sub("", _text(captures["bind.ctor"][0])).replace("::", ".") + "()"
     if captures.get("bind.type"):
-        named = plain_type(_text(captures["bind.type"][0]))
+        named = plain_type(_text(captures["bind.type"][0]).replace("::", "."))
         return f"{named}()" if named else None
     if captures.get("bind.from"):
-        return "=" + _WS.sub("", _text(captures["bind.from"][0]))
+        return "=" + _WS.sub("", _text(captures["bind.from"][0])).replace("::", ".")
     other = captures.get("bind.other")
     if other and other[0].type not in _SPECIFIC_VALUES:
         return "<?>"  # rebound to something this query does not follow
@@ -506,9 +506,27 @@ def _receivers(
         else:
             held.setdefault((scope, name), set()).add(ctor)
     for scope, name, source in aliases:
-        value = _held_by(held, defs, scope, source)
+        value = _held_by(held, defs, scope, source) or _member_of_type(held, defs, source)
         held.setdefault((scope, name), set()).add(value or f"<{source}>")
     return held
+
+
+def _member_of_type(held: dict[tuple[int, str], set[str]], defs: list[_Def], path: str) -> str | None:
+    """``Figure.Sq`` (a Rust pattern `Figure::Sq(q)`): what the member
+    ``Sq`` of the type ``Figure`` holds, when this file defines the type at
+    its top level and binds the member (an enum variant's one field)."""
+    head, _, member = path.rpartition(".")
+    head = head.rpartition(".")[2]
+    if not head:
+        return None
+    for index, d in enumerate(defs):
+        if d.parent < 0 and d.name == head and d.kind in TYPE_KINDS:
+            ctors = held.get((index, "." + member))
+            if ctors is not None and len(ctors) == 1:
+                found = next(iter(ctors))
+                return None if found.startswith("<") else found
+            return None
+    return None
 
 
 def _held_by(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, qualifier: str) -> str | None:
