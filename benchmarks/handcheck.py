@@ -200,8 +200,14 @@ class Sample:
 
 
 def sample(graph: dict[str, Any], corpus: HandCorpus, *, n: int, seed: int) -> Sample:
+    # a call site is its own edge: the edges of the tier `dispatch` beside a
+    # call of an interface method (what it may run) are shown with it
     calls = sorted(
-        (e for e in graph["edges"] if e["kind"] == "calls" and e["file"].endswith(corpus.extensions)),
+        (
+            e
+            for e in graph["edges"]
+            if e["kind"] == "calls" and e["file"].endswith(corpus.extensions) and e.get("resolution") != "dispatch"
+        ),
         key=lambda e: (e["file"], e["line"], e["target_name"], e.get("target_id") or ""),
     )
     resolved = [e for e in calls if e.get("target_id")]
@@ -225,10 +231,16 @@ def _line(root: Path, file: str, line: int) -> str:
 
 def show(root: Path, corpus: HandCorpus, graph: dict[str, Any], s: Sample) -> str:
     symbols = {sym["id"]: sym for sym in graph["symbols"]}
+    runs: dict[tuple[str, int, str, str], list[str]] = {}
+    dispatched = 0
+    for e in graph["edges"]:
+        if e["kind"] == "calls" and e.get("resolution") == "dispatch":
+            runs.setdefault((e["source_id"], e["line"], e["target_name"], e["file"]), []).append(e["target_id"])
+            dispatched += 1
     total = sum(s.counts.values())
     out = [f"## {corpus.lang}: {corpus.label}", ""]
     tiers = ", ".join(f"{tier} {count:,}" for tier, count in s.counts.most_common())
-    out += [f"calls edges: {total:,} ({tiers})", ""]
+    out += [f"calls edges: {total:,} ({tiers}); dispatch edges beside them: {dispatched:,}", ""]
     out.append(f"### resolved ({len(s.resolved)})")
     for i, e in enumerate(s.resolved, 1):
         target = symbols.get(e["target_id"], {})
@@ -238,6 +250,9 @@ def show(root: Path, corpus: HandCorpus, graph: dict[str, Any], s: Sample) -> st
         out.append(f"    code:   {_line(root, e['file'], e['line'])}")
         out.append(f"    target: {target.get('qualified_name', e['target_id'])} at {where}")
         out.append(f"            {_line(root, target['file'], target['start_line']) if target else ''}")
+        may_run = runs.get((e["source_id"], e["line"], e["target_name"], e["file"]), [])
+        if may_run:
+            out.append(f"    may run ({len(may_run)}): {', '.join(sorted(may_run))}")
     out += ["", f"### unresolved ({len(s.unresolved)})"]
     for i, e in enumerate(s.unresolved, 1):
         source = symbols.get(e["source_id"], {}).get("qualified_name", e["source_id"])

@@ -161,6 +161,7 @@ def test_a_type_assertion_types_its_variable(tmp_path: Path) -> None:
     })  # fmt: skip
     assert _calls(graph) == {
         ("fs/use.go", 5, "MkdirAll", "fs/fs.go:method:Fs.MkdirAll", "same_dir"),
+        ("fs/use.go", 5, "MkdirAll", "fs/fs.go:method:Mem.MkdirAll", "dispatch"),  # Mem satisfies Fs
         ("fs/use.go", 8, "MkdirAll", None, "external"),
     }
 
