@@ -73,7 +73,8 @@ FILES = {
         "    x.spin();\n"
         "    let y = x.area();\n"
         "    y.grow();\n"
-        "}\n"
+        "}\n\n"
+        "pub fn paint(c: &Canvas) {\n    c.other.spin();\n}\n"
     ),
 }
 
@@ -118,6 +119,7 @@ def test_rust_receivers_whose_type_the_code_tells_and_trait_dispatch(tmp_path: P
         (SHADOW, 35): {(None, None)},
         (SHADOW, 36): {(None, None)},
         (SHADOW, 37): {(None, None)},
+        ("src/app.rs:function:paint", 41): spin,  # c: &Canvas, Canvas.other: Circle
         ("src/shapes.rs:method:Shape.describe", 4): {(None, "external")},
         ("src/shapes.rs:method:Circle.make", 29): {("src/shapes.rs:struct:Circle", "same_file")},
         ("src/shapes.rs:method:Circle.describe", 39): {(None, "external")},

@@ -238,8 +238,12 @@ def implementations(types: TypeGraph, method: Symbol, interface: Symbol) -> list
     gets ``M`` from an embedded interface is no implementation: what runs is
     its field's value."""
     required = _interface_method_names(types, interface.id, set())
+    # an unexported method is satisfied only inside the interface's package
+    private = any(name[:1].islower() for name in required)
     found: set[str] = set()
     for candidate in _candidate_types(types, method.name):
+        if private and posixpath.dirname(candidate.file) != posixpath.dirname(interface.file):
+            continue
         chosen = _method_of(types, candidate, method.name)
         if chosen is None or not _concrete(types, chosen):
             continue

@@ -160,6 +160,11 @@
   (field_declaration name: (field_identifier) @bind.name @bind.member type: [(type_identifier) (scoped_type_identifier) (generic_type) (reference_type)] @bind.type) @bind))
 (struct_item body: (field_declaration_list
   (field_declaration name: (field_identifier) @bind.name @bind.member type: (generic_type type: (type_identifier) @_ptr type_arguments: (type_arguments . [(type_identifier) (scoped_type_identifier)] @bind.type .) (#any-of? @_ptr "Box" "Rc" "Arc"))) @bind))
+; A typed parameter types its fields the same way (`clist.set.clear()` with
+; `clist: &mut Threads`); `p.m()` itself stays a call on the parameter,
+; whose type the resolver reads from the signature (a generic's bound too).
+(parameter pattern: [(identifier) @bind.name @bind.receiver (mut_pattern (identifier) @bind.name @bind.receiver)]
+  type: [(type_identifier) (scoped_type_identifier) (generic_type) (reference_type)] @bind.type) @bind
 (impl_item
   type: [(type_identifier) @bind.type (generic_type type: (type_identifier) @bind.type)]
   body: (declaration_list
