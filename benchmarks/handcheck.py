@@ -231,11 +231,11 @@ def _line(root: Path, file: str, line: int) -> str:
 
 def show(root: Path, corpus: HandCorpus, graph: dict[str, Any], s: Sample) -> str:
     symbols = {sym["id"]: sym for sym in graph["symbols"]}
-    runs: dict[tuple[str, int, str, str], list[str]] = {}
+    runs: dict[tuple[str, int, str, str], set[str]] = {}
     dispatched = 0
     for e in graph["edges"]:
         if e["kind"] == "calls" and e.get("resolution") == "dispatch":
-            runs.setdefault((e["source_id"], e["line"], e["target_name"], e["file"]), []).append(e["target_id"])
+            runs.setdefault((e["source_id"], e["line"], e["target_name"], e["file"]), set()).add(e["target_id"])
             dispatched += 1
     total = sum(s.counts.values())
     out = [f"## {corpus.lang}: {corpus.label}", ""]
@@ -250,7 +250,7 @@ def show(root: Path, corpus: HandCorpus, graph: dict[str, Any], s: Sample) -> st
         out.append(f"    code:   {_line(root, e['file'], e['line'])}")
         out.append(f"    target: {target.get('qualified_name', e['target_id'])} at {where}")
         out.append(f"            {_line(root, target['file'], target['start_line']) if target else ''}")
-        may_run = runs.get((e["source_id"], e["line"], e["target_name"], e["file"]), [])
+        may_run = runs.get((e["source_id"], e["line"], e["target_name"], e["file"]), set())
         if may_run:
             out.append(f"    may run ({len(may_run)}): {', '.join(sorted(may_run))}")
     out += ["", f"### unresolved ({len(s.unresolved)})"]
