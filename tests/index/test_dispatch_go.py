@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from cartog_ci.cli import main
 from tests.testing.exact_sets import graph_of
+from tests.testing.fixtures import commit, index, init_repo, write
 
 FILES = {
     "go.mod": "module example.com/vta\n\ngo 1.22\n",
@@ -91,3 +95,19 @@ def test_a_call_of_an_interface_method_may_run_every_implementation(tmp_path: Pa
         (U + "function:Wrapped", 36): {(S + "Shape.Area", "import")} | AREA,  # promoted from an embedded interface
         (U + "function:Direct", 40): {(S + "Square.Area", "import")},  # a concrete type: no dispatch
     }  # fmt: skip
+
+
+def test_callees_list_what_an_interface_call_may_run_under_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, FILES)
+    commit(repo)
+    index(repo)
+    capsys.readouterr()
+    assert main(["callees", "Describe", "--repo", str(repo)]) == 0
+    assert capsys.readouterr().out == (
+        "use/use.go:function:Describe: 1 call(s)\n"
+        "  use/use.go:10  -> shapes/shapes.go:method:Shape.Name\n"
+        "      may run shapes/base.go:method:Base.Name\n"
+        "      may run shapes/shapes.go:method:Circle.Name\n"
+        "      may run shapes/shapes.go:method:Square.Name\n"
+    )
