@@ -480,6 +480,7 @@ def _receivers(
     defs: list[_Def],
     starts: list[int],
     refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]],
+    types: dict[tuple[int, str], int],
 ) -> dict[tuple[int, str], set[str]]:
     """(scope, receiver) -> the constructors assigned to it: a local variable
     in its function (``x = Foo()``), an attribute of self in its class
@@ -506,27 +507,22 @@ def _receivers(
         else:
             held.setdefault((scope, name), set()).add(ctor)
     for scope, name, source in aliases:
-        value = _held_by(held, defs, scope, source) or _member_of_type(held, defs, source)
+        value = _held_by(held, defs, scope, source) or _member_of_type(held, types, source)
         held.setdefault((scope, name), set()).add(value or f"<{source}>")
     return held
 
 
-def _member_of_type(held: dict[tuple[int, str], set[str]], defs: list[_Def], path: str) -> str | None:
+def _member_of_type(held: dict[tuple[int, str], set[str]], types: dict[tuple[int, str], int], path: str) -> str | None:
     """``Figure.Sq`` (a Rust pattern `Figure::Sq(q)`): what the member
     ``Sq`` of the type ``Figure`` holds, when this file defines the type at
     its top level and binds the member (an enum variant's one field)."""
     head, _, member = path.rpartition(".")
-    head = head.rpartition(".")[2]
-    if not head:
+    index = types.get((-1, head.rpartition(".")[2])) if head else None
+    ctors = held.get((index, "." + member)) if index is not None else None
+    if ctors is None or len(ctors) != 1:
         return None
-    for index, d in enumerate(defs):
-        if d.parent < 0 and d.name == head and d.kind in TYPE_KINDS:
-            ctors = held.get((index, "." + member))
-            if ctors is not None and len(ctors) == 1:
-                found = next(iter(ctors))
-                return None if found.startswith("<") else found
-            return None
-    return None
+    found = next(iter(ctors))
+    return None if found.startswith("<") else found
 
 
 def _held_by(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, qualifier: str) -> str | None:
@@ -718,7 +714,7 @@ def extract_rows(
     starts = [d.start for d in defs]
     types = _types_by_scope(defs)
     local = _locals(raw_refs)
-    held = _receivers(spec, defs, starts, raw_refs)
+    held = _receivers(spec, defs, starts, raw_refs, types)
     edges: list[EdgeRow] = []
     proper = [d.node.start_byte for d in defs]  # where each definition proper starts
     for kind, node, name_node, (qualifier, name), owner_type in raw_refs:
