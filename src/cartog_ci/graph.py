@@ -65,7 +65,7 @@ def dispatch_edges(store: Store, edges: Sequence[Edge]) -> dict[Edge, list[Edge]
     if not called:
         return {}
     types = _StoredTypes(store)
-    methods = {}
+    methods: dict[str, tuple[Language, Symbol, Symbol]] = {}
     for method in store.symbols(sorted(called)).values():
         language = _dispatching_language(method.language)
         interface = types.symbol(method.parent_id) if method.parent_id else None

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 
 import tree_sitter as ts
 
-from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, Edge, Symbol
 from cartog_ci.languages.arguments import (
     UNKNOWN,
     Call,
