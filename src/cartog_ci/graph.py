@@ -132,7 +132,8 @@ class _StoredTypes:
 
     def subtypes(self, type_id: str) -> list[str]:
         if type_id not in self._subtypes:
-            self._subtypes[type_id] = list(dict.fromkeys(e.source_id for e in self.store.edges_to([type_id], ("inherits",))))
+            edges = self.store.edges_to([type_id], ("inherits",))
+            self._subtypes[type_id] = list(dict.fromkeys(e.source_id for e in edges))
         return self._subtypes[type_id]
 
 

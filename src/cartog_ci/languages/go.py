@@ -271,7 +271,8 @@ def _candidate_types(types: TypeGraph, name: str) -> list[Symbol]:
             continue
         owner = method.qualified_name.rpartition(".")[0]
         for t in types.symbols_by("qualified_name", owner):
-            if t.kind in TYPE_KINDS and t.kind != "interface" and posixpath.dirname(t.file) == posixpath.dirname(method.file):
+            same_package = posixpath.dirname(t.file) == posixpath.dirname(method.file)
+            if t.kind in TYPE_KINDS and t.kind != "interface" and same_package:
                 owners[t.id] = t
     frontier = list(owners.values())
     while frontier:
