@@ -11,6 +11,7 @@ the same sample.
     .venv/bin/python benchmarks/handcheck.py                      # go, java, rust
     .venv/bin/python benchmarks/handcheck.py --lang rust --n 30 --seed 13
     .venv/bin/python benchmarks/handcheck.py --cartog-src /path/to/other/src
+    .venv/bin/python benchmarks/handcheck.py --lang go --baseline-src /old/src --rounds 11  # + cold CPU
 
 =======  =====================================  ===================================
 lang     corpus (registry)                      why this one
@@ -50,6 +51,7 @@ import argparse
 import json
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -200,8 +202,14 @@ class Sample:
 
 
 def sample(graph: dict[str, Any], corpus: HandCorpus, *, n: int, seed: int) -> Sample:
+    # a call site is its own edge: the edges of the tier `dispatch` beside a
+    # call of an interface method (what it may run) are shown with it
     calls = sorted(
-        (e for e in graph["edges"] if e["kind"] == "calls" and e["file"].endswith(corpus.extensions)),
+        (
+            e
+            for e in graph["edges"]
+            if e["kind"] == "calls" and e["file"].endswith(corpus.extensions) and e.get("resolution") != "dispatch"
+        ),
         key=lambda e: (e["file"], e["line"], e["target_name"], e.get("target_id") or ""),
     )
     resolved = [e for e in calls if e.get("target_id")]
@@ -225,10 +233,16 @@ def _line(root: Path, file: str, line: int) -> str:
 
 def show(root: Path, corpus: HandCorpus, graph: dict[str, Any], s: Sample) -> str:
     symbols = {sym["id"]: sym for sym in graph["symbols"]}
+    runs: dict[tuple[str, int, str, str], set[str]] = {}
+    dispatched = 0
+    for e in graph["edges"]:
+        if e["kind"] == "calls" and e.get("resolution") == "dispatch":
+            runs.setdefault((e["source_id"], e["line"], e["target_name"], e["file"]), set()).add(e["target_id"])
+            dispatched += 1
     total = sum(s.counts.values())
     out = [f"## {corpus.lang}: {corpus.label}", ""]
     tiers = ", ".join(f"{tier} {count:,}" for tier, count in s.counts.most_common())
-    out += [f"calls edges: {total:,} ({tiers})", ""]
+    out += [f"calls edges: {total:,} ({tiers}); dispatch edges beside them: {dispatched:,}", ""]
     out.append(f"### resolved ({len(s.resolved)})")
     for i, e in enumerate(s.resolved, 1):
         target = symbols.get(e["target_id"], {})
@@ -238,6 +252,9 @@ def show(root: Path, corpus: HandCorpus, graph: dict[str, Any], s: Sample) -> st
         out.append(f"    code:   {_line(root, e['file'], e['line'])}")
         out.append(f"    target: {target.get('qualified_name', e['target_id'])} at {where}")
         out.append(f"            {_line(root, target['file'], target['start_line']) if target else ''}")
+        may_run = runs.get((e["source_id"], e["line"], e["target_name"], e["file"]), set())
+        if may_run:
+            out.append(f"    may run ({len(may_run)}): {', '.join(sorted(may_run))}")
     out += ["", f"### unresolved ({len(s.unresolved)})"]
     for i, e in enumerate(s.unresolved, 1):
         source = symbols.get(e["source_id"], {}).get("qualified_name", e["source_id"])
@@ -247,6 +264,30 @@ def show(root: Path, corpus: HandCorpus, graph: dict[str, Any], s: Sample) -> st
     return "\n".join(out)
 
 
+def cold_cpu(root: Path, *, python: str, src: Path) -> float:
+    """CPU seconds (user + system, the process and what it reaped) of one
+    cold structural index of ``root`` with the cartog-ci of ``src``."""
+    env = {**cli_env(), "PYTHONPATH": str(src)}
+    with tempfile.TemporaryDirectory(prefix="cartog-handcheck-") as tmp:
+        cmd = [python, "-m", "cartog_ci.cli", "index", str(root), "--no-embed", "--force", "--index", str(Path(tmp) / "i.db")]
+        return run_process(cmd, env=env).cpu
+
+
+def compare_cpu(root: Path, *, python: str, src: Path, baseline: Path, rounds: int) -> str:
+    """Cold index CPU of ``src`` against ``baseline``, interleaved (the order
+    alternates each round, after one warm-up run): the medians and their ratio."""
+    cold_cpu(root, python=python, src=baseline)
+    cpu: dict[Path, list[float]] = {src: [], baseline: []}
+    for i in range(rounds):
+        for side in (src, baseline) if i % 2 else (baseline, src):
+            cpu[side].append(cold_cpu(root, python=python, src=side))
+    ours, theirs = statistics.median(cpu[src]), statistics.median(cpu[baseline])
+    return (
+        f"cold index CPU, median of {rounds} interleaved rounds: {ours:.2f} s against {theirs:.2f} s "
+        f"(baseline {baseline}): ratio {ours / theirs:.3f}"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", action="append", choices=sorted(CORPORA), help="repeatable; default: all")
@@ -254,12 +295,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=13, help="seed of the samples (default 13)")
     parser.add_argument("--cartog-src", type=Path, default=DEFAULT_SRC, help="src/ of the checkout to measure")
     parser.add_argument("--python", default=sys.executable, help="the interpreter that runs cartog_ci")
+    parser.add_argument("--baseline-src", type=Path, help="also time cold indexes against this src/, interleaved")
+    parser.add_argument("--rounds", type=int, default=7, help="rounds of the CPU comparison (default 7)")
     args = parser.parse_args(argv)
     for lang in args.lang or sorted(CORPORA):
         corpus = CORPORA[lang]
         root = ensure(corpus)
         graph = export_graph(root, python=args.python, src=args.cartog_src)
         print(show(root, corpus, graph, sample(graph, corpus, n=args.n, seed=args.seed)))
+        if args.baseline_src is not None:
+            print()
+            print(compare_cpu(root, python=args.python, src=args.cartog_src, baseline=args.baseline_src, rounds=args.rounds))
         print()
     return 0
 

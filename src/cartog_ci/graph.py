@@ -6,12 +6,14 @@ from __future__ import annotations
 import posixpath
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from cartog_ci.domain import CONSTRUCTOR_NAMES, Edge, Symbol
 from cartog_ci.domain.results import Deps, Hierarchy, ImpactNode
 
 if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.languages.base import Language
     from cartog_ci.store.base import Store
 
 # Edges along which a change propagates to the referencing symbol.
@@ -26,7 +28,113 @@ def refs(store: Store, ids: Sequence[str], kind: str | None = None) -> list[Edge
 
 
 def callees(store: Store, ids: Sequence[str]) -> list[Edge]:
-    return store.edges_from(ids, ("calls",))
+    """What ``ids`` call, and the implementations their calls of interface
+    methods may run (``dispatch_edges``) after each such call."""
+    return with_dispatch(store, store.edges_from(ids, ("calls",)))
+
+
+# The tier of an edge from a call of an interface or trait method to an
+# implementation: what the call may run, never the method the call binds.
+DISPATCH = "dispatch"
+
+
+def with_dispatch(store: Store, edges: Sequence[Edge]) -> list[Edge]:
+    """``edges``, each call of an interface or trait method followed by its
+    edges to the implementations (``dispatch_edges``)."""
+    extra = dispatch_edges(store, edges)
+    if not extra:
+        return list(edges)
+    out: list[Edge] = []
+    for edge in edges:
+        out.append(edge)
+        out += extra.get(edge, ())
+    return out
+
+
+def dispatch_edges(store: Store, edges: Sequence[Edge]) -> dict[Edge, list[Edge]]:
+    """call edge -> an edge of the tier ``dispatch`` to each implementation
+    it may run, for the calls resolved to a method declared by an interface
+    or trait, in the languages that say what implements one
+    (``Language.implementations``: Go by method sets, Rust by `impl` blocks).
+
+    Read off the stored graph when asked, nothing of it stored: an
+    incremental index has nothing to keep up to date, and the call's own
+    edge (to the interface method, whose change breaks the call) stays what
+    the report checks signatures against."""
+    called = {e.target_id for e in edges if e.kind == "calls" and e.target_id and ":method:" in e.target_id}
+    if not called:
+        return {}
+    types = _StoredTypes(store)
+    methods: dict[str, tuple[Language, Symbol, Symbol]] = {}
+    for method in store.symbols(sorted(called)).values():
+        language = _dispatching_language(method.language)
+        interface = types.symbol(method.parent_id) if method.parent_id else None
+        if language is not None and interface is not None and interface.kind in _INTERFACE_KINDS:
+            methods[method.id] = (language, method, interface)
+    out: dict[Edge, list[Edge]] = {}
+    asked: dict[tuple[str, str, str | None, str | None], list[str]] = {}
+    for e in edges:
+        if e.kind != "calls" or e.target_id not in methods:
+            continue
+        language, method, interface = methods[e.target_id]
+        key = (method.id, e.source_id, e.qualifier, e.resolution)
+        if key not in asked:
+            asked[key] = [i for i in language.implementations(types, method, interface, e) if i != method.id]
+        if asked[key]:
+            out[e] = [replace(e, target_id=i, resolution=DISPATCH) for i in asked[key]]
+    return out
+
+
+def _dispatching_language(name: str) -> Language | None:
+    from cartog_ci import languages  # loaded when first needed, as by the indexer
+
+    found = languages.get(name)
+    if found is None or type(found).implementations is languages.Language.implementations:
+        return None
+    return found
+
+
+@dataclass
+class _StoredTypes:
+    """``languages.base.TypeGraph`` over the store, each lookup asked once."""
+
+    store: Store
+    _symbols: dict[str, Symbol | None] = field(default_factory=dict)
+    _by: dict[tuple[str, str], list[Symbol]] = field(default_factory=dict)
+    _files: dict[str, list[Symbol]] = field(default_factory=dict)
+    _bases: dict[str, list[str]] = field(default_factory=dict)
+    _subtypes: dict[str, list[str]] = field(default_factory=dict)
+
+    def symbol(self, symbol_id: str) -> Symbol | None:
+        if symbol_id not in self._symbols:
+            self._symbols[symbol_id] = self.store.symbol(symbol_id)
+        return self._symbols[symbol_id]
+
+    def symbols_by(self, column: str, value: str) -> list[Symbol]:
+        key = (column, value)
+        if key not in self._by:
+            self._by[key] = self.store.symbols_by(column, value)
+        return self._by[key]
+
+    def members(self, type_id: str) -> list[Symbol]:
+        owner = self.symbol(type_id)
+        if owner is None:
+            return []
+        if owner.file not in self._files:
+            self._files[owner.file] = self.store.symbols_in_file(owner.file)
+        return [s for s in self._files[owner.file] if s.parent_id == type_id]
+
+    def bases(self, type_id: str) -> list[str]:
+        if type_id not in self._bases:
+            edges = self.store.edges_from([type_id], ("inherits",))
+            self._bases[type_id] = [e.target_id for e in edges if e.target_id]
+        return self._bases[type_id]
+
+    def subtypes(self, type_id: str) -> list[str]:
+        if type_id not in self._subtypes:
+            edges = self.store.edges_to([type_id], ("inherits",))
+            self._subtypes[type_id] = list(dict.fromkeys(e.source_id for e in edges))
+        return self._subtypes[type_id]
 
 
 def impact(

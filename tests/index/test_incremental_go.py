@@ -52,3 +52,36 @@ class _Module(RandomTree):
 def test_random_go_edits_index_as_cold(tmp_path: Path, seed: int) -> None:
     repo = init_repo(tmp_path / "repo")
     replay_as_cold(_Module(repo, seed, FILES), tmp_path, f"seed {seed}", 16)
+
+
+class _MethodSets(RandomTree):
+    """Types whose method sets change at every edit (methods in another file
+    than the type, embedded fields promoting them): which types satisfy
+    `Runner`, so where `r.Start()` may dispatch, changes with them."""
+
+    def fixed(self) -> dict[str, str]:
+        return {
+            "go.mod": "module example.com/m\n\ngo 1.21\n",
+            "app/runner.go": (
+                "package app\n\n"
+                "type Runner interface {\n\tStart()\n\tStop()\n}\n\n"
+                "func Drive(r Runner) {\n\tr.Start()\n\tr.Stop()\n}\n"
+            ),
+        }
+
+    def text(self, path: str) -> str:
+        rng = self.rng
+        lines = ["package app", ""]
+        for name in rng.sample(TYPES, k=rng.randint(0, 2)):
+            embedded = rng.choice([t for t in TYPES if t != name]) if rng.random() < 0.4 else ""
+            lines.append(f"type {name} struct{{\n\t{embedded}\n}}\n")
+        for _ in range(rng.randint(1, 4)):
+            star = "*" if rng.random() < 0.5 else ""
+            lines.append(f"func (s {star}{rng.choice(TYPES)}) {rng.choice(['Start', 'Stop'])}() {{}}\n")
+        return "\n".join(lines)
+
+
+@pytest.mark.parametrize("seed", range(40, 46))
+def test_method_set_edits_dispatch_as_cold(tmp_path: Path, seed: int) -> None:
+    repo = init_repo(tmp_path / "repo")
+    replay_as_cold(_MethodSets(repo, seed, ("app/a.go", "app/b.go", "app/c.go")), tmp_path, f"seed {seed}", 12)

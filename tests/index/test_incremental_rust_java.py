@@ -88,3 +88,39 @@ def test_random_rust_edits_index_as_cold(tmp_path: Path, seed: int) -> None:
 def test_random_java_edits_index_as_cold(tmp_path: Path, seed: int) -> None:
     repo = init_repo(tmp_path / "repo")
     replay_as_cold(_Java(repo, seed, JAVA_FILES), tmp_path, f"seed {seed}", 15)
+
+
+class _Traits(RandomTree):
+    """`impl Runner for T` blocks that come and go, with or without their own
+    `stop` (else the trait's provided one runs), and receivers typed by
+    `let`, tuples and `self` fields: where `r.start()` may dispatch and what
+    `x.start()` calls change with them."""
+
+    def fixed(self) -> dict[str, str]:
+        return {
+            "Cargo.toml": '[package]\nname = "m"\nversion = "0.1.0"\nedition = "2021"\n',
+            "src/lib.rs": (
+                "pub mod a;\npub mod b;\n\n"
+                "pub trait Runner {\n    fn start(&self);\n    fn stop(&self) {}\n}\n\n"
+                "pub fn drive(r: &dyn Runner) {\n    r.start();\n    r.stop();\n}\n"
+            ),
+        }
+
+    def text(self, path: str) -> str:
+        rng = self.rng
+        lines = ["use crate::Runner;", "", "pub struct Local {\n    inner: Other,\n}\n", "pub struct Other;\n"]
+        for owner in rng.sample(["Local", "Other"], k=rng.randint(0, 2)):
+            stop = "    fn stop(&self) {}\n" if rng.random() < 0.5 else ""
+            lines.append(f"impl Runner for {owner} {{\n    fn start(&self) {{}}\n{stop}}}\n")
+        if rng.random() < 0.5:
+            lines.append("impl Local {\n    pub fn go(&self) {\n        self.inner.start();\n    }\n}\n")
+        body = rng.choice(["let x = Other;", "let (x, _n) = (Other, 1);", "let x: Local = make();"])
+        lines.append(f"pub fn make() -> Local {{\n    Local {{ inner: Other }}\n}}\n")
+        lines.append(f"pub fn run() {{\n    {body}\n    x.start();\n    x.stop();\n}}\n")
+        return "\n".join(lines)
+
+
+@pytest.mark.parametrize("seed", range(30, 36))
+def test_trait_impl_edits_dispatch_as_cold(tmp_path: Path, seed: int) -> None:
+    repo = init_repo(tmp_path / "repo")
+    replay_as_cold(_Traits(repo, seed, ("src/a.rs", "src/b.rs")), tmp_path, f"seed {seed}", 12)

@@ -161,6 +161,7 @@ def test_a_type_assertion_types_its_variable(tmp_path: Path) -> None:
     })  # fmt: skip
     assert _calls(graph) == {
         ("fs/use.go", 5, "MkdirAll", "fs/fs.go:method:Fs.MkdirAll", "same_dir"),
+        ("fs/use.go", 5, "MkdirAll", "fs/fs.go:method:Mem.MkdirAll", "dispatch"),  # Mem satisfies Fs
         ("fs/use.go", 8, "MkdirAll", None, "external"),
     }
 
@@ -198,4 +199,30 @@ def test_a_standard_library_import_is_never_a_project_directory(tmp_path: Path) 
     assert _calls(graph) == {
         ("app/app.go", 6, "Get", None, "external"),
         ("web/web.go", 6, "Get", "http/http.go:function:Get", "import"),
+    }
+
+
+def test_function_literal_parameters_and_package_variables_type_their_receivers(tmp_path: Path) -> None:
+    # `run := func(cmd *Command) { cmd.Name() }` (cobra's tests), `var root = &Cmd{}`;
+    # `Other.Name` shares the name, so no edge here is a name guess
+    graph = graph_of(tmp_path, {
+        "go.mod": "module example.com/lit\n\ngo 1.22\n",
+        "a/a.go": (
+            "package a\n\n"
+            "type Cmd struct{}\n\n"
+            "func (c *Cmd) Name() string { return \"\" }\n\n"
+            "type Other struct{}\n\n"
+            "func (o *Other) Name() string { return \"\" }\n\n"
+            "var root = &Cmd{}\n\n"
+            "func Run() {\n"
+            "\tf := func(c *Cmd, n int) {\n\t\tc.Name()\n\t}\n"
+            "\tf(nil, 1)\n"
+            "\troot.Name()\n"
+            "}\n"
+        ),
+    })  # fmt: skip
+    assert _calls(graph) == {
+        ("a/a.go", 15, "Name", "a/a.go:method:Cmd.Name", "same_file"),
+        ("a/a.go", 17, "f", None, None),
+        ("a/a.go", 18, "Name", "a/a.go:method:Cmd.Name", "same_file"),
     }

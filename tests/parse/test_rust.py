@@ -71,8 +71,8 @@ EDGES = {
     ('src/lib.rs:module:src.lib', 'src/model/order.rs:struct:Order', 'Order', 'imports', 'import'),
     ('src/lib.rs:module:src.lib', 'src/store.rs:module:src.store', '*', 'imports', 'import'),
     ('src/lib.rs:function:run', 'src/model/order.rs:method:Order.new', 'new', 'calls', 'import'),
-    ('src/lib.rs:function:run', None, 'is_empty', 'calls', None),
-    ('src/lib.rs:function:run', None, 'add', 'calls', None),
+    ('src/lib.rs:function:run', 'src/model/order.rs:method:Order.is_empty', 'is_empty', 'calls', 'import'),  # let mut order = Ord::new()
+    ('src/lib.rs:function:run', 'src/model/order.rs:method:Order.add', 'add', 'calls', 'import'),
     ('src/lib.rs:function:run', 'src/model/mod.rs:method:Item.new', 'new', 'calls', 'import'),
     ('src/lib.rs:function:run', 'src/store.rs:method:MemoryStore.new', 'new', 'calls', 'import'),
     ('src/lib.rs:function:run', 'src/store.rs:function:save_all', 'save_all', 'calls', 'import'),
@@ -81,7 +81,7 @@ EDGES = {
     ('src/lib.rs:function:run', 'src/lib.rs:function:helpers.shout', 'shout', 'calls', 'same_file'),
     ('src/lib.rs:function:run', None, 'len', 'calls', None),
     ('src/lib.rs:function:run', None, 'log', 'calls', None),
-    ('src/lib.rs:function:run', 'src/model/order.rs:method:Order.total', 'total', 'calls', 'unique'),
+    ('src/lib.rs:function:run', 'src/model/order.rs:method:Order.total', 'total', 'calls', 'import'),
     ('src/lib.rs:function:helpers.shout', None, 'String', 'references', 'external'),
     ('src/lib.rs:function:helpers.shout', 'src/util.rs:function:normalize', 'normalize', 'calls', 'import'),
     # `normalize(s).to_uppercase()` with `fn normalize(..) -> String`: std's
@@ -102,22 +102,24 @@ EDGES = {
     ('src/model/order.rs:module:src.model.order', 'src/util.rs:function:normalize', 'normalize', 'imports', 'import'),
     ('src/model/order.rs:method:Priced.describe', None, 'String', 'references', 'external'),
     ('src/model/order.rs:method:Priced.describe', 'src/model/order.rs:method:Priced.price', 'price', 'calls', 'parent_scope'),
+    # `self.price()` in a provided method: what each impl runs (graph.py dispatch_edges)
+    ('src/model/order.rs:method:Priced.describe', 'src/model/order.rs:method:Order.price', 'price', 'calls', 'dispatch'),
     ('src/model/order.rs:struct:Order', 'src/model/mod.rs:struct:Item', 'Item', 'references', 'import'),
     ('src/model/order.rs:struct:Order', None, 'Vec', 'references', 'external'),
     ('src/model/order.rs:method:Order.new', None, 'default', 'calls', None),
     ('src/model/order.rs:method:Order.add', 'src/model/mod.rs:struct:Item', 'Item', 'references', 'import'),
-    ('src/model/order.rs:method:Order.add', None, 'push', 'calls', None),
+    ('src/model/order.rs:method:Order.add', None, 'push', 'calls', 'external'),  # self.items: Vec<Item>
     ('src/model/order.rs:method:Order.label', None, 'String', 'references', 'external'),
     ('src/model/order.rs:method:Order.label', None, 'collect', 'calls', None),
-    ('src/model/order.rs:method:Order.label', None, 'iter', 'calls', None),
+    ('src/model/order.rs:method:Order.label', None, 'iter', 'calls', 'external'),
     ('src/model/order.rs:method:Order.label', None, 'map', 'calls', None),
     ('src/model/order.rs:method:Order.label', 'src/util.rs:function:normalize', 'norm', 'calls', 'import'),
     ('src/model/order.rs:method:Order.label', None, 'Vec', 'references', 'external'),
-    ('src/model/order.rs:method:Order.label', None, 'join', 'calls', None),
+    ('src/model/order.rs:method:Order.label', None, 'join', 'calls', 'external'),  # let names: Vec<String>
     ('src/model/order.rs:method:Order.total', 'src/model/order.rs:method:Order.price', 'price', 'calls', 'parent_scope'),
-    ('src/model/order.rs:method:Order.is_empty', None, 'is_empty', 'calls', None),
+    ('src/model/order.rs:method:Order.is_empty', None, 'is_empty', 'calls', 'external'),
     ('src/model/order.rs:struct:Order', 'src/model/order.rs:trait:Priced', 'Priced', 'inherits', 'same_file'),
-    ('src/model/order.rs:method:Order.price', None, 'iter', 'calls', None),
+    ('src/model/order.rs:method:Order.price', None, 'iter', 'calls', 'external'),
     ('src/model/order.rs:method:Order.price', None, 'map', 'calls', None),
     ('src/model/order.rs:method:Order.price', None, 'sum', 'calls', None),
     ('src/report.rs:module:src.report', 'src/model/order.rs:struct:Order', 'Order', 'imports', 'import'),
@@ -137,11 +139,12 @@ EDGES = {
     ('src/store.rs:struct:MemoryStore', 'src/store.rs:trait:Store', 'Store', 'inherits', 'same_file'),
     ('src/store.rs:method:MemoryStore.put', None, 'String', 'references', 'external'),
     ('src/store.rs:method:MemoryStore.put', 'src/store.rs:function:normalize', 'normalize', 'calls', 'same_file'),
-    ('src/store.rs:method:MemoryStore.put', None, 'push', 'calls', None),
+    ('src/store.rs:method:MemoryStore.put', None, 'push', 'calls', 'external'),
     ('src/store.rs:function:save_all', 'src/model/order.rs:struct:Order', 'Order', 'references', 'import'),
     ('src/store.rs:function:save_all', 'src/store.rs:trait:Store', 'Store', 'references', 'same_file'),
     ('src/store.rs:function:save_all', 'src/model/order.rs:method:Order.label', 'label', 'calls', 'import'),
     ('src/store.rs:function:save_all', 'src/store.rs:method:Store.put', 'put', 'calls', 'same_file'),
+    ('src/store.rs:function:save_all', 'src/store.rs:method:MemoryStore.put', 'put', 'calls', 'dispatch'),
     ('src/store.rs:function:save_all', 'src/model/order.rs:method:Order.total', 'total', 'calls', 'import'),
     ('src/util.rs:function:normalize', None, 'String', 'references', 'external'),
     ('src/util.rs:function:normalize', None, 'to_lowercase', 'calls', 'external'),
@@ -209,9 +212,9 @@ def test_rust_resolution_cases(tmp_path: Path) -> None:
     assert edges[("src/util.rs:function:weigh", "Weight", "references")] == (None, None)
     assert edges[("tools/xtask/src/main.rs:function:main", "Weight", "references")] == (
         "tools/xtask/src/main.rs:type:Weight", "same_file")
-    # `is_empty` is an everyday std method: `x.is_empty()` is not guessed to
-    # be the project's one `Order.is_empty` (recall traded for precision)
-    assert edges[(run, "is_empty", "calls")] == (None, None)
+    # `is_empty` is an everyday std method: `x.is_empty()` is never guessed
+    # to be the project's one `Order.is_empty`; here `order` is an `Ord::new()`
+    assert edges[(run, "is_empty", "calls")] == ("src/model/order.rs:method:Order.is_empty", "import")
     # a closure is no project function; `Self::default()` is derived
     assert edges[(run, "log", "calls")] == (None, None)
     assert edges[("src/store.rs:method:MemoryStore.new", "default", "calls")] == (None, None)

@@ -58,10 +58,12 @@ def assert_edges_exact(graph: dict[str, object], expected: set[EdgeRow], *, line
 
 
 def edge_targets(graph: dict[str, object]) -> dict[tuple[str, str, str], Target]:
-    """Where each (source_id, target_name, kind) resolved to."""
+    """Where each (source_id, target_name, kind) resolved to (the call's own
+    edge: those of the tier ``dispatch`` beside it are what it may run)."""
     return {
         (e["source_id"], e["target_name"], e["kind"]): (e["target_id"], e["resolution"])
         for e in _rows(graph, "edges")
+        if e["resolution"] != "dispatch"
     }
 
 
@@ -71,6 +73,7 @@ def edge_targets_by_line(graph: dict[str, object]) -> dict[tuple[str, str, str, 
     return {
         (e["source_id"], e["target_name"], e["kind"], e["line"]): (e["target_id"], e["resolution"])
         for e in _rows(graph, "edges")
+        if e["resolution"] != "dispatch"
     }
 
 

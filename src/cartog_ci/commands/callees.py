@@ -19,8 +19,11 @@ def run(args: argparse.Namespace) -> int:
         emit_json([{"symbol": s.id, "callees": [edge_json(e) for e in edges]} for s, edges in groups])
         return 0
     for symbol, edges in groups:
-        echo(f"{symbol.id}: {len(edges)} call(s)")
+        echo(f"{symbol.id}: {sum(e.resolution != graph.DISPATCH for e in edges)} call(s)")
         for e in edges:
+            if e.resolution == graph.DISPATCH:  # what the interface call above may run
+                echo(f"      may run {e.target_id}")
+                continue
             where = "outside the project" if e.resolution == "external" else "unresolved"
             target = e.target_id or f"{e.target_name} ({where})"
             echo(f"  {e.file}:{e.line}  -> {target}")

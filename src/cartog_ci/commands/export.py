@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from cartog_ci import workspace
+from cartog_ci.graph import with_dispatch
 from cartog_ci.commands.fresh import add_refresh_argument, fresh_store
 from cartog_ci.commands.output import edge_json, emit_json
 from cartog_ci.domain import symbol_json
@@ -33,7 +34,8 @@ def export(store: Store, *, hashes: bool = False) -> dict[str, object]:
     return {
         "schema": EXPORT_SCHEMA,
         "symbols": symbols,
-        "edges": [edge_json(e) for e in store.all_edges()],
+        # a call of an interface method, then what it may run (tier `dispatch`)
+        "edges": [edge_json(e) for e in with_dispatch(store, store.all_edges())],
     }
 
 

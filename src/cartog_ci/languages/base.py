@@ -64,6 +64,31 @@ class Project(Protocol):
         ...
 
 
+class TypeGraph(Protocol):
+    """What an interface's implementations are read from: the stored graph
+    (graph.py ``dispatch_edges``), never the resolver's tables: dispatch is
+    read off the graph when asked, so an incremental index holds nothing of
+    it to keep up to date (docs/languages.md, "Receivers and dispatch")."""
+
+    def symbols_by(self, column: str, value: str) -> list[Symbol]:
+        """Symbols whose ``name`` or ``qualified_name`` is ``value``."""
+        ...
+
+    def symbol(self, symbol_id: str) -> Symbol | None: ...
+
+    def members(self, type_id: str) -> list[Symbol]:
+        """The symbols declared inside the type (an interface's methods)."""
+        ...
+
+    def bases(self, type_id: str) -> list[str]:
+        """The types ``type_id`` inherits or embeds (resolved ``inherits`` edges)."""
+        ...
+
+    def subtypes(self, type_id: str) -> list[str]:
+        """The symbols with a resolved ``inherits`` edge to ``type_id``."""
+        ...
+
+
 # name -> the recipe of a node: ``recipe(project, arg)``, a function of the
 # argument and the project alone (``node``).
 NODES: dict[str, Callable[[Project, Any], object]] = {}
@@ -316,6 +341,13 @@ class Language:
         """The module symbol of ``name`` as a module of the package file
         ``package_file`` (Python ``pkg/__init__.py`` exports ``pkg/sub.py``)."""
         return None
+
+    def implementations(self, types: TypeGraph, method: Symbol, interface: Symbol, call: Edge) -> list[str]:
+        """The methods ``call``, resolved to ``method`` declared by the
+        interface or trait ``interface``, may run: the project's
+        implementations (edges of the tier ``dispatch``, a "may call").
+        None by default."""
+        return []
 
     def bound_of(self, signature: str, type_parameter: str) -> str | None:
         """The trait or interface a generic type parameter of this signature

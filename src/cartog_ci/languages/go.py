@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 
 import tree_sitter as ts
 
-from cartog_ci.domain import CALLABLE_KINDS, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, Edge, Symbol
 from cartog_ci.languages.arguments import (
     UNKNOWN,
     Call,
@@ -51,7 +51,16 @@ from cartog_ci.languages.arguments import (
     types_changed,
 )
 from cartog_ci.languages import testrunners
-from cartog_ci.languages.base import Language, Parameter, Project, ScopeRules, derived_value, query_text, top_level_split
+from cartog_ci.languages.base import (
+    Language,
+    Parameter,
+    Project,
+    ScopeRules,
+    TypeGraph,
+    derived_value,
+    query_text,
+    top_level_split,
+)
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
@@ -215,6 +224,99 @@ GO_COMMON_METHODS = frozenset(
 )
 
 
+def implementations(types: TypeGraph, method: Symbol, interface: Symbol) -> list[str]:
+    """The methods ``x.M()`` may run, ``x`` of the interface type that
+    declares ``M`` (``method``): the ``M`` of each type of the project whose
+    method set holds every method of the interface (those it embeds too),
+    promoted ones included (`type Cube struct{ Square }` runs `Square.Area`).
+
+    The method set is that of the pointer type ``*T``, which holds the
+    methods of both receivers and of every embedded field: a value of ``T``
+    satisfies the interface only if its value methods do, but then so does
+    ``&T{}``, and which of the two flows to the call is beyond a static
+    reading (a class hierarchy analysis, not a points-to one). A type that
+    gets ``M`` from an embedded interface is no implementation: what runs is
+    its field's value."""
+    required = _interface_method_names(types, interface.id, set())
+    # an unexported method is satisfied only inside the interface's package
+    private = any(name[:1].islower() for name in required)
+    found: set[str] = set()
+    for candidate in _candidate_types(types, method.name):
+        if private and posixpath.dirname(candidate.file) != posixpath.dirname(interface.file):
+            continue
+        chosen = _method_of(types, candidate, method.name)
+        if chosen is None or not _concrete(types, chosen):
+            continue
+        if all(_method_of(types, candidate, name) is not None for name in required):
+            found.add(chosen.id)
+    return sorted(found)
+
+
+def _interface_method_names(types: TypeGraph, interface_id: str, seen: set[str]) -> set[str]:
+    if interface_id in seen:
+        return set()
+    seen.add(interface_id)
+    names = {s.name for s in types.members(interface_id) if s.kind == "method"}
+    for base in types.bases(interface_id):
+        names |= _interface_method_names(types, base, seen)
+    return names
+
+
+def _candidate_types(types: TypeGraph, name: str) -> list[Symbol]:
+    """The types declaring a method ``name`` (not interfaces), and those
+    embedding them, at any depth."""
+    owners: dict[str, Symbol] = {}
+    for method in types.symbols_by("name", name):
+        if method.kind != "method" or method.language != "go" or "." not in method.qualified_name:
+            continue
+        owner = method.qualified_name.rpartition(".")[0]
+        for t in types.symbols_by("qualified_name", owner):
+            same_package = posixpath.dirname(t.file) == posixpath.dirname(method.file)
+            if t.kind in TYPE_KINDS and t.kind != "interface" and same_package:
+                owners[t.id] = t
+    frontier = list(owners.values())
+    while frontier:
+        current = frontier.pop()
+        for sub in types.subtypes(current.id):
+            found = types.symbol(sub)
+            if found is not None and found.id not in owners and found.kind in TYPE_KINDS and found.kind != "interface":
+                owners[found.id] = found
+                frontier.append(found)
+    return sorted(owners.values(), key=lambda t: t.id)
+
+
+def _method_of(types: TypeGraph, owner: Symbol, name: str) -> Symbol | None:
+    """The method ``name`` of ``owner``'s method set: its own (declared in
+    its package), else the one promoted from the shallowest embedded field;
+    two at the same depth are ambiguous (a Go compile error): none."""
+    level, seen = [owner], set()
+    while level:
+        hits: dict[str, Symbol] = {}
+        deeper: list[Symbol] = []
+        for current in level:
+            if current.id in seen:
+                continue
+            seen.add(current.id)
+            own = [
+                s
+                for s in types.symbols_by("qualified_name", f"{current.qualified_name}.{name}")
+                if s.kind == "method" and posixpath.dirname(s.file) == posixpath.dirname(current.file)
+            ]
+            if own:
+                hits[own[0].id] = own[0]
+                continue
+            deeper += [b for b in map(types.symbol, types.bases(current.id)) if b is not None]
+        if hits:
+            return next(iter(hits.values())) if len(hits) == 1 else None
+        level = deeper
+    return None
+
+
+def _concrete(types: TypeGraph, method: Symbol) -> bool:
+    parent = types.symbol(method.parent_id) if method.parent_id else None
+    return parent is None or parent.kind != "interface"
+
+
 _GO_TEST_FUNCTION = re.compile(r"^(Test|Benchmark|Example|Fuzz)([^a-z]|$)")
 
 
@@ -224,6 +326,9 @@ class Go(Language):
 
     def owns_module(self, project: Project, importer: str, spec: str) -> bool:
         return any(spec == path or spec.startswith(path + "/") for path, _ in _modules(project))
+
+    def implementations(self, types: TypeGraph, method: Symbol, interface: Symbol, call: Edge) -> list[str]:
+        return implementations(types, method, interface)
 
     def is_test(self, symbol: Symbol) -> bool:
         if symbol.kind not in ("function", "method"):

@@ -50,7 +50,7 @@ from collections.abc import Sequence
 
 import tree_sitter as ts
 
-from cartog_ci.domain import CALLABLE_KINDS, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, Edge, Symbol
 from cartog_ci.languages.arguments import (
     UNKNOWN,
     Call,
@@ -67,6 +67,7 @@ from cartog_ci.languages.base import (
     Parameter,
     Project,
     ScopeRules,
+    TypeGraph,
     derived_value,
     node as node_recipe,
     query_text,
@@ -403,6 +404,47 @@ RUST_BUILTINS = frozenset(
 )
 
 
+def implementations(types: TypeGraph, method: Symbol, interface: Symbol) -> list[str]:
+    """The methods ``x.m()`` may run, ``x`` a `dyn Trait`, an `impl Trait` or
+    a generic bounded by the trait that declares ``m`` (``method``): the
+    ``m`` of each `impl Trait for Type` of the project that defines it (one
+    that does not runs the trait's provided method, the call's own target).
+    An `impl` is known through its ``inherits`` edge, which starts at the
+    type when the type is defined in the file of the `impl`."""
+    if interface.kind != "trait":
+        return []
+    found: list[str] = []
+    for implementor in map(types.symbol, types.subtypes(interface.id)):
+        if implementor is None or implementor.kind not in TYPE_KINDS or implementor.kind == "trait":
+            continue  # a supertrait's subtrait provides no body of its own here
+        own = [
+            s
+            for s in types.symbols_by("qualified_name", f"{implementor.qualified_name}.{method.name}")
+            if s.kind == "method" and s.language == implementor.language
+        ]
+        if len(own) > 1:  # the same type name in several crates: the one beside the type
+            own = [s for s in own if s.file == implementor.file]
+        if len(own) == 1:
+            found.append(own[0].id)
+    return sorted(set(found))
+
+
+def _written_as_trait(types: TypeGraph, call: Edge, trait: Symbol) -> bool:
+    """Whether the receiver of ``call`` is written as the trait: a generic
+    bounded by it (tier ``bound``), ``self`` in the trait's own provided
+    methods, or a parameter of type `dyn Trait` / `impl Trait`."""
+    if call.resolution == "bound":
+        return True
+    caller = types.symbol(call.source_id)
+    if caller is None or not call.qualifier:
+        return False
+    if call.qualifier in _SELF_NAMES:
+        return caller.parent_id == trait.id
+    name = re.escape(call.qualifier)
+    written = rf"\b{name}\s*:\s*[^,()]*\b(?:dyn|impl)\s+(?:\w+::)*{re.escape(trait.name)}\b"
+    return re.search(written, caller.signature) is not None
+
+
 _RUST_TESTS = ("#[rstest", "#[test_case", "#[async_std::test", "#[sqlx::test", "#[test_log::test")
 
 
@@ -413,6 +455,11 @@ class Rust(Language):
     def owns_module(self, project: Project, importer: str, spec: str) -> bool:
         first = spec.lstrip(":").split("::", 1)[0]
         return first in ("crate", "self", "super") or first in _crates(project)
+
+    def implementations(self, types: TypeGraph, method: Symbol, interface: Symbol, call: Edge) -> list[str]:
+        if not method.signature.rstrip().endswith(";") and not _written_as_trait(types, call, interface):
+            return []  # a provided method called on a concrete type runs itself (`Square::describe`)
+        return implementations(types, method, interface)
 
     def may_guess(self, project: Project, source: Symbol, candidate: Symbol, *, bare: bool) -> bool:
         return may_guess(project, source, candidate, bare=bare)

@@ -489,13 +489,13 @@ def _bound_value(captures: dict[str, list[ts.Node]]) -> str | None:
     """What a binding gives its name, as the receiver the resolver reads:
     ``Foo()`` for a call of ``Foo`` (an instance, or what ``Foo`` returns),
     ``Foo()`` for a declared type ``Foo``, ``=x`` for another name ``x``."""
-    if captures.get("bind.ctor"):
-        return _WS.sub("", _text(captures["bind.ctor"][0])) + "()"
+    if captures.get("bind.ctor"):  # a Rust path `Type::new` as the resolver reads it: `Type.new`
+        return _WS.sub("", _text(captures["bind.ctor"][0])).replace("::", ".") + "()"
     if captures.get("bind.type"):
-        named = plain_type(_text(captures["bind.type"][0]))
+        named = plain_type(_text(captures["bind.type"][0]).replace("::", "."))
         return f"{named}()" if named else None
     if captures.get("bind.from"):
-        return "=" + _WS.sub("", _text(captures["bind.from"][0]))
+        return "=" + _WS.sub("", _text(captures["bind.from"][0])).replace("::", ".")
     other = captures.get("bind.other")
     if other and other[0].type not in _SPECIFIC_VALUES:
         return "<?>"  # rebound to something this query does not follow
@@ -507,6 +507,7 @@ def _receivers(
     defs: list[_Def],
     starts: list[int],
     refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]],
+    types: dict[tuple[int, str], int],
 ) -> dict[tuple[int, str], set[str]]:
     """(scope, receiver) -> the constructors assigned to it: a local variable
     in its function (``x = Foo()``), an attribute of self in its class
@@ -537,9 +538,22 @@ def _receivers(
         else:
             held.setdefault((scope, name), set()).add(ctor)
     for scope, name, source in aliases:
-        value = _held_by(held, defs, scope, source)
+        value = _held_by(held, defs, scope, source) or _member_of_type(held, types, source)
         held.setdefault((scope, name), set()).add(value or f"<{source}>")
     return held
+
+
+def _member_of_type(held: dict[tuple[int, str], set[str]], types: dict[tuple[int, str], int], path: str) -> str | None:
+    """``Figure.Sq`` (a Rust pattern `Figure::Sq(q)`): what the member
+    ``Sq`` of the type ``Figure`` holds, when this file defines the type at
+    its top level and binds the member (an enum variant's one field)."""
+    head, _, member = path.rpartition(".")
+    index = types.get((-1, head.rpartition(".")[2])) if head else None
+    ctors = held.get((index, "." + member)) if index is not None else None
+    if ctors is None or len(ctors) != 1:
+        return None
+    found = next(iter(ctors))
+    return None if found.startswith("<") else found
 
 
 def _held_by(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, qualifier: str) -> str | None:
@@ -731,7 +745,7 @@ def extract_rows(
     starts = [d.start for d in defs]
     types = _types_by_scope(defs)
     local = _locals(raw_refs)
-    held = _receivers(spec, defs, starts, raw_refs)
+    held = _receivers(spec, defs, starts, raw_refs, types)
     edges: list[EdgeRow] = []
     proper = [d.node.start_byte for d in defs]  # where each definition proper starts
     for kind, node, name_node, (qualifier, name), owner_type in raw_refs:

@@ -147,3 +147,11 @@
   right: (expression_list . (type_assertion_expression type: (_) @bind.type) .)) @bind
 (var_spec name: (identifier) @bind.name type: (_) @bind.type) @bind
 (field_declaration name: (field_identifier) @bind.name @bind.member type: (_) @bind.type) @bind
+; A function literal's parameters (`run := func(cmd *Command) { cmd.Name() }`),
+; bound in the function around it; `var x = &T{}` / `var x = T{}`.
+(func_literal
+  parameters: (parameter_list (parameter_declaration name: (identifier) @bind.name type: (_) @bind.type) @bind))
+(var_spec
+  name: (identifier) @bind.name .
+  value: (expression_list . [(composite_literal type: (_) @bind.type)
+                             (unary_expression operand: (composite_literal type: (_) @bind.type))] .)) @bind

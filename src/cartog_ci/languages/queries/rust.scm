@@ -114,3 +114,112 @@
 ; `use` paths, and `mod name;` (binds `name` to the file that holds it).
 (use_declaration) @reference.import
 (mod_item !body) @reference.import
+
+; What a receiver holds, so that `x.m()` resolves to a method of its type
+; (the extractor rewrites the receiver: parse/extract.py ``_receivers``).
+; `let x = Type::new(..)` / `let x = make(..)`: what the call gives (its
+; return type, `-> Self` the impl's type); `let x: Type`, `let x = Type {..}`;
+; `let y = x`; any other value (`a.b()`, `x?`, a literal) leaves `x` unknown,
+; also where an earlier `let x` of the same function told its type.
+(let_declaration pattern: [(identifier) @bind.name (mut_pattern (identifier) @bind.name)]
+  value: (call_expression function: [(identifier) (scoped_identifier)] @bind.ctor)) @bind
+(let_declaration pattern: [(identifier) @bind.name (mut_pattern (identifier) @bind.name)]
+  value: (struct_expression name: [(type_identifier) (scoped_type_identifier)] @bind.type)) @bind
+(let_declaration pattern: [(identifier) @bind.name (mut_pattern (identifier) @bind.name)]
+  value: (call_expression function: [(field_expression) (generic_function)] @bind.other)) @bind
+(let_declaration pattern: [(identifier) @bind.name (mut_pattern (identifier) @bind.name)]
+  value: (identifier) @bind.from) @bind
+(let_declaration pattern: [(identifier) @bind.name (mut_pattern (identifier) @bind.name)]
+  value: (_) @bind.other) @bind
+(let_declaration pattern: [(identifier) @bind.name (mut_pattern (identifier) @bind.name)]
+  type: [(type_identifier) (scoped_type_identifier) (generic_type) (reference_type)] @bind.type) @bind
+; `let x: Box<Type>`, `Rc<..>`, `Arc<..>`: the methods are the inner type's
+(let_declaration pattern: [(identifier) @bind.name (mut_pattern (identifier) @bind.name)]
+  type: (generic_type type: (type_identifier) @_ptr
+    type_arguments: (type_arguments . [(type_identifier) (scoped_type_identifier)] @bind.type .)
+    (#any-of? @_ptr "Box" "Rc" "Arc"))) @bind
+; Tuples, element by element (the first three): `let (a, b) = (A::new(), B {})`,
+; `let (a, b): (A, B) = ..`.
+(let_declaration
+  pattern: (tuple_pattern . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (call_expression function: [(identifier) (scoped_identifier)] @bind.ctor))) @bind
+(let_declaration
+  pattern: (tuple_pattern . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (struct_expression name: [(type_identifier) (scoped_type_identifier)] @bind.type))) @bind
+(let_declaration
+  pattern: (tuple_pattern . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (call_expression function: [(field_expression) (generic_function)] @bind.other))) @bind
+(let_declaration
+  pattern: (tuple_pattern . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (_) @bind.other)) @bind
+(let_declaration
+  pattern: (tuple_pattern . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  type: (tuple_type . [(type_identifier) (scoped_type_identifier) (generic_type) (reference_type)] @bind.type)) @bind
+(let_declaration
+  pattern: (tuple_pattern . (_) . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (_) . (call_expression function: [(identifier) (scoped_identifier)] @bind.ctor))) @bind
+(let_declaration
+  pattern: (tuple_pattern . (_) . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (_) . (struct_expression name: [(type_identifier) (scoped_type_identifier)] @bind.type))) @bind
+(let_declaration
+  pattern: (tuple_pattern . (_) . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (_) . (call_expression function: [(field_expression) (generic_function)] @bind.other))) @bind
+(let_declaration
+  pattern: (tuple_pattern . (_) . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (_) . (_) @bind.other)) @bind
+(let_declaration
+  pattern: (tuple_pattern . (_) . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  type: (tuple_type . (_) . [(type_identifier) (scoped_type_identifier) (generic_type) (reference_type)] @bind.type)) @bind
+(let_declaration
+  pattern: (tuple_pattern . (_) . (_) . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (_) . (_) . (call_expression function: [(identifier) (scoped_identifier)] @bind.ctor))) @bind
+(let_declaration
+  pattern: (tuple_pattern . (_) . (_) . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (_) . (_) . (struct_expression name: [(type_identifier) (scoped_type_identifier)] @bind.type))) @bind
+(let_declaration
+  pattern: (tuple_pattern . (_) . (_) . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (_) . (_) . (call_expression function: [(field_expression) (generic_function)] @bind.other))) @bind
+(let_declaration
+  pattern: (tuple_pattern . (_) . (_) . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  value: (tuple_expression . (_) . (_) . (_) @bind.other)) @bind
+(let_declaration
+  pattern: (tuple_pattern . (_) . (_) . [(identifier) @bind.name (mut_pattern (identifier) @bind.name)
+     (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))])
+  type: (tuple_type . (_) . (_) . [(type_identifier) (scoped_type_identifier) (generic_type) (reference_type)] @bind.type)) @bind
+; `Figure::Sq(q)` in a `match` arm, an `if let` or a `let`: `q` holds the
+; variant's one field, whose type the enum declares (`Sq(Square)`, below);
+; `Some(x)`, `Ok(x)` and variants of other files leave `x` unknown.
+(tuple_struct_pattern type: [(identifier) (scoped_identifier)] @bind.from . [(identifier) @bind.name (mut_pattern (identifier) @bind.name) (ref_pattern (identifier) @bind.name) (ref_pattern (mut_pattern (identifier) @bind.name))] .) @bind
+(enum_variant name: (identifier) @bind.name @bind.member
+  body: (ordered_field_declaration_list . [(type_identifier) (scoped_type_identifier) (generic_type) (reference_type)] @bind.type .)) @bind
+(enum_variant name: (identifier) @bind.name @bind.member
+  body: (ordered_field_declaration_list . (generic_type type: (type_identifier) @_ptr type_arguments: (type_arguments . [(type_identifier) (scoped_type_identifier)] @bind.type .) (#any-of? @_ptr "Box" "Rc" "Arc")) .)) @bind
+; `self.field.m()`: the field's type, from the struct (in the same file), and
+; `self` in a method the impl's type.
+(struct_item body: (field_declaration_list
+  (field_declaration name: (field_identifier) @bind.name @bind.member type: [(type_identifier) (scoped_type_identifier) (generic_type) (reference_type)] @bind.type) @bind))
+(struct_item body: (field_declaration_list
+  (field_declaration name: (field_identifier) @bind.name @bind.member type: (generic_type type: (type_identifier) @_ptr type_arguments: (type_arguments . [(type_identifier) (scoped_type_identifier)] @bind.type .) (#any-of? @_ptr "Box" "Rc" "Arc"))) @bind))
+; A typed parameter types its fields the same way (`clist.set.clear()` with
+; `clist: &mut Threads`); `p.m()` itself stays a call on the parameter,
+; whose type the resolver reads from the signature (a generic's bound too).
+(parameter pattern: [(identifier) @bind.name @bind.receiver (mut_pattern (identifier) @bind.name @bind.receiver)]
+  type: [(type_identifier) (scoped_type_identifier) (generic_type) (reference_type)] @bind.type) @bind
+(impl_item
+  type: [(type_identifier) @bind.type (generic_type type: (type_identifier) @bind.type)]
+  body: (declaration_list
+    (function_item parameters: (parameters . (self_parameter (self) @bind.name @bind.receiver))) @bind))
