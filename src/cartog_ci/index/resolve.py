@@ -1660,17 +1660,29 @@ def printed_nodes(resolver: Resolver) -> dict[int, tuple[str, str]]:
 
 
 def _resolve_all(resolver: Resolver, edges: list[tuple[int, Edge]]) -> list[Answer]:
+    """Each edge's answer (and the keys it read). Edges of one source with
+    the same kind, name, qualifier and alias get the same answer unless it
+    read the edge's own line (``_read_site``): it is computed once (44 % of
+    zod's edges are distinct, 78 % of scrapy's)."""
     updates: list[Answer] = []
-    if resolver.rec is None:
-        for edge_id, edge in edges:
-            target, tier = resolver.resolve(edge)
-            updates.append((edge_id, target, tier, (), ()))
-        return updates
-    from cartog_ci.index.deps import split
+    same: dict[tuple[str, str, str, str | None, str | None], tuple[str | None, str | None, tuple[int, ...], tuple[int, ...]]] = {}
+    recorded = resolver.rec is not None
+    if recorded:
+        from cartog_ci.index.deps import split
 
-    symbols = unlooked(resolver.t.by_id)
+        symbols = unlooked(resolver.t.by_id)
     for edge_id, edge in edges:
-        target, tier, keys = resolver.resolve_recorded(edge)
-        deps, outside = split(keys, edge.file, symbols)  # type: ignore[arg-type]
-        updates.append((edge_id, target, tier, deps, outside))
+        key = (edge.source_id, edge.kind, edge.target_name, edge.qualifier, edge.alias)
+        found = same.get(key)
+        if found is None:
+            resolver._site_read = False
+            if recorded:
+                target, tier, keys = resolver.resolve_recorded(edge)
+                deps, outside = split(keys, edge.file, symbols)  # type: ignore[arg-type]
+                found = (target, tier, deps, outside)
+            else:
+                found = (*resolver.resolve(edge), (), ())
+            if not resolver._site_read:
+                same[key] = found
+        updates.append((edge_id, *found))
     return updates
