@@ -35,6 +35,9 @@ class Config:
     repository: str = ""  # the repository's key in a shared database; "" = from origin's URL
     base_branch: str = ""  # whose graph a new branch starts from; "" = origin's default, else main
     depth: int = 3
+    # seconds a report may spend asking the compiler tier (docs/report.md,
+    # "The compiler tier"); 0 turns it off
+    compiler_budget: float = 30.0
     rerank_top: int = 50
     embed: bool = True
     embedding_provider: str = "onnx"  # onnx | http
