@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import subprocess
 import tempfile
@@ -114,5 +115,9 @@ def _write(stream: Any, lines: list[str]) -> None:
 def _last_line(errors: Any) -> str:
     errors.seek(0)
     text = errors.read()[-4000:].decode("utf-8", "replace")
-    useful = [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("at ")]
-    return f": {useful[-1][:200]}" if useful else ""
+    lines = [line.strip() for line in text.splitlines()]
+    # a stack's frames and node's closing "Node.js v20" say nothing of the cause
+    useful = [line for line in lines if line and not line.startswith(("at ", "Node.js v"))]
+    errors = [line for line in useful if re.match(r"^[\w.]*(Error|Exception)\b", line)]
+    said = (errors or useful)[-1:]
+    return f": {said[0][:200]}" if said else ""
