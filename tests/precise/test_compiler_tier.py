@@ -149,7 +149,7 @@ def test_without_typescript_the_report_says_the_tier_is_unavailable(
     assert report["compiler_tier"] == [{
         "tool": "typescript", "languages": "TypeScript/JavaScript", "available": False,
         "why": "no node_modules/typescript in the repository (`npm install --save-dev typescript` adds it)",
-        "version": None, "asked": 0, "answered": 0, "cached": 0, "callers": 0, "unanswered": 0, "failure": None,
+        "version": None, "asked": 1, "answered": 0, "cached": 0, "callers": 0, "unanswered": 1, "failure": None,
         "seconds": 0.0,
     }]  # fmt: skip
     assert report["notes"] == [

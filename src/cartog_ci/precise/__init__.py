@@ -81,14 +81,14 @@ class CompilerTier:
         deadline = time.monotonic() + self.budget
         for tool in _tools.detect(self.root):
             mine = [s for s in symbols if s.language in tool.languages]
-            if not mine:
-                continue
-            if not tool.available:
-                self.runs.append(TierRun(tool.name, tool.label, why=tool.why))
-                continue
             sites = {s.id: _sites(self.store, s, tool) for s in mine}
             ordered = sorted((pe for es in sites.values() for pe in es), key=lambda pe: (pe[0], pe[1].file, pe[1].line))
             keys = list(dict.fromkeys(_key(e) for _, e in ordered))
+            if not keys:
+                continue  # the graph answered every site of these names: nothing to ask, nothing to say
+            if not tool.available:
+                self.runs.append(TierRun(tool.name, tool.label, why=tool.why, asked=len(keys)))
+                continue
             answers, run = self._ask(tool, keys[:MAX_SITES], deadline)
             for symbol in mine:
                 found = out.setdefault(symbol.id, Findings())

@@ -49,7 +49,8 @@ def _calls(code: str) -> dict[tuple[int, str], list[tuple[int, int]]]:
 
 class Service:
     def __init__(self, root: Path) -> None:
-        import jedi
+        # no stubs; the parent checked that it is installed
+        import jedi  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
         self.jedi = jedi
         self.root = root
@@ -99,10 +100,8 @@ def main() -> int:
     for line in sys.stdin:
         message = json.loads(line)
         if "files" in message:
-            import jedi
-
             service = Service(root)
-            out: dict[str, Any] = {"ready": True, "jedi": jedi.__version__}
+            out: dict[str, Any] = {"ready": True, "jedi": service.jedi.__version__}
         else:
             assert service is not None
             try:

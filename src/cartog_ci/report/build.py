@@ -229,10 +229,10 @@ def build_report(
     compiler: CompilerTier | None = None,
 ) -> Report:
     broken = broken_references(store, cs)
-    found = compiler.findings(_asked_of_compiler(cs)) if compiler is not None else {}
+    compiled = compiler.findings(_asked_of_compiler(cs)) if compiler is not None else {}
     changed: list[ChangedSymbol] = []
     for change in cs.changes:
-        findings = found.get(change.symbol.id) if change.symbol is not None else None
+        findings = compiled.get(change.symbol.id) if change.symbol is not None else None
         item = _changed_symbol(store, change, broken, depth, findings)
         item.call_sites = check_call_sites(store, cs, change, findings.callers if findings else ())
         item.unreached = is_unreached(item)
