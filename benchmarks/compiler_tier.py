@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import resource
 import statistics
 import subprocess
 import sys
@@ -61,6 +62,7 @@ class OracleSite:
     key: Key  # (file, line where the callee starts, called name)
     target: str  # the oracle's target as a cartog-ci symbol ID
     structural: bool  # cartog-ci's edge there goes to it
+    ours: str  # the tier of cartog-ci's edge there ("unresolved", "external", "no edge")
 
 
 # --- the corpora ----------------------------------------------------------
@@ -128,7 +130,8 @@ def ts_sites(repo: Path, export: dict[str, object]) -> list[OracleSite]:
     pairs, _ = pair(calls, (s for s in oracle if s.file.endswith(oracle_ts.EXTENSIONS)))
     sites = classify(pairs, oracle_ts.our_symbols(export))
     return [
-        OracleSite((s.file, s.line, s.name), s.oracle_target_id, s.outcome == "confirmed")
+        OracleSite((s.file, s.line, s.name), s.oracle_target_id, s.outcome == "confirmed",
+                   (s.ours.resolution or ("unresolved" if s.ours.target_id is None else "?")) if s.ours else "no edge")
         for s in sites
         if s.oracle is not None and s.oracle.status == "confident" and s.oracle_target_id
     ]
@@ -143,7 +146,8 @@ def py_sites(repo: Path, export: dict[str, object], jobs: int) -> list[OracleSit
     symbols = Symbols(export)
     outcomes, _, _ = compare([s for r in results for s in r.sites], call_edges(export, set(files)), symbols)
     return [
-        OracleSite((o.file, o.line, o.name), o.oracle_target, o.verdict == "agree")
+        OracleSite((o.file, o.line, o.name), o.oracle_target, o.verdict == "agree",
+                   (o.ours_resolution or "unresolved") if o.ours_edge else "no edge")
         for o in outcomes
         if o.oracle == "confident" and o.oracle_target and o.verdict != "skipped_line"
     ]
@@ -170,13 +174,14 @@ def with_tier(repo: Path, db: Path, sites: list[OracleSite], budget: float) -> t
     return by_site, tier.runs[0] if tier.runs else None, wall
 
 
-def figures(sites: list[OracleSite], by_site: dict[Key, set[str]], every: dict[Key, str | None]) -> dict[str, int]:
+def figures(sites: list[OracleSite], by_site: dict[Key, set[str]], every: dict[Key, str]) -> dict[str, int]:
     structural = sum(s.structural for s in sites)
     recovered = sum(1 for s in sites if not s.structural and s.target in by_site.get(s.key, set()))
-    wrong = sum(1 for key, found in by_site.items() for t in found if every.get(key, "?") not in ("?", None, t))
-    unknown = sum(1 for key, found in by_site.items() for _ in found if every.get(key, "?") is None)
+    # the tier's callers at sites where the oracle is confident of another target
+    # (those where it is ambiguous or external are not judged)
+    wrong = sum(1 for key, found in by_site.items() for t in found if every.get(key) not in (None, t))
     return {"sites": len(sites), "structural": structural, "with_tier": structural + recovered, "recovered": recovered,
-            "tier_wrong": wrong, "tier_no_oracle_target": unknown}  # fmt: skip
+            "tier_wrong": wrong}  # fmt: skip
 
 
 # --- report time ----------------------------------------------------------
@@ -200,15 +205,23 @@ def report_times(pair_repo: Path, work: Path, env: dict[str, str], python: str, 
             config.write_text("compiler_budget = 0\n" if mode == "off" else "compiler_budget = 600\n")
             if mode == "cold":
                 _forget_answers(repo / ".cartog-ci" / "index.db")
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), _children_cpu()
             done = subprocess.run([*cli, "report", "--repo", str(repo), "--base", "main", "--no-related", "--json"],
                                   env=env, capture_output=True, text=True)  # fmt: skip
             walls[mode].append(time.perf_counter() - start)
+            walls.setdefault(f"{mode} cpu", []).append(_children_cpu() - cpu)
             if done.returncode not in (0, 1):
                 raise SystemExit(f"report failed: {done.stderr[-2000:]}")
             if mode != "off":
                 walls.setdefault(f"{mode}: tier", []).append(_tier_line(done.stdout))
-    return {k: statistics.median(v) if k in ("off", "cold", "warm") else v[-1] for k, v in walls.items()}
+    return {k: v[-1] if k.endswith(": tier") else statistics.median(v) for k, v in walls.items()}
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the finished children (a report and the tool it waited
+    for): what the machine's load does not inflate."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _forget_answers(db: Path) -> None:
@@ -232,6 +245,7 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=3600.0, help="the tier's budget for the recall run (seconds)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-report", action="store_true", help="skip the report timings")
+    parser.add_argument("--no-recall", action="store_true", help="skip the recall (the report timings only)")
     parser.add_argument("--out", type=Path, help="write the misses left with the tier here (JSON)")
     args = parser.parse_args()
     src = args.cartog_src.resolve()
@@ -240,34 +254,44 @@ def main() -> int:
     ts = args.corpus == "zod"
     with tempfile.TemporaryDirectory(prefix="cartog-tier-") as tmp:
         work = Path(tmp)
-        repo = prepare_zod(work) if ts else prepare_scrapy(work)
-        db = work / "index.db"
-        print(f"{args.corpus}: index + oracle ...", file=sys.stderr)
-        export = index(repo, db, env, args.python)
-        sites = ts_sites(repo, export) if ts else py_sites(repo, export, args.jobs)
-        every: dict[Key, str | None] = {s.key: s.target for s in sites}
-        print(f"{args.corpus}: the tier, cold then warm ...", file=sys.stderr)
-        by_site, run, cold = with_tier(repo, db, sites, args.budget)
-        _, _, warm = with_tier(repo, db, sites, args.budget)
-        f = figures(sites, by_site, every)
-        rows = [[args.corpus, f"{f['sites']:,}", f"{f['structural']:,}", pct(f["structural"], f["sites"]),
-                 f"{f['with_tier']:,}", pct(f["with_tier"], f["sites"]), f"{f['tier_wrong']:,}",
-                 ms(cold), ms(warm)]]  # fmt: skip
-        print(table(["corpus", "oracle sites", "structural", "recall", "with tier", "recall", "tier wrong",
-                     "tier cold", "tier warm"], rows))  # fmt: skip
-        print(f"tier run: {run}")
-        left = [s for s in sites if not s.structural and s.target not in by_site.get(s.key, set())]
-        print("misses left, by called name:", Counter(s.key[2] for s in left).most_common(12))
-        if args.out:
-            args.out.write_text(json.dumps([s.__dict__ for s in left], indent=1))
+        if not args.no_recall:
+            recall(args, work, env, ts)
         if not args.no_report:
             pair_name = "zod-4.1.0-to-4.1.12" if ts else "scrapy-2.11.0-to-2.11.2"
             times = report_times(corpora.CORPORA_DIR / pair_name, work, env, args.python, args.repeat, ts)
-            print(f"report of {pair_name} (median of {args.repeat}): tier off {ms(times['off'])}, "
-                  f"cold cache {ms(times['cold'])}, warm cache {ms(times['warm'])}")  # fmt: skip
+            print(f"report of {pair_name} (median of {args.repeat}), wall: tier off {ms(times['off'])}, "
+                  f"cold cache {ms(times['cold'])}, warm cache {ms(times['warm'])}; CPU: tier off "
+                  f"{ms(times['off cpu'])}, cold {ms(times['cold cpu'])}, warm {ms(times['warm cpu'])}")  # fmt: skip
             print(f"  cold: {times['cold: tier']}\n  warm: {times['warm: tier']}")
     print(f"1-min load average {load_average()}")
     return 0
+
+
+def recall(args: argparse.Namespace, work: Path, env: dict[str, str], ts: bool) -> None:
+    """Recall of the oracle's sites with and without the tier; the tier's own wall, cold and warm."""
+    repo = prepare_zod(work) if ts else prepare_scrapy(work)
+    db = work / "index.db"
+    print(f"{args.corpus}: index + oracle ...", file=sys.stderr)
+    export = index(repo, db, env, args.python)
+    sites = ts_sites(repo, export) if ts else py_sites(repo, export, args.jobs)
+    every = {s.key: s.target for s in sites}
+    print(f"{args.corpus}: the tier, cold then warm ...", file=sys.stderr)
+    by_site, run, cold = with_tier(repo, db, sites, args.budget)
+    _, _, warm = with_tier(repo, db, sites, args.budget)
+    f = figures(sites, by_site, every)
+    rows = [[args.corpus, f"{f['sites']:,}", f"{f['structural']:,}", pct(f["structural"], f["sites"]),
+             f"{f['with_tier']:,}", pct(f["with_tier"], f["sites"]), f"{f['tier_wrong']:,}",
+             ms(cold), ms(warm)]]  # fmt: skip
+    print(table(["corpus", "oracle sites", "structural", "recall", "with tier", "recall", "tier wrong",
+                 "tier cold", "tier warm"], rows))  # fmt: skip
+    print(f"tier run: {run}")
+    left = [s for s in sites if not s.structural and s.target not in by_site.get(s.key, set())]
+    found = [s for s in sites if not s.structural and s.target in by_site.get(s.key, set())]
+    print("recovered by the tier, by cartog-ci's edge there:", Counter(s.ours for s in found).most_common())
+    print("misses left, by cartog-ci's edge there:", Counter(s.ours for s in left).most_common())
+    print("misses left, by called name:", Counter(s.key[2] for s in left).most_common(12))
+    if args.out:
+        args.out.write_text(json.dumps([s.__dict__ for s in left], indent=1))
 
 
 def pct(part: int, whole: int) -> str:
