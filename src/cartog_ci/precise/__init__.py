@@ -1,6 +1,6 @@
 """The compiler tier (docs/report.md, "The compiler tier"): at report time,
 the call sites that matter to the report — those named like a changed
-function, method or class that the graph did not resolve to it — are asked
+function, method or class that the graph left unresolved — are asked
 of the TypeScript language service or of jedi, when the repository and the
 machine have them (``precise/tools.py``). One process per tool and report,
 fed every site at once, bounded by a budget in seconds; answers are cached
@@ -82,8 +82,7 @@ class CompilerTier:
         for tool in _tools.detect(self.root):
             mine = [s for s in symbols if s.language in tool.languages]
             sites = {s.id: _sites(self.store, s, tool) for s in mine}
-            ordered = sorted((pe for es in sites.values() for pe in es), key=lambda pe: (pe[0], pe[1].file, pe[1].line))
-            keys = list(dict.fromkeys(_key(e) for _, e in ordered))
+            keys = sorted({_key(e) for edges in sites.values() for e in edges})
             if not keys:
                 continue  # the graph answered every site of these names: nothing to ask, nothing to say
             if not tool.available:
@@ -92,7 +91,7 @@ class CompilerTier:
             answers, run = self._ask(tool, keys[:MAX_SITES], deadline)
             for symbol in mine:
                 found = out.setdefault(symbol.id, Findings())
-                for _, edge in sites[symbol.id]:
+                for edge in sites[symbol.id]:
                     answer = answers.get(_key(edge))
                     if answer is None or not answer.settled:
                         continue
@@ -141,23 +140,17 @@ class CompilerTier:
         return best.id if best is not None else None
 
 
-def _sites(store: Store, symbol: Symbol, tool: _tools.Tool) -> list[tuple[int, Edge]]:
-    """The call sites of the symbol's name the tool is asked about, with
-    their priority (lower first, within the budget): unresolved, then (for
-    TypeScript, whose structural tiers miss types) those the graph took for
-    external, then those it resolved to another symbol. jedi is only asked
-    about unresolved ones: Python's structural tiers are right where they
-    answer (benchmarks/oracle_python.py)."""
-    out = []
-    for _, edge in store.edges_naming([symbol.name]):
-        if edge.kind != "calls" or edge.target_name != symbol.name or not edge.file.endswith(tool.extensions):
-            continue
-        if edge.target_id == symbol.id:
-            continue
-        priority = 0 if edge.target_id is None and edge.resolution is None else 1 if edge.target_id is None else 2
-        if priority == 0 or tool.name == "typescript":
-            out.append((priority, edge))
-    return out
+def _sites(store: Store, symbol: Symbol, tool: _tools.Tool) -> list[Edge]:
+    """The call sites of the symbol's name the tool is asked about: those
+    the graph left unresolved (neither a project symbol nor external). Not
+    those it resolved elsewhere or took for external: on zod and Scrapy
+    every site the tier recovered was an unresolved one
+    (benchmarks/compiler_tier.py), and asking the others only costs time."""
+    return [
+        edge
+        for edge in store.unresolved_edges_named([symbol.name], kinds=("calls",))
+        if edge.resolution is None and edge.file.endswith(tool.extensions)
+    ]
 
 
 def _key(edge: Edge) -> SiteKey:
