@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # the interface, for type checkers only
 
 TIER = "compiler"
 DEFAULT_BUDGET = 30.0  # seconds a report may spend asking (the ``compiler_budget`` setting)
-MAX_SITES = 20_000  # per tool and report: past it the rest is unanswered
+MAX_SITES = 20_000  # asked of a tool in one report: past it the rest stays unanswered
 SiteKey = tuple[str, int, str]  # (file, line, called name)
 
 
@@ -88,7 +88,7 @@ class CompilerTier:
             if not tool.available:
                 self.runs.append(TierRun(tool.name, tool.label, why=tool.why, asked=len(keys)))
                 continue
-            answers, run = self._ask(tool, keys[:MAX_SITES], deadline)
+            answers, run = self._ask(tool, keys, deadline)
             for symbol in mine:
                 found = out.setdefault(symbol.id, Findings())
                 for edge in sites[symbol.id]:
@@ -106,7 +106,7 @@ class CompilerTier:
         """Answers from the cache, then from the tool for the rest."""
         program = _program(self.store, self.root, tool)
         cached = {k: _answer(v) for k, v in self.store.compiler_answers(tool.name, program, keys).items()}
-        missing = [k for k in keys if k not in cached]
+        missing = [k for k in keys if k not in cached][:MAX_SITES]
         run = {"tool": tool.name, "label": tool.label, "version": tool.version, "asked": len(keys), "budget": self.budget}
         answers = dict(cached)
         if missing:
