@@ -143,9 +143,9 @@ class CompilerTier:
 def _sites(store: Store, symbol: Symbol, tool: _tools.Tool) -> list[Edge]:
     """The call sites of the symbol's name the tool is asked about: those
     the graph left unresolved (neither a project symbol nor external). Not
-    those it resolved elsewhere or took for external: on zod and Scrapy
-    every site the tier recovered was an unresolved one
-    (benchmarks/compiler_tier.py), and asking the others only costs time."""
+    those it resolved elsewhere or took for external: asked as well on zod,
+    they recovered no site more (docs/report.md, "The compiler tier"), and
+    cost time."""
     return [
         edge
         for edge in store.unresolved_edges_named([symbol.name], kinds=("calls",))
