@@ -17,6 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cli",),
     ("commands",),
     ("report", "search"),
+    ("precise",),  # the compiler tier: the TypeScript language service, jedi (report time only)
     ("index",),
     ("graph", "embed", "workspace", "github"),
     ("pr_comment",),  # the fork-PR comment from a checked artifact: the standard library and errors only

@@ -38,6 +38,9 @@ class Config:
     # recorded coverage kept per index or shared graph: the newest N
     # commits' recordings (docs/coverage.md, "What is stored")
     coverage_keep: int = 20
+    # seconds a report may spend asking the compiler tier (docs/report.md,
+    # "The compiler tier"); 0 turns it off
+    compiler_budget: float = 30.0
     rerank_top: int = 50
     embed: bool = True
     embedding_provider: str = "onnx"  # onnx | http

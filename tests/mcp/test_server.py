@@ -205,9 +205,9 @@ def test_every_tool_answers_on_a_real_repository(tmp_path: Path) -> None:
         "call_sites_checked": {"will_break": 2, "not_checked": 0, "fine": 0},
         "call_sites": [
             {"file": "shop/cli.py", "line": 9} | site | {"source_id": "shop/cli.py:function:main", "name": "make_slug",
-             "verdict": "will break", "reason": "missing required argument sep"},
+             "verdict": "will break", "reason": "missing required argument sep", "tier": "import"},
             {"file": "shop/models/order.py", "line": 26} | site | {"source_id": CHECKOUT, "name": "slugify",
-             "verdict": "will break", "reason": "missing required argument sep"},
+             "verdict": "will break", "reason": "missing required argument sep", "tier": "import"},
         ],
         "page": page(2, {"call_sites": 2}),
     }  # fmt: skip

@@ -25,6 +25,7 @@ from cartog_ci.report.diff import compute_change
 from cartog_ci.report.render import render_markdown, render_text, report_json
 
 if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.precise import CompilerTier
     from cartog_ci.store.base import Store
 
 GATES = ("broken-refs", "high-risk", "medium-risk", "untested")
@@ -199,8 +200,20 @@ def compute_report(
             return None
         chosen = depth if depth is not None else ws.config.depth
         label = "finding callers, tests and related code" if related else "finding callers and tests"
+        compiler = _compiler_tier(ws, store)
         with say.step(label):
-            return build_report(store, change, depth=chosen, related=_related_finder(ws, store, related))
+            return build_report(
+                store, change, depth=chosen, related=_related_finder(ws, store, related), compiler=compiler
+            )
+
+
+def _compiler_tier(ws: workspace.Workspace, store: Store) -> CompilerTier | None:
+    """The compiler tier, unless the configuration turned it off (docs/report.md)."""
+    if ws.config.compiler_budget <= 0:
+        return None
+    from cartog_ci.precise import CompilerTier
+
+    return CompilerTier(store, ws.root, budget=ws.config.compiler_budget)
 
 
 def _announce_first_run(root: Path, store: Store) -> None:

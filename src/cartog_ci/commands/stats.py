@@ -73,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index)
     with workspace.open_store(ws, create=False) as store:
         data = collect(store)
+        from cartog_ci.precise import availability
+
+        data["compiler_tier"] = availability(ws.root, store)
     if args.json:
         emit_json(data)
         return 0
@@ -95,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
     if data["unsupported"]:
         unsupported = cast("dict[str, object]", data["unsupported"])
         echo("unsupported files: " + ", ".join(f"{k} {v}" for k, v in unsupported.items()))
+    for tool in cast("list[dict[str, object]]", data["compiler_tier"]):
+        said = f"{tool['tool']} {tool['version']}, {tool['cached_answers']} answer(s) cached"
+        echo(f"compiler tier for {tool['languages']}: {said if tool['available'] else 'not available: ' + str(tool['why'])}")
     for item in cast("list[dict[str, object]]", data["skipped"]):
         echo(f"skipped {item['path']}: {item['reason']}")
     return 0

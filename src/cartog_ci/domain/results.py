@@ -61,11 +61,15 @@ class ImpactNode:
     depth: int
     path: tuple[str, ...]  # symbol IDs from the root to this node
     via: str = "calls"
+    # "compiler": a caller the compiler tier found (docs/report.md), not an edge of the graph
+    tier: str = ""
 
 
 def impact_node_json(n: ImpactNode) -> dict[str, object]:
     """The public JSON form of a reached symbol (``impact --json``, the report's callers)."""
-    return symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via}
+    return symbol_json(n.symbol) | {"depth": n.depth, "path": list(n.path), "via": n.via} | (
+        {"tier": n.tier} if n.tier else {}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +191,7 @@ class ChangedSymbol:
     # those divided by the project's definitions of the name (report/build.py)
     likely_unseen_callers: float = 0.0
     production_callers: int = 0  # direct callers outside tests
+    compiler_callers: int = 0  # of the direct callers, those only the compiler tier found
     call_sites: list[CallSite] = field(default_factory=list)  # with a signature change
     # module rows, Markdown sections, test code: folded in the PR comment
     low_signal: bool = False
@@ -257,6 +262,46 @@ class Risk:
     reasons: list[str]
 
 
+@dataclass(frozen=True)
+class TierRun:
+    """What the compiler tier did for one tool in a report (docs/report.md,
+    "The compiler tier"), or why it could not."""
+
+    tool: str  # "typescript" | "jedi"
+    label: str  # the languages it answers for
+    version: str = ""
+    why: str = ""  # not available: why, in one line
+    asked: int = 0  # call sites the report needed answered
+    answered: int = 0  # of those, answered (from the cache or the tool)
+    cached: int = 0  # of those answered, from the cache
+    failure: str = ""  # the tool stopped before answering all: why
+    timed_out: bool = False  # stopped by the budget
+    budget: float = 0.0
+    seconds: float = 0.0
+    callers: int = 0  # direct callers it found that the graph did not have
+
+    def sentence(self) -> str:
+        if self.why:
+            return f"compiler tier not available for {self.label}: {self.why}"
+        head = f"compiler tier ({self.tool} {self.version})".replace(" )", ")")
+        said = f"{head}: {self.answered} of {self.asked} call site(s) answered"
+        said += f" ({self.cached} from the cache)" if self.cached else ""
+        said += f", {self.callers} caller(s) the graph did not have" if self.callers else ""
+        said += f", in {self.seconds:.1f} s" if self.seconds >= 0.05 else ""
+        if self.answered < self.asked:
+            why = f"not finished within the {self.budget:g} s budget" if self.timed_out else self.failure or "no answer"
+            said += f"; {self.asked - self.answered} unanswered: {why}"
+        return said
+
+    def json(self) -> dict[str, object]:
+        return {
+            "tool": self.tool, "languages": self.label, "available": not self.why, "why": self.why or None,
+            "version": self.version or None, "asked": self.asked, "answered": self.answered, "cached": self.cached,
+            "callers": self.callers, "unanswered": self.asked - self.answered,
+            "failure": ("budget" if self.timed_out else self.failure) or None, "seconds": round(self.seconds, 3),
+        }  # fmt: skip
+
+
 @dataclass
 class Report:
     changes: ChangeSet
@@ -277,6 +322,7 @@ class Report:
     # test ID -> what chose it: "graph", "coverage" (report/build.py)
     chosen_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
     coverage: CoverageUse | None = None  # the recorded coverage the report used
+    compiler_tier: list[TierRun] = field(default_factory=list)  # per tool the change needed
 
     @property
     def covered_ids(self) -> set[str]:

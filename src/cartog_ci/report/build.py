@@ -28,6 +28,7 @@ from cartog_ci.report.coverage import apply_coverage, recorded_use
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.precise import CompilerTier, Findings
     from cartog_ci.store.base import Store
 
 # 2: tests carry chosen_by, test_depth and tests_more replace tests_more_at_depth_3,
@@ -225,12 +226,15 @@ def build_report(
     depth: int = 3,
     related: RelatedFinder | None = None,
     related_limit: int = 3,
+    compiler: CompilerTier | None = None,
 ) -> Report:
     broken = broken_references(store, cs)
+    compiled = compiler.findings(_asked_of_compiler(cs)) if compiler is not None else {}
     changed: list[ChangedSymbol] = []
     for change in cs.changes:
-        item = _changed_symbol(store, change, broken, depth)
-        item.call_sites = check_call_sites(store, cs, change)
+        findings = compiled.get(change.symbol.id) if change.symbol is not None else None
+        item = _changed_symbol(store, change, broken, depth, findings)
+        item.call_sites = check_call_sites(store, cs, change, findings.callers if findings else ())
         item.unreached = is_unreached(item)
         item.low_signal = item.symbol.kind in ("module", "section") or _in_test_code(item.symbol)
         if related is not None and change.symbol is not None and change.category in ("modified", "added", "renamed"):
@@ -283,7 +287,9 @@ def build_report(
         unresolved_edges=counts.unresolved,
         total_edges=counts.total,
         related_available=related is not None,
+        compiler_tier=compiler.runs if compiler is not None else [],
     )
+    report.notes += [run.sentence() for run in report.compiler_tier]
     for path, reason in cs.skipped:
         report.notes.append(f"{path}: skipped ({reason})")
     if cs.unstaged_elsewhere:
@@ -294,7 +300,21 @@ def build_report(
     return report
 
 
-def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef], depth: int) -> ChangedSymbol:
+def _asked_of_compiler(cs: ChangeSet) -> list[Symbol]:
+    """The changed symbols whose callers the compiler tier is asked for: those
+    the report counts possible callers of (``_changed_symbol``)."""
+    return [
+        c.symbol
+        for c in cs.changes
+        if c.symbol is not None
+        and c.symbol.kind in ("function", "method", "class")
+        and (c.category in _IMPACTING or c.category == "added")
+    ]
+
+
+def _changed_symbol(
+    store: Store, change: SymbolChange, broken: list[BrokenRef], depth: int, found: Findings | None = None
+) -> ChangedSymbol:
     item = ChangedSymbol(change)
     old_id = change.old.id if change.old is not None else None
     via_broken = [b.edge.source_id for b in broken if old_id is not None and b.old_target.id == old_id]
@@ -319,6 +339,8 @@ def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef],
         # call sites of this name the graph could not resolve (broken ones
         # aside): "0 callers" is said only when it is true
         broken_sites = {(b.edge.file, b.edge.line, b.edge.source_id) for b in broken}
+        # a site the compiler tier answered is no longer a guess
+        broken_sites |= found.settled if found is not None else set()
         possible = [
             e
             for e in store.unresolved_edges_named([item.symbol.name], kinds=("calls",))
@@ -337,6 +359,16 @@ def _changed_symbol(store: Store, change: SymbolChange, broken: list[BrokenRef],
         for n in _impact_from_sources(store, via_broken, depth)
         if n.symbol.id not in known
     ]
+    if found is not None and found.callers and change.symbol is not None:
+        known = {n.symbol.id for n in nodes}
+        sources = list(dict.fromkeys(e.source_id for e in found.callers))
+        compiler_nodes = [
+            ImpactNode(n.symbol, n.depth, (change.symbol.id, *n.path), n.via, "compiler" if n.depth == 1 else "")
+            for n in _impact_from_sources(store, sources, depth)
+            if n.symbol.id not in known
+        ]
+        item.compiler_callers = sum(1 for n in compiler_nodes if n.depth == 1)
+        nodes += compiler_nodes
     # nearest first, production code before tests
     nodes.sort(key=_nearest)
     item.callers_total = len(nodes)

@@ -6,6 +6,7 @@ the calls and bind them (``languages/arguments.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -54,15 +55,18 @@ class _Trees:
             return None
 
 
-def check_call_sites(store: Store, cs: ChangeSet, change: SymbolChange) -> list[CallSite]:
-    """Each direct call of the changed function, checked against its new signature."""
+def check_call_sites(
+    store: Store, cs: ChangeSet, change: SymbolChange, found: Sequence[Edge] = ()
+) -> list[CallSite]:
+    """Each direct call of the changed function, checked against its new
+    signature; ``found``: calls of it the compiler tier found (docs/report.md)."""
     target = change.symbol
     if target is None or not change.signature_changed or target.kind not in CALLABLE_KINDS:
         return []
     language = languages.get(target.language)
     if language is None:
         return []
-    edges = store.edges_to([target.id], ("calls",))
+    edges = store.edges_to([target.id], ("calls",)) + list(found)
     if target.name in CONSTRUCTOR_NAMES and target.parent_id:  # `Foo(...)` calls the constructor
         edges += store.edges_to([target.parent_id], ("calls",))
     overloads = [

@@ -282,6 +282,7 @@ def site_json(site: CallSite) -> dict[str, object]:
         "target": site.target.id,
         "verdict": site.verdict or None,
         "reason": unmark(site.reason) or None,
+        "tier": edge.resolution,
     }
 
 
@@ -357,4 +358,5 @@ def report_json(report: Report) -> dict[str, object]:
         "coverage": _coverage_json(report),
         "graph": {"edges": report.total_edges, "unresolved": report.unresolved_edges},
         "notes": report.notes,
+        "compiler_tier": [run.json() for run in report.compiler_tier],
     }

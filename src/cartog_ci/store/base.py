@@ -134,6 +134,23 @@ class Store(Protocol):
         (those of its measured files only)."""
         ...
 
+    # -- the compiler tier's answers (docs/report.md), where ``supports_compiler_cache`` --
+
+    supports_compiler_cache: bool
+
+    def compiler_answers(self, tool: str, program: str, sites: Sequence[tuple[str, int, str]]) -> dict[tuple[str, int, str], str]:
+        """The cached answers (JSON text) of these (file, line, name) sites
+        for ``tool`` over ``program`` (none where not supported)."""
+        ...
+
+    def put_compiler_answers(self, tool: str, program: str, answers: Iterable[tuple[tuple[str, int, str], str]]) -> None:
+        """Cache these answers; those of ``tool``'s other programs go."""
+        ...
+
+    def compiler_answer_count(self, tool: str) -> int:
+        """The answers cached for ``tool``."""
+        ...
+
     # -- recorded dependencies (index/deps.py), where ``supports_dependencies`` --
 
     supports_dependencies: bool

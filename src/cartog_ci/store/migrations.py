@@ -491,6 +491,23 @@ def m015_coverage_tests(db: apsw.Connection) -> None:
     )
 
 
+def m016_compiler_answers(db: apsw.Connection) -> None:
+    """The compiler tier's answers (store/compiler_rows.py, docs/report.md
+    "The compiler tier"): where the TypeScript language service or jedi says
+    a call site goes, keyed by the tool, a hash of the program it read (its
+    version and the content hashes of every file of its languages) and the
+    site (file, line, called name). Not the graph: a re-index leaves it."""
+    db.execute(
+        """
+        CREATE TABLE compiler_answers (
+            tool TEXT NOT NULL, program TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL,
+            name TEXT NOT NULL, answer TEXT NOT NULL,
+            PRIMARY KEY (tool, program, file, line, name)
+        ) WITHOUT ROWID;
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_core,
     m002_search,
@@ -507,6 +524,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     m013_grouped_dependency_index,
     m014_recorded_coverage,
     m015_coverage_tests,
+    m016_compiler_answers,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

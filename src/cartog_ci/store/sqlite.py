@@ -34,6 +34,7 @@ from cartog_ci.errors import (
     IndexMissing,
 )
 from cartog_ci.store import checksum, migrations
+from cartog_ci.store.compiler_rows import CompilerRows
 from cartog_ci.store.coverage_rows import CoverageRows
 from cartog_ci.store.dependency_rows import DependencyRows
 from cartog_ci.store.edge_rows import EdgeRows
@@ -214,7 +215,7 @@ def _up_to_date(db: apsw.Connection) -> bool:
     ) == (TOOL_NAME, str(migrations.SCHEMA_VERSION), __version__)
 
 
-class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRows):
+class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRows, CompilerRows):
     """The Store (store/base.py) on one SQLite file: everything the indexer,
     graph queries, report and search read and write."""
 

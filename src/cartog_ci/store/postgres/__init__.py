@@ -461,6 +461,19 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         ).fetchall()
         return recorded_symbols(hashes, rows)
 
+    # -- the compiler tier's answers: cached in the SQLite index only ----------
+
+    supports_compiler_cache = False
+
+    def compiler_answers(self, tool: str, program: str, sites: Sequence[tuple[str, int, str]]) -> dict[tuple[str, int, str], str]:
+        return {}
+
+    def put_compiler_answers(self, tool: str, program: str, answers: Iterable[tuple[tuple[str, int, str], str]]) -> None:
+        pass
+
+    def compiler_answer_count(self, tool: str) -> int:
+        return 0
+
     # -- recorded dependencies (index/deps.py; schema graph_m006) --------------
 
     supports_dependencies = True
