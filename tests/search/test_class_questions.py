@@ -21,6 +21,7 @@ from cartog_ci.search.multimodal import (
     CONTEXT_FACTOR,
     DECLARATION_FACTOR,
     DEMOTION,
+    MEMBER_FACTOR,
     MultimodalOptions,
     MultimodalResult,
     search,
@@ -163,9 +164,9 @@ def ask(store: Store, model: EmbeddingModel, query: str) -> MultimodalResult:
 
 def factors(result: MultimodalResult) -> dict[str, float]:
     """Each hit's factor, read back from its contributions (weight × factor / (k + rank + 1))."""
-    from cartog_ci.search.multimodal import WEIGHTS
+    from cartog_ci.search.multimodal import MEMBERS_WEIGHT, WEIGHTS
 
-    weights = WEIGHTS[result.intent.name]
+    weights = {**WEIGHTS[result.intent.name], "members": MEMBERS_WEIGHT}
     out = {}
     for hit in result.hits:
         values = {
@@ -185,7 +186,10 @@ def test_the_method_comes_first_and_the_class_it_names_counts_as_context(store, 
     assert found[0] == ANSWER
     got = factors(result)
     assert got[CLASS] == pytest.approx(CONTEXT_FACTOR)
-    assert got[ANSWER] == 1.0
+    assert got[ANSWER] == pytest.approx(MEMBER_FACTOR)
+    # the methods of the classes named SplayList (the stub's too) by meaning: a list of their own
+    members = {h.symbol.id for h in result.hits if "members" in h.sources}
+    assert members == {ANSWER, "lists.py:method:SplayList.swap", "lists.pyi:method:SplayList.shift"}
     for declaration in DECLARATIONS & set(got):
         assert got[declaration] == pytest.approx(DECLARATION_FACTOR)
         assert found.index(declaration) > found.index(ANSWER)

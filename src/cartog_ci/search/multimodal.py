@@ -89,6 +89,8 @@ ROLE_DEMOTED_INTENTS = frozenset({"understand_code"})
 CONTEXT_INTENTS = frozenset({"understand_code"})
 CONTEXT_FACTOR = 0.5
 MEMBER_FACTOR = 1.0
+# … and its methods, by meaning alone, vote as one more list ("members").
+MEMBERS_WEIGHT = 0.5
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
 # A declaration without a body (an interface's or protocol's method, an
 # abstract method, a stub) and a test double named like the real class
@@ -338,7 +340,37 @@ def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
         partial = weighted_rrf({m: run.lists[m] for m in chosen if m in run.lists}, weights, k=k)
         run.ranked("graph", seeds_from=[f.symbol_id for f in partial])
     lists = {m: run.lists[m] for m in chosen}
+    members = _members_by_meaning(run)
+    if members:
+        lists["members"] = members
+        weights = {**weights, "members": MEMBERS_WEIGHT}
     return "weighted_rrf", _fuse(run, lists, weights, k)
+
+
+def _members_by_meaning(run: _Run) -> list[str]:
+    """The methods of the classes the question names as context, by cosine
+    similarity to the question: a list of their own, so that the one it
+    describes is a candidate even when the whole index's nearest 50 miss it
+    (a class has tens of methods; the index thousands of texts)."""
+    _read_context(run)
+    if not run.context or run.vector is None or MEMBERS_WEIGHT <= 0:
+        return []
+    stored = run.store.vector_model()
+    if stored is None:
+        return []
+    classes = run.store.symbols(list(run.context))
+    ids = [
+        s.id
+        for cls in classes.values()
+        for s in run.store.symbols_in_file(cls.file)
+        if s.parent_id == cls.id and s.kind in ("method", "function")
+    ]
+    vectors = run.store.vectors_for(ids, stored[0])
+    if not vectors:
+        return []
+    query = run.vector / (float(np.linalg.norm(run.vector)) or 1.0)
+    scores = {i: float(v @ query) / (float(np.linalg.norm(v)) or 1.0) for i, v in vectors.items()}
+    return sorted(scores, key=lambda i: (-scores[i], i))[: run.candidates]
 
 
 def _names_are_context(run: _Run, modality: str) -> bool:
