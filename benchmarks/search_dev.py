@@ -51,6 +51,7 @@ from pathlib import Path
 import numpy as np
 
 import corpora
+import search_class
 
 from cartog_ci.store.search import words_of
 from cartog_ci.store.sqlite import SqliteStore
@@ -82,12 +83,45 @@ RELEASES = {
 }
 
 
-def corpus_of(pypi: str) -> corpora.Corpus:
-    return corpora.Corpus(f"dev-{pypi.lower()}", pypi, RELEASES[pypi], "")
+def corpus_of(pypi: str, version: str | None = None) -> corpora.Corpus:
+    return corpora.Corpus(f"dev-{pypi.lower()}", pypi, version or RELEASES[pypi], "")
 
 
 def index_path(corpus: corpora.Corpus) -> Path:
     return WORK / f"{corpus.package.lower()}-{corpus.version}.db"
+
+
+def release(row: dict[str, str]) -> str | None:
+    """The release a question is asked of: its own ``version`` (the
+    class-naming set, benchmarks/search_class.py), else ``RELEASES``."""
+    return row.get("version") or RELEASES.get(row["pypi"])
+
+
+class Sources:
+    """Each project's repository and index file: the sdist as it is, or, for
+    a set whose rows say so (``corpus``), the sdist with the docstrings of
+    its targets stripped (benchmarks/search_class.py)."""
+
+    def __init__(self, rows: Sequence[dict[str, str]]) -> None:
+        self.rows = rows
+        self._roots: dict[str, Path] = {}
+
+    def root(self, pypi: str) -> Path:
+        if pypi not in self._roots:
+            mine = [r for r in self.rows if r["pypi"] == pypi]
+            version = release(mine[0])
+            assert version is not None
+            if any(r.get("corpus") == search_class.CORPUS_KIND for r in mine):
+                self._roots[pypi] = search_class.stripped_root(pypi, version, mine)
+            else:
+                self._roots[pypi] = corpora.ensure(corpus_of(pypi, version))
+        return self._roots[pypi]
+
+    def index(self, pypi: str) -> Path:
+        root = self.root(pypi)
+        if root.parent == search_class.WORK:
+            return WORK / f"{root.name}.db"
+        return index_path(corpus_of(pypi, release(next(r for r in self.rows if r["pypi"] == pypi))))
 
 
 # -- questions -------------------------------------------------------------------------
@@ -108,6 +142,7 @@ class DevQuestion:
     target: Target
     first: str  # the first sentence
     full: str  # the whole description
+    version: str = ""  # the release asked
 
 
 def load(path: Path) -> list[dict[str, str]]:
@@ -149,13 +184,14 @@ def questions(rows: Sequence[dict[str, str]], project: str | None) -> tuple[list
     kept: list[DevQuestion] = []
     skipped: Counter[str] = Counter()
     trees: dict[Path, ast.Module | None] = {}
+    sources = Sources(rows)
     for row in rows:
         if project and not {row["project"].lower(), row["pypi"].lower()} & set(project.lower().split(",")):
             continue
-        if row["pypi"] not in RELEASES:
+        if release(row) is None:
             skipped[row["project"]] += 1
             continue
-        file = corpora.ensure(corpus_of(row["pypi"])) / row["path"]
+        file = sources.root(row["pypi"]) / row["path"]
         if file not in trees:
             trees[file] = _parse(file)
         tree = trees[file]
@@ -165,7 +201,11 @@ def questions(rows: Sequence[dict[str, str]], project: str | None) -> tuple[list
             continue
         start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])  # type: ignore[attr-defined]
         target = Target(row["path"], row["qualname"], start, node.end_lineno or node.lineno)  # type: ignore[attr-defined]
-        kept.append(DevQuestion(row["project"], row["pypi"], target, row["query_first_sentence"], row["query"]))
+        kept.append(
+            DevQuestion(
+                row["project"], row["pypi"], target, row["query_first_sentence"], row["query"], release(row) or ""
+            )
+        )
     return kept, skipped
 
 
@@ -361,7 +401,9 @@ STEPS: dict[str, list[float]] = defaultdict(list)  # the shipped search's own ti
 _PATCHING: list[bool] = []  # non-empty while an ablation runs
 
 
-def systems(store: SqliteStore, root: Path, model: object, alternatives: bool) -> dict[str, Ask]:
+def systems(
+    store: SqliteStore, root: Path, model: object, alternatives: bool, ablations: bool = False
+) -> dict[str, Ask]:
     """What is asked, by row name: the search as shipped first (its latency
     includes embedding the question: the memo is cold for it)."""
     from cartog_ci.search import modalities
@@ -406,25 +448,40 @@ def systems(store: SqliteStore, root: Path, model: object, alternatives: bool) -
         out["default, with the centrality boost"] = patched(shipped(), UNBOOSTED_INTENTS=frozenset())
         out["default, tests/docs not demoted"] = patched(shipped(), ROLE_DEMOTED_INTENTS=frozenset())
         out["default, no kind preference"] = patched(shipped(), KIND_INTENTS=frozenset())
+    if alternatives or ablations:
+        # each rule of issue 33 off in turn (docs/search.md, "What is the answer")
+        out["default, a named class is not context"] = patched(shipped(), CONTEXT_INTENTS=frozenset())
+        out["default, no members list"] = patched(shipped(), MEMBERS_WEIGHT=0.0)
+        out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
+        out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
+        out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)
     return out
+
+
+# roles.py's documentation paths before docs_src/, examples_x/ … counted as documentation
+_OLD_DOCS = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?|tutorials?|cookbook|howto)/", re.I)
 
 
 def patched(ask: Ask, **constants: object) -> Ask:
     """The shipped search with module constants of search/multimodal.py
     changed for the call: what each rule is worth (an ablation)."""
-    from cartog_ci.search import multimodal
+    from cartog_ci.search import multimodal, roles
+
+    def where(name: str) -> tuple[object, str]:
+        # ``_roles_NAME``: a constant of search/roles.py
+        return (roles, name[len("_roles") :]) if name.startswith("_roles_") else (multimodal, name)
 
     def run(text: str) -> list[HitRef]:
-        saved = {name: getattr(multimodal, name) for name in constants}
+        saved = {name: getattr(*where(name)) for name in constants}
         for name, value in constants.items():
-            setattr(multimodal, name, value)
+            setattr(*where(name), value)
         _PATCHING.append(True)
         try:
             return ask(text)
         finally:
             _PATCHING.pop()
             for name, value in saved.items():
-                setattr(multimodal, name, value)
+                setattr(*where(name), value)
 
     return run
 
@@ -444,19 +501,19 @@ def evaluate(args: object) -> int:
     model_cache: dict[str, MemoModel] = {}
     ordered: list[DevQuestion] = []
     misses: list[str] = []
+    sources = Sources(rows)
     for pypi in sorted({q.pypi for q in qs}, key=str.lower):
         mine = [q for q in qs if q.pypi == pypi]
-        corpus = corpus_of(pypi)
-        root = corpora.ensure(corpus)
-        db = index_path(corpus)
+        root = sources.root(pypi)
+        db = sources.index(pypi)
         if not args.no_reindex:  # type: ignore[attr-defined]
-            print_err(f"{corpus.requirement}: indexing (incremental) ...")
+            print_err(f"{root.name}: indexing (incremental) ...")
             index(root, db)
         if "model" not in model_cache:
             model_cache["model"] = MemoModel(model_from_config(config_mod.load(root), root))
         model = model_cache["model"]
         with SqliteStore(db, readonly=True) as store:
-            asks = systems(store, root, model, args.alternatives)  # type: ignore[attr-defined]
+            asks = systems(store, root, model, args.alternatives, getattr(args, "ablations", False))  # type: ignore[attr-defined]
             for name, ask in asks.items():
                 run = runs.setdefault(name, Run([], [], []))
                 for q in mine:
@@ -491,7 +548,8 @@ def _report(qs: Sequence[DevQuestion], runs: dict[str, Run], skipped: Counter[st
     total = len(qs) + sum(skipped.values())
     print(f"dev set: {total} questions, {len(qs)} asked, {sum(skipped.values())} skipped (target not in the release)"
           + (": " + ", ".join(f"{p} {n}" for p, n in skipped.items()) if skipped else ""))  # fmt: skip
-    print("releases: " + ", ".join(f"{p} {RELEASES[p]}" for p in sorted({q.pypi for q in qs}, key=str.lower)))
+    versions = {q.pypi: q.version for q in qs}
+    print("releases: " + ", ".join(f"{p} {versions[p]}" for p in sorted(versions, key=str.lower)))
     print("cells: MRR@10 / success@10; latency in process, per question, both forms\n")
     print(overall_table(runs))
     steps = ", ".join(f"{step} {statistics.median(ms):.1f}" for step, ms in STEPS.items())

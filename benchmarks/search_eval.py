@@ -730,6 +730,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--save", help="--set dev: write every system's reciprocal ranks to this JSON file")
     parser.add_argument("--baseline", help="--set dev: add the systems of a file written by --save as rows")
     parser.add_argument("--no-reindex", action="store_true", help="--set dev: use the indexes as they are")
+    parser.add_argument("--ablations", action="store_true", help="--set dev: + the search with each ranking rule off")
     parser.add_argument(
         "--alternatives", action="store_true", help="also other presets of multimodal.search and other re-rankers of RRF"
     )

@@ -25,6 +25,7 @@ No thresholds: the table is for reading.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import time
@@ -54,6 +55,7 @@ def run_cli(index: str, repo: str, question: str, runs: int, baseline: str | Non
         try:
             walls: dict[str, list[float]] = {name: [] for name in sides}
             cpus: dict[str, list[float]] = {name: [] for name in sides}
+            answers: dict[str, set[str]] = {name: set() for name in sides}
             loads = [load_average()]
             for name, env in sides.items():  # warm the page cache and the model cache, untimed
                 run_process([PYTHON, "-c", RUN_CLI, *args], env=env)
@@ -63,6 +65,7 @@ def run_cli(index: str, repo: str, question: str, runs: int, baseline: str | Non
                     done = run_process([PYTHON, "-c", RUN_CLI, *args], env=sides[name])
                     walls[name].append(done.wall)
                     cpus[name].append(done.cpu)
+                    answers[name].add(_answer(done.stdout))
             loads.append(load_average())
         finally:
             if baseline:
@@ -73,7 +76,16 @@ def run_cli(index: str, repo: str, question: str, runs: int, baseline: str | Non
     for name in sides:
         w, c = walls[name], cpus[name]
         print(f"| {name} | {median(w):.3f} s ({min(w):.3f}-{max(w):.3f}) | {median(c):.3f} s ({min(c):.3f}-{max(c):.3f}) |")
+    for name in sides:  # the same answer in every run of a side, whatever its timing
+        same = "the same in every run" if len(answers[name]) == 1 else f"{len(answers[name])} different answers"
+        print(f"{name}: hits {same}: {next(iter(answers[name])) if len(answers[name]) == 1 else ''}")
     return 0
+
+
+def _answer(stdout: str) -> str:
+    """The hits a run printed (file:line and name of each), without timings."""
+    hits = (re.match(r"(\S+:\d+)\s+\w+\s+(\S+)", line) for line in stdout.splitlines())
+    return " | ".join(f"{m.group(1)} {m.group(2)}" for m in hits if m)
 
 
 def run_sessions(runs: int) -> int:

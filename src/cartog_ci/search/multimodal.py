@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from cartog_ci.search.fuse import rrf
 from cartog_ci.search.intent import Intent, classify, is_description, overridden
 from cartog_ci.search.rerank import Candidate, Reranker
 from cartog_ci.domain.marks import unembedded
+from cartog_ci.search.declarations import ASKS_DECLARATION, ASKS_DOUBLE, is_declaration, is_test_double
 from cartog_ci.search.roles import ROLES, asked_roles, marks_of, role_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -80,6 +82,23 @@ CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # question about behaviour, unless the question asks for it; vendored and
 # built code counts DEMOTION for every question.
 ROLE_DEMOTED_INTENTS = frozenset({"understand_code"})
+# A class the question names ("… in the SplayList instance", "… of the Celery
+# class") is context for its members, not the answer, unless the question
+# asks for a class: the class counts CONTEXT_FACTOR, its members
+# MEMBER_FACTOR (benchmarks/search_class.py, docs/search.md).
+CONTEXT_INTENTS = frozenset({"understand_code"})
+CONTEXT_FACTOR = 0.5
+MEMBER_FACTOR = 1.0
+# … and its methods, by meaning alone, vote as one more list ("members").
+MEMBERS_WEIGHT = 0.5
+CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
+# A declaration without a body (an interface's or protocol's method, an
+# abstract method, a stub) and a test double named like the real class
+# count DECLARATION_FACTOR / DEMOTION for a question about behaviour,
+# unless it asks for them (search/declarations.py).
+DECLARATION_INTENTS = frozenset({"understand_code"})
+DECLARATION_FACTOR = 0.5
+DOUBLE_INTENTS = frozenset({"understand_code"})
 GRAPH_SEEDS_FROM_HITS = 3  # when the query names nothing, the graph starts from the others' top hits
 PER_FILE_INTENTS: frozenset[str] = frozenset()  # one hit per file dropped answers: only on request
 
@@ -131,7 +150,21 @@ def wanted_kinds(intent: Intent, query: str) -> frozenset[str]:
     "a class which"), empty when it names none (or only modules/constants)."""
     if intent.name not in KIND_INTENTS:
         return frozenset()
-    return frozenset(modalities.kinds_named(query) - modalities.TEXTLESS_KINDS)
+    return frozenset(modalities.kinds_named(_without_named_kinds(query, intent)) - modalities.TEXTLESS_KINDS)
+
+
+def _without_named_kinds(query: str, intent: Intent) -> str:
+    """The question without the kind words that go with a name ("of the
+    Celery class", "the SplayList instance", "method get_loop"): those
+    say what the name is, not what is asked for."""
+    for name in intent.subjects:
+        word = re.escape(name)
+        query = re.sub(
+            rf"\b{word}\s+(?:class|instance|object|method|function|type)s?\b|\b(?:class|method|function)\s+{word}\b",
+            " ",
+            query,
+        )
+    return query
 
 
 def demoted_roles(intent: Intent, query: str) -> frozenset[str]:
@@ -204,6 +237,10 @@ class _Run:
         self.demoted_roles = demoted_roles(intent, query)
         self.boosted = intent.name not in UNBOOSTED_INTENTS
         self.kinds = wanted_kinds(intent, query)
+        self.declarations = intent.name in DECLARATION_INTENTS and not ASKS_DECLARATION.search(query)
+        self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
+        self.context: frozenset[str] | None = None  # the classes the question names as context
+        self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
         self.model_factory = model_factory
         self.candidates = candidates
         self.lists: dict[str, list[str]] = {}
@@ -303,7 +340,37 @@ def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
         partial = weighted_rrf({m: run.lists[m] for m in chosen if m in run.lists}, weights, k=k)
         run.ranked("graph", seeds_from=[f.symbol_id for f in partial])
     lists = {m: run.lists[m] for m in chosen}
+    members = _members_by_meaning(run)
+    if members:
+        lists["members"] = members
+        weights = {**weights, "members": MEMBERS_WEIGHT}
     return "weighted_rrf", _fuse(run, lists, weights, k)
+
+
+def _members_by_meaning(run: _Run) -> list[str]:
+    """The methods of the classes the question names as context, by cosine
+    similarity to the question: a list of their own, so that the one it
+    describes is a candidate even when the whole index's nearest 50 miss it
+    (a class has tens of methods; the index thousands of texts)."""
+    _read_context(run)
+    if not run.context or run.vector is None or MEMBERS_WEIGHT <= 0:
+        return []
+    stored = run.store.vector_model()
+    if stored is None:
+        return []
+    classes = run.store.symbols(list(run.context))
+    ids = [
+        s.id
+        for cls in classes.values()
+        for s in run.store.symbols_in_file(cls.file)
+        if s.parent_id == cls.id and s.kind in ("method", "function")
+    ]
+    vectors = run.store.vectors_for(ids, stored[0])
+    if not vectors:
+        return []
+    query = run.vector / (float(np.linalg.norm(run.vector)) or 1.0)
+    scores = {i: float(v @ query) / (float(np.linalg.norm(v)) or 1.0) for i, v in vectors.items()}
+    return sorted(scores, key=lambda i: (-scores[i], i))[: run.candidates]
 
 
 def _names_are_context(run: _Run, modality: str) -> bool:
@@ -360,18 +427,60 @@ def _anchor(run: _Run, chosen: Sequence[str], k: int) -> None:
 
 def _fuse(run: _Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int) -> list[Fused]:
     ids = list(dict.fromkeys(i for items in lists.values() for i in items))
-    factors = {i: _factor(run, s, boosted=True) for i, s in run.store.symbols(ids).items()}
+    symbols = run.store.symbols(ids)
+    _read_context(run)
+    _read_declarations(run, symbols)
+    factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
     return weighted_rrf(lists, weights, k=k, factors=factors)
+
+
+def _read_context(run: _Run) -> None:
+    """The classes the question names, when it does not ask for a class:
+    the names it writes as code (its subjects) that are the exact name of a
+    class of the index."""
+    if run.context is not None:
+        return
+    if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds or not run.intent.subjects:
+        run.context = frozenset()
+        return
+    found: set[str] = set()
+    for name in run.intent.subjects:
+        if name[:1].isupper():  # a class name is capitalised; a lower-case subject names a function
+            found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS)
+    run.context = frozenset(found)
+
+
+def _read_declarations(run: _Run, symbols: Mapping[str, Symbol]) -> None:
+    """Which candidates declare without implementing (search/declarations.py);
+    their stored texts are read once per search."""
+    if not run.declarations:
+        return
+    todo = [i for i, s in symbols.items() if i not in run.declared and s.language == "python"]
+    texts = run.store.contents([i for i in todo if symbols[i].kind in ("method", "function")])
+    for i in todo:
+        run.declared[i] = is_declaration(symbols[i], texts.get(i))
 
 
 def _factor(run: _Run, symbol: Symbol, *, boosted: bool) -> float:
     """What multiplies each contribution of ``symbol``: centrality (fused
     lists of the intents that use it), the demotion of its file's role
-    (``demoted_roles``) and of a kind the question did not ask for."""
+    (``demoted_roles``; a test double counts as a test), of a kind the
+    question did not ask for, of a class the question names as context
+    (its members count MEMBER_FACTOR) and of a declaration without a body."""
     boost = centrality_boost(symbol.in_degree) if boosted and run.boosted else 1.0
-    role = DEMOTION if role_of(symbol.file, run.marks) in run.demoted_roles else 1.0
+    role = role_of(symbol.file, run.marks)
+    if not role and run.doubles and is_test_double(symbol):
+        role = "test"
+    demoted = DEMOTION if role in run.demoted_roles else 1.0
     kind = KIND_FACTOR if run.kinds and symbol.kind not in run.kinds else 1.0
-    return boost * role * kind
+    context = 1.0
+    if run.context:
+        if symbol.id in run.context:
+            context = CONTEXT_FACTOR
+        elif symbol.parent_id in run.context:
+            context = MEMBER_FACTOR
+    declared = DECLARATION_FACTOR if run.declared.get(symbol.id) else 1.0
+    return boost * demoted * kind * context * declared
 
 
 def _demoted(run: _Run, ids: Sequence[str]) -> set[str]:

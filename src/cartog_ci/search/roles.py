@@ -30,8 +30,9 @@ _TEST = re.compile(
     re.IGNORECASE,
 )
 _DOCS = re.compile(
-    # not scripts/ or tools/: alembic/script/ and mrjob/tools/ are the library
-    r"(^|/)(docs?|documentation|examples?|samples?|demos?|tutorials?|cookbook|howto)/",
+    # not scripts/ or tools/: alembic/script/ and mrjob/tools/ are the library;
+    # docs_src/, doc-source/, examples_async/: the code of the documentation (fastapi's tutorials)
+    r"(^|/)(docs?|documentation|examples?|samples?|demos?|tutorials?|cookbook|howto)([-_][a-z0-9]+)?/",
     re.IGNORECASE,
 )
 _CHANGELOG = re.compile(

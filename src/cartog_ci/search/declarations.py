@@ -1,0 +1,95 @@
+"""What a symbol is beside its file's role (search/roles.py): a declaration
+without a body, or a test double named like the class it stands in for.
+Search ranks both below the implementation for a question about behaviour,
+unless the question asks for them (docs/search.md).
+
+Read from what the index already holds for each candidate: the symbol's
+name, decorators, signature and file, and its stored search text (the
+significant lines of its source, ``embed/text.py``). No parsing.
+
+- a **declaration** is a method or function whose body is nothing but a
+  docstring, ``...``, ``pass``, ``raise NotImplementedError`` or ``return
+  NotImplemented`` (zope ``I…`` interfaces, ``Protocol`` members, abstract
+  methods, stubs), one decorated ``@abstractmethod`` / ``@overload``, one of
+  a ``.pyi`` stub file, or a class that is a ``Protocol`` or a zope
+  ``Interface``;
+- a **test double** is a class whose name starts with ``Dummy``, ``Fake``,
+  ``Mock``, ``Stub`` or ``Spy`` before a capital (``DummyRequest``), and its
+  members, wherever it lives (``pyramid/testing.py`` is the library).
+"""
+
+from __future__ import annotations
+
+import re
+
+from cartog_ci.domain import Symbol
+
+_ABSTRACT = re.compile(
+    r"^@(?:[\w.]*\.)?(?:abstractmethod|abstractproperty|abstractclassmethod|abstractstaticmethod|overload)\b"
+)
+_STUB_LINE = re.compile(r"^(?:\.\.\.|pass|raise\s+NotImplementedError\b.*|return\s+NotImplemented)\s*;?$")
+_ONE_LINE_STUB = re.compile(r":\s*(?:\.\.\.|pass)\s*$")
+_DEF = re.compile(r"^(?:async\s+)?def\s")
+_QUOTES = re.compile(r"^[rRbBuUfF]{0,2}(\"\"\"|'''|\"|')")
+_DECLARING_BASES = re.compile(r"\(\s*(?:.*[\s,(])?(?:[\w.]*\.)?(?:Protocol|Interface)\b")
+_DOUBLE = re.compile(r"(?:^|\.)(?:Dummy|Fake|Mock|Stub|Spy)[A-Z_]")
+# The stored text is cut at 2048 bytes: a long docstring can hide the body.
+_CUT = 2000
+# Words with which a question asks for declarations.
+ASKS_DECLARATION = re.compile(
+    r"\b(?:interfaces?|abstract|protocols?|declar\w*|stubs?|overloads?|signatures?)\b", re.IGNORECASE
+)
+ASKS_DOUBLE = re.compile(r"\b(?:dummy|dummies|fakes?|mocks?|stubs?|test\s+doubles?|spy|spies)\b", re.IGNORECASE)
+
+
+def is_test_double(symbol: Symbol) -> bool:
+    return symbol.kind in ("class", "method", "function") and _DOUBLE.search(symbol.qualified_name) is not None
+
+
+def is_declaration(symbol: Symbol, content: str | None) -> bool:
+    """``symbol`` declares without implementing (module docstring above)."""
+    if symbol.language != "python":
+        return False
+    if symbol.kind == "class":
+        return _DECLARING_BASES.search(symbol.signature) is not None
+    if symbol.kind not in ("method", "function"):
+        return False
+    if symbol.file.endswith(".pyi") or any(_ABSTRACT.match(d) for d in symbol.decorators):
+        return True
+    if not content or len(content.encode()) >= _CUT:
+        return False
+    return _bodyless(content.splitlines())
+
+
+def _bodyless(lines: list[str]) -> bool:
+    code = [line.strip() for line in lines if line.strip() and not line.startswith("// File:")]
+    while code and code[0].startswith("@"):
+        code.pop(0)
+    if not code or not _DEF.match(code[0]):
+        return False
+    # the signature, over as many lines as it takes
+    while code and not code[0].endswith(":"):
+        if _ONE_LINE_STUB.search(code[0]):
+            return True
+        code.pop(0)
+    if not code:
+        return False
+    code.pop(0)
+    code = _without_docstring(code)
+    return all(_STUB_LINE.match(line) for line in code)
+
+
+def _without_docstring(code: list[str]) -> list[str]:
+    if not code:
+        return code
+    opening = _QUOTES.match(code[0])
+    if opening is None:
+        return code
+    quote = opening.group(1)
+    rest = code[0][opening.end() :]
+    if quote in rest:  # closed on its first line
+        return code[1:]
+    for n, line in enumerate(code[1:], start=1):
+        if quote in line:
+            return code[n + 1 :]
+    return []

@@ -1,0 +1,249 @@
+"""Questions that name the class of the method they ask about (docs/search.md,
+"What is the answer"): a real repository in tmp_path with a class and its
+method, an interface, a protocol and an abstract base declaring the same
+method with the same words, a test double named like the class and a
+tutorial under docs_src/, indexed into each backend and embedded with the
+real ONNX model."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cartog_ci import workspace
+from cartog_ci.embed.base import EmbeddingModel
+from cartog_ci.embed.pipeline import embed_pending
+from cartog_ci.search.declarations import is_declaration, is_test_double
+from cartog_ci.search.intent import classify
+from cartog_ci.search.multimodal import (
+    CONTEXT_FACTOR,
+    DECLARATION_FACTOR,
+    DEMOTION,
+    MEMBER_FACTOR,
+    MultimodalOptions,
+    MultimodalResult,
+    search,
+    wanted_kinds,
+)
+from cartog_ci.search.rerank import BlendReranker
+from cartog_ci.search.roles import role_of
+from cartog_ci.store.base import Store
+from tests.testing.fixtures import commit, database, index, init_repo, open_store, write
+
+pytestmark = pytest.mark.usefixtures("module_database")
+
+LISTS_PY = '''\
+"""Lists that move their items."""
+
+
+class SplayList(list):
+    """A list that moves the items it is asked about to the front."""
+
+    def shift(self, item_index, dest_index=0):
+        if item_index == dest_index:
+            return
+        item = self.pop(item_index)
+        self.insert(dest_index, item)
+
+    def swap(self, first, second):
+        """Exchange two items in place."""
+        self[first], self[second] = self[second], self[first]
+'''
+INTERFACES_PY = '''\
+from zope.interface import Interface
+
+
+class IShifting(Interface):
+    """Something that moves its items."""
+
+    def shift(item_index, dest_index=0):
+        """Shift the item at the given index to the destination index."""
+'''
+PROTOCOLS_PY = '''\
+from typing import Protocol
+
+
+class Shifting(Protocol):
+    def shift(self, item_index: int, dest_index: int = 0) -> None:
+        """Shift the item at the given index to the destination index."""
+        ...
+'''
+BASE_PY = '''\
+import abc
+
+
+class ShiftingBase(abc.ABC):
+    @abc.abstractmethod
+    def shift(self, item_index, dest_index=0):
+        """Shift the item at the given index to the destination index."""
+
+    def unimplemented_shift(self, item_index, dest_index=0):
+        """Shift the item at the given index to the destination index, some day."""
+        raise NotImplementedError("subclasses shift")
+'''
+STUB_PYI = '''\
+class SplayList(list):
+    def shift(self, item_index: int, dest_index: int = ...) -> None: ...
+'''
+TESTING_PY = '''\
+class DummySplayList:
+    """Stands in for a SplayList in the tests of its users."""
+
+    def __init__(self):
+        self.calls = []
+
+    def shift(self, item_index, dest_index=0):
+        """Shift the item at the given index to the destination index."""
+        self.calls.append((item_index, dest_index))
+'''
+TUTORIAL_PY = '''\
+from lists import SplayList
+
+
+def shift_the_item_at_the_given_index():
+    """Shift the item at the given index to the destination index of a SplayList."""
+    items = SplayList([1, 2, 3])
+    items.shift(2, 0)
+    print(items)
+'''
+QUESTION = "Shift the item at the given index to the destination index in the SplayList instance."
+ANSWER = "lists.py:method:SplayList.shift"
+CLASS = "lists.py:class:SplayList"
+DECLARATIONS = {
+    "interfaces.py:method:IShifting.shift",
+    "protocols.py:method:Shifting.shift",
+    "base.py:method:ShiftingBase.shift",
+    "base.py:method:ShiftingBase.unimplemented_shift",
+    "lists.pyi:method:SplayList.shift",
+}
+
+
+@pytest.fixture(scope="module")
+def real_model(tmp_path_factory: pytest.TempPathFactory) -> EmbeddingModel:
+    from cartog_ci.embed.onnx import load_default_model
+
+    return load_default_model(tmp_path_factory.mktemp("model-cache"))
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
+    repo = init_repo(tmp_path_factory.mktemp("class-questions") / "splay")
+    write(
+        repo,
+        {
+            "lists.py": LISTS_PY,
+            "lists.pyi": STUB_PYI,
+            "interfaces.py": INTERFACES_PY,
+            "protocols.py": PROTOCOLS_PY,
+            "base.py": BASE_PY,
+            "testing.py": TESTING_PY,
+            "docs_src/tutorial001.py": TUTORIAL_PY,
+        },
+    )
+    commit(repo, "splay lists")
+    with database(module_backend):
+        index(repo)
+        with workspace.open_store(workspace.locate(str(repo), None), create=True) as store:
+            embed_pending(store, lambda: real_model, config_key="default")
+    return repo
+
+
+@pytest.fixture
+def store(repo: Path) -> Iterator[Store]:
+    with open_store(repo) as s:
+        yield s
+
+
+def ask(store: Store, model: EmbeddingModel, query: str) -> MultimodalResult:
+    return search(
+        store, query, model_factory=lambda: model, reranker=BlendReranker(), options=MultimodalOptions(limit=20)
+    )
+
+
+def factors(result: MultimodalResult) -> dict[str, float]:
+    """Each hit's factor, read back from its contributions (weight × factor / (k + rank + 1))."""
+    from cartog_ci.search.multimodal import MEMBERS_WEIGHT, WEIGHTS
+
+    weights = {**WEIGHTS[result.intent.name], "members": MEMBERS_WEIGHT}
+    out = {}
+    for hit in result.hits:
+        values = {
+            round(source["contribution"] * (40 + source["rank"] + 1) / weights["semantic" if name == "rerank" else name], 6)
+            for name, source in hit.sources.items()
+        }
+        assert len(values) == 1, (hit.symbol.id, values)
+        out[hit.symbol.id] = values.pop()
+    return out
+
+
+@pytest.mark.slow
+def test_the_method_comes_first_and_the_class_it_names_counts_as_context(store, real_model):
+    result = ask(store, real_model, QUESTION)
+    assert (result.intent.name, result.fusion_strategy) == ("understand_code", "weighted_rrf")
+    found = [h.symbol.id for h in result.hits]
+    assert found[0] == ANSWER
+    got = factors(result)
+    assert got[CLASS] == pytest.approx(CONTEXT_FACTOR)
+    assert got[ANSWER] == pytest.approx(MEMBER_FACTOR)
+    # the methods of the classes named SplayList (the stub's too) by meaning: a list of their own
+    members = {h.symbol.id for h in result.hits if "members" in h.sources}
+    assert members == {ANSWER, "lists.py:method:SplayList.swap", "lists.pyi:method:SplayList.shift"}
+    for declaration in DECLARATIONS & set(got):
+        assert got[declaration] == pytest.approx(DECLARATION_FACTOR)
+        assert found.index(declaration) > found.index(ANSWER)
+    # the test double counts as a test, the tutorial as documentation
+    assert got["testing.py:method:DummySplayList.shift"] == pytest.approx(DEMOTION)
+    assert got["docs_src/tutorial001.py:function:shift_the_item_at_the_given_index"] == pytest.approx(DEMOTION)
+
+
+@pytest.mark.slow
+def test_a_question_that_asks_for_the_interface_or_a_class_does_not_demote_them(store, real_model):
+    result = ask(store, real_model, "The interface method that shifts the item at the given index to the destination.")
+    got = factors(result)
+    assert got["interfaces.py:method:IShifting.shift"] == 1.0
+    result = ask(store, real_model, "The class that moves the items of a list it is asked about, a SplayList.")
+    got = factors(result)
+    assert got[CLASS] == 1.0  # asked for a class: the one it names is a candidate, not context
+    assert got[ANSWER] < 1.0  # a method, when a class was asked for
+
+
+def test_the_kind_words_that_go_with_a_name_do_not_ask_for_that_kind():
+    for query, kinds in (
+        ("Return the loop of the Runner class.", set()),
+        ("Shift the item in the SplayList instance.", set()),
+        ("The class that shifts the items of a SplayList.", {"class"}),
+        ("This method shifts the items of a SplayList.", {"method"}),
+    ):
+        assert wanted_kinds(classify(query), query) == kinds, query
+
+
+@pytest.mark.slow  # the repository is embedded with the real model
+def test_declarations_and_test_doubles_are_read_from_the_stored_symbols(store):
+    methods = {s.id: s for path in ("lists.py", "lists.pyi", "interfaces.py", "protocols.py", "base.py", "testing.py")
+               for s in store.symbols_in_file(path) if s.kind in ("method", "class")}  # fmt: skip
+    texts = store.contents(list(methods))
+    declared = {i for i, s in methods.items() if is_declaration(s, texts.get(i))}
+    assert declared == DECLARATIONS | {"interfaces.py:class:IShifting", "protocols.py:class:Shifting"}
+    doubles = {i for i, s in methods.items() if is_test_double(s)}
+    assert doubles == {
+        "testing.py:class:DummySplayList",
+        "testing.py:method:DummySplayList.__init__",
+        "testing.py:method:DummySplayList.shift",
+    }
+
+
+@pytest.mark.parametrize(
+    ("path", "role"),
+    [
+        ("docs_src/tutorial001.py", "docs"),
+        ("docs_src/body/tutorial002_an.py", "docs"),
+        ("doc-source/conf.py", "docs"),
+        ("examples_async/server.py", "docs"),
+        ("pkg/docstring.py", ""),
+        ("documents/model.py", ""),
+    ],
+)
+def test_the_code_of_the_documentation_is_documentation(path, role):
+    assert role_of(path) == role
