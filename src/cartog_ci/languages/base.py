@@ -462,7 +462,7 @@ def parse_parameters(params: str) -> list[Parameter]:
     """The parameters of a Python/JS-like parameter list's text."""
     out: list[Parameter] = []
     keyword_only = False
-    for raw in top_level_split(params, ","):
+    for raw in _lambdas_joined(top_level_split(params, ",")):
         has_default = len(top_level_split(raw, "=")) > 1
         declared = top_level_split(top_level_split(raw, "=")[0], ":")
         name = _WS.sub(" ", declared[0]).strip()
@@ -481,6 +481,30 @@ def parse_parameters(params: str) -> list[Parameter]:
         else:
             out.append(Parameter(name, "keyword" if keyword_only else "positional", optional, annotation))
     return out
+
+
+_LAMBDA = re.compile(r"\s*lambda\b")
+
+
+def _lambdas_joined(pieces: list[str]) -> list[str]:
+    """Python's ``cb=lambda a, b: a``: a lambda's own parameters are split
+    off at the commas before its colon; joined back into its parameter."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and _open_lambda(out[-1]):
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return out
+
+
+def _open_lambda(raw: str) -> bool:
+    """A parameter whose default is a lambda whose colon is not there yet."""
+    value = top_level_split(raw, "=")
+    if len(value) < 2:
+        return False
+    default = "=".join(value[1:])
+    return bool(_LAMBDA.match(default)) and len(top_level_split(default, ":")) < 2
 
 
 def keyword_verdict(old: list[Parameter], new: list[Parameter], *, names_matter: bool) -> str:
