@@ -62,6 +62,7 @@ CALLBACK_CALLS = frozenset(
 )
 CALLBACK_KEYWORDS = frozenset("callback errback on_error on_success handler func target".split())
 DEFAULT_CORPORA = ("scrapy", "medium", "fastapi", "prefect", "large")
+MISSES = False
 
 
 @dataclass(frozen=True)
@@ -426,6 +427,8 @@ def judge(sites: list[Site], db: Path, src: Path) -> dict[str, dict[str, int]]:
         if site.pattern == "dispatch":
             found = reached.get(site, False)
             c["found"] += found
+            if MISSES and not found:
+                print(f"  miss dispatch {site.caller} -> {site.truth}")
             c["answered"] += found
             c["right"] += found
             continue
@@ -436,6 +439,8 @@ def judge(sites: list[Site], db: Path, src: Path) -> dict[str, dict[str, int]]:
             c["wrong"] += bool(answers)
             continue
         c["found"] += site.truth in answers
+        if MISSES and site.truth not in answers:
+            print(f"  miss {site.pattern} {site.file}:{site.line} {site.name} -> {site.truth}; ours {sorted(answers)}")
         c["answered"] += bool(answers)
         c["right"] += bool(answers) and answers <= {site.truth}
     return counts
@@ -479,7 +484,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--per-pattern", type=int, default=12, help="sites sampled per pattern and corpus (default 12)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--list", metavar="PATTERN", help="print the sampled sites of a pattern, to read them")
+    parser.add_argument("--misses", action="store_true", help="print each site not found")
     args = parser.parse_args(argv)
+    global MISSES
+    MISSES = args.misses
     total: dict[str, dict[str, int]] = {p: defaultdict(int) for p in PATTERNS}  # type: ignore[misc]
     for corpus in corpora.select(args.corpus, DEFAULT_CORPORA):
         root = corpora.ensure(corpus)

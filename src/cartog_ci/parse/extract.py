@@ -793,6 +793,9 @@ def extract_rows(
         if kind == VALUE:
             if (owner, qualifier, name) in values or _variable(held, defs, types, owner, qualifier, name, spec.self_names):
                 continue  # named before in this scope, or a variable
+            head = qualifier.partition(".")[0] if qualifier is not None else ""
+            if head == "<expr>" or head and (_in_scope(local.get(head), at) or _assigned(held, defs, owner, head)):
+                continue  # `request.url`: of a parameter or a variable of no known type, no value says what it is
             values.add((owner, qualifier, name))
             edges.append((source_id, name, _CALLS, path, line, qualifier, VALUE, None, None))
         elif name:

@@ -99,6 +99,34 @@
      (default_parameter name: (identifier) @local.definition)
      (list_splat_pattern (identifier) @local.definition)
      (dictionary_splat_pattern (identifier) @local.definition)])) @local.scope
+; A loop's, a comprehension's and a `with`'s own names, in their statement.
+(for_statement
+  left: [(identifier) @local.definition
+         (pattern_list (identifier) @local.definition)
+         (tuple_pattern (identifier) @local.definition)]) @local.scope
+(list_comprehension
+  (for_in_clause
+    left: [(identifier) @local.definition
+           (pattern_list (identifier) @local.definition)
+           (tuple_pattern (identifier) @local.definition)])) @local.scope
+(set_comprehension
+  (for_in_clause
+    left: [(identifier) @local.definition
+           (pattern_list (identifier) @local.definition)
+           (tuple_pattern (identifier) @local.definition)])) @local.scope
+(dictionary_comprehension
+  (for_in_clause
+    left: [(identifier) @local.definition
+           (pattern_list (identifier) @local.definition)
+           (tuple_pattern (identifier) @local.definition)])) @local.scope
+(generator_expression
+  (for_in_clause
+    left: [(identifier) @local.definition
+           (pattern_list (identifier) @local.definition)
+           (tuple_pattern (identifier) @local.definition)])) @local.scope
+(with_statement
+  (with_clause
+    (with_item value: (as_pattern alias: (as_pattern_target (identifier) @local.definition))))) @local.scope
 
 ; Functions named as values, not called there: passed as an argument or a
 ; keyword argument (`errback=self._on_retry`), assigned (`handler = f`),
@@ -123,20 +151,13 @@
  (tuple (attribute) @name)
  (set (attribute) @name)
  (return_statement (attribute) @name)
- ; a `@property` is read wherever a value is: a condition, an operand, a
- ; formatted, subscripted or iterated value
+ ; a `@property` is read where a value is tested or compared: a condition,
+ ; `not`, `and`/`or`, a comparison; or formatted
  (if_statement condition: (attribute) @name)
  (elif_clause condition: (attribute) @name)
  (while_statement condition: (attribute) @name)
- (conditional_expression (attribute) @name)
  (not_operator argument: (attribute) @name)
  (boolean_operator (attribute) @name)
  (comparison_operator (attribute) @name)
- (binary_operator (attribute) @name)
- (augmented_assignment right: (attribute) @name)
- (interpolation expression: (attribute) @name)
- (subscript value: (attribute) @name)
- (for_statement right: (attribute) @name)
- (for_in_clause right: (attribute) @name)
- (yield (attribute) @name)] @reference.value
+ (interpolation expression: (attribute) @name)] @reference.value
  (#not-match? @name "[.](_*[A-Z][^.]*|__[^.]*)$"))
