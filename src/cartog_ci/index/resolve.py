@@ -1381,9 +1381,20 @@ class Resolver:
                 and (not methods_only or self._method_like(symbol))
                 and (not types_only or symbol.kind in TYPE_KINDS)
                 and symbol.kind not in ("section", "constant")
+                and not (_scope(symbol).nested_are_local and self._in_callable(symbol))
             ):
                 candidates.append(i)
         return tuple(candidates), self._pick(candidates, "unique")
+
+    def _in_callable(self, symbol: Symbol) -> bool:
+        """Whether the symbol is defined inside a function or method (a
+        test's helper, a local class and its methods)."""
+        parent = self.t.by_id.get(symbol.parent_id) if symbol.parent_id else None
+        while parent is not None and parent.kind != "module":
+            if parent.kind in CALLABLE_KINDS:
+                return True
+            parent = self.t.by_id.get(parent.parent_id) if parent.parent_id else None
+        return False
 
     def _method_like(self, symbol: Symbol) -> bool:
         """What `x.m()` may call when x's type is unknown: a method, or a

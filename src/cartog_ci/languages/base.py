@@ -132,6 +132,10 @@ class ScopeRules:
     # Whether a name-only guess must pass ``Language.may_guess`` (Rust: in the
     # same package, never a method for a bare name).
     scoped_guesses: bool = False
+    # Whether a definition nested in a function is that function's own name
+    # (Python): a name-only guess never lands there, from anywhere (from
+    # inside the function, its scope found it before any guess).
+    nested_are_local: bool = False
     # Rust: a call's qualifier may be a module path (`crate::a::f()`,
     # `super::f()`, `child::f()`), tried through the module finder before any
     # guess; `super` is then the parent module, not a base class.

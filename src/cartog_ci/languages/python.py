@@ -296,21 +296,6 @@ class Python(Language):
         line = callee.start_point[0] + 1
         return Call(_text(name), qualifier, line, positional, tuple(keywords), spread, receiver=bool(qualifier))
 
-    def may_guess(self, project: Project, source: Symbol, candidate: Symbol, *, bare: bool) -> bool:
-        """A definition nested in a function (a test's helper `call_next`, a
-        local `class Fake`) is that function's own name: a name-only guess
-        from outside it never lands there (from inside, its scope found it
-        before any guess)."""
-        parent = candidate.parent_id
-        while parent is not None:
-            found = project.by_id.get(parent)
-            if found is None or found.kind == "module":
-                return True
-            if found.kind in CALLABLE_KINDS:
-                return _inside(project, source, found.id)
-            parent = found.parent_id
-        return True
-
     def check_call(
         self, target: Symbol, old: Symbol | None, call: Call, overloads: Sequence[Symbol]
     ) -> CallCheck | None:
@@ -360,16 +345,6 @@ class Python(Language):
         return keyword_verdict(before, after, names_matter=True)
 
 
-def _inside(project: Project, source: Symbol, scope_id: str) -> bool:
-    """Whether ``source`` is the scope ``scope_id`` or nested in it."""
-    current: Symbol | None = source
-    while current is not None:
-        if current.id == scope_id:
-            return True
-        current = project.by_id.get(current.parent_id) if current.parent_id else None
-    return False
-
-
 PYTHON = Python(
     name="python",
     package_files=("__init__",),
@@ -391,7 +366,7 @@ PYTHON = Python(
         builtins=frozenset(dir(builtins)),
         submodule_imports=True,
         methods_declared_apart=False,
-        scoped_guesses=True,
+        nested_are_local=True,
     ),
     # tests.py: Django's and many unittest projects' test module
     test_files=r"(^|/)(test_[^/]*\.py|[^/]*_test\.py|tests\.py|conftest\.py)$",

@@ -130,7 +130,7 @@
 
 ; Functions named as values, not called there: passed as an argument or a
 ; keyword argument (`errback=self._on_retry`), assigned (`handler = f`),
-; stored in a dict, list, tuple or set, returned. A `calls` edge marked as
+; stored in a dict, list or set; `return self.m`. A `calls` edge marked as
 ; a value (the resolver answers it only with a function or method the name
 ; surely means: index/resolve.py `_value`). A name that is a class
 ; (capitalized), a dunder or a common builtin is none.
@@ -139,25 +139,24 @@
   (assignment right: (identifier) @name)
   (pair value: (identifier) @name)
   (list (identifier) @name)
-  (tuple (identifier) @name)
-  (set (identifier) @name)
-  (return_statement (identifier) @name)] @reference.value
+  (set (identifier) @name)] @reference.value
   (#not-match? @name "^(_*[A-Z]|__|(str|int|float|bool|bytes|dict|list|tuple|set|object|type|len|super|self|cls)$)"))
 ([(argument_list (attribute) @name)
  (keyword_argument value: (attribute) @name)
  (assignment right: (attribute) @name)
  (pair value: (attribute) @name)
  (list (attribute) @name)
- (tuple (attribute) @name)
  (set (attribute) @name)
  (return_statement (attribute) @name)
  ; a `@property` is read where a value is tested or compared: a condition,
- ; `not`, `and`/`or`, a comparison; or formatted
+ ; `not`, `and`/`or`, a comparison
  (if_statement condition: (attribute) @name)
  (elif_clause condition: (attribute) @name)
  (while_statement condition: (attribute) @name)
  (not_operator argument: (attribute) @name)
  (boolean_operator (attribute) @name)
- (comparison_operator (attribute) @name)
- (interpolation expression: (attribute) @name)] @reference.value
+ (comparison_operator (attribute) @name)] @reference.value
  (#not-match? @name "[.](_*[A-Z][^.]*|__[^.]*)$"))
+; `self.logger.info()`: `self.logger` is read (a property of the class, often)
+((attribute object: (attribute object: (identifier) @_self) @name) @reference.value
+  (#match? @_self "^(self|cls)$"))
