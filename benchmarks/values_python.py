@@ -73,6 +73,7 @@ class Site:
     name: str
     truth: str | None  # "file:qualified_name" of the target, None: no project target
     caller: str = ""  # dispatch: "file:qualified_name" of the base method that calls
+    scope: tuple[int, int] = (0, 0)  # the lines of the function around a value site
 
 
 # --- the project's definitions, read with ast ------------------------------
@@ -226,7 +227,11 @@ class _Finder(ast.NodeVisitor):
         if truth is None:
             return
         name = expr.id if isinstance(expr, ast.Name) else expr.attr  # type: ignore[union-attr]
-        self.sites.append(Site(pattern, self.file, expr.lineno, name, truth))
+        self.sites.append(Site(pattern, self.file, expr.lineno, name, truth, scope=self._scope()))
+
+    def _scope(self) -> tuple[int, int]:
+        method = self.method
+        return (method.lineno, method.end_lineno or method.lineno) if method is not None else (0, 0)
 
     def _assigned_calls(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """``f = helper`` (once in the function) … ``f(...)``."""
@@ -315,7 +320,7 @@ class _Finder(ast.NodeVisitor):
             truth = self.p.method_in_hierarchy(self.cls, node.attr)
             target = self._function(truth) if truth else None
             if target is not None and _is_property(target):
-                self.sites.append(Site("property", self.file, node.lineno, node.attr, truth))
+                self.sites.append(Site("property", self.file, node.lineno, node.attr, truth, scope=self._scope()))
         self.generic_visit(node)
 
     def _function(self, target: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -416,8 +421,14 @@ def _qualified(target_id: str | None) -> str | None:
 def judge(sites: list[Site], db: Path, src: Path) -> dict[str, dict[str, int]]:
     con = sqlite3.connect(db)
     edges: dict[tuple[str, int, str], set[str | None]] = defaultdict(set)
-    for file, line, name, target in con.execute("SELECT file, line, target_name, target_id FROM edges WHERE kind = 'calls'"):
+    # a value named again in one scope is one edge, at its first line: found
+    # anywhere in the function around the site
+    values: dict[tuple[str, str], list[tuple[int, str | None]]] = defaultdict(list)
+    query = "SELECT file, line, target_name, target_id, alias FROM edges WHERE kind = 'calls'"
+    for file, line, name, target, alias in con.execute(query):
         edges[(file, line, name)].add(_qualified(target))
+        if alias == "value":
+            values[(file, name)].append((line, _qualified(target)))
     counts: dict[str, dict[str, int]] = {p: defaultdict(int) for p in PATTERNS}  # type: ignore[misc]
     dispatch = [s for s in sites if s.pattern == "dispatch"]
     reached = _impacted(db, src, dispatch) if dispatch else {}
@@ -433,6 +444,9 @@ def judge(sites: list[Site], db: Path, src: Path) -> dict[str, dict[str, int]]:
             c["right"] += found
             continue
         answers = {t for t in edges.get((site.file, site.line, site.name), set()) if t is not None}
+        if site.scope != (0, 0) and not answers:
+            low, high = site.scope
+            answers = {t for line, t in values.get((site.file, site.name), []) if t is not None and low <= line <= high}
         if site.truth is None:  # a library call: any project target is wrong
             c["answered"] += bool(answers)
             c["right"] += 0

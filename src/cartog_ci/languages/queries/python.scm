@@ -130,7 +130,7 @@
 
 ; Functions named as values, not called there: passed as an argument or a
 ; keyword argument (`errback=self._on_retry`), assigned (`handler = f`),
-; stored in a dict, list or set; `return self.m`. A `calls` edge marked as
+; stored in a dict, list, tuple or set; `return self.m`. A `calls` edge marked as
 ; a value (the resolver answers it only with a function or method the name
 ; surely means: index/resolve.py `_value`). A name that is a class
 ; (capitalized), a dunder or a common builtin is none.
@@ -139,6 +139,7 @@
   (assignment right: (identifier) @name)
   (pair value: (identifier) @name)
   (list (identifier) @name)
+  (tuple (identifier) @name)
   (set (identifier) @name)] @reference.value
   (#not-match? @name "^(_*[A-Z]|__|(str|int|float|bool|bytes|dict|list|tuple|set|object|type|len|super|self|cls)$)"))
 ([(argument_list (attribute) @name)
@@ -146,6 +147,7 @@
  (assignment right: (attribute) @name)
  (pair value: (attribute) @name)
  (list (attribute) @name)
+ (tuple (attribute) @name)
  (set (attribute) @name)
  (return_statement (attribute) @name)
  ; a `@property` is read where a value is tested or compared: a condition,
