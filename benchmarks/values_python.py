@@ -34,6 +34,29 @@ figure is the number of edges that name one anyway (wrong).
 from a call). A site is found when an edge of that file, line and name goes
 to the truth; precision is over the sites where our edge names a project
 target.
+
+Measured (default corpora and sample, 12 sites a pattern and corpus; before:
+main at 45b0762, after: this branch at 3879108; 2 shared cores, load ~20):
+
+=========  =====  =============  ==============
+pattern    sites  recall before  recall after
+=========  =====  =============  ==============
+assigned   18     0.39 (7/18)    1.00 (18/18)
+keyword    58     0.00 (0/58)    0.97 (56/58)
+argument   60     0.00 (0/60)    0.97 (58/60)
+stored     48     0.00 (0/48)    0.79 (38/48)
+callback   49     0.00 (0/49)    1.00 (49/49)
+attribute  23     0.13 (3/23)    1.00 (23/23)
+property   48     0.04 (2/48)    0.85 (41/48)
+dispatch   51     0.00 (0/51)    0.96 (49/51)
+library    60     8 wrong edges  0 wrong edges
+=========  =====  =============  ==============
+
+Precision 1.00 on every pattern, before and after. Seven of the ten
+``stored`` misses are prefect's ``@pytest.mark.parametrize([(create_hook,
+...)])`` on test methods: the decorator runs in the class, whose one edge
+for that value is at the first such line, outside the method this
+benchmark gives the site.
 """
 
 from __future__ import annotations
