@@ -100,6 +100,7 @@ CORPORA: dict[str, Corpus] = {
         Corpus("scrapy", "Scrapy", "2.11.0", "scrapy/http/request/__init__.py"),
         Corpus("rich", "rich", "13.7.1", "rich/table.py"),
         Corpus("prefect", "prefect", "3.0.0", "src/prefect/flows.py"),
+        Corpus("fastapi", "fastapi", "0.115.0", "fastapi/routing.py"),
     )
 }
 # The size ladder of the index benchmarks; the other entries serve the

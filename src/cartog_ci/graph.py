@@ -158,12 +158,18 @@ def impact(
         dispatched = _dispatching(store, frontier) if "calls" in kinds and level == 1 else {}
         through = built | dispatched
         incoming += store.edges_to(list(through), ("calls",)) if through else []
+        # `self.m()` / `cls.m()` in a base class reaches an override of m
+        overridden = _overridden(store, frontier) if "calls" in kinds and level == 1 else {}
+        incoming += _self_calls(store, overridden)
+        through = through | {base: method for base, (method, _) in overridden.items()}
         for edge in incoming:
             source = edge.source_id
             if source in paths or edge.target_id is None:
                 continue
             paths[source] = paths[through.get(edge.target_id, edge.target_id)] + (source,)
-            via[source] = "interface" if edge.target_id in dispatched else edge.kind
+            via[source] = (
+                "interface" if edge.target_id in dispatched else "override" if edge.target_id in overridden else edge.kind
+            )
             order.append(source)
             next_frontier.append(source)
         frontier = next_frontier
@@ -174,6 +180,50 @@ def impact(
 
 
 _INTERFACE_KINDS = frozenset({"interface", "trait"})
+# The receivers a method calls its own object's methods through (Python).
+_SELF_RECEIVERS = frozenset({"self", "cls"})
+
+
+def _overridden(store: Store, ids: Sequence[str]) -> dict[str, tuple[str, set[str]]]:
+    """base method ID -> (the method among ``ids`` that overrides it, the
+    classes whose own ``self.m()`` may reach that override: the override's
+    class and its ancestors). Python only: a language with interfaces
+    dispatches through them (``_dispatching``)."""
+    out: dict[str, tuple[str, set[str]]] = {}
+    for method in store.symbols(ids).values():
+        if method.kind != "method" or method.language != "python" or method.parent_id is None:
+            continue
+        ancestors = [method.parent_id]
+        seen = {method.parent_id}
+        while ancestors:
+            current = ancestors.pop()
+            for edge in store.edges_from([current], ("inherits",)):
+                base = edge.target_id
+                if base is None or base in seen:
+                    continue
+                seen.add(base)
+                ancestors.append(base)
+                file = base.split(":", 1)[0]
+                for s in store.symbols_in_file(file):
+                    if s.parent_id == base and s.name == method.name and s.kind == "method":
+                        out.setdefault(s.id, (method.id, seen))
+    return out
+
+
+def _self_calls(store: Store, overridden: dict[str, tuple[str, set[str]]]) -> list[Edge]:
+    """The calls of the overridden base methods made through ``self.`` or
+    ``cls.`` in a class the override's object may be (its class, its bases)."""
+    if not overridden:
+        return []
+    found: list[Edge] = []
+    edges = [e for e in store.edges_to(list(overridden), ("calls",)) if e.qualifier in _SELF_RECEIVERS]
+    sources = store.symbols({e.source_id for e in edges})
+    for edge in edges:
+        source = sources.get(edge.source_id)
+        _, classes = overridden[edge.target_id or ""]
+        if source is not None and source.parent_id in classes:
+            found.append(edge)
+    return found
 
 
 def _dispatching(store: Store, ids: Sequence[str]) -> dict[str, str]:

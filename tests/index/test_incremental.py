@@ -1171,3 +1171,43 @@ def test_a_python_module_named_like_a_file_extension_is_found_by_its_importers(t
         assert sql_rows(store, calls) == [("pkg/lib.py:function:g", "pkg/y.py:class:C")]
     assert result.edges_resolved == 3  # js.py's import, lib.py's import and call
     assert_as_cold(repo, tmp_path)
+
+
+def test_python_values_and_attributes_incremental_equals_cold(tmp_path: Path) -> None:
+    """Issue 29's patterns, each answer changed by an edit in another file:
+    a value's function, an attribute typed by a parameter, a property."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "pkg/__init__.py": "",
+        "pkg/stats.py": (
+            "class StatsCollector:\n    def inc_value(self, key):\n        pass\n\n"
+            "    @property\n    def total(self):\n        return 1\n"
+        ),
+        "pkg/hooks.py": "def on_done(x):\n    return x\n",
+        "pkg/mw.py": (
+            "from pkg.stats import StatsCollector\nfrom pkg.hooks import on_done\n\n\n"
+            "class Middleware:\n"
+            "    def __init__(self, stats: StatsCollector):\n        self.stats = stats\n\n"
+            "    def process(self, request):\n"
+            "        self.stats.inc_value('a')\n"
+            "        request.add(callback=on_done, errback=self._on_retry)\n"
+            "        f = on_done\n        f(1)\n"
+            "        return self.stats.total\n\n"
+            "    def _on_retry(self):\n        pass\n"
+        ),
+    })  # fmt: skip
+    commit(repo)
+    index(repo)
+    edits = [
+        {"pkg/hooks.py": "def on_done_renamed(x):\n    return x\n"},
+        {"pkg/stats.py": "class StatsCollector:\n    def inc_value(self, key):\n        pass\n\n    total = 3\n"},
+        {"pkg/hooks.py": "def on_done(x):\n    return x\n"},
+        {"pkg/stats.py": (
+            "class Base:\n    def inc_value(self, key):\n        pass\n\n\n"
+            "class StatsCollector(Base):\n    @property\n    def total(self):\n        return 2\n"
+        )},
+    ]  # fmt: skip
+    for files in edits:
+        write(repo, files)
+        index(repo)
+        assert_as_cold(repo, tmp_path)

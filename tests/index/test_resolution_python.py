@@ -213,3 +213,135 @@ def test_super_follows_the_bases_and_an_outside_base_makes_it_external(tmp_path:
         ("headers.py:method:Bare.__init__", None, "external"),
         ("headers.py:method:Odd.__init__", None, "external"),  # Mystery is imported from outside
     }
+
+
+# --- values and attributes (issue 29): each pattern with its negatives -------
+
+_VALUES = {
+    "pkg/__init__.py": "",
+    "pkg/stats.py": (
+        "class StatsCollector:\n"
+        "    def inc_value(self, key):\n        pass\n\n"
+        "    @property\n    def total(self):\n        return 1\n"
+    ),
+    "pkg/mw.py": (
+        "from pkg.stats import StatsCollector\n\n\n"
+        "def on_done(x):\n    return x\n\n\n"
+        "class Middleware:\n"
+        "    def __init__(self, stats: StatsCollector, other):\n"
+        "        self.stats = stats\n"
+        "        self.other = other\n"
+        "        self.limit = 3\n\n"
+        "    def process(self, request, call_next, handler):\n"
+        "        self.stats.inc_value('a')\n"  # 15: typed by the parameter
+        "        self.other.inc_value('b')\n"  # 16: untyped: the name-unique guess
+        "        call_next(request)\n"  # 17: a parameter: no edge
+        "        request.add(errback=self._on_retry, callback=on_done)\n"  # 18: keyword values
+        "        handlers = {'a': on_done, 'b': self._on_retry, 'c': handler}\n"  # 19: dict values
+        "        listed = [self.limit, on_done]\n"  # 20: a data attribute is no value edge
+        "        f = self._on_retry\n"  # 23
+        "        f()\n"  # 22: called through the name it was assigned to
+        "        if self.stats.total > self.limit:\n"  # 23: a property read
+        "            pass\n"
+        "        try:\n            pass\n"
+        "        except KeyError as e:\n"
+        "            e.inc_value()\n"  # 28: a library type's method
+        "        register(self._on_retry)\n"  # 29: an argument
+        "        return handlers, listed, StatsCollector, str\n\n"
+        "    def _on_retry(self):\n        pass\n"
+    ),
+    "tests/test_mw.py": (
+        "def test_x():\n"
+        "    def call_next(r):\n        return r\n"
+        "    call_next(1)\n"
+    ),
+}
+
+
+def test_functions_named_as_values_are_calls_edges_marked_as_values(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, _VALUES)
+    process = "pkg/mw.py:method:Middleware.process"
+    retry = "pkg/mw.py:method:Middleware._on_retry"
+    rows = {
+        (e["line"], e["target_name"], e["target_id"], e["resolution"])  # type: ignore[index]
+        for e in graph["edges"]  # type: ignore[union-attr]
+        if e["source_id"] == process and e["kind"] == "calls"  # type: ignore[index]
+    }
+    assert rows == {
+        (15, "inc_value", "pkg/stats.py:method:StatsCollector.inc_value", "import"),
+        (16, "inc_value", "pkg/stats.py:method:StatsCollector.inc_value", "unique"),
+        (18, "add", None, None),
+        (18, "_on_retry", retry, "parent_scope"),  # a value: once per scope, at its first line
+        (18, "on_done", "pkg/mw.py:function:on_done", "same_file"),
+        (22, "_on_retry", retry, "parent_scope"),  # `f = self._on_retry; f()`
+        (23, "total", "pkg/stats.py:method:StatsCollector.total", "import"),
+        (28, "inc_value", None, "external"),  # `e` holds a KeyError
+        (29, "register", None, None),
+    }  # no edge for `handler`, `call_next` (parameters), `self.limit` (data), `StatsCollector`, `str`
+    # `call_next` is a parameter there, and the test's nested helper is no
+    # guess for a call elsewhere
+    assert _edges(graph, "call_next") == {("tests/test_mw.py:function:test_x", "tests/test_mw.py:function:test_x.call_next", "same_file")}
+
+
+def test_a_value_is_answered_only_with_a_function_its_scope_names(tmp_path: Path) -> None:
+    graph = _graph(tmp_path, {
+        "a.py": "def helper():\n    pass\n\n\nclass Job:\n    def run(self):\n        pass\n",
+        "b.py": (
+            "import a\n\n\n"
+            "def use(job, items):\n"
+            "    keep(job.run, helper, a.helper, items.sort)\n"
+        ),
+    })  # fmt: skip
+    use = "b.py:function:use"
+    # `helper`: not bound in b.py, never a guess; `job.run`, `items.sort`:
+    # of a parameter of no known type, nothing tells what they are (no edge)
+    assert _edges(graph, "helper") == {(use, None, "external"), (use, "a.py:function:helper", "import")}
+    assert _edges(graph, "run") == set()
+    assert _edges(graph, "sort") == set()
+
+
+def test_a_lambda_default_is_one_parameter() -> None:
+    from cartog_ci.languages.base import parameter_list
+
+    params = parameter_list("def f(cb=lambda a, b: a, c=1, *, d=lambda x, y=2: x)")
+    assert params is not None
+    assert [(p.name, p.kind, p.default) for p in params] == [
+        ("cb", "positional", True), ("c", "positional", True), ("d", "keyword", True)
+    ]
+
+
+def test_self_and_cls_calls_in_a_base_class_reach_an_override(tmp_path: Path) -> None:
+    from cartog_ci import graph
+    from cartog_ci.store.sqlite import SqliteStore
+
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "base.py": (
+            "class BaseMutation:\n"
+            "    @classmethod\n    def mutate(cls, info):\n        return cls.perform_mutation(info)\n\n"
+            "    @classmethod\n    def perform_mutation(cls, info):\n        raise NotImplementedError\n\n"
+            "    def direct(self):\n        return BaseMutation.perform_mutation(None)\n"
+        ),
+        "orders.py": (
+            "from base import BaseMutation\n\n\n"
+            "class OrderCreate(BaseMutation):\n"
+            "    @classmethod\n    def perform_mutation(cls, info):\n        return 1\n\n\n"
+            "class Other:\n"
+            "    def perform_mutation(self, info):\n        return 2\n\n"
+            "    def go(self):\n        return self.perform_mutation(None)\n\n\n"
+            "class Sibling(BaseMutation):\n"
+            "    def run(self):\n        return self.perform_mutation(None)\n"
+        ),
+    })  # fmt: skip
+    commit(repo)
+    index(repo)
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as db:
+        override = "orders.py:method:OrderCreate.perform_mutation"
+        reached = {(n.symbol.id, n.depth, n.via) for n in graph.impact(db, [override], depth=1)}
+        # the base's own `cls.perform_mutation()`, not `BaseMutation.perform_mutation`
+        # (no dispatch), not a sibling subclass's `self.` (its object is no OrderCreate)
+        assert reached == {("base.py:method:BaseMutation.mutate", 1, "override")}
+        # the edge stays the base method's: the override's call-site check reads none of them
+        assert {e.source_id for e in db.edges_to([override], ("calls",))} == set()
+        other = "orders.py:method:Other.perform_mutation"
+        assert {(n.symbol.id, n.via) for n in graph.impact(db, [other], depth=1)} == {("orders.py:method:Other.go", "calls")}

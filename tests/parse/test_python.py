@@ -65,6 +65,8 @@ EDGES = {
     ('shop/models/order.py:method:Order.add', None, 'ValueError', 'calls', 'external'),
     ('shop/models/order.py:method:Order.add', None, 'ValueError', 'raises', 'external'),
     ('shop/models/order.py:method:Order.add', None, 'append', 'calls', None),
+    # `self.items.append(…)` reads `self.items` (a value: no method of the class, so external)
+    ('shop/models/order.py:method:Order.add', None, 'items', 'calls', 'external'),
     ('shop/models/order.py:method:Order.checkout', None, 'str', 'references', 'external'),
     ('shop/models/order.py:method:Order.checkout', 'shop/models/base.py:method:Model.save', 'save', 'calls', 'parent_scope'),
     ('shop/models/order.py:method:Order.checkout', 'shop/models/order.py:method:Order.reference', 'reference', 'calls', 'parent_scope'),

@@ -104,7 +104,8 @@ def test_scrapy_2_11_0_to_2_11_1(tmp_path: Path, capsys: pytest.CaptureFixture[s
         c = changed[(file, name)]
         return c["signature_verdict"], [s["verdict"] for s in c["call_sites"]]  # type: ignore[index]
 
-    assert verdicts("scrapy/utils/gz.py", "gunzip") == ("compatible", ["fine"] * 7)
+    # `assertRaises(OSError, gunzip, …)` names it as a value: its call is not read
+    assert verdicts("scrapy/utils/gz.py", "gunzip") == ("compatible", ["fine"] * 5 + [None] + ["fine"] * 2)
     assert changed[("scrapy/utils/gz.py", "gunzip")]["new_signature"] == (
         "def gunzip(data: bytes, *, max_size: int = 0) -> bytes"
     )

@@ -29,6 +29,10 @@ EDGE_KINDS = ("calls", "imports", "inherits", "references", "raises")
 # `[x](docs/a.md)`): the target name is the path as written, resolved by the
 # source language's module finder to the target file's module symbol.
 FILE_QUALIFIER = "<file>"
+# The alias of a ``calls`` edge that names a function as a value, not called
+# there (passed, assigned, stored; a property read): the report shows it as a
+# caller, its call-site check says it is no call (docs/report.md).
+VALUE = "value"
 
 # Resolution tiers, in the order they are tried (docs/languages.md).
 TIERS = (

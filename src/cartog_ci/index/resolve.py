@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from cartog_ci import languages
-from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, FILE_QUALIFIER, TYPE_KINDS, Edge, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, FILE_QUALIFIER, TYPE_KINDS, VALUE, Edge, Symbol
 from cartog_ci.index import workers
 from cartog_ci.index.deps import DETACHED_CANDIDATES, key_hash, value_print
 from cartog_ci.languages import ScopeRules
@@ -45,6 +45,8 @@ _COMMON_METHODS = frozenset(
 MAX_HOPS = 6
 # A return annotation naming the class the function is declared in.
 SELF_TYPES = frozenset({"Self", "typing.Self", "typing_extensions.Self", "this"})  # TS `m(): this`
+# The tiers that say what a name surely means: those a value is answered with (``Resolver._value``).
+_SURE_TIERS = frozenset({"same_file", "import", "parent_scope"})
 _CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
 _CALL_CHAIN = re.compile(r"[\w$]+(?:\.[\w$]+)*\(\)(?:\.[\w$]+\(\))+")  # `z.string().min()`
 # `const x: Type = ...` / `const x = new Type(...)`: the class of a JS/TS instance.
@@ -572,6 +574,8 @@ class Resolver:
         if source is None:
             return None, None
         q = edge.qualifier
+        if edge.alias == VALUE and edge.kind == "calls":
+            return self._value(source, q, edge.target_name)
         if q == FILE_QUALIFIER:
             files = self.module_files(edge.file, edge.target_name)
             return (self.t.module_of_file[files[0]], "import") if files else (None, None)
@@ -589,6 +593,25 @@ class Resolver:
             if self.t.by_id[found[0]].kind in TYPE_KINDS:
                 return found[0], "conversion"  # Go `Celsius(x)`: no call
         return self._ts_merged(found, edge.kind) if _scope(source).merged_declarations else found
+
+    def _value(self, source: Symbol, q: str | None, name: str) -> tuple[str | None, str | None]:
+        """A function named as a value (``errback=self._on_retry``,
+        ``handlers = [on_a, on_b]``, a property read): the function or method
+        the name surely means (its scope, an import, ``self``/``cls``, a
+        receiver of known type), never a guess by name alone; anything else
+        (a local variable, an attribute holding data) is no code of the
+        project: ``external``, so that it neither hedges a report nor counts
+        as unresolved."""
+        if q is None:
+            found = self._unqualified(source, name, "references", guess=False)
+        elif self._is_receiver(source, q):
+            found = self._parent_scope(source, name, skip_own=False)
+        else:
+            found = self._qualified(source, q, name)
+        target, tier = found
+        if target is None or tier not in _SURE_TIERS or self.t.by_id[target].kind not in ("function", "method"):
+            return None, EXTERNAL
+        return found
 
     def _ts_merged(self, found: tuple[str | None, str | None], kind: str) -> tuple[str | None, str | None]:
         """TS declaration merging: `interface Foo` and `const Foo` / `function
@@ -858,7 +881,9 @@ class Resolver:
             return None, EXTERNAL
         return (found[0], "import") if len(found) == 1 else (None, None)
 
-    def _unqualified(self, source: Symbol, name: str, kind: str) -> tuple[str | None, str | None]:
+    def _unqualified(
+        self, source: Symbol, name: str, kind: str, *, guess: bool = True
+    ) -> tuple[str | None, str | None]:
         # same_file: the enclosing function scopes, then the module
         scope: Symbol | None = source
         while scope is not None:
@@ -889,6 +914,8 @@ class Resolver:
             return None, EXTERNAL
         if _scope(source).imports_only:
             return self._js_global(name, kind)
+        if not guess:
+            return None, None
         directory = posixpath.dirname(source.file)
         siblings = [f for f in self.t.files_by_dir.get(directory, []) if f != source.file]
         if siblings and _package_is_directory(source.language):
@@ -1411,9 +1438,20 @@ class Resolver:
                 and (not methods_only or self._method_like(symbol))
                 and (not types_only or symbol.kind in TYPE_KINDS)
                 and symbol.kind not in ("section", "constant")
+                and not (_scope(symbol).nested_are_local and self._in_callable(symbol))
             ):
                 candidates.append(i)
         return tuple(candidates), self._pick(candidates, "unique")
+
+    def _in_callable(self, symbol: Symbol) -> bool:
+        """Whether the symbol is defined inside a function or method (a
+        test's helper, a local class and its methods)."""
+        parent = self.t.by_id.get(symbol.parent_id) if symbol.parent_id else None
+        while parent is not None and parent.kind != "module":
+            if parent.kind in CALLABLE_KINDS:
+                return True
+            parent = self.t.by_id.get(parent.parent_id) if parent.parent_id else None
+        return False
 
     def _method_like(self, symbol: Symbol) -> bool:
         """What `x.m()` may call when x's type is unknown: a method, or a

@@ -157,6 +157,10 @@ class ScopeRules:
     # Whether a name-only guess must pass ``Language.may_guess`` (Rust: in the
     # same package, never a method for a bare name).
     scoped_guesses: bool = False
+    # Whether a definition nested in a function is that function's own name
+    # (Python): a name-only guess never lands there, from anywhere (from
+    # inside the function, its scope found it before any guess).
+    nested_are_local: bool = False
     # Rust: a call's qualifier may be a module path (`crate::a::f()`,
     # `super::f()`, `child::f()`), tried through the module finder before any
     # guess; `super` is then the parent module, not a base class.
@@ -494,7 +498,7 @@ def parse_parameters(params: str) -> list[Parameter]:
     """The parameters of a Python/JS-like parameter list's text."""
     out: list[Parameter] = []
     keyword_only = False
-    for raw in top_level_split(params, ","):
+    for raw in _lambdas_joined(top_level_split(params, ",")):
         has_default = len(top_level_split(raw, "=")) > 1
         declared = top_level_split(top_level_split(raw, "=")[0], ":")
         name = _WS.sub(" ", declared[0]).strip()
@@ -513,6 +517,30 @@ def parse_parameters(params: str) -> list[Parameter]:
         else:
             out.append(Parameter(name, "keyword" if keyword_only else "positional", optional, annotation))
     return out
+
+
+_LAMBDA = re.compile(r"\s*lambda\b")
+
+
+def _lambdas_joined(pieces: list[str]) -> list[str]:
+    """Python's ``cb=lambda a, b: a``: a lambda's own parameters are split
+    off at the commas before its colon; joined back into its parameter."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and _open_lambda(out[-1]):
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return out
+
+
+def _open_lambda(raw: str) -> bool:
+    """A parameter whose default is a lambda whose colon is not there yet."""
+    value = top_level_split(raw, "=")
+    if len(value) < 2:
+        return False
+    default = "=".join(value[1:])
+    return bool(_LAMBDA.match(default)) and len(top_level_split(default, ":")) < 2
 
 
 def keyword_verdict(old: list[Parameter], new: list[Parameter], *, names_matter: bool) -> str:

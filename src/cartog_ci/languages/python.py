@@ -366,6 +366,7 @@ PYTHON = Python(
         builtins=frozenset(dir(builtins)),
         submodule_imports=True,
         methods_declared_apart=False,
+        nested_are_local=True,
     ),
     # tests.py: Django's and many unittest projects' test module
     test_files=r"(^|/)(test_[^/]*\.py|[^/]*_test\.py|tests\.py|conftest\.py)$",

@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 
 import tree_sitter as ts
 
-from cartog_ci.domain import TYPE_KINDS, Edge, FileExtraction, Symbol
+from cartog_ci.domain import TYPE_KINDS, VALUE, Edge, FileExtraction, Symbol
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import Syntax, plain_type
@@ -45,12 +45,18 @@ _REFERENCE_KINDS = {
     "type": "references",
     "references": "references",
     "raises": "raises",
+    "value": "value",
 }
+# A `@reference.value` (a function named as a value, not called there: passed,
+# assigned, stored; a property read) is stored as a ``calls`` edge whose
+# alias is ``VALUE``: the resolver answers it only with a function or method
+# the name surely means (index/resolve.py ``Resolver._value``).
+_CALLS = "calls"
 _BIND = "_bind"  # a constructor assigned to a receiver, not an edge
 _BIND_TYPE = "_bind_type"  # a type written for a receiver, not an edge
-# Values the specific @bind patterns read (a call, another name): the
-# catch-all @bind.other pattern ignores them.
-_SPECIFIC_VALUES = frozenset({"call", "identifier", "call_expression", "new_expression", "as_expression"})
+# Values the specific @bind patterns read (a call, another name, Python's
+# `a.b`): the catch-all @bind.other pattern ignores them.
+_SPECIFIC_VALUES = frozenset({"call", "identifier", "attribute", "call_expression", "new_expression", "as_expression"})
 _LOCAL = "local"  # a @local.definition among the references, never an edge
 _NOT_EDGES = frozenset({_BIND, _BIND_TYPE, _LOCAL})
 # Long enough for real parameter lists (scrapy's Request.__init__ is 700
@@ -448,7 +454,7 @@ def _collect(
                     _Def(sort, name, node, outer.start_byte, outer.end_byte, outer.start_point[0], owner_type, outer=outer)
                 )
             elif role == _REFERENCE:
-                if not sort or edge_kinds is not None and sort not in edge_kinds:
+                if not sort or edge_kinds is not None and (_CALLS if sort == VALUE else sort) not in edge_kinds:
                     continue
                 for name_node in name_nodes:
                     anchor = name_node if name_node is not None else receiver if receiver is not None else nodes[0]
@@ -514,13 +520,13 @@ def _receivers(
     (``self.repo = Repo()``). A receiver given two constructors is ambiguous;
     ``y = x`` gives ``y`` what ``x`` holds."""
     held: dict[tuple[int, str], set[str]] = {}
-    aliases: list[tuple[int, str, str]] = []
+    aliases: list[tuple[int, str, str, int]] = []
     # a declaration's written type wins over its value (`const l: Stats = make()`)
     typed = {(node.start_byte, name) for kind, node, _, (_, name), ctor in refs if kind == _BIND_TYPE}
     for kind, node, _, (obj, name), ctor in refs:
         if kind not in (_BIND, _BIND_TYPE) or kind == _BIND and (node.start_byte, name) in typed:
             continue
-        scope = _enclosing(defs, starts, node.start_byte)
+        scope = origin = _enclosing(defs, starts, node.start_byte)
         if obj is None and scope >= 0 and defs[scope].name == name and defs[scope].kind == "constant":
             # a module-level `const g = new Foo()` is a symbol of its own: `g`
             # is bound in the scope around it, where `g.test()` is read
@@ -534,11 +540,12 @@ def _receivers(
                 continue
             name = f"{obj}.{name}"
         if ctor.startswith("="):
-            aliases.append((scope, name, ctor[1:]))
+            aliases.append((scope, name, ctor[1:], origin))
         else:
             held.setdefault((scope, name), set()).add(ctor)
-    for scope, name, source in aliases:
-        value = _held_by(held, defs, scope, source) or _member_of_type(held, types, source)
+    for scope, name, source, origin in aliases:
+        # `self.stats = stats` in a method: what `stats` holds there (its parameter's type)
+        value = _held_by(held, defs, origin, source) or _member_of_type(held, types, source)
         held.setdefault((scope, name), set()).add(value or f"<{source}>")
     return held
 
@@ -554,6 +561,58 @@ def _member_of_type(held: dict[tuple[int, str], set[str]], types: dict[tuple[int
         return None
     found = next(iter(ctors))
     return None if found.startswith("<") else found
+
+
+def _assigned(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, name: str) -> bool:
+    """Whether ``name`` is a variable assigned in the scope or one around it."""
+    scope = owner
+    while True:
+        if (scope, name) in held:
+            return True
+        if scope < 0:
+            return False
+        scope = defs[scope].parent
+
+
+def _variable(
+    held: dict[tuple[int, str], set[str]],
+    defs: list[_Def],
+    types: dict[tuple[int, str], int],
+    owner: int,
+    qualifier: str | None,
+    name: str,
+    self_names: tuple[str, ...],
+) -> bool:
+    """Whether a value named ``qualifier.name`` is a variable this file
+    assigns: a local (``x = …``), an attribute of the class around
+    (``self.x = …``) or of a class of the file (``Foo().x``)."""
+    if qualifier is None:
+        return _assigned(held, defs, owner, name)
+    if qualifier in self_names:
+        scope = owner
+        while scope >= 0 and not any((scope, f"{s}.{name}") in held for s in self_names):
+            scope = defs[scope].parent
+        return scope >= 0
+    if qualifier.endswith("()") and _PLAIN_NAME.fullmatch(qualifier[:-2]):
+        index = _owner_index(types, -1, qualifier[:-2])
+        return index is not None and any((index, key) in held for key in ("." + name, *(f"{s}.{name}" for s in self_names)))
+    return False
+
+
+def _aliased(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, name: str) -> str | None:
+    """``f()`` where the nearest scope binding ``f`` assigned it once, from
+    another name (``f = self.handler``, ``f = helpers.run``): that name."""
+    scope = owner
+    while True:
+        values = held.get((scope, name))
+        if values is not None:
+            value = next(iter(values))
+            if len(values) == 1 and value.startswith("<") and _DOTTED.fullmatch(value[1:-1]):
+                return value[1:-1]
+            return None
+        if scope < 0:
+            return None
+        scope = defs[scope].parent
 
 
 def _held_by(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, qualifier: str) -> str | None:
@@ -747,6 +806,7 @@ def extract_rows(
     local = _locals(raw_refs)
     held = _receivers(spec, defs, starts, raw_refs, types)
     edges: list[EdgeRow] = []
+    values: set[tuple[int, str | None, str]] = set()  # a value named once per scope is one edge
     proper = [d.node.start_byte for d in defs]  # where each definition proper starts
     for kind, node, name_node, (qualifier, name), owner_type in raw_refs:
         if kind in _NOT_EDGES:
@@ -760,8 +820,12 @@ def extract_rows(
             # in a wrapper before the definition proper (a decorator): the
             # enclosing scope runs it when it defines the function, not the function
             owner = defs[owner].parent
-        if held and qualifier is not None and kind == "calls":
+        if held and qualifier is not None and (kind == _CALLS or kind == VALUE):
             qualifier = _held_through(held, defs, types, owner, qualifier, spec.self_names) or qualifier
+        elif held and kind == _CALLS:
+            aliased = _aliased(held, defs, owner, name)
+            if aliased is not None:  # `f = helpers.run` … `f()`: a call of helpers.run
+                qualifier, name = split_reference(aliased)
         if owner_type:  # the type it belongs to, when this file defines it
             owned = _owner_index(types, owner, owner_type)
             owner = owned if owned is not None else owner
@@ -771,7 +835,15 @@ def extract_rows(
             for module, name, alias in spec.decode_import(node):
                 edges.append((ids[0], name, "imports", path, line, module, alias, None, None))
             continue
-        if name:
+        if kind == VALUE:
+            if (owner, qualifier, name) in values or _variable(held, defs, types, owner, qualifier, name, spec.self_names):
+                continue  # named before in this scope, or a variable
+            head = qualifier.partition(".")[0] if qualifier is not None else ""
+            if head == "<expr>" or head and (_in_scope(local.get(head), at) or _assigned(held, defs, owner, head)):
+                continue  # `request.url`: of a parameter or a variable of no known type, no value says what it is
+            values.add((owner, qualifier, name))
+            edges.append((source_id, name, _CALLS, path, line, qualifier, VALUE, None, None))
+        elif name:
             edges.append((source_id, name, kind, path, line, qualifier, None, None, None))
     found = FileExtraction(
         path=path,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cartog_ci import languages
-from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, Edge, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, CONSTRUCTOR_NAMES, VALUE, Edge, Symbol
 from cartog_ci.domain.results import CallSite, ChangeSet, Side, SymbolChange
 from cartog_ci.languages.arguments import UNKNOWN, WILL_BREAK, Call, CallCheck, calls_on_line
 from cartog_ci.parse.budget import ParseTimeout, parse
@@ -105,6 +105,8 @@ def _check(trees: _Trees, edge: Edge, target: Symbol, old: Symbol | None, overlo
     if root is None or caller_language is None or target_language is None:
         return CallCheck(UNKNOWN, "the calling file could not be read")
     calls: list[Call] = [c for c in calls_on_line(root, edge.line, caller_language.read_call) if c.name == edge.target_name]
+    if not calls and edge.alias == VALUE:
+        return CallCheck(UNKNOWN, "named as a value there (passed, stored, assigned): how it is called is not read")
     if not calls:
         return CallCheck(UNKNOWN, "no call read at that line")
     checks = [_against_both(target_language, target, old, call, overloads) for call in calls]

@@ -45,7 +45,7 @@
   left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
   !type
   right: (call function: [(identifier) (attribute)] @bind.ctor)) @bind
-(assignment left: (identifier) @bind.name !type right: (identifier) @bind.from) @bind
+(assignment left: (identifier) @bind.name !type right: [(identifier) (attribute)] @bind.from) @bind
 (assignment left: (identifier) @bind.name !type right: (_) @bind.other) @bind
 (assignment
   left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
@@ -65,3 +65,100 @@
   value: (as_pattern
     (call function: [(identifier) (attribute)] @bind.ctor)
     alias: (as_pattern_target (identifier) @bind.name))) @bind
+; `self.stats = stats`: the attribute holds what the name holds (a parameter
+; `stats: StatsCollector`, a local `stats = StatsCollector()`).
+(assignment
+  left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
+  !type
+  right: [(identifier) (attribute)] @bind.from) @bind
+; `except KeyError as e`: an instance of the class caught; of a tuple, unknown
+(except_clause
+  value: (as_pattern
+    [(identifier) (attribute)] @bind.ctor
+    alias: (as_pattern_target (identifier) @bind.name))) @bind
+(except_clause
+  value: (as_pattern
+    (tuple) @bind.other
+    alias: (as_pattern_target (identifier) @bind.name))) @bind
+
+; A function's parameters are its own names: `call_next(request)` with a
+; parameter `call_next` calls whatever was passed, never a project function
+; of that name (nor is an argument `handler` one). `cls()` builds the class.
+(function_definition
+  parameters: (parameters
+    [(identifier) @local.definition
+     (default_parameter name: (identifier) @local.definition)
+     (typed_parameter (identifier) @local.definition)
+     (typed_default_parameter name: (identifier) @local.definition)
+     (list_splat_pattern (identifier) @local.definition)
+     (dictionary_splat_pattern (identifier) @local.definition)])
+  (#not-match? @local.definition "^(self|cls)$")) @local.scope
+(lambda
+  parameters: (lambda_parameters
+    [(identifier) @local.definition
+     (default_parameter name: (identifier) @local.definition)
+     (list_splat_pattern (identifier) @local.definition)
+     (dictionary_splat_pattern (identifier) @local.definition)])) @local.scope
+; A loop's, a comprehension's and a `with`'s own names, in their statement.
+(for_statement
+  left: [(identifier) @local.definition
+         (pattern_list (identifier) @local.definition)
+         (tuple_pattern (identifier) @local.definition)]) @local.scope
+(list_comprehension
+  (for_in_clause
+    left: [(identifier) @local.definition
+           (pattern_list (identifier) @local.definition)
+           (tuple_pattern (identifier) @local.definition)])) @local.scope
+(set_comprehension
+  (for_in_clause
+    left: [(identifier) @local.definition
+           (pattern_list (identifier) @local.definition)
+           (tuple_pattern (identifier) @local.definition)])) @local.scope
+(dictionary_comprehension
+  (for_in_clause
+    left: [(identifier) @local.definition
+           (pattern_list (identifier) @local.definition)
+           (tuple_pattern (identifier) @local.definition)])) @local.scope
+(generator_expression
+  (for_in_clause
+    left: [(identifier) @local.definition
+           (pattern_list (identifier) @local.definition)
+           (tuple_pattern (identifier) @local.definition)])) @local.scope
+(with_statement
+  (with_clause
+    (with_item value: (as_pattern alias: (as_pattern_target (identifier) @local.definition))))) @local.scope
+
+; Functions named as values, not called there: passed as an argument or a
+; keyword argument (`errback=self._on_retry`), assigned (`handler = f`),
+; stored in a dict, list, tuple or set; `return self.m`. A `calls` edge marked as
+; a value (the resolver answers it only with a function or method the name
+; surely means: index/resolve.py `_value`). A name that is a class
+; (capitalized), a dunder or a common builtin is none.
+([(argument_list (identifier) @name)
+  (keyword_argument value: (identifier) @name)
+  (assignment right: (identifier) @name)
+  (pair value: (identifier) @name)
+  (list (identifier) @name)
+  (tuple (identifier) @name)
+  (set (identifier) @name)] @reference.value
+  (#not-match? @name "^(_*[A-Z]|__|(str|int|float|bool|bytes|dict|list|tuple|set|object|type|len|super|self|cls)$)"))
+([(argument_list (attribute) @name)
+ (keyword_argument value: (attribute) @name)
+ (assignment right: (attribute) @name)
+ (pair value: (attribute) @name)
+ (list (attribute) @name)
+ (tuple (attribute) @name)
+ (set (attribute) @name)
+ (return_statement (attribute) @name)
+ ; a `@property` is read where a value is tested or compared: a condition,
+ ; `not`, `and`/`or`, a comparison
+ (if_statement condition: (attribute) @name)
+ (elif_clause condition: (attribute) @name)
+ (while_statement condition: (attribute) @name)
+ (not_operator argument: (attribute) @name)
+ (boolean_operator (attribute) @name)
+ (comparison_operator (attribute) @name)] @reference.value
+ (#not-match? @name "[.](_*[A-Z][^.]*|__[^.]*)$"))
+; `self.logger.info()`: `self.logger` is read (a property of the class, often)
+((attribute object: (attribute object: (identifier) @_self) @name) @reference.value
+  (#match? @_self "^(self|cls)$"))
