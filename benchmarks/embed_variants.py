@@ -423,11 +423,15 @@ def _load_vectors(path: Path) -> dict[str, np.ndarray]:
 
 
 def _copy_db(source: Path, dest: Path) -> None:
-    # Through SQLite's backup, so a WAL the file still has is included.
-    import sqlite3
+    # Byte for byte: the index's own checksum (store/checksum.py) must
+    # still match, or the store sets the copy aside as damaged and the
+    # variant embeds nothing. A closed index has no write-ahead log left.
+    if Path(f"{source}-wal").exists():
+        from cartog_ci.store.sqlite import SqliteStore
 
-    with sqlite3.connect(source) as src, sqlite3.connect(dest) as dst:
-        src.backup(dst)
+        with SqliteStore(source):  # a writer's close checkpoints and stamps the file
+            pass
+    shutil.copyfile(source, dest)
 
 
 def _sha256(path: Path) -> str:
