@@ -17,7 +17,6 @@ directory and ``benchmarks/.corpora``.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import random
 import resource
@@ -25,78 +24,44 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import embed_variants  # noqa: E402
 from embed import corpus_texts  # noqa: E402
+from embed_variants import Variant, load_model  # noqa: E402
 from measure import median  # noqa: E402
 
 
-@dataclasses.dataclass(frozen=True)
-class Lever:
-    weights: str  # shipped (float32 compute) | uint8 (recipe 3's file) | int8 (recipe 4 before optimising) | int8-opt
-    level: str = "all"  # onnxruntime graph optimisation: all | extended | basic | none
-    rows: int = 1  # rows per onnxruntime run
-    threads: int = 2  # Python threads running rows on the one session
-    intra: int = 1  # the session's intra-op threads
-    arena: bool = True
-
-
+# Variants of benchmarks/embed_variants.py, by file: `dynq-u8` is recipe 3's
+# file, `dynq` recipe 4's before onnxruntime optimises it, `dynq-opt` after.
 LEVERS = {
-    "recipe-3": Lever("uint8", "basic"),
-    "recipe-4": Lever("int8-opt", "none"),
-    "uint8-all": Lever("uint8", "all"),
-    "int8-all": Lever("int8", "all"),
-    "int8-extended": Lever("int8", "extended"),
-    "int8-basic": Lever("int8", "basic"),
-    "int8-all-intra2": Lever("int8", "all", threads=1, intra=2),
-    "int8-all-1-thread": Lever("int8", "all", threads=1),
-    "int8-all-no-arena": Lever("int8", "all", arena=False),
-    "shipped-r1": Lever("shipped"),
-    "shipped-r8": Lever("shipped", rows=8),
-    "shipped-r32": Lever("shipped", rows=32),
-    "shipped-r32-intra2": Lever("shipped", rows=32, threads=1, intra=2),
+    "recipe-3": Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2, level="basic"),
+    "recipe-4": Variant(model="dynq-opt", max_tokens=128, intra=1, threads=2, level="none"),
+    "uint8-all": Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2),
+    "int8-all": Variant(model="dynq", max_tokens=128, intra=1, threads=2),
+    "int8-extended": Variant(model="dynq", max_tokens=128, intra=1, threads=2, level="extended"),
+    "int8-basic": Variant(model="dynq", max_tokens=128, intra=1, threads=2, level="basic"),
+    "int8-all-intra2": Variant(model="dynq", max_tokens=128, intra=2, threads=1),
+    "int8-all-1-thread": Variant(model="dynq", max_tokens=128, intra=1, threads=1),
+    "int8-all-no-arena": Variant(model="dynq", max_tokens=128, intra=1, threads=2, arena=False),
+    "shipped-r1": Variant(max_tokens=128, intra=1, threads=2),
+    "shipped-r8": Variant(max_tokens=128, rows=8, intra=1, threads=2),
+    "shipped-r32": Variant(max_tokens=128, rows=32, intra=1, threads=2),
+    "shipped-r32-intra2": Variant(max_tokens=128, rows=32, intra=2, threads=1),
 }
 
 
 def model_files(work: Path) -> dict[str, Path]:
-    import onnxruntime
+    """embed_variants' files, and the int8 one as onnxruntime optimises it
+    (recipe 4's file: embed/onnx.py `_optimise`)."""
+    from cartog_ci.embed.onnx import _optimise
 
-    from cartog_ci.embed.onnx import packaged_spec, requantize
-
-    shipped = packaged_spec().model_path
-    files = {"shipped": shipped, "uint8": work / "uint8.onnx", "int8": work / "int8.onnx", "int8-opt": work / "opt.onnx"}
-    requantize(shipped, files["uint8"], unsigned_weights=True)
-    requantize(shipped, files["int8"])
-    options = onnxruntime.SessionOptions()
-    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
-    options.optimized_model_filepath = str(files["int8-opt"])
-    onnxruntime.InferenceSession(str(files["int8"]), options, providers=["CPUExecutionProvider"])
+    files = embed_variants.model_files(work)
+    files["dynq-opt"] = work / "dynq-opt.onnx"
+    _optimise(files["dynq"], files["dynq-opt"])
     return files
-
-
-def load(lever: Lever, path: Path) -> Any:
-    import onnxruntime
-
-    from cartog_ci.embed.onnx import OnnxEmbeddingModel, packaged_spec
-
-    spec = dataclasses.replace(packaged_spec(), name="lever", model_path=path, model_sha256=None, rows_per_run=lever.rows)
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = lever.intra
-    levels = onnxruntime.GraphOptimizationLevel
-    options.graph_optimization_level = {
-        "all": levels.ORT_ENABLE_ALL,
-        "extended": levels.ORT_ENABLE_EXTENDED,
-        "basic": levels.ORT_ENABLE_BASIC,
-        "none": levels.ORT_DISABLE_ALL,
-    }[lever.level]
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.enable_cpu_mem_arena = lever.arena
-    model = OnnxEmbeddingModel(spec, threads=lever.threads)
-    model._session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    return model
 
 
 def _cpu() -> float:
@@ -118,7 +83,7 @@ def main() -> int:
     texts = random.Random(1).sample(texts, min(args.texts, len(texts)))
     with tempfile.TemporaryDirectory(prefix="cartog-embed-levers-") as tmp:
         files = model_files(Path(tmp))
-        models = {name: load(LEVERS[name], files[LEVERS[name].weights]) for name in names}
+        models = {name: load_model(LEVERS[name], files[LEVERS[name].model]) for name in names}
         for model in models.values():
             embed_texts(model, texts[:4])
         speed: dict[str, list[tuple[float, float]]] = {name: [] for name in names}

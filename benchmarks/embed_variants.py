@@ -152,20 +152,11 @@ REFERENCE = "shipped 256"
 
 def scrapy_texts(n: int, seed: int) -> list[str]:
     """A seeded sample of the texts cartog-ci embeds for Scrapy 2.11.0."""
-    from embed_tokens import sample_texts
+    from embed import corpus_texts
 
-    root = corpora.ensure(corpora.CORPORA["scrapy"])
-    db = WORK / "scrapy-2.11.0.db"
-    if not db.exists():
-        WORK.mkdir(parents=True, exist_ok=True)
-        cli = HERE.parent / ".venv" / "bin" / "cartog-ci"
-        done = subprocess.run(
-            [str(cli), "index", str(root), "--index", str(db), "--no-embed", "--json"],
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
-        if done.returncode:
-            raise SystemExit(f"indexing {root} failed: {done.stderr.strip()}")
-    return sample_texts(db, n, seed)
+    texts = corpus_texts("scrapy")
+    random.Random(seed).shuffle(texts)
+    return texts[:n]
 
 
 def model_files(work: Path) -> dict[str, Path]:
