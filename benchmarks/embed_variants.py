@@ -70,7 +70,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpora  # noqa: E402
 from measure import load_average, median, table  # noqa: E402
 
-HERE = Path(__file__).resolve().parent
 WORK = corpora.CORPORA_DIR / "embed-variants"
 SUBSET = ("sumy", "IMAPClient", "sacred", "gunicorn")
 LEVELS = ("all", "extended", "basic", "none")
