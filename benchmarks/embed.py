@@ -24,7 +24,7 @@ default before recipe 4; ``as shipped`` with ``--with-shipped``.
 
 Quality: MRR@10 / success@10 of ``cartog-ci search`` (default preset) on the
 dev set's projects (``benchmarks/search_dev.py``; ``--projects``, by default
-eight of the smallest by stored texts, 203 of the 493 questions), each index
+the eight with the fewest stored texts, 203 of the 493 questions), each index
 embedded again with each variant's vectors (``benchmarks/embed_variants.py``
 does the embedding and asking, and caches the result by vectors). Recipe 4's
 vectors are those of the int8-weight file at graph level ``all``
@@ -60,7 +60,7 @@ from measure import load_average, median, table  # noqa: E402
 HERE = Path(__file__).resolve().parent
 WORK = corpora.CORPORA_DIR / "embed"
 VARIANTS = ("before", "now", "as shipped")
-# Eight dev projects, the smallest by stored texts (7,395 texts, 203 of the 493 questions).
+# The eight dev projects with the fewest stored texts (7,395 texts, 203 of the 493 questions).
 PROJECTS = ("sumy", "IMAPClient", "sacred", "gunicorn", "sqlite-utils", "zxcvbn", "Jinja2", "fs")
 CHECKED = 200  # texts on which `now` must give the quality run's vectors exactly
 
