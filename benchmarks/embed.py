@@ -186,6 +186,7 @@ def quality(names: Sequence[str], work: Path, texts: Sequence[str], dev_set: Pat
         "now": ev.Variant(model=now, max_tokens=128, intra=1, threads=2, level="all" if now == "dynq" else "basic"),
         "as shipped": ev.Variant(max_tokens=128, intra=1, threads=2),
     }
+    (work / "variants").mkdir(exist_ok=True)
     files = ev.model_files(work / "variants")
     for name in names:
         model = ev.load_model(recipe[name], files[recipe[name].model])
