@@ -70,7 +70,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpora  # noqa: E402
 from measure import load_average, median, table  # noqa: E402
 
-HERE = Path(__file__).resolve().parent
 WORK = corpora.CORPORA_DIR / "embed-variants"
 SUBSET = ("sumy", "IMAPClient", "sacred", "gunicorn")
 LEVELS = ("all", "extended", "basic", "none")
@@ -152,20 +151,11 @@ REFERENCE = "shipped 256"
 
 def scrapy_texts(n: int, seed: int) -> list[str]:
     """A seeded sample of the texts cartog-ci embeds for Scrapy 2.11.0."""
-    from embed_tokens import sample_texts
+    from embed import corpus_texts
 
-    root = corpora.ensure(corpora.CORPORA["scrapy"])
-    db = WORK / "scrapy-2.11.0.db"
-    if not db.exists():
-        WORK.mkdir(parents=True, exist_ok=True)
-        cli = HERE.parent / ".venv" / "bin" / "cartog-ci"
-        done = subprocess.run(
-            [str(cli), "index", str(root), "--index", str(db), "--no-embed", "--json"],
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
-        if done.returncode:
-            raise SystemExit(f"indexing {root} failed: {done.stderr.strip()}")
-    return sample_texts(db, n, seed)
+    texts = corpus_texts("scrapy")
+    random.Random(seed).shuffle(texts)
+    return texts[:n]
 
 
 def model_files(work: Path) -> dict[str, Path]:
@@ -423,11 +413,15 @@ def _load_vectors(path: Path) -> dict[str, np.ndarray]:
 
 
 def _copy_db(source: Path, dest: Path) -> None:
-    # Through SQLite's backup, so a WAL the file still has is included.
-    import sqlite3
+    # Byte for byte: the index's own checksum (store/checksum.py) must
+    # still match, or the store sets the copy aside as damaged and the
+    # variant embeds nothing. A closed index has no write-ahead log left.
+    if Path(f"{source}-wal").exists():
+        from cartog_ci.store.sqlite import SqliteStore
 
-    with sqlite3.connect(source) as src, sqlite3.connect(dest) as dst:
-        src.backup(dst)
+        with SqliteStore(source):  # a writer's close checkpoints and stamps the file
+            pass
+    shutil.copyfile(source, dest)
 
 
 def _sha256(path: Path) -> str:

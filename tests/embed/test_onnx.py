@@ -14,17 +14,26 @@ import pytest
 from tokenizers import Tokenizer
 
 from cartog_ci.embed import onnx as embed_onnx
+from cartog_ci.embed import recipes as recipes_mod
 from cartog_ci.embed.base import embed_texts
 from cartog_ci.embed.onnx import (
     DEFAULT_MODEL_ID,
-    REQUANTIZED_MODEL_ID,
+    PORTABLE_RECIPE,
+    REQUANTIZED_MODEL_IDS,
+    VNNI_RECIPE,
     ModelSpec,
     OnnxEmbeddingModel,
     list_models,
     load_default_model,
     packaged_spec,
+    requantized_model_id,
 )
 from cartog_ci.errors import ModelUnavailable
+
+# The id of the vectors this machine's recipe gives: recipe 4 on x86 with
+# VNNI, else recipe 3 (embed/onnx.py).
+REQUANTIZED_MODEL_ID = requantized_model_id()
+needs_vnni = pytest.mark.skipif(not recipes_mod.has_vnni(), reason="recipe 4 is for x86 CPUs with VNNI")
 
 PAIRS = [
     (
@@ -129,6 +138,8 @@ def reference_vectors(
     options = onnxruntime.SessionOptions()
     if graph_level == "basic":
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    if graph_level == "none":  # a graph optimised already (recipe 4)
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
     session = onnxruntime.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
     rows = []
     for text in texts:
@@ -153,7 +164,8 @@ def test_vectors_match_a_hand_written_reference(model):
     expected = reference_vectors(
         model.spec.model_path, model.spec.tokenizer_path, SAMPLES, max_tokens=128, graph_level=model.spec.graph_level
     )
-    assert model.spec.graph_level == ("basic" if model.model_id == REQUANTIZED_MODEL_ID else "all")
+    levels = {REQUANTIZED_MODEL_IDS[VNNI_RECIPE]: "none", REQUANTIZED_MODEL_IDS[PORTABLE_RECIPE]: "basic"}
+    assert model.spec.graph_level == levels.get(model.model_id, "all")
     np.testing.assert_allclose(vectors, expected, atol=1e-5)
     assert vectors.shape == (len(SAMPLES), 384) and vectors.dtype == np.float32
 
@@ -350,7 +362,7 @@ def test_tampered_cache_is_rejected_and_rebuilt(tmp_path, converted_cache, conve
     assert sha256(cached) == json.loads(record.read_text())["sha256"]
     np.testing.assert_allclose(
         model.embed_batch(SAMPLES[:2]),
-        reference_vectors(cached, model.spec.tokenizer_path, SAMPLES[:2]),
+        reference_vectors(cached, model.spec.tokenizer_path, SAMPLES[:2], graph_level=model.spec.graph_level),
         atol=1e-5,
     )
 
@@ -387,7 +399,7 @@ def test_a_rejected_conversion_is_remembered(monkeypatch, tmp_path, conversions)
 
     assert first.model_id == second.model_id == DEFAULT_MODEL_ID
     assert "cosine" in second.spec.origin
-    assert len(conversions) == 1
+    assert len(conversions) == len(recipes_mod.recipes())  # each recipe tried once
     assert not list(tmp_path.glob("models/*.onnx"))
 
 
@@ -558,3 +570,111 @@ def test_a_question_is_embedded_on_the_quick_session_like_a_stored_text(model):
     np.testing.assert_allclose(quick, stored, atol=1e-5)
     # once the optimised session exists, questions use it: identical vectors
     assert np.array_equal(np.stack([query_vector(model, q) for q in questions]), stored)
+
+
+@pytest.mark.slow
+@needs_vnni
+def test_a_vnni_cpu_gets_the_graph_onnxruntime_optimised(converted_cache):
+    """Recipe 4: int8 weights in onnxruntime's fused 8-bit MatMuls, the
+    optimised graph saved, then loaded without optimising it again."""
+    import onnx
+
+    model = load_default_model(converted_cache)
+    graph = onnx.load(str(model.spec.model_path)).graph
+    ops = {node.op_type for node in graph.node}
+    (record,) = (converted_cache / "models").glob("*-dynq4.json")
+
+    assert model.model_id == "all-MiniLM-L6-v2-int8-dynq4-t128" and model.spec.graph_level == "none"
+    # onnxruntime's fused kernels, written in the file: nothing left to fuse at load
+    assert {"DynamicQuantizeMatMul", "MatMulIntegerToFloat", "SkipLayerNormalization"} <= ops
+    assert "MatMulInteger" not in ops
+    assert json.loads(record.read_text())["recipe"] == VNNI_RECIPE
+    assert "int8 weights, graph optimised by onnxruntime for VNNI" in model.spec.origin
+
+
+@pytest.mark.slow
+def test_a_cpu_without_vnni_gets_the_portable_recipe(monkeypatch, tmp_path, conversions, caching_gate):
+    # as on x86 with AVX2 only, or ARM: int8 weights would saturate there
+    monkeypatch.setattr(recipes_mod, "has_vnni", lambda: False)
+
+    model = load_default_model(tmp_path)
+
+    assert model.model_id == requantized_model_id() == "all-MiniLM-L6-v2-int8-dynq3-t128"
+    assert model.spec.graph_level == "basic" and "uint8 weights" in model.spec.origin
+    assert [p.name.rsplit("-", 1)[-1] for p in conversions] == ["dynq3.onnx"]
+    assert [spec.name for spec in list_models(cache_dir=tmp_path)] == [DEFAULT_MODEL_ID, model.model_id]
+
+
+@pytest.mark.slow
+@needs_vnni
+def test_a_refused_vnni_recipe_falls_back_to_the_portable_one(tmp_path, conversions, caching_gate):
+    """A refusal an earlier run recorded for recipe 4 (vectors too far from
+    the shipped model's): the portable recipe is built and used."""
+    import onnxruntime
+
+    models = tmp_path / "models"
+    models.mkdir()
+    stem = f"all-MiniLM-L6-v2-int8-{packaged_spec().model_sha256[:16]}-dynq4"
+    refused = {"recipe": 4, "onnxruntime": onnxruntime.__version__, "status": "rejected", "reason": "cosine 0.98"}
+    (models / f"{stem}.json").write_text(json.dumps(refused))
+
+    model = load_default_model(tmp_path)
+
+    assert model.model_id == REQUANTIZED_MODEL_IDS[PORTABLE_RECIPE] == "all-MiniLM-L6-v2-int8-dynq3-t128"
+    assert [p.name.rsplit("-", 1)[-1] for p in conversions] == ["dynq3.onnx"]
+
+
+@pytest.mark.slow
+@needs_vnni
+def test_a_graph_optimised_by_another_onnxruntime_is_rebuilt(tmp_path, converted_cache, conversions, caching_gate):
+    cache = tmp_path / "cache"
+    shutil.copytree(converted_cache, cache)
+    (record,) = (cache / "models").glob("*-dynq4.json")
+    record.write_text(json.dumps({**json.loads(record.read_text()), "onnxruntime": "1.17.0"}))
+
+    model = load_default_model(cache)
+
+    assert len(conversions) == 1 and model.model_id == REQUANTIZED_MODEL_IDS[VNNI_RECIPE]
+    import onnxruntime
+
+    assert json.loads(record.read_text())["onnxruntime"] == onnxruntime.__version__
+
+
+@pytest.mark.slow
+def test_vectors_of_another_recipe_are_embedded_again(tmp_path, monkeypatch, converted_cache, caching_gate):
+    """An index embedded under recipe 3, then refreshed where recipe 4 runs
+    (a CPU with VNNI, or a newer cartog-ci): the configuration's key names
+    the recipe, so the model is loaded, its other id seen, and every text
+    embedded again; the next run loads nothing."""
+    from cartog_ci.config import Config
+    from cartog_ci.embed.pipeline import embed_pending
+    from cartog_ci.embed.provider import config_key
+    from cartog_ci.store.sqlite import SqliteStore
+    from tests.testing.fixtures import commit, index, init_repo
+
+    vnni = recipes_mod.has_vnni()
+    repo = init_repo(tmp_path / "repo")
+    (repo / "mod.py").write_text("".join(code + "\n\n\n" for code, _ in PAIRS))
+    commit(repo, "code")
+    db = tmp_path / "index.db"
+    index(repo, db=db)
+    monkeypatch.setattr(recipes_mod, "has_vnni", lambda: False)
+    portable = load_default_model(tmp_path / "cache")
+    with SqliteStore(db) as store:
+        before = embed_pending(store, lambda: portable, config_key=config_key(Config()))
+    monkeypatch.setattr(recipes_mod, "has_vnni", lambda: True)
+    # recipe 4's file where VNNI runs; elsewhere a model of its id stands in
+    stand_in = dataclasses.replace(portable.spec, name=REQUANTIZED_MODEL_IDS[VNNI_RECIPE])
+    vnni_model = load_default_model(converted_cache) if vnni else OnnxEmbeddingModel(stand_in)
+
+    def no_model() -> OnnxEmbeddingModel:
+        raise AssertionError("the model was loaded with nothing to embed")
+
+    with SqliteStore(db) as store:
+        after = embed_pending(store, lambda: vnni_model, config_key=config_key(Config()))
+        again = embed_pending(store, no_model, config_key=config_key(Config()))
+        searched = store.vector_model()
+
+    assert before.model_id == "all-MiniLM-L6-v2-int8-dynq3-t128" and before.embedded == len(PAIRS)
+    assert after.model_id == "all-MiniLM-L6-v2-int8-dynq4-t128" and after.embedded == len(PAIRS)
+    assert again.embedded == 0 and searched == (after.model_id, 384)

@@ -7,14 +7,15 @@ pinned by sha256.
 
 The shipped file keeps its weights as int8 but dequantises them to float
 before every MatMul (Cast + Mul), so it computes in float32. Re-quantising
-the MatMuls to onnxruntime's dynamic 8-bit kernels (per-channel uint8
-weights) once per machine makes it faster (Scrapy's texts at 128 tokens:
-31.1 vs 27.1 texts/s, 29.1 vs 26.7 per CPU second), at cosine >= 0.99
-against the shipped vectors on the agreement texts and the same search
-quality on the dev subset (`requantize`, `benchmarks/embed_variants.py`,
-docs/search.md). The converted file lives in the user cache, keyed by
-the source's sha256 and the recipe version. It runs at graph optimisation
-`basic`, on one thread per core (`OnnxEmbeddingModel`).
+the MatMuls to onnxruntime's dynamic 8-bit kernels once per machine makes
+it faster, at cosine >= 0.99 against the shipped vectors on the agreement
+texts and no worse search on the dev set (`requantize`,
+`benchmarks/embed.py`, docs/search.md). Which kernels: on x86 with VNNI
+(`avx512_vnni` or `avx_vnni`), int8 weights and onnxruntime's fused 8-bit
+MatMuls (recipe 4); on other CPUs, uint8 weights at graph optimisation
+`basic` (recipe 3). The converted file lives in the user cache, keyed by
+the source's sha256 and the recipe; it runs on one thread per core
+(`OnnxEmbeddingModel`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cartog_ci.config import home
+from cartog_ci.embed.recipes import PORTABLE_RECIPE, VNNI_RECIPE, recipes
 from cartog_ci.errors import ModelUnavailable
 
 if TYPE_CHECKING:
@@ -55,7 +57,8 @@ log = logging.getLogger(__name__)
 # ORT_DISABLE_TELEMETRY is set in cartog_ci/__init__.py, before any import of onnxruntime.
 
 POOLINGS = ("mean", "cls")
-GRAPH_LEVELS = ("all", "basic")
+# `none`: the file holds a graph onnxruntime has optimised already (recipe 4).
+GRAPH_LEVELS = ("all", "basic", "none")
 
 # The packaged model reads at most this many tokens of a text (MiniLM
 # allows 256). Scrapy's stored texts have 106 tokens at the median and 40%
@@ -85,22 +88,34 @@ _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f4115
 # and were slower here: Scrapy's texts, 86 vs 77 per CPU second; search on
 # the dev subset MRR 0.861 / 0.938 vs 0.858 / 0.933 (docs/search.md). A
 # question, embedded on a session without optimisation, now gets exactly
-# the vector a stored text gets.
-REQUANTIZE_RECIPE = 3
+# the vector a stored text gets. Still the recipe of CPUs without VNNI.
+# 4: int8 weights again, on x86 with VNNI only (`recipes.has_vnni`: its kernels add
+# the products in 32 bits, nothing saturates), optimised by onnxruntime at
+# `extended` (its fused DynamicQuantizeMatMul / MatMulIntegerToFloat
+# kernels, which use VNNI; `all` adds only layout changes for convolutions)
+# and saved so: sessions load the optimised graph and optimise nothing, so
+# a question's quick session and the index's session run the same graph,
+# give the same vectors, and neither pays for the optimisation. On
+# Scrapy's 5,712 texts, ~1.8x the texts per CPU second of recipe 3
+# (benchmarks/embed.py, docs/search.md).
 MIN_AGREEMENT = 0.99
 
 
-def _model_id(*, requantized: bool, max_tokens: int) -> str:
+def _model_id(*, requantized: bool, max_tokens: int, recipe: int = PORTABLE_RECIPE) -> str:
     """`all-MiniLM-L6-v2-int8[-dynqN][-tCUT]`: the cut is named unless it is
     MiniLM's own 256, so ids of vectors made before the cut keep meaning
     what they meant."""
-    recipe = f"-dynq{REQUANTIZE_RECIPE}" if requantized else ""
+    name = f"-dynq{recipe}" if requantized else ""
     cut = "" if max_tokens == 256 else f"-t{max_tokens}"
-    return f"{_BASE_MODEL_ID}{recipe}{cut}"
+    return f"{_BASE_MODEL_ID}{name}{cut}"
 
 
 DEFAULT_MODEL_ID = _model_id(requantized=False, max_tokens=DEFAULT_MAX_TOKENS)
-REQUANTIZED_MODEL_ID = _model_id(requantized=True, max_tokens=DEFAULT_MAX_TOKENS)
+# The vectors' id under each recipe; the one this machine gets: `requantized_model_id`.
+REQUANTIZED_MODEL_IDS = {
+    recipe: _model_id(requantized=True, max_tokens=DEFAULT_MAX_TOKENS, recipe=recipe)
+    for recipe in (VNNI_RECIPE, PORTABLE_RECIPE)
+}
 
 _CONFIG_NAMES = ("cartog-model.toml", "cartog-model.json")
 _VERIFIED = "verified.json"  # path -> (stat, sha256) of model files already hashed
@@ -144,8 +159,9 @@ class ModelSpec:
     rows_per_run: int = 1
     output: str = "last_hidden_state"
     origin: str = ""
-    # onnxruntime's graph optimisation for embedding many texts: `all`, or
-    # `basic` (no fused kernels; part of the vectors' recipe, so of `name`).
+    # onnxruntime's graph optimisation for embedding many texts: `all`,
+    # `basic` (no fused kernels; part of the vectors' recipe, so of `name`),
+    # or `none` (the file is a graph onnxruntime optimised already).
     graph_level: str = "all"
 
     def __post_init__(self) -> None:
@@ -240,7 +256,8 @@ class OnnxEmbeddingModel:
         Creating the optimised session folds the int8 weights into float and
         prepacks them: on a 12-token question, session and run took 240 CPU
         ms that way and 110 without (benchmarks/search_latency.py
-        --sessions); the vectors differ by < 1e-5 per dimension."""
+        --sessions); the vectors differ by < 1e-5 per dimension. A file
+        optimised already (`graph_level` none) loads the same way for both."""
         with self._lock:
             if self._session is None and self._query_session is None:
                 self._query_session = _load_session(self.spec, optimise=False)
@@ -338,33 +355,48 @@ def packaged_spec(max_tokens: int = DEFAULT_MAX_TOKENS) -> ModelSpec:
 
 
 def requantized_spec(shipped: ModelSpec, cache_dir: Path) -> ModelSpec:
-    """The cached per-channel int8 variant of `shipped`, built if needed;
+    """The cached per-channel 8-bit variant of `shipped`, built if needed:
+    this CPU's recipe, else the portable one if that one is refused;
     `shipped` itself (origin saying why) when no variant can be had."""
     _verify(shipped.model_path, shipped.model_sha256, reinstall=_reinstall_hint(shipped))
-    model_path, meta_path = _cache_paths(shipped, cache_dir)
-    state = _read_cache(model_path, meta_path)
-    if state is None:
-        try:
-            state = _build(shipped, model_path, meta_path)
-        except Exception as exc:  # noqa: BLE001 - speed-up only; never fatal
-            log.debug("requantising %s failed", shipped.model_path, exc_info=True)
-            state = {"status": "unavailable", "reason": _one_line(exc)}
-    if state["status"] != "ok":
-        return dataclasses.replace(
-            shipped, origin=f"{shipped.origin}; requantised variant unavailable: {state['reason']}"
-        )
-    return _requantized(shipped, model_path, state["sha256"])
+    reasons = []
+    for recipe in recipes():
+        model_path, meta_path = _cache_paths(shipped, cache_dir, recipe)
+        state = _read_cache(model_path, meta_path, recipe)
+        if state is None:
+            try:
+                state = _build(shipped, model_path, meta_path, recipe)
+            except Exception as exc:  # noqa: BLE001 - speed-up only; never fatal
+                log.debug("requantising %s failed", shipped.model_path, exc_info=True)
+                state = {"status": "unavailable", "reason": _one_line(exc)}
+        if state["status"] == "ok":
+            return _requantized(shipped, model_path, state["sha256"], recipe)
+        reasons.append(f"recipe {recipe}: {state['reason']}")
+        if state["status"] != "rejected":  # cannot convert at all (no onnx, read-only cache)
+            break
+    why = "; ".join(reasons) if len(reasons) > 1 else reasons[0].split(": ", 1)[1]
+    return dataclasses.replace(shipped, origin=f"{shipped.origin}; requantised variant unavailable: {why}")
 
 
-def _requantized(shipped: ModelSpec, model_path: Path, sha256: str) -> ModelSpec:
+def _requantized(shipped: ModelSpec, model_path: Path, sha256: str, recipe: int) -> ModelSpec:
+    if recipe == VNNI_RECIPE:
+        how, level = "int8 weights, graph optimised by onnxruntime for VNNI", "none"
+    else:
+        how, level = "uint8 weights", "basic"
     return dataclasses.replace(
         shipped,
-        name=_model_id(requantized=True, max_tokens=shipped.max_tokens),
+        name=_model_id(requantized=True, max_tokens=shipped.max_tokens, recipe=recipe),
         model_path=model_path,
         model_sha256=sha256,
-        graph_level="basic",
-        origin=f"cache {model_path}: {shipped.model_path} requantised to dynamic per-channel 8-bit (uint8 weights)",
+        graph_level=level,
+        origin=f"cache {model_path}: {shipped.model_path} requantised to dynamic per-channel 8-bit ({how})",
     )
+
+
+def requantized_model_id(max_tokens: int = DEFAULT_MAX_TOKENS) -> str:
+    """The id of the vectors this machine's recipe gives (if its conversion
+    passes the agreement gate)."""
+    return _model_id(requantized=True, max_tokens=max_tokens, recipe=recipes()[0])
 
 
 def list_models(*, directories: Sequence[Path] = (), cache_dir: Path | None = None) -> list[ModelSpec]:
@@ -372,11 +404,11 @@ def list_models(*, directories: Sequence[Path] = (), cache_dir: Path | None = No
     specs: list[ModelSpec] = []
     with contextlib.suppress(ModelUnavailable):  # not installed: list the rest
         specs.append(packaged_spec())
-    if specs:
-        model_path, meta_path = _cache_paths(specs[0], cache_dir or user_cache_dir())
-        state = _read_cache(model_path, meta_path)
+    for recipe in recipes() if specs else ():
+        model_path, meta_path = _cache_paths(specs[0], cache_dir or user_cache_dir(), recipe)
+        state = _read_cache(model_path, meta_path, recipe)
         if state is not None and state["status"] == "ok":
-            specs.append(_requantized(specs[0], model_path, state["sha256"]))
+            specs.append(_requantized(specs[0], model_path, state["sha256"], recipe))
     specs.extend(ModelSpec.from_directory(Path(d)) for d in directories)
     return specs
 
@@ -469,16 +501,20 @@ def _fold_weight_casts(model: Any, *, keep_down_projections: bool) -> int:
     return folded
 
 
-def _build(shipped: ModelSpec, model_path: Path, meta_path: Path) -> dict[str, Any]:
+def _build(shipped: ModelSpec, model_path: Path, meta_path: Path, recipe: int) -> dict[str, Any]:
     import onnxruntime
 
     model_path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=model_path.parent) as tmp:
         candidate = Path(tmp) / model_path.name
-        requantize(shipped.model_path, candidate, unsigned_weights=True)
-        agreement = _agreement(shipped, candidate)
+        if recipe == VNNI_RECIPE:
+            requantize(shipped.model_path, Path(tmp) / "requantized.onnx")
+            _optimise(Path(tmp) / "requantized.onnx", candidate)
+        else:
+            requantize(shipped.model_path, candidate, unsigned_weights=True)
+        agreement = _agreement(shipped, candidate, "none" if recipe == VNNI_RECIPE else "basic")
         meta: dict[str, Any] = {
-            "recipe": REQUANTIZE_RECIPE,
+            "recipe": recipe,
             "source_sha256": shipped.model_sha256,
             "onnxruntime": onnxruntime.__version__,
             "min_cosine": agreement,
@@ -497,15 +533,29 @@ def _build(shipped: ModelSpec, model_path: Path, meta_path: Path) -> dict[str, A
     return meta
 
 
-def _agreement(shipped: ModelSpec, candidate: Path) -> float:
+def _optimise(source: Path, dest: Path) -> None:
+    """Write the graph onnxruntime runs for `source` at `extended` (its fused
+    8-bit MatMuls): loading it takes no optimisation (recipe 4)."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    options.optimized_model_filepath = str(dest)
+    options.log_severity_level = 3  # its hints are for the model's authors, not our users
+    onnxruntime.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
+    if not dest.is_file():
+        raise RuntimeError(f"onnxruntime wrote no optimised graph for {source}")
+
+
+def _agreement(shipped: ModelSpec, candidate: Path, graph_level: str) -> float:
     """Lowest cosine between shipped and candidate vectors on sample texts."""
     reference = OnnxEmbeddingModel(shipped).embed_batch(_AGREEMENT_TEXTS)
-    trial_spec = dataclasses.replace(shipped, model_path=candidate, model_sha256=None, graph_level="basic")
+    trial_spec = dataclasses.replace(shipped, model_path=candidate, model_sha256=None, graph_level=graph_level)
     trial = OnnxEmbeddingModel(trial_spec).embed_batch(_AGREEMENT_TEXTS)
     return float(np.min(np.sum(reference * trial, axis=1)))
 
 
-def _read_cache(model_path: Path, meta_path: Path) -> dict[str, Any] | None:
+def _read_cache(model_path: Path, meta_path: Path, recipe: int) -> dict[str, Any] | None:
     """The cached conversion's record if it can be trusted, else None."""
     if not meta_path.is_file():
         return None
@@ -514,20 +564,28 @@ def _read_cache(model_path: Path, meta_path: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         log.warning("unreadable model cache record %s: rebuilding it", meta_path)
         return None
-    if meta.get("status") == "rejected":
+    if not isinstance(meta, dict):
+        log.warning("unreadable model cache record %s: rebuilding it", meta_path)
+        return None
+    if meta.get("status") == "rejected" or recipe == VNNI_RECIPE:
+        # A rejection may not hold for another onnxruntime; a graph one
+        # optimised is written in its own operators, for itself only.
         import onnxruntime
 
-        return meta if meta.get("onnxruntime") == onnxruntime.__version__ else None
+        if meta.get("onnxruntime") != onnxruntime.__version__:
+            return None
+        if meta.get("status") == "rejected":
+            return meta
     if meta.get("status") != "ok" or not model_path.is_file() or _verified_sha256(model_path) != meta.get("sha256"):
         log.warning("model cache %s does not match its record: rebuilding it", model_path)
         return None
     return meta
 
 
-def _cache_paths(shipped: ModelSpec, cache_dir: Path) -> tuple[Path, Path]:
+def _cache_paths(shipped: ModelSpec, cache_dir: Path, recipe: int) -> tuple[Path, Path]:
     # Keyed by content (STYLE: invalidate by hash, never by mtime).
     # The cut is not part of the file: one conversion serves every cut.
-    stem = f"{_BASE_MODEL_ID}-{(shipped.model_sha256 or '')[:16]}-dynq{REQUANTIZE_RECIPE}"
+    stem = f"{_BASE_MODEL_ID}-{(shipped.model_sha256 or '')[:16]}-dynq{recipe}"
     folder = cache_dir / "models"
     return folder / f"{stem}.onnx", folder / f"{stem}.json"
 
@@ -586,8 +644,8 @@ def _load_session(spec: ModelSpec, *, optimise: bool = True) -> onnxruntime.Infe
     options = onnxruntime.SessionOptions()
     levels = onnxruntime.GraphOptimizationLevel
     options.intra_op_num_threads = 1
-    level = levels.ORT_ENABLE_BASIC if spec.graph_level == "basic" else levels.ORT_ENABLE_ALL
-    options.graph_optimization_level = level if optimise else levels.ORT_DISABLE_ALL
+    level = {"all": levels.ORT_ENABLE_ALL, "basic": levels.ORT_ENABLE_BASIC}.get(spec.graph_level)
+    options.graph_optimization_level = level if optimise and level is not None else levels.ORT_DISABLE_ALL
     # Should a session ever get more threads, those waiting for work sleep
     # instead of spinning: on a shared 2-core machine spinning threads took
     # the core from the one with work. Scrapy's texts, 2 threads, load ~7:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cartog_ci.config import Config, home
+from cartog_ci.embed.recipes import recipes
 from cartog_ci.errors import CartogError
 
 if TYPE_CHECKING:  # numpy comes with the model, not with every command
@@ -40,7 +41,11 @@ def model_from_config(config: Config, root: Path) -> EmbeddingModel:
 
 
 def config_key(config: Config) -> str:
-    """What identifies the configured model without loading it."""
+    """What identifies the configured model without loading it: for the
+    packaged model, the conversion this CPU gets (embed/recipes.py), so an
+    index embedded by an older recipe, or on another machine, is embedded
+    again rather than kept with vectors no question can be compared to."""
+    packaged = config.embedding_provider == "onnx" and not config.embedding_model
     return "|".join(
         str(v)
         for v in (
@@ -49,5 +54,6 @@ def config_key(config: Config) -> str:
             config.embedding_url,
             config.embedding_api_model,
             config.embedding_dims if config.embedding_provider == "http" else "",
+            *([f"recipe {recipes()[0]}"] if packaged else []),
         )
     )
