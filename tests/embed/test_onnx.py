@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -30,10 +31,30 @@ from cartog_ci.embed.onnx import (
 )
 from cartog_ci.errors import ModelUnavailable
 
-# The id of the vectors this machine's recipe gives: recipe 4 on x86 with
-# VNNI, else recipe 3 (embed/onnx.py).
-REQUANTIZED_MODEL_ID = requantized_model_id()
+# The id of the vectors this machine's recipe gives with recipe 4 asked for
+# (``vnni_asked``): recipe 4 on x86 with VNNI, else recipe 3 (embed/onnx.py).
+REQUANTIZED_MODEL_ID = REQUANTIZED_MODEL_IDS[VNNI_RECIPE if recipes_mod.has_vnni() else PORTABLE_RECIPE]
 needs_vnni = pytest.mark.skipif(not recipes_mod.has_vnni(), reason="recipe 4 is for x86 CPUs with VNNI")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def vnni_asked() -> Iterator[None]:
+    """This module tests every recipe: recipe 4 asked for where the CPU has
+    VNNI (``CARTOG_CI_EMBED_VNNI=1``; off by default, embed/recipes.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(recipes_mod.OPT_IN, "1")
+        yield
+
+
+def test_recipe_4_is_used_only_when_asked_for(monkeypatch):
+    monkeypatch.setattr(recipes_mod, "has_vnni", lambda: True)
+    monkeypatch.delenv(recipes_mod.OPT_IN)
+    assert recipes_mod.recipes() == (PORTABLE_RECIPE,)
+    assert requantized_model_id() == "all-MiniLM-L6-v2-int8-dynq3-t128"
+    monkeypatch.setenv(recipes_mod.OPT_IN, "1")
+    assert recipes_mod.recipes() == (VNNI_RECIPE, PORTABLE_RECIPE)
+    monkeypatch.setattr(recipes_mod, "has_vnni", lambda: False)
+    assert recipes_mod.recipes() == (PORTABLE_RECIPE,)
 
 PAIRS = [
     (

@@ -5,15 +5,23 @@ index embedded under another recipe is embedded again (docs/search.md)."""
 from __future__ import annotations
 
 import functools
+import os
 
 # 3: uint8 weights, graph optimisation `basic`: any CPU.
 # 4: int8 weights in onnxruntime's fused 8-bit MatMuls: x86 with VNNI only.
 VNNI_RECIPE, PORTABLE_RECIPE = 4, 3
+# Recipe 4 only when asked: its vectors are not recipe 3's, so an index (or
+# the Action's cached index, or a shared graph) that moves between a CPU with
+# VNNI and one without would be embedded again each time it moves (CI
+# runners of one pool differ). A team whose machines all have VNNI opts in.
+OPT_IN = "CARTOG_CI_EMBED_VNNI"
 
 
 def recipes() -> tuple[int, ...]:
-    """The recipes this CPU may use, best first."""
-    return (VNNI_RECIPE, PORTABLE_RECIPE) if has_vnni() else (PORTABLE_RECIPE,)
+    """The recipes this CPU may use, best first: recipe 4 where the CPU has
+    VNNI and ``CARTOG_CI_EMBED_VNNI=1`` asks for it."""
+    chosen = os.environ.get(OPT_IN) == "1" and has_vnni()
+    return (VNNI_RECIPE, PORTABLE_RECIPE) if chosen else (PORTABLE_RECIPE,)
 
 
 @functools.cache
