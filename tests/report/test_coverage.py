@@ -357,3 +357,69 @@ def test_a_function_run_at_import_only_is_never_untested(tmp_path: Path, capsys:
     assert code == 0, err
     changed = [c for c in json.loads(out)["changed"] if c["symbol"]["kind"] == "function"]
     assert [(c["symbol"]["qualified_name"], c["covered_by"], c["untested"]) for c in changed] == [("banner", [], False)]
+
+
+# A test class whose tests live in a base class of another file, and a test
+# class imported into a second file: pytest collects each test again under
+# the collecting file (and class), and the recording names those runs.
+INHERITED = {
+    "tests/__init__.py": "",
+    "tests/test_base.py": (
+        "from app.server import dispatch\n\n\n"
+        "class TestGreeting:\n    word = 'hello'\n\n"
+        "    def test_greets(self):\n        assert dispatch(self.word, 'you') == self.word + ' you'\n"
+    ),
+    "tests/test_bye.py": (
+        "from tests.test_base import TestGreeting\n\n\n"
+        "class TestBye(TestGreeting):\n    word = 'bye'\n"
+    ),
+}
+
+
+def test_tests_a_file_collects_but_does_not_define_are_run_where_the_recording_ran_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The recording ran ``TestBye::test_greets`` (inherited) and
+    ``test_bye.py::TestGreeting::test_greets`` (imported): each is a test to
+    run, in its collecting file and class, though no symbol of that file
+    defines it (found by benchmarks/test_impact.py on itsdangerous)."""
+    repo = init_repo(tmp_path / "repo")
+    files = {k: v for k, v in PROJECT.items() if k != "tests/test_server.py"}
+    write(repo, files | INHERITED)
+    commit(repo, "routes")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    code, out, err = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
+    assert (code, out, err) == (
+        0,
+        f"coverage recorded at {git(repo, 'rev-parse', 'HEAD').strip()[:12]}: 3 test context(s), 3 file(s), "
+        "3 of 6 function(s) executed by a test\n",
+        "",
+    )
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"app/routes.py": ROUTES.replace('"bye " + who', '"bye, " + who')})
+    commit(repo, "a comma")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data_json = json.loads(out)
+    assert _tests(data_json) == [("tests/test_bye.py:method:TestBye.test_greets", ["coverage"])]
+    assert (data_json["test_commands"], data_json["tests_run"]) == (["pytest tests/test_bye.py::TestBye::test_greets"], 1)
+
+    write(repo, {"app/routes.py": ROUTES.replace('"hello " + who', '"hello, " + who')})
+    commit(repo, "the comma for hello instead")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data_json = json.loads(out)
+    assert _tests(data_json) == [
+        ("tests/test_base.py:method:TestGreeting.test_greets", ["coverage"]),
+        ("tests/test_bye.py:method:TestGreeting.test_greets", ["coverage"]),
+    ]
+    assert data_json["test_commands"] == [
+        "pytest tests/test_base.py::TestGreeting::test_greets tests/test_bye.py::TestGreeting::test_greets"
+    ]
+    # the command runs what the recording ran: the comma fails both
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *data_json["test_commands"][0].split()[1:]],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 1 and "2 failed" in proc.stdout, proc.stdout

@@ -1,0 +1,644 @@
+"""Mutation benchmark of the tests cartog-ci selects for a change (issue 30).
+
+Each project is a real package as its registry ships it (a PyPI sdist with
+its tests), committed as a git repository; its test suite runs offline in a
+virtual environment of its own (dependencies from PyPI). Mutants are
+one-line changes inside functions (an operator, a constant, a returned
+value, a dropped call), drawn with a seed; a mutant is kept only if the
+full suite detects it. Each kept mutant is committed on top of the base
+commit, and measured:
+
+- truth: the tests that fail when the whole suite runs (JUnit XML);
+- cartog-ci, static: the test commands of ``cartog-ci report`` on an index
+  without recorded coverage (the graph's tests, and the tests the change
+  edits);
+- cartog-ci, with coverage: the same report on an index holding the
+  coverage the suite recorded at the base (``pytest --cov
+  --cov-context=test`` imported with ``cartog-ci coverage import``);
+- pytest-testmon: its own selection, from a baseline ``pytest --testmon``
+  run at the base (copied afresh for every mutant), in the same run.
+
+Per project: the share of mutants whose selection holds at least one
+failing test (``caught``), failing-test recall (failing tests selected /
+failing tests), the selected share of the suite's time (the selected tests'
+durations in the base run over the whole suite's, runner start-up left
+out), and, among the changed functions (all executed by the suite: a
+detected mutant's line ran), the share the report calls "untested" (with
+and without coverage) and the share no test reaches within the test depth
+in the graph (what the report called "untested" before issue 30).
+
+    PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py                      # all projects, 100 mutants
+    PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --projects toolz --mutants 20
+    PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --tables             # the tables of what is cached
+
+Everything is cached under ``$CARTOG_CI_BENCH_CACHE/impact`` (default
+``~/.cache/cartog-ci-bench``): sdists, repositories, venvs, the base
+coverage, the testmon baseline, and one JSON line per mutant tried
+(``mutants.jsonl``), so a run stopped anywhere resumes where it stopped. A
+mutant's result depends on the cartog-ci that measured it: ``--fresh``
+drops the cached cartog-ci columns (truth and testmon are kept) to measure
+another checkout. Children run under ``nice`` with one test process at a
+time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import io
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import tokenize
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CACHE = Path(os.environ.get("CARTOG_CI_BENCH_CACHE", Path.home() / ".cache" / "cartog-ci-bench")) / "impact"
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "cartog-ci bench",
+    "GIT_AUTHOR_EMAIL": "bench@cartog-ci.invalid",
+    "GIT_COMMITTER_NAME": "cartog-ci bench",
+    "GIT_COMMITTER_EMAIL": "bench@cartog-ci.invalid",
+    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+00:00",
+    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+00:00",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_TEMPLATE_DIR": "",
+}
+SUITE_TIMEOUT = 180  # seconds: a mutant that loops forever is dropped
+TOOLS = ("pytest==9.2.0", "pytest-cov==7.1.0", "coverage==7.18.0", "pytest-testmon==2.2.0")
+# coverage.py for cartog-ci's own `coverage import` (its optional extra), kept
+# beside the venvs rather than installed into the interpreter measured
+TOOL_SITE = CACHE / "tool-site"
+
+
+@dataclass(frozen=True)
+class Project:
+    name: str
+    version: str
+    source: str  # the folder mutated (the package), relative to the root
+    path: str  # what goes on PYTHONPATH ("." or "src")
+    deps: tuple[str, ...] = ()
+    skip: tuple[str, ...] = ()  # files under source not mutated
+    pytest_args: tuple[str, ...] = ()
+
+    @property
+    def slug(self) -> str:
+        return f"{self.name}-{self.version}"
+
+    @property
+    def home(self) -> Path:
+        return CACHE / self.slug
+
+    @property
+    def repo(self) -> Path:
+        return self.home / "repo"
+
+    @property
+    def venv(self) -> Path:
+        return self.home / "venv"
+
+    @property
+    def package(self) -> str:
+        return Path(self.source).name
+
+
+PROJECTS = {
+    p.name: p
+    for p in (
+        Project("itsdangerous", "2.2.0", "src/itsdangerous", "src", ("freezegun==1.5.5",)),
+        Project("markupsafe", "3.0.4", "src/markupsafe", "src"),
+        Project("toolz", "1.2.0", "toolz", ".", skip=("toolz/tests", "toolz/sandbox/tests")),
+        Project("tabulate", "0.10.0", "tabulate", ".", ("wcwidth",)),
+        Project("python-slugify", "9.1.3", "slugify", ".", ("text-unidecode==1.3",)),
+        Project("humanize", "4.17.0", "src/humanize", "src", ("freezegun==1.5.5", "pytest-benchmark")),
+        Project("more-itertools", "11.2.1", "more_itertools", "."),
+        Project("boltons", "26.2.0", "boltons", "."),
+    )
+}
+DEFAULT = ("itsdangerous", "markupsafe", "toolz", "tabulate", "python-slugify", "humanize")
+
+
+# --- running things ---------------------------------------------------------
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, **GIT_ENV}
+    proc = subprocess.run(["git", "-C", str(repo), *args], env=env, capture_output=True, text=True, check=True)
+    return proc.stdout
+
+
+def run(cmd: Sequence[str], *, cwd: Path, env: dict[str, str], timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["nice", "-n", "10", *cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_env(project: Project) -> dict[str, str]:
+    """The project's tests as its developers run them: its venv first on
+    PATH, the package importable from the work tree, no bytecode written (a
+    mutant of the same size in the same second would reuse a stale .pyc)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_CORE", "COVERAGE_", "PYTHON"))}
+    env["PATH"] = f"{project.venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["PYTHONPATH"] = str(project.repo / project.path)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["VIRTUAL_ENV"] = str(project.venv)
+    return env
+
+
+def cartog(*args: str, repo: Path) -> subprocess.CompletedProcess[str]:
+    """cartog-ci from the PYTHONPATH this benchmark runs with."""
+    code = "import sys; from cartog_ci.cli import main; sys.exit(main())"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH", ""), str(TOOL_SITE)) if p)
+    return run([sys.executable, "-c", code, *args], cwd=repo, env=env)
+
+
+# --- setting a project up ---------------------------------------------------
+
+
+def ensure(project: Project) -> None:
+    """The repository, the venv, the base coverage and the testmon baseline
+    (each built once)."""
+    project.home.mkdir(parents=True, exist_ok=True)
+    if not (TOOL_SITE / "coverage").is_dir():
+        log("coverage.py for cartog-ci's coverage import")
+        pin = next(t for t in TOOLS if t.startswith("coverage=="))
+        pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--target", str(TOOL_SITE)]
+        subprocess.run([*pip, pin], check=True)
+    if not (project.repo / ".git" / "bench-ready").exists():
+        downloads = CACHE / "downloads" / project.slug
+        downloads.mkdir(parents=True, exist_ok=True)
+        archives = sorted(downloads.glob("*.tar.gz"))
+        if not archives:
+            log(f"{project.slug}: pip download (sdist)")
+            subprocess.run(
+                [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                 f"{project.name}=={project.version}", "-d", str(downloads)],
+                check=True,
+            )  # fmt: skip
+            archives = sorted(downloads.glob("*.tar.gz"))
+        shutil.rmtree(project.repo, ignore_errors=True)
+        with tempfile.TemporaryDirectory(dir=project.home) as tmp:
+            with tarfile.open(archives[0]) as tar:
+                tar.extractall(tmp, filter="data")
+            (top,) = Path(tmp).iterdir()
+            shutil.move(str(top), str(project.repo))
+        git(project.repo, "init", "-q", "-b", "main")
+        (project.repo / ".git" / "info").mkdir(exist_ok=True)
+        (project.repo / ".git" / "info" / "exclude").write_text(".cartog-ci/\n.testmondata*\n__pycache__/\n.pytest_cache/\n")
+        git(project.repo, "add", "-A", ".")
+        git(project.repo, "commit", "-q", "--no-verify", "-m", f"{project.slug} sdist")
+        (project.repo / ".git" / "bench-ready").touch()
+    if not (project.venv / "bench-ready").exists():
+        log(f"{project.slug}: venv")
+        shutil.rmtree(project.venv, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(project.venv)], check=True)
+        pip = [str(project.venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+        subprocess.run([*pip, *TOOLS, *project.deps], check=True)
+        (project.venv / "bench-ready").touch()
+    base = base_commit(project)
+    env = test_env(project)
+    if not (project.home / "base.json").exists():
+        git(project.repo, "checkout", "-q", "--detach", base)
+        log(f"{project.slug}: the suite at the base")
+        started = time.monotonic()
+        truth = suite(project, env)
+        seconds = time.monotonic() - started
+        if truth.failed or not truth.durations:
+            raise SystemExit(f"{project.slug}: the suite does not pass at the base: {sorted(truth.failed)[:5]}")
+        log(f"{project.slug}: {len(truth.durations)} tests, {seconds:.1f} s")
+        cov = project.home / "base.coverage"
+        cov.unlink(missing_ok=True)
+        proc = run(
+            ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--cov={project.package}",
+             "--cov-context=test", "--cov-report=", *project.pytest_args],
+            cwd=project.repo, env={**env, "COVERAGE_FILE": str(cov)},
+        )  # fmt: skip
+        if proc.returncode != 0:
+            raise SystemExit(f"{project.slug}: the suite with coverage failed:\n{proc.stdout[-2000:]}")
+        for index in ("index-cov.db", "index-static.db"):
+            (project.home / index).unlink(missing_ok=True)
+            proc = cartog("index", "--repo", str(project.repo), "--index", str(project.home / index), "--no-embed", repo=project.repo)
+            if proc.returncode != 0:
+                raise SystemExit(f"{project.slug}: cartog-ci index failed: {proc.stderr}")
+        proc = cartog(
+            "coverage", "import", str(cov), "--repo", str(project.repo), "--index", str(project.home / "index-cov.db"),
+            repo=project.repo,
+        )  # fmt: skip
+        if proc.returncode != 0:
+            raise SystemExit(f"{project.slug}: coverage import failed: {proc.stderr}")
+        log(f"{project.slug}: coverage import: {(proc.stdout + proc.stderr).strip()}")
+        testmon = project.home / "base.testmondata"
+        testmon.unlink(missing_ok=True)
+        proc = run(
+            ["python", "-m", "pytest", "-q", "-o", f"cache_dir={project.home}/pytest-cache", "--testmon", *project.pytest_args],
+            cwd=project.repo, env={**env, "TESTMON_DATAFILE": str(testmon)},
+        )  # fmt: skip
+        if proc.returncode != 0:
+            raise SystemExit(f"{project.slug}: the testmon baseline failed:\n{proc.stdout[-2000:]}")
+        clean(project)
+        (project.home / "base.json").write_text(
+            json.dumps({"commit": base, "seconds": seconds, "durations": truth.durations}, indent=1)
+        )
+
+
+def base_commit(project: Project) -> str:
+    return git(project.repo, "rev-list", "--max-parents=0", "main").split()[0]
+
+
+def clean(project: Project) -> None:
+    """Back to the base commit, nothing else in the work tree but the
+    ignored index folders."""
+    git(project.repo, "checkout", "-q", "-f", "--detach", base_commit(project))
+    git(project.repo, "clean", "-q", "-fdx", "-e", ".cartog-ci")
+
+
+# --- a suite's results ------------------------------------------------------
+
+
+@dataclass
+class Results:
+    durations: dict[str, float] = field(default_factory=dict)  # node ID -> seconds
+    failed: set[str] = field(default_factory=set)
+
+
+def junit(path: Path) -> Results:
+    """Node IDs (``file::Class::name[params]``) of a JUnit XML (xunit1,
+    which gives each test's file)."""
+    out = Results()
+    if not path.exists():
+        return out
+    for case in ET.parse(path).iter("testcase"):
+        file = case.get("file") or ""
+        classname = case.get("classname") or ""
+        module = file[:-3].replace("/", ".") if file.endswith(".py") else ""
+        owner = classname[len(module) :].lstrip(".") if module and classname.startswith(module) else ""
+        parts = [file, *(owner.split(".") if owner else []), case.get("name") or ""]
+        node = "::".join(p for p in parts if p)
+        if case.find("skipped") is not None:
+            continue
+        out.durations[node] = out.durations.get(node, 0.0) + float(case.get("time") or 0)
+        if case.find("failure") is not None or case.find("error") is not None:
+            out.failed.add(node)
+    return out
+
+
+def suite(project: Project, env: dict[str, str], *extra: str, datafile: Path | None = None) -> Results:
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = Path(tmp) / "junit.xml"
+        # pytest's cache in a folder of its own (testmon reads its options)
+        cmd = ["python", "-m", "pytest", "-q", "-o", f"cache_dir={tmp}/cache", "-o", "junit_family=xunit1", "--tb=no",
+               f"--junitxml={xml}", *project.pytest_args, *extra]  # fmt: skip
+        run_env = {**env, "TESTMON_DATAFILE": str(datafile)} if datafile else env
+        run(cmd, cwd=project.repo, env=run_env, timeout=SUITE_TIMEOUT)
+        return junit(xml)
+
+
+def strip_params(node: str) -> str:
+    return node.split("[", 1)[0]
+
+
+# --- mutants ------------------------------------------------------------------
+
+SWAPS = {
+    "+": "-", "-": "+", "*": "//", "==": "!=", "!=": "==", "<": "<=", "<=": "<", ">": ">=", ">=": ">",
+    "+=": "-=", "-=": "+=", "and": "or", "or": "and", "True": "False", "False": "True", "is": "is not",
+    "in": "not in",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Mutant:
+    file: str
+    line: int  # 1-based
+    old: str  # the whole line
+    new: str
+    kind: str  # operator, constant, return, call
+
+    @property
+    def id(self) -> str:
+        return hashlib.sha1(f"{self.file}:{self.line}:{self.new}".encode()).hexdigest()[:12]
+
+
+def function_lines(tree: ast.AST) -> dict[int, ast.stmt]:
+    """One-line statements inside a function body (not its docstring)."""
+    out: dict[int, ast.stmt] = {}
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for stmt in ast.walk(fn):
+            if not isinstance(stmt, ast.stmt) or stmt is fn or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if stmt.lineno != stmt.end_lineno:
+                continue
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue  # a docstring
+            out[stmt.lineno] = stmt
+    return out
+
+
+def candidates(project: Project) -> list[Mutant]:
+    out: list[Mutant] = []
+    root = project.repo
+    for path in sorted((root / project.source).rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if any(rel.startswith(s + "/") for s in project.skip) or path.name.startswith("test_") or "/tests/" in rel:
+            continue
+        text = path.read_text(encoding="utf-8")
+        try:
+            tree = ast.parse(text)
+            tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        except (SyntaxError, tokenize.TokenError):
+            continue
+        lines = text.splitlines(keepends=True)
+        stmts = function_lines(tree)
+        for lineno, stmt in sorted(stmts.items()):
+            line = lines[lineno - 1]
+            indent = line[: len(line) - len(line.lstrip())]
+            news: list[tuple[str, str]] = []
+            for tok in tokens:
+                if tok.start[0] != lineno or tok.end[0] != lineno:
+                    continue
+                a, b = tok.start[1], tok.end[1]
+                if tok.type in (tokenize.OP, tokenize.NAME) and tok.string in SWAPS:
+                    kind = "constant" if tok.string in ("True", "False") else "operator"
+                    news.append((kind, line[:a] + SWAPS[tok.string] + line[b:]))
+                elif tok.type == tokenize.NAME and tok.string == "not":
+                    news.append(("operator", line[:a] + line[b:].lstrip()))
+                elif tok.type == tokenize.NUMBER and tok.string.isdigit():
+                    news.append(("constant", line[:a] + str(int(tok.string) + 1) + line[b:]))
+            if isinstance(stmt, ast.Return) and stmt.value is not None and not (
+                isinstance(stmt.value, ast.Constant) and stmt.value.value is None
+            ):
+                news.append(("return", f"{indent}return None\n"))
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                news.append(("call", f"{indent}pass\n"))
+            for kind, new in news:
+                if new == line:
+                    continue
+                mutated = "".join(lines[: lineno - 1]) + new + "".join(lines[lineno:])
+                try:
+                    ast.parse(mutated)
+                except SyntaxError:
+                    continue
+                out.append(Mutant(rel, lineno, line, new, kind))
+    return out
+
+
+def apply(project: Project, mutant: Mutant) -> None:
+    path = project.repo / mutant.file
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[mutant.line - 1] == mutant.old, (mutant.file, mutant.line)
+    lines[mutant.line - 1] = mutant.new
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+# --- selections ---------------------------------------------------------------
+
+
+def command_args(command: str) -> list[str]:
+    """The test IDs and paths a pytest command names (``cd X && pytest a b``)."""
+    import shlex
+
+    words = shlex.split(command.split("&&")[-1])
+    while words and words[0] in ("python", "python3", "-m", "pytest", "uv", "run", "poetry"):
+        words = words[1:]
+    return [w for w in words if not w.startswith("-")]
+
+
+def selected(commands: Sequence[str], tests: Sequence[str], folder: str = "") -> set[str]:
+    """The suite's tests the commands run."""
+    args = [a for c in commands for a in command_args(c)]
+    out = set()
+    for test in tests:
+        base = strip_params(test)
+        file = base.split("::", 1)[0]
+        for a in args:
+            a = a.rstrip("/")
+            if base == a or base.startswith(a + "::") or file == a or file.startswith(a + "/"):
+                out.add(test)
+                break
+    return out
+
+
+def report(project: Project, index: str, base: str) -> dict[str, object]:
+    proc = cartog(
+        "report", "--repo", str(project.repo), "--index", str(project.home / index), "--base", base,
+        "--format", "json", "--no-related", repo=project.repo,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise RuntimeError(f"cartog-ci report failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    data: dict[str, object] = json.loads(proc.stdout)
+    return data
+
+
+def changed_functions(data: dict[str, object], mutant: Mutant) -> list[dict[str, object]]:
+    """The report's changed functions or methods holding the mutated line."""
+    out = []
+    for entry in data["changed"]:  # type: ignore[union-attr]
+        sym = entry["symbol"]  # type: ignore[index]
+        if sym["kind"] in ("function", "method") and sym["file"] == mutant.file and sym["start_line"] <= mutant.line <= sym["end_line"]:  # type: ignore[index,operator]
+            out.append(entry)
+    # the innermost only
+    out.sort(key=lambda e: e["symbol"]["end_line"] - e["symbol"]["start_line"])  # type: ignore[index,operator]
+    return out[:1]
+
+
+def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog_only: bool = False,
+            cached: dict[str, object] | None = None) -> dict[str, object]:  # fmt: skip
+    """One mutant: truth, cartog-ci's two selections, testmon's."""
+    env = test_env(project)
+    durations: dict[str, float] = base["durations"]  # type: ignore[assignment]
+    clean(project)
+    apply(project, mutant)
+    row: dict[str, object] = {"id": mutant.id, "file": mutant.file, "line": mutant.line, "kind": mutant.kind,
+                              "old": mutant.old.strip(), "new": mutant.new.strip()}  # fmt: skip
+    if cached is not None and cartog_only:
+        row.update({k: cached[k] for k in ("detected", "failing", "testmon", "seconds") if k in cached})
+    else:
+        started = time.monotonic()
+        try:
+            truth = suite(project, env)
+        except subprocess.TimeoutExpired:
+            row["detected"] = False
+            row["timeout"] = True
+            return row
+        row["seconds"] = round(time.monotonic() - started, 2)
+        row["failing"] = sorted(truth.failed)
+        row["detected"] = bool(truth.failed)
+    if not row["detected"]:
+        return row
+    git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {mutant.id}")
+    for name, index in (("static", "index-static.db"), ("coverage", "index-cov.db")):
+        data = report(project, index, str(base["commit"]))
+        chosen = selected(data["test_commands"], list(durations))  # type: ignore[arg-type]
+        fns = changed_functions(data, mutant)
+        row[name] = {
+            "selected": len(chosen),
+            "seconds": round(sum(durations[t] for t in chosen), 3),
+            "hits": sorted(t for t in row["failing"] if strip_params(t) in {strip_params(c) for c in chosen}),  # type: ignore[union-attr]
+            "commands": data["test_commands"],
+            "function": fns[0]["symbol"]["id"] if fns else None,  # type: ignore[index]
+            "untested": bool(fns and fns[0]["untested"]),
+            "unreached": bool(fns and fns[0]["unreached"]),
+        }
+    if "testmon" not in row:
+        with tempfile.TemporaryDirectory() as tmp:
+            datafile = Path(tmp) / ".testmondata"
+            shutil.copy(project.home / "base.testmondata", datafile)
+            ran = suite(project, env, "--testmon", datafile=datafile)
+        chosen = {t for t in durations if t in ran.durations}
+        row["testmon"] = {
+            "selected": len(ran.durations),
+            "seconds": round(sum(durations.get(t, ran.durations[t]) for t in ran.durations), 3),
+            "hits": sorted(t for t in row["failing"] if t in ran.failed),  # type: ignore[union-attr]
+            "unknown": len(set(ran.durations) - chosen),
+        }
+    return row
+
+
+# --- the loop and the tables ----------------------------------------------------
+
+
+def cached_rows(project: Project) -> dict[str, dict[str, object]]:
+    path = project.home / "mutants.jsonl"
+    rows: dict[str, dict[str, object]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                rows[row["id"]] = row
+    return rows
+
+
+def bench(project: Project, mutants: int, seed: int, fresh: bool) -> None:
+    ensure(project)
+    base = json.loads((project.home / "base.json").read_text())
+    rows = cached_rows(project)
+    pool = candidates(project)
+    random.Random(f"{seed}:{project.name}").shuffle(pool)
+    kept = 0 if fresh else sum(1 for r in rows.values() if r.get("detected") and "coverage" in r)
+    log(f"{project.slug}: {len(pool)} candidate mutants, {kept} kept in the cache; suite {base['seconds']:.1f} s")
+    out = (project.home / "mutants.jsonl").open("a")
+    try:
+        for mutant in pool:
+            if kept >= mutants:
+                break
+            have = rows.get(mutant.id)
+            if have is not None and (not have.get("detected") or ("coverage" in have and not fresh)):
+                continue
+            row = measure(project, mutant, base, cartog_only=have is not None, cached=have)
+            rows[mutant.id] = row
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            if row.get("detected"):
+                kept += 1
+                cov, static, tm = row["coverage"], row["static"], row["testmon"]  # type: ignore[index]
+                log(
+                    f"{project.slug} {kept}/{mutants} {mutant.file}:{mutant.line} {mutant.kind}: "
+                    f"{len(row['failing'])} failing; static {len(static['hits'])}/{static['selected']}, "  # type: ignore[arg-type,index]
+                    f"coverage {len(cov['hits'])}/{cov['selected']}, testmon {len(tm['hits'])}/{tm['selected']}"
+                )
+            else:
+                log(f"{project.slug} survived {mutant.file}:{mutant.line} {mutant.kind}")
+    finally:
+        out.close()
+        clean(project)
+
+
+def summary(project: Project, limit: int) -> dict[str, object] | None:
+    if not (project.home / "base.json").exists():
+        return None
+    base = json.loads((project.home / "base.json").read_text())
+    total = sum(base["durations"].values())
+    rows = [r for r in cached_rows(project).values() if r.get("detected") and "coverage" in r]
+    tried = [r for r in cached_rows(project).values()]
+    rows = rows[:limit]
+    if not rows:
+        return None
+    out: dict[str, object] = {
+        "project": project.slug, "tests": len(base["durations"]), "suite_seconds": round(base["seconds"], 1),
+        "mutants": len(rows), "tried": len(tried),
+    }  # fmt: skip
+    failing = sum(len(r["failing"]) for r in rows)  # type: ignore[arg-type]
+    for col in ("static", "coverage", "testmon"):
+        caught = sum(1 for r in rows if r[col]["hits"])  # type: ignore[index]
+        hits = sum(len(r[col]["hits"]) for r in rows)  # type: ignore[index,arg-type]
+        share = sum(r[col]["seconds"] for r in rows) / (total * len(rows))  # type: ignore[index,misc]
+        out[col] = {"caught": caught, "recall": hits / failing, "time_share": share,
+                    "missed": [f"{r['file']}:{r['line']} {r['kind']}" for r in rows if not r[col]["hits"]]}  # type: ignore[index]
+    for col in ("static", "coverage"):
+        out[col]["untested"] = sum(1 for r in rows if r[col]["untested"])  # type: ignore[index]
+        out[col]["unreached"] = sum(1 for r in rows if r[col]["unreached"])  # type: ignore[index]
+    return out
+
+
+def tables(projects: Sequence[Project], limit: int) -> str:
+    lines = [
+        "| project | tests | suite s | mutants | selection | caught | recall | time share | said untested | no test in graph |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    for project in projects:
+        s = summary(project, limit)
+        if s is None:
+            continue
+        n = s["mutants"]
+        for col in ("static", "coverage", "testmon"):
+            c = s[col]  # type: ignore[index]
+            extra = (f"{c['untested']} ({c['untested'] / n:.1%})", f"{c['unreached']} ({c['unreached'] / n:.1%})") if col != "testmon" else ("", "")  # type: ignore[operator]
+            lines.append(
+                f"| {s['project']} | {s['tests']} | {s['suite_seconds']} | {n} | {col} | "
+                f"{c['caught']} ({c['caught'] / n:.1%}) | {c['recall']:.1%} | {c['time_share']:.1%} | {extra[0]} | {extra[1]} |"  # type: ignore[operator]
+            )
+    misses = []
+    for project in projects:
+        s = summary(project, limit)
+        if s is None:
+            continue
+        for col in ("static", "coverage", "testmon"):
+            for m in s[col]["missed"]:  # type: ignore[index]
+                misses.append(f"- {s['project']} {col}: {m}")
+    return "\n".join(lines) + ("\n\nMutants whose selection holds no failing test:\n" + "\n".join(misses) if misses else "")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--projects", nargs="*", default=list(DEFAULT), help=f"of {', '.join(PROJECTS)}")
+    parser.add_argument("--mutants", type=int, default=100, help="kept (detected) mutants per project")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fresh", action="store_true", help="measure cartog-ci's columns again (truth and testmon kept)")
+    parser.add_argument("--tables", action="store_true", help="print the tables of the cached results only")
+    parser.add_argument("--json", help="write the per-project summaries here")
+    args = parser.parse_args(argv)
+    unknown = [p for p in args.projects if p not in PROJECTS]
+    if unknown:
+        parser.error(f"unknown project(s) {', '.join(unknown)}; choose from {', '.join(PROJECTS)}")
+    projects = [PROJECTS[p] for p in args.projects]
+    if not args.tables:
+        for project in projects:
+            try:
+                bench(project, args.mutants, args.seed, args.fresh)
+            except SystemExit as exc:  # a project whose suite cannot run here: the others go on
+                log(f"{project.slug}: skipped: {exc}")
+    print(tables(projects, args.mutants))
+    if args.json:
+        Path(args.json).write_text(json.dumps([summary(p, args.mutants) for p in projects], indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
