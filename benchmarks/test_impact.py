@@ -230,18 +230,11 @@ def ensure(project: Project) -> None:
         )  # fmt: skip
         if proc.returncode != 0:
             raise SystemExit(f"{project.slug}: the suite with coverage failed:\n{proc.stdout[-2000:]}")
-        for index in ("index-cov.db", "index-static.db"):
+        for index in ("index-cov.db",):
             (project.home / index).unlink(missing_ok=True)
             proc = cartog("index", "--repo", str(project.repo), "--index", str(project.home / index), "--no-embed", repo=project.repo)
             if proc.returncode != 0:
                 raise SystemExit(f"{project.slug}: cartog-ci index failed: {proc.stderr}")
-        proc = cartog(
-            "coverage", "import", str(cov), "--repo", str(project.repo), "--index", str(project.home / "index-cov.db"),
-            repo=project.repo,
-        )  # fmt: skip
-        if proc.returncode != 0:
-            raise SystemExit(f"{project.slug}: coverage import failed: {proc.stderr}")
-        log(f"{project.slug}: coverage import: {(proc.stdout + proc.stderr).strip()}")
         testmon = project.home / "base.testmondata"
         testmon.unlink(missing_ok=True)
         proc = run(
@@ -254,6 +247,19 @@ def ensure(project: Project) -> None:
         (project.home / "base.json").write_text(
             json.dumps({"commit": base, "seconds": seconds, "durations": truth.durations}, indent=1)
         )
+
+
+def import_coverage(project: Project) -> None:
+    """The base's recording, imported by the cartog-ci measured (what it
+    maps a context to is stored at import)."""
+    clean(project)
+    proc = cartog(
+        "coverage", "import", str(project.home / "base.coverage"), "--repo", str(project.repo),
+        "--index", str(project.home / "index-cov.db"), repo=project.repo,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise SystemExit(f"{project.slug}: coverage import failed: {proc.stderr}")
+    log(f"{project.slug}: coverage import: {(proc.stdout + proc.stderr).strip()}")
 
 
 def base_commit(project: Project) -> str:
@@ -276,21 +282,26 @@ class Results:
     failed: set[str] = field(default_factory=set)
 
 
-def junit(path: Path) -> Results:
-    """Node IDs (``file::Class::name[params]``) of a JUnit XML (xunit1,
-    which gives each test's file)."""
+def junit(path: Path, root: Path) -> Results:
+    """Node IDs (``file::Class::name[params]``) of a JUnit XML. A test's
+    ``classname`` is its node ID's dotted path (``tests.test_a.TestA``):
+    the file is its longest prefix that is a file of ``root`` (the ``file``
+    attribute names where the function is defined, another file for an
+    inherited test method)."""
     out = Results()
     if not path.exists():
         return out
     for case in ET.parse(path).iter("testcase"):
-        file = case.get("file") or ""
-        classname = case.get("classname") or ""
-        module = file[:-3].replace("/", ".") if file.endswith(".py") else ""
-        owner = classname[len(module) :].lstrip(".") if module and classname.startswith(module) else ""
-        parts = [file, *(owner.split(".") if owner else []), case.get("name") or ""]
-        node = "::".join(p for p in parts if p)
         if case.find("skipped") is not None:
             continue
+        parts = (case.get("classname") or "").split(".")
+        file, owner = "", parts
+        for cut in range(len(parts), 0, -1):
+            candidate = "/".join(parts[:cut]) + ".py"
+            if (root / candidate).is_file():
+                file, owner = candidate, parts[cut:]
+                break
+        node = "::".join([file or ".".join(parts), *owner, case.get("name") or ""])
         out.durations[node] = out.durations.get(node, 0.0) + float(case.get("time") or 0)
         if case.find("failure") is not None or case.find("error") is not None:
             out.failed.add(node)
@@ -305,7 +316,7 @@ def suite(project: Project, env: dict[str, str], *extra: str, datafile: Path | N
                f"--junitxml={xml}", *project.pytest_args, *extra]  # fmt: skip
         run_env = {**env, "TESTMON_DATAFILE": str(datafile)} if datafile else env
         run(cmd, cwd=project.repo, env=run_env, timeout=SUITE_TIMEOUT)
-        return junit(xml)
+        return junit(xml, project.repo)
 
 
 def strip_params(node: str) -> str:
@@ -483,19 +494,34 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
     if not row["detected"]:
         return row
     git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {mutant.id}")
-    for name, index in (("static", "index-static.db"), ("coverage", "index-cov.db")):
-        data = report(project, index, str(base["commit"]))
-        chosen = selected(data["test_commands"], list(durations))  # type: ignore[arg-type]
-        fns = changed_functions(data, mutant)
+    data = report(project, "index-cov.db", str(base["commit"]))
+    fns = changed_functions(data, mutant)
+    failing = {strip_params(t) for t in row["failing"]}  # type: ignore[union-attr]
+    # with coverage: what the commands run; static: the graph's tests (and
+    # those the change edits) among them, by node ID, as a report without a
+    # recording lists them (its commands run the same tests, or whole files
+    # of them past MAX_TEST_IDS: the static column is a lower bound there)
+    static_ids = {
+        f"{t['file']}::{t['qualified_name'].replace('.', '::')}"  # type: ignore[index,union-attr]
+        for t in data["tests"]  # type: ignore[union-attr]
+        if set(t["chosen_by"]) & {"graph", "edited"}  # type: ignore[index,arg-type]
+    }
+    for name, chosen in (
+        ("static", {t for t in durations if strip_params(t) in static_ids}),
+        ("coverage", selected(data["test_commands"], list(durations))),  # type: ignore[arg-type]
+    ):
         row[name] = {
             "selected": len(chosen),
             "seconds": round(sum(durations[t] for t in chosen), 3),
             "hits": sorted(t for t in row["failing"] if strip_params(t) in {strip_params(c) for c in chosen}),  # type: ignore[union-attr]
-            "commands": data["test_commands"],
             "function": fns[0]["symbol"]["id"] if fns else None,  # type: ignore[index]
-            "untested": bool(fns and fns[0]["untested"]),
+            # without a recording the report never says "untested" (report/coverage.py apply_coverage)
+            "untested": bool(fns and fns[0]["untested"]) if name == "coverage" else False,
             "unreached": bool(fns and fns[0]["unreached"]),
         }
+    row["commands"] = data["test_commands"]
+    row["tests"] = [[t["id"], t["chosen_by"]] for t in data["tests"]]  # type: ignore[index,union-attr]
+    del failing
     if "testmon" not in row:
         with tempfile.TemporaryDirectory() as tmp:
             datafile = Path(tmp) / ".testmondata"
@@ -525,15 +551,17 @@ def cached_rows(project: Project) -> dict[str, dict[str, object]]:
     return rows
 
 
-def bench(project: Project, mutants: int, seed: int, fresh: bool) -> None:
+def bench(project: Project, mutants: int, seed: int, fresh: bool) -> Iterator[None]:
+    """Measure the project's mutants until ``mutants`` are kept, yielding
+    after each (the projects take turns)."""
     ensure(project)
+    import_coverage(project)
     base = json.loads((project.home / "base.json").read_text())
     rows = cached_rows(project)
     pool = candidates(project)
     random.Random(f"{seed}:{project.name}").shuffle(pool)
     kept = 0 if fresh else sum(1 for r in rows.values() if r.get("detected") and "coverage" in r)
     log(f"{project.slug}: {len(pool)} candidate mutants, {kept} kept in the cache; suite {base['seconds']:.1f} s")
-    out = (project.home / "mutants.jsonl").open("a")
     try:
         for mutant in pool:
             if kept >= mutants:
@@ -543,8 +571,8 @@ def bench(project: Project, mutants: int, seed: int, fresh: bool) -> None:
                 continue
             row = measure(project, mutant, base, cartog_only=have is not None, cached=have)
             rows[mutant.id] = row
-            out.write(json.dumps(row) + "\n")
-            out.flush()
+            with (project.home / "mutants.jsonl").open("a") as out:
+                out.write(json.dumps(row) + "\n")
             if row.get("detected"):
                 kept += 1
                 cov, static, tm = row["coverage"], row["static"], row["testmon"]  # type: ignore[index]
@@ -555,8 +583,8 @@ def bench(project: Project, mutants: int, seed: int, fresh: bool) -> None:
                 )
             else:
                 log(f"{project.slug} survived {mutant.file}:{mutant.line} {mutant.kind}")
+            yield
     finally:
-        out.close()
         clean(project)
 
 
@@ -629,11 +657,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unknown project(s) {', '.join(unknown)}; choose from {', '.join(PROJECTS)}")
     projects = [PROJECTS[p] for p in args.projects]
     if not args.tables:
-        for project in projects:
-            try:
-                bench(project, args.mutants, args.seed, args.fresh)
-            except SystemExit as exc:  # a project whose suite cannot run here: the others go on
-                log(f"{project.slug}: skipped: {exc}")
+        # the projects take turns, one mutant each: a run stopped early has
+        # measured every project
+        turns = [bench(p, args.mutants, args.seed, args.fresh) for p in projects]
+        while turns:
+            for turn in list(turns):
+                try:
+                    next(turn)
+                except StopIteration:
+                    turns.remove(turn)
+                except SystemExit as exc:  # a project whose suite cannot run here: the others go on
+                    log(f"skipped: {exc}")
+                    turns.remove(turn)
     print(tables(projects, args.mutants))
     if args.json:
         Path(args.json).write_text(json.dumps([summary(p, args.mutants) for p in projects], indent=1) + "\n")
