@@ -397,7 +397,10 @@ def _unittest(
 
 # --- JavaScript and TypeScript ----------------------------------------------
 
-JS_RUNNERS = ("vitest", "jest", "mocha")
+JS_RUNNERS = ("vitest", "jest", "mocha", "tape")
+# runners that run the files of a test folder (``test/parse.js``), not
+# only ``*.test.js`` files
+_DIR_RUNNERS = ("mocha", "tape")
 _JS_TEST_FILE = re.compile(r"(^|/)[^/]*\.(spec|test)\.[cm]?[jt]sx?$|(^|/)__tests__/")
 _JS_TEST_DIR = re.compile(r"(^|/)(tests?|spec)/")
 
@@ -425,7 +428,7 @@ def _js_runner(package: dict[str, object], files: frozenset[str]) -> str | None:
         if not isinstance(script, str) or not isinstance(scripts, dict):
             break
         # the first runner the script names (`vitest run`, `jest --ci`, `react-scripts test` is jest)
-        found = re.search(r"\b(vitest|jest|mocha|react-scripts test)\b", script)
+        found = re.search(r"\b(vitest|jest|mocha|tape|react-scripts test)\b", script)
         if found:
             return "jest" if found.group(1) == "react-scripts test" else found.group(1)
         other = re.search(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)", script)
@@ -463,17 +466,18 @@ def js_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbo
     for t in tests:
         runner, folder = js_runner(ws, t.file)
         # a helper under test/ is no test file (jest and vitest would find no test
-        # in it); mocha runs what is in test/
-        if is_js_test_file(t.file) or runner == "mocha" and _JS_TEST_DIR.search(t.file):
+        # in it); mocha and tape run what is in test/
+        if is_js_test_file(t.file) or runner in _DIR_RUNNERS and _JS_TEST_DIR.search(t.file):
             groups.setdefault((folder, runner), {}).setdefault(t.file, []).append(t.id)
     commands = []
     for (folder, runner), files in sorted(groups.items()):
         ran: list[str] = []
         for path, ids in sorted(files.items()):
             ran += sorted({s.id for s in ws.file_tests(path, is_test)} | set(ids))
-        run = {"vitest": "vitest run", "jest": "jest", "mocha": "mocha"}[runner]
+        run = {"vitest": "vitest run", "jest": "jest", "mocha": "mocha", "tape": "tape"}[runner]
         words = " ".join(quote(relative(p, folder)) for p in sorted(files))
-        suite = in_folder(folder, f"{_js_exec(ws, folder)} {run}")
+        # tape runs the files it is given, none by default: its suite is the test folder's
+        suite = in_folder(folder, f"{_js_exec(ws, folder)} {run}" + (" 'test/**/*.js'" if runner == "tape" else ""))
         command = in_folder(folder, f"{_js_exec(ws, folder)} {run} {words}")
         commands.append(TestCommand(command, tuple(ran), suite, JS_JUNIT.get(runner, "")))
     return commands
