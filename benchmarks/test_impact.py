@@ -9,23 +9,31 @@ full suite detects it. Each kept mutant is committed on top of the base
 commit, and measured:
 
 - truth: the tests that fail when the whole suite runs (JUnit XML);
-- cartog-ci, static: the test commands of ``cartog-ci report`` on an index
-  without recorded coverage (the graph's tests, and the tests the change
-  edits);
-- cartog-ci, with coverage: the same report on an index holding the
-  coverage the suite recorded at the base (``pytest --cov
-  --cov-context=test`` imported with ``cartog-ci coverage import``);
+- cartog-ci, with coverage: the tests the commands of ``cartog-ci report``
+  run, on an index holding the coverage the suite recorded at the base
+  (``pytest --cov --cov-context=test`` imported with ``cartog-ci coverage
+  import`` by the cartog-ci measured);
+- cartog-ci, static: the report's tests chosen by the graph (or edited by
+  the change), by node ID: what a report without a recording lists (its
+  commands may run whole files of them past MAX_TEST_IDS, so this column is
+  a lower bound there);
 - pytest-testmon: its own selection, from a baseline ``pytest --testmon``
   run at the base (copied afresh for every mutant), in the same run.
+
+npm packages (``npm:qs``, ``npm:minimist``: tape suites, see
+``NpmProject``) have the static column only; their unit is a test file.
 
 Per project: the share of mutants whose selection holds at least one
 failing test (``caught``), failing-test recall (failing tests selected /
 failing tests), the selected share of the suite's time (the selected tests'
 durations in the base run over the whole suite's, runner start-up left
 out), and, among the changed functions (all executed by the suite: a
-detected mutant's line ran), the share the report calls "untested" (with
-and without coverage) and the share no test reaches within the test depth
-in the graph (what the report called "untested" before issue 30).
+detected mutant's line ran), the share the report calls "untested" with
+the recording (without one it never says it: only report/coverage.py
+``apply_coverage`` sets it, so the static column shows "-"), and the
+share no test reaches within the test depth in the graph (what the report
+called "untested" before issue 30, and now says as that gap, outside the
+verdict).
 
     PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py                      # all projects, 100 mutants
     PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --projects toolz --mutants 20
@@ -877,6 +885,8 @@ def tables(projects: Sequence[Project | NpmProject], limit: int) -> str:
         for col in s["columns"]:  # type: ignore[attr-defined]
             c = s[col]  # type: ignore[index]
             extra = (f"{c['untested']} ({c['untested'] / n:.1%})", f"{c['unreached']} ({c['unreached'] / n:.1%})") if col != "testmon" else ("", "")  # type: ignore[operator]  # fmt: skip
+            if col == "static":
+                extra = ("-", extra[1])
             lines.append(
                 f"| {s['project']} | {s['tests']} | {s['suite_seconds']} | {n} ({s['tried']}) | {col} | "
                 f"{c['caught']} ({c['caught'] / n:.1%}) | {c['recall']:.1%} | {c['time_share']:.1%} | {extra[0]} | {extra[1]} |"  # type: ignore[operator]

@@ -173,7 +173,8 @@ def _shadow(ws: workspace.Workspace, tests: list[Symbol], summary: str, extra: s
     else:
         line = f"selection missed no failing test ({len(failing)} failing in the whole suite)"
     if unknown:
-        line += f"; {len(unknown)} failing suite command(s) name no tests (their runner writes no JUnit XML here): {', '.join(unknown)}"
+        named = ", ".join(unknown)
+        line += f"; {len(unknown)} failing suite command(s) name no tests (their runner writes no JUnit XML here): {named}"
     sys.stderr.write(f"cartog-ci: {line}\n")
     if as_json:
         emit_json(
