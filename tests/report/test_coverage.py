@@ -385,6 +385,11 @@ def test_tests_a_file_collects_but_does_not_define_are_run_where_the_recording_r
     defines it (found by benchmarks/test_impact.py on itsdangerous)."""
     repo = init_repo(tmp_path / "repo")
     files = {k: v for k, v in PROJECT.items() if k != "tests/test_server.py"}
+    # and a doctest (`app/text.py::app.text.loud`): a dotted name, no test a command runs here
+    files["pyproject.toml"] = files["pyproject.toml"].replace(
+        'testpaths = ["tests"]', 'testpaths = ["tests", "app"]\naddopts = "--doctest-modules"'
+    )
+    files["app/text.py"] = 'def loud(text):\n    """\n    >>> loud("a")\n    \'A\'\n    """\n    return text.upper()\n'
     write(repo, files | INHERITED)
     commit(repo, "routes")
     data = tmp_path / "coverage.db"
@@ -392,10 +397,23 @@ def test_tests_a_file_collects_but_does_not_define_are_run_where_the_recording_r
     code, out, err = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
     assert (code, out, err) == (
         0,
-        f"coverage recorded at {git(repo, 'rev-parse', 'HEAD').strip()[:12]}: 3 test context(s), 3 file(s), "
-        "3 of 6 function(s) executed by a test\n",
+        f"coverage recorded at {git(repo, 'rev-parse', 'HEAD').strip()[:12]}: 4 test context(s), 4 file(s), "
+        "4 of 7 function(s) executed by a test\n"
+        "  1 context(s) name no test the index knows (e.g. app/text.py::app.text.loud|run): "
+        "they count as executing, but run no command\n",
         "",
     )
+    git(repo, "checkout", "-q", "-b", "doctest")
+    write(repo, {"app/text.py": files["app/text.py"].replace("text.upper()", "text.upper() + ''")})
+    commit(repo, "the same, longer")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data_json = json.loads(out)
+    assert (data_json["test_commands"], [(c["symbol"]["name"], c["untested"]) for c in data_json["changed"][:1]]) == (
+        [],
+        [("loud", False)],
+    )
+    git(repo, "checkout", "-q", "main")
     git(repo, "checkout", "-q", "-b", "feature")
     write(repo, {"app/routes.py": ROUTES.replace('"bye " + who', '"bye, " + who')})
     commit(repo, "a comma")

@@ -148,9 +148,14 @@ class TestNames:
         text = _PHASE.sub("", context)
         if "::" in text:
             path, _, rest = text.partition("::")
-            qualified = ".".join(_PARAMS.sub("", part) for part in rest.split("::"))
+            parts = [_PARAMS.sub("", part) for part in rest.split("::")]
+            qualified = ".".join(parts)
             files = self.files.ending(path)
-            return self._first(files, qualified) or self._collected(files, qualified)
+            found = self._first(files, qualified)
+            # a dotted part is no class or function: a doctest (`mod.py::mod.f`), run by no command here
+            if found is None and not any("." in part for part in parts):
+                found = self._collected(files, qualified)
+            return found
         parts = _PARAMS.sub("", text).split(".")
         for cut in range(len(parts) - 1, 0, -1):
             module, qualified = ".".join(parts[:cut]), ".".join(parts[cut:])
