@@ -70,18 +70,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from corpora import GIT_ENV  # the pinned identity and date of the other benchmarks' repositories
+
 CACHE = Path(os.environ.get("CARTOG_CI_BENCH_CACHE", Path.home() / ".cache" / "cartog-ci-bench")) / "impact"
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "cartog-ci bench",
-    "GIT_AUTHOR_EMAIL": "bench@cartog-ci.invalid",
-    "GIT_COMMITTER_NAME": "cartog-ci bench",
-    "GIT_COMMITTER_EMAIL": "bench@cartog-ci.invalid",
-    "GIT_AUTHOR_DATE": "2024-01-01T00:00:00+00:00",
-    "GIT_COMMITTER_DATE": "2024-01-01T00:00:00+00:00",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_TEMPLATE_DIR": "",
-}
 SUITE_TIMEOUT = 180  # seconds: a mutant that loops forever is dropped
 TOOLS = ("pytest==9.2.0", "pytest-cov==7.1.0", "coverage==7.18.0", "pytest-testmon==2.2.0")
 # coverage.py for cartog-ci's own `coverage import` (its optional extra), kept
@@ -90,14 +81,11 @@ TOOL_SITE = CACHE / "tool-site"
 
 
 @dataclass(frozen=True)
-class Project:
+class Home:
+    """Where a project's repository and everything measured on it live."""
+
     name: str
     version: str
-    source: str  # the folder mutated (the package), relative to the root
-    path: str  # what goes on PYTHONPATH ("." or "src")
-    deps: tuple[str, ...] = ()
-    skip: tuple[str, ...] = ()  # files under source not mutated
-    pytest_args: tuple[str, ...] = ()
 
     @property
     def slug(self) -> str:
@@ -110,6 +98,15 @@ class Project:
     @property
     def repo(self) -> Path:
         return self.home / "repo"
+
+
+@dataclass(frozen=True)
+class Project(Home):
+    source: str  # the folder mutated (the package), relative to the root
+    path: str  # what goes on PYTHONPATH ("." or "src")
+    deps: tuple[str, ...] = ()
+    skip: tuple[str, ...] = ()  # files under source not mutated
+    pytest_args: tuple[str, ...] = ()
 
     @property
     def venv(self) -> Path:
@@ -270,11 +267,11 @@ def import_coverage(project: Project) -> None:
     log(f"{project.slug}: coverage import: {(proc.stdout + proc.stderr).strip()}")
 
 
-def base_commit(project: Project | NpmProject) -> str:
+def base_commit(project: Home) -> str:
     return git(project.repo, "rev-list", "--max-parents=0", "main").split()[0]
 
 
-def clean(project: Project | NpmProject) -> None:
+def clean(project: Home) -> None:
     """Back to the base commit, nothing else in the work tree but the
     ignored index folders."""
     git(project.repo, "checkout", "-q", "-f", "--detach", base_commit(project))
@@ -418,7 +415,7 @@ def candidates(project: Project) -> list[Mutant]:
     return out
 
 
-def apply(project: Project | NpmProject, mutant: Mutant) -> None:
+def apply(project: Home, mutant: Mutant) -> None:
     path = project.repo / mutant.file
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     assert lines[mutant.line - 1] == mutant.old, (mutant.file, mutant.line)
@@ -454,7 +451,7 @@ def selected(commands: Sequence[str], tests: Sequence[str], folder: str = "") ->
     return out
 
 
-def report(project: Project | NpmProject, index: str, base: str) -> dict[str, object]:
+def report(project: Home, index: str, base: str) -> dict[str, object]:
     proc = cartog(
         "report", "--repo", str(project.repo), "--index", str(project.home / index), "--base", base,
         "--format", "json", "--no-related", repo=project.repo,
@@ -549,7 +546,7 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
 
 
 @dataclass(frozen=True)
-class NpmProject:
+class NpmProject(Home):
     """A package as ``npm pack`` ships it, with its tests; its test
     dependencies installed beside the repository (``node_modules`` is a link
     to them). The suite is each file of ``test/`` run with node (tape files
@@ -558,22 +555,12 @@ class NpmProject:
     coverage import is not there yet) and no testmon (Python only): the
     static column only."""
 
-    name: str
-    version: str
-    sources: tuple[str, ...]  # the files mutated
-    deps: tuple[str, ...]  # what the tests require, as npm specs
+    sources: tuple[str, ...] = ()  # the files mutated
+    deps: tuple[str, ...] = ()  # what the tests require, as npm specs
 
     @property
     def slug(self) -> str:
         return f"npm-{self.name}-{self.version}"
-
-    @property
-    def home(self) -> Path:
-        return CACHE / self.slug
-
-    @property
-    def repo(self) -> Path:
-        return self.home / "repo"
 
 
 NPM_PROJECTS = {
@@ -726,25 +713,31 @@ def js_candidates(project: NpmProject) -> list[Mutant]:
     return out
 
 
-def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object]) -> dict[str, object]:
+def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cached: dict[str, object] | None = None) -> dict[str, object]:  # fmt: skip
+    """One mutant: truth, then cartog-ci's selection (only that with a
+    ``cached`` truth)."""
     durations: dict[str, float] = base["durations"]  # type: ignore[assignment]
     clean(project)
-    apply(project, mutant)  # type: ignore[arg-type]
+    apply(project, mutant)
     row: dict[str, object] = {"id": mutant.id, "file": mutant.file, "line": mutant.line, "kind": mutant.kind,
                               "old": mutant.old.strip(), "new": mutant.new.strip()}  # fmt: skip
-    if run(["node", "--check", mutant.file], cwd=project.repo, env=node_env()).returncode != 0:
+    if cached is not None:
+        row.update({k: cached[k] for k in ("detected", "failing", "seconds")})
+    elif run(["node", "--check", mutant.file], cwd=project.repo, env=node_env()).returncode != 0:
         row.update(detected=False, invalid=True)
         return row
-    started = time.monotonic()
-    try:
-        truth = js_suite(project)
-    except subprocess.TimeoutExpired:
-        row.update(detected=False, timeout=True)
-        return row
-    row["seconds"] = round(time.monotonic() - started, 2)
-    row["failing"] = sorted(truth.failed)
-    row["detected"] = bool(truth.failed)
-    if not truth.failed:
+    else:
+        started = time.monotonic()
+        try:
+            truth = js_suite(project)
+        except subprocess.TimeoutExpired:
+            row.update(detected=False, timeout=True)
+            return row
+        row["seconds"] = round(time.monotonic() - started, 2)
+        row["failing"] = sorted(truth.failed)
+        row["detected"] = bool(truth.failed)
+    failed = set(row["failing"])  # type: ignore[arg-type]
+    if not failed:
         return row
     git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {mutant.id}")
     data = report(project, "index-cov.db", str(base["commit"]))  # type: ignore[arg-type]
@@ -753,7 +746,7 @@ def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object]) -> 
     row["static"] = {
         "selected": len(chosen),
         "seconds": round(sum(durations[t] for t in chosen), 3),
-        "hits": sorted(t for t in truth.failed if t in chosen),
+        "hits": sorted(t for t in failed if t in chosen),
         "function": fns[0]["symbol"]["id"] if fns else None,  # type: ignore[index]
         "untested": bool(fns and fns[0]["untested"]),
         "unreached": bool(fns and fns[0]["unreached"]),
@@ -777,7 +770,7 @@ def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool) -> Iter
             have = rows.get(mutant.id)
             if have is not None and (not have.get("detected") or not fresh):
                 continue
-            row = measure_js(project, mutant, base)
+            row = measure_js(project, mutant, base, have)
             rows[mutant.id] = row
             with (project.home / "mutants.jsonl").open("a") as out:
                 out.write(json.dumps(row) + "\n")
@@ -796,7 +789,7 @@ def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool) -> Iter
 # --- the loop and the tables ----------------------------------------------------
 
 
-def cached_rows(project: Project | NpmProject) -> dict[str, dict[str, object]]:
+def cached_rows(project: Home) -> dict[str, dict[str, object]]:
     path = project.home / "mutants.jsonl"
     rows: dict[str, dict[str, object]] = {}
     if path.exists():
@@ -844,7 +837,7 @@ def bench(project: Project, mutants: int, seed: int, fresh: bool) -> Iterator[No
         clean(project)
 
 
-def summary(project: Project | NpmProject, limit: int) -> dict[str, object] | None:
+def summary(project: Home, limit: int) -> dict[str, object] | None:
     if not (project.home / "base.json").exists():
         return None
     base = json.loads((project.home / "base.json").read_text())
@@ -871,7 +864,7 @@ def summary(project: Project | NpmProject, limit: int) -> dict[str, object] | No
     return out
 
 
-def tables(projects: Sequence[Project | NpmProject], limit: int) -> str:
+def tables(projects: Sequence[Home], limit: int) -> str:
     lines = [
         "| project | tests | suite s | mutants (tried) | selection | caught | recall | time share | said untested | no test in graph |",
         "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|",
@@ -904,7 +897,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tables", action="store_true", help="print the tables of the cached results only")
     parser.add_argument("--json", help="write the per-project summaries here")
     args = parser.parse_args(argv)
-    known: dict[str, Project | NpmProject] = {**PROJECTS, **{f"npm:{k}": v for k, v in NPM_PROJECTS.items()}}
+    known: dict[str, Home] = {**PROJECTS, **{f"npm:{k}": v for k, v in NPM_PROJECTS.items()}}
     unknown = [p for p in args.projects if p not in known]
     if unknown:
         parser.error(f"unknown project(s) {', '.join(unknown)}; choose from {', '.join(known)}")

@@ -13,27 +13,9 @@ from pathlib import Path
 import pytest
 
 from cartog_ci.cli import main
+from tests.testing.routes import ROUTES
 from tests.testing.fixtures import commit, git, init_repo, write
 
-ROUTES = '''ROUTES = {}
-
-
-def route(name):
-    def register(fn):
-        ROUTES[name] = fn
-        return fn
-
-    return register
-
-
-@route("hello")
-def hello(who):
-    return "hello " + who
-
-
-def shout(text):
-    return text.upper()
-'''
 PROJECT = {
     "pyproject.toml": '[project]\nname = "app"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
     "app/__init__.py": "",

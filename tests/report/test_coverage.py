@@ -23,36 +23,11 @@ from cartog_ci.report.coverage import IndexedPaths, function_lines, repository_p
 from cartog_ci.store.coverage_rows import KEEP_RUNS
 from cartog_ci.store.sqlite import SqliteStore
 from tests.report.test_scenarios import _snapshot
+from tests.testing.routes import ROUTES
 from tests.testing.fixtures import commit, git, init_repo, write
 
 pytest.importorskip("pytest_cov")  # the test extra (pyproject.toml) installs it
 
-# The routes are reached through a registry: no static graph sees a test
-# call `hello` (framework dispatch, issue 30); the recorded run does.
-ROUTES = '''ROUTES = {}
-
-
-def route(name):
-    def register(fn):
-        ROUTES[name] = fn
-        return fn
-
-    return register
-
-
-@route("hello")
-def hello(who):
-    return "hello " + who
-
-
-@route("bye")
-def bye(who):
-    return "bye " + who
-
-
-def shout(text):
-    return text.upper()
-'''
 PROJECT = {
     "pyproject.toml": '[project]\nname = "app"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
     "app/__init__.py": "",
