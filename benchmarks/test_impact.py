@@ -205,7 +205,9 @@ def ensure(project: Project) -> None:
         git(project.repo, "init", "-q", "-b", "main")
         (project.repo / ".git" / "info").mkdir(exist_ok=True)
         (project.repo / ".git" / "info" / "exclude").write_text(".cartog-ci/\n.testmondata*\n__pycache__/\n.pytest_cache/\n")
-        git(project.repo, "add", "-A", ".")
+        # -f: what the sdist ships and its .gitignore ignores (humanize's
+        # generated _version.py and compiled catalogues) is part of it
+        git(project.repo, "add", "-A", "-f", ".")
         git(project.repo, "commit", "-q", "--no-verify", "-m", f"{project.slug} sdist")
         (project.repo / ".git" / "bench-ready").touch()
     if not (project.venv / "bench-ready").exists():
@@ -600,7 +602,7 @@ def ensure_npm(project: NpmProject) -> None:
         git(project.repo, "init", "-q", "-b", "main")
         (project.repo / ".git" / "info").mkdir(exist_ok=True)
         (project.repo / ".git" / "info" / "exclude").write_text(".cartog-ci/\nnode_modules\n")
-        git(project.repo, "add", "-A", ".")
+        git(project.repo, "add", "-A", "-f", ".")
         git(project.repo, "commit", "-q", "--no-verify", "-m", f"{project.name}@{project.version} npm tarball")
         (project.repo / ".git" / "bench-ready").touch()
     node = project.home / "node"
