@@ -256,10 +256,26 @@ def ensure(project: Project) -> None:
         )
 
 
+def tool_hash() -> str:
+    """The cartog-ci measured: a hash of its source files."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("cartog_ci")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    digest = hashlib.sha1()
+    for path in sorted(Path(list(spec.submodule_search_locations)[0]).rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def import_coverage(project: Project) -> None:
     """The base's recording, imported by the cartog-ci measured (what it
-    maps a context to is stored at import)."""
+    maps a context to is stored at import); once per cartog-ci."""
     clean(project)
+    mark = project.home / "imported-by"
+    if mark.exists() and mark.read_text() == tool_hash():
+        return
     proc = cartog(
         "coverage", "import", str(project.home / "base.coverage"), "--repo", str(project.repo),
         "--index", str(project.home / "index-cov.db"), repo=project.repo,
@@ -267,6 +283,7 @@ def import_coverage(project: Project) -> None:
     if proc.returncode != 0:
         raise SystemExit(f"{project.slug}: coverage import failed: {proc.stderr}")
     log(f"{project.slug}: coverage import: {(proc.stdout + proc.stderr).strip()}")
+    mark.write_text(tool_hash())
 
 
 def base_commit(project: Home) -> str:
@@ -759,6 +776,7 @@ def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cac
 
 def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool) -> Iterator[None]:
     ensure_npm(project)
+    clean(project)  # a run stopped mid-mutant left it applied
     base = json.loads((project.home / "base.json").read_text())
     rows = cached_rows(project)  # type: ignore[arg-type]
     pool = js_candidates(project)
