@@ -325,7 +325,11 @@ def junit(path: Path, root: Path) -> Results:
             if (root / candidate).is_file():
                 file, owner = candidate, parts[cut:]
                 break
-        node = "::".join([file or ".".join(parts), *owner, case.get("name") or ""])
+        name = case.get("name") or ""
+        if not case.get("classname") and (root / (name.replace(".", "/") + ".py")).is_file():
+            node = name.replace(".", "/") + ".py"  # a module that failed to import: all its tests
+        else:
+            node = "::".join([file or ".".join(parts), *owner, name])
         out.durations[node] = out.durations.get(node, 0.0) + float(case.get("time") or 0)
         if case.find("failure") is not None or case.find("error") is not None:
             out.failed.add(node)
@@ -345,6 +349,27 @@ def suite(project: Project, env: dict[str, str], *extra: str, datafile: Path | N
 
 def strip_params(node: str) -> str:
     return node.split("[", 1)[0]
+
+
+def unit(failing: str, repo: Path) -> str:
+    """A failing test's ID; a module that failed to import (its file, or
+    ``::::pkg.tests.test_a`` as the first runs wrote it) is its file."""
+    if failing.startswith("::::"):
+        return failing[4:].replace(".", "/") + ".py" if (repo / (failing[4:].replace(".", "/") + ".py")).is_file() else failing
+    return failing
+
+
+def held(failing: Sequence[str], chosen: set[str], repo: Path) -> list[str]:
+    """The failing tests a selection holds: a failing module is held by any
+    of its tests."""
+    bases = {strip_params(c) for c in chosen}
+    files = {b.split("::", 1)[0] for b in bases}
+    out = []
+    for f in failing:
+        u = unit(f, repo)
+        if strip_params(u) in bases or ("::" not in u and u in files):
+            out.append(f)
+    return sorted(out)
 
 
 # --- mutants ------------------------------------------------------------------
@@ -537,7 +562,7 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
         row[name] = {
             "selected": len(chosen),
             "seconds": round(sum(durations[t] for t in chosen), 3),
-            "hits": sorted(t for t in row["failing"] if strip_params(t) in {strip_params(c) for c in chosen}),  # type: ignore[union-attr]
+            "hits": held(row["failing"], chosen, project.repo),  # type: ignore[arg-type]
             "function": fns[0]["symbol"]["id"] if fns else None,  # type: ignore[index]
             # without a recording the report never says "untested" (report/coverage.py apply_coverage)
             "untested": bool(fns and fns[0]["untested"]) if name == "coverage" else False,
@@ -867,6 +892,18 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
     if not rows:
         return None
     columns = [c for c in ("static", "coverage", "testmon") if c in rows[0]]
+    if isinstance(project, Project):
+        # the selections again from what the row keeps, against the failing
+        # tests as ``held`` reads them now (a module that failed to import)
+        for r in rows:
+            static_ids = {
+                f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
+                for t, by in r["tests"] if set(by) & {"graph", "edited"}  # type: ignore[attr-defined]
+            }
+            static = {t for t in base["durations"] if strip_params(t) in static_ids}
+            r["static"]["hits"] = held(r["failing"], static, project.repo)  # type: ignore[index,arg-type]
+            covered = selected(r["commands"], list(base["durations"]))  # type: ignore[arg-type]
+            r["coverage"]["hits"] = held(r["failing"], covered, project.repo)  # type: ignore[index,arg-type]
     out: dict[str, object] = {
         "project": project.slug, "tests": len(base["durations"]), "suite_seconds": round(base["seconds"], 1),
         "mutants": len(rows), "tried": sum(1 for r in tried if not r.get("invalid")), "columns": columns,
