@@ -66,7 +66,7 @@ import tempfile
 import time
 import tokenize
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -803,32 +803,7 @@ def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool) -> Iter
     ensure_npm(project)
     clean(project)  # a run stopped mid-mutant left it applied
     base = json.loads((project.home / "base.json").read_text())
-    rows = cached_rows(project)  # type: ignore[arg-type]
-    pool = js_candidates(project)
-    random.Random(f"{seed}:{project.name}").shuffle(pool)
-    kept = 0 if fresh else sum(1 for r in rows.values() if r.get("detected") and "static" in r)
-    log(f"{project.slug}: {len(pool)} candidate mutants, {kept} kept in the cache; suite {base['seconds']:.1f} s")
-    try:
-        for mutant in pool:
-            if kept >= mutants:
-                break
-            have = rows.get(mutant.id)
-            if have is not None and (not have.get("detected") or not fresh):
-                continue
-            row = measure_js(project, mutant, base, have)
-            rows[mutant.id] = row
-            with (project.home / "mutants.jsonl").open("a") as out:
-                out.write(json.dumps(row) + "\n")
-            if row.get("detected"):
-                kept += 1
-                static = row["static"]
-                log(f"{project.slug} {kept}/{mutants} {mutant.file}:{mutant.line} {mutant.kind}: "
-                    f"{len(row['failing'])} failing file(s); static {len(static['hits'])}/{static['selected']}")  # type: ignore[arg-type,index]  # fmt: skip
-            elif not row.get("invalid"):
-                log(f"{project.slug} survived {mutant.file}:{mutant.line} {mutant.kind}")
-            yield
-    finally:
-        clean(project)
+    yield from turns(project, js_candidates(project), mutants, seed, fresh, lambda m, have: measure_js(project, m, base, have))
 
 
 # --- the loop and the tables ----------------------------------------------------
@@ -846,36 +821,50 @@ def cached_rows(project: Home) -> dict[str, dict[str, object]]:
 
 
 def bench(project: Project, mutants: int, seed: int, fresh: bool) -> Iterator[None]:
-    """Measure the project's mutants until ``mutants`` are kept, yielding
-    after each (the projects take turns)."""
     ensure(project)
     import_coverage(project)
     base = json.loads((project.home / "base.json").read_text())
+    yield from turns(
+        project, candidates(project), mutants, seed, fresh,
+        lambda m, have: measure(project, m, base, cartog_only=have is not None, cached=have),
+    )  # fmt: skip
+
+
+def turns(
+    project: Home,
+    pool: list[Mutant],
+    mutants: int,
+    seed: int,
+    fresh: bool,
+    measure_one: Callable[[Mutant, dict[str, object] | None], dict[str, object]],
+) -> Iterator[None]:
+    """Measure the project's mutants, drawn in a seeded order, until
+    ``mutants`` are kept, yielding after each (the projects take turns);
+    a cached row is measured again only with ``fresh`` (its truth kept)."""
     rows = cached_rows(project)
-    pool = candidates(project)
     random.Random(f"{seed}:{project.name}").shuffle(pool)
-    kept = 0 if fresh else sum(1 for r in rows.values() if r.get("detected") and "coverage" in r)
+    kept = 0 if fresh else sum(1 for r in rows.values() if r.get("detected") and "static" in r)
+    base = json.loads((project.home / "base.json").read_text())
     log(f"{project.slug}: {len(pool)} candidate mutants, {kept} kept in the cache; suite {base['seconds']:.1f} s")
     try:
         for mutant in pool:
             if kept >= mutants:
                 break
             have = rows.get(mutant.id)
-            if have is not None and (not have.get("detected") or ("coverage" in have and not fresh)):
+            if have is not None and (not have.get("detected") or ("static" in have and not fresh)):
                 continue
-            row = measure(project, mutant, base, cartog_only=have is not None, cached=have)
+            row = measure_one(mutant, have)
             rows[mutant.id] = row
             with (project.home / "mutants.jsonl").open("a") as out:
                 out.write(json.dumps(row) + "\n")
             if row.get("detected"):
                 kept += 1
-                cov, static, tm = row["coverage"], row["static"], row["testmon"]  # type: ignore[index]
-                log(
-                    f"{project.slug} {kept}/{mutants} {mutant.file}:{mutant.line} {mutant.kind}: "
-                    f"{len(row['failing'])} failing; static {len(static['hits'])}/{static['selected']}, "  # type: ignore[arg-type,index]
-                    f"coverage {len(cov['hits'])}/{cov['selected']}, testmon {len(tm['hits'])}/{tm['selected']}"
-                )
-            else:
+                found = ", ".join(
+                    f"{c} {len(row[c]['hits'])}/{row[c]['selected']}"  # type: ignore[index,arg-type]
+                    for c in ("static", "coverage", "testmon") if c in row
+                )  # fmt: skip
+                log(f"{project.slug} {kept}/{mutants} {mutant.file}:{mutant.line} {mutant.kind}: {len(row['failing'])} failing; {found}")  # type: ignore[arg-type]  # fmt: skip
+            elif not row.get("invalid"):
                 log(f"{project.slug} survived {mutant.file}:{mutant.line} {mutant.kind}")
             yield
     finally:

@@ -6,15 +6,13 @@ repository with a real pytest suite: a route reached through a registry
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 
 import pytest
 
 from cartog_ci.cli import main
-from tests.testing.routes import ROUTES
 from tests.testing.fixtures import commit, git, init_repo, write
+from tests.testing.routes import ROUTES, use_this_pytest
 
 PROJECT = {
     "pyproject.toml": '[project]\nname = "app"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
@@ -30,10 +28,7 @@ PROJECT = {
 
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    # the project's runner: pytest from this interpreter's folder, no settings of the outer run
-    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    for name in [k for k in os.environ if k.startswith(("PYTEST_", "COV_CORE"))]:
-        monkeypatch.delenv(name)
+    use_this_pytest(monkeypatch)
     repo = init_repo(tmp_path / "repo")
     write(repo, PROJECT)
     commit(repo, "routes")

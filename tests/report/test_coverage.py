@@ -23,8 +23,8 @@ from cartog_ci.report.coverage import IndexedPaths, function_lines, repository_p
 from cartog_ci.store.coverage_rows import KEEP_RUNS
 from cartog_ci.store.sqlite import SqliteStore
 from tests.report.test_scenarios import _snapshot
-from tests.testing.routes import ROUTES
 from tests.testing.fixtures import commit, git, init_repo, write
+from tests.testing.routes import ROUTES, use_this_pytest
 
 pytest.importorskip("pytest_cov")  # the test extra (pyproject.toml) installs it
 
@@ -284,9 +284,7 @@ def test_the_test_command_runs_the_selection_with_the_projects_runner(
 ) -> None:
     """`cartog-ci test`: the report's commands, dry or run; the exit code is
     the runner's (pytest from this interpreter's folder)."""
-    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    for name in [k for k in os.environ if k.startswith(("PYTEST_", "COV_CORE"))]:
-        monkeypatch.delenv(name)
+    use_this_pytest(monkeypatch)
     repo = init_repo(tmp_path / "repo")
     write(repo, PROJECT)
     commit(repo, "routes")
