@@ -196,20 +196,7 @@ def ensure(project: Project) -> None:
                 check=True,
             )  # fmt: skip
             archives = sorted(downloads.glob("*.tar.gz"))
-        shutil.rmtree(project.repo, ignore_errors=True)
-        with tempfile.TemporaryDirectory(dir=project.home) as tmp:
-            with tarfile.open(archives[0]) as tar:
-                tar.extractall(tmp, filter="data")
-            (top,) = Path(tmp).iterdir()
-            shutil.move(str(top), str(project.repo))
-        git(project.repo, "init", "-q", "-b", "main")
-        (project.repo / ".git" / "info").mkdir(exist_ok=True)
-        (project.repo / ".git" / "info" / "exclude").write_text(".cartog-ci/\n.testmondata*\n__pycache__/\n.pytest_cache/\n")
-        # -f: what the sdist ships and its .gitignore ignores (humanize's
-        # generated _version.py and compiled catalogues) is part of it
-        git(project.repo, "add", "-A", "-f", ".")
-        git(project.repo, "commit", "-q", "--no-verify", "-m", f"{project.slug} sdist")
-        (project.repo / ".git" / "bench-ready").touch()
+        unpacked(project, archives[0], ".testmondata*\n__pycache__/\n.pytest_cache/", f"{project.slug} sdist")
     if not (project.venv / "bench-ready").exists():
         log(f"{project.slug}: venv")
         shutil.rmtree(project.venv, ignore_errors=True)
@@ -267,6 +254,24 @@ def tool_hash() -> str:
     for path in sorted(Path(list(spec.submodule_search_locations)[0]).rglob("*.py")):
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def unpacked(project: Home, archive: Path, ignored: str, message: str) -> None:
+    """The archive's one top folder as the project's repository, committed
+    whole: -f, what it ships and its .gitignore ignores (humanize's
+    generated _version.py and compiled catalogues) is part of it."""
+    shutil.rmtree(project.repo, ignore_errors=True)
+    with tempfile.TemporaryDirectory(dir=project.home) as tmp:
+        with tarfile.open(archive) as tar:
+            tar.extractall(tmp, filter="data")
+        (top,) = Path(tmp).iterdir()
+        shutil.move(str(top), str(project.repo))
+    git(project.repo, "init", "-q", "-b", "main")
+    (project.repo / ".git" / "info").mkdir(exist_ok=True)
+    (project.repo / ".git" / "info" / "exclude").write_text(f".cartog-ci/\n{ignored}\n")
+    git(project.repo, "add", "-A", "-f", ".")
+    git(project.repo, "commit", "-q", "--no-verify", "-m", message)
+    (project.repo / ".git" / "bench-ready").touch()
 
 
 def import_coverage(project: Project) -> None:
@@ -636,17 +641,7 @@ def ensure_npm(project: NpmProject) -> None:
             log(f"{project.slug}: npm pack")
             subprocess.run(["npm", "pack", "--silent", f"{project.name}@{project.version}"], cwd=downloads, check=True,
                            stdout=subprocess.DEVNULL)  # fmt: skip
-        shutil.rmtree(project.repo, ignore_errors=True)
-        with tempfile.TemporaryDirectory(dir=project.home) as tmp:
-            with tarfile.open(tarball) as tar:
-                tar.extractall(tmp, filter="data")
-            shutil.move(str(Path(tmp) / "package"), str(project.repo))
-        git(project.repo, "init", "-q", "-b", "main")
-        (project.repo / ".git" / "info").mkdir(exist_ok=True)
-        (project.repo / ".git" / "info" / "exclude").write_text(".cartog-ci/\nnode_modules\n")
-        git(project.repo, "add", "-A", "-f", ".")
-        git(project.repo, "commit", "-q", "--no-verify", "-m", f"{project.name}@{project.version} npm tarball")
-        (project.repo / ".git" / "bench-ready").touch()
+        unpacked(project, tarball, "node_modules", f"{project.name}@{project.version} npm tarball")
     node = project.home / "node"
     if not (node / "bench-ready").exists():
         log(f"{project.slug}: npm install of the test dependencies")
