@@ -25,35 +25,10 @@ from cartog_ci.store.coverage_rows import KEEP_RUNS
 from cartog_ci.store.sqlite import SqliteStore
 from tests.report.test_scenarios import _snapshot
 from tests.testing.fixtures import commit, git, init_repo, write
+from tests.testing.routes import ROUTES, use_this_pytest
 
 pytest.importorskip("pytest_cov")  # the test extra (pyproject.toml) installs it
 
-# The routes are reached through a registry: no static graph sees a test
-# call `hello` (framework dispatch, issue 30); the recorded run does.
-ROUTES = '''ROUTES = {}
-
-
-def route(name):
-    def register(fn):
-        ROUTES[name] = fn
-        return fn
-
-    return register
-
-
-@route("hello")
-def hello(who):
-    return "hello " + who
-
-
-@route("bye")
-def bye(who):
-    return "bye " + who
-
-
-def shout(text):
-    return text.upper()
-'''
 PROJECT = {
     "pyproject.toml": '[project]\nname = "app"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\npythonpath = ["."]\n',
     "app/__init__.py": "",
@@ -324,9 +299,7 @@ def test_the_test_command_runs_the_selection_with_the_projects_runner(
 ) -> None:
     """`cartog-ci test`: the report's commands, dry or run; the exit code is
     the runner's (pytest from this interpreter's folder)."""
-    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    for name in [k for k in os.environ if k.startswith(("PYTEST_", "COV_CORE"))]:
-        monkeypatch.delenv(name)
+    use_this_pytest(monkeypatch)
     repo = init_repo(tmp_path / "repo")
     write(repo, PROJECT)
     commit(repo, "routes")
@@ -372,3 +345,87 @@ def test_a_function_run_at_import_only_is_never_untested(tmp_path: Path, capsys:
     assert code == 0, err
     changed = [c for c in json.loads(out)["changed"] if c["symbol"]["kind"] == "function"]
     assert [(c["symbol"]["qualified_name"], c["covered_by"], c["untested"]) for c in changed] == [("banner", [], False)]
+
+
+# A test class whose tests live in a base class of another file, and a test
+# class imported into a second file: pytest collects each test again under
+# the collecting file (and class), and the recording names those runs.
+INHERITED = {
+    "tests/__init__.py": "",
+    "tests/test_base.py": (
+        "from app.server import dispatch\n\n\n"
+        "class TestGreeting:\n    word = 'hello'\n\n"
+        "    def test_greets(self):\n        assert dispatch(self.word, 'you') == self.word + ' you'\n"
+    ),
+    "tests/test_bye.py": (
+        "from tests.test_base import TestGreeting\n\n\n"
+        "class TestBye(TestGreeting):\n    word = 'bye'\n"
+    ),
+}
+
+
+def test_tests_a_file_collects_but_does_not_define_are_run_where_the_recording_ran_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The recording ran ``TestBye::test_greets`` (inherited) and
+    ``test_bye.py::TestGreeting::test_greets`` (imported): each is a test to
+    run, in its collecting file and class, though no symbol of that file
+    defines it (found by benchmarks/test_impact.py on itsdangerous)."""
+    repo = init_repo(tmp_path / "repo")
+    files = {k: v for k, v in PROJECT.items() if k != "tests/test_server.py"}
+    # and a doctest (`app/text.py::app.text.loud`): a dotted name, no test a command runs here
+    files["pyproject.toml"] = files["pyproject.toml"].replace(
+        'testpaths = ["tests"]', 'testpaths = ["tests", "app"]\naddopts = "--doctest-modules"'
+    )
+    files["app/text.py"] = 'def loud(text):\n    """\n    >>> loud("a")\n    \'A\'\n    """\n    return text.upper()\n'
+    write(repo, files | INHERITED)
+    commit(repo, "routes")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    code, out, err = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
+    assert (code, out, err) == (
+        0,
+        f"coverage recorded at {git(repo, 'rev-parse', 'HEAD').strip()[:12]}: 4 test context(s), 4 file(s), "
+        "4 of 7 function(s) executed by a test\n"
+        "  1 context(s) name no test the index knows (e.g. app/text.py::app.text.loud|run): "
+        "they count as executing, but run no command\n",
+        "",
+    )
+    git(repo, "checkout", "-q", "-b", "doctest")
+    write(repo, {"app/text.py": files["app/text.py"].replace("text.upper()", "text.upper() + ''")})
+    commit(repo, "the same, longer")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data_json = json.loads(out)
+    assert (data_json["test_commands"], [(c["symbol"]["name"], c["untested"]) for c in data_json["changed"][:1]]) == (
+        [],
+        [("loud", False)],
+    )
+    git(repo, "checkout", "-q", "main")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"app/routes.py": ROUTES.replace('"bye " + who', '"bye, " + who')})
+    commit(repo, "a comma")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data_json = json.loads(out)
+    assert _tests(data_json) == [("tests/test_bye.py:method:TestBye.test_greets", ["coverage"])]
+    assert (data_json["test_commands"], data_json["tests_run"]) == (["pytest tests/test_bye.py::TestBye::test_greets"], 1)
+
+    write(repo, {"app/routes.py": ROUTES.replace('"hello " + who', '"hello, " + who')})
+    commit(repo, "the comma for hello instead")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data_json = json.loads(out)
+    assert _tests(data_json) == [
+        ("tests/test_base.py:method:TestGreeting.test_greets", ["coverage"]),
+        ("tests/test_bye.py:method:TestGreeting.test_greets", ["coverage"]),
+    ]
+    assert data_json["test_commands"] == [
+        "pytest tests/test_base.py::TestGreeting::test_greets tests/test_bye.py::TestGreeting::test_greets"
+    ]
+    # the command runs what the recording ran: the comma fails both
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *data_json["test_commands"][0].split()[1:]],
+        cwd=repo, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 1 and "2 failed" in proc.stdout, proc.stdout

@@ -246,6 +246,40 @@ def test_a_test_script_that_runs_another_script(tmp_path: Path, capsys: pytest.C
     assert commands == ["npx jest src/math.test.ts"]
 
 
+def test_tape_and_mocha_run_the_files_of_their_test_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tape suite (qs, minimist: ``tape 'test/**/*.js'``) is files of
+    ``test/`` whose calls sit in ``test(...)`` callbacks: the file is the
+    test, run with tape (found by benchmarks/test_impact.py: no test was
+    selected for any change of qs)."""
+    files = {
+        "package.json": (
+            '{"name": "qs", "scripts": {"test": "npm run tests-only", "tests-only": "nyc tape \'test/**/*.js\'"}, '
+            '"devDependencies": {"tape": "^5.10.3"}}\n'
+        ),
+        "lib/utils.js": (
+            "var isEmpty = function isEmpty(text) {\n  return text.length === 0;\n};\n\n"
+            "var trim = function trim(text) {\n  return text.trim();\n};\n\n"
+            "module.exports = {\n  isEmpty: isEmpty,\n  trim: trim\n};\n"
+        ),
+        "test/utils.js": (
+            "var test = require('tape');\nvar utils = require('../lib/utils');\n\n"
+            "test('isEmpty', function (t) {\n  t.ok(utils.isEmpty(''));\n  t.end();\n});\n"
+        ),
+        "test/trim.js": (
+            "var test = require('tape');\nvar utils = require('../lib/utils');\n\n"
+            "test('trim', function (t) {\n  t.equal(utils.trim(' a '), 'a');\n  t.end();\n});\n"
+        ),
+        "api/package.json": '{"name": "api", "scripts": {"test": "mocha"}, "devDependencies": {"mocha": "^10.0.0"}}\n',
+        "api/src/server.js": JS_MONOREPO["api/src/server.js"],
+        "api/test/server.js": JS_MONOREPO["api/test/server.spec.js"],
+    }
+    change = {
+        "lib/utils.js": "text.length === 0 => text.length < 1",
+        "api/src/server.js": "return port; => return port + 0;",
+    }
+    assert _commands(tmp_path, capsys, files, change) == ["npx tape test/utils.js", "cd api && npx mocha test/server.js"]
+
+
 # --- Go -------------------------------------------------------------------
 
 GO_MODULE = {

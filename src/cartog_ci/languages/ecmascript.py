@@ -252,9 +252,10 @@ class ECMAScript(Language):
     def is_test(self, symbol: Symbol) -> bool:
         """A function of a test file, or a test file itself: the calls in
         `it(...)`/`test(...)` callbacks belong to the file's module symbol,
-        and a runner runs files."""
+        and a runner runs files (mocha and tape those of a test folder:
+        ``test/parse.js``)."""
         if symbol.kind == "module":
-            return testrunners.is_js_test_file(symbol.file)
+            return testrunners.is_js_test_file(symbol.file) or self.in_test_file(symbol.file)
         return super().is_test(symbol)
 
     def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:

@@ -31,6 +31,12 @@ if TYPE_CHECKING:
 
 # More tests than this in one command: whole files instead of test IDs.
 MAX_TEST_IDS = 30
+# JUnit XML from a runner ({path} is the file): xunit1 gives each test's file
+PYTEST_JUNIT = "--junitxml={path} -o junit_family=xunit1"
+JS_JUNIT = {
+    "vitest": "--reporter=default --reporter=junit --outputFile.junit={path}",
+    "mocha": "--reporter xunit --reporter-option output={path}",
+}
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,11 @@ class TestCommand:
 
     command: str
     tests: tuple[str, ...]
+    # the runner's whole suite, from where this command runs (`cartog-ci
+    # test --shadow`), and the arguments that make the command write JUnit
+    # XML to {path} ("" when its runner cannot without a plugin)
+    suite: str = ""
+    junit: str = ""
 
 
 @dataclass
@@ -367,7 +378,9 @@ def _pytest(group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callab
     parts = _collapsed(group, ws, is_test)
     words = [relative(path, folder) + ("::" + inner.replace(".", "::") if inner else "") for path, inner, _ in parts]
     ran = tuple(i for *_, ids in parts for i in ids)
-    return TestCommand(in_folder(folder, "pytest " + " ".join(quote(w) for w in words)), ran)
+    return TestCommand(
+        in_folder(folder, "pytest " + " ".join(quote(w) for w in words)), ran, in_folder(folder, "pytest"), PYTEST_JUNIT
+    )
 
 
 def _unittest(
@@ -379,12 +392,15 @@ def _unittest(
         module = relative(path, folder).removesuffix(".py").replace("/", ".")
         words.append(module + ("." + inner if inner else ""))
     ran = tuple(i for *_, ids in parts for i in ids)
-    return TestCommand(in_folder(folder, f"{run} " + " ".join(quote(w) for w in words)), ran)
+    return TestCommand(in_folder(folder, f"{run} " + " ".join(quote(w) for w in words)), ran, in_folder(folder, run))
 
 
 # --- JavaScript and TypeScript ----------------------------------------------
 
-JS_RUNNERS = ("vitest", "jest", "mocha")
+JS_RUNNERS = ("vitest", "jest", "mocha", "tape")
+# runners that run the files of a test folder (``test/parse.js``), not
+# only ``*.test.js`` files
+_DIR_RUNNERS = ("mocha", "tape")
 _JS_TEST_FILE = re.compile(r"(^|/)[^/]*\.(spec|test)\.[cm]?[jt]sx?$|(^|/)__tests__/")
 _JS_TEST_DIR = re.compile(r"(^|/)(tests?|spec)/")
 
@@ -412,7 +428,7 @@ def _js_runner(package: dict[str, object], files: frozenset[str]) -> str | None:
         if not isinstance(script, str) or not isinstance(scripts, dict):
             break
         # the first runner the script names (`vitest run`, `jest --ci`, `react-scripts test` is jest)
-        found = re.search(r"\b(vitest|jest|mocha|react-scripts test)\b", script)
+        found = re.search(r"\b(vitest|jest|mocha|tape|react-scripts test)\b", script)
         if found:
             return "jest" if found.group(1) == "react-scripts test" else found.group(1)
         other = re.search(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)", script)
@@ -450,17 +466,20 @@ def js_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbo
     for t in tests:
         runner, folder = js_runner(ws, t.file)
         # a helper under test/ is no test file (jest and vitest would find no test
-        # in it); mocha runs what is in test/
-        if is_js_test_file(t.file) or runner == "mocha" and _JS_TEST_DIR.search(t.file):
+        # in it); mocha and tape run what is in test/
+        if is_js_test_file(t.file) or runner in _DIR_RUNNERS and _JS_TEST_DIR.search(t.file):
             groups.setdefault((folder, runner), {}).setdefault(t.file, []).append(t.id)
     commands = []
     for (folder, runner), files in sorted(groups.items()):
         ran: list[str] = []
         for path, ids in sorted(files.items()):
             ran += sorted({s.id for s in ws.file_tests(path, is_test)} | set(ids))
-        run = {"vitest": "vitest run", "jest": "jest", "mocha": "mocha"}[runner]
+        run = {"vitest": "vitest run", "jest": "jest", "mocha": "mocha", "tape": "tape"}[runner]
         words = " ".join(quote(relative(p, folder)) for p in sorted(files))
-        commands.append(TestCommand(in_folder(folder, f"{_js_exec(ws, folder)} {run} {words}"), tuple(ran)))
+        # tape runs the files it is given, none by default: its suite is the test folder's
+        suite = in_folder(folder, f"{_js_exec(ws, folder)} {run}" + (" 'test/**/*.js'" if runner == "tape" else ""))
+        command = in_folder(folder, f"{_js_exec(ws, folder)} {run} {words}")
+        commands.append(TestCommand(command, tuple(ran), suite, JS_JUNIT.get(runner, "")))
     return commands
 
 
@@ -498,9 +517,8 @@ def go_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
     commands = []
     for (module, package), names in sorted(packages.items()):
         pattern = "^(" + "|".join(sorted(names)) + ")$"
-        commands.append(
-            TestCommand(in_folder(module, f"go test {quote(package)} -run {quote(pattern)}"), tuple(sorted(names.values())))
-        )
+        command = in_folder(module, f"go test {quote(package)} -run {quote(pattern)}")
+        commands.append(TestCommand(command, tuple(sorted(names.values())), in_folder(module, "go test ./...")))
     return commands
 
 
@@ -536,7 +554,8 @@ def cargo_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
         package = f" -p {quote(name)}" if name else ""
         words = " ".join(quote(f) for f in sorted(filters))
         command = f"cargo test{package} {words}" if len(filters) == 1 else f"cargo test{package} -- {words}"
-        commands.append(TestCommand(in_folder(workspace, command), tuple(sorted(filters.values()))))
+        suite = in_folder(workspace, "cargo test --workspace")
+        commands.append(TestCommand(in_folder(workspace, command), tuple(sorted(filters.values())), suite))
     return commands
 
 
@@ -608,6 +627,7 @@ def java_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
             where = f" -pl {quote(','.join(sorted(modules)))} -am" if "" not in modules else ""
             extra = " -Dsurefire.failIfNoSpecifiedTests=false" if where else ""
             command = f"{mvn}{where} test -Dtest={quote(selection)}{extra}"
+            suite = f"{mvn} test"
         else:
             gradle = "./gradlew" if "gradlew" in ws.listing(top) else "gradle"
             words = []
@@ -615,7 +635,8 @@ def java_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
                 words.append(":" + module.replace("/", ":") + ":test" if module else "test")
                 words += [f"--tests {quote(cls + '.' + m)}" for cls, methods in sorted(found.items()) for m in sorted(methods)]
             command = f"{gradle} " + " ".join(words)
-        commands.append(TestCommand(in_folder(top, command), ran))
+            suite = f"{gradle} test"
+        commands.append(TestCommand(in_folder(top, command), ran, in_folder(top, suite)))
     return commands
 
 
@@ -642,18 +663,21 @@ def ruby_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
             key=lambda p: (p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1]) if ":" in p else 0),
         )
         commands.append(
-            TestCommand(f"{bundle}rspec " + " ".join(quote(p) for p in places), tuple(specs[p] for p in places))
+            TestCommand(
+                f"{bundle}rspec " + " ".join(quote(p) for p in places), tuple(specs[p] for p in places), f"{bundle}rspec"
+            )
         )
     if minitest and ws.exists("bin/rails"):
         places = sorted(f"{path}:{t.start_line}" for path, named in minitest.items() for t in named.values())
         ran = tuple(sorted(t.id for named in minitest.values() for t in named.values()))
-        return [*commands, TestCommand("bin/rails test " + " ".join(quote(p) for p in places), ran)]
+        return [*commands, TestCommand("bin/rails test " + " ".join(quote(p) for p in places), ran, "bin/rails test")]
     for path, named in sorted(minitest.items()):
         pattern = "/^(" + "|".join(sorted(named)) + ")$/"
         commands.append(
             TestCommand(
                 f"{bundle}ruby -Ilib -Itest {quote(path)} -n {quote(pattern)}",
                 tuple(sorted(t.id for t in named.values())),
+                f"{bundle}rake test",
             )
         )
     return commands

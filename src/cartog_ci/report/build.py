@@ -265,7 +265,11 @@ def build_report(
             chosen_by[t.id] = chosen_by.get(t.id, ()) + ("coverage",)
         tests.sort(key=lambda s: (s.file, s.start_line, s.id))
     plan = test_plan(edited + tests, root=cs.root, symbols_in_file=store.symbols_in_file)
-    ran = RanTests(store.symbols({i for c in plan for i in c.tests}).values())
+    # a test a recording names in a file that does not define it is no
+    # symbol of the store (report/coverage.py collected_tests): kept as built
+    listed = {t.id: t for t in edited + tests}
+    ran_ids = {i for c in plan for i in c.tests}
+    ran = RanTests([*(listed[i] for i in ran_ids & listed.keys()), *store.symbols(ran_ids - listed.keys()).values()])
     for c in changed:
         if c.unreached and own_tests(store, c.symbol, ran):
             c.unreached = False

@@ -219,8 +219,13 @@ class TestNames:
         text = _PHASE.sub("", context)
         if "::" in text:
             path, _, rest = text.partition("::")
-            qualified = ".".join(_PARAMS.sub("", part) for part in rest.split("::"))
-            found = self._first(self.files.ending(path), qualified)
+            parts = [_PARAMS.sub("", part) for part in rest.split("::")]
+            qualified = ".".join(parts)
+            files = self.files.ending(path)
+            found = self._first(files, qualified)
+            # a dotted part is no class or function: a doctest (`mod.py::mod.f`), run by no command here
+            if found is None and not any("." in part for part in parts):
+                found = self._collected(files, qualified)
             return (found,) if found else ()
         parts = _PARAMS.sub("", text).split(".")
         for cut in range(len(parts) - 1, 0, -1):
@@ -236,6 +241,18 @@ class TestNames:
                 if s.kind in FUNCTION_KINDS and s.qualified_name == qualified:
                     return s.id
         return None
+
+    def _collected(self, files: list[str], qualified: str) -> str | None:
+        """A test pytest collected in a file that does not define it: a
+        method a test class inherits from a base class of another file, a
+        test class or function imported into the file. Its ID is the one
+        the file would give it (``collected_tests`` builds its symbol): the
+        command runs it as the recording did, in the collecting file and
+        class, not as the base class's own test."""
+        if not files:
+            return None
+        f = sorted(files, key=len)[0]
+        return f"{f}:{'method' if '.' in qualified else 'function'}:{qualified}"
 
     def _tests_in(self, path: str) -> list[Symbol]:
         if path not in self._in_file:
@@ -456,7 +473,9 @@ def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol],
     test code (never "untested")."""
     olds = {c.change.old.id: c for c in changed if c.change.old is not None}
     recorded = store.recorded_coverage(use.commit, list(olds))
-    tests = store.symbols({t for r in recorded.values() for t in r.tests})
+    wanted = {t for r in recorded.values() for t in r.tests}
+    tests = store.symbols(wanted)
+    tests.update(collected_tests(store, wanted - set(tests)))
     for old_id, item in olds.items():
         found = recorded.get(old_id)
         old = item.change.old
@@ -474,3 +493,32 @@ def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol],
             and item.symbol.id not in in_test_code
         )
 
+
+
+def collected_tests(store: Store, ids: set[str]) -> dict[str, Symbol]:
+    """Symbols for the tests a recording names in a file that does not
+    define them (``TestNames._collected``): an inherited method, in its
+    collecting class (``path:method:Class.test``), or an imported test
+    function (``path:function:test``), placed at that class when the file
+    defines it, else at line 1 of the module. An ID whose file the index
+    no longer has gives none."""
+    out: dict[str, Symbol] = {}
+    for test_id in sorted(ids):
+        for kind in FUNCTION_KINDS:
+            file, sep, qualified = test_id.partition(f":{kind}:")
+            if sep:
+                break
+        else:
+            continue
+        owner, _, name = qualified.rpartition(".")
+        in_file = {s.qualified_name: s for s in store.symbols_in_file(file) if s.kind in ("class", "module")}
+        module = next((s for s in in_file.values() if s.kind == "module"), None)
+        cls = in_file.get(owner) if owner else None
+        parent = cls if cls is not None and cls.kind == "class" else module
+        if parent is None or (kind == "method") != bool(owner):
+            continue
+        line = parent.start_line if parent is cls else 1
+        out[test_id] = Symbol(
+            test_id, name, qualified, kind, file, line, line, 0, 0, parent.id, "", parent.language, "", ""
+        )
+    return out

@@ -1,0 +1,969 @@
+"""Mutation benchmark of the tests cartog-ci selects for a change (issue 30).
+
+Each project is a real package as its registry ships it (a PyPI sdist with
+its tests), committed as a git repository; its test suite runs offline in a
+virtual environment of its own (dependencies from PyPI). Mutants are
+one-line changes inside functions (an operator, a constant, a returned
+value, a dropped call), drawn with a seed; a mutant is kept only if the
+full suite detects it. Each kept mutant is committed on top of the base
+commit, and measured:
+
+- truth: the tests that fail when the whole suite runs (JUnit XML);
+- cartog-ci, with coverage: the tests the commands of ``cartog-ci report``
+  run, on an index holding the coverage the suite recorded at the base
+  (``pytest --cov --cov-context=test`` imported with ``cartog-ci coverage
+  import`` by the cartog-ci measured);
+- cartog-ci, static: the report's tests chosen by the graph (or edited by
+  the change), by node ID: what a report without a recording lists (its
+  commands may run whole files of them past MAX_TEST_IDS, so this column is
+  a lower bound there);
+- pytest-testmon: its own selection, from a baseline ``pytest --testmon``
+  run at the base (copied afresh for every mutant), in the same run.
+
+npm packages (``npm:qs``, ``npm:minimist``: tape suites, see
+``NpmProject``) have the static column only; their unit is a test file.
+
+Per project: the share of mutants whose selection holds at least one
+failing test (``caught``), failing-test recall (failing tests selected /
+failing tests), the selected share of the suite's time (the selected tests'
+durations in the base run over the whole suite's, runner start-up left
+out), and, among the changed functions (all executed by the suite: a
+detected mutant's line ran), the share the report calls "untested" with
+the recording (without one it never says it: only report/coverage.py
+``apply_coverage`` sets it, so the static column shows "-"), and the
+share no test reaches within the test depth in the graph (what the report
+called "untested" before issue 30, and now says as that gap, outside the
+verdict).
+
+    PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py                      # all projects, 100 mutants
+    PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --projects toolz --mutants 20
+    PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --tables             # the tables of what is cached
+
+Everything is cached under ``$CARTOG_CI_BENCH_CACHE/impact`` (default
+``~/.cache/cartog-ci-bench``): sdists, repositories, venvs, the base
+coverage, the testmon baseline, and one JSON line per mutant tried
+(``mutants.jsonl``), so a run stopped anywhere resumes where it stopped. A
+mutant's result depends on the cartog-ci that measured it: ``--fresh``
+drops the cached cartog-ci columns (truth and testmon are kept) to measure
+another checkout. Children run under ``nice`` with one test process at a
+time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import io
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import tokenize
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from corpora import GIT_ENV  # the pinned identity and date of the other benchmarks' repositories
+
+CACHE = Path(os.environ.get("CARTOG_CI_BENCH_CACHE", Path.home() / ".cache" / "cartog-ci-bench")) / "impact"
+SUITE_TIMEOUT = 180  # seconds: a mutant that loops forever is dropped
+TOOLS = ("pytest==9.2.0", "pytest-cov==7.1.0", "coverage==7.18.0", "pytest-testmon==2.2.0")
+# coverage.py for cartog-ci's own `coverage import` (its optional extra), kept
+# beside the venvs rather than installed into the interpreter measured
+TOOL_SITE = CACHE / "tool-site"
+
+
+@dataclass(frozen=True)
+class Home:
+    """Where a project's repository and everything measured on it live."""
+
+    name: str
+    version: str
+
+    @property
+    def slug(self) -> str:
+        return f"{self.name}-{self.version}"
+
+    @property
+    def home(self) -> Path:
+        return CACHE / self.slug
+
+    @property
+    def repo(self) -> Path:
+        return self.home / "repo"
+
+
+@dataclass(frozen=True)
+class Project(Home):
+    source: str  # the folder mutated (the package), relative to the root
+    path: str  # what goes on PYTHONPATH ("." or "src")
+    deps: tuple[str, ...] = ()
+    skip: tuple[str, ...] = ()  # files under source not mutated
+    pytest_args: tuple[str, ...] = ()
+
+    @property
+    def venv(self) -> Path:
+        return self.home / "venv"
+
+    @property
+    def package(self) -> str:
+        return Path(self.source).name
+
+
+PROJECTS = {
+    p.name: p
+    for p in (
+        Project("itsdangerous", "2.2.0", "src/itsdangerous", "src", ("freezegun==1.5.5",)),
+        Project("markupsafe", "3.0.4", "src/markupsafe", "src"),
+        Project("toolz", "1.2.0", "toolz", ".", skip=("toolz/tests", "toolz/sandbox/tests")),
+        Project("tabulate", "0.10.0", "tabulate", ".", ("wcwidth",)),
+        Project("python-slugify", "9.1.3", "slugify", ".", ("text-unidecode==1.3",)),
+        Project("humanize", "4.17.0", "src/humanize", "src", ("freezegun==1.5.5", "pytest-benchmark")),
+        Project("more-itertools", "11.2.1", "more_itertools", "."),
+        Project("boltons", "26.2.0", "boltons", "."),
+    )
+}
+DEFAULT = ("itsdangerous", "markupsafe", "toolz", "tabulate", "python-slugify", "humanize", "npm:qs", "npm:minimist")
+
+
+# --- running things ---------------------------------------------------------
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, **GIT_ENV}
+    proc = subprocess.run(["git", "-C", str(repo), *args], env=env, capture_output=True, text=True, check=True)
+    return proc.stdout
+
+
+def run(cmd: Sequence[str], *, cwd: Path, env: dict[str, str], timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["nice", "-n", "10", *cmd], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def test_env(project: Project) -> dict[str, str]:
+    """The project's tests as its developers run them: its venv first on
+    PATH, the package importable from the work tree, no bytecode written (a
+    mutant of the same size in the same second would reuse a stale .pyc)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_CORE", "COVERAGE_", "PYTHON"))}
+    env["PATH"] = f"{project.venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["PYTHONPATH"] = str(project.repo / project.path)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["VIRTUAL_ENV"] = str(project.venv)
+    return env
+
+
+def cartog(*args: str, repo: Path) -> subprocess.CompletedProcess[str]:
+    """cartog-ci from the PYTHONPATH this benchmark runs with."""
+    code = "import sys; from cartog_ci.cli import main; sys.exit(main())"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (env.get("PYTHONPATH", ""), str(TOOL_SITE)) if p)
+    return run([sys.executable, "-c", code, *args], cwd=repo, env=env)
+
+
+# --- setting a project up ---------------------------------------------------
+
+
+def ensure(project: Project) -> None:
+    """The repository, the venv, the base coverage and the testmon baseline
+    (each built once)."""
+    project.home.mkdir(parents=True, exist_ok=True)
+    if not (TOOL_SITE / "coverage").is_dir():
+        log("coverage.py for cartog-ci's coverage import")
+        pin = next(t for t in TOOLS if t.startswith("coverage=="))
+        pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--target", str(TOOL_SITE)]
+        subprocess.run([*pip, pin], check=True)
+    if not (project.repo / ".git" / "bench-ready").exists():
+        downloads = CACHE / "downloads" / project.slug
+        downloads.mkdir(parents=True, exist_ok=True)
+        archives = sorted(downloads.glob("*.tar.gz"))
+        if not archives:
+            log(f"{project.slug}: pip download (sdist)")
+            subprocess.run(
+                [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                 f"{project.name}=={project.version}", "-d", str(downloads)],
+                check=True,
+            )  # fmt: skip
+            archives = sorted(downloads.glob("*.tar.gz"))
+        unpacked(project, archives[0], ".testmondata*\n__pycache__/\n.pytest_cache/", f"{project.slug} sdist")
+    if not (project.venv / "bench-ready").exists():
+        log(f"{project.slug}: venv")
+        shutil.rmtree(project.venv, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(project.venv)], check=True)
+        pip = [str(project.venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+        subprocess.run([*pip, *TOOLS, *project.deps], check=True)
+        (project.venv / "bench-ready").touch()
+    base = base_commit(project)
+    env = test_env(project)
+    if not (project.home / "base.json").exists():
+        git(project.repo, "checkout", "-q", "--detach", base)
+        log(f"{project.slug}: the suite at the base")
+        started = time.monotonic()
+        truth = suite(project, env)
+        seconds = time.monotonic() - started
+        if truth.failed or not truth.durations:
+            raise SystemExit(f"{project.slug}: the suite does not pass at the base: {sorted(truth.failed)[:5]}")
+        log(f"{project.slug}: {len(truth.durations)} tests, {seconds:.1f} s")
+        cov = project.home / "base.coverage"
+        cov.unlink(missing_ok=True)
+        proc = run(
+            ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--cov={project.package}",
+             "--cov-context=test", "--cov-report=", *project.pytest_args],
+            cwd=project.repo, env={**env, "COVERAGE_FILE": str(cov)},
+        )  # fmt: skip
+        if proc.returncode != 0:
+            raise SystemExit(f"{project.slug}: the suite with coverage failed:\n{proc.stdout[-2000:]}")
+        for index in ("index-cov.db",):
+            (project.home / index).unlink(missing_ok=True)
+            proc = cartog("index", "--repo", str(project.repo), "--index", str(project.home / index), "--no-embed", repo=project.repo)
+            if proc.returncode != 0:
+                raise SystemExit(f"{project.slug}: cartog-ci index failed: {proc.stderr}")
+        testmon = project.home / "base.testmondata"
+        testmon.unlink(missing_ok=True)
+        proc = run(
+            ["python", "-m", "pytest", "-q", "-o", f"cache_dir={project.home}/pytest-cache", "--testmon", *project.pytest_args],
+            cwd=project.repo, env={**env, "TESTMON_DATAFILE": str(testmon)},
+        )  # fmt: skip
+        if proc.returncode != 0:
+            raise SystemExit(f"{project.slug}: the testmon baseline failed:\n{proc.stdout[-2000:]}")
+        clean(project)
+        (project.home / "base.json").write_text(
+            json.dumps({"commit": base, "seconds": seconds, "durations": truth.durations}, indent=1)
+        )
+
+
+def tool_hash() -> str:
+    """The cartog-ci measured: a hash of its source files."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("cartog_ci")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    digest = hashlib.sha1()
+    for path in sorted(Path(list(spec.submodule_search_locations)[0]).rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def unpacked(project: Home, archive: Path, ignored: str, message: str) -> None:
+    """The archive's one top folder as the project's repository, committed
+    whole: -f, what it ships and its .gitignore ignores (humanize's
+    generated _version.py and compiled catalogues) is part of it."""
+    shutil.rmtree(project.repo, ignore_errors=True)
+    with tempfile.TemporaryDirectory(dir=project.home) as tmp:
+        with tarfile.open(archive) as tar:
+            tar.extractall(tmp, filter="data")
+        (top,) = Path(tmp).iterdir()
+        shutil.move(str(top), str(project.repo))
+    git(project.repo, "init", "-q", "-b", "main")
+    (project.repo / ".git" / "info").mkdir(exist_ok=True)
+    (project.repo / ".git" / "info" / "exclude").write_text(f".cartog-ci/\n{ignored}\n")
+    git(project.repo, "add", "-A", "-f", ".")
+    git(project.repo, "commit", "-q", "--no-verify", "-m", message)
+    (project.repo / ".git" / "bench-ready").touch()
+
+
+def import_coverage(project: Project) -> None:
+    """The base's recording, imported by the cartog-ci measured (what it
+    maps a context to is stored at import); once per cartog-ci."""
+    clean(project)
+    mark = project.home / "imported-by"
+    if mark.exists() and mark.read_text() == tool_hash():
+        return
+    proc = cartog(
+        "coverage", "import", str(project.home / "base.coverage"), "--repo", str(project.repo),
+        "--index", str(project.home / "index-cov.db"), repo=project.repo,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise SystemExit(f"{project.slug}: coverage import failed: {proc.stderr}")
+    log(f"{project.slug}: coverage import: {(proc.stdout + proc.stderr).strip()}")
+    mark.write_text(tool_hash())
+
+
+def base_commit(project: Home) -> str:
+    return git(project.repo, "rev-list", "--max-parents=0", "main").split()[0]
+
+
+def clean(project: Home) -> None:
+    """Back to the base commit, nothing else in the work tree but the
+    ignored index folders."""
+    git(project.repo, "checkout", "-q", "-f", "--detach", base_commit(project))
+    git(project.repo, "clean", "-q", "-fdx", "-e", ".cartog-ci", "-e", "node_modules")
+
+
+# --- a suite's results ------------------------------------------------------
+
+
+@dataclass
+class Results:
+    durations: dict[str, float] = field(default_factory=dict)  # node ID -> seconds
+    failed: set[str] = field(default_factory=set)
+
+
+def junit(path: Path, root: Path) -> Results:
+    """Node IDs (``file::Class::name[params]``) of a JUnit XML. A test's
+    ``classname`` is its node ID's dotted path (``tests.test_a.TestA``):
+    the file is its longest prefix that is a file of ``root`` (the ``file``
+    attribute names where the function is defined, another file for an
+    inherited test method)."""
+    out = Results()
+    if not path.exists():
+        return out
+    for case in ET.parse(path).iter("testcase"):
+        if case.find("skipped") is not None:
+            continue
+        parts = (case.get("classname") or "").split(".")
+        file, owner = "", parts
+        for cut in range(len(parts), 0, -1):
+            candidate = "/".join(parts[:cut]) + ".py"
+            if (root / candidate).is_file():
+                file, owner = candidate, parts[cut:]
+                break
+        name = case.get("name") or ""
+        if not case.get("classname") and (root / (name.replace(".", "/") + ".py")).is_file():
+            node = name.replace(".", "/") + ".py"  # a module that failed to import: all its tests
+        else:
+            node = "::".join([file or ".".join(parts), *owner, name])
+        out.durations[node] = out.durations.get(node, 0.0) + float(case.get("time") or 0)
+        if case.find("failure") is not None or case.find("error") is not None:
+            out.failed.add(node)
+    return out
+
+
+def suite(project: Project, env: dict[str, str], *extra: str, datafile: Path | None = None) -> Results:
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = Path(tmp) / "junit.xml"
+        # pytest's cache in a folder of its own (testmon reads its options)
+        cmd = ["python", "-m", "pytest", "-q", "-o", f"cache_dir={tmp}/cache", "-o", "junit_family=xunit1", "--tb=no",
+               f"--junitxml={xml}", *project.pytest_args, *extra]  # fmt: skip
+        run_env = {**env, "TESTMON_DATAFILE": str(datafile)} if datafile else env
+        run(cmd, cwd=project.repo, env=run_env, timeout=SUITE_TIMEOUT)
+        return junit(xml, project.repo)
+
+
+def strip_params(node: str) -> str:
+    return node.split("[", 1)[0]
+
+
+def unit(failing: str, repo: Path) -> str:
+    """A failing test's ID; a module that failed to import (its file, or
+    ``::::pkg.tests.test_a`` as the first runs wrote it) is its file."""
+    if failing.startswith("::::"):
+        return failing[4:].replace(".", "/") + ".py" if (repo / (failing[4:].replace(".", "/") + ".py")).is_file() else failing
+    return failing
+
+
+def held(failing: Sequence[str], chosen: set[str], repo: Path) -> list[str]:
+    """The failing tests a selection holds: a failing module is held by any
+    of its tests."""
+    bases = {strip_params(c) for c in chosen}
+    files = {b.split("::", 1)[0] for b in bases}
+    out = []
+    for f in failing:
+        u = unit(f, repo)
+        if strip_params(u) in bases or ("::" not in u and u in files):
+            out.append(f)
+    return sorted(out)
+
+
+# --- mutants ------------------------------------------------------------------
+
+SWAPS = {
+    "+": "-", "-": "+", "*": "//", "==": "!=", "!=": "==", "<": "<=", "<=": "<", ">": ">=", ">=": ">",
+    "+=": "-=", "-=": "+=", "and": "or", "or": "and", "True": "False", "False": "True", "is": "is not",
+    "in": "not in",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Mutant:
+    file: str
+    line: int  # 1-based
+    old: str  # the whole line
+    new: str
+    kind: str  # operator, constant, return, call
+
+    @property
+    def id(self) -> str:
+        return hashlib.sha1(f"{self.file}:{self.line}:{self.new}".encode()).hexdigest()[:12]
+
+
+def function_lines(tree: ast.AST) -> dict[int, ast.stmt]:
+    """One-line statements inside a function body (not its docstring)."""
+    out: dict[int, ast.stmt] = {}
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for stmt in ast.walk(fn):
+            if not isinstance(stmt, ast.stmt) or stmt is fn or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if stmt.lineno != stmt.end_lineno:
+                continue
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+                continue  # a docstring
+            out[stmt.lineno] = stmt
+    return out
+
+
+def candidates(project: Project) -> list[Mutant]:
+    out: list[Mutant] = []
+    root = project.repo
+    for path in sorted((root / project.source).rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if any(rel.startswith(s + "/") for s in project.skip) or path.name.startswith("test_") or "/tests/" in rel:
+            continue
+        text = path.read_text(encoding="utf-8")
+        try:
+            tree = ast.parse(text)
+            tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        except (SyntaxError, tokenize.TokenError):
+            continue
+        lines = text.splitlines(keepends=True)
+        stmts = function_lines(tree)
+        for lineno, stmt in sorted(stmts.items()):
+            line = lines[lineno - 1]
+            indent = line[: len(line) - len(line.lstrip())]
+            news: list[tuple[str, str]] = []
+            for tok in tokens:
+                if tok.start[0] != lineno or tok.end[0] != lineno:
+                    continue
+                a, b = tok.start[1], tok.end[1]
+                if tok.type in (tokenize.OP, tokenize.NAME) and tok.string in SWAPS:
+                    kind = "constant" if tok.string in ("True", "False") else "operator"
+                    news.append((kind, line[:a] + SWAPS[tok.string] + line[b:]))
+                elif tok.type == tokenize.NAME and tok.string == "not":
+                    news.append(("operator", line[:a] + line[b:].lstrip()))
+                elif tok.type == tokenize.NUMBER and tok.string.isdigit():
+                    news.append(("constant", line[:a] + str(int(tok.string) + 1) + line[b:]))
+            if isinstance(stmt, ast.Return) and stmt.value is not None and not (
+                isinstance(stmt.value, ast.Constant) and stmt.value.value is None
+            ):
+                news.append(("return", f"{indent}return None\n"))
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                news.append(("call", f"{indent}pass\n"))
+            for kind, new in news:
+                if new == line:
+                    continue
+                mutated = "".join(lines[: lineno - 1]) + new + "".join(lines[lineno:])
+                try:
+                    ast.parse(mutated)
+                except SyntaxError:
+                    continue
+                out.append(Mutant(rel, lineno, line, new, kind))
+    return out
+
+
+def apply(project: Home, mutant: Mutant) -> None:
+    path = project.repo / mutant.file
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[mutant.line - 1] == mutant.old, (mutant.file, mutant.line)
+    lines[mutant.line - 1] = mutant.new
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+# --- selections ---------------------------------------------------------------
+
+
+def command_args(command: str) -> list[str]:
+    """The test IDs and paths a pytest command names (``cd X && pytest a b``)."""
+    import shlex
+
+    words = shlex.split(command.split("&&")[-1])
+    while words and words[0] in ("python", "python3", "-m", "pytest", "uv", "run", "poetry"):
+        words = words[1:]
+    return [w for w in words if not w.startswith("-")]
+
+
+def selected(commands: Sequence[str], tests: Sequence[str], folder: str = "") -> set[str]:
+    """The suite's tests the commands run."""
+    args = [a for c in commands for a in command_args(c)]
+    out = set()
+    for test in tests:
+        base = strip_params(test)
+        file = base.split("::", 1)[0]
+        for a in args:
+            a = a.rstrip("/")
+            if base == a or base.startswith(a + "::") or file == a or file.startswith(a + "/"):
+                out.add(test)
+                break
+    return out
+
+
+def report(project: Home, index: str, base: str) -> dict[str, object]:
+    proc = cartog(
+        "report", "--repo", str(project.repo), "--index", str(project.home / index), "--base", base,
+        "--format", "json", "--no-related", repo=project.repo,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise RuntimeError(f"cartog-ci report failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    data: dict[str, object] = json.loads(proc.stdout)
+    return data
+
+
+def changed_functions(data: dict[str, object], mutant: Mutant) -> list[dict[str, object]]:
+    """The report's changed functions or methods holding the mutated line."""
+    out = []
+    for entry in data["changed"]:  # type: ignore[union-attr]
+        sym = entry["symbol"]  # type: ignore[index]
+        if sym["kind"] in ("function", "method") and sym["file"] == mutant.file and sym["start_line"] <= mutant.line <= sym["end_line"]:  # type: ignore[index,operator]
+            out.append(entry)
+    # the innermost only
+    out.sort(key=lambda e: e["symbol"]["end_line"] - e["symbol"]["start_line"])  # type: ignore[index,operator]
+    return out[:1]
+
+
+def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog_only: bool = False,
+            cached: dict[str, object] | None = None) -> dict[str, object]:  # fmt: skip
+    """One mutant: truth, cartog-ci's two selections, testmon's."""
+    env = test_env(project)
+    durations: dict[str, float] = base["durations"]  # type: ignore[assignment]
+    clean(project)
+    apply(project, mutant)
+    row: dict[str, object] = {"id": mutant.id, "file": mutant.file, "line": mutant.line, "kind": mutant.kind,
+                              "old": mutant.old.strip(), "new": mutant.new.strip()}  # fmt: skip
+    if cached is not None and cartog_only:
+        row.update({k: cached[k] for k in ("detected", "failing", "testmon", "seconds") if k in cached})
+    else:
+        started = time.monotonic()
+        try:
+            truth = suite(project, env)
+        except subprocess.TimeoutExpired:
+            row["detected"] = False
+            row["timeout"] = True
+            return row
+        row["seconds"] = round(time.monotonic() - started, 2)
+        row["failing"] = sorted(truth.failed)
+        row["detected"] = bool(truth.failed)
+    if not row["detected"]:
+        return row
+    git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {mutant.id}")
+    data = report(project, "index-cov.db", str(base["commit"]))
+    fns = changed_functions(data, mutant)
+    failing = {strip_params(t) for t in row["failing"]}  # type: ignore[union-attr]
+    # with coverage: what the commands run; static: the graph's tests (and
+    # those the change edits) among them, by node ID, as a report without a
+    # recording lists them (its commands run the same tests, or whole files
+    # of them past MAX_TEST_IDS: the static column is a lower bound there)
+    static_ids = {
+        f"{t['file']}::{t['qualified_name'].replace('.', '::')}"  # type: ignore[index,union-attr]
+        for t in data["tests"]  # type: ignore[union-attr]
+        if set(t["chosen_by"]) & {"graph", "edited"}  # type: ignore[index,arg-type]
+    }
+    for name, chosen in (
+        ("static", {t for t in durations if strip_params(t) in static_ids}),
+        ("coverage", selected(data["test_commands"], list(durations))),  # type: ignore[arg-type]
+    ):
+        row[name] = {
+            "selected": len(chosen),
+            "seconds": round(sum(durations[t] for t in chosen), 3),
+            "hits": held(row["failing"], chosen, project.repo),  # type: ignore[arg-type]
+            "function": fns[0]["symbol"]["id"] if fns else None,  # type: ignore[index]
+            # without a recording the report never says "untested" (report/coverage.py apply_coverage)
+            "untested": bool(fns and fns[0]["untested"]) if name == "coverage" else False,
+            "unreached": bool(fns and fns[0]["unreached"]),
+        }
+    row["commands"] = data["test_commands"]
+    row["tests"] = [[t["id"], t["chosen_by"]] for t in data["tests"]]  # type: ignore[index,union-attr]
+    del failing
+    if "testmon" not in row:
+        with tempfile.TemporaryDirectory() as tmp:
+            datafile = Path(tmp) / ".testmondata"
+            shutil.copy(project.home / "base.testmondata", datafile)
+            ran = suite(project, env, "--testmon", datafile=datafile)
+        chosen = {t for t in durations if t in ran.durations}
+        row["testmon"] = {
+            "selected": len(ran.durations),
+            "seconds": round(sum(durations.get(t, ran.durations[t]) for t in ran.durations), 3),
+            "hits": sorted(t for t in row["failing"] if t in ran.failed),  # type: ignore[union-attr]
+            "unknown": len(set(ran.durations) - chosen),
+        }
+    return row
+
+
+# --- npm packages ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NpmProject(Home):
+    """A package as ``npm pack`` ships it, with its tests; its test
+    dependencies installed beside the repository (``node_modules`` is a link
+    to them). The suite is each file of ``test/`` run with node (tape files
+    run alone): the unit of truth and of selection is a test file, as the
+    runner's commands run whole files. No recorded coverage (JavaScript
+    coverage import is not there yet) and no testmon (Python only): the
+    static column only."""
+
+    sources: tuple[str, ...] = ()  # the files mutated
+    deps: tuple[str, ...] = ()  # what the tests require, as npm specs
+
+    @property
+    def slug(self) -> str:
+        return f"npm-{self.name}-{self.version}"
+
+
+NPM_PROJECTS = {
+    p.name: p
+    for p in (
+        NpmProject(
+            "qs", "6.17.1", ("lib/parse.js", "lib/stringify.js", "lib/utils.js"),
+            ("tape@^5.10.3", "es-value-fixtures@^1.7.1", "for-each@^0.3.5", "has-bigints@^1.1.0",
+             "has-override-mistake@^1.0.1", "has-property-descriptors@^1.0.2", "has-proto@^1.2.0",
+             "has-symbols@^1.1.0", "iconv-lite@^0.5.2", "mock-property@^1.1.2", "object-inspect@^1.13.4",
+             "safer-buffer@^2.1.2", "side-channel@^1.1.1", "es-define-property@^1.0.1"),
+        ),
+        NpmProject("minimist", "1.2.8", ("index.js",), ("tape@^5.6.3",)),
+    )
+}  # fmt: skip
+
+
+def node_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith(("NODE_", "npm_"))}
+
+
+def ensure_npm(project: NpmProject) -> None:
+    project.home.mkdir(parents=True, exist_ok=True)
+    if not (project.repo / ".git" / "bench-ready").exists():
+        downloads = CACHE / "downloads" / "npm"
+        downloads.mkdir(parents=True, exist_ok=True)
+        tarball = downloads / f"{project.name}-{project.version}.tgz"
+        if not tarball.exists():
+            log(f"{project.slug}: npm pack")
+            subprocess.run(["npm", "pack", "--silent", f"{project.name}@{project.version}"], cwd=downloads, check=True,
+                           stdout=subprocess.DEVNULL)  # fmt: skip
+        unpacked(project, tarball, "node_modules", f"{project.name}@{project.version} npm tarball")
+    node = project.home / "node"
+    if not (node / "bench-ready").exists():
+        log(f"{project.slug}: npm install of the test dependencies")
+        node.mkdir(exist_ok=True)
+        # the package's own ranges, widened to their major: the registry
+        # may not hold the newest of a range (tape 5.10.3 for ^5.10.3)
+        specs = {name: spec.split(".")[0] for name, spec in (d.rsplit("@", 1) for d in project.deps)}
+        (node / "package.json").write_text(json.dumps({"private": True, "dependencies": specs}, indent=1))
+        subprocess.run(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund", "--silent"], cwd=node,
+                       env=node_env(), check=True)  # fmt: skip
+        (node / "bench-ready").touch()
+    link = project.repo / "node_modules"
+    if not link.exists():
+        link.symlink_to(node / "node_modules")
+    if not (project.home / "base.json").exists():
+        clean(project)
+        log(f"{project.slug}: the suite at the base")
+        started = time.monotonic()
+        truth = js_suite(project)
+        seconds = time.monotonic() - started
+        if truth.failed or not truth.durations:
+            raise SystemExit(f"{project.slug}: the suite does not pass at the base: {sorted(truth.failed)[:5]}")
+        log(f"{project.slug}: {len(truth.durations)} test files, {seconds:.1f} s")
+        index = project.home / "index-cov.db"
+        index.unlink(missing_ok=True)
+        proc = cartog("index", "--repo", str(project.repo), "--index", str(index), "--no-embed", repo=project.repo)
+        if proc.returncode != 0:
+            raise SystemExit(f"{project.slug}: cartog-ci index failed: {proc.stderr}")
+        (project.home / "base.json").write_text(
+            json.dumps({"commit": base_commit(project), "seconds": seconds, "durations": truth.durations}, indent=1)
+        )
+
+
+def js_suite(project: NpmProject) -> Results:
+    """Each test file run with node: failing when its exit code is not 0."""
+    out = Results()
+    for path in sorted((project.repo / "test").rglob("*.js")):
+        rel = path.relative_to(project.repo).as_posix()
+        started = time.monotonic()
+        proc = run(["node", rel], cwd=project.repo, env=node_env(), timeout=SUITE_TIMEOUT)
+        if "\n1.." not in proc.stdout and "# tests" not in proc.stdout:
+            continue  # a helper, no test file: tape prints a plan
+        out.durations[rel] = round(time.monotonic() - started, 3)
+        if proc.returncode != 0:
+            out.failed.add(rel)
+    return out
+
+
+_JS_SWAPS = [("===", "!=="), ("!==", "==="), ("<=", "<"), (">=", ">"), ("&&", "||"), ("||", "&&"),
+             (" < ", " <= "), (" > ", " >= "), (" + ", " - "), (" - ", " + "), ("true", "false"), ("false", "true")]  # fmt: skip
+
+
+def _outside_strings(line: str, at: int) -> bool:
+    quote = ""
+    for i, ch in enumerate(line[:at]):
+        if quote:
+            if ch == quote and line[i - 1] != "\\":
+                quote = ""
+        elif ch in "'\"`":
+            quote = ch
+        elif line[i : i + 2] == "//":
+            return False
+    return not quote
+
+
+def js_candidates(project: NpmProject) -> list[Mutant]:
+    """One-line changes on the lines inside a function's body (its lines in
+    the index at the base, first and last excluded)."""
+    import re
+    import sqlite3
+
+    db = sqlite3.connect(project.home / "index-cov.db")
+    spans: dict[str, list[tuple[int, int]]] = {}
+    marks = ", ".join("?" * len(project.sources))
+    for file, start, end in db.execute(
+        f"SELECT file, start_line, end_line FROM symbols WHERE kind IN ('function', 'method') AND file IN ({marks})",
+        project.sources,
+    ):
+        spans.setdefault(file, []).append((start, end))
+    db.close()
+    out: list[Mutant] = []
+    for file in project.sources:
+        lines = (project.repo / file).read_text(encoding="utf-8").splitlines(keepends=True)
+        inside = {n for start, end in spans.get(file, []) for n in range(start + 1, end)}
+        for n in sorted(inside):
+            line = lines[n - 1]
+            code = line.strip()
+            if not code or code.startswith(("//", "*", "/*")):
+                continue
+            indent = line[: len(line) - len(line.lstrip())]
+            news: list[tuple[str, str]] = []
+            for old, new in _JS_SWAPS:
+                at = line.find(old)
+                if at >= 0 and _outside_strings(line, at) and not (old in ("<=", ">=") and line[at - 1 : at] in "=!<>"):
+                    kind = "constant" if old in ("true", "false") else "operator"
+                    if kind == "constant" and not re.search(rf"\b{old}\b", line):
+                        continue
+                    news.append((kind, line[:at] + new + line[at + len(old) :]))
+            number = re.search(r"(?<![\w.])(\d+)(?![\w.])", line)
+            if number and _outside_strings(line, number.start()):
+                news.append(("constant", line[: number.start()] + str(int(number.group(1)) + 1) + line[number.end() :]))
+            ret = re.match(r"\s*return\s+(?!undefined;)(.+);\s*$", line)
+            if ret:
+                news.append(("return", f"{indent}return undefined;\n"))
+            if re.match(r"\s*[\w.$\[\]]+\(.*\);\s*$", line) and not code.startswith(("return", "var", "let", "const")):
+                news.append(("call", f"{indent};\n"))
+            out += [Mutant(file, n, line, new, kind) for kind, new in news if new != line]
+    return out
+
+
+def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cached: dict[str, object] | None = None) -> dict[str, object]:  # fmt: skip
+    """One mutant: truth, then cartog-ci's selection (only that with a
+    ``cached`` truth)."""
+    durations: dict[str, float] = base["durations"]  # type: ignore[assignment]
+    clean(project)
+    apply(project, mutant)
+    row: dict[str, object] = {"id": mutant.id, "file": mutant.file, "line": mutant.line, "kind": mutant.kind,
+                              "old": mutant.old.strip(), "new": mutant.new.strip()}  # fmt: skip
+    if cached is not None:
+        row.update({k: cached[k] for k in ("detected", "failing", "seconds")})
+    elif run(["node", "--check", mutant.file], cwd=project.repo, env=node_env()).returncode != 0:
+        row.update(detected=False, invalid=True)
+        return row
+    else:
+        started = time.monotonic()
+        try:
+            truth = js_suite(project)
+        except subprocess.TimeoutExpired:
+            row.update(detected=False, timeout=True)
+            return row
+        row["seconds"] = round(time.monotonic() - started, 2)
+        row["failing"] = sorted(truth.failed)
+        row["detected"] = bool(truth.failed)
+    failed = set(row["failing"])  # type: ignore[arg-type]
+    if not failed:
+        return row
+    git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {mutant.id}")
+    data = report(project, "index-cov.db", str(base["commit"]))  # type: ignore[arg-type]
+    chosen = selected(data["test_commands"], list(durations))  # type: ignore[arg-type]
+    fns = changed_functions(data, mutant)
+    row["static"] = {
+        "selected": len(chosen),
+        "seconds": round(sum(durations[t] for t in chosen), 3),
+        "hits": sorted(t for t in failed if t in chosen),
+        "function": fns[0]["symbol"]["id"] if fns else None,  # type: ignore[index]
+        "untested": bool(fns and fns[0]["untested"]),
+        "unreached": bool(fns and fns[0]["unreached"]),
+    }
+    row["commands"] = data["test_commands"]
+    return row
+
+
+def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool) -> Iterator[None]:
+    ensure_npm(project)
+    clean(project)  # a run stopped mid-mutant left it applied
+    base = json.loads((project.home / "base.json").read_text())
+    yield from turns(project, js_candidates(project), mutants, seed, fresh, lambda m, have: measure_js(project, m, base, have))
+
+
+# --- the loop and the tables ----------------------------------------------------
+
+
+def cached_rows(project: Home) -> dict[str, dict[str, object]]:
+    path = project.home / "mutants.jsonl"
+    rows: dict[str, dict[str, object]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                rows[row["id"]] = row
+    return rows
+
+
+def bench(project: Project, mutants: int, seed: int, fresh: bool) -> Iterator[None]:
+    ensure(project)
+    import_coverage(project)
+    base = json.loads((project.home / "base.json").read_text())
+    yield from turns(
+        project, candidates(project), mutants, seed, fresh,
+        lambda m, have: measure(project, m, base, cartog_only=have is not None, cached=have),
+    )  # fmt: skip
+
+
+def turns(
+    project: Home,
+    pool: list[Mutant],
+    mutants: int,
+    seed: int,
+    fresh: bool,
+    measure_one: Callable[[Mutant, dict[str, object] | None], dict[str, object]],
+) -> Iterator[None]:
+    """Measure the project's mutants, drawn in a seeded order, until
+    ``mutants`` are kept, yielding after each (the projects take turns);
+    a cached row is measured again only with ``fresh`` (its truth kept)."""
+    rows = cached_rows(project)
+    random.Random(f"{seed}:{project.name}").shuffle(pool)
+    kept = 0 if fresh else sum(1 for r in rows.values() if r.get("detected") and "static" in r)
+    base = json.loads((project.home / "base.json").read_text())
+    log(f"{project.slug}: {len(pool)} candidate mutants, {kept} kept in the cache; suite {base['seconds']:.1f} s")
+    try:
+        for mutant in pool:
+            if kept >= mutants:
+                break
+            have = rows.get(mutant.id)
+            if have is not None and (not have.get("detected") or ("static" in have and not fresh)):
+                continue
+            row = measure_one(mutant, have)
+            rows[mutant.id] = row
+            with (project.home / "mutants.jsonl").open("a") as out:
+                out.write(json.dumps(row) + "\n")
+            if row.get("detected"):
+                kept += 1
+                found = ", ".join(
+                    f"{c} {len(row[c]['hits'])}/{row[c]['selected']}"  # type: ignore[index,arg-type]
+                    for c in ("static", "coverage", "testmon") if c in row
+                )  # fmt: skip
+                log(f"{project.slug} {kept}/{mutants} {mutant.file}:{mutant.line} {mutant.kind}: {len(row['failing'])} failing; {found}")  # type: ignore[arg-type]  # fmt: skip
+            elif not row.get("invalid"):
+                log(f"{project.slug} survived {mutant.file}:{mutant.line} {mutant.kind}")
+            yield
+    finally:
+        clean(project)
+
+
+def summary(project: Home, limit: int) -> dict[str, object] | None:
+    if not (project.home / "base.json").exists():
+        return None
+    base = json.loads((project.home / "base.json").read_text())
+    total = sum(base["durations"].values())
+    tried = list(cached_rows(project).values())
+    rows = [r for r in tried if r.get("detected") and "static" in r][:limit]
+    if not rows:
+        return None
+    columns = [c for c in ("static", "coverage", "testmon") if c in rows[0]]
+    if isinstance(project, Project):
+        # the selections again from what the row keeps, against the failing
+        # tests as ``held`` reads them now (a module that failed to import)
+        for r in rows:
+            static_ids = {
+                f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
+                for t, by in r["tests"] if set(by) & {"graph", "edited"}  # type: ignore[attr-defined]
+            }
+            static = {t for t in base["durations"] if strip_params(t) in static_ids}
+            r["static"]["hits"] = held(r["failing"], static, project.repo)  # type: ignore[index,arg-type]
+            covered = selected(r["commands"], list(base["durations"]))  # type: ignore[arg-type]
+            r["coverage"]["hits"] = held(r["failing"], covered, project.repo)  # type: ignore[index,arg-type]
+    out: dict[str, object] = {
+        "project": project.slug, "tests": len(base["durations"]), "suite_seconds": round(base["seconds"], 1),
+        "mutants": len(rows), "tried": sum(1 for r in tried if not r.get("invalid")), "columns": columns,
+    }  # fmt: skip
+    failing = sum(len(r["failing"]) for r in rows)  # type: ignore[arg-type]
+    for col in columns:
+        caught = sum(1 for r in rows if r[col]["hits"])  # type: ignore[index]
+        hits = sum(len(r[col]["hits"]) for r in rows)  # type: ignore[index,arg-type]
+        share = sum(r[col]["seconds"] for r in rows) / (total * len(rows))  # type: ignore[index,misc]
+        out[col] = {"caught": caught, "recall": hits / failing, "time_share": share,
+                    "missed": [f"{r['file']}:{r['line']} {r['kind']}: {r['old']} -> {r['new']}" for r in rows if not r[col]["hits"]]}  # type: ignore[index]  # fmt: skip
+        if col != "testmon":
+            out[col]["untested"] = sum(1 for r in rows if r[col]["untested"])  # type: ignore[index]
+            out[col]["unreached"] = sum(1 for r in rows if r[col]["unreached"])  # type: ignore[index]
+    return out
+
+
+def tables(projects: Sequence[Home], limit: int) -> str:
+    lines = [
+        "| project | tests | suite s | mutants (tried) | selection | caught | recall | time share | said untested | no test in graph |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    misses = []
+    for project in projects:
+        s = summary(project, limit)
+        if s is None:
+            continue
+        n = s["mutants"]
+        for col in s["columns"]:  # type: ignore[attr-defined]
+            c = s[col]  # type: ignore[index]
+            extra = (f"{c['untested']} ({c['untested'] / n:.1%})", f"{c['unreached']} ({c['unreached'] / n:.1%})") if col != "testmon" else ("", "")  # type: ignore[operator]  # fmt: skip
+            if col == "static":
+                extra = ("-", extra[1])
+            lines.append(
+                f"| {s['project']} | {s['tests']} | {s['suite_seconds']} | {n} ({s['tried']}) | {col} | "
+                f"{c['caught']} ({c['caught'] / n:.1%}) | {c['recall']:.1%} | {c['time_share']:.1%} | {extra[0]} | {extra[1]} |"  # type: ignore[operator]
+            )
+            misses += [f"- {s['project']} {col}: {m}" for m in c["missed"]]  # type: ignore[index]
+    return "\n".join(lines) + ("\n\nMutants whose selection holds no failing test:\n" + "\n".join(misses) if misses else "")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--projects", nargs="*", default=list(DEFAULT), help="of " + ", ".join([*PROJECTS, *(f"npm:{n}" for n in NPM_PROJECTS)]))
+    parser.add_argument("--mutants", type=int, default=100, help="kept (detected) mutants per project")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fresh", action="store_true", help="measure cartog-ci's columns again (truth and testmon kept)")
+    parser.add_argument("--tables", action="store_true", help="print the tables of the cached results only")
+    parser.add_argument("--json", help="write the per-project summaries here")
+    args = parser.parse_args(argv)
+    known: dict[str, Home] = {**PROJECTS, **{f"npm:{k}": v for k, v in NPM_PROJECTS.items()}}
+    unknown = [p for p in args.projects if p not in known]
+    if unknown:
+        parser.error(f"unknown project(s) {', '.join(unknown)}; choose from {', '.join(known)}")
+    projects = [known[p] for p in args.projects]
+    if not args.tables:
+        # the projects take turns, one mutant each: a run stopped early has
+        # measured every project
+        turns = [
+            bench(p, args.mutants, args.seed, args.fresh) if isinstance(p, Project) else bench_npm(p, args.mutants, args.seed, args.fresh)
+            for p in projects
+        ]
+        while turns:
+            for turn in list(turns):
+                try:
+                    next(turn)
+                except StopIteration:
+                    turns.remove(turn)
+                except SystemExit as exc:  # a project whose suite cannot run here: the others go on
+                    log(f"skipped: {exc}")
+                    turns.remove(turn)
+    print(tables(projects, args.mutants))
+    if args.json:
+        Path(args.json).write_text(json.dumps([summary(p, args.mutants) for p in projects], indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
