@@ -60,11 +60,12 @@ JS_PROJECT = {
     ),
     "test/hello.test.js": (
         'const test = require("node:test");\nconst assert = require("node:assert");\n'
-        'const { dispatch } = require("../src/server");\nconst { you } = require("./helpers");\n\n'
+        'const { dispatch } = require("../src/server");\nconst { you } = require("../support/you");\n\n'
         'test("hello", () => {\n  assert.strictEqual(dispatch("hello", you()), "hello you");\n});\n'
     ),
-    # a helper beside the tests: executed by the hello run, but no test file of it
-    "test/helpers.js": 'function you() {\n  return "you";\n}\n\nmodule.exports = { you };\n',
+    # a helper of the tests outside the test folder (`node --test`, mocha and
+    # tape run every file of a test folder): executed by the hello run, no test file
+    "support/you.js": 'function you() {\n  return "you";\n}\n\nmodule.exports = { you };\n',
     "test/bye.test.js": (
         'const test = require("node:test");\nconst assert = require("node:assert");\n'
         'const { dispatch } = require("../src/server");\n\n'
@@ -168,7 +169,8 @@ def test_istanbul_json_per_test_file_named_by_the_user(tmp_path: Path, capsys: p
         capsys, "coverage", "import", f"test/hello.test.js={args[0]}", f"test/bye.test.js={args[1]}", "--repo", str(repo)
     )
     assert (code, err) == (0, "")
-    assert out == f"coverage recorded at {base[:12]}: 2 test context(s), 2 file(s), 4 of 5 function(s) executed by a test\n"
+    # the test files left out by c8, the helper outside the test folder kept
+    assert out == f"coverage recorded at {base[:12]}: 2 test context(s), 3 file(s), 5 of 6 function(s) executed by a test\n"
     _change_every_function(repo, "src/routes.js", JS_EDITS)
     assert _covered(capsys, repo) == [
         ("hello", [HELLO_TEST], False),
