@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cartog_ci.cli import main
-from tests.testing.exact_sets import graph_of
+from tests.testing.exact_sets import calls_by_site, graph_of
 from tests.testing.fixtures import commit, index, init_repo, write
 
 FILES = {
@@ -63,18 +63,8 @@ AREA = {(S + "Square.Area", "dispatch"), (S + "Circle.Area", "dispatch"), (B + "
 NAME = {(S + "Square.Name", "dispatch"), (S + "Circle.Name", "dispatch"), (B + "Base.Name", "dispatch")}
 
 
-def _calls(graph: dict[str, object]) -> dict[tuple[str, int], set[tuple[str | None, str | None]]]:
-    edges = graph["edges"]
-    assert isinstance(edges, list)
-    out: dict[tuple[str, int], set[tuple[str | None, str | None]]] = {}
-    for e in edges:
-        if e["kind"] == "calls":
-            out.setdefault((e["source_id"], e["line"]), set()).add((e["target_id"], e["resolution"]))
-    return out
-
-
 def test_a_call_of_an_interface_method_may_run_every_implementation(tmp_path: Path) -> None:
-    calls = _calls(graph_of(tmp_path, FILES))
+    calls = calls_by_site(graph_of(tmp_path, FILES))
     assert calls == {
         # a parameter of the interface type: Square (value receivers), Circle
         # (pointer receivers), Derived (its own Area, Name promoted from the

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.testing.exact_sets import graph_of
+from tests.testing.exact_sets import calls_by_site, graph_of
 
 FILES = {
     "Cargo.toml": "[package]\nname = \"figs\"\nversion = \"0.1.0\"\n",
@@ -84,18 +84,8 @@ SHADOW = "src/app.rs:function:shadow"
 VISIT = "src/shapes.rs:function:visit"
 
 
-def _calls(graph: dict[str, object]) -> dict[tuple[str, int], set[tuple[str | None, str | None]]]:
-    edges = graph["edges"]
-    assert isinstance(edges, list)
-    out: dict[tuple[str, int], set[tuple[str | None, str | None]]] = {}
-    for e in edges:
-        if e["kind"] == "calls":
-            out.setdefault((e["source_id"], e["line"]), set()).add((e["target_id"], e["resolution"]))
-    return out
-
-
 def test_rust_receivers_whose_type_the_code_tells_and_trait_dispatch(tmp_path: Path) -> None:
-    calls = _calls(graph_of(tmp_path, FILES))
+    calls = calls_by_site(graph_of(tmp_path, FILES))
     grow, spin = {(S + "Square.grow", "import")}, {(S + "Circle.spin", "import")}
     assert calls == {
         ("src/app.rs:method:Canvas.draw", 10): grow,  # self.main: Square

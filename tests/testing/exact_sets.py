@@ -92,6 +92,16 @@ def graph_of(tmp_path: Path, files: dict[str, str]) -> dict[str, object]:
     return exported(repo)
 
 
+def calls_by_site(graph: dict[str, object]) -> dict[tuple[str, int], set[Target]]:
+    """(source_id, line) -> the (target_id, resolution) of its calls edges,
+    dispatch edges included (Go and Rust interface and trait calls)."""
+    out: dict[tuple[str, int], set[Target]] = {}
+    for e in _rows(graph, "edges"):
+        if e["kind"] == "calls":
+            out.setdefault((e["source_id"], e["line"]), set()).add((e["target_id"], e["resolution"]))
+    return out
+
+
 def edges_named(graph: dict[str, object], name: str, kind: str = "calls") -> set[tuple[str, str | None, str | None]]:
     """(source_id, target_id, resolution) of the edges to ``name`` of ``kind``."""
     return {
