@@ -175,9 +175,9 @@ def test_every_tool_answers_on_a_real_repository(tmp_path: Path) -> None:
     assert {k: stats[k] for k in ("files", "symbols", "edges", "resolved_edges", "external_edges", "resolved_pct")} == {
         "files": 9,
         "symbols": 26,
-        "edges": 47,
+        "edges": 48,
         "resolved_edges": 31,
-        "external_edges": 12,
+        "external_edges": 13,
         "resolved_pct": 88.6,
     }
     assert stats["symbol_kinds"] == {"module": 9, "method": 7, "function": 6, "class": 3, "constant": 1}
@@ -273,7 +273,7 @@ def test_report_of_a_breaking_edit_and_its_summary(tmp_path: Path) -> None:
     talk(repo, scenario)
     report = got["report"]
     init = "shop/models/order.py:method:LineItem.__init__"
-    site = {"target": init, "verdict": "will break", "reason": "missing required argument qty"}
+    site = {"target": init, "verdict": "will break", "reason": "missing required argument qty", "tier": "import"}
     assert report["will_break"] == [
         {"file": "shop/cli.py", "line": 8, "source_id": "shop/cli.py:function:main", "name": "Item"} | site,
         {"file": "tests/test_order.py", "line": 6, "source_id": "tests/test_order.py:function:test_checkout", "name": "LineItem"} | site,

@@ -931,14 +931,14 @@ class Resolver:
         spec = _scope(source)
         if not spec.unique_fallback:
             return None, None
-        guess, tier = self._unique(
+        picked, tier = self._unique(
             source, name, types_only=kind in ("inherits", "references", "raises"), within=self._within(source, bare=True)
         )
-        if guess is not None and spec.implicit_self and self.t.by_id[guess].kind == "method":
+        if picked is not None and spec.implicit_self and self.t.by_id[picked].kind == "method":
             # a bare call that is no method of `this`/`self` is inherited from
             # outside the project: another type's method is a wrong guess
             return None, None
-        return guess, tier
+        return picked, tier
 
     def _js_global(self, name: str, kind: str) -> tuple[str | None, str | None]:
         """JS/TS modules see another file's names only through an import, so

@@ -795,6 +795,13 @@ def extract_rows(
     extraction without edges."""
     language = spec.name
     until = budget.deadline(timeout_ms)
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError:
+        # the indexer skips such a file before (index/files.py); another
+        # caller's bytes (an old revision) are read with U+FFFD in place, as
+        # a query's text predicates read node text as UTF-8
+        source = source.decode("utf-8", "replace").encode("utf-8")
     tree = budget.parse(spec.grammar, source, timeout_ms)
     root = tree.root_node
     defs, raw_refs, comments = _collect(spec, root, until, timeout_ms, edge_kinds)
