@@ -280,6 +280,31 @@ def test_tape_and_mocha_run_the_files_of_their_test_folder(tmp_path: Path, capsy
     assert _commands(tmp_path, capsys, files, change) == ["npx tape test/utils.js", "cd api && npx mocha test/server.js"]
 
 
+
+def test_node_test_runs_with_node_not_a_package_runner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A package whose test script is Node's own runner (``node --test``,
+    options before the flag included) runs its selected files with
+    ``node --test``, the files of its test folder included; never ``npx
+    jest``, which it does not have."""
+    files = {
+        "package.json": '{"name": "calc", "scripts": {"test": "node --test"}}\n',
+        "lib/sum.js": "function sum(a, b) {\n  return a + b;\n}\n\nmodule.exports = { sum };\n",
+        "test/sum.js": (
+            "const test = require('node:test');\nconst assert = require('node:assert');\n"
+            "const { sum } = require('../lib/sum');\n\n"
+            "test('sum', () => {\n  assert.equal(sum(1, 2), 3);\n});\n"
+        ),
+        "web/package.json": '{"name": "web", "scripts": {"test": "node --import tsx --test src/"}}\n',
+        "web/src/area.js": "export function area(w, h) {\n  return w * h;\n}\n",
+        "web/src/area.test.js": (
+            "import test from 'node:test';\nimport { area } from './area.js';\n\n"
+            "test('area', () => {\n  area(2, 3);\n});\n"
+        ),
+    }
+    change = {"lib/sum.js": "return a + b; => return b + a;", "web/src/area.js": "return w * h; => return h * w;"}
+    assert _commands(tmp_path, capsys, files, change) == ["node --test test/sum.js", "cd web && node --test src/area.test.js"]
+
+
 # --- Go -------------------------------------------------------------------
 
 GO_MODULE = {

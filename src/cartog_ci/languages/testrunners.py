@@ -399,8 +399,11 @@ def _unittest(
 
 JS_RUNNERS = ("vitest", "jest", "mocha", "tape")
 # runners that run the files of a test folder (``test/parse.js``), not
-# only ``*.test.js`` files
-_DIR_RUNNERS = ("mocha", "tape")
+# only ``*.test.js`` files; "node" is Node's own runner (``node --test``),
+# which a test script names and no dependency does
+_DIR_RUNNERS = ("mocha", "tape", "node")
+# `node --test`, options before the flag included (`node --import tsx --test`)
+_NODE_TEST = r"node(?:\s+-[-\w]+(?:[= ](?!--test\b)[^\s&|;-]\S*)?)*?\s+--test(?![-\w])"
 _JS_TEST_FILE = re.compile(r"(^|/)[^/]*\.(spec|test)\.[cm]?[jt]sx?$|(^|/)__tests__/")
 _JS_TEST_DIR = re.compile(r"(^|/)(tests?|spec)/")
 
@@ -428,9 +431,10 @@ def _js_runner(package: dict[str, object], files: frozenset[str]) -> str | None:
         if not isinstance(script, str) or not isinstance(scripts, dict):
             break
         # the first runner the script names (`vitest run`, `jest --ci`, `react-scripts test` is jest)
-        found = re.search(r"\b(vitest|jest|mocha|tape|react-scripts test)\b", script)
+        found = re.search(rf"\b(vitest|jest|mocha|tape|react-scripts test|{_NODE_TEST})\b", script)
         if found:
-            return "jest" if found.group(1) == "react-scripts test" else found.group(1)
+            name = found.group(1)
+            return "jest" if name == "react-scripts test" else "node" if name.startswith("node") else name
         other = re.search(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)", script)
         script = scripts.get(other.group(1)) if other else None
     for key in ("devDependencies", "dependencies"):
@@ -474,11 +478,13 @@ def js_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbo
         ran: list[str] = []
         for path, ids in sorted(files.items()):
             ran += sorted({s.id for s in ws.file_tests(path, is_test)} | set(ids))
-        run = {"vitest": "vitest run", "jest": "jest", "mocha": "mocha", "tape": "tape"}[runner]
+        run = {"vitest": "vitest run", "jest": "jest", "mocha": "mocha", "tape": "tape"}.get(runner)
+        # Node's runner is the node binary, not a package's
+        run = f"{_js_exec(ws, folder)} {run}" if run else "node --test"
         words = " ".join(quote(relative(p, folder)) for p in sorted(files))
         # tape runs the files it is given, none by default: its suite is the test folder's
-        suite = in_folder(folder, f"{_js_exec(ws, folder)} {run}" + (" 'test/**/*.js'" if runner == "tape" else ""))
-        command = in_folder(folder, f"{_js_exec(ws, folder)} {run} {words}")
+        suite = in_folder(folder, run + (" 'test/**/*.js'" if runner == "tape" else ""))
+        command = in_folder(folder, f"{run} {words}")
         commands.append(TestCommand(command, tuple(ran), suite, JS_JUNIT.get(runner, "")))
     return commands
 
