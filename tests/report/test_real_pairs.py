@@ -169,3 +169,44 @@ def test_gojsonnet_0_20_0_to_0_21_0(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert data["will_break"] == [] and data["broken_references"] == []
     go_tests = [c for c in data["test_commands"] if c.startswith("go test")]  # type: ignore[union-attr]
     assert go_tests and all("Benchmark" not in c and "Example" not in c for c in go_tests)
+
+
+def test_tabulate_0_9_0_to_0_10_0_recorded_coverage_adds_a_test(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tabulate's own suite, recorded with per-test contexts at the old
+    release (as its default branch's CI would), changes the tests to run
+    for the new one: ``_CustomTextWrap._handle_long_word`` is called by the
+    standard library's ``TextWrapper._wrap_chunks``, which no static graph
+    follows; the recording shows the test that ran it."""
+    old = _unpack(_sdist("tabulate", "0.9.0"), tmp_path / "old")
+    new = _unpack(_sdist("tabulate", "0.10.0"), tmp_path / "new")
+    repo = _replay(tmp_path, old, new)
+    wrap = "test/test_textwrapper.py:function:test_wrap_longword_non_wide"
+    handle = ("tabulate/__init__.py", "_CustomTextWrap._handle_long_word")
+
+    git(repo, "checkout", "-q", "upgrade")
+    before = _json_report(repo, capsys)
+    assert wrap not in {t["id"] for t in before["tests"]}  # type: ignore[union-attr,index]
+    assert _by_name(before)[handle]["covered_by"] == []
+
+    git(repo, "checkout", "-q", "main")
+    data = tmp_path / "coverage.db"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_CORE"))}
+    env["COVERAGE_FILE"] = str(data)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=tabulate", "--cov-context=test", "test"],
+        cwd=repo, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert main(["coverage", "import", str(data), "--repo", str(repo)]) == 0
+    capsys.readouterr()
+
+    git(repo, "checkout", "-q", "upgrade")
+    after = _json_report(repo, capsys)
+    chosen = {t["id"]: t["chosen_by"] for t in after["tests"]}  # type: ignore[union-attr,index]
+    assert chosen[wrap] == ["coverage"]
+    changed = _by_name(after)[handle]
+    assert (changed["category"], changed["unreached"]) == ("modified", True)
+    assert wrap in changed["covered_by"]  # type: ignore[operator]
+    assert after["coverage"]["at_base"] is True  # type: ignore[index]
