@@ -660,19 +660,38 @@ def _held_through(
 
 def _locals(
     refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]],
-) -> dict[str, list[tuple[int, int]]]:
+) -> dict[str, tuple[list[int], list[int]]]:
     """Names bound only inside a definition (``@local.definition`` within
-    ``@local.scope``: TypeScript type parameters). A reference to one is not
-    an edge, like a reference to a local variable."""
-    scopes: dict[str, list[tuple[int, int]]] = {}
+    ``@local.scope``: TypeScript type parameters, Python parameters and loop
+    names). A reference to one is not an edge, like a reference to a local
+    variable. Per name, the byte spans of its scopes merged into disjoint
+    sorted runs (starts, ends): a module of 33,000 functions with one
+    parameter name each was a linear scan per reference (quadratic)."""
+    spans: dict[str, list[tuple[int, int]]] = {}
     for kind, scope, _, (_, name), _ in refs:
         if kind == _LOCAL:
-            scopes.setdefault(name, []).append((scope.start_byte, scope.end_byte))
-    return scopes
+            spans.setdefault(name, []).append((scope.start_byte, scope.end_byte))
+    out: dict[str, tuple[list[int], list[int]]] = {}
+    for name, found in spans.items():
+        found.sort()
+        starts: list[int] = []
+        ends: list[int] = []
+        for start, end in found:
+            if ends and start <= ends[-1]:
+                ends[-1] = max(ends[-1], end)
+            else:
+                starts.append(start)
+                ends.append(end)
+        out[name] = (starts, ends)
+    return out
 
 
-def _in_scope(scopes: list[tuple[int, int]] | None, pos: int) -> bool:
-    return scopes is not None and any(start <= pos < end for start, end in scopes)
+def _in_scope(scopes: tuple[list[int], list[int]] | None, pos: int) -> bool:
+    if scopes is None:
+        return False
+    starts, ends = scopes
+    i = bisect_right(starts, pos) - 1
+    return i >= 0 and pos < ends[i]
 
 
 def _nest(defs: list[_Def], spec: Syntax) -> None:
