@@ -177,6 +177,12 @@ class Syntax:
         query = self.top_level_query
         return tuple(query.pattern_settings(i).get("name") or "" for i in range(query.pattern_count)) if query else ()
 
+    def compile(self) -> None:
+        """Compile the tags queries now: a process pool's forked workers
+        then inherit them instead of each compiling its own."""
+        self.query  # noqa: B018
+        self.top_level_query  # noqa: B018
+
     @property
     def query(self) -> ts.Query:
         """The tags query; its patterns from ``comment_pattern`` on capture comments."""
