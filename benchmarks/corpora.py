@@ -237,7 +237,8 @@ def _debian_tarball(corpus: DebianCorpus) -> Path:
 def ensure(corpus: Corpus | DebianCorpus) -> Path:
     """The corpus as a committed git repository (built once, then reused)."""
     if isinstance(corpus, DebianCorpus):
-        return _build(corpus.root, lambda: _debian_tarball(corpus), f"{corpus.package} {corpus.version} (Debian upstream tarball)")
+        message = f"{corpus.package} {corpus.version} (Debian upstream tarball)"
+        return _build(corpus.root, lambda: _debian_tarball(corpus), message)
     return _build(corpus.root, lambda: _sdist(corpus), f"{corpus.requirement} sdist")
 
 

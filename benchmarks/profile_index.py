@@ -100,7 +100,8 @@ def floor(root: Path) -> str:
         if top is not None:
             budget.matches(top, root_node, max_start_depth=0)
 
-    return f"floor of {len(jobs)} files: parse alone {best(parse):.3f} s CPU, parse + tags queries {best(queries):.3f} s CPU"
+    return (f"floor of {len(jobs)} files: parse alone {best(parse):.3f} s CPU, "
+            f"parse + tags queries {best(queries):.3f} s CPU")
 
 
 def report(profiler: cProfile.Profile, top: int) -> str:

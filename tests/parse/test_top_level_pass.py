@@ -79,4 +79,5 @@ def test_the_pattern_cutter_keeps_every_byte() -> None:
         source = LANGUAGES[language].syntax.load_query()
         assert "".join(_patterns(source)) == source
     query = '; a comment with ( and [\n(a "x)" @b) @c\n[(d) (e)] @f\n((g) (#eq? @g ")"))\n'
-    assert _patterns(query) == ["; a comment with ( and [\n", '(a "x)" @b) @c\n', "[(d) (e)] @f\n", '((g) (#eq? @g ")"))\n']
+    expected = ["; a comment with ( and [\n", '(a "x)" @b) @c\n', "[(d) (e)] @f\n", '((g) (#eq? @g ")"))\n']
+    assert _patterns(query) == expected
