@@ -5,7 +5,10 @@ The sdist is downloaded once into ``benchmarks/.corpora/downloads/`` and the
 repository is built once, so re-runs touch neither the network nor git.
 Commits use a pinned identity and date, so the same sdist gives the same
 commit hash on every machine. An npm tarball (``NpmCorpus``, ``ensure_npm``)
-is built the same way, under ``benchmarks/.corpora/npm-<package>-<version>/``.
+is built the same way, under ``benchmarks/.corpora/npm-<package>-<version>/``,
+and so is the upstream tarball of a Debian source package (``DebianCorpus``,
+``apt-get source --tar-only``: a node project's whole repository, tests and
+docs included) under ``benchmarks/.corpora/deb-<package>-<version>/``.
 
     .venv/bin/python benchmarks/corpora.py            # materialise all, print sizes
     .venv/bin/python benchmarks/corpora.py --corpus small
@@ -89,6 +92,22 @@ class NpmCorpus:
     @property
     def root(self) -> Path:
         return CORPORA_DIR / f"npm-{self.slug}-{self.version}"
+
+
+@dataclass(frozen=True)
+class DebianCorpus:
+    """The upstream tarball (``<package>_<version>.orig.tar.*``) of a Debian
+    source package, as ``apt-get source --download-only --tar-only`` fetches
+    it from the machine's deb-src entries: whatever revision of the package
+    the archive carries, its upstream tarball must be ``version``'s."""
+
+    name: str
+    package: str  # the source package: "node-ts-loader"
+    version: str  # the upstream version: "9.4.2"
+
+    @property
+    def root(self) -> Path:
+        return CORPORA_DIR / f"deb-{self.package}-{self.version}"
 
 
 CORPORA: dict[str, Corpus] = {
@@ -197,8 +216,29 @@ def _unpack(archive: Path, dest: Path) -> None:
         shutil.move(str(source), str(dest))
 
 
-def ensure(corpus: Corpus) -> Path:
+def _debian_tarball(corpus: DebianCorpus) -> Path:
+    """The cached upstream tarball of a Debian source package."""
+    target = DOWNLOADS / f"deb-{corpus.package}-{corpus.version}"
+    pattern = f"{corpus.package}_{corpus.version}.orig.tar.*"
+    found = sorted(target.glob(pattern)) if target.is_dir() else []
+    if found:
+        return found[0]
+    target.mkdir(parents=True, exist_ok=True)
+    print(f"downloading {corpus.package} {corpus.version} (apt-get source --tar-only) ...", file=sys.stderr)
+    cmd = ["apt-get", "source", "--download-only", "--tar-only", "-q", corpus.package]
+    subprocess.run(cmd, cwd=target, check=True, stdout=subprocess.DEVNULL)
+    found = sorted(target.glob(pattern))
+    if not found:
+        have = ", ".join(p.name for p in target.iterdir()) or "nothing"
+        raise SystemExit(f"apt-get source gave {have}, not {pattern}: the archive has another version now")
+    return found[0]
+
+
+def ensure(corpus: Corpus | DebianCorpus) -> Path:
     """The corpus as a committed git repository (built once, then reused)."""
+    if isinstance(corpus, DebianCorpus):
+        message = f"{corpus.package} {corpus.version} (Debian upstream tarball)"
+        return _build(corpus.root, lambda: _debian_tarball(corpus), message)
     return _build(corpus.root, lambda: _sdist(corpus), f"{corpus.requirement} sdist")
 
 

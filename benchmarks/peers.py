@@ -10,7 +10,14 @@ Corpora are the replayed histories of benchmarks/report.py (two releases of a
 PyPI sdist, the old one committed on ``main``, the files the new one changed
 applied on ``upgrade`` in 10 commits): scrapy 2.11.0 -> 2.11.2, celery
 5.3.6 -> 5.4.0, prefect 3.0.0 -> 3.0.2 and the TypeScript of zod 4.1.0 ->
-4.1.12 (npm; ``--corpus``, repeatable; default all). Each tool works on a clone of its
+4.1.12 (npm; ``--corpus``, repeatable; default all). Whole repositories of
+TypeScript projects, tests and docs included, come from Debian source
+packages (``apt-get source --tar-only``, ``corpora.DebianCorpus``): ts-loader
+9.4.2 (node-ts-loader: 592 .ts and 717 .js files, most of them test
+fixtures) and rollup 3.29.5 (node-rollup: 11,795 .js/.ts/.mjs files, the
+corpus of more than 4,000 files); the archive has one version of each, so
+their histories are one release and ten empty commits (HEAD~10 -> HEAD
+changes nothing there). Each tool works on a clone of its
 own (a tool may write files into the repository: codegraph a ``.codegraph/``
 journal), with its index outside the repository.
 
@@ -86,6 +93,20 @@ EDIT_TARGET = {
     "prefect": "src/prefect/flows.py",
     "zod": "src/v4/core/util.ts",
     "django": "django/utils/text.py",
+    "ts-loader": "src/index.ts",
+    "rollup": "src/Module.ts",
+}
+
+def _debian(name: str, package: str, version: str, project: str) -> Pair:
+    """One upstream release at both ends (the archive carries one)."""
+    corpus = corpora.DebianCorpus(name, package, version)
+    return Pair(name, corpus, corpus, project)
+
+
+CORPORA: dict[str, Pair] = {
+    **PAIRS,
+    "ts-loader": _debian("ts-loader", "node-ts-loader", "9.4.2", "TypeStrong/ts-loader"),
+    "rollup": _debian("rollup", "node-rollup", "3.29.5", "rollup/rollup"),
 }
 APPENDED = "\n\ndef cartog_bench_added(value):\n    return len(str(value))\n"
 APPENDED_TS = "\n\nexport function cartogBenchAdded(value: unknown): number {\n  return String(value).length;\n}\n"
@@ -373,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             work = tmp / name
             work.mkdir()
             scenarios = [s for s in SCENARIOS if s in (args.scenario or SCENARIOS)]
-            bench = CorpusBench(PAIRS[name], tools_for(), work, scenarios)
+            bench = CorpusBench(CORPORA[name], tools_for(), work, scenarios)
             for r in range(args.rounds):
                 bench.round(r)
             bench.check_cartog()

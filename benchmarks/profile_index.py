@@ -6,6 +6,14 @@ raised) so that parsing shows up in the profile instead of in worker processes.
     .venv/bin/python benchmarks/profile_index.py --corpus medium --scenario cold
     .venv/bin/python benchmarks/profile_index.py --corpus medium --scenario nothing --top 25
     .venv/bin/python benchmarks/profile_index.py --corpus medium --scenario body --save /tmp/body.prof
+    .venv/bin/python benchmarks/profile_index.py --corpus zod --floor
+
+``--corpus`` also takes the corpora of benchmarks/peers.py (``zod``,
+``ts-loader``, ``rollup``: their history at its head). The profile counts
+CPU time (``time.process_time``), which a loaded machine disturbs less than
+wall time. ``--floor`` adds the physical limit of this design: the CPU
+seconds of tree-sitter parsing alone of the same files (no query), then of
+parsing and running the tags queries (no Python extraction), best of 3.
 
 Interpreter start and imports of the CLI are not in here; see them with
 ``.venv/bin/python -X importtime -c 'import cartog_ci.cli; cartog_ci.cli.build_parser()'``.
@@ -18,13 +26,19 @@ import cProfile
 import io
 import pstats
 import sys
+import subprocess
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
+
+import tree_sitter as ts
 
 from cartog_ci.domain import IndexResult
 from cartog_ci.index import files
 from cartog_ci.index.cascade import index_repository
+from cartog_ci.languages import for_path
+from cartog_ci.parse import budget
 from cartog_ci.store.sqlite import SqliteStore
 
 import corpora
@@ -43,12 +57,51 @@ def profile(root: Path, target: Path, scenario: str, index: Path) -> tuple[cProf
     _index(root, index.with_name("warm-up.db"))  # grammars, queries, lazy imports
     if scenario != "cold":
         _index(root, index)
-    text = target.read_text(encoding="utf-8")
-    new_text = {"append": text + APPENDED, "body": body_edit(text)[0]}.get(scenario, text)
-    profiler = cProfile.Profile()
-    with edited(target, new_text):
-        seconds, _, result = timed(lambda: profiler.runcall(_index, root, index, force=scenario == "cold"))
+    profiler = cProfile.Profile(time.process_time)
+    run = lambda: timed(lambda: profiler.runcall(_index, root, index, force=scenario == "cold"))  # noqa: E731
+    if scenario in ("append", "body"):
+        text = target.read_text(encoding="utf-8")
+        with edited(target, text + APPENDED if scenario == "append" else body_edit(text)[0]):
+            _, seconds, result = run()
+    else:
+        _, seconds, result = run()
     return profiler, result, seconds
+
+
+def floor(root: Path) -> str:
+    """CPU seconds of parsing alone, then of parsing and the tags queries, of
+    the files of ``root`` that a shipped language extracts (best of 3)."""
+    listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
+    jobs = []
+    for path in listed.decode().split("\0"):
+        language = for_path(path) if path else None
+        if language is not None and language.name != "markdown":
+            jobs.append(((root / path).read_bytes(), language.syntax))
+    for _, syntax in jobs:
+        syntax.query  # compiled before the clock starts  # noqa: B018
+        getattr(syntax, "top_level_query", None)
+
+    def best(work: object) -> float:
+        times = []
+        for _ in range(3):
+            start = time.process_time()
+            for source, syntax in jobs:
+                work(source, syntax)  # type: ignore[operator]
+            times.append(time.process_time() - start)
+        return min(times)
+
+    def parse(source: bytes, syntax: object) -> ts.Tree:
+        return ts.Parser(syntax.grammar).parse(source)  # type: ignore[attr-defined]
+
+    def queries(source: bytes, syntax: object) -> None:
+        root_node = parse(source, syntax).root_node
+        budget.matches(syntax.query, root_node)  # type: ignore[attr-defined]
+        top = getattr(syntax, "top_level_query", None)
+        if top is not None:
+            budget.matches(top, root_node, max_start_depth=0)
+
+    return (f"floor of {len(jobs)} files: parse alone {best(parse):.3f} s CPU, "
+            f"parse + tags queries {best(queries):.3f} s CPU")
 
 
 def report(profiler: cProfile.Profile, top: int) -> str:
@@ -67,18 +120,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=30, help="rows per listing (default 30)")
     parser.add_argument("--pool", action="store_true", help="keep the parse pool (default: serial parsing)")
     parser.add_argument("--save", help="also write the raw profile here (for snakeviz / pstats)")
+    parser.add_argument("--floor", action="store_true", help="also the parse-only floor of the same files")
     args = parser.parse_args(argv)
     if not args.pool:
         files.POOL_THRESHOLD = 10**9  # index/files.py extract_all reads it at each call
-    corpus = corpora.get(args.corpus)
-    root = corpora.ensure(corpus)
+    from peers import CORPORA, EDIT_TARGET  # peers imports this directory's modules too
+    from report import build_history
+
+    if args.corpus in CORPORA:
+        name, root = args.corpus, build_history(CORPORA[args.corpus])
+        target = root / EDIT_TARGET[args.corpus]
+    else:
+        corpus = corpora.get(args.corpus)
+        name, root = corpus.name, corpora.ensure(corpus)
+        target = root / corpus.edit_target
     with tempfile.TemporaryDirectory(prefix="cartog-profile-") as tmp:
-        profiler, result, seconds = profile(root, root / corpus.edit_target, args.scenario, Path(tmp) / "index.db")
+        profiler, result, seconds = profile(root, target, args.scenario, Path(tmp) / "index.db")
     if args.save:
         profiler.dump_stats(args.save)
     phases = ", ".join(f"{k} {v * 1000:.1f}" for k, v in result.timings.items())
-    print(f"{corpus.name} {args.scenario}: {ms(seconds)} under cProfile; parsed {result.parsed}, "
-          f"re-resolved {result.edges_resolved}; phases (ms): {phases}")  # fmt: skip
+    print(f"{name} {args.scenario}: {ms(seconds)} CPU under cProfile; parsed {result.parsed}, "
+          f"re-resolved {result.edges_resolved}; phases (wall ms): {phases}")  # fmt: skip
+    if args.floor:
+        print(floor(root))
     print(report(profiler, args.top))
     return 0
 

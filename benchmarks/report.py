@@ -133,7 +133,7 @@ render.render_markdown = untrimmed
 from cartog_ci.cli import main
 sys.exit(main(sys.argv[1:]))
 """
-AnyCorpus = corpora.Corpus | corpora.NpmCorpus
+AnyCorpus = corpora.Corpus | corpora.NpmCorpus | corpora.DebianCorpus
 
 
 @dataclass(frozen=True)

@@ -495,6 +495,7 @@ def _syntax(name: str, grammar: Callable[[], ts.Language], queries: tuple[str, .
         wrappers=wrappers,
         self_names=_SELF_NAMES,
         call_chains=True,
+        top_level_pass=True,
     )
 
 

@@ -48,9 +48,14 @@ def _timed_out(timeout_ms: int | None) -> str:
     return f"parse timed out (over {timeout_ms} ms); raise parse_timeout_ms to index it"
 
 
-def matches(query: ts.Query, node: ts.Node) -> list[tuple[int, dict[str, list[ts.Node]]]]:
-    """``QueryCursor.matches`` with ``MATCH_LIMIT`` open matches at most."""
+def matches(
+    query: ts.Query, node: ts.Node, *, max_start_depth: int | None = None
+) -> list[tuple[int, dict[str, list[ts.Node]]]]:
+    """``QueryCursor.matches`` with ``MATCH_LIMIT`` open matches at most
+    (that start ``max_start_depth`` levels below ``node`` at most)."""
     cursor = ts.QueryCursor(query, match_limit=MATCH_LIMIT)
+    if max_start_depth is not None:
+        cursor.set_max_start_depth(max_start_depth)
     found = cursor.matches(node)
     if cursor.did_exceed_match_limit:
         raise ParseTimeout(f"nested too deeply (over {MATCH_LIMIT:,} open query matches)")

@@ -9,6 +9,7 @@ definition around it, or the module symbol for module-level code.
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -391,9 +392,29 @@ def _role(key: str) -> tuple[str, str]:
 
 @lru_cache(maxsize=None)
 def _roles(spec: Syntax) -> dict[str, tuple[str, str]]:
-    """``_role`` of every capture name of the language's tags query."""
-    query = spec.query
-    return {name: _role(name) for name in map(query.capture_name, range(query.capture_count))}
+    """``_role`` of every capture name of the language's tags queries."""
+    queries = (spec.query, spec.top_level_query) if spec.top_level_query is not None else (spec.query,)
+    return {name: _role(name) for q in queries for name in map(q.capture_name, range(q.capture_count))}
+
+
+def _last_start(match: tuple[int, dict[str, list[ts.Node]]]) -> int:
+    return max(n.start_byte for nodes in match[1].values() for n in nodes)
+
+
+def _matches(spec: Syntax, root: ts.Node) -> tuple[list[tuple[int, dict[str, list[ts.Node]]]], tuple[str, ...]]:
+    """The matches of the tags query, and per pattern its fixed name. With
+    ``Syntax.top_level_pass``, the root-level definition patterns' matches
+    (numbered after the tags query's) are merged in where the one query
+    would have found them: by the last node they capture."""
+    found = budget.matches(spec.query, root)
+    top = spec.top_level_query
+    if top is None:
+        return found, spec.fixed_names
+    # past ``comment_pattern``, which is the pattern count when there is none
+    shift = spec.query.pattern_count + 1
+    names = (*spec.fixed_names, "", *spec.top_level_names)
+    mine = [(shift + p, c) for p, c in budget.matches(top, root, max_start_depth=0)]
+    return (list(heapq.merge(mine, found, key=_last_start)) if mine else found), names
 
 
 def _collect(
@@ -410,9 +431,7 @@ def _collect(
     comments: list[tuple[int, int]] = []
     seen_defs: set[tuple[int, int]] = set()
     seen_refs: set[tuple[str, tuple[int, int]]] = set()
-    tags = spec.query
-    first_comment = spec.comment_pattern
-    fixed_names = spec.fixed_names
+    comment = spec.comment_pattern
     roles = _roles(spec)
     # most queries capture no receiver and no owner: not looked up per match then
     has_receiver, has_owner = "receiver" in roles, "owner" in roles
@@ -420,12 +439,13 @@ def _collect(
     passive = {k for k, (role, _) in roles.items() if role == k and k not in ("bind", "local.definition", _DEFINITION, _REFERENCE)}
     receiver: ts.Node | None = None
     owner_type = ""
-    for i, (pattern, captures) in enumerate(budget.matches(tags, root)):
+    found, fixed_names = _matches(spec, root)
+    for i, (pattern, captures) in enumerate(found):
         if i % 256 == 0:
             budget.check(until, timeout_ms)
-        if pattern >= first_comment:
-            comment = captures["comment"][0]
-            comments.append((comment.start_byte, comment.end_byte))
+        if pattern == comment:
+            node = captures["comment"][0]
+            comments.append((node.start_byte, node.end_byte))
             continue
         name_nodes: Sequence[ts.Node | None] = captures.get("name") or _NO_NODE
         # `(#set! name "<init>")`: a fixed name (Java constructors)

@@ -57,6 +57,33 @@ def _top_level(text: str, sep: str) -> list[str]:
     return out
 
 
+def _patterns(query: str) -> list[str]:
+    """The source of a query cut before each top-level pattern (each piece
+    keeps the comments and captures that follow its pattern): a second
+    compiled query only to read its pattern offsets cost as much as the
+    query itself."""
+    cuts = [0]
+    depth, i, n = 0, 0, len(query)
+    while i < n:
+        ch = query[i]
+        if ch == ";":  # a comment, to the end of its line
+            end = query.find("\n", i)
+            i = n if end < 0 else end
+        elif ch == '"':  # a string: brackets in it do not count
+            i += 1
+            while i < n and query[i] != '"':
+                i += 2 if query[i] == "\\" else 1
+        elif ch in "([":
+            if depth == 0:
+                cuts.append(i)
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        i += 1
+    cuts.append(n)
+    return [query[a:b] for a, b in zip(cuts, cuts[1:]) if a < b]
+
+
 def no_imports(node: ts.Node) -> list[ImportTriple]:
     return []
 
@@ -90,6 +117,12 @@ class Syntax:
     # JS/TS: a callee on a chain of calls (`z.string().min(1).parse`) keeps the
     # chain as its qualifier (`z.string().min()`), not `<expr>`
     call_chains: bool = False
+    # The definition patterns rooted at the tree's root (`(program
+    # (lexical_declaration ...))`: module-level only) run in a pass of their
+    # own that starts matches at the root alone (``top_level_query``): in the
+    # one pass, each keeps a match open at the root that every node of the
+    # file is then tried against (half the query time on zod's TypeScript).
+    top_level_pass: bool = False
 
     @cached_property
     def grammar(self) -> ts.Language:
@@ -101,7 +134,7 @@ class Syntax:
         of that pattern: one pass over the tree finds both (a second query
         for the comments cost ~5 % of extraction). A grammar without those
         comment types gets the tags query alone (no comment is then found)."""
-        tags = self.load_query()
+        tags, _ = self._split_query
         patterns = " ".join(f"({t}) @comment" for t in self.comment_types)
         if patterns:
             pattern = f"[{patterns}]" if len(self.comment_types) > 1 else patterns
@@ -113,6 +146,42 @@ class Syntax:
                 return query, query.pattern_count - 1
         query = ts.Query(self.grammar, tags)
         return query, query.pattern_count
+
+    @cached_property
+    def _split_query(self) -> tuple[str, str]:
+        """The tags query's source without its root-level definition patterns,
+        and those patterns ("" without ``top_level_pass``)."""
+        tags = self.load_query()
+        if not self.top_level_pass:
+            return tags, ""
+        root = ts.Parser(self.grammar).parse(b"").root_node.type
+        rest: list[str] = []
+        top: list[str] = []
+        for text in _patterns(tags):
+            rooted = text.lstrip("( \t\n").split(None, 1)[0].rstrip(")") == root
+            definitions_only = "@definition." in text and not any(
+                mark in text for mark in ("@reference.", "@bind", "@local.")
+            )
+            (top if rooted and definitions_only else rest).append(text)
+        return "".join(rest), "".join(top)
+
+    @cached_property
+    def top_level_query(self) -> ts.Query | None:
+        """The root-level definition patterns (``top_level_pass``), or None."""
+        top = self._split_query[1]
+        return ts.Query(self.grammar, top) if top else None
+
+    @cached_property
+    def top_level_names(self) -> tuple[str, ...]:
+        """``fixed_names`` of ``top_level_query``."""
+        query = self.top_level_query
+        return tuple(query.pattern_settings(i).get("name") or "" for i in range(query.pattern_count)) if query else ()
+
+    def compile(self) -> None:
+        """Compile the tags queries now: a process pool's forked workers
+        then inherit them instead of each compiling its own."""
+        self.query  # noqa: B018
+        self.top_level_query  # noqa: B018
 
     @property
     def query(self) -> ts.Query:

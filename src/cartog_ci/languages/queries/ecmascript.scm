@@ -1,5 +1,9 @@
 ; Patterns JavaScript and TypeScript/TSX share (their grammars agree on these
 ; nodes); appended to javascript.scm and typescript.scm by the language registry.
+; A pattern rooted at `program` whose captures are all definitions runs in a
+; second pass that starts matches at the root alone (parse/syntax.py
+; `top_level_pass`): in the one pass it kept a match open that every node of
+; the file was tried against. Root-level references stay in the one pass.
 
 ; Calls: the callee as written; the extractor splits `a.b.c` into qualifier
 ; and name. `require(...)` is an import, not a call.
