@@ -94,6 +94,10 @@ MEMBER_FACTOR = 1.0
 # and by the words of their names ("member names").
 MEMBERS_WEIGHT = 0.5
 MEMBER_NAMES_WEIGHT = 0.5
+# Only the question's lead says what is done: its words up to the third that
+# is not a stop word ("Set an access control …" is not ``list_folders``,
+# however the sentence ends: "… list (ACL) for a user on a folder").
+MEMBER_NAME_LEAD = 3
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
 # A declaration without a body (an interface's or protocol's method, an
 # abstract method, a stub) and a test double named like the real class
@@ -371,8 +375,9 @@ def _members_by_name(run: _Run) -> list[str]:
     """The methods of the classes the question names as context whose name
     says what the question asks ("Receive the next item in the
     MemoryObjectReceiveStream instance" → ``receive``, not
-    ``receive_nowait``): those with a word of their name in the question
-    (stems compared; one word at least that is not a stop word), the one
+    ``receive_nowait``): those with a word of their name in the question's
+    lead (``MEMBER_NAME_LEAD``; stems compared; one word at least that is
+    not a stop word), the one
     whose word comes first in the question first ("Acquire a token …":
     ``acquire`` before ``available_tokens``), then fewest words of their
     name that the question does not use (stop words aside: ``from_index``
@@ -388,8 +393,12 @@ def _members_by_name(run: _Run) -> list[str]:
     text = _without_named_kinds(run.query, run.intent)
     for name in run.intent.subjects:
         text = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", text)
-    asked: dict[str, int] = {}  # stem -> its first position in the question
+    asked: dict[str, int] = {}  # stem -> its first position in the question's lead
+    content = 0
     for n, word in enumerate(re.findall(r"[A-Za-z0-9]+", text)):
+        if content == MEMBER_NAME_LEAD:
+            break
+        content += word.lower() not in STOPWORDS
         asked.setdefault(modalities.stem(word).lower(), n)
     ranked = []
     for s in members:
