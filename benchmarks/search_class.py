@@ -29,9 +29,21 @@ How a docstring becomes a question, using the docstring only:
 - **first sentence**: the docstring's first sentence (``first_sentence``:
   its first paragraph, whitespace collapsed, up to the first ``.``, ``!``
   or ``?`` followed by a space). When it does not name the class already,
-  its final punctuation is dropped and `` in the X instance.`` is appended
-  (`` of the X class.`` for a classmethod or staticmethod), X being the
-  class's name; nothing else is added or changed;
+  the class is named in one of three forms (``form_of``, by the SHA-256 of
+  ``path:qualname``), X being the class's name; nothing else is added or
+  changed:
+
+  - ``instance`` (half of the questions): its final punctuation is dropped
+    and `` in the X instance.`` is appended (`` of the X class.`` for a
+    classmethod or staticmethod), the form of most of the dev set's
+    descriptions of methods ("… in the KeyValue instance.");
+  - ``bare`` (a quarter): `` in X.`` appended, no kind word ("… on a
+    specified folder in IMAPClient.", also in the dev set);
+  - ``prefix`` (a quarter): ``X: `` before the sentence, the class first,
+    as an issue title or a commit subject names it ("SortedList: Add
+    `value` to sorted list."). Before the two other forms, every question
+    ended "in the X instance." or "of the X class.": rules fitted to one
+    template would have passed;
 - **full description**: that sentence, then the rest of the docstring's
   prose paragraphs, whitespace collapsed, up to the first section that is
   not prose (``:param``, ``Args:``, ``Returns:``, a numpy-style underline,
@@ -282,10 +294,23 @@ def names_class(sentence: str, cls: str) -> bool:
     return re.search(rf"(?<![\w`]){re.escape(cls)}(?![\w`])", sentence) is not None
 
 
-def with_class(sentence: str, target: Target) -> str:
+def form_of(target: Target) -> str:
+    """How the question names the class (``FORMS``), chosen by the SHA-256
+    of ``path:qualname``: half ``instance``, a quarter each ``bare`` and
+    ``prefix``."""
+    digest = int(hashlib.sha256(f"{target.path}:{target.qualname}".encode()).hexdigest()[-2:], 16)
+    return ("instance", "instance", "bare", "prefix")[digest % 4]
+
+
+def with_class(sentence: str, target: Target, form: str | None = None) -> str:
     if names_class(sentence, target.cls):
         return sentence
     core = sentence.rstrip().rstrip(".!?:;,").rstrip()
+    form = form or form_of(target)
+    if form == "bare":
+        return f"{core} in {target.cls}."
+    if form == "prefix":
+        return f"{target.cls}: {sentence}"
     return f"{core} of the {target.cls} class." if target.classlevel else f"{core} in the {target.cls} instance."
 
 
@@ -305,7 +330,9 @@ def prose(doc: str) -> list[str]:
     return out
 
 
-def question(target: Target) -> tuple[str, str] | None:
+def question(target: Target) -> tuple[str, str, str] | None:
+    """(first sentence, full description, the first sentence in the
+    ``instance`` form: what tells two questions apart, whatever their form)."""
     paragraphs = prose(target.doc)
     if not paragraphs:
         return None
@@ -319,29 +346,33 @@ def question(target: Target) -> tuple[str, str] | None:
         if not sentence or len(full) + 1 + len(sentence) > MAX_FULL:
             break
         full += " " + sentence
-    return asked, full
+    return asked, full, with_class(first, target, "instance")
+
+
+def _names_own_class(target: Target) -> bool:
+    return names_class(first_sentence(prose(target.doc)[0]), target.cls)
 
 
 def build(projects: dict[str, tuple[str, tuple[str, ...]]]) -> list[dict[str, object]]:
     rows: list[dict[str, object]] = []
     for pypi, (version, packages) in projects.items():
         root = corpora.ensure(corpus_of(pypi, version))
-        asked: list[tuple[Target, str, str]] = []
+        asked: list[tuple[Target, str, str, str]] = []
         for target in targets(root, packages):
             q = question(target)
             if q is not None:
                 asked.append((target, *q))
-        counts = Counter(first.lower() for _, first, _ in asked)
-        unique = [a for a in asked if counts[a[1].lower()] == 1]
+        counts = Counter(key.lower() for _, _, _, key in asked)
+        unique = [a for a in asked if counts[a[3].lower()] == 1]
         chosen = sorted(unique, key=lambda a: hashlib.sha256(f"{a[0].path}:{a[0].qualname}".encode()).hexdigest())
         chosen = sorted(chosen[:PER_PROJECT], key=lambda a: (a[0].path, a[0].qualname))
         print(
             f"{pypi} {version}: {len(asked)} documented methods, {len(unique)} unambiguous, {len(chosen)} kept, "
-            f"{sum(1 for t, f, _ in chosen if names_class(first_sentence(prose(t.doc)[0]), t.cls))} naming the class"
+            f"{sum(1 for t, *_ in chosen if _names_own_class(t))} naming the class"
             " in the docstring itself",
             file=sys.stderr,
         )
-        for target, first, full in chosen:
+        for target, first, full, _ in chosen:
             rows.append(
                 {
                     "project": pypi,
@@ -353,6 +384,7 @@ def build(projects: dict[str, tuple[str, tuple[str, ...]]]) -> list[dict[str, ob
                     "kind": "method",
                     "query": full,
                     "query_first_sentence": first,
+                    "form": "docstring" if _names_own_class(target) else form_of(target),
                 }
             )
     return rows

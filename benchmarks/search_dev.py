@@ -143,6 +143,7 @@ class DevQuestion:
     first: str  # the first sentence
     full: str  # the whole description
     version: str = ""  # the release asked
+    form: str = ""  # how the question names the class (the class-naming set: search_class.form_of)
 
 
 def load(path: Path) -> list[dict[str, str]]:
@@ -203,7 +204,13 @@ def questions(rows: Sequence[dict[str, str]], project: str | None) -> tuple[list
         target = Target(row["path"], row["qualname"], start, node.end_lineno or node.lineno)  # type: ignore[attr-defined]
         kept.append(
             DevQuestion(
-                row["project"], row["pypi"], target, row["query_first_sentence"], row["query"], release(row) or ""
+                row["project"],
+                row["pypi"],
+                target,
+                row["query_first_sentence"],
+                row["query"],
+                release(row) or "",
+                row.get("form", ""),
             )
         )
     return kept, skipped
@@ -360,11 +367,20 @@ def grouped_table(runs: dict[str, Run], groups: dict[str, list[int]], label: str
     return table([label, "n", *names], rows)
 
 
-def by_project(qs: Sequence[DevQuestion]) -> dict[str, list[int]]:
+def grouped(qs: Sequence[DevQuestion], key: Callable[[DevQuestion], str]) -> dict[str, list[int]]:
+    """Question indexes by ``key``, the largest group first."""
     groups: dict[str, list[int]] = defaultdict(list)
     for i, q in enumerate(qs):
-        groups[q.project].append(i)
+        groups[key(q)].append(i)
     return dict(sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])))
+
+
+def by_project(qs: Sequence[DevQuestion]) -> dict[str, list[int]]:
+    return grouped(qs, lambda q: q.project)
+
+
+def by_form(qs: Sequence[DevQuestion]) -> dict[str, list[int]]:
+    return grouped(qs, lambda q: q.form or "-")
 
 
 def by_intent(qs: Sequence[DevQuestion], texts: Callable[[DevQuestion], str]) -> dict[str, list[int]]:
@@ -452,6 +468,7 @@ def systems(
         # each rule of issue 33 off in turn (docs/search.md, "What is the answer")
         out["default, a named class is not context"] = patched(shipped(), CONTEXT_INTENTS=frozenset())
         out["default, no members list"] = patched(shipped(), MEMBERS_WEIGHT=0.0)
+        out["default, no member names list"] = patched(shipped(), MEMBER_NAMES_WEIGHT=0.0)
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)
@@ -560,6 +577,9 @@ def _report(qs: Sequence[DevQuestion], runs: dict[str, Run], skipped: Counter[st
         texts = (lambda q: q.first) if form == "first" else (lambda q: q.full)
         print(f"per intent (the classifier's reading), {label}:")
         print(grouped_table(runs, by_intent(qs, texts), "intent (rule)", form) + "\n")
+        if any(q.form for q in qs):
+            print(f"per form of naming the class (search_class.form_of), {label}:")
+            print(grouped_table(runs, by_form(qs), "form", form) + "\n")
     if args.save:  # type: ignore[attr-defined]
         data = {name: {"first": r.first, "full": r.full, "ms": r.ms} for name, r in runs.items()}
         Path(args.save).write_text(json.dumps(data))  # type: ignore[attr-defined]

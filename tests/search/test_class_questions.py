@@ -27,6 +27,7 @@ from cartog_ci.search.multimodal import (
     search,
     wanted_kinds,
 )
+from cartog_ci.search.names import name_words
 from cartog_ci.search.rerank import BlendReranker
 from cartog_ci.search.roles import role_of
 from cartog_ci.store.base import Store
@@ -164,9 +165,9 @@ def ask(store: Store, model: EmbeddingModel, query: str) -> MultimodalResult:
 
 def factors(result: MultimodalResult) -> dict[str, float]:
     """Each hit's factor, read back from its contributions (weight × factor / (k + rank + 1))."""
-    from cartog_ci.search.multimodal import MEMBERS_WEIGHT, WEIGHTS
+    from cartog_ci.search.multimodal import MEMBER_NAMES_WEIGHT, MEMBERS_WEIGHT, WEIGHTS
 
-    weights = {**WEIGHTS[result.intent.name], "members": MEMBERS_WEIGHT}
+    weights = {**WEIGHTS[result.intent.name], "members": MEMBERS_WEIGHT, "member names": MEMBER_NAMES_WEIGHT}
     out = {}
     for hit in result.hits:
         values = {
@@ -190,12 +191,40 @@ def test_the_method_comes_first_and_the_class_it_names_counts_as_context(store, 
     # the methods of the classes named SplayList (the stub's too) by meaning: a list of their own
     members = {h.symbol.id for h in result.hits if "members" in h.sources}
     assert members == {ANSWER, "lists.py:method:SplayList.swap", "lists.pyi:method:SplayList.shift"}
+    # … and by the words of their names: "Shift …" names shift, not swap
+    named = {h.symbol.id: h.sources["member names"]["rank"] for h in result.hits if "member names" in h.sources}
+    assert named == {ANSWER: 0, "lists.pyi:method:SplayList.shift": 1}
     for declaration in DECLARATIONS & set(got):
         assert got[declaration] == pytest.approx(DECLARATION_FACTOR)
         assert found.index(declaration) > found.index(ANSWER)
     # the test double counts as a test, the tutorial as documentation
     assert got["testing.py:method:DummySplayList.shift"] == pytest.approx(DEMOTION)
     assert got["docs_src/tutorial001.py:function:shift_the_item_at_the_given_index"] == pytest.approx(DEMOTION)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Shift the item at the given index to the destination index in SplayList.",
+        "SplayList: Shift the item at the given index to the destination index.",
+        "Shift the item at the given index to the destination index of the SplayList class.",
+    ],
+)
+def test_every_form_of_naming_the_class_makes_it_context(store, real_model, query):
+    result = ask(store, real_model, query)
+    assert result.hits[0].symbol.id == ANSWER
+    got = factors(result)
+    assert got[CLASS] == pytest.approx(CONTEXT_FACTOR)
+    assert "member names" in result.hits[0].sources
+
+
+@pytest.mark.slow
+def test_a_class_whose_objects_the_code_handles_is_not_context(store, real_model):
+    result = ask(store, real_model, "Move the first item of each of a collection of SplayList objects to the end.")
+    got = factors(result)
+    assert got[CLASS] == 1.0
+    assert not any("members" in h.sources or "member names" in h.sources for h in result.hits)
 
 
 @pytest.mark.slow
@@ -247,3 +276,17 @@ def test_declarations_and_test_doubles_are_read_from_the_stored_symbols(store):
 )
 def test_the_code_of_the_documentation_is_documentation(path, role):
     assert role_of(path) == role
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("receive_nowait", ["receive", "nowait"]),
+        ("getAfterCommitHooks", ["get", "after", "commit", "hooks"]),
+        ("__repr__", ["string", "representation", "repr"]),
+        ("__delitem__", ["delete", "remove", "item"]),
+        ("__not_in_the_data_model__", ["not", "in", "the", "data", "model"]),
+    ],
+)
+def test_what_a_method_name_says(name, words):
+    assert name_words(name) == words

@@ -194,3 +194,35 @@ def test_a_description_of_several_sentences_is_not_a_references_or_impact_questi
     assert classify("This function is called by the worker. It sends the task.").name == "understand_code"
     assert classify("what breaks if I change send_task").name == "impact_analysis"
     assert classify("The task is sent. The impacted objects are updated.").name == "understand_code"
+
+
+def test_a_description_of_several_sentences_is_not_a_similarity_question():
+    query = (
+        "Check if the task has been cancelled in the TrioBackend instance. "
+        "This is effectively the same as running `checkpoint_if_cancelled` and then `cancel_shielded_checkpoint`."
+    )
+    found = classify(query)
+    assert (found.name, found.rule) == ("understand_code", "fallback")
+    assert found.subjects == ("TrioBackend", "checkpoint_if_cancelled", "cancel_shielded_checkpoint")
+    assert classify("code similar to the redis result backend").name == "find_similar"
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        # a class that ends the sentence, before its full stop
+        ("Increment the semaphore value in Semaphore.", ["Semaphore"]),
+        ("Return embedded event loop in Runner.", ["Runner"]),
+        # a value is not a name
+        ("Return True if the lock is currently held in Lock.", ["Lock"]),
+        # a class that opens the question with a colon, as an issue title names it
+        ("Condition: Release the underlying lock.", ["Condition"]),
+        # … which a label reads as too: only a class of that exact name in the index makes it context
+        ("Note: the lock is released twice", ["Note"]),
+        # still not: a dotted name's first part, a call
+        ("where is Celery.send defined", ["Celery.send"]),
+        ("Use Foo(bar) here now.", []),
+    ],
+)
+def test_the_names_a_sentence_about_a_class_writes(query, names):
+    assert identifiers(query) == names

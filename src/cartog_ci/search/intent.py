@@ -23,6 +23,7 @@ expressions, so classifying costs well under a millisecond:
      words (at most five words besides the name)
 6    "how", "why", "explain", "architecture"                  understand_code  0.75
 7    "similar to", "like this", "like the X"                  find_similar     0.70
+     (not in a description of several sentences)
 8    nothing matches                                          understand_code  0.40
 ===  =======================================================  ===============  ==========
 
@@ -69,7 +70,8 @@ _DEFINITION_PREFIX = re.compile(
 _REFERENCES = re.compile(
     r"\b(?:who|what|which\s+\w+)\s+(?:calls|uses|invokes|references|imports|instantiates|subclasses|overrides|raises"
     r"|inherits\s+from|extends)\b"
-    r"|\b(?:usages?|uses|references?|callers|call\s*sites|invocations|importers|subclasses)\s+(?:of|to|for)\b"
+    # "references to X" asks; "a cached reference of the view" describes a value
+    r"|\b(?:usages?|uses|references|callers|call\s*sites|invocations|importers|subclasses)\s+(?:of|to|for)\b"
     r"|\bwhere\s+(?:is|are)\s+.+?\s+(?:used|called|referenced|invoked|imported|instantiated)\b"
     r"|\bfind\s+(?:all\s+)?(?:references|usages|callers)\b"
     r"|\b(?:called|used|invoked)\s+(?:from|by)\b",
@@ -99,10 +101,17 @@ _IDENTIFIER = re.compile(
     r"|(?P<call>\b[A-Za-z_]\w*(?=\(\)))"
     # A capitalised word inside a sentence reads as a class name ("where is
     # Celery defined"); at the start, or after ":" or ".", it is only a capital.
-    r"|(?<=[\w,])\s+(?P<pascal>[A-Z][a-z0-9]+)\b(?![.(])"
-    # … and so does a query that is one capitalised word ("Celery").
+    # Not before "(" or a dotted part (a call, a module path); a full stop
+    # that ends the sentence ("… in Semaphore.") is not one.
+    r"|(?<=[\w,])\s+(?P<pascal>[A-Z][a-z0-9]+)\b(?!\.\w|\()"
+    # … and so does a query that is one capitalised word ("Celery"), or
+    # one that opens a sentence with it and a colon, as an issue title or
+    # a commit subject names its class ("Condition: release the lock").
     r"|^\s*(?P<alone>[A-Z][a-z0-9]+)\s*$"
+    r"|^\s*(?P<lead>[A-Z][a-z0-9]+):(?=\s+\w)"
 )
+# Capitalised words that are values, not names ("Return True if …").
+_CONSTANTS = frozenset({"True", "False", "None"})
 # A plain lower-case word in definition position is a name too.
 _DEFINED_NAME = re.compile(
     r"\bwhere\s+(?:is|are)\s+(?:the\s+)?(?:(?:function|method|class|constant|variable)\s+)?(?P<name>[A-Za-z_]\w*)"
@@ -177,7 +186,7 @@ def identifiers(query: str) -> list[str]:
     out: list[str] = []
     for match in _IDENTIFIER.finditer(query):
         name = match.group(match.lastgroup or 0).strip("`").rstrip("()")
-        if match.lastgroup == "pascal" and name.lower() in STOPWORDS:
+        if match.lastgroup in ("pascal", "lead") and (name.lower() in STOPWORDS or name in _CONSTANTS):
             continue
         if match.lastgroup == "dotted" and _FILE_SUFFIX.search(name):
             continue
@@ -299,8 +308,11 @@ def _understand(query: str) -> Intent | None:
 
 
 def _similar(query: str) -> Intent | None:
+    """Not in a description of several sentences: "This is effectively the
+    same as running `checkpoint`" compares what the code does with other
+    code; it does not ask for code like it."""
     m = _SIMILAR.search(query)
-    if m is None:
+    if m is None or is_description(query):
         return None
     return Intent("find_similar", 0.70, "similar phrase", anchor=_anchor_text(query, m))
 

@@ -37,11 +37,12 @@ from cartog_ci.domain.results import Hit
 from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search import modalities
 from cartog_ci.search.fuse import rrf
-from cartog_ci.search.intent import Intent, classify, is_description, overridden
+from cartog_ci.search.intent import STOPWORDS, Intent, classify, is_description, overridden
 from cartog_ci.search.rerank import Candidate, Reranker
 from cartog_ci.domain.marks import unembedded
 from cartog_ci.search.declarations import ASKS_DECLARATION, ASKS_DOUBLE, is_declaration, is_test_double
 from cartog_ci.search.roles import ROLES, asked_roles, marks_of, role_of
+from cartog_ci.search.names import is_special, name_words
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -89,8 +90,14 @@ ROLE_DEMOTED_INTENTS = frozenset({"understand_code"})
 CONTEXT_INTENTS = frozenset({"understand_code"})
 CONTEXT_FACTOR = 0.5
 MEMBER_FACTOR = 1.0
-# … and its methods, by meaning alone, vote as one more list ("members").
+# … and its methods, by meaning alone, vote as one more list ("members"),
+# and by the words of their names ("member names").
 MEMBERS_WEIGHT = 0.5
+MEMBER_NAMES_WEIGHT = 0.5
+# Only the question's lead says what is done: its words up to the third that
+# is not a stop word ("Set an access control …" is not ``list_folders``,
+# however the sentence ends: "… list (ACL) for a user on a folder").
+MEMBER_NAME_LEAD = 3
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
 # A declaration without a body (an interface's or protocol's method, an
 # abstract method, a stub) and a test double named like the real class
@@ -344,7 +351,65 @@ def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
     if members:
         lists["members"] = members
         weights = {**weights, "members": MEMBERS_WEIGHT}
+    named = _members_by_name(run)
+    if named:
+        lists["member names"] = named
+        weights = {**weights, "member names": MEMBER_NAMES_WEIGHT}
     return "weighted_rrf", _fuse(run, lists, weights, k)
+
+
+def _context_members(run: _Run) -> list[Symbol]:
+    """The methods of the classes the question names as context."""
+    if not run.context:
+        return []
+    classes = run.store.symbols(list(run.context))
+    return [
+        s
+        for cls in classes.values()
+        for s in run.store.symbols_in_file(cls.file)
+        if s.parent_id == cls.id and s.kind in ("method", "function")
+    ]
+
+
+def _members_by_name(run: _Run) -> list[str]:
+    """The methods of the classes the question names as context whose name
+    says what the question asks ("Receive the next item in the
+    MemoryObjectReceiveStream instance" → ``receive``, not
+    ``receive_nowait``): those with a word of their name in the question's
+    lead (``MEMBER_NAME_LEAD``; stems compared; one word at least that is
+    not a stop word), the one
+    whose word comes first in the question first ("Acquire a token …":
+    ``acquire`` before ``available_tokens``), then fewest words of their
+    name that the question does not use (stop words aside: ``from_index``
+    uses all of "… based on the given index"), then most words used, then
+    name.
+    A method is named for what it does; a class has tens of
+    them, and the one described often has no docstring, so that its text
+    reads less like the question than a sibling's."""
+    members = _context_members(run)
+    if not members or MEMBER_NAMES_WEIGHT <= 0:
+        return []
+    # the class as the question names it ("in the SortedDict instance") is not a word of the question
+    text = _without_named_kinds(run.query, run.intent)
+    for name in run.intent.subjects:
+        text = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", text)
+    asked: dict[str, int] = {}  # stem -> its first position in the question's lead
+    content = 0
+    for n, word in enumerate(re.findall(r"[A-Za-z0-9]+", text)):
+        if content == MEMBER_NAME_LEAD:
+            break
+        content += word.lower() not in STOPWORDS
+        asked.setdefault(modalities.stem(word).lower(), n)
+    ranked = []
+    for s in members:
+        words = {modalities.stem(w).lower() for w in name_words(s.name)}
+        hit = words & asked.keys()
+        if hit - STOPWORDS:
+            first = min(asked[w] for w in hit - STOPWORDS)
+            # a special method's words are alternatives ("string representation repr"): none is missing
+            unused = 0 if is_special(s.name) else len(words - hit - STOPWORDS)
+            ranked.append((first, unused, -len(hit), s.name, s.id))
+    return [i for *_, i in sorted(ranked)][: run.candidates]
 
 
 def _members_by_meaning(run: _Run) -> list[str]:
@@ -358,13 +423,7 @@ def _members_by_meaning(run: _Run) -> list[str]:
     stored = run.store.vector_model()
     if stored is None:
         return []
-    classes = run.store.symbols(list(run.context))
-    ids = [
-        s.id
-        for cls in classes.values()
-        for s in run.store.symbols_in_file(cls.file)
-        if s.parent_id == cls.id and s.kind in ("method", "function")
-    ]
+    ids = [s.id for s in _context_members(run)]
     vectors = run.store.vectors_for(ids, stored[0])
     if not vectors:
         return []
@@ -445,7 +504,10 @@ def _read_context(run: _Run) -> None:
         return
     found: set[str] = set()
     for name in run.intent.subjects:
-        if name[:1].isupper():  # a class name is capitalised; a lower-case subject names a function
+        if re.search(rf"(?<![\w.]){re.escape(name)}\s+(?:objects|instances)\b", run.query):
+            continue  # "a collection of Revision objects": what the code handles, not whose member it is
+        # a class name is capitalised (private ones after "_"); a lower-case subject names a function
+        if name.lstrip("_")[:1].isupper():
             found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS)
     run.context = frozenset(found)
 
