@@ -146,6 +146,17 @@ def test_the_catalogue_of_nodes_round_trips_and_damage_reads_as_nothing_known() 
     assert value_print({"b": 1, "a": [1, 2]}) == value_print({"a": [1, 2], "b": 1})  # a dict's order is no change
 
 
+def test_the_catalogue_tells_whether_it_holds_nodes_as_computed_without_decoding() -> None:
+    node, other = ("M", "resolver.modules", ("b.py", "a")), ("M", "resolver.owned", ("c.py",))
+    text = Catalogue({key_hash(node): ("123", repr(node)), key_hash(other): ("1", repr(other))}).encode()
+    assert Catalogue.holds(text, {key_hash(node): ("123", repr(node))})
+    assert not Catalogue.holds(text, {key_hash(node): ("124", repr(node))})  # another value
+    new = ("M", "resolver.owned", ("d.py",))
+    assert not Catalogue.holds(text, {key_hash(node): ("123", repr(node)), key_hash(new): ("1", repr(new))})
+    assert not Catalogue.holds("!!not base64", {key_hash(node): ("123", repr(node))})  # damaged: decoded, rewritten
+    assert not Catalogue.holds(None, {key_hash(node): ("123", repr(node))}) and Catalogue.holds(None, {})
+
+
 _NESTED = {
     "a/Base.java": "package a;\n\npublic class Base {\n    public static class Inner {\n        public static void go() {}\n    }\n}\n",
     "a/Outer.java": "package a;\n\npublic class Outer extends Base {\n}\n",

@@ -1006,9 +1006,11 @@ class _Revisit:
 
         self.store.put_nodes(hashed_nodes(resolver))  # type: ignore[arg-type]
         computed = printed_nodes(resolver)  # type: ignore[arg-type]
-        if computed:
-            if self.catalogue is None:
-                self.catalogue = Catalogue.decode(self.store.get_meta(Catalogue.META))
+        if computed and self.catalogue is None:
+            text = self.store.get_meta(Catalogue.META)
+            # each node computed as it is stored: nothing to write, nothing decoded
+            self.catalogue = None if Catalogue.holds(text, computed) else Catalogue.decode(text)
+        if computed and self.catalogue is not None:
             self.catalogue.update(computed)
             if self.catalogue.changed:
                 self.store.set_meta(Catalogue.META, self.catalogue.encode())

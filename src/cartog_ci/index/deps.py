@@ -214,6 +214,21 @@ class Catalogue:
             return cls()
         return cls(entries)
 
+    @staticmethod
+    def holds(text: str | None, nodes: Mapping[int, tuple[str, str]]) -> bool:
+        """Whether the catalogue ``encode`` wrote as ``text`` has each of
+        ``nodes`` as it is (its line), read without decoding the entries:
+        what a run that computed no node anew asks (Django: 29,000 lines,
+        0.2 s to decode, for an edit that computes the same 180 nodes)."""
+        if not text:
+            return not nodes
+        try:
+            raw = zlib.decompress(base64.b64decode(text)).decode("utf-8", "surrogatepass")
+        except (ValueError, zlib.error, UnicodeDecodeError):
+            return False
+        lines = set(raw.split("\n"))
+        return all(f"{key}\t{value}" in lines for value, key in nodes.values())
+
     def encode(self) -> str:
         raw = "\n".join(f"{k}\t{v}" for v, k in sorted(self.entries.values(), key=lambda e: e[1]))
         return base64.b64encode(zlib.compress(raw.encode("utf-8", "surrogatepass"), 9)).decode("ascii")
