@@ -90,6 +90,12 @@ class Syntax:
     # JS/TS: a callee on a chain of calls (`z.string().min(1).parse`) keeps the
     # chain as its qualifier (`z.string().min()`), not `<expr>`
     call_chains: bool = False
+    # The names a container holds as values, for a `@values` capture (Python
+    # argument lists, lists, tuples, sets, comparisons): a pattern whose
+    # children have no field keeps one query match open per nesting level
+    # (parse/budget.py), so the container is captured alone and its children
+    # are read here.
+    value_items: Callable[[ts.Node], list[ts.Node]] | None = None
 
     @cached_property
     def grammar(self) -> ts.Language:
