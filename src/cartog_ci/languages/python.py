@@ -222,6 +222,17 @@ def _found(project: Project, spec: str) -> tuple[str, ...]:
     return tuple(m for m in (_module_at(project, r, spec) for r in sorted(_roots(project))) if m)
 
 
+# A method that gives an instance of the class it is called on: the first
+# parameter's type (`cls: Type[T]`, `self: T`) is the type it returns (a
+# TypeVar: scrapy's `Scheduler.from_crawler(cls: Type[SchedulerTV], ...) ->
+# SchedulerTV`); or a classmethod `from_*` with no return annotation (the
+# alternate constructor: `return cls(...)`, scrapy's `from_crawler`,
+# `from_settings`).
+_RETURNS_OWN_CLASS = (
+    r"^(?:async\s+)?def\s+\w+\s*\(\s*(?:cls|self)\s*:\s*(?:(?:typing\.)?[Tt]ype\s*\[\s*)?(\w+)\s*\]?\s*(?:,.*)?"
+    r"\)\s*->\s*\1$"
+    r"|^(?:async\s+)?def\s+from_\w+\s*\(\s*cls\s*[,)](?!.*->)"
+)
 # The names `value_items` leaves out, as the value patterns of
 # queries/python.scm do: a class (capitalized), a dunder, a common builtin;
 # of `a.b`, a capitalized or dunder attribute.
@@ -391,6 +402,7 @@ PYTHON = Python(
         self_names=("self", "cls"),
         class_self_names=("cls",),
         return_pattern=r"\)\s*->\s*(.+?)\s*$",
+        returns_own_class=_RETURNS_OWN_CLASS,
         builtins=frozenset(dir(builtins)),
         submodule_imports=True,
         methods_declared_apart=False,
