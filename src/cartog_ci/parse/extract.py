@@ -416,8 +416,7 @@ def _collect(
     roles = _roles(spec)
     # most queries capture no receiver and no owner: not looked up per match then
     has_receiver, has_owner = "receiver" in roles, "owner" in roles
-    value_items = spec.value_items
-    has_values = "values" in roles and value_items is not None
+    value_items = spec.value_items if "values" in roles else None
     # captures read along with the one that gives their match its role (`name`, `bind.name` …)
     passive = {k for k, (role, _) in roles.items() if role == k and k not in ("bind", "local.definition", _DEFINITION, _REFERENCE)}
     receiver: ts.Node | None = None
@@ -430,8 +429,8 @@ def _collect(
             comments.append((comment.start_byte, comment.end_byte))
             continue
         name_nodes: Sequence[ts.Node | None] = captures.get("name") or _NO_NODE
-        if has_values and "values" in captures:  # a container: its items are the names
-            name_nodes = value_items(captures["values"][0])  # type: ignore[misc]
+        if value_items is not None and "values" in captures:  # a container: its items are the names
+            name_nodes = value_items(captures["values"][0])
         # `(#set! name "<init>")`: a fixed name (Java constructors)
         fixed = fixed_names[pattern]
         if has_receiver:
