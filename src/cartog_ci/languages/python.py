@@ -236,8 +236,9 @@ _RETURNS_OWN_CLASS = (
 # The names `value_items` leaves out, as the value patterns of
 # queries/python.scm do: a class (capitalized), a dunder, a common builtin;
 # of `a.b`, a capitalized or dunder attribute.
-_NOT_A_VALUE = re.compile(r"_*[A-Z]|__|(str|int|float|bool|bytes|dict|list|tuple|set|object|type|len|super|self|cls)$")
-_NOT_AN_ATTRIBUTE_VALUE = re.compile(r"[.](_*[A-Z][^.]*|__[^.]*)$")
+# (bytes patterns: read on the node's bytes, nothing decoded per item)
+_NOT_A_VALUE = re.compile(rb"_*[A-Z]|__|(str|int|float|bool|bytes|dict|list|tuple|set|object|type|len|super|self|cls)$")
+_NOT_AN_ATTRIBUTE_VALUE = re.compile(rb"[.](_*[A-Z][^.]*|__[^.]*)$")
 # Containers whose plain names are values; of `and`/`or` and comparisons,
 # only `a.b` (a property read) is.
 _HOLDS_NAMES = frozenset({"argument_list", "list", "tuple", "set"})
@@ -247,14 +248,16 @@ def value_items(container: ts.Node) -> list[ts.Node]:
     """The items of a container (a `@values` capture of queries/python.scm)
     that are functions or properties named as values: ``f`` and ``self.m``
     in ``g(f, self.m)``, ``[f, g]``; ``self.ready`` in ``self.ready and x``."""
+    if not container.named_child_count:  # `f()`: 15 % of scrapy 2.11.0's argument lists
+        return []
     names = container.type in _HOLDS_NAMES
     out = []
     for item in container.named_children:
         kind = item.type
         if kind == "attribute":
-            if not _NOT_AN_ATTRIBUTE_VALUE.search(_text(item)):
+            if not _NOT_AN_ATTRIBUTE_VALUE.search(item.text or b""):
                 out.append(item)
-        elif kind == "identifier" and names and not _NOT_A_VALUE.match(_text(item)):
+        elif kind == "identifier" and names and not _NOT_A_VALUE.match(item.text or b""):
             out.append(item)
     return out
 
