@@ -63,6 +63,13 @@ The misses are mostly receivers whose type is not followed (``x.m()`` with
 ``x`` a local, ``self.x.m()``), ``cls()``, local aliases, and re-exports
 from a package ``__init__`` behind ``if``.
 
+Branch py29c (factories typed: ``cls: Type[T] -> T`` and unannotated
+``from_*`` classmethods give the class they are called on), ``--sample 60``
+seed 0, against main at f41d5c8 in the same hour (load ~20-30): scrapy
+86.3% -> 91.6% recall (1,068 -> 1,133 of 1,237), precision 100.0% both;
+celery 90.2% (924/1,024) and rich 90.6% (1,483/1,636) unchanged, precision
+99.9% and 100.0%.
+
 ``--out FILE`` writes every site's outcome as JSON, keyed by (file, line,
 col, name), to diff two checkouts. No threshold is checked: the figures are
 for reading.

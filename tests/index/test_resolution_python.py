@@ -345,3 +345,52 @@ def test_self_and_cls_calls_in_a_base_class_reach_an_override(tmp_path: Path) ->
         assert {e.source_id for e in db.edges_to([override], ("calls",))} == set()
         other = "orders.py:method:Other.perform_mutation"
         assert {(n.symbol.id, n.via) for n in graph.impact(db, [other], depth=1)} == {("orders.py:method:Other.go", "calls")}
+
+
+def test_a_factory_gives_an_instance_of_the_class_it_is_called_on(tmp_path: Path) -> None:
+    """`cls: Type[T] ... -> T`, `self: T -> T`, an unannotated `from_*`
+    classmethod: an instance of the class the call names (a subclass calling
+    an inherited factory gets its own); another return annotation, another
+    name without one, a plain function: no such instance."""
+    graph = _graph(tmp_path, {
+        "q.py": (
+            "from typing import Type, TypeVar\n\nT = TypeVar('T')\n\n\n"
+            "class Queue:\n"
+            "    @classmethod\n    def from_crawler(cls, crawler):\n        o = cls()\n        return o\n\n"
+            "    @classmethod\n    def typed(cls: Type[T], crawler) -> T:\n        return cls()\n\n"
+            "    @classmethod\n    def build(cls, crawler):\n        return [cls()]\n\n"
+            "    @classmethod\n    def from_other(cls, crawler) -> 'Other':\n        return Other()\n\n"
+            "    def clone(self: T) -> T:\n        return self\n\n"
+            "    def pop(self):\n        pass\n\n\n"
+            "class Fifo(Queue):\n"
+            "    def pop(self):\n        pass\n\n\n"
+            "class Other:\n"
+            "    def pop(self):\n        pass\n\n\n"
+            "def from_settings(cls, settings):\n    return cls()\n"
+        ),
+        "use.py": (
+            "from q import Queue, Fifo, from_settings\n\n\n"
+            "def use(crawler):\n"
+            "    a = Queue.from_crawler(crawler)\n    a.pop()\n"  # 6
+            "    b = Fifo.from_crawler(crawler)\n    b.pop()\n"  # 8
+            "    c = Fifo.typed(crawler)\n    c.pop()\n"  # 10
+            "    d = Queue.build(crawler)\n    d.pop()\n"  # 12
+            "    e = Queue.from_other(crawler)\n    e.pop()\n"  # 14
+            "    f = a.clone()\n    f.pop()\n"  # 16
+            "    g = from_settings(Fifo, {})\n    g.pop()\n"  # 18
+        ),
+    })  # fmt: skip
+    pops = {
+        (e["line"], e["target_id"], e["resolution"])  # type: ignore[index]
+        for e in graph["edges"]  # type: ignore[union-attr]
+        if e["target_name"] == "pop" and e["file"] == "use.py"  # type: ignore[index]
+    }
+    assert pops == {
+        (6, "q.py:method:Queue.pop", "import"),
+        (8, "q.py:method:Fifo.pop", "import"),
+        (10, "q.py:method:Fifo.pop", "import"),
+        (12, None, None),  # `build` returns a list
+        (14, "q.py:method:Other.pop", "import"),  # its annotation says so
+        (16, "q.py:method:Queue.pop", "unique"),  # `a.clone`: the one `clone` of the project
+        (18, None, None),  # a function, no method of a class
+    }

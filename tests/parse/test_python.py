@@ -114,3 +114,54 @@ def test_python_resolution_cases(tmp_path: Path) -> None:
         "shop/util/text.py:function:slugify", "import")
     # nothing defines it: stays unresolved rather than guessed
     assert edges[("shop/models/order.py:method:Order.reference", "unknown_helper", "calls")] == (None, None)
+
+
+_CONTAINERS = (
+    "def f(self, g):\n"
+    "    keep(run, self.stop, Spider, self.Model, self.__dict__, str, 1, run())\n"  # 2
+    "    handlers = [on_a, self.on_b]\n"  # 3
+    "    pair = (on_c, self.on_d)\n"  # 4
+    "    chosen = {on_e, self.on_f}\n"  # 5
+    "    if self.ready and on_g or self.closed:\n"  # 6
+    "        return self.count == limit\n"  # 7
+    "    wrap(wrap(wrap(deep_one, self.deep_two)))\n"  # 8
+    "    table = {'k': on_h, 'j': [on_i]}\n"  # 9
+    "    keep(self.stop)\n"  # 10: named before in this scope
+)
+
+
+def test_python_values_in_containers_exact() -> None:
+    """Items of argument lists, lists, tuples, sets: names and `a.b`; of
+    `and`/`or` and comparisons: `a.b` only (a property read). Classes,
+    dunders, builtins, literals and calls are no values."""
+    from cartog_ci.domain import VALUE
+    from cartog_ci.languages.python import PYTHON
+    from cartog_ci.parse.extract import extract
+
+    found = extract("m.py", _CONTAINERS.encode(), PYTHON.syntax)
+    values = {(e.line, e.qualifier, e.target_name) for e in found.edges if e.alias == VALUE}
+    assert values == {
+        (2, None, "run"), (2, "self", "stop"),
+        (3, None, "on_a"), (3, "self", "on_b"),
+        (4, None, "on_c"), (4, "self", "on_d"),
+        (5, None, "on_e"), (5, "self", "on_f"),
+        (6, "self", "ready"), (6, "self", "closed"),  # not `on_g`: a plain name of `and`/`or`
+        (7, "self", "count"),  # not `limit`: a plain name of a comparison
+        (8, None, "deep_one"), (8, "self", "deep_two"),
+        (9, None, "on_h"), (9, None, "on_i"),
+    }  # fmt: skip
+
+
+def test_a_ten_thousand_deep_python_call_is_indexed_with_its_values() -> None:
+    """The value patterns match a container alone (no query match held open
+    per level of nesting: parse/budget.py's cap): a 10,000-deep call is
+    extracted, the values at its bottom too."""
+    from cartog_ci.domain import VALUE
+    from cartog_ci.languages.python import PYTHON
+    from cartog_ci.parse.extract import extract
+
+    deep = 10_000
+    source = "def f():\n    x = " + "g(" * deep + "on_done, [self_check]" + ")" * deep + "\n"
+    found = extract("deep.py", source.encode(), PYTHON.syntax, timeout_ms=60_000)
+    assert {(e.line, e.target_name) for e in found.edges if e.alias == VALUE} == {(2, "on_done"), (2, "self_check")}
+    assert sum(e.target_name == "g" and e.alias is None for e in found.edges) == deep

@@ -1211,6 +1211,10 @@ class Resolver:
         target = self.t.by_id.get(found) if found is not None else None
         if target is None or target.kind not in CALLABLE_KINDS:
             return found, tier
+        if _returns_own_class(target):  # `Sub.from_crawler()`: a Sub, wherever the method is
+            through = self._qualified_or_plain(source, callee.rpartition(".")[0])[0] if "." in callee else None
+            if through is not None and self.t.by_id[through].kind in TYPE_KINDS:
+                return through, tier
         returned, outside = self._returned_type(target)
         if outside:
             return None, EXTERNAL  # `c.Flags()` gives a `*pflag.FlagSet`: its methods are the library's
@@ -1243,6 +1247,8 @@ class Resolver:
         """The project type a function's return annotation names, and whether
         it names a type outside the project instead."""
         named = returned_name(function.signature, _scope(function))
+        if _returns_own_class(function):
+            return self._enclosing_type(function), False
         if named is None:
             return None, False
         if named in SELF_TYPES:
@@ -1527,6 +1533,12 @@ def returned_name(signature: str, rules: ScopeRules) -> str | None:
     match = re.search(rules.return_pattern, signature) if rules.return_pattern else None
     written = next((g for g in match.groups() if g), None) if match else None  # a pattern may have alternatives
     return plain_type(written) if written else None
+
+
+def _returns_own_class(function: Symbol) -> bool:
+    """Whether a method gives an instance of its class (``ScopeRules.returns_own_class``)."""
+    pattern = _scope(function).returns_own_class
+    return bool(pattern) and function.kind == "method" and re.search(pattern, function.signature) is not None
 
 
 def _self_names(source: Symbol) -> tuple[str, ...]:

@@ -189,6 +189,10 @@ class ScopeRules:
     # Regex over a function's signature whose group 1 is its return
     # annotation (Python `-> Foo`): `x = f(); x.m()` is a method of that type.
     return_pattern: str = ""
+    # Regex over a method's signature: it gives an instance of the class it
+    # is called on (Python `def make(cls: type[T]) -> T`; an unannotated
+    # `from_*` classmethod, the alternate constructor). `Sub.make()` is a Sub.
+    returns_own_class: str = ""
     # Names that call the enclosing class (Python `cls(...)` in a classmethod).
     class_self_names: tuple[str, ...] = ()
     # Whether a method of a type may be declared away from it (Go in another

@@ -435,6 +435,7 @@ def _collect(
     roles = _roles(spec)
     # most queries capture no receiver and no owner: not looked up per match then
     has_receiver, has_owner = "receiver" in roles, "owner" in roles
+    value_items = spec.value_items if "values" in roles else None
     # captures read along with the one that gives their match its role (`name`, `bind.name` …)
     passive = {k for k, (role, _) in roles.items() if role == k and k not in ("bind", "local.definition", _DEFINITION, _REFERENCE)}
     receiver: ts.Node | None = None
@@ -448,6 +449,8 @@ def _collect(
             comments.append((node.start_byte, node.end_byte))
             continue
         name_nodes: Sequence[ts.Node | None] = captures.get("name") or _NO_NODE
+        if value_items is not None and "values" in captures:  # a container: its items are the names
+            name_nodes = value_items(captures["values"][0])
         # `(#set! name "<init>")`: a fixed name (Java constructors)
         fixed = fixed_names[pattern]
         if has_receiver:
@@ -852,7 +855,9 @@ def extract_rows(
     local = _locals(raw_refs)
     held = _receivers(spec, defs, starts, raw_refs, types)
     edges: list[EdgeRow] = []
-    values: set[tuple[int, str | None, str]] = set()  # a value named once per scope is one edge
+    # a value named once per scope is one edge, at its first place (the
+    # matches of a container's items come before those inside its items)
+    values: dict[tuple[int, str | None, str], int] = {}
     proper = [d.node.start_byte for d in defs]  # where each definition proper starts
     for kind, node, name_node, (qualifier, name), owner_type in raw_refs:
         if kind in _NOT_EDGES:
@@ -882,12 +887,17 @@ def extract_rows(
                 edges.append((ids[0], name, "imports", path, line, module, alias, None, None))
             continue
         if kind == VALUE:
-            if (owner, qualifier, name) in values or _variable(held, defs, types, owner, qualifier, name, spec.self_names):
-                continue  # named before in this scope, or a variable
+            if _variable(held, defs, types, owner, qualifier, name, spec.self_names):
+                continue
             head = qualifier.partition(".")[0] if qualifier is not None else ""
             if head == "<expr>" or head and (_in_scope(local.get(head), at) or _assigned(held, defs, owner, head)):
                 continue  # `request.url`: of a parameter or a variable of no known type, no value says what it is
-            values.add((owner, qualifier, name))
+            named = values.get((owner, qualifier, name))
+            if named is not None:  # named before in this scope: the edge is at the first line
+                if line < edges[named][4]:
+                    edges[named] = (source_id, name, _CALLS, path, line, qualifier, VALUE, None, None)
+                continue
+            values[(owner, qualifier, name)] = len(edges)
             edges.append((source_id, name, _CALLS, path, line, qualifier, VALUE, None, None))
         elif name:
             edges.append((source_id, name, kind, path, line, qualifier, None, None, None))

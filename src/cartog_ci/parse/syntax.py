@@ -123,6 +123,12 @@ class Syntax:
     # one pass, each keeps a match open at the root that every node of the
     # file is then tried against (half the query time on zod's TypeScript).
     top_level_pass: bool = False
+    # The names a container holds as values, for a `@values` capture (Python
+    # argument lists, lists, tuples, sets, comparisons): a pattern whose
+    # children have no field keeps one query match open per nesting level
+    # (parse/budget.py), so the container is captured alone and its children
+    # are read here.
+    value_items: Callable[[ts.Node], list[ts.Node]] | None = None
 
     @cached_property
     def grammar(self) -> ts.Language:

@@ -134,31 +134,27 @@
 ; a value (the resolver answers it only with a function or method the name
 ; surely means: index/resolve.py `_value`). A name that is a class
 ; (capitalized), a dunder or a common builtin is none.
-([(argument_list (identifier) @name)
-  (keyword_argument value: (identifier) @name)
+([(keyword_argument value: (identifier) @name)
   (assignment right: (identifier) @name)
-  (pair value: (identifier) @name)
-  (list (identifier) @name)
-  (tuple (identifier) @name)
-  (set (identifier) @name)] @reference.value
+  (pair value: (identifier) @name)] @reference.value
   (#not-match? @name "^(_*[A-Z]|__|(str|int|float|bool|bytes|dict|list|tuple|set|object|type|len|super|self|cls)$)"))
-([(argument_list (attribute) @name)
- (keyword_argument value: (attribute) @name)
+([(keyword_argument value: (attribute) @name)
  (assignment right: (attribute) @name)
  (pair value: (attribute) @name)
- (list (attribute) @name)
- (tuple (attribute) @name)
- (set (attribute) @name)
  (return_statement (attribute) @name)
- ; a `@property` is read where a value is tested or compared: a condition,
- ; `not`, `and`/`or`, a comparison
+ ; a `@property` is read where a value is tested: a condition, `not`
  (if_statement condition: (attribute) @name)
  (elif_clause condition: (attribute) @name)
  (while_statement condition: (attribute) @name)
- (not_operator argument: (attribute) @name)
- (boolean_operator (attribute) @name)
- (comparison_operator (attribute) @name)] @reference.value
+ (not_operator argument: (attribute) @name)] @reference.value
  (#not-match? @name "[.](_*[A-Z][^.]*|__[^.]*)$"))
+; The items of an argument list, a list, a tuple, a set (names and `a.b`),
+; of `and`/`or` and of a comparison (`a.b`: a property read): the container
+; alone is matched and languages/python.py `value_items` reads its items
+; with the same exclusions as above. A pattern `(argument_list (identifier))`
+; would keep one match open per level of nested calls (`f(f(f(...)))`), and
+; a file nested 1,024 deep would be skipped (parse/budget.py).
+[(argument_list) (list) (tuple) (set) (boolean_operator) (comparison_operator)] @values @reference.value
 ; `self.logger.info()`: `self.logger` is read (a property of the class, often)
 ((attribute object: (attribute object: (identifier) @_self) @name) @reference.value
   (#match? @_self "^(self|cls)$"))
