@@ -11,34 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.testing.fixtures import assert_as_cold, commit, exported, index, init_repo, write
-
-Call = tuple[str, int, str, str | None, str | None]
-
-
-def _calls(graph: dict[str, object]) -> set[Call]:
-    edges = graph["edges"]
-    assert isinstance(edges, list)
-    return {
-        (e["file"], e["line"], e["target_name"], e["target_id"], e["resolution"]) for e in edges if e["kind"] == "calls"
-    }
-
-
-def _indexed(tmp_path: Path, files: dict[str, str]) -> Path:
-    repo = init_repo(tmp_path / "repo")
-    write(repo, files)
-    commit(repo, "initial")
-    index(repo)
-    return repo
-
-
-def _edited(repo: Path, tmp_path: Path, files: dict[str, str]) -> set[Call]:
-    """The calls after ``files`` are written and indexed incrementally; the
-    index equals a cold build of the same tree."""
-    write(repo, files)
-    index(repo)
-    assert_as_cold(repo, tmp_path)
-    return _calls(exported(repo))
+from tests.testing.exact_sets import call_rows as _calls
+from tests.testing.exact_sets import edited_calls as _edited
+from tests.testing.exact_sets import indexed_files as _indexed
+from tests.testing.fixtures import exported
 
 
 # -- an interface and a const of one name ----------------------------------

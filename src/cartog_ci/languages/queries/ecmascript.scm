@@ -37,6 +37,16 @@
       value: (call_expression function: (identifier) @_callee))) @definition.constant)
   (#not-eq? @_callee "require"))
 
+; `const onSave = useCallback((v) => {...}, [deps])` in a component (React):
+; the name holds the function the hook memoizes, called by that name.
+((lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (call_expression
+      function: (identifier) @_hook
+      arguments: (arguments . [(arrow_function) (function_expression)])))) @definition.function
+  (#eq? @_hook "useCallback"))
+
 ; Methods of an object literal bound at module level (`export const Api = {
 ; create: () => ..., get() {...} }`): `Api.create()` reaches them.
 (program
