@@ -57,3 +57,58 @@ def test_a_function_memoized_by_use_callback_is_called_by_its_name(tmp_path: Pat
         (cell, 14, "memo", None, None),
         (cell, 15, "handler", None, None),
     }
+
+
+# -- the functions of a hook, destructured from its call --------------------
+
+USE_DATE = (
+    'import { format } from "date-fns"\n'  # 1
+    "\n"
+    "export const useDate = () => {\n"  # 3
+    "  const getFullDate = ({ date }: { date: string }) => {\n"  # 4
+    "    return format(date)\n"  # 5
+    "  }\n"
+    "  function getRelative(d: string) {\n"  # 7
+    "    return d\n"
+    "  }\n"
+    '  const locale = "en"\n'
+    "  return { getFullDate, getRelative, locale }\n"
+    "}\n"
+)
+SHOW = (
+    'import { useTranslation } from "react-i18next"\n'  # 1
+    'import { useDate } from "./hooks/use-date"\n'  # 2
+    "\n"
+    "export const Show = () => {\n"  # 4
+    "  const { getFullDate, getRelative, locale, missing } = useDate()\n"  # 5
+    "  const { t } = useTranslation()\n"  # 6
+    '  getFullDate({ date: "x" })\n'  # 7
+    '  getRelative("y")\n'  # 8
+    "  locale()\n"  # 9: a value, no function
+    "  missing()\n"  # 10: the hook defines none
+    '  t("a")\n'  # 11: a library hook's
+    "  return null\n"
+    "}\n"
+)
+
+
+def test_the_functions_of_a_hook_destructured_from_its_call(tmp_path: Path) -> None:
+    hook, show = "src/hooks/use-date.tsx", "src/show.tsx"
+    repo = indexed_files(tmp_path, {hook: USE_DATE, show: SHOW})
+    fixed = {
+        (hook, 5, "format", None, "external"),
+        (show, 5, "useDate", f"{hook}:function:useDate", "import"),
+        (show, 6, "useTranslation", None, "external"),
+        (show, 9, "locale", None, None),
+        (show, 10, "missing", None, None),
+        (show, 11, "t", None, "external"),
+    }
+    assert call_rows(exported(repo)) == fixed | {
+        (show, 7, "getFullDate", f"{hook}:function:useDate.getFullDate", "import"),
+        (show, 8, "getRelative", f"{hook}:function:useDate.getRelative", "import"),
+    }
+    edited = USE_DATE.replace("function getRelative(d: string) {", "function relative(d: string) {")
+    assert edited_calls(repo, tmp_path, {hook: edited}) == fixed | {
+        (show, 7, "getFullDate", f"{hook}:function:useDate.getFullDate", "import"),
+        (show, 8, "getRelative", None, None),
+    }

@@ -25,6 +25,8 @@ from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import Syntax, plain_type
 
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
+# what a called name may hold from another: `helpers.run`, `useDate().format`
+_ALIASED = re.compile(r"[\w$]+(?:\.[\w$]+)*(?:\(\)\.[\w$]+)?")
 _LAST_IDENT = re.compile(r"([\w$]+)\W*$")
 _WS = re.compile(r"\s+")
 _ASCII_WS = b" \t\n\r\x0b\x0c"  # what a bytes pattern's \s matches
@@ -502,6 +504,8 @@ def _bound_value(captures: dict[str, list[ts.Node]]) -> str | None:
         return f"{named}()" if named else None
     if captures.get("bind.from"):
         return "=" + _WS.sub("", _text(captures["bind.from"][0])).replace("::", ".")
+    if captures.get("bind.call"):  # `const { a } = f()`: the member `a` of what `f()` gives
+        return f"={_WS.sub('', _text(captures['bind.call'][0]))}().{_text(captures['bind.name'][0])}"
     other = captures.get("bind.other")
     if other and other[0].type not in _SPECIFIC_VALUES:
         return "<?>"  # rebound to something this query does not follow
@@ -607,7 +611,7 @@ def _aliased(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int
         values = held.get((scope, name))
         if values is not None:
             value = next(iter(values))
-            if len(values) == 1 and value.startswith("<") and _DOTTED.fullmatch(value[1:-1]):
+            if len(values) == 1 and value.startswith("<") and _ALIASED.fullmatch(value[1:-1]):
                 return value[1:-1]
             return None
         if scope < 0:

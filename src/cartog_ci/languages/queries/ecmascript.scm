@@ -47,6 +47,12 @@
       arguments: (arguments . [(arrow_function) (function_expression)])))) @definition.function
   (#eq? @_hook "useCallback"))
 
+; `const { getFullDate } = useDate()` (a hook's object of functions): the
+; name holds that member of what the call gives.
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @bind.name)
+  value: (call_expression function: [(identifier) (member_expression)] @bind.call)) @bind
+
 ; Methods of an object literal bound at module level (`export const Api = {
 ; create: () => ..., get() {...} }`): `Api.create()` reaches them.
 (program
