@@ -112,3 +112,51 @@ def test_the_functions_of_a_hook_destructured_from_its_call(tmp_path: Path) -> N
         (show, 7, "getFullDate", f"{hook}:function:useDate.getFullDate", "import"),
         (show, 8, "getRelative", None, None),
     }
+
+
+# -- a parameter destructured from a type of the file -----------------------
+
+MATRIX = (
+    "export class Matrix<T> {\n  getIsCellSelected(a: T): boolean {\n    return !!a\n  }\n}\n"
+    "export class Other {\n  getIsCellSelected(a: number): boolean {\n    return !a\n  }\n}\n"
+)
+HANDLERS = (
+    'import { Matrix, Other } from "./matrix"\n'  # 1
+    "\n"
+    "type Options<T> = {\n"  # 3
+    "  matrix: Matrix<T>\n"
+    "  execute: (n: number) => void\n"
+    "}\n"
+    "\n"
+    "interface Props {\n"  # 8
+    "  grid: Matrix<number>\n"
+    "}\n"
+    "\n"
+    "export const useHandlers = <T,>({ matrix, execute, other }: Options<T>) => {\n"  # 12
+    "  matrix.getIsCellSelected(1 as T)\n"  # 13
+    "  execute(1)\n"  # 14: a function type, no project function
+    "  other.getIsCellSelected(3)\n"  # 15: Options declares none; two methods of the name
+    "}\n"
+    "\n"
+    "export function Grid({ grid }: Props) {\n"  # 18
+    "  grid.getIsCellSelected(1)\n"  # 19
+    "  grid.getIsCellSelected.call(null, 2)\n"  # 20: a property of the method
+    "}\n"
+)
+
+
+def test_a_parameter_destructured_from_a_type_of_the_file(tmp_path: Path) -> None:
+    matrix, handlers = "src/matrix.ts", "src/handlers.tsx"
+    repo = indexed_files(tmp_path, {matrix: MATRIX, handlers: HANDLERS})
+    selected, other = f"{matrix}:method:Matrix.getIsCellSelected", f"{matrix}:method:Other.getIsCellSelected"
+    fixed = {
+        (handlers, 13, "getIsCellSelected", selected, "import"),
+        (handlers, 14, "execute", None, None),
+        (handlers, 15, "getIsCellSelected", None, None),
+        (handlers, 20, "call", None, None),
+    }
+    assert call_rows(exported(repo)) == fixed | {(handlers, 19, "getIsCellSelected", selected, "import")}
+    edited = HANDLERS.replace("  grid: Matrix<number>\n", "  grid: Other\n")
+    assert edited_calls(repo, tmp_path, {handlers: edited}) == fixed | {
+        (handlers, 19, "getIsCellSelected", other, "import"),
+    }
