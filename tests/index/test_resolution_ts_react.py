@@ -160,3 +160,62 @@ def test_a_parameter_destructured_from_a_type_of_the_file(tmp_path: Path) -> Non
     assert edited_calls(repo, tmp_path, {handlers: edited}) == fixed | {
         (handlers, 19, "getIsCellSelected", other, "import"),
     }
+
+
+# -- the functions of an object a factory returns ---------------------------
+
+HELPER = (
+    "export function makeHelper() {\n"  # 1
+    "  const column = (n: number) => n\n"  # 2: a local, not what is returned
+    "  return {\n"
+    "    column: ({ id }: { id: string }) => {\n"  # 4
+    "      return id\n"
+    "    },\n"
+    "    row(n: number) {\n"  # 7
+    "      return n\n"
+    "    },\n"
+    "    value: 1,\n"
+    "  }\n"
+    "}\n"
+    "\n"
+    "export function other() {\n"  # 14
+    "  row(2)\n"  # 15: a member of a returned object is no name in scope
+    "  return { row() {\n"  # 16
+    "    return 3\n"
+    "  } }\n"
+    "}\n"
+)
+USE_HELPER = (
+    'import { makeHelper } from "./helper"\n'  # 1
+    "\n"
+    "export function build() {\n"  # 3
+    "  const helper = makeHelper()\n"  # 4
+    '  helper.column({ id: "a" })\n'  # 5
+    "  helper.row(1)\n"  # 6
+    "  helper.value()\n"  # 7: data
+    "  makeHelper().row(2)\n"  # 8
+    "}\n"
+)
+
+
+def test_the_functions_of_an_object_a_factory_returns(tmp_path: Path) -> None:
+    helper, use = "src/helper.ts", "src/use.ts"
+    repo = indexed_files(tmp_path, {helper: HELPER, use: USE_HELPER})
+    made = f"{helper}:function:makeHelper"
+    fixed = {
+        (helper, 15, "row", None, None),
+        (use, 4, "makeHelper", made, "import"),
+        (use, 7, "value", None, None),
+        (use, 8, "makeHelper", made, "import"),
+    }
+    assert call_rows(exported(repo)) == fixed | {
+        (use, 5, "column", f"{helper}:method:makeHelper.column", "import"),
+        (use, 6, "row", f"{helper}:method:makeHelper.row", "import"),
+        (use, 8, "row", f"{helper}:method:makeHelper.row", "import"),
+    }
+    edited = HELPER.replace("    row(n: number) {\n", "    cell(n: number) {\n")
+    assert edited_calls(repo, tmp_path, {helper: edited}) == fixed | {
+        (use, 5, "column", f"{helper}:method:makeHelper.column", "import"),
+        (use, 6, "row", None, None),
+        (use, 8, "row", None, None),
+    }

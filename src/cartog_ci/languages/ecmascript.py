@@ -249,6 +249,12 @@ def _scope(globals_: frozenset[str], *, merged: bool, typed: bool = False) -> Sc
         prototype_methods=True,
         module_calls=("require",),
         imported_names_may_be_modules=False,
+        # a method (of a class, or of an object a function returns) is never
+        # a bare name: `return { row() {} }` binds no `row` in its function
+        methods_bind_names=False,
+        # nor is a function nested in another (a local, a member of the object
+        # it returns) what a name-only guess of `x.m()` may be
+        nested_are_local=True,
     )
 
 

@@ -62,6 +62,12 @@
   [(lexical_declaration (variable_declarator value: (object (method_definition name: (property_identifier) @name) @definition.function)))
    (export_statement (lexical_declaration (variable_declarator value: (object (method_definition name: (property_identifier) @name) @definition.function))))])
 
+; Functions of an object literal a function returns (`return { column: (c)
+; => ..., row() {...} }`, a factory or a hook): `helper.column()` with `const
+; helper = makeHelper()` reaches them (index/resolve.py, _returned_function).
+(return_statement (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+(return_statement (object (method_definition name: (property_identifier) @name) @definition.method))
+
 ; `f!()` (TypeScript's non-null assertion) and `(0, f)()` (compiled imports)
 ; call `f`.
 (call_expression
