@@ -1047,6 +1047,10 @@ class Resolver:
             if owner is not None and self.t.by_id[owner].kind == "namespace":
                 member = self._member(owner, name)  # Rust `helpers::shout()`, inline mod
                 return (member, tier) if member else (None, None)
+            if owner is not None and tier == "same_file" and self.t.by_id[owner].kind == "constant":
+                member = self._member(owner, name)  # JS/TS `const api = { get() {} }` … `api.get()`
+                if member is not None:
+                    return member, tier
             if tier == EXTERNAL:
                 return None, EXTERNAL
         if _has_paths(source):

@@ -68,6 +68,16 @@
 (return_statement (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
 (return_statement (object (method_definition name: (property_identifier) @name) @definition.method))
 
+; A function's own object of functions (`const controller = { close: () =>
+; ..., open() {} }` in a function): a constant holding them, as at module
+; level, so that `controller.close()` reaches them.
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (object [(pair value: [(arrow_function) (function_expression)]) (method_definition)]))) @definition.constant
+(lexical_declaration (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function)))
+(lexical_declaration (variable_declarator value: (object (method_definition name: (property_identifier) @name) @definition.function)))
+
 ; `f!()` (TypeScript's non-null assertion) and `(0, f)()` (compiled imports)
 ; call `f`.
 (call_expression
