@@ -6,10 +6,20 @@ incrementally, equal to a cold build."""
 
 from __future__ import annotations
 
+from collections.abc import Set
 from pathlib import Path
 
-from tests.testing.exact_sets import call_rows, edited_calls, indexed_files
+from tests.testing.exact_sets import Call, call_rows, edited_calls, indexed_files
 from tests.testing.fixtures import exported
+
+
+def _before_and_after(
+    repo: Path, tmp_path: Path, fixed: Set[Call], before: Set[Call], edit: dict[str, str], after: Set[Call]
+) -> None:
+    """The calls are ``fixed | before``; once ``edit`` is written and indexed
+    incrementally (equal to a cold build), ``fixed | after``."""
+    assert call_rows(exported(repo)) == fixed | before
+    assert edited_calls(repo, tmp_path, edit) == fixed | after
 
 # -- a function memoized by useCallback -------------------------------------
 
@@ -103,15 +113,10 @@ def test_the_functions_of_a_hook_destructured_from_its_call(tmp_path: Path) -> N
         (show, 10, "missing", None, None),
         (show, 11, "t", None, "external"),
     }
-    assert call_rows(exported(repo)) == fixed | {
-        (show, 7, "getFullDate", f"{hook}:function:useDate.getFullDate", "import"),
-        (show, 8, "getRelative", f"{hook}:function:useDate.getRelative", "import"),
-    }
+    fixed.add((show, 7, "getFullDate", f"{hook}:function:useDate.getFullDate", "import"))
     edited = USE_DATE.replace("function getRelative(d: string) {", "function relative(d: string) {")
-    assert edited_calls(repo, tmp_path, {hook: edited}) == fixed | {
-        (show, 7, "getFullDate", f"{hook}:function:useDate.getFullDate", "import"),
-        (show, 8, "getRelative", None, None),
-    }
+    before = {(show, 8, "getRelative", f"{hook}:function:useDate.getRelative", "import")}
+    _before_and_after(repo, tmp_path, fixed, before, {hook: edited}, {(show, 8, "getRelative", None, None)})
 
 
 # -- a parameter destructured from a type of the file -----------------------
@@ -155,11 +160,10 @@ def test_a_parameter_destructured_from_a_type_of_the_file(tmp_path: Path) -> Non
         (handlers, 15, "getIsCellSelected", None, None),
         (handlers, 20, "call", None, None),
     }
-    assert call_rows(exported(repo)) == fixed | {(handlers, 19, "getIsCellSelected", selected, "import")}
     edited = HANDLERS.replace("  grid: Matrix<number>\n", "  grid: Other\n")
-    assert edited_calls(repo, tmp_path, {handlers: edited}) == fixed | {
-        (handlers, 19, "getIsCellSelected", other, "import"),
-    }
+    before = {(handlers, 19, "getIsCellSelected", selected, "import")}
+    after = {(handlers, 19, "getIsCellSelected", other, "import")}
+    _before_and_after(repo, tmp_path, fixed, before, {handlers: edited}, after)
 
 
 # -- the functions of an object a factory returns ---------------------------
@@ -208,14 +212,9 @@ def test_the_functions_of_an_object_a_factory_returns(tmp_path: Path) -> None:
         (use, 7, "value", None, None),
         (use, 8, "makeHelper", made, "import"),
     }
-    assert call_rows(exported(repo)) == fixed | {
-        (use, 5, "column", f"{helper}:method:makeHelper.column", "import"),
-        (use, 6, "row", f"{helper}:method:makeHelper.row", "import"),
-        (use, 8, "row", f"{helper}:method:makeHelper.row", "import"),
-    }
+    fixed.add((use, 5, "column", f"{helper}:method:makeHelper.column", "import"))
+    row = f"{helper}:method:makeHelper.row"
     edited = HELPER.replace("    row(n: number) {\n", "    cell(n: number) {\n")
-    assert edited_calls(repo, tmp_path, {helper: edited}) == fixed | {
-        (use, 5, "column", f"{helper}:method:makeHelper.column", "import"),
-        (use, 6, "row", None, None),
-        (use, 8, "row", None, None),
-    }
+    before = {(use, 6, "row", row, "import"), (use, 8, "row", row, "import")}
+    after = {(use, 6, "row", None, None), (use, 8, "row", None, None)}
+    _before_and_after(repo, tmp_path, fixed, before, {helper: edited}, after)
