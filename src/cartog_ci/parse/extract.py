@@ -606,15 +606,20 @@ def _variable(
     return False
 
 
-def _aliased(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, name: str) -> str | None:
+def _aliased(
+    held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, name: str, chains: bool
+) -> str | None:
     """``f()`` where the nearest scope binding ``f`` assigned it once, from
-    another name (``f = self.handler``, ``f = helpers.run``): that name."""
+    another name (``f = self.handler``, ``f = helpers.run``): that name;
+    with ``chains`` (JS/TS), also a member of a call's value
+    (``const { format } = useDate()``: ``useDate().format``)."""
+    shape = _ALIASED if chains else _DOTTED
     scope = owner
     while True:
         values = held.get((scope, name))
         if values is not None:
             value = next(iter(values))
-            if len(values) == 1 and value.startswith("<") and _ALIASED.fullmatch(value[1:-1]):
+            if len(values) == 1 and value.startswith("<") and shape.fullmatch(value[1:-1]):
                 return value[1:-1]
             return None
         if scope < 0:
@@ -837,7 +842,7 @@ def extract_rows(
         if held and qualifier is not None and (kind == _CALLS or kind == VALUE):
             qualifier = _held_through(held, defs, types, owner, qualifier, spec.self_names) or qualifier
         elif held and kind == _CALLS:
-            aliased = _aliased(held, defs, owner, name)
+            aliased = _aliased(held, defs, owner, name, spec.call_chains)
             if aliased is not None:  # `f = helpers.run` … `f()`: a call of helpers.run
                 qualifier, name = split_reference(aliased)
         if owner_type:  # the type it belongs to, when this file defines it
