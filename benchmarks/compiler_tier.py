@@ -4,6 +4,7 @@ tiers alone and with the compiler tier, and the time the tier adds.
 
     .venv/bin/python benchmarks/compiler_tier.py --corpus zod      # TypeScript language service
     .venv/bin/python benchmarks/compiler_tier.py --corpus scrapy   # jedi
+    .venv/bin/python benchmarks/compiler_tier.py --corpus trpc --corpus medusa --no-report
     .venv/bin/python benchmarks/compiler_tier.py --corpus zod --cartog-src /work/wt-x/src
 
 The sites: every call site the oracle resolves with confidence to a
@@ -16,15 +17,18 @@ target at once, with a budget large enough to finish — finds the site for
 that target (``CompilerTier.findings``). The tier's own mistakes: sites it
 gives a target that the oracle gives another (wrong) or none.
 
-zod 4.1.12 from npm (its ``src/``), with a ``tsconfig.json`` written
-beside it (``include: ["src"]``, bundler resolution: the tarball has
-none) and ``node_modules/typescript`` linked to oracle_ts.py's
-typescript@5.9.3. Scrapy 2.11.0 from PyPI, jedi 0.20.1 (the interpreter
+zod 4.1.12, @trpc/server 11.25.2 and @medusajs/dashboard 2.21.2 from npm
+(their ``src/``; benchmarks/oracle_ts.py's corpora), each with a
+``tsconfig.json`` written beside it (``include: ["src"]``, bundler
+resolution, plus the compiler options oracle_ts.py writes for trpc and
+medusa: medusa's JSX; the tarballs have none) and
+``node_modules/typescript`` linked to oracle_ts.py's typescript@5.9.3. Scrapy 2.11.0 from PyPI, jedi 0.20.1 (the interpreter
 running this script must have it, as oracle_python.py's).
 
 Time: the tier's ``findings`` for the whole corpus (cold cache, then warm),
 and ``cartog-ci report --base main --no-related`` of the corpus' upgrade
-pair (benchmarks/report.py: zod 4.1.0 → 4.1.12, Scrapy 2.11.0 → 2.11.2)
+pair (benchmarks/report.py: zod 4.1.0 → 4.1.12, Scrapy 2.11.0 → 2.11.2;
+trpc and medusa have none: their recall only)
 with the tier off (``compiler_budget = 0``), on with an empty cache, and
 on with a warm cache, each after an index run, interleaved ``--repeat``
 times; the median wall of each.
@@ -75,10 +79,12 @@ def _git_repo(path: Path) -> None:
     subprocess.run([*git, "commit", "-qm", "corpus"], check=True)
 
 
-def _with_typescript(repo: Path) -> None:
+def _with_typescript(repo: Path, written: tuple[tuple[str, object], ...] = ()) -> None:
+    """``tsconfig.json`` (TSCONFIG's options, then ``written``'s) and ``node_modules/typescript``."""
     import oracle_ts
 
-    (repo / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2))
+    config = {**TSCONFIG, "compilerOptions": {**TSCONFIG["compilerOptions"], **dict(written)}}
+    (repo / "tsconfig.json").write_text(json.dumps(config, indent=2))
     (repo / "node_modules").mkdir(exist_ok=True)
     link = repo / "node_modules" / "typescript"
     if not link.exists():
@@ -93,12 +99,18 @@ def _built(corpus: corpora.Corpus | corpora.NpmCorpus) -> Path:
     return corpora.ensure_npm(corpus) if isinstance(corpus, corpora.NpmCorpus) else corpora.ensure(corpus)
 
 
-def prepare_zod(work: Path) -> Path:
-    npm = _built(corpora.NpmCorpus("zod", "zod", "4.1.12"))
-    repo = work / "zod"
+def prepare_npm(work: Path, name: str) -> Path:
+    """An npm corpus of oracle_ts.py: its ``src/`` and package.json, with
+    TypeScript. zod keeps TSCONFIG alone (its figures since 55271f4); trpc
+    and medusa add the options oracle_ts.py writes for them."""
+    import oracle_ts
+
+    corpus = oracle_ts.CORPORA[name]
+    npm = _built(corpus.npm)
+    repo = work / name
     shutil.copytree(npm / "src", repo / "src")
     shutil.copy(npm / "package.json", repo / "package.json")
-    _with_typescript(repo)
+    _with_typescript(repo, () if name == "zod" else corpus.written)
     _git_repo(repo)
     return repo
 
@@ -124,7 +136,7 @@ def ts_sites(repo: Path, export: dict[str, object]) -> list[OracleSite]:
     import oracle_ts
     from oracle_ts_match import classify, pair
 
-    corpus = oracle_ts.TsCorpus(corpora.NpmCorpus("zod", "zod", "4.1.12"), "library")
+    corpus = oracle_ts.TsCorpus(corpora.NpmCorpus(repo.name, repo.name, "-"), "library")  # the tsconfig beside it
     files, oracle, _, _ = oracle_ts.run_oracle(repo, corpus)
     calls = [e for e in oracle_ts.our_calls(export) if e.file in files]
     pairs, _ = pair(calls, (s for s in oracle if s.file.endswith(oracle_ts.EXTENSIONS)))
@@ -238,7 +250,8 @@ def _tier_line(stdout: str) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", choices=("zod", "scrapy"), required=True)
+    parser.add_argument("--corpus", action="append", choices=(*TS_CORPORA, "scrapy"), required=True,
+                        help="repeatable")
     parser.add_argument("--cartog-src", type=Path, default=HERE.parent / "src")
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--jobs", type=int, default=2)
@@ -251,35 +264,43 @@ def main() -> int:
     src = args.cartog_src.resolve()
     sys.path.insert(0, str(src))
     env = {**cli_env(), "PYTHONPATH": str(src)}
-    ts = args.corpus == "zod"
-    with tempfile.TemporaryDirectory(prefix="cartog-tier-") as tmp:
-        work = Path(tmp)
-        if not args.no_recall:
-            recall(args, work, env, ts)
-        if not args.no_report:
-            pair_name = "zod-4.1.0-to-4.1.12" if ts else "scrapy-2.11.0-to-2.11.2"
-            times = report_times(corpora.CORPORA_DIR / pair_name, work, env, args.python, args.repeat, ts)
-            print(f"report of {pair_name} (median of {args.repeat}), wall: tier off {ms(times['off'])}, "
-                  f"cold cache {ms(times['cold'])}, warm cache {ms(times['warm'])}; CPU: tier off "
-                  f"{ms(times['off cpu'])}, cold {ms(times['cold cpu'])}, warm {ms(times['warm cpu'])}")  # fmt: skip
-            print(f"  cold: {times['cold: tier']}\n  warm: {times['warm: tier']}")
+    for name in args.corpus:
+        with tempfile.TemporaryDirectory(prefix="cartog-tier-") as tmp:
+            one_corpus(args, name, Path(tmp), env)
     print(f"1-min load average {load_average()}")
     return 0
 
 
-def recall(args: argparse.Namespace, work: Path, env: dict[str, str], ts: bool) -> None:
+TS_CORPORA = ("zod", "trpc", "medusa")
+REPORT_PAIRS = {"zod": "zod-4.1.0-to-4.1.12", "scrapy": "scrapy-2.11.0-to-2.11.2"}
+
+
+def one_corpus(args: argparse.Namespace, name: str, work: Path, env: dict[str, str]) -> None:
+    ts = name in TS_CORPORA
+    if not args.no_recall:
+        recall(args, name, work, env, ts)
+    pair_name = REPORT_PAIRS.get(name)
+    if not args.no_report and pair_name:
+        times = report_times(corpora.CORPORA_DIR / pair_name, work, env, args.python, args.repeat, ts)
+        print(f"report of {pair_name} (median of {args.repeat}), wall: tier off {ms(times['off'])}, "
+              f"cold cache {ms(times['cold'])}, warm cache {ms(times['warm'])}; CPU: tier off "
+              f"{ms(times['off cpu'])}, cold {ms(times['cold cpu'])}, warm {ms(times['warm cpu'])}")  # fmt: skip
+        print(f"  cold: {times['cold: tier']}\n  warm: {times['warm: tier']}")
+
+
+def recall(args: argparse.Namespace, name: str, work: Path, env: dict[str, str], ts: bool) -> None:
     """Recall of the oracle's sites with and without the tier; the tier's own wall, cold and warm."""
-    repo = prepare_zod(work) if ts else prepare_scrapy(work)
+    repo = prepare_npm(work, name) if ts else prepare_scrapy(work)
     db = work / "index.db"
-    print(f"{args.corpus}: index + oracle ...", file=sys.stderr)
+    print(f"{name}: index + oracle ...", file=sys.stderr)
     export = index(repo, db, env, args.python)
     sites = ts_sites(repo, export) if ts else py_sites(repo, export, args.jobs)
     every = {s.key: s.target for s in sites}
-    print(f"{args.corpus}: the tier, cold then warm ...", file=sys.stderr)
+    print(f"{name}: the tier, cold then warm ...", file=sys.stderr)
     by_site, run, cold = with_tier(repo, db, sites, args.budget)
     _, _, warm = with_tier(repo, db, sites, args.budget)
     f = figures(sites, by_site, every)
-    rows = [[args.corpus, f"{f['sites']:,}", f"{f['structural']:,}", pct(f["structural"], f["sites"]),
+    rows = [[name, f"{f['sites']:,}", f"{f['structural']:,}", pct(f["structural"], f["sites"]),
              f"{f['with_tier']:,}", pct(f["with_tier"], f["sites"]), f"{f['tier_wrong']:,}",
              ms(cold), ms(warm)]]  # fmt: skip
     print(table(["corpus", "oracle sites", "structural", "recall", "with tier", "recall", "tier wrong",
@@ -291,7 +312,8 @@ def recall(args: argparse.Namespace, work: Path, env: dict[str, str], ts: bool) 
     print("misses left, by cartog-ci's edge there:", Counter(s.ours for s in left).most_common())
     print("misses left, by called name:", Counter(s.key[2] for s in left).most_common(12))
     if args.out:
-        args.out.write_text(json.dumps([s.__dict__ for s in left], indent=1))
+        out = args.out if len(args.corpus) == 1 else args.out.with_name(f"{args.out.stem}-{name}{args.out.suffix}")
+        out.write_text(json.dumps([s.__dict__ for s in left], indent=1))
 
 
 def pct(part: int, whole: int) -> str:

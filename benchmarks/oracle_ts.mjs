@@ -207,7 +207,7 @@ function declarationAt(def) {
 // {decl, name, kind, nameNode} when the declaration is a callable target,
 // else {why}. An anonymous default export (`export default () => {}`) is
 // named "default" with kind "DefaultExport": cartog-ci takes the module
-// itself for it (src/cartog_ci/languages/ecmascript.py, _js_default).
+// itself for it (src/cartog_ci/languages/esimports.py, _js_default).
 function callable(decl) {
   if (!decl) return { why: 'no declaration node' };
   if (ts.isConstructorDeclaration(decl)) return callable(decl.parent); // a class and its constructor are one target

@@ -11,34 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.testing.fixtures import assert_as_cold, commit, exported, index, init_repo, write
-
-Call = tuple[str, int, str, str | None, str | None]
-
-
-def _calls(graph: dict[str, object]) -> set[Call]:
-    edges = graph["edges"]
-    assert isinstance(edges, list)
-    return {
-        (e["file"], e["line"], e["target_name"], e["target_id"], e["resolution"]) for e in edges if e["kind"] == "calls"
-    }
-
-
-def _indexed(tmp_path: Path, files: dict[str, str]) -> Path:
-    repo = init_repo(tmp_path / "repo")
-    write(repo, files)
-    commit(repo, "initial")
-    index(repo)
-    return repo
-
-
-def _edited(repo: Path, tmp_path: Path, files: dict[str, str]) -> set[Call]:
-    """The calls after ``files`` are written and indexed incrementally; the
-    index equals a cold build of the same tree."""
-    write(repo, files)
-    index(repo)
-    assert_as_cold(repo, tmp_path)
-    return _calls(exported(repo))
+from tests.testing.exact_sets import call_rows as _calls
+from tests.testing.exact_sets import edited_calls as _edited
+from tests.testing.exact_sets import indexed_files as _indexed
+from tests.testing.fixtures import exported
 
 
 # -- an interface and a const of one name ----------------------------------
@@ -361,3 +337,49 @@ def test_members_of_a_typescript_namespace(tmp_path: Path) -> None:
         ("src/use.ts", 5, "joinValues", None, None),
         ("src/use.ts", 6, "missing", None, None),
     }
+
+
+# -- an object of functions a function keeps (trpc's stream controller) ----
+
+STREAM = (
+    "export function createStreamController() {\n"  # 1
+    "  const options = { depth: 1 }\n"  # 2: data only, no symbol
+    "  const controller = {\n"  # 3
+    "    enqueue: (v: number) => v,\n"  # 4
+    "    close: () => {\n"  # 5
+    "      clear()\n"  # 6
+    "    },\n"
+    "    closed: false,\n"
+    "    resource() {\n"  # 9
+    "      controller.close()\n"  # 10
+    "      return controller.closed\n"
+    "    },\n"
+    "  }\n"
+    "  function clear() {}\n"  # 14
+    "  controller.enqueue(options.depth)\n"  # 15
+    "  controller.open()\n"  # 16: no such member
+    "  close()\n"  # 17: a member is no name in scope
+    "  return controller\n"
+    "}\n"
+    "\n"
+    "const api = { get: () => 1 }\n"  # 21
+    "export function top() {\n"
+    "  api.get()\n"  # 23
+    "}\n"
+)
+
+
+def test_an_object_of_functions_a_function_keeps(tmp_path: Path) -> None:
+    stream = "src/stream.ts"
+    repo = _indexed(tmp_path, {stream: STREAM})
+    controller = f"{stream}:function:createStreamController.controller"
+    fixed = {
+        (stream, 6, "clear", f"{stream}:function:createStreamController.clear", "same_file"),
+        (stream, 15, "enqueue", f"{controller}.enqueue", "same_file"),
+        (stream, 16, "open", None, None),
+        (stream, 17, "close", None, None),
+        (stream, 23, "get", f"{stream}:function:api.get", "same_file"),
+    }
+    assert _calls(exported(repo)) == fixed | {(stream, 10, "close", f"{controller}.close", "same_file")}
+    edited = STREAM.replace("    close: () => {\n", "    shut: () => {\n")
+    assert _edited(repo, tmp_path, {stream: edited}) == fixed | {(stream, 10, "close", None, None)}

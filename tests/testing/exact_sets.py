@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from cartog_ci.domain import Symbol
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import commit, exported, index, init_repo, make_repo, write
+from tests.testing.fixtures import assert_as_cold, commit, exported, index, init_repo, make_repo, write
 
 # (file, kind, qualified_name, start_line)
 SymbolRow = tuple[str, str, str, int]
@@ -109,3 +109,33 @@ def edges_named(graph: dict[str, object], name: str, kind: str = "calls") -> set
         for e in _rows(graph, "edges")
         if e["target_name"] == name and e["kind"] == kind
     }
+
+
+# (file, line, target_name, target_id, resolution) of a calls edge
+Call = tuple[str, int, str, str | None, str | None]
+
+
+def call_rows(graph: dict[str, object]) -> set[Call]:
+    return {
+        (e["file"], e["line"], e["target_name"], e["target_id"], e["resolution"])
+        for e in _rows(graph, "edges")
+        if e["kind"] == "calls"
+    }
+
+
+def indexed_files(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A repository holding ``files``, committed and indexed."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, files)
+    commit(repo, "initial")
+    index(repo)
+    return repo
+
+
+def edited_calls(repo: Path, tmp_path: Path, files: dict[str, str]) -> set[Call]:
+    """The calls after ``files`` are written and indexed incrementally; the
+    index equals a cold build of the same tree."""
+    write(repo, files)
+    index(repo)
+    assert_as_cold(repo, tmp_path)
+    return call_rows(exported(repo))

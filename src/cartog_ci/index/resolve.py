@@ -974,6 +974,9 @@ class Resolver:
             if owner is not None and self.t.by_id[owner].kind in TYPE_KINDS:
                 member = self._method_in_hierarchy(owner, name)
                 return (member, tier) if member else (None, None)
+            returned = self._returned_function(owner, name) if owner is not None else None
+            if returned is not None:
+                return returned, tier
             if tier == EXTERNAL or self._unknown_type(source, ctor.group(1)):
                 return None, tier
             return self._guess_method(source, name)
@@ -1044,6 +1047,10 @@ class Resolver:
             if owner is not None and self.t.by_id[owner].kind == "namespace":
                 member = self._member(owner, name)  # Rust `helpers::shout()`, inline mod
                 return (member, tier) if member else (None, None)
+            if owner is not None and tier == "same_file" and self.t.by_id[owner].kind == "constant":
+                member = self._member(owner, name)  # JS/TS `const api = { get() {} }` … `api.get()`
+                if member is not None:
+                    return member, tier
             if tier == EXTERNAL:
                 return None, EXTERNAL
         if _has_paths(source):
@@ -1219,6 +1226,16 @@ class Resolver:
         if outside:
             return None, EXTERNAL  # `c.Flags()` gives a `*pflag.FlagSet`: its methods are the library's
         return (returned, tier) if returned is not None else (found, tier)
+
+    def _returned_function(self, function: str, name: str) -> str | None:
+        """JS/TS `const { format } = useDate()` … `format()`: the function
+        ``name`` nested in the called one (a hook returns `{ format }`)."""
+        called = self.t.by_id[function]
+        if called.kind not in CALLABLE_KINDS or _scope(called).family != "ecmascript":
+            return None
+        hits = self.t.children.get(function, {}).get(name)
+        found = self._effective(hits) if hits else None
+        return found if found is not None and self.t.by_id[found].kind in CALLABLE_KINDS else None
 
     def _chain_type(self, source: Symbol, chain: str) -> tuple[str | None, str | None]:
         """The project type a chain of calls gives (`z.string().min()`): the

@@ -26,6 +26,8 @@ from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import Syntax, plain_type
 
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
+# what a called name may hold from another: `helpers.run`, `useDate().format`
+_ALIASED = re.compile(r"[\w$]+(?:\.[\w$]+)*(?:\(\)\.[\w$]+)?")
 _LAST_IDENT = re.compile(r"([\w$]+)\W*$")
 _WS = re.compile(r"\s+")
 _ASCII_WS = b" \t\n\r\x0b\x0c"  # what a bytes pattern's \s matches
@@ -525,6 +527,11 @@ def _bound_value(captures: dict[str, list[ts.Node]]) -> str | None:
         return f"{named}()" if named else None
     if captures.get("bind.from"):
         return "=" + _WS.sub("", _text(captures["bind.from"][0])).replace("::", ".")
+    if captures.get("bind.typed"):  # `({ a }: Props)`: the member `a` of the type `Props`
+        named = plain_type(_text(captures["bind.typed"][0]))
+        return f"={named}.{_text(captures['bind.name'][0])}" if named else None
+    if captures.get("bind.call"):  # `const { a } = f()`: the member `a` of what `f()` gives
+        return f"={_WS.sub('', _text(captures['bind.call'][0]))}().{_text(captures['bind.name'][0])}"
     other = captures.get("bind.other")
     if other and other[0].type not in _SPECIFIC_VALUES:
         return "<?>"  # rebound to something this query does not follow
@@ -622,15 +629,20 @@ def _variable(
     return False
 
 
-def _aliased(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, name: str) -> str | None:
+def _aliased(
+    held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, name: str, chains: bool
+) -> str | None:
     """``f()`` where the nearest scope binding ``f`` assigned it once, from
-    another name (``f = self.handler``, ``f = helpers.run``): that name."""
+    another name (``f = self.handler``, ``f = helpers.run``): that name;
+    with ``chains`` (JS/TS), also a member of a call's value
+    (``const { format } = useDate()``: ``useDate().format``)."""
+    shape = _ALIASED if chains else _DOTTED
     scope = owner
     while True:
         values = held.get((scope, name))
         if values is not None:
             value = next(iter(values))
-            if len(values) == 1 and value.startswith("<") and _DOTTED.fullmatch(value[1:-1]):
+            if len(values) == 1 and value.startswith("<") and shape.fullmatch(value[1:-1]):
                 return value[1:-1]
             return None
         if scope < 0:
@@ -874,7 +886,7 @@ def extract_rows(
         if held and qualifier is not None and (kind == _CALLS or kind == VALUE):
             qualifier = _held_through(held, defs, types, owner, qualifier, spec.self_names) or qualifier
         elif held and kind == _CALLS:
-            aliased = _aliased(held, defs, owner, name)
+            aliased = _aliased(held, defs, owner, name, spec.call_chains)
             if aliased is not None:  # `f = helpers.run` … `f()`: a call of helpers.run
                 qualifier, name = split_reference(aliased)
         if owner_type:  # the type it belongs to, when this file defines it

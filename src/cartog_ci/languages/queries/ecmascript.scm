@@ -41,6 +41,22 @@
       value: (call_expression function: (identifier) @_callee))) @definition.constant)
   (#not-eq? @_callee "require"))
 
+; `const onSave = useCallback((v) => {...}, [deps])` in a component (React):
+; the name holds the function the hook memoizes, called by that name.
+((lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (call_expression
+      function: (identifier) @_hook
+      arguments: (arguments . [(arrow_function) (function_expression)])))) @definition.function
+  (#eq? @_hook "useCallback"))
+
+; `const { getFullDate } = useDate()` (a hook's object of functions): the
+; name holds that member of what the call gives.
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @bind.name)
+  value: (call_expression function: [(identifier) (member_expression)] @bind.call)) @bind
+
 ; Methods of an object literal bound at module level (`export const Api = {
 ; create: () => ..., get() {...} }`): `Api.create()` reaches them.
 (program
@@ -49,6 +65,22 @@
 (program
   [(lexical_declaration (variable_declarator value: (object (method_definition name: (property_identifier) @name) @definition.function)))
    (export_statement (lexical_declaration (variable_declarator value: (object (method_definition name: (property_identifier) @name) @definition.function))))])
+
+; Functions of an object literal a function returns (`return { column: (c)
+; => ..., row() {...} }`, a factory or a hook): `helper.column()` with `const
+; helper = makeHelper()` reaches them (index/resolve.py, _returned_function).
+(return_statement (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method))
+(return_statement (object (method_definition name: (property_identifier) @name) @definition.method))
+
+; A function's own object of functions (`const controller = { close: () =>
+; ..., open() {} }` in a function): a constant holding them, as at module
+; level, so that `controller.close()` reaches them.
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: (object [(pair value: [(arrow_function) (function_expression)]) (method_definition)]))) @definition.constant
+(lexical_declaration (variable_declarator value: (object (pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function)))
+(lexical_declaration (variable_declarator value: (object (method_definition name: (property_identifier) @name) @definition.function)))
 
 ; `f!()` (TypeScript's non-null assertion) and `(0, f)()` (compiled imports)
 ; call `f`.

@@ -186,4 +186,16 @@
   name: (identifier) @bind.name
   value: (call_expression function: [(identifier) (member_expression)] @bind.ctor)) @bind
 (variable_declarator name: (identifier) @bind.name value: (_) @bind.other) @bind
+; A parameter destructured from a type of the file (`({ matrix }: Options<T>)`
+; with `type Options<T> = { matrix: Matrix<T> }`): the names hold what the
+; type's members are declared as, read by the members' own bindings.
+(interface_declaration
+  body: (interface_body
+    (property_signature name: (property_identifier) @bind.name @bind.member type: (type_annotation [(type_identifier) (generic_type)] @bind.type)) @bind))
+(type_alias_declaration
+  value: (object_type
+    (property_signature name: (property_identifier) @bind.name @bind.member type: (type_annotation [(type_identifier) (generic_type)] @bind.type)) @bind))
+(required_parameter
+  pattern: (object_pattern (shorthand_property_identifier_pattern) @bind.name)
+  type: (type_annotation [(type_identifier) (generic_type)] @bind.typed)) @bind
 (call_expression function: (non_null_expression [(identifier) (member_expression)] @name)) @reference.call

@@ -1,0 +1,220 @@
+"""What a name holds in a React application's TypeScript (issue 29, the
+shapes @medusajs/dashboard misses against the TypeScript language service):
+a function memoized by `useCallback`. Each: the exact set of call edges,
+negatives included, then an edit of the file the answer depends on, indexed
+incrementally, equal to a cold build."""
+
+from __future__ import annotations
+
+from collections.abc import Set
+from pathlib import Path
+
+from tests.testing.exact_sets import Call, call_rows, edited_calls, indexed_files
+from tests.testing.fixtures import exported
+
+
+def _before_and_after(
+    repo: Path, tmp_path: Path, fixed: Set[Call], before: Set[Call], edit: dict[str, str], after: Set[Call]
+) -> None:
+    """The calls are ``fixed | before``; once ``edit`` is written and indexed
+    incrementally (equal to a cold build), ``fixed | after``."""
+    assert call_rows(exported(repo)) == fixed | before
+    assert edited_calls(repo, tmp_path, edit) == fixed | after
+
+# -- a function memoized by useCallback -------------------------------------
+
+CELL = (
+    'import { useCallback, useMemo } from "react"\n'  # 1
+    "\n"
+    "export const Cell = ({ value }: { value: string }) => {\n"  # 3
+    "  const formatter = useCallback((v?: string) => {\n"  # 4
+    "    return v\n"
+    "  }, [])\n"
+    "  const adjust = useCallback(function () {\n"  # 7
+    "    return 1\n"
+    "  }, [])\n"
+    "  const memo = useMemo(() => value, [value])\n"  # 10: the value, not a function
+    "  const handler = useCallback(formatter, [])\n"  # 11: no function written here
+    "  formatter(value)\n"  # 12
+    "  adjust()\n"  # 13
+    "  memo()\n"  # 14
+    "  handler()\n"  # 15
+    "  return null\n"
+    "}\n"
+)
+
+
+def test_a_function_memoized_by_use_callback_is_called_by_its_name(tmp_path: Path) -> None:
+    repo = indexed_files(tmp_path, {"src/cell.tsx": CELL})
+    cell = "src/cell.tsx"
+    external = {
+        (cell, 4, "useCallback", None, "external"),
+        (cell, 7, "useCallback", None, "external"),
+        (cell, 10, "useMemo", None, "external"),
+        (cell, 11, "useCallback", None, "external"),
+    }
+    assert call_rows(exported(repo)) == external | {
+        (cell, 12, "formatter", f"{cell}:function:Cell.formatter", "same_file"),
+        (cell, 13, "adjust", f"{cell}:function:Cell.adjust", "same_file"),
+        (cell, 14, "memo", None, None),
+        (cell, 15, "handler", None, None),
+    }
+    edited = CELL.replace("const adjust = useCallback(function () {", "const adjust = useMemo(function () {")
+    assert edited_calls(repo, tmp_path, {cell: edited}) == (external - {(cell, 7, "useCallback", None, "external")}) | {
+        (cell, 7, "useMemo", None, "external"),
+        (cell, 12, "formatter", f"{cell}:function:Cell.formatter", "same_file"),
+        (cell, 13, "adjust", None, None),
+        (cell, 14, "memo", None, None),
+        (cell, 15, "handler", None, None),
+    }
+
+
+# -- the functions of a hook, destructured from its call --------------------
+
+USE_DATE = (
+    'import { format } from "date-fns"\n'  # 1
+    "\n"
+    "export const useDate = () => {\n"  # 3
+    "  const getFullDate = ({ date }: { date: string }) => {\n"  # 4
+    "    return format(date)\n"  # 5
+    "  }\n"
+    "  function getRelative(d: string) {\n"  # 7
+    "    return d\n"
+    "  }\n"
+    '  const locale = "en"\n'
+    "  return { getFullDate, getRelative, locale }\n"
+    "}\n"
+)
+SHOW = (
+    'import { useTranslation } from "react-i18next"\n'  # 1
+    'import { useDate } from "./hooks/use-date"\n'  # 2
+    "\n"
+    "export const Show = () => {\n"  # 4
+    "  const { getFullDate, getRelative, locale, missing } = useDate()\n"  # 5
+    "  const { t } = useTranslation()\n"  # 6
+    '  getFullDate({ date: "x" })\n'  # 7
+    '  getRelative("y")\n'  # 8
+    "  locale()\n"  # 9: a value, no function
+    "  missing()\n"  # 10: the hook defines none
+    '  t("a")\n'  # 11: a library hook's
+    "  return null\n"
+    "}\n"
+)
+
+
+def test_the_functions_of_a_hook_destructured_from_its_call(tmp_path: Path) -> None:
+    hook, show = "src/hooks/use-date.tsx", "src/show.tsx"
+    repo = indexed_files(tmp_path, {hook: USE_DATE, show: SHOW})
+    fixed = {
+        (hook, 5, "format", None, "external"),
+        (show, 5, "useDate", f"{hook}:function:useDate", "import"),
+        (show, 6, "useTranslation", None, "external"),
+        (show, 9, "locale", None, None),
+        (show, 10, "missing", None, None),
+        (show, 11, "t", None, "external"),
+    }
+    fixed.add((show, 7, "getFullDate", f"{hook}:function:useDate.getFullDate", "import"))
+    edited = USE_DATE.replace("function getRelative(d: string) {", "function relative(d: string) {")
+    before = {(show, 8, "getRelative", f"{hook}:function:useDate.getRelative", "import")}
+    _before_and_after(repo, tmp_path, fixed, before, {hook: edited}, {(show, 8, "getRelative", None, None)})
+
+
+# -- a parameter destructured from a type of the file -----------------------
+
+MATRIX = (
+    "export class Matrix<T> {\n  getIsCellSelected(a: T): boolean {\n    return !!a\n  }\n}\n"
+    "export class Other {\n  getIsCellSelected(a: number): boolean {\n    return !a\n  }\n}\n"
+)
+HANDLERS = (
+    'import { Matrix, Other } from "./matrix"\n'  # 1
+    "\n"
+    "type Options<T> = {\n"  # 3
+    "  matrix: Matrix<T>\n"
+    "  execute: (n: number) => void\n"
+    "}\n"
+    "\n"
+    "interface Props {\n"  # 8
+    "  grid: Matrix<number>\n"
+    "}\n"
+    "\n"
+    "export const useHandlers = <T,>({ matrix, execute, other }: Options<T>) => {\n"  # 12
+    "  matrix.getIsCellSelected(1 as T)\n"  # 13
+    "  execute(1)\n"  # 14: a function type, no project function
+    "  other.getIsCellSelected(3)\n"  # 15: Options declares none; two methods of the name
+    "}\n"
+    "\n"
+    "export function Grid({ grid }: Props) {\n"  # 18
+    "  grid.getIsCellSelected(1)\n"  # 19
+    "  grid.getIsCellSelected.call(null, 2)\n"  # 20: a property of the method
+    "}\n"
+)
+
+
+def test_a_parameter_destructured_from_a_type_of_the_file(tmp_path: Path) -> None:
+    matrix, handlers = "src/matrix.ts", "src/handlers.tsx"
+    repo = indexed_files(tmp_path, {matrix: MATRIX, handlers: HANDLERS})
+    selected, other = f"{matrix}:method:Matrix.getIsCellSelected", f"{matrix}:method:Other.getIsCellSelected"
+    fixed = {
+        (handlers, 13, "getIsCellSelected", selected, "import"),
+        (handlers, 14, "execute", None, None),
+        (handlers, 15, "getIsCellSelected", None, None),
+        (handlers, 20, "call", None, None),
+    }
+    edited = HANDLERS.replace("  grid: Matrix<number>\n", "  grid: Other\n")
+    before = {(handlers, 19, "getIsCellSelected", selected, "import")}
+    after = {(handlers, 19, "getIsCellSelected", other, "import")}
+    _before_and_after(repo, tmp_path, fixed, before, {handlers: edited}, after)
+
+
+# -- the functions of an object a factory returns ---------------------------
+
+HELPER = (
+    "export function makeHelper() {\n"  # 1
+    "  const column = (n: number) => n\n"  # 2: a local, not what is returned
+    "  return {\n"
+    "    column: ({ id }: { id: string }) => {\n"  # 4
+    "      return id\n"
+    "    },\n"
+    "    row(n: number) {\n"  # 7
+    "      return n\n"
+    "    },\n"
+    "    value: 1,\n"
+    "  }\n"
+    "}\n"
+    "\n"
+    "export function other() {\n"  # 14
+    "  row(2)\n"  # 15: a member of a returned object is no name in scope
+    "  return { row() {\n"  # 16
+    "    return 3\n"
+    "  } }\n"
+    "}\n"
+)
+USE_HELPER = (
+    'import { makeHelper } from "./helper"\n'  # 1
+    "\n"
+    "export function build() {\n"  # 3
+    "  const helper = makeHelper()\n"  # 4
+    '  helper.column({ id: "a" })\n'  # 5
+    "  helper.row(1)\n"  # 6
+    "  helper.value()\n"  # 7: data
+    "  makeHelper().row(2)\n"  # 8
+    "}\n"
+)
+
+
+def test_the_functions_of_an_object_a_factory_returns(tmp_path: Path) -> None:
+    helper, use = "src/helper.ts", "src/use.ts"
+    repo = indexed_files(tmp_path, {helper: HELPER, use: USE_HELPER})
+    made = f"{helper}:function:makeHelper"
+    fixed = {
+        (helper, 15, "row", None, None),
+        (use, 4, "makeHelper", made, "import"),
+        (use, 7, "value", None, None),
+        (use, 8, "makeHelper", made, "import"),
+    }
+    fixed.add((use, 5, "column", f"{helper}:method:makeHelper.column", "import"))
+    row = f"{helper}:method:makeHelper.row"
+    edited = HELPER.replace("    row(n: number) {\n", "    cell(n: number) {\n")
+    before = {(use, 6, "row", row, "import"), (use, 8, "row", row, "import")}
+    after = {(use, 6, "row", None, None), (use, 8, "row", None, None)}
+    _before_and_after(repo, tmp_path, fixed, before, {helper: edited}, after)
