@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tests.testing.exact_sets import edges_named as _edges
 from tests.testing.exact_sets import graph_of as _graph
-from tests.testing.fixtures import commit, index, init_repo, write
+from tests.testing.fixtures import assert_as_cold, commit, index, init_repo, write
 
 
 def test_a_stdlib_module_is_never_a_project_file_of_the_same_name(tmp_path: Path) -> None:
@@ -394,3 +394,51 @@ def test_a_factory_gives_an_instance_of_the_class_it_is_called_on(tmp_path: Path
         (16, "q.py:method:Queue.pop", "unique"),  # `a.clone`: the one `clone` of the project
         (18, None, None),  # a function, no method of a class
     }
+
+
+_NAMESAKE = {
+    "tabulate/__init__.py": "def tabulate(rows):\n    return rows\n\n\ndef other():\n    return tabulate([])\n",
+    "test/test_member.py": "from tabulate import tabulate\n\n\ndef test_member():\n    tabulate([1])\n",
+    "test/test_module.py": (
+        "import tabulate\nimport tabulate as tabulate\n\n\ndef test_module():\n    tabulate.other()\n"
+    ),
+    "test/test_aliased.py": "from tabulate import tabulate as tab\n\n\ndef test_aliased():\n    tab([2])\n",
+}
+
+
+def test_from_a_module_a_member_named_like_it_is_the_member(tmp_path: Path) -> None:
+    """`from tabulate import tabulate` (tabulate, python-slugify, tqdm) binds
+    the package's function, not the package: an import edge names its own
+    module both ways, and only the alias tells them apart (languages/python.py
+    ``decode``). Aliased, `from m import m as t` still reads as `import m as
+    t` (the two write the same edge), a known gap."""
+    graph = _graph(tmp_path, _NAMESAKE)
+    function = "tabulate/__init__.py:function:tabulate"
+    assert _edges(graph, "tabulate") == {
+        ("tabulate/__init__.py:function:other", function, "same_file"),
+        ("test/test_member.py:function:test_member", function, "import"),
+    }
+    assert _edges(graph, "tabulate", "imports") == {
+        ("test/test_member.py:module:test.test_member", function, "import"),
+        ("test/test_module.py:module:test.test_module", "tabulate/__init__.py:module:tabulate", "import"),
+        ("test/test_aliased.py:module:test.test_aliased", "tabulate/__init__.py:module:tabulate", "import"),
+    }
+    assert _edges(graph, "other") == {
+        ("test/test_module.py:function:test_module", "tabulate/__init__.py:function:other", "import"),
+    }
+    assert _edges(graph, "tab") == {
+        ("test/test_aliased.py:function:test_aliased", "tabulate/__init__.py:module:tabulate", "import"),
+    }
+
+
+def test_a_module_import_becoming_a_member_import_is_resolved_again(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, _NAMESAKE)
+    commit(repo)
+    index(repo)
+    write(repo, {"test/test_module.py": "from tabulate import tabulate\n\n\ndef test_module():\n    tabulate([3])\n"})
+    index(repo)
+    assert_as_cold(repo, tmp_path)
+    write(repo, {"test/test_module.py": _NAMESAKE["test/test_module.py"]})
+    index(repo)
+    assert_as_cold(repo, tmp_path)

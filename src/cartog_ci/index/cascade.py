@@ -79,7 +79,8 @@ class _Change:
     def note(
         self, path: str, old: dict[str, Symbol], new: dict[str, Symbol], before: list[Edge], after: list[Edge]
     ) -> None:
-        self.keys |= symbol_keys(old, new) | binding_keys(path, before, after)
+        language = next((s.language for s in (*new.values(), *old.values()) if s.kind == "module"), "")
+        self.keys |= symbol_keys(old, new) | binding_keys(path, before, after, language)
         if path in self.noted:  # read again in the run (a consistent snapshot): ``old`` is this run's
             return
         self.noted.add(path)

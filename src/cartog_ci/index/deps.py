@@ -142,14 +142,16 @@ def symbol_keys(
     return out
 
 
-def binding_keys(path: str, old: Iterable[Edge], new: Iterable[Edge]) -> set[Key]:
+def binding_keys(path: str, old: Iterable[Edge], new: Iterable[Edge], language: str = "") -> set[Key]:
     """The keys a file's imports going from ``old`` to ``new`` change: the
     names it binds otherwise, its star imports, its lines importing a module
-    whole (index/resolve.py ``SymbolTable.add_import``)."""
+    whole (index/resolve.py ``SymbolTable.add_import``, which reads the
+    file's ``language``)."""
     from cartog_ci.index.resolve import SymbolTable
 
     before, after = SymbolTable(), SymbolTable()
     for table, edges in ((before, old), (after, new)):
+        table.language_of_file[path] = language
         for e in edges:
             if e.kind == "imports":
                 table.add_import(e)

@@ -56,6 +56,8 @@ _JS_INSTANCE = re.compile(r"(?:const|let|var)\s+[\w$]+\s*(?::\s*([\w$.]+)\s*)?=\
 class _Binding:
     module: str
     name: str
+    # a member of the module named like it (Python `from m import m`), not the module
+    member: bool = False
 
 
 _ABSENT = object()
@@ -386,6 +388,7 @@ class SymbolTable:
         edges and needs a small part of the table (docs/incremental.md).
         Only the modules (files, directories, languages) are read up front."""
         table = cls()
+        file_languages = table.language_of_file  # the plain dict, as read up front
         for file, module_id, language in source.modules():
             table.module_of_file[file] = module_id
             table.language_of_file[file] = language
@@ -432,6 +435,7 @@ class SymbolTable:
                 return
             imports_read.add(path)
             one = cls()
+            one.language_of_file[path] = file_languages.get(path, "")  # what add_import reads
             for e in source.import_edges_in_file(path):
                 one.add_import(e)
             dict.__setitem__(bindings, path, dict(one.bindings.get(path, {})))
@@ -486,7 +490,8 @@ class SymbolTable:
         if e.target_name == "*" and not e.alias:
             self.star_imports[e.file].append(module)
             return
-        if e.target_name == module:  # import a.b [as x]
+        member = _imports_member(self.language_of_file.get(e.file, ""), e)
+        if e.target_name == module and not member:  # import a.b [as x]
             if not e.alias:
                 self.line_modules[(e.file, e.line)].append(module)
             local = e.alias or module.split(".")[0]
@@ -496,7 +501,16 @@ class SymbolTable:
                 self.bindings[e.file][module] = _Binding(module, module)
             return
         local = e.alias or e.target_name
-        self.bindings[e.file][local] = _Binding(module, e.target_name)
+        self.bindings[e.file][local] = _Binding(module, e.target_name, member)
+
+
+def _imports_member(language: str, e: Edge) -> bool:
+    """Whether an import edge that names its own module imports a member
+    of it (Python `from m import m`, ``ScopeRules.member_import_repeats_alias``)."""
+    return (
+        e.target_name == e.qualifier == e.alias
+        and languages.scope_of(language).member_import_repeats_alias
+    )
 
 
 class Resolver:
@@ -856,7 +870,7 @@ class Resolver:
             # a module of the project that is not there (deleted, misspelt) is
             # no outside module: unresolved, so a report can call it broken
             return [] if self._owned(importer, binding.module) else None
-        if binding.name == binding.module or binding.name == "*":
+        if binding.name == binding.module and not binding.member or binding.name == "*":
             return [self.t.module_of_file[files[0]]]
         if "." in binding.name:  # a member: Java `import static a.Util.max` -> `Util.max`
             head, *members = binding.name.split(".")
@@ -876,7 +890,8 @@ class Resolver:
             if files:
                 return self.t.module_of_file[files[0]], "import"
             return None, None if self._owned(edge.file, module) else EXTERNAL
-        found = self._follow(edge.file, _Binding(module, edge.target_name), 0)
+        member = _imports_member(self.t.language_of_file.get(edge.file, ""), edge)
+        found = self._follow(edge.file, _Binding(module, edge.target_name, member), 0)
         if found is None:
             return None, EXTERNAL
         return (found[0], "import") if len(found) == 1 else (None, None)

@@ -213,6 +213,10 @@ class ScopeRules:
     # Python: a name imported from a package may be one of its modules
     # (`from pkg import sub`), also in a namespace package with no __init__.
     submodule_imports: bool = False
+    # Python: an import whose alias repeats its module and its name is `from
+    # m import m`, a member of m named like it (tabulate, slugify, tqdm), not
+    # `import m` (the decoder writes `import m as m` as `import m`).
+    member_import_repeats_alias: bool = False
     # Whether a name an import binds may be a module file of the project
     # (Python `from pkg import sub`, Rust `use crate::a::b`, Java `import
     # a.b.C`): a file appearing or changing then concerns the files importing

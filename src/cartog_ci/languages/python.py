@@ -60,7 +60,9 @@ def decode(node: ts.Node) -> list[ImportTriple]:
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
                 module = _text(child.child_by_field_name("name"))
-                out.append((module, module, _text(child.child_by_field_name("alias")) or None))
+                alias = _text(child.child_by_field_name("alias")) or None
+                # `import m as m` is `import m`: an alias repeating both is `from m import m`
+                out.append((module, module, None if alias == module else alias))
             else:
                 module = _text(child)
                 out.append((module, module, None))
@@ -73,7 +75,10 @@ def decode(node: ts.Node) -> list[ImportTriple]:
             name = _text(child.child_by_field_name("name"))
             out.append((module, name, _text(child.child_by_field_name("alias")) or None))
         else:
-            out.append((module, _text(child), None))
+            name = _text(child)
+            # `from m import m`: a member named like its module, told apart
+            # from `import m` by the alias (ScopeRules.member_import_repeats_alias)
+            out.append((module, name, name if name == module else None))
     return out
 
 
@@ -408,6 +413,7 @@ PYTHON = Python(
         returns_own_class=_RETURNS_OWN_CLASS,
         builtins=frozenset(dir(builtins)),
         submodule_imports=True,
+        member_import_repeats_alias=True,
         methods_declared_apart=False,
         nested_are_local=True,
     ),
