@@ -142,6 +142,17 @@ class GraphTables(Tables):
         )
         return [symbol_of(r) for r in rows]
 
+    def members_named(self, parent_id: str, name: str) -> list[Symbol]:
+        """The symbols directly under ``parent_id`` named ``name``, in
+        ``symbols_in_file`` order: a class's methods of one name, without
+        reading the rest of its file."""
+        rows = self.db.execute(
+            f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE parent_id = ? AND name = ? "
+            "ORDER BY kind != 'module', start_byte, end_byte DESC, id",
+            (parent_id, name),
+        )
+        return [symbol_of(r) for r in rows]
+
     def symbol(self, symbol_id: str) -> Symbol | None:
         row = self.db.execute(
             f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE id = ?", (symbol_id,)
