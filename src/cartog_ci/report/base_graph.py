@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Edge, Symbol
 from cartog_ci.domain.results import ChangeSet
-from cartog_ci.index.resolve import Resolver, resolved_bases
+from cartog_ci.index.resolve import Resolver, resolved_bases, resolver_on_demand
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -25,6 +25,16 @@ if TYPE_CHECKING:  # the interface, for type checkers only
 _COLUMNS = ("name", "qualified_name", "file")
 # The kinds a method declared away from its type sits under (Store.detached_method_candidates).
 _DETACHED_PARENTS = frozenset({"module", "namespace"})
+
+
+def base_resolver(store: Store, cs: ChangeSet) -> Resolver:
+    """A resolver over the graph as it was at the merge-base, for the files
+    the change touched (the rest of the graph is shared): it reads what it
+    looks up, never the whole graph."""
+    side = BaseSide(store, cs)
+    resolver = resolver_on_demand(side, root=cs.root)
+    resolver.set_hierarchy_on_demand(*side.hierarchy(resolver))
+    return resolver
 
 
 class BaseSide:

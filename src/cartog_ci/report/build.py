@@ -21,9 +21,9 @@ from cartog_ci.domain.results import (
     Risk,
     SymbolChange,
 )
-from cartog_ci.index.resolve import EXTERNAL, Resolver, resolver_on_demand
+from cartog_ci.index.resolve import EXTERNAL
 from cartog_ci.languages import is_test, test_plan
-from cartog_ci.report.base_graph import BaseSide
+from cartog_ci.report.base_graph import base_resolver
 from cartog_ci.report.callsites import check_call_sites
 from cartog_ci.report.coverage import apply_coverage, recorded_use
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
@@ -68,16 +68,6 @@ def is_unreached(item: ChangedSymbol) -> bool:
     )
 
 
-def _base_resolver(store: Store, cs: ChangeSet) -> Resolver:
-    """A resolver over the graph as it was at the merge-base, for the files
-    the change touched (the rest of the graph is shared): it reads what it
-    looks up (report/base_graph.py), never the whole graph."""
-    side = BaseSide(store, cs)
-    resolver = resolver_on_demand(side, root=cs.root)
-    resolver.set_hierarchy_on_demand(*side.hierarchy(resolver))
-    return resolver
-
-
 def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     """Call sites in the head that resolve to nothing, and that resolved to a
     symbol this change removed or renamed."""
@@ -94,7 +84,7 @@ def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     candidates = [e for e in candidates if e.resolution != EXTERNAL]
     if not candidates:
         return []
-    resolver = _base_resolver(store, cs)
+    resolver = base_resolver(store, cs)
     out: list[BrokenRef] = []
     seen: set[tuple[str, int, str, str]] = set()
     for edge in candidates:
