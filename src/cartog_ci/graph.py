@@ -203,9 +203,8 @@ def _overridden(store: Store, ids: Sequence[str]) -> dict[str, tuple[str, set[st
                     continue
                 seen.add(base)
                 ancestors.append(base)
-                file = base.split(":", 1)[0]
-                for s in store.symbols_in_file(file):
-                    if s.parent_id == base and s.name == method.name and s.kind == "method":
+                for s in store.members_named(base, method.name):
+                    if s.kind == "method":
                         out.setdefault(s.id, (method.id, seen))
     return out
 

@@ -49,6 +49,7 @@ def _answers(store: Store) -> dict[str, object]:
             for column, value in (("name", s.name), ("qualified_name", s.qualified_name), ("file", s.file))
         },
         "imports": {s.file: store.import_edges_in_file(s.file) for s in symbols},
+        "members": {(s.parent_id, s.name): store.members_named(s.parent_id, s.name) for s in symbols if s.parent_id},
         "bases": {c: (store.bases_of(c), store.has_unknown_base(c)) for c in classes},
         "constructed": [e for _, e in store.edges_on_constructed_receivers()],
         "constructed_naming": [e for _, e in store.edges_on_constructed_receivers(names[: len(names) // 2])],

@@ -21,8 +21,9 @@ from cartog_ci.domain.results import (
     Risk,
     SymbolChange,
 )
-from cartog_ci.index.resolve import EXTERNAL, Resolver, resolved_bases, resolver_for
+from cartog_ci.index.resolve import EXTERNAL
 from cartog_ci.languages import is_test, test_plan
+from cartog_ci.report.base_graph import base_resolver
 from cartog_ci.report.callsites import check_call_sites
 from cartog_ci.report.coverage import apply_coverage, recorded_use
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
@@ -67,25 +68,6 @@ def is_unreached(item: ChangedSymbol) -> bool:
     )
 
 
-def _base_resolver(store: Store, cs: ChangeSet) -> Resolver:
-    """A resolver over the graph as it was at the merge-base, for the files
-    the change touched (the rest of the graph is shared)."""
-    changed = set(cs.files)
-    symbols = [s for s in store.all_symbols() if s.file not in changed]
-    symbols += [s for f in cs.base_files.values() for s in f.symbols]
-    imports = [e for e in store.import_edges() if e.file not in changed]
-    imports += [e for f in cs.base_files.values() for e in f.edges if e.kind == "imports"]
-    resolver = resolver_for(symbols, imports, root=cs.root)
-    inherits = (e for f in cs.base_files.values() for e in f.edges if e.kind == "inherits")
-    bases, unknown = resolved_bases(resolver, inherits)
-    for class_id, ids in store.bases().items():
-        if class_id.split(":", 1)[0] not in changed:
-            bases.setdefault(class_id, []).extend(ids)
-    unknown |= {c for c in store.classes_with_unknown_bases() if c.split(":", 1)[0] not in changed}
-    resolver.set_hierarchy(bases, unknown)
-    return resolver
-
-
 def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     """Call sites in the head that resolve to nothing, and that resolved to a
     symbol this change removed or renamed."""
@@ -100,7 +82,9 @@ def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     # an edge the head resolves outside the project reaches something that
     # exists (`super().__init__()` of a class whose base became `dict`)
     candidates = [e for e in candidates if e.resolution != EXTERNAL]
-    resolver = _base_resolver(store, cs)
+    if not candidates:
+        return []
+    resolver = base_resolver(store, cs)
     out: list[BrokenRef] = []
     seen: set[tuple[str, int, str, str]] = set()
     for edge in candidates:

@@ -188,6 +188,10 @@ class Store(Protocol):
         """The module first, then by start byte, outer before inner."""
         ...
 
+    def members_named(self, parent_id: str, name: str) -> list[Symbol]:
+        """The symbols right under ``parent_id`` named ``name``, as ``symbols_in_file`` orders them."""
+        ...
+
     def all_symbols(self) -> list[Symbol]:
         """By file, start byte, outer before inner."""
         ...

@@ -11,6 +11,7 @@ store/edge_rows.py's.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from sys import intern
 from typing import cast
 
 from cartog_ci.domain import FILE_QUALIFIER, Edge, EdgeCounts, NumberedEdge
@@ -20,7 +21,14 @@ _EDGE_COLUMNS = "source_id, target_name, kind, file, line, qualifier, alias, tar
 
 
 def _edge(row: Sequence[object]) -> Edge:
-    return Edge(*row)  # type: ignore[arg-type]
+    """One object for each text the rows repeat (a source, a kind, a file,
+    a tier: store/symbols.py symbol_of), not one a row."""
+    source, name, kind, file, line, qualifier, alias, target, resolution = row
+    return Edge(
+        intern(cast(str, source)), cast(str, name), intern(cast(str, kind)), intern(cast(str, file)), cast(int, line),
+        cast("str | None", qualifier), cast("str | None", alias), cast("str | None", target),
+        None if resolution is None else intern(cast(str, resolution)),
+    )  # fmt: skip
 
 
 def _edge_row(e: Edge) -> tuple[object, ...]:

@@ -1,0 +1,113 @@
+"""The graph as it was at the merge-base, read where the report looks: the
+stored graph for the files the change did not touch, the merge-base's
+extraction for those it did (docs/report.md, broken references).
+
+A ``SymbolSource`` (index/resolve.py) for ``resolver_on_demand``: each
+lookup reads the store's rows it needs and adds the base side's, in the
+order ``resolver_for`` over the whole list (the stored symbols in
+``all_symbols`` order, then the base files' symbols) would have met them,
+so that both resolvers answer alike."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from cartog_ci.domain import Edge, Symbol
+from cartog_ci.domain.results import ChangeSet
+from cartog_ci.index.resolve import Resolver, resolved_bases, resolver_on_demand
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
+
+# What a symbol is looked up by (Store.symbols_by).
+_COLUMNS = ("name", "qualified_name", "file")
+# The kinds a method declared away from its type sits under (Store.detached_method_candidates).
+_DETACHED_PARENTS = frozenset({"module", "namespace"})
+
+
+def base_resolver(store: Store, cs: ChangeSet) -> Resolver:
+    """A resolver over the graph as it was at the merge-base, for the files
+    the change touched (the rest of the graph is shared): it reads what it
+    looks up, never the whole graph."""
+    side = BaseSide(store, cs)
+    resolver = resolver_on_demand(side, root=cs.root)
+    resolver.set_hierarchy_on_demand(*side.hierarchy(resolver))
+    return resolver
+
+
+class BaseSide:
+    """The symbols and imports of the merge-base: ``store`` without the
+    changed files, plus ``cs.base_files``."""
+
+    def __init__(self, store: Store, cs: ChangeSet) -> None:
+        self.store = store
+        self.changed = set(cs.files)
+        symbols = [s for f in cs.base_files.values() for s in f.symbols]
+        self.by_id = {s.id: s for s in symbols}
+        self.by: dict[tuple[str, str], list[Symbol]] = defaultdict(list)
+        for s in symbols:
+            for column in _COLUMNS:
+                self.by[(column, getattr(s, column))].append(s)
+        self.base_modules = [(s.file, s.id, s.language) for s in symbols if s.kind == "module"]
+        self.detached = [s for s in symbols if _detached(s, self.by_id)]
+        self.imports: dict[str, list[Edge]] = defaultdict(list)
+        self.inherits: list[Edge] = []
+        for f in cs.base_files.values():
+            for e in f.edges:
+                if e.kind == "imports":
+                    self.imports[e.file].append(e)
+                elif e.kind == "inherits":
+                    self.inherits.append(e)
+
+    def kept(self, symbols: Iterable[Symbol]) -> list[Symbol]:
+        return [s for s in symbols if s.file not in self.changed]
+
+    # -- SymbolSource ----------------------------------------------------------
+
+    def symbol(self, symbol_id: str) -> Symbol | None:
+        found = self.by_id.get(symbol_id)
+        if found is not None:
+            return found
+        stored = self.store.symbol(symbol_id)
+        return None if stored is None or stored.file in self.changed else stored
+
+    def symbols_by(self, column: str, value: str) -> list[Symbol]:
+        return self.kept(self.store.symbols_by(column, value)) + self.by.get((column, value), [])
+
+    def modules(self) -> list[tuple[str, str, str]]:
+        return [m for m in self.store.modules() if m[0] not in self.changed] + self.base_modules
+
+    def detached_method_candidates(self) -> list[Symbol]:
+        return self.kept(self.store.detached_method_candidates()) + self.detached
+
+    def import_edges_in_file(self, path: str) -> list[Edge]:
+        stored = [e for e in self.store.import_edges_in_file(path) if e.file not in self.changed]
+        return stored + self.imports.get(path, [])
+
+    # -- the class hierarchy (Resolver.set_hierarchy_on_demand) ----------------
+
+    def hierarchy(self, resolver: Resolver) -> tuple[Callable[[str], list[str]], Callable[[str], bool]]:
+        """A class's bases and whether one is unknown, read when first
+        asked: those the base files' ``inherits`` edges resolve to first
+        (``resolver`` before any hierarchy, as ``resolved_bases`` wants),
+        then the stored ones of a class in a file the change did not touch."""
+        bases, unknown = resolved_bases(resolver, self.inherits)
+
+        def bases_of(class_id: str) -> list[str]:
+            stored = self.store.bases_of(class_id) if self._stored_class(class_id) else []
+            return bases.get(class_id, []) + stored
+
+        def has_unknown_base(class_id: str) -> bool:
+            return class_id in unknown or (self._stored_class(class_id) and self.store.has_unknown_base(class_id))
+
+        return bases_of, has_unknown_base
+
+    def _stored_class(self, class_id: str) -> bool:
+        return class_id.split(":", 1)[0] not in self.changed
+
+
+def _detached(s: Symbol, by_id: dict[str, Symbol]) -> bool:
+    parent = by_id.get(s.parent_id) if s.parent_id is not None else None
+    return s.kind == "method" and parent is not None and parent.kind in _DETACHED_PARENTS and "." in s.qualified_name
