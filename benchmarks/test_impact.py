@@ -130,7 +130,7 @@ PROJECTS = {
         Project("boltons", "26.2.0", "boltons", "."),
     )
 }
-DEFAULT = ("itsdangerous", "markupsafe", "toolz", "tabulate", "python-slugify", "humanize", "npm:qs", "npm:minimist")
+DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "more-itertools", "npm:qs", "npm:minimist")
 
 
 # --- running things ---------------------------------------------------------
@@ -399,21 +399,28 @@ class Mutant:
         return hashlib.sha1(f"{self.file}:{self.line}:{self.new}".encode()).hexdigest()[:12]
 
 
-def function_lines(tree: ast.AST) -> dict[int, ast.stmt]:
-    """One-line statements inside a function body (not its docstring)."""
-    out: dict[int, ast.stmt] = {}
+def function_lines(tree: ast.AST) -> tuple[set[int], dict[int, ast.stmt]]:
+    """(the lines of function bodies, docstrings left out; the one-line
+    statements among them). A line of a statement written on several lines
+    is a line inside the function too: its operators and constants are
+    mutated, the statement is not replaced."""
+    lines: set[int] = set()
+    single: dict[int, ast.stmt] = {}
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         for stmt in ast.walk(fn):
             if not isinstance(stmt, ast.stmt) or stmt is fn or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
-            if stmt.lineno != stmt.end_lineno:
-                continue
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
                 continue  # a docstring
-            out[stmt.lineno] = stmt
-    return out
+            if stmt.lineno == stmt.end_lineno:
+                single[stmt.lineno] = stmt
+            if not isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)):
+                lines.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+            else:  # a compound statement's own header (its body's statements are walked)
+                lines.update(range(stmt.lineno, stmt.body[0].lineno))
+    return lines, single
 
 
 def candidates(project: Project) -> list[Mutant]:
@@ -430,14 +437,17 @@ def candidates(project: Project) -> list[Mutant]:
         except (SyntaxError, tokenize.TokenError):
             continue
         lines = text.splitlines(keepends=True)
-        stmts = function_lines(tree)
-        for lineno, stmt in sorted(stmts.items()):
+        inside, stmts = function_lines(tree)
+        by_line: dict[int, list[tokenize.TokenInfo]] = {}
+        for tok in tokens:
+            if tok.start[0] == tok.end[0]:
+                by_line.setdefault(tok.start[0], []).append(tok)
+        for lineno in sorted(inside):
+            stmt = stmts.get(lineno)
             line = lines[lineno - 1]
             indent = line[: len(line) - len(line.lstrip())]
             news: list[tuple[str, str]] = []
-            for tok in tokens:
-                if tok.start[0] != lineno or tok.end[0] != lineno:
-                    continue
+            for tok in by_line.get(lineno, ()):
                 a, b = tok.start[1], tok.end[1]
                 if tok.type in (tokenize.OP, tokenize.NAME) and tok.string in SWAPS:
                     kind = "constant" if tok.string in ("True", "False") else "operator"
@@ -446,11 +456,11 @@ def candidates(project: Project) -> list[Mutant]:
                     news.append(("operator", line[:a] + line[b:].lstrip()))
                 elif tok.type == tokenize.NUMBER and tok.string.isdigit():
                     news.append(("constant", line[:a] + str(int(tok.string) + 1) + line[b:]))
-            if isinstance(stmt, ast.Return) and stmt.value is not None and not (
+            if stmt is not None and isinstance(stmt, ast.Return) and stmt.value is not None and not (
                 isinstance(stmt.value, ast.Constant) and stmt.value.value is None
             ):
                 news.append(("return", f"{indent}return None\n"))
-            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            if stmt is not None and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 news.append(("call", f"{indent}pass\n"))
             for kind, new in news:
                 if new == line:
@@ -524,8 +534,10 @@ def changed_functions(data: dict[str, object], mutant: Mutant) -> list[dict[str,
 
 
 def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog_only: bool = False,
-            cached: dict[str, object] | None = None) -> dict[str, object]:  # fmt: skip
-    """One mutant: truth, cartog-ci's two selections, testmon's."""
+            cached: dict[str, object] | None = None, truth_only: bool = False) -> dict[str, object]:  # fmt: skip
+    """One mutant: truth, testmon's selection, cartog-ci's two selections
+    (not with ``truth_only``: what does not depend on the cartog-ci
+    measured, measured first, its columns added by a later run)."""
     env = test_env(project)
     durations: dict[str, float] = base["durations"]  # type: ignore[assignment]
     clean(project)
@@ -547,8 +559,14 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
         row["detected"] = bool(truth.failed)
     if not row["detected"]:
         return row
+    if "testmon" not in row:
+        row["testmon"] = testmon(project, env, row["failing"], durations)  # type: ignore[arg-type]
+    if truth_only:
+        return row
     git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {mutant.id}")
+    started = time.monotonic()
     data = report(project, "index-cov.db", str(base["commit"]))
+    row["report_seconds"] = round(time.monotonic() - started, 2)
     fns = changed_functions(data, mutant)
     failing = {strip_params(t) for t in row["failing"]}  # type: ignore[union-attr]
     # with coverage: what the commands run; static: the graph's tests (and
@@ -576,19 +594,37 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
     row["commands"] = data["test_commands"]
     row["tests"] = [[t["id"], t["chosen_by"]] for t in data["tests"]]  # type: ignore[index,union-attr]
     del failing
-    if "testmon" not in row:
-        with tempfile.TemporaryDirectory() as tmp:
-            datafile = Path(tmp) / ".testmondata"
-            shutil.copy(project.home / "base.testmondata", datafile)
-            ran = suite(project, env, "--testmon", datafile=datafile)
-        chosen = {t for t in durations if t in ran.durations}
-        row["testmon"] = {
-            "selected": len(ran.durations),
-            "seconds": round(sum(durations.get(t, ran.durations[t]) for t in ran.durations), 3),
-            "hits": sorted(t for t in row["failing"] if t in ran.failed),  # type: ignore[union-attr]
-            "unknown": len(set(ran.durations) - chosen),
-        }
     return row
+
+
+def testmon(project: Project, env: dict[str, str], failing: Sequence[str], durations: dict[str, float]) -> dict[str, object]:
+    """pytest-testmon's selection for the work tree, from a copy of the
+    baseline recorded at the base: the tests it collects (it deselects at
+    collection, so ``--collect-only`` lists what it would run without
+    running it; a module that fails to import is run, as an error), and the
+    failing tests among them (the truth run's: the tests are deterministic,
+    the same tests fail when testmon runs them)."""
+    import re
+
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        datafile = Path(tmp) / ".testmondata"
+        shutil.copy(project.home / "base.testmondata", datafile)
+        cmd = ["python", "-m", "pytest", "-q", "-o", f"cache_dir={tmp}/cache", "--testmon", "--collect-only",
+               *project.pytest_args]  # fmt: skip
+        proc = run(cmd, cwd=project.repo, env={**env, "TESTMON_DATAFILE": str(datafile)}, timeout=SUITE_TIMEOUT)
+    chosen = {line.strip() for line in proc.stdout.splitlines() if "::" in line and not line.startswith(" ")}
+    chosen |= {m.group(1) for m in re.finditer(r"^ERROR (?:collecting )?(\S+\.py)", proc.stdout, re.M)}
+    if proc.returncode not in (0, 1, 2, 5):
+        raise RuntimeError(f"{project.slug}: pytest --testmon --collect-only exited {proc.returncode}: {proc.stdout[-1500:]}")
+    return {
+        "selected": len(chosen),
+        "seconds": round(sum(durations.get(t, 0.0) for t in chosen), 3),
+        "hits": held(failing, chosen, project.repo),
+        "unknown": len({t for t in chosen if "::" in t} - set(durations)),
+        "run_seconds": round(time.monotonic() - started, 2),
+        "collected": True,
+    }
 
 
 # --- npm packages ------------------------------------------------------------
@@ -707,6 +743,32 @@ def _outside_strings(line: str, at: int) -> bool:
     return not quote
 
 
+def _function_literals(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """(first line, last line) of each ``function (...) {`` written in the
+    file, by its braces outside strings and comments: the functions the
+    index holds no symbol for (minimist's whole parser is the anonymous
+    function it exports)."""
+    import re
+
+    out: list[tuple[int, int]] = []
+    for n, line in enumerate(lines, 1):
+        found = re.search(r"\bfunction\b[^{]*\{", line)
+        if not found or not _outside_strings(line, found.start()):
+            continue
+        depth = 0
+        for m, text in enumerate(lines[n - 1 :], n):
+            start = found.end() - 1 if m == n else 0
+            for at in range(start, len(text)):
+                if text[at] in "{}" and _outside_strings(text, at):
+                    depth += 1 if text[at] == "{" else -1
+                    if depth == 0:
+                        break
+            if depth == 0:
+                out.append((n, m))
+                break
+    return out
+
+
 def js_candidates(project: NpmProject) -> list[Mutant]:
     """One-line changes on the lines inside a function's body (its lines in
     the index at the base, first and last excluded)."""
@@ -725,6 +787,7 @@ def js_candidates(project: NpmProject) -> list[Mutant]:
     out: list[Mutant] = []
     for file in project.sources:
         lines = (project.repo / file).read_text(encoding="utf-8").splitlines(keepends=True)
+        spans.setdefault(file, []).extend(_function_literals(lines))
         inside = {n for start, end in spans.get(file, []) for n in range(start + 1, end)}
         for n in sorted(inside):
             line = lines[n - 1]
@@ -733,16 +796,16 @@ def js_candidates(project: NpmProject) -> list[Mutant]:
                 continue
             indent = line[: len(line) - len(line.lstrip())]
             news: list[tuple[str, str]] = []
-            for old, new in _JS_SWAPS:
-                at = line.find(old)
-                if at >= 0 and _outside_strings(line, at) and not (old in ("<=", ">=") and line[at - 1 : at] in "=!<>"):
-                    kind = "constant" if old in ("true", "false") else "operator"
-                    if kind == "constant" and not re.search(rf"\b{old}\b", line):
-                        continue
-                    news.append((kind, line[:at] + new + line[at + len(old) :]))
-            number = re.search(r"(?<![\w.])(\d+)(?![\w.])", line)
-            if number and _outside_strings(line, number.start()):
-                news.append(("constant", line[: number.start()] + str(int(number.group(1)) + 1) + line[number.end() :]))
+            for old, new in _JS_SWAPS:  # each place of each operator
+                kind = "constant" if old in ("true", "false") else "operator"
+                pattern = rf"\b{old}\b" if kind == "constant" else re.escape(old)
+                for found in re.finditer(pattern, line):
+                    at = found.start()
+                    if _outside_strings(line, at) and not (old in ("<=", ">=") and line[at - 1 : at] in "=!<>"):
+                        news.append((kind, line[:at] + new + line[at + len(old) :]))
+            for number in re.finditer(r"(?<![\w.])(\d+)(?![\w.])", line):
+                if _outside_strings(line, number.start()):
+                    news.append(("constant", line[: number.start()] + str(int(number.group(1)) + 1) + line[number.end() :]))
             ret = re.match(r"\s*return\s+(?!undefined;)(.+);\s*$", line)
             if ret:
                 news.append(("return", f"{indent}return undefined;\n"))
@@ -752,7 +815,8 @@ def js_candidates(project: NpmProject) -> list[Mutant]:
     return out
 
 
-def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cached: dict[str, object] | None = None) -> dict[str, object]:  # fmt: skip
+def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cached: dict[str, object] | None = None,
+               truth_only: bool = False) -> dict[str, object]:  # fmt: skip
     """One mutant: truth, then cartog-ci's selection (only that with a
     ``cached`` truth)."""
     durations: dict[str, float] = base["durations"]  # type: ignore[assignment]
@@ -776,7 +840,7 @@ def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cac
         row["failing"] = sorted(truth.failed)
         row["detected"] = bool(truth.failed)
     failed = set(row["failing"])  # type: ignore[arg-type]
-    if not failed:
+    if not failed or truth_only:
         return row
     git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {mutant.id}")
     data = report(project, "index-cov.db", str(base["commit"]))  # type: ignore[arg-type]
@@ -794,11 +858,14 @@ def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cac
     return row
 
 
-def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool) -> Iterator[None]:
+def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool, truth_only: bool = False) -> Iterator[None]:
     ensure_npm(project)
     clean(project)  # a run stopped mid-mutant left it applied
     base = json.loads((project.home / "base.json").read_text())
-    yield from turns(project, js_candidates(project), mutants, seed, fresh, lambda m, have: measure_js(project, m, base, have))
+    yield from turns(
+        project, js_candidates(project), mutants, seed, fresh, lambda m, have: measure_js(project, m, base, have, truth_only),
+        truth_only,
+    )  # fmt: skip
 
 
 # --- the loop and the tables ----------------------------------------------------
@@ -815,13 +882,15 @@ def cached_rows(project: Home) -> dict[str, dict[str, object]]:
     return rows
 
 
-def bench(project: Project, mutants: int, seed: int, fresh: bool) -> Iterator[None]:
+def bench(project: Project, mutants: int, seed: int, fresh: bool, truth_only: bool = False) -> Iterator[None]:
     ensure(project)
-    import_coverage(project)
+    if not truth_only:
+        import_coverage(project)
     base = json.loads((project.home / "base.json").read_text())
     yield from turns(
         project, candidates(project), mutants, seed, fresh,
-        lambda m, have: measure(project, m, base, cartog_only=have is not None, cached=have),
+        lambda m, have: measure(project, m, base, cartog_only=have is not None, cached=have, truth_only=truth_only),
+        truth_only,
     )  # fmt: skip
 
 
@@ -832,13 +901,19 @@ def turns(
     seed: int,
     fresh: bool,
     measure_one: Callable[[Mutant, dict[str, object] | None], dict[str, object]],
+    truth_only: bool = False,
 ) -> Iterator[None]:
     """Measure the project's mutants, drawn in a seeded order, until
     ``mutants`` are kept, yielding after each (the projects take turns);
-    a cached row is measured again only with ``fresh`` (its truth kept)."""
+    a cached row is measured again only with ``fresh`` (its truth kept).
+    With ``truth_only`` a mutant is kept once the full suite detected it
+    (cartog-ci's columns come in a later run, from the cached truth)."""
     rows = cached_rows(project)
     random.Random(f"{seed}:{project.name}").shuffle(pool)
-    kept = 0 if fresh else sum(1 for r in rows.values() if r.get("detected") and "static" in r)
+    if truth_only:
+        kept = sum(1 for r in rows.values() if r.get("detected"))
+    else:
+        kept = 0 if fresh else sum(1 for r in rows.values() if r.get("detected") and "static" in r)
     base = json.loads((project.home / "base.json").read_text())
     log(f"{project.slug}: {len(pool)} candidate mutants, {kept} kept in the cache; suite {base['seconds']:.1f} s")
     try:
@@ -846,7 +921,7 @@ def turns(
             if kept >= mutants:
                 break
             have = rows.get(mutant.id)
-            if have is not None and (not have.get("detected") or ("static" in have and not fresh)):
+            if have is not None and (not have.get("detected") or truth_only or ("static" in have and not fresh)):
                 continue
             row = measure_one(mutant, have)
             rows[mutant.id] = row
@@ -936,6 +1011,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fresh", action="store_true", help="measure cartog-ci's columns again (truth and testmon kept)")
     parser.add_argument("--tables", action="store_true", help="print the tables of the cached results only")
+    parser.add_argument("--truth-only", action="store_true",
+                        help="the full suite's truth and testmon only (cartog-ci's columns in a later run, from the cache)")
     parser.add_argument("--json", help="write the per-project summaries here")
     args = parser.parse_args(argv)
     known: dict[str, Home] = {**PROJECTS, **{f"npm:{k}": v for k, v in NPM_PROJECTS.items()}}
@@ -947,7 +1024,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the projects take turns, one mutant each: a run stopped early has
         # measured every project
         turns = [
-            bench(p, args.mutants, args.seed, args.fresh) if isinstance(p, Project) else bench_npm(p, args.mutants, args.seed, args.fresh)
+            bench(p, args.mutants, args.seed, args.fresh, args.truth_only) if isinstance(p, Project)
+            else bench_npm(p, args.mutants, args.seed, args.fresh, args.truth_only)
             for p in projects
         ]
         while turns:
