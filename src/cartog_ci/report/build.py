@@ -263,6 +263,12 @@ def build_report(
             if t.id not in chosen_by and t.id not in edited_ids:
                 tests.append(t)
             chosen_by[t.id] = chosen_by.get(t.id, ()) + ("coverage",)
+        # a changed function that ran at import: the tests whose files import it (report/coverage.py importing_tests)
+        for t in {t.id: t for c in changed for t in c.imported_by}.values():
+            if t.id not in chosen_by and t.id not in edited_ids:
+                tests.append(t)
+            if "import" not in chosen_by.get(t.id, ()):
+                chosen_by[t.id] = chosen_by.get(t.id, ()) + ("import",)
         tests.sort(key=lambda s: (s.file, s.start_line, s.id))
     plan = test_plan(edited + tests, root=cs.root, symbols_in_file=store.symbols_in_file)
     # a test a recording names in a file that does not define it is no

@@ -38,6 +38,8 @@ FUNCTION_KINDS = ("function", "method")
 _PHASE = re.compile(r"\|(?:setup|run|teardown)$")
 _PARAMS = re.compile(r"\[.*\]$")
 _HEADER = re.compile(r"\s*(?:async\s+)?def\s")
+# coverage.py's context of what ran outside any test (at import, at collection)
+AT_IMPORT = ""
 MISSING_COVERAGE = "reading coverage.py data needs the coverage package: pip install 'cartog-ci[coverage]'"
 
 
@@ -473,6 +475,13 @@ def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol],
     test code (never "untested")."""
     olds = {c.change.old.id: c for c in changed if c.change.old is not None}
     recorded = store.recorded_coverage(use.commit, list(olds))
+    # run at import or collection: what imports its file depends on it
+    at_import = {
+        olds[i].change.old.file  # type: ignore[union-attr]
+        for i, found in recorded.items()
+        if AT_IMPORT in found.unknown_contexts and found.content_hash == olds[i].change.old.content_hash  # type: ignore[union-attr]
+    }
+    importing = importing_tests(store, at_import)
     wanted = {t for r in recorded.values() for t in r.tests}
     tests = store.symbols(wanted)
     tests.update(collected_tests(store, wanted - set(tests)))
@@ -485,6 +494,8 @@ def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol],
             (tests[t] for t in found.tests if t in tests), key=lambda s: (s.file, s.start_line, s.id)
         )
         item.recorded_older = found.content_hash != old.content_hash
+        if AT_IMPORT in found.unknown_contexts and not item.recorded_older:
+            item.imported_by = importing.get(old.file, [])
         item.untested = (
             not found.executed
             and not item.recorded_older
@@ -493,6 +504,59 @@ def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol],
             and item.symbol.id not in in_test_code
         )
 
+
+
+def importing_tests(store: Store, files: Iterable[str]) -> dict[str, list[Symbol]]:
+    """File -> the tests of the files whose import imports it (Python).
+
+    A function the recording shows running at import or collection
+    (coverage.py's empty context: no test named) runs when its module, or a
+    module that calls it at its top level, is imported; each of those is
+    imported by the modules that import it, so whatever reads what that
+    import made (a module that no longer imports, a value computed at
+    import) is in a file of ``import_closure``: a test file there, or one
+    under a ``conftest.py`` there (pytest imports it before the tests of its
+    folder). The recording cannot say which test needed the import (it ran
+    once, before any test): these are every test that can have."""
+    out: dict[str, list[Symbol]] = {}
+    wanted = sorted(f for f in set(files) if f.endswith(".py"))
+    every = sorted(store.file_hashes()) if wanted else []
+    for file in wanted:
+        closure = import_closure(store, file, every)
+        folders = [f.rpartition("/")[0] for f in closure if f.rpartition("/")[2] == "conftest.py"]
+        paths = closure | {p for p in every if any(_under(p, folder) for folder in folders)}
+        found: dict[str, Symbol] = {}
+        for path in sorted(paths):
+            for s in store.symbols_in_file(path):
+                if s.kind in FUNCTION_KINDS and is_test(s):
+                    found[s.id] = s
+        out[file] = sorted(found.values(), key=lambda s: (s.file, s.start_line, s.id))
+    return out
+
+
+def import_closure(store: Store, file: str, every: Sequence[str]) -> set[str]:
+    """``file`` and the files whose import imports it: those with an
+    ``imports`` edge to its module or to a symbol of it, and, for a
+    package's ``__init__.py``, every Python file of its folder (Python
+    imports a package before any module in it), to a fixpoint. ``every``:
+    the indexed paths."""
+    seen = {file}
+    todo = [file]
+    while todo:
+        path = todo.pop()
+        ids = [s.id for s in store.symbols_in_file(path)]
+        found = {e.file for e in store.edges_to(ids, ("imports",))} if ids else set()
+        folder, _, name = path.rpartition("/")
+        if name == "__init__.py":
+            found |= {p for p in every if p.endswith(".py") and _under(p, folder)}
+        for other in sorted(found - seen):
+            seen.add(other)
+            todo.append(other)
+    return seen
+
+
+def _under(path: str, folder: str) -> bool:
+    return not folder or path.startswith(folder + "/")
 
 
 def collected_tests(store: Store, ids: set[str]) -> dict[str, Symbol]:
