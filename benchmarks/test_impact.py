@@ -256,6 +256,9 @@ def tool_hash() -> str:
     return digest.hexdigest()
 
 
+TOOL_HASH = tool_hash()
+
+
 def unpacked(project: Home, archive: Path, ignored: str, message: str) -> None:
     """The archive's one top folder as the project's repository, committed
     whole: -f, what it ships and its .gitignore ignores (humanize's
@@ -279,7 +282,7 @@ def import_coverage(project: Project) -> None:
     maps a context to is stored at import); once per cartog-ci."""
     clean(project)
     mark = project.home / "imported-by"
-    if mark.exists() and mark.read_text() == tool_hash():
+    if mark.exists() and mark.read_text() == TOOL_HASH:
         return
     proc = cartog(
         "coverage", "import", str(project.home / "base.coverage"), "--repo", str(project.repo),
@@ -288,7 +291,7 @@ def import_coverage(project: Project) -> None:
     if proc.returncode != 0:
         raise SystemExit(f"{project.slug}: coverage import failed: {proc.stderr}")
     log(f"{project.slug}: coverage import: {(proc.stdout + proc.stderr).strip()}")
-    mark.write_text(tool_hash())
+    mark.write_text(TOOL_HASH)
 
 
 def base_commit(project: Home) -> str:
@@ -567,6 +570,7 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
     started = time.monotonic()
     data = report(project, "index-cov.db", str(base["commit"]))
     row["report_seconds"] = round(time.monotonic() - started, 2)
+    row["tool"] = TOOL_HASH
     fns = changed_functions(data, mutant)
     failing = {strip_params(t) for t in row["failing"]}  # type: ignore[union-attr]
     # with coverage: what the commands run; static: the graph's tests (and
@@ -844,6 +848,7 @@ def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cac
         return row
     git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {mutant.id}")
     data = report(project, "index-cov.db", str(base["commit"]))  # type: ignore[arg-type]
+    row["tool"] = TOOL_HASH
     chosen = selected(data["test_commands"], list(durations))  # type: ignore[arg-type]
     fns = changed_functions(data, mutant)
     row["static"] = {
@@ -905,15 +910,20 @@ def turns(
 ) -> Iterator[None]:
     """Measure the project's mutants, drawn in a seeded order, until
     ``mutants`` are kept, yielding after each (the projects take turns);
-    a cached row is measured again only with ``fresh`` (its truth kept).
-    With ``truth_only`` a mutant is kept once the full suite detected it
+    a cached row measured by another cartog-ci (``TOOL_HASH``), or any
+    with ``fresh``, is measured again (its truth kept). With
+    ``truth_only`` a mutant is kept once the full suite detected it
     (cartog-ci's columns come in a later run, from the cached truth)."""
     rows = cached_rows(project)
     random.Random(f"{seed}:{project.name}").shuffle(pool)
+
+    def current(row: dict[str, object]) -> bool:
+        return "static" in row and row.get("tool") == TOOL_HASH and not fresh
+
     if truth_only:
         kept = sum(1 for r in rows.values() if r.get("detected"))
     else:
-        kept = 0 if fresh else sum(1 for r in rows.values() if r.get("detected") and "static" in r)
+        kept = sum(1 for r in rows.values() if r.get("detected") and current(r))
     base = json.loads((project.home / "base.json").read_text())
     log(f"{project.slug}: {len(pool)} candidate mutants, {kept} kept in the cache; suite {base['seconds']:.1f} s")
     try:
@@ -921,7 +931,7 @@ def turns(
             if kept >= mutants:
                 break
             have = rows.get(mutant.id)
-            if have is not None and (not have.get("detected") or truth_only or ("static" in have and not fresh)):
+            if have is not None and (not have.get("detected") or truth_only or current(have)):
                 continue
             row = measure_one(mutant, have)
             rows[mutant.id] = row
@@ -947,7 +957,10 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
     base = json.loads((project.home / "base.json").read_text())
     total = sum(base["durations"].values())
     tried = list(cached_rows(project).values())
-    rows = [r for r in tried if r.get("detected") and "static" in r][:limit]
+    rows = [r for r in tried if r.get("detected") and "static" in r]
+    # the rows of the cartog-ci that measured last (a row keeps its TOOL_HASH)
+    tools = [r["tool"] for r in rows if r.get("tool")]
+    rows = [r for r in rows if r.get("tool") == tools[-1]][:limit] if tools else rows[:limit]
     if not rows:
         return None
     columns = [c for c in ("static", "coverage", "testmon") if c in rows[0]]
