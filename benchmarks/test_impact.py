@@ -889,6 +889,7 @@ def cached_rows(project: Home) -> dict[str, dict[str, object]]:
 
 def bench(project: Project, mutants: int, seed: int, fresh: bool, truth_only: bool = False) -> Iterator[None]:
     ensure(project)
+    clean(project)  # a run stopped mid-mutant left it applied: the candidates are the base's
     if not truth_only:
         import_coverage(project)
     base = json.loads((project.home / "base.json").read_text())
