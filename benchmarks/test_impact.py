@@ -952,6 +952,56 @@ def turns(
         clean(project)
 
 
+class LineContexts:
+    """The base recording's contexts by line (coverage.py's API, from
+    TOOL_SITE): the question of issue 30's step 3, whether the changed
+    *line*'s tests select as well as the changed function's. A line of a
+    statement written on several lines is recorded on the statement's
+    first line (of a compound statement, its header's)."""
+
+    def __init__(self, project: Project) -> None:
+        if str(TOOL_SITE) not in sys.path:
+            sys.path.append(str(TOOL_SITE))
+        from coverage import CoverageData
+
+        self.project = project
+        self.data = CoverageData(basename=str(project.home / "base.coverage"))
+        self.data.read()
+        self.by_file: dict[str, dict[int, list[str]]] = {}
+        self.firsts: dict[str, dict[int, int]] = {}
+
+    def tests(self, file: str, line: int) -> tuple[set[str], bool]:
+        """(the node IDs of the tests whose run executed ``line`` of
+        ``file`` at the base, whether it ran outside any test: at import)."""
+        if file not in self.by_file:
+            measured = [m for m in self.data.measured_files() if m == file or m.endswith("/" + file)]
+            self.by_file[file] = self.data.contexts_by_lineno(measured[0]) if measured else {}
+            self.firsts[file] = statement_firsts(git(self.project.repo, "show", f"{base_commit(self.project)}:{file}"))
+        contexts = self.by_file[file].get(self.firsts[file].get(line, line), [])
+        nodes = {c.rsplit("|", 1)[0] for c in contexts if c}
+        return nodes, "" in contexts
+
+
+def statement_firsts(text: str) -> dict[int, int]:
+    """Line -> the line coverage.py records it on: its innermost
+    statement's first line (a compound statement's header lines: its
+    first)."""
+    out: dict[int, int] = {}
+    spans = []
+    for stmt in ast.walk(ast.parse(text)):
+        if not isinstance(stmt, ast.stmt):
+            continue
+        last = stmt.end_lineno or stmt.lineno
+        body = getattr(stmt, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            last = body[0].lineno - 1
+        spans.append((stmt.lineno, max(last, stmt.lineno)))
+    for first, last in sorted(spans, key=lambda s: s[1] - s[0], reverse=True):  # outermost first
+        for n in range(first, last + 1):
+            out[n] = first
+    return out
+
+
 def summary(project: Home, limit: int) -> dict[str, object] | None:
     if not (project.home / "base.json").exists():
         return None
@@ -977,6 +1027,28 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
             r["static"]["hits"] = held(r["failing"], static, project.repo)  # type: ignore[index,arg-type]
             covered = selected(r["commands"], list(base["durations"]))  # type: ignore[arg-type]
             r["coverage"]["hits"] = held(r["failing"], covered, project.repo)  # type: ignore[index,arg-type]
+        if (project.home / "base.coverage").exists():
+            recorded = LineContexts(project)
+            for r in rows:
+                at_import = {
+                    f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
+                    for t, by in r["tests"] if "import" in by  # type: ignore[attr-defined]
+                }  # fmt: skip
+                nodes, ran_at_import = recorded.tests(r["file"], r["line"])  # type: ignore[arg-type]
+                # the report's other sources kept: the graph's tests (and those the change edits)
+                graph = {
+                    f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
+                    for t, by in r["tests"] if set(by) & {"graph", "edited"}  # type: ignore[attr-defined]
+                }  # fmt: skip
+                chosen = {t for t in base["durations"] if t in nodes or strip_params(t) in graph}
+                if ran_at_import:
+                    chosen |= {t for t in base["durations"] if strip_params(t) in at_import}
+                r["lines"] = {
+                    "selected": len(chosen),
+                    "seconds": round(sum(base["durations"][t] for t in chosen), 3),
+                    "hits": held(r["failing"], chosen, project.repo),  # type: ignore[arg-type]
+                }
+            columns.insert(columns.index("coverage") + 1, "lines")
     out: dict[str, object] = {
         "project": project.slug, "tests": len(base["durations"]), "suite_seconds": round(base["seconds"], 1),
         "mutants": len(rows), "tried": sum(1 for r in tried if not r.get("invalid")), "columns": columns,
@@ -988,7 +1060,7 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
         share = sum(r[col]["seconds"] for r in rows) / (total * len(rows))  # type: ignore[index,misc]
         out[col] = {"caught": caught, "recall": hits / failing, "time_share": share,
                     "missed": [f"{r['file']}:{r['line']} {r['kind']}: {r['old']} -> {r['new']}" for r in rows if not r[col]["hits"]]}  # type: ignore[index]  # fmt: skip
-        if col != "testmon":
+        if col in ("static", "coverage"):
             out[col]["untested"] = sum(1 for r in rows if r[col]["untested"])  # type: ignore[index]
             out[col]["unreached"] = sum(1 for r in rows if r[col]["unreached"])  # type: ignore[index]
     return out
@@ -1007,7 +1079,7 @@ def tables(projects: Sequence[Home], limit: int) -> str:
         n = s["mutants"]
         for col in s["columns"]:  # type: ignore[attr-defined]
             c = s[col]  # type: ignore[index]
-            extra = (f"{c['untested']} ({c['untested'] / n:.1%})", f"{c['unreached']} ({c['unreached'] / n:.1%})") if col != "testmon" else ("", "")  # type: ignore[operator]  # fmt: skip
+            extra = (f"{c['untested']} ({c['untested'] / n:.1%})", f"{c['unreached']} ({c['unreached'] / n:.1%})") if "untested" in c else ("", "")  # type: ignore[operator]  # fmt: skip
             if col == "static":
                 extra = ("-", extra[1])
             lines.append(
