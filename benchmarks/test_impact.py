@@ -210,7 +210,10 @@ def ensure(project: Project) -> None:
         git(project.repo, "checkout", "-q", "--detach", base)
         log(f"{project.slug}: the suite at the base")
         started = time.monotonic()
-        truth = suite(project, env)
+        try:
+            truth = suite(project, env)
+        except subprocess.TimeoutExpired:
+            raise SystemExit(f"{project.slug}: the suite takes more than {SUITE_TIMEOUT} s at the base here") from None
         seconds = time.monotonic() - started
         if truth.failed or not truth.durations:
             raise SystemExit(f"{project.slug}: the suite does not pass at the base: {sorted(truth.failed)[:5]}")
