@@ -1030,6 +1030,16 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
             r["static"]["hits"] = held(r["failing"], static, project.repo)  # type: ignore[index,arg-type]
             covered = selected(r["commands"], list(base["durations"]))  # type: ignore[arg-type]
             r["coverage"]["hits"] = held(r["failing"], covered, project.repo)  # type: ignore[index,arg-type]
+            # the report's tests themselves, by node ID: what its commands
+            # would run without running whole files past MAX_TEST_IDS
+            ids = {f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}" for t, _ in r["tests"]}  # type: ignore[attr-defined]
+            listed = {t for t in base["durations"] if strip_params(t) in ids}
+            r["listed"] = {
+                "selected": len(listed),
+                "seconds": round(sum(base["durations"][t] for t in listed), 3),
+                "hits": held(r["failing"], listed, project.repo),  # type: ignore[arg-type]
+            }
+        columns.insert(columns.index("coverage") + 1, "listed")
         if (project.home / "base.coverage").exists():
             recorded = LineContexts(project)
             for r in rows:
@@ -1051,7 +1061,7 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
                     "seconds": round(sum(base["durations"][t] for t in chosen), 3),
                     "hits": held(r["failing"], chosen, project.repo),  # type: ignore[arg-type]
                 }
-            columns.insert(columns.index("coverage") + 1, "lines")
+            columns.insert(columns.index("listed") + 1, "lines")
     out: dict[str, object] = {
         "project": project.slug, "tests": len(base["durations"]), "suite_seconds": round(base["seconds"], 1),
         "mutants": len(rows), "tried": sum(1 for r in tried if not r.get("invalid")), "columns": columns,
