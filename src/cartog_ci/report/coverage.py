@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +40,9 @@ _PARAMS = re.compile(r"\[.*\]$")
 _HEADER = re.compile(r"\s*(?:async\s+)?def\s")
 # coverage.py's context of what ran outside any test (at import, at collection)
 AT_IMPORT = ""
+# stored beside it, one a line of a function that ran there: "@import:+N", N
+# lines after the function's first line (its body may move in its file)
+AT_IMPORT_LINE = "@import:+"
 MISSING_COVERAGE = "reading coverage.py data needs the coverage package: pip install 'cartog-ci[coverage]'"
 
 
@@ -186,6 +189,29 @@ def function_lines(symbols: Sequence[Symbol], text: str) -> dict[int, str]:
         for line in range(header + 1, s.end_line + 1):
             owner[line] = s.id
     return owner
+
+
+def statement_spans(text: str) -> dict[int, int]:
+    """Python: a statement's first line -> its last (a compound statement's
+    header only: its body's statements are their own). coverage.py records
+    a statement on its first line; a change to any of its lines changes
+    it."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return {}
+    out: dict[int, int] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        last = node.end_lineno or node.lineno
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            last = max(node.lineno, body[0].lineno - 1)
+        out[node.lineno] = max(out.get(node.lineno, node.lineno), last)
+    return out
 
 
 class TestNames:
@@ -411,7 +437,10 @@ def import_coverage(
     for file, lines in sorted(by_path.items()):
         in_file = store.symbols_in_file(file)
         symbols.update((s.id, s.content_hash) for s in in_file if s.kind in FUNCTION_KINDS)
-        owner = function_lines(in_file, (root / file).read_text(encoding="utf-8", errors="replace"))
+        starts = {s.id: s.start_line for s in in_file}
+        text = (root / file).read_text(encoding="utf-8", errors="replace")
+        owner = function_lines(in_file, text)
+        spans = statement_spans(text) if file.endswith(".py") else {}
         for line, line_contexts in lines.items():
             contexts |= line_contexts
             symbol_id = owner.get(line)
@@ -419,11 +448,14 @@ def import_coverage(
                 # the empty context (run at import or collection) is kept: a
                 # function it ran is never "untested", though it names no test
                 hits.update((symbol_id, c) for c in line_contexts)
-    contexts.discard("")
+                if AT_IMPORT in line_contexts:
+                    for n in range(line, spans.get(line, line) + 1):
+                        hits.add((symbol_id, f"{AT_IMPORT_LINE}{n - starts[symbol_id]}"))
+    contexts.discard(AT_IMPORT)
     tests = {c: names.resolve(c) for c in sorted(contexts)}
     result.files = len(by_path)
     result.functions = len(symbols)
-    result.executed = len({s for s, c in hits if c})
+    result.executed = len({s for s, c in hits if c and not c.startswith(AT_IMPORT_LINE)})
     result.contexts = len(contexts)
     result.unknown_contexts = [c for c, found in tests.items() if not found]
     run = CoverageRun(commit, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), len(contexts), len(by_path))
@@ -467,21 +499,31 @@ def recorded_use(store: Store, root: Path, merge_base: str | None) -> CoverageUs
     return CoverageUse(nearest[1].commit, False, nearest[1].contexts) if nearest else None
 
 
-def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol], *, in_test_code: set[str]) -> None:
+def apply_coverage(
+    store: Store,
+    use: CoverageUse,
+    changed: list[ChangedSymbol],
+    *,
+    in_test_code: set[str],
+    changed_lines: Mapping[str, set[int] | None] | None = None,
+) -> None:
     """Each changed symbol with a base version gets the tests whose recorded
     run executed that version (those the index still has), and is
     "untested" when the recording holds its base body (same content hash)
     and no test executed it. ``in_test_code``: IDs of changed symbols in
-    test code (never "untested")."""
+    test code (never "untested"). ``changed_lines``: file -> the lines of
+    its base version the change replaced or deleted, or inserted between
+    (None, or a file not there: all of them); a function whose changed
+    line ran at import also gets ``imported_by``."""
     olds = {c.change.old.id: c for c in changed if c.change.old is not None}
     recorded = store.recorded_coverage(use.commit, list(olds))
-    # run at import or collection: what imports its file depends on it
+    # a changed line run at import or collection: what imports its file depends on it
     at_import = {
-        olds[i].change.old.file  # type: ignore[union-attr]
-        for i, found in recorded.items()
-        if AT_IMPORT in found.unknown_contexts and found.content_hash == olds[i].change.old.content_hash  # type: ignore[union-attr]
-    }
-    importing = importing_tests(store, at_import)
+        i for i, found in recorded.items()
+        if found.content_hash == olds[i].change.old.content_hash  # type: ignore[union-attr]
+        and ran_at_import(found.unknown_contexts, olds[i].change.old, (changed_lines or {}).get(olds[i].change.old.file))  # type: ignore[arg-type]
+    }  # fmt: skip
+    importing = importing_tests(store, {olds[i].change.old.file for i in at_import})  # type: ignore[union-attr]
     wanted = {t for r in recorded.values() for t in r.tests}
     tests = store.symbols(wanted)
     tests.update(collected_tests(store, wanted - set(tests)))
@@ -494,7 +536,7 @@ def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol],
             (tests[t] for t in found.tests if t in tests), key=lambda s: (s.file, s.start_line, s.id)
         )
         item.recorded_older = found.content_hash != old.content_hash
-        if AT_IMPORT in found.unknown_contexts and not item.recorded_older:
+        if old_id in at_import:
             item.imported_by = importing.get(old.file, [])
         item.untested = (
             not found.executed
@@ -504,6 +546,43 @@ def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol],
             and item.symbol.id not in in_test_code
         )
 
+
+
+def changed_base_lines(base: Mapping[str, bytes], head: Mapping[str, bytes]) -> dict[str, set[int] | None]:
+    """File -> the lines of its base version a change replaced or deleted,
+    and for an insertion the two lines around it (None: a side is
+    missing, all of them)."""
+    import difflib
+
+    out: dict[str, set[int] | None] = {}
+    for path, old in base.items():
+        new = head.get(path)
+        if old is None or new is None:
+            out[path] = None
+            continue
+        a = old.decode("utf-8", "replace").splitlines()
+        b = new.decode("utf-8", "replace").splitlines()
+        lines: set[int] = set()
+        for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+            if tag in ("replace", "delete"):
+                lines.update(range(i1 + 1, i2 + 1))
+            elif tag == "insert":
+                lines.update((i1, i1 + 1))
+        out[path] = lines
+    return out
+
+
+def ran_at_import(contexts: Iterable[str], old: Symbol, changed: set[int] | None) -> bool:
+    """Whether the recording shows a line of ``old`` that the change
+    touches (``changed``, its file's base lines; None: any) running at
+    import or collection: the lines it stored for ``old``
+    (``AT_IMPORT_LINE``), or, from a recording without them, any line of
+    it that ran there."""
+    contexts = set(contexts)
+    if AT_IMPORT not in contexts:
+        return False
+    lines = {old.start_line + int(c[len(AT_IMPORT_LINE) :]) for c in contexts if c.startswith(AT_IMPORT_LINE)}
+    return not lines or changed is None or bool(lines & changed)
 
 
 def importing_tests(store: Store, files: Iterable[str]) -> dict[str, list[Symbol]]:
