@@ -1005,6 +1005,29 @@ def statement_firsts(text: str) -> dict[int, int]:
     return out
 
 
+def at_import(project: Project) -> str:
+    """Of the lines the mutants change (the candidates, at the base): how
+    many are in a function the recording shows running at import or
+    collection, and how many ran there themselves (what the import rule of
+    report/coverage.py reads: the line's, not the function's)."""
+    import sqlite3
+
+    clean(project)
+    recorded = LineContexts(project)
+    db = sqlite3.connect(project.home / "index-cov.db")
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for file, start, end in db.execute("SELECT file, start_line, end_line FROM symbols WHERE kind IN ('function', 'method')"):
+        spans.setdefault(file, []).append((start, end))
+    db.close()
+    lines = sorted({(m.file, m.line) for m in candidates(project)})
+    in_function = ran = 0
+    for file, line in lines:
+        inner = sorted((s for s in spans.get(file, []) if s[0] <= line <= s[1]), key=lambda s: s[1] - s[0])
+        ran += recorded.tests(file, line)[1]
+        in_function += bool(inner) and any(recorded.tests(file, n)[1] for n in range(inner[0][0] + 1, inner[0][1] + 1))
+    return f"{project.slug}: {len(lines)} mutated lines, {in_function} in a function run at import, {ran} run at import"
+
+
 def summary(project: Home, limit: int) -> dict[str, object] | None:
     if not (project.home / "base.json").exists():
         return None
@@ -1113,12 +1136,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--truth-only", action="store_true",
                         help="the full suite's truth and testmon only (cartog-ci's columns in a later run, from the cache)")
     parser.add_argument("--json", help="write the per-project summaries here")
+    parser.add_argument("--at-import", action="store_true", help="print how many mutated lines ran at import (cached projects)")
     args = parser.parse_args(argv)
     known: dict[str, Home] = {**PROJECTS, **{f"npm:{k}": v for k, v in NPM_PROJECTS.items()}}
     unknown = [p for p in args.projects if p not in known]
     if unknown:
         parser.error(f"unknown project(s) {', '.join(unknown)}; choose from {', '.join(known)}")
     projects = [known[p] for p in args.projects]
+    if args.at_import:
+        for p in projects:
+            if isinstance(p, Project) and (p.home / "base.coverage").exists():
+                print(at_import(p))
+        return 0
     if not args.tables:
         # the projects take turns, one mutant each: a run stopped early has
         # measured every project
