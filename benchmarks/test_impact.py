@@ -1009,10 +1009,10 @@ def at_import(project: Project) -> str:
     """Of the lines the mutants change (the candidates, at the base): how
     many are in a function the recording shows running at import or
     collection, and how many ran there themselves (what the import rule of
-    report/coverage.py reads: the line's, not the function's)."""
+    report/coverage.py reads: the line's, not the function's). Read from
+    the work tree: run it when no run is measuring the project."""
     import sqlite3
 
-    clean(project)
     recorded = LineContexts(project)
     db = sqlite3.connect(project.home / "index-cov.db")
     spans: dict[str, list[tuple[int, int]]] = {}
