@@ -866,13 +866,13 @@ def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cac
     return row
 
 
-def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool, truth_only: bool = False) -> Iterator[None]:
+def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool, truth_only: bool = False, cached_only: bool = False) -> Iterator[None]:
     ensure_npm(project)
     clean(project)  # a run stopped mid-mutant left it applied
     base = json.loads((project.home / "base.json").read_text())
     yield from turns(
         project, js_candidates(project), mutants, seed, fresh, lambda m, have: measure_js(project, m, base, have, truth_only),
-        truth_only,
+        truth_only, cached_only,
     )  # fmt: skip
 
 
@@ -890,7 +890,7 @@ def cached_rows(project: Home) -> dict[str, dict[str, object]]:
     return rows
 
 
-def bench(project: Project, mutants: int, seed: int, fresh: bool, truth_only: bool = False) -> Iterator[None]:
+def bench(project: Project, mutants: int, seed: int, fresh: bool, truth_only: bool = False, cached_only: bool = False) -> Iterator[None]:
     ensure(project)
     clean(project)  # a run stopped mid-mutant left it applied: the candidates are the base's
     if not truth_only:
@@ -899,7 +899,7 @@ def bench(project: Project, mutants: int, seed: int, fresh: bool, truth_only: bo
     yield from turns(
         project, candidates(project), mutants, seed, fresh,
         lambda m, have: measure(project, m, base, cartog_only=have is not None, cached=have, truth_only=truth_only),
-        truth_only,
+        truth_only, cached_only,
     )  # fmt: skip
 
 
@@ -911,6 +911,7 @@ def turns(
     fresh: bool,
     measure_one: Callable[[Mutant, dict[str, object] | None], dict[str, object]],
     truth_only: bool = False,
+    cached_only: bool = False,
 ) -> Iterator[None]:
     """Measure the project's mutants, drawn in a seeded order, until
     ``mutants`` are kept, yielding after each (the projects take turns);
@@ -936,6 +937,8 @@ def turns(
                 break
             have = rows.get(mutant.id)
             if have is not None and (not have.get("detected") or truth_only or current(have)):
+                continue
+            if have is None and cached_only:
                 continue
             row = measure_one(mutant, have)
             rows[mutant.id] = row
@@ -1135,6 +1138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tables", action="store_true", help="print the tables of the cached results only")
     parser.add_argument("--truth-only", action="store_true",
                         help="the full suite's truth and testmon only (cartog-ci's columns in a later run, from the cache)")
+    parser.add_argument("--cached-only", action="store_true", help="measure only the mutants whose truth is cached (cartog-ci's columns)")
     parser.add_argument("--json", help="write the per-project summaries here")
     parser.add_argument("--at-import", action="store_true", help="print how many mutated lines ran at import (cached projects)")
     args = parser.parse_args(argv)
@@ -1152,8 +1156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the projects take turns, one mutant each: a run stopped early has
         # measured every project
         turns = [
-            bench(p, args.mutants, args.seed, args.fresh, args.truth_only) if isinstance(p, Project)
-            else bench_npm(p, args.mutants, args.seed, args.fresh, args.truth_only)
+            bench(p, args.mutants, args.seed, args.fresh, args.truth_only, args.cached_only) if isinstance(p, Project)
+            else bench_npm(p, args.mutants, args.seed, args.fresh, args.truth_only, args.cached_only)
             for p in projects
         ]
         while turns:
