@@ -1126,7 +1126,31 @@ def tables(projects: Sequence[Home], limit: int) -> str:
                 f"{c['caught']} ({c['caught'] / n:.1%}) | {c['recall']:.1%} | {c['time_share']:.1%} | {extra[0]} | {extra[1]} |"  # type: ignore[operator]
             )
             misses += [f"- {s['project']} {col}: {m}" for m in c["missed"]]  # type: ignore[index]
-    return "\n".join(lines) + ("\n\nMutants whose selection holds no failing test:\n" + "\n".join(misses) if misses else "")
+    return "\n".join([*lines, "", *phases(projects)]) + (
+        "\n\nMutants whose selection holds no failing test:\n" + "\n".join(misses) if misses else ""
+    )
+
+
+def phases(projects: Sequence[Home]) -> list[str]:
+    """Where a mutant's time goes: the median seconds of its full-suite
+    truth run, of the cartog-ci report, of testmon's selection, over the
+    rows that timed them (all measured at the load the run had)."""
+    import statistics
+
+    out = ["| project | rows timed | truth s | report s | testmon s |", "|---|---:|---:|---:|---:|"]
+    for project in projects:
+        rows = [r for r in cached_rows(project).values() if r.get("report_seconds") is not None]
+        if not rows:
+            continue
+
+        def median(values: list[float]) -> str:
+            return f"{statistics.median(values):.1f}" if values else "-"
+
+        truth = [float(r["seconds"]) for r in rows if r.get("seconds") is not None]  # type: ignore[arg-type]
+        cartog = [float(r["report_seconds"]) for r in rows]  # type: ignore[arg-type]
+        testmon = [float(r["testmon"]["run_seconds"]) for r in rows if isinstance(r.get("testmon"), dict) and "run_seconds" in r["testmon"]]  # type: ignore[index,arg-type]
+        out.append(f"| {project.slug} | {len(rows)} | {median(truth)} | {median(cartog)} | {median(testmon)} |")
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
