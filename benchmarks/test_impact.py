@@ -921,6 +921,9 @@ def turns(
     (cartog-ci's columns come in a later run, from the cached truth)."""
     rows = cached_rows(project)
     random.Random(f"{seed}:{project.name}").shuffle(pool)
+    # the mutants whose truth is cached first (cartog-ci's columns alone are
+    # cheap to measure again), each group in the seeded order
+    pool.sort(key=lambda m: m.id not in rows)
 
     def current(row: dict[str, object]) -> bool:
         return "static" in row and row.get("tool") == TOOL_HASH and not fresh
