@@ -516,14 +516,16 @@ def apply_coverage(
     (None, or a file not there: all of them); a function whose changed
     line ran at import also gets ``imported_by``."""
     olds = {c.change.old.id: c for c in changed if c.change.old is not None}
+    bases = {c.change.old.id: c.change.old for c in changed if c.change.old is not None}
     recorded = store.recorded_coverage(use.commit, list(olds))
     # a changed line run at import or collection: what imports its file depends on it
+    lines = changed_lines or {}
     at_import = {
         i for i, found in recorded.items()
-        if found.content_hash == olds[i].change.old.content_hash  # type: ignore[union-attr]
-        and ran_at_import(found.unknown_contexts, olds[i].change.old, (changed_lines or {}).get(olds[i].change.old.file))  # type: ignore[arg-type]
+        if i in bases and found.content_hash == bases[i].content_hash
+        and ran_at_import(found.unknown_contexts, bases[i], lines.get(bases[i].file))
     }  # fmt: skip
-    importing = importing_tests(store, {olds[i].change.old.file for i in at_import})  # type: ignore[union-attr]
+    importing = importing_tests(store, {bases[i].file for i in at_import})
     wanted = {t for r in recorded.values() for t in r.tests}
     tests = store.symbols(wanted)
     tests.update(collected_tests(store, wanted - set(tests)))
