@@ -130,7 +130,7 @@ PROJECTS = {
         Project("boltons", "26.2.0", "boltons", "."),
     )
 }
-DEFAULT = ("itsdangerous", "markupsafe", "toolz", "tabulate", "python-slugify", "humanize", "npm:qs", "npm:minimist")
+DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "more-itertools", "npm:qs", "npm:minimist")
 
 
 # --- running things ---------------------------------------------------------
@@ -210,7 +210,10 @@ def ensure(project: Project) -> None:
         git(project.repo, "checkout", "-q", "--detach", base)
         log(f"{project.slug}: the suite at the base")
         started = time.monotonic()
-        truth = suite(project, env)
+        try:
+            truth = suite(project, env)
+        except subprocess.TimeoutExpired:
+            raise SystemExit(f"{project.slug}: the suite takes more than {SUITE_TIMEOUT} s at the base here") from None
         seconds = time.monotonic() - started
         if truth.failed or not truth.durations:
             raise SystemExit(f"{project.slug}: the suite does not pass at the base: {sorted(truth.failed)[:5]}")
@@ -256,6 +259,9 @@ def tool_hash() -> str:
     return digest.hexdigest()
 
 
+TOOL_HASH = tool_hash()
+
+
 def unpacked(project: Home, archive: Path, ignored: str, message: str) -> None:
     """The archive's one top folder as the project's repository, committed
     whole: -f, what it ships and its .gitignore ignores (humanize's
@@ -279,7 +285,7 @@ def import_coverage(project: Project) -> None:
     maps a context to is stored at import); once per cartog-ci."""
     clean(project)
     mark = project.home / "imported-by"
-    if mark.exists() and mark.read_text() == tool_hash():
+    if mark.exists() and mark.read_text() == TOOL_HASH:
         return
     proc = cartog(
         "coverage", "import", str(project.home / "base.coverage"), "--repo", str(project.repo),
@@ -288,7 +294,7 @@ def import_coverage(project: Project) -> None:
     if proc.returncode != 0:
         raise SystemExit(f"{project.slug}: coverage import failed: {proc.stderr}")
     log(f"{project.slug}: coverage import: {(proc.stdout + proc.stderr).strip()}")
-    mark.write_text(tool_hash())
+    mark.write_text(TOOL_HASH)
 
 
 def base_commit(project: Home) -> str:
@@ -399,21 +405,28 @@ class Mutant:
         return hashlib.sha1(f"{self.file}:{self.line}:{self.new}".encode()).hexdigest()[:12]
 
 
-def function_lines(tree: ast.AST) -> dict[int, ast.stmt]:
-    """One-line statements inside a function body (not its docstring)."""
-    out: dict[int, ast.stmt] = {}
+def function_lines(tree: ast.AST) -> tuple[set[int], dict[int, ast.stmt]]:
+    """(the lines of function bodies, docstrings left out; the one-line
+    statements among them). A line of a statement written on several lines
+    is a line inside the function too: its operators and constants are
+    mutated, the statement is not replaced."""
+    lines: set[int] = set()
+    single: dict[int, ast.stmt] = {}
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         for stmt in ast.walk(fn):
             if not isinstance(stmt, ast.stmt) or stmt is fn or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
-            if stmt.lineno != stmt.end_lineno:
-                continue
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
                 continue  # a docstring
-            out[stmt.lineno] = stmt
-    return out
+            if stmt.lineno == stmt.end_lineno:
+                single[stmt.lineno] = stmt
+            if not isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)):
+                lines.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+            else:  # a compound statement's own header (its body's statements are walked)
+                lines.update(range(stmt.lineno, stmt.body[0].lineno))
+    return lines, single
 
 
 def candidates(project: Project) -> list[Mutant]:
@@ -430,14 +443,17 @@ def candidates(project: Project) -> list[Mutant]:
         except (SyntaxError, tokenize.TokenError):
             continue
         lines = text.splitlines(keepends=True)
-        stmts = function_lines(tree)
-        for lineno, stmt in sorted(stmts.items()):
+        inside, stmts = function_lines(tree)
+        by_line: dict[int, list[tokenize.TokenInfo]] = {}
+        for tok in tokens:
+            if tok.start[0] == tok.end[0]:
+                by_line.setdefault(tok.start[0], []).append(tok)
+        for lineno in sorted(inside):
+            stmt = stmts.get(lineno)
             line = lines[lineno - 1]
             indent = line[: len(line) - len(line.lstrip())]
             news: list[tuple[str, str]] = []
-            for tok in tokens:
-                if tok.start[0] != lineno or tok.end[0] != lineno:
-                    continue
+            for tok in by_line.get(lineno, ()):
                 a, b = tok.start[1], tok.end[1]
                 if tok.type in (tokenize.OP, tokenize.NAME) and tok.string in SWAPS:
                     kind = "constant" if tok.string in ("True", "False") else "operator"
@@ -446,11 +462,11 @@ def candidates(project: Project) -> list[Mutant]:
                     news.append(("operator", line[:a] + line[b:].lstrip()))
                 elif tok.type == tokenize.NUMBER and tok.string.isdigit():
                     news.append(("constant", line[:a] + str(int(tok.string) + 1) + line[b:]))
-            if isinstance(stmt, ast.Return) and stmt.value is not None and not (
+            if stmt is not None and isinstance(stmt, ast.Return) and stmt.value is not None and not (
                 isinstance(stmt.value, ast.Constant) and stmt.value.value is None
             ):
                 news.append(("return", f"{indent}return None\n"))
-            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            if stmt is not None and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 news.append(("call", f"{indent}pass\n"))
             for kind, new in news:
                 if new == line:
@@ -524,8 +540,10 @@ def changed_functions(data: dict[str, object], mutant: Mutant) -> list[dict[str,
 
 
 def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog_only: bool = False,
-            cached: dict[str, object] | None = None) -> dict[str, object]:  # fmt: skip
-    """One mutant: truth, cartog-ci's two selections, testmon's."""
+            cached: dict[str, object] | None = None, truth_only: bool = False) -> dict[str, object]:  # fmt: skip
+    """One mutant: truth, testmon's selection, cartog-ci's two selections
+    (not with ``truth_only``: what does not depend on the cartog-ci
+    measured, measured first, its columns added by a later run)."""
     env = test_env(project)
     durations: dict[str, float] = base["durations"]  # type: ignore[assignment]
     clean(project)
@@ -547,8 +565,15 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
         row["detected"] = bool(truth.failed)
     if not row["detected"]:
         return row
+    if "testmon" not in row:
+        row["testmon"] = testmon(project, env, row["failing"], durations)  # type: ignore[arg-type]
+    if truth_only:
+        return row
     git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {mutant.id}")
+    started = time.monotonic()
     data = report(project, "index-cov.db", str(base["commit"]))
+    row["report_seconds"] = round(time.monotonic() - started, 2)
+    row["tool"] = TOOL_HASH
     fns = changed_functions(data, mutant)
     failing = {strip_params(t) for t in row["failing"]}  # type: ignore[union-attr]
     # with coverage: what the commands run; static: the graph's tests (and
@@ -576,19 +601,37 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
     row["commands"] = data["test_commands"]
     row["tests"] = [[t["id"], t["chosen_by"]] for t in data["tests"]]  # type: ignore[index,union-attr]
     del failing
-    if "testmon" not in row:
-        with tempfile.TemporaryDirectory() as tmp:
-            datafile = Path(tmp) / ".testmondata"
-            shutil.copy(project.home / "base.testmondata", datafile)
-            ran = suite(project, env, "--testmon", datafile=datafile)
-        chosen = {t for t in durations if t in ran.durations}
-        row["testmon"] = {
-            "selected": len(ran.durations),
-            "seconds": round(sum(durations.get(t, ran.durations[t]) for t in ran.durations), 3),
-            "hits": sorted(t for t in row["failing"] if t in ran.failed),  # type: ignore[union-attr]
-            "unknown": len(set(ran.durations) - chosen),
-        }
     return row
+
+
+def testmon(project: Project, env: dict[str, str], failing: Sequence[str], durations: dict[str, float]) -> dict[str, object]:
+    """pytest-testmon's selection for the work tree, from a copy of the
+    baseline recorded at the base: the tests it collects (it deselects at
+    collection, so ``--collect-only`` lists what it would run without
+    running it; a module that fails to import is run, as an error), and the
+    failing tests among them (the truth run's: the tests are deterministic,
+    the same tests fail when testmon runs them)."""
+    import re
+
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        datafile = Path(tmp) / ".testmondata"
+        shutil.copy(project.home / "base.testmondata", datafile)
+        cmd = ["python", "-m", "pytest", "-q", "-o", f"cache_dir={tmp}/cache", "--testmon", "--collect-only",
+               *project.pytest_args]  # fmt: skip
+        proc = run(cmd, cwd=project.repo, env={**env, "TESTMON_DATAFILE": str(datafile)}, timeout=SUITE_TIMEOUT)
+    chosen = {line.strip() for line in proc.stdout.splitlines() if "::" in line and not line.startswith(" ")}
+    chosen |= {m.group(1) for m in re.finditer(r"^ERROR (?:collecting )?(\S+\.py)", proc.stdout, re.M)}
+    if proc.returncode not in (0, 1, 2, 5):
+        raise RuntimeError(f"{project.slug}: pytest --testmon --collect-only exited {proc.returncode}: {proc.stdout[-1500:]}")
+    return {
+        "selected": len(chosen),
+        "seconds": round(sum(durations.get(t, 0.0) for t in chosen), 3),
+        "hits": held(failing, chosen, project.repo),
+        "unknown": len({t for t in chosen if "::" in t} - set(durations)),
+        "run_seconds": round(time.monotonic() - started, 2),
+        "collected": True,
+    }
 
 
 # --- npm packages ------------------------------------------------------------
@@ -707,6 +750,32 @@ def _outside_strings(line: str, at: int) -> bool:
     return not quote
 
 
+def _function_literals(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """(first line, last line) of each ``function (...) {`` written in the
+    file, by its braces outside strings and comments: the functions the
+    index holds no symbol for (minimist's whole parser is the anonymous
+    function it exports)."""
+    import re
+
+    out: list[tuple[int, int]] = []
+    for n, line in enumerate(lines, 1):
+        found = re.search(r"\bfunction\b[^{]*\{", line)
+        if not found or not _outside_strings(line, found.start()):
+            continue
+        depth = 0
+        for m, text in enumerate(lines[n - 1 :], n):
+            start = found.end() - 1 if m == n else 0
+            for at in range(start, len(text)):
+                if text[at] in "{}" and _outside_strings(text, at):
+                    depth += 1 if text[at] == "{" else -1
+                    if depth == 0:
+                        break
+            if depth == 0:
+                out.append((n, m))
+                break
+    return out
+
+
 def js_candidates(project: NpmProject) -> list[Mutant]:
     """One-line changes on the lines inside a function's body (its lines in
     the index at the base, first and last excluded)."""
@@ -725,6 +794,7 @@ def js_candidates(project: NpmProject) -> list[Mutant]:
     out: list[Mutant] = []
     for file in project.sources:
         lines = (project.repo / file).read_text(encoding="utf-8").splitlines(keepends=True)
+        spans.setdefault(file, []).extend(_function_literals(lines))
         inside = {n for start, end in spans.get(file, []) for n in range(start + 1, end)}
         for n in sorted(inside):
             line = lines[n - 1]
@@ -733,16 +803,16 @@ def js_candidates(project: NpmProject) -> list[Mutant]:
                 continue
             indent = line[: len(line) - len(line.lstrip())]
             news: list[tuple[str, str]] = []
-            for old, new in _JS_SWAPS:
-                at = line.find(old)
-                if at >= 0 and _outside_strings(line, at) and not (old in ("<=", ">=") and line[at - 1 : at] in "=!<>"):
-                    kind = "constant" if old in ("true", "false") else "operator"
-                    if kind == "constant" and not re.search(rf"\b{old}\b", line):
-                        continue
-                    news.append((kind, line[:at] + new + line[at + len(old) :]))
-            number = re.search(r"(?<![\w.])(\d+)(?![\w.])", line)
-            if number and _outside_strings(line, number.start()):
-                news.append(("constant", line[: number.start()] + str(int(number.group(1)) + 1) + line[number.end() :]))
+            for old, new in _JS_SWAPS:  # each place of each operator
+                kind = "constant" if old in ("true", "false") else "operator"
+                pattern = rf"\b{old}\b" if kind == "constant" else re.escape(old)
+                for found in re.finditer(pattern, line):
+                    at = found.start()
+                    if _outside_strings(line, at) and not (old in ("<=", ">=") and line[at - 1 : at] in "=!<>"):
+                        news.append((kind, line[:at] + new + line[at + len(old) :]))
+            for number in re.finditer(r"(?<![\w.])(\d+)(?![\w.])", line):
+                if _outside_strings(line, number.start()):
+                    news.append(("constant", line[: number.start()] + str(int(number.group(1)) + 1) + line[number.end() :]))
             ret = re.match(r"\s*return\s+(?!undefined;)(.+);\s*$", line)
             if ret:
                 news.append(("return", f"{indent}return undefined;\n"))
@@ -752,7 +822,8 @@ def js_candidates(project: NpmProject) -> list[Mutant]:
     return out
 
 
-def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cached: dict[str, object] | None = None) -> dict[str, object]:  # fmt: skip
+def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cached: dict[str, object] | None = None,
+               truth_only: bool = False) -> dict[str, object]:  # fmt: skip
     """One mutant: truth, then cartog-ci's selection (only that with a
     ``cached`` truth)."""
     durations: dict[str, float] = base["durations"]  # type: ignore[assignment]
@@ -776,10 +847,11 @@ def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cac
         row["failing"] = sorted(truth.failed)
         row["detected"] = bool(truth.failed)
     failed = set(row["failing"])  # type: ignore[arg-type]
-    if not failed:
+    if not failed or truth_only:
         return row
     git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {mutant.id}")
     data = report(project, "index-cov.db", str(base["commit"]))  # type: ignore[arg-type]
+    row["tool"] = TOOL_HASH
     chosen = selected(data["test_commands"], list(durations))  # type: ignore[arg-type]
     fns = changed_functions(data, mutant)
     row["static"] = {
@@ -794,11 +866,14 @@ def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cac
     return row
 
 
-def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool) -> Iterator[None]:
+def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool, truth_only: bool = False, cached_only: bool = False) -> Iterator[None]:
     ensure_npm(project)
     clean(project)  # a run stopped mid-mutant left it applied
     base = json.loads((project.home / "base.json").read_text())
-    yield from turns(project, js_candidates(project), mutants, seed, fresh, lambda m, have: measure_js(project, m, base, have))
+    yield from turns(
+        project, js_candidates(project), mutants, seed, fresh, lambda m, have: measure_js(project, m, base, have, truth_only),
+        truth_only, cached_only,
+    )  # fmt: skip
 
 
 # --- the loop and the tables ----------------------------------------------------
@@ -815,13 +890,16 @@ def cached_rows(project: Home) -> dict[str, dict[str, object]]:
     return rows
 
 
-def bench(project: Project, mutants: int, seed: int, fresh: bool) -> Iterator[None]:
+def bench(project: Project, mutants: int, seed: int, fresh: bool, truth_only: bool = False, cached_only: bool = False) -> Iterator[None]:
     ensure(project)
-    import_coverage(project)
+    clean(project)  # a run stopped mid-mutant left it applied: the candidates are the base's
+    if not truth_only:
+        import_coverage(project)
     base = json.loads((project.home / "base.json").read_text())
     yield from turns(
         project, candidates(project), mutants, seed, fresh,
-        lambda m, have: measure(project, m, base, cartog_only=have is not None, cached=have),
+        lambda m, have: measure(project, m, base, cartog_only=have is not None, cached=have, truth_only=truth_only),
+        truth_only, cached_only,
     )  # fmt: skip
 
 
@@ -832,13 +910,28 @@ def turns(
     seed: int,
     fresh: bool,
     measure_one: Callable[[Mutant, dict[str, object] | None], dict[str, object]],
+    truth_only: bool = False,
+    cached_only: bool = False,
 ) -> Iterator[None]:
     """Measure the project's mutants, drawn in a seeded order, until
     ``mutants`` are kept, yielding after each (the projects take turns);
-    a cached row is measured again only with ``fresh`` (its truth kept)."""
+    a cached row measured by another cartog-ci (``TOOL_HASH``), or any
+    with ``fresh``, is measured again (its truth kept). With
+    ``truth_only`` a mutant is kept once the full suite detected it
+    (cartog-ci's columns come in a later run, from the cached truth)."""
     rows = cached_rows(project)
     random.Random(f"{seed}:{project.name}").shuffle(pool)
-    kept = 0 if fresh else sum(1 for r in rows.values() if r.get("detected") and "static" in r)
+    # the mutants whose truth is cached first (cartog-ci's columns alone are
+    # cheap to measure again), each group in the seeded order
+    pool.sort(key=lambda m: m.id not in rows)
+
+    def current(row: dict[str, object]) -> bool:
+        return "static" in row and row.get("tool") == TOOL_HASH and not fresh
+
+    if truth_only:
+        kept = sum(1 for r in rows.values() if r.get("detected"))
+    else:
+        kept = sum(1 for r in rows.values() if r.get("detected") and current(r))
     base = json.loads((project.home / "base.json").read_text())
     log(f"{project.slug}: {len(pool)} candidate mutants, {kept} kept in the cache; suite {base['seconds']:.1f} s")
     try:
@@ -846,7 +939,9 @@ def turns(
             if kept >= mutants:
                 break
             have = rows.get(mutant.id)
-            if have is not None and (not have.get("detected") or ("static" in have and not fresh)):
+            if have is not None and (not have.get("detected") or truth_only or current(have)):
+                continue
+            if have is None and cached_only:
                 continue
             row = measure_one(mutant, have)
             rows[mutant.id] = row
@@ -866,13 +961,89 @@ def turns(
         clean(project)
 
 
+class LineContexts:
+    """The base recording's contexts by line (coverage.py's API, from
+    TOOL_SITE): the question of issue 30's step 3, whether the changed
+    *line*'s tests select as well as the changed function's. A line of a
+    statement written on several lines is recorded on the statement's
+    first line (of a compound statement, its header's)."""
+
+    def __init__(self, project: Project) -> None:
+        if str(TOOL_SITE) not in sys.path:
+            sys.path.append(str(TOOL_SITE))
+        from coverage import CoverageData
+
+        self.project = project
+        self.data = CoverageData(basename=str(project.home / "base.coverage"))
+        self.data.read()
+        self.by_file: dict[str, dict[int, list[str]]] = {}
+        self.firsts: dict[str, dict[int, int]] = {}
+
+    def tests(self, file: str, line: int) -> tuple[set[str], bool]:
+        """(the node IDs of the tests whose run executed ``line`` of
+        ``file`` at the base, whether it ran outside any test: at import)."""
+        if file not in self.by_file:
+            measured = [m for m in self.data.measured_files() if m == file or m.endswith("/" + file)]
+            self.by_file[file] = self.data.contexts_by_lineno(measured[0]) if measured else {}
+            self.firsts[file] = statement_firsts(git(self.project.repo, "show", f"{base_commit(self.project)}:{file}"))
+        contexts = self.by_file[file].get(self.firsts[file].get(line, line), [])
+        nodes = {c.rsplit("|", 1)[0] for c in contexts if c}
+        return nodes, "" in contexts
+
+
+def statement_firsts(text: str) -> dict[int, int]:
+    """Line -> the line coverage.py records it on: its innermost
+    statement's first line (a compound statement's header lines: its
+    first)."""
+    out: dict[int, int] = {}
+    spans = []
+    for stmt in ast.walk(ast.parse(text)):
+        if not isinstance(stmt, ast.stmt):
+            continue
+        last = stmt.end_lineno or stmt.lineno
+        body = getattr(stmt, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            last = body[0].lineno - 1
+        spans.append((stmt.lineno, max(last, stmt.lineno)))
+    for first, last in sorted(spans, key=lambda s: s[1] - s[0], reverse=True):  # outermost first
+        for n in range(first, last + 1):
+            out[n] = first
+    return out
+
+
+def at_import(project: Project) -> str:
+    """Of the lines the mutants change (the candidates, at the base): how
+    many are in a function the recording shows running at import or
+    collection, and how many ran there themselves (what the import rule of
+    report/coverage.py reads: the line's, not the function's). Read from
+    the work tree: run it when no run is measuring the project."""
+    import sqlite3
+
+    recorded = LineContexts(project)
+    db = sqlite3.connect(project.home / "index-cov.db")
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for file, start, end in db.execute("SELECT file, start_line, end_line FROM symbols WHERE kind IN ('function', 'method')"):
+        spans.setdefault(file, []).append((start, end))
+    db.close()
+    lines = sorted({(m.file, m.line) for m in candidates(project)})
+    in_function = ran = 0
+    for file, line in lines:
+        inner = sorted((s for s in spans.get(file, []) if s[0] <= line <= s[1]), key=lambda s: s[1] - s[0])
+        ran += recorded.tests(file, line)[1]
+        in_function += bool(inner) and any(recorded.tests(file, n)[1] for n in range(inner[0][0] + 1, inner[0][1] + 1))
+    return f"{project.slug}: {len(lines)} mutated lines, {in_function} in a function run at import, {ran} run at import"
+
+
 def summary(project: Home, limit: int) -> dict[str, object] | None:
     if not (project.home / "base.json").exists():
         return None
     base = json.loads((project.home / "base.json").read_text())
     total = sum(base["durations"].values())
     tried = list(cached_rows(project).values())
-    rows = [r for r in tried if r.get("detected") and "static" in r][:limit]
+    rows = [r for r in tried if r.get("detected") and "static" in r]
+    # the rows of the cartog-ci that measured last (a row keeps its TOOL_HASH)
+    tools = [r["tool"] for r in rows if r.get("tool")]
+    rows = [r for r in rows if r.get("tool") == tools[-1]][:limit] if tools else rows[:limit]
     if not rows:
         return None
     columns = [c for c in ("static", "coverage", "testmon") if c in rows[0]]
@@ -888,6 +1059,38 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
             r["static"]["hits"] = held(r["failing"], static, project.repo)  # type: ignore[index,arg-type]
             covered = selected(r["commands"], list(base["durations"]))  # type: ignore[arg-type]
             r["coverage"]["hits"] = held(r["failing"], covered, project.repo)  # type: ignore[index,arg-type]
+            # the report's tests themselves, by node ID: what its commands
+            # would run without running whole files past MAX_TEST_IDS
+            ids = {f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}" for t, _ in r["tests"]}  # type: ignore[attr-defined]
+            listed = {t for t in base["durations"] if strip_params(t) in ids}
+            r["listed"] = {
+                "selected": len(listed),
+                "seconds": round(sum(base["durations"][t] for t in listed), 3),
+                "hits": held(r["failing"], listed, project.repo),  # type: ignore[arg-type]
+            }
+        columns.insert(columns.index("coverage") + 1, "listed")
+        if (project.home / "base.coverage").exists():
+            recorded = LineContexts(project)
+            for r in rows:
+                at_import = {
+                    f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
+                    for t, by in r["tests"] if "import" in by  # type: ignore[attr-defined]
+                }  # fmt: skip
+                nodes, ran_at_import = recorded.tests(r["file"], r["line"])  # type: ignore[arg-type]
+                # the report's other sources kept: the graph's tests (and those the change edits)
+                graph = {
+                    f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
+                    for t, by in r["tests"] if set(by) & {"graph", "edited"}  # type: ignore[attr-defined]
+                }  # fmt: skip
+                chosen = {t for t in base["durations"] if t in nodes or strip_params(t) in graph}
+                if ran_at_import:
+                    chosen |= {t for t in base["durations"] if strip_params(t) in at_import}
+                r["lines"] = {
+                    "selected": len(chosen),
+                    "seconds": round(sum(base["durations"][t] for t in chosen), 3),
+                    "hits": held(r["failing"], chosen, project.repo),  # type: ignore[arg-type]
+                }
+            columns.insert(columns.index("listed") + 1, "lines")
     out: dict[str, object] = {
         "project": project.slug, "tests": len(base["durations"]), "suite_seconds": round(base["seconds"], 1),
         "mutants": len(rows), "tried": sum(1 for r in tried if not r.get("invalid")), "columns": columns,
@@ -899,7 +1102,7 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
         share = sum(r[col]["seconds"] for r in rows) / (total * len(rows))  # type: ignore[index,misc]
         out[col] = {"caught": caught, "recall": hits / failing, "time_share": share,
                     "missed": [f"{r['file']}:{r['line']} {r['kind']}: {r['old']} -> {r['new']}" for r in rows if not r[col]["hits"]]}  # type: ignore[index]  # fmt: skip
-        if col != "testmon":
+        if col in ("static", "coverage"):
             out[col]["untested"] = sum(1 for r in rows if r[col]["untested"])  # type: ignore[index]
             out[col]["unreached"] = sum(1 for r in rows if r[col]["unreached"])  # type: ignore[index]
     return out
@@ -918,7 +1121,7 @@ def tables(projects: Sequence[Home], limit: int) -> str:
         n = s["mutants"]
         for col in s["columns"]:  # type: ignore[attr-defined]
             c = s[col]  # type: ignore[index]
-            extra = (f"{c['untested']} ({c['untested'] / n:.1%})", f"{c['unreached']} ({c['unreached'] / n:.1%})") if col != "testmon" else ("", "")  # type: ignore[operator]  # fmt: skip
+            extra = (f"{c['untested']} ({c['untested'] / n:.1%})", f"{c['unreached']} ({c['unreached'] / n:.1%})") if "untested" in c else ("", "")  # type: ignore[operator]  # fmt: skip
             if col == "static":
                 extra = ("-", extra[1])
             lines.append(
@@ -926,7 +1129,31 @@ def tables(projects: Sequence[Home], limit: int) -> str:
                 f"{c['caught']} ({c['caught'] / n:.1%}) | {c['recall']:.1%} | {c['time_share']:.1%} | {extra[0]} | {extra[1]} |"  # type: ignore[operator]
             )
             misses += [f"- {s['project']} {col}: {m}" for m in c["missed"]]  # type: ignore[index]
-    return "\n".join(lines) + ("\n\nMutants whose selection holds no failing test:\n" + "\n".join(misses) if misses else "")
+    return "\n".join([*lines, "", *phases(projects)]) + (
+        "\n\nMutants whose selection holds no failing test:\n" + "\n".join(misses) if misses else ""
+    )
+
+
+def phases(projects: Sequence[Home]) -> list[str]:
+    """Where a mutant's time goes: the median seconds of its full-suite
+    truth run, of the cartog-ci report, of testmon's selection, over the
+    rows that timed them (all measured at the load the run had)."""
+    import statistics
+
+    out = ["| project | rows timed | truth s | report s | testmon s |", "|---|---:|---:|---:|---:|"]
+    for project in projects:
+        rows = [r for r in cached_rows(project).values() if r.get("report_seconds") is not None]
+        if not rows:
+            continue
+
+        def median(values: list[float]) -> str:
+            return f"{statistics.median(values):.1f}" if values else "-"
+
+        truth = [float(r["seconds"]) for r in rows if r.get("seconds") is not None]  # type: ignore[arg-type]
+        cartog = [float(r["report_seconds"]) for r in rows]  # type: ignore[arg-type]
+        testmon = [float(r["testmon"]["run_seconds"]) for r in rows if isinstance(r.get("testmon"), dict) and "run_seconds" in r["testmon"]]  # type: ignore[index,arg-type]
+        out.append(f"| {project.slug} | {len(rows)} | {median(truth)} | {median(cartog)} | {median(testmon)} |")
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -936,18 +1163,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fresh", action="store_true", help="measure cartog-ci's columns again (truth and testmon kept)")
     parser.add_argument("--tables", action="store_true", help="print the tables of the cached results only")
+    parser.add_argument("--truth-only", action="store_true",
+                        help="the full suite's truth and testmon only (cartog-ci's columns in a later run, from the cache)")
+    parser.add_argument("--cached-only", action="store_true", help="measure only the mutants whose truth is cached (cartog-ci's columns)")
     parser.add_argument("--json", help="write the per-project summaries here")
+    parser.add_argument("--at-import", action="store_true", help="print how many mutated lines ran at import (cached projects)")
     args = parser.parse_args(argv)
     known: dict[str, Home] = {**PROJECTS, **{f"npm:{k}": v for k, v in NPM_PROJECTS.items()}}
     unknown = [p for p in args.projects if p not in known]
     if unknown:
         parser.error(f"unknown project(s) {', '.join(unknown)}; choose from {', '.join(known)}")
     projects = [known[p] for p in args.projects]
+    if args.at_import:
+        for p in projects:
+            if isinstance(p, Project) and (p.home / "base.coverage").exists():
+                print(at_import(p))
+        return 0
     if not args.tables:
         # the projects take turns, one mutant each: a run stopped early has
         # measured every project
         turns = [
-            bench(p, args.mutants, args.seed, args.fresh) if isinstance(p, Project) else bench_npm(p, args.mutants, args.seed, args.fresh)
+            bench(p, args.mutants, args.seed, args.fresh, args.truth_only, args.cached_only) if isinstance(p, Project)
+            else bench_npm(p, args.mutants, args.seed, args.fresh, args.truth_only, args.cached_only)
             for p in projects
         ]
         while turns:

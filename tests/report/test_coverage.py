@@ -429,3 +429,71 @@ def test_tests_a_file_collects_but_does_not_define_are_run_where_the_recording_r
         cwd=repo, capture_output=True, text=True,
     )  # fmt: skip
     assert proc.returncode == 1 and "2 failed" in proc.stdout, proc.stdout
+
+
+# A function run while its module is imported: the value it computes is read
+# by a test that never calls it (its recorded run names no test for it).
+AT_IMPORT = PROJECT | {
+    "app/routes.py": ROUTES
+    + '\n\ndef banner():\n    return "routes"\n\n\nBANNER = banner()\n'
+    + "\n\ndef greet(who, loud=False):\n    if loud:\n        return who.upper()\n    return who\n\n\nGREETING = greet('x')\n",
+    "app/util.py": "def twice(x):\n    return 2 * x\n",
+    "tests/test_server.py": PROJECT["tests/test_server.py"]
+    + "\n\ndef test_banner():\n    from app import routes\n\n    assert routes.BANNER == 'routes'\n",
+    "tests/test_util.py": "from app.util import twice\n\n\ndef test_twice():\n    assert twice(2) == 4\n",
+    "tests/test_greet.py": "from app.routes import greet\n\n\ndef test_loud():\n    assert greet('a', loud=True) == 'A'\n",
+    # pytest imports a conftest.py before the tests of its folder
+    "tests/plugins/conftest.py": "import app.server\n",
+    "tests/plugins/test_plain.py": "def test_plain():\n    assert 1 + 1 == 2\n",
+}
+
+
+def test_a_change_to_code_run_at_import_runs_the_tests_that_import_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The recording shows `banner` ran at import only (coverage.py's empty
+    context): the tests to run are those of the files whose import imports
+    app/routes.py (through app/server.py, or a conftest.py of their folder);
+    test_util.py imports none of it. The failing test is among them."""
+    use_this_pytest(monkeypatch)
+    repo = init_repo(tmp_path / "repo")
+    write(repo, AT_IMPORT)
+    commit(repo, "routes with a banner")
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    assert _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))[0] == 0
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"app/routes.py": AT_IMPORT["app/routes.py"].replace('return "routes"', 'return "ROUTES"')})
+    commit(repo, "louder banner")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data_json = json.loads(out)
+    assert _tests(data_json) == [
+        ("tests/plugins/test_plain.py:function:test_plain", ["import"]),
+        ("tests/test_greet.py:function:test_loud", ["import"]),
+        ("tests/test_server.py:function:test_hello", ["import"]),
+        ("tests/test_server.py:function:test_bye", ["import"]),
+        ("tests/test_server.py:function:test_banner", ["import"]),
+    ]
+    assert data_json["test_commands"] == [
+        "pytest tests/plugins/test_plain.py::test_plain tests/test_greet.py::test_loud tests/test_server.py"
+    ]
+    code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--dry-run")
+    assert (code, err) == (
+        0,
+        "cartog-ci: 5 test(s) reach the change (0 by the graph, 0 by recorded coverage, 5 by importing code the "
+        "recording ran at import), 0 edited by it; the commands run 5\n",
+    )
+    # the selection holds the failing test: the runner fails
+    code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--json", "--", "-q", "-p", "no:cacheprovider")
+    assert code == 1
+
+    # greet ran at import too, but not its loud branch: a change there runs
+    # the one test that calls it and whose recorded run executed that line,
+    # none of the importers
+    git(repo, "checkout", "-q", "-b", "loud", "main")
+    write(repo, {"app/routes.py": AT_IMPORT["app/routes.py"].replace("who.upper()", "who.upper() + '!'")})
+    commit(repo, "louder")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    assert _tests(json.loads(out)) == [("tests/test_greet.py:function:test_loud", ["graph", "coverage"])]

@@ -71,9 +71,11 @@ def run(args: argparse.Namespace) -> int:
     assert report is not None  # only a pre-push check refuses, and this is none
     extra = " ".join(shlex.quote(a) for a in args.runner_args)
     commands = [_with(c, extra) for c in report.test_commands]
-    by_graph, by_coverage = len(report.graph_ids), len(report.covered_ids)
+    by_graph, by_coverage, by_import = len(report.graph_ids), len(report.covered_ids), len(report.imported_ids)
+    at_import = f", {by_import} by importing code the recording ran at import" if by_import else ""
     summary = (
-        f"{len(report.tests)} test(s) reach the change ({by_graph} by the graph, {by_coverage} by recorded coverage), "
+        f"{len(report.tests)} test(s) reach the change ({by_graph} by the graph, {by_coverage} by recorded coverage"
+        f"{at_import}), "
         f"{len(report.tests_edited)} edited by it; the commands run {report.tests_run}"
     )
     if args.shadow:

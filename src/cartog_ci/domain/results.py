@@ -182,6 +182,10 @@ class ChangedSymbol:
     unreached: bool = False
     # the tests whose recorded run executed it (its version at the base)
     covered_by: list[Symbol] = field(default_factory=list)
+    # the recording shows it ran at import or collection (coverage.py's empty
+    # context, no test named): the tests of the files whose import imports
+    # its file (report/coverage.py importing_tests)
+    imported_by: list[Symbol] = field(default_factory=list)
     # the recording read holds an older body than the base's (it changed
     # between the recording and the base): no "untested" from it
     recorded_older: bool = False
@@ -203,7 +207,7 @@ class ChangedSymbol:
     def no_known_test(self) -> bool:
         """The graph shows no test within the test depth and no recorded
         coverage says either way: said as that, never as "untested"."""
-        return self.unreached and not self.untested and not self.covered_by
+        return self.unreached and not self.untested and not self.covered_by and not self.imported_by
 
     @property
     def symbol(self) -> Symbol:
@@ -319,7 +323,7 @@ class Report:
     tests_run: int = 0  # tests the commands run (a whole file runs all of its)
     test_depth: int = 2  # callers away from the change that a test is run (report/testplan.py)
     tests_edited: list[Symbol] = field(default_factory=list)  # tests the change itself edited
-    # test ID -> what chose it: "graph", "coverage" (report/build.py)
+    # test ID -> what chose it: "graph", "coverage", "import" (report/build.py)
     chosen_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
     coverage: CoverageUse | None = None  # the recorded coverage the report used
     compiler_tier: list[TierRun] = field(default_factory=list)  # per tool the change needed
@@ -328,6 +332,12 @@ class Report:
     def covered_ids(self) -> set[str]:
         """The tests chosen because their recorded run executed the change."""
         return {i for i, by in self.chosen_by.items() if "coverage" in by}
+
+    @property
+    def imported_ids(self) -> set[str]:
+        """The tests chosen because their files import code the recording
+        shows running at import (report/coverage.py importing_tests)."""
+        return {i for i, by in self.chosen_by.items() if "import" in by}
 
     @property
     def graph_ids(self) -> set[str]:

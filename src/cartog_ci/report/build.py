@@ -25,7 +25,7 @@ from cartog_ci.index.resolve import EXTERNAL
 from cartog_ci.languages import is_test, test_plan
 from cartog_ci.report.base_graph import base_resolver
 from cartog_ci.report.callsites import check_call_sites
-from cartog_ci.report.coverage import apply_coverage, recorded_use
+from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -242,11 +242,20 @@ def build_report(
     # the tests whose recorded run executed a changed symbol (docs/coverage.md)
     coverage = recorded_use(store, Path(cs.root), cs.merge_base)
     if coverage is not None:
-        apply_coverage(store, coverage, changed, in_test_code={c.symbol.id for c in changed if _in_test_code(c.symbol)})
+        apply_coverage(
+            store, coverage, changed, in_test_code={c.symbol.id for c in changed if _in_test_code(c.symbol)},
+            changed_lines=changed_base_lines(cs.base_sources, cs.head_sources),
+        )  # fmt: skip
         for t in {t.id: t for c in changed for t in c.covered_by}.values():
             if t.id not in chosen_by and t.id not in edited_ids:
                 tests.append(t)
             chosen_by[t.id] = chosen_by.get(t.id, ()) + ("coverage",)
+        # a changed function that ran at import: the tests whose files import it (report/coverage.py importing_tests)
+        for t in {t.id: t for c in changed for t in c.imported_by}.values():
+            if t.id not in chosen_by and t.id not in edited_ids:
+                tests.append(t)
+            if "import" not in chosen_by.get(t.id, ()):
+                chosen_by[t.id] = chosen_by.get(t.id, ()) + ("import",)
         tests.sort(key=lambda s: (s.file, s.start_line, s.id))
     plan = test_plan(edited + tests, root=cs.root, symbols_in_file=store.symbols_in_file)
     # a test a recording names in a file that does not define it is no

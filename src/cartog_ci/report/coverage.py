@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +38,11 @@ FUNCTION_KINDS = ("function", "method")
 _PHASE = re.compile(r"\|(?:setup|run|teardown)$")
 _PARAMS = re.compile(r"\[.*\]$")
 _HEADER = re.compile(r"\s*(?:async\s+)?def\s")
+# coverage.py's context of what ran outside any test (at import, at collection)
+AT_IMPORT = ""
+# stored beside it, one a line of a function that ran there: "@import:+N", N
+# lines after the function's first line (its body may move in its file)
+AT_IMPORT_LINE = "@import:+"
 MISSING_COVERAGE = "reading coverage.py data needs the coverage package: pip install 'cartog-ci[coverage]'"
 
 
@@ -184,6 +189,29 @@ def function_lines(symbols: Sequence[Symbol], text: str) -> dict[int, str]:
         for line in range(header + 1, s.end_line + 1):
             owner[line] = s.id
     return owner
+
+
+def statement_spans(text: str) -> dict[int, int]:
+    """Python: a statement's first line -> its last (a compound statement's
+    header only: its body's statements are their own). coverage.py records
+    a statement on its first line; a change to any of its lines changes
+    it."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return {}
+    out: dict[int, int] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        last = node.end_lineno or node.lineno
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            last = max(node.lineno, body[0].lineno - 1)
+        out[node.lineno] = max(out.get(node.lineno, node.lineno), last)
+    return out
 
 
 class TestNames:
@@ -409,7 +437,10 @@ def import_coverage(
     for file, lines in sorted(by_path.items()):
         in_file = store.symbols_in_file(file)
         symbols.update((s.id, s.content_hash) for s in in_file if s.kind in FUNCTION_KINDS)
-        owner = function_lines(in_file, (root / file).read_text(encoding="utf-8", errors="replace"))
+        starts = {s.id: s.start_line for s in in_file}
+        text = (root / file).read_text(encoding="utf-8", errors="replace")
+        owner = function_lines(in_file, text)
+        spans = statement_spans(text) if file.endswith(".py") else {}
         for line, line_contexts in lines.items():
             contexts |= line_contexts
             symbol_id = owner.get(line)
@@ -417,11 +448,14 @@ def import_coverage(
                 # the empty context (run at import or collection) is kept: a
                 # function it ran is never "untested", though it names no test
                 hits.update((symbol_id, c) for c in line_contexts)
-    contexts.discard("")
+                if AT_IMPORT in line_contexts:
+                    for n in range(line, spans.get(line, line) + 1):
+                        hits.add((symbol_id, f"{AT_IMPORT_LINE}{n - starts[symbol_id]}"))
+    contexts.discard(AT_IMPORT)
     tests = {c: names.resolve(c) for c in sorted(contexts)}
     result.files = len(by_path)
     result.functions = len(symbols)
-    result.executed = len({s for s, c in hits if c})
+    result.executed = len({s for s, c in hits if c and not c.startswith(AT_IMPORT_LINE)})
     result.contexts = len(contexts)
     result.unknown_contexts = [c for c, found in tests.items() if not found]
     run = CoverageRun(commit, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), len(contexts), len(by_path))
@@ -465,14 +499,33 @@ def recorded_use(store: Store, root: Path, merge_base: str | None) -> CoverageUs
     return CoverageUse(nearest[1].commit, False, nearest[1].contexts) if nearest else None
 
 
-def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol], *, in_test_code: set[str]) -> None:
+def apply_coverage(
+    store: Store,
+    use: CoverageUse,
+    changed: list[ChangedSymbol],
+    *,
+    in_test_code: set[str],
+    changed_lines: Mapping[str, set[int] | None] | None = None,
+) -> None:
     """Each changed symbol with a base version gets the tests whose recorded
     run executed that version (those the index still has), and is
     "untested" when the recording holds its base body (same content hash)
     and no test executed it. ``in_test_code``: IDs of changed symbols in
-    test code (never "untested")."""
+    test code (never "untested"). ``changed_lines``: file -> the lines of
+    its base version the change replaced or deleted, or inserted between
+    (None, or a file not there: all of them); a function whose changed
+    line ran at import also gets ``imported_by``."""
     olds = {c.change.old.id: c for c in changed if c.change.old is not None}
+    bases = {c.change.old.id: c.change.old for c in changed if c.change.old is not None}
     recorded = store.recorded_coverage(use.commit, list(olds))
+    # a changed line run at import or collection: what imports its file depends on it
+    lines = changed_lines or {}
+    at_import = {
+        i for i, found in recorded.items()
+        if i in bases and found.content_hash == bases[i].content_hash
+        and ran_at_import(found.unknown_contexts, bases[i], lines.get(bases[i].file))
+    }  # fmt: skip
+    importing = importing_tests(store, {bases[i].file for i in at_import})
     wanted = {t for r in recorded.values() for t in r.tests}
     tests = store.symbols(wanted)
     tests.update(collected_tests(store, wanted - set(tests)))
@@ -485,6 +538,8 @@ def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol],
             (tests[t] for t in found.tests if t in tests), key=lambda s: (s.file, s.start_line, s.id)
         )
         item.recorded_older = found.content_hash != old.content_hash
+        if old_id in at_import:
+            item.imported_by = importing.get(old.file, [])
         item.untested = (
             not found.executed
             and not item.recorded_older
@@ -493,6 +548,96 @@ def apply_coverage(store: Store, use: CoverageUse, changed: list[ChangedSymbol],
             and item.symbol.id not in in_test_code
         )
 
+
+
+def changed_base_lines(base: Mapping[str, bytes], head: Mapping[str, bytes]) -> dict[str, set[int] | None]:
+    """File -> the lines of its base version a change replaced or deleted,
+    and for an insertion the two lines around it (None: a side is
+    missing, all of them)."""
+    import difflib
+
+    out: dict[str, set[int] | None] = {}
+    for path, old in base.items():
+        new = head.get(path)
+        if old is None or new is None:
+            out[path] = None
+            continue
+        a = old.decode("utf-8", "replace").splitlines()
+        b = new.decode("utf-8", "replace").splitlines()
+        lines: set[int] = set()
+        for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+            if tag in ("replace", "delete"):
+                lines.update(range(i1 + 1, i2 + 1))
+            elif tag == "insert":
+                lines.update((i1, i1 + 1))
+        out[path] = lines
+    return out
+
+
+def ran_at_import(contexts: Iterable[str], old: Symbol, changed: set[int] | None) -> bool:
+    """Whether the recording shows a line of ``old`` that the change
+    touches (``changed``, its file's base lines; None: any) running at
+    import or collection: the lines it stored for ``old``
+    (``AT_IMPORT_LINE``), or, from a recording without them, any line of
+    it that ran there."""
+    contexts = set(contexts)
+    if AT_IMPORT not in contexts:
+        return False
+    lines = {old.start_line + int(c[len(AT_IMPORT_LINE) :]) for c in contexts if c.startswith(AT_IMPORT_LINE)}
+    return not lines or changed is None or bool(lines & changed)
+
+
+def importing_tests(store: Store, files: Iterable[str]) -> dict[str, list[Symbol]]:
+    """File -> the tests of the files whose import imports it (Python).
+
+    A function the recording shows running at import or collection
+    (coverage.py's empty context: no test named) runs when its module, or a
+    module that calls it at its top level, is imported; each of those is
+    imported by the modules that import it, so whatever reads what that
+    import made (a module that no longer imports, a value computed at
+    import) is in a file of ``import_closure``: a test file there, or one
+    under a ``conftest.py`` there (pytest imports it before the tests of its
+    folder). The recording cannot say which test needed the import (it ran
+    once, before any test): these are every test that can have."""
+    out: dict[str, list[Symbol]] = {}
+    wanted = sorted(f for f in set(files) if f.endswith(".py"))
+    every = sorted(store.file_hashes()) if wanted else []
+    for file in wanted:
+        closure = import_closure(store, file, every)
+        folders = [f.rpartition("/")[0] for f in closure if f.rpartition("/")[2] == "conftest.py"]
+        paths = closure | {p for p in every if any(_under(p, folder) for folder in folders)}
+        found: dict[str, Symbol] = {}
+        for path in sorted(paths):
+            for s in store.symbols_in_file(path):
+                if s.kind in FUNCTION_KINDS and is_test(s):
+                    found[s.id] = s
+        out[file] = sorted(found.values(), key=lambda s: (s.file, s.start_line, s.id))
+    return out
+
+
+def import_closure(store: Store, file: str, every: Sequence[str]) -> set[str]:
+    """``file`` and the files whose import imports it: those with an
+    ``imports`` edge to its module or to a symbol of it, and, for a
+    package's ``__init__.py``, every Python file of its folder (Python
+    imports a package before any module in it), to a fixpoint. ``every``:
+    the indexed paths."""
+    seen = {file}
+    todo = [file]
+    while todo:
+        path = todo.pop()
+        ids = [s.id for s in store.symbols_in_file(path)]
+        found = {e.file for e in store.edges_to(ids, ("imports",))} if ids else set()
+        folder, _, name = path.rpartition("/")
+        if name == "__init__.py":
+            found |= {p for p in every if p.endswith(".py") and _under(p, folder)}
+        for other in sorted(found - seen):
+            seen.add(other)
+            todo.append(other)
+    return seen
+
+
+def _under(path: str, folder: str) -> bool:
+    return not folder or path.startswith(folder + "/")
 
 
 def collected_tests(store: Store, ids: set[str]) -> dict[str, Symbol]:
