@@ -280,10 +280,13 @@ def _index(
             bulk.enter_context(store.bulk_load())
         else:  # file by file, the same statements again: some are cheaper once at the end
             write_deferred = bulk.enter_context(store.deferred_writes())
-        if plan.mode == "incremental" and _parsed_elsewhere(len(jobs)):
+        if plan.mode == "incremental" and _parsed_elsewhere(len(jobs)) and len(jobs) * 4 >= len(stored_states):
             # every symbol, for the resolver, read while the pool parses
             # (the main process waits for its first files), then kept as
-            # the files are written: not read again after the last one
+            # the files are written: not read again after the last one. Only
+            # when a quarter of the files or more change: a smaller change
+            # reads the graph on demand (``_resolve``), and the read would be
+            # spent (django HEAD~10: 116 of 2,899 files, 46 MiB and ~1 s)
             stored_symbols = {}
             for s in store.all_symbols():
                 stored_symbols.setdefault(s.file, []).append(s)
@@ -648,7 +651,7 @@ def _resolve(
     # Many edges: read every symbol once (~25 µs a symbol on django); a few:
     # read what they need as they go (~40 µs an edge). The answers are the
     # same (tests/index/test_on_demand.py); only the cost differs.
-    on_demand = plan.reachable + len(pending.numbered) < store.symbol_count() // 2
+    on_demand = plan.reachable + plan.expected() < store.symbol_count() // 2
     resolver = (
         resolver_on_demand(store, root=where, record=True)
         if on_demand
@@ -900,12 +903,18 @@ class _Revisit:
             changed.add(("h", None))  # the whole table, were it listed
         return self._add(changed)
 
-    def rest(self) -> list[NumberedEdge]:
-        """The other edges to resolve: those reached, and each re-parsed
-        file's edge whose same edge before read a key the run changed (or
-        was not there); the others keep that edge's answer."""
+    def expected(self) -> int:
+        """How many re-parsed files' edges resolve again, as far as the keys
+        changed so far tell (nodes a change reaches may add some): what the
+        resolver's read of the graph is sized by."""
+        return len(self._pending_split()[0])
+
+    def _pending_split(self) -> tuple[list[NumberedEdge], list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]]]:
+        """Each re-parsed file's edges (not its bases): to resolve again,
+        those whose same edge before read a key the run changed (or was not
+        there); carried, the others, with that edge and what it read."""
+        out: list[NumberedEdge] = []
         carried: list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]] = []
-        out = [(i, e) for i, e in self.work.items() if e.kind != "inherits"]
         before: dict[str, dict[tuple[str, str, str, str | None, str | None], list[NumberedEdge]]] = {}
         for path in self.reparsed:
             same = before[path] = {}
@@ -935,6 +944,14 @@ class _Revisit:
                 out.append((i, e))
             else:
                 carried.append((i, e, old, read, deps))
+        return out, carried
+
+    def rest(self) -> list[NumberedEdge]:
+        """The other edges to resolve: those reached, and each re-parsed
+        file's edge whose same edge before read a key the run changed (or
+        was not there); the others keep that edge's answer."""
+        again, carried = self._pending_split()
+        out = [(i, e) for i, e in self.work.items() if e.kind != "inherits"] + again
         updates = []
         outside: dict[tuple[int, ...], tuple[int, ...]] = {}
         for i, e, old, read, deps in carried:
