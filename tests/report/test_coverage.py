@@ -53,6 +53,27 @@ def _record(repo: Path, data: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def _recorded_then_edited(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    base: tuple[dict[str, str], str],
+    edit: tuple[dict[str, str], str],
+) -> Path:
+    """A repository whose main commit (files, message) has its suite's
+    coverage recorded and imported, and a branch ``feature`` with one
+    commit of ``edit`` on top."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, base[0])
+    commit(repo, base[1])
+    data = tmp_path / "coverage.db"
+    _record(repo, data)
+    assert _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))[0] == 0
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, edit[0])
+    commit(repo, edit[1])
+    return repo
+
+
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out = capsys.readouterr()
@@ -300,15 +321,9 @@ def test_the_test_command_runs_the_selection_with_the_projects_runner(
     """`cartog-ci test`: the report's commands, dry or run; the exit code is
     the runner's (pytest from this interpreter's folder)."""
     use_this_pytest(monkeypatch)
-    repo = init_repo(tmp_path / "repo")
-    write(repo, PROJECT)
-    commit(repo, "routes")
-    data = tmp_path / "coverage.db"
-    _record(repo, data)
-    assert _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))[0] == 0
-    git(repo, "checkout", "-q", "-b", "feature")
-    write(repo, {"app/routes.py": ROUTES.replace('"hello " + who', '"hello, " + who')})
-    commit(repo, "a comma")
+    repo = _recorded_then_edited(
+        tmp_path, capsys, (PROJECT, "routes"), ({"app/routes.py": ROUTES.replace('"hello " + who', '"hello, " + who')}, "a comma")
+    )
     code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--dry-run")
     assert (code, out, err) == (
         0,
@@ -456,15 +471,8 @@ def test_a_change_to_code_run_at_import_runs_the_tests_that_import_it(
     app/routes.py (through app/server.py, or a conftest.py of their folder);
     test_util.py imports none of it. The failing test is among them."""
     use_this_pytest(monkeypatch)
-    repo = init_repo(tmp_path / "repo")
-    write(repo, AT_IMPORT)
-    commit(repo, "routes with a banner")
-    data = tmp_path / "coverage.db"
-    _record(repo, data)
-    assert _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))[0] == 0
-    git(repo, "checkout", "-q", "-b", "feature")
-    write(repo, {"app/routes.py": AT_IMPORT["app/routes.py"].replace('return "routes"', 'return "ROUTES"')})
-    commit(repo, "louder banner")
+    louder = {"app/routes.py": AT_IMPORT["app/routes.py"].replace('return "routes"', 'return "ROUTES"')}
+    repo = _recorded_then_edited(tmp_path, capsys, (AT_IMPORT, "routes with a banner"), (louder, "louder banner"))
     code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
     assert code == 0, err
     data_json = json.loads(out)
