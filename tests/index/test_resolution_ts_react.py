@@ -119,6 +119,26 @@ def test_the_functions_of_a_hook_destructured_from_its_call(tmp_path: Path) -> N
     _before_and_after(repo, tmp_path, fixed, before, {hook: edited}, {(show, 8, "getRelative", None, None)})
 
 
+
+def test_names_destructured_from_require_are_imports_not_a_hooks_functions(tmp_path: Path) -> None:
+    """CommonJS `const { sum } = require("../lib/sum")` is an import of
+    `sum`: its call goes to the module's function, as `lib.sum()` does (the
+    hook rule above left it unresolved; found by tests/report's node --test
+    case)."""
+    lib, test = "lib/sum.js", "test/sum.js"
+    repo = indexed_files(tmp_path, {
+        lib: "function sum(a, b) {\n  return a + b;\n}\n\nmodule.exports = { sum };\n",
+        test: (
+            "const { sum } = require('../lib/sum');\nconst lib = require('../lib/sum');\n\n"  # 1, 2
+            "sum(1, 2);\nlib.sum(1, 2);\n"  # 4, 5
+        ),
+    })  # fmt: skip
+    assert call_rows(exported(repo)) == {
+        (test, 4, "sum", f"{lib}:function:sum", "import"),
+        (test, 5, "sum", f"{lib}:function:sum", "import"),
+    }
+
+
 # -- a parameter destructured from a type of the file -----------------------
 
 MATRIX = (

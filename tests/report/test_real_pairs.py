@@ -178,7 +178,9 @@ def test_tabulate_0_9_0_to_0_10_0_recorded_coverage_adds_a_test(
     release (as its default branch's CI would), changes the tests to run
     for the new one: ``_CustomTextWrap._handle_long_word`` is called by the
     standard library's ``TextWrapper._wrap_chunks``, which no static graph
-    follows; the recording shows the test that ran it."""
+    follows; the recording shows the test that ran it (and, as the release
+    changes module-level lines that ran at import, the tests importing
+    tabulate: ``import``), where the graph shows none."""
     old = _unpack(_sdist("tabulate", "0.9.0"), tmp_path / "old")
     new = _unpack(_sdist("tabulate", "0.10.0"), tmp_path / "new")
     repo = _replay(tmp_path, old, new)
@@ -205,7 +207,7 @@ def test_tabulate_0_9_0_to_0_10_0_recorded_coverage_adds_a_test(
     git(repo, "checkout", "-q", "upgrade")
     after = _json_report(repo, capsys)
     chosen = {t["id"]: t["chosen_by"] for t in after["tests"]}  # type: ignore[union-attr,index]
-    assert chosen[wrap] == ["coverage"]
+    assert chosen[wrap] == ["coverage", "import"]
     changed = _by_name(after)[handle]
     assert (changed["category"], changed["unreached"]) == ("modified", True)
     assert wrap in changed["covered_by"]  # type: ignore[operator]

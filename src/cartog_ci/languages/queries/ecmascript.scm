@@ -53,9 +53,11 @@
 
 ; `const { getFullDate } = useDate()` (a hook's object of functions): the
 ; name holds that member of what the call gives.
+; Not CommonJS's `const { sum } = require("./sum")`: an import (languages/esimports.py).
 (variable_declarator
   name: (object_pattern (shorthand_property_identifier_pattern) @bind.name)
-  value: (call_expression function: [(identifier) (member_expression)] @bind.call)) @bind
+  value: (call_expression function: [(identifier) (member_expression)] @bind.call)
+  (#not-eq? @bind.call "require")) @bind
 
 ; Methods of an object literal bound at module level (`export const Api = {
 ; create: () => ..., get() {...} }`): `Api.create()` reaches them.
