@@ -227,14 +227,6 @@ def test_cached_vectors_of_old_texts_do_not_take_knn_slots(indexed):
 # -- the real model ----------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def real_model(tmp_path_factory: pytest.TempPathFactory) -> EmbeddingModel:
-    from cartog_ci.embed.onnx import load_default_model
-
-    # The default (re-quantised) model, converted once into a private cache.
-    return load_default_model(tmp_path_factory.mktemp("model-cache"))
-
-
 SAMPLES = [
     "// File: billing.py | function refund_invoice\ndef refund_invoice(invoice):\ninvoice.refunded = True",
     "refund an invoice",

@@ -122,13 +122,6 @@ DECLARATIONS = {
 
 
 @pytest.fixture(scope="module")
-def real_model(tmp_path_factory: pytest.TempPathFactory) -> EmbeddingModel:
-    from cartog_ci.embed.onnx import load_default_model
-
-    return load_default_model(tmp_path_factory.mktemp("model-cache"))
-
-
-@pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
     repo = init_repo(tmp_path_factory.mktemp("class-questions") / "splay")
     write(
