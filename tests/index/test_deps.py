@@ -146,15 +146,20 @@ def test_the_catalogue_of_nodes_round_trips_and_damage_reads_as_nothing_known() 
     assert value_print({"b": 1, "a": [1, 2]}) == value_print({"a": [1, 2], "b": 1})  # a dict's order is no change
 
 
-def test_the_catalogue_tells_whether_it_holds_nodes_as_computed_without_decoding() -> None:
+def test_the_catalogue_is_decoded_only_when_it_does_not_hold_the_nodes_as_computed() -> None:
     node, other = ("M", "resolver.modules", ("b.py", "a")), ("M", "resolver.owned", ("c.py",))
-    text = Catalogue({key_hash(node): ("123", repr(node)), key_hash(other): ("1", repr(other))}).encode()
-    assert Catalogue.holds(text, {key_hash(node): ("123", repr(node))})
-    assert not Catalogue.holds(text, {key_hash(node): ("124", repr(node))})  # another value
+    stored = Catalogue({key_hash(node): ("123", repr(node)), key_hash(other): ("1", repr(other))})
+    text = stored.encode()
+    assert Catalogue.unless_holding(text, {key_hash(node): ("123", repr(node))}) is None
+    changed = Catalogue.unless_holding(text, {key_hash(node): ("124", repr(node))})  # another value
+    assert changed is not None and changed.entries == stored.entries
     new = ("M", "resolver.owned", ("d.py",))
-    assert not Catalogue.holds(text, {key_hash(node): ("123", repr(node)), key_hash(new): ("1", repr(new))})
-    assert not Catalogue.holds("!!not base64", {key_hash(node): ("123", repr(node))})  # damaged: decoded, rewritten
-    assert not Catalogue.holds(None, {key_hash(node): ("123", repr(node))}) and Catalogue.holds(None, {})
+    added = Catalogue.unless_holding(text, {key_hash(node): ("123", repr(node)), key_hash(new): ("1", repr(new))})
+    assert added is not None and added.entries == stored.entries
+    damaged = Catalogue.unless_holding("!!not base64", {key_hash(node): ("123", repr(node))})
+    assert damaged is not None and damaged.entries == {}  # rewritten whole
+    nothing = Catalogue.unless_holding(None, {key_hash(node): ("123", repr(node))})
+    assert nothing is not None and nothing.entries == {}  # none stored yet
 
 
 _NESTED = {

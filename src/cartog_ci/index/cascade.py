@@ -1025,9 +1025,7 @@ class _Revisit:
         self.store.put_nodes(hashed_nodes(resolver))  # type: ignore[arg-type]
         computed = printed_nodes(resolver)  # type: ignore[arg-type]
         if computed and self.catalogue is None:
-            text = self.store.get_meta(Catalogue.META)
-            # each node computed as it is stored: nothing to write, nothing decoded
-            self.catalogue = None if Catalogue.holds(text, computed) else Catalogue.decode(text)
+            self.catalogue = Catalogue.unless_holding(self.store.get_meta(Catalogue.META), computed)
         if computed and self.catalogue is not None:
             self.catalogue.update(computed)
             if self.catalogue.changed:
