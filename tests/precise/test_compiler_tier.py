@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -245,6 +246,35 @@ def test_jedi_answers_for_python(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert {k: run[k] for k in ("tool", "available", "asked", "answered", "callers")} == {
         "tool": "jedi", "available": True, "asked": 1, "answered": 1, "callers": 1,
     }  # fmt: skip
+
+
+def test_a_jedi_cache_file_cut_short_is_parsed_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A service killed at the budget while parso pickled a module leaves the
+    pickle cut short in jedi's cache; every later report then failed on it
+    (``EOFError: Ran out of input``) until someone deleted the folder."""
+    pytest.importorskip("jedi", reason="jedi is in the test extra (pip install -e '.[test]')")
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"lib.py": LIB_PY, "use.py": USE_PY})
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"lib.py": LIB_PY.replace("return 1", "return 2")})
+    commit(repo, "change")
+    _report(capsys, repo)
+    where = subprocess.run(
+        [sys.executable, "-c", "import jedi; print(jedi.settings.cache_directory)"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    pickles = sorted(Path(where).rglob("*.pkl"))
+    assert pickles  # lib.py and the stubs jedi read, under the test's own HOME
+    for pickled in pickles:
+        pickled.write_bytes(pickled.read_bytes()[:16])
+    write(repo, {"other.py": "X = 1\n"})  # a new program: the site is asked again, not read from cartog-ci's cache
+    commit(repo, "other")
+    report = _report(capsys, repo)
+    assert _callers(report, "Box.open") == {"use.py:function:run": "compiler"}
+    (run,) = report["compiler_tier"]
+    assert {k: run[k] for k in ("answered", "cached", "failure")} == {"answered": 1, "cached": 0, "failure": None}
+    assert all(p.stat().st_size > 16 for p in pickles if p.exists())  # parsed again, written whole
 
 
 def test_stats_says_which_tools_are_available(

@@ -18,8 +18,12 @@ from __future__ import annotations
 
 import ast
 import json
+import os
+import pickle
 import sys
+import tempfile
 import warnings
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +49,44 @@ def _calls(code: str) -> dict[tuple[int, str], list[tuple[int, int]]]:
         col = len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
         out.setdefault((func.lineno, name), []).append((line, col))
     return out
+
+
+def _crash_safe_parso_cache() -> None:
+    """parso pickles each parsed module into jedi's cache folder in place
+    (``parso/cache.py`` ``_save_to_file_system``): a service killed at the
+    budget while it writes leaves a truncated pickle, and from then on every
+    site that needs that module fails (``EOFError: Ran out of input``) in
+    every report, until someone deletes the folder. Here a pickle is written
+    to a temporary file and renamed over the old one, and one that does not
+    load is read as a cache miss (parsed again, written again)."""
+    try:
+        from parso import cache  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+        load, path_of = cache._load_from_file_system, cache._get_hashed_path
+    except (ImportError, AttributeError):  # another parso: its own cache as it is
+        return
+
+    def save(hashed_grammar: str, path: Any, item: Any, cache_path: Any = None) -> None:
+        target = path_of(hashed_grammar, path, cache_path=cache_path)
+        fd, temporary = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".cartog-ci-")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                pickle.dump(item, out, pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, target)
+        except BaseException:
+            with suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+    def load_or_miss(hashed_grammar: str, path: Any, p_time: Any, cache_path: Any = None) -> Any:
+        try:
+            return load(hashed_grammar, path, p_time, cache_path=cache_path)
+        except (EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError, ValueError):
+            with suppress(OSError):
+                os.unlink(path_of(hashed_grammar, path, cache_path=cache_path))
+            return None
+
+    cache._save_to_file_system, cache._load_from_file_system = save, load_or_miss
 
 
 class Service:
@@ -95,6 +137,7 @@ class Service:
 
 def main() -> int:
     warnings.filterwarnings("ignore")  # jedi warns of modules it cannot import: nothing to act on
+    _crash_safe_parso_cache()
     root = Path(sys.argv[1]).resolve()
     service: Service | None = None
     for line in sys.stdin:
