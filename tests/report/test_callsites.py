@@ -116,6 +116,47 @@ def test_a_call_that_did_not_fit_before_is_not_this_change(tmp_path: Path, capsy
     assert _sites(data) == [("app.py", 5, None, "did not fit the old signature either (2 positional argument(s) for at most 1)")]
 
 
+PICK_APP = (
+    "from lib import pick\n\n\n"
+    "def run():\n"
+    "    pick(1, 2)\n"  # 5
+    "    pick(1, b=2)\n"  # 6
+    "    pick(a=1, b=2)\n"  # 7
+)
+
+
+def test_positional_only_parameters_are_never_passed_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Python's ``/``: a call that names a parameter before it no longer binds
+    (unless ``**kwargs`` takes the name, and then the parameter is missing)."""
+    before = {"lib.py": "def pick(a, b):\n    return a\n", "app.py": PICK_APP}
+    _, data = _report(tmp_path, capsys, before, {"lib.py": "def pick(a, /, b):\n    return a\n"})
+    (item,) = [c for c in data["changed"] if c["signature_changed"]]  # type: ignore[attr-defined]
+    assert item["signature_verdict"] == "breaking"
+    assert _sites(data) == [
+        ("app.py", 5, "fine", None),
+        ("app.py", 6, "fine", None),
+        ("app.py", 7, "will break", "positional-only parameter a passed by name"),
+    ]
+    _, data = _report(tmp_path / "kwargs", capsys, before, {"lib.py": "def pick(a, /, b, **kw):\n    return a\n"})
+    assert _sites(data) == [
+        ("app.py", 5, "fine", None),
+        ("app.py", 6, "fine", None),
+        ("app.py", 7, "will break", "missing required argument a"),
+    ]
+
+
+def test_a_positional_only_parameter_renamed_breaks_no_call(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """flask 3.0.3: ``decorator(__ctx, *args, **kwargs)`` became
+    ``decorator(ctx, /, *args, **kwargs)``; here the name before ``/`` changes."""
+    app = "from lib import pick\n\n\ndef run():\n    pick(1, 2)\n    pick(1, b=2)\n"
+    before = {"lib.py": "def pick(a, /, b):\n    return a\n", "app.py": app}
+    _, data = _report(tmp_path, capsys, before, {"lib.py": "def pick(first, /, b):\n    return first\n"})
+    (item,) = [c for c in data["changed"] if c["signature_changed"]]  # type: ignore[attr-defined]
+    assert item["signature_verdict"] == "compatible"
+    assert _sites(data) == [("app.py", 5, "fine", None), ("app.py", 6, "fine", None)]
+    assert data["will_break"] == [] and data["risk"]["level"] == "low"  # type: ignore[index]
+
+
 def test_a_decorator_that_may_change_the_signature_is_not_checked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -53,13 +53,16 @@ def bind(params: Params, call: Call) -> CallCheck:
             return CallCheck(WILL_BREAK, f"{call.positional} argument(s) where {required} are required")
         return CallCheck(FINE)
     bound = {p.name for p in params.positional[: call.positional]}
-    names = {p.name for p in params.positional} | {p.name for p in params.keyword_only}
+    names = {p.name for p in params.positional if not p.positional_only} | {p.name for p in params.keyword_only}
     for keyword in call.keywords:
-        if keyword in bound:
-            return CallCheck(WILL_BREAK, f"two values for parameter {named(keyword)}")
-        if keyword not in names and not params.any_keywords:
+        if keyword in names:
+            if keyword in bound:
+                return CallCheck(WILL_BREAK, f"two values for parameter {named(keyword)}")
+            bound.add(keyword)
+        elif not params.any_keywords:  # a positional-only name too: **kwargs would have taken it
+            if any(p.name == keyword for p in params.positional):
+                return CallCheck(WILL_BREAK, f"positional-only parameter {named(keyword)} passed by name")
             return CallCheck(WILL_BREAK, f"no parameter named {named(keyword)}")
-        bound.add(keyword)
     missing = [p.name for p in params.positional + params.keyword_only if not p.default and p.name not in bound]
     if missing:
         return CallCheck(WILL_BREAK, "missing required argument " + ", ".join(named(m) for m in missing))

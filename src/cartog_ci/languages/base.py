@@ -493,6 +493,7 @@ class Parameter:
     kind: str  # positional | variadic (*args) | keyword (after *) | keywords (**kw)
     default: bool
     annotation: str = ""  # the declared type, white space aside
+    positional_only: bool = False  # before Python's `/`: never passed by name
 
 
 def parameter_list(signature: str) -> list[Parameter] | None:
@@ -513,7 +514,10 @@ def parse_parameters(params: str) -> list[Parameter]:
         annotation = _WS.sub("", ":".join(declared[1:]))
         name = name.removesuffix("?")  # TypeScript `x?: T`
         optional = has_default or raw.split(":")[0].strip().endswith("?")
-        if not name or name == "/":
+        if name == "/":  # what came before is positional-only
+            out = [replace(p, positional_only=True) if p.kind == "positional" else p for p in out]
+            continue
+        if not name:
             continue
         if name == "*":
             keyword_only = True
@@ -565,7 +569,10 @@ def keyword_verdict(old: list[Parameter], new: list[Parameter], *, names_matter:
         if i >= len(new_positional):
             return "breaking" if not has_variadic or names_matter else "compatible"
         after = new_positional[i]
-        if (names_matter and after.name != before.name) or (before.default and not after.default):
+        renamed = after.name != before.name and not (before.positional_only and after.positional_only)
+        if names_matter and (renamed or after.positional_only and not before.positional_only):
+            return "breaking"  # a call that named it no longer binds
+        if before.default and not after.default:
             return "breaking"
     if any(not p.default for p in new_positional[len(old_positional) :]):
         return "breaking"  # a new required parameter
