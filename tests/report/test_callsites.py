@@ -157,6 +157,46 @@ def test_a_positional_only_parameter_renamed_breaks_no_call(tmp_path: Path, caps
     assert data["will_break"] == [] and data["risk"]["level"] == "low"  # type: ignore[index]
 
 
+OVERLOADED = (
+    "import typing as t\n\n\n"
+    "class Attr:\n"
+    "    @t.overload\n"
+    "    def get(self, obj: None, owner: None) -> 'Attr': ...\n\n"
+    "    @t.overload\n"
+    "    def get(self, obj: object, owner: type) -> int: ...\n\n"
+    "    def get(self, obj, owner=None):\n"
+    "        return obj\n"
+)
+
+
+def test_a_function_that_gains_overloads_is_compared_with_its_implementation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """flask 3.0.3 ``ConfigAttribute.__get__`` gained two ``@t.overload``
+    stubs above an unchanged implementation: the report compared the old
+    function with the first stub and called it a breaking signature."""
+    before = {
+        "lib.py": "class Attr:\n    def get(self, obj, owner=None):\n        return obj\n",
+        "app.py": "from lib import Attr\n\n\ndef run():\n    return Attr().get(1)\n",
+    }
+    _, data = _report(tmp_path, capsys, before, {"lib.py": OVERLOADED})
+    changes = sorted((c["category"], c["symbol"]["id"], c["signature_changed"]) for c in data["changed"])  # type: ignore[attr-defined]
+    assert changes == [
+        ("added", "lib.py:method:Attr.get#2", False),
+        ("added", "lib.py:method:Attr.get#3", False),
+        ("children_changed", "lib.py:class:Attr", False),
+        ("modified", "lib.py:module:lib", False),  # its import
+    ]
+    assert data["will_break"] == [] and data["risk"]["level"] == "low"  # type: ignore[index]
+    assert main(["refs", "get", "--json", "--repo", str(tmp_path / "repo")]) == 0
+    found = {r["symbol"]: [(e["source_id"], e["line"]) for e in r["refs"]] for r in json.loads(capsys.readouterr().out)}
+    assert found == {  # the call reaches the implementation
+        "lib.py:method:Attr.get": [("app.py:function:run", 5)],
+        "lib.py:method:Attr.get#2": [],
+        "lib.py:method:Attr.get#3": [],
+    }
+
+
 def test_a_decorator_that_may_change_the_signature_is_not_checked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -405,6 +405,7 @@ PYTHON = Python(
         self_names=("self", "cls"),
         docstring_in_body=True,
         value_items=value_items,
+        overload_decorator="overload",
     ),
     scope=ScopeRules(
         self_names=("self", "cls"),

@@ -976,13 +976,15 @@ def _symbols(
         docstring=_module_docstring(spec, root),
     )
     out = [module]
+    decorators = [_decorators(d, spec) for d in defs]
     seen: dict[tuple[str, str], int] = {}
-    ids: list[str] = []
-    for i, d in enumerate(defs):
+    ids = [""] * len(defs)
+    for i in _id_order(defs, decorators, spec.overload_decorator):
+        d = defs[i]
         key = (d.kind, d.qualified_name)
         seen[key] = seen.get(key, 0) + 1
         suffix = f"#{seen[key]}" if seen[key] > 1 else ""
-        ids.append(f"{path}:{d.kind}:{d.qualified_name}{suffix}")
+        ids[i] = f"{path}:{d.kind}:{d.qualified_name}{suffix}"
     for i, d in enumerate(defs):
         out.append(
             Symbol(
@@ -1000,12 +1002,41 @@ def _symbols(
                 language=spec.name,
                 content_hash=contents[i],
                 subtree_hash=subtrees[i],
-                decorators=_decorators(d, spec),
+                decorators=decorators[i],
                 docstring=_docstring(d, spec),
                 code_hash=codes[i],
             )
         )
     return out
+
+
+def _id_order(defs: list[_Def], decorators: list[tuple[str, ...]], overload: str) -> list[int]:
+    """The order in which definitions of one name take their IDs (the first
+    the plain one, then ``#2``, ``#3``): source order, except that the
+    implementation after ``overload``-decorated declarations of its name
+    comes first. Without it, a function that gains ``@overload`` stubs would
+    be compared with its first stub (flask 3.0.3 ``ConfigAttribute.__get__``:
+    a false "breaking signature")."""
+    order = list(range(len(defs)))
+    if not overload:
+        return order
+    stubs = [any(_decorator_name(t) == overload for t in found) for found in decorators]
+    if not any(stubs):
+        return order
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, d in enumerate(defs):
+        groups.setdefault((d.kind, d.qualified_name), []).append(i)
+    first: set[int] = set()
+    for members in groups.values():
+        implementations = [i for i in members if not stubs[i]]
+        if len(members) > 1 and len(implementations) < len(members) and implementations:
+            first.add(implementations[-1])
+    return sorted(order, key=lambda i: (i not in first, i)) if first else order
+
+
+def _decorator_name(text: str) -> str:
+    """``@typing.overload`` -> ``overload``; ``@app.route("/")`` -> ``route``."""
+    return text.lstrip("@").split("(", 1)[0].strip().rpartition(".")[2]
 
 
 def _module_docstring(spec: Syntax, root: ts.Node) -> str:

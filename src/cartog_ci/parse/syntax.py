@@ -129,6 +129,11 @@ class Syntax:
     # (parse/budget.py), so the container is captured alone and its children
     # are read here.
     value_items: Callable[[ts.Node], list[ts.Node]] | None = None
+    # The decorator that marks a type-only declaration of a function whose
+    # implementation follows under the same name (Python ``@overload``,
+    # ``@typing.overload``): the implementation keeps the name's plain ID, so
+    # that a function which gains overloads is compared with itself.
+    overload_decorator: str = ""
 
     @cached_property
     def grammar(self) -> ts.Language:
