@@ -232,7 +232,9 @@ def run():
 """
 
 
-def test_jedi_answers_for_python(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _python_repo(tmp_path: Path) -> Path:
+    """``Box.open`` changed on a branch; ``run`` calls it on an element of a
+    list of ``make()`` results, which only jedi types."""
     pytest.importorskip("jedi", reason="jedi is in the test extra (pip install -e '.[test]')")
     repo = init_repo(tmp_path / "repo")
     write(repo, {"lib.py": LIB_PY, "use.py": USE_PY})
@@ -240,6 +242,11 @@ def test_jedi_answers_for_python(tmp_path: Path, capsys: pytest.CaptureFixture[s
     git(repo, "checkout", "-q", "-b", "feature")
     write(repo, {"lib.py": LIB_PY.replace("return 1", "return 2")})
     commit(repo, "change")
+    return repo
+
+
+def test_jedi_answers_for_python(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = _python_repo(tmp_path)
     report = _report(capsys, repo)
     assert _callers(report, "Box.open") == {"use.py:function:run": "compiler"}
     (run,) = report["compiler_tier"]
@@ -252,13 +259,7 @@ def test_a_jedi_cache_file_cut_short_is_parsed_again(tmp_path: Path, capsys: pyt
     """A service killed at the budget while parso pickled a module leaves the
     pickle cut short in jedi's cache; every later report then failed on it
     (``EOFError: Ran out of input``) until someone deleted the folder."""
-    pytest.importorskip("jedi", reason="jedi is in the test extra (pip install -e '.[test]')")
-    repo = init_repo(tmp_path / "repo")
-    write(repo, {"lib.py": LIB_PY, "use.py": USE_PY})
-    commit(repo, "base")
-    git(repo, "checkout", "-q", "-b", "feature")
-    write(repo, {"lib.py": LIB_PY.replace("return 1", "return 2")})
-    commit(repo, "change")
+    repo = _python_repo(tmp_path)
     _report(capsys, repo)
     where = subprocess.run(
         [sys.executable, "-c", "import jedi; print(jedi.settings.cache_directory)"],
