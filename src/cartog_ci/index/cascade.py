@@ -821,8 +821,11 @@ class _Revisit:
                 self.catalogue = Catalogue.decode(self.store.get_meta(Catalogue.META))
             for node in sorted(found):
                 assert self.catalogue is not None
-                key, before = self.catalogue.key(node), self.catalogue.value(node)
-                if key is None or before is None or resolver.recompute(*key) != before:  # type: ignore[attr-defined]
+                known = self.catalogue.under(node)  # more than one: nodes whose keys share a hash
+                if not known or any(
+                    key is None or resolver.recompute(*key) != before  # type: ignore[attr-defined]
+                    for key, before in known
+                ):
                     frontier.add(node)  # another value, or not known: changed
             self.hashes |= frontier
         return self.hashes

@@ -197,19 +197,26 @@ def _catalogue_lines(text: str | None) -> list[str] | None:
 
 
 class Catalogue:
-    """The nodes an index knows: node hash -> (its value as kept,
-    ``value_print``; its key as written), stored as one compressed text of
+    """The nodes an index knows: each node's key as written (its ``repr``)
+    -> its value as kept (``value_print``), stored as one compressed text of
     lines sorted by key (paths and names that repeat: 0.6 MB of lines are
     0.06 MB on scrapy). An incremental run computes a node reached by a
     change again from its key and keeps what read it when the value is the
     same (salsa's backdating: a manifest whose version changed finds the
-    same modules)."""
+    same modules).
+
+    Entries are keyed by the key itself, not by its 32-bit hash: two nodes
+    with one hash (about a 10 % chance on Django's 30,000) are both kept,
+    and a change reaching that hash computes both again (``under``); the
+    hash is changed when either value is (tests/index/test_deps.py,
+    ``_TWINS``)."""
 
     META = "dep_nodes"
 
-    def __init__(self, entries: dict[int, tuple[str, str]] | None = None) -> None:
+    def __init__(self, entries: dict[str, str] | None = None) -> None:
         self.entries = entries or {}
         self.changed = False
+        self._by_hash: dict[int, list[str]] | None = None
 
     @classmethod
     def decode(cls, text: str | None) -> Catalogue:
@@ -218,15 +225,15 @@ class Catalogue:
         return cls._from_lines(_catalogue_lines(text))
 
     @classmethod
-    def unless_holding(cls, text: str | None, nodes: Mapping[int, tuple[str, str]]) -> Catalogue | None:
+    def unless_holding(cls, text: str | None, nodes: Mapping[str, str]) -> Catalogue | None:
         """None when the catalogue ``encode`` wrote as ``text`` has each of
-        ``nodes`` as it is (its line): nothing to write, and no entry decoded
-        (Django: 29,000 lines, 0.2 s to decode, for an edit that computes the
-        same 180 nodes); else the catalogue, decoded."""
+        ``nodes`` (key -> value) as it is (its line): nothing to write, and
+        no entry decoded (Django: 29,000 lines, 0.2 s to decode, for an edit
+        that computes the same 180 nodes); else the catalogue, decoded."""
         lines = _catalogue_lines(text)
         if lines is not None:
             held = set(lines)
-            if all(f"{key}\t{value}" in held for value, key in nodes.values()):
+            if all(f"{key}\t{value}" in held for key, value in nodes.items()):
                 return None
         return cls._from_lines(lines)
 
@@ -234,41 +241,42 @@ class Catalogue:
     def _from_lines(cls, lines: list[str] | None) -> Catalogue:
         if not lines:
             return cls()
-        entries: dict[int, tuple[str, str]] = {}
         try:
-            for line in lines:
-                key, value = line.split("\t", 1)
-                entries[_text_hash(key)] = (value, key)
+            return cls(dict(line.split("\t", 1) for line in lines))  # type: ignore[misc]
         except ValueError:
             return cls()
-        return cls(entries)
 
     def encode(self) -> str:
-        raw = "\n".join(f"{k}\t{v}" for v, k in sorted(self.entries.values(), key=lambda e: e[1]))
+        raw = "\n".join(f"{k}\t{self.entries[k]}" for k in sorted(self.entries))
         return base64.b64encode(zlib.compress(raw.encode("utf-8", "surrogatepass"), 9)).decode("ascii")
 
-    def update(self, nodes: Mapping[int, tuple[str, str]]) -> None:
-        for n, entry in nodes.items():
-            if self.entries.get(n) != entry:
-                self.entries[n] = entry
+    def update(self, nodes: Mapping[str, str]) -> None:
+        for key, value in nodes.items():
+            if self.entries.get(key) != value:
+                self.entries[key] = value
                 self.changed = True
+                self._by_hash = None
 
-    def key(self, node: int) -> tuple[str, object] | None:
-        """The (name, argument) of a node, None when unknown or unreadable."""
-        entry = self.entries.get(node)
-        if entry is None:
-            return None
-        try:
-            key = ast.literal_eval(entry[1])
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            return None
-        if not (isinstance(key, tuple) and len(key) == 3 and key[0] == "M" and isinstance(key[1], str)):
-            return None
-        return key[1], key[2]
+    def under(self, node: int) -> list[tuple[tuple[str, object] | None, str]]:
+        """The nodes known by the hash ``node`` (one, but for a collision;
+        none when unknown): each one's (name, argument), None when
+        unreadable, and its value as kept."""
+        if self._by_hash is None:
+            self._by_hash = {}
+            for key in self.entries:
+                self._by_hash.setdefault(_text_hash(key), []).append(key)
+        return [(_node_key(k), self.entries[k]) for k in sorted(self._by_hash.get(node, ()))]
 
-    def value(self, node: int) -> str | None:
-        entry = self.entries.get(node)
-        return entry[0] if entry is not None else None
+
+def _node_key(text: str) -> tuple[str, object] | None:
+    """The (name, argument) of a node's key as written, None when unreadable."""
+    try:
+        key = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if not (isinstance(key, tuple) and len(key) == 3 and key[0] == "M" and isinstance(key[1], str)):
+        return None
+    return key[1], key[2]
 
 
 def fingerprint(value: object) -> str:

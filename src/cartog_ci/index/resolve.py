@@ -534,7 +534,7 @@ class Resolver:
         # the nodes a forked child recorded (``resolve_edges``): key hash -> its
         # keys' hashes; and key hash -> (the digest of its value, the key)
         self.foreign_nodes: dict[int, set[int]] = {}
-        self.foreign_prints: dict[int, tuple[str, str]] = {}
+        self.foreign_prints: dict[str, str] = {}
         self._site: tuple[str, int] = ("", 0)  # the file and line of the edge being resolved
         self._dir_names: dict[str, set[str]] = {}  # ``_defined_in_dir``
         # ``_export`` answers from the start of a chain, by (file, name, hops);
@@ -1731,13 +1731,13 @@ def hashed_nodes(resolver: Resolver) -> dict[int, set[int]]:
     return out
 
 
-def printed_nodes(resolver: Resolver) -> dict[int, tuple[str, str]]:
-    """The nodes computed this run (here and in a forked child): node hash
-    -> (the digest of its value, its key as written: ``repr``), what an
-    incremental run computes a node again from (index/deps.py ``Catalogue``)."""
+def printed_nodes(resolver: Resolver) -> dict[str, str]:
+    """The nodes computed this run (here and in a forked child): node key as
+    written (``repr``) -> the digest of its value, what an incremental run
+    computes a node again from (index/deps.py ``Catalogue``)."""
     out = dict(resolver.foreign_prints)
     if resolver.rec is not None:
-        out.update((key_hash(node), (p, repr(node))) for node, p in resolver.rec.prints.items())
+        out.update((repr(node), p) for node, p in resolver.rec.prints.items())
     return out
 
 
