@@ -775,6 +775,7 @@ class _Revisit:
         self.stored: dict[int, tuple[str | None, str | None]] = {}
         self.touched: set[str] = set()
         self.catalogue: Catalogue | None = None
+        self._matches: list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]] | None = None
 
     def derived(self, table: object) -> set[int]:
         """The keys of what languages derive from the whole table or the
@@ -912,41 +913,55 @@ class _Revisit:
         resolver's read of the graph is sized by."""
         return len(self._pending_split()[0])
 
-    def _pending_split(self) -> tuple[list[NumberedEdge], list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]]]:
-        """Each re-parsed file's edges (not its bases): to resolve again,
-        those whose same edge before read a key the run changed (or was not
-        there); carried, the others, with that edge and what it read."""
-        out: list[NumberedEdge] = []
-        carried: list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]] = []
+    def _matched(self) -> list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]]:
+        """Each re-parsed file's edge (not its bases) with its same edge
+        before (source, kind, name, qualifier and alias; of several, the one
+        on its line) and the keys that one read: None when there was none,
+        or its keys are not known. Matched once a run: ``expected`` and
+        ``rest`` split the same list by the keys changed when they ask."""
+        if self._matches is not None:
+            return self._matches
         before: dict[str, dict[tuple[str, str, str, str | None, str | None], list[NumberedEdge]]] = {}
         for path in self.reparsed:
             same = before[path] = {}
             for i, e in self.change.old_rows.get(path, []):
                 if e.kind != "inherits":  # the same edge: source, kind, name, qualifier, alias
                     same.setdefault((e.source_id, e.kind, e.target_name, e.qualifier, e.alias), []).append((i, e))
-        changed = self.hashes
-        clean: dict[tuple[int, ...], bool] = {}  # a set of keys read: whether none changed
+        out: list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]] = []
         for i, e in self.pending.numbered:
             if e.kind == "inherits":
                 continue
             olds = before.get(e.file, {}).get((e.source_id, e.kind, e.target_name, e.qualifier, e.alias))
             deps = self.old.get(e.file)
             if not olds or deps is None:
-                out.append((i, e))
+                out.append((i, e, None, None, None))
                 continue
             at = next((k for k, (_, o) in enumerate(olds) if o.line == e.line), 0) if len(olds) > 1 else 0
             row, old = olds.pop(at)
             read = deps.by_row.get(row)
+            out.append((i, e, old, read, deps) if read is not None else (i, e, None, None, None))
+        self._matches = out
+        return out
+
+    def _pending_split(self) -> tuple[list[NumberedEdge], list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]]]:
+        """Each re-parsed file's edges (not its bases): to resolve again,
+        those whose same edge before read a key the run changed (or was not
+        there); carried, the others, with that edge and what it read."""
+        out: list[NumberedEdge] = []
+        carried: list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]] = []
+        changed = self.hashes
+        clean: dict[tuple[int, ...], bool] = {}  # a set of keys read: whether none changed
+        for i, e, old, read, deps in self._matched():
             if read is None:
                 out.append((i, e))
                 continue
             unchanged = clean.get(read)
             if unchanged is None:
                 unchanged = clean[read] = changed.isdisjoint(read)
-            if not unchanged or (old.line != e.line and SITE_HASH in read):
+            if not unchanged or (old.line != e.line and SITE_HASH in read):  # type: ignore[union-attr]
                 out.append((i, e))
             else:
-                carried.append((i, e, old, read, deps))
+                carried.append((i, e, old, read, deps))  # type: ignore[arg-type]
         return out, carried
 
     def rest(self) -> list[NumberedEdge]:
