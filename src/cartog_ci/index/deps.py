@@ -19,6 +19,8 @@ from __future__ import annotations
 import ast
 import base64
 import hashlib
+import itertools
+import operator
 import posixpath
 import zlib
 from collections.abc import Iterable, Mapping
@@ -58,19 +60,22 @@ SITE_HASH = key_hash(SITE)
 def split(keys: Iterable[Key], path: str, symbols: Mapping[str, Symbol]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The hashes of ``keys`` (read by an edge of ``path``), and of those
     another file's change may change (not ``_owner``'s: ``symbols`` by ID)."""
-    known = _SPLIT
     try:
-        entries = [known[k] for k in keys]
+        hashes = list(map(_SPLIT_HASH.__getitem__, keys))
     except KeyError:
         for k in keys:
-            if k not in known:
-                known[k] = (key_hash(k), _owner(k, symbols))
-        entries = [known[k] for k in keys]
-    return tuple(sorted({h for h, _ in entries})), tuple([h for h, owner in entries if owner != path])
+            if k not in _SPLIT_HASH:
+                _SPLIT_OWNER[k] = _owner(k, symbols)
+                _SPLIT_HASH[k] = key_hash(k)
+        hashes = list(map(_SPLIT_HASH.__getitem__, keys))
+    others = map(operator.ne, map(_SPLIT_OWNER.__getitem__, keys), itertools.repeat(path))
+    return tuple(sorted(set(hashes))), tuple(itertools.compress(hashes, others))
 
 
-# key -> (its hash, the file only whose change changes it, if one)
-_SPLIT: dict[Key, tuple[int, str | None]] = {}
+# key -> its hash; key -> the file only whose change changes it, if one
+# (two maps read with ``map``: 26k answers on scrapy, ~8 keys each)
+_SPLIT_HASH: dict[Key, int] = {}
+_SPLIT_OWNER: dict[Key, str | None] = {}
 
 
 def _owner(key: Key, symbols: Mapping[str, Symbol]) -> str | None:

@@ -222,7 +222,13 @@ class _LookedIn(_Looked):
         if found is None:
             self._rec.cur.add((self._tag, key, None))
             return None
-        return self._inner(key, found)
+        inner = self._inners.get(key)
+        if inner is not None and (
+            inner._d is found or found is default and found == {} and inner._d == {}  # `.get(scope, {})`: a miss
+        ):
+            return inner
+        inner = self._inners[key] = _Scope(found, self._rec, self._tag, key)
+        return inner
 
     def __getitem__(self, key: object) -> object:
         try:
