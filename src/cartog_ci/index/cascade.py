@@ -25,16 +25,6 @@ from cartog_ci.domain import (
     TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol,
 )  # fmt: skip
 from cartog_ci.errors import GitError
-from cartog_ci.index.deps import (
-    SITE_HASH,
-    Catalogue,
-    FileDeps,
-    Key,
-    binding_keys,
-    fingerprint,
-    key_hash,
-    symbol_keys,
-)
 from cartog_ci.index.files import (
     NOW_A_DIRECTORY, SUBMODULE, Count, Limits, ParseJob, ParseResult, Progress, changed_since_read, extract_file,
     extracting, stored_name, walk,
@@ -43,6 +33,7 @@ from cartog_ci.index.files import Select
 from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.index.deps import Catalogue, FileDeps, Key
     from cartog_ci.index.resolve import Answer
     from cartog_ci.store.base import Store
 
@@ -79,6 +70,7 @@ class _Change:
     def note(
         self, path: str, old: dict[str, Symbol], new: dict[str, Symbol], before: list[Edge], after: list[Edge]
     ) -> None:
+        from cartog_ci.index.deps import binding_keys, symbol_keys
         language = next((s.language for s in (*new.values(), *old.values()) if s.kind == "module"), "")
         self.keys |= symbol_keys(old, new) | binding_keys(path, before, after, language)
         if path in self.noted:  # read again in the run (a consistent snapshot): ``old`` is this run's
@@ -688,6 +680,7 @@ def _resolve_everything(
 ) -> tuple[int, set[str]]:
     """Every edge resolved again (a cold run, or no dependencies recorded),
     with the dependencies of each answer recorded where the store keeps them."""
+    from cartog_ci.index.deps import Catalogue, FileDeps
     work = store.numbered_edges()
     if not work:
         if meanwhile is not None:
@@ -727,6 +720,7 @@ def _resolve_everything(
 def _remember_derived(store: Store, resolver: object, *, replace: bool) -> None:
     """What the languages derived this run, by fingerprint (a cache that is
     no derived value: None, changed whenever the files or the disk do)."""
+    from cartog_ci.index.deps import fingerprint
     table = resolver.t  # type: ignore[attr-defined]
     known: dict[str, str | None] = {} if replace else json.loads(store.get_meta("derived") or "{}")
     from cartog_ci.index.resolve import unlooked
@@ -755,6 +749,7 @@ class _Revisit:
     reached counted as changed): no node is computed again before them."""
 
     def __init__(self, store: Store, change: _Change, pending: _Pending, reparsed: list[str]) -> None:
+        from cartog_ci.index.deps import FileDeps, key_hash
         self.store = store
         self.change = change
         self.pending = pending
@@ -782,6 +777,7 @@ class _Revisit:
         disk, computed again with the resolver's ``table`` and compared by
         fingerprint when a file appeared or went or the disk changed: the
         hashes of those new to the run."""
+        from cartog_ci.index.deps import fingerprint
         extra: set[Key] = set()
         if self.change.files or self.change.disk:
             t = table
@@ -812,6 +808,7 @@ class _Revisit:
         digest differs from the one stored (or none is); then the nodes that
         read one of those, to the end. Each node is computed once: its
         value is this run's whatever the order."""
+        from cartog_ci.index.deps import Catalogue
         checked: set[int] = set()
         frontier = set(self.hashes)
         while frontier:
@@ -832,6 +829,7 @@ class _Revisit:
         return self.hashes
 
     def _add(self, keys: set[Key]) -> set[int]:
+        from cartog_ci.index.deps import key_hash
         new = {key_hash(k) for k in keys} - self.hashes
         self.keys |= keys
         self.hashes |= new
@@ -842,6 +840,7 @@ class _Revisit:
         (``bases``: their inherits edges only, else the others): found by
         each edge's recorded keys, read by ID (a file whose keys are not
         recorded, or whose rows are not those recorded: all of its edges)."""
+        from cartog_ci.index.deps import FileDeps
         hashes = hashes - self.reached[bases]
         if not hashes:
             return
@@ -947,6 +946,7 @@ class _Revisit:
         """Each re-parsed file's edges (not its bases): to resolve again,
         those whose same edge before read a key the run changed (or was not
         there); carried, the others, with that edge and what it read."""
+        from cartog_ci.index.deps import SITE_HASH
         out: list[NumberedEdge] = []
         carried: list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]] = []
         changed = self.hashes
@@ -1003,6 +1003,7 @@ class _Revisit:
     def write(self, resolver: object) -> None:
         """The dependencies of the re-parsed files' edges and of those
         resolved again elsewhere; the nodes computed this run."""
+        from cartog_ci.index.deps import Catalogue, FileDeps
         rows: dict[str, list[NumberedEdge]] = {p: [] for p in self.reparsed}
         fresh: dict[str, FileDeps] = {p: FileDeps() for p in self.reparsed}
         outside: dict[str, set[tuple[int, ...]]] = {p: set() for p in self.reparsed}

@@ -1718,7 +1718,7 @@ class _Shared:
 _FORKED: tuple[Resolver, list[tuple[int, Edge]], _Shared] | None = None  # what a forked child resolves
 
 
-def _resolve_forked() -> tuple[list[Answer], dict[int, set[int]], dict[int, tuple[str, str]]]:
+def _resolve_forked() -> tuple[list[Answer], dict[int, set[int]], dict[str, str]]:
     assert _FORKED is not None
     resolver, edges, shared = _FORKED
     found: list[Answer] = []
