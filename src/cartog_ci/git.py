@@ -451,7 +451,15 @@ def check_attr(repo: Path, attributes: Sequence[str], paths: Sequence[str]) -> d
 
 def attributes_file(repo: Path) -> Path | None:
     """The repository's own ``info/attributes`` (beside its .gitattributes
-    files), when it has one."""
+    files), when it has one. A top level whose ``.git`` is the repository's
+    own directory (not a linked work tree's: no ``commondir``) holds it at
+    ``.git/info/attributes``, where git would say (``git._env`` runs git
+    without a caller's GIT_DIR): asked without a process, as every run that
+    lists no .gitattributes asks it; else git says where."""
+    own = repo / ".git"
+    if own.is_dir() and not (own / "commondir").exists():
+        found = own / "info" / "attributes"
+        return found if found.is_file() else None
     out = run(repo, "rev-parse", "--git-path", "info/attributes", check=False).decode().strip()
     if not out:
         return None

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cartog_ci.domain import Edge, Symbol
 from cartog_ci.index.deps import Catalogue, FileDeps, binding_keys, key_hash, symbol_keys, value_print
 from cartog_ci.index.resolve import resolver_for
 from cartog_ci.store.sqlite import SqliteStore
-from tests.testing.fixtures import assert_as_cold, commit, index, init_repo, write
+from tests.testing.fixtures import assert_as_cold, commit, index, init_repo, open_store, write
 
 
 def _symbol(id_: str, name: str, kind: str, file: str, parent: str | None, signature: str = "", line: int = 1) -> Symbol:
@@ -137,28 +139,35 @@ def test_a_node_computed_again_to_the_same_value_changes_nothing_through_it(tmp_
 
 def test_the_catalogue_of_nodes_round_trips_and_damage_reads_as_nothing_known() -> None:
     node = ("M", "resolver.modules", ("b.py", "a"))
-    stored = Catalogue({key_hash(node): ("123", repr(node)), key_hash(("X", 1)): ("1", repr(("X", 1)))})
+    stored = Catalogue({repr(node): "123", repr(("X", 1)): "1"})
     back = Catalogue.decode(stored.encode())
     assert back.entries == stored.entries
-    assert back.key(key_hash(node)) == ("resolver.modules", ("b.py", "a")) and back.value(key_hash(node)) == "123"
-    assert back.key(key_hash(("X", 1))) is None and back.key(8) is None  # unreadable, unknown: its node counts as changed
+    assert back.under(key_hash(node)) == [(("resolver.modules", ("b.py", "a")), "123")]
+    assert back.under(key_hash(("X", 1))) == [(None, "1")] and back.under(8) == []  # unreadable, unknown: changed
     assert Catalogue.decode("!!not base64").entries == {} and Catalogue.decode(None).entries == {}
     assert value_print({"b": 1, "a": [1, 2]}) == value_print({"a": [1, 2], "b": 1})  # a dict's order is no change
 
 
+def test_the_catalogue_keeps_both_nodes_of_one_hash() -> None:
+    first, second = (("M", "python.found", name) for name in _TWINS)
+    stored = Catalogue({repr(first): "()", repr(second): "('m.py',)"})
+    back = Catalogue.decode(stored.encode())
+    assert back.under(key_hash(first)) == [(("python.found", _TWINS[0]), "()"), (("python.found", _TWINS[1]), "('m.py',)")]
+
+
 def test_the_catalogue_is_decoded_only_when_it_does_not_hold_the_nodes_as_computed() -> None:
     node, other = ("M", "resolver.modules", ("b.py", "a")), ("M", "resolver.owned", ("c.py",))
-    stored = Catalogue({key_hash(node): ("123", repr(node)), key_hash(other): ("1", repr(other))})
+    stored = Catalogue({repr(node): "123", repr(other): "1"})
     text = stored.encode()
-    assert Catalogue.unless_holding(text, {key_hash(node): ("123", repr(node))}) is None
-    changed = Catalogue.unless_holding(text, {key_hash(node): ("124", repr(node))})  # another value
+    assert Catalogue.unless_holding(text, {repr(node): "123"}) is None
+    changed = Catalogue.unless_holding(text, {repr(node): "124"})  # another value
     assert changed is not None and changed.entries == stored.entries
     new = ("M", "resolver.owned", ("d.py",))
-    added = Catalogue.unless_holding(text, {key_hash(node): ("123", repr(node)), key_hash(new): ("1", repr(new))})
+    added = Catalogue.unless_holding(text, {repr(node): "123", repr(new): "1"})
     assert added is not None and added.entries == stored.entries
-    damaged = Catalogue.unless_holding("!!not base64", {key_hash(node): ("123", repr(node))})
+    damaged = Catalogue.unless_holding("!!not base64", {repr(node): "123"})
     assert damaged is not None and damaged.entries == {}  # rewritten whole
-    nothing = Catalogue.unless_holding(None, {key_hash(node): ("123", repr(node))})
+    nothing = Catalogue.unless_holding(None, {repr(node): "123"})
     assert nothing is not None and nothing.entries == {}  # none stored yet
 
 
@@ -188,3 +197,34 @@ def test_a_name_exported_through_a_base_is_a_node_only_once_the_bases_are_known(
     write(repo, {"a/Outer.java": "package a;\n\npublic class Outer {\n}\n"})
     index(repo)
     assert_as_cold(repo, tmp_path)
+
+
+# Two module names whose nodes ("M", "python.found", name) have one 32-bit
+# key hash (found by trying random names: CRC-32 never confuses two names
+# of one length that differ in fewer than 32 consecutive bits).
+_TWINS = ("m_guszrictzu", "m_kpgfslzdni")
+
+
+@pytest.mark.parametrize("appears", _TWINS)
+def test_two_nodes_with_one_hash_are_both_computed_again(tmp_path: Path, appears: str) -> None:
+    """a.py and b.py each import a module no file holds yet; the nodes that
+    look the two names up share a hash. The module of one appears: its
+    node's value changes, whichever of the two the other's reads would
+    have matched, and the import and the call that read it are resolved
+    again as a cold build resolves them."""
+    first, second = _TWINS
+    node = "python.found"
+    assert key_hash(("M", node, first)) == key_hash(("M", node, second))
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "a.py": f"import {first}\n\n\ndef f():\n    {first}.g()\n",
+        "b.py": f"import {second}\n\n\ndef h():\n    {second}.g()\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    write(repo, {f"{appears}.py": "def g():\n    return 1\n"})
+    index(repo)
+    assert_as_cold(repo, tmp_path)
+    with open_store(repo) as store:
+        callers = [e.source_id for e in store.edges_to([f"{appears}.py:function:g"], ("calls",))]
+    assert callers == ["a.py:function:f" if appears == first else "b.py:function:h"]

@@ -18,7 +18,7 @@ from cartog_ci.embed.pipeline import embed_pending
 from cartog_ci.index.selection import stored_marks
 from cartog_ci.search.multimodal import MultimodalOptions, search
 from cartog_ci.search.roles import role_of
-from tests.testing.fixtures import commit, init_repo, run_cli, write
+from tests.testing.fixtures import commit, git, init_repo, run_cli, write
 
 APP = "def create_user(name):\n    return {'name': name}\n\n\ndef delete_user(user):\n    return None\n"
 TUTORIAL = (
@@ -183,3 +183,25 @@ def test_a_report_leaves_out_what_the_index_leaves_out(repo: Path, capsys: pytes
 def test_unreadable_marks_hold_none() -> None:
     assert decode("not json") == {} and decode("[1]") == {} and decode(None) == {}
     assert decode('{"a.py": ["documentation", "bogus"], "b.py": ["bogus"]}') == {"a.py": frozenset({"documentation"})}
+
+
+@pytest.mark.parametrize("linked", [False, True], ids=["own .git", "linked work tree"])
+def test_the_repository_info_attributes_are_read_without_a_gitattributes_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], linked: bool
+) -> None:
+    """No .gitattributes in the tree, the attributes in the repository's own
+    `info/attributes`: found where `.git` is a directory (no git process)
+    and, in a linked work tree (`.git` a file), where git says (the common
+    directory's)."""
+    main = init_repo(tmp_path / "r")
+    write(main, {"app.py": APP, "third/lib.py": "def create_user(name):\n    return name\n"})
+    commit(main)
+    (main / ".git" / "info").mkdir(exist_ok=True)
+    (main / ".git" / "info" / "attributes").write_text("third/** linguist-vendored\n")
+    repo = main
+    if linked:
+        repo = tmp_path / "linked"
+        git(main, "worktree", "add", "-q", str(repo))
+        assert (repo / ".git").is_file()
+    _verified(capsys, repo)
+    assert _files(repo) == ["app.py"]

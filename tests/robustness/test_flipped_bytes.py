@@ -203,3 +203,43 @@ def test_a_compact_copy_for_the_cache_carries_a_checksum_of_its_own(pristine: tu
     assert checksum.damage(compacted) is None
     with SqliteStore(compacted, rebuild=False) as a, SqliteStore(pristine[1], rebuild=False) as b:
         assert a.all_symbols() == b.all_symbols()
+
+
+def _stamp_sha1(db: Path) -> int:
+    """The file stamped as cartog-ci stamped it before CRC-32: the first 64
+    bits of SHA-1 over it, the header's checksum and counters masked."""
+    import hashlib
+
+    head = bytearray(db.read_bytes())
+    for start, end in ((24, 28), (60, 64), (68, 72), (92, 100)):
+        head[start:end] = bytes(end - start)
+    value = int.from_bytes(hashlib.sha1(bytes(head)).digest()[:8], "big") or 1
+    conn = apsw.Connection(str(db))
+    try:
+        high, low = value >> 32, value & 0xFFFFFFFF
+        conn.execute(f"PRAGMA user_version = {high - (1 << 32) if high >= 1 << 31 else high}")
+        conn.execute(f"PRAGMA application_id = {low - (1 << 32) if low >= 1 << 31 else low}")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+    return value
+
+
+def test_a_file_stamped_with_sha1_before_is_checked_as_it_was(pristine: tuple[Path, Path], tmp_path: Path) -> None:
+    """A stamp is CRC-32 now (its high 32 bits say so); a file stamped with
+    SHA-1 by an earlier run is sound as it is and damaged once a byte flips.
+    The next writer stamps it with CRC-32."""
+    db = tmp_path / "index.db"
+    shutil.copy(pristine[1], db)
+    assert checksum.digest(db)[0] >> 32 == 0x63726331  # "crc1"
+    value = _stamp_sha1(db)
+    assert checksum.digest(db) == (value, value)
+    assert checksum.damage(db) is None
+    flipped = tmp_path / "flipped.db"
+    shutil.copy(db, flipped)
+    _set(flipped, _in_table(flipped, "files", b"shop/models/base.py"), b"S")
+    assert checksum.damage(flipped) == CHECKSUM
+    with SqliteStore(db) as store, store.transaction():
+        store.set_meta("note", "written")
+    stored, computed = checksum.digest(db)
+    assert stored == computed and stored >> 32 == 0x63726331

@@ -25,16 +25,6 @@ from cartog_ci.domain import (
     TYPE_KINDS, Edge, FileExtraction, FileState, IndexResult, NumberedEdge, Symbol,
 )  # fmt: skip
 from cartog_ci.errors import GitError
-from cartog_ci.index.deps import (
-    SITE_HASH,
-    Catalogue,
-    FileDeps,
-    Key,
-    binding_keys,
-    fingerprint,
-    key_hash,
-    symbol_keys,
-)
 from cartog_ci.index.files import (
     NOW_A_DIRECTORY, SUBMODULE, Count, Limits, ParseJob, ParseResult, Progress, changed_since_read, extract_file,
     extracting, stored_name, walk,
@@ -43,6 +33,7 @@ from cartog_ci.index.files import Select
 from cartog_ci.parse.merkle import diff_symbols
 
 if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.index.deps import Catalogue, FileDeps, Key
     from cartog_ci.index.resolve import Answer
     from cartog_ci.store.base import Store
 
@@ -79,6 +70,7 @@ class _Change:
     def note(
         self, path: str, old: dict[str, Symbol], new: dict[str, Symbol], before: list[Edge], after: list[Edge]
     ) -> None:
+        from cartog_ci.index.deps import binding_keys, symbol_keys
         language = next((s.language for s in (*new.values(), *old.values()) if s.kind == "module"), "")
         self.keys |= symbol_keys(old, new) | binding_keys(path, before, after, language)
         if path in self.noted:  # read again in the run (a consistent snapshot): ``old`` is this run's
@@ -111,6 +103,7 @@ class _Plan:
     dirty: list[str]
     mode: str
     in_git: bool = True  # listed by git (else by a walk of the directory)
+    extractor: str = ""  # the sources' stat and fingerprint when the run began (``_extractor``)
 
 
 # What a file that changed while it was read, then again when read once
@@ -138,6 +131,46 @@ def extractor_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def _extractor_files() -> Iterable[Path]:
+    package = Path(__file__).resolve().parent.parent
+    for entry in _EXTRACTOR_SOURCES:
+        target = package / entry
+        if not target.is_dir():
+            yield target
+            continue
+        for directory, subdirectories, names in os.walk(target):
+            subdirectories.sort()
+            yield from (Path(directory, n) for n in sorted(names) if n.endswith((".py", ".scm")))
+
+
+def _extractor_stat() -> str:
+    """What the extraction sources' metadata says (path, size, inode,
+    modification and change times: any write changes the last, which no
+    program sets back), 0.3 ms where their content's hash reads 0.57 MB
+    (2 ms): stored beside the fingerprint it was taken with, it spares
+    reading the sources while they have not been touched."""
+    digest = hashlib.sha256()
+    for f in _extractor_files():
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        digest.update(f"{f}\0{st.st_size}\0{st.st_ino}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _extractor(store: Store) -> str:
+    """``extractor_fingerprint()`` and the sources' stat it goes with, as
+    stored in ``meta.extractor_stat``: the stored fingerprint when the
+    sources' stat is the one stored with it (nothing read), else their
+    content's hash."""
+    stat = _extractor_stat()
+    stored = store.get_meta("extractor")
+    if stored is not None and store.get_meta("extractor_stat") == f"{stat} {stored}":
+        return f"{stat} {stored}"
+    return f"{stat} {extractor_fingerprint()}"
+
+
 def _ours(path: str) -> bool:
     """The index directory is never indexed, even when nothing ignores it."""
     return in_index_dir(path)
@@ -160,12 +193,13 @@ def _plan(root: Path, store: Store, force: bool, stored: Iterable[str], select: 
     dirty = sorted(p for p in set(state.changed) | set(state.untracked) if not _ours(p))
     last = store.get_meta("last_commit")
     previous_dirty = json.loads(store.get_meta("dirty_files") or "[]")
-    if store.get_meta("extractor") not in (None, extractor_fingerprint()):
+    extractor = _extractor(store)
+    if store.get_meta("extractor") not in (None, extractor.partition(" ")[2]):
         # extractions from other code: unchanged bytes say nothing, re-insert all
-        return _Plan(listed, listed, head, dirty, "force")
+        return _Plan(listed, listed, head, dirty, "force", extractor=extractor)
     since = None if force or last is None or head is None else [] if last == head else git.changed_since(root, last, head)
     if since is None:  # forced, a first run, no commit yet, or the last one gone
-        return _Plan(listed, listed, head, dirty, "force" if force else "full")
+        return _Plan(listed, listed, head, dirty, "force" if force else "full", extractor=extractor)
     changed = since
     candidates = set(changed) | set(dirty) | set(previous_dirty)
     # A file stored as unsupported that a language now claims (the
@@ -179,7 +213,7 @@ def _plan(root: Path, store: Store, force: bool, stored: Iterable[str], select: 
     known = set(stored)
     candidates |= {p for p in listed if stored_name(p) not in known}
     listed_set = set(listed)
-    return _Plan(listed, sorted(c for c in candidates if c in listed_set), head, dirty, "incremental")
+    return _Plan(listed, sorted(c for c in candidates if c in listed_set), head, dirty, "incremental", extractor=extractor)
 
 
 def index_repository(
@@ -380,7 +414,9 @@ def _index(
             result.in_degree_updated = store.recompute_in_degree(touched | old_targets | set(result.categories["added"]))
         result.timings["centrality"] = time.perf_counter() - clock
         store.set_meta("last_commit", plan.head)
-        store.set_meta("extractor", extractor_fingerprint())
+        extractor = plan.extractor or _extractor(store)
+        store.set_meta("extractor", extractor.partition(" ")[2])
+        store.set_meta("extractor_stat", extractor)
         clock = time.perf_counter()
         store.set_meta("dirty_files", json.dumps(_dirty(root, plan, limits, seen, unsettled)))
         result.timings["snapshot"] += time.perf_counter() - clock
@@ -688,6 +724,7 @@ def _resolve_everything(
 ) -> tuple[int, set[str]]:
     """Every edge resolved again (a cold run, or no dependencies recorded),
     with the dependencies of each answer recorded where the store keeps them."""
+    from cartog_ci.index.deps import Catalogue, FileDeps
     work = store.numbered_edges()
     if not work:
         if meanwhile is not None:
@@ -727,6 +764,7 @@ def _resolve_everything(
 def _remember_derived(store: Store, resolver: object, *, replace: bool) -> None:
     """What the languages derived this run, by fingerprint (a cache that is
     no derived value: None, changed whenever the files or the disk do)."""
+    from cartog_ci.index.deps import fingerprint
     table = resolver.t  # type: ignore[attr-defined]
     known: dict[str, str | None] = {} if replace else json.loads(store.get_meta("derived") or "{}")
     from cartog_ci.index.resolve import unlooked
@@ -755,6 +793,7 @@ class _Revisit:
     reached counted as changed): no node is computed again before them."""
 
     def __init__(self, store: Store, change: _Change, pending: _Pending, reparsed: list[str]) -> None:
+        from cartog_ci.index.deps import FileDeps, key_hash
         self.store = store
         self.change = change
         self.pending = pending
@@ -775,12 +814,14 @@ class _Revisit:
         self.stored: dict[int, tuple[str | None, str | None]] = {}
         self.touched: set[str] = set()
         self.catalogue: Catalogue | None = None
+        self._matches: list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]] | None = None
 
     def derived(self, table: object) -> set[int]:
         """The keys of what languages derive from the whole table or the
         disk, computed again with the resolver's ``table`` and compared by
         fingerprint when a file appeared or went or the disk changed: the
         hashes of those new to the run."""
+        from cartog_ci.index.deps import fingerprint
         extra: set[Key] = set()
         if self.change.files or self.change.disk:
             t = table
@@ -811,6 +852,7 @@ class _Revisit:
         digest differs from the one stored (or none is); then the nodes that
         read one of those, to the end. Each node is computed once: its
         value is this run's whatever the order."""
+        from cartog_ci.index.deps import Catalogue
         checked: set[int] = set()
         frontier = set(self.hashes)
         while frontier:
@@ -821,13 +863,17 @@ class _Revisit:
                 self.catalogue = Catalogue.decode(self.store.get_meta(Catalogue.META))
             for node in sorted(found):
                 assert self.catalogue is not None
-                key, before = self.catalogue.key(node), self.catalogue.value(node)
-                if key is None or before is None or resolver.recompute(*key) != before:  # type: ignore[attr-defined]
+                known = self.catalogue.under(node)  # more than one: nodes whose keys share a hash
+                if not known or any(
+                    key is None or resolver.recompute(*key) != before  # type: ignore[attr-defined]
+                    for key, before in known
+                ):
                     frontier.add(node)  # another value, or not known: changed
             self.hashes |= frontier
         return self.hashes
 
     def _add(self, keys: set[Key]) -> set[int]:
+        from cartog_ci.index.deps import key_hash
         new = {key_hash(k) for k in keys} - self.hashes
         self.keys |= keys
         self.hashes |= new
@@ -838,6 +884,7 @@ class _Revisit:
         (``bases``: their inherits edges only, else the others): found by
         each edge's recorded keys, read by ID (a file whose keys are not
         recorded, or whose rows are not those recorded: all of its edges)."""
+        from cartog_ci.index.deps import FileDeps
         hashes = hashes - self.reached[bases]
         if not hashes:
             return
@@ -909,41 +956,56 @@ class _Revisit:
         resolver's read of the graph is sized by."""
         return len(self._pending_split()[0])
 
-    def _pending_split(self) -> tuple[list[NumberedEdge], list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]]]:
-        """Each re-parsed file's edges (not its bases): to resolve again,
-        those whose same edge before read a key the run changed (or was not
-        there); carried, the others, with that edge and what it read."""
-        out: list[NumberedEdge] = []
-        carried: list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]] = []
+    def _matched(self) -> list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]]:
+        """Each re-parsed file's edge (not its bases) with its same edge
+        before (source, kind, name, qualifier and alias; of several, the one
+        on its line) and the keys that one read: None when there was none,
+        or its keys are not known. Matched once a run: ``expected`` and
+        ``rest`` split the same list by the keys changed when they ask."""
+        if self._matches is not None:
+            return self._matches
         before: dict[str, dict[tuple[str, str, str, str | None, str | None], list[NumberedEdge]]] = {}
         for path in self.reparsed:
             same = before[path] = {}
             for i, e in self.change.old_rows.get(path, []):
                 if e.kind != "inherits":  # the same edge: source, kind, name, qualifier, alias
                     same.setdefault((e.source_id, e.kind, e.target_name, e.qualifier, e.alias), []).append((i, e))
-        changed = self.hashes
-        clean: dict[tuple[int, ...], bool] = {}  # a set of keys read: whether none changed
+        out: list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]] = []
         for i, e in self.pending.numbered:
             if e.kind == "inherits":
                 continue
             olds = before.get(e.file, {}).get((e.source_id, e.kind, e.target_name, e.qualifier, e.alias))
             deps = self.old.get(e.file)
             if not olds or deps is None:
-                out.append((i, e))
+                out.append((i, e, None, None, None))
                 continue
             at = next((k for k, (_, o) in enumerate(olds) if o.line == e.line), 0) if len(olds) > 1 else 0
             row, old = olds.pop(at)
             read = deps.by_row.get(row)
+            out.append((i, e, old, read, deps) if read is not None else (i, e, None, None, None))
+        self._matches = out
+        return out
+
+    def _pending_split(self) -> tuple[list[NumberedEdge], list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]]]:
+        """Each re-parsed file's edges (not its bases): to resolve again,
+        those whose same edge before read a key the run changed (or was not
+        there); carried, the others, with that edge and what it read."""
+        from cartog_ci.index.deps import SITE_HASH
+        out: list[NumberedEdge] = []
+        carried: list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]] = []
+        changed = self.hashes
+        clean: dict[tuple[int, ...], bool] = {}  # a set of keys read: whether none changed
+        for i, e, old, read, deps in self._matched():
             if read is None:
                 out.append((i, e))
                 continue
             unchanged = clean.get(read)
             if unchanged is None:
                 unchanged = clean[read] = changed.isdisjoint(read)
-            if not unchanged or (old.line != e.line and SITE_HASH in read):
+            if not unchanged or (old.line != e.line and SITE_HASH in read):  # type: ignore[union-attr]
                 out.append((i, e))
             else:
-                carried.append((i, e, old, read, deps))
+                carried.append((i, e, old, read, deps))  # type: ignore[arg-type]
         return out, carried
 
     def rest(self) -> list[NumberedEdge]:
@@ -985,6 +1047,7 @@ class _Revisit:
     def write(self, resolver: object) -> None:
         """The dependencies of the re-parsed files' edges and of those
         resolved again elsewhere; the nodes computed this run."""
+        from cartog_ci.index.deps import Catalogue, FileDeps
         rows: dict[str, list[NumberedEdge]] = {p: [] for p in self.reparsed}
         fresh: dict[str, FileDeps] = {p: FileDeps() for p in self.reparsed}
         outside: dict[str, set[tuple[int, ...]]] = {p: set() for p in self.reparsed}

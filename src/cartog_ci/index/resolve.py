@@ -222,7 +222,13 @@ class _LookedIn(_Looked):
         if found is None:
             self._rec.cur.add((self._tag, key, None))
             return None
-        return self._inner(key, found)
+        inner = self._inners.get(key)
+        if inner is not None and (
+            inner._d is found or found is default and found == {} and inner._d == {}  # `.get(scope, {})`: a miss
+        ):
+            return inner
+        inner = self._inners[key] = _Scope(found, self._rec, self._tag, key)
+        return inner
 
     def __getitem__(self, key: object) -> object:
         try:
@@ -534,7 +540,7 @@ class Resolver:
         # the nodes a forked child recorded (``resolve_edges``): key hash -> its
         # keys' hashes; and key hash -> (the digest of its value, the key)
         self.foreign_nodes: dict[int, set[int]] = {}
-        self.foreign_prints: dict[int, tuple[str, str]] = {}
+        self.foreign_prints: dict[str, str] = {}
         self._site: tuple[str, int] = ("", 0)  # the file and line of the edge being resolved
         self._dir_names: dict[str, set[str]] = {}  # ``_defined_in_dir``
         # ``_export`` answers from the start of a chain, by (file, name, hops);
@@ -1712,7 +1718,7 @@ class _Shared:
 _FORKED: tuple[Resolver, list[tuple[int, Edge]], _Shared] | None = None  # what a forked child resolves
 
 
-def _resolve_forked() -> tuple[list[Answer], dict[int, set[int]], dict[int, tuple[str, str]]]:
+def _resolve_forked() -> tuple[list[Answer], dict[int, set[int]], dict[str, str]]:
     assert _FORKED is not None
     resolver, edges, shared = _FORKED
     found: list[Answer] = []
@@ -1731,13 +1737,13 @@ def hashed_nodes(resolver: Resolver) -> dict[int, set[int]]:
     return out
 
 
-def printed_nodes(resolver: Resolver) -> dict[int, tuple[str, str]]:
-    """The nodes computed this run (here and in a forked child): node hash
-    -> (the digest of its value, its key as written: ``repr``), what an
-    incremental run computes a node again from (index/deps.py ``Catalogue``)."""
+def printed_nodes(resolver: Resolver) -> dict[str, str]:
+    """The nodes computed this run (here and in a forked child): node key as
+    written (``repr``) -> the digest of its value, what an incremental run
+    computes a node again from (index/deps.py ``Catalogue``)."""
     out = dict(resolver.foreign_prints)
     if resolver.rec is not None:
-        out.update((key_hash(node), (p, repr(node))) for node, p in resolver.rec.prints.items())
+        out.update((repr(node), p) for node, p in resolver.rec.prints.items())
     return out
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 
-from cartog_ci.store.dependency_format import FileDeps
 from cartog_ci.store.interned import Interned
 from cartog_ci.store.tables import chunks
 
@@ -87,6 +86,8 @@ class DependencyRows(Interned):
 
     def _outside(self, file_keys: list[int]) -> dict[int, set[int]]:
         """file key -> its outside keys, as stored (decoded from its row)."""
+        from cartog_ci.store.dependency_format import FileDeps  # here: a run that reads none never imports it
+
         out: dict[int, set[int]] = {}
         for chunk in chunks(file_keys):
             rows = self.db.execute(
