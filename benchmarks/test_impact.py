@@ -398,7 +398,7 @@ class Mutant:
     line: int  # 1-based
     old: str  # the whole line
     new: str
-    kind: str  # operator, constant, return, call
+    kind: str  # operator, constant, return, call, string, statement
 
     @property
     def id(self) -> str:
@@ -427,6 +427,29 @@ def function_lines(tree: ast.AST) -> tuple[set[int], dict[int, ast.stmt]]:
             else:  # a compound statement's own header (its body's statements are walked)
                 lines.update(range(stmt.lineno, stmt.body[0].lineno))
     return lines, single
+
+
+def string_swap(token: str) -> str | None:
+    """A one-line string literal's mutant: emptied, or "XX" when empty
+    (f-strings, bytes and triple-quoted strings left alone)."""
+    prefix = token[: len(token) - len(token.lstrip("rRbBuUfF"))]
+    body = token[len(prefix) :]
+    if any(c in prefix for c in "fFbB") or body[:3] in ('"""', "'''"):
+        return None
+    quote = body[0]
+    return prefix + quote * 2 if len(body) > 2 else f"{prefix}{quote}XX{quote}"
+
+
+def dropped_statement(stmt: ast.stmt) -> bool:
+    """A statement whose dropping is a one-line bug: an augmented
+    assignment, a raise, a store into an attribute or an item (state
+    another function reads)."""
+    if isinstance(stmt, (ast.AugAssign, ast.Raise)):
+        return True
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        return all(isinstance(t, (ast.Attribute, ast.Subscript)) for t in targets) and getattr(stmt, "value", None) is not None
+    return False
 
 
 def candidates(project: Project) -> list[Mutant]:
@@ -462,12 +485,20 @@ def candidates(project: Project) -> list[Mutant]:
                     news.append(("operator", line[:a] + line[b:].lstrip()))
                 elif tok.type == tokenize.NUMBER and tok.string.isdigit():
                     news.append(("constant", line[:a] + str(int(tok.string) + 1) + line[b:]))
+                    if int(tok.string) > 0:  # off by one either way
+                        news.append(("constant", line[:a] + str(int(tok.string) - 1) + line[b:]))
+                elif tok.type == tokenize.STRING and (literal := string_swap(tok.string)) is not None:
+                    news.append(("string", line[:a] + literal + line[b:]))
+                elif tok.type == tokenize.NAME and tok.string in ("break", "continue"):
+                    news.append(("statement", line[:a] + ("continue" if tok.string == "break" else "break") + line[b:]))
             if stmt is not None and isinstance(stmt, ast.Return) and stmt.value is not None and not (
                 isinstance(stmt.value, ast.Constant) and stmt.value.value is None
             ):
                 news.append(("return", f"{indent}return None\n"))
             if stmt is not None and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 news.append(("call", f"{indent}pass\n"))
+            if stmt is not None and dropped_statement(stmt):
+                news.append(("statement", f"{indent}pass\n"))
             for kind, new in news:
                 if new == line:
                     continue
