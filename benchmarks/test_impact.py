@@ -1122,6 +1122,16 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
                     "hits": held(r["failing"], chosen, project.repo),  # type: ignore[arg-type]
                 }
             columns.insert(columns.index("listed") + 1, "lines")
+        # the failing tests alone: what a selector that knew the outcome
+        # would run, the floor of the time share at full recall
+        for r in rows:
+            failing = {t for t in base["durations"] if t in set(r["failing"])}  # type: ignore[arg-type]
+            r["failing only"] = {
+                "selected": len(failing),
+                "seconds": round(sum(base["durations"][t] for t in failing), 3),
+                "hits": list(r["failing"]),  # type: ignore[call-overload]
+            }
+        columns.append("failing only")
     out: dict[str, object] = {
         "project": project.slug, "tests": len(base["durations"]), "suite_seconds": round(base["seconds"], 1),
         "mutants": len(rows), "tried": sum(1 for r in tried if not r.get("invalid")), "columns": columns,
@@ -1137,6 +1147,17 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
             out[col]["untested"] = sum(1 for r in rows if r[col]["untested"])  # type: ignore[index]
             out[col]["unreached"] = sum(1 for r in rows if r[col]["unreached"])  # type: ignore[index]
     return out
+
+
+# what each column is, as the table names it (docs/coverage.md, "Measured")
+LABELS = {
+    "static": "static (graph)",
+    "coverage": "report commands",
+    "listed": "cartog-ci test",
+    "lines": "changed line",
+    "testmon": "testmon",
+    "failing only": "failing tests only",
+}
 
 
 def tables(projects: Sequence[Home], limit: int) -> str:
@@ -1156,12 +1177,51 @@ def tables(projects: Sequence[Home], limit: int) -> str:
             if col == "static":
                 extra = ("-", extra[1])
             lines.append(
-                f"| {s['project']} | {s['tests']} | {s['suite_seconds']} | {n} ({s['tried']}) | {col} | "
+                f"| {s['project']} | {s['tests']} | {s['suite_seconds']} | {n} ({s['tried']}) | {LABELS.get(col, col)} | "
                 f"{c['caught']} ({c['caught'] / n:.1%}) | {c['recall']:.1%} | {c['time_share']:.1%} | {extra[0]} | {extra[1]} |"  # type: ignore[operator]
             )
-            misses += [f"- {s['project']} {col}: {m}" for m in c["missed"]]  # type: ignore[index]
+            misses += [f"- {s['project']} {LABELS.get(col, col)}: {m}" for m in c["missed"]]  # type: ignore[index]
     return "\n".join([*lines, "", *phases(projects)]) + (
         "\n\nMutants whose selection holds no failing test:\n" + "\n".join(misses) if misses else ""
+    )
+
+
+def wall(project: Project, samples: int, seed: int) -> str:
+    """The other reading of "the selected share of the suite's time": the
+    wall-clock time of the command that runs a mutant's selection (what
+    `cartog-ci test` runs: the report's tests by node ID, start-up and
+    collection included) over the whole suite's, both run at the base in a
+    copy of the repository (the mutants' run may hold the work tree),
+    alternately, for ``samples`` kept mutants drawn with the seed."""
+    import statistics
+
+    base = json.loads((project.home / "base.json").read_text())
+    rows = [r for r in cached_rows(project).values() if r.get("detected") and "tests" in r]
+    random.Random(f"{seed}:{project.name}:wall").shuffle(rows)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "repo"
+        copy.mkdir()
+        archive = subprocess.run(["git", "-C", str(project.repo), "archive", str(base["commit"])], capture_output=True, check=True)
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(copy, filter="data")
+        env = {**test_env(project), "PYTHONPATH": str(copy / project.path)}
+        pytest = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *project.pytest_args]
+
+        def timed(args: list[str]) -> float:
+            started = time.monotonic()
+            run([*pytest, *args], cwd=copy, env=env, timeout=SUITE_TIMEOUT)
+            return time.monotonic() - started
+
+        selected_s, whole_s, shares = [], [], []
+        for r in rows[:samples]:
+            ids = sorted({f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}" for t, _ in r["tests"]})  # type: ignore[attr-defined]
+            whole_s.append(timed([]))
+            selected_s.append(timed(ids) if ids else 0.0)
+            shares.append(selected_s[-1] / whole_s[-1])
+    return (
+        f"{project.slug}: {len(shares)} mutants, selection {statistics.median(selected_s):.1f} s, "
+        f"whole suite {statistics.median(whole_s):.1f} s (medians); wall share {statistics.mean(shares):.1%} "
+        f"(mean of the ratios; load {os.getloadavg()[0]:.1f} at the end)"
     )
 
 
@@ -1199,12 +1259,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cached-only", action="store_true", help="measure only the mutants whose truth is cached (cartog-ci's columns)")
     parser.add_argument("--json", help="write the per-project summaries here")
     parser.add_argument("--at-import", action="store_true", help="print how many mutated lines ran at import (cached projects)")
+    parser.add_argument("--wall", type=int, metavar="N",
+                        help="time, for N cached mutants, the command of their selection against the whole suite (wall clock)")
     args = parser.parse_args(argv)
     known: dict[str, Home] = {**PROJECTS, **{f"npm:{k}": v for k, v in NPM_PROJECTS.items()}}
     unknown = [p for p in args.projects if p not in known]
     if unknown:
         parser.error(f"unknown project(s) {', '.join(unknown)}; choose from {', '.join(known)}")
     projects = [known[p] for p in args.projects]
+    if args.wall:
+        for p in projects:
+            if isinstance(p, Project) and (p.home / "base.json").exists():
+                print(wall(p, args.wall, args.seed), flush=True)
+        return 0
     if args.at_import:
         for p in projects:
             if isinstance(p, Project) and (p.home / "base.coverage").exists():
