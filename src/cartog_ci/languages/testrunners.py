@@ -389,9 +389,13 @@ def _collapsed(
     return out
 
 
-def _pytest(group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callable[[Symbol], bool]) -> list[TestCommand]:
-    parts = _collapsed(group, ws, is_test)
-    words = [(relative(path, folder) + ("::" + inner.replace(".", "::") if inner else ""), ids) for path, inner, ids in parts]
+def _pytest(
+    group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callable[[Symbol], bool]
+) -> list[TestCommand]:
+    words = [
+        (relative(path, folder) + ("::" + inner.replace(".", "::") if inner else ""), ids)
+        for path, inner, ids in _collapsed(group, ws, is_test)
+    ]
     suite = in_folder(folder, "pytest")
     return [TestCommand(line, ran, suite, PYTEST_JUNIT) for line, ran in _lines(folder, "pytest", words, ws.exact)]
 
