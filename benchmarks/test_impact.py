@@ -12,7 +12,9 @@ commit, and measured:
 - cartog-ci, with coverage: the tests the commands of ``cartog-ci report``
   run, on an index holding the coverage the suite recorded at the base
   (``pytest --cov --cov-context=test`` imported with ``cartog-ci coverage
-  import`` by the cartog-ci measured);
+  import`` by the cartog-ci measured) ("report commands": whole files past
+  MAX_TEST_IDS), and the report's tests by node ID ("cartog-ci test": what
+  ``cartog-ci test`` runs, one ID each);
 - cartog-ci, static: the report's tests chosen by the graph (or edited by
   the change), by node ID: what a report without a recording lists (its
   commands may run whole files of them past MAX_TEST_IDS, so this column is
@@ -27,7 +29,10 @@ Per project: the share of mutants whose selection holds at least one
 failing test (``caught``), failing-test recall (failing tests selected /
 failing tests), the selected share of the suite's time (the selected tests'
 durations in the base run over the whole suite's, runner start-up left
-out), and, among the changed functions (all executed by the suite: a
+out; "failing tests only" is that share for the failing tests themselves,
+the floor of any selection that keeps them all; ``--wall N`` times the
+selection's command against the whole suite instead, start-up included),
+and, among the changed functions (all executed by the suite: a
 detected mutant's line ran), the share the report calls "untested" with
 the recording (without one it never says it: only report/coverage.py
 ``apply_coverage`` sets it, so the static column shows "-"), and the
