@@ -287,11 +287,17 @@ def unpacked(project: Home, archive: Path, ignored: str, message: str) -> None:
 
 def import_coverage(project: Project) -> None:
     """The base's recording, imported by the cartog-ci measured (what it
-    maps a context to is stored at import); once per cartog-ci."""
+    maps a context to is stored at import); once per cartog-ci, into an
+    index built afresh at the base (the reports of the mutants have moved
+    the old one through their commits: a new cartog-ci starts cold)."""
     clean(project)
     mark = project.home / "imported-by"
     if mark.exists() and mark.read_text() == TOOL_HASH:
         return
+    (project.home / "index-cov.db").unlink(missing_ok=True)
+    proc = cartog("index", "--repo", str(project.repo), "--index", str(project.home / "index-cov.db"), "--no-embed", repo=project.repo)
+    if proc.returncode != 0:
+        raise SystemExit(f"{project.slug}: cartog-ci index failed: {proc.stderr}")
     proc = cartog(
         "coverage", "import", str(project.home / "base.coverage"), "--repo", str(project.repo),
         "--index", str(project.home / "index-cov.db"), repo=project.repo,
