@@ -996,6 +996,8 @@ def turns(
                     for c in ("static", "coverage", "testmon") if c in row
                 )  # fmt: skip
                 log(f"{project.slug} {kept}/{mutants} {mutant.file}:{mutant.line} {mutant.kind}: {len(row['failing'])} failing; {found}")  # type: ignore[arg-type]  # fmt: skip
+            elif row.get("timeout"):  # tried, not kept: a loop the mutant made, or a load that slowed the suite
+                log(f"{project.slug} timed out after {SUITE_TIMEOUT} s {mutant.file}:{mutant.line} {mutant.kind}")
             elif not row.get("invalid"):
                 log(f"{project.slug} survived {mutant.file}:{mutant.line} {mutant.kind}")
             yield
