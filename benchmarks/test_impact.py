@@ -135,7 +135,7 @@ PROJECTS = {
         Project("boltons", "26.2.0", "boltons", "."),
     )
 }
-DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "more-itertools", "npm:qs", "npm:minimist")
+DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "npm:qs", "npm:minimist")
 
 
 # --- running things ---------------------------------------------------------
