@@ -12,7 +12,9 @@ commit, and measured:
 - cartog-ci, with coverage: the tests the commands of ``cartog-ci report``
   run, on an index holding the coverage the suite recorded at the base
   (``pytest --cov --cov-context=test`` imported with ``cartog-ci coverage
-  import`` by the cartog-ci measured);
+  import`` by the cartog-ci measured) ("report commands": whole files past
+  MAX_TEST_IDS), and the report's tests by node ID ("cartog-ci test": what
+  ``cartog-ci test`` runs, one ID each);
 - cartog-ci, static: the report's tests chosen by the graph (or edited by
   the change), by node ID: what a report without a recording lists (its
   commands may run whole files of them past MAX_TEST_IDS, so this column is
@@ -27,7 +29,10 @@ Per project: the share of mutants whose selection holds at least one
 failing test (``caught``), failing-test recall (failing tests selected /
 failing tests), the selected share of the suite's time (the selected tests'
 durations in the base run over the whole suite's, runner start-up left
-out), and, among the changed functions (all executed by the suite: a
+out; "failing tests only" is that share for the failing tests themselves,
+the floor of any selection that keeps them all; ``--wall N`` times the
+selection's command against the whole suite instead, start-up included),
+and, among the changed functions (all executed by the suite: a
 detected mutant's line ran), the share the report calls "untested" with
 the recording (without one it never says it: only report/coverage.py
 ``apply_coverage`` sets it, so the static column shows "-"), and the
@@ -130,7 +135,7 @@ PROJECTS = {
         Project("boltons", "26.2.0", "boltons", "."),
     )
 }
-DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "more-itertools", "npm:qs", "npm:minimist")
+DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "npm:qs", "npm:minimist")
 
 
 # --- running things ---------------------------------------------------------
@@ -282,11 +287,17 @@ def unpacked(project: Home, archive: Path, ignored: str, message: str) -> None:
 
 def import_coverage(project: Project) -> None:
     """The base's recording, imported by the cartog-ci measured (what it
-    maps a context to is stored at import); once per cartog-ci."""
+    maps a context to is stored at import); once per cartog-ci, into an
+    index built afresh at the base (the reports of the mutants have moved
+    the old one through their commits: a new cartog-ci starts cold)."""
     clean(project)
     mark = project.home / "imported-by"
     if mark.exists() and mark.read_text() == TOOL_HASH:
         return
+    (project.home / "index-cov.db").unlink(missing_ok=True)
+    proc = cartog("index", "--repo", str(project.repo), "--index", str(project.home / "index-cov.db"), "--no-embed", repo=project.repo)
+    if proc.returncode != 0:
+        raise SystemExit(f"{project.slug}: cartog-ci index failed: {proc.stderr}")
     proc = cartog(
         "coverage", "import", str(project.home / "base.coverage"), "--repo", str(project.repo),
         "--index", str(project.home / "index-cov.db"), repo=project.repo,
@@ -398,7 +409,7 @@ class Mutant:
     line: int  # 1-based
     old: str  # the whole line
     new: str
-    kind: str  # operator, constant, return, call
+    kind: str  # operator, constant, return, call, string, statement
 
     @property
     def id(self) -> str:
@@ -427,6 +438,29 @@ def function_lines(tree: ast.AST) -> tuple[set[int], dict[int, ast.stmt]]:
             else:  # a compound statement's own header (its body's statements are walked)
                 lines.update(range(stmt.lineno, stmt.body[0].lineno))
     return lines, single
+
+
+def string_swap(token: str) -> str | None:
+    """A one-line string literal's mutant: emptied, or "XX" when empty
+    (f-strings, bytes and triple-quoted strings left alone)."""
+    prefix = token[: len(token) - len(token.lstrip("rRbBuUfF"))]
+    body = token[len(prefix) :]
+    if any(c in prefix for c in "fFbB") or body[:3] in ('"""', "'''"):
+        return None
+    quote = body[0]
+    return prefix + quote * 2 if len(body) > 2 else f"{prefix}{quote}XX{quote}"
+
+
+def dropped_statement(stmt: ast.stmt) -> bool:
+    """A statement whose dropping is a one-line bug: an augmented
+    assignment, a raise, a store into an attribute or an item (state
+    another function reads)."""
+    if isinstance(stmt, (ast.AugAssign, ast.Raise)):
+        return True
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        return all(isinstance(t, (ast.Attribute, ast.Subscript)) for t in targets) and getattr(stmt, "value", None) is not None
+    return False
 
 
 def candidates(project: Project) -> list[Mutant]:
@@ -462,12 +496,20 @@ def candidates(project: Project) -> list[Mutant]:
                     news.append(("operator", line[:a] + line[b:].lstrip()))
                 elif tok.type == tokenize.NUMBER and tok.string.isdigit():
                     news.append(("constant", line[:a] + str(int(tok.string) + 1) + line[b:]))
+                    if int(tok.string) > 0:  # off by one either way
+                        news.append(("constant", line[:a] + str(int(tok.string) - 1) + line[b:]))
+                elif tok.type == tokenize.STRING and (literal := string_swap(tok.string)) is not None:
+                    news.append(("string", line[:a] + literal + line[b:]))
+                elif tok.type == tokenize.NAME and tok.string in ("break", "continue"):
+                    news.append(("statement", line[:a] + ("continue" if tok.string == "break" else "break") + line[b:]))
             if stmt is not None and isinstance(stmt, ast.Return) and stmt.value is not None and not (
                 isinstance(stmt.value, ast.Constant) and stmt.value.value is None
             ):
                 news.append(("return", f"{indent}return None\n"))
             if stmt is not None and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 news.append(("call", f"{indent}pass\n"))
+            if stmt is not None and dropped_statement(stmt):
+                news.append(("statement", f"{indent}pass\n"))
             for kind, new in news:
                 if new == line:
                     continue
@@ -954,6 +996,8 @@ def turns(
                     for c in ("static", "coverage", "testmon") if c in row
                 )  # fmt: skip
                 log(f"{project.slug} {kept}/{mutants} {mutant.file}:{mutant.line} {mutant.kind}: {len(row['failing'])} failing; {found}")  # type: ignore[arg-type]  # fmt: skip
+            elif row.get("timeout"):  # tried, not kept: a loop the mutant made, or a load that slowed the suite
+                log(f"{project.slug} timed out after {SUITE_TIMEOUT} s {mutant.file}:{mutant.line} {mutant.kind}")
             elif not row.get("invalid"):
                 log(f"{project.slug} survived {mutant.file}:{mutant.line} {mutant.kind}")
             yield
@@ -1091,6 +1135,16 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
                     "hits": held(r["failing"], chosen, project.repo),  # type: ignore[arg-type]
                 }
             columns.insert(columns.index("listed") + 1, "lines")
+        # the failing tests alone: what a selector that knew the outcome
+        # would run, the floor of the time share at full recall
+        for r in rows:
+            failing = {t for t in base["durations"] if t in set(r["failing"])}  # type: ignore[arg-type]
+            r["failing only"] = {
+                "selected": len(failing),
+                "seconds": round(sum(base["durations"][t] for t in failing), 3),
+                "hits": list(r["failing"]),  # type: ignore[call-overload]
+            }
+        columns.append("failing only")
     out: dict[str, object] = {
         "project": project.slug, "tests": len(base["durations"]), "suite_seconds": round(base["seconds"], 1),
         "mutants": len(rows), "tried": sum(1 for r in tried if not r.get("invalid")), "columns": columns,
@@ -1106,6 +1160,17 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
             out[col]["untested"] = sum(1 for r in rows if r[col]["untested"])  # type: ignore[index]
             out[col]["unreached"] = sum(1 for r in rows if r[col]["unreached"])  # type: ignore[index]
     return out
+
+
+# what each column is, as the table names it (docs/coverage.md, "Measured")
+LABELS = {
+    "static": "static (graph)",
+    "coverage": "report commands",
+    "listed": "cartog-ci test",
+    "lines": "changed line",
+    "testmon": "testmon",
+    "failing only": "failing tests only",
+}
 
 
 def tables(projects: Sequence[Home], limit: int) -> str:
@@ -1125,12 +1190,51 @@ def tables(projects: Sequence[Home], limit: int) -> str:
             if col == "static":
                 extra = ("-", extra[1])
             lines.append(
-                f"| {s['project']} | {s['tests']} | {s['suite_seconds']} | {n} ({s['tried']}) | {col} | "
+                f"| {s['project']} | {s['tests']} | {s['suite_seconds']} | {n} ({s['tried']}) | {LABELS.get(col, col)} | "
                 f"{c['caught']} ({c['caught'] / n:.1%}) | {c['recall']:.1%} | {c['time_share']:.1%} | {extra[0]} | {extra[1]} |"  # type: ignore[operator]
             )
-            misses += [f"- {s['project']} {col}: {m}" for m in c["missed"]]  # type: ignore[index]
+            misses += [f"- {s['project']} {LABELS.get(col, col)}: {m}" for m in c["missed"]]  # type: ignore[index]
     return "\n".join([*lines, "", *phases(projects)]) + (
         "\n\nMutants whose selection holds no failing test:\n" + "\n".join(misses) if misses else ""
+    )
+
+
+def wall(project: Project, samples: int, seed: int) -> str:
+    """The other reading of "the selected share of the suite's time": the
+    wall-clock time of the command that runs a mutant's selection (what
+    `cartog-ci test` runs: the report's tests by node ID, start-up and
+    collection included) over the whole suite's, both run at the base in a
+    copy of the repository (the mutants' run may hold the work tree),
+    alternately, for ``samples`` kept mutants drawn with the seed."""
+    import statistics
+
+    base = json.loads((project.home / "base.json").read_text())
+    rows = [r for r in cached_rows(project).values() if r.get("detected") and "tests" in r]
+    random.Random(f"{seed}:{project.name}:wall").shuffle(rows)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "repo"
+        copy.mkdir()
+        archive = subprocess.run(["git", "-C", str(project.repo), "archive", str(base["commit"])], capture_output=True, check=True)
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(copy, filter="data")
+        env = {**test_env(project), "PYTHONPATH": str(copy / project.path)}
+        pytest = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *project.pytest_args]
+
+        def timed(args: list[str]) -> float:
+            started = time.monotonic()
+            run([*pytest, *args], cwd=copy, env=env, timeout=SUITE_TIMEOUT)
+            return time.monotonic() - started
+
+        selected_s, whole_s, shares = [], [], []
+        for r in rows[:samples]:
+            ids = sorted({f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}" for t, _ in r["tests"]})  # type: ignore[attr-defined]
+            whole_s.append(timed([]))
+            selected_s.append(timed(ids) if ids else 0.0)
+            shares.append(selected_s[-1] / whole_s[-1])
+    return (
+        f"{project.slug}: {len(shares)} mutants, selection {statistics.median(selected_s):.1f} s, "
+        f"whole suite {statistics.median(whole_s):.1f} s (medians); wall share {statistics.mean(shares):.1%} "
+        f"(mean of the ratios; load {os.getloadavg()[0]:.1f} at the end)"
     )
 
 
@@ -1168,12 +1272,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cached-only", action="store_true", help="measure only the mutants whose truth is cached (cartog-ci's columns)")
     parser.add_argument("--json", help="write the per-project summaries here")
     parser.add_argument("--at-import", action="store_true", help="print how many mutated lines ran at import (cached projects)")
+    parser.add_argument("--wall", type=int, metavar="N",
+                        help="time, for N cached mutants, the command of their selection against the whole suite (wall clock)")
     args = parser.parse_args(argv)
     known: dict[str, Home] = {**PROJECTS, **{f"npm:{k}": v for k, v in NPM_PROJECTS.items()}}
     unknown = [p for p in args.projects if p not in known]
     if unknown:
         parser.error(f"unknown project(s) {', '.join(unknown)}; choose from {', '.join(known)}")
     projects = [known[p] for p in args.projects]
+    if args.wall:
+        for p in projects:
+            if isinstance(p, Project) and (p.home / "base.json").exists():
+                print(wall(p, args.wall, args.seed), flush=True)
+        return 0
     if args.at_import:
         for p in projects:
             if isinstance(p, Project) and (p.home / "base.coverage").exists():

@@ -19,7 +19,6 @@ from pathlib import Path
 from cartog_ci import git, workspace
 from cartog_ci.commands.output import echo, emit_json
 from cartog_ci.commands.report import compute_report
-from cartog_ci.domain import Symbol
 from cartog_ci.languages import is_test, test_plan
 from cartog_ci.languages.testrunners import TestCommand
 from cartog_ci.report import sides
@@ -70,16 +69,22 @@ def run(args: argparse.Namespace) -> int:
         report = compute_report(ws, comparison, depth=None, related=False)
     assert report is not None  # only a pre-push check refuses, and this is none
     extra = " ".join(shlex.quote(a) for a in args.runner_args)
-    commands = [_with(c, extra) for c in report.test_commands]
+    # exactly the report's tests, one ID each (the report prints shorter
+    # commands that may run whole files: docs/coverage.md "Running the selection")
+    with workspace.open_store(ws, create=False) as store:
+        plan = test_plan(
+            report.tests_edited + report.tests, root=str(ws.root), symbols_in_file=store.symbols_in_file, exact=True
+        )
+    commands = [_with(c.command, extra) for c in plan]
     by_graph, by_coverage, by_import = len(report.graph_ids), len(report.covered_ids), len(report.imported_ids)
     at_import = f", {by_import} by importing code the recording ran at import" if by_import else ""
     summary = (
         f"{len(report.tests)} test(s) reach the change ({by_graph} by the graph, {by_coverage} by recorded coverage"
         f"{at_import}), "
-        f"{len(report.tests_edited)} edited by it; the commands run {report.tests_run}"
+        f"{len(report.tests_edited)} edited by it; the commands run {len({i for c in plan for i in c.tests})}"
     )
     if args.shadow:
-        return _shadow(ws, report.tests_edited + report.tests, summary, extra, as_json=args.json)
+        return _shadow(ws, plan, summary, extra, as_json=args.json)
     if args.dry_run or not commands:
         if args.json:
             emit_json({"summary": summary, "commands": commands, "results": []})
@@ -151,12 +156,11 @@ def _junit(path: Path, root: Path, folder: str) -> tuple[set[str], set[str]]:
     return ran, failed
 
 
-def _shadow(ws: workspace.Workspace, tests: list[Symbol], summary: str, extra: str, *, as_json: bool) -> int:
-    """The selection, then the whole suite of every runner the project's
-    tests use; the failing tests of the suite that the selection did not
-    run are what it missed. The exit code is the whole suite's."""
+def _shadow(ws: workspace.Workspace, plan: list[TestCommand], summary: str, extra: str, *, as_json: bool) -> int:
+    """The selection's commands, then the whole suite of every runner the
+    project's tests use; the failing tests of the suite that the selection
+    did not run are what it missed. The exit code is the whole suite's."""
     with workspace.open_store(ws, create=False) as store:
-        plan = test_plan(tests, root=str(ws.root), symbols_in_file=store.symbols_in_file)
         one_a_file = {s.file: s for s in store.all_symbols() if s.kind != "module" and is_test(s)}
         everything = test_plan(list(one_a_file.values()), root=str(ws.root), symbols_in_file=store.symbols_in_file)
     suites = list(dict.fromkeys(c.suite for c in everything if c.suite))

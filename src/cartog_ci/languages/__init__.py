@@ -82,14 +82,17 @@ def test_plan(
     *,
     root: str = "",
     symbols_in_file: Callable[[str], Sequence[Symbol]] | None = None,
+    exact: bool = False,
 ) -> list[TestCommand]:
     """Ready commands that run these tests, each with the tests it runs,
     as the project's own configuration says (languages/testrunners.py): one
     group per runner (jest runs JavaScript and TypeScript alike), in the
     registry's order. ``root`` is the repository on disk (its configuration
     is read there; "" reads none), ``symbols_in_file`` the graph's symbols
-    of a file (``Store.symbols_in_file``: what a whole-file command runs)."""
-    ws = Workspace(root, symbols_in_file)
+    of a file (``Store.symbols_in_file``: what a whole-file command runs);
+    ``exact``: one ID per test, never a whole file or class, split into
+    several commands past ``MAX_COMMAND_CHARS`` (what `cartog-ci test` runs)."""
+    ws = Workspace(root, symbols_in_file, exact=exact)
     by_runner: dict[str, list[Symbol]] = {}
     for t in tests:
         language = LANGUAGES.get(t.language)

@@ -29,8 +29,14 @@ from cartog_ci.domain import Symbol
 if TYPE_CHECKING:
     import configparser
 
-# More tests than this in one command: whole files instead of test IDs.
+# More tests than this in one command the report prints: whole files
+# instead of test IDs (not in the exact commands `cartog-ci test` runs).
 MAX_TEST_IDS = 30
+# The longest exact command (characters): past it, the IDs go to several
+# commands of the same runner. The whole line is one argument of ``sh -c``,
+# which Linux caps at 128 KiB (MAX_ARG_STRLEN); Windows caps a command line
+# at 32,767 characters.
+MAX_COMMAND_CHARS = 30_000
 # JUnit XML from a runner ({path} is the file): xunit1 gives each test's file
 PYTEST_JUNIT = "--junitxml={path} -o junit_family=xunit1"
 JS_JUNIT = {
@@ -64,6 +70,9 @@ class Workspace:
     # the graph's symbols of a file (``Store.symbols_in_file``): what a
     # whole-file command runs besides the selected tests
     symbols_in_file: Callable[[str], Sequence[Symbol]] | None = None
+    # exactly the tests given, one ID each, never a whole file or class
+    # (the commands `cartog-ci test` runs), split past MAX_COMMAND_CHARS
+    exact: bool = False
     _texts: dict[str, str | None] = field(default_factory=dict)
     _tomls: dict[str, dict[str, object] | None] = field(default_factory=dict)
     _lists: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -260,10 +269,10 @@ def python_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[S
     commands: list[TestCommand] = []
     for (runner, folder), group in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if runner == "pytest":
-            commands.append(_pytest(group, folder, ws, is_test))
+            commands += _pytest(group, folder, ws, is_test)
         else:
             run = "python manage.py test" if runner == "django" else "python -m unittest"
-            commands.append(_unittest(run, group, folder, ws, is_test))
+            commands += _unittest(run, group, folder, ws, is_test)
     return commands
 
 
@@ -302,6 +311,12 @@ def _collapsed(
     by_file: dict[str, dict[str, Symbol]] = {}
     for t in group:
         by_file.setdefault(t.file, {})[t.id] = t
+    if ws.exact:
+        return [
+            (path, t.qualified_name, (t.id,))
+            for path in sorted(by_file)
+            for t in sorted(by_file[path].values(), key=lambda s: (s.start_line, s.id))
+        ]
     graph = ws.symbols_in_file is not None  # without the graph, a file's other tests are unknown
     known: dict[str, dict[str, Symbol]] = {
         p: {s.id: s for s in ws.file_tests(p, is_test)} | selected for p, selected in by_file.items()
@@ -374,25 +389,45 @@ def _collapsed(
     return out
 
 
-def _pytest(group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callable[[Symbol], bool]) -> TestCommand:
-    parts = _collapsed(group, ws, is_test)
-    words = [relative(path, folder) + ("::" + inner.replace(".", "::") if inner else "") for path, inner, _ in parts]
-    ran = tuple(i for *_, ids in parts for i in ids)
-    return TestCommand(
-        in_folder(folder, "pytest " + " ".join(quote(w) for w in words)), ran, in_folder(folder, "pytest"), PYTEST_JUNIT
-    )
+def _pytest(
+    group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callable[[Symbol], bool]
+) -> list[TestCommand]:
+    words = [
+        (relative(path, folder) + ("::" + inner.replace(".", "::") if inner else ""), ids)
+        for path, inner, ids in _collapsed(group, ws, is_test)
+    ]
+    suite = in_folder(folder, "pytest")
+    return [TestCommand(line, ran, suite, PYTEST_JUNIT) for line, ran in _lines(folder, "pytest", words, ws.exact)]
 
 
 def _unittest(
     run: str, group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callable[[Symbol], bool]
-) -> TestCommand:
+) -> list[TestCommand]:
     parts = _collapsed(group, ws, is_test)
     words = []
-    for path, inner, _ in parts:
+    for path, inner, ids in parts:
         module = relative(path, folder).removesuffix(".py").replace("/", ".")
-        words.append(module + ("." + inner if inner else ""))
-    ran = tuple(i for *_, ids in parts for i in ids)
-    return TestCommand(in_folder(folder, f"{run} " + " ".join(quote(w) for w in words)), ran, in_folder(folder, run))
+        words.append((module + ("." + inner if inner else ""), ids))
+    return [TestCommand(line, ran, in_folder(folder, run)) for line, ran in _lines(folder, run, words, ws.exact)]
+
+
+def _lines(
+    folder: str, run: str, words: Sequence[tuple[str, tuple[str, ...]]], exact: bool
+) -> list[tuple[str, tuple[str, ...]]]:
+    """(command line, the test IDs it runs): one line with every word, or,
+    for the exact commands, as many as keep each within MAX_COMMAND_CHARS
+    (each runs its part of the tests; a runner's own arguments go to each)."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    line = in_folder(folder, run)
+    ran: tuple[str, ...] = ()
+    for word, ids in words:
+        added = f"{line} {quote(word)}"
+        if exact and ran and len(added) > MAX_COMMAND_CHARS:
+            out.append((line, ran))
+            line, ran = in_folder(folder, run), ()
+            added = f"{line} {quote(word)}"
+        line, ran = added, ran + ids
+    return [*out, (line, ran)]
 
 
 # --- JavaScript and TypeScript ----------------------------------------------
