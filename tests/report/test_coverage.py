@@ -505,3 +505,71 @@ def test_a_change_to_code_run_at_import_runs_the_tests_that_import_it(
     code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
     assert code == 0, err
     assert _tests(json.loads(out)) == [("tests/test_greet.py:function:test_loud", ["graph", "coverage"])]
+
+
+CLI = (
+    "import sys\n\nfrom app.server import dispatch\n\n\n"
+    "def main():\n    print(dispatch(sys.argv[1], sys.argv[2]))\n\n\n"
+    "def serve():\n    return 'serving'\n\n\n"
+    'if __name__ == "__main__":\n    main()\n'
+)
+
+
+def test_a_function_reached_from_a_script_entry_is_never_untested(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tabulate's ``_main`` runs only as ``python tabulate/__init__.py`` in a
+    test's child process: the recording (per-test contexts, the test's own
+    process) never shows it executed, and the report called it untested."""
+    project = PROJECT | {
+        "pyproject.toml": PROJECT["pyproject.toml"].replace('name = "app"\n', 'name = "app"\n\n[project.scripts]\napp-serve = "app.cli:serve"\n'),
+        "app/cli.py": CLI,
+        "tests/test_cli.py": (
+            "import subprocess\nimport sys\n\n\n"
+            "def test_cli():\n"
+            "    done = subprocess.run([sys.executable, '-m', 'app.cli', 'hello', 'you'], capture_output=True, text=True)\n"
+            "    assert done.stdout == 'hello you\\n'\n"
+        ),
+    }
+    edited = CLI.replace("print(dispatch(sys.argv[1], sys.argv[2]))", "print(dispatch(*sys.argv[1:3]))").replace("'serving'", "'served'")
+    repo = _recorded_then_edited(tmp_path, capsys, (project, "cli"), ({"app/cli.py": edited}, "cli reads its arguments at once"))
+    args = ("report", "--repo", str(repo), "--base", "main", "--no-related")
+    code, out, err = _cli(capsys, *args, "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    rows = [(c["symbol"]["qualified_name"], c["untested"], c["script_entry"]) for c in data["changed"] if c["symbol"]["kind"] == "function"]
+    assert rows == [
+        ("main", False, 'app/cli.py (if __name__ == "__main__")'),
+        ("serve", False, "the script 'app-serve' (app.cli:serve)"),
+    ]
+    code, text, err = _cli(capsys, *args)
+    commit_of = data["coverage"]["commit"][:10]
+    assert (
+        f"not executed in the coverage recorded at {commit_of}, but reached from a script entry, which a test may run in "
+        'a child process the recording does not see: main from app/cli.py (if __name__ == "__main__"), '
+        "serve from the script 'app-serve' (app.cli:serve)\n"
+    ) in text
+    assert "untested" not in text
+    code, _, err = _cli(capsys, *args, "--fail-on", "untested")
+    assert (code, err) == (0, "")
+
+
+def test_script_entries_are_read_from_pyproject_and_setup_cfg(tmp_path: Path) -> None:
+    from cartog_ci.report.entries import ScriptEntries
+
+    write(tmp_path, {
+        "pyproject.toml": (
+            '[project.scripts]\ncli = "pkg.cli:main"\nbroken = "no-colon"\n\n[project.gui-scripts]\ngui = "pkg.gui:App.run [extra]"\n\n'
+            '[tool.poetry.scripts]\npoet = "pkg.poet:go"\n'
+        ),
+        "setup.cfg": "[options.entry_points]\nconsole_scripts =\n    tool = pkg.tool:run\n    bad\ngui_scripts =\n    win = pkg.win:show\n",
+    })  # fmt: skip
+    assert ScriptEntries(tmp_path).scripts() == [
+        ("cli", "pkg.cli", "main"),
+        ("gui", "pkg.gui", "App.run"),
+        ("poet", "pkg.poet", "go"),
+        ("tool", "pkg.tool", "run"),
+        ("win", "pkg.win", "show"),
+    ]
+    write(tmp_path, {"pyproject.toml": "[project\n", "setup.cfg": "no section header\n"})
+    assert ScriptEntries(tmp_path).scripts() == []  # unreadable: no entry, no error

@@ -189,6 +189,10 @@ class ChangedSymbol:
     # the recording read holds an older body than the base's (it changed
     # between the recording and the base): no "untested" from it
     recorded_older: bool = False
+    # the recording shows no test executed it, but a script entry reaches it
+    # (report/entries.py): a test may run it in a child process the recording
+    # does not see, so it is not "untested"; how the entry reaches it
+    script_entry: str = ""
     type_uses: int = 0  # places that name it as a type (annotations): not callers
     possible_callers: int = 0  # unresolved call sites that carry its name
     possible_production_callers: int = 0  # of those, outside test files
@@ -207,7 +211,9 @@ class ChangedSymbol:
     def no_known_test(self) -> bool:
         """The graph shows no test within the test depth and no recorded
         coverage says either way: said as that, never as "untested"."""
-        return self.unreached and not self.untested and not self.covered_by and not self.imported_by
+        return (
+            self.unreached and not self.untested and not self.script_entry and not self.covered_by and not self.imported_by
+        )
 
     @property
     def symbol(self) -> Symbol:

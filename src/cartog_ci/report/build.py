@@ -26,6 +26,7 @@ from cartog_ci.languages import is_test, test_plan
 from cartog_ci.report.base_graph import base_resolver
 from cartog_ci.report.callsites import check_call_sites
 from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
+from cartog_ci.report.entries import ScriptEntries
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -244,7 +245,7 @@ def build_report(
     if coverage is not None:
         apply_coverage(
             store, coverage, changed, in_test_code={c.symbol.id for c in changed if _in_test_code(c.symbol)},
-            changed_lines=changed_base_lines(cs.base_sources, cs.head_sources),
+            changed_lines=changed_base_lines(cs.base_sources, cs.head_sources), entries=ScriptEntries(Path(cs.root)),
         )  # fmt: skip
         for t in {t.id: t for c in changed for t in c.covered_by}.values():
             if t.id not in chosen_by and t.id not in edited_ids:

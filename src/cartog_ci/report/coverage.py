@@ -28,6 +28,7 @@ from cartog_ci.domain.results import ChangedSymbol, CoverageRun, CoverageUse
 from cartog_ci.errors import CartogError
 from cartog_ci.languages import is_test
 from cartog_ci.report.coverage_formats import UNIT_KINDS, Lines, UnitRecording, detect, read_unit
+from cartog_ci.report.entries import ScriptEntries
 from cartog_ci.store.coverage_rows import KEEP_RUNS
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -506,6 +507,7 @@ def apply_coverage(
     *,
     in_test_code: set[str],
     changed_lines: Mapping[str, set[int] | None] | None = None,
+    entries: ScriptEntries | None = None,
 ) -> None:
     """Each changed symbol with a base version gets the tests whose recorded
     run executed that version (those the index still has), and is
@@ -514,7 +516,8 @@ def apply_coverage(
     test code (never "untested"). ``changed_lines``: file -> the lines of
     its base version the change replaced or deleted, or inserted between
     (None, or a file not there: all of them); a function whose changed
-    line ran at import also gets ``imported_by``."""
+    line ran at import also gets ``imported_by``. ``entries``: a function
+    a script entry reaches is never "untested" (report/entries.py)."""
     olds = {c.change.old.id: c for c in changed if c.change.old is not None}
     bases = {c.change.old.id: c.change.old for c in changed if c.change.old is not None}
     recorded = store.recorded_coverage(use.commit, list(olds))
@@ -547,6 +550,9 @@ def apply_coverage(
             and old.kind in FUNCTION_KINDS
             and item.symbol.id not in in_test_code
         )
+        if item.untested and entries is not None:
+            item.script_entry = entries.reaching(item)
+            item.untested = not item.script_entry
 
 
 

@@ -332,6 +332,7 @@ def report_json(report: Report) -> dict[str, object]:
                 "untested": item.untested,
                 "unreached": item.unreached,
                 "recorded_older": item.recorded_older,
+                "script_entry": item.script_entry or None,
                 "related": [symbol_json(s) | {"score": round(score, 4)} for s, score in item.related],
             }
             for item in report.changed

@@ -1,0 +1,121 @@
+"""Script entries: code a test may run in a process of its own (docs/coverage.md,
+"What a recording cannot see").
+
+coverage.py's per-test contexts name the test that ran a line in the test's
+own process. A test that starts the project as a script (``python
+tabulate/__init__.py``, ``python -m slugify``, a console script) runs it in a
+child process: measured there at best in no test's context, most often not
+at all. So a function a recording shows never executed, but reached from a
+script entry, is not said to be untested: the report says it is reached
+from that entry and what the recording cannot see.
+
+An entry is a module's code under ``if __name__ == "__main__":``, a
+``__main__.py`` module's code, or a function a console or GUI script names
+(``[project.scripts]``, ``[project.gui-scripts]``, ``[tool.poetry.scripts]``
+in pyproject.toml; ``console_scripts`` / ``gui_scripts`` in setup.cfg).
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
+
+from cartog_ci.domain.results import ChangedSymbol
+from cartog_ci.parse.extract import module_name
+from cartog_ci.report.sides import worktree_bytes
+
+_MAIN_GUARD = re.compile(rb"""^if\s+__name__\s*==\s*(['"])__main__\1\s*:""", re.M)
+
+
+class ScriptEntries:
+    """The script entries of a repository's work tree, read when asked."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._guarded: dict[str, bool] = {}
+        self._scripts: list[tuple[str, str, str]] | None = None  # (script, module, attribute)
+
+    def reaching(self, item: ChangedSymbol) -> str:
+        """How a script entry reaches ``item`` (a Python function or
+        method), "" when none does: the symbol is a script's target, or one
+        of its callers is a module whose code under the main guard (or a
+        ``__main__.py``) calls toward it."""
+        symbol = item.symbol
+        if symbol.language != "python":
+            return ""
+        for script, module, attribute in self.scripts():
+            if attribute == symbol.qualified_name and _same_module(module_name(symbol.file), module):
+                return f"the script {script!r} ({module}:{attribute})"
+        for node in item.callers:
+            caller = node.symbol
+            if caller.kind != "module" or caller.language != "python":
+                continue
+            if PurePosixPath(caller.file).name == "__main__.py":
+                return f"{caller.file} (python -m)"
+            if self._guards(caller.file):
+                return f'{caller.file} (if __name__ == "__main__")'
+        return ""
+
+    def _guards(self, path: str) -> bool:
+        if path not in self._guarded:
+            text = worktree_bytes(self.root, path)
+            self._guarded[path] = text is not None and _MAIN_GUARD.search(text) is not None
+        return self._guarded[path]
+
+    def scripts(self) -> list[tuple[str, str, str]]:
+        if self._scripts is None:
+            found = set(_pyproject_scripts(self.root / "pyproject.toml")) | set(_setup_cfg_scripts(self.root / "setup.cfg"))
+            self._scripts = sorted(found)
+        return self._scripts
+
+
+def _same_module(dotted: str, module: str) -> bool:
+    """``src.tabulate`` (the file's dotted path) is the module ``tabulate``."""
+    return dotted == module or dotted.endswith("." + module)
+
+
+def _entry(script: str, value: object) -> tuple[str, str, str] | None:
+    """``"pkg.cli:main"`` (extras in brackets aside) -> (script, module, attribute)."""
+    if not isinstance(value, str):
+        return None
+    module, colon, attribute = value.split("[", 1)[0].strip().partition(":")
+    if not colon or not module.strip() or not attribute.strip():
+        return None
+    return script, module.strip(), attribute.strip()
+
+
+def _pyproject_scripts(path: Path) -> Iterable[tuple[str, str, str]]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return
+    project, tool = data.get("project"), data.get("tool")
+    project = project if isinstance(project, dict) else {}
+    poetry = tool.get("poetry") if isinstance(tool, dict) else None
+    poetry = poetry if isinstance(poetry, dict) else {}
+    tables = [project.get("scripts"), project.get("gui-scripts"), poetry.get("scripts")]
+    for table in tables:
+        if isinstance(table, dict):
+            for script, value in table.items():
+                found = _entry(str(script), value)
+                if found is not None:
+                    yield found
+
+
+def _setup_cfg_scripts(path: Path) -> Iterable[tuple[str, str, str]]:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, configparser.Error):
+        return
+    if not parser.has_section("options.entry_points"):
+        return
+    for group in ("console_scripts", "gui_scripts"):
+        for line in parser.get("options.entry_points", group, fallback="").splitlines():
+            script, equals, value = line.partition("=")
+            found = _entry(script.strip(), value) if equals else None
+            if found is not None:
+                yield found
