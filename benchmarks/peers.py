@@ -32,7 +32,18 @@ busy shared machine slows them alike), each tool's clone at ``upgrade``:
 * one file: a function appended to one module (not committed), the
   incremental update; then the file restored and the index re-synced (untimed);
 * HEAD~10 -> HEAD: ``git checkout main`` and an update (untimed), then
-  ``git checkout upgrade`` and the timed update of the 10 commits.
+  ``git checkout upgrade`` and the timed update of the 10 commits;
+* report HEAD~1, report HEAD~10: on an index up to date at ``upgrade``
+  (brought there untimed), what a change does: ``cartog-ci report --repo
+  <repo> --base HEAD~1 --no-related --format markdown --index <file>`` (the
+  PR comment's form; exit 1 is a gate tripped, not a failure) / ``codegraph
+  diff-impact HEAD~1 -d <db>`` (its default text; codegraph finds the
+  repository as the folder above the database's, so it is given the
+  database through a link ``<repo>/.codegraph-bench/index.db``); each
+  tool's first report of a range is run once untimed before the rounds
+  (cartog-ci caches the compiler tier's answers in its index). Issue 32
+  asks for this one in wall time on the largest corpus (Django);
+  code-review-graph has no such command and is left out of these two.
 
 Each tool runs with its defaults otherwise (codegraph builds its AST, complexity,
 data-flow and CFG tables; code-review-graph its flows and communities; neither
@@ -53,6 +64,8 @@ incremental result equals a cold one after every kind of step measured.
     .venv/bin/python benchmarks/peers.py --corpus scrapy --rounds 3 --baseline c4961d2
     .venv/bin/python benchmarks/peers.py --tools cartog-ci,codegraph --corpus celery
     .venv/bin/python benchmarks/peers.py --tools cartog-ci,codegraph --scenario cold --baseline main
+    .venv/bin/python benchmarks/peers.py --tools cartog-ci,codegraph --corpus django --rounds 3 \
+        --scenario "report HEAD~1" --scenario "report HEAD~10"
 
 ``--baseline REV`` adds that revision of cartog-ci as one more tool (a
 detached worktree, as benchmarks/compare.py does): before and after in the
@@ -71,7 +84,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -84,7 +97,8 @@ REPO = Path(__file__).resolve().parent.parent
 PEERS_DIR = corpora.CORPORA_DIR / "peers"
 CODEGRAPH = "@optave/codegraph@3.11.2"
 CRG = "code-review-graph==2.3.9"
-SCENARIOS = ("cold", "no change", "one file", "HEAD~10 -> HEAD")
+REPORTS = {"report HEAD~1": "HEAD~1", "report HEAD~10": "HEAD~10"}  # scenario -> base of the report
+SCENARIOS = ("cold", "no change", "one file", "HEAD~10 -> HEAD", *REPORTS)
 DEFAULT_CORPORA = ("scrapy", "celery")
 # The module each corpus's one-file scenario appends to (present at both ends of the history).
 EDIT_TARGET = {
@@ -161,6 +175,14 @@ class Tool:
     def update(self) -> ProcessRun:
         raise NotImplementedError
 
+    def reports(self) -> bool:
+        """Whether the tool has a command for what a change does (``report``)."""
+        return type(self).report is not Tool.report
+
+    def report(self, base: str) -> ProcessRun:
+        """What the change from ``base`` to the clone's HEAD does, on a warm index."""
+        raise NotImplementedError
+
     def files(self) -> list[Path]:
         """The files that make up the index, for its size."""
         return [p for p in (self.index, Path(f"{self.index}-wal")) if p.exists()]
@@ -189,6 +211,12 @@ class CartogCi(Tool):
     def update(self) -> ProcessRun:
         return self.run("index", str(self.clone), "--no-embed", "--index", str(self.index))
 
+    def report(self, base: str) -> ProcessRun:
+        args = ["--repo", str(self.clone), "--base", base, "--no-related", "--format", "markdown"]
+        done = self.run("report", *args, "--index", str(self.index))
+        # 1: a --fail-on gate tripped (none is asked here): an answer, not a failure
+        return replace(done, returncode=0) if done.returncode == 1 else done
+
     def export(self, index: Path) -> str:
         out = self.run("export", "--json", "--no-refresh", "--repo", str(self.clone), "--index", str(index)).stdout
         return json.dumps(json.loads(out), sort_keys=True)
@@ -206,6 +234,14 @@ class Codegraph(Tool):
 
     def update(self) -> ProcessRun:
         return run_process([str(self.exe), "build", str(self.clone), "-d", str(self.index)], sample_tree=True)
+
+    def report(self, base: str) -> ProcessRun:
+        # diff-impact takes the folder above the database's for the repository
+        link = self.clone / ".codegraph-bench" / self.index.name
+        if not link.exists():
+            link.parent.mkdir(exist_ok=True)
+            link.symlink_to(self.index)
+        return run_process([str(self.exe), "diff-impact", base, "-d", str(link)], sample_tree=True)
 
 
 @dataclass
@@ -243,6 +279,7 @@ class CorpusBench:
     scenarios: Sequence[str] = SCENARIOS
     samples: dict[str, dict[str, list[Sample]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    warmed: set[tuple[str, str]] = field(default_factory=set)  # (tool, report scenario) run once untimed
 
     def __post_init__(self) -> None:
         history = build_history(self.pair)
@@ -256,11 +293,23 @@ class CorpusBench:
 
     def _timed(self, tool: Tool, scenario: str, load: str) -> None:
         done = self.step(tool, scenario)
+        if done is None:
+            return  # no such command (a report of code-review-graph)
         if done.returncode != 0:
             raise SystemExit(f"{tool.name} {scenario} on {self.pair.name} exited {done.returncode}:\n{done.stderr}")
         self.samples[scenario][tool.name].append(Sample(done, tool.size(), load))
 
-    def step(self, tool: Tool, scenario: str) -> ProcessRun:
+    def step(self, tool: Tool, scenario: str) -> ProcessRun | None:
+        if scenario in REPORTS:
+            if not tool.reports():
+                return None
+            tool.update()  # warm: the index at the clone's HEAD (untimed)
+            if (tool.name, scenario) not in self.warmed:
+                # the first report of a range asks the compiler tier and
+                # caches its answers in the index: warm means after that
+                tool.report(REPORTS[scenario])
+                self.warmed.add((tool.name, scenario))
+            return tool.report(REPORTS[scenario])
         if scenario == "cold":
             return tool.cold()
         if scenario == "no change":
@@ -288,6 +337,7 @@ class CorpusBench:
                 f"{first}/{t.name} {self._ratio(scenario, first, t.name, r, 'wall'):.2f}"
                 f" (cpu {self._ratio(scenario, first, t.name, r, 'cpu'):.2f})"
                 for t in self.tools[1:]
+                if self.samples[scenario][t.name]
             )
             print(f"  {self.pair.name} round {r + 1} {scenario} (load {load}): {said}", file=sys.stderr)
 
@@ -324,6 +374,8 @@ def render(bench: CorpusBench, rounds: int) -> str:
     for scenario in bench.scenarios:
         for tool in bench.tools:
             got = bench.samples[scenario][tool.name]
+            if not got:
+                continue
             walls = [s.run.wall for s in got]
             rows.append([
                 scenario, tool.name, ms(median(walls)), f"{ms(min(walls))} - {ms(max(walls))}",
@@ -337,6 +389,8 @@ def render(bench: CorpusBench, rounds: int) -> str:
     for scenario in bench.scenarios:
         for mine in cartogs:
             for peer in peers:
+                if not bench.samples[scenario][peer.name]:
+                    continue
                 walls = [bench._ratio(scenario, mine.name, peer.name, r, "wall") for r in range(rounds)]
                 cpus = [bench._ratio(scenario, mine.name, peer.name, r, "cpu") for r in range(rounds)]
                 ratio_rows.append([

@@ -22,6 +22,7 @@ from cartog_ci.index.selection import Selector
 from cartog_ci.report import sides
 from cartog_ci.report.build import build_report
 from cartog_ci.report.diff import compute_change
+from cartog_ci.report.reads import remembering
 from cartog_ci.report.render import render_markdown, render_text, report_json
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -200,10 +201,13 @@ def compute_report(
             return None
         chosen = depth if depth is not None else ws.config.depth
         label = "finding callers, tests and related code" if related else "finding callers and tests"
-        compiler = _compiler_tier(ws, store)
+        # the graph is up to date now: the compiler tier and the report read
+        # the same call sites and symbols, each read once (report/reads.py)
+        reads = remembering(store)
+        compiler = _compiler_tier(ws, reads)
         with say.step(label):
             return build_report(
-                store, change, depth=chosen, related=_related_finder(ws, store, related), compiler=compiler
+                reads, change, depth=chosen, related=_related_finder(ws, store, related), compiler=compiler
             )
 
 

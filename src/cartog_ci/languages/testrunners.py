@@ -20,6 +20,7 @@ import json
 import os
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -75,6 +76,7 @@ class Workspace:
     exact: bool = False
     _texts: dict[str, str | None] = field(default_factory=dict)
     _tomls: dict[str, dict[str, object] | None] = field(default_factory=dict)
+    _inis: dict[str, configparser.ConfigParser | None] = field(default_factory=dict)
     _lists: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def text(self, path: str) -> str | None:
@@ -116,6 +118,13 @@ class Workspace:
         return self._tomls[path]
 
     def ini(self, path: str) -> configparser.ConfigParser | None:
+        # read once: every test's folders up to the root ask (Django 5.1 ->
+        # 5.1.4 HEAD~10: 676 reads of two files, 1.1 s of a 5 s report)
+        if path not in self._inis:
+            self._inis[path] = self._read_ini(path)
+        return self._inis[path]
+
+    def _read_ini(self, path: str) -> configparser.ConfigParser | None:
         text = self.text(path)
         if text is None:
             return None
@@ -321,6 +330,12 @@ def _collapsed(
     known: dict[str, dict[str, Symbol]] = {
         p: {s.id: s for s in ws.file_tests(p, is_test)} | selected for p, selected in by_file.items()
     }
+    # tests per (file, class): counted once, asked at every step of the merging below
+    sizes = Counter((p, _owner(s)) for p, tests in known.items() for s in tests.values())
+
+    def class_size(path: str, owner: str) -> int:
+        return sizes[(path, owner)]
+
     # per file: None (whole) or, per class ("" for none), None (whole) or its selected tests
     state: dict[str, dict[str, list[Symbol] | None] | None] = {}
     for path, selected in by_file.items():
@@ -333,13 +348,10 @@ def _collapsed(
             assert members is not None
             members.append(t)
         for owner, members in classes.items():
-            size = sum(1 for s in known[path].values() if _owner(s) == owner)
+            size = class_size(path, owner)
             if owner and graph and members is not None and size > 1 and 2 * len(members) > size:
                 classes[owner] = None
         state[path] = classes
-
-    def class_size(path: str, owner: str) -> int:
-        return sum(1 for s in known[path].values() if _owner(s) == owner)
 
     def parts(path: str) -> int:
         classes = state[path]

@@ -33,7 +33,9 @@ def base_resolver(store: Store, cs: ChangeSet) -> Resolver:
     looks up, never the whole graph."""
     side = BaseSide(store, cs)
     resolver = resolver_on_demand(side, root=cs.root)
-    resolver.set_hierarchy_on_demand(*side.hierarchy(resolver))
+    # the base files' inherits edges are resolved by a resolver that never
+    # knows a base (as ``resolved_bases`` wants), each class's when first asked
+    resolver.set_hierarchy_on_demand(*side.hierarchy(resolver_on_demand(side, root=cs.root)))
     return resolver
 
 
@@ -53,13 +55,13 @@ class BaseSide:
         self.base_modules = [(s.file, s.id, s.language) for s in symbols if s.kind == "module"]
         self.detached = [s for s in symbols if _detached(s, self.by_id)]
         self.imports: dict[str, list[Edge]] = defaultdict(list)
-        self.inherits: list[Edge] = []
+        self.inherits: dict[str, list[Edge]] = defaultdict(list)  # by class ID
         for f in cs.base_files.values():
             for e in f.edges:
                 if e.kind == "imports":
                     self.imports[e.file].append(e)
                 elif e.kind == "inherits":
-                    self.inherits.append(e)
+                    self.inherits[e.source_id].append(e)
 
     def kept(self, symbols: Iterable[Symbol]) -> list[Symbol]:
         return [s for s in symbols if s.file not in self.changed]
@@ -90,17 +92,26 @@ class BaseSide:
 
     def hierarchy(self, resolver: Resolver) -> tuple[Callable[[str], list[str]], Callable[[str], bool]]:
         """A class's bases and whether one is unknown, read when first
-        asked: those the base files' ``inherits`` edges resolve to first
-        (``resolver`` before any hierarchy, as ``resolved_bases`` wants),
-        then the stored ones of a class in a file the change did not touch."""
-        bases, unknown = resolved_bases(resolver, self.inherits)
+        asked: those the base files' ``inherits`` edges of the class resolve
+        to first (``resolver`` has no hierarchy, as ``resolved_bases``
+        wants; an edge's answer does not depend on the others'), then the
+        stored ones of a class in a file the change did not touch. Only the
+        classes a lookup reaches are resolved (Django 5.1 -> 5.1.4 HEAD~10:
+        every inherits edge of 230 base files took 0.42 s)."""
+        resolved: dict[str, tuple[list[str], bool]] = {}
+
+        def base_side(class_id: str) -> tuple[list[str], bool]:
+            if class_id not in resolved:
+                bases, unknown = resolved_bases(resolver, self.inherits.get(class_id, ()))
+                resolved[class_id] = (bases.get(class_id, []), class_id in unknown)
+            return resolved[class_id]
 
         def bases_of(class_id: str) -> list[str]:
             stored = self.store.bases_of(class_id) if self._stored_class(class_id) else []
-            return bases.get(class_id, []) + stored
+            return base_side(class_id)[0] + stored
 
         def has_unknown_base(class_id: str) -> bool:
-            return class_id in unknown or (self._stored_class(class_id) and self.store.has_unknown_base(class_id))
+            return base_side(class_id)[1] or (self._stored_class(class_id) and self.store.has_unknown_base(class_id))
 
         return bases_of, has_unknown_base
 

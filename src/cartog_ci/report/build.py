@@ -4,6 +4,7 @@ code and a risk level that explains itself."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,7 @@ from cartog_ci.report.base_graph import base_resolver
 from cartog_ci.report.callsites import check_call_sites
 from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
 from cartog_ci.report.entries import ScriptEntries
+from cartog_ci.report.reads import remembering
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -213,6 +215,7 @@ def build_report(
     related_limit: int = 3,
     compiler: CompilerTier | None = None,
 ) -> Report:
+    store = remembering(store)  # the neighbourhoods of the changed symbols overlap: each read once
     broken = broken_references(store, cs)
     compiled = compiler.findings(_asked_of_compiler(cs)) if compiler is not None else {}
     changed: list[ChangedSymbol] = []
@@ -388,6 +391,7 @@ def _in_test_code(symbol: Symbol) -> bool:
     return is_test(symbol) or _in_test_file(symbol.file)
 
 
+@lru_cache(maxsize=4096)  # asked for every caller of every changed symbol
 def _in_test_file(path: str) -> bool:
     language = languages.for_path(path)
     return language is not None and language.in_test_file(path)
