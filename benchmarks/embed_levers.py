@@ -35,10 +35,16 @@ from measure import median  # noqa: E402
 
 
 # Variants of benchmarks/embed_variants.py, by file: `dynq-u8` is recipe 3's
-# file, `dynq` recipe 4's before onnxruntime optimises it, `dynq-opt` after.
+# file, `dynq` recipe 4's before onnxruntime optimises it, `dynq-opt` after,
+# `dynq-s7` recipe 5's.
 LEVERS = {
     "recipe-3": Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2, level="basic"),
     "recipe-4": Variant(model="dynq-opt", max_tokens=128, intra=1, threads=2, level="none"),
+    "recipe-5": Variant(model="dynq-s7", max_tokens=128, intra=1, threads=2, level="basic"),
+    "recipe-5-all": Variant(model="dynq-s7", max_tokens=128, intra=1, threads=2, level="all"),
+    "recipe-5-1-thread": Variant(model="dynq-s7", max_tokens=128, intra=1, threads=1, level="basic"),
+    "recipe-5-intra2": Variant(model="dynq-s7", max_tokens=128, intra=2, threads=1, level="basic"),
+    "recipe-5-96": Variant(model="dynq-s7", max_tokens=96, intra=1, threads=2, level="basic"),
     "uint8-all": Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2),
     "int8-all": Variant(model="dynq", max_tokens=128, intra=1, threads=2),
     "int8-extended": Variant(model="dynq", max_tokens=128, intra=1, threads=2, level="extended"),
