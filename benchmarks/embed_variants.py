@@ -163,7 +163,7 @@ def scrapy_texts(n: int, seed: int) -> list[str]:
 
 def model_files(work: Path) -> dict[str, Path]:
     """The shipped file and its conversions (built once per run)."""
-    from cartog_ci.embed.onnx import KEPT_DOWN_PROJECTIONS, packaged_spec, requantize
+    from cartog_ci.embed.onnx import PORTABLE_CONVERSION, packaged_spec, requantize
 
     shipped = packaged_spec().model_path
     files = {name: work / f"{name}.onnx" for name in ("dynq", "dynq-u8", "dynq-ffn-kept", "dynq-s7")}
@@ -171,7 +171,7 @@ def model_files(work: Path) -> dict[str, Path]:
         "dynq": {},
         "dynq-u8": {"unsigned_weights": True},
         "dynq-ffn-kept": {"keep_down_projections": 6},  # all of MiniLM-L6's
-        "dynq-s7": {"seven_bit": True, "keep_down_projections": KEPT_DOWN_PROJECTIONS},  # recipe 5's file
+        "dynq-s7": PORTABLE_CONVERSION,  # recipe 5's file
     }
     for name, path in files.items():
         if not path.exists():

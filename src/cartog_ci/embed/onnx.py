@@ -100,16 +100,18 @@ _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f4115
 # Scrapy's 5,712 texts, ~1.8x the texts per CPU second of recipe 3
 # (benchmarks/embed.py, docs/search.md).
 # 5: int8 weights in 7 bits (`requantize`, `seven_bit`), the FFN
-# down-projections of the first two layers kept as shipped, at graph level
-# `basic` as recipe 3: onnxruntime's U8S8 kernels, which recipe 3's uint8
-# weights could not use, and with 7-bit weights nothing saturates without
-# VNNI either, so every x86 CPU computes the same integer sums and gets this
+# down-projections of the first two layers in float, at graph level `basic`
+# as recipe 3: onnxruntime's U8S8 kernels, which recipe 3's uint8 weights
+# could not use, and with 7-bit weights nothing saturates without VNNI
+# either, so every x86 CPU computes the same integer sums and gets this
 # recipe (the default since; recipe 3 is no longer built). All down
-# projections re-quantised in 7 bits fell under the agreement gate (cosine
-# 0.989); keeping the first two as shipped: 0.9947 (recipe 3: 0.9924). Speed
-# on Scrapy's texts about recipe 4's, ~1.7x recipe 3's per CPU second
-# (benchmarks/embed.py, docs/search.md, "Recipe 5").
-KEPT_DOWN_PROJECTIONS = 2
+# projections in 7 bits fell under the agreement gate (cosine 0.989);
+# the first two in float: 0.9947 (recipe 3: 0.9924). The embedding tables'
+# rows are looked up before they are dequantised (`rows_first`), so a
+# question's session starts and runs fast and gives the stored texts'
+# vectors exactly. Per CPU second on Scrapy's texts ~1.9x recipe 3, about
+# recipe 4 (benchmarks/embed.py, docs/search.md, "Recipe 5").
+PORTABLE_CONVERSION: dict[str, Any] = {"seven_bit": True, "keep_down_projections": 2, "rows_first": True}
 MIN_AGREEMENT = 0.99
 
 
@@ -437,6 +439,7 @@ def requantize(
     keep_down_projections: int = 0,
     unsigned_weights: bool = False,
     seven_bit: bool = False,
+    rows_first: bool = False,
 ) -> int:
     """Write `source` with its int8 MatMul weights re-quantised for
     onnxruntime's dynamic int8 kernels; return how many MatMuls changed.
@@ -466,8 +469,10 @@ def requantize(
     `reduce_range`): a pair of products of uint8 activations then adds up
     to at most 2 x 255 x 64 = 32,640, under the 16-bit limit, so the U8S8
     kernels of every x86 CPU, with VNNI or without, compute the same exact
-    integer sums (recipe 5). Its embedding tables are dequantised after
-    the look-up (`_gather_then_dequantise`).
+    integer sums (recipe 5).
+
+    `rows_first` dequantises the embedding tables' rows after looking them
+    up (`_gather_then_dequantise`; recipe 5).
     """
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -476,7 +481,7 @@ def requantize(
     folded, kept = _fold_weight_casts(model, keep_down_projections=keep_down_projections)
     if folded == 0:
         raise RuntimeError(f"no Cast/Mul int8 weights found in {source}")
-    if seven_bit:
+    if rows_first:
         _gather_then_dequantise(model)
     with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
         float_path = Path(tmp) / "folded.onnx"
@@ -597,7 +602,7 @@ def _build(shipped: ModelSpec, model_path: Path, meta_path: Path, recipe: int) -
             requantize(shipped.model_path, Path(tmp) / "requantized.onnx")
             _optimise(Path(tmp) / "requantized.onnx", candidate)
         else:
-            requantize(shipped.model_path, candidate, seven_bit=True, keep_down_projections=KEPT_DOWN_PROJECTIONS)
+            requantize(shipped.model_path, candidate, **PORTABLE_CONVERSION)
         agreement = _agreement(shipped, candidate, "none" if recipe == VNNI_RECIPE else "basic")
         meta: dict[str, Any] = {
             "recipe": recipe,
