@@ -10,8 +10,10 @@ round). Prints texts per wall second and per CPU second (user + system of the
 process: every thread) per round and their medians, and the lowest and mean
 cosine of each lever's vectors against the first one's. Quicker to read than
 ``benchmarks/embed.py`` (no process per run, no quality), for choosing what
-to measure there. No thresholds; nothing is written outside a temporary
-directory and ``benchmarks/.corpora``.
+to measure there. ``--agreement``: recipe 5's conversion with 0, 1, 2 or
+6 FFN down-projections in float, each one's lowest cosine against the
+shipped model on the agreement texts. No thresholds; nothing is written
+outside a temporary directory and ``benchmarks/.corpora``.
 """
 
 from __future__ import annotations
@@ -75,9 +77,26 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def agreement() -> int:
+    """Recipe 5's conversion with 0, 1, 2 or all 6 FFN down-projections in
+    float: the lowest cosine against the shipped model on the agreement
+    texts (embed/onnx.py, the gate `MIN_AGREEMENT`)."""
+    from cartog_ci.embed import onnx
+
+    shipped = onnx.packaged_spec()
+    with tempfile.TemporaryDirectory(prefix="cartog-embed-levers-") as tmp:
+        for kept in (0, 1, 2, 6):
+            path = Path(tmp) / f"kept-{kept}.onnx"
+            onnx.requantize(shipped.model_path, path, **{**onnx.PORTABLE_CONVERSION, "keep_down_projections": kept})
+            print(f"7-bit weights, {kept} down-projections in float: min cosine {onnx._agreement(shipped, path, 'basic'):.4f}")
+    return 0
+
+
 def main() -> int:
     from cartog_ci.embed.base import embed_texts
 
+    if "--agreement" in sys.argv[1:]:
+        return agreement()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", default="scrapy")
     parser.add_argument("--texts", type=int, default=300)
