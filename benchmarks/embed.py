@@ -195,9 +195,10 @@ def quality(names: Sequence[str], work: Path, texts: Sequence[str], dev_set: Pat
 
     ev.SUBSET = tuple(projects)
     vnni = ev.Variant(model="dynq", max_tokens=128, intra=1, threads=2, level="all")
+    portable = ev.Variant(model="dynq-s7", max_tokens=128, intra=1, threads=2, level="basic")
     recipe = {
         "before": ev.Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2, level="basic"),
-        "now": vnni if recipes()[0] == 4 else ev.Variant(model="dynq-s7", max_tokens=128, intra=1, threads=2, level="basic"),
+        "now": vnni if recipes()[0] == 4 else portable,
         "recipe 4": vnni,
         "as shipped": ev.Variant(max_tokens=128, intra=1, threads=2),
     }

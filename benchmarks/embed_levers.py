@@ -88,7 +88,8 @@ def agreement() -> int:
         for kept in (0, 1, 2, 6):
             path = Path(tmp) / f"kept-{kept}.onnx"
             onnx.requantize(shipped.model_path, path, **{**onnx.PORTABLE_CONVERSION, "keep_down_projections": kept})
-            print(f"7-bit weights, {kept} down-projections in float: min cosine {onnx._agreement(shipped, path, 'basic'):.4f}")
+            cosine = onnx._agreement(shipped, path, "basic")
+            print(f"7-bit weights, {kept} down-projections in float: min cosine {cosine:.4f}")
     return 0
 
 

@@ -144,7 +144,9 @@ VARIANTS: dict[str, Variant] = {
     "dynq-u8 64, 2 runs at once": Variant(model="dynq-u8", max_tokens=64, intra=1, threads=2),
     "dynq-u8 96": Variant(model="dynq-u8", max_tokens=96),
     "dynq-u8 64": Variant(model="dynq-u8", max_tokens=64),
-    "dynq-s7 128, 2 runs at once, opt basic": Variant(model="dynq-s7", max_tokens=128, intra=1, threads=2, level="basic"),
+    "dynq-s7 128, 2 runs at once, opt basic": Variant(
+        model="dynq-s7", max_tokens=128, intra=1, threads=2, level="basic"
+    ),
 }
 REFERENCE = "shipped 256"
 

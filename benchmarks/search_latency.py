@@ -119,7 +119,10 @@ def run_sessions(runs: int) -> int:
         variants = {
             f"{name}, {label}": (path, level)
             for name, path in files.items()
-            for label, level in (("no optimisation (questions)", levels.ORT_DISABLE_ALL), ("basic", levels.ORT_ENABLE_BASIC))
+            for label, level in (
+                ("no optimisation (questions)", levels.ORT_DISABLE_ALL),
+                ("basic", levels.ORT_ENABLE_BASIC),
+            )
         }
         ids = np.array([[101, 2128, 1037, 4708, 2007, 23436, 2067, 7245, 2043, 2009, 11896, 102]], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
@@ -139,7 +142,10 @@ def run_sessions(runs: int) -> int:
                 cpus[name].append(time.thread_time() - cpu)
                 runs_cpu[name].append(time.thread_time() - made)
     print(f"# session + one 12-token question, one thread, {runs} runs each, load {load} -> {load_average()}")
-    print("| file, graph optimisation | session + question, CPU median | of which the question | max abs difference vs the file at `basic` |")
+    print(
+        "| file, graph optimisation | session + question, CPU median | of which the question "
+        "| max abs difference vs the file at `basic` |"
+    )
     print("|---|---|---|---|")
     for name, (path, _) in variants.items():
         basic = next(k for k, (p, level) in variants.items() if p == path and level == levels.ORT_ENABLE_BASIC)

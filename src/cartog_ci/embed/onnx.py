@@ -570,7 +570,9 @@ def _gather_then_dequantise(model: Any) -> int:
     for gather in [n for n in graph.node if n.op_type == "Gather"]:
         mul = producers.get(gather.input[0])
         cast = producers.get(mul.input[0]) if mul is not None and mul.op_type == "Mul" else None
-        if mul is None or cast is None or cast.op_type != "Cast" or uses[mul.output[0]] != 1 or uses[cast.output[0]] != 1:
+        if mul is None or cast is None or cast.op_type != "Cast":
+            continue
+        if uses[mul.output[0]] != 1 or uses[cast.output[0]] != 1:
             continue
         table, scales = inits.get(cast.input[0]), inits.get(mul.input[1])
         axis = next((a.i for a in gather.attribute if a.name == "axis"), 0)
