@@ -18,18 +18,22 @@ what onnxruntime was asked to do: provider, graph optimisation level,
 intra-/inter-op threads of the session, Python threads, rows per run.
 
 Variants: ``now``, the default model as ``load_default_model`` gives it on
-this machine (embed/onnx.py: recipe 4 on x86 with VNNI, else recipe 3);
-``before``, recipe 3 (uint8 weights, graph optimisation ``basic``), the
-default before recipe 4; ``as shipped`` with ``--with-shipped``.
+this machine (embed/onnx.py: recipe 5, 7-bit int8 weights at graph
+optimisation ``basic``; recipe 4 where the CPU has VNNI and
+``CARTOG_CI_EMBED_VNNI=1`` asks for it); ``before``, recipe 3 (uint8
+weights, graph optimisation ``basic``), the default before recipe 5;
+``recipe 4`` with ``--with-vnni`` (x86 with VNNI only); ``as shipped`` with
+``--with-shipped``.
 
 Quality: MRR@10 / success@10 of ``cartog-ci search`` (default preset) on the
 dev set's projects (``benchmarks/search_dev.py``; ``--projects``, by default
 the eight with the fewest stored texts, 203 of the 493 questions), each index
 embedded again with each variant's vectors (``benchmarks/embed_variants.py``
-does the embedding and asking, and caches the result by vectors). Recipe 4's
-vectors are those of the int8-weight file at graph level ``all``
-(``dynq 128`` there): the run checks that they are the default model's, byte
-for byte, on a sample of the corpus.
+does the embedding and asking, and caches the result by vectors). Recipe 5's
+vectors are those of ``dynq-s7 128 opt basic`` there, recipe 4's those of
+the int8-weight file at graph level ``all`` (``dynq 128``), recipe 3's
+``dynq-u8 128 opt basic``: the run checks that each variant's vectors are
+the quality run's, byte for byte, on a sample of the corpus.
 
 No thresholds: the table is for reading. Nothing is written outside a
 temporary directory and ``benchmarks/.corpora``.
@@ -38,6 +42,7 @@ temporary directory and ``benchmarks/.corpora``.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -59,7 +64,7 @@ from measure import load_average, median, table  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 WORK = corpora.CORPORA_DIR / "embed"
-VARIANTS = ("before", "now", "as shipped")
+VARIANTS = ("before", "now", "recipe 4", "as shipped")
 # The eight dev projects with the fewest stored texts (7,395 texts, 203 of the 493 questions).
 PROJECTS = ("sumy", "IMAPClient", "sacred", "gunicorn", "sqlite-utils", "zxcvbn", "Jinja2", "fs")
 CHECKED = 200  # texts on which `now` must give the quality run's vectors exactly
@@ -92,16 +97,25 @@ def load_variant(name: str, work: Path) -> Any:
         return onnx.load_default_model(requantize=False)
     if name == "now":
         return onnx.load_default_model(work / "cache-now")
-    # `before`: recipe 3 wherever this runs
     shipped = onnx.packaged_spec()
-    cache = work / "cache-before"
-    model_path, meta_path = onnx._cache_paths(shipped, cache, onnx.PORTABLE_RECIPE)
-    state = onnx._read_cache(model_path, meta_path, onnx.PORTABLE_RECIPE) or onnx._build(
-        shipped, model_path, meta_path, onnx.PORTABLE_RECIPE
-    )
-    if state["status"] != "ok":
-        raise SystemExit(f"recipe 3 unavailable here: {state['reason']}")
-    return onnx.OnnxEmbeddingModel(onnx._requantized(shipped, model_path, state["sha256"], onnx.PORTABLE_RECIPE))
+    if name == "recipe 4":
+        model_path, meta_path = onnx._cache_paths(shipped, work / "cache-vnni", onnx.VNNI_RECIPE)
+        state = onnx._read_cache(model_path, meta_path, onnx.VNNI_RECIPE) or onnx._build(
+            shipped, model_path, meta_path, onnx.VNNI_RECIPE
+        )
+        if state["status"] != "ok":
+            raise SystemExit(f"recipe 4 unavailable here: {state['reason']}")
+        return onnx.OnnxEmbeddingModel(onnx._requantized(shipped, model_path, state["sha256"], onnx.VNNI_RECIPE))
+    # `before`: recipe 3 (no longer built by embed/onnx.py): uint8 weights, level `basic`
+    model_path = work / "recipe-3.onnx"
+    if not model_path.exists():
+        onnx.requantize(shipped.model_path, model_path, unsigned_weights=True)
+    return onnx.OnnxEmbeddingModel(
+        dataclasses.replace(
+            shipped, name=f"{onnx._BASE_MODEL_ID}-dynq3-t{shipped.max_tokens}", model_path=model_path,
+            model_sha256=None, graph_level="basic",
+        )
+    )  # fmt: skip
 
 
 def settings(model: Any) -> dict[str, Any]:
@@ -180,10 +194,12 @@ def quality(names: Sequence[str], work: Path, texts: Sequence[str], dev_set: Pat
     from cartog_ci.embed.recipes import recipes
 
     ev.SUBSET = tuple(projects)
-    now = "dynq" if recipes()[0] == 4 else "dynq-u8"
+    vnni = ev.Variant(model="dynq", max_tokens=128, intra=1, threads=2, level="all")
+    portable = ev.Variant(model="dynq-s7", max_tokens=128, intra=1, threads=2, level="basic")
     recipe = {
         "before": ev.Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2, level="basic"),
-        "now": ev.Variant(model=now, max_tokens=128, intra=1, threads=2, level="all" if now == "dynq" else "basic"),
+        "now": vnni if recipes()[0] == 4 else portable,
+        "recipe 4": vnni,
         "as shipped": ev.Variant(max_tokens=128, intra=1, threads=2),
     }
     (work / "variants").mkdir(exist_ok=True)
@@ -206,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--texts", type=int, help="a seeded sample of this many texts (default: all)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--with-shipped", action="store_true", help="also the model as shipped (float32)")
+    parser.add_argument("--with-vnni", action="store_true", help="also recipe 4 (x86 with VNNI only)")
     parser.add_argument("--dev-set", type=Path, help="the dev set's questions (benchmarks/search_dev.py)")
     parser.add_argument("--projects", nargs="+", default=list(PROJECTS), help="dev projects for quality")
     parser.add_argument("--no-quality", action="store_true", help="speed only")
@@ -219,7 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     texts = corpus_texts(args.corpus)
     if args.texts:
         texts = random.Random(1).sample(texts, min(args.texts, len(texts)))
-    names = ["before", "now", *(["as shipped"] if args.with_shipped else [])]
+    names = ["before", "now", *(["recipe 4"] if args.with_vnni else []), *(["as shipped"] if args.with_shipped else [])]
     with tempfile.TemporaryDirectory(prefix="cartog-embed-bench-") as tmp:
         work = Path(tmp)
         (work / "texts.json").write_text(json.dumps(texts))

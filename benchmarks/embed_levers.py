@@ -10,8 +10,10 @@ round). Prints texts per wall second and per CPU second (user + system of the
 process: every thread) per round and their medians, and the lowest and mean
 cosine of each lever's vectors against the first one's. Quicker to read than
 ``benchmarks/embed.py`` (no process per run, no quality), for choosing what
-to measure there. No thresholds; nothing is written outside a temporary
-directory and ``benchmarks/.corpora``.
+to measure there. ``--agreement``: recipe 5's conversion with 0, 1, 2 or
+6 FFN down-projections in float, each one's lowest cosine against the
+shipped model on the agreement texts. No thresholds; nothing is written
+outside a temporary directory and ``benchmarks/.corpora``.
 """
 
 from __future__ import annotations
@@ -35,10 +37,16 @@ from measure import median  # noqa: E402
 
 
 # Variants of benchmarks/embed_variants.py, by file: `dynq-u8` is recipe 3's
-# file, `dynq` recipe 4's before onnxruntime optimises it, `dynq-opt` after.
+# file, `dynq` recipe 4's before onnxruntime optimises it, `dynq-opt` after,
+# `dynq-s7` recipe 5's.
 LEVERS = {
     "recipe-3": Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2, level="basic"),
     "recipe-4": Variant(model="dynq-opt", max_tokens=128, intra=1, threads=2, level="none"),
+    "recipe-5": Variant(model="dynq-s7", max_tokens=128, intra=1, threads=2, level="basic"),
+    "recipe-5-all": Variant(model="dynq-s7", max_tokens=128, intra=1, threads=2, level="all"),
+    "recipe-5-1-thread": Variant(model="dynq-s7", max_tokens=128, intra=1, threads=1, level="basic"),
+    "recipe-5-intra2": Variant(model="dynq-s7", max_tokens=128, intra=2, threads=1, level="basic"),
+    "recipe-5-96": Variant(model="dynq-s7", max_tokens=96, intra=1, threads=2, level="basic"),
     "uint8-all": Variant(model="dynq-u8", max_tokens=128, intra=1, threads=2),
     "int8-all": Variant(model="dynq", max_tokens=128, intra=1, threads=2),
     "int8-extended": Variant(model="dynq", max_tokens=128, intra=1, threads=2, level="extended"),
@@ -69,9 +77,27 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def agreement() -> int:
+    """Recipe 5's conversion with 0, 1, 2 or all 6 FFN down-projections in
+    float: the lowest cosine against the shipped model on the agreement
+    texts (embed/onnx.py, the gate `MIN_AGREEMENT`)."""
+    from cartog_ci.embed import onnx
+
+    shipped = onnx.packaged_spec()
+    with tempfile.TemporaryDirectory(prefix="cartog-embed-levers-") as tmp:
+        for kept in (0, 1, 2, 6):
+            path = Path(tmp) / f"kept-{kept}.onnx"
+            onnx.requantize(shipped.model_path, path, **{**onnx.PORTABLE_CONVERSION, "keep_down_projections": kept})
+            cosine = onnx._agreement(shipped, path, "basic")
+            print(f"7-bit weights, {kept} down-projections in float: min cosine {cosine:.4f}")
+    return 0
+
+
 def main() -> int:
     from cartog_ci.embed.base import embed_texts
 
+    if "--agreement" in sys.argv[1:]:
+        return agreement()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", default="scrapy")
     parser.add_argument("--texts", type=int, default=300)

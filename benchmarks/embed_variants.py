@@ -40,7 +40,9 @@ turned into float for each MatMul: float32 compute) or its re-quantisation to
 onnxruntime's dynamic int8 kernels (per-channel weights, ``requantize`` in
 embed/onnx.py): int8 weights (``dynq``, U8S8 kernels), uint8 weights
 (``dynq-u8``, U8U8 kernels: no 16-bit saturation on AVX2 without VNNI), or
-int8 with the FFN down-projections kept as shipped (``dynq-ffn-kept``).
+int8 with the FFN down-projections kept as shipped (``dynq-ffn-kept``), or
+int8 in 7 bits with the first two kept as shipped (``dynq-s7``: recipe 5's
+file, embed/onnx.py).
 
 No thresholds: the table is for reading. Nothing is written outside a
 temporary directory and ``benchmarks/.corpora``.
@@ -77,7 +79,7 @@ LEVELS = ("all", "extended", "basic", "none")
 
 @dataclass(frozen=True)
 class Variant:
-    model: str = "shipped"  # shipped | dynq | dynq-u8 | dynq-ffn-kept
+    model: str = "shipped"  # shipped | dynq | dynq-u8 | dynq-ffn-kept | dynq-s7
     max_tokens: int = 256
     rows: int = 1  # rows per onnxruntime run
     sort: bool = True  # length-sorted before batching (embed_texts) or input order
@@ -142,6 +144,9 @@ VARIANTS: dict[str, Variant] = {
     "dynq-u8 64, 2 runs at once": Variant(model="dynq-u8", max_tokens=64, intra=1, threads=2),
     "dynq-u8 96": Variant(model="dynq-u8", max_tokens=96),
     "dynq-u8 64": Variant(model="dynq-u8", max_tokens=64),
+    "dynq-s7 128, 2 runs at once, opt basic": Variant(
+        model="dynq-s7", max_tokens=128, intra=1, threads=2, level="basic"
+    ),
 }
 REFERENCE = "shipped 256"
 
@@ -160,14 +165,19 @@ def scrapy_texts(n: int, seed: int) -> list[str]:
 
 def model_files(work: Path) -> dict[str, Path]:
     """The shipped file and its conversions (built once per run)."""
-    from cartog_ci.embed.onnx import packaged_spec, requantize
+    from cartog_ci.embed.onnx import PORTABLE_CONVERSION, packaged_spec, requantize
 
     shipped = packaged_spec().model_path
-    files = {name: work / f"{name}.onnx" for name in ("dynq", "dynq-u8", "dynq-ffn-kept")}
-    if not files["dynq"].exists():
-        requantize(shipped, files["dynq"])
-        requantize(shipped, files["dynq-u8"], unsigned_weights=True)
-        requantize(shipped, files["dynq-ffn-kept"], keep_down_projections=True)
+    files = {name: work / f"{name}.onnx" for name in ("dynq", "dynq-u8", "dynq-ffn-kept", "dynq-s7")}
+    how: dict[str, dict[str, Any]] = {
+        "dynq": {},
+        "dynq-u8": {"unsigned_weights": True},
+        "dynq-ffn-kept": {"keep_down_projections": 6},  # all of MiniLM-L6's
+        "dynq-s7": PORTABLE_CONVERSION,  # recipe 5's file
+    }
+    for name, path in files.items():
+        if not path.exists():
+            requantize(shipped, path, **how[name])
     return {"shipped": shipped, **files}
 
 

@@ -4,7 +4,9 @@ behind a question, against a baseline revision.
 ``cli`` (default): ``cartog-ci search QUESTION --limit 10`` on an embedded
 index, ``--runs`` times per side; with ``--baseline REV`` that revision runs
 from a detached worktree (``PYTHONPATH``, as benchmarks/compare.py does) and
-the two sides alternate (baseline first in odd rounds). Median and range of
+the two sides alternate (baseline first in odd rounds); ``--baseline-index``
+gives the baseline an index of its own, embedded by its own default model
+when the two sides' vectors differ (a new recipe). Median and range of
 wall and CPU (user + system) seconds per side, and the machine's load: on a
 shared machine the CPU seconds are the steadier figure.
 
@@ -12,9 +14,11 @@ shared machine the CPU seconds are the steadier figure.
 ``--index`` with 2 threads that spin while waiting or sleep (onnxruntime's
 ``session.intra_op.allow_spinning``), and with 1 thread, alternating.
 
-``--sessions``: in one process, creating an onnxruntime session of the
-packaged model and embedding one 12-token question, per session setting
-(graph optimisation level, threads), interleaved, median of ``--runs``.
+``--sessions``: in one process, creating an onnxruntime session and
+embedding one 12-token question (CPU of the thread), per model file (the
+shipped one, the default's conversion, that conversion dequantising its
+whole embedding tables) and graph optimisation level, interleaved, median
+of ``--runs``.
 
     .venv/bin/python benchmarks/search_latency.py --index IDX --repo REPO --baseline eed330e --runs 21
     .venv/bin/python benchmarks/search_latency.py --sessions --runs 11
@@ -41,8 +45,13 @@ QUESTION = "retry a task with exponential backoff when it fails"
 RUN_CLI = "import sys; from cartog_ci.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
-def run_cli(index: str, repo: str, question: str, runs: int, baseline: str | None) -> int:
-    args = ["search", question, "--limit", "10", "--repo", repo, "--index", index]
+def run_cli(
+    index: str, repo: str, question: str, runs: int, baseline: str | None, baseline_index: str | None = None
+) -> int:
+    args = {
+        side: ["search", question, "--limit", "10", "--repo", repo, "--index", db]
+        for side, db in (("current", index), ("baseline", baseline_index or index))
+    }
     sides = {"current": cli_env()}
     with tempfile.TemporaryDirectory() as tmp:
         if baseline:
@@ -58,11 +67,11 @@ def run_cli(index: str, repo: str, question: str, runs: int, baseline: str | Non
             answers: dict[str, set[str]] = {name: set() for name in sides}
             loads = [load_average()]
             for name, env in sides.items():  # warm the page cache and the model cache, untimed
-                run_process([PYTHON, "-c", RUN_CLI, *args], env=env)
+                run_process([PYTHON, "-c", RUN_CLI, *args[name]], env=env)
             for i in range(runs):
                 order = list(sides) if i % 2 == 0 else list(reversed(sides))
                 for name in order:
-                    done = run_process([PYTHON, "-c", RUN_CLI, *args], env=sides[name])
+                    done = run_process([PYTHON, "-c", RUN_CLI, *args[name]], env=sides[name])
                     walls[name].append(done.wall)
                     cpus[name].append(done.cpu)
                     answers[name].add(_answer(done.stdout))
@@ -89,42 +98,59 @@ def _answer(stdout: str) -> str:
 
 
 def run_sessions(runs: int) -> int:
+    """Session creation and one 12-token question, per model file and graph
+    optimisation level (one thread): the shipped file, the default's
+    (recipe 5: embedding rows looked up, then dequantised) and the same
+    conversion dequantising its whole tables (``rows_first`` off)."""
     import numpy as np
     import onnxruntime
 
-    from cartog_ci.embed.onnx import packaged_spec
+    from cartog_ci.embed.onnx import PORTABLE_CONVERSION, load_default_model, packaged_spec, requantize
 
-    model = str(packaged_spec().model_path)
     levels = onnxruntime.GraphOptimizationLevel
-    variants = {
-        "all optimisations, 2 threads (stored texts)": (levels.ORT_ENABLE_ALL, 2),
-        "all optimisations, 1 thread": (levels.ORT_ENABLE_ALL, 1),
-        "no optimisation, 2 threads": (levels.ORT_DISABLE_ALL, 2),
-        "no optimisation, 1 thread (questions)": (levels.ORT_DISABLE_ALL, 1),
-    }
-    ids = np.array([[101, 2128, 1037, 4708, 2007, 23436, 2067, 7245, 2043, 2009, 11896, 102]], dtype=np.int64)
-    feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
-    walls: dict[str, list[float]] = {k: [] for k in variants}
-    cpus: dict[str, list[float]] = {k: [] for k in variants}
-    out: dict[str, np.ndarray] = {}
-    load = load_average()
-    for _ in range(runs):
-        for name, (level, threads) in variants.items():
-            options = onnxruntime.SessionOptions()
-            options.graph_optimization_level = level
-            options.intra_op_num_threads = threads
-            cpu, wall = time.process_time(), time.perf_counter()
-            session = onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
-            out[name] = session.run(None, feeds)[0]
-            walls[name].append(time.perf_counter() - wall)
-            cpus[name].append(time.process_time() - cpu)
-    reference = out[next(iter(variants))]
-    print(f"# session + one 12-token question, {runs} runs each, load {load} -> {load_average()}")
-    print("| session | wall median | CPU median | max abs difference |")
+    with tempfile.TemporaryDirectory() as tmp:
+        whole_tables = Path(tmp) / "whole-tables.onnx"
+        requantize(packaged_spec().model_path, whole_tables, **{**PORTABLE_CONVERSION, "rows_first": False})
+        files = {
+            "shipped": str(packaged_spec().model_path),
+            "recipe 5": str(load_default_model().spec.model_path),
+            "recipe 5, whole tables dequantised": str(whole_tables),
+        }
+        variants = {
+            f"{name}, {label}": (path, level)
+            for name, path in files.items()
+            for label, level in (
+                ("no optimisation (questions)", levels.ORT_DISABLE_ALL),
+                ("basic", levels.ORT_ENABLE_BASIC),
+            )
+        }
+        ids = np.array([[101, 2128, 1037, 4708, 2007, 23436, 2067, 7245, 2043, 2009, 11896, 102]], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
+        cpus: dict[str, list[float]] = {k: [] for k in variants}
+        runs_cpu: dict[str, list[float]] = {k: [] for k in variants}
+        out: dict[str, np.ndarray] = {}
+        load = load_average()
+        for _ in range(runs):
+            for name, (path, level) in variants.items():
+                options = onnxruntime.SessionOptions()
+                options.graph_optimization_level = level
+                options.intra_op_num_threads = 1
+                cpu = time.thread_time()
+                session = onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+                made = time.thread_time()
+                out[name] = session.run(None, feeds)[0]
+                cpus[name].append(time.thread_time() - cpu)
+                runs_cpu[name].append(time.thread_time() - made)
+    print(f"# session + one 12-token question, one thread, {runs} runs each, load {load} -> {load_average()}")
+    print(
+        "| file, graph optimisation | session + question, CPU median | of which the question "
+        "| max abs difference vs the file at `basic` |"
+    )
     print("|---|---|---|---|")
-    for name in variants:
-        diff = float(np.abs(out[name] - reference).max())
-        print(f"| {name} | {median(walls[name]) * 1000:.0f} ms | {median(cpus[name]) * 1000:.0f} ms | {diff:.1e} |")
+    for name, (path, _) in variants.items():
+        basic = next(k for k, (p, level) in variants.items() if p == path and level == levels.ORT_ENABLE_BASIC)
+        diff = float(np.abs(out[name] - out[basic]).max())
+        print(f"| {name} | {median(cpus[name]) * 1000:.0f} ms | {median(runs_cpu[name]) * 1000:.1f} ms | {diff:.1e} |")
     return 0
 
 
@@ -161,6 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repo", help="its repository (cli)")
     parser.add_argument("--question", default=QUESTION)
     parser.add_argument("--baseline", help="revision to compare with (cli)")
+    parser.add_argument(
+        "--baseline-index", help="the baseline's own embedded index, when its model's vectors differ (cli)"
+    )
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--sessions", action="store_true", help="time session settings in-process")
     parser.add_argument("--throughput", action="store_true", help="embedding rate with and without spinning threads")
@@ -174,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_throughput(args.index, args.texts)
     if not args.index or not args.repo:
         parser.error("--index and --repo are needed (or --sessions)")
-    return run_cli(args.index, args.repo, args.question, args.runs, args.baseline)
+    return run_cli(args.index, args.repo, args.question, args.runs, args.baseline, args.baseline_index)
 
 
 if __name__ == "__main__":

@@ -10,10 +10,11 @@ before every MatMul (Cast + Mul), so it computes in float32. Re-quantising
 the MatMuls to onnxruntime's dynamic 8-bit kernels once per machine makes
 it faster, at cosine >= 0.99 against the shipped vectors on the agreement
 texts and no worse search on the dev set (`requantize`,
-`benchmarks/embed.py`, docs/search.md). Which kernels: on x86 with VNNI
-(`avx512_vnni` or `avx_vnni`), int8 weights and onnxruntime's fused 8-bit
-MatMuls (recipe 4); on other CPUs, uint8 weights at graph optimisation
-`basic` (recipe 3). The converted file lives in the user cache, keyed by
+`benchmarks/embed.py`, docs/search.md). Which kernels: by default int8
+weights in 7 bits at graph optimisation `basic` (recipe 5: the same
+integer sums on every x86 CPU); asked for on x86 with VNNI (`avx512_vnni`
+or `avx_vnni`), int8 weights and onnxruntime's fused 8-bit MatMuls
+(recipe 4). The converted file lives in the user cache, keyed by
 the source's sha256 and the recipe; it runs on one thread per core
 (`OnnxEmbeddingModel`).
 """
@@ -88,7 +89,7 @@ _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f4115
 # and were slower here: Scrapy's texts, 86 vs 77 per CPU second; search on
 # the dev subset MRR 0.861 / 0.938 vs 0.858 / 0.933 (docs/search.md). A
 # question, embedded on a session without optimisation, now gets exactly
-# the vector a stored text gets. Still the recipe of CPUs without VNNI.
+# the vector a stored text gets. The recipe of CPUs without VNNI until recipe 5.
 # 4: int8 weights again, on x86 with VNNI only (`recipes.has_vnni`: its kernels add
 # the products in 32 bits, nothing saturates), optimised by onnxruntime at
 # `extended` (its fused DynamicQuantizeMatMul / MatMulIntegerToFloat
@@ -98,6 +99,19 @@ _TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f4115
 # give the same vectors, and neither pays for the optimisation. On
 # Scrapy's 5,712 texts, ~1.8x the texts per CPU second of recipe 3
 # (benchmarks/embed.py, docs/search.md).
+# 5: int8 weights in 7 bits (`requantize`, `seven_bit`), the FFN
+# down-projections of the first two layers in float, at graph level `basic`
+# as recipe 3: onnxruntime's U8S8 kernels, which recipe 3's uint8 weights
+# could not use, and with 7-bit weights nothing saturates without VNNI
+# either, so every x86 CPU computes the same integer sums and gets this
+# recipe (the default since; recipe 3 is no longer built). All down
+# projections in 7 bits fell under the agreement gate (cosine 0.989);
+# the first two in float: 0.9947 (recipe 3: 0.9924). The embedding tables'
+# rows are looked up before they are dequantised (`rows_first`), so a
+# question's session starts and runs fast and gives the stored texts'
+# vectors exactly. Per CPU second on Scrapy's texts ~1.9x recipe 3, about
+# recipe 4 (benchmarks/embed.py, docs/search.md, "Recipe 5").
+PORTABLE_CONVERSION: dict[str, Any] = {"seven_bit": True, "keep_down_projections": 2, "rows_first": True}
 MIN_AGREEMENT = 0.99
 
 
@@ -382,7 +396,7 @@ def _requantized(shipped: ModelSpec, model_path: Path, sha256: str, recipe: int)
     if recipe == VNNI_RECIPE:
         how, level = "int8 weights, graph optimised by onnxruntime for VNNI", "none"
     else:
-        how, level = "uint8 weights", "basic"
+        how, level = "7-bit int8 weights", "basic"
     return dataclasses.replace(
         shipped,
         name=_model_id(requantized=True, max_tokens=shipped.max_tokens, recipe=recipe),
@@ -419,7 +433,13 @@ def user_cache_dir() -> Path:
 
 
 def requantize(
-    source: Path, dest: Path, *, keep_down_projections: bool = False, unsigned_weights: bool = False
+    source: Path,
+    dest: Path,
+    *,
+    keep_down_projections: int = 0,
+    unsigned_weights: bool = False,
+    seven_bit: bool = False,
+    rows_first: bool = False,
 ) -> int:
     """Write `source` with its int8 MatMul weights re-quantised for
     onnxruntime's dynamic int8 kernels; return how many MatMuls changed.
@@ -430,9 +450,10 @@ def requantize(
     int8 activations too. Per-tensor weights lose too much (cosine
     0.93-0.96), so are not an option.
 
-    `keep_down_projections` leaves the FFN down-projections (K > N, fed by
-    GELU's long-tailed outputs, which one activation scale per tensor fits
-    worst) as shipped. Measured on stdlib functions, that gives closer
+    `keep_down_projections` leaves that many FFN down-projections (K > N,
+    fed by GELU's long-tailed outputs, which one activation scale per
+    tensor fits worst), from the first layer on, as shipped. All of them
+    (MiniLM-L6 has 6): measured on stdlib functions, that gives closer
     vectors (min cosine 0.995 vs 0.990; on one-word texts 0.987 vs 0.979)
     but keeps less of the speed-up (1.3-1.55x vs 1.5-2.2x over four runs on
     a shared 2-core machine), and retrieval quality was the same for both
@@ -443,14 +464,25 @@ def requantize(
     `unsigned_weights` stores the weights as uint8 (onnxruntime's U8U8
     kernels) instead of int8 (U8S8). On x86 with AVX2 but no VNNI the U8S8
     kernels add pairs of products in 16 bits, which saturate.
+
+    `seven_bit` stores int8 weights in [-64, 64] (`quantize_dynamic`'s
+    `reduce_range`): a pair of products of uint8 activations then adds up
+    to at most 2 x 255 x 64 = 32,640, under the 16-bit limit, so the U8S8
+    kernels of every x86 CPU, with VNNI or without, compute the same exact
+    integer sums (recipe 5).
+
+    `rows_first` dequantises the embedding tables' rows after looking them
+    up (`_gather_then_dequantise`; recipe 5).
     """
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     model = onnx.load(str(source))
-    folded = _fold_weight_casts(model, keep_down_projections=keep_down_projections)
+    folded, kept = _fold_weight_casts(model, keep_down_projections=keep_down_projections)
     if folded == 0:
         raise RuntimeError(f"no Cast/Mul int8 weights found in {source}")
+    if rows_first:
+        _gather_then_dequantise(model)
     with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
         float_path = Path(tmp) / "folded.onnx"
         onnx.save(model, str(float_path))
@@ -460,13 +492,23 @@ def requantize(
                 dest,
                 per_channel=True,
                 weight_type=QuantType.QUInt8 if unsigned_weights else QuantType.QInt8,
+                reduce_range=seven_bit,
                 op_types_to_quantize=["MatMul"],
+                nodes_to_exclude=kept,
                 extra_options={"MatMulConstBOnly": True},
             )
-    return folded
+    return folded - len(kept)
 
 
-def _fold_weight_casts(model: Any, *, keep_down_projections: bool) -> int:
+def _fold_weight_casts(model: Any, *, keep_down_projections: int) -> tuple[int, list[str]]:
+    """Fold every `Mul(Cast(int8), scale)` weight into float; return how
+    many, and the names of the MatMuls of the first `keep_down_projections`
+    FFN down-projections, to be left in float. Float initializers, not the
+    shipped Cast + Mul: onnxruntime prepacks a constant float weight with or
+    without graph optimisation, so a question's unoptimised session and the
+    index's optimised one run the same kernel (with Cast + Mul, optimisation
+    folded them into a constant and the two sessions' vectors differed by up
+    to 0.008 per dimension)."""
     from onnx import numpy_helper
 
     graph = model.graph
@@ -476,7 +518,9 @@ def _fold_weight_casts(model: Any, *, keep_down_projections: bool) -> int:
     for node in graph.node:
         for name in node.input:
             consumers.setdefault(name, []).append(node)
-    folded = 0
+    # A MatMul's place in the (topologically sorted) graph gives its layer.
+    place = {out: i for i, node in enumerate(graph.node) for out in node.output}
+    found: list[tuple[int, Any, Any, np.ndarray]] = []
     for mul in [n for n in graph.node if n.op_type == "Mul"]:
         cast = producers.get(mul.input[0])
         if cast is None or cast.op_type != "Cast" or cast.input[0] not in inits or mul.input[1] not in inits:
@@ -487,8 +531,11 @@ def _fold_weight_casts(model: Any, *, keep_down_projections: bool) -> int:
         weights = numpy_helper.to_array(inits[cast.input[0]])
         if weights.dtype != np.int8 or weights.ndim != 2 or len(consumers[cast.output[0]]) != 1:
             continue
-        if keep_down_projections and weights.shape[0] > weights.shape[1]:
-            continue
+        found.append((min(place[out] for u in users for out in u.output), mul, cast, weights))
+    downs = sorted(at for at, _, _, weights in found if weights.shape[0] > weights.shape[1])
+    kept = [graph.node[at].name for at in downs[:keep_down_projections]]
+    folded = 0
+    for _, mul, cast, weights in found:
         scale = numpy_helper.to_array(inits[mul.input[1]])
         dense = (weights.astype(np.float32) * scale).astype(np.float32)
         graph.initializer.append(numpy_helper.from_array(dense, mul.output[0]))
@@ -498,7 +545,53 @@ def _fold_weight_casts(model: Any, *, keep_down_projections: bool) -> int:
         graph.node.remove(cast)
         graph.node.remove(mul)
         folded += 1
-    return folded
+    return folded, kept
+
+
+def _gather_then_dequantise(model: Any) -> int:
+    """Look up the rows of an int8 embedding table before dequantising them:
+    ``Gather(Mul(Cast(table), row_scales), ids)`` becomes
+    ``Mul(Cast(Gather(table, ids)), Gather(row_scales, ids))``, the same
+    floats (one product per element either way). As shipped, a session
+    without graph optimisation dequantised the whole 30,522 x 384 word
+    table on every run (~55 of a question's ~60 CPU ms), and one with it
+    folded the table into floats at creation (~100 ms more per session):
+    `benchmarks/search_latency.py --sessions`. Returns the tables changed."""
+    from onnx import helper
+
+    graph = model.graph
+    inits = {i.name: i for i in graph.initializer}
+    producers = {out: node for node in graph.node for out in node.output}
+    uses: dict[str, int] = {}
+    for node in graph.node:
+        for name in node.input:
+            uses[name] = uses.get(name, 0) + 1
+    changed = 0
+    for gather in [n for n in graph.node if n.op_type == "Gather"]:
+        mul = producers.get(gather.input[0])
+        cast = producers.get(mul.input[0]) if mul is not None and mul.op_type == "Mul" else None
+        if mul is None or cast is None or cast.op_type != "Cast":
+            continue
+        if uses[mul.output[0]] != 1 or uses[cast.output[0]] != 1:
+            continue
+        table, scales = inits.get(cast.input[0]), inits.get(mul.input[1])
+        axis = next((a.i for a in gather.attribute if a.name == "axis"), 0)
+        if table is None or scales is None or axis != 0 or list(scales.dims) != [table.dims[0], 1]:
+            continue
+        out, ids = gather.output[0], gather.input[1]
+        rows = [
+            helper.make_node("Gather", [table.name, ids], [f"{out}_q"], name=f"{gather.name}_q", axis=0),
+            helper.make_node("Cast", [f"{out}_q"], [f"{out}_f"], name=f"{gather.name}_f", to=1),  # float
+            helper.make_node("Gather", [scales.name, ids], [f"{out}_scale"], name=f"{gather.name}_scale", axis=0),
+            helper.make_node("Mul", [f"{out}_f", f"{out}_scale"], [out], name=f"{gather.name}_dequantised"),
+        ]
+        at = list(graph.node).index(gather)
+        for offset, node in enumerate(rows):
+            graph.node.insert(at + offset, node)
+        for node in (gather, mul, cast):
+            graph.node.remove(node)
+        changed += 1
+    return changed
 
 
 def _build(shipped: ModelSpec, model_path: Path, meta_path: Path, recipe: int) -> dict[str, Any]:
@@ -511,7 +604,7 @@ def _build(shipped: ModelSpec, model_path: Path, meta_path: Path, recipe: int) -
             requantize(shipped.model_path, Path(tmp) / "requantized.onnx")
             _optimise(Path(tmp) / "requantized.onnx", candidate)
         else:
-            requantize(shipped.model_path, candidate, unsigned_weights=True)
+            requantize(shipped.model_path, candidate, **PORTABLE_CONVERSION)
         agreement = _agreement(shipped, candidate, "none" if recipe == VNNI_RECIPE else "basic")
         meta: dict[str, Any] = {
             "recipe": recipe,

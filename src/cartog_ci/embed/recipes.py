@@ -7,10 +7,11 @@ from __future__ import annotations
 import functools
 import os
 
-# 3: uint8 weights, graph optimisation `basic`: any CPU.
+# 5: int8 weights in 7 bits, graph optimisation `basic`: any CPU (recipe 3,
+# uint8 weights, before it).
 # 4: int8 weights in onnxruntime's fused 8-bit MatMuls: x86 with VNNI only.
-VNNI_RECIPE, PORTABLE_RECIPE = 4, 3
-# Recipe 4 only when asked: its vectors are not recipe 3's, so an index (or
+VNNI_RECIPE, PORTABLE_RECIPE = 4, 5
+# Recipe 4 only when asked: its vectors are not recipe 5's, so an index (or
 # the Action's cached index, or a shared graph) that moves between a CPU with
 # VNNI and one without would be embedded again each time it moves (CI
 # runners of one pool differ). A team whose machines all have VNNI opts in.
