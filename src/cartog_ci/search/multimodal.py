@@ -94,6 +94,10 @@ MEMBER_FACTOR = 1.0
 # and by the words of their names ("member names").
 MEMBERS_WEIGHT = 0.5
 MEMBER_NAMES_WEIGHT = 0.5
+# A method of another class (not a sibling) that a named class also defines
+# is read as the named class's own: its votes are the named class's
+# (``_namesake_alias``).
+NAMESAKE_TRANSFER = True
 # Only the question's lead says what is done: its words up to the third that
 # is not a stop word ("Set an access control …" is not ``list_folders``,
 # however the sentence ends: "… list (ACL) for a user on a folder").
@@ -355,7 +359,41 @@ def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
     if named:
         lists["member names"] = named
         weights = {**weights, "member names": MEMBER_NAMES_WEIGHT}
+    if NAMESAKE_TRANSFER and run.context:
+        alias = _namesake_alias(run)
+        if alias:
+            lists = {m: list(dict.fromkeys(alias.get(i, i) for i in items)) for m, items in lists.items()}
     return "weighted_rrf", _fuse(run, lists, weights, k)
+
+
+def _namesake_alias(run: _Run) -> dict[str, str]:
+    """A method of another class that a class the question names also
+    defines -> the named class's own: "… in the File instance" asks for
+    ``File.to_info_dict``, not ``Parameter.to_info_dict``, whose docstring
+    reads like the question (the override often has none: "See
+    ITransaction"). Not a special method (every class has ``__init__``),
+    nor one of another subclass of the named class's bases:
+    ``CreateIndexOp.reverse`` is the opposite of ``DropIndexOp.reverse``."""
+    own: dict[str, str] = {}
+    for m in _context_members(run):
+        own.setdefault(m.name, m.id)
+    ids = list(dict.fromkeys(i for items in run.lists.values() for i in items))
+    context = run.context or frozenset()
+    namesakes = {
+        i: s
+        for i, s in run.store.symbols(ids).items()
+        if s.kind == "method" and s.name in own and s.parent_id not in context and not is_special(s.name)
+    }
+    if not namesakes:
+        return {}
+    bases = {b for cls in sorted(context) for b in run.store.bases_of(cls)}
+    out = {}
+    for i, s in namesakes.items():
+        parent = s.parent_id or ""
+        if parent not in bases and bases & set(run.store.bases_of(parent)):
+            continue  # a sibling class
+        out[i] = own[s.name]
+    return out
 
 
 def _context_members(run: _Run) -> list[Symbol]:
