@@ -251,6 +251,7 @@ class _Run:
         self.declarations = intent.name in DECLARATION_INTENTS and not ASKS_DECLARATION.search(query)
         self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
         self.context: frozenset[str] | None = None  # the classes the question names as context
+        self.members: list[Symbol] | None = None  # their methods (_context_members)
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
         self.model_factory = model_factory
         self.candidates = candidates
@@ -397,16 +398,19 @@ def _namesake_alias(run: _Run) -> dict[str, str]:
 
 
 def _context_members(run: _Run) -> list[Symbol]:
-    """The methods of the classes the question names as context."""
+    """The methods of the classes the question names as context (read once
+    per search: three lists use them)."""
     if not run.context:
         return []
-    classes = run.store.symbols(list(run.context))
-    return [
-        s
-        for cls in classes.values()
-        for s in run.store.symbols_in_file(cls.file)
-        if s.parent_id == cls.id and s.kind in ("method", "function")
-    ]
+    if run.members is None:
+        classes = run.store.symbols(list(run.context))
+        run.members = [
+            s
+            for cls in classes.values()
+            for s in run.store.symbols_in_file(cls.file)
+            if s.parent_id == cls.id and s.kind in ("method", "function")
+        ]
+    return run.members
 
 
 def _members_by_name(run: _Run) -> list[str]:
