@@ -3,7 +3,15 @@
 method, an interface, a protocol and an abstract base declaring the same
 method with the same words, a test double named like the class and a
 tutorial under docs_src/, indexed into each backend and embedded with the
-real ONNX model."""
+real ONNX model. And methods of the same name in other classes:
+
+- ``File.to_info_dict`` has no docstring; ``Parameter.to_info_dict``, an
+  unrelated class's, has the question's words: "… in the File instance"
+  asks for the first, and the second's votes are the first's;
+- ``FileStream.tell`` has no docstring; the base method it overrides,
+  ``Stream.tell``, has (what ``inspect.getdoc`` would read for it);
+- ``CreateIndex.reverse`` is not ``DropIndex.reverse``: another subclass of
+  the same base, whose method of the same name does the opposite."""
 
 from __future__ import annotations
 
@@ -109,6 +117,82 @@ def shift_the_item_at_the_given_index():
     items.shift(2, 0)
     print(items)
 '''
+PARAMS_PY = '''\
+class Parameter:
+    """A parameter of a command."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def to_info_dict(self):
+        """Gather information that could be useful for a tool generating user-facing documentation."""
+        return {"name": self.name, "kind": type(self).__name__}
+
+
+class File:
+    """A file argument."""
+
+    def __init__(self, mode):
+        self.mode = mode
+
+    def to_info_dict(self):
+        info = {"mode": self.mode}
+        return info
+
+    def convert(self, value):
+        """Open the file at the given path for reading or writing."""
+        return open(value, self.mode)
+'''
+STREAMS_PY = '''\
+class Stream:
+    """A stream of bytes in memory."""
+
+    def __init__(self, data):
+        self._data = data
+        self._position = 0
+
+    def tell(self):
+        """Return the current stream position."""
+        return self._position
+
+    def seek(self, position):
+        """Move to the given offset of the stream."""
+        self._position = min(position, len(self._data))
+
+
+class FileStream(Stream):
+    def __init__(self, file):
+        self._file = file
+
+    def tell(self):
+        return self._file.tell()
+
+    def read(self, size):
+        """Read up to the given number of bytes from the file."""
+        return self._file.read(size)
+'''
+OPS_PY = '''\
+class Operation:
+    def reverse(self):
+        raise NotImplementedError
+
+
+class CreateIndex(Operation):
+    def __init__(self, name):
+        self.name = name
+
+    def reverse(self):
+        """Return the operation that drops the index this one creates."""
+        return DropIndex(self.name)
+
+
+class DropIndex(Operation):
+    def __init__(self, name):
+        self.name = name
+
+    def reverse(self):
+        return CreateIndex(self.name)
+'''
 QUESTION = "Shift the item at the given index to the destination index in the SplayList instance."
 ANSWER = "lists.py:method:SplayList.shift"
 CLASS = "lists.py:class:SplayList"
@@ -134,6 +218,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, m
             "base.py": BASE_PY,
             "testing.py": TESTING_PY,
             "docs_src/tutorial001.py": TUTORIAL_PY,
+            "params.py": PARAMS_PY,
+            "streams.py": STREAMS_PY,
+            "ops.py": OPS_PY,
         },
     )
     commit(repo, "splay lists")
@@ -187,6 +274,19 @@ def test_the_method_comes_first_and_the_class_it_names_counts_as_context(store, 
     # … and by the words of their names: "Shift …" names shift, not swap
     named = {h.symbol.id: h.sources["member names"]["rank"] for h in result.hits if "member names" in h.sources}
     assert named == {ANSWER: 0, "lists.pyi:method:SplayList.shift": 1}
+    # the methods of other classes named shift are read as SplayList's: their votes are the answer's
+    assert not {"interfaces.py:method:IShifting.shift", "protocols.py:method:Shifting.shift",
+                "base.py:method:ShiftingBase.shift", "testing.py:method:DummySplayList.shift"} & set(found)  # fmt: skip
+    assert got["docs_src/tutorial001.py:function:shift_the_item_at_the_given_index"] == pytest.approx(DEMOTION)
+
+
+@pytest.mark.slow
+def test_declarations_test_doubles_and_tutorials_rank_below_the_implementation(store, real_model):
+    result = ask(store, real_model, "Shift the item at the given index to the destination index.")
+    found = [h.symbol.id for h in result.hits]
+    got = factors(result)
+    assert {"interfaces.py:method:IShifting.shift", "protocols.py:method:Shifting.shift",
+            "base.py:method:ShiftingBase.shift"} <= set(got)  # fmt: skip
     for declaration in DECLARATIONS & set(got):
         assert got[declaration] == pytest.approx(DECLARATION_FACTOR)
         assert found.index(declaration) > found.index(ANSWER)
@@ -229,6 +329,43 @@ def test_a_question_that_asks_for_the_interface_or_a_class_does_not_demote_them(
     got = factors(result)
     assert got[CLASS] == 1.0  # asked for a class: the one it names is a candidate, not context
     assert got[ANSWER] < 1.0  # a method, when a class was asked for
+
+
+GATHER = "Gather information that could be useful for a tool generating user-facing documentation"
+POSITION = "Return the current stream position"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("query", "answer", "namesake", "otherwise", "its_answer"),
+    [
+        # an unrelated class's documented method of the same name
+        (f"{GATHER} in the File instance.", "params.py:method:File.to_info_dict",
+         "params.py:method:Parameter.to_info_dict", f"{GATHER}.", "params.py:method:Parameter.to_info_dict"),
+        (f"File: {GATHER}.", "params.py:method:File.to_info_dict",
+         "params.py:method:Parameter.to_info_dict", f"{GATHER}.", "params.py:method:Parameter.to_info_dict"),
+        # the documented method of the base that the named class overrides
+        (f"{POSITION} in the FileStream instance.", "streams.py:method:FileStream.tell",
+         "streams.py:method:Stream.tell", f"{POSITION} in the Stream instance.", "streams.py:method:Stream.tell"),
+    ],
+)  # fmt: skip
+def test_the_named_class_s_method_takes_the_votes_of_its_namesake_elsewhere(
+    store, real_model, query, answer, namesake, otherwise, its_answer
+):
+    found = [h.symbol.id for h in ask(store, real_model, query).hits]
+    assert found[0] == answer
+    assert namesake not in found  # read as the named class's own: in no list of its own
+    # … and without that class named, the documented one is the answer
+    assert ask(store, real_model, otherwise).hits[0].symbol.id == its_answer
+
+
+@pytest.mark.slow
+def test_the_namesake_of_a_sibling_class_keeps_its_votes(store, real_model):
+    # CreateIndex and DropIndex share a base: their reverse() do opposite things
+    result = ask(store, real_model, "Return the operation that drops the index in the DropIndex instance.")
+    found = [h.symbol.id for h in result.hits]
+    assert "ops.py:method:CreateIndex.reverse" in found
+    assert "members" not in next(h for h in result.hits if h.symbol.id == "ops.py:method:CreateIndex.reverse").sources
 
 
 def test_the_kind_words_that_go_with_a_name_do_not_ask_for_that_kind():

@@ -94,6 +94,10 @@ MEMBER_FACTOR = 1.0
 # and by the words of their names ("member names").
 MEMBERS_WEIGHT = 0.5
 MEMBER_NAMES_WEIGHT = 0.5
+# A method of another class (not a sibling) that a named class also defines
+# is read as the named class's own: its votes are the named class's
+# (``_namesake_alias``).
+NAMESAKE_TRANSFER = True
 # Only the question's lead says what is done: its words up to the third that
 # is not a stop word ("Set an access control …" is not ``list_folders``,
 # however the sentence ends: "… list (ACL) for a user on a folder").
@@ -247,6 +251,7 @@ class _Run:
         self.declarations = intent.name in DECLARATION_INTENTS and not ASKS_DECLARATION.search(query)
         self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
         self.context: frozenset[str] | None = None  # the classes the question names as context
+        self.members: list[Symbol] | None = None  # their methods (_context_members)
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
         self.model_factory = model_factory
         self.candidates = candidates
@@ -355,20 +360,57 @@ def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
     if named:
         lists["member names"] = named
         weights = {**weights, "member names": MEMBER_NAMES_WEIGHT}
+    if NAMESAKE_TRANSFER and run.context:
+        alias = _namesake_alias(run)
+        if alias:
+            lists = {m: list(dict.fromkeys(alias.get(i, i) for i in items)) for m, items in lists.items()}
     return "weighted_rrf", _fuse(run, lists, weights, k)
 
 
+def _namesake_alias(run: _Run) -> dict[str, str]:
+    """A method of another class that a class the question names also
+    defines -> the named class's own: "… in the File instance" asks for
+    ``File.to_info_dict``, not ``Parameter.to_info_dict``, whose docstring
+    reads like the question (the override often has none: "See
+    ITransaction"). Not a special method (every class has ``__init__``),
+    nor one of another subclass of the named class's bases:
+    ``CreateIndexOp.reverse`` is the opposite of ``DropIndexOp.reverse``."""
+    own: dict[str, str] = {}
+    for m in _context_members(run):
+        own.setdefault(m.name, m.id)
+    ids = list(dict.fromkeys(i for items in run.lists.values() for i in items))
+    context = run.context or frozenset()
+    namesakes = {
+        i: s
+        for i, s in run.store.symbols(ids).items()
+        if s.kind == "method" and s.name in own and s.parent_id not in context and not is_special(s.name)
+    }
+    if not namesakes:
+        return {}
+    bases = {b for cls in sorted(context) for b in run.store.bases_of(cls)}
+    out = {}
+    for i, s in namesakes.items():
+        parent = s.parent_id or ""
+        if parent not in bases and bases & set(run.store.bases_of(parent)):
+            continue  # a sibling class
+        out[i] = own[s.name]
+    return out
+
+
 def _context_members(run: _Run) -> list[Symbol]:
-    """The methods of the classes the question names as context."""
+    """The methods of the classes the question names as context (read once
+    per search: three lists use them)."""
     if not run.context:
         return []
-    classes = run.store.symbols(list(run.context))
-    return [
-        s
-        for cls in classes.values()
-        for s in run.store.symbols_in_file(cls.file)
-        if s.parent_id == cls.id and s.kind in ("method", "function")
-    ]
+    if run.members is None:
+        classes = run.store.symbols(list(run.context))
+        run.members = [
+            s
+            for cls in classes.values()
+            for s in run.store.symbols_in_file(cls.file)
+            if s.parent_id == cls.id and s.kind in ("method", "function")
+        ]
+    return run.members
 
 
 def _members_by_name(run: _Run) -> list[str]:
