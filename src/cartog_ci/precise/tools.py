@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shutil
 import sys
 from dataclasses import dataclass
@@ -59,17 +60,36 @@ def typescript(root: Path) -> Tool:
 
 def jedi(root: Path) -> Tool:
     version, why = "", ""
-    if importlib.util.find_spec("jedi") is None:
+    spec = importlib.util.find_spec("jedi")
+    if spec is None:
         why = "jedi is not installed (`pip install 'cartog-ci[precise]'` adds it)"
     else:
-        from importlib.metadata import PackageNotFoundError, version as installed
-
-        try:
-            version = installed("jedi")
-        except PackageNotFoundError:
-            version = "?"
+        version = _declared_version(spec.origin) or _installed_version("jedi")
     argv = (sys.executable, str(HERE / "jedi_service.py"), str(root))
     return Tool("jedi", "Python", frozenset({"python"}), PY_EXTENSIONS, PY_CONFIG_FILES, version, why, argv)
+
+
+_VERSION = re.compile(r"""^__version__\s*=\s*['"]([^'"]+)['"]""", re.M)
+
+
+def _declared_version(origin: str | None) -> str:
+    """The ``__version__`` a package's ``__init__.py`` declares: a read of
+    one file, where ``importlib.metadata`` scans every installed
+    distribution (~35 ms a report)."""
+    try:
+        found = _VERSION.search(Path(origin).read_text("utf-8")) if origin else None
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return found.group(1) if found else ""
+
+
+def _installed_version(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version as installed
+
+    try:
+        return installed(name)
+    except PackageNotFoundError:
+        return "?"
 
 
 def detect(root: Path) -> tuple[Tool, ...]:

@@ -17,9 +17,7 @@ in pyproject.toml; ``console_scripts`` / ``gui_scripts`` in setup.cfg).
 
 from __future__ import annotations
 
-import configparser
 import re
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
@@ -88,6 +86,8 @@ def _entry(script: str, value: object) -> tuple[str, str, str] | None:
 
 
 def _pyproject_scripts(path: Path) -> Iterable[tuple[str, str, str]]:
+    import tomllib  # only when a recording shows an unexecuted function
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
@@ -106,6 +106,8 @@ def _pyproject_scripts(path: Path) -> Iterable[tuple[str, str, str]]:
 
 
 def _setup_cfg_scripts(path: Path) -> Iterable[tuple[str, str, str]]:
+    import configparser
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(path.read_text(encoding="utf-8"))
