@@ -736,11 +736,23 @@ class Resolver:
         name)``, the set of names built once per directory, not per edge."""
         if self.rec is not None:
             self.rec.cur.add(("dn", directory, name))
+        modules = cast(dict[str, str], unlooked(self.t.module_of_file))
+        children = cast(dict[str, dict[str, list[str]]], unlooked(self.t.children))
+        if isinstance(children, _OnDemand):
+            # read on demand (a report's merge-base graph): the definitions
+            # of the name, not every file of the directory (scrapy's tests/:
+            # 113 files read for one name)
+            by_id = cast(dict[str, Symbol], unlooked(self.t.by_id))
+            named = cast(dict[str, list[str]], unlooked(self.t.by_name)).get(name) or []
+            return any(
+                by_id[i].parent_id is not None
+                and by_id[i].parent_id == modules.get(by_id[i].file)
+                and posixpath.dirname(by_id[i].file) == directory
+                for i in named
+            )
         names = self._dir_names.get(directory)
         if names is None:
             names = self._dir_names[directory] = set()
-            modules = cast(dict[str, str], unlooked(self.t.module_of_file))
-            children = cast(dict[str, dict[str, list[str]]], unlooked(self.t.children))
             for f in cast(dict[str, list[str]], unlooked(self.t.files_by_dir)).get(directory, []):
                 module_id = modules.get(f)
                 if module_id is not None:
