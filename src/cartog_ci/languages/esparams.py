@@ -21,6 +21,7 @@ What a parameter becomes (``Parameter``):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -130,7 +131,11 @@ def type_text(node: ts.Node) -> str:
     text = node.text or b""
     for start, end, name in sorted(renamed, reverse=True):
         text = text[: start - node.start_byte] + name + text[end - node.start_byte :]
-    return whole_signature(text.decode("utf-8", "replace")).removeprefix(":")
+    # a trailing comma is layout too: `(a: A, b: B,) => void` as a formatter writes it over lines
+    return _TRAILING_COMMA.sub("", whole_signature(text.decode("utf-8", "replace"))).removeprefix(":")
+
+
+_TRAILING_COMMA = re.compile(r",(?=[)\]}>])")
 
 
 def _parameter(node: ts.Node) -> Parameter | None:
