@@ -28,10 +28,10 @@ from cartog_ci.domain.results import ChangedSymbol, CoverageRun, CoverageUse
 from cartog_ci.errors import CartogError
 from cartog_ci.languages import is_test
 from cartog_ci.report.coverage_formats import UNIT_KINDS, Lines, UnitRecording, detect, read_unit
-from cartog_ci.report.entries import ScriptEntries
 from cartog_ci.store.coverage_rows import KEEP_RUNS
 
 if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.report.entries import ScriptEntries
     from cartog_ci.store.base import Store
 
 FUNCTION_KINDS = ("function", "method")
