@@ -1497,6 +1497,11 @@ class Resolver:
                 and not (_scope(symbol).nested_are_local and self._in_callable(symbol))
             ):
                 candidates.append(i)
+        # a .d.ts declares what code elsewhere implements (a JavaScript
+        # package's typings): no call runs it while an implementation exists
+        implemented = [i for i in candidates if not cast(Symbol, by_id[i]).file.endswith(".d.ts")]
+        if implemented:
+            candidates = implemented
         return tuple(candidates), self._pick(candidates, "unique")
 
     def _in_callable(self, symbol: Symbol) -> bool:
