@@ -197,6 +197,23 @@ def test_a_function_that_gains_overloads_is_compared_with_its_implementation(
     }
 
 
+def test_overload_stubs_reworded_are_one_docs_only_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """click 8.1.8 reformatted the `@t.overload` stubs of `Context.invoke`:
+    the text report named it twice in "docs only"."""
+    before = {"lib.py": OVERLOADED.replace("class Attr:\n", "class Attr:\n    def other(self):\n        return 1\n\n")}
+    after = {"lib.py": before["lib.py"].replace("obj: None, owner: None", "obj:None,owner:None").replace(
+        "obj: object, owner: type", "obj:object,owner:type")}  # fmt: skip
+    repo = init_repo(tmp_path / "repo")
+    write(repo, before)
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, after)
+    commit(repo, "change")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "text", "--no-related"])
+    text = capsys.readouterr().out
+    assert [line for line in text.splitlines() if "docs only" in line] == ["  docs only (1): Attr.get"]
+
+
 def test_a_decorator_that_may_change_the_signature_is_not_checked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
