@@ -306,3 +306,25 @@ def test_a_package_moved_under_src_is_one_sentence(tmp_path: Path, capsys: pytes
     assert [r for r in data["risk"]["reasons"] if "moved" in r] == [
         "3 symbols were moved from pkg/ to src/pkg/ (2 files): f, g, h; their 5 reference(s) follow them"
     ]
+
+
+def test_a_name_defined_in_several_files_is_named_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """@tanstack/query-core ships build/legacy and build/modern copies of
+    src/: the risk named `createNotifyManager.batch` three times over."""
+    lib = "class Manager:\n    def batch(self, items):\n        return items\n"
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "build/legacy/notify.py": lib, "build/modern/notify.py": lib, "src/notify.py": lib,
+        "app.py": "def run(manager, items):\n    return manager.batch(items)\n",
+    })  # fmt: skip
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    changed = lib.replace("return items", "return list(items)")
+    write(repo, {"build/legacy/notify.py": changed, "build/modern/notify.py": changed, "src/notify.py": changed})
+    commit(repo, "change")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    assert [r for r in data["risk"]["reasons"] if "could not be resolved" in r] == [
+        "1 call site(s) named batch could not be resolved, 1 outside tests: Manager.batch (3 definitions) may have "
+        "callers the graph does not show"
+    ]

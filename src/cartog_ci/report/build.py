@@ -114,8 +114,16 @@ MAX_NAMED = 3
 
 
 def _names(items: list[str]) -> str:
-    shown = ", ".join(named(i) for i in items[:MAX_NAMED])
-    return shown + (f" and {len(items) - MAX_NAMED} more" if len(items) > MAX_NAMED else "")
+    """The names, each once: one defined in several files (a package's
+    build/ copies of src/) says how many definitions it stands for."""
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    unique = list(counts)
+    shown = ", ".join(
+        named(i) + (f" ({counts[i]} definitions)" if counts[i] > 1 else "") for i in unique[:MAX_NAMED]
+    )
+    return shown + (f" and {len(unique) - MAX_NAMED} more" if len(unique) > MAX_NAMED else "")
 
 
 def _moves(renamed: list[ChangedSymbol]) -> list[str]:
