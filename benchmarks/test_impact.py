@@ -625,7 +625,7 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
     static_ids = {
         f"{t['file']}::{t['qualified_name'].replace('.', '::')}"  # type: ignore[index,union-attr]
         for t in data["tests"]  # type: ignore[union-attr]
-        if set(t["chosen_by"]) & {"graph", "edited"}  # type: ignore[index,arg-type]
+        if set(t["chosen_by"]) & {"graph", "edited", "process"}  # type: ignore[index,arg-type]
     }
     for name, chosen in (
         ("static", {t for t in durations if strip_params(t) in static_ids}),
@@ -1097,7 +1097,7 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
         for r in rows:
             static_ids = {
                 f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
-                for t, by in r["tests"] if set(by) & {"graph", "edited"}  # type: ignore[attr-defined]
+                for t, by in r["tests"] if set(by) & {"graph", "edited", "process"}  # type: ignore[attr-defined]
             }
             static = {t for t in base["durations"] if strip_params(t) in static_ids}
             r["static"]["hits"] = held(r["failing"], static, project.repo)  # type: ignore[index,arg-type]
@@ -1124,7 +1124,7 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
                 # the report's other sources kept: the graph's tests (and those the change edits)
                 graph = {
                     f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
-                    for t, by in r["tests"] if set(by) & {"graph", "edited"}  # type: ignore[attr-defined]
+                    for t, by in r["tests"] if set(by) & {"graph", "edited", "process"}  # type: ignore[attr-defined]
                 }  # fmt: skip
                 chosen = {t for t in base["durations"] if t in nodes or strip_params(t) in graph}
                 if ran_at_import:
@@ -1270,11 +1270,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--truth-only", action="store_true",
                         help="the full suite's truth and testmon only (cartog-ci's columns in a later run, from the cache)")
     parser.add_argument("--cached-only", action="store_true", help="measure only the mutants whose truth is cached (cartog-ci's columns)")
+    parser.add_argument("--timeout", type=float, default=SUITE_TIMEOUT, metavar="SECONDS",
+                        help=f"a suite run longer than this is a mutant dropped (default {SUITE_TIMEOUT}; longer on a loaded machine)")
     parser.add_argument("--json", help="write the per-project summaries here")
     parser.add_argument("--at-import", action="store_true", help="print how many mutated lines ran at import (cached projects)")
     parser.add_argument("--wall", type=int, metavar="N",
                         help="time, for N cached mutants, the command of their selection against the whole suite (wall clock)")
     args = parser.parse_args(argv)
+    globals()["SUITE_TIMEOUT"] = args.timeout  # read by every suite run
     known: dict[str, Home] = {**PROJECTS, **{f"npm:{k}": v for k, v in NPM_PROJECTS.items()}}
     unknown = [p for p in args.projects if p not in known]
     if unknown:
