@@ -21,9 +21,17 @@ import re
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
+from typing import TYPE_CHECKING
+
+from cartog_ci.domain import Symbol
 from cartog_ci.domain.results import ChangedSymbol
+from cartog_ci.languages import is_test
 from cartog_ci.parse.extract import module_name
+from cartog_ci.report.process_tests import Program, StartingTests
 from cartog_ci.report.sides import worktree_bytes
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 _MAIN_GUARD = re.compile(rb"""^if\s+__name__\s*==\s*(['"])__main__\1\s*:""", re.M)
 
@@ -57,6 +65,36 @@ class ScriptEntries:
                 return f'{caller.file} (if __name__ == "__main__")'
         return ""
 
+    def programs(self, item: ChangedSymbol) -> list[Program]:
+        """The programs ``item`` (a Python function, method or module) is
+        the script entry of, as a test would start them
+        (report/process_tests.py): code of a ``__main__.py`` (``python -m
+        pkg``), a function called from a module's code under the main guard
+        (``python path/to/mod.py``, ``python -m pkg.mod``) or that module's
+        own code, a console or GUI script's target (the script's name)."""
+        symbol = item.symbol
+        if symbol.language != "python":
+            return []
+        out: list[Program] = []
+        for script, module, attribute in self.scripts():
+            if attribute == symbol.qualified_name and _same_module(module_name(symbol.file), module):
+                out.append(Program(f"the script {script!r}", script=script))
+        files = [symbol.file] if symbol.kind == "module" or PurePosixPath(symbol.file).name == "__main__.py" else []
+        files += [
+            n.symbol.file for n in item.callers if n.depth == 1 and n.symbol.kind == "module" and n.symbol.language == "python"
+        ]
+        for path in dict.fromkeys(files):
+            folder = PurePosixPath(path).parent
+            if PurePosixPath(path).name == "__main__.py":
+                package = module_name(str(folder / "__init__.py")) if str(folder) != "." else ""
+                out.append(Program(f"python -m {package}" if package else f"python {path}", module=package, path=path))
+            elif self._guards(path):
+                dotted = module_name(path)
+                # ``python -m pkg`` runs pkg/__main__.py, not pkg/__init__.py
+                module = "" if PurePosixPath(path).name == "__init__.py" else dotted
+                out.append(Program(f"python {path}", module=module, path=path))
+        return out
+
     def _guards(self, path: str) -> bool:
         if path not in self._guarded:
             text = worktree_bytes(self.root, path)
@@ -68,6 +106,31 @@ class ScriptEntries:
             found = set(_pyproject_scripts(self.root / "pyproject.toml")) | set(_setup_cfg_scripts(self.root / "setup.cfg"))
             self._scripts = sorted(found)
         return self._scripts
+
+
+def started_tests(
+    store: Store, changed: Iterable[ChangedSymbol], entries: ScriptEntries, skip: Iterable[str] = ()
+) -> list[Symbol]:
+    """The tests (``skip`` aside: those the change edits) that start, as a
+    process, the program a changed symbol is the script entry of
+    (report/process_tests.py); a symbol a test starts that way is not
+    "unreached" (a test runs it, through no edge of the graph)."""
+    finder = StartingTests(store)
+    skipped = set(skip)
+    out: dict[str, Symbol] = {}
+    for item in changed:
+        if item.change.category not in ("modified", "renamed", "added") or is_test(item.symbol):
+            continue
+        if item.symbol.language != "python" or not finder.found():
+            continue  # no test starts a process: the scripts are not read (report start-up)
+        programs = entries.programs(item)
+        if not programs:
+            continue
+        tests = [t for t, _ in finder.starting(programs) if t.id not in skipped]
+        if tests:
+            item.unreached = False
+        out.update((t.id, t) for t in tests)
+    return sorted(out.values(), key=lambda s: (s.file, s.start_line, s.id))
 
 
 def _same_module(dotted: str, module: str) -> bool:
