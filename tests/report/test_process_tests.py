@@ -38,6 +38,8 @@ PROJECT = {
     "app/cli.py": (
         "import sys\n\nfrom app.core import shout\n\n\n"
         "def main():\n    print(shout(sys.argv[1]))\n\n\n"
+        "def banner():\n    return 'app'\n\n\n"
+        "BANNER = banner()\n\n"
         'if __name__ == "__main__":\n    main()\n'
     ),
     "app/tool.py": "def run():\n    return 0\n",
@@ -107,13 +109,18 @@ def _selected(capsys: pytest.CaptureFixture[str], repo: Path) -> list[tuple[str,
             {"app/tool.py": "def run():\n    return 1\n"},
             [("tests/test_cli.py:function:test_console_script", ["process"])],
         ),
+        # what the module calls at import, above its main guard, is no entry
+        (
+            {"app/cli.py": PROJECT["app/cli.py"].replace("return 'app'", "return 'app!'")},
+            [],
+        ),
         # code the entries call is no entry: the graph's test only
         (
             {"app/core.py": PROJECT["app/core.py"].replace("text.upper()", "text.upper().strip()")},
             [("tests/test_cli.py:function:test_shout", ["graph"])],
         ),
     ],
-    ids=["dunder-main", "main-guard", "console-script", "not-an-entry"],
+    ids=["dunder-main", "main-guard", "console-script", "above-the-guard", "not-an-entry"],
 )
 def test_a_changed_script_entry_selects_the_tests_that_start_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: dict[str, str], expected: list[tuple[str, list[str]]]
@@ -185,8 +192,8 @@ def test_coverage_recorded_in_the_child_process_names_the_test(tmp_path: Path, c
     assert proc.returncode == 0, proc.stdout + proc.stderr
     code, out, err = _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))
     assert (code, err) == (0, "")
-    # cli.main in the child, core.shout there and in test_shout's own process
-    assert out.endswith(": 2 test context(s), 5 file(s), 2 of 5 function(s) executed by a test\n"), out
+    # cli.main and banner in the child, core.shout there and in test_shout's own process
+    assert out.endswith(": 2 test context(s), 5 file(s), 3 of 6 function(s) executed by a test\n"), out
     git(repo, "checkout", "-q", "-b", "feature")
     write(repo, {"app/cli.py": PROJECT["app/cli.py"].replace("sys.argv[1]", "sys.argv[-1]")})
     commit(repo, "edit")

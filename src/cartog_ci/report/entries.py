@@ -41,7 +41,7 @@ class ScriptEntries:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._guarded: dict[str, bool] = {}
+        self._guarded: dict[str, int] = {}  # path -> the main guard's line, 0 when none
         self._scripts: list[tuple[str, str, str]] | None = None  # (script, module, attribute)
 
     def reaching(self, item: ChangedSymbol) -> str:
@@ -65,13 +65,14 @@ class ScriptEntries:
                 return f'{caller.file} (if __name__ == "__main__")'
         return ""
 
-    def programs(self, item: ChangedSymbol) -> list[Program]:
+    def programs(self, item: ChangedSymbol, store: Store) -> list[Program]:
         """The programs ``item`` (a Python function, method or module) is
         the script entry of, as a test would start them
         (report/process_tests.py): code of a ``__main__.py`` (``python -m
-        pkg``), a function called from a module's code under the main guard
-        (``python path/to/mod.py``, ``python -m pkg.mod``) or that module's
-        own code, a console or GUI script's target (the script's name)."""
+        pkg``), a function a module calls below its main guard (``python
+        path/to/mod.py``, ``python -m pkg.mod``; a call the module makes at
+        import, above the guard, is no entry: tabulate builds its formats
+        there), a console or GUI script's target (the script's name)."""
         symbol = item.symbol
         if symbol.language != "python":
             return []
@@ -79,16 +80,25 @@ class ScriptEntries:
         for script, module, attribute in self.scripts():
             if attribute == symbol.qualified_name and _same_module(module_name(symbol.file), module):
                 out.append(Program(f"the script {script!r}", script=script))
-        files = [symbol.file] if symbol.kind == "module" or PurePosixPath(symbol.file).name == "__main__.py" else []
-        files += [
-            n.symbol.file for n in item.callers if n.depth == 1 and n.symbol.kind == "module" and n.symbol.language == "python"
-        ]
+        files = [symbol.file] if PurePosixPath(symbol.file).name == "__main__.py" else []
+        modules = {
+            n.symbol.id: n.symbol.file
+            for n in item.callers
+            if n.depth == 1 and n.symbol.kind == "module" and n.symbol.language == "python"
+        }
+        files += [path for path in modules.values() if PurePosixPath(path).name == "__main__.py"]
+        if any(self._guard_line(path) for path in modules.values()):
+            files += [
+                e.file
+                for e in store.edges_to([symbol.id], ("calls",))
+                if e.source_id in modules and e.file == modules[e.source_id] and 0 < self._guard_line(e.file) < e.line
+            ]
         for path in dict.fromkeys(files):
             folder = PurePosixPath(path).parent
             if PurePosixPath(path).name == "__main__.py":
                 package = module_name(str(folder / "__init__.py")) if str(folder) != "." else ""
                 out.append(Program(f"python -m {package}" if package else f"python {path}", module=package, path=path))
-            elif self._guards(path):
+            else:
                 dotted = module_name(path)
                 # ``python -m pkg`` runs pkg/__main__.py, not pkg/__init__.py
                 module = "" if PurePosixPath(path).name == "__init__.py" else dotted
@@ -96,9 +106,13 @@ class ScriptEntries:
         return out
 
     def _guards(self, path: str) -> bool:
+        return self._guard_line(path) > 0
+
+    def _guard_line(self, path: str) -> int:
         if path not in self._guarded:
             text = worktree_bytes(self.root, path)
-            self._guarded[path] = text is not None and _MAIN_GUARD.search(text) is not None
+            found = _MAIN_GUARD.search(text) if text is not None else None
+            self._guarded[path] = text.count(b"\n", 0, found.start()) + 1 if text is not None and found else 0
         return self._guarded[path]
 
     def scripts(self) -> list[tuple[str, str, str]]:
@@ -123,7 +137,7 @@ def started_tests(
             continue
         if item.symbol.language != "python" or not finder.found():
             continue  # no test starts a process: the scripts are not read (report start-up)
-        programs = entries.programs(item)
+        programs = entries.programs(item, store)
         if not programs:
             continue
         tests = [t for t, _ in finder.starting(programs) if t.id not in skipped]
