@@ -79,6 +79,7 @@ from corpora import GIT_ENV  # the pinned identity and date of the other benchma
 
 CACHE = Path(os.environ.get("CARTOG_CI_BENCH_CACHE", Path.home() / ".cache" / "cartog-ci-bench")) / "impact"
 SUITE_TIMEOUT = 180  # seconds: a mutant that loops forever is dropped
+FROM_END = False  # --from-end
 TOOLS = ("pytest==9.2.0", "pytest-cov==7.1.0", "coverage==7.18.0", "pytest-testmon==2.2.0")
 # coverage.py for cartog-ci's own `coverage import` (its optional extra), kept
 # beside the venvs rather than installed into the interpreter measured
@@ -625,7 +626,7 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
     static_ids = {
         f"{t['file']}::{t['qualified_name'].replace('.', '::')}"  # type: ignore[index,union-attr]
         for t in data["tests"]  # type: ignore[union-attr]
-        if set(t["chosen_by"]) & {"graph", "edited"}  # type: ignore[index,arg-type]
+        if set(t["chosen_by"]) & {"graph", "edited", "process"}  # type: ignore[index,arg-type]
     }
     for name, chosen in (
         ("static", {t for t in durations if strip_params(t) in static_ids}),
@@ -966,6 +967,9 @@ def turns(
     # the mutants whose truth is cached first (cartog-ci's columns alone are
     # cheap to measure again), each group in the seeded order
     pool.sort(key=lambda m: m.id not in rows)
+    if FROM_END:  # a second worker, on a copy of the cache: the mutants not tried yet from the other end
+        cut = sum(1 for m in pool if m.id in rows)
+        pool[cut:] = pool[cut:][::-1]
 
     def current(row: dict[str, object]) -> bool:
         return "static" in row and row.get("tool") == TOOL_HASH and not fresh
@@ -1097,7 +1101,7 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
         for r in rows:
             static_ids = {
                 f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
-                for t, by in r["tests"] if set(by) & {"graph", "edited"}  # type: ignore[attr-defined]
+                for t, by in r["tests"] if set(by) & {"graph", "edited", "process"}  # type: ignore[attr-defined]
             }
             static = {t for t in base["durations"] if strip_params(t) in static_ids}
             r["static"]["hits"] = held(r["failing"], static, project.repo)  # type: ignore[index,arg-type]
@@ -1124,7 +1128,7 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
                 # the report's other sources kept: the graph's tests (and those the change edits)
                 graph = {
                     f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
-                    for t, by in r["tests"] if set(by) & {"graph", "edited"}  # type: ignore[attr-defined]
+                    for t, by in r["tests"] if set(by) & {"graph", "edited", "process"}  # type: ignore[attr-defined]
                 }  # fmt: skip
                 chosen = {t for t in base["durations"] if t in nodes or strip_params(t) in graph}
                 if ran_at_import:
@@ -1270,11 +1274,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--truth-only", action="store_true",
                         help="the full suite's truth and testmon only (cartog-ci's columns in a later run, from the cache)")
     parser.add_argument("--cached-only", action="store_true", help="measure only the mutants whose truth is cached (cartog-ci's columns)")
+    parser.add_argument("--timeout", type=float, default=SUITE_TIMEOUT, metavar="SECONDS",
+                        help=f"a suite run longer than this is a mutant dropped (default {SUITE_TIMEOUT}; longer on a loaded machine)")
+    parser.add_argument("--from-end", action="store_true",
+                        help="draw the mutants not tried yet from the end of the seeded order: a second worker on a copy "
+                             "of a project's cache (CARTOG_CI_BENCH_CACHE) that the first does not meet; append the rows "
+                             "it adds to the first's mutants.jsonl when both are done")
     parser.add_argument("--json", help="write the per-project summaries here")
     parser.add_argument("--at-import", action="store_true", help="print how many mutated lines ran at import (cached projects)")
     parser.add_argument("--wall", type=int, metavar="N",
                         help="time, for N cached mutants, the command of their selection against the whole suite (wall clock)")
     args = parser.parse_args(argv)
+    globals()["SUITE_TIMEOUT"] = args.timeout  # read by every suite run
+    globals()["FROM_END"] = args.from_end
     known: dict[str, Home] = {**PROJECTS, **{f"npm:{k}": v for k, v in NPM_PROJECTS.items()}}
     unknown = [p for p in args.projects if p not in known]
     if unknown:

@@ -52,6 +52,18 @@ def commit(repo: Path, message: str = "change") -> str:
     return git(repo, "rev-parse", "HEAD").strip()
 
 
+def branched(path: Path, base: dict[str, str | bytes], edit: dict[str, str | bytes]) -> Path:
+    """A repository at ``path`` whose ``main`` commits ``base``, and a
+    branch ``feature`` (checked out) with one commit of ``edit`` on top."""
+    repo = init_repo(path)
+    write(repo, base)
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, edit)
+    commit(repo, "edit")
+    return repo
+
+
 def make_repo(tmp_path: Path, name: str) -> Path:
     """Copy tests/resources/<name>/ into a fresh repository and commit it."""
     repo = tmp_path / name

@@ -78,9 +78,11 @@ def run(args: argparse.Namespace) -> int:
     commands = [_with(c.command, extra) for c in plan]
     by_graph, by_coverage, by_import = len(report.graph_ids), len(report.covered_ids), len(report.imported_ids)
     at_import = f", {by_import} by importing code the recording ran at import" if by_import else ""
+    by_process = len(report.process_ids)
+    started = f", {by_process} by starting the program as a process" if by_process else ""
     summary = (
         f"{len(report.tests)} test(s) reach the change ({by_graph} by the graph, {by_coverage} by recorded coverage"
-        f"{at_import}), "
+        f"{at_import}{started}), "
         f"{len(report.tests_edited)} edited by it; the commands run {len({i for c in plan for i in c.tests})}"
     )
     if args.shadow:

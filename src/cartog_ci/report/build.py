@@ -27,7 +27,7 @@ from cartog_ci.languages import is_test, test_plan
 from cartog_ci.report.base_graph import base_resolver
 from cartog_ci.report.callsites import check_call_sites
 from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
-from cartog_ci.report.entries import ScriptEntries
+from cartog_ci.report.entries import ScriptEntries, started_tests
 from cartog_ci.report.reads import remembering
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
 
@@ -277,12 +277,18 @@ def build_report(
     edited = [t for t in selected if t.id in edited_ids]
     tests = [t for t in selected if t.id not in edited_ids]
     chosen_by: dict[str, tuple[str, ...]] = {t.id: ("graph",) for t in tests}
+    # the tests that start a changed script entry as a process (report/process_tests.py)
+    entries = ScriptEntries(Path(cs.root))
+    for t in started_tests(store, changed, entries, edited_ids):
+        if t.id not in chosen_by:
+            tests.append(t)
+        chosen_by[t.id] = chosen_by.get(t.id, ()) + ("process",)
     # the tests whose recorded run executed a changed symbol (docs/coverage.md)
     coverage = recorded_use(store, Path(cs.root), cs.merge_base)
     if coverage is not None:
         apply_coverage(
             store, coverage, changed, in_test_code={c.symbol.id for c in changed if _in_test_code(c.symbol)},
-            changed_lines=changed_base_lines(cs.base_sources, cs.head_sources), entries=ScriptEntries(Path(cs.root)),
+            changed_lines=changed_base_lines(cs.base_sources, cs.head_sources), entries=entries,
         )  # fmt: skip
         for t in {t.id: t for c in changed for t in c.covered_by}.values():
             if t.id not in chosen_by and t.id not in edited_ids:
@@ -294,7 +300,7 @@ def build_report(
                 tests.append(t)
             if "import" not in chosen_by.get(t.id, ()):
                 chosen_by[t.id] = chosen_by.get(t.id, ()) + ("import",)
-        tests.sort(key=lambda s: (s.file, s.start_line, s.id))
+    tests.sort(key=lambda s: (s.file, s.start_line, s.id))
     plan = test_plan(edited + tests, root=cs.root, symbols_in_file=store.symbols_in_file)
     # a test a recording names in a file that does not define it is no
     # symbol of the store (report/coverage.py collected_tests): kept as built

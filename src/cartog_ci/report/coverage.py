@@ -35,8 +35,10 @@ if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
 
 FUNCTION_KINDS = ("function", "method")
-# pytest-cov's test contexts: "tests/test_a.py::TestA::test_b[1]|run" (also |setup, |teardown)
-_PHASE = re.compile(r"\|(?:setup|run|teardown)$")
+# pytest-cov's test contexts: "tests/test_a.py::TestA::test_b[1]|run" (also |setup, |teardown);
+# a child process a test started, recorded with `context = ${PYTEST_CURRENT_TEST-}`
+# (docs/coverage.md, "Tests that start the program"): "tests/test_a.py::test_b (call)"
+_PHASE = re.compile(r"(?:\|(?:setup|run|teardown)| \((?:setup|call|teardown)\))$")
 _PARAMS = re.compile(r"\[.*\]$")
 _HEADER = re.compile(r"\s*(?:async\s+)?def\s")
 # coverage.py's context of what ran outside any test (at import, at collection)

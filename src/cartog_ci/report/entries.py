@@ -21,9 +21,17 @@ import re
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
+from typing import TYPE_CHECKING
+
+from cartog_ci.domain import Symbol
 from cartog_ci.domain.results import ChangedSymbol
+from cartog_ci.languages import is_test
 from cartog_ci.parse.extract import module_name
+from cartog_ci.report.process_tests import Program, StartingTests
 from cartog_ci.report.sides import worktree_bytes
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
 
 _MAIN_GUARD = re.compile(rb"""^if\s+__name__\s*==\s*(['"])__main__\1\s*:""", re.M)
 
@@ -33,7 +41,7 @@ class ScriptEntries:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._guarded: dict[str, bool] = {}
+        self._guarded: dict[str, int] = {}  # path -> the main guard's line, 0 when none
         self._scripts: list[tuple[str, str, str]] | None = None  # (script, module, attribute)
 
     def reaching(self, item: ChangedSymbol) -> str:
@@ -57,10 +65,54 @@ class ScriptEntries:
                 return f'{caller.file} (if __name__ == "__main__")'
         return ""
 
+    def programs(self, item: ChangedSymbol, store: Store) -> list[Program]:
+        """The programs ``item`` (a Python function, method or module) is
+        the script entry of, as a test would start them
+        (report/process_tests.py): code of a ``__main__.py`` (``python -m
+        pkg``), a function a module calls below its main guard (``python
+        path/to/mod.py``, ``python -m pkg.mod``; a call the module makes at
+        import, above the guard, is no entry: tabulate builds its formats
+        there), a console or GUI script's target (the script's name)."""
+        symbol = item.symbol
+        if symbol.language != "python":
+            return []
+        out: list[Program] = []
+        for script, module, attribute in self.scripts():
+            if attribute == symbol.qualified_name and _same_module(module_name(symbol.file), module):
+                out.append(Program(f"the script {script!r}", script=script))
+        files = [symbol.file] if PurePosixPath(symbol.file).name == "__main__.py" else []
+        modules = {
+            n.symbol.id: n.symbol.file
+            for n in item.callers
+            if n.depth == 1 and n.symbol.kind == "module" and n.symbol.language == "python"
+        }
+        files += [path for path in modules.values() if PurePosixPath(path).name == "__main__.py"]
+        if any(self._guard_line(path) for path in modules.values()):
+            files += [
+                e.file
+                for e in store.edges_to([symbol.id], ("calls",))
+                if e.source_id in modules and e.file == modules[e.source_id] and 0 < self._guard_line(e.file) < e.line
+            ]
+        for path in dict.fromkeys(files):
+            folder = PurePosixPath(path).parent
+            if PurePosixPath(path).name == "__main__.py":
+                package = module_name(str(folder / "__init__.py")) if str(folder) != "." else ""
+                out.append(Program(f"python -m {package}" if package else f"python {path}", module=package, path=path))
+            else:
+                dotted = module_name(path)
+                # ``python -m pkg`` runs pkg/__main__.py, not pkg/__init__.py
+                module = "" if PurePosixPath(path).name == "__init__.py" else dotted
+                out.append(Program(f"python {path}", module=module, path=path))
+        return out
+
     def _guards(self, path: str) -> bool:
+        return self._guard_line(path) > 0
+
+    def _guard_line(self, path: str) -> int:
         if path not in self._guarded:
             text = worktree_bytes(self.root, path)
-            self._guarded[path] = text is not None and _MAIN_GUARD.search(text) is not None
+            found = _MAIN_GUARD.search(text) if text is not None else None
+            self._guarded[path] = text.count(b"\n", 0, found.start()) + 1 if text is not None and found else 0
         return self._guarded[path]
 
     def scripts(self) -> list[tuple[str, str, str]]:
@@ -68,6 +120,31 @@ class ScriptEntries:
             found = set(_pyproject_scripts(self.root / "pyproject.toml")) | set(_setup_cfg_scripts(self.root / "setup.cfg"))
             self._scripts = sorted(found)
         return self._scripts
+
+
+def started_tests(
+    store: Store, changed: Iterable[ChangedSymbol], entries: ScriptEntries, skip: Iterable[str] = ()
+) -> list[Symbol]:
+    """The tests (``skip`` aside: those the change edits) that start, as a
+    process, the program a changed symbol is the script entry of
+    (report/process_tests.py); a symbol a test starts that way is not
+    "unreached" (a test runs it, through no edge of the graph)."""
+    finder = StartingTests(store)
+    skipped = set(skip)
+    out: dict[str, Symbol] = {}
+    for item in changed:
+        if item.change.category not in ("modified", "renamed", "added") or is_test(item.symbol):
+            continue
+        if item.symbol.language != "python" or not finder.found():
+            continue  # no test starts a process: the scripts are not read (report start-up)
+        programs = entries.programs(item, store)
+        if not programs:
+            continue
+        tests = [t for t, _ in finder.starting(programs) if t.id not in skipped]
+        if tests:
+            item.unreached = False
+        out.update((t.id, t) for t in tests)
+    return sorted(out.values(), key=lambda s: (s.file, s.start_line, s.id))
 
 
 def _same_module(dotted: str, module: str) -> bool:
