@@ -195,7 +195,9 @@ def compute_report(
             sys.stderr.write(f"cartog-ci: {notice}\n")
         limits = Limits(ws.config.max_file_bytes, ws.config.parse_timeout_ms)
         with say.step("reading both sides of the change"):
-            change = compute_change(ws.root, comparison, limits=limits, select=Selector(ws.root, ws.config).keep_some)
+            change = compute_change(
+                ws.root, comparison, limits=limits, select=Selector(ws.root, ws.config).keep_some, store=store
+            )
         if sides.refuse_other_tree(ws.root, change, pushed=pushed):
             sys.stderr.write("cartog-ci: the pushed commits are not checked out here: no report\n")
             return None

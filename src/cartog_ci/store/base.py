@@ -50,6 +50,10 @@ class Store(Protocol):
 
     def file_states(self) -> dict[str, FileState]: ...
 
+    def file_states_of(self, paths: Sequence[str]) -> dict[str, FileState]:
+        """The stored states of these paths (those stored)."""
+        ...
+
     def file_hashes(self) -> dict[str, tuple[str, str]]:
         """Path -> (SHA-256, status) of every stored file, by path."""
         ...
