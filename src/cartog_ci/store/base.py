@@ -218,6 +218,10 @@ class Store(Protocol):
         """By full ID, else qualified name, else bare name; by file and position."""
         ...
 
+    def definitions_named(self, text: str) -> list[tuple[str, str, str]]:
+        """(file, qualified name, kind) of each symbol ``find_symbols`` finds, in its order."""
+        ...
+
     def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:
         """The structural search's lookup, best tier first (the tiers of
         store/definitions.py)."""

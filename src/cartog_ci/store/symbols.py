@@ -206,6 +206,19 @@ class GraphTables(Tables):
                 return [symbol_of(r) for r in rows]
         return []
 
+    def definitions_named(self, text: str) -> list[tuple[str, str, str]]:
+        """(file, qualified name, kind) of each symbol ``find_symbols`` finds,
+        in its order, without reading the symbols whole (the report counts
+        the definitions of every changed symbol's name)."""
+        for column in ("id", "qualified_name", "name"):
+            rows = self.db.execute(
+                f"SELECT file, qualified_name, kind FROM symbols WHERE {column} = ? ORDER BY file, start_byte",
+                (text,),
+            ).fetchall()
+            if rows:
+                return [(str(f), str(q), str(k)) for f, q, k in rows]
+        return []
+
     def method_signatures(self, language: str) -> list[str]:
         """The distinct signatures of the methods of one language."""
         rows = self.db.execute(
