@@ -443,3 +443,35 @@ def test_a_module_import_becoming_a_member_import_is_resolved_again(tmp_path: Pa
     write(repo, {"test/test_module.py": _NAMESAKE["test/test_module.py"]})
     index(repo)
     assert_as_cold(repo, tmp_path)
+
+
+def test_names_unpacked_from_one_value_are_the_blocks_own(tmp_path: Path) -> None:
+    """attrs 24.2: `extra, fmt_setter = _determine_setters()` then
+    `fmt_setter(...)` calls what was unpacked, not the nested `def
+    fmt_setter` of another function (nor, as a value, the module's
+    `attrs`): no edge, so no report calls it a removed function's caller."""
+    graph = _graph(tmp_path, {
+        "m.py": (
+            "def attrs():\n    pass\n\n\n"
+            "def setters():\n"
+            "    def fmt_setter(a):\n        return a\n\n"
+            "    return 1, fmt_setter\n\n\n"
+            "def script():\n"
+            "    extra, fmt_setter = setters()\n"  # 13
+            "    for a in range(3):\n"
+            "        fmt_setter(a)\n"  # 15
+            "    (attrs, base) = collect()\n"
+            "    keep(attrs)\n"  # 17
+            "    return extra\n\n\n"
+            "def other():\n"
+            "    attrs()\n"  # 21: the module's function
+            "    fmt = setters\n"
+            "    fmt()\n"  # 23: an alias is no unpacking: a call of setters
+        ),
+    })  # fmt: skip
+    assert _edges(graph, "fmt_setter") == set()
+    assert _edges(graph, "attrs") == {("m.py:function:other", "m.py:function:attrs", "same_file")}
+    assert _edges(graph, "setters") == {
+        ("m.py:function:script", "m.py:function:setters", "same_file"),
+        ("m.py:function:other", "m.py:function:setters", "same_file"),
+    }

@@ -17,7 +17,7 @@ from tests.testing.exact_sets import (
     edge_targets_by_line,
     indexed_graph,
 )
-from tests.testing.fixtures import RESOURCES
+from tests.testing.fixtures import RESOURCES, assert_as_cold, commit, exported, index, init_repo, write
 
 SYMBOLS = {
     ('src/components/UserCard.tsx', 'module', 'src.components.UserCard', 1),
@@ -314,6 +314,63 @@ def test_typescript_parameters_exact() -> None:
         "Base.run": [[("job", "positional", False, "Job"), ("report", "positional", False, "(_0:number)=>void")]],
         "Api.call": [[("path", "positional", False, "string"), ("args", "variadic", True, "unknown[]")]],
     }
+
+
+DECLARATIONS_DTS = (
+    "export class Command {\n"
+    "  name(): string;\n"
+    "  // the setter\n"
+    "  name(str: string): this;\n"
+    "  alias(a: string): this;\n"
+    "}\n"
+    "export interface Help {\n  wrap(s: string): string;\n  wrap(s: string, width: number): string;\n}\n"
+    "export function create(): Command;\n"
+    "export function create(name: string): Command;\n"
+    "export declare function one(a: string): void;\n"
+)
+
+
+def test_typescript_declaration_file_overload_sets() -> None:
+    """A .d.ts `export class`'s bodiless methods are symbols, and a set of
+    signatures without an implementation is one symbol (its last), every
+    signature callable; in a .ts class the signatures fold into the body."""
+    assert _parameter_sets(DECLARATIONS_DTS, "typings/index.d.ts") == {
+        "Command.name": [[], [("str", "positional", False, "string")]],
+        "Command.alias": [[("a", "positional", False, "string")]],
+        "Help.wrap": [[("s", "positional", False, "string")], [("s", "positional", False, "string"), ("width", "positional", False, "number")]],
+        "create": [[], [("name", "positional", False, "string")]],
+        "one": [[("a", "positional", False, "string")]],
+    }  # fmt: skip
+    symbols = extract("typings/index.d.ts", DECLARATIONS_DTS.encode(), "typescript").symbols
+    assert sorted((s.id, s.start_line) for s in symbols if s.kind in ("function", "method")) == [
+        ("typings/index.d.ts:function:create", 12),
+        ("typings/index.d.ts:function:one", 13),
+        ("typings/index.d.ts:method:Command.alias", 5),
+        ("typings/index.d.ts:method:Command.name", 4),
+        ("typings/index.d.ts:method:Help.wrap", 9),
+    ]
+    in_class = "class C {\n  m(a: string): void;\n  m(a: number): void;\n  m(a: any): void {}\n}\n"
+    assert _parameter_sets(in_class) == {"C.m": [[("a", "positional", False, "string")], [("a", "positional", False, "number")]]}
+
+
+def test_typescript_declaration_file_yields_to_the_implementation(tmp_path: Path) -> None:
+    """A JavaScript package with hand-written typings (commander): the
+    typings' `export class Help` declares `visibleOptions` again, but a
+    name-only guess of a call still finds the one implementation."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "lib/help.js": "class Help {\n  visibleOptions(cmd) {\n    return [];\n  }\n}\nexports.Help = Help;\n",
+        "lib/command.js": "function run(helper, cmd) {\n  return helper.visibleOptions(cmd);\n}\nexports.run = run;\n",
+    })  # fmt: skip
+    commit(repo, "base")
+    index(repo)
+    # the typings come later: the incremental run answers as a cold one
+    write(repo, {"typings/index.d.ts": "export class Help {\n  visibleOptions(cmd: object): string[];\n}\n"})
+    index(repo)
+    edges = edge_targets_by_line(exported(repo))
+    assert edges[("lib/command.js:function:run", "visibleOptions", "calls", 2)] == (
+        "lib/help.js:method:Help.visibleOptions", "unique")
+    assert_as_cold(repo, tmp_path)
 
 
 def test_typescript_signature_texts_keep_every_parameter() -> None:

@@ -197,6 +197,23 @@ def test_a_function_that_gains_overloads_is_compared_with_its_implementation(
     }
 
 
+def test_overload_stubs_reworded_are_one_docs_only_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """click 8.1.8 reformatted the `@t.overload` stubs of `Context.invoke`:
+    the text report named it twice in "docs only"."""
+    before = {"lib.py": OVERLOADED.replace("class Attr:\n", "class Attr:\n    def other(self):\n        return 1\n\n")}
+    after = {"lib.py": before["lib.py"].replace("obj: None, owner: None", "obj:None,owner:None").replace(
+        "obj: object, owner: type", "obj:object,owner:type")}  # fmt: skip
+    repo = init_repo(tmp_path / "repo")
+    write(repo, before)
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, after)
+    commit(repo, "change")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "text", "--no-related"])
+    text = capsys.readouterr().out
+    assert [line for line in text.splitlines() if "docs only" in line] == ["  docs only (1): Attr.get"]
+
+
 def test_a_decorator_that_may_change_the_signature_is_not_checked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -316,6 +333,71 @@ def test_typescript_reformatted_callback_is_no_signature_change(
     _, data = _report(tmp_path, capsys, TS_CALLBACKS, after)
     assert [c for c in data["changed"] if c["signature_changed"]] == []  # type: ignore[attr-defined]
     assert _sites(data) == []
+
+
+TS_TYPINGS = {
+    # a JavaScript package's hand-written typings (commander 11.1.0 -> 12.1.0):
+    # an `export class` of a .d.ts declares its methods without bodies
+    "typings/index.d.ts": (
+        "export class Command {\n"
+        "  addHelpCommand(enableOrNameAndArgs?: string | boolean, description?: string): this;\n"  # 2
+        "  name(str: string): this;\n"
+        "  name(): string;\n"  # 4
+        "  fullDescription(): string;\n"  # 5
+        "}\n"
+        "export function createCommand(name?: string): Command;\n"  # 7
+    ),
+    "src/app.ts": (
+        "import { Command, createCommand } from '../typings';\n\n"
+        "export function run(cmd: Command): void {\n"
+        "  cmd.addHelpCommand(true, 'help');\n"  # 4
+        "  cmd.addHelpCommand(false, 'help', 'x');\n"  # 5
+        "  cmd.name();\n"  # 6
+        "  createCommand('a');\n"  # 7
+        "}\n"
+    ),
+}
+
+
+def test_typescript_declaration_file_methods_and_overload_sets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The methods of a .d.ts `export class` are compared: a method that
+    becomes an overload set is one symbol whose every signature is callable
+    (not its first signature against the old one), reordered overloads are
+    no change, and a removed method is said."""
+    after = {
+        "typings/index.d.ts": TS_TYPINGS["typings/index.d.ts"]
+        .replace(
+            "  addHelpCommand(enableOrNameAndArgs?: string | boolean, description?: string): this;\n",
+            "  addHelpCommand(nameAndArgs: string, description?: string): this;\n  addHelpCommand(enable?: boolean): this;\n",
+        )
+        .replace("  name(str: string): this;\n  name(): string;\n", "  name(): string;\n  name(str: string): this;\n")
+        .replace("  fullDescription(): string;\n", "")
+        .replace("createCommand(name?: string)", "createCommand(name?: string, opts?: object)")
+    }
+    _, data = _report(tmp_path, capsys, TS_TYPINGS, after)
+    changed = {
+        (c["symbol"] or c["old"])["qualified_name"]: (c["category"], c["signature_verdict"], c["new_signature"])  # type: ignore[index]
+        for c in data["changed"]  # type: ignore[attr-defined]
+        if (c["symbol"] or c["old"])["kind"] in ("function", "method")  # type: ignore[index]
+    }
+    assert changed == {
+        # `string | boolean` fits neither new signature
+        "Command.addHelpCommand": (
+            "modified", "breaking",
+            "addHelpCommand(nameAndArgs: string, description?: string): this; addHelpCommand(enable?: boolean): this;",
+        ),
+        "Command.name": ("modified", None, None),
+        "Command.fullDescription": ("removed", None, None),
+        "createCommand": ("modified", "compatible", "function createCommand(name?: string, opts?: object): Command;"),
+    }  # fmt: skip
+    assert _sites(data) == [
+        ("src/app.ts", 4, None, "the function is overloaded"),  # 2 arguments fit `(nameAndArgs, description?)`
+        # a call that was already wrong is not the change's breakage
+        ("src/app.ts", 5, None, "did not fit the old signature either (3 argument(s) for at most 2)"),
+        ("src/app.ts", 7, "fine", None),
+    ]
 
 
 def test_javascript_calls_are_never_said_to_break(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

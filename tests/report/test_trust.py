@@ -241,3 +241,68 @@ def test_a_renamed_file_takes_its_symbols_with_it(tmp_path: Path, capsys: pytest
         ("locales/ua.ts", "locales/uk.ts", "error"),
         ("locales/ua.ts", "locales/uk.ts", "getSizing"),
     ]
+
+
+def test_equal_small_bodies_are_no_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """click 8.1.7 -> 8.1.8 deleted examples/ (many `def cli(): pass`) and a
+    test gained a local `def cli(): pass`: that is no move ("cli was renamed
+    to test_flag_default_map.cli; its references follow it"), neither into a
+    function nor, among several equal bodies, into a file that was there."""
+    stub = "import click\n\n\n@click.group()\ndef cli():\n    pass\n"
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "examples/aliases.py": stub,
+        "examples/colors.py": stub,
+        "examples/solo.py": "def helper():\n    return 1\n",
+        "tests/test_defaults.py": "def test_basic():\n    assert True\n",
+        "src/cli.py": "def main():\n    return 0\n",
+    })  # fmt: skip
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    git(repo, "rm", "-q", "examples/aliases.py", "examples/colors.py", "examples/solo.py")
+    write(repo, {
+        "tests/test_defaults.py": (
+            "import click\n\n\ndef test_basic():\n    assert True\n\n\n"
+            "def test_flag_default_map():\n    @click.group()\n    def cli():\n        pass\n\n"
+            "    def helper():\n        return 1\n\n    assert cli\n"
+        ),
+        "src/cli.py": "def main():\n    return 0\n\n\n@click.group()\ndef cli():\n    pass\n",
+    })  # fmt: skip
+    commit(repo, "drop examples")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    assert [c for c in data["changed"] if c["category"] == "renamed"] == []
+    assert not [r for r in data["risk"]["reasons"] if "renamed" in r or "moved" in r]
+    removed = sorted(c["old"]["id"] for c in data["changed"] if c["category"] == "removed" and c["old"]["kind"] == "function")
+    assert removed == ["examples/aliases.py:function:cli", "examples/colors.py:function:cli", "examples/solo.py:function:helper"]
+
+
+def test_a_package_moved_under_src_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """requests 2.31 -> 2.32 moved `requests/` under `src/`: every symbol
+    was paired as a move (not 600 x 600 bodies compared, nor skipped as too
+    many: 570 "removed"), and the risk says it once, not once a symbol."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "def f():\n    return 1\n\n\ndef g():\n    return f()\n",
+        "pkg/b.py": "from pkg.a import g\n\n\ndef h():\n    return g()\n",
+        "tests/test_b.py": "from pkg.b import h\n\n\ndef test_h():\n    assert h() == 1\n",
+    })  # fmt: skip
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    for name in ("__init__.py", "a.py", "b.py"):
+        (repo / "src/pkg").mkdir(parents=True, exist_ok=True)
+        git(repo, "mv", f"pkg/{name}", f"src/pkg/{name}")
+    commit(repo, "src layout")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    moves = sorted((c["old"]["file"], c["symbol"]["id"]) for c in data["changed"] if c["category"] == "renamed")
+    assert moves == [
+        ("pkg/a.py", "src/pkg/a.py:function:f"),
+        ("pkg/a.py", "src/pkg/a.py:function:g"),
+        ("pkg/b.py", "src/pkg/b.py:function:h"),
+    ]
+    assert [c["old"]["id"] for c in data["changed"] if c["category"] == "removed" and c["old"]["kind"] != "module"] == []
+    assert [r for r in data["risk"]["reasons"] if "moved" in r] == [
+        "3 symbols were moved from pkg/ to src/pkg/ (2 files): f, g, h; their 5 reference(s) follow them"
+    ]

@@ -1497,7 +1497,21 @@ class Resolver:
                 and not (_scope(symbol).nested_are_local and self._in_callable(symbol))
             ):
                 candidates.append(i)
+        # a .d.ts declares what code elsewhere implements (a JavaScript
+        # package's typings): no call runs it while an implementation exists
+        # (not an interface's member: that is one more declaration)
+        if any(cast(Symbol, by_id[i]).file.endswith(".d.ts") for i in candidates):
+            implemented = [i for i in candidates if self._implements(cast(Symbol, by_id[i]))]
+            if implemented:
+                candidates = implemented
         return tuple(candidates), self._pick(candidates, "unique")
+
+    def _implements(self, symbol: Symbol) -> bool:
+        """Whether a symbol outside a .d.ts is code, not an interface's member."""
+        if symbol.file.endswith(".d.ts"):
+            return False
+        parent = self.t.by_id.get(symbol.parent_id) if symbol.parent_id else None
+        return parent is None or parent.kind != "interface"
 
     def _in_callable(self, symbol: Symbol) -> bool:
         """Whether the symbol is defined inside a function or method (a

@@ -229,7 +229,7 @@ _TEST_FILES = r"(^|/)[^/]*\.(spec|test)\.[jt]sx?$"
 # implementation declares none; group 2: the signature's own.
 _RETURNS = (
     r"(?:^[^;]*\)\s*:\s*([^();]+?)\s*;(?:[^;]*\)\s*:\s*\1\s*;)*[^;]*\)"
-    r"|\)\s*:\s*([^()]+?)\s*(?:=>)?)\s*$"
+    r"|\)\s*:\s*([^()]+?)\s*(?:=>)?)\s*;?\s*$"
 )
 
 

@@ -186,7 +186,11 @@ def read_signature(signature: str, grammar: ts.Language) -> Signature | None:
     constructor, arrow function, or an overload set and its implementation
     as parse/extract.py keeps them), or None when the text is no function's
     head the grammar reads."""
-    text = signature.strip().removesuffix(";").rstrip()
+    text = signature.strip()
+    # a set of signatures without an implementation ends with its `;`
+    # (parse/extract.py `_signature`): every one of them is callable
+    bodiless = text.endswith(";")
+    text = text.removesuffix(";").rstrip()
     if not text:
         return None
     trees: list[ts.Tree] = []
@@ -201,18 +205,22 @@ def read_signature(signature: str, grammar: ts.Language) -> Signature | None:
                 continue
             found = _outermost_functions(trees[i].root_node)
             if found and (not tolerant or all(_parameters_whole(f) for f in found)):
-                return _signature_set(found)
+                return _signature_set(found, bodiless)
     return None
 
 
-def _signature_set(found: list[ts.Node]) -> Signature:
+def _signature_set(found: list[ts.Node], bodiless: bool = False) -> Signature:
     """The implementation (the last function) with what callers see of it:
-    the overloads before it, or the type a `const f: T = (...) =>` declares."""
+    the overloads before it, or the type a `const f: T = (...) =>` declares.
+    A set of ``bodiless`` signatures has no implementation: the last is one
+    of the signatures callers see."""
     *overloads, implementation = found
     read = read_function(implementation)
     declared = _declared_type(implementation)
     if declared:
         return Signature(read.parameters, read.return_type, declared)
+    if bodiless and overloads:
+        return Signature(read.parameters, read.return_type, (*(read_function(f) for f in overloads), read))
     return Signature(read.parameters, read.return_type, tuple(read_function(f) for f in overloads))
 
 

@@ -199,7 +199,12 @@ def _signature(
         end = newline if newline >= 0 else end
     raw = merkle.own_source(source, node.start_byte, end, (), comments, comment_starts)
     text = _WS.sub(" ", raw.decode("utf-8", "replace")).strip().rstrip(":{=").strip()[:MAX_SIGNATURE]
-    for overload in _overloads(d, spec):  # nearest first
+    overloads = _overloads(d, spec)
+    if overloads and node.type in _OVERLOAD_SIGNATURES and not text.endswith(";"):
+        # a set of signatures alone (a .d.ts): the closing `;` tells every one
+        # is callable (languages/esparams.py `read_signature`)
+        text += ";"
+    for overload in overloads:  # nearest first
         written = merkle.own_source(source, overload.start_byte, overload.end_byte, (), comments, comment_starts)
         head = _WS.sub(" ", written.decode("utf-8", "replace")).strip().rstrip(";")
         if len(head) + len(text) + 2 > MAX_SIGNATURE:
@@ -209,30 +214,54 @@ def _signature(
 
 
 # TypeScript overload signatures: written right before the implementation,
-# they are what callers see (the implementation's own is not callable).
+# they are what callers see (the implementation's own is not callable). A set
+# of signatures with no implementation (a .d.ts, an interface, `declare`) is
+# one symbol too: its last signature, every one callable.
 _OVERLOAD_SIGNATURES = frozenset({"function_signature", "method_signature"})
 _IMPLEMENTATIONS = frozenset({"function_declaration", "method_definition"})
+_OVERLOADED = _OVERLOAD_SIGNATURES | _IMPLEMENTATIONS
 
 
 def _overloads(d: _Def, spec: Syntax) -> list[ts.Node]:
     """The overload signatures of the same name right before a TypeScript
-    function or method (comments and decorators between them aside), nearest
+    function or method, or before the last signature of a set without an
+    implementation (comments and decorators between them aside), nearest
     first: the signature set the symbol's signature text starts with."""
-    if d.node.type not in _IMPLEMENTATIONS:
+    if d.node.type not in _OVERLOADED:
         return []
     found: list[ts.Node] = []
     sibling = (d.outer if d.outer is not None else _widen(d.node, spec)).prev_named_sibling
     while sibling is not None:
-        node = sibling
+        node = _declared(sibling)
         sibling = sibling.prev_named_sibling
         if node.type in ("comment", "decorator"):
             continue
-        if node.type == "export_statement":
-            node = node.child_by_field_name("declaration") or node
         if node.type not in _OVERLOAD_SIGNATURES or _text(node.child_by_field_name("name")) != d.name:
             break
         found.append(node)
     return found
+
+
+def _overloaded_later(node: ts.Node, name: str, spec: Syntax) -> bool:
+    """Whether a TypeScript signature is followed by another declaration of
+    its name that folds it (``_overloads``): then it is no symbol of its own."""
+    sibling = _widen(node, spec).next_named_sibling
+    while sibling is not None and sibling.type in ("comment", "decorator"):
+        sibling = sibling.next_named_sibling
+    if sibling is None:
+        return False
+    following = _declared(sibling)
+    return following.type in _OVERLOADED and _text(following.child_by_field_name("name")) == name
+
+
+def _declared(node: ts.Node) -> ts.Node:
+    """What an ``export`` / ``declare`` statement declares (the node itself otherwise)."""
+    while node.type in ("export_statement", "ambient_declaration"):
+        inner = node.child_by_field_name("declaration") or (node.named_children[0] if node.named_children else None)
+        if inner is None or inner.type == "comment":
+            return node
+        node = inner
+    return node
 
 
 # JavaScript/TypeScript function values a definition binds (`const f =
@@ -476,6 +505,8 @@ def _collect(
                 if not name or ident in seen_defs:
                     continue
                 seen_defs.add(ident)
+                if node.type in _OVERLOAD_SIGNATURES and _overloaded_later(node, name, spec):
+                    continue
                 outer = _widen(node, spec)
                 defs.append(
                     _Def(sort, name, node, outer.start_byte, outer.end_byte, outer.start_point[0], owner_type, outer=outer)

@@ -118,6 +118,31 @@ def _names(items: list[str]) -> str:
     return shown + (f" and {len(items) - MAX_NAMED} more" if len(items) > MAX_NAMED else "")
 
 
+def _moves(renamed: list[ChangedSymbol]) -> list[str]:
+    """One sentence per moved symbol, or per directory whose files moved
+    together (requests 2.32 moved `requests/` under `src/`: one sentence,
+    not 300)."""
+    moved = [c for c in renamed if c.change.old is not None and c.change.old.qualified_name == c.symbol.qualified_name]
+    groups: dict[tuple[str, str], list[ChangedSymbol]] = {}
+    for c in moved:
+        assert c.change.old is not None
+        old, new = Path(c.change.old.file), Path(c.symbol.file)
+        # a file moved under its own name groups by directory, else by file
+        key = (old.parent.as_posix(), new.parent.as_posix()) if old.name == new.name else (old.as_posix(), new.as_posix())
+        groups.setdefault(key, []).append(c)
+    out = []
+    for (was, now), items in groups.items():
+        refs = sum(c.in_degree for c in items)
+        if len(items) == 1:
+            out.append(f"{named(items[0].symbol.qualified_name)} was moved to {named(items[0].symbol.file)}; its {refs} reference(s) follow it")
+            continue
+        files = len({c.symbol.file for c in items})
+        where = f"from {named(was)} to {named(now)}" if files == 1 else f"from {named(was + '/')} to {named(now + '/')} ({files} files)"
+        names = _names([c.symbol.qualified_name for c in items])
+        out.append(f"{len(items)} symbols were moved {where}: {names}; their {refs} reference(s) follow them")
+    return out
+
+
 def _risk(
     report_changed: list[ChangedSymbol], broken: list[BrokenRef], cs: ChangeSet, coverage: CoverageUse | None = None
 ) -> Risk:
@@ -157,8 +182,9 @@ def _risk(
                 )
         elif c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken):
             old_name = c.change.old.qualified_name if c.change.old else s.qualified_name
-            what = f"moved to {named(s.file)}" if old_name == s.qualified_name else f"renamed to {named(s.qualified_name)}"
-            low.append(f"{named(old_name)} was {what}; its {c.in_degree} reference(s) follow it")
+            if old_name != s.qualified_name:
+                low.append(f"{named(old_name)} was renamed to {named(s.qualified_name)}; its {c.in_degree} reference(s) follow it")
+    low += _moves([c for c in report_changed if c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken)])
     # central = called from much production code; tests and test helpers do not count
     # (a move or rename whose references follow it changes no behaviour)
     central = sorted(

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cartog_ci import git, languages
-from cartog_ci.domain import TYPE_KINDS, FileExtraction, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, FileExtraction, Symbol
 from cartog_ci.domain.results import ChangeSet, Comparison, SymbolChange
 from cartog_ci.errors import ParseTimeout
 from cartog_ci.index.files import (
@@ -36,7 +36,7 @@ from cartog_ci.report import sides
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
 
-MAX_RENAME_PAIRS = 40_000
+MAX_RENAME_PAIRS = 40_000  # bodies compared pairing moves and renames (same name, or same parent)
 # A stored symbol's fields that an extraction gives it too (not the graph's
 # in_degree, nor a code hash, which the index never stores).
 _EXTRACTED = attrgetter(*(f.name for f in fields(Symbol) if f.name not in ("in_degree", "code_hash")))
@@ -190,7 +190,7 @@ def classify(cs: ChangeSet) -> list[SymbolChange]:
     new = {s.id: s for f in cs.head_files.values() for s in f.symbols}
     diff = diff_symbols(old, new)
     types = _named_types([*old.values(), *new.values()])
-    renamed = _pair_renames(diff.removed, diff.added, cs.base_sources, cs.head_sources)
+    renamed = _pair_renames(diff.removed, diff.added, cs.base_sources, cs.head_sources, old, new)
     # a type renamed by the change renames it in every signature too: that
     # alone is no signature change (Go traceFrame -> TraceFrame)
     type_renames = {
@@ -260,15 +260,40 @@ def _pair_renames(
     added: list[Symbol],
     base_sources: dict[str, bytes],
     head_sources: dict[str, bytes],
+    base_symbols: dict[str, Symbol] | None = None,
+    head_symbols: dict[str, Symbol] | None = None,
 ) -> list[SymbolChange]:
     """A removed and an added symbol of the same kind whose bodies are equal
     once the old name is replaced by the new one: a move (same name, other
     file or parent), paired first, or a rename (new name, same parent: a
-    method of another class with another name is never "renamed" to it)."""
-    if not removed or not added or len(removed) * len(added) > MAX_RENAME_PAIRS:
+    method of another class with another name is never "renamed" to it).
+    Never a definition that became local to a function (or stopped being
+    one): nothing outside a function can reach it, so no reference follows
+    it. Several removed definitions of one name with the same body (click
+    8.1.8 deleted examples/ and its many `def cli(): pass`) make a move
+    unprovable: one is paired only into a file the change added (a file
+    moved: locales/ua.ts became uk.ts) or a file of its own file's name."""
+    if not removed or not added:
+        return []
+    # a move keeps the name, a rename the parent: only those are compared
+    # (a package moved under src/ pairs 600 symbols with 600, not 360,000 pairs)
+    by_name: dict[tuple[str, str], list[Symbol]] = {}
+    by_parent: dict[tuple[str, str], list[Symbol]] = {}
+    for s in added:
+        by_name.setdefault((s.kind, s.name), []).append(s)
+        by_parent.setdefault((s.kind, _parent(s)), []).append(s)
+    pairs = sum(len(by_name.get((s.kind, s.name), ())) + len(by_parent.get((s.kind, _parent(s)), ())) for s in removed)
+    if pairs > MAX_RENAME_PAIRS:
         return []
     new_bodies = {s.id: _body(s, head_sources) for s in added if s.kind != "module"}
     old_bodies = {s.id: _body(s, base_sources) for s in removed if s.kind != "module"}
+    twins: dict[tuple[str, str, str], int] = {}  # (kind, name, body) -> removed symbols so
+    for s in removed:
+        if old_bodies.get(s.id) is not None:
+            key = (s.kind, s.name, old_bodies[s.id] or "")
+            twins[key] = twins.get(key, 0) + 1
+    base_local = {s.id: _is_local(s, base_symbols or {}) for s in removed}
+    head_local = {s.id: _is_local(s, head_symbols or {}) for s in added}
     out: list[SymbolChange] = []
     taken: set[str] = set()
     paired: set[str] = set()
@@ -279,12 +304,21 @@ def _pair_renames(
             if body is None or old.id in paired:
                 continue
             matches = []
-            for new in added:
+            for new in by_name.get((old.kind, old.name), ()) if same_name else by_parent.get((old.kind, _parent(old)), ()):
                 if new.id in taken or new.kind != old.kind or new_bodies.get(new.id) is None:
                     continue
                 if moved_files.get(old.file, new.file) != new.file:
                     continue
                 if (old.name == new.name) != same_name or not same_name and _parent(old) != _parent(new):
+                    continue
+                if base_local[old.id] != head_local[new.id]:
+                    continue
+                if (
+                    same_name
+                    and twins[(old.kind, old.name, body)] > 1
+                    and new.file in base_sources  # a file the change did not add
+                    and Path(new.file).name != Path(old.file).name
+                ):
                     continue
                 candidate = body if same_name else _rename_in(body, old.name, new.name)
                 if candidate == new_bodies[new.id]:
@@ -302,6 +336,17 @@ def _pair_renames(
             verdict = _verdict(_rename_in(old.signature, old.name, new.name), new)
             out.append(SymbolChange("renamed", new, old, bool(verdict), old.id if moved else None, verdict))
     return out
+
+
+def _is_local(symbol: Symbol, symbols: dict[str, Symbol]) -> bool:
+    """Whether a symbol is defined inside a function or method (also as a
+    method of a class defined there)."""
+    parent = symbols.get(symbol.parent_id) if symbol.parent_id else None
+    while parent is not None:
+        if parent.kind in CALLABLE_KINDS:
+            return True
+        parent = symbols.get(parent.parent_id) if parent.parent_id else None
+    return False
 
 
 def _similarity(a: str, b: str) -> float:

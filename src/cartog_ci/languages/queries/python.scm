@@ -127,6 +127,16 @@
 (with_statement
   (with_clause
     (with_item value: (as_pattern alias: (as_pattern_target (identifier) @local.definition))))) @local.scope
+; Names unpacked from one value (`extra, fmt_setter = _determine_setters()`)
+; are their block's own: a call of one calls whatever was unpacked, never a
+; definition of that name (attrs 24.2: `fmt_setter(...)` is no call of the
+; nested `def fmt_setter` that 23.2 had). A plain `f = helpers.run` is not
+; one: it aliases (parse/extract.py `_aliased`).
+(block
+  (expression_statement
+    (assignment
+      left: [(pattern_list (identifier) @local.definition)
+             (tuple_pattern (identifier) @local.definition)]))) @local.scope
 
 ; Functions named as values, not called there: passed as an argument or a
 ; keyword argument (`errback=self._on_retry`), assigned (`handler = f`),

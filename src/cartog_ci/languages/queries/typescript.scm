@@ -22,9 +22,11 @@
 
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
-; `declare function f(): T;` (overload signatures without `declare` are not
-; symbols: the implementation that follows them is).
-(ambient_declaration (function_signature name: (identifier) @name) @definition.function)
+; `declare function f(): T;`, and `export function f(): T;` in a .d.ts. An
+; overload signature followed by another of its name or by the implementation
+; is no symbol of its own: the last of the set is, and folds the ones before
+; it (parse/extract.py `_overloads`).
+(function_signature name: (identifier) @name) @definition.function
 
 ; `const f = () => {}` / `let f = function () {}` at any level. The whole
 ; declaration is the definition so `export const f` widens to `export`.
@@ -48,11 +50,10 @@
   (public_field_definition
     name: [(property_identifier) (private_property_identifier)] @name
     value: [(arrow_function) (function_expression)]) @definition.function)
-; Methods of `declare class` (.d.ts) have no body.
-(ambient_declaration
-  (class_declaration
-    body: (class_body
-      (method_signature name: (property_identifier) @name) @definition.function)))
+; Methods without a body: of `declare class`, of a .d.ts `export class`, and
+; a .ts class's overload signatures (folded into the implementation, as above).
+(class_body
+  (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.function)
 (interface_body
   (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.function)
 
