@@ -42,6 +42,10 @@ def _answers(store: Store) -> dict[str, object]:
         "count": store.symbol_count(),
         "modules": store.modules(),
         "files": store.file_hashes(),
+        # the report's head side and its definition counts (report/diff.py, report/build.py)
+        "file_states": store.file_states_of(sorted({s.file for s in symbols}) + ["not/stored.py"]),
+        "symbols_in_file": {s.file: store.symbols_in_file(s.file) for s in symbols},
+        "definitions": {s.name: store.definitions_named(s.name) for s in symbols},
         "detached": store.detached_method_candidates(),
         "by": {
             (column, value): store.symbols_by(column, value)

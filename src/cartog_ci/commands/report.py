@@ -194,16 +194,19 @@ def compute_report(
         for notice in store.notices[said:]:  # said by the run's write (a graph kept off the branch's latest)
             sys.stderr.write(f"cartog-ci: {notice}\n")
         limits = Limits(ws.config.max_file_bytes, ws.config.parse_timeout_ms)
+        # the graph is up to date now: the change's head side, the compiler
+        # tier and the report read the same symbols and call sites, each
+        # read once (report/reads.py)
+        reads = remembering(store)
         with say.step("reading both sides of the change"):
-            change = compute_change(ws.root, comparison, limits=limits, select=Selector(ws.root, ws.config).keep_some)
+            change = compute_change(
+                ws.root, comparison, limits=limits, select=Selector(ws.root, ws.config).keep_some, store=reads
+            )
         if sides.refuse_other_tree(ws.root, change, pushed=pushed):
             sys.stderr.write("cartog-ci: the pushed commits are not checked out here: no report\n")
             return None
         chosen = depth if depth is not None else ws.config.depth
         label = "finding callers, tests and related code" if related else "finding callers and tests"
-        # the graph is up to date now: the compiler tier and the report read
-        # the same call sites and symbols, each read once (report/reads.py)
-        reads = remembering(store)
         compiler = _compiler_tier(ws, reads)
         with say.step(label):
             return build_report(

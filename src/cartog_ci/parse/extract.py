@@ -12,7 +12,7 @@ from __future__ import annotations
 import heapq
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import starmap
@@ -1077,3 +1077,54 @@ def _module_docstring(spec: Syntax, root: ts.Node) -> str:
         if inner is not None and inner.type == "string":
             return _clean_doc(_text(inner))
     return ""
+
+
+def code_hashes(
+    source: bytes, spec: Syntax, symbols: Sequence[Symbol], wanted: Collection[str], *, timeout_ms: int | None = None
+) -> dict[str, str] | None:
+    """The ``code_hash`` of each symbol of ``wanted`` (IDs) among ``symbols``,
+    a file's symbols as ``extract`` gives them (or as the index stores them,
+    without code hashes), read from a parse without the tags query: the
+    comments' pattern alone and the symbols' own ranges (the report's head
+    side, whose symbols the index holds: docs/report.md). None when a
+    symbol's definition is not where its range says (the caller extracts
+    the file instead); ParseTimeout as ``extract``. Module symbols have no
+    code hash."""
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError:  # as extract_rows reads such bytes
+        source = source.decode("utf-8", "replace").encode("utf-8")
+    root = budget.parse(spec.grammar, source, timeout_ms).root_node
+    query = spec.comment_query
+    found = ts.QueryCursor(query).captures(root).get("comment", []) if query is not None else []
+    comments = sorted((n.start_byte, n.end_byte) for n in found)
+    comment_starts = [c[0] for c in comments]
+    children: dict[str | None, list[tuple[int, int]]] = {}
+    for s in symbols:
+        children.setdefault(s.parent_id, []).append((s.start_byte, s.end_byte))
+    out: dict[str, str] = {}
+    for s in symbols:
+        if s.id not in wanted or s.kind == "module":
+            continue
+        node = _definition_at(root, s, spec)
+        if node is None:
+            return None
+        d = _Def(s.kind, s.name, node, s.start_byte, s.end_byte, s.start_line - 1)
+        child_ranges = children.get(s.id, [])
+        own = merkle.own_source(source, d.start, d.end, child_ranges, comments, comment_starts)
+        out[s.id] = _code_hash(d, spec, source, s.signature, own, child_ranges, comments, comment_starts)
+    return out
+
+
+def _definition_at(root: ts.Node, symbol: Symbol, spec: Syntax) -> ts.Node | None:
+    """The definition node of a symbol, whose range is widened to its
+    wrappers: what ``_code_hash`` reads of it is the docstring in its body
+    (``Syntax.docstring_in_body``); other languages read none of it."""
+    node = root.descendant_for_byte_range(symbol.start_byte, symbol.end_byte)
+    if node is None or not spec.docstring_in_body:
+        return node
+    while node is not None and node.type in spec.wrappers:
+        node = node.child_by_field_name("definition")
+    if node is None or _widen(node, spec).byte_range != (symbol.start_byte, symbol.end_byte):
+        return None
+    return node

@@ -146,9 +146,8 @@ class Syntax:
         for the comments cost ~5 % of extraction). A grammar without those
         comment types gets the tags query alone (no comment is then found)."""
         tags, _ = self._split_query
-        patterns = " ".join(f"({t}) @comment" for t in self.comment_types)
-        if patterns:
-            pattern = f"[{patterns}]" if len(self.comment_types) > 1 else patterns
+        pattern = self._comment_pattern
+        if pattern:
             try:
                 query = ts.Query(self.grammar, f"{tags}\n{pattern}\n")
             except (ts.QueryError, ValueError):
@@ -157,6 +156,25 @@ class Syntax:
                 return query, query.pattern_count - 1
         query = ts.Query(self.grammar, tags)
         return query, query.pattern_count
+
+    @property
+    def _comment_pattern(self) -> str:
+        """The pattern that captures comments ("" for a grammar with none)."""
+        patterns = " ".join(f"({t}) @comment" for t in self.comment_types)
+        return f"[{patterns}]" if len(self.comment_types) > 1 else patterns
+
+    @cached_property
+    def comment_query(self) -> ts.Query | None:
+        """The comments' pattern of ``query`` alone (None: the grammar has no
+        such node): the comments a report reads without the tags query
+        (``extract.code_hashes``)."""
+        pattern = self._comment_pattern
+        if not pattern:
+            return None
+        try:
+            return ts.Query(self.grammar, f"{pattern}\n")
+        except (ts.QueryError, ValueError):
+            return None
 
     @cached_property
     def _split_query(self) -> tuple[str, str]:

@@ -390,7 +390,7 @@ def _changed_symbol(
         item.possible_callers = len(possible)
         outside = sum(1 for e in possible if not _in_test_file(e.file))
         # a site of a name that k project symbols define calls this one about once in k
-        definitions = {(s.file, s.qualified_name) for s in store.find_symbols(item.symbol.name) if s.kind != "module"}
+        definitions = {(file, name) for file, name, kind in store.definitions_named(item.symbol.name) if kind != "module"}
         item.possible_production_callers = outside
         item.likely_unseen_callers = outside / max(1, len(definitions))
     known = {n.symbol.id for n in nodes}

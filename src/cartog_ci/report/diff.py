@@ -1,37 +1,55 @@
 """The symbol diff of a change (docs/report.md, step 3).
 
-Only files changed between the two sides are parsed, each at both versions
-(the merge-base's blob and the head's), through the indexer's own pipeline
-(``index/files.py``); their symbols are classified with the Merkle hashes
-(``parse/merkle.py``), then removed/added pairs with the same body are
-recognised as renames or moves, and modified symbols are split into
-signature changes (callers may break) and body-only changes.
+Only files changed between the two sides are read: the merge-base's blob is
+parsed through the indexer's own pipeline (``index/files.py``); the head's
+symbols are the index's when it holds the head's bytes (it was brought up to
+date just before), else the head's blob is parsed too. The symbols are
+classified with the Merkle hashes (``parse/merkle.py``), then removed/added
+pairs with the same body are recognised as renames or moves, and modified
+symbols are split into signature changes (callers may break) and body-only
+changes.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
-from dataclasses import replace
+from dataclasses import fields, replace
+from operator import attrgetter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cartog_ci import git, languages
-from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, Symbol
+from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, FileExtraction, Symbol
 from cartog_ci.domain.results import ChangeSet, Comparison, SymbolChange
-from cartog_ci.index.files import Limits, ParseJob, ParseResult, Select, extract_all, revision_jobs, stored_name
+from cartog_ci.errors import ParseTimeout
+from cartog_ci.index.files import (
+    Limits, ParseJob, ParseResult, Select, decode_source, extract_all, extract_file, revision_jobs, stored_name,
+)  # fmt: skip
 from cartog_ci.languages import signature_verdict
+from cartog_ci.languages.base import Language
+from cartog_ci.parse.extract import code_hashes
 from cartog_ci.parse.merkle import diff_symbols
 from cartog_ci.report import sides
 
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.store.base import Store
+
 MAX_RENAME_PAIRS = 40_000  # bodies compared pairing moves and renames (same name, or same parent)
+# A stored symbol's fields that an extraction gives it too (not the graph's
+# in_degree, nor a code hash, which the index never stores).
+_EXTRACTED = attrgetter(*(f.name for f in fields(Symbol) if f.name not in ("in_degree", "code_hash")))
 # The edges of the merge-base side the report reads: its imports and bases.
 BASE_EDGES = frozenset({"imports", "inherits"})
 
 
 def compute_change(
-    repo: Path, comparison: Comparison, *, limits: Limits, select: Select = list
+    repo: Path, comparison: Comparison, *, limits: Limits, select: Select = list, store: Store | None = None
 ) -> ChangeSet:
-    """``select``: the changed files the index holds (index/selection.py)."""
+    """``select``: the changed files the index holds (index/selection.py);
+    ``store``: the index, up to date with the work tree, whose symbols of a
+    head file with the same bytes are taken instead of parsing it again."""
     head = comparison.head
     cs = ChangeSet(comparison.base_label, comparison.base_ref, comparison.merge_base, head, root=str(repo))
     cs.files = select(sides.changed_files(repo, comparison))
@@ -48,30 +66,97 @@ def compute_change(
     if revision is None:
         work_tree_links = {p for p in parsed if (repo / p).is_symlink()}
         links |= work_tree_links
-        jobs += [
+        head_jobs = [
             ParseJob(p)
             if p in work_tree_links
             else ParseJob(p, root=str(repo), limits=limits, texts=False, keep_source=True, edge_kinds=frozenset())
             for p in parsed
         ]
+        head_bytes = {p: sides.worktree_bytes(repo, p) for p in parsed if p not in work_tree_links}
     else:
         head_links = git.symlinks(repo, revision, parsed)
         links |= head_links
         head_jobs = _without(
             revision_jobs(repo, revision, parsed, limits=limits, keep_source=True, edge_kinds=frozenset()), head_links
         )
-        cs.not_checked_out = sides.not_checked_out(repo, {j.path: j.data for j in head_jobs if j.path not in head_links})
-        jobs += head_jobs
+        head_bytes = {j.path: j.data for j in head_jobs if j.path not in head_links}
+        cs.not_checked_out = sides.not_checked_out(repo, head_bytes)
     if head.kind == "staged":  # unstaged edits elsewhere are in the graph too
         cs.unstaged_elsewhere = sides.unstaged_elsewhere(repo, exclude=cs.not_checked_out)
-    results = extract_all(jobs)
-    for path, before, after in zip(parsed, results, results[len(parsed) :]):
-        _add_file(cs, path, before, after)
+    indexed = _indexed(store, head_bytes, limits) if store is not None else {}
+    results = extract_all([*jobs, *(j for j in head_jobs if j.path not in indexed)])
+    before = dict(zip(parsed, results))
+    parsed_after = iter(results[len(parsed) :])
+    after = {j.path: indexed[j.path] if j.path in indexed else next(parsed_after) for j in head_jobs}
+    for job in head_jobs:
+        if job.path in indexed:
+            after[job.path] = _with_code_hashes(indexed[job.path], before[job.path], job)
+    for path in parsed:
+        _add_file(cs, path, before[path], after[path])
         if path in links and not any(p == stored_name(path) for p, _ in cs.skipped):
             cs.skipped.append((stored_name(path), "symbolic link"))
     cs.changes = classify(cs)
     cs.files = [stored_name(f) for f in cs.files]  # printable in JSON and Markdown
     return cs
+
+
+def _indexed(store: Store, head_bytes: dict[str, bytes | None], limits: Limits) -> dict[str, ParseResult]:
+    """The head files whose bytes the index holds, as the index holds them:
+    its symbols, which are those a parse of these bytes gives (the extractor
+    that stored them is this one, docs/incremental.md), but for the code
+    hashes it never stores (``_with_code_hashes``). Only languages read by
+    the tags extractor (Markdown has its own) and files the index parsed."""
+    tagged = {p: data for p, data in head_bytes.items() if data is not None and _tagged(p)}
+    states = store.file_states_of(list(tagged)) if tagged else {}
+    out: dict[str, ParseResult] = {}
+    for path, data in tagged.items():
+        state = states.get(path)
+        if state is None or state.status != "indexed" or len(data) > limits.max_bytes:
+            continue
+        if hashlib.sha256(data).hexdigest() != state.sha256:
+            continue
+        source = decode_source(data)
+        if source is None:
+            continue
+        # as extracted: no in_degree (the graph's count, read where it is shown)
+        symbols = tuple(Symbol(*_EXTRACTED(s)) for s in store.symbols_in_file(path))
+        found = FileExtraction(path, state.language or "", symbols, (), state.merkle_hash, state.lines)
+        out[path] = ParseResult(state, found, source=source)
+    return out
+
+
+def _tagged(path: str) -> bool:
+    language = languages.for_path(path)
+    return language is not None and type(language).extract is Language.extract
+
+
+def _with_code_hashes(after: ParseResult, before: ParseResult, job: ParseJob) -> ParseResult:
+    """An indexed head file with the code hashes the diff compares: those of
+    its symbols whose content hash changed since the base (a change of
+    docstrings, comments or white space alone is ``docs``), read from a
+    parse without the tags query; the file is extracted whole when that
+    cannot say."""
+    assert after.extraction is not None
+    old = {s.id: s for s in before.extraction.symbols} if before.extraction is not None else {}
+    wanted = set()
+    for s in after.extraction.symbols:
+        was = old.get(s.id)
+        if was is not None and was.code_hash and was.content_hash != s.content_hash:
+            wanted.add(s.id)
+    if not wanted:
+        return after
+    language = languages.for_path(after.state.path)
+    assert language is not None
+    try:
+        found = code_hashes(
+            after.source, language.syntax, after.extraction.symbols, wanted, timeout_ms=job.limits.timeout_ms
+        )
+    except ParseTimeout:
+        found = None
+    if found is None:
+        return extract_file(job)
+    symbols = tuple(replace(s, code_hash=found[s.id]) if s.id in found else s for s in after.extraction.symbols)
+    return replace(after, extraction=replace(after.extraction, symbols=symbols))
 
 
 def _without(jobs: list[ParseJob], links: set[str]) -> list[ParseJob]:

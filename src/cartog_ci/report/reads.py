@@ -60,6 +60,9 @@ class Reads:
     def find_symbols(self, text: str) -> list[Symbol]:
         return list(self._once(("find_symbols", text), lambda: self._store.find_symbols(text)))
 
+    def definitions_named(self, text: str) -> list[tuple[str, str, str]]:
+        return list(self._once(("definitions_named", text), lambda: self._store.definitions_named(text)))
+
     def edges_from(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
         key = ("edges_from", tuple(ids), tuple(kinds))
         return list(self._once(key, lambda: self._store.edges_from(ids, kinds)))

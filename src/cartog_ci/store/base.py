@@ -50,6 +50,10 @@ class Store(Protocol):
 
     def file_states(self) -> dict[str, FileState]: ...
 
+    def file_states_of(self, paths: Sequence[str]) -> dict[str, FileState]:
+        """The stored states of these paths (those stored)."""
+        ...
+
     def file_hashes(self) -> dict[str, tuple[str, str]]:
         """Path -> (SHA-256, status) of every stored file, by path."""
         ...
@@ -212,6 +216,10 @@ class Store(Protocol):
 
     def find_symbols(self, text: str) -> list[Symbol]:
         """By full ID, else qualified name, else bare name; by file and position."""
+        ...
+
+    def definitions_named(self, text: str) -> list[tuple[str, str, str]]:
+        """(file, qualified name, kind) of each symbol ``find_symbols`` finds, in its order."""
         ...
 
     def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:

@@ -78,6 +78,19 @@ class GraphTables(Tables):
         )
         return {r[0]: FileState(*r) for r in rows}
 
+    def file_states_of(self, paths: Sequence[str]) -> dict[str, FileState]:
+        """The stored states of these paths (those stored)."""
+        out: dict[str, FileState] = {}
+        for chunk in chunks(list(dict.fromkeys(paths))):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                "SELECT path, language, sha256, size, lines, merkle_hash, status, reason "
+                f"FROM files WHERE path IN ({marks})",
+                chunk,
+            )
+            out.update((r[0], FileState(*r)) for r in rows)
+        return out
+
     def file_hashes(self) -> dict[str, tuple[str, str]]:
         """Path -> (SHA-256, status) of every stored file, by path: what an
         index run compares (``file_states`` builds a FileState a file)."""
@@ -191,6 +204,19 @@ class GraphTables(Tables):
             ).fetchall()
             if rows:
                 return [symbol_of(r) for r in rows]
+        return []
+
+    def definitions_named(self, text: str) -> list[tuple[str, str, str]]:
+        """(file, qualified name, kind) of each symbol ``find_symbols`` finds,
+        in its order, without reading the symbols whole (the report counts
+        the definitions of every changed symbol's name)."""
+        for column in ("id", "qualified_name", "name"):
+            rows = self.db.execute(
+                f"SELECT file, qualified_name, kind FROM symbols WHERE {column} = ? ORDER BY file, start_byte",
+                (text,),
+            ).fetchall()
+            if rows:
+                return [(str(f), str(q), str(k)) for f, q, k in rows]
         return []
 
     def method_signatures(self, language: str) -> list[str]:
