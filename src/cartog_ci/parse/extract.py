@@ -403,6 +403,7 @@ def _reference_parts(
 
 
 _NO_NODE: tuple[None] = (None,)
+_UNKNOWN = "\0"  # not yet asked (a receiver's answer may be None)
 _DEFINITION = "definition"
 _REFERENCE = "reference"
 
@@ -923,6 +924,7 @@ def extract_rows(
     # a value named once per scope is one edge, at its first place (the
     # matches of a container's items come before those inside its items)
     values: dict[tuple[int, str | None, str], int] = {}
+    receivers: dict[tuple[int, str], str | None] = {}  # (scope, receiver) -> _held_through's answer
     proper = [d.node.start_byte for d in defs]  # where each definition proper starts
     for kind, node, name_node, (qualifier, name), owner_type in raw_refs:
         if kind in _NOT_EDGES:
@@ -937,7 +939,12 @@ def extract_rows(
             # enclosing scope runs it when it defines the function, not the function
             owner = defs[owner].parent
         if held and qualifier is not None and (kind == _CALLS or kind == VALUE):
-            qualifier = _held_through(held, defs, types, owner, qualifier, spec.self_names) or qualifier
+            # what a receiver holds depends on its scope and its text alone: one
+            # answer per pair (zod's `z.string()`, `z.object()` … in one scope)
+            through = receivers.get((owner, qualifier), _UNKNOWN)
+            if through is _UNKNOWN:
+                through = receivers[(owner, qualifier)] = _held_through(held, defs, types, owner, qualifier, spec.self_names)
+            qualifier = through or qualifier
         elif held and kind == _CALLS:
             aliased = _aliased(held, defs, owner, name, spec.call_chains)
             if aliased is not None:  # `f = helpers.run` … `f()`: a call of helpers.run
