@@ -57,6 +57,13 @@ whole process tree (summed VmRSS, sampled) and the index size after the run
 ratio of every round (wall and CPU) with the 1-minute load at that round's
 start. CPU ratios are the steadier figure on a loaded machine.
 
+The floor (issue 32) follows for the cold and HEAD~10 -> HEAD scenarios:
+the CPU seconds of tree-sitter parsing alone of the files that scenario
+parses (every file a shipped language extracts; the files the 10 commits
+changed), then of parsing and running the tags queries, best of 3, with the
+parse alone as a ratio of the peer's median CPU: the physical limit of this
+design on this machine (benchmarks/profile_index.py ``floor_seconds``).
+
 After the last round each cartog-ci side's index is checked against a cold
 ``--force`` build of the same tree (``export --json`` equal): the
 incremental result equals a cold one after every kind of step measured.
@@ -285,6 +292,7 @@ class CorpusBench:
     samples: dict[str, dict[str, list[Sample]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     warmed: set[tuple[str, str]] = field(default_factory=set)  # (tool, report scenario) run once untimed
+    floor: dict[str, tuple[int, float, float]] = field(default_factory=dict)  # scenario -> (files, parse, + queries)
 
     def __post_init__(self) -> None:
         history = build_history(self.pair)
@@ -356,6 +364,29 @@ class CorpusBench:
         x, y = self.samples[scenario][a][r].run, self.samples[scenario][b][r].run
         return float(getattr(x, measure) / getattr(y, measure))
 
+    def floors(self) -> None:
+        """The parse-only floor of the cold and HEAD~10 -> HEAD scenarios:
+        tree-sitter parsing alone, then with the tags queries, of the files
+        each scenario parses (all of them at HEAD; the ones the 10 commits
+        changed), by the first cartog-ci side's code, best of 3
+        (benchmarks/profile_index.py ``floor_seconds``)."""
+        tool = next((t for t in self.tools if isinstance(t, CartogCi)), None)
+        if tool is None:
+            return
+        for scenario in ("cold", "HEAD~10 -> HEAD"):
+            if scenario not in self.scenarios:
+                continue
+            paths = None
+            if scenario != "cold":
+                changed = corpora.git(tool.clone, "diff", "--name-only", "-z", "main", "upgrade")
+                paths = [p for p in changed.split("\0") if p and (tool.clone / p).is_file()]
+            code = ("import json, sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+                    "from profile_index import floor_seconds; "
+                    "print(json.dumps(floor_seconds(Path(sys.argv[2]), json.loads(sys.argv[3]))))")  # fmt: skip
+            args = [PYTHON, "-c", code, str(REPO / "benchmarks"), str(tool.clone), json.dumps(paths)]
+            done = run_process(args, env=tool.env)
+            self.floor[scenario] = tuple(json.loads(done.stdout.strip().splitlines()[-1]))
+
     def check_cartog(self) -> None:
         """Each cartog-ci side's incremental index equals a cold --force build."""
         for tool in self.tools:
@@ -412,8 +443,13 @@ def render(bench: CorpusBench, rounds: int) -> str:
     loads = " ".join(s.load for s in bench.samples[bench.scenarios[0]][bench.tools[0].name])
     rheaders = ["scenario", "ratio", "wall", "(range)", "cpu", "(range)", "wall per round", "cpu per round"]
     out += [table(rheaders, ratio_rows, [False, False, True, True, True, True, False, False]),
-            f"1-min load at each round's start: {loads}", *bench.notes, ""]  # fmt: skip
-    return "\n".join(out)
+            f"1-min load at each round's start: {loads}"]  # fmt: skip
+    for scenario, (count, parse, queries) in bench.floor.items():
+        peer = next((t.name for t in peers if bench.samples[scenario][t.name]), "")
+        beside = f" = {parse / median([s.run.cpu for s in bench.samples[scenario][peer]]):.2f}× {peer}'s cpu" if peer else ""
+        out.append(f"floor of {scenario} ({count:,} files, best of 3): tree-sitter parse alone {ms(parse)} CPU{beside}; "
+                   f"parse + tags queries {ms(queries)} CPU")  # fmt: skip
+    return "\n".join([*out, *bench.notes, ""])
 
 
 def build_tools(names: Sequence[str], peers: Path, baseline: Path | None, baseline_label: str) -> list[Tool]:
@@ -462,6 +498,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             bench = CorpusBench(CORPORA[name], tools_for(), work, scenarios)
             for r in range(args.rounds):
                 bench.round(r)
+            bench.floors()
             bench.check_cartog()
             print(render(bench, args.rounds), flush=True)
     return 0

@@ -71,9 +71,18 @@ def profile(root: Path, target: Path, scenario: str, index: Path) -> tuple[cProf
 def floor(root: Path) -> str:
     """CPU seconds of parsing alone, then of parsing and the tags queries, of
     the files of ``root`` that a shipped language extracts (best of 3)."""
-    listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
+    count, parse, queries = floor_seconds(root)
+    return f"floor of {count} files: parse alone {parse:.3f} s CPU, parse + tags queries {queries:.3f} s CPU"
+
+
+def floor_seconds(root: Path, paths: Sequence[str] | None = None) -> tuple[int, float, float]:
+    """``floor`` as numbers: (files, parse alone, parse + tags queries), of
+    ``paths`` only when given (the files a range of commits changed)."""
+    if paths is None:
+        listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
+        paths = listed.decode().split("\0")
     jobs = []
-    for path in listed.decode().split("\0"):
+    for path in paths:
         language = for_path(path) if path else None
         if language is not None and language.name != "markdown":
             jobs.append(((root / path).read_bytes(), language.syntax))
@@ -100,8 +109,7 @@ def floor(root: Path) -> str:
         if top is not None:
             budget.matches(top, root_node, max_start_depth=0)
 
-    return (f"floor of {len(jobs)} files: parse alone {best(parse):.3f} s CPU, "
-            f"parse + tags queries {best(queries):.3f} s CPU")
+    return len(jobs), best(parse), best(queries)
 
 
 def report(profiler: cProfile.Profile, top: int) -> str:

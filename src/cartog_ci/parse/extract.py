@@ -9,7 +9,6 @@ definition around it, or the module symbol for module-level code.
 
 from __future__ import annotations
 
-import heapq
 import re
 from bisect import bisect_right
 from collections.abc import Collection, Sequence
@@ -404,6 +403,7 @@ def _reference_parts(
 
 
 _NO_NODE: tuple[None] = (None,)
+_UNKNOWN = "\0"  # not yet asked (a receiver's answer may be None)
 _DEFINITION = "definition"
 _REFERENCE = "reference"
 
@@ -432,20 +432,27 @@ def _last_start(match: tuple[int, dict[str, list[ts.Node]]]) -> int:
     return max(n.start_byte for nodes in match[1].values() for n in nodes)
 
 
-def _matches(spec: Syntax, root: ts.Node) -> tuple[list[tuple[int, dict[str, list[ts.Node]]]], tuple[str, ...]]:
-    """The matches of the tags query, and per pattern its fixed name. With
-    ``Syntax.top_level_pass``, the root-level definition patterns' matches
-    (numbered after the tags query's) are merged in where the one query
-    would have found them: by the last node they capture."""
+def _matches(
+    spec: Syntax, root: ts.Node
+) -> tuple[list[tuple[int, dict[str, list[ts.Node]]]], tuple[str, ...], int]:
+    """The matches of the tags query, per pattern its fixed name, and how
+    many matches at the head of the list are ``Syntax.top_level_pass``'s:
+    the root-level definition patterns' matches (numbered after the tags
+    query's) come first. They are definitions alone, whose order ``_nest``
+    sorts out; only where one of them and a match of the tags query define
+    the same node does their order say which is the definition, and
+    ``_collect`` asks then where the one query would have found each: by
+    the last node it captures. Merging the two lists by that key cost a
+    Python call per match (7 % of zod's extraction)."""
     found = budget.matches(spec.query, root)
     top = spec.top_level_query
     if top is None:
-        return found, spec.fixed_names
+        return found, spec.fixed_names, 0
     # past ``comment_pattern``, which is the pattern count when there is none
     shift = spec.query.pattern_count + 1
     names = (*spec.fixed_names, "", *spec.top_level_names)
     mine = [(shift + p, c) for p, c in budget.matches(top, root, max_start_depth=0)]
-    return (list(heapq.merge(mine, found, key=_last_start)) if mine else found), names
+    return (mine + found if mine else found), names, len(mine)
 
 
 def _collect(
@@ -460,7 +467,9 @@ def _collect(
     defs: list[_Def] = []
     refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]] = []
     comments: list[tuple[int, int]] = []
-    seen_defs: set[tuple[int, int]] = set()
+    # a definition's node -> (its index in defs, its match's) while a match
+    # of the tags query may still come first (see ``_matches``), else None
+    seen_defs: dict[tuple[int, int], tuple[int, int] | None] = {}
     seen_refs: set[tuple[str, tuple[int, int]]] = set()
     comment = spec.comment_pattern
     roles = _roles(spec)
@@ -471,7 +480,7 @@ def _collect(
     passive = {k for k, (role, _) in roles.items() if role == k and k not in ("bind", "local.definition", _DEFINITION, _REFERENCE)}
     receiver: ts.Node | None = None
     owner_type = ""
-    found, fixed_names = _matches(spec, root)
+    found, fixed_names, tops = _matches(spec, root)
     for i, (pattern, captures) in enumerate(found):
         if i % 256 == 0:
             budget.check(until, timeout_ms)
@@ -502,15 +511,27 @@ def _collect(
                 node = nodes[0]
                 name = fixed or (_text(name_nodes[0]) if name_nodes[0] is not None else "")
                 ident = (node.start_byte, node.end_byte)
-                if not name or ident in seen_defs:
+                if not name:
                     continue
-                seen_defs.add(ident)
-                if node.type in _OVERLOAD_SIGNATURES and _overloaded_later(node, name, spec):
+                replaced = -1  # the index in defs of a root-level definition this match comes before
+                if ident in seen_defs:
+                    first = seen_defs[ident]
+                    if i < tops:
+                        continue  # two root-level matches: in their order
+                    seen_defs[ident] = None
+                    if first is None or _last_start(found[first[1]]) <= _last_start((pattern, captures)):
+                        continue  # the first match of the node is the definition
+                    replaced = first[0]
+                elif node.type in _OVERLOAD_SIGNATURES and _overloaded_later(node, name, spec):
+                    seen_defs[ident] = None  # no root-level pattern defines a signature
                     continue
                 outer = _widen(node, spec)
-                defs.append(
-                    _Def(sort, name, node, outer.start_byte, outer.end_byte, outer.start_point[0], owner_type, outer=outer)
-                )
+                found_def = _Def(sort, name, node, outer.start_byte, outer.end_byte, outer.start_point[0], owner_type, outer=outer)
+                if replaced >= 0:
+                    defs[replaced] = found_def
+                    continue
+                seen_defs[ident] = (len(defs), i) if i < tops else None
+                defs.append(found_def)
             elif role == _REFERENCE:
                 if not sort or edge_kinds is not None and (_CALLS if sort == VALUE else sort) not in edge_kinds:
                     continue
@@ -903,6 +924,7 @@ def extract_rows(
     # a value named once per scope is one edge, at its first place (the
     # matches of a container's items come before those inside its items)
     values: dict[tuple[int, str | None, str], int] = {}
+    receivers: dict[tuple[int, str], str | None] = {}  # (scope, receiver) -> _held_through's answer
     proper = [d.node.start_byte for d in defs]  # where each definition proper starts
     for kind, node, name_node, (qualifier, name), owner_type in raw_refs:
         if kind in _NOT_EDGES:
@@ -917,7 +939,12 @@ def extract_rows(
             # enclosing scope runs it when it defines the function, not the function
             owner = defs[owner].parent
         if held and qualifier is not None and (kind == _CALLS or kind == VALUE):
-            qualifier = _held_through(held, defs, types, owner, qualifier, spec.self_names) or qualifier
+            # what a receiver holds depends on its scope and its text alone: one
+            # answer per pair (zod's `z.string()`, `z.object()` … in one scope)
+            through = receivers.get((owner, qualifier), _UNKNOWN)
+            if through is _UNKNOWN:
+                through = receivers[(owner, qualifier)] = _held_through(held, defs, types, owner, qualifier, spec.self_names)
+            qualifier = through or qualifier
         elif held and kind == _CALLS:
             aliased = _aliased(held, defs, owner, name, spec.call_chains)
             if aliased is not None:  # `f = helpers.run` … `f()`: a call of helpers.run
