@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cartog_ci.domain import Symbol
-from cartog_ci.domain.results import Hit
+from cartog_ci.domain.hits import Hit
 from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search import modalities
 from cartog_ci.search.fuse import rrf
@@ -344,8 +344,13 @@ def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
         strategy = "semantic_only" if main == "semantic" else "direct"
         return strategy, single_list(main, ids, weights[main], k=k, demoted=_demoted(run, ids))
     chosen = [m for m in PRESETS[opts.preset] if weights[m] > 0 and not _names_are_context(run, m)]
-    for modality in (m for m in chosen if m != "graph"):
+    lists_first = [m for m in chosen if m != "graph"]
+    before = len(run.order)
+    # Those that need no model first: it may still be loading on a thread
+    # (commands/search.py); reported in the preset's order all the same.
+    for modality in sorted(lists_first, key=lambda m: m == "semantic"):
         run.ranked(modality)
+    run.order[before:] = sorted(run.order[before:], key=lists_first.index)
     if run.intent.name == "find_similar":
         _anchor(run, chosen, k)
     if "graph" in chosen:
