@@ -98,6 +98,12 @@ MEMBER_NAMES_WEIGHT = 0.5
 # is read as the named class's own: its votes are the named class's
 # (``_namesake_alias``).
 NAMESAKE_TRANSFER = True
+# A constructor's words ("create", "initialize", "new") name it only as the
+# question's verb, its first word: "Return new sorted keys view …" asks for
+# ``keys``, whose words come too late in the question to be in its lead,
+# not for ``__init__`` (``_members_by_name``).
+CONSTRUCTORS = frozenset({"__init__", "__new__"})
+CONSTRUCTOR_AS_VERB_ONLY = True
 # Only the question's lead says what is done: its words up to the third that
 # is not a stop word ("Set an access control …" is not ``list_folders``,
 # however the sentence ends: "… list (ACL) for a user on a folder").
@@ -453,6 +459,8 @@ def _members_by_name(run: _Run) -> list[str]:
         hit = words & asked.keys()
         if hit - STOPWORDS:
             first = min(asked[w] for w in hit - STOPWORDS)
+            if CONSTRUCTOR_AS_VERB_ONLY and s.name in CONSTRUCTORS and first > 0:
+                continue
             # a special method's words are alternatives ("string representation repr"): none is missing
             unused = 0 if is_special(s.name) else len(words - hit - STOPWORDS)
             ranked.append((first, unused, -len(hit), s.name, s.id))
