@@ -6,7 +6,9 @@ index, ``--runs`` times per side; with ``--baseline REV`` that revision runs
 from a detached worktree (``PYTHONPATH``, as benchmarks/compare.py does) and
 the two sides alternate (baseline first in odd rounds); ``--baseline-index``
 gives the baseline an index of its own, embedded by its own default model
-when the two sides' vectors differ (a new recipe). Median and range of
+when the two sides' vectors differ (a new recipe), ``--baseline-home`` a
+model cache of its own (``CARTOG_CI_HOME``) when the cache's layout changed
+(embed/onnx.py, ``_store_split``). Median and range of
 wall and CPU (user + system) seconds per side, and the machine's load: on a
 shared machine the CPU seconds are the steadier figure.
 
@@ -46,7 +48,13 @@ RUN_CLI = "import sys; from cartog_ci.cli import main; sys.exit(main(sys.argv[1:
 
 
 def run_cli(
-    index: str, repo: str, question: str, runs: int, baseline: str | None, baseline_index: str | None = None
+    index: str,
+    repo: str,
+    question: str,
+    runs: int,
+    baseline: str | None,
+    baseline_index: str | None = None,
+    baseline_home: str | None = None,
 ) -> int:
     args = {
         side: ["search", question, "--limit", "10", "--repo", repo, "--index", db]
@@ -61,6 +69,8 @@ def run_cli(
             side = make_side("baseline", root, sha[:7])
             check_imports(side)
             sides = {"baseline": side.env, "current": cli_env()}
+            if baseline_home:  # its own model cache, as that revision wrote it
+                sides["baseline"] = {**side.env, "CARTOG_CI_HOME": baseline_home}
         try:
             walls: dict[str, list[float]] = {name: [] for name in sides}
             cpus: dict[str, list[float]] = {name: [] for name in sides}
@@ -190,6 +200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--baseline-index", help="the baseline's own embedded index, when its model's vectors differ (cli)"
     )
+    parser.add_argument(
+        "--baseline-home", help="CARTOG_CI_HOME of the baseline: its model cache, when the cache's layout changed (cli)"
+    )
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--sessions", action="store_true", help="time session settings in-process")
     parser.add_argument("--throughput", action="store_true", help="embedding rate with and without spinning threads")
@@ -203,7 +216,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_throughput(args.index, args.texts)
     if not args.index or not args.repo:
         parser.error("--index and --repo are needed (or --sessions)")
-    return run_cli(args.index, args.repo, args.question, args.runs, args.baseline, args.baseline_index)
+    return run_cli(
+        args.index, args.repo, args.question, args.runs, args.baseline, args.baseline_index, args.baseline_home
+    )
 
 
 if __name__ == "__main__":

@@ -734,3 +734,49 @@ def test_vectors_of_another_recipe_are_embedded_again(tmp_path, monkeypatch, con
     assert before.model_id == "all-MiniLM-L6-v2-int8-dynq5-t128" and before.embedded == len(PAIRS)
     assert after.model_id == "all-MiniLM-L6-v2-int8-dynq4-t128" and after.embedded == len(PAIRS)
     assert again.embedded == 0 and searched == (after.model_id, 384)
+
+
+@pytest.mark.slow
+def test_a_conversion_keeps_its_tensors_in_a_file_of_their_own(tmp_path, converted_cache, conversions, caching_gate):
+    """embed/onnx.py ``_store_split``: the graph and its tensors, each
+    checked against the record; damaged tensors mean a new conversion."""
+    cache = tmp_path / "cache"
+    shutil.copytree(converted_cache, cache)
+    model = load_default_model(cache)
+    weights = embed_onnx.weights_path(model.spec.model_path)
+    record = json.loads(model.spec.model_path.with_suffix(".json").read_text())
+    assert (record["sha256"], record["weights_sha256"]) == (sha256(model.spec.model_path), sha256(weights))
+    assert weights.stat().st_size > 20 * model.spec.model_path.stat().st_size
+    with weights.open("r+b") as f:
+        f.seek(1000)
+        f.write(b"\x00\x01")
+
+    rebuilt = load_default_model(cache)
+
+    assert len(conversions) == 1
+    assert sha256(weights) == json.loads(rebuilt.spec.model_path.with_suffix(".json").read_text())["weights_sha256"]
+
+
+@pytest.mark.slow
+def test_a_conversion_cached_whole_is_split_not_converted_again(tmp_path, converted_cache, conversions):
+    """A cache written before the split: the same tensors are stored apart,
+    and the vectors are the same bit for bit."""
+    import onnx
+
+    cache = tmp_path / "cache"
+    shutil.copytree(converted_cache, cache)
+    split = load_default_model(cache)
+    before = split.embed_batch(SAMPLES)
+    graph, record_path = split.spec.model_path, split.spec.model_path.with_suffix(".json")
+    onnx.save_model(onnx.load(str(graph)), str(graph))  # tensors inside again, as before the split
+    embed_onnx.weights_path(graph).unlink()
+    record = json.loads(record_path.read_text())
+    del record["weights_sha256"]
+    record_path.write_text(json.dumps({**record, "sha256": sha256(graph)}))
+
+    model = load_default_model(cache)
+
+    assert conversions == []
+    assert embed_onnx.weights_path(graph).is_file() and graph.stat().st_size < 1_000_000
+    assert "weights_sha256" in json.loads(record_path.read_text())
+    np.testing.assert_array_equal(model.embed_batch(SAMPLES), before)

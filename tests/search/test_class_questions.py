@@ -420,3 +420,17 @@ def test_the_code_of_the_documentation_is_documentation(path, role):
 )
 def test_what_a_method_name_says(name, words):
     assert name_words(name) == words
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("query", "by_name"),
+    [
+        ("Create a stream over the given bytes in the Stream instance.", True),  # the verb: the constructor
+        ("Return new offset of the stream position in the Stream instance.", False),  # an adjective: not it
+    ],
+)
+def test_a_constructor_is_named_by_the_question_s_verb_only(store, real_model, query, by_name):
+    result = ask(store, real_model, query)
+    sources = next((h.sources for h in result.hits if h.symbol.id == "streams.py:method:Stream.__init__"), {})
+    assert ("member names" in sources) is by_name

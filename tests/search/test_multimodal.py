@@ -516,3 +516,16 @@ def test_the_names_in_a_description_of_several_sentences_are_context(store, mode
     several = run(store, "This function rounds the price of an order. It calls round_cents on the amount.", model)
     assert several.intent.name == "understand_code"
     assert several.modalities_run == ["semantic", "keyword"]  # there it is what the answer uses
+
+
+def test_the_question_s_thread_never_leaves_the_search_waiting():
+    """commands/search.py: the search waits for the model's imports, then
+    gets the thread's error where it asks for the model, as without it."""
+    from cartog_ci.commands.search import _EarlyModel
+
+    missing = _EarlyModel(FakeEmbeddingModel, "how is money rounded", ("cartog_ci_no_such_runtime",))
+    assert missing.loaded.wait(timeout=30)
+    with pytest.raises(ModuleNotFoundError, match="cartog_ci_no_such_runtime"):
+        missing()
+    found = _EarlyModel(FakeEmbeddingModel, "how is money rounded", ("json",))
+    assert found.loaded.wait(timeout=30) and isinstance(found(), FakeEmbeddingModel)

@@ -7,15 +7,18 @@ structural, graph) and how their ranks are fused (docs/search.md).
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
 from cartog_ci.commands.progress import Steps
-from cartog_ci.embed.provider import model_from_config
+from cartog_ci.embed.provider import model_from_config, runtime_modules
 from cartog_ci.errors import CartogError
 from cartog_ci.search.intent import INTENTS, classify, overridden
 
@@ -74,7 +77,19 @@ def run(args: argparse.Namespace) -> int:
         # model loads and embeds the question on a thread while the search
         # modules load and the keyword modalities run.
         factory: Callable[[], EmbeddingModel] = lambda: model_from_config(ws.config, ws.root)  # noqa: E731
-        early = _EarlyModel(factory, args.query) if _means_semantic(args) and store.vector_model() else None
+        early = None
+        if _means_semantic(args) and store.vector_model():
+            # One question multiplies no matrix worth a thread: numpy's
+            # OpenBLAS starting one per core when it loads cost ~25 CPU ms
+            # (docs/search.md, "Warm search latency"). A user's setting stays.
+            if "numpy" not in sys.modules:
+                os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+            early = _EarlyModel(factory, args.query, runtime_modules(ws.config))
+            # The model's imports (numpy, onnxruntime) are the longest way
+            # to the answer and hold the GIL: the search's own imports and
+            # keyword lists wait for them, then run while the model's
+            # session is created, which does not hold it.
+            early.loaded.wait()
         try:
             with Steps().step("searching"):  # a first question may load and convert the model
                 result = _search(store, args, ws, early or factory)
@@ -99,24 +114,32 @@ def _means_semantic(args: argparse.Namespace) -> bool:
 class _EarlyModel:
     """The embedding model, created and asked the question on a thread; the
     search then gets the model with the question's vector remembered
-    (embed/base.py, query_vector). An error is raised where the search asks
-    for the model, as it would have been without the thread."""
+    (embed/base.py, query_vector). ``loaded`` is set once the model's
+    modules are imported and the model created (or that failed). An error
+    is raised where the search asks for the model, as it would have been
+    without the thread."""
 
-    def __init__(self, factory: Callable[[], EmbeddingModel], query: str) -> None:
-        self._factory, self._query = factory, query
+    def __init__(self, factory: Callable[[], EmbeddingModel], query: str, modules: Sequence[str] = ()) -> None:
+        self._factory, self._query, self._modules = factory, query, modules
         self._model: EmbeddingModel | None = None
         self._error: BaseException | None = None
+        self.loaded = threading.Event()
         self._thread = threading.Thread(target=self._prepare, name="cartog-ci-question", daemon=True)
         self._thread.start()
 
     def _prepare(self) -> None:
         try:
+            for name in self._modules:
+                importlib.import_module(name)
             from cartog_ci.embed.base import query_vector
 
             self._model = self._factory()
+            self.loaded.set()
             query_vector(self._model, self._query)
         except BaseException as exc:  # re-raised in the caller's thread
             self._error = exc
+        finally:
+            self.loaded.set()
 
     def join(self) -> None:
         self._thread.join()

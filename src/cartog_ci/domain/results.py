@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cartog_ci.domain import Edge, FileExtraction, SkippedFile, Symbol, symbol_json
+from cartog_ci.domain.hits import Hit as Hit  # defined apart: a search needs no other class of these
 # the report's modules take these from here; visible.py defines them for the indexer's too
 from cartog_ci.domain.visible import NAME as NAME, named as named
 
@@ -92,13 +93,6 @@ class NameMatch:
     symbol_id: str
     tier: int  # index into NAME_MATCH_TIERS: lower is better
     member: bool = False  # matched only as a member of the term (``T.x`` for ``T``)
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    symbol: Symbol
-    score: float
-    sources: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,12 @@ def model_from_config(config: Config, root: Path) -> EmbeddingModel:
     return load_default_model(home())
 
 
+def runtime_modules(config: Config) -> tuple[str, ...]:
+    """What the configured model runs on, imported before it is created by
+    a caller that loads it on a thread (commands/search.py)."""
+    return ("onnxruntime",) if config.embedding_provider == "onnx" else ()
+
+
 def config_key(config: Config) -> str:
     """What identifies the configured model without loading it: for the
     packaged model, the conversion this CPU gets (embed/recipes.py), so an

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cartog_ci import graph as graph_queries
 from cartog_ci.domain import Symbol
 from cartog_ci.embed.base import EmbeddingModel, query_vector
 from cartog_ci.embed.text import NOT_EMBEDDED
@@ -312,6 +311,10 @@ def graph(store: Store, intent: Intent, seeds: Sequence[str], *, limit: int = CA
     otherwise → the seeds, then their callers and callees."""
     if not seeds:
         return []
+    # here: a search without the graph modality (most) does not build the
+    # graph's result classes at start-up (domain/results.py)
+    from cartog_ci import graph as graph_queries
+
     if intent.name == "find_similar":
         return siblings(store, seeds)[:limit]
     if intent.name == "find_references":
@@ -323,7 +326,7 @@ def graph(store: Store, intent: Intent, seeds: Sequence[str], *, limit: int = CA
         nodes = graph_queries.impact(store, seeds, depth=IMPACT_DEPTH)
         ranked = [n.symbol.id for n in sorted(nodes, key=lambda n: (n.depth, -n.symbol.in_degree, n.symbol.id))]
         return _then_unresolved(store, ranked, seeds, graph_queries.IMPACT_KINDS, limit)
-    return _neighbourhood(store, seeds, limit)
+    return _neighbourhood(store, seeds, limit, graph_queries.IMPACT_KINDS)
 
 
 def siblings(store: Store, seeds: Sequence[str]) -> list[str]:
@@ -367,11 +370,11 @@ def _then_unresolved(
     return (ranked + _by_centrality(store, [i for i in dict.fromkeys(extra) if i not in known]))[:limit]
 
 
-def _neighbourhood(store: Store, seeds: Sequence[str], limit: int) -> list[str]:
+def _neighbourhood(store: Store, seeds: Sequence[str], limit: int, kinds: Sequence[str]) -> list[str]:
     distance: dict[str, int] = {s: 0 for s in seeds}
     frontier = list(seeds)
     for depth in range(1, NEIGHBOUR_DEPTH + 1):
-        edges = [*store.edges_to(frontier, graph_queries.IMPACT_KINDS), *store.edges_from(frontier, ("calls",))]
+        edges = [*store.edges_to(frontier, kinds), *store.edges_from(frontier, ("calls",))]
         frontier = []
         for e in edges:
             for other in (e.source_id, e.target_id):

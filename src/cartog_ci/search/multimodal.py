@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cartog_ci.domain import Symbol
-from cartog_ci.domain.results import Hit
+from cartog_ci.domain.hits import Hit
 from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search import modalities
 from cartog_ci.search.fuse import rrf
@@ -98,6 +98,12 @@ MEMBER_NAMES_WEIGHT = 0.5
 # is read as the named class's own: its votes are the named class's
 # (``_namesake_alias``).
 NAMESAKE_TRANSFER = True
+# A constructor's words ("create", "initialize", "new") name it only as the
+# question's verb, its first word: "Return new sorted keys view …" asks for
+# ``keys``, whose words come too late in the question to be in its lead,
+# not for ``__init__`` (``_members_by_name``).
+CONSTRUCTORS = frozenset({"__init__", "__new__"})
+CONSTRUCTOR_AS_VERB_ONLY = True
 # Only the question's lead says what is done: its words up to the third that
 # is not a stop word ("Set an access control …" is not ``list_folders``,
 # however the sentence ends: "… list (ACL) for a user on a folder").
@@ -344,8 +350,13 @@ def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
         strategy = "semantic_only" if main == "semantic" else "direct"
         return strategy, single_list(main, ids, weights[main], k=k, demoted=_demoted(run, ids))
     chosen = [m for m in PRESETS[opts.preset] if weights[m] > 0 and not _names_are_context(run, m)]
-    for modality in (m for m in chosen if m != "graph"):
+    lists_first = [m for m in chosen if m != "graph"]
+    before = len(run.order)
+    # Those that need no model first: it may still be loading on a thread
+    # (commands/search.py); reported in the preset's order all the same.
+    for modality in sorted(lists_first, key=lambda m: m == "semantic"):
         run.ranked(modality)
+    run.order[before:] = sorted(run.order[before:], key=lists_first.index)
     if run.intent.name == "find_similar":
         _anchor(run, chosen, k)
     if "graph" in chosen:
@@ -448,6 +459,8 @@ def _members_by_name(run: _Run) -> list[str]:
         hit = words & asked.keys()
         if hit - STOPWORDS:
             first = min(asked[w] for w in hit - STOPWORDS)
+            if CONSTRUCTOR_AS_VERB_ONLY and s.name in CONSTRUCTORS and first > 0:
+                continue
             # a special method's words are alternatives ("string representation repr"): none is missing
             unused = 0 if is_special(s.name) else len(words - hit - STOPWORDS)
             ranked.append((first, unused, -len(hit), s.name, s.id))
