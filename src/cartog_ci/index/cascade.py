@@ -640,7 +640,7 @@ def _base(target: str | None, resolution: str | None) -> tuple[str | None, bool]
 
 # The dependencies an index holds were recorded by this scheme of keys
 # (index/deps.py); another (or none: an index from before) is recorded anew.
-DEPS_VERSION = "1"
+DEPS_VERSION = "2"  # 1: 32-bit key hashes
 # Edges an incremental run resolves in two processes from (zod HEAD~10 -> HEAD:
 # 25k edges, 0.25 s in one process).
 FORK_INCREMENTAL = 16_000
