@@ -815,6 +815,8 @@ class _Revisit:
         self.touched: set[str] = set()
         self.catalogue: Catalogue | None = None
         self._matches: list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]] | None = None
+        # ``_pending_split``'s answer and the keys changed when it was made
+        self._split: tuple[set[int], list[NumberedEdge], list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]]] | None = None
 
     def derived(self, table: object) -> set[int]:
         """The keys of what languages derive from the whole table or the
@@ -991,9 +993,17 @@ class _Revisit:
         those whose same edge before read a key the run changed (or was not
         there); carried, the others, with that edge and what it read."""
         from cartog_ci.index.deps import SITE_HASH
-        out: list[NumberedEdge] = []
-        carried: list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]] = []
         changed = self.hashes
+        if self._split is not None:  # asked before (``expected``): the keys changed since can only add edges
+            before, out, carried = self._split
+            added = changed - before
+            if added:
+                out = out + [(i, e) for i, e, _, read, _ in carried if not added.isdisjoint(read)]
+                carried = [c for c in carried if added.isdisjoint(c[3])]
+            self._split = (set(changed), out, carried)
+            return out, carried
+        out = []
+        carried = []
         clean: dict[tuple[int, ...], bool] = {}  # a set of keys read: whether none changed
         for i, e, old, read, deps in self._matched():
             if read is None:
@@ -1006,6 +1016,7 @@ class _Revisit:
                 out.append((i, e))
             else:
                 carried.append((i, e, old, read, deps))  # type: ignore[arg-type]
+        self._split = (set(changed), out, carried)
         return out, carried
 
     def rest(self) -> list[NumberedEdge]:
