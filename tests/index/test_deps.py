@@ -263,3 +263,35 @@ def test_key_hashes_pack_into_three_bytes_each() -> None:
     hashes = [0, 1, 0xFF, 0x1234, 0xABCDEF, 0xFFFFFF]
     assert len(pack_hashes(hashes)) == 3 * len(hashes)
     assert unpack_hashes(pack_hashes(hashes)).tolist() == hashes
+
+
+def test_an_index_recorded_in_three_tables_with_32_bit_keys_is_recorded_again(tmp_path: Path) -> None:
+    """Migration m017: an index of m013's tables (key -> files, key ->
+    nodes, node -> keys, 32-bit hashes) is converted on open with what it
+    recorded dropped; its next run resolves every edge again, records it in
+    ``dep_keys``, and equals a cold build."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"a.py": "def f():\n    pass\n", "b.py": "from a import f\n\n\ndef g():\n    f()\n"})
+    commit(repo, "initial")
+    index(repo)
+    db = repo / ".cartog-ci" / "index.db"
+    with SqliteStore(db) as store:
+        store.db.execute(
+            "DROP TABLE dep_keys; DELETE FROM _migrations WHERE name = 'm017_dependency_keys';"
+            "CREATE TABLE dep_index (key INTEGER PRIMARY KEY, files BLOB NOT NULL);"
+            "CREATE TABLE dep_node_index (key INTEGER PRIMARY KEY, nodes BLOB NOT NULL);"
+            "CREATE TABLE dep_nodes (node INTEGER PRIMARY KEY, keys BLOB NOT NULL);"
+            "INSERT INTO dep_index VALUES (4000000000, x'01000000');"
+            "INSERT INTO meta (key, value) VALUES ('deps', '1') ON CONFLICT (key) DO UPDATE SET value = '1'"
+        )
+    with SqliteStore(db) as store:
+        tables = {str(n) for (n,) in store.db.execute("SELECT name FROM sqlite_schema WHERE name LIKE 'dep%'")}
+        assert tables == {"dep_files", "dep_keys"}
+        assert store.db.execute("SELECT count(*) FROM dep_files").fetchall() == [(0,)]
+        assert store.get_meta("deps") is None
+    write(repo, {"a.py": "def f():\n    pass\n\n\ndef f2():\n    pass\n"})
+    assert index(repo).edges_resolved == 2  # every edge: b's import and call (a edits no edge)
+    with SqliteStore(db) as store:
+        assert store.get_meta("deps") == "2"
+        assert store.db.execute("SELECT count(*) FROM dep_keys").fetchall() != [(0,)]
+    assert_as_cold(repo, tmp_path)
