@@ -644,6 +644,13 @@ DEPS_VERSION = "2"  # 1: 32-bit key hashes
 # Edges an incremental run resolves in two processes from (zod HEAD~10 -> HEAD:
 # 25k edges, 0.25 s in one process).
 FORK_INCREMENTAL = 16_000
+# A run that resolves fewer edges than the symbols / ON_DEMAND_SHARE reads
+# the symbols it needs as it goes, else reads them all once: recorded, an
+# edge resolved on demand cost ~140 us, one on the whole table ~37 us after
+# ~15 us a symbol to read and build it (celery 5.3.6 -> 5.4.0, HEAD~10 ->
+# HEAD: 3,560 edges, 8,642 symbols; on demand 490-530 ms of resolution,
+# read whole 107 + 20 ms, then 130 ms; the run 1.83 -> 1.48 s of CPU).
+ON_DEMAND_SHARE = 6
 
 
 def _resolve(
@@ -684,10 +691,10 @@ def _resolve(
     # computed when it is first needed, the bases' before the hierarchy is
     # known, as in a cold run) and the size of the run.
     plan.reach(plan.expand(plan.hashes), bases=True)
-    # Many edges: read every symbol once (~25 µs a symbol on django); a few:
-    # read what they need as they go (~40 µs an edge). The answers are the
-    # same (tests/index/test_on_demand.py); only the cost differs.
-    on_demand = plan.reachable + plan.expected() < store.symbol_count() // 2
+    # Many edges: read every symbol once; a few: read what they need as they
+    # go (``ON_DEMAND_SHARE``). The answers are the same
+    # (tests/index/test_on_demand.py); only the cost differs.
+    on_demand = plan.reachable + plan.expected() < store.symbol_count() // ON_DEMAND_SHARE
     resolver = (
         resolver_on_demand(store, root=where, record=True)
         if on_demand
