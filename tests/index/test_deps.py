@@ -199,9 +199,10 @@ def test_a_name_exported_through_a_base_is_a_node_only_once_the_bases_are_known(
     assert_as_cold(repo, tmp_path)
 
 
-# Two module names whose nodes ("M", "python.found", name) have one 32-bit
-# key hash (found by trying random names: CRC-32 never confuses two names
-# of one length that differ in fewer than 32 consecutive bits).
+# Two module names whose nodes ("M", "python.found", name) have one CRC-32,
+# and so one 24-bit key hash (found by trying random names: CRC-32 never
+# confuses two names of one length that differ in fewer than 32 consecutive
+# bits).
 _TWINS = ("m_guszrictzu", "m_kpgfslzdni")
 
 
@@ -228,3 +229,69 @@ def test_two_nodes_with_one_hash_are_both_computed_again(tmp_path: Path, appears
     with open_store(repo) as store:
         callers = [e.source_id for e in store.edges_to([f"{appears}.py:function:g"], ("calls",))]
     assert callers == ["a.py:function:f" if appears == first else "b.py:function:h"]
+
+
+def test_a_key_read_by_files_and_nodes_is_one_row_gone_when_nothing_reads_it(tmp_path: Path) -> None:
+    """store/dependency_rows.py: a key's row holds the files and the nodes
+    that read it and, for a node, the keys it read; hashes are 24 bits,
+    packed 3 bytes each, files as steps in variable-length bytes."""
+    key, node, other = key_hash(("n", "f")), key_hash(("M", "resolver.owned", ("a.py",))), key_hash(("f", "b.py"))
+    assert max(key, node, other) < 1 << 24
+    a, z = FileDeps(), FileDeps()
+    a.record(1, (key, node), (key, node))
+    z.record(2, (key,), (key,))
+    with SqliteStore(tmp_path / "index.db") as store:
+        store.put_dependencies([("a.py", a.encode(), a.outside), ("z" * 300 + ".py", z.encode(), z.outside)])
+        store.put_nodes({node: {key, other}})
+        rows = store.db.execute("SELECT key, files IS NOT NULL, nodes IS NOT NULL, reads IS NOT NULL FROM dep_keys")
+        assert sorted(rows) == sorted([(key, 1, 1, 0), (node, 1, 0, 1), (other, 0, 1, 0)])
+        assert store.files_reading([key]) == {"a.py", "z" * 300 + ".py"}
+        assert store.files_reading([node]) == {"a.py"}
+        assert store.nodes_reading([key, other]) == {node}
+        store.put_nodes({node: {other}})  # it no longer reads ``key``
+        assert store.nodes_reading([key]) == set()
+        store.delete_dependencies(["a.py"])
+        assert store.files_reading([key, node]) == {"z" * 300 + ".py"}
+        store.put_nodes({node: set()})
+        store.delete_dependencies(["z" * 300 + ".py"])
+        assert store.db.execute("SELECT count(*) FROM dep_keys").fetchall() == [(0,)]
+
+
+def test_key_hashes_pack_into_three_bytes_each() -> None:
+    from cartog_ci.store.dependency_format import pack_hashes, unpack_hashes
+
+    hashes = [0, 1, 0xFF, 0x1234, 0xABCDEF, 0xFFFFFF]
+    assert len(pack_hashes(hashes)) == 3 * len(hashes)
+    assert unpack_hashes(pack_hashes(hashes)).tolist() == hashes
+
+
+def test_an_index_recorded_in_three_tables_with_32_bit_keys_is_recorded_again(tmp_path: Path) -> None:
+    """Migration m017: an index of m013's tables (key -> files, key ->
+    nodes, node -> keys, 32-bit hashes) is converted on open with what it
+    recorded dropped; its next run resolves every edge again, records it in
+    ``dep_keys``, and equals a cold build."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"a.py": "def f():\n    pass\n", "b.py": "from a import f\n\n\ndef g():\n    f()\n"})
+    commit(repo, "initial")
+    index(repo)
+    db = repo / ".cartog-ci" / "index.db"
+    with SqliteStore(db) as store:
+        store.db.execute(
+            "DROP TABLE dep_keys; DELETE FROM _migrations WHERE name = 'm017_dependency_keys';"
+            "CREATE TABLE dep_index (key INTEGER PRIMARY KEY, files BLOB NOT NULL);"
+            "CREATE TABLE dep_node_index (key INTEGER PRIMARY KEY, nodes BLOB NOT NULL);"
+            "CREATE TABLE dep_nodes (node INTEGER PRIMARY KEY, keys BLOB NOT NULL);"
+            "INSERT INTO dep_index VALUES (4000000000, x'01000000');"
+            "INSERT INTO meta (key, value) VALUES ('deps', '1') ON CONFLICT (key) DO UPDATE SET value = '1'"
+        )
+    with SqliteStore(db) as store:
+        tables = {str(n) for (n,) in store.db.execute("SELECT name FROM sqlite_schema WHERE name LIKE 'dep%'")}
+        assert tables == {"dep_files", "dep_keys"}
+        assert store.db.execute("SELECT count(*) FROM dep_files").fetchall() == [(0,)]
+        assert store.get_meta("deps") is None
+    write(repo, {"a.py": "def f():\n    pass\n\n\ndef f2():\n    pass\n"})
+    assert index(repo).edges_resolved == 2  # every edge: b's import and call (a edits no edge)
+    with SqliteStore(db) as store:
+        assert store.get_meta("deps") == "2"
+        assert store.db.execute("SELECT count(*) FROM dep_keys").fetchall() != [(0,)]
+    assert_as_cold(repo, tmp_path)

@@ -205,15 +205,20 @@ def test_a_compact_copy_for_the_cache_carries_a_checksum_of_its_own(pristine: tu
         assert a.all_symbols() == b.all_symbols()
 
 
-def _stamp_sha1(db: Path) -> int:
-    """The file stamped as cartog-ci stamped it before CRC-32: the first 64
-    bits of SHA-1 over it, the header's checksum and counters masked."""
+def _stamp_whole(db: Path, algorithm: str) -> int:
+    """The file stamped as cartog-ci stamped it before the sum of pages: the
+    first 64 bits of SHA-1, or "crc1" and CRC-32, over the whole file, the
+    header's checksum and counters masked."""
     import hashlib
+    import zlib
 
     head = bytearray(db.read_bytes())
     for start, end in ((24, 28), (60, 64), (68, 72), (92, 100)):
         head[start:end] = bytes(end - start)
-    value = int.from_bytes(hashlib.sha1(bytes(head)).digest()[:8], "big") or 1
+    if algorithm == "sha1":
+        value = int.from_bytes(hashlib.sha1(bytes(head)).digest()[:8], "big") or 1
+    else:
+        value = (0x63726331 << 32) | zlib.crc32(bytes(head))
     conn = apsw.Connection(str(db))
     try:
         high, low = value >> 32, value & 0xFFFFFFFF
@@ -225,14 +230,18 @@ def _stamp_sha1(db: Path) -> int:
     return value
 
 
-def test_a_file_stamped_with_sha1_before_is_checked_as_it_was(pristine: tuple[Path, Path], tmp_path: Path) -> None:
-    """A stamp is CRC-32 now (its high 32 bits say so); a file stamped with
-    SHA-1 by an earlier run is sound as it is and damaged once a byte flips.
-    The next writer stamps it with CRC-32."""
+@pytest.mark.parametrize("algorithm", ["sha1", "crc1"])
+def test_a_file_stamped_whole_before_is_checked_as_it_was(
+    algorithm: str, pristine: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A stamp is a sum of the pages' CRC-32s now (its high 32 bits say
+    "crc2"); a file stamped over its whole bytes by an earlier run (SHA-1,
+    then CRC-32) is sound as it is and damaged once a byte flips. The next
+    writer stamps it with the sum of pages."""
     db = tmp_path / "index.db"
     shutil.copy(pristine[1], db)
-    assert checksum.digest(db)[0] >> 32 == 0x63726331  # "crc1"
-    value = _stamp_sha1(db)
+    assert checksum.digest(db)[0] >> 32 == 0x63726332  # "crc2"
+    value = _stamp_whole(db, algorithm)
     assert checksum.digest(db) == (value, value)
     assert checksum.damage(db) is None
     flipped = tmp_path / "flipped.db"
@@ -242,4 +251,27 @@ def test_a_file_stamped_with_sha1_before_is_checked_as_it_was(pristine: tuple[Pa
     with SqliteStore(db) as store, store.transaction():
         store.set_meta("note", "written")
     stored, computed = checksum.digest(db)
-    assert stored == computed and stored >> 32 == 0x63726331
+    assert stored == computed and stored >> 32 == 0x63726332
+
+
+def test_a_writer_updates_the_sum_from_the_pages_it_wrote(
+    pristine: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stamped file written again: the sum is updated from the pages the
+    log held and equals the sum of the whole file read again; a page moved
+    afterwards is still caught."""
+    db = tmp_path / "index.db"
+    shutil.copy(pristine[1], db)
+    updates: list[int | None] = []
+    updated = checksum._updated
+    monkeypatch.setattr(checksum, "_updated", lambda path, written: updates.append(updated(path, written)) or updates[-1])
+    for n in range(3):
+        with SqliteStore(db) as store, store.transaction():
+            store.set_meta("note", "written" * (n * 500 + 1))  # a page or more of the table
+        stored, computed = checksum.digest(db)
+        assert updates[-1] == stored == computed and stored >> 32 == 0x63726332
+    assert len(updates) == 3
+    size = int.from_bytes(db.read_bytes()[16:18], "big")
+    data = db.read_bytes()
+    db.write_bytes(data[:size] + data[2 * size : 3 * size] + data[size : 2 * size] + data[3 * size :])
+    assert checksum.damage(db) == CHECKSUM

@@ -143,9 +143,9 @@ def test_an_index_of_schema_9_is_migrated_with_the_same_answers(tmp_path: Path) 
     path = _db(repo)
     with SqliteStore(path) as store:
         store.db.execute(CHUNKS_10)  # m010 ran on the chunks table that m011 made a view
-        store.db.execute(  # nor were the recorded dependencies there (m012, m013)
-            "DROP TABLE dep_files; DROP TABLE dep_index; DROP TABLE dep_nodes; DROP TABLE dep_node_index; "
-            "DELETE FROM _migrations WHERE name IN ('m012_recorded_dependencies', 'm013_grouped_dependency_index')"
+        store.db.execute(  # nor were the recorded dependencies there (m012, m013, m017)
+            "DROP TABLE dep_files; DROP TABLE dep_keys; DELETE FROM _migrations WHERE name IN "
+            "('m012_recorded_dependencies', 'm013_grouped_dependency_index', 'm017_dependency_keys')"
         )
         store.db.execute(  # nor recorded coverage (m014, m015)
             "DROP TABLE coverage_texts; DROP TABLE coverage_runs; DROP TABLE coverage_symbols; "

@@ -640,10 +640,17 @@ def _base(target: str | None, resolution: str | None) -> tuple[str | None, bool]
 
 # The dependencies an index holds were recorded by this scheme of keys
 # (index/deps.py); another (or none: an index from before) is recorded anew.
-DEPS_VERSION = "1"
+DEPS_VERSION = "2"  # 1: 32-bit key hashes
 # Edges an incremental run resolves in two processes from (zod HEAD~10 -> HEAD:
 # 25k edges, 0.25 s in one process).
 FORK_INCREMENTAL = 16_000
+# A run that resolves fewer edges than the symbols / ON_DEMAND_SHARE reads
+# the symbols it needs as it goes, else reads them all once: recorded, an
+# edge resolved on demand cost ~140 us, one on the whole table ~37 us after
+# ~15 us a symbol to read and build it (celery 5.3.6 -> 5.4.0, HEAD~10 ->
+# HEAD: 3,560 edges, 8,642 symbols; on demand 490-530 ms of resolution,
+# read whole 107 + 20 ms, then 130 ms; the run 1.83 -> 1.48 s of CPU).
+ON_DEMAND_SHARE = 6
 
 
 def _resolve(
@@ -684,10 +691,10 @@ def _resolve(
     # computed when it is first needed, the bases' before the hierarchy is
     # known, as in a cold run) and the size of the run.
     plan.reach(plan.expand(plan.hashes), bases=True)
-    # Many edges: read every symbol once (~25 µs a symbol on django); a few:
-    # read what they need as they go (~40 µs an edge). The answers are the
-    # same (tests/index/test_on_demand.py); only the cost differs.
-    on_demand = plan.reachable + plan.expected() < store.symbol_count() // 2
+    # Many edges: read every symbol once; a few: read what they need as they
+    # go (``ON_DEMAND_SHARE``). The answers are the same
+    # (tests/index/test_on_demand.py); only the cost differs.
+    on_demand = plan.reachable + plan.expected() < store.symbol_count() // ON_DEMAND_SHARE
     resolver = (
         resolver_on_demand(store, root=where, record=True)
         if on_demand
@@ -815,6 +822,8 @@ class _Revisit:
         self.touched: set[str] = set()
         self.catalogue: Catalogue | None = None
         self._matches: list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]] | None = None
+        # ``_pending_split``'s answer and the keys changed when it was made
+        self._split: tuple[set[int], list[NumberedEdge], list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]]] | None = None
 
     def derived(self, table: object) -> set[int]:
         """The keys of what languages derive from the whole table or the
@@ -991,9 +1000,17 @@ class _Revisit:
         those whose same edge before read a key the run changed (or was not
         there); carried, the others, with that edge and what it read."""
         from cartog_ci.index.deps import SITE_HASH
-        out: list[NumberedEdge] = []
-        carried: list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]] = []
         changed = self.hashes
+        if self._split is not None:  # asked before (``expected``): the keys changed since can only add edges
+            before, out, carried = self._split
+            added = changed - before
+            if added:
+                out = out + [(i, e) for i, e, _, read, _ in carried if not added.isdisjoint(read)]
+                carried = [c for c in carried if added.isdisjoint(c[3])]
+            self._split = (set(changed), out, carried)
+            return out, carried
+        out = []
+        carried = []
         clean: dict[tuple[int, ...], bool] = {}  # a set of keys read: whether none changed
         for i, e, old, read, deps in self._matched():
             if read is None:
@@ -1006,6 +1023,7 @@ class _Revisit:
                 out.append((i, e))
             else:
                 carried.append((i, e, old, read, deps))  # type: ignore[arg-type]
+        self._split = (set(changed), out, carried)
         return out, carried
 
     def rest(self) -> list[NumberedEdge]:

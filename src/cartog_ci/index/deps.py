@@ -10,8 +10,10 @@ keys its answer read changed. Nothing here knows a language: a language's
 resolution is its module's and the resolver's, and what it read is what it
 depends on.
 
-Keys are stored as 32-bit hashes (``key_hash``): two keys with one hash only
-make an edge resolve again when it need not, never the other way round.
+Keys are stored as 24-bit hashes (``key_hash``, 3 bytes where 32 bits took
+4: store/dependency_format.py): two keys with one hash only make an edge
+resolve again when it need not, never the other way round (a changed key
+meets another's hash once in 16.8 million per key stored).
 """
 
 from __future__ import annotations
@@ -42,11 +44,11 @@ _HASHES: dict[Key, int] = {}
 
 def _text_hash(text: str) -> int:
     """``key_hash`` of the key whose ``repr`` is ``text``."""
-    return zlib.crc32(text.encode("utf-8", "surrogatepass")) - 0x80000000
+    return zlib.crc32(text.encode("utf-8", "surrogatepass")) & 0xFFFFFF
 
 
 def key_hash(key: Key) -> int:
-    """A stable signed 32-bit hash of a key (the same in every process and run)."""
+    """A stable unsigned 24-bit hash of a key (the same in every process and run)."""
     found = _HASHES.get(key)
     if found is None:
         found = _HASHES[key] = _text_hash(repr(key))

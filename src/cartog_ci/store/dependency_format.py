@@ -16,10 +16,29 @@ from dataclasses import dataclass, field
 
 from cartog_ci.domain import Edge, NumberedEdge
 
-_MAGIC = b"cd3\0"
+_MAGIC = b"cd4\0"  # cd3: 32-bit key hashes
 _COMPRESSED = b"cz1\0"
 _HEADER = struct.Struct("<4sIIII")
 _UNKNOWN = 0xFFFF  # an edge whose keys are not recorded: resolved again
+
+
+def pack_hashes(hashes: Iterable[int]) -> bytes:
+    """Key hashes (index/deps.py ``key_hash``: 24 bits, unsigned) as 3
+    bytes each, little-endian."""
+    raw = bytearray(array("I", hashes).tobytes())
+    del raw[3::4]  # the high byte: 0
+    return bytes(raw)
+
+
+def unpack_hashes(blob: bytes) -> array[int]:
+    """What ``pack_hashes`` packed (a trailing partial hash dropped)."""
+    n = len(blob) // 3
+    wide = bytearray(4 * n)
+    for at in range(3):
+        wide[at::4] = blob[at : 3 * n : 3]
+    out = array("I")
+    out.frombytes(wide)
+    return out
 
 
 def checksum(edges: Iterable[Edge]) -> int:
@@ -80,7 +99,7 @@ class FileDeps:
         flags = bytes(map(self.outside.__contains__, keys))
         header = _HEADER.pack(_MAGIC, len(keys), len(ids), len(sets), total)
         deltas = array("q", map(operator.sub, ids, [0, *ids]))  # IDs ascend: small steps compress
-        parts = (header, deltas.tobytes(), array("i", keys).tobytes(), flags, which.tobytes(), sizes.tobytes())
+        parts = (header, deltas.tobytes(), pack_hashes(keys), flags, which.tobytes(), sizes.tobytes())
         return _COMPRESSED + zlib.compress(b"".join((*parts, positions.tobytes())), 6)
 
     @classmethod
@@ -104,9 +123,8 @@ class FileDeps:
         at += 8 * n_edges
         if rows is not None and ([i for i, _ in rows] != ids.tolist() or checksum(e for _, e in rows) != total):
             return None
-        keys = array("i")
-        keys.frombytes(blob[at : at + 4 * n_keys])
-        at += 4 * n_keys
+        keys = unpack_hashes(blob[at : at + 3 * n_keys])
+        at += 3 * n_keys
         flags = blob[at : at + n_keys]
         at += n_keys
         wide = n_sets >= _UNKNOWN or n_keys >= _UNKNOWN

@@ -1,41 +1,75 @@
 """The dependencies recorded with each file's edges (index/deps.py,
-docs/incremental.md "Recorded dependencies"), in SQLite (migrations m012, m013).
+docs/incremental.md "Recorded dependencies"), in SQLite (migrations m012,
+m013, m017).
 
 ``dep_files``: one row a file (its ``interned`` key), the encoded
 dependencies of its edges (with, flagged, the keys another file's change may
-change: its ``outside`` keys); ``dep_index``: one row an outside key (as an
-unsigned rowid), the files whose edges read it packed, to find the files an
-incremental run reads again. A file's rows go with the file
-(``delete_file``). ``dep_nodes``: the values many answers read (a module an
-import finds, a name a module exports: index/resolve.py ``Recorder.node``),
-each with the keys computing it read, and ``dep_node_index`` one row a key,
-the nodes that read it packed. A row a key, not a row a pair: half the
-size (zod: 0.87 MB of pairs).
+change: its ``outside`` keys). ``dep_keys``: one row a key (its hash as an
+unsigned rowid), with what reads it and what it read: ``files``, the files
+whose edges read it (their interned keys, ascending, as steps from the one
+before in variable-length bytes); ``nodes``, the nodes (index/resolve.py
+``Recorder.node``: a module an import finds, a name a module exports) whose
+computation read it; and, when the key is a node, ``reads``, the keys
+computing it read. A key read by files and by nodes, or a node read by an
+edge, is one row, not two or three (m017: on zod 4.1.12, three tables of
+19,326 keys' rows where there were 25,313 rows, 0.1 MB less). A file's rows
+go with the file (``delete_file``).
 """
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Iterable, Mapping, Sequence
 
+from cartog_ci.store.dependency_format import pack_hashes, unpack_hashes
 from cartog_ci.store.interned import Interned
 from cartog_ci.store.tables import chunks
 
+# The columns of a key's row: packed as key hashes (3 bytes each), or as
+# small ascending integers (``files``: interned keys).
+_COLUMNS = ("files", "nodes", "reads")
 
-def _packed(keys: Iterable[int]) -> bytes:
-    return array("i", sorted(set(keys))).tobytes()
+
+def _packed(column: str, keys: Iterable[int]) -> bytes:
+    ordered = sorted(set(keys))
+    if column != "files":
+        return pack_hashes(ordered)
+    out = bytearray()
+    before = 0
+    for k in ordered:
+        step, before = k - before, k
+        while step >= 0x80:
+            out.append((step & 0x7F) | 0x80)
+            step >>= 7
+        out.append(step)
+    return bytes(out)
 
 
-def _unpacked(blob: bytes | None) -> list[int]:
-    keys = array("i")
-    if blob:
-        keys.frombytes(bytes(blob))
-    return list(keys)
+def _unpacked(column: str, blob: bytes | None) -> list[int]:
+    if not blob:
+        return []
+    if column != "files":
+        return unpack_hashes(bytes(blob)).tolist()
+    out: list[int] = []
+    value = shift = step = 0
+    for byte in bytes(blob):
+        step |= (byte & 0x7F) << shift
+        if byte & 0x80:
+            shift += 7
+            continue
+        value += step
+        out.append(value)
+        step = shift = 0
+    return out
 
 
 def _row(key: int) -> int:
     """The rowid of a key's row: its hash as unsigned (a small varint)."""
     return key & 0xFFFFFFFF
+
+
+def _signed(row: int) -> int:
+    """The hash of a key's row (``_row`` undone)."""
+    return row - (1 << 32) if row >= 1 << 31 else row
 
 
 class DependencyRows(Interned):
@@ -59,7 +93,7 @@ class DependencyRows(Interned):
         self, items: Iterable[tuple[str, bytes, Iterable[int]]], stored: Mapping[str, set[int]] | None = None
     ) -> None:
         """Replace the dependencies of these files: (path, encoded, the keys
-        another file's change may change). Only the index rows that differ
+        another file's change may change). Only the key rows that differ
         are written (a file revisited keeps most of its keys). ``stored``:
         the outside keys as stored now of the files the caller decoded (the
         others' rows are read and decoded)."""
@@ -82,7 +116,7 @@ class DependencyRows(Interned):
             "INSERT OR REPLACE INTO dep_files (file_key, deps) VALUES (?, ?)",
             ((keys[p], blob) for p, blob, _ in items),
         )
-        self._regroup("dep_index", "files", stale, added)
+        self._regroup("files", stale, added)
 
     def _outside(self, file_keys: list[int]) -> dict[int, set[int]]:
         """file key -> its outside keys, as stored (decoded from its row)."""
@@ -98,9 +132,30 @@ class DependencyRows(Interned):
                 out[int(k)] = deps.outside if deps is not None else set()
         return out
 
-    def _regroup(self, table: str, column: str, stale: list[tuple[int, int]], added: list[tuple[int, int]]) -> None:
+    def _key_rows(self, rows: Iterable[int]) -> dict[int, list[object]]:
+        """rowid -> its row's columns (``_COLUMNS``, as stored) of these key rows."""
+        out: dict[int, list[object]] = {}
+        for chunk in chunks(sorted(set(rows))):
+            found = self.db.execute(
+                f"SELECT key, {', '.join(_COLUMNS)} FROM dep_keys WHERE key IN ({', '.join('?' * len(chunk))})",
+                chunk,
+            )
+            out.update((int(k), list(columns)) for k, *columns in found)
+        return out
+
+    def _rewrite(self, rows: dict[int, list[object]], stored: Mapping[int, object]) -> None:
+        """Write these key rows (rowid -> its columns); a row with none left
+        is deleted (``stored``: the rows as stored)."""
+        gone = [(row,) for row, columns in rows.items() if not any(columns) and row in stored]
+        kept = [(row, *columns) for row, columns in sorted(rows.items()) if any(columns)]
+        self.db.executemany("DELETE FROM dep_keys WHERE key = ?", gone)
+        self.db.executemany(
+            f"INSERT OR REPLACE INTO dep_keys (key, {', '.join(_COLUMNS)}) VALUES (?, ?, ?, ?)", kept
+        )
+
+    def _regroup(self, column: str, stale: list[tuple[int, int]], added: list[tuple[int, int]]) -> None:
         """Remove the (key, member) pairs ``stale`` and add ``added`` to the
-        rows of ``table`` (a key, its members packed in ``column``)."""
+        ``column`` of the keys' rows (its members packed)."""
         if not stale and not added:
             return
         change: dict[int, tuple[set[int], set[int]]] = {}
@@ -108,38 +163,29 @@ class DependencyRows(Interned):
             change.setdefault(_row(k), (set(), set()))[0].add(m)
         for k, m in added:
             change.setdefault(_row(k), (set(), set()))[1].add(m)
-        rows = sorted(change)
-        stored: dict[int, list[int]] = {}
-        for chunk in chunks(rows):
-            found = self.db.execute(
-                f"SELECT key, {column} FROM {table} WHERE key IN ({', '.join('?' * len(chunk))})", chunk
-            )
-            stored.update((int(k), _unpacked(blob)) for k, blob in found)
-        gone: list[tuple[int]] = []
-        kept: list[tuple[int, bytes]] = []
-        for row in rows:
-            drop, add = change[row]
-            members = (set(stored.get(row, ())) - drop) | add
-            if members:
-                kept.append((row, _packed(members)))
-            elif row in stored:
-                gone.append((row,))
-        self.db.executemany(f"DELETE FROM {table} WHERE key = ?", gone)
-        self.db.executemany(f"INSERT OR REPLACE INTO {table} (key, {column}) VALUES (?, ?)", kept)
+        stored = self._key_rows(change)
+        at = _COLUMNS.index(column)
+        rows: dict[int, list[object]] = {}
+        for row, (drop, add) in change.items():
+            columns = rows[row] = list(stored.get(row, (None,) * len(_COLUMNS)))
+            members = (set(_unpacked(column, columns[at])) - drop) | add  # type: ignore[arg-type]
+            columns[at] = _packed(column, members) if members else None
+        self._rewrite(rows, stored)
 
-    def _members(self, table: str, column: str, hashes: Iterable[int]) -> set[int]:
+    def _members(self, column: str, hashes: Iterable[int]) -> set[int]:
         out: set[int] = set()
         for chunk in chunks(sorted({_row(h) for h in hashes})):
             found = self.db.execute(
-                f"SELECT {column} FROM {table} WHERE key IN ({', '.join('?' * len(chunk))})", chunk
+                f"SELECT {column} FROM dep_keys WHERE key IN ({', '.join('?' * len(chunk))}) AND {column} NOT NULL",
+                chunk,
             )
             for (blob,) in found:
-                out.update(_unpacked(blob))
+                out.update(_unpacked(column, blob))
         return out
 
     def files_reading(self, hashes: Iterable[int]) -> set[str]:
         """The files with an edge whose answer read one of these keys."""
-        found = self._members("dep_index", "files", hashes)
+        found = self._members("files", hashes)
         return {str(t) for t in self._first_column("SELECT text FROM interned WHERE key IN ({marks})", found)}
 
     def put_nodes(self, nodes: dict[int, set[int]]) -> None:
@@ -148,24 +194,23 @@ class DependencyRows(Interned):
         written again (most of a run's)."""
         if not nodes:
             return
-        stored: dict[int, set[int]] = {}
-        for chunk in chunks(sorted(nodes)):
-            rows = self.db.execute(
-                f"SELECT node, keys FROM dep_nodes WHERE node IN ({', '.join('?' * len(chunk))})", chunk
-            )
-            stored.update((int(node), set(_unpacked(keys))) for node, keys in rows)
-        changed = {n: keys for n, keys in nodes.items() if stored.get(n) != keys}
+        rows = self._key_rows(map(_row, nodes))
+        stored = {_signed(row): set(_unpacked("reads", columns[2])) for row, columns in rows.items()}  # type: ignore[arg-type]
+        changed = {n: keys for n, keys in nodes.items() if stored.get(n, set()) != keys}
+        if not changed:
+            return
         stale = [(k, n) for n in changed for k in stored.get(n, set()) - changed[n]]
         added = [(k, n) for n, keys in changed.items() for k in keys - stored.get(n, set())]
-        self.db.executemany(
-            "INSERT OR REPLACE INTO dep_nodes (node, keys) VALUES (?, ?)",
-            ((node, _packed(keys)) for node, keys in sorted(changed.items())),
-        )
-        self._regroup("dep_node_index", "nodes", stale, added)
+        edited: dict[int, list[object]] = {}
+        for n, keys in changed.items():
+            columns = edited[_row(n)] = list(rows.get(_row(n), (None,) * len(_COLUMNS)))
+            columns[2] = _packed("reads", keys) if keys else None
+        self._rewrite(edited, rows)
+        self._regroup("nodes", stale, added)
 
     def nodes_reading(self, hashes: Iterable[int]) -> set[int]:
         """The nodes whose computation read one of these keys."""
-        return self._members("dep_node_index", "nodes", hashes)
+        return self._members("nodes", hashes)
 
     def _first_column(self, sql: str, values: Iterable[object]) -> set[object]:
         """The first column of ``sql`` (``{marks}``: the placeholders of a
@@ -180,6 +225,6 @@ class DependencyRows(Interned):
 
     def _drop(self, file_keys: list[int]) -> None:
         outside = self._outside(file_keys)
-        self._regroup("dep_index", "files", [(k, f) for f, keys in outside.items() for k in keys], [])
+        self._regroup("files", [(k, f) for f, keys in outside.items() for k in keys], [])
         for chunk in chunks(file_keys):
             self.db.execute(f"DELETE FROM dep_files WHERE file_key IN ({', '.join('?' * len(chunk))})", chunk)

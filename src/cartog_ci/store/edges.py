@@ -24,10 +24,10 @@ def _edge(row: Sequence[object]) -> Edge:
     """One object for each text the rows repeat (a source, a kind, a file,
     a tier: store/symbols.py symbol_of), not one a row."""
     source, name, kind, file, line, qualifier, alias, target, resolution = row
+    # no typing.cast: a function call each at run time, 9 an edge
     return Edge(
-        intern(cast(str, source)), cast(str, name), intern(cast(str, kind)), intern(cast(str, file)), cast(int, line),
-        cast("str | None", qualifier), cast("str | None", alias), cast("str | None", target),
-        None if resolution is None else intern(cast(str, resolution)),
+        intern(source), name, intern(kind), intern(file), line,  # type: ignore[call-overload, arg-type]
+        qualifier, alias, target, None if resolution is None else intern(resolution),  # type: ignore[call-overload, arg-type]
     )  # fmt: skip
 
 

@@ -508,6 +508,25 @@ def m016_compiler_answers(db: apsw.Connection) -> None:
     )
 
 
+def m017_dependency_keys(db: apsw.Connection) -> None:
+    """The dependency indexes and the nodes' keys in one table, a row a key
+    (store/dependency_rows.py): the files and the nodes that read it, and
+    the keys a node read, where m013 kept three tables; keys are 24-bit
+    hashes now (index/deps.py ``key_hash``). What was recorded is dropped:
+    the next run resolves every edge again and records it
+    (index/cascade.py)."""
+    db.execute(
+        """
+        DROP TABLE dep_index;
+        DROP TABLE dep_node_index;
+        DROP TABLE dep_nodes;
+        DELETE FROM dep_files;
+        DELETE FROM meta WHERE key IN ('deps', 'dep_nodes');
+        CREATE TABLE dep_keys (key INTEGER PRIMARY KEY, files BLOB, nodes BLOB, reads BLOB);
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_core,
     m002_search,
@@ -525,6 +544,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     m014_recorded_coverage,
     m015_coverage_tests,
     m016_compiler_answers,
+    m017_dependency_keys,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -363,7 +363,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRo
 
     # -- what differs from the shared SQL (store/symbols.py) -------------------
 
-    GRAPH_TABLES = ("edge_rows", "symbol_rows", "interned", "files", "chunk_rows", "dep_files", "dep_index", "dep_nodes", "dep_node_index")
+    GRAPH_TABLES = ("edge_rows", "symbol_rows", "interned", "files", "chunk_rows", "dep_files", "dep_keys")
 
     def clear(self) -> None:
         """As GraphTables.clear; the contentless full-text tables are emptied

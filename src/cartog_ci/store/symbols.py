@@ -37,11 +37,11 @@ def symbol_of(row: Sequence[object]) -> Symbol:
     # database driver gives each row its own (django, 44,631 symbols read
     # whole by an incremental run: 51 -> 37 MiB). Interned texts are freed
     # with their last use.
-    values[3] = intern(cast(str, values[3]))  # kind
-    values[4] = intern(cast(str, values[4]))  # file
+    values[3] = intern(values[3])  # type: ignore[call-overload]  # kind
+    values[4] = intern(values[4])  # type: ignore[call-overload]  # file
     if values[9] is not None:
-        values[9] = intern(cast(str, values[9]))  # parent_id
-    values[11] = intern(cast(str, values[11]))  # language
+        values[9] = intern(values[9])  # type: ignore[call-overload]  # parent_id
+    values[11] = intern(values[11])  # type: ignore[call-overload]  # language
     if values[13] == values[12]:  # a symbol with no child: its subtree hash is its own
         values[13] = values[12]
     return Symbol(*values)  # type: ignore[arg-type]
