@@ -10,18 +10,13 @@ from pathlib import Path
 import pytest
 
 from cartog_ci.cli import main
-from tests.testing.fixtures import commit, git, init_repo, write
+from tests.testing.fixtures import branched, commit, git, init_repo, write
 
 
 def _report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], before: dict[str, str], after: dict[str, str], *extra: str
 ) -> tuple[int, dict[str, object]]:
-    repo = init_repo(tmp_path / "repo")
-    write(repo, before)
-    commit(repo, "base")
-    git(repo, "checkout", "-q", "-b", "feature")
-    write(repo, after)
-    commit(repo, "change")
+    repo = branched(tmp_path / "repo", dict(before), dict(after))
     code = main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related", *extra])
     return code, json.loads(capsys.readouterr().out)
 
@@ -203,12 +198,7 @@ def test_overload_stubs_reworded_are_one_docs_only_name(tmp_path: Path, capsys: 
     before = {"lib.py": OVERLOADED.replace("class Attr:\n", "class Attr:\n    def other(self):\n        return 1\n\n")}
     after = {"lib.py": before["lib.py"].replace("obj: None, owner: None", "obj:None,owner:None").replace(
         "obj: object, owner: type", "obj:object,owner:type")}  # fmt: skip
-    repo = init_repo(tmp_path / "repo")
-    write(repo, before)
-    commit(repo, "base")
-    git(repo, "checkout", "-q", "-b", "feature")
-    write(repo, after)
-    commit(repo, "change")
+    repo = branched(tmp_path / "repo", dict(before), dict(after))
     main(["report", "--repo", str(repo), "--base", "main", "--format", "text", "--no-related"])
     text = capsys.readouterr().out
     assert [line for line in text.splitlines() if "docs only" in line] == ["  docs only (2): Attr.get (2 definitions)"]
