@@ -126,11 +126,10 @@ def _names(items: list[str]) -> str:
     return shown + (f" and {len(unique) - MAX_NAMED} more" if len(unique) > MAX_NAMED else "")
 
 
-def _moves(renamed: list[ChangedSymbol]) -> list[str]:
-    """One sentence per moved symbol, or per directory whose files moved
-    together (requests 2.32 moved `requests/` under `src/`: one sentence,
-    not 300)."""
-    moved = [c for c in renamed if c.change.old is not None and c.change.old.qualified_name == c.symbol.qualified_name]
+def _moves(moved: list[ChangedSymbol]) -> list[str]:
+    """One sentence per moved symbol (its name kept), or per directory whose
+    files moved together (requests 2.32 moved `requests/` under `src/`: one
+    sentence, not 300)."""
     groups: dict[tuple[str, str], list[ChangedSymbol]] = {}
     for c in moved:
         assert c.change.old is not None
@@ -170,6 +169,7 @@ def _risk(
                 f"{len(will_break)} call site(s) of {named(c.symbol.qualified_name)} no longer fit its new signature "
                 f"({named(f'{first.edge.file}:{first.edge.line}')}: {first.reason})"
             )
+    moved: list[ChangedSymbol] = []  # renamed without a new name, their references following
     for c in report_changed:
         s = c.symbol
         if c.change.breaking and c.callers_total and not c.sites("will break"):
@@ -190,9 +190,11 @@ def _risk(
                 )
         elif c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken):
             old_name = c.change.old.qualified_name if c.change.old else s.qualified_name
-            if old_name != s.qualified_name:
+            if old_name == s.qualified_name:
+                moved.append(c)
+            else:
                 low.append(f"{named(old_name)} was renamed to {named(s.qualified_name)}; its {c.in_degree} reference(s) follow it")
-    low += _moves([c for c in report_changed if c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken)])
+    low += _moves(moved)
     # central = called from much production code; tests and test helpers do not count
     # (a move or rename whose references follow it changes no behaviour)
     central = sorted(

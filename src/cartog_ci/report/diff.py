@@ -260,8 +260,8 @@ def _pair_renames(
     added: list[Symbol],
     base_sources: dict[str, bytes],
     head_sources: dict[str, bytes],
-    base_symbols: dict[str, Symbol] | None = None,
-    head_symbols: dict[str, Symbol] | None = None,
+    base_symbols: dict[str, Symbol],
+    head_symbols: dict[str, Symbol],
 ) -> list[SymbolChange]:
     """A removed and an added symbol of the same kind whose bodies are equal
     once the old name is replaced by the new one: a move (same name, other
@@ -292,8 +292,8 @@ def _pair_renames(
         if old_bodies.get(s.id) is not None:
             key = (s.kind, s.name, old_bodies[s.id] or "")
             twins[key] = twins.get(key, 0) + 1
-    base_local = {s.id: _is_local(s, base_symbols or {}) for s in removed}
-    head_local = {s.id: _is_local(s, head_symbols or {}) for s in added}
+    base_local = {s.id: _is_local(s, base_symbols) for s in removed}
+    head_local = {s.id: _is_local(s, head_symbols) for s in added}
     out: list[SymbolChange] = []
     taken: set[str] = set()
     paired: set[str] = set()
