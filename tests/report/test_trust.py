@@ -328,3 +328,29 @@ def test_a_name_defined_in_several_files_is_named_once(tmp_path: Path, capsys: p
         "1 call site(s) named batch could not be resolved, 1 outside tests: Manager.batch (3 definitions) may have "
         "callers the graph does not show"
     ]
+
+
+def _bundle(names: list[str]) -> str:
+    """A minified bundle: one line, one-letter names (what a build writes)."""
+    return "!function(){" + ";".join(f"function {n}{i}(e){{return e+{i}}}" for n in names for i in range(200)) + "}();\n"
+
+
+def test_a_minified_bundle_is_skipped_not_diffed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """@tanstack/table-core 8.20.5 -> 8.21.3 ships build/umd/index.production.js
+    (12 lines of 4.8 KB): the report said "G.createHeader.n was renamed to
+    D.createHeader.n" and raised the risk for a file it "could not parse"."""
+    repo = init_repo(tmp_path / "repo")
+    source = "export function header(column) {\n  return column.id;\n}\n"
+    write(repo, {"src/header.js": source, "build/app.min.js": _bundle(["G", "n"])})
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"src/header.js": source.replace("column.id", "column.key"), "build/app.min.js": _bundle(["D", "n"])})
+    commit(repo, "rebuilt")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    assert [(c["category"], c["symbol"]["qualified_name"]) for c in data["changed"]] == [
+        ("modified", "header"), ("children_changed", "src.header"),
+    ]
+    size = len(_bundle(["D", "n"]))
+    assert data["notes"] == [f"build/app.min.js: skipped (minified (1 line(s) of {size:,} bytes on average))"]
+    assert data["risk"]["level"] == "low" and not any("could not be parsed" in r for r in data["risk"]["reasons"])

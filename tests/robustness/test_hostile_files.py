@@ -31,6 +31,10 @@ LFS_POINTER = (
     b"oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n"
 )
 FUNC = "def {0}():\n    return 1\n"
+# a bundle as minifiers write it: one line, one-letter names (index/files.py `minified`)
+MINIFIED = "!function(){" + ";".join(f"function f{i}(n){{return n+{i}}}" for i in range(300)) + "}();\n"
+# a compiled package's one-line module, under 4 KiB: source, not a bundle
+LONG_LINE = "export function long_line() { return '" + "x" * 300 + "'; }\n"
 
 # case -> (path, content written before the commit)
 COMMITTED: dict[str, tuple[str, str | bytes]] = {
@@ -42,7 +46,8 @@ COMMITTED: dict[str, tuple[str, str | bytes]] = {
     "mixed line endings": ("mixed.py", b"def c():\r\n    return 1\n\r\ndef d():\r    return c()\n"),
     "10,000-deep parentheses": ("deep_parens.py", "x = " + "(" * DEEP + "1" + ")" * DEEP + "\n"),
     "10,000-deep calls": ("deep_calls.py", "x = " + "f(" * DEEP + "1" + ")" * DEEP + "\n"),
-    "10,000-deep arrays (JS)": ("deep.js", "const x = " + "[" * DEEP + "1" + "]" * DEEP + ";\n"),
+    # one bracket a line: one line of 20 KB would be skipped as minified
+    "10,000-deep arrays (JS)": ("deep.js", "const x = " + "[\n" * DEEP + "1" + "]" * DEEP + ";\n"),
     "10,000-deep block quotes (Markdown)": ("deep.md", ">" * DEEP + " [x](bom.py)\n"),
     "non-ASCII path": ("héllo wörld/ünï.py", FUNC.format("unicode_path")),
     "path with spaces": ("with space/a b.py", FUNC.format("spaced")),
@@ -51,6 +56,8 @@ COMMITTED: dict[str, tuple[str, str | bytes]] = {
     "Git LFS pointer": ("model.py", LFS_POINTER),
     "deleted after listing": ("gone.py", FUNC.format("gone")),
     "plain file (control)": ("pkg/ok.py", FUNC.format("ok")),
+    "minified bundle (JS)": ("dist/app.js", MINIFIED),
+    "one long line under 4 KiB (JS)": ("lib/checks.js", LONG_LINE),
 }
 SYMLINKS = {
     "symlink to itself": ("self.py", "self.py"),
@@ -81,6 +88,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "Git LFS pointer": ("skipped", "Git LFS pointer (run `git lfs pull` to index the file)"),
     "deleted after listing": ("absent", ""),
     "plain file (control)": ("indexed", "ok"),
+    "minified bundle (JS)": ("skipped", f"minified (1 line(s) of {len(MINIFIED):,} bytes on average)"),
+    "one long line under 4 KiB (JS)": ("indexed", "long_line"),
     "symlink to itself": ("skipped", "symbolic link"),
     "symlink outside the repository": ("skipped", "symbolic link"),
     "symlink into .git": ("skipped", "symbolic link"),

@@ -301,6 +301,10 @@ class Language:
     # File stems that stand for their directory as a module (`__init__`,
     # `index`, `mod`): the indexer revisits their importers by the directory.
     package_files: tuple[str, ...] = ()
+    # Whether a file of the language may be a minified bundle (GitHub's
+    # linguist asks it of JavaScript and CSS): see ``index/files.py``
+    # ``minified``.
+    minifiable: bool = False
 
     def extract(
         self,

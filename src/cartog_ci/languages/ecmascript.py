@@ -294,6 +294,7 @@ JAVASCRIPT = ECMAScript(
     name="javascript",
     package_files=("index",),
     interfaces=False,
+    minifiable=True,
     extensions=(".js", ".jsx", ".mjs", ".cjs"),
     syntax=_syntax("javascript", _javascript_grammar, ("javascript",), ("export_statement",)),
     scope=_scope(JS_GLOBALS, merged=True),

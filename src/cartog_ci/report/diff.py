@@ -25,7 +25,7 @@ from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, FileExtraction, Symbol
 from cartog_ci.domain.results import ChangeSet, Comparison, SymbolChange
 from cartog_ci.errors import ParseTimeout
 from cartog_ci.index.files import (
-    Limits, ParseJob, ParseResult, Select, decode_source, extract_all, extract_file, revision_jobs, stored_name,
+    Limits, ParseJob, ParseResult, Select, decode_source, extract_all, extract_file, is_minified, revision_jobs, stored_name,
 )  # fmt: skip
 from cartog_ci.languages import signature_verdict
 from cartog_ci.languages.base import Language
@@ -169,6 +169,8 @@ def _add_file(cs: ChangeSet, path: str, before: ParseResult, after: ParseResult)
     if reason:
         cs.skipped.append((stored_name(path), reason))
     if not before.vanished and not after.vanished and (before.extraction is None or after.extraction is None):
+        if is_minified(_skip_reason(before)) and is_minified(_skip_reason(after)):
+            return  # a bundle on both sides: no symbols to compare, by design (noted as skipped)
         # on both sides but unreadable on one: its symbols did not all
         # vanish (or appear), we cannot tell what changed
         cs.unparsed.append(stored_name(path))
