@@ -354,3 +354,25 @@ def test_a_minified_bundle_is_skipped_not_diffed(tmp_path: Path, capsys: pytest.
     size = len(_bundle(["D", "n"]))
     assert data["notes"] == [f"build/app.min.js: skipped (minified (1 line(s) of {size:,} bytes on average))"]
     assert data["risk"]["level"] == "low" and not any("could not be parsed" in r for r in data["risk"]["reasons"])
+
+
+def test_breaking_changes_whose_call_sites_all_fit_are_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """httpx 0.27.2 -> 0.28.1 dropped the `proxies` keyword of 23 functions,
+    every call site updated: the risk said it in 23 sentences."""
+    names = ["get", "post", "put"]
+    repo = init_repo(tmp_path / "repo")
+    api = "".join(f"def {n}(url, *, proxies=None, timeout=5):\n    return url\n\n\n" for n in names)
+    calls = "".join(f"    {n}('u', timeout=1)\n" for n in names)
+    write(repo, {"api.py": api, "app.py": f"from api import {', '.join(names)}\n\n\ndef run():\n{calls}"})
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"api.py": api.replace("proxies=None, ", "")})
+    commit(repo, "drop proxies")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    assert [r for r in data["risk"]["reasons"] if "breaking" in r] == [
+        "breaking signature change of 3 functions: all 3 call site(s) in the repository still fit (callers outside "
+        "it may not): get, post, put"
+    ]

@@ -126,6 +126,26 @@ def _names(items: list[str]) -> str:
     return shown + (f" and {len(unique) - MAX_NAMED} more" if len(unique) > MAX_NAMED else "")
 
 
+def _still_fitting(fitting: list[tuple[Symbol, int]]) -> list[str]:
+    """A sentence per breaking change whose call sites all still fit, or one
+    for them all past two (httpx 0.28 changed the keywords of 25 functions:
+    one sentence, not 25)."""
+    def outside(symbols: list[Symbol]) -> str:
+        return "" if all(s.name.startswith("_") for s in symbols) else " (callers outside it may not)"
+
+    if len(fitting) <= 2:
+        return [
+            f"breaking signature change of {named(s.qualified_name)}: all {n} call site(s) in the repository "
+            f"still fit{outside([s])}"
+            for s, n in fitting
+        ]
+    symbols = [s for s, _ in fitting]
+    return [
+        f"breaking signature change of {len(fitting)} functions: all {sum(n for _, n in fitting)} call site(s) in "
+        f"the repository still fit{outside(symbols)}: {_names([s.qualified_name for s in symbols])}"
+    ]
+
+
 def _moves(moved: list[ChangedSymbol]) -> list[str]:
     """One sentence per moved symbol (its name kept), or per directory whose
     files moved together (requests 2.32 moved `requests/` under `src/`: one
@@ -170,6 +190,7 @@ def _risk(
                 f"({named(f'{first.edge.file}:{first.edge.line}')}: {first.reason})"
             )
     moved: list[ChangedSymbol] = []  # renamed without a new name, their references following
+    fitting: list[tuple[Symbol, int]] = []  # breaking, every call site in the repository still fitting
     for c in report_changed:
         s = c.symbol
         if c.change.breaking and c.callers_total and not c.sites("will break"):
@@ -183,17 +204,14 @@ def _risk(
                     f"{len(c.call_sites)} call site(s) could not be checked"
                 )
             elif fine:
-                outside = "" if s.name.startswith("_") else " (callers outside it may not)"
-                low.append(
-                    f"breaking signature change of {named(s.qualified_name)}: all {len(fine)} call site(s) in the "
-                    f"repository still fit{outside}"
-                )
+                fitting.append((s, len(fine)))
         elif c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken):
             old_name = c.change.old.qualified_name if c.change.old else s.qualified_name
             if old_name == s.qualified_name:
                 moved.append(c)
             else:
                 low.append(f"{named(old_name)} was renamed to {named(s.qualified_name)}; its {c.in_degree} reference(s) follow it")
+    low += _still_fitting(fitting)
     low += _moves(moved)
     # central = called from much production code; tests and test helpers do not count
     # (a move or rename whose references follow it changes no behaviour)
