@@ -376,3 +376,27 @@ def test_breaking_changes_whose_call_sites_all_fit_are_one_sentence(
         "breaking signature change of 3 functions: all 3 call site(s) in the repository still fit (callers outside "
         "it may not): get, post, put"
     ]
+
+
+def test_one_name_changed_in_several_files_is_one_unchecked_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """viper 1.10 -> 1.12 changed `Codec.Encode` of its hcl, json and yaml
+    packages alike: the risk said the same sentence three times."""
+    codec = "class Codec:\n    def encode(self, value):\n        return value\n"
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "hcl/codec.py": codec, "json/codec.py": codec,
+        "app.py": "from hcl.codec import Codec as H\nfrom json.codec import Codec as J\n\n\n"
+        "def run(x):\n    return H.encode(x, 1), J.encode(x, 2)\n",
+    })  # fmt: skip
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    changed = codec.replace("(self, value)", "(self, value, *, strict)")
+    write(repo, {"hcl/codec.py": changed, "json/codec.py": changed})
+    commit(repo, "strict")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    assert [r for r in data["risk"]["reasons"] if "breaking" in r] == [
+        "breaking signature change of Codec.encode (2 definitions): 2 of their 2 call site(s) could not be checked"
+    ]

@@ -191,6 +191,8 @@ def _risk(
             )
     moved: list[ChangedSymbol] = []  # renamed without a new name, their references following
     fitting: list[tuple[Symbol, int]] = []  # breaking, every call site in the repository still fitting
+    # breaking, some call sites unchecked: (level, name) -> [definitions, unchecked, call sites]
+    unchecked: dict[tuple[str, str], list[int]] = {}
     for c in report_changed:
         s = c.symbol
         if c.change.breaking and c.callers_total and not c.sites("will break"):
@@ -198,11 +200,11 @@ def _risk(
             fine = c.sites("fine")
             if unknown:
                 # a test helper's callers are tests: the test run will tell
-                target = low if c.low_signal else high if c.production_callers >= 5 else medium
-                target.append(
-                    f"breaking signature change of {named(s.qualified_name)}: {len(unknown)} of its "
-                    f"{len(c.call_sites)} call site(s) could not be checked"
-                )
+                level = "low" if c.low_signal else "high" if c.production_callers >= 5 else "medium"
+                counts = unchecked.setdefault((level, s.qualified_name), [0, 0, 0])
+                counts[0] += 1
+                counts[1] += len(unknown)
+                counts[2] += len(c.call_sites)
             elif fine:
                 fitting.append((s, len(fine)))
         elif c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken):
@@ -211,6 +213,11 @@ def _risk(
                 moved.append(c)
             else:
                 low.append(f"{named(old_name)} was renamed to {named(s.qualified_name)}; its {c.in_degree} reference(s) follow it")
+    levels = {"high": high, "medium": medium, "low": low}
+    for (level, name), (definitions, unknown, sites) in unchecked.items():
+        # one sentence per name: viper's hcl, json and yaml `Codec.Encode` are one change three times
+        of = f"{named(name)} ({definitions} definitions): {unknown} of their" if definitions > 1 else f"{named(name)}: {unknown} of its"
+        levels[level].append(f"breaking signature change of {of} {sites} call site(s) could not be checked")
     low += _still_fitting(fitting)
     low += _moves(moved)
     # central = called from much production code; tests and test helpers do not count
