@@ -299,15 +299,36 @@ def test_typescript_required_parameter_after_a_callback_will_break(
         ("src/app.ts", 5, "will break", "1 argument(s) where 2 are required"),
         ("src/app.ts", 6, "will break", "2 argument(s) where 3 are required"),
         ("src/app.ts", 7, "will break", "2 argument(s) where 3 are required"),
-        # the overload that took one argument is gone; the other takes two
-        ("src/app.ts", 8, "will break", "1 argument(s) fit none of 1 overload signature(s)"),
-        ("src/app.ts", 9, None, "the function is overloaded"),
+        # the overload that took one argument is gone; the one left takes two
+        ("src/app.ts", 8, "will break", "1 argument(s) where 2 are required"),
+        ("src/app.ts", 9, None, "the function was overloaded: which signature the call bound is not told"),
         # `declare function` overloads, each a symbol: one still takes a single argument
         ("src/app.ts", 10, None, "the function is overloaded"),
         ("src/app.ts", 11, "will break", "2 argument(s) fit none of 2 overload signature(s)"),
     ]
     assert [(s["file"], s["line"]) for s in data["will_break"]] == [  # type: ignore[attr-defined]
         ("src/app.ts", line) for line in (4, 5, 6, 7, 8, 11)
+    ]
+
+
+def test_typescript_one_overload_declaration_is_the_signature_callers_bind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """immer 10.1 dropped `enumerableOnly?` from `each`, declared once above
+    its implementation `each(obj: any, iter: any)`: its 6 calls were "could
+    not be checked: the function is overloaded" and the risk HIGH, though
+    callers can bind only that one declaration."""
+    lib = (
+        "export function each<T>(obj: T, iter: (key: string) => void, enumerableOnly?: boolean): void\n"
+        "export function each(obj: any, iter: any) {\n  return iter(obj)\n}\n"
+    )
+    app = 'import { each } from "./lib"\n\neach({}, k => k)\neach({}, k => k, true)\n'
+    _, data = _report(
+        tmp_path, capsys, {"src/lib.ts": lib, "src/app.ts": app}, {"src/lib.ts": lib.replace(", enumerableOnly?: boolean", "")}
+    )
+    assert _sites(data) == [
+        ("src/app.ts", 3, "fine", None),
+        ("src/app.ts", 4, "will break", "3 argument(s) for at most 2"),
     ]
 
 

@@ -131,17 +131,23 @@ class ECMAScript(Language):
             return _check_overloads([s for r in sets if r is not None for s in r.callable], call)
         if read is None:
             return None
-        if read.overloads:
+        if len(read.callable) > 1:
             return _check_overloads(read.callable, call)
-        params = read.arity
-        if old is not None:
-            before = self.parameters(old.signature)
-            if before is None:
-                return None
-            filled = zip(before.filled[: call.positional], params[: call.positional])
-            if not all(_widened(was.annotation, now.annotation) for was, now in filled):
-                return CallCheck(UNKNOWN, "a parameter's type changed")
-        return bind(_positional(params), call)
+        # the one signature callers bind: the function's, or its one overload
+        # declaration (the implementation's own is not callable: immer `each`)
+        params = read.callable[0].arity
+        check = bind(_positional(params), call)
+        if check.verdict == WILL_BREAK or old is None:
+            return check  # a count that fits no parameter list breaks whatever the types
+        before = self.parameters(old.signature)
+        if before is None:
+            return None
+        if len(before.callable) > 1:
+            return CallCheck(UNKNOWN, "the function was overloaded: which signature the call bound is not told")
+        filled = zip(before.callable[0].filled[: call.positional], params[: call.positional])
+        if not all(_widened(was.annotation, now.annotation) for was, now in filled):
+            return CallCheck(UNKNOWN, "a parameter's type changed")
+        return check
 
 
 def _positional(params: Sequence[Parameter]) -> Params:
