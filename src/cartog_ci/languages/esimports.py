@@ -18,7 +18,7 @@ import re
 import tree_sitter as ts
 
 from cartog_ci.parse.nodes import node_text as _text
-from cartog_ci.parse.syntax import ImportTriple
+from cartog_ci.parse.syntax import FILE_NAMED, ImportTriple
 
 # The module spec of "this very file": a module's own exports are bindings
 # too (`export default Foo` binds `default` to the local `Foo`, exactly like
@@ -69,7 +69,7 @@ def decode(node: ts.Node) -> list[ImportTriple]:
     if node.type == "call_expression":
         return _js_call(node)
     if node.type == "assignment_expression":  # module.exports = X
-        return _js_default(node.child_by_field_name("right"))
+        return _commonjs_default(node.child_by_field_name("right"))
     if node.type == "variable_declarator":  # const api = { get, put: save }; const make = Foo.create
         return _member_alias(node) or _object_members(node)
     return []
@@ -183,6 +183,53 @@ def _js_default(value: ts.Node | None) -> list[ImportTriple]:
     if value.type in _JS_NAMED_DECLARATIONS and name is not None:
         return [(JS_SELF, _text(name), "default")]
     return []
+
+
+_FUNCTION_VALUES = frozenset({"function_expression", "generator_function", "arrow_function", "class"})
+
+
+def _commonjs_default(value: ts.Node | None) -> list[ImportTriple]:
+    """What `module.exports = <value>` binds: a name as `export default`
+    does; a function or class, named or not, is a symbol of the module
+    (languages/queries/javascript.scm: its own name, else the file's), and
+    an object literal's members are the module's names (`{ parse: parse,
+    stringify, utils: require('./utils') }`: `qs.parse` is the module's
+    `parse`)."""
+    if value is not None and value.type in _FUNCTION_VALUES:
+        name = value.child_by_field_name("name")
+        return [(JS_SELF, _text(name) if name is not None else FILE_NAMED, "default")]
+    if value is not None and value.type == "object":
+        return _exported_members(value)
+    if value is not None and value.type == "call_expression" and _required(value):
+        return [(_required(value), "default", None)]  # `module.exports = require('./lib/async')`
+    return _js_default(value)
+
+
+def _exported_members(value: ts.Node) -> list[ImportTriple]:
+    """`module.exports = { a: b, c, d: require('./d') }`: `a` is the module's
+    `b` (like `export { b as a }`), `d` is `./d`'s default; a shorthand `c`
+    and `a: a` are the module's own names already."""
+    out: list[ImportTriple] = []
+    for member in value.named_children:
+        if member.type != "pair":
+            continue
+        key, bound = member.child_by_field_name("key"), member.child_by_field_name("value")
+        if key is None or key.type != "property_identifier" or bound is None:
+            continue
+        if bound.type == "identifier" and _text(bound) != _text(key):
+            out.append((JS_SELF, _text(bound), _text(key)))
+        elif bound.type == "call_expression" and _required(bound):
+            out.append((_required(bound), "default", _text(key)))
+    return out
+
+
+def _required(call: ts.Node) -> str:
+    """The module a `require('./x')` call names, else ""."""
+    function, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    literal = args.named_children[0] if args is not None and len(args.named_children) == 1 else None
+    if function is None or _text(function) != "require" or literal is None or literal.type != "string":
+        return ""
+    return _text(literal).strip("'\"`")
 
 
 def _js_call(node: ts.Node) -> list[ImportTriple]:

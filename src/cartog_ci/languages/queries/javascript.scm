@@ -57,6 +57,54 @@
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 
+; CommonJS default export: `module.exports = function [name] (…) {}` / `= (…) =>
+; …` / `= class [Name] {}` at module level is a callable symbol of the module,
+; named by its own name, else by the file's (`<file>`: parse/extract.py names
+; it, `lib/parse.js` -> `parse`, `lib/index.js` -> `lib`); `require('./parse')`
+; binds it (languages/esimports.py, _js_default).
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @_module
+        property: (property_identifier) @_exports)
+      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]))
+  @definition.function
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+((program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @_module
+        property: (property_identifier) @_exports)
+      right: [(function_expression !name) (generator_function !name) (arrow_function)]))
+  @definition.function)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")
+  (#set! name "<file>"))
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @_module
+        property: (property_identifier) @_exports)
+      right: (class name: (identifier) @name)))
+  @definition.class
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+((program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @_module
+        property: (property_identifier) @_exports)
+      right: (class !name)))
+  @definition.class)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")
+  (#set! name "<file>"))
+
 ; Pre-class methods: `Foo.prototype.m = function () {}` and `Foo.m = ...` at
 ; module level; @owner names the type (the extractor qualifies `Foo.m`).
 (program
