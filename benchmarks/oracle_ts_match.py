@@ -95,10 +95,13 @@ def symbol_for(oracle: OracleSite, in_file: dict[str, list[Sym]], symbols: dict[
     file, line, name = oracle.target
     if oracle.target_kind == "DefaultExport":  # an anonymous default export is the module itself
         return next((s.id for s in in_file.get(file, ()) if s.kind == "module"), None)
+    # `module.exports = function [f] () {}`: the service names it `exports`,
+    # cartog-ci by the function's own name, else the file's (its line is the statement's)
+    any_name = oracle.target_kind == "BinaryExpression" and name == "exports"
     found = [
         s for s in in_file.get(file, ())
         if s.kind != "module" and s.start_line <= line <= s.end_line
-        and (s.qualified_name == name or s.qualified_name.endswith("." + name))
+        and (any_name or s.qualified_name == name or s.qualified_name.endswith("." + name))
     ]  # fmt: skip
     if not found:
         return None
