@@ -140,6 +140,11 @@ NAMED = {
         "function setup() {\n    module.exports = function () {\n        return 2;\n    };\n}\nsetup();\n"
     ),
     "lib/esm.mjs": "export default function () {\n    return 3;\n}\n",
+    "lib/home.js": "function homedir() {}\nmodule.exports = homedir;\n",
+    "lib/api.js": (
+        "function homedir() {}\nfunction same() {}\n"
+        "exports.home = homedir;\nexports.same = same;\nmodule.exports.Run = require('./runner');\n"
+    ),
     "test/all.js": (
         "var resolve = require('..');\n"
         "var Runner = require('../lib/runner');\n"
@@ -152,6 +157,12 @@ NAMED = {
         "new Anon();\n"  # 9
         "setup();\n"  # 10
         "esm();\n"  # 11
+        "var home = require('../lib/home');\n"
+        "var api = require('../lib/api');\n"
+        "home();\n"  # 14
+        "api.home();\n"  # 15
+        "api.same();\n"  # 16
+        "new api.Run();\n"  # 17
     ),
 }
 
@@ -167,6 +178,9 @@ def test_named_and_class_exports_and_exports_that_are_none(tmp_path: Path) -> No
         ("lib/anon.js", "class", "anon", 1),
         ("lib/anon.js", "method", "anon.go", 2),
         ("lib/setup.js", "function", "setup", 1),  # its `module.exports` is no symbol
+        ("lib/home.js", "function", "homedir", 1),
+        ("lib/api.js", "function", "homedir", 1),
+        ("lib/api.js", "function", "same", 2),
     }
     assert call_rows(graph) == {
         ("lib/async.js", 2, "cb", None, None),
@@ -177,4 +191,8 @@ def test_named_and_class_exports_and_exports_that_are_none(tmp_path: Path) -> No
         (t, 9, "Anon", "lib/anon.js:class:anon", "import"),
         (t, 10, "setup", "lib/setup.js:module:lib.setup", "import"),  # the module: no export
         (t, 11, "esm", "lib/esm.mjs:module:lib.esm", "import"),  # an ES module's anonymous default, as before
+        (t, 14, "home", "lib/home.js:function:homedir", "import"),
+        (t, 15, "home", "lib/api.js:function:homedir", "import"),
+        (t, 16, "same", "lib/api.js:function:same", "import"),
+        (t, 17, "Run", "lib/runner.js:class:Runner", "import"),
     }

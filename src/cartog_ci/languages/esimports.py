@@ -68,8 +68,11 @@ def decode(node: ts.Node) -> list[ImportTriple]:
         return _js_reexport(node)
     if node.type == "call_expression":
         return _js_call(node)
-    if node.type == "assignment_expression":  # module.exports = X
-        return _commonjs_default(node.child_by_field_name("right"))
+    if node.type == "assignment_expression":  # module.exports = X, exports.p = X
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and _text(left) == "module.exports":
+            return _commonjs_default(right)
+        return _exported_member(_text(left.child_by_field_name("property")), right) if left is not None else []
     if node.type == "variable_declarator":  # const api = { get, put: save }; const make = Foo.create
         return _member_alias(node) or _object_members(node)
     return []
@@ -211,16 +214,20 @@ def _exported_members(value: ts.Node) -> list[ImportTriple]:
     and `a: a` are the module's own names already."""
     out: list[ImportTriple] = []
     for member in value.named_children:
-        if member.type != "pair":
-            continue
-        key, bound = member.child_by_field_name("key"), member.child_by_field_name("value")
-        if key is None or key.type != "property_identifier" or bound is None:
-            continue
-        if bound.type == "identifier" and _text(bound) != _text(key):
-            out.append((JS_SELF, _text(bound), _text(key)))
-        elif bound.type == "call_expression" and _required(bound):
-            out.append((_required(bound), "default", _text(key)))
+        key = member.child_by_field_name("key") if member.type == "pair" else None
+        if key is not None and key.type == "property_identifier":
+            out += _exported_member(_text(key), member.child_by_field_name("value"))
     return out
+
+
+def _exported_member(name: str, bound: ts.Node | None) -> list[ImportTriple]:
+    """The module's `name` is `bound`: another of its names, or what a
+    `require('./x')` gives."""
+    if bound is not None and bound.type == "identifier" and _text(bound) != name:
+        return [(JS_SELF, _text(bound), name)]
+    if bound is not None and bound.type == "call_expression" and _required(bound):
+        return [(_required(bound), "default", name)]
+    return []
 
 
 def _required(call: ts.Node) -> str:

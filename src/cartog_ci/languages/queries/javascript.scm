@@ -179,6 +179,27 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string) .)) @reference.import
+; `exports.p = parse` / `module.exports.p = require('./parse')`: the module's
+; `p` is that binding (decoded like `export { parse as p }`).
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (identifier) @_exports
+        property: (property_identifier))
+      right: [(identifier) (call_expression)]) @reference.import)
+  (#eq? @_exports "exports"))
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression
+          object: (identifier) @_module
+          property: (property_identifier) @_exports)
+        property: (property_identifier))
+      right: [(identifier) (call_expression)]) @reference.import)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
 ; `module.exports = X` is the CommonJS default export.
 (program
   (expression_statement
