@@ -145,6 +145,8 @@ NAMED = {
         "function homedir() {}\nfunction same() {}\n"
         "exports.home = homedir;\nexports.same = same;\nmodule.exports.Run = require('./runner');\n"
     ),
+    "lib/express.js": "exports = module.exports = createApplication;\n\nfunction createApplication() {}\n",
+    "lib/router/index.js": "var proto = module.exports = function (options) {\n    return options;\n};\n",
     "test/all.js": (
         "var resolve = require('..');\n"
         "var Runner = require('../lib/runner');\n"
@@ -163,6 +165,12 @@ NAMED = {
         "api.home();\n"  # 15
         "api.same();\n"  # 16
         "new api.Run();\n"  # 17
+        "var express = require('../lib/express');\n"
+        "var Router = require('../lib/router');\n"
+        "var merge = require('../lib/api').home;\n"
+        "express();\n"  # 21
+        "new Router({});\n"  # 22
+        "merge();\n"  # 23
     ),
 }
 
@@ -181,6 +189,8 @@ def test_named_and_class_exports_and_exports_that_are_none(tmp_path: Path) -> No
         ("lib/home.js", "function", "homedir", 1),
         ("lib/api.js", "function", "homedir", 1),
         ("lib/api.js", "function", "same", 2),
+        ("lib/express.js", "function", "createApplication", 3),
+        ("lib/router/index.js", "function", "router", 1),
     }
     assert call_rows(graph) == {
         ("lib/async.js", 2, "cb", None, None),
@@ -195,4 +205,7 @@ def test_named_and_class_exports_and_exports_that_are_none(tmp_path: Path) -> No
         (t, 15, "home", "lib/api.js:function:homedir", "import"),
         (t, 16, "same", "lib/api.js:function:same", "import"),
         (t, 17, "Run", "lib/runner.js:class:Runner", "import"),
+        (t, 21, "express", "lib/express.js:function:createApplication", "import"),
+        (t, 22, "Router", "lib/router/index.js:function:router", "import"),
+        (t, 23, "merge", "lib/api.js:function:homedir", "import"),
     }

@@ -251,6 +251,11 @@ def _js_call(node: ts.Node) -> list[ImportTriple]:
     binding = node.parent
     if function is None or function.type != "identifier" or binding is None:
         return [(module, module, None)]
+    if binding.type == "member_expression" and binding.parent is not None:  # `var f = require('./x').f`
+        member, declarator = binding.child_by_field_name("property"), binding.parent
+        target = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
+        if member is not None and target is not None and target.type == "identifier":
+            return [(module, _text(member), _text(target) if _text(target) != _text(member) else None)]
     if binding.type == "variable_declarator":
         target = binding.child_by_field_name("name")
         if target is not None and target.type == "identifier":

@@ -58,49 +58,58 @@
   (#eq? @_exports "exports"))
 
 ; CommonJS default export: `module.exports = function [name] (…) {}` / `= (…) =>
-; …` / `= class [Name] {}` at module level is a callable symbol of the module,
-; named by its own name, else by the file's (`<file>`: parse/extract.py names
-; it, `lib/parse.js` -> `parse`, `lib/index.js` -> `lib`); `require('./parse')`
-; binds it (languages/esimports.py, _js_default).
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        object: (identifier) @_module
-        property: (property_identifier) @_exports)
-      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]))
-  @definition.function
+; …` / `= class [Name] {}` at module level, also as `exports = module.exports =
+; f` and `var proto = module.exports = function`, is a callable symbol of the
+; module, named by its own name, else by the file's (`<file>`: parse/extract.py
+; names it, `lib/parse.js` -> `parse`, `lib/index.js` -> `lib`);
+; `require('./parse')` binds it (languages/esimports.py, _commonjs_default).
+((program
+  [(expression_statement (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function)
+   (expression_statement (assignment_expression right: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function))
+   (_ (variable_declarator value: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function))])
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        object: (identifier) @_module
-        property: (property_identifier) @_exports)
-      right: [(function_expression !name) (generator_function !name) (arrow_function)]))
-  @definition.function)
+  [(expression_statement (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function)
+   (expression_statement (assignment_expression right: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function))
+   (_ (variable_declarator value: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function))])
   (#eq? @_module "module")
   (#eq? @_exports "exports")
   (#set! name "<file>"))
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        object: (identifier) @_module
-        property: (property_identifier) @_exports)
-      right: (class name: (identifier) @name)))
-  @definition.class
+((program
+  [(expression_statement (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class name: (identifier) @name)) @definition.class)
+   (expression_statement (assignment_expression right: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class name: (identifier) @name)) @definition.class))
+   (_ (variable_declarator value: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class name: (identifier) @name)) @definition.class))])
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        object: (identifier) @_module
-        property: (property_identifier) @_exports)
-      right: (class !name)))
-  @definition.class)
+  [(expression_statement (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class !name)) @definition.class)
+   (expression_statement (assignment_expression right: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class !name)) @definition.class))
+   (_ (variable_declarator value: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class !name)) @definition.class))])
   (#eq? @_module "module")
   (#eq? @_exports "exports")
   (#set! name "<file>"))
@@ -200,13 +209,19 @@
       right: [(identifier) (call_expression)]) @reference.import)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
-; `module.exports = X` is the CommonJS default export.
+; `module.exports = X` is the CommonJS default export (also `exports =
+; module.exports = X`, `var app = module.exports = X`).
 (program
-  (expression_statement
+  [(expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (identifier) @_module
-        property: (property_identifier) @_exports)) @reference.import)
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import)
+   (expression_statement
+    (assignment_expression
+      right: (assignment_expression
+        left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))
+   (_ (variable_declarator
+    value: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))]
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 (field_definition
