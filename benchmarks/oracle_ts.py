@@ -144,6 +144,8 @@ CORPORA = {
                  include=("index.js", "sync.js", "async.js", "lib", "test")),
         TsCorpus(corpora.NpmCorpus("object-inspect", "object-inspect", "1.13.4"), "CommonJS", written=_COMMONJS,
                  include=("index.js", "util.inspect.js", "test")),
+        TsCorpus(corpora.NpmCorpus("express", "express", "4.21.2"), "CommonJS", written=_COMMONJS,
+                 include=("index.js", "lib")),
         TsCorpus(
             corpora.NpmCorpus("medusa", "@medusajs/dashboard", "2.21.2"), "React app",
             written=(*_BUNDLER, ("jsx", "react-jsx")),
