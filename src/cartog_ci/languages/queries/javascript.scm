@@ -193,22 +193,9 @@
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (identifier) @_exports
-        property: (property_identifier))
+      left: (member_expression object: (_) @_exports property: (property_identifier))
       right: [(identifier) (call_expression)]) @reference.import)
-  (#eq? @_exports "exports"))
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        object: (member_expression
-          object: (identifier) @_module
-          property: (property_identifier) @_exports)
-        property: (property_identifier))
-      right: [(identifier) (call_expression)]) @reference.import)
-  (#eq? @_module "module")
-  (#eq? @_exports "exports"))
+  (#match? @_exports "^(module\\.)?exports$"))
 ; `module.exports = X` is the CommonJS default export (also `exports =
 ; module.exports = X`, `var app = module.exports = X`).
 (program
