@@ -34,6 +34,12 @@ zod 4.1.12         library     ``src/`` (v3, v4 classic/core/mini and their
 dashboard 2.21.2               (``src/``: ~1,950 .ts/.tsx, routes, hooks,
                                forms, tests); relative imports; no
                                tsconfig.json: one is written
+qs 6.17.1,         CommonJS    JavaScript packages whose tarballs ship their
+minimist 1.2.8,                tape tests (``require('../')``), and express's
+resolve 1.22.10,               ``lib/``: ``module.exports = function``, objects
+object-inspect                 of required functions, ``exports.f``; a tsconfig
+1.13.4, express                is written (``module: commonjs``, ``node10``
+4.21.2                         resolution) that includes the listed files
 =================  ==========  =================================================
 
 A tsconfig written for a tarball lives outside the repository (cartog-ci
@@ -57,7 +63,8 @@ How it works:
    every call, ``new`` and JSX component tag. Definitions in the repository
    that are functions, methods, classes (constructors count as their class)
    or variables/properties initialised with a function, a class or a call
-   (a HOC or a factory) are targets; an overload set is one target. One →
+   (a HOC or a factory; not ``require('tape')``, an import
+   the service cannot resolve: external) are targets; an overload set is one target. One →
    *confident*; several → *ambiguous*; none because the definition is
    outside the repository or behind an import the service cannot resolve →
    *external*; none otherwise (no definition, a parameter, an interface

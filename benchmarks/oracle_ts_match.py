@@ -4,7 +4,8 @@ and naming the outcome of each, for ``oracle_ts.py``.
 * An oracle target maps to the cartog-ci symbol of the same file whose
   qualified name is, or ends with, the target's name and whose line range
   holds its line (the innermost; never a module symbol). A constructor
-  stands for its class.
+  stands for its class; `module.exports = function` (the service's
+  `exports`) is the symbol at that line, whatever its name.
 * Sites and edges meet on (file, line, called name) as multisets; a line
   pairs when the oracle's answers on it agree, or when both sides have as
   many and ours agree; otherwise it is skipped (counted).
