@@ -205,3 +205,18 @@ def test_named_and_class_exports_and_exports_that_are_none(tmp_path: Path) -> No
         (t, 22, "Router", "lib/router/index.js:function:router", "import"),
         (t, 23, "merge", "lib/api.js:function:homedir", "import"),
     }
+
+
+def test_a_main_that_leaves_its_directory_is_not_followed(tmp_path: Path) -> None:
+    """`lib/package.json`'s `main` points back up (it would lead to `lib`
+    again): `require('./lib')` is `lib/index.js`."""
+    repo = indexed_files(tmp_path, {
+        "package.json": '{ "name": "loop", "main": "lib" }\n',
+        "lib/package.json": '{ "main": "../" }\n',
+        "lib/index.js": "module.exports = function () {};\n",
+        "main.js": "var lib = require('./lib');\nvar root = require('.');\nlib();\nroot();\n",
+    })  # fmt: skip
+    assert call_rows(exported(repo)) == {
+        ("main.js", 3, "lib", "lib/index.js:function:lib", "import"),
+        ("main.js", 4, "root", "lib/index.js:function:lib", "import"),
+    }

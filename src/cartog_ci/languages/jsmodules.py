@@ -107,14 +107,16 @@ def _probe(project: Project, base: str) -> list[str]:
 
 def _directory_main(project: Project, stem: str) -> list[str]:
     """A directory's package.json ``main`` (Node's `require('../')`: the
-    package root), before its ``index``."""
+    package root), before its ``index``; one below the directory (a
+    ``main`` that leaves it could lead back to it)."""
     directory = "" if stem in ("", ".") else stem
     manifest = _manifest(project, directory)
     main = manifest.get("main") if manifest else None
     if not isinstance(main, str):
         return []
     target = posixpath.normpath(posixpath.join(directory, main))
-    return [] if target in (stem, ".", directory) else probe(project, target)
+    inside = target.startswith(directory + "/") if directory else target not in (".", "..") and not target.startswith("../")
+    return probe(project, target) if inside else []
 
 
 # -- tsconfig paths --------------------------------------------------------------
