@@ -213,6 +213,11 @@ function callable(decl) {
   if (ts.isConstructorDeclaration(decl)) return callable(decl.parent); // a class and its constructor are one target
   if (ts.isImportSpecifier(decl) || ts.isImportClause(decl) || ts.isNamespaceImport(decl)
     || ts.isImportEqualsDeclaration(decl)) return { why: 'unresolved import', external: true };
+  // `var test = require('tape')` with tape not installed: the service stops at
+  // the variable, an import it cannot resolve (a call, yet no factory's)
+  if (ts.isVariableDeclaration(decl) && isRequire(unwrapValue(decl.initializer))) {
+    return { why: 'unresolved import', external: true };
+  }
   const declared = ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl) || ts.isClassDeclaration(decl)
     || ts.isClassExpression(decl);
   const bound = (ts.isVariableDeclaration(decl) || ts.isPropertyDeclaration(decl) || ts.isPropertyAssignment(decl))

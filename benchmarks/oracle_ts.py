@@ -34,6 +34,12 @@ zod 4.1.12         library     ``src/`` (v3, v4 classic/core/mini and their
 dashboard 2.21.2               (``src/``: ~1,950 .ts/.tsx, routes, hooks,
                                forms, tests); relative imports; no
                                tsconfig.json: one is written
+qs 6.17.1,         CommonJS    JavaScript packages whose tarballs ship their
+minimist 1.2.8,                tape tests (``require('../')``), and express's
+resolve 1.22.10,               ``lib/``: ``module.exports = function``, objects
+object-inspect                 of required functions, ``exports.f``; a tsconfig
+1.13.4, express                is written (``module: commonjs``, ``node10``
+4.21.2                         resolution) that includes the listed files
 =================  ==========  =================================================
 
 A tsconfig written for a tarball lives outside the repository (cartog-ci
@@ -57,7 +63,8 @@ How it works:
    every call, ``new`` and JSX component tag. Definitions in the repository
    that are functions, methods, classes (constructors count as their class)
    or variables/properties initialised with a function, a class or a call
-   (a HOC or a factory) are targets; an overload set is one target. One →
+   (a HOC or a factory; not ``require('tape')``, an import
+   the service cannot resolve: external) are targets; an overload set is one target. One →
    *confident*; several → *ambiguous*; none because the definition is
    outside the repository or behind an import the service cannot resolve →
    *external*; none otherwise (no definition, a parameter, an interface
@@ -115,10 +122,15 @@ class TsCorpus:
     # compilerOptions of a tsconfig written outside the repository, for a
     # tarball that ships none (it includes the tarball's src/)
     written: tuple[tuple[str, object], ...] = ()
+    # what that written tsconfig includes (directories or files of the tarball)
+    include: tuple[str, ...] = ("src",)
 
 
 _STRICT = (("strict", True), ("target", "es2022"), ("skipLibCheck", True), ("lib", ["es2022", "dom", "dom.iterable"]))
 _BUNDLER = (*_STRICT, ("module", "esnext"), ("moduleResolution", "bundler"))
+# CommonJS packages written in JavaScript: Node's own resolution (`require('../')`
+# is the package's `main`; benchmarks/oracle_ts.mjs allows JavaScript)
+_COMMONJS = (*_STRICT, ("module", "commonjs"), ("moduleResolution", "node10"))
 
 
 CORPORA = {
@@ -132,6 +144,15 @@ CORPORA = {
                      ("customConditions", ["@zod/source"])),
         ),  # fmt: skip
         TsCorpus(corpora.NpmCorpus("trpc", "@trpc/server", "11.25.2"), "library", written=_BUNDLER),
+        TsCorpus(corpora.NpmCorpus("qs", "qs", "6.17.1"), "CommonJS", written=_COMMONJS, include=("lib", "test")),
+        TsCorpus(corpora.NpmCorpus("minimist", "minimist", "1.2.8"), "CommonJS", written=_COMMONJS,
+                 include=("index.js", "test")),
+        TsCorpus(corpora.NpmCorpus("resolve", "resolve", "1.22.10"), "CommonJS", written=_COMMONJS,
+                 include=("index.js", "sync.js", "async.js", "lib", "test")),
+        TsCorpus(corpora.NpmCorpus("object-inspect", "object-inspect", "1.13.4"), "CommonJS", written=_COMMONJS,
+                 include=("index.js", "util.inspect.js", "test")),
+        TsCorpus(corpora.NpmCorpus("express", "express", "4.21.2"), "CommonJS", written=_COMMONJS,
+                 include=("index.js", "lib")),
         TsCorpus(
             corpora.NpmCorpus("medusa", "@medusajs/dashboard", "2.21.2"), "React app",
             written=(*_BUNDLER, ("jsx", "react-jsx")),
@@ -203,7 +224,8 @@ def run_oracle(repo: Path, corpus: TsCorpus) -> tuple[set[str], list[OracleSite]
     with tempfile.TemporaryDirectory(prefix="cartog-oracle-tsconfig-") as tmp:
         tsconfig = corpus.tsconfig
         if corpus.written:
-            written = {"compilerOptions": dict(corpus.written), "include": [str(repo.resolve() / "src")]}
+            include = [str(repo.resolve() / part) for part in corpus.include]
+            written = {"compilerOptions": dict(corpus.written), "include": include}
             tsconfig = str(Path(tmp) / "tsconfig.json")
             Path(tsconfig).write_text(json.dumps(written))
         cmd = ["node", "--max-old-space-size=8192", str(ORACLE_JS), str(ensure_typescript()), str(repo), tsconfig]

@@ -4,7 +4,8 @@ and naming the outcome of each, for ``oracle_ts.py``.
 * An oracle target maps to the cartog-ci symbol of the same file whose
   qualified name is, or ends with, the target's name and whose line range
   holds its line (the innermost; never a module symbol). A constructor
-  stands for its class.
+  stands for its class; `module.exports = function` (the service's
+  `exports`) is the symbol at that line, whatever its name.
 * Sites and edges meet on (file, line, called name) as multisets; a line
   pairs when the oracle's answers on it agree, or when both sides have as
   many and ours agree; otherwise it is skipped (counted).
@@ -95,10 +96,13 @@ def symbol_for(oracle: OracleSite, in_file: dict[str, list[Sym]], symbols: dict[
     file, line, name = oracle.target
     if oracle.target_kind == "DefaultExport":  # an anonymous default export is the module itself
         return next((s.id for s in in_file.get(file, ()) if s.kind == "module"), None)
+    # `module.exports = function [f] () {}`: the service names it `exports`,
+    # cartog-ci by the function's own name, else the file's (its line is the statement's)
+    any_name = oracle.target_kind == "BinaryExpression" and name == "exports"
     found = [
         s for s in in_file.get(file, ())
         if s.kind != "module" and s.start_line <= line <= s.end_line
-        and (s.qualified_name == name or s.qualified_name.endswith("." + name))
+        and (any_name or s.qualified_name == name or s.qualified_name.endswith("." + name))
     ]  # fmt: skip
     if not found:
         return None

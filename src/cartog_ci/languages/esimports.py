@@ -18,7 +18,7 @@ import re
 import tree_sitter as ts
 
 from cartog_ci.parse.nodes import node_text as _text
-from cartog_ci.parse.syntax import ImportTriple
+from cartog_ci.parse.syntax import FILE_NAMED, ImportTriple
 
 # The module spec of "this very file": a module's own exports are bindings
 # too (`export default Foo` binds `default` to the local `Foo`, exactly like
@@ -68,8 +68,11 @@ def decode(node: ts.Node) -> list[ImportTriple]:
         return _js_reexport(node)
     if node.type == "call_expression":
         return _js_call(node)
-    if node.type == "assignment_expression":  # module.exports = X
-        return _js_default(node.child_by_field_name("right"))
+    if node.type == "assignment_expression":  # module.exports = X, exports.p = X
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and _text(left) == "module.exports":
+            return _commonjs_default(right)
+        return _exported_member(_text(left.child_by_field_name("property")), right) if left is not None else []
     if node.type == "variable_declarator":  # const api = { get, put: save }; const make = Foo.create
         return _member_alias(node) or _object_members(node)
     return []
@@ -185,6 +188,57 @@ def _js_default(value: ts.Node | None) -> list[ImportTriple]:
     return []
 
 
+_FUNCTION_VALUES = frozenset({"function_expression", "generator_function", "arrow_function", "class"})
+
+
+def _commonjs_default(value: ts.Node | None) -> list[ImportTriple]:
+    """What `module.exports = <value>` binds: a name as `export default`
+    does; a function or class, named or not, is a symbol of the module
+    (languages/queries/javascript.scm: its own name, else the file's), and
+    an object literal's members are the module's names (`{ parse: parse,
+    stringify, utils: require('./utils') }`: `qs.parse` is the module's
+    `parse`)."""
+    if value is not None and value.type in _FUNCTION_VALUES:
+        name = value.child_by_field_name("name")
+        return [(JS_SELF, _text(name) if name is not None else FILE_NAMED, "default")]
+    if value is not None and value.type == "object":
+        return _exported_members(value)
+    if value is not None and value.type == "call_expression" and _required(value):
+        return [(_required(value), "default", None)]  # `module.exports = require('./lib/async')`
+    return _js_default(value)
+
+
+def _exported_members(value: ts.Node) -> list[ImportTriple]:
+    """`module.exports = { a: b, c, d: require('./d') }`: `a` is the module's
+    `b` (like `export { b as a }`), `d` is `./d`'s default; a shorthand `c`
+    and `a: a` are the module's own names already."""
+    out: list[ImportTriple] = []
+    for member in value.named_children:
+        key = member.child_by_field_name("key") if member.type == "pair" else None
+        if key is not None and key.type == "property_identifier":
+            out += _exported_member(_text(key), member.child_by_field_name("value"))
+    return out
+
+
+def _exported_member(name: str, bound: ts.Node | None) -> list[ImportTriple]:
+    """The module's `name` is `bound`: another of its names, or what a
+    `require('./x')` gives."""
+    if bound is not None and bound.type == "identifier" and _text(bound) != name:
+        return [(JS_SELF, _text(bound), name)]
+    if bound is not None and bound.type == "call_expression" and _required(bound):
+        return [(_required(bound), "default", name)]
+    return []
+
+
+def _required(call: ts.Node) -> str:
+    """The module a `require('./x')` call names, else ""."""
+    function, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    literal = args.named_children[0] if args is not None and len(args.named_children) == 1 else None
+    if function is None or _text(function) != "require" or literal is None or literal.type != "string":
+        return ""
+    return _text(literal).strip("'\"`")
+
+
 def _js_call(node: ts.Node) -> list[ImportTriple]:
     """`require('./y')` (CommonJS: the module's default, i.e. `module.exports`)
     and dynamic `import('./y')`."""
@@ -197,6 +251,11 @@ def _js_call(node: ts.Node) -> list[ImportTriple]:
     binding = node.parent
     if function is None or function.type != "identifier" or binding is None:
         return [(module, module, None)]
+    if binding.type == "member_expression" and binding.parent is not None:  # `var f = require('./x').f`
+        member, declarator = binding.child_by_field_name("property"), binding.parent
+        target = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
+        if member is not None and target is not None and target.type == "identifier":
+            return [(module, _text(member), _text(target) if _text(target) != _text(member) else None)]
     if binding.type == "variable_declarator":
         target = binding.child_by_field_name("name")
         if target is not None and target.type == "identifier":

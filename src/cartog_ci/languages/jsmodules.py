@@ -14,8 +14,8 @@
 - anything else (``react``, ``node:fs``) is outside the project: external.
 
 A candidate path is probed as written, without a JS extension (``./a.js``
-may be ``a.ts``), with each source extension, and as a directory's
-``index``. The configuration files are read once per symbol table.
+may be ``a.ts``), with each source extension, and as a directory: its
+``package.json`` ``main`` (``require('../')``), else its ``index``. The configuration files are read once per symbol table.
 """
 
 from __future__ import annotations
@@ -95,11 +95,28 @@ def _probe(project: Project, base: str) -> list[str]:
         for suffix in SUFFIXES:
             if stem + suffix in project.module_of_file:
                 return [stem + suffix]
+        main = _directory_main(project, stem)
+        if main:
+            return main
         for suffix in SUFFIXES:
             index = f"{stem}/index{suffix}" if stem not in ("", ".") else f"index{suffix}"
             if index in project.module_of_file:
                 return [index]
     return []
+
+
+def _directory_main(project: Project, stem: str) -> list[str]:
+    """A directory's package.json ``main`` (Node's `require('../')`: the
+    package root), before its ``index``; one below the directory (a
+    ``main`` that leaves it could lead back to it)."""
+    directory = "" if stem in ("", ".") else stem
+    manifest = _manifest(project, directory)
+    main = manifest.get("main") if manifest else None
+    if not isinstance(main, str):
+        return []
+    target = posixpath.normpath(posixpath.join(directory, main))
+    inside = target.startswith(directory + "/") if directory else target not in (".", "..") and not target.startswith("../")
+    return probe(project, target) if inside else []
 
 
 # -- tsconfig paths --------------------------------------------------------------

@@ -22,7 +22,7 @@ import tree_sitter as ts
 from cartog_ci.domain import TYPE_KINDS, VALUE, Edge, FileExtraction, Symbol
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.nodes import node_text as _text
-from cartog_ci.parse.syntax import Syntax, plain_type
+from cartog_ci.parse.syntax import FILE_NAMED, Syntax, file_symbol_name, plain_type
 
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 # what a called name may hold from another: `helpers.run`, `useDate().format`
@@ -913,6 +913,11 @@ def extract_rows(
     tree = budget.parse(spec.grammar, source, timeout_ms)
     root = tree.root_node
     defs, raw_refs, comments = _collect(spec, root, until, timeout_ms, edge_kinds)
+    own = ""  # `module.exports = function () {}`: named by the file
+    if any(d.name == FILE_NAMED for d in defs):
+        own = file_symbol_name(path, {d.name for d in defs})
+        for d in defs:
+            d.name = own if d.name == FILE_NAMED else d.name
     _nest(defs, spec)
     symbols = _symbols(path, source, spec, defs, comments, root, code_hashes)
     ids = [s.id for s in symbols]  # ids[0] is the module; defs[i] -> ids[i + 1]
@@ -956,6 +961,7 @@ def extract_rows(
         line = anchor.start_point[0] + 1
         if kind == "imports":
             for module, name, alias in spec.decode_import(node):
+                name = (own or file_symbol_name(path)) if name == FILE_NAMED else name
                 edges.append((ids[0], name, "imports", path, line, module, alias, None, None))
             continue
         if kind == VALUE:

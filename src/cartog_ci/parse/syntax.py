@@ -7,7 +7,7 @@ A language (``cartog_ci.languages``) hands one ``Syntax`` to
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -16,6 +16,23 @@ import tree_sitter as ts
 # (module spec as written, imported name, local alias): see docs/languages.md
 ImportTriple = tuple[str, str, str | None]
 ImportDecoder = Callable[[ts.Node], list[ImportTriple]]
+# A definition's name, or an imported name, that is the file's own: a query's
+# `(#set! name "<file>")` (CommonJS `module.exports = function () {}`);
+# parse/extract.py puts ``file_symbol_name(path)`` in its place.
+FILE_NAMED = "<file>"
+
+
+def file_symbol_name(path: str, taken: Container[str] = ()) -> str:
+    """``lib/parse.js`` -> ``parse``; an index file is its directory's
+    (``lib/index.js`` -> ``lib``, ``index.js`` -> ``index``); ``exports``
+    when the file defines that name itself (qs's `lib/stringify.js` has a
+    `var stringify` the exported function calls)."""
+    parts = path.rsplit("/", 2)
+    stem = parts[-1].split(".", 1)[0]
+    name = parts[-2] if stem == "index" and len(parts) > 1 else stem
+    return "exports" if name in taken else name
+
+
 TYPE_PARENTS = frozenset({"class", "interface", "trait", "struct", "enum"})
 
 

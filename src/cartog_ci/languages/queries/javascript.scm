@@ -57,6 +57,63 @@
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 
+; CommonJS default export: `module.exports = function [name] (…) {}` / `= (…) =>
+; …` / `= class [Name] {}` at module level, also as `exports = module.exports =
+; f` and `var proto = module.exports = function`, is a callable symbol of the
+; module, named by its own name, else by the file's (`<file>`: parse/extract.py
+; names it, `lib/parse.js` -> `parse`, `lib/index.js` -> `lib`);
+; `require('./parse')` binds it (languages/esimports.py, _commonjs_default).
+((program
+  [(expression_statement (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function)
+   (expression_statement (assignment_expression right: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function))
+   (_ (variable_declarator value: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function))])
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+((program
+  [(expression_statement (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function)
+   (expression_statement (assignment_expression right: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function))
+   (_ (variable_declarator value: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function))])
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")
+  (#set! name "<file>"))
+((program
+  [(expression_statement (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class name: (identifier) @name)) @definition.class)
+   (expression_statement (assignment_expression right: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class name: (identifier) @name)) @definition.class))
+   (_ (variable_declarator value: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class name: (identifier) @name)) @definition.class))])
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+((program
+  [(expression_statement (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class !name)) @definition.class)
+   (expression_statement (assignment_expression right: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class !name)) @definition.class))
+   (_ (variable_declarator value: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      right: (class !name)) @definition.class))])
+  (#eq? @_module "module")
+  (#eq? @_exports "exports")
+  (#set! name "<file>"))
+
 ; Pre-class methods: `Foo.prototype.m = function () {}` and `Foo.m = ...` at
 ; module level; @owner names the type (the extractor qualifies `Foo.m`).
 (program
@@ -131,13 +188,27 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string) .)) @reference.import
-; `module.exports = X` is the CommonJS default export.
+; `exports.p = parse` / `module.exports.p = require('./parse')`: the module's
+; `p` is that binding (decoded like `export { parse as p }`).
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (identifier) @_module
-        property: (property_identifier) @_exports)) @reference.import)
+      left: (member_expression object: (_) @_exports property: (property_identifier))
+      right: [(identifier) (call_expression)]) @reference.import)
+  (#match? @_exports "^(module\\.)?exports$"))
+; `module.exports = X` is the CommonJS default export (also `exports =
+; module.exports = X`, `var app = module.exports = X`).
+(program
+  [(expression_statement
+    (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import)
+   (expression_statement
+    (assignment_expression
+      right: (assignment_expression
+        left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))
+   (_ (variable_declarator
+    value: (assignment_expression
+      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))]
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 (field_definition
