@@ -929,6 +929,57 @@ def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cac
     return row
 
 
+def js_coverage(project: NpmProject, limit: int) -> str:
+    """Per-test-file coverage for an npm package (issue 30 step 3): each
+    test file run alone with node's own V8 coverage (``NODE_V8_COVERAGE``,
+    one directory each: no package to install), imported with ``cartog-ci
+    coverage import`` into a fresh index at the base (``index-v8.db``), then
+    the cached kept mutants' report commands on it, against their cached
+    truth (a test file is the unit). Rows go to ``v8-rows.json``; the truth
+    is not run again. Run it when no other run measures the project."""
+    base = json.loads((project.home / "base.json").read_text())
+    durations: dict[str, float] = base["durations"]
+    clean(project)
+    runs = []
+    for test in sorted(durations):
+        folder = project.home / "v8" / test.replace("/", "_")
+        shutil.rmtree(folder, ignore_errors=True)
+        run(["node", test], cwd=project.repo, env={**node_env(), "NODE_V8_COVERAGE": str(folder)}, timeout=SUITE_TIMEOUT)
+        runs.append(str(folder))
+    index = "index-v8.db"
+    (project.home / index).unlink(missing_ok=True)
+    for args in (("index", "--no-embed"), ("coverage", "import", *runs)):
+        proc = cartog(*args, "--repo", str(project.repo), "--index", str(project.home / index), repo=project.repo)
+        if proc.returncode != 0:
+            raise SystemExit(f"{project.slug}: cartog-ci {args[0]} failed: {proc.stderr[-2000:]}")
+    imported = (proc.stdout + proc.stderr).strip().splitlines()[0]
+    pool = {m.id: m for m in js_candidates(project)}
+    rows = [r for r in cached_rows(project).values() if r.get("detected") and "static" in r and r["id"] in pool][:limit]
+    out = []
+    try:
+        for r in rows:
+            clean(project)
+            apply(project, pool[str(r["id"])])
+            git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {r['id']}")
+            data = report(project, index, str(base["commit"]))
+            chosen = selected(data["test_commands"], list(durations))  # type: ignore[arg-type]
+            failing = set(r["failing"])  # type: ignore[arg-type]
+            out.append({"id": r["id"], "failing": sorted(failing), "chosen": sorted(chosen), "hits": sorted(failing & chosen),
+                        "seconds": round(sum(durations[t] for t in chosen), 3)})  # fmt: skip
+    finally:
+        clean(project)
+    (project.home / "v8-rows.json").write_text(json.dumps(out, indent=1) + "\n")
+    n, total = len(out), sum(durations.values())
+    failing_units = sum(len(o["failing"]) for o in out)
+    missed = [f"{pool[str(o['id'])].file}:{pool[str(o['id'])].line}" for o in out if not o["hits"]]
+    return (
+        f"{project.slug}: {imported}; {n} mutants: caught {sum(1 for o in out if o['hits'])}, "
+        f"recall {sum(len(o['hits']) for o in out) / failing_units:.1%}, time share "
+        f"{sum(o['seconds'] for o in out) / (total * n):.1%}; missed {', '.join(missed) or 'none'} "
+        f"(load {os.getloadavg()[0]:.1f} at the end)"
+    )
+
+
 def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool, truth_only: bool = False, cached_only: bool = False) -> Iterator[None]:
     ensure_npm(project)
     clean(project)  # a run stopped mid-mutant left it applied
@@ -1350,6 +1401,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "it adds to the first's mutants.jsonl when both are done")
     parser.add_argument("--json", help="write the per-project summaries here")
     parser.add_argument("--at-import", action="store_true", help="print how many mutated lines ran at import (cached projects)")
+    parser.add_argument("--js-coverage", action="store_true",
+                        help="npm packages: the cached mutants selected with per-test-file V8 coverage (node's own)")
     parser.add_argument("--widest", type=int, metavar="N",
                         help="where the time share goes: per mutated file, and the N mutants whose selection exceeds "
                              "their failing tests most (cached projects)")
@@ -1367,6 +1420,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for p in projects:
             if isinstance(p, Project) and (p.home / "base.json").exists():
                 print(wall(p, args.wall, args.seed), flush=True)
+        return 0
+    if args.js_coverage:
+        for p in projects:
+            if isinstance(p, NpmProject) and (p.home / "base.json").exists():
+                print(js_coverage(p, args.mutants), flush=True)
         return 0
     if args.widest:
         for p in projects:
