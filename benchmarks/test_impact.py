@@ -706,9 +706,9 @@ class NpmProject(Home):
     dependencies installed beside the repository (``node_modules`` is a link
     to them). The suite is each file of ``test/`` run with node (tape files
     run alone): the unit of truth and of selection is a test file, as the
-    runner's commands run whole files. No recorded coverage (JavaScript
-    coverage import is not there yet) and no testmon (Python only): the
-    static column only."""
+    runner's commands run whole files. The tables have the static column
+    only (no testmon: Python only); ``--js-coverage`` measures the
+    selection with per-test-file V8 coverage apart (``js_coverage``)."""
 
     sources: tuple[str, ...] = ()  # the files mutated
     deps: tuple[str, ...] = ()  # what the tests require, as npm specs
