@@ -22,6 +22,11 @@ commit, and measured:
 - pytest-testmon: its own selection, from a baseline ``pytest --testmon``
   run at the base (copied afresh for every mutant), in the same run.
 
+A doctest the suite runs (humanize's ``addopts = --doctest-modules``) is a
+test like any other: its node ID (``src/humanize/number.py::humanize.number.ordinal``)
+is in the truth, and the report chooses it by coverage or, statically, as a
+changed function's own docstring (report/doctests.py; ``node_id``).
+
 npm packages (``npm:qs``, ``npm:minimist``: tape suites, see
 ``NpmProject``) have the static column only; their unit is a test file.
 
@@ -43,6 +48,7 @@ verdict).
     PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py                      # all projects, 100 mutants
     PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --projects toolz --mutants 20
     PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --tables             # the tables of what is cached
+    PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --widest 10          # where the time share goes
 
 Everything is cached under ``$CARTOG_CI_BENCH_CACHE/impact`` (default
 ``~/.cache/cartog-ci-bench``): sdists, repositories, venvs, the base
@@ -370,6 +376,20 @@ def suite(project: Project, env: dict[str, str], *extra: str, datafile: Path | N
         return junit(xml, project.repo)
 
 
+# what a report without a recording chooses too: the graph's tests, those the
+# change edits, those that start a changed script, a changed function's own
+# doctest where the project's configuration runs doctests (report/doctests.py)
+STATIC = {"graph", "edited", "process", "doctest"}
+
+
+def node_id(test_id: str) -> str:
+    """A test symbol's pytest node ID: ``path:kind:Class.test`` is
+    ``path::Class::test``; a doctest's (``path:doctest:pkg.mod.f``) keeps
+    its dotted name whole (``path::pkg.mod.f``)."""
+    path, kind, qualified = test_id.split(":", 2)
+    return f"{path}::{qualified}" if kind == "doctest" else f"{path}::{qualified.replace('.', '::')}"
+
+
 def strip_params(node: str) -> str:
     return node.split("[", 1)[0]
 
@@ -624,9 +644,9 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
     # recording lists them (its commands run the same tests, or whole files
     # of them past MAX_TEST_IDS: the static column is a lower bound there)
     static_ids = {
-        f"{t['file']}::{t['qualified_name'].replace('.', '::')}"  # type: ignore[index,union-attr]
+        node_id(t["id"])  # type: ignore[index,arg-type]
         for t in data["tests"]  # type: ignore[union-attr]
-        if set(t["chosen_by"]) & {"graph", "edited", "process"}  # type: ignore[index,arg-type]
+        if set(t["chosen_by"]) & STATIC  # type: ignore[index,arg-type]
     }
     for name, chosen in (
         ("static", {t for t in durations if strip_params(t) in static_ids}),
@@ -686,9 +706,9 @@ class NpmProject(Home):
     dependencies installed beside the repository (``node_modules`` is a link
     to them). The suite is each file of ``test/`` run with node (tape files
     run alone): the unit of truth and of selection is a test file, as the
-    runner's commands run whole files. No recorded coverage (JavaScript
-    coverage import is not there yet) and no testmon (Python only): the
-    static column only."""
+    runner's commands run whole files. The tables have the static column
+    only (no testmon: Python only); ``--js-coverage`` measures the
+    selection with per-test-file V8 coverage apart (``js_coverage``)."""
 
     sources: tuple[str, ...] = ()  # the files mutated
     deps: tuple[str, ...] = ()  # what the tests require, as npm specs
@@ -909,6 +929,57 @@ def measure_js(project: NpmProject, mutant: Mutant, base: dict[str, object], cac
     return row
 
 
+def js_coverage(project: NpmProject, limit: int) -> str:
+    """Per-test-file coverage for an npm package (issue 30 step 3): each
+    test file run alone with node's own V8 coverage (``NODE_V8_COVERAGE``,
+    one directory each: no package to install), imported with ``cartog-ci
+    coverage import`` into a fresh index at the base (``index-v8.db``), then
+    the cached kept mutants' report commands on it, against their cached
+    truth (a test file is the unit). Rows go to ``v8-rows.json``; the truth
+    is not run again. Run it when no other run measures the project."""
+    base = json.loads((project.home / "base.json").read_text())
+    durations: dict[str, float] = base["durations"]
+    clean(project)
+    runs = []
+    for test in sorted(durations):
+        folder = project.home / "v8" / test.replace("/", "_")
+        shutil.rmtree(folder, ignore_errors=True)
+        run(["node", test], cwd=project.repo, env={**node_env(), "NODE_V8_COVERAGE": str(folder)}, timeout=SUITE_TIMEOUT)
+        runs.append(str(folder))
+    index = "index-v8.db"
+    (project.home / index).unlink(missing_ok=True)
+    for args in (("index", "--no-embed"), ("coverage", "import", *runs)):
+        proc = cartog(*args, "--repo", str(project.repo), "--index", str(project.home / index), repo=project.repo)
+        if proc.returncode != 0:
+            raise SystemExit(f"{project.slug}: cartog-ci {args[0]} failed: {proc.stderr[-2000:]}")
+    imported = (proc.stdout + proc.stderr).strip().splitlines()[0]
+    pool = {m.id: m for m in js_candidates(project)}
+    rows = [r for r in cached_rows(project).values() if r.get("detected") and "static" in r and r["id"] in pool][:limit]
+    out = []
+    try:
+        for r in rows:
+            clean(project)
+            apply(project, pool[str(r["id"])])
+            git(project.repo, "commit", "-q", "--no-verify", "-am", f"mutant {r['id']}")
+            data = report(project, index, str(base["commit"]))
+            chosen = selected(data["test_commands"], list(durations))  # type: ignore[arg-type]
+            failing = set(r["failing"])  # type: ignore[arg-type]
+            out.append({"id": r["id"], "failing": sorted(failing), "chosen": sorted(chosen), "hits": sorted(failing & chosen),
+                        "seconds": round(sum(durations[t] for t in chosen), 3)})  # fmt: skip
+    finally:
+        clean(project)
+    (project.home / "v8-rows.json").write_text(json.dumps(out, indent=1) + "\n")
+    n, total = len(out), sum(durations.values())
+    failing_units = sum(len(o["failing"]) for o in out)
+    missed = [f"{pool[str(o['id'])].file}:{pool[str(o['id'])].line}" for o in out if not o["hits"]]
+    return (
+        f"{project.slug}: {imported}; {n} mutants: caught {sum(1 for o in out if o['hits'])}, "
+        f"recall {sum(len(o['hits']) for o in out) / failing_units:.1%}, time share "
+        f"{sum(o['seconds'] for o in out) / (total * n):.1%}; missed {', '.join(missed) or 'none'} "
+        f"(load {os.getloadavg()[0]:.1f} at the end)"
+    )
+
+
 def bench_npm(project: NpmProject, mutants: int, seed: int, fresh: bool, truth_only: bool = False, cached_only: bool = False) -> Iterator[None]:
     ensure_npm(project)
     clean(project)  # a run stopped mid-mutant left it applied
@@ -1100,8 +1171,8 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
         # tests as ``held`` reads them now (a module that failed to import)
         for r in rows:
             static_ids = {
-                f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
-                for t, by in r["tests"] if set(by) & {"graph", "edited", "process"}  # type: ignore[attr-defined]
+                node_id(t)
+                for t, by in r["tests"] if set(by) & STATIC  # type: ignore[attr-defined]
             }
             static = {t for t in base["durations"] if strip_params(t) in static_ids}
             r["static"]["hits"] = held(r["failing"], static, project.repo)  # type: ignore[index,arg-type]
@@ -1109,7 +1180,7 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
             r["coverage"]["hits"] = held(r["failing"], covered, project.repo)  # type: ignore[index,arg-type]
             # the report's tests themselves, by node ID: what its commands
             # would run without running whole files past MAX_TEST_IDS
-            ids = {f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}" for t, _ in r["tests"]}  # type: ignore[attr-defined]
+            ids = {node_id(t) for t, _ in r["tests"]}  # type: ignore[attr-defined]
             listed = {t for t in base["durations"] if strip_params(t) in ids}
             r["listed"] = {
                 "selected": len(listed),
@@ -1121,14 +1192,14 @@ def summary(project: Home, limit: int) -> dict[str, object] | None:
             recorded = LineContexts(project)
             for r in rows:
                 at_import = {
-                    f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
+                    node_id(t)
                     for t, by in r["tests"] if "import" in by  # type: ignore[attr-defined]
                 }  # fmt: skip
                 nodes, ran_at_import = recorded.tests(r["file"], r["line"])  # type: ignore[arg-type]
                 # the report's other sources kept: the graph's tests (and those the change edits)
                 graph = {
-                    f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}"
-                    for t, by in r["tests"] if set(by) & {"graph", "edited", "process"}  # type: ignore[attr-defined]
+                    node_id(t)
+                    for t, by in r["tests"] if set(by) & STATIC  # type: ignore[attr-defined]
                 }  # fmt: skip
                 chosen = {t for t in base["durations"] if t in nodes or strip_params(t) in graph}
                 if ran_at_import:
@@ -1203,6 +1274,54 @@ def tables(projects: Sequence[Home], limit: int) -> str:
     )
 
 
+def widest(project: Project, limit: int, shown: int) -> list[str]:
+    """Where `cartog-ci test`'s time share goes (issue 30 step 2): per
+    mutated file, the points of the project's mean share that the selection,
+    the failing tests alone and testmon take; then the ``shown`` mutants
+    whose selection exceeds their failing tests the most, with what chose
+    its tests (``chosen_by``: how many tests each source chose). Shares are
+    of the sum of the base run's per-test durations (JUnit ``time``: setup,
+    call and teardown), as in the tables."""
+    import collections
+
+    base = json.loads((project.home / "base.json").read_text())
+    durations: dict[str, float] = base["durations"]
+    total = sum(durations.values())
+    rows = [r for r in cached_rows(project).values() if r.get("detected") and "tests" in r]
+    tools = [r["tool"] for r in rows if r.get("tool")]
+    rows = [r for r in rows if r.get("tool") == tools[-1]][:limit] if tools else rows[:limit]
+    if not rows:
+        return []
+    per_file: dict[str, list[float]] = collections.defaultdict(lambda: [0, 0.0, 0.0, 0.0])
+    cases = []
+    for r in rows:
+        ids = {node_id(t) for t, _ in r["tests"]}  # type: ignore[attr-defined]
+        chosen = sum(d for t, d in durations.items() if strip_params(t) in ids) / total
+        failing = sum(durations.get(t, 0.0) for t in set(r["failing"])) / total  # type: ignore[arg-type]
+        testmon = float(r["testmon"]["seconds"]) / total if isinstance(r.get("testmon"), dict) else 0.0  # type: ignore[index,arg-type]
+        group = per_file[str(r["file"])]
+        group[0] += 1
+        group[1] += chosen
+        group[2] += failing
+        group[3] += testmon
+        by = collections.Counter(b for _, bys in r["tests"] for b in bys)  # type: ignore[attr-defined]
+        cases.append((chosen - failing, chosen, failing, testmon, len(r["failing"]), r, dict(by)))  # type: ignore[arg-type]
+    n = len(rows)
+    out = [f"{project.slug}: {n} mutants; sum of per-test durations {total:.1f} s of a {base['seconds']:.1f} s suite run "
+           "(start-up and collection are in neither side of the share)",
+           "  points of the mean time share by mutated file: cartog-ci test / failing tests only / testmon"]  # fmt: skip
+    for file, (count, chosen, failing, testmon) in sorted(per_file.items(), key=lambda kv: -kv[1][1]):
+        out.append(f"  {file}: {count:.0f} mutants, {100 * chosen / n:.1f} / {100 * failing / n:.1f} / {100 * testmon / n:.1f}")
+    cases.sort(key=lambda c: -c[0])
+    out.append(f"  widest: {sum(1 for c in cases if c[0] > 0.2)} mutants select over 20 points more than their failing tests")
+    for excess, chosen, failing, testmon, count, r, by in cases[:shown]:
+        out.append(
+            f"  {r['file']}:{r['line']} {r['kind']} ({str(r['old'])[:48]!r}): {chosen:.1%} selected, "
+            f"{failing:.1%} failing ({count} tests), testmon {testmon:.1%}; chosen by {by}"
+        )
+    return out
+
+
 def wall(project: Project, samples: int, seed: int) -> str:
     """The other reading of "the selected share of the suite's time": the
     wall-clock time of the command that runs a mutant's selection (what
@@ -1231,7 +1350,7 @@ def wall(project: Project, samples: int, seed: int) -> str:
 
         selected_s, whole_s, shares = [], [], []
         for r in rows[:samples]:
-            ids = sorted({f"{t.split(':', 1)[0]}::{t.split(':', 2)[2].replace('.', '::')}" for t, _ in r["tests"]})  # type: ignore[attr-defined]
+            ids = sorted({node_id(t) for t, _ in r["tests"]})  # type: ignore[attr-defined]
             whole_s.append(timed([]))
             selected_s.append(timed(ids) if ids else 0.0)
             shares.append(selected_s[-1] / whole_s[-1])
@@ -1282,6 +1401,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "it adds to the first's mutants.jsonl when both are done")
     parser.add_argument("--json", help="write the per-project summaries here")
     parser.add_argument("--at-import", action="store_true", help="print how many mutated lines ran at import (cached projects)")
+    parser.add_argument("--js-coverage", action="store_true",
+                        help="npm packages: the cached mutants selected with per-test-file V8 coverage (node's own)")
+    parser.add_argument("--widest", type=int, metavar="N",
+                        help="where the time share goes: per mutated file, and the N mutants whose selection exceeds "
+                             "their failing tests most (cached projects)")
     parser.add_argument("--wall", type=int, metavar="N",
                         help="time, for N cached mutants, the command of their selection against the whole suite (wall clock)")
     args = parser.parse_args(argv)
@@ -1296,6 +1420,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         for p in projects:
             if isinstance(p, Project) and (p.home / "base.json").exists():
                 print(wall(p, args.wall, args.seed), flush=True)
+        return 0
+    if args.js_coverage:
+        for p in projects:
+            if isinstance(p, NpmProject) and (p.home / "base.json").exists():
+                print(js_coverage(p, args.mutants), flush=True)
+        return 0
+    if args.widest:
+        for p in projects:
+            if isinstance(p, Project) and (p.home / "base.json").exists():
+                print("\n".join(widest(p, args.mutants, args.widest)), flush=True)
         return 0
     if args.at_import:
         for p in projects:

@@ -42,12 +42,13 @@ PROJECT = {
 }
 
 
-def _record(repo: Path, data: Path) -> None:
-    """The project's suite with per-test contexts, as its CI would run it."""
+def _record(repo: Path, data: Path, *extra: str) -> None:
+    """The project's suite with per-test contexts, as its CI would run it
+    (with ``extra`` arguments: ``--doctest-modules``)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_CORE"))}
     env["COVERAGE_FILE"] = str(data)
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=app", "--cov-context=test"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--cov=app", "--cov-context=test", *extra],
         cwd=repo, env=env, capture_output=True, text=True,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -388,7 +389,7 @@ def test_tests_a_file_collects_but_does_not_define_are_run_where_the_recording_r
     defines it (found by benchmarks/test_impact.py on itsdangerous)."""
     repo = init_repo(tmp_path / "repo")
     files = {k: v for k, v in PROJECT.items() if k != "tests/test_server.py"}
-    # and a doctest (`app/text.py::app.text.loud`): a dotted name, no test a command runs here
+    # and a doctest (`app/text.py::app.text.loud`): a dotted name, run by its node ID (report/doctests.py)
     files["pyproject.toml"] = files["pyproject.toml"].replace(
         'testpaths = ["tests"]', 'testpaths = ["tests", "app"]\naddopts = "--doctest-modules"'
     )
@@ -401,9 +402,7 @@ def test_tests_a_file_collects_but_does_not_define_are_run_where_the_recording_r
     assert (code, out, err) == (
         0,
         f"coverage recorded at {git(repo, 'rev-parse', 'HEAD').strip()[:12]}: 4 test context(s), 4 file(s), "
-        "4 of 7 function(s) executed by a test\n"
-        "  1 context(s) name no test the index knows (e.g. app/text.py::app.text.loud|run): "
-        "they count as executing, but run no command\n",
+        "4 of 7 function(s) executed by a test\n",
         "",
     )
     git(repo, "checkout", "-q", "-b", "doctest")
@@ -413,9 +412,10 @@ def test_tests_a_file_collects_but_does_not_define_are_run_where_the_recording_r
     assert code == 0, err
     data_json = json.loads(out)
     assert (data_json["test_commands"], [(c["symbol"]["name"], c["untested"]) for c in data_json["changed"][:1]]) == (
-        [],
+        ["pytest --doctest-modules app/text.py::app.text.loud"],
         [("loud", False)],
     )
+    assert _tests(data_json) == [("app/text.py:doctest:app.text.loud", ["coverage", "doctest"])]
     git(repo, "checkout", "-q", "main")
     git(repo, "checkout", "-q", "-b", "feature")
     write(repo, {"app/routes.py": ROUTES.replace('"bye " + who', '"bye, " + who')})

@@ -80,9 +80,11 @@ def run(args: argparse.Namespace) -> int:
     at_import = f", {by_import} by importing code the recording ran at import" if by_import else ""
     by_process = len(report.process_ids)
     started = f", {by_process} by starting the program as a process" if by_process else ""
+    by_doctest = len(report.doctest_ids)
+    examples = f", {by_doctest} as its own docstring's examples (doctests)" if by_doctest else ""
     summary = (
         f"{len(report.tests)} test(s) reach the change ({by_graph} by the graph, {by_coverage} by recorded coverage"
-        f"{at_import}{started}), "
+        f"{at_import}{started}{examples}), "
         f"{len(report.tests_edited)} edited by it; the commands run {len({i for c in plan for i in c.tests})}"
     )
     if args.shadow:

@@ -267,13 +267,55 @@ def pytest_config(ws: Workspace, folder: str) -> tuple[bool, bool]:
 _PY_PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 
 
+# a doctest as a test (report/doctests.py): ``path:doctest:module.qualname``,
+# run by pytest alone, by its node ID (``path::module.qualname``)
+DOCTEST = "doctest"
+
+
+def pytest_addopts(ws: Workspace, path: str) -> list[str]:
+    """The ``addopts`` of the pytest configuration nearest above ``path``
+    (the file that fixes pytest's rootdir): ``[tool.pytest.ini_options]``
+    (a string) or pytest 9's ``[tool.pytest]`` (a list) of pyproject.toml,
+    ``[pytest]`` of pytest.ini or tox.ini, ``[tool:pytest]`` of setup.cfg."""
+    import shlex
+
+    for folder in ws.upward(path):
+        names = ws.listing(folder)
+        found: object = None
+        if "pytest.ini" in names:
+            parser = ws.ini(join(folder, "pytest.ini"))
+            found = parser.get("pytest", "addopts", fallback="") if parser is not None else ""
+        elif "pyproject.toml" in names and isinstance(_names(ws.toml(join(folder, "pyproject.toml")), "tool", "pytest"), dict):
+            table = _names(ws.toml(join(folder, "pyproject.toml")), "tool", "pytest")
+            found = _names(table, "ini_options", "addopts") or _names(table, "addopts") or ""
+        else:
+            for name, section in (("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
+                parser = ws.ini(join(folder, name)) if name in names else None
+                if parser is not None and parser.has_section(section):
+                    found = parser.get(section, "addopts", fallback="")
+                    break
+        if found is None:
+            continue
+        if isinstance(found, list):
+            return [str(w) for w in found]
+        try:
+            return shlex.split(str(found))
+        except ValueError:
+            return str(found).split()
+    return []
+
+
 def python_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbol], bool]) -> list[TestCommand]:
     """pytest node IDs, or ``python -m unittest`` dotted IDs when the
     project has no pytest setup and every test is a method (unittest runs
-    no plain function), one command per folder they run from."""
+    no plain function), one command per folder they run from. A doctest
+    runs in a pytest command, by its node ID, with ``--doctest-modules``
+    (``--doctest-glob=NAME`` for a text file's)."""
     groups: dict[tuple[str, str], list[Symbol]] = {}
     for t in tests:
         runner, folder = _python_runner(ws, t)
+        if t.kind == DOCTEST:
+            runner = "pytest"
         groups.setdefault((runner, folder), []).append(t)
     commands: list[TestCommand] = []
     for (runner, folder), group in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0])):
@@ -404,12 +446,19 @@ def _collapsed(
 def _pytest(
     group: Sequence[Symbol], folder: str, ws: Workspace, is_test: Callable[[Symbol], bool]
 ) -> list[TestCommand]:
+    doctests = sorted((t for t in group if t.kind == DOCTEST), key=lambda t: (t.file, t.start_line, t.id))
     words = [
         (relative(path, folder) + ("::" + inner.replace(".", "::") if inner else ""), ids)
-        for path, inner, ids in _collapsed(group, ws, is_test)
+        for path, inner, ids in _collapsed([t for t in group if t.kind != DOCTEST], ws, is_test)
     ]
+    # a doctest's node ID: its file, then its dotted name whole (never a whole
+    # file: that would run every doctest of the module)
+    words += [(f"{relative(t.file, folder)}::{t.qualified_name}", (t.id,)) for t in doctests]
+    options = ["--doctest-modules"] if any(t.file.endswith(".py") for t in doctests) else []
+    options += sorted({f"--doctest-glob={posixpath.basename(t.file)}" for t in doctests if not t.file.endswith(".py")})
+    run = " ".join(["pytest", *(quote(o) for o in options)])
     suite = in_folder(folder, "pytest")
-    return [TestCommand(line, ran, suite, PYTEST_JUNIT) for line, ran in _lines(folder, "pytest", words, ws.exact)]
+    return [TestCommand(line, ran, suite, PYTEST_JUNIT) for line, ran in _lines(folder, run, words, ws.exact)]
 
 
 def _unittest(

@@ -26,7 +26,9 @@ from cartog_ci.index.resolve import EXTERNAL
 from cartog_ci.languages import is_test, test_plan
 from cartog_ci.report.base_graph import base_resolver
 from cartog_ci.report.callsites import check_call_sites
+from cartog_ci.languages.testrunners import DOCTEST, Workspace
 from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
+from cartog_ci.report.doctests import own_doctests, recorded_doctests
 from cartog_ci.report.entries import ScriptEntries, started_tests
 from cartog_ci.report.reads import remembering
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
@@ -327,6 +329,12 @@ def build_report(
                 tests.append(t)
             if "import" not in chosen_by.get(t.id, ()):
                 chosen_by[t.id] = chosen_by.get(t.id, ()) + ("import",)
+    # the doctests of a changed function's own docstring, where the project runs them (report/doctests.py)
+    recorded = recorded_doctests(store, coverage, changed)
+    for t in own_doctests(changed, Workspace(cs.root), cs.head_sources, recorded).values():
+        if t.id not in chosen_by:
+            tests.append(t)
+        chosen_by[t.id] = chosen_by.get(t.id, ()) + ("doctest",)
     tests.sort(key=lambda s: (s.file, s.start_line, s.id))
     plan = test_plan(edited + tests, root=cs.root, symbols_in_file=store.symbols_in_file)
     # a test a recording names in a file that does not define it is no
@@ -334,8 +342,9 @@ def build_report(
     listed = {t.id: t for t in edited + tests}
     ran_ids = {i for c in plan for i in c.tests}
     ran = RanTests([*(listed[i] for i in ran_ids & listed.keys()), *store.symbols(ran_ids - listed.keys()).values()])
+    doctest_of = {t.parent_id for t in ran.by_id.values() if t.kind == DOCTEST}
     for c in changed:
-        if c.unreached and own_tests(store, c.symbol, ran):
+        if c.unreached and (c.symbol.id in doctest_of or own_tests(store, c.symbol, ran)):
             c.unreached = False
     counts = store.edge_counts()
     report = Report(

@@ -28,6 +28,7 @@ from cartog_ci.domain.results import ChangedSymbol, CoverageRun, CoverageUse
 from cartog_ci.errors import CartogError
 from cartog_ci.languages import is_test
 from cartog_ci.report.coverage_formats import UNIT_KINDS, Lines, UnitRecording, detect, read_unit
+from cartog_ci.report.doctests import doctest_id, doctest_symbol, is_doctest_id
 from cartog_ci.store.coverage_rows import KEEP_RUNS
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -253,8 +254,10 @@ class TestNames:
             parts = [_PARAMS.sub("", part) for part in rest.split("::")]
             qualified = ".".join(parts)
             files = self.files.ending(path)
+            # a dotted part is no class or function: a doctest (`mod.py::mod.f`, report/doctests.py)
+            if len(parts) == 1 and "." in parts[0]:
+                return (doctest_id(sorted(files, key=len)[0], parts[0]),) if files else ()
             found = self._first(files, qualified)
-            # a dotted part is no class or function: a doctest (`mod.py::mod.f`), run by no command here
             if found is None and not any("." in part for part in parts):
                 found = self._collected(files, qualified)
             return (found,) if found else ()
@@ -654,9 +657,15 @@ def collected_tests(store: Store, ids: set[str]) -> dict[str, Symbol]:
     collecting class (``path:method:Class.test``), or an imported test
     function (``path:function:test``), placed at that class when the file
     defines it, else at line 1 of the module. An ID whose file the index
-    no longer has gives none."""
+    no longer has gives none. A doctest (``path:doctest:mod.f``) is placed
+    at the object it documents (report/doctests.py)."""
     out: dict[str, Symbol] = {}
     for test_id in sorted(ids):
+        if is_doctest_id(test_id):
+            doctest = doctest_symbol(store, test_id)
+            if doctest is not None:
+                out[test_id] = doctest
+            continue
         for kind in FUNCTION_KINDS:
             file, sep, qualified = test_id.partition(f":{kind}:")
             if sep:

@@ -1,0 +1,151 @@
+"""Doctests as tests to run (docs/coverage.md, "Doctests").
+
+pytest collects a docstring's ``>>>`` examples as one item per documented
+object when it runs with ``--doctest-modules``; its node ID is the file and
+the object's dotted name from its module (``src/pkg/num.py::pkg.num.ordinal``),
+and coverage.py records it as that context. A doctest is not a symbol of the
+index: it is named ``path:doctest:pkg.num.ordinal`` (``doctest_id``), placed at
+the object it documents, and run by pytest alone, by its node ID
+(languages/testrunners.py ``DOCTEST``).
+
+Two sources choose one:
+
+- recorded coverage: the doctest's recorded run executed the changed
+  function (report/coverage.py, like any test), and
+- the changed function's own docstring, where the project runs doctests: its
+  pytest ``addopts`` hold ``--doctest-modules``, or the recording ran a
+  doctest of the same module.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from cartog_ci.domain import Symbol
+from cartog_ci.languages.testrunners import DOCTEST, Workspace, pytest_addopts
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.domain.results import ChangedSymbol, CoverageUse
+    from cartog_ci.store.base import Store
+
+MARK = f":{DOCTEST}:"
+# what pytest's doctest finder reaches: module-level functions and classes,
+# and the members of classes (not a function defined in a function)
+_DOCUMENTED = ("function", "method", "class")
+
+
+def doctest_id(path: str, dotted: str) -> str:
+    """The ID of the doctest item ``path::dotted``."""
+    return f"{path}{MARK}{dotted}"
+
+
+def is_doctest_id(test_id: str) -> bool:
+    return MARK in test_id
+
+
+def doctest_symbol(store: Store, test_id: str) -> Symbol | None:
+    """A doctest's symbol, at the object it documents (the longest
+    qualified name of its file that its dotted name ends with; the module
+    for a module docstring's): None when the index no longer has the file."""
+    path, _, dotted = test_id.partition(MARK)
+    in_file = store.symbols_in_file(path)
+    module = next((s for s in in_file if s.kind == "module"), None)
+    if module is None:
+        return None
+    owners = [s for s in in_file if s.kind != "module" and ("." + dotted).endswith("." + s.qualified_name)]
+    owner = max(owners, key=lambda s: len(s.qualified_name), default=module)
+    name = dotted.rpartition(".")[2]
+    line = owner.start_line if owner is not module else 1
+    return Symbol(test_id, name, dotted, DOCTEST, path, line, line, 0, 0, owner.id, "", module.language, "", "")
+
+
+def module_name(ws: Workspace, path: str) -> str:
+    """The dotted name pytest imports ``path`` as (its default import
+    mode): the file's stem under the packages above it (folders holding an
+    ``__init__.py``), ``pkg.num`` for ``src/pkg/num.py``."""
+    folder, name = posixpath.split(path)
+    stem = posixpath.splitext(name)[0]
+    parts = [] if stem == "__init__" else [stem]
+    while folder and "__init__.py" in ws.listing(folder):
+        folder, package = posixpath.split(folder)
+        parts.insert(0, package)
+    return ".".join(parts)
+
+
+def runs_doctests(ws: Workspace, path: str) -> bool:
+    """Whether the project's pytest configuration runs the doctests of
+    ``path``'s modules: ``--doctest-modules`` in the ``addopts`` nearest to it."""
+    return "--doctest-modules" in pytest_addopts(ws, path)
+
+
+def documented_lines(text: str | bytes) -> set[int]:
+    """The first lines of the functions and classes of a Python source
+    whose docstring holds ``>>>`` examples (the whole docstring: the
+    index keeps its first characters only)."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            doc = ast.get_docstring(node, clean=False)
+            if doc and ">>>" in doc:
+                out.add(node.decorator_list[0].lineno if node.decorator_list else node.lineno)
+                out.add(node.lineno)
+    return out
+
+
+def own_doctests(
+    changed: Sequence[ChangedSymbol], ws: Workspace, sources: Mapping[str, bytes], recorded: Iterable[str] = ()
+) -> dict[str, Symbol]:
+    """Changed symbol ID -> the doctest of its own docstring, for the
+    changed (modified, renamed, added, or in its documentation only: an
+    edited example is what the doctest checks) Python functions, methods and
+    classes whose docstring holds ``>>>`` examples in ``sources`` (the head
+    side's files), where the project runs doctests (``runs_doctests``, or
+    a doctest of the same file among ``recorded``: the test IDs of the
+    coverage recorded at the base)."""
+    recorded_files = {t.partition(MARK)[0] for t in recorded if MARK in t}
+    documented: dict[str, set[int]] = {}
+    out: dict[str, Symbol] = {}
+    for item in changed:
+        s = item.change.symbol
+        if (
+            s is None
+            or item.change.category not in ("modified", "renamed", "added", "docs")
+            or s.language != "python"
+            or s.kind not in _DOCUMENTED
+            or ":function:" in (s.parent_id or "")
+            or ":method:" in (s.parent_id or "")
+        ):
+            continue
+        if s.file not in recorded_files and not runs_doctests(ws, s.file):
+            continue
+        if s.file not in documented:
+            text = sources.get(s.file)
+            documented[s.file] = documented_lines(text) if text is not None else set()
+        if s.start_line not in documented[s.file]:
+            continue
+        module = module_name(ws, s.file)
+        dotted = f"{module}.{s.qualified_name}" if module else s.qualified_name
+        test_id = doctest_id(s.file, dotted)
+        out[s.id] = Symbol(test_id, s.name, dotted, DOCTEST, s.file, s.start_line, s.start_line, 0, 0, s.id, "", s.language, "", "")
+    return out
+
+
+def recorded_doctests(store: Store, use: CoverageUse | None, changed: Sequence[ChangedSymbol]) -> set[str]:
+    """The doctests the coverage recorded at the base (``use``) ran in the
+    Python files of ``changed``, by ID: a project whose recording ran a
+    module's doctests runs them (none without a recording)."""
+    if use is None:
+        return set()
+    files = sorted({c.symbol.file for c in changed if c.symbol.language == "python"})
+    ids = [s.id for f in files for s in store.symbols_in_file(f) if s.kind in _DOCUMENTED]
+    if not ids:
+        return set()
+    return {t for found in store.recorded_coverage(use.commit, ids).values() for t in found.tests if MARK in t}
