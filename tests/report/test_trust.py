@@ -400,3 +400,29 @@ def test_one_name_changed_in_several_files_is_one_unchecked_sentence(
     assert [r for r in data["risk"]["reasons"] if "breaking" in r] == [
         "breaking signature change of Codec.encode (2 definitions): 2 of their 2 call site(s) could not be checked"
     ]
+
+
+def test_layout_that_means_something_is_a_code_change(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The code hash dropped every white space: humanize's `" "` -> `""` in
+    an f-string was "docs", and so was a call moved out of an `if` by its
+    indentation. A line wrapped or spaced otherwise is still no code change."""
+    lib = (
+        "def size(n, sep):\n    return f'{n}{sep} B'.replace(' ', '_')\n\n\n"
+        "def save(record, log):\n    if record:\n        log(record)\n        record.flush()\n    return record\n\n\n"
+        "def area(width, height):\n    return width*height\n"
+    )
+    after = (
+        "def size(n, sep):\n    return f'{n}{sep} B'.replace('', '_')\n\n\n"
+        "def save(record, log):\n    if record:\n        log(record)\n    record.flush()\n    return record\n\n\n"
+        "def area(width,\n         height):\n    return width * height\n"
+    )
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"lib.py": lib})
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"lib.py": after})
+    commit(repo, "layout")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    changes = {(c["symbol"]["qualified_name"], c["category"]) for c in data["changed"] if c["category"] != "children_changed"}
+    assert changes == {("size", "modified"), ("save", "modified"), ("area", "docs")}

@@ -10,7 +10,7 @@ definition around it, or the module symbol for module-level code.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -29,7 +29,6 @@ _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 _ALIASED = re.compile(r"[\w$]+(?:\.[\w$]+)*(?:\(\)\.[\w$]+)?")
 _LAST_IDENT = re.compile(r"([\w$]+)\W*$")
 _WS = re.compile(r"\s+")
-_ASCII_WS = b" \t\n\r\x0b\x0c"  # what a bytes pattern's \s matches
 _NEW = re.compile(r"^new\s+(?=[\w$])")
 _STRUCT_LITERAL = re.compile(r"&?([\w$]+(?:\.[\w$]+)*)\{[^{}]*\}\.[\w$]+")
 _JAVA_CAST = re.compile(r"\(\(([\w$]+(?:\.[\w$]+)*)\)[\w$.]+\)\.[\w$]+")
@@ -309,20 +308,26 @@ def _code_hash(
     spec: Syntax,
     source: bytes,
     signature: str,
-    own: bytes,
     child_ranges: list[tuple[int, int]],
     comments: list[tuple[int, int]],
     comment_starts: list[int],
 ) -> str:
-    """The content hash of the code alone: no docstring, no comments, no
-    white space (a reformatted or re-documented symbol keeps it). ``own`` is
-    the symbol's source without children and comments: unless a docstring
-    is to go too, it only lacks the white space removed here."""
+    """The content hash of the code alone: its tokens and the tree's
+    nesting (``merkle.code_tokens``), no docstring, no comments, no layout
+    (a reformatted or re-documented symbol keeps it; an indented call or a
+    space in a string does not)."""
+    holes = list(child_ranges)
     doc = _docstring_node(d, spec)
     if doc is not None:
-        holes = [*child_ranges, (doc.start_byte, doc.end_byte)]
-        own = merkle.own_source(source, d.start, d.end, holes, comments, comment_starts)
-    return merkle.content_hash(d.kind, d.name, _WS.sub("", signature), own.translate(None, _ASCII_WS))
+        holes.append((doc.start_byte, doc.end_byte))
+    lo = bisect_left(comment_starts, d.start)
+    for c_start, c_end in comments[lo:]:
+        if c_start >= d.end:
+            break
+        holes.append((c_start, c_end))
+    top = d.outer if d.outer is not None else _widen(d.node, spec)
+    tokens = merkle.code_tokens(top, source, d.start, d.end, holes)
+    return merkle.content_hash(d.kind, d.name, _WS.sub("", signature), tokens)
 
 
 def _first_named(node: ts.Node | None) -> ts.Node | None:
@@ -1012,7 +1017,7 @@ def _symbols(
         own = merkle.own_source(source, d.start, d.end, child_ranges, comments, comment_starts)
         contents[i] = merkle.content_hash(d.kind, d.name, signatures[i], own)
         if code_hashes:
-            codes[i] = _code_hash(d, spec, source, signatures[i], own, child_ranges, comments, comment_starts)
+            codes[i] = _code_hash(d, spec, source, signatures[i], child_ranges, comments, comment_starts)
         subtrees[i] = merkle.subtree_hash(contents[i], (subtrees[c] for c in d.children))
     top = [i for i, d in enumerate(defs) if d.parent < 0]
     mod_qn = module_name(path)
@@ -1144,8 +1149,7 @@ def code_hashes(
             return None
         d = _Def(s.kind, s.name, node, s.start_byte, s.end_byte, s.start_line - 1)
         child_ranges = children.get(s.id, [])
-        own = merkle.own_source(source, d.start, d.end, child_ranges, comments, comment_starts)
-        out[s.id] = _code_hash(d, spec, source, s.signature, own, child_ranges, comments, comment_starts)
+        out[s.id] = _code_hash(d, spec, source, s.signature, child_ranges, comments, comment_starts)
     return out
 
 

@@ -14,10 +14,14 @@ symbol's subtree hash, i.e. over its top-level subtree hashes.
 from __future__ import annotations
 
 import hashlib
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Symbol, SymbolDiff
+
+if TYPE_CHECKING:
+    import tree_sitter as ts
 
 
 def sha256_hex(data: bytes) -> str:
@@ -63,6 +67,59 @@ def own_source(
         pieces.append(source[cursor:end])
     # trailing blanks and blank lines dropped, without a Python loop per line
     return b"\n".join(filter(None, map(bytes.rstrip, b"".join(pieces).splitlines())))
+
+
+# Words of a node type that say it holds literal text (`string_content`,
+# `template_string`, `raw_string_literal`): the bytes between its children
+# are the literal's own (`" "` is not `""`), not layout.
+_LITERAL_WORDS = frozenset({"string", "literal", "content", "fragment", "heredoc", "char"})
+
+
+def code_tokens(top: ts.Node, source: bytes, start: int, end: int, holes: Sequence[tuple[int, int]]) -> bytes:
+    """The code of ``top`` between ``start`` and ``end``, without the nodes
+    inside ``holes`` (children, comments, the docstring), as the syntax tree
+    reads it: each token's bytes, and a mark where each node opens and
+    closes. The layout between tokens is gone (a reformatted body keeps its
+    tokens), but not what it means: Python's indentation is the tree's
+    blocks (a call moved out of an `if` changes the marks), and the bytes of
+    a literal are kept whole (`" "` -> `""` is a change of code)."""
+    merged = merge_ranges(holes)
+    hole_starts = [h[0] for h in merged]
+
+    def inside_hole(s: int, e: int) -> bool:
+        i = bisect_right(hole_starts, s) - 1
+        return i >= 0 and merged[i][1] >= e
+
+    out: list[bytes] = []
+    stack: list[ts.Node | bytes] = [top]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bytes):
+            out.append(item)
+            continue
+        s, e = item.start_byte, item.end_byte
+        if e <= start or s >= end or (s < e and inside_hole(s, e)):
+            continue
+        if item.child_count == 0:
+            out += (source[max(s, start) : min(e, end)], b"\0")
+            continue
+        out.append(b"\1")
+        stack.append(b"\2")
+        children = item.children
+        if _LITERAL_WORDS.intersection(item.type.split("_")):  # the literal's text between its children
+            at = s
+            pieces: list[ts.Node | bytes] = []
+            for child in children:
+                if child.start_byte > at:
+                    pieces.append(source[at : child.start_byte])
+                pieces.append(child)
+                at = child.end_byte
+            if e > at:
+                pieces.append(source[at:e])
+            stack.extend(reversed(pieces))
+        else:
+            stack.extend(reversed(children))
+    return b"".join(out)
 
 
 def content_hash(kind: str, name: str, signature: str, own: bytes) -> str:
