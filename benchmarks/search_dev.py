@@ -470,7 +470,7 @@ def systems(
         out["default, no members list"] = patched(shipped(), MEMBERS_WEIGHT=0.0)
         out["default, no member names list"] = patched(shipped(), MEMBER_NAMES_WEIGHT=0.0)
         out["default, namesakes elsewhere not the named class's"] = patched(shipped(), NAMESAKE_TRANSFER=False)
-        out["default, a constructor's words anywhere in the lead"] = patched(shipped(), CONSTRUCTOR_AS_VERB_ONLY=False)
+        out["default, a special method's words anywhere in the lead"] = patched(shipped(), SPECIAL_BY_VERB=False)
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

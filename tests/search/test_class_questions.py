@@ -35,7 +35,8 @@ from cartog_ci.search.multimodal import (
     search,
     wanted_kinds,
 )
-from cartog_ci.search.names import name_words
+from cartog_ci.search.intent import STOPWORDS
+from cartog_ci.search.names import name_words, says_special, verb_and_after
 from cartog_ci.search.rerank import BlendReranker
 from cartog_ci.search.roles import role_of
 from cartog_ci.store.base import Store
@@ -158,6 +159,12 @@ class Stream:
     def seek(self, position):
         """Move to the given offset of the stream."""
         self._position = min(position, len(self._data))
+
+    def __len__(self):
+        return len(self._data)
+
+    def __enter__(self):
+        return self
 
 
 class FileStream(Stream):
@@ -414,7 +421,8 @@ def test_the_code_of_the_documentation_is_documentation(path, role):
         ("receive_nowait", ["receive", "nowait"]),
         ("getAfterCommitHooks", ["get", "after", "commit", "hooks"]),
         ("__repr__", ["string", "representation", "repr"]),
-        ("__delitem__", ["delete", "remove", "item"]),
+        ("__delitem__", ["delete", "remove"]),
+        ("__contains__", ["contain", "true", "element", "member", "membership", "test", "check"]),
         ("__not_in_the_data_model__", ["not", "in", "the", "data", "model"]),
     ],
 )
@@ -422,15 +430,47 @@ def test_what_a_method_name_says(name, words):
     assert name_words(name) == words
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
-    ("query", "by_name"),
+    ("question", "name", "phrase"),
     [
-        ("Create a stream over the given bytes in the Stream instance.", True),  # the verb: the constructor
-        ("Return new offset of the stream position in the Stream instance.", False),  # an adjective: not it
+        ("Return string representation of sorted dict", "__repr__", 0),
+        ("This function returns a string representation of the Config", "__repr__", 0),
+        ("Return the size of the sorted list", "__len__", 0),
+        ("Return number of occurrences of value", "__len__", None),  # "number" is no size
+        ("Finds the outermost context", "__enter__", None),  # "context" is not the verb
+        ("Enters the runtime context", "__enter__", 0),
+        ("Return true if is an element of the sorted list", "__contains__", 1),
+        ("Return true if the queue is empty", "__contains__", None),
+        ("Removes the item identified by key", "__delitem__", 1),
+        ("Return value for item identified by key", "__setitem__", None),  # returned, not stored
+        ("Store item in sorted dict", "__setitem__", 0),
+        ("Return a reverse iterator over the keys", "__reversed__", 0),
+        ("Return a reverse iterator over the keys", "__iter__", None),
+        ("Create new sorted list or sorted-key list instance", "__new__", 0),
+        ("Create new sorted list or sorted-key list instance", "__init__", 2),
+        ("Create a stream over the given bytes", "__init__", 4),  # a word of its class's name
+        ("Create an iterator of values between minimum and maximum", "__init__", None),
     ],
 )
-def test_a_constructor_is_named_by_the_question_s_verb_only(store, real_model, query, by_name):
+def test_a_special_method_is_named_by_the_question_s_verb_and_its_object(question, name, phrase):
+    at, verb, after = verb_and_after(question.split(), STOPWORDS)
+    assert verb is not None
+    assert says_special(name, verb, after, ["stream"]) == phrase
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("query", "method", "by_name"),
+    [
+        ("Create a stream over the given bytes in the Stream instance.", "__init__", True),  # the verb: the constructor
+        ("Return new offset of the stream position in the Stream instance.", "__init__", False),  # an adjective
+        ("Return the size of the data in the Stream instance.", "__len__", True),
+        ("Return the number of bytes left in the Stream instance.", "__len__", False),  # "number" is no size
+        ("Enter the runtime context of the Stream instance.", "__enter__", True),
+        ("Find the position of the context in the Stream instance.", "__enter__", False),  # not the verb
+    ],
+)
+def test_a_special_method_is_named_by_the_question_s_verb_only(store, real_model, query, method, by_name):
     result = ask(store, real_model, query)
-    sources = next((h.sources for h in result.hits if h.symbol.id == "streams.py:method:Stream.__init__"), {})
+    sources = next((h.sources for h in result.hits if h.symbol.id == f"streams.py:method:Stream.{method}"), {})
     assert ("member names" in sources) is by_name

@@ -42,7 +42,8 @@ from cartog_ci.search.rerank import Candidate, Reranker
 from cartog_ci.domain.marks import unembedded
 from cartog_ci.search.declarations import ASKS_DECLARATION, ASKS_DOUBLE, is_declaration, is_test_double
 from cartog_ci.search.roles import ROLES, asked_roles, marks_of, role_of
-from cartog_ci.search.names import is_special, name_words
+from cartog_ci.search.names import is_special, name_words, says_special, verb_and_after
+from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -98,12 +99,13 @@ MEMBER_NAMES_WEIGHT = 0.5
 # is read as the named class's own: its votes are the named class's
 # (``_namesake_alias``).
 NAMESAKE_TRANSFER = True
-# A constructor's words ("create", "initialize", "new") name it only as the
-# question's verb, its first word: "Return new sorted keys view …" asks for
-# ``keys``, whose words come too late in the question to be in its lead,
-# not for ``__init__`` (``_members_by_name``).
-CONSTRUCTORS = frozenset({"__init__", "__new__"})
-CONSTRUCTOR_AS_VERB_ONLY = True
+# A special method is named by the question's verb (and the word after
+# it) only, as the data model calls it (search/names.py): "Finds the
+# outermost context" is no ``__enter__``, "Return number of occurrences"
+# no ``__len__``, "Create an iterator of values …" no ``__init__``; when
+# off, by any word of its data-model phrases in the lead, as a method by
+# the words of its name (``_members_by_name``).
+SPECIAL_BY_VERB = True
 # Only the question's lead says what is done: its words up to the third that
 # is not a stop word ("Set an access control …" is not ``list_folders``,
 # however the sentence ends: "… list (ACL) for a user on a folder").
@@ -446,24 +448,31 @@ def _members_by_name(run: _Run) -> list[str]:
     text = _without_named_kinds(run.query, run.intent)
     for name in run.intent.subjects:
         text = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", text)
+    words = re.findall(r"[A-Za-z0-9]+", text)
     asked: dict[str, int] = {}  # stem -> its first position in the question's lead
     content = 0
-    for n, word in enumerate(re.findall(r"[A-Za-z0-9]+", text)):
+    for n, word in enumerate(words):
         if content == MEMBER_NAME_LEAD:
             break
         content += word.lower() not in STOPWORDS
         asked.setdefault(modalities.stem(word).lower(), n)
+    at, verb, after = verb_and_after(words, STOPWORDS)
     ranked = []
     for s in members:
-        words = {modalities.stem(w).lower() for w in name_words(s.name)}
-        hit = words & asked.keys()
+        if SPECIAL_BY_VERB and is_special(s.name) and verb is not None:
+            own = words_of(s.qualified_name.rsplit(".", 2)[-2] if "." in s.qualified_name else "").split()
+            phrase = says_special(s.name, verb, after, own)
+            if phrase is not None:
+                # after a method the verb names by its own name ("Remove …": ``remove``, then ``__delitem__``)
+                ranked.append((at, 0, 1, phrase, s.name, s.id))
+            continue
+        named = {modalities.stem(w).lower() for w in name_words(s.name)}
+        hit = named & asked.keys()
         if hit - STOPWORDS:
             first = min(asked[w] for w in hit - STOPWORDS)
-            if CONSTRUCTOR_AS_VERB_ONLY and s.name in CONSTRUCTORS and first > 0:
-                continue
             # a special method's words are alternatives ("string representation repr"): none is missing
-            unused = 0 if is_special(s.name) else len(words - hit - STOPWORDS)
-            ranked.append((first, unused, -len(hit), s.name, s.id))
+            unused = 0 if is_special(s.name) else len(named - hit - STOPWORDS)
+            ranked.append((first, unused, int(SPECIAL_BY_VERB and is_special(s.name)), -len(hit), s.name, s.id))
     return [i for *_, i in sorted(ranked)][: run.candidates]
 
 
