@@ -469,6 +469,7 @@ def systems(
         out["default, a named class is not context"] = patched(shipped(), CONTEXT_INTENTS=frozenset())
         out["default, no members list"] = patched(shipped(), MEMBERS_WEIGHT=0.0)
         out["default, no member names list"] = patched(shipped(), MEMBER_NAMES_WEIGHT=0.0)
+        out["default, member names at the fusion's k, no shared places"] = patched(shipped(), MEMBER_NAMES_K=None)
         out["default, namesakes elsewhere not the named class's"] = patched(shipped(), NAMESAKE_TRANSFER=False)
         out["default, a special method's words anywhere in the lead"] = patched(shipped(), SPECIAL_BY_VERB=False)
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())

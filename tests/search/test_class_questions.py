@@ -252,13 +252,19 @@ def ask(store: Store, model: EmbeddingModel, query: str) -> MultimodalResult:
 
 def factors(result: MultimodalResult) -> dict[str, float]:
     """Each hit's factor, read back from its contributions (weight × factor / (k + rank + 1))."""
-    from cartog_ci.search.multimodal import MEMBER_NAMES_WEIGHT, MEMBERS_WEIGHT, WEIGHTS
+    from cartog_ci.search.multimodal import MEMBER_NAMES_K, MEMBER_NAMES_WEIGHT, MEMBERS_WEIGHT, WEIGHTS
 
     weights = {**WEIGHTS[result.intent.name], "members": MEMBERS_WEIGHT, "member names": MEMBER_NAMES_WEIGHT}
+    # the member names list votes with a k of its own, scaled so that its first votes as at k = 40
+    ks = {"member names": MEMBER_NAMES_K or 40}
     out = {}
     for hit in result.hits:
         values = {
-            round(source["contribution"] * (40 + source["rank"] + 1) / weights["semantic" if name == "rerank" else name], 6)
+            round(
+                source["contribution"] * (ks.get(name, 40) + source["rank"] + 1) * 41 / (ks.get(name, 40) + 1)
+                / weights["semantic" if name == "rerank" else name],
+                6,
+            )
             for name, source in hit.sources.items()
         }
         assert len(values) == 1, (hit.symbol.id, values)
@@ -280,7 +286,7 @@ def test_the_method_comes_first_and_the_class_it_names_counts_as_context(store, 
     assert members == {ANSWER, "lists.py:method:SplayList.swap", "lists.pyi:method:SplayList.shift"}
     # … and by the words of their names: "Shift …" names shift, not swap
     named = {h.symbol.id: h.sources["member names"]["rank"] for h in result.hits if "member names" in h.sources}
-    assert named == {ANSWER: 0, "lists.pyi:method:SplayList.shift": 1}
+    assert named == {ANSWER: 0, "lists.pyi:method:SplayList.shift": 0}  # the same name: one shared place
     # the methods of other classes named shift are read as SplayList's: their votes are the answer's
     assert not {"interfaces.py:method:IShifting.shift", "protocols.py:method:Shifting.shift",
                 "base.py:method:ShiftingBase.shift", "testing.py:method:DummySplayList.shift"} & set(found)  # fmt: skip

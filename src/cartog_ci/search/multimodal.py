@@ -95,6 +95,12 @@ MEMBER_FACTOR = 1.0
 # and by the words of their names ("member names").
 MEMBERS_WEIGHT = 0.5
 MEMBER_NAMES_WEIGHT = 0.5
+# The member names list votes with a k of its own, its members that say
+# the question equally well sharing a place: a name that says all of the
+# question's verb ("Notify all …": ``notify_all``) is more evidence than
+# one that says part of it (``notify``), which at the fusion's k (40) its
+# next place barely told (``weighted_rrf``, ``own_k``). None: the fusion's k.
+MEMBER_NAMES_K: int | None = 10
 # A method of another class (not a sibling) that a named class also defines
 # is read as the named class's own: its votes are the named class's
 # (``_namesake_alias``).
@@ -206,18 +212,32 @@ def weighted_rrf(
     *,
     k: int,
     factors: Mapping[str, float] | None = None,
+    own_k: Mapping[str, int] | None = None,
+    places: Mapping[str, Mapping[str, int]] | None = None,
 ) -> list[Fused]:
     """Σ over modalities of ``weight × factor / (k + rank + 1)``, rank
     0-based; ``factor`` (boost × demotion) is per symbol, 1 when absent.
+    A list with a k of its own (``own_k``) votes ``weight × factor ×
+    (k' + 1) / (k + 1) / (k' + rank + 1)``: its first as much as with k,
+    the ones after it less; its items may share a rank (``places``).
     Ties keep the order of first appearance (``fuse.rrf``)."""
     factor = factors or {}
-    out = []
-    for symbol_id, base, ranks in rrf(lists, k=k, weights=weights):
+    sharp = own_k or {}
+    out: dict[str, Fused] = {}
+    plain = {m: items for m, items in lists.items() if m not in sharp}
+    for symbol_id, base, ranks in rrf(plain, k=k, weights=weights):
         f = factor.get(symbol_id, 1.0)
         sources = {m: (r, weights.get(m, 0.0) * f / (k + r + 1)) for m, r in ranks.items()}
-        out.append(Fused(symbol_id, base * f, sources))
-    order = {f.symbol_id: i for i, f in enumerate(out)}
-    return sorted(out, key=lambda f: (-f.score, order[f.symbol_id]))
+        out[symbol_id] = Fused(symbol_id, base * f, sources)
+    for m, kk in sharp.items():
+        for r, symbol_id in enumerate(dict.fromkeys(lists.get(m, ()))):
+            r = (places or {}).get(m, {}).get(symbol_id, r)
+            f = factor.get(symbol_id, 1.0)
+            vote = weights.get(m, 0.0) * f * (kk + 1) / (k + 1) / (kk + r + 1)
+            was = out.get(symbol_id, Fused(symbol_id, 0.0, {}))
+            out[symbol_id] = Fused(symbol_id, was.score + vote, {**was.sources, m: (r, vote)})
+    order = {symbol_id: i for i, symbol_id in enumerate(out)}
+    return sorted(out.values(), key=lambda f: (-f.score, order[f.symbol_id]))
 
 
 def single_list(modality: str, ids: Sequence[str], weight: float, *, k: int, demoted: set[str]) -> list[Fused]:
@@ -261,6 +281,7 @@ class _Run:
         self.context: frozenset[str] | None = None  # the classes the question names as context
         self.members: list[Symbol] | None = None  # their methods (_context_members)
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
+        self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
         self.model_factory = model_factory
         self.candidates = candidates
         self.lists: dict[str, list[str]] = {}
@@ -473,7 +494,11 @@ def _members_by_name(run: _Run) -> list[str]:
             # a special method's words are alternatives ("string representation repr"): none is missing
             unused = 0 if is_special(s.name) else len(named - hit - STOPWORDS)
             ranked.append((first, unused, int(SPECIAL_BY_VERB and is_special(s.name)), -len(hit), s.name, s.id))
-    return [i for *_, i in sorted(ranked)][: run.candidates]
+    ranked = sorted(ranked)[: run.candidates]
+    # members that say the question equally well share a place (their names' order is no evidence)
+    tiers: dict[tuple[int, ...], int] = {}
+    run.member_tiers = {i: tiers.setdefault(tuple(key), n) for n, (*key, _name, i) in enumerate(ranked)}
+    return [i for *_, i in ranked]
 
 
 def _members_by_meaning(run: _Run) -> list[str]:
@@ -554,7 +579,8 @@ def _fuse(run: _Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, f
     _read_context(run)
     _read_declarations(run, symbols)
     factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
-    return weighted_rrf(lists, weights, k=k, factors=factors)
+    own_k = {"member names": MEMBER_NAMES_K} if MEMBER_NAMES_K is not None and "member names" in lists else None
+    return weighted_rrf(lists, weights, k=k, factors=factors, own_k=own_k, places={"member names": run.member_tiers})
 
 
 def _read_context(run: _Run) -> None:
