@@ -436,6 +436,14 @@ def test_what_a_method_name_says(name, words):
     assert name_words(name) == words
 
 
+@pytest.mark.slow
+def test_a_name_the_question_compares_its_answer_with_is_not_the_answer(store, real_model):
+    result = ask(store, real_model, "Like `seek` but returns the current position in the Stream instance.")
+    got = factors(result)
+    assert got["streams.py:method:Stream.seek"] == pytest.approx(CONTEXT_FACTOR)
+    assert [h.symbol.id for h in result.hits][0] == "streams.py:method:Stream.tell"
+
+
 @pytest.mark.parametrize(
     ("question", "name", "phrase"),
     [

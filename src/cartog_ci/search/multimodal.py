@@ -91,6 +91,16 @@ ROLE_DEMOTED_INTENTS = frozenset({"understand_code"})
 CONTEXT_INTENTS = frozenset({"understand_code"})
 CONTEXT_FACTOR = 0.5
 MEMBER_FACTOR = 1.0
+# A name the question compares its answer with ("Like `find_object` but
+# sets …", "Similar to `invoke` but …", "unlike with `checkpoint`", "As with
+# `addBeforeCommitHook`") is not the answer either: it counts
+# CONTEXT_FACTOR (``_read_compared``).
+COMPARED_INTENTS = frozenset({"understand_code"})
+_COMPARED = re.compile(
+    r"\b(?:like|unlike(?:\s+with)?|similar\s+to|same\s+as(?:\s+\w+ing)?|as\s+with|as\s+for|instead\s+of|rather\s+than)"
+    r"\s+`?([A-Za-z_][\w.]*)`?",
+    re.IGNORECASE,
+)
 # … and its methods, by meaning alone, vote as one more list ("members"),
 # and by the words of their names ("member names").
 MEMBERS_WEIGHT = 0.5
@@ -279,6 +289,7 @@ class _Run:
         self.declarations = intent.name in DECLARATION_INTENTS and not ASKS_DECLARATION.search(query)
         self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
         self.context: frozenset[str] | None = None  # the classes the question names as context
+        self.compared: frozenset[str] | None = None  # the symbols it compares its answer with
         self.members: list[Symbol] | None = None  # their methods (_context_members)
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
@@ -577,6 +588,7 @@ def _fuse(run: _Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, f
     ids = list(dict.fromkeys(i for items in lists.values() for i in items))
     symbols = run.store.symbols(ids)
     _read_context(run)
+    _read_compared(run)
     _read_declarations(run, symbols)
     factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
     own_k = {"member names": MEMBER_NAMES_K} if MEMBER_NAMES_K is not None and "member names" in lists else None
@@ -600,6 +612,22 @@ def _read_context(run: _Run) -> None:
         if name.lstrip("_")[:1].isupper():
             found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS)
     run.context = frozenset(found)
+
+
+def _read_compared(run: _Run) -> None:
+    """The symbols named by the names the question compares its answer
+    with (``_COMPARED``): names it writes as code (its subjects), after
+    "like", "unlike", "similar to", "same as", "as with" …"""
+    if run.compared is not None:
+        return
+    found: set[str] = set()
+    if run.intent.name in COMPARED_INTENTS:
+        subjects = set(run.intent.subjects)
+        for match in _COMPARED.finditer(run.query):
+            name = match.group(1).rstrip(".")
+            if name in subjects:
+                found.update(s.id for s in run.store.symbols_by("name", name.rsplit(".", 1)[-1]))
+    run.compared = frozenset(found - (run.context or frozenset()))
 
 
 def _read_declarations(run: _Run, symbols: Mapping[str, Symbol]) -> None:
@@ -631,6 +659,8 @@ def _factor(run: _Run, symbol: Symbol, *, boosted: bool) -> float:
             context = CONTEXT_FACTOR
         elif symbol.parent_id in run.context:
             context = MEMBER_FACTOR
+    if run.compared and symbol.id in run.compared:
+        context = CONTEXT_FACTOR
     declared = DECLARATION_FACTOR if run.declared.get(symbol.id) else 1.0
     return boost * demoted * kind * context * declared
 
