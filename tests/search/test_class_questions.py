@@ -456,6 +456,7 @@ def test_a_name_the_question_compares_its_answer_with_is_not_the_answer(store, r
         ("Return true if is an element of the sorted list", "__contains__", 1),
         ("Return true if the queue is empty", "__contains__", None),
         ("Removes the item identified by key", "__delitem__", 1),
+        ("Remove and return value at `index` in sorted list", "__delitem__", None),  # a pop: del hands back nothing
         ("Return value for item identified by key", "__setitem__", None),  # returned, not stored
         ("Store item in sorted dict", "__setitem__", 0),
         ("Return a reverse iterator over the keys", "__reversed__", 0),

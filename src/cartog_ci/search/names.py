@@ -100,6 +100,15 @@ _DATA_MODEL: dict[str, tuple[str, ...]] = {
 }
 
 
+# Special methods that hand no value back (the data model's statements:
+# ``del x[k]``, ``x[k] = v``, ``x += y`` rebinds): a question whose verb
+# goes on "and return …" asks for another method ("Remove and return value
+# at `index`" is ``pop``).
+_NO_VALUE = frozenset(
+    {"__delitem__", "__setitem__", "__delattr__", "__setattr__", "__del__", "__init__", "__set__", "__delete__"}
+)
+
+
 def is_special(name: str) -> bool:
     return _SPECIAL.match(name) is not None
 
@@ -123,6 +132,8 @@ def says_special(name: str, verb: str, after: Sequence[str], own: Collection[str
     ``__contains__``); words compared by ``same_word``; None when none
     does. "Create new …" is ``__new__``'s first phrase, ``__init__``'s
     third."""
+    if name in _NO_VALUE and after and _returning(after[0]) in RETURN_VERBS:
+        return None  # "Remove and return …" is a pop, not ``del x[k]``
     for n, phrase in enumerate(_DATA_MODEL.get(name, ())):
         wanted, *rest = phrase.split()
         if not (verb in RETURN_VERBS if wanted == RETURN else same_word(verb, wanted)):
