@@ -36,7 +36,7 @@ from cartog_ci.search.multimodal import (
     wanted_kinds,
 )
 from cartog_ci.search.intent import STOPWORDS
-from cartog_ci.search.names import name_words, says_special, verb_and_after
+from cartog_ci.search.names import hands_back, name_words, says_special, verb_and_after
 from cartog_ci.search.rerank import BlendReranker
 from cartog_ci.search.roles import role_of
 from cartog_ci.store.base import Store
@@ -470,7 +470,17 @@ def test_a_name_the_question_compares_its_answer_with_is_not_the_answer(store, r
 def test_a_special_method_is_named_by_the_question_s_verb_and_its_object(question, name, phrase):
     at, verb, after = verb_and_after(question.split(), STOPWORDS)
     assert verb is not None
-    assert says_special(name, verb, after, ["stream"]) == phrase
+    assert says_special(name, verb, after, ["stream"], hands_back=hands_back(question)) == phrase
+
+
+def test_a_verb_that_goes_on_and_returns_hands_a_value_back():
+    question = "This function removes the specified key from the KeyValue instance and returns the value."
+    assert hands_back(question)
+    assert not hands_back("Removes the key. The caller returns the value.")  # another sentence
+    at, verb, after = verb_and_after(question.split(), STOPWORDS)
+    assert (at, verb) == (2, "removes")
+    assert says_special("__delitem__", verb, after, [], hands_back=True) is None
+    assert says_special("__delitem__", verb, after, []) == 1
 
 
 @pytest.mark.slow

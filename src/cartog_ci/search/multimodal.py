@@ -42,7 +42,7 @@ from cartog_ci.search.rerank import Candidate, Reranker
 from cartog_ci.domain.marks import unembedded
 from cartog_ci.search.declarations import ASKS_DECLARATION, ASKS_DOUBLE, is_declaration, is_test_double
 from cartog_ci.search.roles import ROLES, asked_roles, marks_of, role_of
-from cartog_ci.search.names import is_special, name_words, says_special, verb_and_after
+from cartog_ci.search.names import hands_back, is_special, name_words, says_special, verb_and_after
 from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -489,11 +489,12 @@ def _members_by_name(run: _Run) -> list[str]:
         content += word.lower() not in STOPWORDS
         asked.setdefault(modalities.stem(word).lower(), n)
     at, verb, after = verb_and_after(words, STOPWORDS)
+    back = hands_back(run.query)
     ranked = []
     for s in members:
         if SPECIAL_BY_VERB and is_special(s.name) and verb is not None:
             own = words_of(s.qualified_name.rsplit(".", 2)[-2] if "." in s.qualified_name else "").split()
-            phrase = says_special(s.name, verb, after, own)
+            phrase = says_special(s.name, verb, after, own, hands_back=back)
             if phrase is not None:
                 # after a method the verb names by its own name ("Remove …": ``remove``, then ``__delitem__``)
                 ranked.append((at, 0, 1, phrase, s.name, s.id))

@@ -123,7 +123,9 @@ def name_words(name: str) -> list[str]:
     return words_of(name).split()
 
 
-def says_special(name: str, verb: str, after: Sequence[str], own: Collection[str]) -> int | None:
+def says_special(
+    name: str, verb: str, after: Sequence[str], own: Collection[str], *, hands_back: bool = False
+) -> int | None:
     """Which of its phrases (0 is the data model's first wording) names the
     special method ``name`` of a class whose name has the words ``own``, by
     the question's ``verb`` and the words after it that are not stop words
@@ -131,8 +133,9 @@ def says_special(name: str, verb: str, after: Sequence[str], own: Collection[str
     third one of the next two ("Return true if `value` is an element …":
     ``__contains__``); words compared by ``same_word``; None when none
     does. "Create new …" is ``__new__``'s first phrase, ``__init__``'s
-    third."""
-    if name in _NO_VALUE and after and _returning(after[0]) in RETURN_VERBS:
+    third. ``hands_back``: the question's verb goes on "and returns …"
+    later in its sentence ("removes the key … and returns the value")."""
+    if name in _NO_VALUE and (hands_back or (after and _returning(after[0]) in RETURN_VERBS)):
         return None  # "Remove and return …" is a pop, not ``del x[k]``
     for n, phrase in enumerate(_DATA_MODEL.get(name, ())):
         wanted, *rest = phrase.split()
@@ -147,6 +150,14 @@ def says_special(name: str, verb: str, after: Sequence[str], own: Collection[str
         if len(rest) == 1 or any(same_word(w, rest[1]) for w in after[1:3]):
             return n
     return None
+
+
+_HANDS_BACK = re.compile(r"\band\s+(?:then\s+)?(?:returns?|gives?\s+back|yields?)\b", re.IGNORECASE)
+
+
+def hands_back(question: str) -> bool:
+    """Whether the question's first sentence goes on "and returns …"."""
+    return _HANDS_BACK.search(re.split(r"(?<=[.!?])\s", question, maxsplit=1)[0]) is not None
 
 
 def same_word(a: str, b: str) -> bool:
