@@ -35,7 +35,8 @@ from cartog_ci.search.multimodal import (
     search,
     wanted_kinds,
 )
-from cartog_ci.search.names import name_words
+from cartog_ci.search.intent import STOPWORDS
+from cartog_ci.search.names import hands_back, name_words, says_special, verb_and_after
 from cartog_ci.search.rerank import BlendReranker
 from cartog_ci.search.roles import role_of
 from cartog_ci.store.base import Store
@@ -159,6 +160,12 @@ class Stream:
         """Move to the given offset of the stream."""
         self._position = min(position, len(self._data))
 
+    def __len__(self):
+        return len(self._data)
+
+    def __enter__(self):
+        return self
+
 
 class FileStream(Stream):
     def __init__(self, file):
@@ -245,13 +252,19 @@ def ask(store: Store, model: EmbeddingModel, query: str) -> MultimodalResult:
 
 def factors(result: MultimodalResult) -> dict[str, float]:
     """Each hit's factor, read back from its contributions (weight × factor / (k + rank + 1))."""
-    from cartog_ci.search.multimodal import MEMBER_NAMES_WEIGHT, MEMBERS_WEIGHT, WEIGHTS
+    from cartog_ci.search.multimodal import MEMBER_NAMES_K, MEMBER_NAMES_WEIGHT, MEMBERS_WEIGHT, WEIGHTS
 
     weights = {**WEIGHTS[result.intent.name], "members": MEMBERS_WEIGHT, "member names": MEMBER_NAMES_WEIGHT}
+    # the member names list votes with a k of its own, scaled so that its first votes as at k = 40
+    ks = {"member names": MEMBER_NAMES_K or 40}
     out = {}
     for hit in result.hits:
         values = {
-            round(source["contribution"] * (40 + source["rank"] + 1) / weights["semantic" if name == "rerank" else name], 6)
+            round(
+                source["contribution"] * (ks.get(name, 40) + source["rank"] + 1) * 41 / (ks.get(name, 40) + 1)
+                / weights["semantic" if name == "rerank" else name],
+                6,
+            )
             for name, source in hit.sources.items()
         }
         assert len(values) == 1, (hit.symbol.id, values)
@@ -273,7 +286,7 @@ def test_the_method_comes_first_and_the_class_it_names_counts_as_context(store, 
     assert members == {ANSWER, "lists.py:method:SplayList.swap", "lists.pyi:method:SplayList.shift"}
     # … and by the words of their names: "Shift …" names shift, not swap
     named = {h.symbol.id: h.sources["member names"]["rank"] for h in result.hits if "member names" in h.sources}
-    assert named == {ANSWER: 0, "lists.pyi:method:SplayList.shift": 1}
+    assert named == {ANSWER: 0, "lists.pyi:method:SplayList.shift": 0}  # the same name: one shared place
     # the methods of other classes named shift are read as SplayList's: their votes are the answer's
     assert not {"interfaces.py:method:IShifting.shift", "protocols.py:method:Shifting.shift",
                 "base.py:method:ShiftingBase.shift", "testing.py:method:DummySplayList.shift"} & set(found)  # fmt: skip
@@ -414,7 +427,8 @@ def test_the_code_of_the_documentation_is_documentation(path, role):
         ("receive_nowait", ["receive", "nowait"]),
         ("getAfterCommitHooks", ["get", "after", "commit", "hooks"]),
         ("__repr__", ["string", "representation", "repr"]),
-        ("__delitem__", ["delete", "remove", "item"]),
+        ("__delitem__", ["delete", "remove"]),
+        ("__contains__", ["contain", "true", "element", "member", "membership", "test", "check"]),
         ("__not_in_the_data_model__", ["not", "in", "the", "data", "model"]),
     ],
 )
@@ -423,14 +437,65 @@ def test_what_a_method_name_says(name, words):
 
 
 @pytest.mark.slow
+def test_a_name_the_question_compares_its_answer_with_is_not_the_answer(store, real_model):
+    result = ask(store, real_model, "Like `seek` but returns the current position in the Stream instance.")
+    got = factors(result)
+    assert got["streams.py:method:Stream.seek"] == pytest.approx(CONTEXT_FACTOR)
+    assert [h.symbol.id for h in result.hits][0] == "streams.py:method:Stream.tell"
+
+
 @pytest.mark.parametrize(
-    ("query", "by_name"),
+    ("question", "name", "phrase"),
     [
-        ("Create a stream over the given bytes in the Stream instance.", True),  # the verb: the constructor
-        ("Return new offset of the stream position in the Stream instance.", False),  # an adjective: not it
+        ("Return string representation of sorted dict", "__repr__", 0),
+        ("This function returns a string representation of the Config", "__repr__", 0),
+        ("Return the size of the sorted list", "__len__", 0),
+        ("Return number of occurrences of value", "__len__", None),  # "number" is no size
+        ("Finds the outermost context", "__enter__", None),  # "context" is not the verb
+        ("Enters the runtime context", "__enter__", 0),
+        ("Return true if is an element of the sorted list", "__contains__", 1),
+        ("Return true if the queue is empty", "__contains__", None),
+        ("Removes the item identified by key", "__delitem__", 1),
+        ("Remove and return value at `index` in sorted list", "__delitem__", None),  # a pop: del hands back nothing
+        ("Return value for item identified by key", "__setitem__", None),  # returned, not stored
+        ("Store item in sorted dict", "__setitem__", 0),
+        ("Return a reverse iterator over the keys", "__reversed__", 0),
+        ("Return a reverse iterator over the keys", "__iter__", None),
+        ("Create new sorted list or sorted-key list instance", "__new__", 0),
+        ("Create new sorted list or sorted-key list instance", "__init__", 2),
+        ("Create a stream over the given bytes", "__init__", 4),  # a word of its class's name
+        ("Create an iterator of values between minimum and maximum", "__init__", None),
     ],
 )
-def test_a_constructor_is_named_by_the_question_s_verb_only(store, real_model, query, by_name):
+def test_a_special_method_is_named_by_the_question_s_verb_and_its_object(question, name, phrase):
+    at, verb, after = verb_and_after(question.split(), STOPWORDS)
+    assert verb is not None
+    assert says_special(name, verb, after, ["stream"], hands_back=hands_back(question)) == phrase
+
+
+def test_a_verb_that_goes_on_and_returns_hands_a_value_back():
+    question = "This function removes the specified key from the KeyValue instance and returns the value."
+    assert hands_back(question)
+    assert not hands_back("Removes the key. The caller returns the value.")  # another sentence
+    at, verb, after = verb_and_after(question.split(), STOPWORDS)
+    assert (at, verb) == (2, "removes")
+    assert says_special("__delitem__", verb, after, [], hands_back=True) is None
+    assert says_special("__delitem__", verb, after, []) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("query", "method", "by_name"),
+    [
+        ("Create a stream over the given bytes in the Stream instance.", "__init__", True),  # the verb: the constructor
+        ("Return new offset of the stream position in the Stream instance.", "__init__", False),  # an adjective
+        ("Return the size of the data in the Stream instance.", "__len__", True),
+        ("Return the number of bytes left in the Stream instance.", "__len__", False),  # "number" is no size
+        ("Enter the runtime context of the Stream instance.", "__enter__", True),
+        ("Find the position of the context in the Stream instance.", "__enter__", False),  # not the verb
+    ],
+)
+def test_a_special_method_is_named_by_the_question_s_verb_only(store, real_model, query, method, by_name):
     result = ask(store, real_model, query)
-    sources = next((h.sources for h in result.hits if h.symbol.id == "streams.py:method:Stream.__init__"), {})
+    sources = next((h.sources for h in result.hits if h.symbol.id == f"streams.py:method:Stream.{method}"), {})
     assert ("member names" in sources) is by_name

@@ -107,6 +107,17 @@ def test_a_similar_question_names_what_to_resemble(query, anchor):
     assert classify(query).anchor == anchor
 
 
+@pytest.mark.parametrize(
+    ("query", "intent"),
+    [
+        ("Context: Similar to `invoke` but fills in default keyword arguments from the current context.", "understand_code"),
+        ("code similar to parse_date but for times", "find_similar"),
+    ],
+)
+def test_similar_but_doing_something_else_describes_the_code(query, intent):
+    assert classify(query).name == intent
+
+
 def test_i_would_like_is_not_a_similarity():
     assert classify("I would like the list of tasks").name == "understand_code"
 

@@ -284,6 +284,24 @@ def test_weighted_rrf_multiplies_each_contribution_by_the_symbol_factor():
     assert [f.symbol_id for f in fused] == ["a", "b"]
 
 
+def test_a_list_with_a_k_of_its_own_votes_its_first_as_much_and_the_rest_less():
+    fused = weighted_rrf(
+        {"semantic": ["a", "b", "c"], "member names": ["c", "b", "a"]},
+        {"semantic": 0.5, "member names": 0.5},
+        k=40,
+        own_k={"member names": 10},
+        places={"member names": {"c": 0, "b": 1, "a": 1}},  # b and a say the question equally well
+    )
+    by_id = {f.symbol_id: f for f in fused}
+    # its first votes 0.5 × 11/41 / 11 = 0.5/41, as at k = 40; its second 0.5 × 11/41 / 12
+    assert by_id["c"].sources["member names"] == (0, pytest.approx(0.5 / 41))
+    assert by_id["b"].sources["member names"] == (1, pytest.approx(0.5 * 11 / 41 / 12))
+    assert by_id["a"].sources["member names"] == (1, pytest.approx(0.5 * 11 / 41 / 12))  # a shared place
+    assert by_id["a"].score == pytest.approx(0.5 / 41 + 0.5 * 11 / 41 / 12)  # 0.023373983740
+    assert by_id["c"].score == pytest.approx(0.5 / 43 + 0.5 / 41)  # 0.023823028928
+    assert [f.symbol_id for f in fused] == ["c", "a", "b"]
+
+
 def test_fused_contributions_in_a_real_search_are_weight_boost_over_k_plus_rank(store, model):
     result = run(store, "who uses the tax rate or Order", model, preset="thorough", intent="find_similar")
     assert result.fusion_strategy == "weighted_rrf"

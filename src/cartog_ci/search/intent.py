@@ -307,12 +307,20 @@ def _understand(query: str) -> Intent | None:
     return Intent("understand_code", 0.75, "how/why/explain")
 
 
+# "but" and what the code does otherwise, not a restriction ("… but for times", "… but in the API")
+_BUT = re.compile(r"\bbut\s+(?!(?:for|in|with|without|using|from|on|of|at|to|the|a|an|not)\b)\w", re.IGNORECASE)
+
+
 def _similar(query: str) -> Intent | None:
     """Not in a description of several sentences: "This is effectively the
     same as running `checkpoint`" compares what the code does with other
-    code; it does not ask for code like it."""
+    code; it does not ask for code like it. Nor when a "but" and a verb
+    follow the cue: "Similar to `invoke` but fills in default keyword
+    arguments …" says how the code differs from the other, which
+    describes it ("code similar to parse_date but for times" still asks
+    for code like it)."""
     m = _SIMILAR.search(query)
-    if m is None or is_description(query):
+    if m is None or is_description(query) or _BUT.search(query, m.end()):
         return None
     return Intent("find_similar", 0.70, "similar phrase", anchor=_anchor_text(query, m))
 

@@ -42,7 +42,8 @@ from cartog_ci.search.rerank import Candidate, Reranker
 from cartog_ci.domain.marks import unembedded
 from cartog_ci.search.declarations import ASKS_DECLARATION, ASKS_DOUBLE, is_declaration, is_test_double
 from cartog_ci.search.roles import ROLES, asked_roles, marks_of, role_of
-from cartog_ci.search.names import is_special, name_words
+from cartog_ci.search.names import hands_back, is_special, name_words, says_special, verb_and_after
+from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -90,20 +91,37 @@ ROLE_DEMOTED_INTENTS = frozenset({"understand_code"})
 CONTEXT_INTENTS = frozenset({"understand_code"})
 CONTEXT_FACTOR = 0.5
 MEMBER_FACTOR = 1.0
+# A name the question compares its answer with ("Like `find_object` but
+# sets …", "Similar to `invoke` but …", "unlike with `checkpoint`", "As with
+# `addBeforeCommitHook`") is not the answer either: it counts
+# CONTEXT_FACTOR (``_read_compared``).
+COMPARED_INTENTS = frozenset({"understand_code"})
+_COMPARED = re.compile(
+    r"\b(?:like|unlike(?:\s+with)?|similar\s+to|same\s+as(?:\s+\w+ing)?|as\s+with|as\s+for|instead\s+of|rather\s+than)"
+    r"\s+`?([A-Za-z_][\w.]*)`?",
+    re.IGNORECASE,
+)
 # … and its methods, by meaning alone, vote as one more list ("members"),
 # and by the words of their names ("member names").
 MEMBERS_WEIGHT = 0.5
 MEMBER_NAMES_WEIGHT = 0.5
+# The member names list votes with a k of its own, its members that say
+# the question equally well sharing a place: a name that says all of the
+# question's verb ("Notify all …": ``notify_all``) is more evidence than
+# one that says part of it (``notify``), which at the fusion's k (40) its
+# next place barely told (``weighted_rrf``, ``own_k``). None: the fusion's k.
+MEMBER_NAMES_K: int | None = 10
 # A method of another class (not a sibling) that a named class also defines
 # is read as the named class's own: its votes are the named class's
 # (``_namesake_alias``).
 NAMESAKE_TRANSFER = True
-# A constructor's words ("create", "initialize", "new") name it only as the
-# question's verb, its first word: "Return new sorted keys view …" asks for
-# ``keys``, whose words come too late in the question to be in its lead,
-# not for ``__init__`` (``_members_by_name``).
-CONSTRUCTORS = frozenset({"__init__", "__new__"})
-CONSTRUCTOR_AS_VERB_ONLY = True
+# A special method is named by the question's verb (and the word after
+# it) only, as the data model calls it (search/names.py): "Finds the
+# outermost context" is no ``__enter__``, "Return number of occurrences"
+# no ``__len__``, "Create an iterator of values …" no ``__init__``; when
+# off, by any word of its data-model phrases in the lead, as a method by
+# the words of its name (``_members_by_name``).
+SPECIAL_BY_VERB = True
 # Only the question's lead says what is done: its words up to the third that
 # is not a stop word ("Set an access control …" is not ``list_folders``,
 # however the sentence ends: "… list (ACL) for a user on a folder").
@@ -204,18 +222,32 @@ def weighted_rrf(
     *,
     k: int,
     factors: Mapping[str, float] | None = None,
+    own_k: Mapping[str, int] | None = None,
+    places: Mapping[str, Mapping[str, int]] | None = None,
 ) -> list[Fused]:
     """Σ over modalities of ``weight × factor / (k + rank + 1)``, rank
     0-based; ``factor`` (boost × demotion) is per symbol, 1 when absent.
+    A list with a k of its own (``own_k``) votes ``weight × factor ×
+    (k' + 1) / (k + 1) / (k' + rank + 1)``: its first as much as with k,
+    the ones after it less; its items may share a rank (``places``).
     Ties keep the order of first appearance (``fuse.rrf``)."""
     factor = factors or {}
-    out = []
-    for symbol_id, base, ranks in rrf(lists, k=k, weights=weights):
+    sharp = own_k or {}
+    out: dict[str, Fused] = {}
+    plain = {m: items for m, items in lists.items() if m not in sharp}
+    for symbol_id, base, ranks in rrf(plain, k=k, weights=weights):
         f = factor.get(symbol_id, 1.0)
         sources = {m: (r, weights.get(m, 0.0) * f / (k + r + 1)) for m, r in ranks.items()}
-        out.append(Fused(symbol_id, base * f, sources))
-    order = {f.symbol_id: i for i, f in enumerate(out)}
-    return sorted(out, key=lambda f: (-f.score, order[f.symbol_id]))
+        out[symbol_id] = Fused(symbol_id, base * f, sources)
+    for m, kk in sharp.items():
+        for r, symbol_id in enumerate(dict.fromkeys(lists.get(m, ()))):
+            r = (places or {}).get(m, {}).get(symbol_id, r)
+            f = factor.get(symbol_id, 1.0)
+            vote = weights.get(m, 0.0) * f * (kk + 1) / (k + 1) / (kk + r + 1)
+            was = out.get(symbol_id, Fused(symbol_id, 0.0, {}))
+            out[symbol_id] = Fused(symbol_id, was.score + vote, {**was.sources, m: (r, vote)})
+    order = {symbol_id: i for i, symbol_id in enumerate(out)}
+    return sorted(out.values(), key=lambda f: (-f.score, order[f.symbol_id]))
 
 
 def single_list(modality: str, ids: Sequence[str], weight: float, *, k: int, demoted: set[str]) -> list[Fused]:
@@ -257,8 +289,10 @@ class _Run:
         self.declarations = intent.name in DECLARATION_INTENTS and not ASKS_DECLARATION.search(query)
         self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
         self.context: frozenset[str] | None = None  # the classes the question names as context
+        self.compared: frozenset[str] | None = None  # the symbols it compares its answer with
         self.members: list[Symbol] | None = None  # their methods (_context_members)
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
+        self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
         self.model_factory = model_factory
         self.candidates = candidates
         self.lists: dict[str, list[str]] = {}
@@ -446,25 +480,37 @@ def _members_by_name(run: _Run) -> list[str]:
     text = _without_named_kinds(run.query, run.intent)
     for name in run.intent.subjects:
         text = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", text)
+    words = re.findall(r"[A-Za-z0-9]+", text)
     asked: dict[str, int] = {}  # stem -> its first position in the question's lead
     content = 0
-    for n, word in enumerate(re.findall(r"[A-Za-z0-9]+", text)):
+    for n, word in enumerate(words):
         if content == MEMBER_NAME_LEAD:
             break
         content += word.lower() not in STOPWORDS
         asked.setdefault(modalities.stem(word).lower(), n)
+    at, verb, after = verb_and_after(words, STOPWORDS)
+    back = hands_back(run.query)
     ranked = []
     for s in members:
-        words = {modalities.stem(w).lower() for w in name_words(s.name)}
-        hit = words & asked.keys()
+        if SPECIAL_BY_VERB and is_special(s.name) and verb is not None:
+            own = words_of(s.qualified_name.rsplit(".", 2)[-2] if "." in s.qualified_name else "").split()
+            phrase = says_special(s.name, verb, after, own, hands_back=back)
+            if phrase is not None:
+                # after a method the verb names by its own name ("Remove …": ``remove``, then ``__delitem__``)
+                ranked.append((at, 0, 1, phrase, s.name, s.id))
+            continue
+        named = {modalities.stem(w).lower() for w in name_words(s.name)}
+        hit = named & asked.keys()
         if hit - STOPWORDS:
             first = min(asked[w] for w in hit - STOPWORDS)
-            if CONSTRUCTOR_AS_VERB_ONLY and s.name in CONSTRUCTORS and first > 0:
-                continue
             # a special method's words are alternatives ("string representation repr"): none is missing
-            unused = 0 if is_special(s.name) else len(words - hit - STOPWORDS)
-            ranked.append((first, unused, -len(hit), s.name, s.id))
-    return [i for *_, i in sorted(ranked)][: run.candidates]
+            unused = 0 if is_special(s.name) else len(named - hit - STOPWORDS)
+            ranked.append((first, unused, int(SPECIAL_BY_VERB and is_special(s.name)), -len(hit), s.name, s.id))
+    ranked = sorted(ranked)[: run.candidates]
+    # members that say the question equally well share a place (their names' order is no evidence)
+    tiers: dict[tuple[int, ...], int] = {}
+    run.member_tiers = {i: tiers.setdefault(tuple(key), n) for n, (*key, _name, i) in enumerate(ranked)}
+    return [i for *_, i in ranked]
 
 
 def _members_by_meaning(run: _Run) -> list[str]:
@@ -543,9 +589,11 @@ def _fuse(run: _Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, f
     ids = list(dict.fromkeys(i for items in lists.values() for i in items))
     symbols = run.store.symbols(ids)
     _read_context(run)
+    _read_compared(run)
     _read_declarations(run, symbols)
     factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
-    return weighted_rrf(lists, weights, k=k, factors=factors)
+    own_k = {"member names": MEMBER_NAMES_K} if MEMBER_NAMES_K is not None and "member names" in lists else None
+    return weighted_rrf(lists, weights, k=k, factors=factors, own_k=own_k, places={"member names": run.member_tiers})
 
 
 def _read_context(run: _Run) -> None:
@@ -565,6 +613,22 @@ def _read_context(run: _Run) -> None:
         if name.lstrip("_")[:1].isupper():
             found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS)
     run.context = frozenset(found)
+
+
+def _read_compared(run: _Run) -> None:
+    """The symbols named by the names the question compares its answer
+    with (``_COMPARED``): names it writes as code (its subjects), after
+    "like", "unlike", "similar to", "same as", "as with" …"""
+    if run.compared is not None:
+        return
+    found: set[str] = set()
+    if run.intent.name in COMPARED_INTENTS:
+        subjects = set(run.intent.subjects)
+        for match in _COMPARED.finditer(run.query):
+            name = match.group(1).rstrip(".")
+            if name in subjects:
+                found.update(s.id for s in run.store.symbols_by("name", name.rsplit(".", 1)[-1]))
+    run.compared = frozenset(found - (run.context or frozenset()))
 
 
 def _read_declarations(run: _Run, symbols: Mapping[str, Symbol]) -> None:
@@ -596,6 +660,8 @@ def _factor(run: _Run, symbol: Symbol, *, boosted: bool) -> float:
             context = CONTEXT_FACTOR
         elif symbol.parent_id in run.context:
             context = MEMBER_FACTOR
+    if run.compared and symbol.id in run.compared:
+        context = CONTEXT_FACTOR
     declared = DECLARATION_FACTOR if run.declared.get(symbol.id) else 1.0
     return boost * demoted * kind * context * declared
 

@@ -4,6 +4,18 @@ a Python special method says what the data model makes it do, which its
 name does not spell ("Return string representation of …" asks for
 ``__repr__``, "Remove value at `index` …" for ``__delitem__``).
 
+A special method is named by the question's verb only, the way the data
+model calls it: "Remove …" is ``__delitem__``'s, "Return the size …"
+``__len__``'s, but "context" in "Finds the outermost context" is no
+evidence for ``__enter__``, nor "number" in "Return number of
+occurrences" for ``__len__``, nor "create" in "Create an iterator of
+values" for ``__init__``. Each one has phrases: a verb, or a verb and the
+first word after it (its object), and one of the next two. The verb ``RETURN`` stands for any verb
+that hands a value back ("Return", "Get", "This function returns"), so
+that "Return string representation" is ``__repr__`` while "Return value
+for item …" is no ``__setitem__``; the object ``OWN`` stands for a word of
+the method's own class's name ("Create a stream …" in ``Stream``).
+
 The words of a special method are those the Python documentation's "Data
 model" chapter uses for it; they are the language's, not a project's.
 """
@@ -11,67 +23,90 @@ model" chapter uses for it; they are the language's, not a project's.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Sequence
 
 from cartog_ci.store.search import words_of
 
 _SPECIAL = re.compile(r"^__\w+__$")
-_DATA_MODEL: dict[str, str] = {
-    "__repr__": "string representation repr",
-    "__str__": "string representation str",
-    "__format__": "format string",
-    "__iter__": "iterator iterate iter",
-    "__reversed__": "reverse reversed iterator",
-    "__next__": "next item iterator",
-    "__aiter__": "asynchronous iterator iterate",
-    "__anext__": "next item asynchronous iterator",
-    "__len__": "size length number len",
-    "__length_hint__": "estimated length",
-    "__contains__": "contains membership member element",
-    "__getitem__": "get item lookup index",
-    "__setitem__": "set store item assign",
-    "__delitem__": "delete remove item",
-    "__missing__": "missing key",
-    "__add__": "add concatenate",
-    "__radd__": "add concatenate",
-    "__iadd__": "update extend add",
-    "__sub__": "subtract difference",
-    "__isub__": "update subtract difference",
-    "__mul__": "multiply copies repeat",
-    "__rmul__": "multiply copies repeat",
-    "__imul__": "update multiply copies repeat",
-    "__and__": "intersection",
-    "__or__": "union",
-    "__xor__": "symmetric difference",
-    "__eq__": "equal equality compare",
-    "__ne__": "equal compare",
-    "__lt__": "less compare",
-    "__le__": "less equal compare",
-    "__gt__": "greater compare",
-    "__ge__": "greater equal compare",
-    "__hash__": "hash",
-    "__bool__": "true false empty",
-    "__call__": "call invoke",
-    "__enter__": "enter context",
-    "__exit__": "exit context close",
-    "__aenter__": "enter asynchronous context",
-    "__aexit__": "exit asynchronous context close",
-    "__copy__": "copy shallow",
-    "__deepcopy__": "copy deep",
-    "__new__": "create new",
-    "__init__": "initialize create new",
-    "__del__": "finalize",
-    "__getattr__": "get attribute",
-    "__getattribute__": "get attribute",
-    "__setattr__": "set attribute",
-    "__delattr__": "delete attribute",
-    "__get__": "get descriptor",
-    "__set__": "set descriptor",
-    "__delete__": "delete descriptor",
-    "__getstate__": "pickle state",
-    "__setstate__": "pickle state restore",
-    "__reduce__": "pickle",
-    "__sizeof__": "size memory",
+RETURN = "RETURN"
+OWN = "OWN"
+# Verbs that hand a value back: "Return X" asks for what returns X.
+RETURN_VERBS = frozenset("return get give compute produce yield build make obtain".split())
+_CREATE = ("create new", "create instance", f"create {OWN}", "construct", "instantiate")
+_COMPARE = ("compare",)
+_DATA_MODEL: dict[str, tuple[str, ...]] = {
+    "__repr__": (f"{RETURN} string", f"{RETURN} representation", f"{RETURN} repr"),
+    "__str__": (f"{RETURN} string", f"{RETURN} representation", f"{RETURN} str"),
+    "__format__": (f"{RETURN} formatted",),
+    "__iter__": (f"{RETURN} iterator", f"{RETURN} iter", "iterate"),
+    "__reversed__": (f"{RETURN} reverse", f"{RETURN} reversed"),
+    "__next__": (f"{RETURN} next", "advance"),
+    "__aiter__": (f"{RETURN} asynchronous",),
+    "__anext__": (f"{RETURN} next",),
+    "__len__": (f"{RETURN} size", f"{RETURN} length", f"{RETURN} len"),
+    "__length_hint__": (f"{RETURN} estimated", "estimate"),
+    "__contains__": (
+        "contain",
+        f"{RETURN} true element",
+        f"{RETURN} true member",
+        f"{RETURN} membership",
+        "test membership",
+        "check membership",
+    ),
+    "__getitem__": ("lookup", "look", "access", f"{RETURN} item", f"{RETURN} element"),
+    "__setitem__": ("store", "assign", "set item"),
+    "__delitem__": ("delete", "remove"),
+    "__missing__": (f"{RETURN} missing", "handle missing"),
+    "__add__": ("concatenate", f"{RETURN} concatenation", f"{RETURN} sum"),
+    "__radd__": ("concatenate", f"{RETURN} concatenation", f"{RETURN} sum"),
+    "__iadd__": ("update", "extend"),
+    "__sub__": ("subtract", f"{RETURN} difference"),
+    "__isub__": ("update", "subtract"),
+    "__mul__": ("multiply", "repeat", f"{RETURN} product"),
+    "__rmul__": ("multiply", "repeat", f"{RETURN} product"),
+    "__imul__": ("update", "multiply", "repeat"),
+    "__and__": (f"{RETURN} intersection",),
+    "__or__": (f"{RETURN} union",),
+    "__xor__": (f"{RETURN} symmetric",),
+    "__eq__": ("compare", "test equality", "check equality"),
+    "__ne__": _COMPARE,
+    "__lt__": _COMPARE,
+    "__le__": _COMPARE,
+    "__gt__": _COMPARE,
+    "__ge__": _COMPARE,
+    "__hash__": ("hash", f"{RETURN} hash"),
+    "__bool__": (f"{RETURN} truth",),
+    "__call__": ("call", "invoke"),
+    "__enter__": ("enter",),
+    "__exit__": ("exit", "leave"),
+    "__aenter__": ("enter",),
+    "__aexit__": ("exit", "leave"),
+    "__copy__": ("copy", f"{RETURN} copy", f"{RETURN} shallow"),
+    "__deepcopy__": ("copy", f"{RETURN} deep"),
+    "__new__": _CREATE + ("allocate",),
+    "__init__": ("initialize", "init") + _CREATE,
+    "__del__": ("finalize",),
+    "__getattr__": (f"{RETURN} attribute", "lookup attribute", "look attribute"),
+    "__getattribute__": (f"{RETURN} attribute", "lookup attribute", "look attribute"),
+    "__setattr__": ("set attribute", "assign attribute"),
+    "__delattr__": ("delete attribute", "remove attribute"),
+    "__get__": (f"{RETURN} descriptor",),
+    "__set__": ("set descriptor",),
+    "__delete__": ("delete descriptor",),
+    "__getstate__": ("pickle", f"{RETURN} state"),
+    "__setstate__": ("unpickle", "restore", "set state"),
+    "__reduce__": ("pickle", "reduce"),
+    "__sizeof__": (f"{RETURN} memory",),
 }
+
+
+# Special methods that hand no value back (the data model's statements:
+# ``del x[k]``, ``x[k] = v``, ``x += y`` rebinds): a question whose verb
+# goes on "and return …" asks for another method ("Remove and return value
+# at `index`" is ``pop``).
+_NO_VALUE = frozenset(
+    {"__delitem__", "__setitem__", "__delattr__", "__setattr__", "__del__", "__init__", "__set__", "__delete__"}
+)
 
 
 def is_special(name: str) -> bool:
@@ -80,8 +115,83 @@ def is_special(name: str) -> bool:
 
 def name_words(name: str) -> list[str]:
     """The words ``name`` says: its camel/snake parts, or for a special
-    method the words of its data-model role (its own name's parts when it
-    has none here)."""
+    method the words of its data-model phrases (its own name's parts when
+    it has none here)."""
     if is_special(name) and name in _DATA_MODEL:
-        return _DATA_MODEL[name].split()
+        words = (w for phrase in _DATA_MODEL[name] for w in phrase.split() if w not in (RETURN, OWN))
+        return list(dict.fromkeys(words))
     return words_of(name).split()
+
+
+def says_special(
+    name: str, verb: str, after: Sequence[str], own: Collection[str], *, hands_back: bool = False
+) -> int | None:
+    """Which of its phrases (0 is the data model's first wording) names the
+    special method ``name`` of a class whose name has the words ``own``, by
+    the question's ``verb`` and the words after it that are not stop words
+    (``after``): a phrase's second word must be the first of them, its
+    third one of the next two ("Return true if `value` is an element …":
+    ``__contains__``); words compared by ``same_word``; None when none
+    does. "Create new …" is ``__new__``'s first phrase, ``__init__``'s
+    third. ``hands_back``: the question's verb goes on "and returns …"
+    later in its sentence ("removes the key … and returns the value")."""
+    if name in _NO_VALUE and (hands_back or (after and _returning(after[0]) in RETURN_VERBS)):
+        return None  # "Remove and return …" is a pop, not ``del x[k]``
+    for n, phrase in enumerate(_DATA_MODEL.get(name, ())):
+        wanted, *rest = phrase.split()
+        if not (verb in RETURN_VERBS if wanted == RETURN else same_word(verb, wanted)):
+            continue
+        if not rest:
+            return n
+        if not after or not (
+            any(same_word(after[0], w) for w in own) if rest[0] == OWN else same_word(after[0], rest[0])
+        ):
+            continue
+        if len(rest) == 1 or any(same_word(w, rest[1]) for w in after[1:3]):
+            return n
+    return None
+
+
+_HANDS_BACK = re.compile(r"\band\s+(?:then\s+)?(?:returns?|gives?\s+back|yields?)\b", re.IGNORECASE)
+
+
+def hands_back(question: str) -> bool:
+    """Whether the question's first sentence goes on "and returns …"."""
+    return _HANDS_BACK.search(re.split(r"(?<=[.!?])\s", question, maxsplit=1)[0]) is not None
+
+
+def same_word(a: str, b: str) -> bool:
+    """``a`` and ``b`` are one word, inflected or not: "returns" / "return",
+    "creates" / "create", "removes" / "remove", "iterators" / "iterator"."""
+    return _root(a) == _root(b)
+
+
+def _root(word: str) -> str:
+    lowered = word.lower()
+    for suffix in ("ing", "ies", "es", "ed", "s"):
+        if len(lowered) - len(suffix) >= 3 and lowered.endswith(suffix):
+            lowered = lowered[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            break
+    return lowered.rstrip("e")
+
+
+def verb_and_after(words: Sequence[str], stopwords: Collection[str]) -> tuple[int, str | None, list[str]]:
+    """The question's verb, its first word after "This function" or "The
+    method" (lower case, a returning verb as RETURN_VERBS spells it), its
+    position, and the words after it that are not stop words."""
+    lowered = [w.lower() for w in words]
+    start = 0
+    while start < len(lowered) and lowered[start] in _LEADING:
+        start += 1
+    if start >= len(lowered):
+        return start, None, []
+    return start, _returning(lowered[start]), [w for w in lowered[start + 1 :] if w not in stopwords]
+
+
+_LEADING = frozenset({"this", "the", "a", "function", "method", "property", "it"})
+
+
+def _returning(verb: str) -> str:
+    """The verb as RETURN_VERBS lists it when it is one of them in another
+    form ("returns", "gets"), else as written."""
+    return next((v for v in RETURN_VERBS if same_word(verb, v)), verb)
