@@ -757,10 +757,13 @@ def _resolve_everything(
             rows.setdefault(e.file, []).append((i, e))
         file_of = {i: e.file for i, e in work}
         by_file: dict[str, FileDeps] = {p: FileDeps() for p in rows}
-        for i, _, _, deps, outside in answers:
-            by_file[file_of[i]].record(i, deps, outside)
-        store.put_dependencies((p, d.encode(rows[p]), d.outside) for p, d in sorted(by_file.items()))
-        store.put_nodes(hashed_nodes(resolver))
+        for i, _, _, deps, outside in answers:  # each row once: ``FileDeps.record`` without its comparison
+            found = by_file[file_of[i]]
+            found.by_row[i] = deps
+            found.outside.update(outside)
+        store.replace_dependencies(
+            ((p, d.encode(rows[p]), d.outside) for p, d in sorted(by_file.items())), hashed_nodes(resolver)
+        )
         store.set_meta(Catalogue.META, Catalogue(printed_nodes(resolver)).encode())
         _remember_derived(store, resolver, replace=True)
         store.set_meta("deps", DEPS_VERSION)
