@@ -983,15 +983,15 @@ class _Revisit:
         for path in self.reparsed:
             if old_deps.get(path) is None:
                 continue
-            for row in self.change.old_rows.get(path, ()):
-                o = row[1]
+            for numbered in self.change.old_rows.get(path, ()):
+                o = numbered[1]
                 if o.kind != "inherits":
                     key = (o.source_id, o.kind, o.target_name, o.qualifier, o.alias)
                     found = same.get(key)
                     if found is None:
-                        same[key] = [row]
+                        same[key] = [numbered]
                     else:
-                        found.append(row)
+                        found.append(numbered)
         out: list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]] = []
         append = out.append
         for i, e in self.pending.numbered:
