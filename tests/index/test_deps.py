@@ -257,6 +257,59 @@ def test_a_key_read_by_files_and_nodes_is_one_row_gone_when_nothing_reads_it(tmp
         assert store.db.execute("SELECT count(*) FROM dep_keys").fetchall() == [(0,)]
 
 
+def test_a_run_that_resolved_every_edge_writes_the_rows_the_incremental_writes_would(tmp_path: Path) -> None:
+    """``replace_dependencies`` (a cold run) builds every key's row at once:
+    the same rows as ``put_dependencies`` then ``put_nodes`` write on an
+    empty index, and nothing of what was stored before stays."""
+    key, node, other = key_hash(("n", "f")), key_hash(("M", "resolver.owned", ("a.py",))), key_hash(("f", "b.py"))
+    stale = key_hash(("n", "gone"))
+    a, z = FileDeps(), FileDeps()
+    a.record(1, (key, node), (key, node))
+    z.record(2, (key, other), (key,))
+    items = [("a.py", a.encode(), a.outside), ("z" * 300 + ".py", z.encode(), z.outside)]
+    nodes = {node: {key, other}, other: set()}
+    with SqliteStore(tmp_path / "rows.db") as by_rows, SqliteStore(tmp_path / "whole.db") as whole:
+        by_rows.put_dependencies(items)
+        by_rows.put_nodes(nodes)
+        stale_deps = FileDeps()
+        stale_deps.record(3, (stale,), (stale,))
+        whole.put_dependencies([("old.py", stale_deps.encode(), stale_deps.outside)])
+        whole.put_nodes({key_hash(("M", "resolver.owned", ("old.py",))): {stale}})
+        whole.replace_dependencies(items, nodes)
+        assert _dependency_rows(whole) == _dependency_rows(by_rows)
+        assert whole.files_reading([stale]) == set() and whole.nodes_reading([stale]) == set()
+        assert whole.files_reading([key]) == {"a.py", "z" * 300 + ".py"} and whole.nodes_reading([other]) == {node}
+
+
+def _dependency_rows(store: SqliteStore) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """Both tables, the files named by path (interned keys depend on the order texts came in)."""
+    from cartog_ci.store.dependency_rows import _unpacked
+
+    path = dict(store.db.execute("SELECT key, text FROM interned")).__getitem__
+    keys = [
+        (k, sorted(map(path, _unpacked("files", files))), nodes, reads)
+        for k, files, nodes, reads in store.db.execute("SELECT key, files, nodes, reads FROM dep_keys ORDER BY key")
+    ]
+    files = sorted((path(k), bytes(deps)) for k, deps in store.db.execute("SELECT file_key, deps FROM dep_files"))
+    return keys, files
+
+
+def test_the_catalogue_checks_many_nodes_as_it_checks_a_few() -> None:
+    """Up to a few nodes are looked up in the catalogue's text, more in the
+    set of its lines: the same answer either way."""
+    many = {repr(("M", "resolver.owned", (f"m{n}.py",))): str(n) for n in range(20)}
+    text = Catalogue(many).encode()
+    assert Catalogue.unless_holding(text, many) is None
+    assert Catalogue.unless_holding(text, dict(list(many.items())[:2])) is None
+    for nodes in (many, dict(list(many.items())[:2])):
+        last = next(reversed(nodes))
+        changed = Catalogue.unless_holding(text, {**nodes, last: "other"})
+        assert changed is not None and changed.entries == many
+    one = repr(("M", "resolver.owned", ("m1.py",)))
+    stored = Catalogue({one: "10", repr(("M", "resolver.owned", ("am1.py",))): "1"}).encode()
+    assert Catalogue.unless_holding(stored, {one: "1"}) is not None  # its line is the start of the one stored
+
+
 def test_key_hashes_pack_into_three_bytes_each() -> None:
     from cartog_ci.store.dependency_format import pack_hashes, unpack_hashes
 

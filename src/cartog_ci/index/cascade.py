@@ -757,10 +757,13 @@ def _resolve_everything(
             rows.setdefault(e.file, []).append((i, e))
         file_of = {i: e.file for i, e in work}
         by_file: dict[str, FileDeps] = {p: FileDeps() for p in rows}
-        for i, _, _, deps, outside in answers:
-            by_file[file_of[i]].record(i, deps, outside)
-        store.put_dependencies((p, d.encode(rows[p]), d.outside) for p, d in sorted(by_file.items()))
-        store.put_nodes(hashed_nodes(resolver))
+        for i, _, _, deps, outside in answers:  # each row once: ``FileDeps.record`` without its comparison
+            found = by_file[file_of[i]]
+            found.by_row[i] = deps
+            found.outside.update(outside)
+        store.replace_dependencies(
+            ((p, d.encode(rows[p]), d.outside) for p, d in sorted(by_file.items())), hashed_nodes(resolver)
+        )
         store.set_meta(Catalogue.META, Catalogue(printed_nodes(resolver)).encode())
         _remember_derived(store, resolver, replace=True)
         store.set_meta("deps", DEPS_VERSION)
@@ -973,25 +976,36 @@ class _Revisit:
         ``rest`` split the same list by the keys changed when they ask."""
         if self._matches is not None:
             return self._matches
-        before: dict[str, dict[tuple[str, str, str, str | None, str | None], list[NumberedEdge]]] = {}
+        old_deps = self.old
+        # the same edge before, by (source, kind, name, qualifier, alias): a
+        # source's ID names its file. Not for a file whose keys are not known.
+        same: dict[tuple[str, str, str, str | None, str | None], list[NumberedEdge]] = {}
         for path in self.reparsed:
-            same = before[path] = {}
-            for i, e in self.change.old_rows.get(path, []):
-                if e.kind != "inherits":  # the same edge: source, kind, name, qualifier, alias
-                    same.setdefault((e.source_id, e.kind, e.target_name, e.qualifier, e.alias), []).append((i, e))
+            if old_deps.get(path) is None:
+                continue
+            for numbered in self.change.old_rows.get(path, ()):
+                o = numbered[1]
+                if o.kind != "inherits":
+                    key = (o.source_id, o.kind, o.target_name, o.qualifier, o.alias)
+                    found = same.get(key)
+                    if found is None:
+                        same[key] = [numbered]
+                    else:
+                        found.append(numbered)
         out: list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]] = []
+        append = out.append
         for i, e in self.pending.numbered:
             if e.kind == "inherits":
                 continue
-            olds = before.get(e.file, {}).get((e.source_id, e.kind, e.target_name, e.qualifier, e.alias))
-            deps = self.old.get(e.file)
+            olds = same.get((e.source_id, e.kind, e.target_name, e.qualifier, e.alias))
+            deps = old_deps.get(e.file)
             if not olds or deps is None:
-                out.append((i, e, None, None, None))
+                append((i, e, None, None, None))
                 continue
             at = next((k for k, (_, o) in enumerate(olds) if o.line == e.line), 0) if len(olds) > 1 else 0
             row, old = olds.pop(at)
             read = deps.by_row.get(row)
-            out.append((i, e, old, read, deps) if read is not None else (i, e, None, None, None))
+            append((i, e, old, read, deps) if read is not None else (i, e, None, None, None))
         self._matches = out
         return out
 
@@ -1033,13 +1047,14 @@ class _Revisit:
         again, carried = self._pending_split()
         out = [(i, e) for i, e in self.work.items() if e.kind != "inherits"] + again
         updates = []
-        outside: dict[tuple[int, ...], tuple[int, ...]] = {}
+        # of a set of keys read in a file, those another file's change may change
+        outside: dict[tuple[tuple[int, ...], str], tuple[int, ...]] = {}
         for i, e, old, read, deps in carried:
             if (e.target_id, e.resolution) != (old.target_id, old.resolution):
                 updates.append((i, old.target_id, old.resolution))
-            theirs = outside.get(read)
+            theirs = outside.get((read, e.file))
             if theirs is None:
-                theirs = outside[read] = tuple(k for k in read if k in deps.outside)
+                theirs = outside[read, e.file] = tuple(filter(deps.outside.__contains__, read))
             self.answers[i] = (old.target_id, old.resolution, read, theirs)
             self.stored[i] = (e.target_id, e.resolution)
             if e.target_id:

@@ -1759,7 +1759,7 @@ def hashed_nodes(resolver: Resolver) -> dict[int, set[int]]:
     out = {n: set(keys) for n, keys in resolver.foreign_nodes.items()}
     if resolver.rec is not None:
         for node, keys in resolver.rec.nodes.items():
-            out.setdefault(key_hash(node), set()).update(key_hash(k) for k in keys)
+            out.setdefault(key_hash(node), set()).update(map(key_hash, keys))
     return out
 
 

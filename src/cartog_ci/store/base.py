@@ -171,6 +171,12 @@ class Store(Protocol):
         the files the caller decoded (the others are read)."""
         ...
 
+    def replace_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]], nodes: dict[int, set[int]]) -> None:
+        """Every file's dependencies (as ``put_dependencies``) and every
+        node's keys (as ``put_nodes``), in place of all those stored: a run
+        that resolved every edge."""
+        ...
+
     def files_reading(self, hashes: Iterable[int]) -> set[str]:
         """The files with an edge whose answer read one of these keys."""
         ...

@@ -41,10 +41,13 @@ def unpack_hashes(blob: bytes) -> array[int]:
     return out
 
 
+_first, _second = operator.itemgetter(0), operator.itemgetter(1)  # of a (row ID, edge) pair
+
+
 def checksum(edges: Iterable[Edge]) -> int:
     """Of a file's edges in row order: what tells the recorded keys still
     go with these rows (their kinds, names and qualifiers)."""
-    return zlib.crc32("\x1e".join(f"{e.kind}\x1f{e.target_name}\x1f{e.qualifier}" for e in edges).encode())
+    return zlib.crc32("\x1e".join([f"{e.kind}\x1f{e.target_name}\x1f{e.qualifier}" for e in edges]).encode())
 
 
 @dataclass
@@ -80,15 +83,14 @@ class FileDeps:
         without them, for the rows decoded (their checksum kept). Each
         distinct set of keys is stored once (edges of a file read the same
         keys: 0.30 M positions are 0.12 M on zod), each row naming its set."""
-        ids = [i for i, _ in rows] if rows is not None else sorted(self.by_row)
-        total = checksum(e for _, e in rows) if rows is not None else self.checksum
+        ids = list(map(_first, rows)) if rows is not None else sorted(self.by_row)
+        total = checksum(map(_second, rows)) if rows is not None else self.checksum
         read = list(map(self.by_row.get, ids))
         sets: dict[tuple[int, ...] | None, int] = dict.fromkeys(read, 0)  # the distinct sets, in order of rows
         sets.pop(None, None)
-        for n, d in enumerate(sets):
-            sets[d] = n
+        sets = dict(zip(sets, range(len(sets))))
         keys = sorted(set().union(*sets))  # type: ignore[arg-type]
-        position = {k: n for n, k in enumerate(keys)}.__getitem__
+        position = dict(zip(keys, range(len(keys)))).__getitem__
         wide = len(sets) >= _UNKNOWN or len(keys) >= _UNKNOWN
         unknown = 0xFFFFFFFF if wide else _UNKNOWN
         sets[None] = unknown
@@ -121,7 +123,7 @@ class FileDeps:
         ids.frombytes(blob[at : at + 8 * n_edges])
         ids = array("q", itertools.accumulate(ids))
         at += 8 * n_edges
-        if rows is not None and ([i for i, _ in rows] != ids.tolist() or checksum(e for _, e in rows) != total):
+        if rows is not None and (list(map(_first, rows)) != ids.tolist() or checksum(map(_second, rows)) != total):
             return None
         keys = unpack_hashes(blob[at : at + 3 * n_keys])
         at += 3 * n_keys
@@ -139,7 +141,7 @@ class FileDeps:
             return None
         if len(sizes) != n_sets or len(positions) != sum(sizes):
             return None
-        out = cls(outside={k for k, flag in zip(keys, flags) if flag}, checksum=total)
+        out = cls(outside=set(itertools.compress(keys, flags)), checksum=total)
         try:
             mapped = iter(list(map(keys.__getitem__, positions)))
             sets: list[tuple[int, ...] | None] = [tuple(itertools.islice(mapped, n)) for n in sizes]

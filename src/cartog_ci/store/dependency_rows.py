@@ -62,6 +62,9 @@ def _unpacked(column: str, blob: bytes | None) -> list[int]:
     return out
 
 
+_NONE: tuple[set[int], set[int]] = (set(), set())  # a key no file and no node read (a node's own row)
+
+
 def _row(key: int) -> int:
     """The rowid of a key's row: its hash as unsigned (a small varint)."""
     return key & 0xFFFFFFFF
@@ -117,6 +120,45 @@ class DependencyRows(Interned):
             ((keys[p], blob) for p, blob, _ in items),
         )
         self._regroup("files", stale, added)
+
+    def replace_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]], nodes: dict[int, set[int]]) -> None:
+        """All the rows at once, built in memory: nothing stored is read, and
+        each key's row is written once (a cold run wrote each twice, reading
+        it back in between: scrapy, ~0.25 s of CPU to ~0.05 s)."""
+        items = list(items)
+        self.db.execute("DELETE FROM dep_files")
+        self.db.execute("DELETE FROM dep_keys")
+        keys = self.intern(p for p, _, _ in items)
+        self.db.executemany(
+            "INSERT INTO dep_files (file_key, deps) VALUES (?, ?)", sorted((keys[p], blob) for p, blob, _ in items)
+        )
+        members: dict[int, tuple[set[int], set[int]]] = {}  # rowid -> (files, nodes) that read the key
+        for path, _, outside in items:
+            file_key = keys[path]
+            for k in outside:
+                found = members.get(_row(k))
+                if found is None:
+                    found = members[_row(k)] = (set(), set())
+                found[0].add(file_key)
+        for n, read in nodes.items():
+            for k in read:
+                found = members.get(_row(k))
+                if found is None:
+                    found = members[_row(k)] = (set(), set())
+                found[1].add(n)
+        reads = {_row(n): read for n, read in nodes.items() if read}
+        self.db.executemany(
+            f"INSERT INTO dep_keys (key, {', '.join(_COLUMNS)}) VALUES (?, ?, ?, ?)",
+            (
+                (
+                    row,
+                    _packed("files", files) if files else None,
+                    _packed("nodes", readers) if readers else None,
+                    _packed("reads", reads[row]) if row in reads else None,
+                )
+                for row, (files, readers) in sorted(((r, members.get(r, _NONE)) for r in members.keys() | reads.keys()))
+            ),
+        )
 
     def _outside(self, file_keys: list[int]) -> dict[int, set[int]]:
         """file key -> its outside keys, as stored (decoded from its row)."""

@@ -493,6 +493,12 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
         self.db.execute("DELETE FROM dep_files WHERE path = ANY(?::text[])", ([p for p, _, _ in rows],))
         self.db.executemany("INSERT INTO dep_files (path, deps, outside) VALUES (?, ?, ?)", rows)
 
+    def replace_dependencies(self, items: Iterable[tuple[str, bytes, Iterable[int]]], nodes: dict[int, set[int]]) -> None:
+        """Row by row as an incremental run writes them (a file's keys and a
+        node's are one row each here: nothing to regroup)."""
+        self.put_dependencies(items)
+        self.put_nodes(nodes)
+
     def files_reading(self, hashes: Iterable[int]) -> set[str]:
         wanted = sorted(set(hashes))
         if not wanted:
