@@ -1012,6 +1012,11 @@ class Resolver:
                 return returned, tier
             if tier == EXTERNAL or self._unknown_type(source, ctor.group(1)):
                 return None, tier
+            if owner is None and not self._named_in_project(source, ctor.group(1)):
+                # `m = TZ.match(s)` … `m.groups()`: no project definition is
+                # named like the callee, so the value is a library's: the
+                # project's only `groups` is no evidence (as `except … as e`)
+                return None, None
             return self._guess_method(source, name)
         if _CALL_CHAIN.fullmatch(qualifier) and _scope(source).family == "ecmascript":
             # `z.string().min().parse()` (languages/ecmascript.py keeps the
@@ -1124,6 +1129,18 @@ class Resolver:
             # same name (delegation); a method calls itself through `self.`
             return None, None
         return found, tier
+
+    def _named_in_project(self, source: Symbol, callee: str) -> bool:
+        """Whether any project definition of the caller's language family is
+        named like the callee's last name (`match` of `TZ.match`): read
+        through the recorded name-only candidates (``resolver.unique``)."""
+        family = _scope(source).family or source.language
+        last = callee.rpartition(".")[2]
+        candidates = cast(
+            tuple[tuple[str, ...], tuple[str | None, str | None]],
+            self.t.remember("resolver.unique", (last, family, False, False)),
+        )[0]
+        return bool(candidates)
 
     def _enclosing_callable(self, source: Symbol) -> str | None:
         scope: Symbol | None = source
