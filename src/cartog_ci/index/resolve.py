@@ -1012,6 +1012,11 @@ class Resolver:
                 return returned, tier
             if tier == EXTERNAL or self._unknown_type(source, ctor.group(1)):
                 return None, tier
+            if owner is not None and _scope(source).family == "ecmascript":
+                # `keysFactory("product").detail()`: a project function whose
+                # value is not typed; an object literal's member elsewhere
+                # (`adminKey.detail`) is no guess for it, a class's method may be
+                return self._guess_class_method(source, name)
             if owner is None and not self._named_in_project(source, ctor.group(1)):
                 # `m = TZ.match(s)` … `m.groups()`: no project definition is
                 # named like the callee, so the value is a library's: the
@@ -1141,6 +1146,14 @@ class Resolver:
             self.t.remember("resolver.unique", (last, family, False, False)),
         )[0]
         return bool(candidates)
+
+    def _guess_class_method(self, source: Symbol, name: str) -> tuple[str | None, str | None]:
+        """``_guess_method`` when it finds a method of a class or interface."""
+        found, tier = self._guess_method(source, name)
+        parent = self.t.by_id[found].parent_id if found is not None else None
+        if parent is None or self.t.by_id[parent].kind not in TYPE_KINDS:
+            return None, None
+        return found, tier
 
     def _enclosing_callable(self, source: Symbol) -> str | None:
         scope: Symbol | None = source
@@ -1283,8 +1296,16 @@ class Resolver:
         called = self.t.by_id[function]
         if called.kind not in CALLABLE_KINDS or _scope(called).family != "ecmascript":
             return None
-        hits = self.t.children.get(function, {}).get(name)
+        scope = self.t.children.get(function, {})
+        hits = scope.get(name)
         found = self._effective(hits) if hits else None
+        if found is None:
+            # `const o = { detail: (id) => ... }; return o` (a key factory): the
+            # member of the one object literal the function binds that has it
+            # (its return statement is not read: two such objects, no answer)
+            objects = [i for ids in scope.values() for i in ids if self.t.by_id[i].kind == "constant"]
+            held = [h for h in (self.t.children.get(i, {}).get(name) for i in objects) if h]
+            found = self._effective(held[0]) if len(held) == 1 else None
         return found if found is not None and self.t.by_id[found].kind in CALLABLE_KINDS else None
 
     def _chain_type(self, source: Symbol, chain: str) -> tuple[str | None, str | None]:
