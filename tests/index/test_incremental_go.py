@@ -81,12 +81,6 @@ class _MethodSets(RandomTree):
         return "\n".join(lines)
 
 
-@pytest.mark.parametrize("seed", range(40, 46))
-def test_method_set_edits_dispatch_as_cold(tmp_path: Path, seed: int) -> None:
-    repo = init_repo(tmp_path / "repo")
-    replay_as_cold(_MethodSets(repo, seed, ("app/a.go", "app/b.go", "app/c.go")), tmp_path, f"seed {seed}", 12)
-
-
 class _ResultTypes(_MethodSets):
     """Methods whose result types change at every edit: a type satisfies
     `Runner` only while `Start` gives an `error` as the interface says."""
@@ -108,7 +102,9 @@ class _ResultTypes(_MethodSets):
         return "\n".join(lines)
 
 
-@pytest.mark.parametrize("seed", range(50, 54))
-def test_result_type_edits_dispatch_as_cold(tmp_path: Path, seed: int) -> None:
+@pytest.mark.parametrize(
+    ("tree", "seed"), [(_MethodSets, seed) for seed in range(40, 46)] + [(_ResultTypes, seed) for seed in range(50, 54)]
+)
+def test_method_set_edits_dispatch_as_cold(tmp_path: Path, tree: type[_MethodSets], seed: int) -> None:
     repo = init_repo(tmp_path / "repo")
-    replay_as_cold(_ResultTypes(repo, seed, ("app/a.go", "app/b.go")), tmp_path, f"seed {seed}", 10)
+    replay_as_cold(tree(repo, seed, ("app/a.go", "app/b.go", "app/c.go")), tmp_path, f"seed {seed}", 12)

@@ -484,7 +484,10 @@ _BOUND = {
     "pkg/__init__.py": "",
     "pkg/collections_.py": "class ChainMap:\n    def _key(self, key):\n        return key\n",
     "pkg/components.py": "class Pool:\n    pass\n\n\ndef helper():\n    return 1\n",
-    "pkg/request.py": "class Request:\n    def groups(self):\n        return []\n\n    def build(self):\n        return self\n",
+    "pkg/request.py": (
+        "class Request:\n    def groups(self):\n        return []\n\n    def build(self):\n        return self\n\n"
+        "    @classmethod\n    def make(cls: 'type[Request]'):\n        return cls()\n"  # a typed `cls` is no local
+    ),
     "pkg/prefork.py": (
         "from billiard.pool import Pool as BlockingPool\n\n\n"
         "class TaskPool:\n"
@@ -530,6 +533,7 @@ def test_a_name_a_function_or_module_assigns_is_its_own(tmp_path: Path) -> None:
     graph = _graph(tmp_path, _BOUND)
     assert _edges(graph, "Pool") == {("pkg/prefork.py:method:Other.on_stop", "pkg/components.py:class:Pool", "same_dir")}
     assert _edges(graph, "_key") == set()
+    assert _edges(graph, "cls") == {("pkg/request.py:method:Request.make", "pkg/request.py:class:Request", "parent_scope")}
     assert _edges(graph, "dumps") == {("pkg/saferepr.py:function:chaindict", None, "external")}
     assert _edges(graph, "helper") == {
         ("pkg/saferepr.py:function:chaindict", "pkg/saferepr.py:function:helper", "same_file"),

@@ -263,6 +263,7 @@ USE_KEYS = (
     "}\n"
 )
 SERVICE = "export class Service {\n  compute() {\n    return 1\n  }\n}\nexport const makeService = () => new Service()\n"
+OTHER = 'import { productKeys } from "./use"\n\nexport function refresh(id: string) {\n  return productKeys.detail(id)\n}\n'
 LISTS = 'export const adminList = {\n  list: (id: string) => ["list", id],\n}\n'
 
 
@@ -271,7 +272,7 @@ def test_a_factory_that_returns_a_local_object(tmp_path: Path) -> None:
     factory's `o.detail`, never the project's only other `detail` of an
     unrelated object (`adminKey.detail`: 184 wrong edges in medusa); a member
     the object lacks (`list`) is no guess to another object's either."""
-    files = {"src/keys.ts": KEYS, "src/factory.ts": FACTORY, "src/use.ts": USE_KEYS, "src/service.ts": SERVICE, "src/lists.ts": LISTS}
+    files = {"src/keys.ts": KEYS, "src/factory.ts": FACTORY, "src/use.ts": USE_KEYS, "src/service.ts": SERVICE, "src/lists.ts": LISTS, "src/other.ts": OTHER}
     repo = indexed_files(tmp_path, files)
     use, made = "src/use.ts", "src/factory.ts:function:keysFactory"
     fixed = {
@@ -281,9 +282,11 @@ def test_a_factory_that_returns_a_local_object(tmp_path: Path) -> None:
         (use, 9, "makeService", "src/service.ts:function:makeService", "import"),
         (use, 9, "compute", "src/service.ts:method:Service.compute", "unique"),
     }
-    assert call_rows(exported(repo)) == fixed | {
-        (use, 10, "detail", "src/factory.ts:function:keysFactory.o.detail", "import"),
-    }
+    detail = "src/factory.ts:function:keysFactory.o.detail"
+    # in another file, through the imported constant's value
+    assert call_rows(exported(repo)) == fixed | {(use, 10, "detail", detail, "import"), ("src/other.ts", 4, "detail", detail, "import")}
     # a second local object with a `detail`: which one is returned is not read
     edited = FACTORY.replace("  return o\n", "  const p = { detail: (id: string) => [id] }\n  return o\n")
-    assert edited_calls(repo, tmp_path, {"src/factory.ts": edited}) == fixed | {(use, 10, "detail", None, None)}
+    assert edited_calls(repo, tmp_path, {"src/factory.ts": edited}) == fixed | {
+        (use, 10, "detail", None, None), ("src/other.ts", 4, "detail", None, None)
+    }

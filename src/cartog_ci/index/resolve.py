@@ -50,6 +50,8 @@ _SURE_TIERS = frozenset({"same_file", "import", "parent_scope"})
 _CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
 _CALL_CHAIN = re.compile(r"[\w$]+(?:\.[\w$]+)*\(\)(?:\.[\w$]+\(\))+")  # `z.string().min()`
 # `const x: Type = ...` / `const x = new Type(...)`: the class of a JS/TS instance.
+# `const x = make(...)` / `const x = make<T>(...)`: a constant holding what a call gives.
+_JS_CALLED = re.compile(r"(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*=\s*([\w$]+(?:\.[\w$]+)*)\s*(?:<[^()]*>)?\(")
 _JS_INSTANCE = re.compile(r"(?:const|let|var)\s+[\w$]+\s*(?::\s*([\w$.]+)\s*)?=\s*(?:new\s+([\w$.]+))?")
 
 @dataclass
@@ -1389,6 +1391,14 @@ class Resolver:
         ...`): `registry.add()` is `Registry.add`, found where `r` is declared."""
         match = _JS_INSTANCE.match(constant.signature)
         class_name = match and (match.group(1) or match.group(2))
+        called = _JS_CALLED.match(constant.signature) if not class_name else None
+        if called is not None:
+            # `export const productKeys = keysFactory("product")`: the
+            # function the factory returns under that name
+            made, _ = self._value_of_call(constant, called.group(1))
+            if made is not None and self.t.by_id[made].kind in TYPE_KINDS:
+                return self._method_in_hierarchy(made, name)
+            return self._returned_function(made, name) if made is not None else None
         if not class_name:
             return None
         owner, _ = self._merged_type(constant, self._qualified_or_plain(constant, class_name))

@@ -716,7 +716,9 @@ def _shadowed(
     another value was aliased from: ``_aliased``), which no definition or
     import of the same name in this file also binds (``bound``, from
     ``_bound_names``: `def f` then `f = wrap(f)`; `try: import x` /
-    `except: x = None`). A class body's names are not seen from its methods."""
+    `except: x = None`). A class body's names are not seen from its methods.
+    (``cls: Type[T]`` is held too, as a typed parameter: the caller leaves
+    out the receiver names.)"""
     scope = owner
     while (scope, name) not in held:
         if scope < 0:
@@ -985,7 +987,7 @@ def extract_rows(
             aliased = _aliased(held, defs, owner, name, spec.call_chains)
             if aliased is not None:  # `f = helpers.run` … `f()`: a call of helpers.run
                 qualifier, name = split_reference(aliased)
-            elif spec.assignments_shadow and _shadowed(held, defs, owner, name, bound):
+            elif spec.assignments_shadow and name not in spec.self_names and _shadowed(held, defs, owner, name, bound):
                 continue  # `Pool = (a if t else b)` … `Pool()`: the local, no project name
         if owner_type:  # the type it belongs to, when this file defines it
             owned = _owner_index(types, owner, owner_type)
