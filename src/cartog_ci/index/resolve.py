@@ -49,9 +49,9 @@ SELF_TYPES = frozenset({"Self", "typing.Self", "typing_extensions.Self", "this"}
 _SURE_TIERS = frozenset({"same_file", "import", "parent_scope"})
 _CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
 _CALL_CHAIN = re.compile(r"[\w$]+(?:\.[\w$]+)*\(\)(?:\.[\w$]+\(\))+")  # `z.string().min()`
-# `const x: Type = ...` / `const x = new Type(...)`: the class of a JS/TS instance.
 # `const x = make(...)` / `const x = make<T>(...)`: a constant holding what a call gives.
 _JS_CALLED = re.compile(r"(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*=\s*([\w$]+(?:\.[\w$]+)*)\s*(?:<[^()]*>)?\(")
+# `const x: Type = ...` / `const x = new Type(...)`: the class of a JS/TS instance.
 _JS_INSTANCE = re.compile(r"(?:const|let|var)\s+[\w$]+\s*(?::\s*([\w$.]+)\s*)?=\s*(?:new\s+([\w$.]+))?")
 
 @dataclass
