@@ -520,7 +520,14 @@ _BOUND = {
         "    m = TZ.match(tz)\n"
         "    n = req.build()\n"
         "    r = Request().build()\n"
-        "    return m.groups(), n.groups(), r.groups()\n"  # 11
+        "    return m.groups(), n.groups(), r.groups()\n\n\n"  # 11
+        "def spans(text, req):\n"
+        "    for match in TZ.finditer(text):\n"
+        "        match.groups()\n"  # 16: an item of a library's value
+        "    for found in re.finditer('a', text):\n"
+        "        found.groups()\n"  # 18: of an external module's
+        "    for item in req.build():\n"
+        "        item.groups()\n"  # 20: of a project method's: the guess
     ),
 }
 
@@ -550,7 +557,10 @@ def test_a_library_calls_value_is_no_evidence_for_a_project_method(tmp_path: Pat
     rows = sorted(
         ((e["line"], e["target_id"] or "", e["resolution"] or "") for e in graph["edges"] if e["target_name"] == "groups"),  # type: ignore[index,union-attr]
     )
-    assert rows == [(11, "", ""), (11, groups, "unique"), (11, groups, "unique")]  # m, n, r
+    assert rows == [
+        (11, "", ""), (11, groups, "unique"), (11, groups, "unique"),  # m, n, r
+        (16, "", ""), (18, "", "external"), (20, groups, "unique"),  # loop variables
+    ]  # fmt: skip
 
 
 def test_assigned_names_incremental_equals_cold(tmp_path: Path) -> None:
@@ -558,10 +568,10 @@ def test_assigned_names_incremental_equals_cold(tmp_path: Path) -> None:
     write(repo, _BOUND)
     commit(repo)
     index(repo)
-    # the module's own `_key` goes: the call is a guess again; `match` gains a project definition
+    # the module's own `_key` goes: the call is a guess again; `match`, `finditer` gain project definitions
     write(repo, {
         "pkg/saferepr.py": _BOUND["pkg/saferepr.py"].replace("_key = namedtuple('_key', ('value',))", ""),
-        "pkg/re_tools.py": "class Matcher:\n    def match(self, s):\n        return s\n",
+        "pkg/re_tools.py": "class Matcher:\n    def match(self, s):\n        return s\n\n    def finditer(self, s):\n        return [s]\n",
     })  # fmt: skip
     index(repo)
     assert_as_cold(repo, tmp_path)

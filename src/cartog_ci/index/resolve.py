@@ -48,6 +48,7 @@ SELF_TYPES = frozenset({"Self", "typing.Self", "typing_extensions.Self", "this"}
 # The tiers that say what a name surely means: those a value is answered with (``Resolver._value``).
 _SURE_TIERS = frozenset({"same_file", "import", "parent_scope"})
 _CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
+_ITEM_OF_CALL = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)\[\]")  # `for m in re.finditer(...)`: `m`
 _CALL_CHAIN = re.compile(r"[\w$]+(?:\.[\w$]+)*\(\)(?:\.[\w$]+\(\))+")  # `z.string().min()`
 # `const x = make(...)` / `const x = make<T>(...)`: a constant holding what a call gives.
 _JS_CALLED = re.compile(r"(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*=\s*([\w$]+(?:\.[\w$]+)*)\s*(?:<[^()]*>)?\(")
@@ -1001,6 +1002,12 @@ class Resolver:
             # types, the project's only `m` is no evidence (pflag's HasFlags is
             # not cobra's); dynamic languages have nothing better than the guess
             return self._guess_method(source, name) if _scope(source).guess_on_expressions else (None, None)
+        item = _ITEM_OF_CALL.fullmatch(qualifier)
+        if item is not None:  # an item of a call's value: the container's type says nothing of it
+            called, tier = self._qualified_or_plain(source, item.group(1))
+            if tier == EXTERNAL or called is None and not self._named_in_project(source, item.group(1)):
+                return None, tier  # a library's items (`match.span()`): no name-only guess
+            return self._guess_method(source, name)
         ctor = _CALL_RECEIVER.fullmatch(qualifier)
         if ctor is not None and ctor.group(1) in _scope(source).module_calls:
             return self._member_of_line_module(source, name)

@@ -584,6 +584,8 @@ def _bound_value(captures: dict[str, list[ts.Node]]) -> str | None:
     if captures.get("bind.typed"):  # `({ a }: Props)`: the member `a` of the type `Props`
         named = plain_type(_text(captures["bind.typed"][0]))
         return f"={named}.{_text(captures['bind.name'][0])}" if named else None
+    if captures.get("bind.items"):  # `for m in re.finditer(...)`: an item of what the call gives
+        return _WS.sub("", _text(captures["bind.items"][0])) + "()[]"
     if captures.get("bind.call"):  # `const { a } = f()`: the member `a` of what `f()` gives
         return f"={_WS.sub('', _text(captures['bind.call'][0]))}().{_text(captures['bind.name'][0])}"
     other = captures.get("bind.other")
