@@ -261,6 +261,9 @@ USE_KEYS = (
     "  makeService().compute()\n"  # 9: a class's method stays the guess
     "  return productKeys.detail(id)\n"  # 10
     "}\n"
+    "\n"
+    'export const moreKeys = { ...keysFactory("more"), me: () => ["me"] }\n'  # 13
+    "export const more = (id: string) => moreKeys.list(id)\n"  # 14: a spread is not read: no guess either
 )
 SERVICE = "export class Service {\n  compute() {\n    return 1\n  }\n}\nexport const makeService = () => new Service()\n"
 OTHER = 'import { productKeys } from "./use"\n\nexport function refresh(id: string) {\n  return productKeys.detail(id)\n}\n'
@@ -279,6 +282,8 @@ def test_a_factory_that_returns_a_local_object(tmp_path: Path) -> None:
         ("src/service.ts", 6, "Service", "src/service.ts:class:Service", "same_file"),
         (use, 5, "keysFactory", made, "import"),
         (use, 8, "list", None, None),
+        (use, 13, "keysFactory", made, "import"),
+        (use, 14, "list", None, None),
         (use, 9, "makeService", "src/service.ts:function:makeService", "import"),
         (use, 9, "compute", "src/service.ts:method:Service.compute", "unique"),
     }

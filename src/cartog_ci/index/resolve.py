@@ -1103,6 +1103,9 @@ class Resolver:
                 member = self._member(owner, name)  # JS/TS `const api = { get() {} }` … `api.get()`
                 if member is not None:
                     return member, tier
+                if _scope(source).family == "ecmascript":
+                    # `const keys = { ...keysFactory(K), me: () => [] }`: not another object's `detail`
+                    return self._guess_class_method(source, name)
             if tier == EXTERNAL:
                 return None, EXTERNAL
         if _has_paths(source):
