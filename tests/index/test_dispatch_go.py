@@ -101,3 +101,47 @@ def test_callees_list_what_an_interface_call_may_run_under_it(tmp_path: Path, ca
         "      may run shapes/shapes.go:method:Circle.Name\n"
         "      may run shapes/shapes.go:method:Square.Name\n"
     )
+
+
+# afero 1.11, reduced: HttpFs has Fs's method names, but its Open gives an
+# http.File; a type in another package names the interface's types through it
+AFERO = {
+    "go.mod": "module example.com/m\n\ngo 1.19\n",
+    "fs.go": (
+        "package m\n\n"
+        "import \"net/http\"\n\n"
+        "type File interface {\n\tName() string\n}\n\n"
+        "type Fs interface {\n\tOpen(name string) (File, error)\n\tMkdir(name string, perm int) error\n}\n\n"
+        "type MemFs struct{}\n\n"
+        "func (m *MemFs) Open(name string) (File, error) { return nil, nil }\n"
+        "func (m *MemFs) Mkdir(path string, mode int) error { return nil }\n\n"  # other parameter names
+        "type HttpFs struct{ source Fs }\n\n"
+        "func (h HttpFs) Open(name string) (http.File, error) { return nil, nil }\n"
+        "func (h HttpFs) Mkdir(name string, perm int) error { return nil }\n\n"
+        "type ByteFs struct{}\n\n"
+        "func (b ByteFs) Open(name []byte) (File, error) { return nil, nil }\n"  # another parameter type: no Fs
+        "func (b ByteFs) Mkdir(name string, perm int) error { return nil }\n\n"
+        "func use(fs Fs) {\n\tfs.Open(\"a\")\n\tfs.Mkdir(\"b\", 0)\n}\n"
+    ),
+    "zip/zip.go": (
+        "package zip\n\n"
+        "import \"example.com/m\"\n\n"
+        "type ZipFs struct{}\n\n"
+        "func (z *ZipFs) Open(name string) (m.File, error) { return nil, nil }\n"
+        "func (z *ZipFs) Mkdir(name string, perm int) (err error) { return nil }\n"  # a named result
+    ),
+}
+
+
+def test_a_type_satisfies_an_interface_only_with_its_parameter_and_result_types(tmp_path: Path) -> None:
+    calls = calls_by_site(graph_of(tmp_path, AFERO))
+    assert calls[("fs.go:function:use", 30)] == {
+        ("fs.go:method:Fs.Open", "same_file"),
+        ("fs.go:method:MemFs.Open", "dispatch"),
+        ("zip/zip.go:method:ZipFs.Open", "dispatch"),
+    }
+    assert calls[("fs.go:function:use", 31)] == {
+        ("fs.go:method:Fs.Mkdir", "same_file"),
+        ("fs.go:method:MemFs.Mkdir", "dispatch"),
+        ("zip/zip.go:method:ZipFs.Mkdir", "dispatch"),
+    }

@@ -81,7 +81,30 @@ class _MethodSets(RandomTree):
         return "\n".join(lines)
 
 
-@pytest.mark.parametrize("seed", range(40, 46))
-def test_method_set_edits_dispatch_as_cold(tmp_path: Path, seed: int) -> None:
+class _ResultTypes(_MethodSets):
+    """Methods whose result types change at every edit: a type satisfies
+    `Runner` only while `Start` gives an `error` as the interface says."""
+
+    def fixed(self) -> dict[str, str]:
+        fixed = super().fixed()
+        fixed["app/runner.go"] = fixed["app/runner.go"].replace("\tStart()\n", "\tStart() error\n")
+        return fixed
+
+    def text(self, path: str) -> str:
+        rng = self.rng
+        lines = ["package app", ""]
+        for name in rng.sample(TYPES, k=rng.randint(0, 2)):
+            lines.append(f"type {name} struct{{}}\n")
+        for _ in range(rng.randint(1, 4)):
+            result = rng.choice(["", " error", " int"])
+            body = {"": "{}", " error": "{ return nil }", " int": "{ return 0 }"}[result]
+            lines.append(f"func (s *{rng.choice(TYPES)}) {rng.choice(['Start', 'Stop'])}(){result} {body}\n")
+        return "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("tree", "seed"), [(_MethodSets, seed) for seed in range(40, 46)] + [(_ResultTypes, seed) for seed in range(50, 54)]
+)
+def test_method_set_edits_dispatch_as_cold(tmp_path: Path, tree: type[_MethodSets], seed: int) -> None:
     repo = init_repo(tmp_path / "repo")
-    replay_as_cold(_MethodSets(repo, seed, ("app/a.go", "app/b.go", "app/c.go")), tmp_path, f"seed {seed}", 12)
+    replay_as_cold(tree(repo, seed, ("app/a.go", "app/b.go", "app/c.go")), tmp_path, f"seed {seed}", 12)

@@ -475,3 +475,107 @@ def test_names_unpacked_from_one_value_are_the_blocks_own(tmp_path: Path) -> Non
         ("m.py:function:script", "m.py:function:setters", "same_file"),
         ("m.py:function:other", "m.py:function:setters", "same_file"),
     }
+
+
+# celery 5.4's prefork.py, saferepr.py and iso8601.py, reduced (issue 29's
+# reading of resolved call sites): names a function or a module assigns, and
+# receivers holding a library call's value
+_BOUND = {
+    "pkg/__init__.py": "",
+    "pkg/collections_.py": "class ChainMap:\n    def _key(self, key):\n        return key\n",
+    "pkg/components.py": "class Pool:\n    pass\n\n\ndef helper():\n    return 1\n",
+    "pkg/request.py": (
+        "class Request:\n    def groups(self):\n        return []\n\n    def build(self):\n        return self\n\n"
+        "    @classmethod\n    def make(cls: 'type[Request]'):\n        return cls()\n"  # a typed `cls` is no local
+    ),
+    "pkg/prefork.py": (
+        "from billiard.pool import Pool as BlockingPool\n\n\n"
+        "class TaskPool:\n"
+        "    Pool = BlockingPool\n\n"
+        "    def on_start(self, threads):\n"
+        "        Pool = (self.BlockingPool if threads else self.Pool)\n"
+        "        return Pool(processes=2)\n\n\n"  # 9: the local
+        "class Other:\n"
+        "    def on_stop(self):\n"
+        "        return Pool(processes=1)\n"  # 14: no local here: the same-directory class
+    ),
+    "pkg/saferepr.py": (
+        "from collections import namedtuple\n"
+        "try:\n    from json import dumps\nexcept ImportError:\n    dumps = None\n\n"
+        "_key = namedtuple('_key', ('value',))\n\n\n"
+        "def wrap(f):\n    return f\n\n\n"
+        "def helper():\n    return 2\n\n\n"
+        "helper = wrap(helper)\n\n\n"
+        "def chaindict(mapping):\n"
+        "    for k in mapping:\n"
+        "        yield _key(k)\n"  # the module's namedtuple
+        "    dumps(mapping)\n"  # the import, though also assigned
+        "    return helper()\n"  # the definition, though rebound
+    ),
+    "pkg/iso.py": (
+        "import re\n"
+        "from pkg.request import Request\n\n"
+        "TZ = re.compile(r'(\\d+)')\n\n\n"
+        "def parse(tz, req):\n"
+        "    m = TZ.match(tz)\n"
+        "    n = req.build()\n"
+        "    r = Request().build()\n"
+        "    return m.groups(), n.groups(), r.groups()\n\n\n"  # 11
+        "def spans(text, req):\n"
+        "    for match in TZ.finditer(text):\n"
+        "        match.groups()\n"  # 16: an item of a library's value
+        "    for found in re.finditer('a', text):\n"
+        "        found.groups()\n"  # 18: of an external module's
+        "    for item in req.build():\n"
+        "        item.groups()\n"  # 20: of a project method's: the guess
+    ),
+}
+
+
+def test_a_name_a_function_or_module_assigns_is_its_own(tmp_path: Path) -> None:
+    """A name assigned in a function (or at a module's top level) is that
+    scope's own: its call is no same-directory or project-wide guess
+    (celery `Pool = (...)`, `_key = namedtuple(...)`); a definition or an
+    import of the name in the file still answers."""
+    graph = _graph(tmp_path, _BOUND)
+    assert _edges(graph, "Pool") == {("pkg/prefork.py:method:Other.on_stop", "pkg/components.py:class:Pool", "same_dir")}
+    assert _edges(graph, "_key") == set()
+    assert _edges(graph, "cls") == {("pkg/request.py:method:Request.make", "pkg/request.py:class:Request", "parent_scope")}
+    assert _edges(graph, "dumps") == {("pkg/saferepr.py:function:chaindict", None, "external")}
+    assert _edges(graph, "helper") == {
+        ("pkg/saferepr.py:function:chaindict", "pkg/saferepr.py:function:helper", "same_file"),
+    }
+
+
+def test_a_library_calls_value_is_no_evidence_for_a_project_method(tmp_path: Path) -> None:
+    """`m = TZ.match(tz)`: no project definition is named `match`, so `m`
+    holds a library's value and `m.groups()` is not the project's only
+    `groups`; a value of a project method of no declared return
+    (`req.build()`, `Request().build()`) keeps the guess."""
+    graph = _graph(tmp_path, _BOUND)
+    groups = "pkg/request.py:method:Request.groups"
+    rows = sorted(
+        ((e["line"], e["target_id"] or "", e["resolution"] or "") for e in graph["edges"] if e["target_name"] == "groups"),  # type: ignore[index,union-attr]
+    )
+    assert rows == [
+        (11, "", ""), (11, groups, "unique"), (11, groups, "unique"),  # m, n, r
+        (16, "", ""), (18, "", "external"), (20, groups, "unique"),  # loop variables
+    ]  # fmt: skip
+
+
+def test_assigned_names_incremental_equals_cold(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, _BOUND)
+    commit(repo)
+    index(repo)
+    # the module's own `_key` goes: the call is a guess again; `match`, `finditer` gain project definitions
+    write(repo, {
+        "pkg/saferepr.py": _BOUND["pkg/saferepr.py"].replace("_key = namedtuple('_key', ('value',))", ""),
+        "pkg/re_tools.py": "class Matcher:\n    def match(self, s):\n        return s\n\n    def finditer(self, s):\n        return [s]\n",
+    })  # fmt: skip
+    index(repo)
+    assert_as_cold(repo, tmp_path)
+    write(repo, _BOUND)
+    (repo / "pkg/re_tools.py").unlink()
+    index(repo)
+    assert_as_cold(repo, tmp_path)

@@ -238,3 +238,60 @@ def test_the_functions_of_an_object_a_factory_returns(tmp_path: Path) -> None:
     before = {(use, 6, "row", row, "import"), (use, 8, "row", row, "import")}
     after = {(use, 6, "row", None, None), (use, 8, "row", None, None)}
     _before_and_after(repo, tmp_path, fixed, before, {helper: edited}, after)
+
+
+# -- a factory that returns a local object (medusa's queryKeysFactory) -------
+
+KEYS = 'export const adminKey = {\n  detail: (id: string) => ["admin", id],\n}\n'
+FACTORY = (
+    "export const keysFactory = (k: string) => {\n"
+    "  const o = { detail: (id: string) => [k, id] }\n"  # 2
+    "  return o\n"
+    "}\n"
+)
+USE_KEYS = (
+    'import { keysFactory } from "./factory"\n'
+    'import { Service } from "./service"\n'
+    'import { makeService } from "./service"\n'
+    "\n"
+    'export const productKeys = keysFactory("product")\n'  # 5
+    "\n"
+    "export function invalidate(id: string) {\n"
+    "  productKeys.list(id)\n"  # 8: no member of the factory's object
+    "  makeService().compute()\n"  # 9: a class's method stays the guess
+    "  return productKeys.detail(id)\n"  # 10
+    "}\n"
+    "\n"
+    'export const moreKeys = { ...keysFactory("more"), me: () => ["me"] }\n'  # 13
+    "export const more = (id: string) => moreKeys.list(id)\n"  # 14: a spread is not read: no guess either
+)
+SERVICE = "export class Service {\n  compute() {\n    return 1\n  }\n}\nexport const makeService = () => new Service()\n"
+OTHER = 'import { productKeys } from "./use"\n\nexport function refresh(id: string) {\n  return productKeys.detail(id)\n}\n'
+LISTS = 'export const adminList = {\n  list: (id: string) => ["list", id],\n}\n'
+
+
+def test_a_factory_that_returns_a_local_object(tmp_path: Path) -> None:
+    """`const o = { detail }; return o`: `productKeys.detail()` is the
+    factory's `o.detail`, never the project's only other `detail` of an
+    unrelated object (`adminKey.detail`: 184 wrong edges in medusa); a member
+    the object lacks (`list`) is no guess to another object's either."""
+    files = {"src/keys.ts": KEYS, "src/factory.ts": FACTORY, "src/use.ts": USE_KEYS, "src/service.ts": SERVICE, "src/lists.ts": LISTS, "src/other.ts": OTHER}
+    repo = indexed_files(tmp_path, files)
+    use, made = "src/use.ts", "src/factory.ts:function:keysFactory"
+    fixed = {
+        ("src/service.ts", 6, "Service", "src/service.ts:class:Service", "same_file"),
+        (use, 5, "keysFactory", made, "import"),
+        (use, 8, "list", None, None),
+        (use, 13, "keysFactory", made, "import"),
+        (use, 14, "list", None, None),
+        (use, 9, "makeService", "src/service.ts:function:makeService", "import"),
+        (use, 9, "compute", "src/service.ts:method:Service.compute", "unique"),
+    }
+    detail = "src/factory.ts:function:keysFactory.o.detail"
+    # in another file, through the imported constant's value
+    assert call_rows(exported(repo)) == fixed | {(use, 10, "detail", detail, "import"), ("src/other.ts", 4, "detail", detail, "import")}
+    # a second local object with a `detail`: which one is returned is not read
+    edited = FACTORY.replace("  return o\n", "  const p = { detail: (id: string) => [id] }\n  return o\n")
+    assert edited_calls(repo, tmp_path, {"src/factory.ts": edited}) == fixed | {
+        (use, 10, "detail", None, None), ("src/other.ts", 4, "detail", None, None)
+    }

@@ -48,7 +48,10 @@ SELF_TYPES = frozenset({"Self", "typing.Self", "typing_extensions.Self", "this"}
 # The tiers that say what a name surely means: those a value is answered with (``Resolver._value``).
 _SURE_TIERS = frozenset({"same_file", "import", "parent_scope"})
 _CALL_RECEIVER = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)")
+_ITEM_OF_CALL = re.compile(r"([\w$]+(?:\.[\w$]+)*)\(\)\[\]")  # `for m in re.finditer(...)`: `m`
 _CALL_CHAIN = re.compile(r"[\w$]+(?:\.[\w$]+)*\(\)(?:\.[\w$]+\(\))+")  # `z.string().min()`
+# `const x = make(...)` / `const x = make<T>(...)`: a constant holding what a call gives.
+_JS_CALLED = re.compile(r"(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*=\s*([\w$]+(?:\.[\w$]+)*)\s*(?:<[^()]*>)?\(")
 # `const x: Type = ...` / `const x = new Type(...)`: the class of a JS/TS instance.
 _JS_INSTANCE = re.compile(r"(?:const|let|var)\s+[\w$]+\s*(?::\s*([\w$.]+)\s*)?=\s*(?:new\s+([\w$.]+))?")
 
@@ -999,6 +1002,12 @@ class Resolver:
             # types, the project's only `m` is no evidence (pflag's HasFlags is
             # not cobra's); dynamic languages have nothing better than the guess
             return self._guess_method(source, name) if _scope(source).guess_on_expressions else (None, None)
+        item = _ITEM_OF_CALL.fullmatch(qualifier)
+        if item is not None:  # an item of a call's value: the container's type says nothing of it
+            called, tier = self._qualified_or_plain(source, item.group(1))
+            if tier == EXTERNAL or called is None and not self._named_in_project(source, item.group(1)):
+                return None, tier  # a library's items (`match.span()`): no name-only guess
+            return self._guess_method(source, name)
         ctor = _CALL_RECEIVER.fullmatch(qualifier)
         if ctor is not None and ctor.group(1) in _scope(source).module_calls:
             return self._member_of_line_module(source, name)
@@ -1012,6 +1021,16 @@ class Resolver:
                 return returned, tier
             if tier == EXTERNAL or self._unknown_type(source, ctor.group(1)):
                 return None, tier
+            if owner is not None and _scope(source).family == "ecmascript":
+                # `keysFactory("product").detail()`: a project function whose
+                # value is not typed; an object literal's member elsewhere
+                # (`adminKey.detail`) is no guess for it, a class's method may be
+                return self._guess_class_method(source, name)
+            if owner is None and not self._named_in_project(source, ctor.group(1)):
+                # `m = TZ.match(s)` … `m.groups()`: no project definition is
+                # named like the callee, so the value is a library's: the
+                # project's only `groups` is no evidence (as `except … as e`)
+                return None, None
             return self._guess_method(source, name)
         if _CALL_CHAIN.fullmatch(qualifier) and _scope(source).family == "ecmascript":
             # `z.string().min().parse()` (languages/ecmascript.py keeps the
@@ -1084,6 +1103,9 @@ class Resolver:
                 member = self._member(owner, name)  # JS/TS `const api = { get() {} }` … `api.get()`
                 if member is not None:
                     return member, tier
+                if _scope(source).family == "ecmascript":
+                    # `const keys = { ...keysFactory(K), me: () => [] }`: not another object's `detail`
+                    return self._guess_class_method(source, name)
             if tier == EXTERNAL:
                 return None, EXTERNAL
         if _has_paths(source):
@@ -1122,6 +1144,26 @@ class Resolver:
         if found is not None and found == self._enclosing_callable(source):
             # `self.sock.recv()` inside `recv`: another object's method of the
             # same name (delegation); a method calls itself through `self.`
+            return None, None
+        return found, tier
+
+    def _named_in_project(self, source: Symbol, callee: str) -> bool:
+        """Whether any project definition of the caller's language family is
+        named like the callee's last name (`match` of `TZ.match`): read
+        through the recorded name-only candidates (``resolver.unique``)."""
+        family = _scope(source).family or source.language
+        last = callee.rpartition(".")[2]
+        candidates = cast(
+            tuple[tuple[str, ...], tuple[str | None, str | None]],
+            self.t.remember("resolver.unique", (last, family, False, False)),
+        )[0]
+        return bool(candidates)
+
+    def _guess_class_method(self, source: Symbol, name: str) -> tuple[str | None, str | None]:
+        """``_guess_method`` when it finds a method of a class or interface."""
+        found, tier = self._guess_method(source, name)
+        parent = self.t.by_id[found].parent_id if found is not None else None
+        if parent is None or self.t.by_id[parent].kind not in TYPE_KINDS:
             return None, None
         return found, tier
 
@@ -1266,8 +1308,16 @@ class Resolver:
         called = self.t.by_id[function]
         if called.kind not in CALLABLE_KINDS or _scope(called).family != "ecmascript":
             return None
-        hits = self.t.children.get(function, {}).get(name)
+        scope = self.t.children.get(function, {})
+        hits = scope.get(name)
         found = self._effective(hits) if hits else None
+        if found is None:
+            # `const o = { detail: (id) => ... }; return o` (a key factory): the
+            # member of the one object literal the function binds that has it
+            # (its return statement is not read: two such objects, no answer)
+            objects = [i for ids in scope.values() for i in ids if self.t.by_id[i].kind == "constant"]
+            held = [h for h in (self.t.children.get(i, {}).get(name) for i in objects) if h]
+            found = self._effective(held[0]) if len(held) == 1 else None
         return found if found is not None and self.t.by_id[found].kind in CALLABLE_KINDS else None
 
     def _chain_type(self, source: Symbol, chain: str) -> tuple[str | None, str | None]:
@@ -1351,6 +1401,14 @@ class Resolver:
         ...`): `registry.add()` is `Registry.add`, found where `r` is declared."""
         match = _JS_INSTANCE.match(constant.signature)
         class_name = match and (match.group(1) or match.group(2))
+        called = _JS_CALLED.match(constant.signature) if not class_name else None
+        if called is not None:
+            # `export const productKeys = keysFactory("product")`: the
+            # function the factory returns under that name
+            made, _ = self._value_of_call(constant, called.group(1))
+            if made is not None and self.t.by_id[made].kind in TYPE_KINDS:
+                return self._method_in_hierarchy(made, name)
+            return self._returned_function(made, name) if made is not None else None
         if not class_name:
             return None
         owner, _ = self._merged_type(constant, self._qualified_or_plain(constant, class_name))

@@ -58,6 +58,7 @@ from cartog_ci.languages.base import (
     ScopeRules,
     TypeGraph,
     derived_value,
+    parameters,
     query_text,
     top_level_split,
 )
@@ -237,9 +238,10 @@ def implementations(types: TypeGraph, method: Symbol, interface: Symbol) -> list
     reading (a class hierarchy analysis, not a points-to one). A type that
     gets ``M`` from an embedded interface is no implementation: what runs is
     its field's value."""
-    required = _interface_method_names(types, interface.id, set())
+    required = _interface_methods(types, interface.id, set())
     # an unexported method is satisfied only inside the interface's package
     private = any(name[:1].islower() for name in required)
+    generic = _GENERIC.search(interface.signature) is not None  # `Store[T]`: `T` is any type
     found: set[str] = set()
     for candidate in _candidate_types(types, method.name):
         if private and posixpath.dirname(candidate.file) != posixpath.dirname(interface.file):
@@ -247,19 +249,67 @@ def implementations(types: TypeGraph, method: Symbol, interface: Symbol) -> list
         chosen = _method_of(types, candidate, method.name)
         if chosen is None or not _concrete(types, chosen):
             continue
-        if all(_method_of(types, candidate, name) is not None for name in required):
+        if all(
+            (own := _method_of(types, candidate, name)) is not None and (generic or _same_signature(declared, own))
+            for name, declared in required.items()
+        ):
             found.add(chosen.id)
     return sorted(found)
 
 
-def _interface_method_names(types: TypeGraph, interface_id: str, seen: set[str]) -> set[str]:
+def _interface_methods(types: TypeGraph, interface_id: str, seen: set[str]) -> dict[str, Symbol]:
+    """Name -> declaration of each method of the interface and of those it embeds."""
     if interface_id in seen:
-        return set()
+        return {}
     seen.add(interface_id)
-    names = {s.name for s in types.members(interface_id) if s.kind == "method"}
+    methods = {s.name: s for s in types.members(interface_id) if s.kind == "method"}
     for base in types.bases(interface_id):
-        names |= _interface_method_names(types, base, seen)
-    return names
+        for name, declared in _interface_methods(types, base, seen).items():
+            methods.setdefault(name, declared)
+    return methods
+
+
+# `type Store[T any] interface`: a generic interface's methods use its type parameters
+_GENERIC = re.compile(r"^type\s+\w+\s*\[")
+# `http.File` -> `File`: a type named from another package
+_QUALIFIED = re.compile(r"\b[A-Za-z_]\w*\.([A-Za-z_]\w*)")
+
+
+def _same_signature(declared: Symbol, method: Symbol) -> bool:
+    """Whether a method has the parameter and result types an interface
+    declares (afero: `HttpFs.Open` gives an `http.File`, so `HttpFs` is no
+    `Fs` whose `Open` gives a `File`). In one package the types are compared
+    as written; across packages a type the implementation names through its
+    package (`fs.File`) is the interface's `File`. A list that cannot be read
+    is no evidence against."""
+    before = _signature_types(declared.signature, declared.name)
+    after = _signature_types(method.signature, method.name)
+    if before is None or after is None:
+        return True
+    if posixpath.dirname(declared.file) != posixpath.dirname(method.file):
+        before, after = [_QUALIFIED.sub(r"\1", t) for t in before], [_QUALIFIED.sub(r"\1", t) for t in after]
+    return before == after
+
+
+def _signature_types(signature: str, name: str) -> list[str] | None:
+    """The parameter types, then ``->``, then the result types (squashed),
+    of a Go method's signature; None when either list cannot be read."""
+    params = go_parameter_types(signature, name)
+    text = parameters_after(signature, name)
+    if params is None or text is None:
+        return None
+    at = signature.find(f"({text})", signature.find(name))
+    if at < 0:
+        return None
+    rest = signature[at + len(text) + 2 :].strip()
+    if rest.startswith("("):
+        inner = parameters(rest, 0)
+        results = _list_types(inner) if inner is not None else None
+    else:
+        results = [rest] if rest else []
+    if results is None:
+        return None
+    return [_squash(t) for t in params] + ["->"] + [_squash(t) for t in results]
 
 
 def _candidate_types(types: TypeGraph, name: str) -> list[Symbol]:
@@ -424,8 +474,11 @@ def go_parameter_types(signature: str, name: str) -> list[str] | None:
     order (`a, b int` gives two), the receiver left out; None when the list
     cannot be read."""
     text = parameters_after(signature, name)
-    if text is None:
-        return None
+    return None if text is None else _list_types(text)
+
+
+def _list_types(text: str) -> list[str] | None:
+    """The type of each entry of a Go parameter or result list's text."""
     pieces = [p.strip() for p in top_level_split(text, ",") if p.strip()]
     named = any(_named_piece(p) for p in pieces)
     if not named:

@@ -406,6 +406,7 @@ PYTHON = Python(
         docstring_in_body=True,
         value_items=value_items,
         overload_decorator="overload",
+        assignments_shadow=True,
     ),
     scope=ScopeRules(
         self_names=("self", "cls"),

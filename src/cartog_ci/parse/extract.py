@@ -589,6 +589,8 @@ def _bound_value(captures: dict[str, list[ts.Node]]) -> str | None:
     if captures.get("bind.typed"):  # `({ a }: Props)`: the member `a` of the type `Props`
         named = plain_type(_text(captures["bind.typed"][0]))
         return f"={named}.{_text(captures['bind.name'][0])}" if named else None
+    if captures.get("bind.items"):  # `for m in re.finditer(...)`: an item of what the call gives
+        return _WS.sub("", _text(captures["bind.items"][0])) + "()[]"
     if captures.get("bind.call"):  # `const { a } = f()`: the member `a` of what `f()` gives
         return f"={_WS.sub('', _text(captures['bind.call'][0]))}().{_text(captures['bind.name'][0])}"
     other = captures.get("bind.other")
@@ -707,6 +709,43 @@ def _aliased(
         if scope < 0:
             return None
         scope = defs[scope].parent
+
+
+def _shadowed(
+    held: dict[tuple[int, str], set[str]],
+    defs: list[_Def],
+    owner: int,
+    name: str,
+    bound: set[tuple[int, str]],
+) -> bool:
+    """Whether ``name`` called in scope ``owner`` is a variable assigned in
+    that function, one around it or at the module's top level (not a name
+    another value was aliased from: ``_aliased``), which no definition or
+    import of the same name in this file also binds (``bound``, from
+    ``_bound_names``: `def f` then `f = wrap(f)`; `try: import x` /
+    `except: x = None`). A class body's names are not seen from its methods.
+    (``cls: Type[T]`` is held too, as a typed parameter: the caller leaves
+    out the receiver names.)"""
+    scope = owner
+    while (scope, name) not in held:
+        if scope < 0:
+            return False
+        scope = defs[scope].parent
+    if scope >= 0 and scope != owner and defs[scope].kind not in ("function", "method"):
+        return False
+    return (scope, name) not in bound and (-2, name) not in bound
+
+
+def _bound_names(
+    defs: list[_Def], refs: list[tuple[str, ts.Node, ts.Node | None, tuple[str | None, str], str]], spec: Syntax
+) -> set[tuple[int, str]]:
+    """(scope, name) of each definition, and (-2, name) of each name an
+    import anywhere in the file binds."""
+    bound = {(d.parent, d.name) for d in defs}
+    for kind, node, _, _, _ in refs:
+        if kind == "imports":
+            bound |= {(-2, alias or imported.split(".")[0]) for _, imported, alias in spec.decode_import(node)}
+    return bound
 
 
 def _held_by(held: dict[tuple[int, str], set[str]], defs: list[_Def], owner: int, qualifier: str) -> str | None:
@@ -930,6 +969,7 @@ def extract_rows(
     types = _types_by_scope(defs)
     local = _locals(raw_refs)
     held = _receivers(spec, defs, starts, raw_refs, types)
+    bound = _bound_names(defs, raw_refs, spec) if spec.assignments_shadow and held else set()
     edges: list[EdgeRow] = []
     # a value named once per scope is one edge, at its first place (the
     # matches of a container's items come before those inside its items)
@@ -959,6 +999,8 @@ def extract_rows(
             aliased = _aliased(held, defs, owner, name, spec.call_chains)
             if aliased is not None:  # `f = helpers.run` … `f()`: a call of helpers.run
                 qualifier, name = split_reference(aliased)
+            elif spec.assignments_shadow and name not in spec.self_names and _shadowed(held, defs, owner, name, bound):
+                continue  # `Pool = (a if t else b)` … `Pool()`: the local, no project name
         if owner_type:  # the type it belongs to, when this file defines it
             owned = _owner_index(types, owner, owner_type)
             owner = owned if owned is not None else owner

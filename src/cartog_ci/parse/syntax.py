@@ -151,6 +151,10 @@ class Syntax:
     # ``@typing.overload``): the implementation keeps the name's plain ID, so
     # that a function which gains overloads is compared with itself.
     overload_decorator: str = ""
+    # Python: a name assigned in a function (or at a module's top level) is
+    # that scope's own; a call of it calls the assigned value, never another
+    # file's definition of that name (parse/extract.py ``_shadowed``).
+    assignments_shadow: bool = False
 
     @cached_property
     def grammar(self) -> ts.Language:

@@ -71,6 +71,11 @@
   left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
   !type
   right: [(identifier) (attribute)] @bind.from) @bind
+; `for m in re.finditer(p, s)`: an item of what the call gives (a library's
+; call gives a library's items: index/resolve.py reads `re.finditer()[]`)
+(for_statement
+  left: (identifier) @bind.name
+  right: (call function: [(identifier) (attribute)] @bind.items)) @bind
 ; `except KeyError as e`: an instance of the class caught; of a tuple, unknown
 (except_clause
   value: (as_pattern
