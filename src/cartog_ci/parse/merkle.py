@@ -103,8 +103,9 @@ def code_tokens(top: ts.Node, source: bytes, start: int, end: int, holes: Sequen
         if item.child_count == 0:
             out += (source[max(s, start) : min(e, end)], b"\0")
             continue
-        out.append(b"\1")
-        stack.append(b"\2")
+        if s > start or e < end:  # a node of the symbol (not one that holds it whole: a wrapper)
+            out.append(b"\1")
+            stack.append(b"\2")
         children = item.children
         if _LITERAL_WORDS.intersection(item.type.split("_")):  # the literal's text between its children
             at = s
