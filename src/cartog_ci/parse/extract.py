@@ -428,12 +428,46 @@ def _roles(spec: Syntax) -> dict[str, tuple[str, str]]:
     return {name: _role(name) for q in queries for name in map(q.capture_name, range(q.capture_count))}
 
 
+def _feeds(captures: frozenset[str], edge_kinds: frozenset[str]) -> bool:
+    """Whether a pattern writing ``captures`` gives ``_collect`` anything
+    it keeps when only edges of ``edge_kinds`` are wanted: a definition, a
+    comment, a reference of one of those kinds, a binding (which types
+    calls) or a local name (which only hides references)."""
+    for key in captures:
+        role, sort = _role(key)
+        if role == _DEFINITION or key == "comment":
+            return True
+        if role == _REFERENCE and sort and (_CALLS if sort == VALUE else sort) in edge_kinds:
+            return True
+        if key == "bind" and _CALLS in edge_kinds or key == "local.definition" and edge_kinds:
+            return True
+    return False
+
+
+@lru_cache(maxsize=None)
+def _narrowed(spec: Syntax, edge_kinds: frozenset[str]) -> ts.Query:
+    """The tags query without the patterns that only feed what ``_collect``
+    drops for ``edge_kinds`` (the report's sides want few edges or none:
+    report/diff.py): the same matches kept, fewer made (a query of its own,
+    compiled once per process)."""
+    unused = frozenset(i for i, captures in enumerate(spec.pattern_captures) if not _feeds(captures, edge_kinds))
+    return spec.query_without(unused) if unused else spec.query
+
+
+def compile_queries(spec: Syntax, edge_kinds: frozenset[str] | None = None) -> None:
+    """Compile the queries ``extract`` runs for ``edge_kinds`` now (before
+    a process pool forks: ``Syntax.compile``)."""
+    spec.compile()
+    if edge_kinds is not None:
+        _narrowed(spec, edge_kinds)
+
+
 def _last_start(match: tuple[int, dict[str, list[ts.Node]]]) -> int:
     return max(n.start_byte for nodes in match[1].values() for n in nodes)
 
 
 def _matches(
-    spec: Syntax, root: ts.Node
+    spec: Syntax, root: ts.Node, edge_kinds: frozenset[str] | None = None
 ) -> tuple[list[tuple[int, dict[str, list[ts.Node]]]], tuple[str, ...], int]:
     """The matches of the tags query, per pattern its fixed name, and how
     many matches at the head of the list are ``Syntax.top_level_pass``'s:
@@ -444,7 +478,7 @@ def _matches(
     ``_collect`` asks then where the one query would have found each: by
     the last node it captures. Merging the two lists by that key cost a
     Python call per match (7 % of zod's extraction)."""
-    found = budget.matches(spec.query, root)
+    found = budget.matches(spec.query if edge_kinds is None else _narrowed(spec, edge_kinds), root)
     top = spec.top_level_query
     if top is None:
         return found, spec.fixed_names, 0
@@ -480,7 +514,7 @@ def _collect(
     passive = {k for k, (role, _) in roles.items() if role == k and k not in ("bind", "local.definition", _DEFINITION, _REFERENCE)}
     receiver: ts.Node | None = None
     owner_type = ""
-    found, fixed_names, tops = _matches(spec, root)
+    found, fixed_names, tops = _matches(spec, root, edge_kinds)
     for i, (pattern, captures) in enumerate(found):
         if i % 256 == 0:
             budget.check(until, timeout_ms)

@@ -24,6 +24,8 @@ _NAME = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 _NOTHING = frozenset({"None", "null", "undefined", "void", "nil"})
 _POINTER = re.compile(r"^(?:[*&]\s*(?:mut\s+)?)+")  # Go `*T`, Rust `&mut T`: the value is a T
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\s*\[(.*)\]$", re.S)
+_CAPTURE = re.compile(r"@([\w.]+)")
+_COMMENT_OR_STRING = re.compile(r';[^\n]*|"(?:[^"\\]|\\.)*"')
 
 
 @lru_cache(maxsize=1 << 14)  # annotations recur (`str`, `Optional[Request]`)
@@ -140,22 +142,42 @@ class Syntax:
         return self.load_grammar()
 
     @cached_property
-    def _tags(self) -> tuple[ts.Query, int]:
-        """The tags query with the comments' pattern appended, and the index
-        of that pattern: one pass over the tree finds both (a second query
-        for the comments cost ~5 % of extraction). A grammar without those
-        comment types gets the tags query alone (no comment is then found)."""
+    def _tags(self) -> tuple[ts.Query, int, str]:
+        """The tags query with the comments' pattern appended, the index
+        of that pattern, and the query's source: one pass over the tree finds
+        both (a second query for the comments cost ~5 % of extraction). A
+        grammar without those comment types gets the tags query alone (no
+        comment is then found)."""
         tags, _ = self._split_query
         pattern = self._comment_pattern
         if pattern:
+            joined = f"{tags}\n{pattern}\n"
             try:
-                query = ts.Query(self.grammar, f"{tags}\n{pattern}\n")
+                query = ts.Query(self.grammar, joined)
             except (ts.QueryError, ValueError):
                 pass
             else:
-                return query, query.pattern_count - 1
+                return query, query.pattern_count - 1, joined
         query = ts.Query(self.grammar, tags)
-        return query, query.pattern_count
+        return query, query.pattern_count, tags
+
+    @cached_property
+    def pattern_captures(self) -> tuple[frozenset[str], ...]:
+        """Per pattern of ``query``, the names of the captures it writes
+        (comments and strings of the query's source aside)."""
+        query, _, text = self._tags
+        source = text.encode()
+        texts = (source[query.start_byte_for_pattern(i) : query.end_byte_for_pattern(i)] for i in range(query.pattern_count))
+        return tuple(frozenset(_CAPTURE.findall(_COMMENT_OR_STRING.sub(" ", t.decode()))) for t in texts)
+
+    def query_without(self, patterns: frozenset[int]) -> ts.Query:
+        """A tags query of its own with ``patterns`` disabled: pattern
+        numbers (``fixed_names``, ``comment_pattern``) are those of ``query``,
+        which stays whole (``Query.disable_pattern`` cannot be undone)."""
+        query = ts.Query(self.grammar, self._tags[2])
+        for i in sorted(patterns):
+            query.disable_pattern(i)
+        return query
 
     @property
     def _comment_pattern(self) -> str:
