@@ -22,6 +22,7 @@ import tree_sitter as ts
 from cartog_ci.domain import TYPE_KINDS, VALUE, Edge, FileExtraction, Symbol
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.nodes import node_text as _text
+from cartog_ci.parse.nodes import reading
 from cartog_ci.parse.syntax import Syntax, plain_type
 
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
@@ -467,7 +468,7 @@ def _last_start(match: tuple[int, dict[str, list[ts.Node]]]) -> int:
 
 
 def _matches(
-    spec: Syntax, root: ts.Node, edge_kinds: frozenset[str] | None = None
+    spec: Syntax, root: ts.Node, source: bytes, edge_kinds: frozenset[str] | None = None
 ) -> tuple[list[tuple[int, dict[str, list[ts.Node]]]], tuple[str, ...], int]:
     """The matches of the tags query, per pattern its fixed name, and how
     many matches at the head of the list are ``Syntax.top_level_pass``'s:
@@ -478,20 +479,23 @@ def _matches(
     ``_collect`` asks then where the one query would have found each: by
     the last node it captures. Merging the two lists by that key cost a
     Python call per match (7 % of zod's extraction)."""
-    found = budget.matches(spec.query if edge_kinds is None else _narrowed(spec, edge_kinds), root)
+    query = spec.query if edge_kinds is None else _narrowed(spec, edge_kinds)
+    found = budget.matches(query, root, source=source, checks=spec.predicates)
     top = spec.top_level_query
     if top is None:
         return found, spec.fixed_names, 0
     # past ``comment_pattern``, which is the pattern count when there is none
     shift = spec.query.pattern_count + 1
     names = (*spec.fixed_names, "", *spec.top_level_names)
-    mine = [(shift + p, c) for p, c in budget.matches(top, root, max_start_depth=0)]
+    top_level = budget.matches(top, root, max_start_depth=0, source=source, checks=spec.top_level_predicates)
+    mine = [(shift + p, c) for p, c in top_level]
     return (mine + found if mine else found), names, len(mine)
 
 
 def _collect(
     spec: Syntax,
     root: ts.Node,
+    source: bytes,
     until: float | None = None,
     timeout_ms: int | None = None,
     edge_kinds: frozenset[str] | None = None,
@@ -514,7 +518,7 @@ def _collect(
     passive = {k for k, (role, _) in roles.items() if role == k and k not in ("bind", "local.definition", _DEFINITION, _REFERENCE)}
     receiver: ts.Node | None = None
     owner_type = ""
-    found, fixed_names, tops = _matches(spec, root, edge_kinds)
+    found, fixed_names, tops = _matches(spec, root, source, edge_kinds)
     for i, (pattern, captures) in enumerate(found):
         if i % 256 == 0:
             budget.check(until, timeout_ms)
@@ -935,7 +939,6 @@ def extract_rows(
 ) -> tuple[FileExtraction, list[EdgeRow]]:
     """``extract``, its edges as rows (``Edge(*row)`` is the edge) beside an
     extraction without edges."""
-    language = spec.name
     until = budget.deadline(timeout_ms)
     try:
         source.decode("utf-8")
@@ -945,8 +948,22 @@ def extract_rows(
         # a query's text predicates read node text as UTF-8
         source = source.decode("utf-8", "replace").encode("utf-8")
     tree = budget.parse(spec.grammar, source, timeout_ms)
-    root = tree.root_node
-    defs, raw_refs, comments = _collect(spec, root, until, timeout_ms, edge_kinds)
+    with reading(source):  # no Node.text of this tree (parse/budget.py)
+        return _extracted_rows(path, source, spec, tree.root_node, until, timeout_ms, edge_kinds, code_hashes)
+
+
+def _extracted_rows(
+    path: str,
+    source: bytes,
+    spec: Syntax,
+    root: ts.Node,
+    until: float | None,
+    timeout_ms: int | None,
+    edge_kinds: frozenset[str] | None,
+    code_hashes: bool,
+) -> tuple[FileExtraction, list[EdgeRow]]:
+    language = spec.name
+    defs, raw_refs, comments = _collect(spec, root, source, until, timeout_ms, edge_kinds)
     _nest(defs, spec)
     symbols = _symbols(path, source, spec, defs, comments, root, code_hashes)
     ids = [s.id for s in symbols]  # ids[0] is the module; defs[i] -> ids[i + 1]
@@ -1156,6 +1173,13 @@ def code_hashes(
     except UnicodeDecodeError:  # as extract_rows reads such bytes
         source = source.decode("utf-8", "replace").encode("utf-8")
     root = budget.parse(spec.grammar, source, timeout_ms).root_node
+    with reading(source):  # no Node.text of this tree (parse/budget.py)
+        return _code_hashes(source, spec, symbols, wanted, root)
+
+
+def _code_hashes(
+    source: bytes, spec: Syntax, symbols: Sequence[Symbol], wanted: Collection[str], root: ts.Node
+) -> dict[str, str] | None:
     query = spec.comment_query
     found = ts.QueryCursor(query).captures(root).get("comment", []) if query is not None else []
     comments = sorted((n.start_byte, n.end_byte) for n in found)

@@ -13,6 +13,8 @@ from functools import cached_property, lru_cache
 
 import tree_sitter as ts
 
+from cartog_ci.parse import predicates as text_predicates
+
 # (module spec as written, imported name, local alias): see docs/languages.md
 ImportTriple = tuple[str, str, str | None]
 ImportDecoder = Callable[[ts.Node], list[ImportTriple]]
@@ -148,7 +150,7 @@ class Syntax:
         both (a second query for the comments cost ~5 % of extraction). A
         grammar without those comment types gets the tags query alone (no
         comment is then found)."""
-        tags, _ = self._split_query
+        tags = self._split_predicates[0]
         pattern = self._comment_pattern
         if pattern:
             joined = f"{tags}\n{pattern}\n"
@@ -219,8 +221,30 @@ class Syntax:
     @cached_property
     def top_level_query(self) -> ts.Query | None:
         """The root-level definition patterns (``top_level_pass``), or None."""
-        top = self._split_query[1]
+        top = self._top_level_source[0]
         return ts.Query(self.grammar, top) if top else None
+
+    @cached_property
+    def _split_predicates(self) -> tuple[str, list[tuple[int, text_predicates.Predicate]]]:
+        """The tags query's source with its text predicates blanked out, and
+        those (parse/predicates.py)."""
+        return text_predicates.split(self._split_query[0])
+
+    @cached_property
+    def _top_level_source(self) -> tuple[str, list[tuple[int, text_predicates.Predicate]]]:
+        return text_predicates.split(self._split_query[1])
+
+    @cached_property
+    def predicates(self) -> text_predicates.Predicates:
+        """Per pattern of ``query`` (and of ``query_without``'s), its text
+        predicates, which ``budget.matches`` checks."""
+        return text_predicates.assign(self.query, self._split_predicates[1])
+
+    @cached_property
+    def top_level_predicates(self) -> text_predicates.Predicates:
+        """``predicates`` of ``top_level_query``."""
+        query = self.top_level_query
+        return text_predicates.assign(query, self._top_level_source[1]) if query is not None else {}
 
     @cached_property
     def top_level_names(self) -> tuple[str, ...]:
@@ -231,8 +255,8 @@ class Syntax:
     def compile(self) -> None:
         """Compile the tags queries now: a process pool's forked workers
         then inherit them instead of each compiling its own."""
-        self.query  # noqa: B018
-        self.top_level_query  # noqa: B018
+        self.predicates  # noqa: B018
+        self.top_level_predicates  # noqa: B018
 
     @property
     def query(self) -> ts.Query:
