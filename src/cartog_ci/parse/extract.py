@@ -575,12 +575,13 @@ def _collect(
                     continue
                 for name_node in name_nodes:
                     anchor = name_node if name_node is not None else receiver if receiver is not None else nodes[0]
-                    ident2 = (sort, anchor.byte_range)
+                    span = anchor.byte_range
+                    ident2 = (sort, span)
                     if ident2 in seen_refs:
                         continue
                     seen_refs.add(ident2)
                     if receiver is None and not fixed and name_node is not None:  # most: a name as written
-                        name = _text(name_node)
+                        name = source[span[0] : span[1]].decode("utf-8", "replace")  # the anchor is name_node
                         parts = (None, name) if _PLAIN_NAME.fullmatch(name) else split_reference(name, spec.call_chains)
                     else:
                         parts = _reference_parts(spec, name_node, receiver, fixed)
