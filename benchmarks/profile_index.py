@@ -103,11 +103,12 @@ def floor_seconds(root: Path, paths: Sequence[str] | None = None) -> tuple[int, 
         return ts.Parser(syntax.grammar).parse(source)  # type: ignore[attr-defined]
 
     def queries(source: bytes, syntax: object) -> None:
+        # the text predicates are checked in Python on the bytes (parse/predicates.py)
         root_node = parse(source, syntax).root_node
-        budget.matches(syntax.query, root_node)  # type: ignore[attr-defined]
+        budget.matches(syntax.query, root_node, source=source, checks=syntax.predicates)  # type: ignore[attr-defined]
         top = getattr(syntax, "top_level_query", None)
         if top is not None:
-            budget.matches(top, root_node, max_start_depth=0)
+            budget.matches(top, root_node, max_start_depth=0, source=source, checks=syntax.top_level_predicates)  # type: ignore[attr-defined]
 
     return len(jobs), best(parse), best(queries)
 

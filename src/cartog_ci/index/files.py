@@ -330,12 +330,15 @@ def _compile_queries(jobs: Sequence[ParseJob], for_path: Callable[[str], Languag
     import multiprocessing
 
     from cartog_ci.languages.base import Language as Tagged
+    from cartog_ci.parse.extract import compile_queries
 
     if multiprocessing.get_start_method() != "fork":
         return
+    kinds = {job.edge_kinds for job in jobs}  # the report's sides run narrowed queries (parse/extract.py)
     for language in {for_path(job.path) for job in jobs}:
         if language is not None and type(language).extract is Tagged.extract:  # not Markdown's own
-            language.syntax.compile()
+            for edge_kinds in kinds:
+                compile_queries(language.syntax, edge_kinds)
 
 
 # A worker's extraction as the pool sends it: its records as tuples of their

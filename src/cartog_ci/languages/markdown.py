@@ -44,6 +44,7 @@ from cartog_ci.languages.base import Language, Project
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.extract import module_name
 from cartog_ci.parse.nodes import node_text as _text
+from cartog_ci.parse.nodes import reading
 from cartog_ci.parse.syntax import Syntax
 
 CHUNK_BYTES = 1500
@@ -106,6 +107,13 @@ def extract(
     """``linkable``: whether a linked path is a file some language indexes
     (only those have a symbol to point at)."""
     tree = budget.parse(MARKDOWN_SYNTAX.grammar, source, timeout_ms)
+    with reading(source):  # no Node.text of this tree (parse/budget.py)
+        return _extracted(path, source, language, tree, linkable, timeout_ms)
+
+
+def _extracted(
+    path: str, source: bytes, language: str, tree: ts.Tree, linkable: Linkable, timeout_ms: int | None
+) -> FileExtraction:
     headings: list[_Heading] = []
     blocks: list[tuple[int, int]] = []
     _walk(tree.root_node, source, headings, blocks)

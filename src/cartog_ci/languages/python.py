@@ -31,6 +31,7 @@ from cartog_ci.languages.base import (
 from cartog_ci.languages import testrunners
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.languages.paths import closest
+from cartog_ci.parse.nodes import node_bytes
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
 
@@ -260,9 +261,9 @@ def value_items(container: ts.Node) -> list[ts.Node]:
     for item in container.named_children:
         kind = item.type
         if kind == "attribute":
-            if not _NOT_AN_ATTRIBUTE_VALUE.search(item.text or b""):
+            if not _NOT_AN_ATTRIBUTE_VALUE.search(node_bytes(item)):
                 out.append(item)
-        elif kind == "identifier" and names and not _NOT_A_VALUE.match(item.text or b""):
+        elif kind == "identifier" and names and not _NOT_A_VALUE.match(node_bytes(item)):
             out.append(item)
     return out
 

@@ -4,14 +4,20 @@ must not hang the indexer (robustness issue; ``parse_timeout_ms``).
 py-tree-sitter 0.25+ has no ``Parser.timeout_micros`` any more; the way to
 stop a parse is a ``progress_callback`` that returns True. The binding
 ignores that callback when it is given a bytestring, so the source is
-handed over through a read callback (a memoryview: nothing is copied).
-A halted parse raises ``ValueError("Parsing failed")``.
+handed over through a read callback (``_Reader``: the whole source at the
+first read, nothing copied). A halted parse raises ``ValueError("Parsing
+failed")``.
 
-A tree parsed from a callback must not be asked for ``Node.text`` (it
-re-reads through the callback, and segfaults when that returned anything
-but ``bytes``: py-tree-sitter #435, fixed by #465 after 0.26.1). So the
-callback parse is followed by a parse of the bytes that reuses the whole
-tree (``old_tree``, no edit): measured at about a fifth of the first parse.
+The tree keeps that callback as its source: ``Node.text`` and the text
+predicates of a query read through it, and py-tree-sitter 0.26.1 crashes
+when it returns anything but ``bytes`` there, or raises (#435, fixed by #465
+after 0.26.1). So nothing reads a node's text from such a tree: the
+extractors slice the file's bytes (parse/nodes.py ``reading``) and the
+queries' text predicates are checked on those bytes (parse/predicates.py).
+The tree used to be parsed a second time from the bytes, reusing the first
+tree, only to be read safely: a quarter of the parse's CPU (scrapy 2.11.2:
+parse 264 ms, with the second 353 ms). ``_Reader`` still answers a stray
+``Node.text`` correctly (bytes it keeps alive, ``_TAIL`` at a time).
 
 The queries after the parse cannot be stopped that way (a progress callback
 on ``QueryCursor.matches`` segfaults in 0.26.1), and deep nesting makes them
@@ -34,8 +40,9 @@ import time
 import tree_sitter as ts
 
 from cartog_ci.errors import ParseTimeout
+from cartog_ci.parse.predicates import Predicates, keep
 
-_CHUNK = 1 << 16  # bytes handed to the parser per read
+_TAIL = 256  # bytes per read after the first (a stray Node.text)
 MATCH_LIMIT = 1024
 
 
@@ -57,16 +64,26 @@ def _timed_out(timeout_ms: int | None) -> str:
 
 
 def matches(
-    query: ts.Query, node: ts.Node, *, max_start_depth: int | None = None
+    query: ts.Query,
+    node: ts.Node,
+    *,
+    max_start_depth: int | None = None,
+    source: bytes = b"",
+    checks: Predicates | None = None,
 ) -> list[tuple[int, dict[str, list[ts.Node]]]]:
     """``QueryCursor.matches`` with ``MATCH_LIMIT`` open matches at most
-    (that start ``max_start_depth`` levels below ``node`` at most)."""
+    (that start ``max_start_depth`` levels below ``node`` at most), those of
+    a pattern with text predicates (``checks``, of a query compiled without
+    them: parse/predicates.py) kept when they pass on ``source``."""
     cursor = ts.QueryCursor(query, match_limit=MATCH_LIMIT)
     if max_start_depth is not None:
         cursor.set_max_start_depth(max_start_depth)
     found = cursor.matches(node)
     if cursor.did_exceed_match_limit:
         raise ParseTimeout(f"nested too deeply (over {MATCH_LIMIT:,} open query matches)")
+    if checks:
+        get = checks.get
+        found = [m for m in found if (wanted := get(m[0])) is None or keep(wanted, m[1], source)]
     return found
 
 
@@ -86,16 +103,31 @@ def parse(
         return parser.parse(source)
     deadline = _clock() + timeout_ms / 1000
 
-    def read(offset: int, _point: ts.Point) -> bytes:
-        return source[offset : offset + _CHUNK]
-
     def halt(_offset: int, _has_error: bool) -> bool:
         return _clock() > deadline
 
     try:
-        tree = parser.parse(read, progress_callback=halt)
+        return parser.parse(_Reader(bytes(source)), progress_callback=halt)
     except ValueError:
         if _clock() > deadline:
             raise ParseTimeout(_timed_out(timeout_ms)) from None
         raise
-    return parser.parse(source, old_tree=tree)
+
+
+class _Reader:
+    """The read callback of a parse, which the tree keeps as its source:
+    always ``bytes``, and the last answer kept alive (the binding's
+    ``Node.text`` reads the bytes of an answer after dropping its reference
+    to it). The parser gets the whole source at once; a later read gets
+    ``_TAIL`` bytes, enough for most nodes (the binding reads on until the
+    node's end)."""
+
+    __slots__ = ("_last", "_source")
+
+    def __init__(self, source: bytes) -> None:
+        self._source = source
+        self._last = source
+
+    def __call__(self, offset: int, _point: ts.Point) -> bytes:
+        self._last = self._source if offset == 0 else self._source[offset : offset + _TAIL]
+        return self._last

@@ -22,6 +22,7 @@ import tree_sitter as ts
 from cartog_ci.domain import TYPE_KINDS, VALUE, Edge, FileExtraction, Symbol
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.nodes import node_text as _text
+from cartog_ci.parse.nodes import reading
 from cartog_ci.parse.syntax import FILE_NAMED, Syntax, file_symbol_name, plain_type
 
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
@@ -433,12 +434,46 @@ def _roles(spec: Syntax) -> dict[str, tuple[str, str]]:
     return {name: _role(name) for q in queries for name in map(q.capture_name, range(q.capture_count))}
 
 
+def _feeds(captures: frozenset[str], edge_kinds: frozenset[str]) -> bool:
+    """Whether a pattern writing ``captures`` gives ``_collect`` anything
+    it keeps when only edges of ``edge_kinds`` are wanted: a definition, a
+    comment, a reference of one of those kinds, a binding (which types
+    calls) or a local name (which only hides references)."""
+    for key in captures:
+        role, sort = _role(key)
+        if role == _DEFINITION or key == "comment":
+            return True
+        if role == _REFERENCE and sort and (_CALLS if sort == VALUE else sort) in edge_kinds:
+            return True
+        if key == "bind" and _CALLS in edge_kinds or key == "local.definition" and edge_kinds:
+            return True
+    return False
+
+
+@lru_cache(maxsize=None)
+def _narrowed(spec: Syntax, edge_kinds: frozenset[str]) -> ts.Query:
+    """The tags query without the patterns that only feed what ``_collect``
+    drops for ``edge_kinds`` (the report's sides want few edges or none:
+    report/diff.py): the same matches kept, fewer made (a query of its own,
+    compiled once per process)."""
+    unused = frozenset(i for i, captures in enumerate(spec.pattern_captures) if not _feeds(captures, edge_kinds))
+    return spec.query_without(unused) if unused else spec.query
+
+
+def compile_queries(spec: Syntax, edge_kinds: frozenset[str] | None = None) -> None:
+    """Compile the queries ``extract`` runs for ``edge_kinds`` now (before
+    a process pool forks: ``Syntax.compile``)."""
+    spec.compile()
+    if edge_kinds is not None:
+        _narrowed(spec, edge_kinds)
+
+
 def _last_start(match: tuple[int, dict[str, list[ts.Node]]]) -> int:
     return max(n.start_byte for nodes in match[1].values() for n in nodes)
 
 
 def _matches(
-    spec: Syntax, root: ts.Node
+    spec: Syntax, root: ts.Node, source: bytes, edge_kinds: frozenset[str] | None = None
 ) -> tuple[list[tuple[int, dict[str, list[ts.Node]]]], tuple[str, ...], int]:
     """The matches of the tags query, per pattern its fixed name, and how
     many matches at the head of the list are ``Syntax.top_level_pass``'s:
@@ -449,20 +484,23 @@ def _matches(
     ``_collect`` asks then where the one query would have found each: by
     the last node it captures. Merging the two lists by that key cost a
     Python call per match (7 % of zod's extraction)."""
-    found = budget.matches(spec.query, root)
+    query = spec.query if edge_kinds is None else _narrowed(spec, edge_kinds)
+    found = budget.matches(query, root, source=source, checks=spec.predicates)
     top = spec.top_level_query
     if top is None:
         return found, spec.fixed_names, 0
     # past ``comment_pattern``, which is the pattern count when there is none
     shift = spec.query.pattern_count + 1
     names = (*spec.fixed_names, "", *spec.top_level_names)
-    mine = [(shift + p, c) for p, c in budget.matches(top, root, max_start_depth=0)]
+    top_level = budget.matches(top, root, max_start_depth=0, source=source, checks=spec.top_level_predicates)
+    mine = [(shift + p, c) for p, c in top_level]
     return (mine + found if mine else found), names, len(mine)
 
 
 def _collect(
     spec: Syntax,
     root: ts.Node,
+    source: bytes,
     until: float | None = None,
     timeout_ms: int | None = None,
     edge_kinds: frozenset[str] | None = None,
@@ -485,7 +523,7 @@ def _collect(
     passive = {k for k, (role, _) in roles.items() if role == k and k not in ("bind", "local.definition", _DEFINITION, _REFERENCE)}
     receiver: ts.Node | None = None
     owner_type = ""
-    found, fixed_names, tops = _matches(spec, root)
+    found, fixed_names, tops = _matches(spec, root, source, edge_kinds)
     for i, (pattern, captures) in enumerate(found):
         if i % 256 == 0:
             budget.check(until, timeout_ms)
@@ -542,12 +580,13 @@ def _collect(
                     continue
                 for name_node in name_nodes:
                     anchor = name_node if name_node is not None else receiver if receiver is not None else nodes[0]
-                    ident2 = (sort, anchor.byte_range)
+                    span = anchor.byte_range
+                    ident2 = (sort, span)
                     if ident2 in seen_refs:
                         continue
                     seen_refs.add(ident2)
                     if receiver is None and not fixed and name_node is not None:  # most: a name as written
-                        name = _text(name_node)
+                        name = source[span[0] : span[1]].decode("utf-8", "replace")  # the anchor is name_node
                         parts = (None, name) if _PLAIN_NAME.fullmatch(name) else split_reference(name, spec.call_chains)
                     else:
                         parts = _reference_parts(spec, name_node, receiver, fixed)
@@ -945,7 +984,6 @@ def extract_rows(
 ) -> tuple[FileExtraction, list[EdgeRow]]:
     """``extract``, its edges as rows (``Edge(*row)`` is the edge) beside an
     extraction without edges."""
-    language = spec.name
     until = budget.deadline(timeout_ms)
     try:
         source.decode("utf-8")
@@ -955,8 +993,22 @@ def extract_rows(
         # a query's text predicates read node text as UTF-8
         source = source.decode("utf-8", "replace").encode("utf-8")
     tree = budget.parse(spec.grammar, source, timeout_ms)
-    root = tree.root_node
-    defs, raw_refs, comments = _collect(spec, root, until, timeout_ms, edge_kinds)
+    with reading(source):  # no Node.text of this tree (parse/budget.py)
+        return _extracted_rows(path, source, spec, tree.root_node, until, timeout_ms, edge_kinds, code_hashes)
+
+
+def _extracted_rows(
+    path: str,
+    source: bytes,
+    spec: Syntax,
+    root: ts.Node,
+    until: float | None,
+    timeout_ms: int | None,
+    edge_kinds: frozenset[str] | None,
+    code_hashes: bool,
+) -> tuple[FileExtraction, list[EdgeRow]]:
+    language = spec.name
+    defs, raw_refs, comments = _collect(spec, root, source, until, timeout_ms, edge_kinds)
     own = ""  # `module.exports = function () {}`: named by the file
     if any(d.name == FILE_NAMED for d in defs):
         own = file_symbol_name(path, {d.name for d in defs})
@@ -1175,6 +1227,13 @@ def code_hashes(
     except UnicodeDecodeError:  # as extract_rows reads such bytes
         source = source.decode("utf-8", "replace").encode("utf-8")
     root = budget.parse(spec.grammar, source, timeout_ms).root_node
+    with reading(source):  # no Node.text of this tree (parse/budget.py)
+        return _code_hashes(source, spec, symbols, wanted, root)
+
+
+def _code_hashes(
+    source: bytes, spec: Syntax, symbols: Sequence[Symbol], wanted: Collection[str], root: ts.Node
+) -> dict[str, str] | None:
     query = spec.comment_query
     found = ts.QueryCursor(query).captures(root).get("comment", []) if query is not None else []
     comments = sorted((n.start_byte, n.end_byte) for n in found)

@@ -13,6 +13,8 @@ from functools import cached_property, lru_cache
 
 import tree_sitter as ts
 
+from cartog_ci.parse import predicates as text_predicates
+
 # (module spec as written, imported name, local alias): see docs/languages.md
 ImportTriple = tuple[str, str, str | None]
 ImportDecoder = Callable[[ts.Node], list[ImportTriple]]
@@ -41,6 +43,8 @@ _NAME = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 _NOTHING = frozenset({"None", "null", "undefined", "void", "nil"})
 _POINTER = re.compile(r"^(?:[*&]\s*(?:mut\s+)?)+")  # Go `*T`, Rust `&mut T`: the value is a T
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\s*\[(.*)\]$", re.S)
+_CAPTURE = re.compile(r"@([\w.]+)")
+_COMMENT_OR_STRING = re.compile(r';[^\n]*|"(?:[^"\\]|\\.)*"')
 
 
 @lru_cache(maxsize=1 << 14)  # annotations recur (`str`, `Optional[Request]`)
@@ -161,22 +165,42 @@ class Syntax:
         return self.load_grammar()
 
     @cached_property
-    def _tags(self) -> tuple[ts.Query, int]:
-        """The tags query with the comments' pattern appended, and the index
-        of that pattern: one pass over the tree finds both (a second query
-        for the comments cost ~5 % of extraction). A grammar without those
-        comment types gets the tags query alone (no comment is then found)."""
-        tags, _ = self._split_query
+    def _tags(self) -> tuple[ts.Query, int, str]:
+        """The tags query with the comments' pattern appended, the index
+        of that pattern, and the query's source: one pass over the tree finds
+        both (a second query for the comments cost ~5 % of extraction). A
+        grammar without those comment types gets the tags query alone (no
+        comment is then found)."""
+        tags = self._split_predicates[0]
         pattern = self._comment_pattern
         if pattern:
+            joined = f"{tags}\n{pattern}\n"
             try:
-                query = ts.Query(self.grammar, f"{tags}\n{pattern}\n")
+                query = ts.Query(self.grammar, joined)
             except (ts.QueryError, ValueError):
                 pass
             else:
-                return query, query.pattern_count - 1
+                return query, query.pattern_count - 1, joined
         query = ts.Query(self.grammar, tags)
-        return query, query.pattern_count
+        return query, query.pattern_count, tags
+
+    @cached_property
+    def pattern_captures(self) -> tuple[frozenset[str], ...]:
+        """Per pattern of ``query``, the names of the captures it writes
+        (comments and strings of the query's source aside)."""
+        query, _, text = self._tags
+        source = text.encode()
+        texts = (source[query.start_byte_for_pattern(i) : query.end_byte_for_pattern(i)] for i in range(query.pattern_count))
+        return tuple(frozenset(_CAPTURE.findall(_COMMENT_OR_STRING.sub(" ", t.decode()))) for t in texts)
+
+    def query_without(self, patterns: frozenset[int]) -> ts.Query:
+        """A tags query of its own with ``patterns`` disabled: pattern
+        numbers (``fixed_names``, ``comment_pattern``) are those of ``query``,
+        which stays whole (``Query.disable_pattern`` cannot be undone)."""
+        query = ts.Query(self.grammar, self._tags[2])
+        for i in sorted(patterns):
+            query.disable_pattern(i)
+        return query
 
     @property
     def _comment_pattern(self) -> str:
@@ -218,8 +242,30 @@ class Syntax:
     @cached_property
     def top_level_query(self) -> ts.Query | None:
         """The root-level definition patterns (``top_level_pass``), or None."""
-        top = self._split_query[1]
+        top = self._top_level_source[0]
         return ts.Query(self.grammar, top) if top else None
+
+    @cached_property
+    def _split_predicates(self) -> tuple[str, list[tuple[int, text_predicates.Predicate]]]:
+        """The tags query's source with its text predicates blanked out, and
+        those (parse/predicates.py)."""
+        return text_predicates.split(self._split_query[0])
+
+    @cached_property
+    def _top_level_source(self) -> tuple[str, list[tuple[int, text_predicates.Predicate]]]:
+        return text_predicates.split(self._split_query[1])
+
+    @cached_property
+    def predicates(self) -> text_predicates.Predicates:
+        """Per pattern of ``query`` (and of ``query_without``'s), its text
+        predicates, which ``budget.matches`` checks."""
+        return text_predicates.assign(self.query, self._split_predicates[1])
+
+    @cached_property
+    def top_level_predicates(self) -> text_predicates.Predicates:
+        """``predicates`` of ``top_level_query``."""
+        query = self.top_level_query
+        return text_predicates.assign(query, self._top_level_source[1]) if query is not None else {}
 
     @cached_property
     def top_level_names(self) -> tuple[str, ...]:
@@ -230,8 +276,8 @@ class Syntax:
     def compile(self) -> None:
         """Compile the tags queries now: a process pool's forked workers
         then inherit them instead of each compiling its own."""
-        self.query  # noqa: B018
-        self.top_level_query  # noqa: B018
+        self.predicates  # noqa: B018
+        self.top_level_predicates  # noqa: B018
 
     @property
     def query(self) -> ts.Query:

@@ -1,0 +1,181 @@
+"""The text predicates of a query (``#eq?``, ``#match?``, ``#any-of?`` and
+their negations), read from its source and checked here on the bytes of
+the file, instead of by py-tree-sitter on ``Node.text``.
+
+A tree parsed through a read callback (parse/budget.py, so that a parse can
+be stopped) answers ``Node.text`` by calling that callback again, and
+py-tree-sitter 0.26.1 crashes when the callback raises there (a
+``KeyboardInterrupt`` arriving in it: the binding reads the result without
+checking it; #435, fixed after 0.26.1). The queries are compiled with their
+text predicates blanked out (same byte offsets, same patterns, same
+numbering: tree-sitter's C core never evaluates them, the binding does after
+each match), and ``keep`` evaluates them the way the binding does
+(``query_predicates.c`` of py-tree-sitter 0.26.1), byte for byte:
+
+* ``#eq?``/``#not-eq?`` (and ``any-``): the capture's text equals a string or
+  another capture's text, per node; ``any-`` stops at the first node that
+  passes, the others at the first that fails;
+* ``#match?``/``#not-match?`` (and ``any-``): ``re.search`` of the pattern
+  (a ``str``) in the text decoded as UTF-8, up to a NUL byte; text that is
+  no UTF-8 fails a positive predicate and passes a negative one;
+* ``#any-of?``: each node's text is one of the strings; ``#not-any-of?``:
+  each node's text differs from one of them (the binding's reading, which a
+  list of two strings always satisfies).
+
+Other predicates (``#set!``, ``#is?``, ``#strip!`` …) stay in the query.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import tree_sitter as ts
+
+# (kind, positive, any, capture, argument): kind "eq" (argument: bytes),
+# "eq@" (another capture's name), "match" (a compiled pattern), "any-of"
+# (a tuple of bytes)
+Predicate = tuple[str, bool, bool, str, object]
+Predicates = dict[int, tuple[Predicate, ...]]
+
+_TEXT = {
+    b"eq?": ("eq", True, False),
+    b"not-eq?": ("eq", False, False),
+    b"any-eq?": ("eq", True, True),
+    b"any-not-eq?": ("eq", False, True),
+    b"match?": ("match", True, False),
+    b"not-match?": ("match", False, False),
+    b"any-match?": ("match", True, True),
+    b"any-not-match?": ("match", False, True),
+    b"any-of?": ("any-of", True, False),
+    b"not-any-of?": ("any-of", False, False),
+}
+_TOKEN = re.compile(rb'\s*(?:(@[\w.\-]+)|"((?:[^"\\]|\\.)*)"|([^\s()"@]+))', re.S)
+_ESCAPES = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"0": b"\0"}
+_ESCAPE = re.compile(rb"\\(.)", re.S)
+
+
+def _unescape(text: bytes) -> bytes:
+    """A query string's value, as tree-sitter reads its escapes."""
+    return _ESCAPE.sub(lambda m: _ESCAPES.get(m.group(1), m.group(1)), text)
+
+
+def split(source: str) -> tuple[str, list[tuple[int, Predicate]]]:
+    """``source`` with its text predicates blanked out (spaces, byte for
+    byte), and each of them with its byte offset."""
+    data = bytearray(source.encode())
+    found: list[tuple[int, Predicate]] = []
+    i, n = 0, len(data)
+    while i < n:
+        ch = data[i]
+        if ch == 0x3B:  # `;` a comment, to the end of its line
+            end = data.find(b"\n", i)
+            i = n if end < 0 else end
+        elif ch == 0x22:  # a string
+            i += 1
+            while i < n and data[i] != 0x22:
+                i += 2 if data[i] == 0x5C else 1
+        elif ch == 0x28:  # `(`: a predicate when `#` follows
+            j = i + 1
+            while j < n and data[j] in b" \t\r\n":
+                j += 1
+            if j < n and data[j] == 0x23:
+                end, predicate = _predicate(bytes(data), j + 1)
+                if predicate is not None:
+                    found.append((i, predicate))
+                    data[i:end] = b" " * (end - i)
+                i = end - 1
+        i += 1
+    return data.decode(), found
+
+
+def _predicate(data: bytes, start: int) -> tuple[int, Predicate | None]:
+    """The predicate whose name starts at ``start`` (after its `#`): where
+    it ends (past its `)`), and it, or None when it is no text predicate."""
+    name_end = start
+    while name_end < len(data) and data[name_end] not in b" \t\r\n()":
+        name_end += 1
+    args: list[tuple[str, bytes]] = []
+    i = name_end
+    while True:
+        token = _TOKEN.match(data, i)
+        if token is None:
+            break
+        capture, string, bare = token.groups()
+        args.append(("@", capture[1:]) if capture else ("", _unescape(string) if string is not None else bare))
+        i = token.end()
+    while i < len(data) and data[i] in b" \t\r\n":
+        i += 1
+    end = i + 1 if i < len(data) and data[i] == 0x29 else i
+    known = _TEXT.get(data[start:name_end])
+    if known is None or end == i or len(args) < 2 or args[0][0] != "@":
+        return end, None
+    kind, positive, any_ = known
+    capture = args[0][1].decode()
+    if kind == "any-of":
+        if any(marker for marker, _ in args[1:]):
+            return end, None
+        return end, (kind, positive, any_, capture, tuple(value for _, value in args[1:]))
+    if len(args) != 2:
+        return end, None
+    marker, value = args[1]
+    if kind == "eq":
+        return end, ("eq@" if marker else "eq", positive, any_, capture, value.decode() if marker else value)
+    if marker:
+        return end, None
+    return end, (kind, positive, any_, capture, re.compile(value.decode()))
+
+
+def assign(query: ts.Query, located: Sequence[tuple[int, Predicate]]) -> Predicates:
+    """Per pattern of ``query`` (compiled from a source ``split`` gave, which
+    may go on past the predicates' source), its predicates, in the order
+    written."""
+    out: dict[int, list[Predicate]] = {}
+    if not located:
+        return {}
+    for i in range(query.pattern_count):
+        start, end = query.start_byte_for_pattern(i), query.end_byte_for_pattern(i)
+        mine = [p for at, p in located if start <= at < end]
+        if mine:
+            out[i] = mine
+    placed = sum(len(v) for v in out.values())
+    if placed != len(located):
+        raise ValueError(f"{len(located) - placed} predicate(s) outside any pattern of the query")
+    return {i: tuple(v) for i, v in out.items()}
+
+
+def keep(predicates: tuple[Predicate, ...], captures: dict[str, list[ts.Node]], source: bytes) -> bool:
+    """Whether a match satisfies all its pattern's ``predicates``."""
+    for kind, positive, any_, capture, argument in predicates:
+        nodes = captures.get(capture, ())
+        result = True
+        if kind == "eq@":
+            others = captures.get(argument, ())  # type: ignore[arg-type]
+            for node, other in zip(nodes, others):
+                result = (source[node.start_byte : node.end_byte] == source[other.start_byte : other.end_byte]) == positive
+                if result == any_:
+                    break
+        elif kind == "eq":
+            for node in nodes:
+                result = (source[node.start_byte : node.end_byte] == argument) == positive
+                if result == any_:
+                    break
+        elif kind == "match":
+            for node in nodes:
+                text = source[node.start_byte : node.end_byte].split(b"\0", 1)[0]
+                try:
+                    found = argument.search(text.decode()) is not None  # type: ignore[attr-defined]
+                except UnicodeDecodeError:
+                    found = False
+                result = found == positive
+                if result == any_:
+                    break
+        else:  # any-of
+            for node in nodes:
+                text = source[node.start_byte : node.end_byte]
+                if not any((text == value) == positive for value in argument):  # type: ignore[attr-defined]
+                    result = False
+                    break
+        if not result:
+            return False
+    return True

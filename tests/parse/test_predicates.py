@@ -1,0 +1,100 @@
+"""The queries' text predicates, checked on the file's bytes (parse/predicates.py)
+instead of by py-tree-sitter on ``Node.text`` of a tree parsed through a
+callback (parse/budget.py): the same matches as the binding keeps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import tree_sitter as ts
+
+from cartog_ci.languages import LANGUAGES, for_path
+from cartog_ci.parse import budget, predicates
+
+RESOURCES = Path(__file__).resolve().parents[1] / "resources"
+
+
+def _spans(found: list[tuple[int, dict[str, list[ts.Node]]]]) -> list[tuple[int, dict[str, list[tuple[int, int]]]]]:
+    return [(i, {k: [n.byte_range for n in v] for k, v in c.items()}) for i, c in found]
+
+
+def test_split_blanks_text_predicates_only() -> None:
+    source = (
+        '((identifier) @name (#not-match? @name "^(self|cls)$"))\n'
+        '; (#eq? @name "in a comment")\n'
+        '((string) @s (#any-of? @s "\\"a)" "b") (#set! kind "x"))\n'
+    )
+    stripped, found = predicates.split(source)
+    assert len(stripped.encode()) == len(source.encode())
+    assert stripped == (
+        "((identifier) @name" + " " * len(' (#not-match? @name "^(self|cls)$")') + ")\n"
+        '; (#eq? @name "in a comment")\n'
+        "((string) @s" + " " * len(' (#any-of? @s "\\"a)" "b")') + ' (#set! kind "x"))\n'
+    )
+    assert [(at, kind, positive, any_, capture) for at, (kind, positive, any_, capture, _) in found] == [
+        (20, "match", False, False, "name"),
+        (99, "any-of", True, False, "s"),
+    ]
+    assert found[0][1][4].pattern == "^(self|cls)$"  # type: ignore[union-attr]
+    assert found[1][1][4] == (b'"a)', b"b")
+
+
+PY = b"""class A:
+    def m(self, cls, other):
+        self.x = other
+        return other.m, self.y
+
+def f(a, b=1, *rest):
+    a == b
+    print(a, b, f, "ab")
+"""
+
+CASES = [  # (pattern, whether its predicate leaves out some of its matches here)
+    ('((identifier) @name (#eq? @name "self"))', True),
+    ('((identifier) @name (#not-eq? @name "self"))', True),
+    ('((identifier) @name (#match? @name "^(a|b)$"))', True),
+    ('((identifier) @name (#not-match? @name "^[a-f]"))', True),
+    ('((identifier) @name (#any-of? @name "a" "cls" "print"))', True),
+    ('((identifier) @name (#not-any-of? @name "a" "b"))', False),  # the binding: differs from one of them
+    ('((identifier) @name (#not-any-of? @name "a"))', True),
+    ("((comparison_operator (identifier) @l (identifier) @r) (#eq? @l @r))", True),
+    ("((comparison_operator (identifier) @l (identifier) @r) (#not-eq? @l @r))", False),
+    ('((argument_list (identifier)+ @args) (#any-eq? @args "b"))', True),
+    ('((argument_list (identifier)+ @args) (#eq? @args "b"))', True),
+    ('((argument_list (identifier)+ @args) (#any-not-match? @args "^[ab]$"))', True),
+    ('((argument_list (identifier)+ @args) (#any-match? @args "^f$"))', True),
+    ('((string) @s (#match? @s "\\\\d"))', True),
+]
+
+
+@pytest.mark.parametrize(("pattern", "filters"), CASES)
+def test_same_matches_as_the_binding(pattern: str, filters: bool) -> None:
+    grammar = for_path("a.py").syntax.grammar  # type: ignore[union-attr]
+    tree = ts.Parser(grammar).parse(PY)
+    stripped, found = predicates.split(pattern)
+    query = ts.Query(grammar, stripped)
+    ours = budget.matches(query, tree.root_node, source=PY, checks=predicates.assign(query, found))
+    theirs = ts.QueryCursor(ts.Query(grammar, pattern)).matches(tree.root_node)
+    assert _spans(ours) == _spans(theirs)
+    assert (_spans(ts.QueryCursor(query).matches(tree.root_node)) != _spans(theirs)) == filters
+
+
+@pytest.mark.parametrize("name", sorted(LANGUAGES))
+def test_the_tags_queries_keep_the_bindings_matches(name: str) -> None:
+    """Every file of the test projects, every shipped language: the tags
+    query compiled whole (the binding checks its predicates) and as the
+    extractor runs it give the same matches."""
+    spec = LANGUAGES[name].syntax
+    paths = [p for p in sorted(RESOURCES.rglob("*")) if p.is_file() and for_path(str(p)) is LANGUAGES[name]]
+    if name == "markdown" or not paths:
+        pytest.skip("no tags query" if name == "markdown" else "no file of the test projects")
+    tags = spec._split_query[0]
+    whole_source = f"{tags}\n{spec._comment_pattern}\n" if spec.comment_pattern < spec.query.pattern_count else tags
+    whole = ts.Query(spec.grammar, whole_source)
+    for path in paths:
+        source = path.read_bytes()
+        root = ts.Parser(spec.grammar).parse(source).root_node
+        theirs = ts.QueryCursor(whole, match_limit=budget.MATCH_LIMIT).matches(root)
+        ours = budget.matches(spec.query, root, source=source, checks=spec.predicates)
+        assert _spans(ours) == _spans(theirs), path
