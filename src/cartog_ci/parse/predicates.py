@@ -150,7 +150,7 @@ def keep(predicates: tuple[Predicate, ...], captures: dict[str, list[ts.Node]], 
         nodes = captures.get(capture, ())
         result = True
         if kind == "eq@":
-            others = captures.get(argument, ())  # type: ignore[arg-type]
+            others = captures.get(str(argument), [])  # "eq@": another capture's name
             for node, other in zip(nodes, others):
                 result = (source[node.start_byte : node.end_byte] == source[other.start_byte : other.end_byte]) == positive
                 if result == any_:

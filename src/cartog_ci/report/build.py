@@ -216,9 +216,12 @@ def _risk(
             else:
                 low.append(f"{named(old_name)} was renamed to {named(s.qualified_name)}; its {c.in_degree} reference(s) follow it")
     levels = {"high": high, "medium": medium, "low": low}
-    for (level, name), (definitions, unknown, sites) in unchecked.items():
+    for (level, name), (definitions, unchecked_sites, sites) in unchecked.items():
         # one sentence per name: viper's hcl, json and yaml `Codec.Encode` are one change three times
-        of = f"{named(name)} ({definitions} definitions): {unknown} of their" if definitions > 1 else f"{named(name)}: {unknown} of its"
+        if definitions > 1:
+            of = f"{named(name)} ({definitions} definitions): {unchecked_sites} of their"
+        else:
+            of = f"{named(name)}: {unchecked_sites} of its"
         levels[level].append(f"breaking signature change of {of} {sites} call site(s) could not be checked")
     low += _still_fitting(fitting)
     low += _moves(moved)
