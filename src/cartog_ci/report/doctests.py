@@ -112,6 +112,7 @@ def own_doctests(
     coverage recorded at the base)."""
     recorded_files = {t.partition(MARK)[0] for t in recorded if MARK in t}
     documented: dict[str, set[int]] = {}
+    runs: dict[str, bool] = {}  # folder -> runs_doctests (its pytest configuration is the folder's)
     out: dict[str, Symbol] = {}
     for item in changed:
         s = item.change.symbol
@@ -124,7 +125,10 @@ def own_doctests(
             or ":method:" in (s.parent_id or "")
         ):
             continue
-        if s.file not in recorded_files and not runs_doctests(ws, s.file):
+        folder = posixpath.dirname(s.file)
+        if folder not in runs:
+            runs[folder] = runs_doctests(ws, s.file)
+        if s.file not in recorded_files and not runs[folder]:
             continue
         if s.file not in documented:
             text = sources.get(s.file)
