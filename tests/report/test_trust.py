@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cartog_ci.cli import main
-from tests.testing.fixtures import commit, git, init_repo, write
+from tests.testing.fixtures import branched, commit, git, init_repo, write
 
 HEADERS_BEFORE = (
     "class CaselessDict(dict):\n"
@@ -330,6 +331,15 @@ def test_a_name_defined_in_several_files_is_named_once(tmp_path: Path, capsys: p
     ]
 
 
+def _feature_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], base: dict[str, str], edit: dict[str, str]
+) -> dict[str, Any]:
+    """The JSON report of ``edit`` committed on a branch from ``base``."""
+    repo = branched(tmp_path / "repo", dict(base), dict(edit))
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
 def _bundle(names: list[str]) -> str:
     """A minified bundle: one line, one-letter names (what a build writes)."""
     return "!function(){" + ";".join(f"function {n}{i}(e){{return e+{i}}}" for n in names for i in range(200)) + "}();\n"
@@ -339,15 +349,12 @@ def test_a_minified_bundle_is_skipped_not_diffed(tmp_path: Path, capsys: pytest.
     """@tanstack/table-core 8.20.5 -> 8.21.3 ships build/umd/index.production.js
     (12 lines of 4.8 KB): the report said "G.createHeader.n was renamed to
     D.createHeader.n" and raised the risk for a file it "could not parse"."""
-    repo = init_repo(tmp_path / "repo")
     source = "export function header(column) {\n  return column.id;\n}\n"
-    write(repo, {"src/header.js": source, "build/app.min.js": _bundle(["G", "n"])})
-    commit(repo, "base")
-    git(repo, "checkout", "-q", "-b", "feature")
-    write(repo, {"src/header.js": source.replace("column.id", "column.key"), "build/app.min.js": _bundle(["D", "n"])})
-    commit(repo, "rebuilt")
-    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
-    data = json.loads(capsys.readouterr().out)
+    data = _feature_report(
+        tmp_path, capsys,
+        {"src/header.js": source, "build/app.min.js": _bundle(["G", "n"])},
+        {"src/header.js": source.replace("column.id", "column.key"), "build/app.min.js": _bundle(["D", "n"])},
+    )  # fmt: skip
     assert [(c["category"], c["symbol"]["qualified_name"]) for c in data["changed"]] == [
         ("modified", "header"), ("children_changed", "src.header"),
     ]
@@ -362,16 +369,10 @@ def test_breaking_changes_whose_call_sites_all_fit_are_one_sentence(
     """httpx 0.27.2 -> 0.28.1 dropped the `proxies` keyword of 23 functions,
     every call site updated: the risk said it in 23 sentences."""
     names = ["get", "post", "put"]
-    repo = init_repo(tmp_path / "repo")
     api = "".join(f"def {n}(url, *, proxies=None, timeout=5):\n    return url\n\n\n" for n in names)
     calls = "".join(f"    {n}('u', timeout=1)\n" for n in names)
-    write(repo, {"api.py": api, "app.py": f"from api import {', '.join(names)}\n\n\ndef run():\n{calls}"})
-    commit(repo, "base")
-    git(repo, "checkout", "-q", "-b", "feature")
-    write(repo, {"api.py": api.replace("proxies=None, ", "")})
-    commit(repo, "drop proxies")
-    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
-    data = json.loads(capsys.readouterr().out)
+    app = f"from api import {', '.join(names)}\n\n\ndef run():\n{calls}"
+    data = _feature_report(tmp_path, capsys, {"api.py": api, "app.py": app}, {"api.py": api.replace("proxies=None, ", "")})
     assert [r for r in data["risk"]["reasons"] if "breaking" in r] == [
         "breaking signature change of 3 functions: all 3 call site(s) in the repository still fit (callers outside "
         "it may not): get, post, put"
@@ -384,19 +385,13 @@ def test_one_name_changed_in_several_files_is_one_unchecked_sentence(
     """viper 1.10 -> 1.12 changed `Codec.Encode` of its hcl, json and yaml
     packages alike: the risk said the same sentence three times."""
     codec = "class Codec:\n    def encode(self, value):\n        return value\n"
-    repo = init_repo(tmp_path / "repo")
-    write(repo, {
-        "hcl/codec.py": codec, "json/codec.py": codec,
-        "app.py": "from hcl.codec import Codec as H\nfrom json.codec import Codec as J\n\n\n"
-        "def run(x):\n    return H.encode(x, 1), J.encode(x, 2)\n",
-    })  # fmt: skip
-    commit(repo, "base")
-    git(repo, "checkout", "-q", "-b", "feature")
+    app = "from hcl.codec import Codec as H\nfrom json.codec import Codec as J\n\n\ndef run(x):\n    return H.encode(x, 1), J.encode(x, 2)\n"
     changed = codec.replace("(self, value)", "(self, value, *, strict)")
-    write(repo, {"hcl/codec.py": changed, "json/codec.py": changed})
-    commit(repo, "strict")
-    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
-    data = json.loads(capsys.readouterr().out)
+    data = _feature_report(
+        tmp_path, capsys,
+        {"hcl/codec.py": codec, "json/codec.py": codec, "app.py": app},
+        {"hcl/codec.py": changed, "json/codec.py": changed},
+    )  # fmt: skip
     assert [r for r in data["risk"]["reasons"] if "breaking" in r] == [
         "breaking signature change of Codec.encode (2 definitions): 2 of their 2 call site(s) could not be checked"
     ]
@@ -416,13 +411,6 @@ def test_layout_that_means_something_is_a_code_change(tmp_path: Path, capsys: py
         "def save(record, log):\n    if record:\n        log(record)\n    record.flush()\n    return record\n\n\n"
         "def area(width,\n         height):\n    return width * height\n"
     )
-    repo = init_repo(tmp_path / "repo")
-    write(repo, {"lib.py": lib})
-    commit(repo, "base")
-    git(repo, "checkout", "-q", "-b", "feature")
-    write(repo, {"lib.py": after})
-    commit(repo, "layout")
-    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
-    data = json.loads(capsys.readouterr().out)
+    data = _feature_report(tmp_path, capsys, {"lib.py": lib}, {"lib.py": after})
     changes = {(c["symbol"]["qualified_name"], c["category"]) for c in data["changed"] if c["category"] != "children_changed"}
     assert changes == {("size", "modified"), ("save", "modified"), ("area", "docs")}
