@@ -337,7 +337,8 @@ def _feature_report(
     """The JSON report of ``edit`` committed on a branch from ``base``."""
     repo = branched(tmp_path / "repo", dict(base), dict(edit))
     main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
-    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return report
 
 
 def _bundle(names: list[str]) -> str:
