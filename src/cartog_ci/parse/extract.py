@@ -10,7 +10,7 @@ definition around it, or the module symbol for module-level code.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -321,11 +321,7 @@ def _code_hash(
     doc = _docstring_node(d, spec)
     if doc is not None:
         holes.append((doc.start_byte, doc.end_byte))
-    lo = bisect_left(comment_starts, d.start)
-    for c_start, c_end in comments[lo:]:
-        if c_start >= d.end:
-            break
-        holes.append((c_start, c_end))
+    holes = merkle.holes_in(d.start, d.end, holes, comments, comment_starts)
     top = d.outer if d.outer is not None else _widen(d.node, spec)
     tokens = merkle.code_tokens(top, source, d.start, d.end, holes)
     return merkle.content_hash(d.kind, d.name, _WS.sub("", signature), tokens)

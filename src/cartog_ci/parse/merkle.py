@@ -39,6 +39,25 @@ def merge_ranges(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
+def holes_in(
+    start: int,
+    end: int,
+    children: Sequence[tuple[int, int]],
+    comments: Sequence[tuple[int, int]],
+    comment_starts: Sequence[int],
+) -> list[tuple[int, int]]:
+    """What a symbol's own code leaves out between ``start`` and ``end``:
+    its ``children`` and the comments there (``comments`` sorted, their
+    starts in ``comment_starts``)."""
+    lo = bisect_left(comment_starts, start)
+    holes = list(children)
+    for c_start, c_end in comments[lo:]:
+        if c_start >= end:
+            break
+        holes.append((c_start, min(c_end, end)))
+    return holes
+
+
 def own_source(
     source: bytes,
     start: int,
@@ -48,12 +67,7 @@ def own_source(
     comment_starts: Sequence[int],
 ) -> bytes:
     """The symbol's bytes without children and comments, blank lines dropped."""
-    lo = bisect_left(comment_starts, start)
-    holes = list(children)
-    for c_start, c_end in comments[lo:]:
-        if c_start >= end:
-            break
-        holes.append((c_start, min(c_end, end)))
+    holes = holes_in(start, end, children, comments, comment_starts)
     pieces: list[bytes] = []
     cursor = start
     for h_start, h_end in merge_ranges(holes):
