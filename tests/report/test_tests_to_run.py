@@ -157,6 +157,28 @@ def test_no_pytest_setup_means_unittest(
     assert commands == ["python -m unittest tests.test_calc.TestCalc.test_add"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a class without a base: unittest would collect nothing from it
+        "from calc import add, mul\n\n\nclass TestCalc:\n"
+        "    def test_add(self):\n        assert add(1, 2) == 3\n\n"
+        "    def test_mul(self):\n        assert mul(2, 3) == 6\n",
+        # a TestCase whose file imports pytest (its marks need pytest); packaging 24.0's layout
+        "import unittest\n\nimport pytest\n\nfrom calc import add, mul\n\n\n"
+        "class TestCalc(unittest.TestCase):\n"
+        "    @pytest.mark.slow\n    def test_add(self):\n        self.assertEqual(add(1, 2), 3)\n\n"
+        "    def test_mul(self):\n        self.assertEqual(mul(2, 3), 6)\n",
+    ],
+)
+def test_methods_unittest_cannot_run_are_run_with_pytest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    files = {**UNITTEST_PROJECT, "tests/test_calc.py": text}
+    commands = _commands(tmp_path, capsys, files, {"calc.py": "return a + b => return b + a"})
+    assert commands == ["pytest tests/test_calc.py::TestCalc::test_add"]
+
+
 def test_a_django_project_runs_manage_py_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     files = {
         "site/manage.py": "import sys\n",

@@ -339,12 +339,31 @@ def _python_runner(ws: Workspace, test: Symbol) -> tuple[str, str]:
         if fixes_root and rootdir is None:
             rootdir = folder
     plain_function = ":class:" not in (test.parent_id or "")
-    if pytest_found or plain_function or not ws.root:
+    if pytest_found or plain_function or not ws.root or not _may_be_test_case(ws, test):
         return "pytest", rootdir or ""
     django = ws.nearest(test.file, "manage.py")
     if django is not None:
         return "django", django
     return "unittest", ws.nearest(test.file, *_PY_PROJECT_FILES) or ""
+
+
+_IMPORTS_PYTEST = re.compile(r"^[ \t]*(?:import[ \t]+pytest\b|from[ \t]+pytest\b)", re.M)
+
+
+def _may_be_test_case(ws: Workspace, test: Symbol) -> bool:
+    """Whether unittest could run this method: not when its file imports
+    pytest (its fixtures and marks need pytest), nor when its class has no
+    base (``class TestX:`` is collected by pytest only; unittest runs
+    ``TestCase`` subclasses and would run nothing)."""
+    text = ws.text(test.file)
+    if text is not None and _IMPORTS_PYTEST.search(text):
+        return False
+    if ws.symbols_in_file is not None:
+        for s in ws.symbols_in_file(test.file):
+            if s.id == test.parent_id:
+                bases = s.signature.partition("(")[2].rpartition(")")[0].strip()
+                return bases not in ("", "object")
+    return True
 
 
 def _owner(test: Symbol) -> str:
