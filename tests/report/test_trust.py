@@ -415,3 +415,20 @@ def test_layout_that_means_something_is_a_code_change(tmp_path: Path, capsys: py
     data = _feature_report(tmp_path, capsys, {"lib.py": lib}, {"lib.py": after})
     changes = {(c["symbol"]["qualified_name"], c["category"]) for c in data["changed"] if c["category"] != "children_changed"}
     assert changes == {("size", "modified"), ("save", "modified"), ("area", "docs")}
+
+
+def test_a_changed_stub_is_not_said_to_be_untested(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """more-itertools 10.1 -> 10.2 changed `ilen` and `batched` in its .pyi
+    stubs: "no test calls these" named them while the tests call the
+    implementations hundreds of times (a stub runs no code)."""
+    lib = "def ilen(iterable):\n    return sum(1 for _ in iterable)\n"
+    stub = "from typing import Iterable\n\ndef ilen(iterable: Iterable[object]) -> int: ...\n"
+    test = "import pkg\n\n\ndef test_ilen():\n    assert pkg.ilen([1, 2]) == 2\n"
+    data = _feature_report(
+        tmp_path, capsys,
+        {"pkg/__init__.py": "from .more import *\n", "pkg/more.py": lib, "pkg/more.pyi": stub, "tests/test_lib.py": test},
+        {"pkg/more.pyi": stub.replace("Iterable[object]", "Iterable[int]")},
+    )  # fmt: skip
+    rows = [(c["symbol"]["file"], c["category"], c["unreached"]) for c in data["changed"] if c["symbol"]["name"] == "ilen"]
+    assert rows == [("pkg/more.pyi", "modified", False)]
+    assert not any("no test" in r for r in data["risk"]["reasons"])

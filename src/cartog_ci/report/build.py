@@ -61,15 +61,22 @@ def by_weight(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
     return sorted(changed, key=weight)
 
 
+# a declaration file describes code written elsewhere (a .pyi stub beside
+# its module, a .d.ts beside its JavaScript): no test runs what it declares
+DECLARATION_FILES = (".pyi", ".d.ts", ".d.mts", ".d.cts")
+
+
 def is_unreached(item: ChangedSymbol) -> bool:
-    """Changed code (a function or method, no test itself) that no test calls
-    within ``TEST_DEPTH`` in the graph: what the graph knows, not a verdict
-    (a test may reach it through framework dispatch the graph cannot see)."""
+    """Changed code (a function or method, no test itself, not a
+    declaration) that no test calls within ``TEST_DEPTH`` in the graph: what
+    the graph knows, not a verdict (a test may reach it through framework
+    dispatch the graph cannot see)."""
     return (
         item.change.category in ("modified", "renamed", "added")
         and not item.tests
         and not is_test(item.symbol)
         and item.symbol.kind in ("function", "method")
+        and not item.symbol.file.endswith(DECLARATION_FILES)
     )
 
 
