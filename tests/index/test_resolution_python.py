@@ -579,3 +579,40 @@ def test_assigned_names_incremental_equals_cold(tmp_path: Path) -> None:
     (repo / "pkg/re_tools.py").unlink()
     index(repo)
     assert_as_cold(repo, tmp_path)
+
+
+_SELF_IMPORT = {
+    "src/pkg/__init__.py": "from pkg import (\n    tb,\n)\nfrom . import util\n",
+    "src/pkg/tb.py": "def to_repr(x):\n    return repr(x)\n",
+    "src/pkg/util.py": "def helper():\n    return 1\n",
+    "tests/test_tb.py": (
+        "from pkg import tb, util\n\n\ndef test_it():\n    assert tb.to_repr(1)\n    assert util.helper()\n"
+    ),
+}
+
+
+def test_a_package_importing_its_own_submodules_exports_them(tmp_path: Path) -> None:
+    """structlog 24.4: `from structlog import (…, tracebacks, …)` in
+    structlog/__init__.py made `from structlog import tracebacks;
+    tracebacks.to_repr(…)` unresolved in its tests (the binding was followed
+    back to itself); `from . import util` did the same."""
+    graph = _graph(tmp_path, _SELF_IMPORT)
+    assert _edges(graph, "to_repr") == {
+        ("tests/test_tb.py:function:test_it", "src/pkg/tb.py:function:to_repr", "import")
+    }
+    assert _edges(graph, "helper") == {
+        ("tests/test_tb.py:function:test_it", "src/pkg/util.py:function:helper", "import")
+    }
+
+
+def test_a_package_starting_to_import_its_submodule_keeps_the_edges(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {**_SELF_IMPORT, "src/pkg/__init__.py": ""})
+    commit(repo)
+    index(repo)
+    write(repo, {"src/pkg/__init__.py": _SELF_IMPORT["src/pkg/__init__.py"]})
+    index(repo)
+    assert_as_cold(repo, tmp_path)
+    write(repo, {"src/pkg/tb.py": "def other():\n    pass\n"})
+    index(repo)
+    assert_as_cold(repo, tmp_path)

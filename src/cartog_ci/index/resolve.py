@@ -893,6 +893,12 @@ class Resolver:
             return [] if self._owned(importer, binding.module) else None
         if binding.name == binding.module and not binding.member or binding.name == "*":
             return [self.t.module_of_file[files[0]]]
+        if files[0] == importer:
+            # a package importing its own submodule (`from . import sub` in
+            # its __init__): the name is the submodule, not this binding again
+            sub = self._submodule(importer, binding.name)
+            if sub:
+                return sub
         if "." in binding.name:  # a member: Java `import static a.Util.max` -> `Util.max`
             head, *members = binding.name.split(".")
             found = self._export(files[0], head, hops)
