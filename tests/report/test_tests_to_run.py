@@ -262,7 +262,8 @@ def test_a_test_script_that_runs_another_script(tmp_path: Path, capsys: pytest.C
     files = {
         "package.json": '{"scripts": {"test": "npm run test:unit", "test:unit": "jest --ci"}, "devDependencies": {"vitest": "^2"}}\n',
         "src/math.ts": JS_MONOREPO["ui/src/math.ts"],
-        "src/math.test.ts": JS_MONOREPO["ui/src/math.test.ts"],
+        # jest's globals (a file importing from "vitest" is vitest's, whatever the script)
+        "src/math.test.ts": JS_MONOREPO["ui/src/math.test.ts"].replace('import { describe, expect, it } from "vitest";\n', ""),
     }
     commands = _commands(tmp_path, capsys, files, {"src/math.ts": "return a + b; => return b + a;"})
     assert commands == ["npx jest src/math.test.ts"]
@@ -301,6 +302,33 @@ def test_tape_and_mocha_run_the_files_of_their_test_folder(tmp_path: Path, capsy
     }
     assert _commands(tmp_path, capsys, files, change) == ["npx tape test/utils.js", "cd api && npx mocha test/server.js"]
 
+
+
+def test_a_js_test_file_runs_with_the_runner_it_loads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """pino 9.4: its test script is ``tap --ts && jest test/jest``, its
+    ``test/*.test.js`` load tap and its browser tests tape; the report said
+    ``npx jest test/basic.test.js …`` (jest, the only runner the script's
+    pattern knew), and a fixture the tests start was no test to run."""
+    files = {
+        "package.json": (
+            '{"name": "pino", "scripts": {"test": "npm run lint && tap --ts && jest test/jest", "lint": "eslint ."}, '
+            '"devDependencies": {"jest": "^29.0.3", "tap": "^16.2.0", "tape": "^5.5.3"}}\n'
+        ),
+        "lib/levels.js": "function level(n) {\n  return n * 10;\n}\n\nmodule.exports = { level };\n",
+        "test/levels.test.js": (
+            "const { test } = require('tap');\nconst { level } = require('../lib/levels');\n\n"
+            "test('level', async ({ equal }) => {\n  equal(level(3), 30);\n});\n"
+        ),
+        "test/browser-levels.test.js": (
+            "const test = require('tape');\nconst { level } = require('../lib/levels');\n\n"
+            "test('browser level', ({ end }) => {\n  level(1);\n  end();\n});\n"
+        ),
+        "test/fixtures/exit.js": "const { level } = require('../../lib/levels');\n\nfunction main() {\n  level(2);\n}\n\nmain();\n",
+    }
+    change = {"lib/levels.js": "return n * 10; => return 10 * n;"}
+    assert _commands(tmp_path, capsys, files, change) == [
+        "npx tap test/levels.test.js", "npx tape test/browser-levels.test.js"
+    ]
 
 
 def test_node_test_runs_with_node_not_a_package_runner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -512,11 +512,11 @@ def _lines(
 
 # --- JavaScript and TypeScript ----------------------------------------------
 
-JS_RUNNERS = ("vitest", "jest", "mocha", "tape")
+JS_RUNNERS = ("vitest", "jest", "mocha", "tape", "tap")
 # runners that run the files of a test folder (``test/parse.js``), not
 # only ``*.test.js`` files; "node" is Node's own runner (``node --test``),
 # which a test script names and no dependency does
-_DIR_RUNNERS = ("mocha", "tape", "node")
+_DIR_RUNNERS = ("mocha", "tape", "tap", "node")
 # `node --test`, options before the flag included (`node --import tsx --test`)
 _NODE_TEST = r"node(?:\s+-[-\w]+(?:[= ](?!--test\b)[^\s&|;-]\S*)?)*?\s+--test(?![-\w])"
 _JS_TEST_FILE = re.compile(r"(^|/)[^/]*\.(spec|test)\.[cm]?[jt]sx?$|(^|/)__tests__/")
@@ -546,7 +546,7 @@ def _js_runner(package: dict[str, object], files: frozenset[str]) -> str | None:
         if not isinstance(script, str) or not isinstance(scripts, dict):
             break
         # the first runner the script names (`vitest run`, `jest --ci`, `react-scripts test` is jest)
-        found = re.search(rf"\b(vitest|jest|mocha|tape|react-scripts test|{_NODE_TEST})\b", script)
+        found = re.search(rf"\b(vitest|jest|mocha|tape|(?<![-=])tap(?![-\w])|react-scripts test|{_NODE_TEST})\b", script)
         if found:
             name = found.group(1)
             return "jest" if name == "react-scripts test" else "node" if name.startswith("node") else name
@@ -565,17 +565,34 @@ def _js_runner(package: dict[str, object], files: frozenset[str]) -> str | None:
     return None
 
 
+# a test file that loads a runner's module is that runner's, whatever the
+# package's script names first (pino 9: `tap --ts && jest test/jest`, its
+# browser tests `require('tape')`)
+_RUNNER_MODULES = {"tap": "tap", "tape": "tape", "vitest": "vitest", "@jest/globals": "jest", "node:test": "node"}
+_LOADS_RUNNER = re.compile(
+    r"""(?:\brequire\s*\(\s*|\bfrom\s+|^\s*import\s+)['"](tap|tape|vitest|@jest/globals|node:test)['"]""", re.M
+)
+
+
 def js_runner(ws: Workspace, path: str) -> tuple[str, str]:
-    """(runner, the package folder it runs from): the nearest
-    ``package.json`` upwards that names one; jest from the root when none does."""
+    """(runner, the package folder it runs from): the runner whose module the
+    file loads, else the one the nearest ``package.json`` upwards names;
+    jest from the root when none does."""
+    loaded = _loaded_runner(ws, path)
     for folder in ws.upward(path):
         if "package.json" not in ws.listing(folder):
             continue
         package = ws.package_json(folder) or {}
-        runner = _js_runner(package, ws.listing(folder))
+        runner = loaded or _js_runner(package, ws.listing(folder))
         if runner is not None:
             return runner, folder
-    return "jest", ""
+    return loaded or "jest", ""
+
+
+def _loaded_runner(ws: Workspace, path: str) -> str | None:
+    text = ws.text(path)
+    found = _LOADS_RUNNER.search(text) if text is not None else None
+    return _RUNNER_MODULES[found.group(1)] if found is not None else None
 
 
 def js_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbol], bool]) -> list[TestCommand]:
@@ -585,15 +602,19 @@ def js_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbo
     for t in tests:
         runner, folder = js_runner(ws, t.file)
         # a helper under test/ is no test file (jest and vitest would find no test
-        # in it); mocha and tape run what is in test/
-        if is_js_test_file(t.file) or runner in _DIR_RUNNERS and _JS_TEST_DIR.search(t.file):
+        # in it); mocha, tap and tape run what is in test/, and a tap, tape or
+        # node test loads its runner (test/fixtures/*.js do not)
+        in_dir = runner in _DIR_RUNNERS and _JS_TEST_DIR.search(t.file)
+        if in_dir and runner in ("tap", "tape", "node") and ws.text(t.file) is not None:
+            in_dir = _loaded_runner(ws, t.file) == runner
+        if is_js_test_file(t.file) or in_dir:
             groups.setdefault((folder, runner), {}).setdefault(t.file, []).append(t.id)
     commands = []
     for (folder, runner), files in sorted(groups.items()):
         ran: list[str] = []
         for path, ids in sorted(files.items()):
             ran += sorted({s.id for s in ws.file_tests(path, is_test)} | set(ids))
-        run = {"vitest": "vitest run", "jest": "jest", "mocha": "mocha", "tape": "tape"}.get(runner)
+        run = {"vitest": "vitest run", "jest": "jest", "mocha": "mocha", "tape": "tape", "tap": "tap"}.get(runner)
         # Node's runner is the node binary, not a package's
         run = f"{_js_exec(ws, folder)} {run}" if run else "node --test"
         words = " ".join(quote(relative(p, folder)) for p in sorted(files))
