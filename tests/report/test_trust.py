@@ -432,3 +432,18 @@ def test_a_changed_stub_is_not_said_to_be_untested(tmp_path: Path, capsys: pytes
     rows = [(c["symbol"]["file"], c["category"], c["unreached"]) for c in data["changed"] if c["symbol"]["name"] == "ilen"]
     assert rows == [("pkg/more.pyi", "modified", False)]
     assert not any("no test" in r for r in data["risk"]["reasons"])
+
+
+def test_a_breaking_change_whose_call_sites_are_all_unresolved_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pino 9.4 put a parameter before the others of `child`, whose 72 call
+    sites (`logger.child(…)`) the graph could not resolve: the risk said
+    nothing about it."""
+    lib = "def child(bindings, options=None):\n    return dict(bindings)\n"
+    app = "def run(logger):\n    return logger.child({'a': 1})\n"
+    data = _feature_report(tmp_path, capsys, {"lib.py": lib, "app.py": app}, {"lib.py": lib.replace("(bindings,", "(set_opts, bindings,")})
+    assert [r for r in data["risk"]["reasons"] if "breaking" in r] == [
+        "breaking signature change of child: no call site resolved to it; 1 call site(s) named child stayed "
+        "unresolved (1 outside tests)"
+    ]

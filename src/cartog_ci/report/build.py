@@ -216,6 +216,15 @@ def _risk(
                 counts[2] += len(c.call_sites)
             elif fine:
                 fitting.append((s, len(fine)))
+        elif c.change.breaking and not c.callers_total and c.possible_callers and not c.low_signal:
+            # no call site resolved, some of the name did not: none was checked
+            # (pino 9.4: `child (bindings, …)` -> `child (setOpts, bindings, …)`, 72 sites named child)
+            where = f"{c.possible_production_callers} outside tests" if c.possible_production_callers else "all in tests"
+            declared = s.file.endswith(DECLARATION_FILES)  # types only: no call of it runs differently
+            (medium if c.likely_unseen_callers >= 3 and not declared else low).append(
+                f"breaking signature change of {named(s.qualified_name)}: no call site resolved to it; "
+                f"{c.possible_callers} call site(s) named {named(s.name)} stayed unresolved ({where})"
+            )
         elif c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken):
             old_name = c.change.old.qualified_name if c.change.old else s.qualified_name
             if old_name == s.qualified_name:
@@ -254,7 +263,8 @@ def _risk(
     # it weighs when some of those are outside tests
     by_name: dict[str, list[ChangedSymbol]] = {}
     for c in report_changed:
-        if c.unreached and not c.callers_total and c.possible_callers and not c.low_signal:
+        breaking_said = c.change.breaking  # said above, with its call sites
+        if c.unreached and not c.callers_total and c.possible_callers and not c.low_signal and not breaking_said:
             by_name.setdefault(c.symbol.name, []).append(c)
     unknown_callers = sorted(by_name.values(), key=lambda group: -max(c.likely_unseen_callers for c in group))
     for group in unknown_callers[:2]:
