@@ -447,3 +447,21 @@ def test_a_breaking_change_whose_call_sites_are_all_unresolved_is_said(
         "breaking signature change of child: no call site resolved to it; 1 call site(s) named child stayed "
         "unresolved (1 outside tests)"
     ]
+
+
+def test_unresolved_sites_of_a_name_with_resolved_callers_are_no_second_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ajv 8.17: `UriResolver.parse` changed in lib/types/index.ts (one caller,
+    fitting) and in dist/types/index.d.ts (none): the risk said both "all 1
+    call site(s) still fit" and "no call site resolved to it"."""
+    lib = "def child(bindings, options=None):\n    return dict(bindings)\n"
+    stub = "def child(bindings: dict, options: dict | None = None) -> dict: ...\n"
+    app = "import lib\n\n\ndef run(logger):\n    lib.child({'b': 2})\n    return logger.child({'a': 1})\n"
+    data = _feature_report(
+        tmp_path, capsys, {"lib.py": lib, "lib.pyi": stub, "app.py": app},
+        {"lib.py": lib.replace("(bindings,", "(bindings, set_opts=None,"), "lib.pyi": stub.replace("(bindings: dict,", "(set_opts: int, bindings: dict,")},
+    )  # fmt: skip
+    assert [r for r in data["risk"]["reasons"] if "child" in r] == [
+        "breaking signature change of child: all 1 call site(s) in the repository still fit (callers outside it may not)"
+    ]
