@@ -484,13 +484,16 @@ _OLD_DOCS = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?|tut
 
 
 def patched(ask: Ask, **constants: object) -> Ask:
-    """The shipped search with module constants of search/multimodal.py
-    changed for the call: what each rule is worth (an ablation)."""
-    from cartog_ci.search import multimodal, roles
+    """The shipped search with module constants of search/multimodal.py or
+    search/context.py changed for the call: what each rule is worth (an
+    ablation)."""
+    from cartog_ci.search import context, multimodal, roles
 
     def where(name: str) -> tuple[object, str]:
         # ``_roles_NAME``: a constant of search/roles.py
-        return (roles, name[len("_roles") :]) if name.startswith("_roles_") else (multimodal, name)
+        if name.startswith("_roles_"):
+            return roles, name[len("_roles") :]
+        return (multimodal if hasattr(multimodal, name) else context), name
 
     def run(text: str) -> list[HitRef]:
         saved = {name: getattr(*where(name)) for name in constants}
