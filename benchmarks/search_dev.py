@@ -472,6 +472,10 @@ def systems(
         out["default, member names at the fusion's k, no shared places"] = patched(shipped(), MEMBER_NAMES_K=None)
         out["default, namesakes elsewhere not the named class's"] = patched(shipped(), NAMESAKE_TRANSFER=False)
         out["default, a special method's words anywhere in the lead"] = patched(shipped(), SPECIAL_BY_VERB=False)
+        out["default, a member named by any word of the lead, not the action verb"] = patched(
+            shipped(), NAMED_BY_ACTION_VERB=False
+        )
+        out["default, names that run words together not split"] = patched(shipped(), NAMES_RUN_TOGETHER=False)
         out["default, a name compared with is not demoted"] = patched(shipped(), COMPARED_INTENTS=frozenset())
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())

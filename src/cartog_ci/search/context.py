@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -25,7 +26,7 @@ import numpy as np
 from cartog_ci.domain import Symbol
 from cartog_ci.search import modalities
 from cartog_ci.search.intent import STOPWORDS, Intent
-from cartog_ci.search.names import hands_back, is_special, name_words, says_special, verb_and_after
+from cartog_ci.search.names import RETURN_VERBS, hands_back, is_special, name_words, says_special, verb_and_after
 from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the search's state, for type checkers only
@@ -67,6 +68,19 @@ SPECIAL_BY_VERB = True
 # is not a stop word ("Set an access control …" is not ``list_folders``,
 # however the sentence ends: "… list (ACL) for a user on a folder").
 MEMBER_NAME_LEAD = 3
+# … and when the lead is a verb that does something ("Increment the
+# semaphore value", "Pause the current task", "Finds the outermost
+# context"), a method is named by that verb, not by its object: the words
+# after it name the answer only after a verb that hands a value back
+# ("Return a shallow copy": ``copy``) or in a lead without a verb ("The
+# total number of tokens": ``total_tokens``). Off: any word of the lead.
+NAMED_BY_ACTION_VERB = True
+# A method's name that runs words together (``popitem``, ``setdefault``)
+# is read as those words when they are the question's ("Pop an item …" is
+# ``popitem``, not ``pop``).
+NAMES_RUN_TOGETHER = True
+_NOUN_PHRASE_OPENERS = frozenset({"the", "a", "an"})
+_KIND_WORDS = frozenset({"function", "method", "property"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
 
 
@@ -155,13 +169,22 @@ def members_by_name(run: Run) -> list[str]:
         text = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", text)
     words = re.findall(r"[A-Za-z0-9]+", text)
     asked: dict[str, int] = {}  # stem -> its first position in the question's lead
+    forms: dict[str, str] = {}  # a lead word as written or as its stem -> its stem
     content = 0
     for n, word in enumerate(words):
         if content == MEMBER_NAME_LEAD:
             break
         content += word.lower() not in STOPWORDS
-        asked.setdefault(modalities.stem(word).lower(), n)
+        stem = modalities.stem(word).lower()
+        asked.setdefault(stem, n)
+        forms.update({word.lower(): stem, stem: stem})
     at, verb, after = verb_and_after(words, STOPWORDS)
+    # the word a method must be named by, when the lead's verb does something
+    acting = (
+        modalities.stem(words[at]).lower()
+        if NAMED_BY_ACTION_VERB and verb is not None and verb not in RETURN_VERBS and not _opens_noun_phrase(words)
+        else None
+    )
     back = hands_back(run.query)
     ranked = []
     for s in members:
@@ -172,8 +195,10 @@ def members_by_name(run: Run) -> list[str]:
                 # after a method the verb names by its own name ("Remove …": ``remove``, then ``__delitem__``)
                 ranked.append((at, 0, 1, phrase, s.name, s.id))
             continue
-        named = {modalities.stem(w).lower() for w in name_words(s.name)}
+        named = _name_stems(s.name, forms)
         hit = named & asked.keys()
+        if acting is not None and acting not in hit:
+            continue
         if hit - STOPWORDS:
             first = min(asked[w] for w in hit - STOPWORDS)
             # a special method's words are alternatives ("string representation repr"): none is missing
@@ -184,6 +209,46 @@ def members_by_name(run: Run) -> list[str]:
     tiers: dict[tuple[int, ...], int] = {}
     run.member_tiers = {i: tiers.setdefault(tuple(key), n) for n, (*key, _name, i) in enumerate(ranked)}
     return [i for *_, i in ranked]
+
+
+def _name_stems(name: str, forms: Mapping[str, str]) -> set[str]:
+    """The stems of the words of a method's name; a word written as one
+    that is words of the question's lead run together (``popitem`` for
+    "Pop an item …", ``setlist`` for "Set the list …") counts as those."""
+    out = set()
+    for word in name_words(name):
+        stem = modalities.stem(word).lower()
+        parts = None if stem in forms else (NAMES_RUN_TOGETHER and _split_into(word.lower(), forms))
+        out.update(parts or [stem])
+    return out
+
+
+def _split_into(word: str, forms: Mapping[str, str]) -> list[str] | None:
+    """``word`` as two or more of ``forms`` written one after the other
+    (their stems), or None."""
+    for end in range(len(word) - 1, 1, -1):
+        head = forms.get(word[:end])
+        if head is None:
+            continue
+        rest = word[end:]
+        if rest in forms:
+            return [head, forms[rest]]
+        tail = _split_into(rest, forms)
+        if tail:
+            return [head, *tail]
+    return None
+
+
+def _opens_noun_phrase(words: Sequence[str]) -> bool:
+    """Whether a question's lead is a noun phrase ("The total number of
+    tokens …", "Function used to extract …"), not a verb ("This function
+    returns …", "The method adds …" are verbs after the kind)."""
+    lowered = [w.lower() for w in words[:2]]
+    if not lowered:
+        return False
+    if lowered[0] in _KIND_WORDS:
+        return True
+    return lowered[0] in _NOUN_PHRASE_OPENERS and (len(lowered) < 2 or lowered[1] not in _KIND_WORDS)
 
 
 def members_by_meaning(run: Run) -> list[str]:
