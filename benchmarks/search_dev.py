@@ -472,6 +472,10 @@ def systems(
         out["default, member names at the fusion's k, no shared places"] = patched(shipped(), MEMBER_NAMES_K=None)
         out["default, namesakes elsewhere not the named class's"] = patched(shipped(), NAMESAKE_TRANSFER=False)
         out["default, a special method's words anywhere in the lead"] = patched(shipped(), SPECIAL_BY_VERB=False)
+        out["default, a member named by any word of the lead, not the action verb"] = patched(
+            shipped(), NAMED_BY_ACTION_VERB=False
+        )
+        out["default, names that run words together not split"] = patched(shipped(), NAMES_RUN_TOGETHER=False)
         out["default, a name compared with is not demoted"] = patched(shipped(), COMPARED_INTENTS=frozenset())
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
@@ -484,13 +488,16 @@ _OLD_DOCS = re.compile(r"(^|/)(docs?|documentation|examples?|samples?|demos?|tut
 
 
 def patched(ask: Ask, **constants: object) -> Ask:
-    """The shipped search with module constants of search/multimodal.py
-    changed for the call: what each rule is worth (an ablation)."""
-    from cartog_ci.search import multimodal, roles
+    """The shipped search with module constants of search/multimodal.py or
+    search/context.py changed for the call: what each rule is worth (an
+    ablation)."""
+    from cartog_ci.search import context, multimodal, roles
 
     def where(name: str) -> tuple[object, str]:
         # ``_roles_NAME``: a constant of search/roles.py
-        return (roles, name[len("_roles") :]) if name.startswith("_roles_") else (multimodal, name)
+        if name.startswith("_roles_"):
+            return roles, name[len("_roles") :]
+        return (multimodal if hasattr(multimodal, name) else context), name
 
     def run(text: str) -> list[HitRef]:
         saved = {name: getattr(*where(name)) for name in constants}

@@ -200,6 +200,15 @@ class DropIndex(Operation):
     def reverse(self):
         return CreateIndex(self.name)
 '''
+PAIRS_PY = '''\
+class Pairs(dict):
+    def pop(self, key, default=None):
+        """Remove the key and hand its value back."""
+        return super().pop(key, default)
+
+    def popitem(self):
+        return super().popitem()
+'''
 QUESTION = "Shift the item at the given index to the destination index in the SplayList instance."
 ANSWER = "lists.py:method:SplayList.shift"
 CLASS = "lists.py:class:SplayList"
@@ -228,6 +237,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, m
             "params.py": PARAMS_PY,
             "streams.py": STREAMS_PY,
             "ops.py": OPS_PY,
+            "pairs.py": PAIRS_PY,
         },
     )
     commit(repo, "splay lists")
@@ -252,7 +262,8 @@ def ask(store: Store, model: EmbeddingModel, query: str) -> MultimodalResult:
 
 def factors(result: MultimodalResult) -> dict[str, float]:
     """Each hit's factor, read back from its contributions (weight × factor / (k + rank + 1))."""
-    from cartog_ci.search.multimodal import MEMBER_NAMES_K, MEMBER_NAMES_WEIGHT, MEMBERS_WEIGHT, WEIGHTS
+    from cartog_ci.search.context import MEMBER_NAMES_K, MEMBER_NAMES_WEIGHT, MEMBERS_WEIGHT
+    from cartog_ci.search.multimodal import WEIGHTS
 
     weights = {**WEIGHTS[result.intent.name], "members": MEMBERS_WEIGHT, "member names": MEMBER_NAMES_WEIGHT}
     # the member names list votes with a k of its own, scaled so that its first votes as at k = 40
@@ -499,3 +510,27 @@ def test_a_special_method_is_named_by_the_question_s_verb_only(store, real_model
     result = ask(store, real_model, query)
     sources = next((h.sources for h in result.hits if h.symbol.id == f"streams.py:method:Stream.{method}"), {})
     assert ("member names" in sources) is by_name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("query", "method", "by_name"),
+    [
+        ("Seek to the given offset in the Stream instance.", "seek", True),  # the verb names it
+        ("Record the seek offset in the Stream instance.", "seek", False),  # a verb that does something: not its object
+        ("Return the seek offset in the Stream instance.", "seek", True),  # a verb that hands its object back
+        ("The seek offset of the Stream instance.", "seek", True),  # a lead without a verb
+        ("Function used to seek the offset in the Stream instance.", "seek", True),  # the same
+    ],
+)
+def test_a_method_is_named_by_the_question_s_action_verb_not_its_object(store, real_model, query, method, by_name):
+    result = ask(store, real_model, query)
+    sources = next((h.sources for h in result.hits if h.symbol.id == f"streams.py:method:Stream.{method}"), {})
+    assert ("member names" in sources) is by_name
+
+
+@pytest.mark.slow
+def test_a_name_that_runs_the_question_s_words_together_says_them(store, real_model):
+    result = ask(store, real_model, "Pop an item from the dict in the Pairs instance.")
+    named = {h.symbol.id: h.sources["member names"]["rank"] for h in result.hits if "member names" in h.sources}
+    assert named == {"pairs.py:method:Pairs.popitem": 0, "pairs.py:method:Pairs.pop": 1}

@@ -24,7 +24,6 @@
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,15 +34,13 @@ import numpy as np
 from cartog_ci.domain import Symbol
 from cartog_ci.domain.hits import Hit
 from cartog_ci.embed.base import EmbeddingModel
-from cartog_ci.search import modalities
-from cartog_ci.search.fuse import rrf
-from cartog_ci.search.intent import STOPWORDS, Intent, classify, is_description, overridden
+from cartog_ci.search import context, modalities
+from cartog_ci.search.fuse import Fused, weighted_rrf
+from cartog_ci.search.intent import Intent, classify, is_description, overridden
 from cartog_ci.search.rerank import Candidate, Reranker
 from cartog_ci.domain.marks import unembedded
 from cartog_ci.search.declarations import ASKS_DECLARATION, ASKS_DOUBLE, is_declaration, is_test_double
 from cartog_ci.search.roles import ROLES, asked_roles, marks_of, role_of
-from cartog_ci.search.names import hands_back, is_special, name_words, says_special, verb_and_after
-from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -88,45 +85,8 @@ ROLE_DEMOTED_INTENTS = frozenset({"understand_code"})
 # class") is context for its members, not the answer, unless the question
 # asks for a class: the class counts CONTEXT_FACTOR, its members
 # MEMBER_FACTOR (benchmarks/search_class.py, docs/search.md).
-CONTEXT_INTENTS = frozenset({"understand_code"})
 CONTEXT_FACTOR = 0.5
 MEMBER_FACTOR = 1.0
-# A name the question compares its answer with ("Like `find_object` but
-# sets …", "Similar to `invoke` but …", "unlike with `checkpoint`", "As with
-# `addBeforeCommitHook`") is not the answer either: it counts
-# CONTEXT_FACTOR (``_read_compared``).
-COMPARED_INTENTS = frozenset({"understand_code"})
-_COMPARED = re.compile(
-    r"\b(?:like|unlike(?:\s+with)?|similar\s+to|same\s+as(?:\s+\w+ing)?|as\s+with|as\s+for|instead\s+of|rather\s+than)"
-    r"\s+`?([A-Za-z_][\w.]*)`?",
-    re.IGNORECASE,
-)
-# … and its methods, by meaning alone, vote as one more list ("members"),
-# and by the words of their names ("member names").
-MEMBERS_WEIGHT = 0.5
-MEMBER_NAMES_WEIGHT = 0.5
-# The member names list votes with a k of its own, its members that say
-# the question equally well sharing a place: a name that says all of the
-# question's verb ("Notify all …": ``notify_all``) is more evidence than
-# one that says part of it (``notify``), which at the fusion's k (40) its
-# next place barely told (``weighted_rrf``, ``own_k``). None: the fusion's k.
-MEMBER_NAMES_K: int | None = 10
-# A method of another class (not a sibling) that a named class also defines
-# is read as the named class's own: its votes are the named class's
-# (``_namesake_alias``).
-NAMESAKE_TRANSFER = True
-# A special method is named by the question's verb (and the word after
-# it) only, as the data model calls it (search/names.py): "Finds the
-# outermost context" is no ``__enter__``, "Return number of occurrences"
-# no ``__len__``, "Create an iterator of values …" no ``__init__``; when
-# off, by any word of its data-model phrases in the lead, as a method by
-# the words of its name (``_members_by_name``).
-SPECIAL_BY_VERB = True
-# Only the question's lead says what is done: its words up to the third that
-# is not a stop word ("Set an access control …" is not ``list_folders``,
-# however the sentence ends: "… list (ACL) for a user on a folder").
-MEMBER_NAME_LEAD = 3
-CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
 # A declaration without a body (an interface's or protocol's method, an
 # abstract method, a stub) and a test double named like the real class
 # count DECLARATION_FACTOR / DEMOTION for a question about behaviour,
@@ -162,13 +122,6 @@ class MultimodalResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Fused:
-    symbol_id: str
-    score: float
-    sources: dict[str, tuple[int, float]]  # modality -> (rank, contribution)
-
-
 def centrality_boost(in_degree: int) -> float:
     """``min(1 + 0.3 × ln(1 + in_degree), 1.5)``: a central symbol leads an
     obscure one at equal relevance, but never buries it."""
@@ -185,21 +138,7 @@ def wanted_kinds(intent: Intent, query: str) -> frozenset[str]:
     "a class which"), empty when it names none (or only modules/constants)."""
     if intent.name not in KIND_INTENTS:
         return frozenset()
-    return frozenset(modalities.kinds_named(_without_named_kinds(query, intent)) - modalities.TEXTLESS_KINDS)
-
-
-def _without_named_kinds(query: str, intent: Intent) -> str:
-    """The question without the kind words that go with a name ("of the
-    Celery class", "the SplayList instance", "method get_loop"): those
-    say what the name is, not what is asked for."""
-    for name in intent.subjects:
-        word = re.escape(name)
-        query = re.sub(
-            rf"\b{word}\s+(?:class|instance|object|method|function|type)s?\b|\b(?:class|method|function)\s+{word}\b",
-            " ",
-            query,
-        )
-    return query
+    return frozenset(modalities.kinds_named(context.without_named_kinds(query, intent)) - modalities.TEXTLESS_KINDS)
 
 
 def demoted_roles(intent: Intent, query: str) -> frozenset[str]:
@@ -214,40 +153,6 @@ def demoted_roles(intent: Intent, query: str) -> frozenset[str]:
 def dominant(intent_name: str) -> str:
     weights = WEIGHTS[intent_name]
     return max(modalities.MODALITIES, key=lambda m: weights[m])
-
-
-def weighted_rrf(
-    lists: Mapping[str, Sequence[str]],
-    weights: Mapping[str, float],
-    *,
-    k: int,
-    factors: Mapping[str, float] | None = None,
-    own_k: Mapping[str, int] | None = None,
-    places: Mapping[str, Mapping[str, int]] | None = None,
-) -> list[Fused]:
-    """Σ over modalities of ``weight × factor / (k + rank + 1)``, rank
-    0-based; ``factor`` (boost × demotion) is per symbol, 1 when absent.
-    A list with a k of its own (``own_k``) votes ``weight × factor ×
-    (k' + 1) / (k + 1) / (k' + rank + 1)``: its first as much as with k,
-    the ones after it less; its items may share a rank (``places``).
-    Ties keep the order of first appearance (``fuse.rrf``)."""
-    factor = factors or {}
-    sharp = own_k or {}
-    out: dict[str, Fused] = {}
-    plain = {m: items for m, items in lists.items() if m not in sharp}
-    for symbol_id, base, ranks in rrf(plain, k=k, weights=weights):
-        f = factor.get(symbol_id, 1.0)
-        sources = {m: (r, weights.get(m, 0.0) * f / (k + r + 1)) for m, r in ranks.items()}
-        out[symbol_id] = Fused(symbol_id, base * f, sources)
-    for m, kk in sharp.items():
-        for r, symbol_id in enumerate(dict.fromkeys(lists.get(m, ()))):
-            r = (places or {}).get(m, {}).get(symbol_id, r)
-            f = factor.get(symbol_id, 1.0)
-            vote = weights.get(m, 0.0) * f * (kk + 1) / (k + 1) / (kk + r + 1)
-            was = out.get(symbol_id, Fused(symbol_id, 0.0, {}))
-            out[symbol_id] = Fused(symbol_id, was.score + vote, {**was.sources, m: (r, vote)})
-    order = {symbol_id: i for i, symbol_id in enumerate(out)}
-    return sorted(out.values(), key=lambda f: (-f.score, order[f.symbol_id]))
 
 
 def single_list(modality: str, ids: Sequence[str], weight: float, *, k: int, demoted: set[str]) -> list[Fused]:
@@ -270,7 +175,7 @@ def dedupe_per_file(items: Sequence[Fused], symbols: Mapping[str, Symbol]) -> li
     return out
 
 
-class _Run:
+class Run:
     """One search: runs each modality at most once and remembers its list."""
 
     def __init__(
@@ -290,7 +195,7 @@ class _Run:
         self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
         self.context: frozenset[str] | None = None  # the classes the question names as context
         self.compared: frozenset[str] | None = None  # the symbols it compares its answer with
-        self.members: list[Symbol] | None = None  # their methods (_context_members)
+        self.members: list[Symbol] | None = None  # their methods (context.context_members)
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
         self.model_factory = model_factory
@@ -359,7 +264,7 @@ def search(
         raise ValueError(f"unknown preset {opts.preset!r}; choose from {', '.join(PRESETS)}")
     clock = time.perf_counter()
     intent = overridden(query, opts.intent) if opts.intent else classify(query)
-    run = _Run(store, query, intent, model_factory, opts.candidates)
+    run = Run(store, query, intent, model_factory, opts.candidates)
     run.timings["intent"] = (time.perf_counter() - clock) * 1000
     strategy, fused = _route(run, opts)
     result = _finish(run, fused, strategy, reranker, opts)
@@ -367,7 +272,7 @@ def search(
     return result
 
 
-def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
+def _route(run: Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
     weights = WEIGHTS[run.intent.name]
     k = PRESET_K[opts.preset]
     if run.intent.direct:
@@ -397,143 +302,22 @@ def _route(run: _Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
         partial = weighted_rrf({m: run.lists[m] for m in chosen if m in run.lists}, weights, k=k)
         run.ranked("graph", seeds_from=[f.symbol_id for f in partial])
     lists = {m: run.lists[m] for m in chosen}
-    members = _members_by_meaning(run)
+    members = context.members_by_meaning(run)
     if members:
         lists["members"] = members
-        weights = {**weights, "members": MEMBERS_WEIGHT}
-    named = _members_by_name(run)
+        weights = {**weights, "members": context.MEMBERS_WEIGHT}
+    named = context.members_by_name(run)
     if named:
         lists["member names"] = named
-        weights = {**weights, "member names": MEMBER_NAMES_WEIGHT}
-    if NAMESAKE_TRANSFER and run.context:
-        alias = _namesake_alias(run)
+        weights = {**weights, "member names": context.MEMBER_NAMES_WEIGHT}
+    if context.NAMESAKE_TRANSFER and run.context:
+        alias = context.namesake_alias(run)
         if alias:
             lists = {m: list(dict.fromkeys(alias.get(i, i) for i in items)) for m, items in lists.items()}
     return "weighted_rrf", _fuse(run, lists, weights, k)
 
 
-def _namesake_alias(run: _Run) -> dict[str, str]:
-    """A method of another class that a class the question names also
-    defines -> the named class's own: "… in the File instance" asks for
-    ``File.to_info_dict``, not ``Parameter.to_info_dict``, whose docstring
-    reads like the question (the override often has none: "See
-    ITransaction"). Not a special method (every class has ``__init__``),
-    nor one of another subclass of the named class's bases:
-    ``CreateIndexOp.reverse`` is the opposite of ``DropIndexOp.reverse``."""
-    own: dict[str, str] = {}
-    for m in _context_members(run):
-        own.setdefault(m.name, m.id)
-    ids = list(dict.fromkeys(i for items in run.lists.values() for i in items))
-    context = run.context or frozenset()
-    namesakes = {
-        i: s
-        for i, s in run.store.symbols(ids).items()
-        if s.kind == "method" and s.name in own and s.parent_id not in context and not is_special(s.name)
-    }
-    if not namesakes:
-        return {}
-    bases = {b for cls in sorted(context) for b in run.store.bases_of(cls)}
-    out = {}
-    for i, s in namesakes.items():
-        parent = s.parent_id or ""
-        if parent not in bases and bases & set(run.store.bases_of(parent)):
-            continue  # a sibling class
-        out[i] = own[s.name]
-    return out
-
-
-def _context_members(run: _Run) -> list[Symbol]:
-    """The methods of the classes the question names as context (read once
-    per search: three lists use them)."""
-    if not run.context:
-        return []
-    if run.members is None:
-        classes = run.store.symbols(list(run.context))
-        run.members = [
-            s
-            for cls in classes.values()
-            for s in run.store.symbols_in_file(cls.file)
-            if s.parent_id == cls.id and s.kind in ("method", "function")
-        ]
-    return run.members
-
-
-def _members_by_name(run: _Run) -> list[str]:
-    """The methods of the classes the question names as context whose name
-    says what the question asks ("Receive the next item in the
-    MemoryObjectReceiveStream instance" → ``receive``, not
-    ``receive_nowait``): those with a word of their name in the question's
-    lead (``MEMBER_NAME_LEAD``; stems compared; one word at least that is
-    not a stop word), the one
-    whose word comes first in the question first ("Acquire a token …":
-    ``acquire`` before ``available_tokens``), then fewest words of their
-    name that the question does not use (stop words aside: ``from_index``
-    uses all of "… based on the given index"), then most words used, then
-    name.
-    A method is named for what it does; a class has tens of
-    them, and the one described often has no docstring, so that its text
-    reads less like the question than a sibling's."""
-    members = _context_members(run)
-    if not members or MEMBER_NAMES_WEIGHT <= 0:
-        return []
-    # the class as the question names it ("in the SortedDict instance") is not a word of the question
-    text = _without_named_kinds(run.query, run.intent)
-    for name in run.intent.subjects:
-        text = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", text)
-    words = re.findall(r"[A-Za-z0-9]+", text)
-    asked: dict[str, int] = {}  # stem -> its first position in the question's lead
-    content = 0
-    for n, word in enumerate(words):
-        if content == MEMBER_NAME_LEAD:
-            break
-        content += word.lower() not in STOPWORDS
-        asked.setdefault(modalities.stem(word).lower(), n)
-    at, verb, after = verb_and_after(words, STOPWORDS)
-    back = hands_back(run.query)
-    ranked = []
-    for s in members:
-        if SPECIAL_BY_VERB and is_special(s.name) and verb is not None:
-            own = words_of(s.qualified_name.rsplit(".", 2)[-2] if "." in s.qualified_name else "").split()
-            phrase = says_special(s.name, verb, after, own, hands_back=back)
-            if phrase is not None:
-                # after a method the verb names by its own name ("Remove …": ``remove``, then ``__delitem__``)
-                ranked.append((at, 0, 1, phrase, s.name, s.id))
-            continue
-        named = {modalities.stem(w).lower() for w in name_words(s.name)}
-        hit = named & asked.keys()
-        if hit - STOPWORDS:
-            first = min(asked[w] for w in hit - STOPWORDS)
-            # a special method's words are alternatives ("string representation repr"): none is missing
-            unused = 0 if is_special(s.name) else len(named - hit - STOPWORDS)
-            ranked.append((first, unused, int(SPECIAL_BY_VERB and is_special(s.name)), -len(hit), s.name, s.id))
-    ranked = sorted(ranked)[: run.candidates]
-    # members that say the question equally well share a place (their names' order is no evidence)
-    tiers: dict[tuple[int, ...], int] = {}
-    run.member_tiers = {i: tiers.setdefault(tuple(key), n) for n, (*key, _name, i) in enumerate(ranked)}
-    return [i for *_, i in ranked]
-
-
-def _members_by_meaning(run: _Run) -> list[str]:
-    """The methods of the classes the question names as context, by cosine
-    similarity to the question: a list of their own, so that the one it
-    describes is a candidate even when the whole index's nearest 50 miss it
-    (a class has tens of methods; the index thousands of texts)."""
-    _read_context(run)
-    if not run.context or run.vector is None or MEMBERS_WEIGHT <= 0:
-        return []
-    stored = run.store.vector_model()
-    if stored is None:
-        return []
-    ids = [s.id for s in _context_members(run)]
-    vectors = run.store.vectors_for(ids, stored[0])
-    if not vectors:
-        return []
-    query = run.vector / (float(np.linalg.norm(run.vector)) or 1.0)
-    scores = {i: float(v @ query) / (float(np.linalg.norm(v)) or 1.0) for i, v in vectors.items()}
-    return sorted(scores, key=lambda i: (-scores[i], i))[: run.candidates]
-
-
-def _names_are_context(run: _Run, modality: str) -> bool:
+def _names_are_context(run: Run, modality: str) -> bool:
     """In a description of several sentences about behaviour, the names and
     quotes it mentions are its context (arguments, collaborators), not what
     it asks for: the text and structural modalities, which look only for
@@ -547,7 +331,7 @@ def _names_are_context(run: _Run, modality: str) -> bool:
     )
 
 
-def _anchor(run: _Run, chosen: Sequence[str], k: int) -> None:
+def _anchor(run: Run, chosen: Sequence[str], k: int) -> None:
     """find_similar: "code similar to X" is about other code than X. X (the
     named symbols, else the best hit for the words after the cue, else for
     the whole query) becomes the anchor: the semantic list is the KNN of its
@@ -558,7 +342,7 @@ def _anchor(run: _Run, chosen: Sequence[str], k: int) -> None:
         # describe, found as a question of its own.
         described = run
         if run.intent.anchor:
-            described = _Run(
+            described = Run(
                 run.store, run.intent.anchor, classify(run.intent.anchor), run.model_factory, run.candidates
             )
         lists = {m: described.ranked(m) for m in chosen if m != "graph"}
@@ -585,53 +369,18 @@ def _anchor(run: _Run, chosen: Sequence[str], k: int) -> None:
         ]
 
 
-def _fuse(run: _Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int) -> list[Fused]:
+def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, float], k: int) -> list[Fused]:
     ids = list(dict.fromkeys(i for items in lists.values() for i in items))
     symbols = run.store.symbols(ids)
-    _read_context(run)
-    _read_compared(run)
+    context.read_context(run)
+    context.read_compared(run)
     _read_declarations(run, symbols)
     factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
-    own_k = {"member names": MEMBER_NAMES_K} if MEMBER_NAMES_K is not None and "member names" in lists else None
+    own_k = {"member names": context.MEMBER_NAMES_K} if context.MEMBER_NAMES_K is not None and "member names" in lists else None
     return weighted_rrf(lists, weights, k=k, factors=factors, own_k=own_k, places={"member names": run.member_tiers})
 
 
-def _read_context(run: _Run) -> None:
-    """The classes the question names, when it does not ask for a class:
-    the names it writes as code (its subjects) that are the exact name of a
-    class of the index."""
-    if run.context is not None:
-        return
-    if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds or not run.intent.subjects:
-        run.context = frozenset()
-        return
-    found: set[str] = set()
-    for name in run.intent.subjects:
-        if re.search(rf"(?<![\w.]){re.escape(name)}\s+(?:objects|instances)\b", run.query):
-            continue  # "a collection of Revision objects": what the code handles, not whose member it is
-        # a class name is capitalised (private ones after "_"); a lower-case subject names a function
-        if name.lstrip("_")[:1].isupper():
-            found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS)
-    run.context = frozenset(found)
-
-
-def _read_compared(run: _Run) -> None:
-    """The symbols named by the names the question compares its answer
-    with (``_COMPARED``): names it writes as code (its subjects), after
-    "like", "unlike", "similar to", "same as", "as with" …"""
-    if run.compared is not None:
-        return
-    found: set[str] = set()
-    if run.intent.name in COMPARED_INTENTS:
-        subjects = set(run.intent.subjects)
-        for match in _COMPARED.finditer(run.query):
-            name = match.group(1).rstrip(".")
-            if name in subjects:
-                found.update(s.id for s in run.store.symbols_by("name", name.rsplit(".", 1)[-1]))
-    run.compared = frozenset(found - (run.context or frozenset()))
-
-
-def _read_declarations(run: _Run, symbols: Mapping[str, Symbol]) -> None:
+def _read_declarations(run: Run, symbols: Mapping[str, Symbol]) -> None:
     """Which candidates declare without implementing (search/declarations.py);
     their stored texts are read once per search."""
     if not run.declarations:
@@ -642,7 +391,7 @@ def _read_declarations(run: _Run, symbols: Mapping[str, Symbol]) -> None:
         run.declared[i] = is_declaration(symbols[i], texts.get(i))
 
 
-def _factor(run: _Run, symbol: Symbol, *, boosted: bool) -> float:
+def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
     """What multiplies each contribution of ``symbol``: centrality (fused
     lists of the intents that use it), the demotion of its file's role
     (``demoted_roles``; a test double counts as a test), of a kind the
@@ -654,24 +403,24 @@ def _factor(run: _Run, symbol: Symbol, *, boosted: bool) -> float:
         role = "test"
     demoted = DEMOTION if role in run.demoted_roles else 1.0
     kind = KIND_FACTOR if run.kinds and symbol.kind not in run.kinds else 1.0
-    context = 1.0
+    as_context = 1.0
     if run.context:
         if symbol.id in run.context:
-            context = CONTEXT_FACTOR
+            as_context = CONTEXT_FACTOR
         elif symbol.parent_id in run.context:
-            context = MEMBER_FACTOR
+            as_context = MEMBER_FACTOR
     if run.compared and symbol.id in run.compared:
-        context = CONTEXT_FACTOR
+        as_context = CONTEXT_FACTOR
     declared = DECLARATION_FACTOR if run.declared.get(symbol.id) else 1.0
-    return boost * demoted * kind * context * declared
+    return boost * demoted * kind * as_context * declared
 
 
-def _demoted(run: _Run, ids: Sequence[str]) -> set[str]:
+def _demoted(run: Run, ids: Sequence[str]) -> set[str]:
     return {i for i, s in run.store.symbols(ids).items() if role_of(s.file, run.marks) in run.demoted_roles}
 
 
 def _finish(
-    run: _Run, fused: list[Fused], strategy: str, reranker: Reranker | None, opts: MultimodalOptions
+    run: Run, fused: list[Fused], strategy: str, reranker: Reranker | None, opts: MultimodalOptions
 ) -> MultimodalResult:
     symbols = run.store.symbols([f.symbol_id for f in fused])
     fused = [f for f in fused if f.symbol_id in symbols]
@@ -707,7 +456,7 @@ def _finish(
 
 
 def _rerank(
-    run: _Run,
+    run: Run,
     fused: list[Fused],
     reranker: Reranker,
     opts: MultimodalOptions,

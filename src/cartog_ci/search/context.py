@@ -1,0 +1,306 @@
+"""The class a question names, read as context for its members
+(docs/search.md, "What is the answer"): "… in the SplayList instance",
+"… of the Celery class" asks for a method of that class, not for the class.
+
+- ``read_context``: which classes the question names (and does not ask for);
+- ``members_by_meaning`` and ``members_by_name``: their methods as two more
+  ranked lists (by cosine similarity to the question, by the words of their
+  names), since a class has tens of methods and the index's nearest 50
+  often miss the one described;
+- ``namesake_alias``: a method of another class that the named class also
+  defines counts as the named class's own;
+- ``read_compared``: the names the question compares its answer with.
+
+``multimodal.search`` fuses the lists; the factors (``CONTEXT_FACTOR``,
+``MEMBER_FACTOR``) are its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from cartog_ci.domain import Symbol
+from cartog_ci.search import modalities
+from cartog_ci.search.intent import STOPWORDS, Intent
+from cartog_ci.search.names import RETURN_VERBS, hands_back, is_special, name_words, says_special, verb_and_after
+from cartog_ci.store.search import words_of
+
+if TYPE_CHECKING:  # the search's state, for type checkers only
+    from cartog_ci.search.multimodal import Run
+
+CONTEXT_INTENTS = frozenset({"understand_code"})
+# A name the question compares its answer with ("Like `find_object` but
+# sets …", "Similar to `invoke` but …", "unlike with `checkpoint`", "As with
+# `addBeforeCommitHook`") is not the answer either: it counts
+# CONTEXT_FACTOR (``read_compared``).
+COMPARED_INTENTS = frozenset({"understand_code"})
+_COMPARED = re.compile(
+    r"\b(?:like|unlike(?:\s+with)?|similar\s+to|same\s+as(?:\s+\w+ing)?|as\s+with|as\s+for|instead\s+of|rather\s+than)"
+    r"\s+`?([A-Za-z_][\w.]*)`?",
+    re.IGNORECASE,
+)
+# … and its methods, by meaning alone, vote as one more list ("members"),
+# and by the words of their names ("member names").
+MEMBERS_WEIGHT = 0.5
+MEMBER_NAMES_WEIGHT = 0.5
+# The member names list votes with a k of its own, its members that say
+# the question equally well sharing a place: a name that says all of the
+# question's verb ("Notify all …": ``notify_all``) is more evidence than
+# one that says part of it (``notify``), which at the fusion's k (40) its
+# next place barely told (``weighted_rrf``, ``own_k``). None: the fusion's k.
+MEMBER_NAMES_K: int | None = 10
+# A method of another class (not a sibling) that a named class also defines
+# is read as the named class's own: its votes are the named class's
+# (``namesake_alias``).
+NAMESAKE_TRANSFER = True
+# A special method is named by the question's verb (and the word after
+# it) only, as the data model calls it (search/names.py): "Finds the
+# outermost context" is no ``__enter__``, "Return number of occurrences"
+# no ``__len__``, "Create an iterator of values …" no ``__init__``; when
+# off, by any word of its data-model phrases in the lead, as a method by
+# the words of its name (``members_by_name``).
+SPECIAL_BY_VERB = True
+# Only the question's lead says what is done: its words up to the third that
+# is not a stop word ("Set an access control …" is not ``list_folders``,
+# however the sentence ends: "… list (ACL) for a user on a folder").
+MEMBER_NAME_LEAD = 3
+# … and when the lead is a verb that does something ("Increment the
+# semaphore value", "Pause the current task", "Finds the outermost
+# context"), a method is named by that verb, not by its object: the words
+# after it name the answer only after a verb that hands a value back
+# ("Return a shallow copy": ``copy``) or in a lead without a verb ("The
+# total number of tokens": ``total_tokens``). Off: any word of the lead.
+NAMED_BY_ACTION_VERB = True
+# A method's name that runs words together (``popitem``, ``setdefault``)
+# is read as those words when they are the question's ("Pop an item …" is
+# ``popitem``, not ``pop``).
+NAMES_RUN_TOGETHER = True
+_NOUN_PHRASE_OPENERS = frozenset({"the", "a", "an"})
+_KIND_WORDS = frozenset({"function", "method", "property"})
+CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
+
+
+
+def without_named_kinds(query: str, intent: Intent) -> str:
+    """The question without the kind words that go with a name ("of the
+    Celery class", "the SplayList instance", "method get_loop"): those
+    say what the name is, not what is asked for."""
+    for name in intent.subjects:
+        word = re.escape(name)
+        query = re.sub(
+            rf"\b{word}\s+(?:class|instance|object|method|function|type)s?\b|\b(?:class|method|function)\s+{word}\b",
+            " ",
+            query,
+        )
+    return query
+
+
+def namesake_alias(run: Run) -> dict[str, str]:
+    """A method of another class that a class the question names also
+    defines -> the named class's own: "… in the File instance" asks for
+    ``File.to_info_dict``, not ``Parameter.to_info_dict``, whose docstring
+    reads like the question (the override often has none: "See
+    ITransaction"). Not a special method (every class has ``__init__``),
+    nor one of another subclass of the named class's bases:
+    ``CreateIndexOp.reverse`` is the opposite of ``DropIndexOp.reverse``."""
+    own: dict[str, str] = {}
+    for m in context_members(run):
+        own.setdefault(m.name, m.id)
+    ids = list(dict.fromkeys(i for items in run.lists.values() for i in items))
+    context = run.context or frozenset()
+    namesakes = {
+        i: s
+        for i, s in run.store.symbols(ids).items()
+        if s.kind == "method" and s.name in own and s.parent_id not in context and not is_special(s.name)
+    }
+    if not namesakes:
+        return {}
+    bases = {b for cls in sorted(context) for b in run.store.bases_of(cls)}
+    out = {}
+    for i, s in namesakes.items():
+        parent = s.parent_id or ""
+        if parent not in bases and bases & set(run.store.bases_of(parent)):
+            continue  # a sibling class
+        out[i] = own[s.name]
+    return out
+
+
+def context_members(run: Run) -> list[Symbol]:
+    """The methods of the classes the question names as context (read once
+    per search: three lists use them)."""
+    if not run.context:
+        return []
+    if run.members is None:
+        classes = run.store.symbols(list(run.context))
+        run.members = [
+            s
+            for cls in classes.values()
+            for s in run.store.symbols_in_file(cls.file)
+            if s.parent_id == cls.id and s.kind in ("method", "function")
+        ]
+    return run.members
+
+
+def members_by_name(run: Run) -> list[str]:
+    """The methods of the classes the question names as context whose name
+    says what the question asks ("Receive the next item in the
+    MemoryObjectReceiveStream instance" → ``receive``, not
+    ``receive_nowait``): those with a word of their name in the question's
+    lead (``MEMBER_NAME_LEAD``; stems compared; one word at least that is
+    not a stop word), the one
+    whose word comes first in the question first ("Acquire a token …":
+    ``acquire`` before ``available_tokens``), then fewest words of their
+    name that the question does not use (stop words aside: ``from_index``
+    uses all of "… based on the given index"), then most words used, then
+    name.
+    A method is named for what it does; a class has tens of
+    them, and the one described often has no docstring, so that its text
+    reads less like the question than a sibling's."""
+    members = context_members(run)
+    if not members or MEMBER_NAMES_WEIGHT <= 0:
+        return []
+    # the class as the question names it ("in the SortedDict instance") is not a word of the question
+    text = without_named_kinds(run.query, run.intent)
+    for name in run.intent.subjects:
+        text = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", text)
+    words = re.findall(r"[A-Za-z0-9]+", text)
+    asked: dict[str, int] = {}  # stem -> its first position in the question's lead
+    forms: dict[str, str] = {}  # a lead word as written or as its stem -> its stem
+    content = 0
+    for n, word in enumerate(words):
+        if content == MEMBER_NAME_LEAD:
+            break
+        content += word.lower() not in STOPWORDS
+        stem = modalities.stem(word).lower()
+        asked.setdefault(stem, n)
+        forms.update({word.lower(): stem, stem: stem})
+    at, verb, after = verb_and_after(words, STOPWORDS)
+    # the word a method must be named by, when the lead's verb does something
+    acting = (
+        modalities.stem(words[at]).lower()
+        if NAMED_BY_ACTION_VERB and verb is not None and verb not in RETURN_VERBS and not _opens_noun_phrase(words)
+        else None
+    )
+    back = hands_back(run.query)
+    ranked = []
+    for s in members:
+        if SPECIAL_BY_VERB and is_special(s.name) and verb is not None:
+            own = words_of(s.qualified_name.rsplit(".", 2)[-2] if "." in s.qualified_name else "").split()
+            phrase = says_special(s.name, verb, after, own, hands_back=back)
+            if phrase is not None:
+                # after a method the verb names by its own name ("Remove …": ``remove``, then ``__delitem__``)
+                ranked.append((at, 0, 1, phrase, s.name, s.id))
+            continue
+        named = _name_stems(s.name, forms)
+        hit = named & asked.keys()
+        if acting is not None and acting not in hit:
+            continue
+        if hit - STOPWORDS:
+            first = min(asked[w] for w in hit - STOPWORDS)
+            # a special method's words are alternatives ("string representation repr"): none is missing
+            unused = 0 if is_special(s.name) else len(named - hit - STOPWORDS)
+            ranked.append((first, unused, int(SPECIAL_BY_VERB and is_special(s.name)), -len(hit), s.name, s.id))
+    ranked = sorted(ranked)[: run.candidates]
+    # members that say the question equally well share a place (their names' order is no evidence)
+    tiers: dict[tuple[int, ...], int] = {}
+    run.member_tiers = {i: tiers.setdefault(tuple(key), n) for n, (*key, _name, i) in enumerate(ranked)}
+    return [i for *_, i in ranked]
+
+
+def _name_stems(name: str, forms: Mapping[str, str]) -> set[str]:
+    """The stems of the words of a method's name; a word written as one
+    that is words of the question's lead run together (``popitem`` for
+    "Pop an item …", ``setlist`` for "Set the list …") counts as those."""
+    out = set()
+    for word in name_words(name):
+        stem = modalities.stem(word).lower()
+        parts = None if stem in forms else (NAMES_RUN_TOGETHER and _split_into(word.lower(), forms))
+        out.update(parts or [stem])
+    return out
+
+
+def _split_into(word: str, forms: Mapping[str, str]) -> list[str] | None:
+    """``word`` as two or more of ``forms`` written one after the other
+    (their stems), or None."""
+    for end in range(len(word) - 1, 1, -1):
+        head = forms.get(word[:end])
+        if head is None:
+            continue
+        rest = word[end:]
+        if rest in forms:
+            return [head, forms[rest]]
+        tail = _split_into(rest, forms)
+        if tail:
+            return [head, *tail]
+    return None
+
+
+def _opens_noun_phrase(words: Sequence[str]) -> bool:
+    """Whether a question's lead is a noun phrase ("The total number of
+    tokens …", "Function used to extract …"), not a verb ("This function
+    returns …", "The method adds …" are verbs after the kind)."""
+    lowered = [w.lower() for w in words[:2]]
+    if not lowered:
+        return False
+    if lowered[0] in _KIND_WORDS:
+        return True
+    return lowered[0] in _NOUN_PHRASE_OPENERS and (len(lowered) < 2 or lowered[1] not in _KIND_WORDS)
+
+
+def members_by_meaning(run: Run) -> list[str]:
+    """The methods of the classes the question names as context, by cosine
+    similarity to the question: a list of their own, so that the one it
+    describes is a candidate even when the whole index's nearest 50 miss it
+    (a class has tens of methods; the index thousands of texts)."""
+    read_context(run)
+    if not run.context or run.vector is None or MEMBERS_WEIGHT <= 0:
+        return []
+    stored = run.store.vector_model()
+    if stored is None:
+        return []
+    ids = [s.id for s in context_members(run)]
+    vectors = run.store.vectors_for(ids, stored[0])
+    if not vectors:
+        return []
+    query = run.vector / (float(np.linalg.norm(run.vector)) or 1.0)
+    scores = {i: float(v @ query) / (float(np.linalg.norm(v)) or 1.0) for i, v in vectors.items()}
+    return sorted(scores, key=lambda i: (-scores[i], i))[: run.candidates]
+
+
+def read_context(run: Run) -> None:
+    """The classes the question names, when it does not ask for a class:
+    the names it writes as code (its subjects) that are the exact name of a
+    class of the index."""
+    if run.context is not None:
+        return
+    if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds or not run.intent.subjects:
+        run.context = frozenset()
+        return
+    found: set[str] = set()
+    for name in run.intent.subjects:
+        if re.search(rf"(?<![\w.]){re.escape(name)}\s+(?:objects|instances)\b", run.query):
+            continue  # "a collection of Revision objects": what the code handles, not whose member it is
+        # a class name is capitalised (private ones after "_"); a lower-case subject names a function
+        if name.lstrip("_")[:1].isupper():
+            found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS)
+    run.context = frozenset(found)
+
+
+def read_compared(run: Run) -> None:
+    """The symbols named by the names the question compares its answer
+    with (``_COMPARED``): names it writes as code (its subjects), after
+    "like", "unlike", "similar to", "same as", "as with" …"""
+    if run.compared is not None:
+        return
+    found: set[str] = set()
+    if run.intent.name in COMPARED_INTENTS:
+        subjects = set(run.intent.subjects)
+        for match in _COMPARED.finditer(run.query):
+            name = match.group(1).rstrip(".")
+            if name in subjects:
+                found.update(s.id for s in run.store.symbols_by("name", name.rsplit(".", 1)[-1]))
+    run.compared = frozenset(found - (run.context or frozenset()))
