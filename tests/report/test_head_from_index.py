@@ -174,6 +174,17 @@ def test_a_committed_head_read_from_the_index_is_the_parsed_one(tmp_path: Path) 
     assert [s.code_hash for s in added.values()] == [""]
     assert all(c.symbol.code_hash for c in parsed.changes if c.category == "added" and c.symbol)
     assert from_index.head_sources == parsed.head_sources
+    # the base side of such a file hashes the code of the symbols whose
+    # content changed alone, those the diff compares; a parse of both sides
+    # hashes every symbol's (the TypeScript helper: only its comments changed)
+    assert sorted(s.id for s in from_index.base_files["app/calc.py"].symbols if s.code_hash) == [
+        "app/calc.py:function:changed", "app/calc.py:function:documented", "app/calc.py:function:helper",
+        "app/calc.py:function:widened", "app/calc.py:method:Box.size",
+    ]  # fmt: skip
+    assert sorted(s.id for s in from_index.base_files["web/shape.ts"].symbols if s.code_hash) == [
+        "web/shape.ts:function:arrow", "web/shape.ts:method:Shape.area",
+    ]  # fmt: skip
+    assert all(s.code_hash for s in parsed.base_files["app/calc.py"].symbols if s.kind != "module")
 
 
 def test_a_work_tree_head_read_from_the_index_is_the_parsed_one(tmp_path: Path) -> None:
