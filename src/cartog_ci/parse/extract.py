@@ -426,8 +426,9 @@ def _role(key: str) -> tuple[str, str]:
 @lru_cache(maxsize=None)
 def _roles(spec: Syntax) -> dict[str, tuple[str, str]]:
     """``_role`` of every capture name of the language's tags queries."""
-    queries = (spec.query, spec.top_level_query) if spec.top_level_query is not None else (spec.query,)
-    return {name: _role(name) for q in queries for name in map(q.capture_name, range(q.capture_count))}
+    top = spec.top_level_query
+    names = (*spec.capture_names, *(map(top.capture_name, range(top.capture_count)) if top is not None else ()))
+    return {name: _role(name) for name in names}
 
 
 def _feeds(captures: frozenset[str], edge_kinds: frozenset[str]) -> bool:
@@ -486,7 +487,7 @@ def _matches(
     if top is None:
         return found, spec.fixed_names, 0
     # past ``comment_pattern``, which is the pattern count when there is none
-    shift = spec.query.pattern_count + 1
+    shift = spec.pattern_count + 1
     names = (*spec.fixed_names, "", *spec.top_level_names)
     top_level = budget.matches(top, root, max_start_depth=0, source=source, checks=spec.top_level_predicates)
     mine = [(shift + p, c) for p, c in top_level]
