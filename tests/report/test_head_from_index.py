@@ -230,3 +230,23 @@ def test_code_hashes_without_the_tags_query_are_the_extraction_s(name: str) -> N
         assert code_hashes(source, language.syntax, stored, {s.id for s in symbols}) == expected
         compared += len(expected)
     assert compared > 10
+
+
+def test_an_extraction_hashes_the_code_of_the_symbols_whose_content_differs() -> None:
+    """Given the other side's content hashes by ID (``CodeHashes``), the
+    extraction hashes the code of the symbols whose content differs from
+    them alone: those the diff compares."""
+    language = languages.for_path("calc.py")
+    assert language is not None
+    source = BASE["app/calc.py"].encode()
+    full = language.extract("app/calc.py", source)
+    other = {s.id: s.content_hash for s in full.symbols}
+    other["app/calc.py:function:changed"] = "another"
+    other["app/calc.py:method:Box.size"] = "another"
+    other["app/calc.py:function:elsewhere"] = "another"  # not in this file
+    limited = language.extract("app/calc.py", source, code_hashes=other)
+    differing = ("app/calc.py:function:changed", "app/calc.py:method:Box.size")
+    expected = {s.id: s.code_hash for s in full.symbols if s.id in differing}
+    assert len(expected) == 2
+    assert {s.id: s.code_hash for s in limited.symbols if s.code_hash} == expected
+    assert [replace(s, code_hash="") for s in limited.symbols] == [replace(s, code_hash="") for s in full.symbols]

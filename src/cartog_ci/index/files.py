@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
     from cartog_ci.languages.base import Language
+    from cartog_ci.parse.extract import CodeHashes
 
 POOL_THRESHOLD = 48  # jobs: below this, a process pool costs more than it saves
 # What a clone without git-lfs has on disk instead of the file (spec v1: a
@@ -77,7 +78,7 @@ class ParseJob:
     texts: bool = True  # build the search texts (the index stores them)
     keep_source: bool = False  # send the decoded source back (the report reads bodies)
     edge_kinds: frozenset[str] | None = None  # only these edges (None: all)
-    code_hashes: bool = True  # the symbols' code hashes (the report's diff compares them)
+    code_hashes: CodeHashes = True  # the symbols' code hashes (the report's diff compares them)
 
 
 @dataclass(frozen=True)

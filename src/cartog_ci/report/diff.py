@@ -84,17 +84,16 @@ def compute_change(
     if head.kind == "staged":  # unstaged edits elsewhere are in the graph too
         cs.unstaged_elsewhere = sides.unstaged_elsewhere(repo, exclude=cs.not_checked_out)
     indexed = _indexed(store, head_bytes, limits) if store is not None else {}
-    # a base file whose head the index holds gets its code hashes after the
-    # diff, for the symbols whose content changed alone (``_code_hashed``)
-    jobs = [replace(j, code_hashes=False) if j.path in indexed else j for j in jobs]
+    # the base side of a file whose head the index holds hashes the code of
+    # the symbols whose content changed alone (``_with_code_hashes``)
+    jobs = [replace(j, code_hashes=_contents(indexed[j.path])) if j.path in indexed else j for j in jobs]
     results = extract_all([*jobs, *(j for j in head_jobs if j.path not in indexed)])
     before = dict(zip(parsed, results))
     parsed_after = iter(results[len(parsed) :])
     after = {j.path: indexed[j.path] if j.path in indexed else next(parsed_after) for j in head_jobs}
-    base_job = {j.path: j for j in jobs}
     for job in head_jobs:
         if job.path in indexed:
-            before[job.path], after[job.path] = _code_hashed(before[job.path], indexed[job.path], base_job[job.path], job)
+            after[job.path] = _with_code_hashes(indexed[job.path], before[job.path], job)
     for path in parsed:
         _add_file(cs, path, before[path], after[path])
         if path in links and not any(p == stored_name(path) for p, _ in cs.skipped):
@@ -108,7 +107,7 @@ def _indexed(store: Store, head_bytes: dict[str, bytes | None], limits: Limits) 
     """The head files whose bytes the index holds, as the index holds them:
     its symbols, which are those a parse of these bytes gives (the extractor
     that stored them is this one, docs/incremental.md), but for the code
-    hashes it never stores (``_code_hashed``). Only languages read by
+    hashes it never stores (``_with_code_hashes``). Only languages read by
     the tags extractor (Markdown has its own) and files the index parsed."""
     tagged = {p: data for p, data in head_bytes.items() if data is not None and _tagged(p)}
     states = store.file_states_of(list(tagged)) if tagged else {}
@@ -129,52 +128,48 @@ def _indexed(store: Store, head_bytes: dict[str, bytes | None], limits: Limits) 
     return out
 
 
+def _contents(result: ParseResult) -> dict[str, str]:
+    """The content hash of each symbol of an extraction, by ID: a base side
+    extracted with them hashes the code of the symbols whose content differs
+    alone (``CodeHashes``), those the diff compares; hashing every symbol of
+    a changed file walked the tokens of all of them (Django 5.1 -> 5.1.4
+    HEAD~10: 4,223 symbols of 56 files, 0.64 s of CPU)."""
+    assert result.extraction is not None
+    return {s.id: s.content_hash for s in result.extraction.symbols if s.kind != "module"}
+
+
 def _tagged(path: str) -> bool:
     language = languages.for_path(path)
     return language is not None and type(language).extract is Language.extract
 
 
-def _code_hashed(
-    before: ParseResult, after: ParseResult, base_job: ParseJob, head_job: ParseJob
-) -> tuple[ParseResult, ParseResult]:
-    """A changed file whose head the index holds, with the code hashes the
-    diff compares (a change of docstrings, comments or white space alone is
-    ``docs``): those of its symbols whose content hash changed since the
-    base, on both sides, read from a parse without the tags query. The base
-    side was extracted without any: hashing every symbol of a changed file
-    walked the tokens of all of them (Django 5.1 -> 5.1.4 HEAD~10: 4,223
-    symbols of 56 files, 0.64 s of CPU) for the few the diff compares. A
-    side that cannot say is extracted whole."""
-    if before.extraction is None or after.extraction is None:
-        return before, after
-    old = {s.id: s for s in before.extraction.symbols}
+def _with_code_hashes(after: ParseResult, before: ParseResult, job: ParseJob) -> ParseResult:
+    """An indexed head file with the code hashes the diff compares: those of
+    its symbols whose content hash changed since the base (a change of
+    docstrings, comments or white space alone is ``docs``), read from a
+    parse without the tags query; the file is extracted whole when that
+    cannot say."""
+    assert after.extraction is not None
+    old = {s.id: s for s in before.extraction.symbols} if before.extraction is not None else {}
     wanted = set()
     for s in after.extraction.symbols:
         was = old.get(s.id)
-        if was is not None and s.kind != "module" and was.content_hash != s.content_hash:
+        if was is not None and was.code_hash and was.content_hash != s.content_hash:
             wanted.add(s.id)
     if not wanted:
-        return before, after
-    return _hashed(before, wanted, base_job), _hashed(after, wanted, head_job)
-
-
-def _hashed(result: ParseResult, wanted: set[str], job: ParseJob) -> ParseResult:
-    """``result`` with the code hashes of its symbols in ``wanted``, or the
-    file extracted whole (every symbol's code hash) when they cannot be read
-    apart."""
-    assert result.extraction is not None
-    language = languages.for_path(result.state.path)
+        return after
+    language = languages.for_path(after.state.path)
     assert language is not None
     try:
         found = code_hashes(
-            result.source, language.syntax, result.extraction.symbols, wanted, timeout_ms=job.limits.timeout_ms
+            after.source, language.syntax, after.extraction.symbols, wanted, timeout_ms=job.limits.timeout_ms
         )
     except ParseTimeout:
         found = None
     if found is None:
-        return extract_file(replace(job, code_hashes=True))
-    symbols = tuple(replace(s, code_hash=found[s.id]) if s.id in found else s for s in result.extraction.symbols)
-    return replace(result, extraction=replace(result.extraction, symbols=symbols))
+        return extract_file(job)
+    symbols = tuple(replace(s, code_hash=found[s.id]) if s.id in found else s for s in after.extraction.symbols)
+    return replace(after, extraction=replace(after.extraction, symbols=symbols))
 
 
 def _without(jobs: list[ParseJob], links: set[str]) -> list[ParseJob]:
