@@ -54,6 +54,7 @@ class BaseSide:
                 self.by[(column, getattr(s, column))].append(s)
         self.base_modules = [(s.file, s.id, s.language) for s in symbols if s.kind == "module"]
         self.parents: dict[str, Symbol | None] = {}  # stored symbols read ahead (``_read_parents``)
+        self._modules: list[tuple[str, str, str]] | None = None
         self.detached = [s for s in symbols if _detached(s, self.by_id)]
         self.imports: dict[str, list[Edge]] = defaultdict(list)
         self.inherits: dict[str, list[Edge]] = defaultdict(list)  # by class ID
@@ -94,7 +95,9 @@ class BaseSide:
         self.parents.update((i, found.get(i)) for i in ids)
 
     def modules(self) -> list[tuple[str, str, str]]:
-        return [m for m in self.store.modules() if m[0] not in self.changed] + self.base_modules
+        if self._modules is None:  # read by both of ``base_resolver``'s resolvers
+            self._modules = [m for m in self.store.modules() if m[0] not in self.changed] + self.base_modules
+        return list(self._modules)
 
     def detached_method_candidates(self) -> list[Symbol]:
         return self.kept(self.store.detached_method_candidates()) + self.detached
