@@ -174,6 +174,17 @@ def test_a_committed_head_read_from_the_index_is_the_parsed_one(tmp_path: Path) 
     assert [s.code_hash for s in added.values()] == [""]
     assert all(c.symbol.code_hash for c in parsed.changes if c.category == "added" and c.symbol)
     assert from_index.head_sources == parsed.head_sources
+    # the base side of such a file hashes the code of the symbols whose
+    # content changed alone, those the diff compares; a parse of both sides
+    # hashes every symbol's (the TypeScript helper: only its comments changed)
+    assert sorted(s.id for s in from_index.base_files["app/calc.py"].symbols if s.code_hash) == [
+        "app/calc.py:function:changed", "app/calc.py:function:documented", "app/calc.py:function:helper",
+        "app/calc.py:function:widened", "app/calc.py:method:Box.size",
+    ]  # fmt: skip
+    assert sorted(s.id for s in from_index.base_files["web/shape.ts"].symbols if s.code_hash) == [
+        "web/shape.ts:function:arrow", "web/shape.ts:method:Shape.area",
+    ]  # fmt: skip
+    assert all(s.code_hash for s in parsed.base_files["app/calc.py"].symbols if s.kind != "module")
 
 
 def test_a_work_tree_head_read_from_the_index_is_the_parsed_one(tmp_path: Path) -> None:
@@ -219,3 +230,23 @@ def test_code_hashes_without_the_tags_query_are_the_extraction_s(name: str) -> N
         assert code_hashes(source, language.syntax, stored, {s.id for s in symbols}) == expected
         compared += len(expected)
     assert compared > 10
+
+
+def test_an_extraction_hashes_the_code_of_the_symbols_whose_content_differs() -> None:
+    """Given the other side's content hashes by ID (``CodeHashes``), the
+    extraction hashes the code of the symbols whose content differs from
+    them alone: those the diff compares."""
+    language = languages.for_path("calc.py")
+    assert language is not None
+    source = BASE["app/calc.py"].encode()
+    full = language.extract("app/calc.py", source)
+    other = {s.id: s.content_hash for s in full.symbols}
+    other["app/calc.py:function:changed"] = "another"
+    other["app/calc.py:method:Box.size"] = "another"
+    other["app/calc.py:function:elsewhere"] = "another"  # not in this file
+    limited = language.extract("app/calc.py", source, code_hashes=other)
+    differing = ("app/calc.py:function:changed", "app/calc.py:method:Box.size")
+    expected = {s.id: s.code_hash for s in full.symbols if s.id in differing}
+    assert len(expected) == 2
+    assert {s.id: s.code_hash for s in limited.symbols if s.code_hash} == expected
+    assert [replace(s, code_hash="") for s in limited.symbols] == [replace(s, code_hash="") for s in full.symbols]

@@ -313,7 +313,7 @@ class Language:
         *,
         timeout_ms: int | None = None,
         edge_kinds: frozenset[str] | None = None,
-        code_hashes: bool = True,
+        code_hashes: tags.CodeHashes = True,
     ) -> FileExtraction:
         """Symbols and edges of one file (module first); only the edges of
         ``edge_kinds`` when given; without ``code_hashes``, symbols whose
@@ -329,7 +329,7 @@ class Language:
         *,
         timeout_ms: int | None = None,
         edge_kinds: frozenset[str] | None = None,
-        code_hashes: bool = True,
+        code_hashes: tags.CodeHashes = True,
     ) -> tuple[FileExtraction, Sequence[tags.EdgeRow]]:
         """``extract``, its edges as rows of ``Edge``'s fields beside an
         extraction without edges: what a parse worker sends (index/files.py),

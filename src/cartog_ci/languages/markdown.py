@@ -42,7 +42,7 @@ import tree_sitter as ts
 from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, Symbol
 from cartog_ci.languages.base import Language, Project
 from cartog_ci.parse import budget, merkle
-from cartog_ci.parse.extract import module_name
+from cartog_ci.parse.extract import CodeHashes, module_name
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.nodes import reading
 from cartog_ci.parse.syntax import Syntax
@@ -397,7 +397,7 @@ class Markdown(Language):
         *,
         timeout_ms: int | None = None,
         edge_kinds: frozenset[str] | None = None,
-        code_hashes: bool = True,
+        code_hashes: CodeHashes = True,
     ) -> FileExtraction:
         return extract(path, source, self.name, linkable=self.linkable, timeout_ms=timeout_ms)
 

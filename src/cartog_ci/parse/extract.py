@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import starmap
@@ -426,8 +426,9 @@ def _role(key: str) -> tuple[str, str]:
 @lru_cache(maxsize=None)
 def _roles(spec: Syntax) -> dict[str, tuple[str, str]]:
     """``_role`` of every capture name of the language's tags queries."""
-    queries = (spec.query, spec.top_level_query) if spec.top_level_query is not None else (spec.query,)
-    return {name: _role(name) for q in queries for name in map(q.capture_name, range(q.capture_count))}
+    top = spec.top_level_query
+    names = (*spec.capture_names, *(map(top.capture_name, range(top.capture_count)) if top is not None else ()))
+    return {name: _role(name) for name in names}
 
 
 def _feeds(captures: frozenset[str], edge_kinds: frozenset[str]) -> bool:
@@ -486,7 +487,7 @@ def _matches(
     if top is None:
         return found, spec.fixed_names, 0
     # past ``comment_pattern``, which is the pattern count when there is none
-    shift = spec.query.pattern_count + 1
+    shift = spec.pattern_count + 1
     names = (*spec.fixed_names, "", *spec.top_level_names)
     top_level = budget.matches(top, root, max_start_depth=0, source=source, checks=spec.top_level_predicates)
     mine = [(shift + p, c) for p, c in top_level]
@@ -950,13 +951,14 @@ def extract(
     *,
     timeout_ms: int | None = None,
     edge_kinds: frozenset[str] | None = None,
-    code_hashes: bool = True,
+    code_hashes: CodeHashes = True,
 ) -> FileExtraction:
     """Parse one file and return its symbols (module first) and edges
     (only those of ``edge_kinds`` when given: the report's diff needs no
     calls, and skipping them skips most of the work). ``code_hashes``: the
     symbols' ``code_hash``, which only the report's diff reads (the index
-    stores none).
+    stores none): every symbol's, none, or those of the symbols whose
+    content hash differs from a mapping's (``CodeHashes``).
 
     ParseTimeout when parsing and reading the matches takes over
     ``timeout_ms``, or the nesting is too deep for the tags query."""
@@ -964,6 +966,11 @@ def extract(
     return replace(found, edges=tuple(starmap(Edge, rows)))
 
 
+# The code hashes an extraction computes: every symbol's (True), none
+# (False), or, given the content hashes of the other side of a report's diff
+# by symbol ID, those of the symbols whose content differs from it (the
+# others' are never compared: report/diff.py).
+CodeHashes = bool | Mapping[str, str]
 # An edge as the fields of ``Edge``, in order: what a parse worker sends
 # (index/files.py) without building the object the indexer builds again.
 EdgeRow = tuple[str, str, str, str, int, str | None, str | None, str | None, str | None]
@@ -976,7 +983,7 @@ def extract_rows(
     *,
     timeout_ms: int | None = None,
     edge_kinds: frozenset[str] | None = None,
-    code_hashes: bool = True,
+    code_hashes: CodeHashes = True,
 ) -> tuple[FileExtraction, list[EdgeRow]]:
     """``extract``, its edges as rows (``Edge(*row)`` is the edge) beside an
     extraction without edges."""
@@ -1001,7 +1008,7 @@ def _extracted_rows(
     until: float | None,
     timeout_ms: int | None,
     edge_kinds: frozenset[str] | None,
-    code_hashes: bool,
+    code_hashes: CodeHashes,
 ) -> tuple[FileExtraction, list[EdgeRow]]:
     language = spec.name
     defs, raw_refs, comments = _collect(spec, root, source, until, timeout_ms, edge_kinds)
@@ -1093,7 +1100,7 @@ def _symbols(
     defs: list[_Def],
     comments: list[tuple[int, int]],
     root: ts.Node,
-    code_hashes: bool = True,
+    code_hashes: CodeHashes = True,
 ) -> list[Symbol]:
     comment_starts = [c[0] for c in comments]
     count = len(defs)
@@ -1106,7 +1113,7 @@ def _symbols(
         child_ranges = [(defs[c].start, defs[c].end) for c in d.children]
         own = merkle.own_source(source, d.start, d.end, child_ranges, comments, comment_starts)
         contents[i] = merkle.content_hash(d.kind, d.name, signatures[i], own)
-        if code_hashes:
+        if code_hashes is True:
             codes[i] = _code_hash(d, spec, source, signatures[i], child_ranges, comments, comment_starts)
         subtrees[i] = merkle.subtree_hash(contents[i], (subtrees[c] for c in d.children))
     top = [i for i, d in enumerate(defs) if d.parent < 0]
@@ -1144,6 +1151,12 @@ def _symbols(
         seen[key] = seen.get(key, 0) + 1
         suffix = f"#{seen[key]}" if seen[key] > 1 else ""
         ids[i] = f"{path}:{d.kind}:{d.qualified_name}{suffix}"
+    if isinstance(code_hashes, Mapping):  # those whose content differs from the other side's
+        for i, d in enumerate(defs):
+            other = code_hashes.get(ids[i])
+            if other is not None and other != contents[i]:
+                child_ranges = [(defs[c].start, defs[c].end) for c in d.children]
+                codes[i] = _code_hash(d, spec, source, signatures[i], child_ranges, comments, comment_starts)
     for i, d in enumerate(defs):
         out.append(
             Symbol(

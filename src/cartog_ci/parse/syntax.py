@@ -170,7 +170,9 @@ class Syntax:
         of that pattern, and the query's source: one pass over the tree finds
         both (a second query for the comments cost ~5 % of extraction). A
         grammar without those comment types gets the tags query alone (no
-        comment is then found)."""
+        comment is then found). The patterns' numbers, captures and settings
+        are read from this query (``_first``), which ``query_without`` may
+        have narrowed since: disabling a pattern changes none of them."""
         tags = self._split_predicates[0]
         pattern = self._comment_pattern
         if pattern:
@@ -196,8 +198,19 @@ class Syntax:
     def query_without(self, patterns: frozenset[int]) -> ts.Query:
         """A tags query of its own with ``patterns`` disabled: pattern
         numbers (``fixed_names``, ``comment_pattern``) are those of ``query``,
-        which stays whole (``Query.disable_pattern`` cannot be undone)."""
-        query = ts.Query(self.grammar, self._tags[2])
+        which stays whole (``Query.disable_pattern`` cannot be undone). The
+        first one narrows the query compiled for the patterns' metadata when
+        no match has run it (``query`` compiles its own then): a report on a
+        warm index runs narrowed queries alone, and compiled the tags query
+        once more for its metadata (Python 40 ms, TypeScript 100 ms)."""
+        if "query" not in self.__dict__ and not self.__dict__.get("_lent"):
+            self.compile()  # the metadata, read before any pattern is disabled
+            self.fixed_names  # noqa: B018
+            self.pattern_captures  # noqa: B018
+            self.__dict__["_lent"] = True
+            query = self._first
+        else:
+            query = ts.Query(self.grammar, self._tags[2])
         for i in sorted(patterns):
             query.disable_pattern(i)
         return query
@@ -259,7 +272,7 @@ class Syntax:
     def predicates(self) -> text_predicates.Predicates:
         """Per pattern of ``query`` (and of ``query_without``'s), its text
         predicates, which ``budget.matches`` checks."""
-        return text_predicates.assign(self.query, self._split_predicates[1])
+        return text_predicates.assign(self._first, self._split_predicates[1])
 
     @cached_property
     def top_level_predicates(self) -> text_predicates.Predicates:
@@ -279,10 +292,29 @@ class Syntax:
         self.predicates  # noqa: B018
         self.top_level_predicates  # noqa: B018
 
-    @property
+    @cached_property
     def query(self) -> ts.Query:
-        """The tags query; its patterns from ``comment_pattern`` on capture comments."""
+        """The tags query; its patterns from ``comment_pattern`` on capture
+        comments. The one compiled for the metadata, unless
+        ``query_without`` narrowed that one first."""
+        return ts.Query(self.grammar, self._tags[2]) if self.__dict__.get("_lent") else self._first
+
+    @property
+    def _first(self) -> ts.Query:
+        """The query compiled first, for the patterns' metadata: numbers,
+        captures, settings (``query_without`` may have narrowed it)."""
         return self._tags[0]
+
+    @property
+    def pattern_count(self) -> int:
+        """The patterns of ``query`` (``comment_pattern`` included)."""
+        return self._first.pattern_count
+
+    @cached_property
+    def capture_names(self) -> tuple[str, ...]:
+        """The capture names of ``query``."""
+        query = self._first
+        return tuple(map(query.capture_name, range(query.capture_count)))
 
     @property
     def comment_pattern(self) -> int:
@@ -292,5 +324,5 @@ class Syntax:
     @cached_property
     def fixed_names(self) -> tuple[str, ...]:
         """Per pattern of the tags query, the name it sets (``#set! name``), or ""."""
-        query = self.query
+        query = self._first
         return tuple(query.pattern_settings(i).get("name") or "" for i in range(query.pattern_count))

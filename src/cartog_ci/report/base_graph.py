@@ -53,6 +53,8 @@ class BaseSide:
             for column in _COLUMNS:
                 self.by[(column, getattr(s, column))].append(s)
         self.base_modules = [(s.file, s.id, s.language) for s in symbols if s.kind == "module"]
+        self.parents: dict[str, Symbol | None] = {}  # stored symbols read ahead (``_read_parents``)
+        self._modules: list[tuple[str, str, str]] | None = None
         self.detached = [s for s in symbols if _detached(s, self.by_id)]
         self.imports: dict[str, list[Edge]] = defaultdict(list)
         self.inherits: dict[str, list[Edge]] = defaultdict(list)  # by class ID
@@ -72,14 +74,30 @@ class BaseSide:
         found = self.by_id.get(symbol_id)
         if found is not None:
             return found
-        stored = self.store.symbol(symbol_id)
+        stored = self.parents[symbol_id] if symbol_id in self.parents else self.store.symbol(symbol_id)
         return None if stored is None or stored.file in self.changed else stored
 
     def symbols_by(self, column: str, value: str) -> list[Symbol]:
-        return self.kept(self.store.symbols_by(column, value)) + self.by.get((column, value), [])
+        stored = self.store.symbols_by(column, value)
+        self._read_parents(stored)
+        return self.kept(stored) + self.by.get((column, value), [])
+
+    def _read_parents(self, symbols: list[Symbol]) -> None:
+        """The stored parents of ``symbols``, read at once: the resolver's
+        name-only guesses ask the parent of every symbol of a name (is it a
+        method-like function?), one read each (Django 5.1 -> 5.1.4
+        HEAD~10: 1,019 reads for 5 broken-reference candidates)."""
+        ids = {s.parent_id for s in symbols if s.parent_id is not None} - self.parents.keys() - self.by_id.keys()
+        ids -= {s.id for s in symbols}
+        if len(ids) < 2:
+            return  # one read now or later: none ahead
+        found = self.store.symbols(sorted(ids))
+        self.parents.update((i, found.get(i)) for i in ids)
 
     def modules(self) -> list[tuple[str, str, str]]:
-        return [m for m in self.store.modules() if m[0] not in self.changed] + self.base_modules
+        if self._modules is None:  # read by both of ``base_resolver``'s resolvers
+            self._modules = [m for m in self.store.modules() if m[0] not in self.changed] + self.base_modules
+        return list(self._modules)
 
     def detached_method_candidates(self) -> list[Symbol]:
         return self.kept(self.store.detached_method_candidates()) + self.detached

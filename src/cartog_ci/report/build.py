@@ -305,6 +305,7 @@ def build_report(
     compiler: CompilerTier | None = None,
 ) -> Report:
     store = remembering(store)  # the neighbourhoods of the changed symbols overlap: each read once
+    store.symbols([c.symbol.id for c in cs.changes if c.symbol is not None])  # their in-degrees: one read
     broken = broken_references(store, cs)
     compiled = compiler.findings(_asked_of_compiler(cs)) if compiler is not None else {}
     changed: list[ChangedSymbol] = []

@@ -84,6 +84,9 @@ def compute_change(
     if head.kind == "staged":  # unstaged edits elsewhere are in the graph too
         cs.unstaged_elsewhere = sides.unstaged_elsewhere(repo, exclude=cs.not_checked_out)
     indexed = _indexed(store, head_bytes, limits) if store is not None else {}
+    # the base side of a file whose head the index holds hashes the code of
+    # the symbols whose content changed alone (``_with_code_hashes``)
+    jobs = [replace(j, code_hashes=_contents(indexed[j.path])) if j.path in indexed else j for j in jobs]
     results = extract_all([*jobs, *(j for j in head_jobs if j.path not in indexed)])
     before = dict(zip(parsed, results))
     parsed_after = iter(results[len(parsed) :])
@@ -123,6 +126,16 @@ def _indexed(store: Store, head_bytes: dict[str, bytes | None], limits: Limits) 
         found = FileExtraction(path, state.language or "", symbols, (), state.merkle_hash, state.lines)
         out[path] = ParseResult(state, found, source=source)
     return out
+
+
+def _contents(result: ParseResult) -> dict[str, str]:
+    """The content hash of each symbol of an extraction, by ID: a base side
+    extracted with them hashes the code of the symbols whose content differs
+    alone (``CodeHashes``), those the diff compares; hashing every symbol of
+    a changed file walked the tokens of all of them (Django 5.1 -> 5.1.4
+    HEAD~10: 4,223 symbols of 56 files, 0.64 s of CPU)."""
+    assert result.extraction is not None
+    return {s.id: s.content_hash for s in result.extraction.symbols if s.kind != "module"}
 
 
 def _tagged(path: str) -> bool:

@@ -46,7 +46,12 @@ class Reads:
 
     def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
         asked = tuple(ids)
-        return dict(self._once(("symbols", asked), lambda: self._store.symbols(asked)))
+        key = ("symbols", asked)
+        if key not in self._memo:
+            found = self._memo[key] = self._store.symbols(asked)
+            # each one read is the answer of ``symbol`` too (the same row)
+            self._memo.update((("symbol", i), found.get(i)) for i in asked)
+        return dict(self._memo[key])
 
     def symbols_in_file(self, path: str) -> list[Symbol]:
         return list(self._once(("symbols_in_file", path), lambda: self._store.symbols_in_file(path)))
