@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING
 
 from cartog_ci import git
 from cartog_ci.domain import Symbol
-from cartog_ci.domain.results import ChangedSymbol, CoverageRun, CoverageUse
+from cartog_ci.domain.results import ChangedSymbol, CoverageRun, CoverageUse, RecordedSymbol
 from cartog_ci.errors import CartogError
 from cartog_ci.languages import is_test
 from cartog_ci.report.coverage_formats import UNIT_KINDS, Lines, UnitRecording, detect, read_unit
 from cartog_ci.report.doctests import doctest_id, doctest_symbol, is_doctest_id
-from cartog_ci.store.coverage_rows import KEEP_RUNS
+from cartog_ci.report.process_tests import StartingTests
+from cartog_ci.store.coverage_rows import KEEP_RUNS, LINE_GROUP
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.report.entries import ScriptEntries
@@ -47,6 +48,10 @@ AT_IMPORT = ""
 # stored beside it, one a line of a function that ran there: "@import:+N", N
 # lines after the function's first line (its body may move in its file)
 AT_IMPORT_LINE = "@import:+"
+# and, for a Python function some test executed, its body's lines in groups
+# of the same tests: "@lines:ID|3-5,9" (lines after its first), whose
+# tests coverage_tests holds (``line_groups``; a group may name none)
+LINES = LINE_GROUP
 MISSING_COVERAGE = "reading coverage.py data needs the coverage package: pip install 'cartog-ci[coverage]'"
 
 
@@ -197,9 +202,10 @@ def function_lines(symbols: Sequence[Symbol], text: str) -> dict[int, str]:
 
 def statement_spans(text: str) -> dict[int, int]:
     """Python: a statement's first line -> its last (a compound statement's
-    header only: its body's statements are their own). coverage.py records
-    a statement on its first line; a change to any of its lines changes
-    it."""
+    header only: its body's statements are their own; an ``except`` clause's
+    header too). coverage.py records a statement on one of its lines (its
+    first, or the condition's line of a ``while (`` written on several); a
+    change to any of its lines changes it."""
     import ast
 
     try:
@@ -208,13 +214,92 @@ def statement_spans(text: str) -> dict[int, int]:
         return {}
     out: dict[int, int] = {}
     for node in ast.walk(tree):
-        if not isinstance(node, ast.stmt):
+        if not isinstance(node, (ast.stmt, ast.ExceptHandler)):
             continue
         last = node.end_lineno or node.lineno
         body = getattr(node, "body", None)
         if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
             last = max(node.lineno, body[0].lineno - 1)
         out[node.lineno] = max(out.get(node.lineno, node.lineno), last)
+    return out
+
+
+def line_groups(
+    symbols: Sequence[Symbol],
+    text: str,
+    owner: Mapping[int, str],
+    spans: Mapping[int, int],
+    lines: Mapping[int, set[str]],
+    names: TestNames,
+    executed: set[str],
+) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """Python: each function some test executed -> its body's lines that a
+    changed line can be judged by, grouped by the tests whose recorded run
+    executed them: ``("3-5,9", tests)``, lines counted after the function's
+    first. A statement's lines are one (the tests that executed any of
+    them: coverage.py records a statement on one of its lines); a blank or
+    comment line is the next line's (an insertion there runs where that
+    line runs); a line of a nested function's body is none of this
+    function's (a group without tests). Left out, so that a change there
+    falls back to the whole function's tests (report/coverage.py
+    ``apply_coverage``): a line no statement of the function starts on
+    (``else:``, ``finally:``, the ``def`` line and decorators), and a
+    statement that ran at import or collection (the importers' rule reads
+    it)."""
+    text_lines = text.splitlines()
+    out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for s in symbols:
+        if s.id not in executed or s.kind not in FUNCTION_KINDS:
+            continue
+        body = [n for n in range(s.start_line + 1, s.end_line + 1) if owner.get(n) == s.id]
+        if not body:
+            continue
+        first = body[0]
+        tests_of: dict[int, frozenset[str] | None] = {}  # None: not judged
+        for start, last in spans.items():
+            if owner.get(start) != s.id:
+                continue
+            ran = set().union(*(lines.get(n, set()) for n in range(start, last + 1)))
+            found = None if AT_IMPORT in ran else frozenset(t for c in ran for t in names.resolve(c))
+            for n in range(start, last + 1):
+                tests_of[n] = found
+        following: frozenset[str] | None = None
+        for n in range(s.end_line, first - 1, -1):
+            code = text_lines[n - 1].strip() if n <= len(text_lines) else ""
+            if owner.get(n) not in (s.id, None) and n not in tests_of:
+                tests_of[n] = frozenset()  # a nested function's body
+            elif n not in tests_of and (not code or code.startswith("#")):
+                tests_of[n] = following
+            following = tests_of.get(n)
+        groups: dict[frozenset[str], list[int]] = {}
+        for n in range(first, s.end_line + 1):
+            found = tests_of.get(n)
+            if found is not None:
+                groups.setdefault(found, []).append(n - s.start_line)
+        out[s.id] = [(_ranges(offsets), tuple(sorted(found))) for found, offsets in groups.items()]
+    return out
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Sorted integers as "3-5,9"."""
+    parts: list[str] = []
+    start = prev = numbers[0]
+    for n in [*numbers[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        parts.append(f"{start}-{prev}" if prev != start else str(start))
+        if n is not None:
+            start = prev = n
+    return ",".join(parts)
+
+
+def parse_ranges(text: str) -> set[int]:
+    """"3-5,9" as {3, 4, 5, 9}."""
+    out: set[int] = set()
+    for part in filter(None, text.split(",")):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
     return out
 
 
@@ -440,6 +525,7 @@ def import_coverage(
     symbols: dict[str, str] = {}
     hits: set[tuple[str, str]] = set()
     contexts: set[str] = set()
+    grouped: dict[str, tuple[str, ...]] = {}  # a line group's pseudo-context -> its tests
     for file, lines in sorted(by_path.items()):
         in_file = store.symbols_in_file(file)
         symbols.update((s.id, s.content_hash) for s in in_file if s.kind in FUNCTION_KINDS)
@@ -457,13 +543,21 @@ def import_coverage(
                 if AT_IMPORT in line_contexts:
                     for n in range(line, spans.get(line, line) + 1):
                         hits.add((symbol_id, f"{AT_IMPORT_LINE}{n - starts[symbol_id]}"))
+        if spans:
+            executed = {s for s, c in hits if c and not c.startswith(AT_IMPORT_LINE)}
+            for symbol_id, groups in line_groups(in_file, text, owner, spans, lines, names, executed).items():
+                for offsets, found in groups:
+                    pseudo = f"{LINES}{symbol_id}|{offsets}"
+                    hits.add((symbol_id, pseudo))
+                    grouped[pseudo] = found
     contexts.discard(AT_IMPORT)
     tests = {c: names.resolve(c) for c in sorted(contexts)}
+    result.unknown_contexts = [c for c, found in tests.items() if not found]
+    tests.update(grouped)
     result.files = len(by_path)
     result.functions = len(symbols)
-    result.executed = len({s for s, c in hits if c and not c.startswith(AT_IMPORT_LINE)})
+    result.executed = len({s for s, c in hits if c and not c.startswith((AT_IMPORT_LINE, LINES))})
     result.contexts = len(contexts)
-    result.unknown_contexts = [c for c, found in tests.items() if not found]
     run = CoverageRun(commit, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), len(contexts), len(by_path))
     with store.transaction():
         store.put_coverage(run, symbols, sorted(hits), {c: found for c, found in tests.items() if found}, keep=keep)
@@ -537,15 +631,22 @@ def apply_coverage(
     wanted = {t for r in recorded.values() for t in r.tests}
     tests = store.symbols(wanted)
     tests.update(collected_tests(store, wanted - set(tests)))
+    starting: set[str] | None = None  # the tests that start a process (report/process_tests.py), read once
     for old_id, item in olds.items():
         found = recorded.get(old_id)
         old = item.change.old
         if found is None or old is None:
             continue
-        item.covered_by = sorted(
-            (tests[t] for t in found.tests if t in tests), key=lambda s: (s.file, s.start_line, s.id)
-        )
         item.recorded_older = found.content_hash != old.content_hash
+        chosen = set(found.tests)
+        by_lines = None if item.recorded_older or old_id in at_import else line_tests(found, old, lines.get(old.file))
+        if by_lines is not None:
+            if starting is None:
+                starting = {t.id for t, _, _ in StartingTests(store).found()}
+            # a test that starts a process may run the changed line in the
+            # child, where no context is recorded: the whole function's
+            chosen = (by_lines & chosen) | (chosen & starting)
+        item.covered_by = sorted((tests[t] for t in chosen if t in tests), key=lambda s: (s.file, s.start_line, s.id))
         if old_id in at_import:
             item.imported_by = importing.get(old.file, [])
         item.untested = (
@@ -559,6 +660,31 @@ def apply_coverage(
             item.script_entry = entries.reaching(item)
             item.untested = not item.script_entry
 
+
+
+def line_tests(found: RecordedSymbol, old: Symbol, changed: set[int] | None) -> set[str] | None:
+    """The tests whose recorded run executed a line of ``old``'s base body
+    that the change replaced or deleted, or inserted beside (``changed``:
+    its file's base lines, ``changed_base_lines``), by the recording's line
+    groups (``line_groups``). None where they cannot tell, and the whole
+    function's tests are run: no groups, a change on a line no group holds
+    (``else:``, the ``def`` line, a statement run at import, an insertion
+    after its last line) or none on its lines. A test whose run did not
+    reach the changed line at the base does not reach it at the head: the
+    code it ran before that line is unchanged."""
+    if changed is None or not found.line_groups:
+        return None
+    offsets = {n - old.start_line for n in changed if old.start_line <= n <= old.end_line + 1}
+    if not offsets:
+        return None
+    out: set[str] = set()
+    judged: set[int] = set()
+    for ranges, group_tests in found.line_groups:
+        lines = parse_ranges(ranges)
+        judged |= lines
+        if lines & offsets:
+            out.update(group_tests)
+    return out if offsets <= judged else None
 
 
 def changed_base_lines(base: Mapping[str, bytes], head: Mapping[str, bytes]) -> dict[str, set[int] | None]:
