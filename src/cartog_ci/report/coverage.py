@@ -526,6 +526,7 @@ def import_coverage(
     hits: set[tuple[str, str]] = set()
     contexts: set[str] = set()
     grouped: dict[str, tuple[str, ...]] = {}  # a line group's pseudo-context -> its tests
+    modules: dict[str, str] = {}  # the modules of other languages' measured files
     for file, lines in sorted(by_path.items()):
         in_file = store.symbols_in_file(file)
         symbols.update((s.id, s.content_hash) for s in in_file if s.kind in FUNCTION_KINDS)
@@ -533,9 +534,16 @@ def import_coverage(
         text = (root / file).read_text(encoding="utf-8", errors="replace")
         owner = function_lines(in_file, text)
         spans = statement_spans(text) if file.endswith(".py") else {}
+        # another language's line that no function of the index holds (a
+        # function written in an object literal, a callback the index has
+        # no symbol for: qs's `indices: function indices(prefix, key)`)
+        # is its module's: a change there is the module's own
+        module = None if file.endswith(".py") else next((s for s in in_file if s.kind == "module"), None)
+        if module is not None:
+            modules[module.id] = module.content_hash
         for line, line_contexts in lines.items():
             contexts |= line_contexts
-            symbol_id = owner.get(line)
+            symbol_id = owner.get(line, module.id if module is not None else None)
             if symbol_id is not None:
                 # the empty context (run at import or collection) is kept: a
                 # function it ran is never "untested", though it names no test
@@ -556,7 +564,8 @@ def import_coverage(
     tests.update(grouped)
     result.files = len(by_path)
     result.functions = len(symbols)
-    result.executed = len({s for s, c in hits if c and not c.startswith((AT_IMPORT_LINE, LINES))})
+    result.executed = len({s for s, c in hits if c and s in symbols and not c.startswith((AT_IMPORT_LINE, LINES))})
+    symbols.update(modules)
     result.contexts = len(contexts)
     run = CoverageRun(commit, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), len(contexts), len(by_path))
     with store.transaction():
@@ -637,6 +646,8 @@ def apply_coverage(
         old = item.change.old
         if found is None or old is None:
             continue
+        if old.kind not in FUNCTION_KINDS and item.change.category not in ("modified", "renamed"):
+            continue  # a module whose functions alone changed: theirs are the tests
         item.recorded_older = found.content_hash != old.content_hash
         chosen = set(found.tests)
         by_lines = None if item.recorded_older or old_id in at_import else line_tests(found, old, lines.get(old.file))
