@@ -622,8 +622,10 @@ ORDER = ("test_top", "test_low", "test_both", "test_cli")
     ],
 )
 def test_the_tests_to_run_are_those_whose_recorded_run_executed_the_changed_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, chosen: list[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, chosen: list[str], backend: str
 ) -> None:
+    """The line groups are stored as rows of the recording: the same in the
+    SQLite index and in a shared PostgreSQL graph."""
     edited = {"app/grade.py": GRADE["app/grade.py"].replace(old, new, 1)}
     assert edited["app/grade.py"] != GRADE["app/grade.py"]
     repo = _recorded_then_edited(tmp_path, capsys, (GRADE, "grades"), (edited, "edit"))
