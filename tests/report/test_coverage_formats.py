@@ -432,8 +432,9 @@ def test_v8_a_line_no_function_of_the_index_holds_is_its_modules(
 ) -> None:
     """A function written in an object literal (qs's ``indices: function
     indices(prefix, key)``) has no symbol here: its lines are the module's,
-    and a change there runs the test files whose run executed the module's
-    own lines (not those of a module whose functions alone changed)."""
+    and a change there runs the test files whose run executed the changed
+    line (V8 paints every line: plain.test.js requires the module but never
+    runs that line; other.test.js does not require it)."""
     repo = init_repo(tmp_path / "repo")
     write(repo, {
         "package.json": JS_PROJECT["package.json"],
@@ -444,6 +445,11 @@ def test_v8_a_line_no_function_of_the_index_holds_is_its_modules(
             'const { format } = require("../src/styles");\n\n'
             'test("loud", () => {\n  assert.strictEqual(format("loud", "a"), "A");\n});\n'
         ),
+        "test/plain.test.js": (
+            'const test = require("node:test");\nconst assert = require("node:assert");\n'
+            'const { format } = require("../src/styles");\n\n'
+            'test("plain", () => {\n  assert.strictEqual(format("plain", "a"), "a");\n});\n'
+        ),
         "test/other.test.js": (
             'const test = require("node:test");\nconst assert = require("node:assert");\n'
             'const { other } = require("../src/other");\n\n'
@@ -451,9 +457,10 @@ def test_v8_a_line_no_function_of_the_index_holds_is_its_modules(
         ),
     })  # fmt: skip
     commit(repo, "styles")
-    for name in ("loud", "other"):
+    for name in ("loud", "plain", "other"):
         _run([node, f"test/{name}.test.js"], repo, NODE_V8_COVERAGE=str(tmp_path / "v8" / name))
-    code, out, err = _cli(capsys, "coverage", "import", str(tmp_path / "v8/loud"), str(tmp_path / "v8/other"), "--repo", str(repo))
+    runs = [str(tmp_path / "v8" / name) for name in ("loud", "plain", "other")]
+    code, out, err = _cli(capsys, "coverage", "import", *runs, "--repo", str(repo))
     assert (code, err) == (0, "")
     _change_every_function(repo, "src/styles.js", [("toUpperCase()", "toUpperCase() + '!'")])
     code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")

@@ -232,43 +232,55 @@ def line_groups(
     lines: Mapping[int, set[str]],
     names: TestNames,
     executed: set[str],
+    *,
+    whole: bool = False,
 ) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
-    """Python: each function some test executed -> its body's lines that a
-    changed line can be judged by, grouped by the tests whose recorded run
-    executed them: ``("3-5,9", tests)``, lines counted after the function's
-    first. A statement's lines are one (the tests that executed any of
-    them: coverage.py records a statement on one of its lines); a blank or
-    comment line is the next line's (an insertion there runs where that
-    line runs); a line of a nested function's body is none of this
-    function's (a group without tests). Left out, so that a change there
-    falls back to the whole function's tests (report/coverage.py
-    ``apply_coverage``): a line no statement of the function starts on
-    (``else:``, ``finally:``, the ``def`` line and decorators), and a
-    statement that ran at import or collection (the importers' rule reads
-    it)."""
+    """Each function some test executed -> its body's lines that a changed
+    line can be judged by, grouped by the tests whose recorded run executed
+    them: ``("3-5,9", tests)``, lines counted after the function's first.
+    Python (``spans``, ``statement_spans``): a statement's lines are one (the
+    tests that executed any of them: coverage.py records a statement on one
+    of its lines); left out, so that a change there falls back to the whole
+    function's tests (``line_tests``), are a line no statement of the
+    function starts on (``else:``, ``finally:``, the ``def`` line and
+    decorators) and a statement that ran at import or collection (the
+    importers' rule reads it). A file V8 measured (``whole``): every line,
+    each its own, a line no unit ran in a group of no test (V8 paints the
+    whole file), and the module's own lines too (a function the index has
+    no symbol for is its module's). Both: a blank or comment line is the
+    next line's (an insertion there runs where that line runs); a line of a
+    nested function's body is none of this function's (a group without
+    tests)."""
     text_lines = text.splitlines()
     out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+
+    def tests_in(numbers: Iterable[int]) -> frozenset[str] | None:
+        ran = set().union(*(lines.get(n, set()) for n in numbers))
+        return None if AT_IMPORT in ran else frozenset(t for c in ran for t in names.resolve(c))
+
     for s in symbols:
-        if s.id not in executed or s.kind not in FUNCTION_KINDS:
+        if s.id not in executed or s.kind not in (*FUNCTION_KINDS, *(("module",) if whole else ())):
             continue
-        body = [n for n in range(s.start_line + 1, s.end_line + 1) if owner.get(n) == s.id]
+        mine = None if s.kind == "module" else s.id
+        body = [n for n in range(s.start_line + 1, s.end_line + 1) if owner.get(n) == mine]
+        if s.kind == "module":
+            body = [n for n in range(s.start_line, s.end_line + 1) if owner.get(n) is None]
         if not body:
             continue
         first = body[0]
         tests_of: dict[int, frozenset[str] | None] = {}  # None: not judged
+        if whole:
+            tests_of.update((n, tests_in((n,))) for n in body)
         for start, last in spans.items():
-            if owner.get(start) != s.id:
-                continue
-            ran = set().union(*(lines.get(n, set()) for n in range(start, last + 1)))
-            found = None if AT_IMPORT in ran else frozenset(t for c in ran for t in names.resolve(c))
-            for n in range(start, last + 1):
-                tests_of[n] = found
+            if owner.get(start) == mine:
+                found = tests_in(range(start, last + 1))
+                tests_of.update((n, found) for n in range(start, last + 1))
         following: frozenset[str] | None = None
         for n in range(s.end_line, first - 1, -1):
             code = text_lines[n - 1].strip() if n <= len(text_lines) else ""
-            if owner.get(n) not in (s.id, None) and n not in tests_of:
+            if owner.get(n) != mine:
                 tests_of[n] = frozenset()  # a nested function's body
-            elif n not in tests_of and (not code or code.startswith("#")):
+            elif (whole or n not in tests_of) and (not code or code.startswith(("#", "//", "/*", "*"))):
                 tests_of[n] = following
             following = tests_of.get(n)
         groups: dict[frozenset[str], list[int]] = {}
@@ -423,10 +435,16 @@ class TestNames:
         return [p for name, paths in self._modules.items() if name == module or name.endswith(tail) for p in paths]
 
 
-def _read(root: Path, known: IndexedPaths, sources: Sequence[tuple[str | None, Path]], names: TestNames) -> Lines:
+def _read(
+    root: Path, known: IndexedPaths, sources: Sequence[tuple[str | None, Path]], names: TestNames, whole: set[str] | None = None
+) -> Lines:
     """Every source's executed lines, by measured file, with the contexts
-    that executed them (a measured file with none still listed)."""
+    that executed them (a measured file with none still listed). ``whole``
+    gets the measured files only V8 recordings measured: V8's block
+    coverage paints every line of a file, so a line one lacks did not run
+    in it (another format lists statements, and leaves other lines out)."""
     recorded: Lines = {}
+    others: set[str] = set()
 
     def text_of(measured: str) -> str | None:
         mapped = repository_path(measured, root, known)
@@ -446,6 +464,9 @@ def _read(root: Path, known: IndexedPaths, sources: Sequence[tuple[str | None, P
             into = recorded.setdefault(measured, {})
             for line, line_contexts in lines.items():
                 into.setdefault(line, set()).update(line_contexts)
+            (whole if whole is not None and kind == "v8" else others).add(measured)
+    if whole is not None:
+        whole -= others
     return recorded
 
 
@@ -504,14 +525,18 @@ def import_coverage(
     them."""
     known = IndexedPaths(store.file_hashes())
     names = TestNames(store, known)
-    recorded = _read(root, known, sources, names)
+    whole: set[str] = set()
+    recorded = _read(root, known, sources, names, whole)
     result = Imported(commit)
     by_path: dict[str, dict[int, set[str]]] = {}
+    whole_paths: set[str] = set()  # mapped files V8 alone measured
     for measured, lines in recorded.items():
         mapped = repository_path(measured, root, known)
         if mapped is None:
             result.outside.append(measured)
         else:
+            if measured in whole:
+                whole_paths.add(mapped)
             into = by_path.setdefault(mapped, {})
             for line, line_contexts in lines.items():
                 into.setdefault(line, set()).update(line_contexts)
@@ -551,9 +576,11 @@ def import_coverage(
                 if AT_IMPORT in line_contexts:
                     for n in range(line, spans.get(line, line) + 1):
                         hits.add((symbol_id, f"{AT_IMPORT_LINE}{n - starts[symbol_id]}"))
-        if spans:
+        if spans or file in whole_paths:
             executed = {s for s, c in hits if c and not c.startswith(AT_IMPORT_LINE)}
-            for symbol_id, groups in line_groups(in_file, text, owner, spans, lines, names, executed).items():
+            for symbol_id, groups in line_groups(
+                in_file, text, owner, spans, lines, names, executed, whole=file in whole_paths
+            ).items():
                 for offsets, found in groups:
                     pseudo = f"{LINES}{symbol_id}|{offsets}"
                     hits.add((symbol_id, pseudo))
