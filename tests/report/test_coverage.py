@@ -290,6 +290,12 @@ def test_measured_paths_map_to_the_index(tmp_path: Path) -> None:
     # recorded in another checkout (a CI runner): the longest indexed path it ends with
     assert repository_path("/runner/work/x/backend/app/routes.py", tmp_path, known) == "backend/app/routes.py"
     assert repository_path("/usr/lib/python3/site.py", tmp_path, known) is None
+    # an installed dependency's file is none of the repository's (V8 records
+    # tape's node_modules/resumer/index.js beside minimist's index.js)
+    deps = IndexedPaths(["index.js", "lib/routes.py"])
+    assert repository_path("/home/u/app/node_modules/resumer/index.js", tmp_path, deps) is None
+    assert repository_path("/venv/lib/python3.12/site-packages/lib/routes.py", tmp_path, deps) is None
+    assert repository_path("/runner/work/app/index.js", tmp_path, deps) == "index.js"
 
 
 def test_stored_per_commit_replaced_on_import_and_bounded(tmp_path: Path) -> None:

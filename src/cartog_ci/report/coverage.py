@@ -43,6 +43,8 @@ FUNCTION_KINDS = ("function", "method")
 _PHASE = re.compile(r"(?:\|(?:setup|run|teardown)| \((?:setup|call|teardown)\))$")
 _PARAMS = re.compile(r"\[.*\]$")
 _HEADER = re.compile(r"\s*(?:async\s+)?def\s")
+# a folder of installed packages in a measured path
+_DEPENDENCY = re.compile(r"(?:^|/)(?:node_modules|site-packages|dist-packages)/")
 # coverage.py's context of what ran outside any test (at import, at collection)
 AT_IMPORT = ""
 # stored beside it, one a line of a function that ran there: "@import:+N", N
@@ -174,6 +176,10 @@ def repository_path(measured: str, root: Path, known: IndexedPaths) -> str | Non
     found = known.ending(text)
     if text.startswith(prefix) and text[len(prefix) :] in found:
         return text[len(prefix) :]
+    # an installed dependency's file is none of the repository's, whatever
+    # it ends with (tape's node_modules/mock-property/index.js is not
+    # minimist's index.js)
+    found = [k for k in found if not _DEPENDENCY.search(text[: len(text) - len(k)])]
     if found:
         return max(found, key=len)
     below = known.under(text) if not text.startswith("/") else []
