@@ -972,11 +972,12 @@ def js_coverage(project: NpmProject, limit: int) -> str:
     n, total = len(out), sum(durations.values())
     failing_units = sum(len(o["failing"]) for o in out)
     missed = [f"{pool[str(o['id'])].file}:{pool[str(o['id'])].line}" for o in out if not o["hits"]]
+    floor = sum(durations[t] for o in out for t in o["failing"]) / (total * n)
     return (
         f"{project.slug}: {imported}; {n} mutants: caught {sum(1 for o in out if o['hits'])}, "
         f"recall {sum(len(o['hits']) for o in out) / failing_units:.1%}, time share "
-        f"{sum(o['seconds'] for o in out) / (total * n):.1%}; missed {', '.join(missed) or 'none'} "
-        f"(load {os.getloadavg()[0]:.1f} at the end)"
+        f"{sum(o['seconds'] for o in out) / (total * n):.1%} (failing test files only {floor:.1%}); "
+        f"missed {', '.join(missed) or 'none'} (load {os.getloadavg()[0]:.1f} at the end)"
     )
 
 

@@ -1417,8 +1417,10 @@ def test_the_default_branch_imports_recorded_coverage_and_a_pull_request_reads_i
     assert f"coverage recorded at {origin.main[:12]}: 1 test context(s), 11 file(s), 2 of 15 function(s) executed by a test\n" in seed.log
     assert re.search(r"cartog-ci: index \S+, compacted \S+, saved as index.tar.zst \S+", seed.log)
     path = origin.work / "shop/models/order.py"
-    path.write_text(path.read_text().replace('raise ValueError("negative price")', 'raise ValueError("a negative price")'))
-    _open_pull_request(origin, "say a negative price")
+    # a line test_checkout's recorded run executed (the raise it did not reach
+    # would be no test's: docs/coverage.md, "How the report uses it")
+    path.write_text(path.read_text().replace("if item.price < 0:", "if item.price <= 0:"))
+    _open_pull_request(origin, "refuse a free item")
     pr = run_action(
         _checkout(origin, tmp_path / "ws-pr", origin.merge, "refs/remotes/pull/7/merge"), tmp_path / "r2",
         github=_pull_request_context(origin), inputs=inputs, api_url=api.url, cache=api,

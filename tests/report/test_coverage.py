@@ -290,6 +290,12 @@ def test_measured_paths_map_to_the_index(tmp_path: Path) -> None:
     # recorded in another checkout (a CI runner): the longest indexed path it ends with
     assert repository_path("/runner/work/x/backend/app/routes.py", tmp_path, known) == "backend/app/routes.py"
     assert repository_path("/usr/lib/python3/site.py", tmp_path, known) is None
+    # an installed dependency's file is none of the repository's (V8 records
+    # tape's node_modules/resumer/index.js beside minimist's index.js)
+    deps = IndexedPaths(["index.js", "lib/routes.py"])
+    assert repository_path("/home/u/app/node_modules/resumer/index.js", tmp_path, deps) is None
+    assert repository_path("/venv/lib/python3.12/site-packages/lib/routes.py", tmp_path, deps) is None
+    assert repository_path("/runner/work/app/index.js", tmp_path, deps) == "index.js"
 
 
 def test_stored_per_commit_replaced_on_import_and_bounded(tmp_path: Path) -> None:
@@ -573,3 +579,108 @@ def test_script_entries_are_read_from_pyproject_and_setup_cfg(tmp_path: Path) ->
     ]
     write(tmp_path, {"pyproject.toml": "[project\n", "setup.cfg": "no section header\n"})
     assert ScriptEntries(tmp_path).scripts() == []  # unreadable: no entry, no error
+
+
+GRADE = {
+    "pyproject.toml": PROJECT["pyproject.toml"],
+    "app/__init__.py": "",
+    "app/grade.py": (
+        "def grade(score):\n"  # 1
+        '    """The letter of a score."""\n'  # 2
+        "    if score >= 90:\n"  # 3
+        '        letter = "A"\n'  # 4
+        "    else:\n"  # 5
+        '        letter = "B"\n'  # 6
+        "\n"  # 7
+        "    return letter\n"  # 8
+    ),
+    "tests/test_grade.py": (
+        "import subprocess\nimport sys\n\nfrom app.grade import grade\n\n\n"
+        "def test_top():\n    assert grade(95) == 'A'\n\n\n"
+        "def test_low():\n    assert grade(50) == 'B'\n\n\n"
+        "def test_both():\n    assert [grade(99), grade(1)] == ['A', 'B']\n\n\n"
+        "def test_cli():\n"
+        "    assert grade(91) == 'A'\n"
+        "    out = subprocess.run([sys.executable, '-m', 'app.grade'], capture_output=True, text=True)\n"
+        "    assert out.returncode == 0\n"
+    ),
+}
+
+
+ORDER = ("test_top", "test_low", "test_both", "test_cli")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "chosen"),
+    [
+        # the low branch's line: the tests whose recorded run executed it, and
+        # the test that starts a process (the child's lines are not recorded)
+        ('letter = "B"', 'letter = "C"', ["test_low", "test_both", "test_cli"]),
+        # the top branch's line
+        ('letter = "A"', 'letter = "A+"', ["test_top", "test_both", "test_cli"]),
+        # `else:` starts no statement the recording can tell: the whole function's
+        ("    else:\n", "    elif score >= 0:\n", ["test_top", "test_low", "test_both", "test_cli"]),
+        # inserted before the blank line: where `return letter` runs
+        ('"B"\n\n', '"B"\n    letter = letter.lower()\n\n', ["test_top", "test_low", "test_both", "test_cli"]),
+        # the docstring: no test's recorded run depends on it (no doctests
+        # here), but a child process may have run the function
+        ("The letter", "A letter", ["test_cli"]),
+    ],
+)
+def test_the_tests_to_run_are_those_whose_recorded_run_executed_the_changed_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, chosen: list[str], backend: str
+) -> None:
+    """The line groups are stored as rows of the recording: the same in the
+    SQLite index and in a shared PostgreSQL graph."""
+    edited = {"app/grade.py": GRADE["app/grade.py"].replace(old, new, 1)}
+    assert edited["app/grade.py"] != GRADE["app/grade.py"]
+    repo = _recorded_then_edited(tmp_path, capsys, (GRADE, "grades"), (edited, "edit"))
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    (grade,) = (c for c in data["changed"] if c["symbol"]["id"] == "app/grade.py:function:grade")
+    assert grade["covered_by"] == [f"tests/test_grade.py:function:{t}" for t in ORDER if t in chosen]
+    # the graph's tests are listed beside them (every test here calls
+    # grade), except for a change of its docstring alone
+    graph = ["graph"] if old != "The letter" else []
+    assert _tests(data) == [
+        (f"tests/test_grade.py:function:{t}", graph + (["coverage"] if t in chosen else []))
+        for t in ORDER
+        if graph or t in chosen
+    ]
+
+
+def test_a_functions_lines_are_grouped_by_the_tests_that_ran_them(tmp_path: Path) -> None:
+    """Lines after the function's first: a statement's lines together, a
+    blank line with the next, a nested function's body in a group of no
+    test, ``else:`` and a statement run at import in none."""
+    text = (
+        "def f(x):\n"  # 1
+        "    if x:\n"  # 2
+        "        y = (1 +\n"  # 3
+        "             2)\n"  # 4
+        "    else:\n"  # 5
+        "        y = 0\n"  # 6
+        "\n"  # 7
+        "    def g():\n"  # 8
+        "        return y\n"  # 9
+        "    return g()\n"  # 10
+    )
+    from cartog_ci.domain import Symbol
+    from cartog_ci.report.coverage import line_groups, statement_spans
+
+    def symbol(name: str, start: int, end: int) -> Symbol:
+        return Symbol(f"m.py:function:{name}", name, name, "function", "m.py", start, end, 0, 0, None, "", "python", "", "")
+
+    symbols = [symbol("f", 1, 10), symbol("f.g", 8, 9)]
+
+    class Names:
+        def resolve(self, context: str) -> tuple[str, ...]:
+            return (f"t:{context}",) if context else ()
+
+    recorded = {2: {"a", "b"}, 3: {"a"}, 6: {"b"}, 8: {"a", "b"}, 9: {"a", "b"}, 10: {"a", "b", ""}}
+    groups = line_groups(symbols, text, function_lines(symbols, text), statement_spans(text), recorded, Names(), {s.id for s in symbols})  # type: ignore[arg-type]
+    assert groups == {
+        "m.py:function:f": [("1,6-7", ("t:a", "t:b")), ("2-3", ("t:a",)), ("5", ("t:b",)), ("8", ())],
+        "m.py:function:f.g": [("1", ("t:a", "t:b"))],
+    }

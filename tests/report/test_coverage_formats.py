@@ -408,3 +408,65 @@ def test_coverage_keep_below_one_is_one_line(tmp_path: Path, capsys: pytest.Capt
     assert (code, out, err) == (
         2, "", "cartog-ci: setting 'coverage_keep' must be at least 1, not 0: fix it in the configuration\n"
     )
+
+
+STYLES_JS = """var styles = {
+  plain: function plain(text) {
+    return text;
+  },
+  loud: function loud(text) {
+    return text.toUpperCase();
+  },
+};
+
+function format(style, text) {
+  return styles[style](text);
+}
+
+module.exports = { format };
+"""
+
+
+def test_v8_a_line_no_function_of_the_index_holds_is_its_modules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], node: str
+) -> None:
+    """A function written in an object literal (qs's ``indices: function
+    indices(prefix, key)``) has no symbol here: its lines are the module's,
+    and a change there runs the test files whose run executed the changed
+    line (V8 paints every line: plain.test.js requires the module but never
+    runs that line; other.test.js does not require it)."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "package.json": JS_PROJECT["package.json"],
+        "src/styles.js": STYLES_JS,
+        "src/other.js": "function other() {\n  return 1;\n}\n\nmodule.exports = { other };\n",
+        "test/loud.test.js": (
+            'const test = require("node:test");\nconst assert = require("node:assert");\n'
+            'const { format } = require("../src/styles");\n\n'
+            'test("loud", () => {\n  assert.strictEqual(format("loud", "a"), "A");\n});\n'
+        ),
+        "test/plain.test.js": (
+            'const test = require("node:test");\nconst assert = require("node:assert");\n'
+            'const { format } = require("../src/styles");\n\n'
+            'test("plain", () => {\n  assert.strictEqual(format("plain", "a"), "a");\n});\n'
+        ),
+        "test/other.test.js": (
+            'const test = require("node:test");\nconst assert = require("node:assert");\n'
+            'const { other } = require("../src/other");\n\n'
+            'test("other", () => {\n  assert.strictEqual(other(), 1);\n});\n'
+        ),
+    })  # fmt: skip
+    commit(repo, "styles")
+    for name in ("loud", "plain", "other"):
+        _run([node, f"test/{name}.test.js"], repo, NODE_V8_COVERAGE=str(tmp_path / "v8" / name))
+    runs = [str(tmp_path / "v8" / name) for name in ("loud", "plain", "other")]
+    code, out, err = _cli(capsys, "coverage", "import", *runs, "--repo", str(repo))
+    assert (code, err) == (0, "")
+    _change_every_function(repo, "src/styles.js", [("toUpperCase()", "toUpperCase() + '!'")])
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [(c["symbol"]["id"], c["category"], c["covered_by"]) for c in data["changed"]] == [
+        ("src/styles.js:module:src.styles", "modified", ["test/loud.test.js:module:test.loud.test"])
+    ]
+    assert [(t["id"], t["chosen_by"]) for t in data["tests"]] == [("test/loud.test.js:module:test.loud.test", ["coverage"])]

@@ -236,13 +236,17 @@ class CoverageRun:
 @dataclass(frozen=True)
 class RecordedSymbol:
     """What a recording says of one symbol of a measured file: its content
-    hash then, the tests (symbol IDs) whose run executed it, and the
-    contexts that named no test the index knows."""
+    hash then, the tests (symbol IDs) whose run executed it, the contexts
+    that named no test the index knows, and its lines' tests."""
 
     symbol_id: str
     content_hash: str
     tests: tuple[str, ...] = ()
     unknown_contexts: tuple[str, ...] = ()
+    # its body's lines by the tests that executed them ("3-5,9", tests),
+    # lines after its first (report/coverage.py line_groups): none for a
+    # recording imported without them, or another language's
+    line_groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def executed(self) -> bool:

@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING
 
 from cartog_ci import git
 from cartog_ci.domain import Symbol
-from cartog_ci.domain.results import ChangedSymbol, CoverageRun, CoverageUse
+from cartog_ci.domain.results import ChangedSymbol, CoverageRun, CoverageUse, RecordedSymbol
 from cartog_ci.errors import CartogError
 from cartog_ci.languages import is_test
 from cartog_ci.report.coverage_formats import UNIT_KINDS, Lines, UnitRecording, detect, read_unit
 from cartog_ci.report.doctests import doctest_id, doctest_symbol, is_doctest_id
-from cartog_ci.store.coverage_rows import KEEP_RUNS
+from cartog_ci.report.process_tests import StartingTests
+from cartog_ci.store.coverage_rows import KEEP_RUNS, LINE_GROUP
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.report.entries import ScriptEntries
@@ -42,11 +43,17 @@ FUNCTION_KINDS = ("function", "method")
 _PHASE = re.compile(r"(?:\|(?:setup|run|teardown)| \((?:setup|call|teardown)\))$")
 _PARAMS = re.compile(r"\[.*\]$")
 _HEADER = re.compile(r"\s*(?:async\s+)?def\s")
+# a folder of installed packages in a measured path
+_DEPENDENCY = re.compile(r"(?:^|/)(?:node_modules|site-packages|dist-packages)/")
 # coverage.py's context of what ran outside any test (at import, at collection)
 AT_IMPORT = ""
 # stored beside it, one a line of a function that ran there: "@import:+N", N
 # lines after the function's first line (its body may move in its file)
 AT_IMPORT_LINE = "@import:+"
+# and, for a Python function some test executed, its body's lines in groups
+# of the same tests: "@lines:ID|3-5,9" (lines after its first), whose
+# tests coverage_tests holds (``line_groups``; a group may name none)
+LINES = LINE_GROUP
 MISSING_COVERAGE = "reading coverage.py data needs the coverage package: pip install 'cartog-ci[coverage]'"
 
 
@@ -169,6 +176,10 @@ def repository_path(measured: str, root: Path, known: IndexedPaths) -> str | Non
     found = known.ending(text)
     if text.startswith(prefix) and text[len(prefix) :] in found:
         return text[len(prefix) :]
+    # an installed dependency's file is none of the repository's, whatever
+    # it ends with (tape's node_modules/mock-property/index.js is not
+    # minimist's index.js)
+    found = [k for k in found if not _DEPENDENCY.search(text[: len(text) - len(k)])]
     if found:
         return max(found, key=len)
     below = known.under(text) if not text.startswith("/") else []
@@ -197,9 +208,10 @@ def function_lines(symbols: Sequence[Symbol], text: str) -> dict[int, str]:
 
 def statement_spans(text: str) -> dict[int, int]:
     """Python: a statement's first line -> its last (a compound statement's
-    header only: its body's statements are their own). coverage.py records
-    a statement on its first line; a change to any of its lines changes
-    it."""
+    header only: its body's statements are their own; an ``except`` clause's
+    header too). coverage.py records a statement on one of its lines (its
+    first, or the condition's line of a ``while (`` written on several); a
+    change to any of its lines changes it."""
     import ast
 
     try:
@@ -208,13 +220,104 @@ def statement_spans(text: str) -> dict[int, int]:
         return {}
     out: dict[int, int] = {}
     for node in ast.walk(tree):
-        if not isinstance(node, ast.stmt):
+        if not isinstance(node, (ast.stmt, ast.ExceptHandler)):
             continue
         last = node.end_lineno or node.lineno
         body = getattr(node, "body", None)
         if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
             last = max(node.lineno, body[0].lineno - 1)
         out[node.lineno] = max(out.get(node.lineno, node.lineno), last)
+    return out
+
+
+def line_groups(
+    symbols: Sequence[Symbol],
+    text: str,
+    owner: Mapping[int, str],
+    spans: Mapping[int, int],
+    lines: Mapping[int, set[str]],
+    names: TestNames,
+    executed: set[str],
+    *,
+    whole: bool = False,
+) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """Each function some test executed -> its body's lines that a changed
+    line can be judged by, grouped by the tests whose recorded run executed
+    them: ``("3-5,9", tests)``, lines counted after the function's first.
+    Python (``spans``, ``statement_spans``): a statement's lines are one (the
+    tests that executed any of them: coverage.py records a statement on one
+    of its lines); left out, so that a change there falls back to the whole
+    function's tests (``line_tests``), are a line no statement of the
+    function starts on (``else:``, ``finally:``, the ``def`` line and
+    decorators) and a statement that ran at import or collection (the
+    importers' rule reads it). A file V8 measured (``whole``): every line,
+    each its own, a line no unit ran in a group of no test (V8 paints the
+    whole file), and the module's own lines too (a function the index has
+    no symbol for is its module's). Both: a blank or comment line is the
+    next line's (an insertion there runs where that line runs); a line of a
+    nested function's body is none of this function's (a group without
+    tests)."""
+    text_lines = text.splitlines()
+    out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+
+    def tests_in(numbers: Iterable[int]) -> frozenset[str] | None:
+        ran = set().union(*(lines.get(n, set()) for n in numbers))
+        return None if AT_IMPORT in ran else frozenset(t for c in ran for t in names.resolve(c))
+
+    for s in symbols:
+        if s.id not in executed or s.kind not in (*FUNCTION_KINDS, *(("module",) if whole else ())):
+            continue
+        mine = None if s.kind == "module" else s.id
+        body = [n for n in range(s.start_line + 1, s.end_line + 1) if owner.get(n) == mine]
+        if s.kind == "module":
+            body = [n for n in range(s.start_line, s.end_line + 1) if owner.get(n) is None]
+        if not body:
+            continue
+        first = body[0]
+        tests_of: dict[int, frozenset[str] | None] = {}  # None: not judged
+        if whole:
+            tests_of.update((n, tests_in((n,))) for n in body)
+        for start, last in spans.items():
+            if owner.get(start) == mine:
+                found = tests_in(range(start, last + 1))
+                tests_of.update((n, found) for n in range(start, last + 1))
+        following: frozenset[str] | None = None
+        for n in range(s.end_line, first - 1, -1):
+            code = text_lines[n - 1].strip() if n <= len(text_lines) else ""
+            if owner.get(n) != mine:
+                tests_of[n] = frozenset()  # a nested function's body
+            elif (whole or n not in tests_of) and (not code or code.startswith(("#", "//", "/*", "*"))):
+                tests_of[n] = following
+            following = tests_of.get(n)
+        groups: dict[frozenset[str], list[int]] = {}
+        for n in range(first, s.end_line + 1):
+            found = tests_of.get(n)
+            if found is not None:
+                groups.setdefault(found, []).append(n - s.start_line)
+        out[s.id] = [(_ranges(offsets), tuple(sorted(found))) for found, offsets in groups.items()]
+    return out
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Sorted integers as "3-5,9"."""
+    parts: list[str] = []
+    start = prev = numbers[0]
+    for n in [*numbers[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        parts.append(f"{start}-{prev}" if prev != start else str(start))
+        if n is not None:
+            start = prev = n
+    return ",".join(parts)
+
+
+def parse_ranges(text: str) -> set[int]:
+    """"3-5,9" as {3, 4, 5, 9}."""
+    out: set[int] = set()
+    for part in filter(None, text.split(",")):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
     return out
 
 
@@ -338,10 +441,16 @@ class TestNames:
         return [p for name, paths in self._modules.items() if name == module or name.endswith(tail) for p in paths]
 
 
-def _read(root: Path, known: IndexedPaths, sources: Sequence[tuple[str | None, Path]], names: TestNames) -> Lines:
+def _read(
+    root: Path, known: IndexedPaths, sources: Sequence[tuple[str | None, Path]], names: TestNames, whole: set[str] | None = None
+) -> Lines:
     """Every source's executed lines, by measured file, with the contexts
-    that executed them (a measured file with none still listed)."""
+    that executed them (a measured file with none still listed). ``whole``
+    gets the measured files only V8 recordings measured: V8's block
+    coverage paints every line of a file, so a line one lacks did not run
+    in it (another format lists statements, and leaves other lines out)."""
     recorded: Lines = {}
+    others: set[str] = set()
 
     def text_of(measured: str) -> str | None:
         mapped = repository_path(measured, root, known)
@@ -361,6 +470,9 @@ def _read(root: Path, known: IndexedPaths, sources: Sequence[tuple[str | None, P
             into = recorded.setdefault(measured, {})
             for line, line_contexts in lines.items():
                 into.setdefault(line, set()).update(line_contexts)
+            (whole if whole is not None and kind == "v8" else others).add(measured)
+    if whole is not None:
+        whole -= others
     return recorded
 
 
@@ -419,14 +531,18 @@ def import_coverage(
     them."""
     known = IndexedPaths(store.file_hashes())
     names = TestNames(store, known)
-    recorded = _read(root, known, sources, names)
+    whole: set[str] = set()
+    recorded = _read(root, known, sources, names, whole)
     result = Imported(commit)
     by_path: dict[str, dict[int, set[str]]] = {}
+    whole_paths: set[str] = set()  # mapped files V8 alone measured
     for measured, lines in recorded.items():
         mapped = repository_path(measured, root, known)
         if mapped is None:
             result.outside.append(measured)
         else:
+            if measured in whole:
+                whole_paths.add(mapped)
             into = by_path.setdefault(mapped, {})
             for line, line_contexts in lines.items():
                 into.setdefault(line, set()).update(line_contexts)
@@ -440,6 +556,8 @@ def import_coverage(
     symbols: dict[str, str] = {}
     hits: set[tuple[str, str]] = set()
     contexts: set[str] = set()
+    grouped: dict[str, tuple[str, ...]] = {}  # a line group's pseudo-context -> its tests
+    modules: dict[str, str] = {}  # the modules of other languages' measured files
     for file, lines in sorted(by_path.items()):
         in_file = store.symbols_in_file(file)
         symbols.update((s.id, s.content_hash) for s in in_file if s.kind in FUNCTION_KINDS)
@@ -447,9 +565,16 @@ def import_coverage(
         text = (root / file).read_text(encoding="utf-8", errors="replace")
         owner = function_lines(in_file, text)
         spans = statement_spans(text) if file.endswith(".py") else {}
+        # another language's line that no function of the index holds (a
+        # function written in an object literal, a callback the index has
+        # no symbol for: qs's `indices: function indices(prefix, key)`)
+        # is its module's: a change there is the module's own
+        module = None if file.endswith(".py") else next((s for s in in_file if s.kind == "module"), None)
+        if module is not None:
+            modules[module.id] = module.content_hash
         for line, line_contexts in lines.items():
             contexts |= line_contexts
-            symbol_id = owner.get(line)
+            symbol_id = owner.get(line, module.id if module is not None else None)
             if symbol_id is not None:
                 # the empty context (run at import or collection) is kept: a
                 # function it ran is never "untested", though it names no test
@@ -457,13 +582,24 @@ def import_coverage(
                 if AT_IMPORT in line_contexts:
                     for n in range(line, spans.get(line, line) + 1):
                         hits.add((symbol_id, f"{AT_IMPORT_LINE}{n - starts[symbol_id]}"))
+        if spans or file in whole_paths:
+            executed = {s for s, c in hits if c and not c.startswith(AT_IMPORT_LINE)}
+            for symbol_id, groups in line_groups(
+                in_file, text, owner, spans, lines, names, executed, whole=file in whole_paths
+            ).items():
+                for offsets, found in groups:
+                    pseudo = f"{LINES}{symbol_id}|{offsets}"
+                    hits.add((symbol_id, pseudo))
+                    grouped[pseudo] = found
     contexts.discard(AT_IMPORT)
     tests = {c: names.resolve(c) for c in sorted(contexts)}
+    result.unknown_contexts = [c for c, found in tests.items() if not found]
+    tests.update(grouped)
     result.files = len(by_path)
     result.functions = len(symbols)
-    result.executed = len({s for s, c in hits if c and not c.startswith(AT_IMPORT_LINE)})
+    result.executed = len({s for s, c in hits if c and s in symbols and not c.startswith((AT_IMPORT_LINE, LINES))})
+    symbols.update(modules)
     result.contexts = len(contexts)
-    result.unknown_contexts = [c for c, found in tests.items() if not found]
     run = CoverageRun(commit, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), len(contexts), len(by_path))
     with store.transaction():
         store.put_coverage(run, symbols, sorted(hits), {c: found for c, found in tests.items() if found}, keep=keep)
@@ -537,15 +673,24 @@ def apply_coverage(
     wanted = {t for r in recorded.values() for t in r.tests}
     tests = store.symbols(wanted)
     tests.update(collected_tests(store, wanted - set(tests)))
+    starting: set[str] | None = None  # the tests that start a process (report/process_tests.py), read once
     for old_id, item in olds.items():
         found = recorded.get(old_id)
         old = item.change.old
         if found is None or old is None:
             continue
-        item.covered_by = sorted(
-            (tests[t] for t in found.tests if t in tests), key=lambda s: (s.file, s.start_line, s.id)
-        )
+        if old.kind not in FUNCTION_KINDS and item.change.category not in ("modified", "renamed"):
+            continue  # a module whose functions alone changed: theirs are the tests
         item.recorded_older = found.content_hash != old.content_hash
+        chosen = set(found.tests)
+        by_lines = None if item.recorded_older or old_id in at_import else line_tests(found, old, lines.get(old.file))
+        if by_lines is not None:
+            if starting is None:
+                starting = {t.id for t, _, _ in StartingTests(store).found()}
+            # a test that starts a process may run the changed line in the
+            # child, where no context is recorded: the whole function's
+            chosen = (by_lines & chosen) | (chosen & starting)
+        item.covered_by = sorted((tests[t] for t in chosen if t in tests), key=lambda s: (s.file, s.start_line, s.id))
         if old_id in at_import:
             item.imported_by = importing.get(old.file, [])
         item.untested = (
@@ -559,6 +704,31 @@ def apply_coverage(
             item.script_entry = entries.reaching(item)
             item.untested = not item.script_entry
 
+
+
+def line_tests(found: RecordedSymbol, old: Symbol, changed: set[int] | None) -> set[str] | None:
+    """The tests whose recorded run executed a line of ``old``'s base body
+    that the change replaced or deleted, or inserted beside (``changed``:
+    its file's base lines, ``changed_base_lines``), by the recording's line
+    groups (``line_groups``). None where they cannot tell, and the whole
+    function's tests are run: no groups, a change on a line no group holds
+    (``else:``, the ``def`` line, a statement run at import, an insertion
+    after its last line) or none on its lines. A test whose run did not
+    reach the changed line at the base does not reach it at the head: the
+    code it ran before that line is unchanged."""
+    if changed is None or not found.line_groups:
+        return None
+    offsets = {n - old.start_line for n in changed if old.start_line <= n <= old.end_line + 1}
+    if not offsets:
+        return None
+    out: set[str] = set()
+    judged: set[int] = set()
+    for ranges, group_tests in found.line_groups:
+        lines = parse_ranges(ranges)
+        judged |= lines
+        if lines & offsets:
+            out.update(group_tests)
+    return out if offsets <= judged else None
 
 
 def changed_base_lines(base: Mapping[str, bytes], head: Mapping[str, bytes]) -> dict[str, set[int] | None]:

@@ -5,7 +5,8 @@ content hash at that commit, and the tests whose recorded run executed it.
 ``coverage_runs``: one row a commit (importing again for a commit replaces
 its rows); ``coverage_symbols``: (run, symbol, content hash then);
 ``coverage_hits``: (run, symbol, context) for each context that executed
-the symbol; ``coverage_tests``: (run, context, test symbol) for the tests a
+the symbol (and the pseudo-contexts ``@import:+N`` and ``@lines:ID|3-5,9``
+of a Python function's lines, docs/coverage.md); ``coverage_tests``: (run, context, test symbol) for the tests a
 context names (one for a per-test context, a file's, package's or class's
 for the per-unit formats; none for a context naming no test the index
 knows). Symbol IDs and contexts are kept once in ``coverage_texts``. The
@@ -26,6 +27,8 @@ if TYPE_CHECKING:  # the report's types: imported where a report reads coverage 
 # Recordings kept (the newest by import time): a default branch recorded
 # on each push keeps its last few commits, which is what merge-bases need.
 KEEP_RUNS = 20
+# a function's line group, a pseudo-context of its hits (report/coverage.py LINES)
+LINE_GROUP = "@lines:"
 
 
 def recorded_symbols(
@@ -38,14 +41,20 @@ def recorded_symbols(
 
     tests: dict[str, set[str]] = {}
     unknown: dict[str, set[str]] = {}
+    groups: dict[str, dict[str, set[str]]] = {}  # symbol -> its lines ("3-5,9") -> their tests
     for symbol_id, context, test in rows:
-        if test is not None:
+        if context.startswith(LINE_GROUP):  # "@lines:ID|3-5,9" (report/coverage.py line_groups)
+            found = groups.setdefault(symbol_id, {}).setdefault(context.rpartition("|")[2], set())
+            if test is not None:
+                found.add(test)
+        elif test is not None:
             tests.setdefault(symbol_id, set()).add(test)
         else:
             unknown.setdefault(symbol_id, set()).add(context)
     return {
         symbol_id: RecordedSymbol(
-            symbol_id, content_hash, tuple(sorted(tests.get(symbol_id, ()))), tuple(sorted(unknown.get(symbol_id, ())))
+            symbol_id, content_hash, tuple(sorted(tests.get(symbol_id, ()))), tuple(sorted(unknown.get(symbol_id, ()))),
+            tuple(sorted((lines, tuple(sorted(found))) for lines, found in groups.get(symbol_id, {}).items())),
         )
         for symbol_id, content_hash in hashes.items()
     }
