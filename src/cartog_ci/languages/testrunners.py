@@ -16,6 +16,7 @@ in it, so the count the report gives is what the command runs.
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import posixpath
@@ -424,27 +425,42 @@ def _collapsed(
             return len(known[path])
         return sum(class_size(path, o) if m is None else len(m) for o, m in classes.items())
 
-    while graph and sum(parts(p) for p in state) > MAX_TEST_IDS:
-        # (extra tests per part saved, -parts saved, file, class or None for the file)
-        options: list[tuple[float, int, str, str | None]] = []
-        for path, in_file in state.items():
-            if in_file is None:
-                continue
-            if parts(path) > 1:
-                saved = parts(path) - 1
-                options.append(((len(known[path]) - runs(path)) / saved, -saved, path, None))
-            for owner, members in in_file.items():
-                if owner and members is not None and len(members) > 1:
-                    saved = len(members) - 1
-                    options.append(((class_size(path, owner) - len(members)) / saved, -saved, path, owner))
-        if not options:
-            break
-        _, _, chosen, chosen_class = min(options, key=lambda o: (o[0], o[1], o[2], o[3] or ""))
+    def options(path: str) -> list[tuple[float, int, str, str]]:
+        """(extra tests per part saved, -parts saved, file, class or "" for
+        the file): the merges of one file, which depend on its state alone."""
+        in_file = state[path]
+        if in_file is None:
+            return []
+        found = []
+        if parts(path) > 1:
+            saved = parts(path) - 1
+            found.append(((len(known[path]) - runs(path)) / saved, -saved, path, ""))
+        for owner, members in in_file.items():
+            if owner and members is not None and len(members) > 1:
+                saved = len(members) - 1
+                found.append(((class_size(path, owner) - len(members)) / saved, -saved, path, owner))
+        return found
+
+    # the cheapest merge first, until the parts fit: a heap of every file's
+    # merges, a file's entries replaced when a merge changes it
+    total = sum(parts(p) for p in state)
+    version = dict.fromkeys(state, 0)
+    heap = [(*o, 0) for p in state for o in options(p)] if graph and total > MAX_TEST_IDS else []
+    heapq.heapify(heap)
+    while graph and total > MAX_TEST_IDS and heap:
+        _, _, chosen, chosen_class, seen = heapq.heappop(heap)
+        if seen != version[chosen]:
+            continue
+        before = parts(chosen)
         in_chosen = state[chosen]
-        if chosen_class is None or in_chosen is None:
+        if not chosen_class or in_chosen is None:
             state[chosen] = None
         else:
             in_chosen[chosen_class] = None
+        total += parts(chosen) - before
+        version[chosen] += 1
+        for o in options(chosen):
+            heapq.heappush(heap, (*o, version[chosen]))
     out: list[tuple[str, str, tuple[str, ...]]] = []
     for path in sorted(state):
         final = state[path]
