@@ -146,12 +146,13 @@ def symbol_keys(
             out.update({("f", s.file), ("f", None), ("d", directory), ("d", None)})
             return
         out.update({("n", s.name), ("n", None), ("q", s.qualified_name), ("q", None)})
-        out.update({("c", s.parent_id, s.name), ("c", s.parent_id, None)})
+        out.update({("c", s.parent_id, s.name), ("c", s.parent_id, None), ("o", s.parent_id, s.name)})
         if kind_of(s.parent_id) == "module":  # a top-level name of its directory
             out.add(("dn", posixpath.dirname(s.file), s.name))
         if s.kind == "method" and kind_of(s.parent_id) in ("module", "namespace"):
             out.add(DETACHED_CANDIDATES)
 
+    moved = False
     for i in old.keys() | new.keys():
         a, b = old.get(i), new.get(i)
         if a is None or b is None:
@@ -162,7 +163,22 @@ def symbol_keys(
             whole(b)
         elif _position(a) != _position(b):
             out.update({("p", i), ("p", None)})
+            moved = True
+    if moved:  # the order of a scope's children of one name, where it changed
+        before, after = _ranks(old), _ranks(new)
+        out.update(("o", *group) for group in before.keys() | after.keys() if before.get(group) != after.get(group))
     return out
+
+
+def _ranks(symbols: Mapping[str, Symbol]) -> dict[tuple[str | None, str], list[str]]:
+    """(parent, name) -> the IDs of its children of that name, in the order
+    the resolver's table lists them (store/symbols.py ALL_ORDER), for those
+    with more than one: what ``("o", parent, name)`` is the key of."""
+    groups: dict[tuple[str | None, str], list[str]] = {}
+    for s in sorted(symbols.values(), key=lambda s: (s.start_byte, -s.end_byte, s.id)):
+        if s.kind != "module":
+            groups.setdefault((s.parent_id, s.name), []).append(s.id)
+    return {group: ids for group, ids in groups.items() if len(ids) > 1}
 
 
 def binding_keys(path: str, old: Iterable[Edge], new: Iterable[Edge], language: str = "") -> set[Key]:
