@@ -25,7 +25,7 @@ F = _symbol("a.py:function:f", "f", "function", "a.py", MODULE.id, "def f()")
 def test_a_function_added_changes_the_keys_it_can_be_found_by() -> None:
     assert symbol_keys({MODULE.id: MODULE}, {MODULE.id: MODULE, F.id: F}) == {
         ("s", F.id), ("s", None), ("p", F.id), ("p", None), ("n", "f"), ("n", None), ("q", "f"), ("q", None),
-        ("c", MODULE.id, "f"), ("c", MODULE.id, None), ("dn", "", "f"),
+        ("c", MODULE.id, "f"), ("c", MODULE.id, None), ("o", MODULE.id, "f"), ("dn", "", "f"),
     }  # fmt: skip
 
 
@@ -33,6 +33,27 @@ def test_a_body_edit_or_a_move_changes_no_key_an_answer_reads_but_the_position()
     moved = _symbol(F.id, "f", "function", "a.py", MODULE.id, "def f()", line=7)
     assert symbol_keys({F.id: F}, {F.id: F}) == set()
     assert symbol_keys({F.id: F}, {F.id: moved}) == {("p", F.id), ("p", None)}
+
+
+def test_definitions_of_one_name_change_their_order_key_only_when_their_order_changes() -> None:
+    """Two `f` in one module (`@overload` stubs, a TS interface and const):
+    an edit above both moves them (their positions), not their order; one
+    moved below the other changes ``("o", module, "f")``."""
+    first = Symbol("a.py:function:f", "f", "f", "function", "a.py", 1, 2, 0, 10, MODULE.id, "", "python", "h", "h")
+    second = Symbol("a.py:function:f#2", "f", "f", "function", "a.py", 3, 4, 20, 30, MODULE.id, "", "python", "h", "h")
+    old = {MODULE.id: MODULE, first.id: first, second.id: second}
+    shifted = {
+        MODULE.id: MODULE,
+        first.id: Symbol(first.id, "f", "f", "function", "a.py", 5, 6, 40, 50, MODULE.id, "", "python", "h", "h"),
+        second.id: Symbol(second.id, "f", "f", "function", "a.py", 7, 8, 60, 70, MODULE.id, "", "python", "h", "h"),
+    }
+    assert symbol_keys(old, shifted) == {("p", first.id), ("p", second.id), ("p", None)}
+    swapped = {
+        MODULE.id: MODULE,
+        first.id: Symbol(first.id, "f", "f", "function", "a.py", 7, 8, 60, 70, MODULE.id, "", "python", "h", "h"),
+        second.id: second,
+    }
+    assert symbol_keys(old, swapped) == {("p", first.id), ("p", None), ("o", MODULE.id, "f")}
 
 
 def test_a_signature_changed_changes_the_symbol_and_the_names_it_is_found_by() -> None:

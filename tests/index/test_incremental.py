@@ -1211,3 +1211,60 @@ def test_python_values_and_attributes_incremental_equals_cold(tmp_path: Path) ->
         write(repo, files)
         index(repo)
         assert_as_cold(repo, tmp_path)
+
+
+def test_definitions_moved_together_keep_what_read_their_order(tmp_path: Path) -> None:
+    """Two `class Foo` (the last binds the name) read from another file
+    through make()'s return type: lines added above both move them, not their
+    order, and the call in use.py is not resolved again; the two swapped, it
+    follows the one that is last now."""
+    repo = init_repo(tmp_path / "repo")
+    first, second = "class Foo:\n    def run(self):\n        pass\n", "class Foo:\n    def go(self):\n        pass\n"
+    tail = "\n\ndef make() -> Foo:\n    return Foo()\n"
+    write(repo, {
+        "pkg/models.py": f"{first}\n\n{second}{tail}",
+        "pkg/use.py": "from pkg.models import make\n\n\ndef main():\n    make().go()\n    make().run()\n",
+    })  # fmt: skip
+    commit(repo, "initial")
+    index(repo)
+    models = repo / "pkg/models.py"
+
+    def called() -> dict[str, str | None]:
+        edges = exported(repo)["edges"]
+        return {e["target_name"]: e["target_id"] for e in edges if e["file"] == "pkg/use.py" and e["kind"] == "calls"}
+
+    before = called()
+    assert before == {"make": "pkg/models.py:function:make", "go": "pkg/models.py:method:Foo.go", "run": None}
+    models.write_text("import os\n\n\n" + models.read_text())
+    result = index(repo)
+    # models.py's own three (the new import, `Foo()` and the annotation read
+    # their lines), not use.py's two (5 when they read where each Foo was)
+    assert result.edges_resolved == 3
+    assert called() == before
+    assert_as_cold(repo, tmp_path)
+    models.write_text(f"import os\n\n\n{second}\n\n{first}{tail}")
+    index(repo)
+    assert called() == {"make": "pkg/models.py:function:make", "go": None, "run": "pkg/models.py:method:Foo.run"}
+    assert_as_cold(repo, tmp_path)
+
+
+def test_a_file_added_beside_a_bare_name_none_defines_resolves_it_only_when_it_defines_it(tmp_path: Path) -> None:
+    """`helper()` in pkg/a.py, defined by no file of pkg/: its answer read
+    whether one defines it (``("dn", "pkg", "helper")``), not pkg/'s files.
+    A file that defines other names leaves it; one that defines it is found."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"pkg/a.py": "def main():\n    helper()\n", "pkg/b.py": "def other():\n    pass\n"})
+    commit(repo, "initial")
+    index(repo)
+
+    def helper() -> list[tuple[object, object]]:
+        return [(e["target_id"], e["resolution"]) for e in exported(repo)["edges"] if e["target_name"] == "helper"]
+
+    assert helper() == [(None, None)]
+    write(repo, {"pkg/c.py": "def unrelated():\n    pass\n"})
+    assert index(repo).edges_resolved == 0
+    assert_as_cold(repo, tmp_path)
+    write(repo, {"pkg/d.py": "def helper():\n    pass\n"})
+    assert index(repo).edges_resolved == 1
+    assert helper() == [("pkg/d.py:function:helper", "same_dir")]
+    assert_as_cold(repo, tmp_path)

@@ -916,14 +916,19 @@ class _Revisit:
                 whole.append(path)
                 continue
             wanted.update((i, path) for i in deps.rows_reading(hashes) if i not in self.work)
-        if bases:
+        if bases:  # the bases alone built: the other rows are only checked to be those recorded
             self.reachable += len(wanted)
-        found = self.store.numbered_edges_by_id(sorted(wanted))
-        for i, e in found:
-            if e.file == wanted[i]:
-                if (e.kind == "inherits") == bases:
-                    self.work[i] = e
+            places = self.store.edge_places(sorted(wanted))
+            same = [i for i, (file, _) in places.items() if file == wanted[i]]
+            for i in same:
                 del wanted[i]
+            self.work.update(self.store.numbered_edges_by_id(sorted(i for i in same if places[i][1] == "inherits")))
+        else:
+            for i, e in self.store.numbered_edges_by_id(sorted(wanted)):
+                if e.file == wanted[i]:
+                    if e.kind != "inherits":
+                        self.work[i] = e
+                    del wanted[i]
         for path in sorted(set(wanted.values())):  # rows not those recorded
             self.deps[path] = None
             whole.append(path)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import operator
 import posixpath
 import zlib
 from collections.abc import Iterable, Mapping
@@ -58,20 +59,39 @@ SITE_HASH = key_hash(SITE)
 
 def split(keys: set[Key], path: str, symbols: Mapping[str, Symbol]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The hashes of ``keys`` (read by an edge of ``path``), and of those
-    another file's change may change (not ``_owner``'s: ``symbols`` by ID).
-    Each key is hashed once a process; a path's own keys are a set, so that
+    another file's change may change (not its own, by ``_BY_SYMBOL`` and
+    ``_BY_FILE``: ``symbols`` by ID). Each key is hashed once a process; a path's own keys are a set, so that
     which of an answer's keys are its file's is one set operation on the
     hashes the sets keep (26k answers on scrapy, ~8 keys each)."""
     hashes = _SPLIT_HASH
     try:
         read = tuple(sorted(set(map(hashes.__getitem__, keys))))
     except KeyError:
+        known, owned, crc32 = _HASHES, _OWNED, zlib.crc32
         for k in keys:
-            if k not in hashes:
-                owner = _owner(k, symbols)
-                if owner is not None:
-                    _OWNED.setdefault(owner, set()).add(k)
-                hashes[k] = key_hash(k)
+            if k in hashes:
+                continue
+            # ``_owner`` and ``key_hash`` inline: a process hashes each key
+            # it meets here once, 22k keys on scrapy HEAD~10 -> HEAD
+            tag, first = k[0], k[1]
+            if tag in _BY_SYMBOL:
+                found = symbols.get(first) if isinstance(first, str) else None
+                owner = found.file if found is not None else None
+            elif tag in _BY_FILE:
+                owner = first if isinstance(first, str) else None
+            elif tag == "L" and isinstance(first, tuple):
+                owner = str(first[0])
+            else:
+                owner = None
+            if owner is not None:
+                mine = owned.get(owner)
+                if mine is None:
+                    mine = owned[owner] = set()
+                mine.add(k)
+            found_hash = known.get(k)
+            if found_hash is None:
+                found_hash = known[k] = crc32(repr(k).encode("utf-8", "surrogatepass")) & 0xFFFFFF
+            hashes[k] = found_hash
         read = tuple(sorted(set(map(hashes.__getitem__, keys))))
     own = _OWNED.get(path)
     if own is None or own.isdisjoint(keys):
@@ -84,20 +104,12 @@ _SPLIT_HASH: dict[Key, int] = {}
 _OWNED: dict[str, set[Key]] = {}
 
 
-def _owner(key: Key, symbols: Mapping[str, Symbol]) -> str | None:
-    """The file only whose change changes ``key``, if one: its symbols'
-    fields, positions and children, its bindings, star imports and lines
-    importing a module whole. Kept per process: a symbol's file is part of
-    its ID."""
-    tag = key[0]
-    if tag in ("s", "p", "c"):
-        found = symbols.get(key[1]) if isinstance(key[1], str) else None
-        return found.file if found is not None else None
-    if tag in ("b", "*"):
-        return key[1] if isinstance(key[1], str) else None
-    if tag == "L" and isinstance(key[1], tuple):
-        return str(key[1][0])
-    return None
+# What tells the file only whose change changes a key, if one (``split``):
+# its symbols' fields, positions and children (the symbol's file), its
+# bindings and star imports (the file), its lines importing a module whole
+# (``("L", (file, line))``). Kept per process: a symbol's file is part of its ID.
+_BY_SYMBOL = frozenset({"s", "p", "c"})
+_BY_FILE = frozenset({"b", "*"})
 
 
 # -- what a change of the index changes ------------------------------------
@@ -134,12 +146,13 @@ def symbol_keys(
             out.update({("f", s.file), ("f", None), ("d", directory), ("d", None)})
             return
         out.update({("n", s.name), ("n", None), ("q", s.qualified_name), ("q", None)})
-        out.update({("c", s.parent_id, s.name), ("c", s.parent_id, None)})
+        out.update({("c", s.parent_id, s.name), ("c", s.parent_id, None), ("o", s.parent_id, s.name)})
         if kind_of(s.parent_id) == "module":  # a top-level name of its directory
             out.add(("dn", posixpath.dirname(s.file), s.name))
         if s.kind == "method" and kind_of(s.parent_id) in ("module", "namespace"):
             out.add(DETACHED_CANDIDATES)
 
+    moved = False
     for i in old.keys() | new.keys():
         a, b = old.get(i), new.get(i)
         if a is None or b is None:
@@ -150,7 +163,22 @@ def symbol_keys(
             whole(b)
         elif _position(a) != _position(b):
             out.update({("p", i), ("p", None)})
+            moved = True
+    if moved:  # the order of a scope's children of one name, where it changed
+        before, after = _ranks(old), _ranks(new)
+        out.update(("o", *group) for group in before.keys() | after.keys() if before.get(group) != after.get(group))
     return out
+
+
+def _ranks(symbols: Mapping[str, Symbol]) -> dict[tuple[str | None, str], list[str]]:
+    """(parent, name) -> the IDs of its children of that name, in the order
+    the resolver's table lists them (store/symbols.py ALL_ORDER), for those
+    with more than one: what ``("o", parent, name)`` is the key of."""
+    groups: dict[tuple[str | None, str], list[str]] = {}
+    for s in sorted(symbols.values(), key=lambda s: (s.start_byte, -s.end_byte, s.id)):
+        if s.kind != "module":
+            groups.setdefault((s.parent_id, s.name), []).append(s.id)
+    return {group: ids for group, ids in groups.items() if len(ids) > 1}
 
 
 def binding_keys(path: str, old: Iterable[Edge], new: Iterable[Edge], language: str = "") -> set[Key]:
@@ -220,6 +248,7 @@ def _catalogue_lines(text: str | None) -> list[str] | None:
 # text as it is (a search of scrapy's 0.7 MB of lines: ~0.1 ms) rather than
 # splitting it into a set of its 8,400 lines (~2 ms).
 _FEW_NODES = 8
+_TAB_SPLIT = operator.methodcaller("split", "\t", 1)  # a catalogue line: key, value
 
 
 class Catalogue:
@@ -274,7 +303,7 @@ class Catalogue:
         if not lines:
             return cls()
         try:
-            return cls(dict(line.split("\t", 1) for line in lines))
+            return cls(dict(map(_TAB_SPLIT, lines)))
         except ValueError:
             return cls()
 
@@ -296,10 +325,17 @@ class Catalogue:
         """The nodes known by the hash ``node`` (one, but for a collision;
         none when unknown): each one's (name, argument), None when
         unreadable, and its value as kept."""
-        if self._by_hash is None:
-            self._by_hash = {}
+        if self._by_hash is None:  # ``_text_hash`` of every key, inline (scrapy: 8,400)
+            by_hash: dict[int, list[str]] = {}
+            crc32 = zlib.crc32
             for key in self.entries:
-                self._by_hash.setdefault(_text_hash(key), []).append(key)
+                h = crc32(key.encode("utf-8", "surrogatepass")) & 0xFFFFFF
+                found = by_hash.get(h)
+                if found is None:
+                    by_hash[h] = [key]
+                else:
+                    found.append(key)
+            self._by_hash = by_hash
         return [(_node_key(k), self.entries[k]) for k in sorted(self._by_hash.get(node, ()))]
 
 

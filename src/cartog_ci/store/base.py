@@ -328,6 +328,10 @@ class Store(Protocol):
         """These edges (those that exist), in ID order."""
         ...
 
+    def edge_places(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """ID -> (file, kind) of these edges (those that exist), no edge built."""
+        ...
+
     def edges_naming(self, names: Sequence[str]) -> list[NumberedEdge]:
         """To one of ``names``, or binding one as an import alias."""
         ...

@@ -210,6 +210,17 @@ class EdgeTables(Tables):
         """These edges (those that exist), in ID order."""
         return sorted(self._numbered_in("id IN ({marks})", ids))  # type: ignore[arg-type]
 
+    def edge_places(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """ID -> (file, kind) of these edges (those that exist), no edge built:
+        which of the rows an answer reached are bases (index/cascade.py
+        ``_Revisit.reach``: zod HEAD~10 -> HEAD reads some thousand rows for
+        its few inherits edges)."""
+        out: dict[int, tuple[str, str]] = {}
+        for chunk in chunks(list(ids)):
+            rows = self.db.execute(f"SELECT id, file, kind FROM edges WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            out.update((int(r[0]), (str(r[1]), str(r[2]))) for r in rows)
+        return out
+
     def edges_of_files(self, paths: Sequence[str]) -> list[NumberedEdge]:
         return self._numbered_in("file IN ({marks})", paths)
 
