@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 
-from cartog_ci.domain import Edge, NumberedEdge
+from cartog_ci.domain import Edge, EdgeCounts, NumberedEdge
 from cartog_ci.store.edges import EdgeTables
 from cartog_ci.store.interned import Interned
 from cartog_ci.store.tables import chunks
@@ -46,6 +46,16 @@ class EdgeRows(Interned, EdgeTables):
         if self.inserted is not None:
             return [e for _, e in self.inserted if e.kind == "imports"]
         return super().import_edges()
+
+    def edge_counts(self) -> EdgeCounts:
+        """As ``EdgeTables.edge_counts``, from the rows without the view's
+        joins (a row has a target key exactly when its view has a target):
+        Django 45 -> 19 ms, a report's fixed cost."""
+        total, unresolved = self.db.execute(
+            "SELECT count(*), count(CASE WHEN target_key IS NULL AND resolution IS NULL THEN 1 END) "
+            "FROM edge_rows WHERE kind != 'imports'"
+        ).fetchone()
+        return EdgeCounts(int(total), int(unresolved))
 
     # -- the writes of EdgeTables --------------------------------------------
 
