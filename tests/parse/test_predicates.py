@@ -92,9 +92,32 @@ def test_the_tags_queries_keep_the_bindings_matches(name: str) -> None:
     tags = spec._split_query[0]
     whole_source = f"{tags}\n{spec._comment_pattern}\n" if spec.comment_pattern < spec.query.pattern_count else tags
     whole = ts.Query(spec.grammar, whole_source)
+    # the binding ignores `#top-level?` (ours alone): checked on its matches here
+    ours_alone = {i: tuple(p for p in found if p[0] == "top") for i, found in spec.predicates.items()}
     for path in paths:
         source = path.read_bytes()
         root = ts.Parser(spec.grammar).parse(source).root_node
         theirs = ts.QueryCursor(whole, match_limit=budget.MATCH_LIMIT).matches(root)
+        theirs = [m for m in theirs if predicates.keep(ours_alone.get(m[0], ()), m[1], source)]
         ours = budget.matches(spec.query, root, source=source, checks=spec.predicates)
         assert _spans(ours) == _spans(theirs), path
+
+
+def test_top_level_is_a_child_of_the_root_or_of_a_listed_node_there() -> None:
+    grammar = for_path("a.ts").syntax.grammar  # type: ignore[union-attr]
+    source = b"const a = 1;\nexport const b = 2;\nfunction f() { const c = 3; }\nnamespace n { export const d = 4; }\n"
+    root = ts.Parser(grammar).parse(source).root_node
+
+    def names(pattern: str) -> list[str]:
+        stripped, found = predicates.split(pattern)
+        query = ts.Query(grammar, stripped)
+        matches = budget.matches(query, root, source=source, checks=predicates.assign(query, found))
+        return [source[n.start_byte : n.end_byte].decode() for _, c in matches for n in c["name"]]
+
+    declaration = "((lexical_declaration (variable_declarator name: (identifier) @name)) @d {})"
+    assert names(declaration.format("")) == ["a", "b", "c", "d"]
+    assert names(declaration.format("(#top-level? @d)")) == ["a"]
+    assert names(declaration.format('(#top-level? @d "export_statement")')) == ["a", "b"]
+    assert names(declaration.format('(#top-level? @d "statement_block" "export_statement")')) == ["a", "b"]
+    _, found = predicates.split('((a) @x (#top-level? @x "b" "c"))')
+    assert found == [(0 + len("((a) @x "), ("top", True, False, "x", frozenset({"b", "c"})))]

@@ -511,6 +511,8 @@ def _collect(
     # of the tags query may still come first (see ``_matches``), else None
     seen_defs: dict[tuple[int, int], tuple[int, int] | None] = {}
     seen_refs: set[tuple[str, tuple[int, int]]] = set()
+    # a reference's text as written -> its (qualifier, name): most recur in a file
+    read: dict[bytes, tuple[str | None, str]] = {}
     comment = spec.comment_pattern
     roles = _roles(spec)
     # most queries capture no receiver and no owner: not looked up per match then
@@ -583,8 +585,12 @@ def _collect(
                         continue
                     seen_refs.add(ident2)
                     if receiver is None and not fixed and name_node is not None:  # most: a name as written
-                        name = source[span[0] : span[1]].decode("utf-8", "replace")  # the anchor is name_node
-                        parts = (None, name) if _PLAIN_NAME.fullmatch(name) else split_reference(name, spec.call_chains)
+                        written = source[span[0] : span[1]]  # the anchor is name_node
+                        parts = read.get(written)
+                        if parts is None:  # a text new to this file (zod: 12,343 of 36,503; scrapy 15,371 of 43,593)
+                            name = written.decode("utf-8", "replace")
+                            plain = _PLAIN_NAME.fullmatch(name)
+                            parts = read[written] = (None, name) if plain else split_reference(name, spec.call_chains)
                     else:
                         parts = _reference_parts(spec, name_node, receiver, fixed)
                     refs.append((sort, nodes[0], name_node if name_node is not None else receiver, parts, owner_type))

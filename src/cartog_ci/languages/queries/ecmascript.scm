@@ -92,21 +92,20 @@
 
 ; Members of a module-level object literal that name another binding (`{ get
 ; }`, `{ put: save }`): decoded like re-exports of the module (alias `api.get`).
-(program
-  [(lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import)
-   (export_statement (lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import))])
+; Module level is `#top-level?` (parse/predicates.py): a pattern rooted at
+; `program` keeps a match open that every node of the file is tried against.
+((lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import) @_declaration
+  (#top-level? @_declaration "export_statement"))
 
 ; A module-level alias of a member or another name (`const stringType =
 ; ZodString.create`, then `export { stringType as string }`; `const Form =
 ; RouteModalForm`): the name is bound to it, decoded like an import of the
 ; module's own `ZodString.create`.
-(program
-  [(lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import)
-   (export_statement (lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import))])
+((lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import) @_declaration
+  (#top-level? @_declaration "export_statement"))
 
 ; `export const Drawer = Object.assign(Root, { Header, Form: ModalForm })`
 ; (React compound components): `Drawer.Form` is `ModalForm`, as above.
-(program
-  [(lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import)
-   (export_statement (lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import))]
+((lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import) @_declaration
+  (#top-level? @_declaration "export_statement")
   (#eq? @_assign "Object.assign"))

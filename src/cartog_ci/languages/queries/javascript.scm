@@ -190,25 +190,31 @@
   arguments: (arguments . (string) .)) @reference.import
 ; `exports.p = parse` / `module.exports.p = require('./parse')`: the module's
 ; `p` is that binding (decoded like `export { parse as p }`).
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression object: (_) @_exports property: (property_identifier))
-      right: [(identifier) (call_expression)]) @reference.import)
+; (At module level: `#top-level?`, parse/predicates.py; rooted at `program`,
+; a pattern keeps a match open that every node of the file is tried against.)
+((expression_statement
+  (assignment_expression
+    left: (member_expression object: (_) @_exports property: (property_identifier))
+    right: [(identifier) (call_expression)]) @reference.import) @_statement
+  (#top-level? @_statement)
   (#match? @_exports "^(module\\.)?exports$"))
 ; `module.exports = X` is the CommonJS default export (also `exports =
 ; module.exports = X`, `var app = module.exports = X`).
-(program
-  [(expression_statement
-    (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import)
-   (expression_statement
-    (assignment_expression
-      right: (assignment_expression
-        left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))
-   (_ (variable_declarator
-    value: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))]
+; (At module level as above; a declarator's statement is a `const`/`let` or a `var`.)
+([(expression_statement
+   (assignment_expression
+     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import)
+  (expression_statement
+   (assignment_expression
+     right: (assignment_expression
+       left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))
+  (lexical_declaration (variable_declarator
+   value: (assignment_expression
+     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))
+  (variable_declaration (variable_declarator
+   value: (assignment_expression
+     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))] @_statement
+  (#top-level? @_statement)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 (field_definition

@@ -153,12 +153,13 @@
   function: (import)
   arguments: (arguments . (string) .)) @reference.import
 ; `module.exports = X` (and TS `export = X`) is the CommonJS default export.
-(program
-  (expression_statement
-    (assignment_expression
-      left: (member_expression
-        object: (identifier) @_module
-        property: (property_identifier) @_exports)) @reference.import)
+; (At module level: `#top-level?`, parse/predicates.py.)
+((expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (identifier) @_module
+      property: (property_identifier) @_exports)) @reference.import) @_statement
+  (#top-level? @_statement)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 (public_field_definition

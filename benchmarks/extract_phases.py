@@ -1,0 +1,99 @@
+"""Extraction alone, in phases, of the files of a git repository: CPU seconds
+(best of N, ``time.process_time``) of tree-sitter parsing, parsing and the tags
+queries, and the whole ``extract_rows`` (queries read, symbols, edges), in
+this process, no index.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/extract_phases.py <repo> [--rounds 5] [--language typescript]
+    PYTHONPATH=src valgrind --tool=callgrind .venv/bin/python benchmarks/extract_phases.py <repo> --phase rows --rounds 1
+
+With ``--phase`` one phase runs (``none`` only loads the files and compiles
+the queries): the difference of two phases' instruction counts under
+callgrind is what the later one adds, which a loaded machine does not
+disturb (issue 32's per-phase profile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from cartog_ci.languages import for_path
+from cartog_ci.parse import budget
+from cartog_ci.parse import extract as ex
+from cartog_ci.parse.syntax import Syntax
+
+Job = tuple[str, bytes, Syntax]
+
+
+def jobs_of(root: Path, language: str | None) -> list[Job]:
+    listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
+    out: list[Job] = []
+    for path in listed.decode().split("\0"):
+        found = for_path(path) if path else None
+        if found is None or found.name == "markdown" or language and found.name != language:
+            continue
+        source = (root / path).read_bytes()
+        try:
+            source.decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # the indexer skips it (index/files.py)
+        out.append((path, source, found.syntax))
+    for _, _, syntax in out:
+        syntax.compile()
+    return out
+
+
+def _parse(path: str, source: bytes, syntax: Syntax) -> None:
+    budget.parse(syntax.grammar, source)
+
+
+def _matches(path: str, source: bytes, syntax: Syntax) -> None:
+    ex._matches(syntax, budget.parse(syntax.grammar, source).root_node, source)
+
+
+def _rows(path: str, source: bytes, syntax: Syntax) -> None:
+    ex.extract_rows(path, source, syntax, code_hashes=False)  # as the indexer asks (index/cascade.py)
+
+
+def _none(path: str, source: bytes, syntax: Syntax) -> None:
+    return None
+
+
+PHASES: dict[str, Callable[[str, bytes, Syntax], None]] = {
+    "none": _none,
+    "parse": _parse,
+    "matches": _matches,
+    "rows": _rows,
+}
+
+
+def best(jobs: list[Job], work: Callable[[str, bytes, Syntax], None], rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.process_time()
+        for job in jobs:
+            work(*job)
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("repo", type=Path)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--language", help="only this language's files (default: every language but Markdown)")
+    parser.add_argument("--phase", choices=sorted(PHASES), help="run this phase alone (for callgrind)")
+    args = parser.parse_args(argv)
+    jobs = jobs_of(args.repo, args.language)
+    print(f"{len(jobs)} files: {dict(Counter(s.name for _, _, s in jobs))}")
+    for name in [args.phase] if args.phase else [p for p in PHASES if p != "none"]:
+        print(f"{name:8s} {best(jobs, PHASES[name], args.rounds) * 1000:8.0f} ms CPU (best of {args.rounds})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
