@@ -220,3 +220,37 @@ def test_a_main_that_leaves_its_directory_is_not_followed(tmp_path: Path) -> Non
         ("main.js", 3, "lib", "lib/index.js:function:lib", "import"),
         ("main.js", 4, "root", "lib/index.js:function:lib", "import"),
     }
+
+
+def test_an_upper_case_name_bound_by_require_is_the_import_not_a_constant(tmp_path: Path) -> None:
+    """semver 7.6: `const LRU = require('./internal/lrucache'); const cache =
+    new LRU()` made `LRU` a constant of its own file (an UPPER_CASE name),
+    which shadowed the import: `cache.get(…)` stayed unresolved and `new LRU()`
+    called the constant."""
+    lru = (
+        "class LRUCache {\n  get (key) {\n    return key\n  }\n}\n\nmodule.exports = LRUCache\n"
+    )
+    use = (
+        "const LRU = require('./lrucache')\n"
+        "const cache = new LRU()\n"
+        "\n"
+        "function parse (range) {\n"  # 4
+        "  return cache.get(range)\n"  # 5
+        "}\n"
+        "\n"
+        "module.exports = parse\n"
+    )
+    repo = indexed_files(tmp_path, {"lib/lrucache.js": lru, "lib/range.js": use})
+    graph = exported(repo)
+    assert {row for row in symbol_rows(graph) if row[0] == "lib/range.js" and row[1] != "module"} == {
+        ("lib/range.js", "constant", "cache", 2),
+        ("lib/range.js", "function", "parse", 4),
+    }
+    assert call_rows(graph) == {
+        ("lib/range.js", 2, "LRU", "lib/lrucache.js:class:LRUCache", "import"),
+        ("lib/range.js", 5, "get", "lib/lrucache.js:method:LRUCache.get", "import"),
+    }
+    assert edited_calls(repo, tmp_path, {"lib/range.js": use.replace("const LRU = require('./lrucache')", "const LRU = {}")}) == {
+        ("lib/range.js", 2, "LRU", "lib/range.js:constant:LRU", "same_file"),
+        ("lib/range.js", 5, "get", None, None),
+    }

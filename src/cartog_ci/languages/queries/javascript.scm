@@ -141,6 +141,8 @@
 ; `const` (it is the module's API: `export const config = {...}`), where the
 ; value is data, not a function or a class (a query cannot negate a node
 ; type, so the values are listed; anything else is simply not a constant).
+; `const LRU = require('./lru')` is an import binding, not a constant: as one
+; it shadowed the import, so `new LRU()` was the constant (semver 7.6).
 (program
   (lexical_declaration
     kind: "const"
@@ -151,8 +153,9 @@
         (object) (array) (identifier) (member_expression) (subscript_expression)
         (call_expression) (new_expression) (binary_expression) (unary_expression)
         (ternary_expression) (parenthesized_expression) (await_expression)
-      ])) @definition.constant
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+      ] @_value)) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$")
+  (#not-match? @_value "^require\\s*\\("))
 (program
   (export_statement
     (lexical_declaration
