@@ -465,3 +465,32 @@ def test_unresolved_sites_of_a_name_with_resolved_callers_are_no_second_sentence
     assert [r for r in data["risk"]["reasons"] if "child" in r] == [
         "breaking signature change of child: all 1 call site(s) in the repository still fit (callers outside it may not)"
     ]
+
+
+def test_a_definition_replaced_by_an_assignment_of_its_name_breaks_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pyparsing 3.1.2 replaced `@replaced_by_pep8(set_parse_action) def
+    setParseAction(self): ...` by `setParseAction = replaced_by_pep8(…)` in
+    the class body, and `def oneOf` by a module-level assignment: the report
+    said HIGH, "1184 call site(s) still call removed or renamed code"."""
+    base = (
+        "def alias(fn):\n    return fn\n\n\n"
+        "class Element:\n"
+        "    def set_action(self, fn):\n        return fn\n\n"
+        "    @alias\n    def setAction(self, fn):\n        return self.set_action(fn)\n\n\n"
+        "def one_of(words):\n    return words\n\n\n"
+        "def oneOf(words):\n    return one_of(words)\n"
+    )
+    head = (
+        "def alias(fn):\n    return fn\n\n\n"
+        "class Element:\n"
+        "    def set_action(self, fn):\n        return fn\n\n"
+        "    setAction = alias(set_action)\n\n\n"
+        "def one_of(words):\n    return words\n\n\n"
+        "oneOf = alias(one_of)\n"
+    )
+    app = "from core import Element, oneOf\n\n\ndef build():\n    Element().setAction(print)\n    return oneOf('a b')\n"
+    data = _feature_report(tmp_path, capsys, {"core.py": base, "app.py": app}, {"core.py": head})
+    assert data["broken_references"] == []
+    assert data["risk"]["level"] == "low"

@@ -375,6 +375,13 @@ class Language:
         ``source`` may land on ``candidate``."""
         return True
 
+    def binds_by_assignment(self, lines: Sequence[str], name: str, indent: int) -> bool:
+        """Whether these lines of a scope's body (a class's, or a whole
+        module) bind ``name`` by an assignment at the body's level (``indent``
+        columns), where the language makes that an attribute of the scope:
+        what a removed definition's callers may still reach. No by default."""
+        return False
+
     def in_test_file(self, path: str) -> bool:
         return bool(TEST_DIRS.search(path) or (self.test_files and re.search(self.test_files, path)))
 

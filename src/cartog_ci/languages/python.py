@@ -310,6 +310,13 @@ class Python(Language):
                 return project.module_of_file[candidate]
         return None
 
+    def binds_by_assignment(self, lines: Sequence[str], name: str, indent: int) -> bool:
+        """`name = …` (or `name: T = …`) at the body's level: a class
+        attribute or a module global (pyparsing 3.1.2 replaced `def
+        setParseAction(self): ...` by `setParseAction = replaced_by_pep8(…)`)."""
+        assigned = re.compile(rf"[ \t]{{{indent}}}{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)")
+        return any(assigned.match(line) for line in lines)
+
     def is_test(self, symbol: Symbol) -> bool:
         if has_test_attribute(symbol):
             return True
