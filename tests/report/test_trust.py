@@ -4,6 +4,7 @@ would be a false alarm."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -494,3 +495,22 @@ def test_a_definition_replaced_by_an_assignment_of_its_name_breaks_nothing(
     data = _feature_report(tmp_path, capsys, {"core.py": base, "app.py": app}, {"core.py": head})
     assert data["broken_references"] == []
     assert data["risk"]["level"] == "low"
+
+
+def test_a_class_of_hundreds_of_methods_moved_is_still_a_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """python-dateutil 2.9 moved `dateutil/test/` to `tests/`: a test class
+    of some 500 methods made more same-parent (rename) pairs than the limit,
+    and every symbol of the change was "removed" and "added" (1,626 and
+    1,637), none moved. Moves alone are compared then."""
+    methods = "".join(f"    def test_{i}(self):\n        assert {i} == {i}\n\n" for i in range(210))
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"pkg/__init__.py": "", "pkg/test/__init__.py": "", "pkg/test/test_big.py": f"class TestBig:\n{methods}"})
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "tests").mkdir()
+    git(repo, "mv", "pkg/test/test_big.py", "tests/test_big.py")
+    commit(repo, "tests apart")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    categories = Counter(c["category"] for c in data["changed"] if (c["symbol"] or c["old"])["kind"] != "module")
+    assert categories == {"renamed": 211}
