@@ -620,7 +620,7 @@ def js_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbo
         # a helper under test/ is no test file (jest and vitest would find no test
         # in it); mocha, tap and tape run what is in test/, and a tap, tape or
         # node test loads its runner (test/fixtures/*.js do not)
-        in_dir = runner in _DIR_RUNNERS and _JS_TEST_DIR.search(t.file)
+        in_dir = runner in _DIR_RUNNERS and _JS_TEST_DIR.search(t.file) is not None
         if in_dir and runner in ("tap", "tape", "node") and ws.text(t.file) is not None:
             in_dir = _loaded_runner(ws, t.file) == runner
         if is_js_test_file(t.file) or in_dir:
