@@ -514,3 +514,62 @@ def test_a_class_of_hundreds_of_methods_moved_is_still_a_move(tmp_path: Path, ca
     data = json.loads(capsys.readouterr().out)
     categories = Counter(c["category"] for c in data["changed"] if (c["symbol"] or c["old"])["kind"] != "module")
     assert categories == {"renamed": 211}
+
+
+def test_java_overloads_reordered_and_annotated_are_no_signature_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-lang3 3.12 -> 3.17 swapped overloads of `indexOf` (their IDs
+    number them in source order), put @Deprecated on methods and `final` on
+    parameters: 117 "breaking signature changes", 29 risk sentences. None
+    of that changes a call; a new body of one overload is a body change."""
+    base = (
+        "package p;\n\npublic class Chars {\n"
+        "    static int indexOf(CharSequence cs, int searchChar, int start) {\n        return start;\n    }\n\n"
+        "    static int indexOf(CharSequence cs, CharSequence searchChar, int start) {\n        return start + 1;\n    }\n\n"
+        "    public static String random(int count) {\n        return \"\";\n    }\n}\n"
+    )
+    head = (
+        "package p;\n\npublic class Chars {\n"
+        "    static int indexOf(final CharSequence cs, final CharSequence searchChar, final int start) {\n        return start + 2;\n    }\n\n"
+        "    static int indexOf(final CharSequence cs, final int searchChar, int start) {\n        return start;\n    }\n\n"
+        "    @Deprecated\n    public static String random(final int count) {\n        return \"\";\n    }\n}\n"
+    )
+    app = (
+        "package p;\n\npublic class App {\n    int run() {\n"
+        "        Chars.random(3);\n        return Chars.indexOf(\"ab\", 'a', 0) + Chars.indexOf(\"ab\", \"b\", 0);\n    }\n}\n"
+    )
+    data = _feature_report(tmp_path, capsys, {"src/p/Chars.java": base, "src/p/App.java": app}, {"src/p/Chars.java": head})
+    rows = sorted(
+        (c["category"], c["old"]["signature"], c["symbol"]["signature"], c["signature_verdict"])
+        for c in data["changed"] if c["symbol"] and c["symbol"]["kind"] == "method"
+    )  # fmt: skip
+    assert rows == [
+        ("modified", "public static String random(int count)", "@Deprecated public static String random(final int count)", None),
+        (
+            "modified", "static int indexOf(CharSequence cs, CharSequence searchChar, int start)",
+            "static int indexOf(final CharSequence cs, final CharSequence searchChar, final int start)", None,
+        ),
+        (
+            "modified", "static int indexOf(CharSequence cs, int searchChar, int start)",
+            "static int indexOf(final CharSequence cs, final int searchChar, int start)", None,
+        ),
+    ]  # fmt: skip
+    assert not any("breaking" in r for r in data["risk"]["reasons"])
+
+
+def test_many_unchecked_breaking_changes_are_a_few_sentences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """commons-lang3 3.12 -> 3.17 gave 29 "breaking signature change of …:
+    N of its N call site(s) could not be checked" sentences, one a line:
+    past three names of a level, the rest are one sentence."""
+    names = [f"f{i}" for i in range(5)]
+    api = "".join(f"def {n}(a, b=1):\n    return a\n\n\n" for n in names)
+    calls = "".join(f"    {n}(*args)\n" for n in names)
+    app = f"from api import {', '.join(names)}\n\n\ndef run(args):\n{calls}"
+    data = _feature_report(tmp_path, capsys, {"api.py": api, "app.py": app}, {"api.py": api.replace("(a, b=1)", "(a, *, b=1)")})
+    assert [r for r in data["risk"]["reasons"] if "breaking" in r] == [
+        "breaking signature change of f0: 1 of its 1 call site(s) could not be checked",
+        "breaking signature change of f1: 1 of its 1 call site(s) could not be checked",
+        "breaking signature change of f2: 1 of its 1 call site(s) could not be checked",
+        "breaking signature change of 2 more functions: 2 of their 2 call site(s) could not be checked: f3, f4",
+    ]

@@ -27,7 +27,7 @@ import tree_sitter as ts
 from cartog_ci.domain import CALLABLE_KINDS, Symbol
 from cartog_ci.languages.arguments import FINE, UNKNOWN, WILL_BREAK, Call, CallCheck, argument_nodes, parameters_after
 from cartog_ci.languages import testrunners
-from cartog_ci.languages.base import Language, Project, ScopeRules, query_text, top_level_split
+from cartog_ci.languages.base import Language, Project, ScopeRules, parameters, query_text, top_level_split, whole_signature
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.languages.paths import closest, path_index
 from cartog_ci.parse.nodes import node_text as _text
@@ -142,6 +142,26 @@ class Java(Language):
         line = (receiver or name).start_point[0] + 1
         return Call(_text(name), qualifier, line, len(values), receiver=receiver is not None, constructs=constructs)
 
+    def call_shape(self, signature: str) -> str:
+        """What callers of a method depend on: its modifiers, type
+        parameters, return type, parameter types and throws clause; not its
+        annotations, its parameters' names, nor `final` and the modifiers
+        callers do not see (commons-lang3 3.17 put @Deprecated on 30 methods
+        and `final` on parameters: no caller breaks)."""
+        text = _NOT_FOR_CALLERS.sub(" ", _ANNOTATION.sub(" ", signature))
+        start = text.find("(")
+        inner = parameters(text, start) if start >= 0 else None
+        if inner is None:
+            return whole_signature(text)
+        types = []
+        for parameter in top_level_split(inner, ","):
+            words = parameter.split()
+            if words:
+                # the last word is the name (`int[] a`, `T... xs`); C-style `int a[]` keeps its brackets
+                name = words[-1]
+                types.append("".join(words[:-1]) + (name[name.index("[") :] if "[" in name else ""))
+        return whole_signature(text[:start] + "(" + ",".join(types) + ")" + text[start + len(inner) + 2 :])
+
     def check_call(
         self, target: Symbol, old: Symbol | None, call: Call, overloads: Sequence[Symbol]
     ) -> CallCheck | None:
@@ -162,6 +182,10 @@ class Java(Language):
         if own is not None and before is not None and _takes(_arity(target), n) and own[:n] == before[:n]:
             return CallCheck(FINE)
         return CallCheck(UNKNOWN, "which overload it binds to depends on argument types")
+
+
+_ANNOTATION = re.compile(r"@[\w.$]+(?:\s*\((?:[^()]|\([^()]*\))*\))?")
+_NOT_FOR_CALLERS = re.compile(r"\b(?:final|synchronized|native|strictfp)\b")
 
 
 def _type_name(node: ts.Node | None) -> ts.Node | None:

@@ -4,6 +4,7 @@ code and a risk level that explains itself."""
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -61,6 +62,9 @@ def by_weight(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
     return sorted(changed, key=weight)
 
 
+# breaking changes whose call sites could not all be checked: a sentence
+# each for this many names of a level, one for the rest
+MAX_UNCHECKED_SENTENCES = 3
 # a declaration file describes code written elsewhere (a .pyi stub beside
 # its module, a .d.ts beside its JavaScript): no test runs what it declares
 DECLARATION_FILES = (".pyi", ".d.ts", ".d.mts", ".d.cts")
@@ -233,6 +237,8 @@ def _risk(
     # names some changed definition of which has resolved callers: their
     # unresolved sites are said with those (ajv's lib/… .ts and dist/… .d.ts)
     resolved_names = {c.symbol.qualified_name for c in report_changed if c.callers_total}
+    # breaking, no call site resolved: name -> its definitions (Java overloads are one name)
+    unresolved: dict[str, list[ChangedSymbol]] = {}
     for c in report_changed:
         s = c.symbol
         if c.change.breaking and c.callers_total and not c.sites("will break"):
@@ -253,12 +259,7 @@ def _risk(
         ):  # fmt: skip
             # no call site resolved, some of the name did not: none was checked
             # (pino 9.4: `child (bindings, …)` -> `child (setOpts, bindings, …)`, 72 sites named child)
-            where = f"{c.possible_production_callers} outside tests" if c.possible_production_callers else "all in tests"
-            declared = s.file.endswith(DECLARATION_FILES)  # types only: no call of it runs differently
-            (medium if c.likely_unseen_callers >= 3 and not declared else low).append(
-                f"breaking signature change of {named(s.qualified_name)}: no call site resolved to it; "
-                f"{c.possible_callers} call site(s) named {named(s.name)} stayed unresolved ({where})"
-            )
+            unresolved.setdefault(s.qualified_name, []).append(c)
         elif c.change.category == "renamed" and c.in_degree and not _has_broken(c, broken):
             old_name = c.change.old.qualified_name if c.change.old else s.qualified_name
             if old_name == s.qualified_name:
@@ -266,13 +267,36 @@ def _risk(
             else:
                 low.append(f"{named(old_name)} was renamed to {named(s.qualified_name)}; its {c.in_degree} reference(s) follow it")
     levels = {"high": high, "medium": medium, "low": low}
+    # past the first few names of a level, one sentence for the rest
+    per_level = Counter(level for level, _ in unchecked)
+    named_at: Counter[str] = Counter()
+    said: dict[str, list[tuple[str, int, int]]] = {}  # level -> (name, unchecked, sites) of the rest
     for (level, name), (definitions, unchecked_sites, sites) in unchecked.items():
+        if named_at[level] >= MAX_UNCHECKED_SENTENCES and per_level[level] > MAX_UNCHECKED_SENTENCES + 1:
+            said.setdefault(level, []).append((name, unchecked_sites, sites))
+            continue
+        named_at[level] += 1
         # one sentence per name: viper's hcl, json and yaml `Codec.Encode` are one change three times
         if definitions > 1:
             of = f"{named(name)} ({definitions} definitions): {unchecked_sites} of their"
         else:
             of = f"{named(name)}: {unchecked_sites} of its"
         levels[level].append(f"breaking signature change of {of} {sites} call site(s) could not be checked")
+    for level, rest in said.items():
+        # commons-lang3 3.12 -> 3.17: 29 such sentences, one a line
+        levels[level].append(
+            f"breaking signature change of {len(rest)} more functions: {sum(u for _, u, _ in rest)} of their "
+            f"{sum(n for _, _, n in rest)} call site(s) could not be checked: {_names([n for n, _, _ in rest])}"
+        )
+    for name, group in unresolved.items():
+        c = group[0]  # the sites are those of the name: the same for each definition
+        where = f"{c.possible_production_callers} outside tests" if c.possible_production_callers else "all in tests"
+        declared = all(g.symbol.file.endswith(DECLARATION_FILES) for g in group)  # types only
+        of = f"{named(name)} ({len(group)} definitions)" if len(group) > 1 else named(name)
+        (medium if max(g.likely_unseen_callers for g in group) >= 3 and not declared else low).append(
+            f"breaking signature change of {of}: no call site resolved to it; "
+            f"{c.possible_callers} call site(s) named {named(c.symbol.name)} stayed unresolved ({where})"
+        )
     low += _still_fitting(fitting)
     low += _moves(moved)
     # central = called from much production code; tests and test helpers do not count

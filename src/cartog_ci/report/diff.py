@@ -30,7 +30,7 @@ from cartog_ci.index.files import (
 from cartog_ci.languages import signature_verdict
 from cartog_ci.languages.base import Language
 from cartog_ci.parse.extract import code_hashes
-from cartog_ci.parse.merkle import diff_symbols
+from cartog_ci.parse.merkle import SymbolDiff, diff_symbols
 from cartog_ci.report import sides
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -204,6 +204,7 @@ def classify(cs: ChangeSet) -> list[SymbolChange]:
     old = {s.id: s for f in cs.base_files.values() for s in f.symbols}
     new = {s.id: s for f in cs.head_files.values() for s in f.symbols}
     diff = diff_symbols(old, new)
+    _pair_overloads(diff)
     types = _named_types([*old.values(), *new.values()])
     renamed = _pair_renames(diff.removed, diff.added, cs.base_sources, cs.head_sources, old, new)
     # a type renamed by the change renames it in every signature too: that
@@ -228,6 +229,61 @@ def classify(cs: ChangeSet) -> list[SymbolChange]:
     order = {"removed": 0, "renamed": 1, "modified": 2, "added": 3, "docs": 4, "children_changed": 5}
     changes.sort(key=lambda c: (order[c.category], _sym(c).file, _sym(c).start_line, _sym(c).id))
     return changes
+
+
+def _pair_overloads(diff: SymbolDiff) -> None:
+    """Overloads of one name in one file, paired by what they are, not by
+    their order: their IDs number them in source order (`m`, `m#2`), so
+    two overloads swapped or one inserted above the others compared
+    `indexOf(cs, int, start)` with `indexOf(cs, CharSequence, start)`
+    (commons-lang3 3.12 -> 3.17: 117 "breaking" signatures, most of them
+    overloads reordered). Equal text is no change; the same signature to
+    callers is a body change; the rest keep their numbers' pairing."""
+    befores: dict[tuple[str, str, str], list[Symbol]] = {}
+    afters: dict[tuple[str, str, str], list[Symbol]] = {}
+    for before, after in diff.modified:
+        befores.setdefault((before.file, before.kind, before.qualified_name), []).append(before)
+        afters.setdefault((after.file, after.kind, after.qualified_name), []).append(after)
+    for s in diff.removed:
+        befores.setdefault((s.file, s.kind, s.qualified_name), []).append(s)
+    for s in diff.added:
+        afters.setdefault((s.file, s.kind, s.qualified_name), []).append(s)
+    groups = [k for k in afters if k in befores and len(befores[k]) + len(afters[k]) > 2]
+    if not groups:
+        return
+    regrouped = set(groups)
+    modified = [(b, a) for b, a in diff.modified if (a.file, a.kind, a.qualified_name) not in regrouped]
+    removed = [s for s in diff.removed if (s.file, s.kind, s.qualified_name) not in regrouped]
+    added = [s for s in diff.added if (s.file, s.kind, s.qualified_name) not in regrouped]
+    for key in groups:
+        old_left, new_left = list(befores[key]), list(afters[key])
+        for same in (lambda b, a: b.content_hash == a.content_hash, _same_to_callers):
+            for a in list(new_left):
+                b = next((b for b in old_left if same(b, a)), None)
+                if b is not None:
+                    old_left.remove(b)
+                    new_left.remove(a)
+                    if b.content_hash != a.content_hash:
+                        modified.append((b, a))
+        by_id = {b.id: b for b in old_left}
+        for a in new_left:
+            b = by_id.pop(a.id, None)
+            if b is None:
+                added.append(a)
+            else:
+                modified.append((b, a))
+        removed += by_id.values()
+    diff.modified[:] = modified
+    diff.removed[:] = removed
+    diff.added[:] = added
+
+
+def _same_to_callers(before: Symbol, after: Symbol) -> bool:
+    """Whether callers see the same signature (annotations and parameter
+    names aside where the language says so)."""
+    if before.signature == after.signature:
+        return True
+    return after.kind in ("function", "method") and not signature_verdict(before.signature, after.signature, after.language)
 
 
 def _sym(change: SymbolChange) -> Symbol:
