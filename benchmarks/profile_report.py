@@ -14,6 +14,7 @@ keeps the parsing in the profile).
     .venv/bin/python benchmarks/profile_report.py
     .venv/bin/python benchmarks/profile_report.py --base HEAD~10 --no-pool --top 40
     .venv/bin/python benchmarks/profile_report.py --corpus scrapy --save /tmp/report.prof
+    .venv/bin/python benchmarks/profile_report.py --base HEAD~10 --index /tmp/django.db  # an index kept from before
 """
 
 from __future__ import annotations
@@ -72,14 +73,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=30, help="rows per listing (default 30)")
     parser.add_argument("--no-pool", action="store_true", help="parse in this process (in the profile)")
     parser.add_argument("--save", help="also write the raw profile here, one file per base (BASE appended)")
+    parser.add_argument("--index", help="an index of the corpus's head to reuse (warmed, not rebuilt; default: a cold one)")
     args = parser.parse_args(argv)
     if args.no_pool:
         files.POOL_THRESHOLD = 10**9  # index/files.py extract_all reads it at each call
     root = build_history(CORPORA[args.corpus])
     with tempfile.TemporaryDirectory(prefix="cartog-profile-report-") as tmp:
-        index = Path(tmp) / "index.db"
-        cold = [PYTHON, "-m", "cartog_ci.cli", "index", str(root), "--no-embed", "--index", str(index)]
-        subprocess.run(cold, env=cli_env(), capture_output=True, check=True)
+        index = Path(args.index) if args.index else Path(tmp) / "index.db"
+        if not args.index:
+            cold = [PYTHON, "-m", "cartog_ci.cli", "index", str(root), "--no-embed", "--index", str(index)]
+            subprocess.run(cold, env=cli_env(), capture_output=True, check=True)
         for base in args.base or ["HEAD~1", "HEAD~10"]:
             profiler, seconds, children = profile(root, index, base)
             if args.save:

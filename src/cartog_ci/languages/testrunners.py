@@ -79,6 +79,8 @@ class Workspace:
     _tomls: dict[str, dict[str, object] | None] = field(default_factory=dict)
     _inis: dict[str, configparser.ConfigParser | None] = field(default_factory=dict)
     _lists: dict[str, frozenset[str]] = field(default_factory=dict)
+    _pytest_imports: dict[str, bool] = field(default_factory=dict)
+    _pytest_configs: dict[str, tuple[bool, bool]] = field(default_factory=dict)
 
     def text(self, path: str) -> str | None:
         """A file's text, None when it is missing or unreadable."""
@@ -91,6 +93,17 @@ class Workspace:
                 except OSError:
                     pass
         return self._texts[path]
+
+    def imports_pytest(self, path: str) -> bool:
+        """Whether a file has an ``import pytest`` or ``from pytest`` line,
+        asked once a file: every selected method of it asks (Django 5.1 ->
+        5.1.4 HEAD~10: 338 scans of the same test files, 0.13 s of a report)."""
+        if path not in self._pytest_imports:
+            text = self.text(path)
+            # the substring first: a file that never says pytest is not scanned line by line
+            found = text is not None and "pytest" in text and _IMPORTS_PYTEST.search(text) is not None
+            self._pytest_imports[path] = found
+        return self._pytest_imports[path]
 
     def exists(self, path: str) -> bool:
         folder, name = posixpath.split(path)
@@ -232,7 +245,14 @@ def _mentions_pytest(value: object) -> bool:
 
 def pytest_config(ws: Workspace, folder: str) -> tuple[bool, bool]:
     """(pytest is set up here, a file here fixes pytest's rootdir): a
-    pytest section, a conftest.py, or pytest among the dev dependencies."""
+    pytest section, a conftest.py, or pytest among the dev dependencies;
+    asked once a folder (every selected test asks of each folder above it)."""
+    if folder not in ws._pytest_configs:
+        ws._pytest_configs[folder] = _pytest_config(ws, folder)
+    return ws._pytest_configs[folder]
+
+
+def _pytest_config(ws: Workspace, folder: str) -> tuple[bool, bool]:
     names = ws.listing(folder)
     if "pytest.ini" in names:
         return True, True
@@ -356,8 +376,7 @@ def _may_be_test_case(ws: Workspace, test: Symbol) -> bool:
     pytest (its fixtures and marks need pytest), nor when its class has no
     base (``class TestX:`` is collected by pytest only; unittest runs
     ``TestCase`` subclasses and would run nothing)."""
-    text = ws.text(test.file)
-    if text is not None and _IMPORTS_PYTEST.search(text):
+    if ws.imports_pytest(test.file):
         return False
     if ws.symbols_in_file is not None:
         for s in ws.symbols_in_file(test.file):

@@ -25,7 +25,7 @@ from cartog_ci.domain import CALLABLE_KINDS, TYPE_KINDS, FileExtraction, Symbol
 from cartog_ci.domain.results import ChangeSet, Comparison, SymbolChange
 from cartog_ci.errors import ParseTimeout
 from cartog_ci.index.files import (
-    Limits, ParseJob, ParseResult, Select, decode_source, extract_all, extract_file, is_minified, revision_jobs, stored_name,
+    Limits, ParseJob, ParseResult, Select, decode_source, extract_file, extracting, is_minified, revision_jobs, stored_name,
 )  # fmt: skip
 from cartog_ci.languages import signature_verdict
 from cartog_ci.languages.base import Language
@@ -87,13 +87,21 @@ def compute_change(
     # the base side of a file whose head the index holds hashes the code of
     # the symbols whose content changed alone (``_with_code_hashes``)
     jobs = [replace(j, code_hashes=_contents(indexed[j.path])) if j.path in indexed else j for j in jobs]
-    results = extract_all([*jobs, *(j for j in head_jobs if j.path not in indexed)])
-    before = dict(zip(parsed, results))
-    parsed_after = iter(results[len(parsed) :])
-    after = {j.path: indexed[j.path] if j.path in indexed else next(parsed_after) for j in head_jobs}
-    for job in head_jobs:
-        if job.path in indexed:
-            after[job.path] = _with_code_hashes(indexed[job.path], before[job.path], job)
+    # an indexed head file is hashed as soon as its base side is extracted:
+    # on a process pool, while the workers extract the next files (Django
+    # 5.1 -> 5.1.4 HEAD~10: 56 files, 0.45 s of head-side hashing in this
+    # process that waited for the whole pool before)
+    head_of = {j.path: j for j in head_jobs if j.path in indexed}
+    before: dict[str, ParseResult] = {}
+    hashed: dict[str, ParseResult] = {}
+    with extracting([*jobs, *(j for j in head_jobs if j.path not in indexed)]) as extracted:
+        for path, result in zip(parsed, extracted):
+            before[path] = result
+            if path in head_of:
+                hashed[path] = _with_code_hashes(indexed[path], result, head_of[path])
+        parsed_after = list(extracted)
+    rest = iter(parsed_after)
+    after = {j.path: hashed[j.path] if j.path in indexed else next(rest) for j in head_jobs}
     for path in parsed:
         _add_file(cs, path, before[path], after[path])
         if path in links and not any(p == stored_name(path) for p, _ in cs.skipped):

@@ -135,10 +135,13 @@ def started_tests(
     for item in changed:
         if item.change.category not in ("modified", "renamed", "added") or is_test(item.symbol):
             continue
-        if item.symbol.language != "python" or not finder.found():
-            continue  # no test starts a process: the scripts are not read (report start-up)
+        if item.symbol.language != "python":
+            continue
+        # the programs first: the tests that start a process are read (all
+        # of the graph's calls that start one, and the tests' texts: Django
+        # 5.1 -> 5.1.4 HEAD~1, 0.08 s of a report) only for a script entry
         programs = entries.programs(item, store)
-        if not programs:
+        if not programs or not finder.found():
             continue
         tests = [t for t, _ in finder.starting(programs) if t.id not in skipped]
         if tests:
