@@ -165,3 +165,27 @@ def test_a_ten_thousand_deep_python_call_is_indexed_with_its_values() -> None:
     found = extract("deep.py", source.encode(), PYTHON.syntax, timeout_ms=60_000)
     assert {(e.line, e.target_name) for e in found.edges if e.alias == VALUE} == {(2, "on_done"), (2, "self_check")}
     assert sum(e.target_name == "g" and e.alias is None for e in found.edges) == deep
+
+
+_COMPREHENSIONS = (
+    "def go(fs, pairs):\n"  # 1
+    "    a = [run() for run in fs]\n"  # 2
+    "    b = {run() for run in fs}\n"  # 3
+    "    c = {k: run() for k, run in pairs}\n"  # 4
+    "    d = sum(run() for (run, k) in pairs)\n"  # 5
+    "    e = [stop() for x in fs for stop in x]\n"  # 6: the second clause's name too
+    "    return run(), stop()\n"  # 7: outside the comprehensions
+)
+
+
+def test_python_comprehension_names_are_their_own() -> None:
+    """A name a comprehension's `for` binds (list, set, dict, generator,
+    every clause) is local to that comprehension: a call of it is no edge
+    there, and one after it is (the pattern on `for_in_clause` takes its
+    parent as the scope: parse/extract.py `_local_scope`)."""
+    from cartog_ci.languages.python import PYTHON
+    from cartog_ci.parse.extract import extract
+
+    found = extract("m.py", _COMPREHENSIONS.encode(), PYTHON.syntax)
+    calls = sorted((e.line, e.target_name) for e in found.edges if e.kind == "calls" and e.alias is None)
+    assert calls == [(5, "sum"), (7, "run"), (7, "stop")]

@@ -109,26 +109,13 @@
   left: [(identifier) @local.definition
          (pattern_list (identifier) @local.definition)
          (tuple_pattern (identifier) @local.definition)]) @local.scope
-(list_comprehension
-  (for_in_clause
-    left: [(identifier) @local.definition
-           (pattern_list (identifier) @local.definition)
-           (tuple_pattern (identifier) @local.definition)])) @local.scope
-(set_comprehension
-  (for_in_clause
-    left: [(identifier) @local.definition
-           (pattern_list (identifier) @local.definition)
-           (tuple_pattern (identifier) @local.definition)])) @local.scope
-(dictionary_comprehension
-  (for_in_clause
-    left: [(identifier) @local.definition
-           (pattern_list (identifier) @local.definition)
-           (tuple_pattern (identifier) @local.definition)])) @local.scope
-(generator_expression
-  (for_in_clause
-    left: [(identifier) @local.definition
-           (pattern_list (identifier) @local.definition)
-           (tuple_pattern (identifier) @local.definition)])) @local.scope
+; The comprehensions' (list, set, dict, generator): `for_in_clause` is a
+; child of those four alone, and its parent is the scope (parse/extract.py
+; `_local_scope`).
+(for_in_clause
+  left: [(identifier) @local.definition
+         (pattern_list (identifier) @local.definition)
+         (tuple_pattern (identifier) @local.definition)]) @local.within
 (with_statement
   (with_clause
     (with_item value: (as_pattern alias: (as_pattern_target (identifier) @local.definition))))) @local.scope
