@@ -167,25 +167,35 @@ def test_a_ten_thousand_deep_python_call_is_indexed_with_its_values() -> None:
     assert sum(e.target_name == "g" and e.alias is None for e in found.edges) == deep
 
 
-_COMPREHENSIONS = (
-    "def go(fs, pairs):\n"  # 1
+_LOCALS = (
+    "def go(fs, pairs, lock):\n"  # 1
     "    a = [run() for run in fs]\n"  # 2
     "    b = {run() for run in fs}\n"  # 3
     "    c = {k: run() for k, run in pairs}\n"  # 4
     "    d = sum(run() for (run, k) in pairs)\n"  # 5
     "    e = [stop() for x in fs for stop in x]\n"  # 6: the second clause's name too
-    "    return run(), stop()\n"  # 7: outside the comprehensions
+    "    with lock as f:\n"  # 7
+    "        f()\n"  # 8: the with statement's
+    "    for g, h in pairs:\n"  # 9
+    "        g()\n"  # 10: the loop's
+    "    return run(), stop(), f(), g()\n"  # 11: outside them all
+    "class K:\n"  # 12
+    "    m, n = PAIR\n"  # 13
+    "    m()\n"  # 14: unpacked in this block
+    "i, j = PAIR\n"  # 15
+    "i()\n"  # 16: at the top level, unpacking binds no local
 )
 
 
-def test_python_comprehension_names_are_their_own() -> None:
+def test_python_comprehension_with_and_unpacked_names_are_their_own() -> None:
     """A name a comprehension's `for` binds (list, set, dict, generator,
-    every clause) is local to that comprehension: a call of it is no edge
-    there, and one after it is (the pattern on `for_in_clause` takes its
-    parent as the scope: parse/extract.py `_local_scope`)."""
+    every clause), a `with … as` target and a name unpacked in a block are
+    local to that scope: a call of one there is no edge, one after it is
+    (patterns on the inner node, the scope an ancestor: parse/extract.py
+    `_local_scope`). Unpacked at the top level, a name is no local."""
     from cartog_ci.languages.python import PYTHON
     from cartog_ci.parse.extract import extract
 
-    found = extract("m.py", _COMPREHENSIONS.encode(), PYTHON.syntax)
+    found = extract("m.py", _LOCALS.encode(), PYTHON.syntax)
     calls = sorted((e.line, e.target_name) for e in found.edges if e.kind == "calls" and e.alias is None)
-    assert calls == [(5, "sum"), (7, "run"), (7, "stop")]
+    assert calls == [(5, "sum"), (11, "f"), (11, "g"), (11, "run"), (11, "stop"), (16, "i")]

@@ -110,25 +110,25 @@
          (pattern_list (identifier) @local.definition)
          (tuple_pattern (identifier) @local.definition)]) @local.scope
 ; The comprehensions' (list, set, dict, generator): `for_in_clause` is a
-; child of those four alone, and its parent is the scope (parse/extract.py
-; `_local_scope`).
+; child of those four alone, and its parent is the scope. `@local.within`
+; spares the query the parent steps (parse/extract.py `_local_scope`).
 (for_in_clause
   left: [(identifier) @local.definition
          (pattern_list (identifier) @local.definition)
          (tuple_pattern (identifier) @local.definition)]) @local.within
-(with_statement
-  (with_clause
-    (with_item value: (as_pattern alias: (as_pattern_target (identifier) @local.definition))))) @local.scope
+; `with f() as x`: the with statement's (the target's ancestors, named
+; nearest first: the last is the scope).
+((as_pattern_target (identifier) @local.definition) @local.within
+  (#set! within "as_pattern with_item with_clause with_statement"))
 ; Names unpacked from one value (`extra, fmt_setter = _determine_setters()`)
 ; are their block's own: a call of one calls whatever was unpacked, never a
 ; definition of that name (attrs 24.2: `fmt_setter(...)` is no call of the
 ; nested `def fmt_setter` that 23.2 had). A plain `f = helpers.run` is not
 ; one: it aliases (parse/extract.py `_aliased`).
-(block
-  (expression_statement
-    (assignment
-      left: [(pattern_list (identifier) @local.definition)
-             (tuple_pattern (identifier) @local.definition)]))) @local.scope
+(assignment
+  left: [(pattern_list (identifier) @local.definition)
+         (tuple_pattern (identifier) @local.definition)]
+  (#set! within "expression_statement block")) @local.within
 
 ; Functions named as values, not called there: passed as an argument or a
 ; keyword argument (`errback=self._on_retry`), assigned (`handler = f`),
