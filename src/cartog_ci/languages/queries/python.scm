@@ -6,10 +6,10 @@
 (function_definition name: (identifier) @name) @definition.function
 
 ; Module-level UPPER_CASE assignments are constants.
-(module
-  (expression_statement
-    (assignment left: (identifier) @name) @definition.constant)
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+; (`#within?`: its parent an expression statement of the module, parse/predicates.py)
+((assignment left: (identifier) @name) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$")
+  (#within? @definition.constant "expression_statement" "module"))
 
 ; Calls: the callee as written; the extractor splits `a.b.c` into qualifier and name.
 (call function: [(identifier) (attribute)] @name) @reference.call
@@ -55,10 +55,8 @@
 (assignment
   left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
   type: (type) @bind.type) @bind
-(class_definition
-  body: (block
-    (expression_statement
-      (assignment left: (identifier) @bind.name @bind.field type: (type) @bind.type) @bind)))
+((assignment left: (identifier) @bind.name @bind.field type: (type) @bind.type) @bind
+  (#within? @bind "expression_statement" "block" "class_definition"))
 (parameters (typed_parameter (identifier) @bind.name type: (type) @bind.type) @bind)
 (parameters (typed_default_parameter name: (identifier) @bind.name type: (type) @bind.type) @bind)
 (with_item
