@@ -199,3 +199,25 @@ def test_python_comprehension_with_and_unpacked_names_are_their_own() -> None:
     found = extract("m.py", _LOCALS.encode(), PYTHON.syntax)
     calls = sorted((e.line, e.target_name) for e in found.edges if e.kind == "calls" and e.alias is None)
     assert calls == [(5, "sum"), (11, "f"), (11, "g"), (11, "run"), (11, "stop"), (16, "i")]
+
+
+def test_python_except_as_binds_the_class_caught_or_nothing_known() -> None:
+    """`except KeyError as e` / `except mod.Err as m`: an instance of the
+    class; of a tuple (`except (A, B) as t`): unknown, the name kept; of
+    anything else (`except make() as c`): no binding (one pattern with an
+    alternation for the three: languages/queries/python.scm)."""
+    from cartog_ci.languages.python import PYTHON
+    from cartog_ci.parse.extract import extract
+
+    source = (
+        "def f():\n"  # 1
+        "    try:\n        pass\n"  # 2-3
+        "    except KeyError as e:\n        e.run()\n"  # 4-5
+        "    except (A, B) as t:\n        t.go()\n"  # 6-7
+        "    except mod.Err as m:\n        m.stop()\n"  # 8-9
+        "    except make() as c:\n        c.x()\n"  # 10-11
+    )
+    found = extract("m.py", source.encode(), PYTHON.syntax)
+    assert sorted((e.line, e.qualifier, e.target_name) for e in found.edges) == [
+        (5, "KeyError()", "run"), (7, "t", "go"), (9, "mod.Err()", "stop"), (10, None, "make"), (11, "c", "x"),
+    ]  # fmt: skip
