@@ -121,3 +121,19 @@ def test_top_level_is_a_child_of_the_root_or_of_a_listed_node_there() -> None:
     assert names(declaration.format('(#top-level? @d "statement_block" "export_statement")')) == ["a", "b"]
     _, found = predicates.split('((a) @x (#top-level? @x "b" "c"))')
     assert found == [(0 + len("((a) @x "), ("top", True, False, "x", frozenset({"b", "c"})))]
+
+
+def test_within_checks_the_ancestors_types_nearest_first() -> None:
+    """``#within? @c "a" "b"``: each node of ``@c`` has a parent of type
+    ``a`` whose parent is a ``b``; a class field's binding (a class body's
+    annotated assignment) is one, a function's annotated local is not."""
+    from cartog_ci.languages.python import PYTHON
+    from cartog_ci.parse import budget
+    from cartog_ci.parse.predicates import assign, split
+
+    text, located = split('((assignment) @a (#within? @a "expression_statement" "block" "class_definition"))\n')
+    query = ts.Query(PYTHON.syntax.grammar, text)
+    source = b"x: int = 1\nclass K:\n    y: int = 2\n    def f(self):\n        z: int = 3\n"
+    root = budget.parse(PYTHON.syntax.grammar, source).root_node
+    found = budget.matches(query, root, source=source, checks=assign(query, located))
+    assert [source[c["a"][0].start_byte : c["a"][0].end_byte] for _, c in found] == [b"y: int = 2"]

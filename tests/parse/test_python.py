@@ -165,3 +165,59 @@ def test_a_ten_thousand_deep_python_call_is_indexed_with_its_values() -> None:
     found = extract("deep.py", source.encode(), PYTHON.syntax, timeout_ms=60_000)
     assert {(e.line, e.target_name) for e in found.edges if e.alias == VALUE} == {(2, "on_done"), (2, "self_check")}
     assert sum(e.target_name == "g" and e.alias is None for e in found.edges) == deep
+
+
+_LOCALS = (
+    "def go(fs, pairs, lock):\n"  # 1
+    "    a = [run() for run in fs]\n"  # 2
+    "    b = {run() for run in fs}\n"  # 3
+    "    c = {k: run() for k, run in pairs}\n"  # 4
+    "    d = sum(run() for (run, k) in pairs)\n"  # 5
+    "    e = [stop() for x in fs for stop in x]\n"  # 6: the second clause's name too
+    "    with lock as f:\n"  # 7
+    "        f()\n"  # 8: the with statement's
+    "    for g, h in pairs:\n"  # 9
+    "        g()\n"  # 10: the loop's
+    "    return run(), stop(), f(), g()\n"  # 11: outside them all
+    "class K:\n"  # 12
+    "    m, n = PAIR\n"  # 13
+    "    m()\n"  # 14: unpacked in this block
+    "i, j = PAIR\n"  # 15
+    "i()\n"  # 16: at the top level, unpacking binds no local
+)
+
+
+def test_python_comprehension_with_and_unpacked_names_are_their_own() -> None:
+    """A name a comprehension's `for` binds (list, set, dict, generator,
+    every clause), a `with … as` target and a name unpacked in a block are
+    local to that scope: a call of one there is no edge, one after it is
+    (patterns on the inner node, the scope an ancestor: parse/extract.py
+    `_local_scope`). Unpacked at the top level, a name is no local."""
+    from cartog_ci.languages.python import PYTHON
+    from cartog_ci.parse.extract import extract
+
+    found = extract("m.py", _LOCALS.encode(), PYTHON.syntax)
+    calls = sorted((e.line, e.target_name) for e in found.edges if e.kind == "calls" and e.alias is None)
+    assert calls == [(5, "sum"), (11, "f"), (11, "g"), (11, "run"), (11, "stop"), (16, "i")]
+
+
+def test_python_except_as_binds_the_class_caught_or_nothing_known() -> None:
+    """`except KeyError as e` / `except mod.Err as m`: an instance of the
+    class; of a tuple (`except (A, B) as t`): unknown, the name kept; of
+    anything else (`except make() as c`): no binding (one pattern with an
+    alternation for the three: languages/queries/python.scm)."""
+    from cartog_ci.languages.python import PYTHON
+    from cartog_ci.parse.extract import extract
+
+    source = (
+        "def f():\n"  # 1
+        "    try:\n        pass\n"  # 2-3
+        "    except KeyError as e:\n        e.run()\n"  # 4-5
+        "    except (A, B) as t:\n        t.go()\n"  # 6-7
+        "    except mod.Err as m:\n        m.stop()\n"  # 8-9
+        "    except make() as c:\n        c.x()\n"  # 10-11
+    )
+    found = extract("m.py", source.encode(), PYTHON.syntax)
+    assert sorted((e.line, e.qualifier, e.target_name) for e in found.edges) == [
+        (5, "KeyError()", "run"), (7, "t", "go"), (9, "mod.Err()", "stop"), (10, None, "make"), (11, "c", "x"),
+    ]  # fmt: skip

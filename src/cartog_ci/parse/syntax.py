@@ -206,6 +206,7 @@ class Syntax:
         if "query" not in self.__dict__ and not self.__dict__.get("_lent"):
             self.compile()  # the metadata, read before any pattern is disabled
             self.fixed_names  # noqa: B018
+            self.within  # noqa: B018
             self.pattern_captures  # noqa: B018
             self.__dict__["_lent"] = True
             query = self._first
@@ -320,6 +321,14 @@ class Syntax:
     def comment_pattern(self) -> int:
         """The index of the pattern that captures comments (the pattern count: none)."""
         return self._tags[1]
+
+    @cached_property
+    def within(self) -> tuple[tuple[str, ...], ...]:
+        """Per pattern of the tags query, the ancestors' types its
+        ``(#set! within "a b")`` names, nearest first (parse/extract.py
+        ``_local_scope``), or ()."""
+        query = self._first
+        return tuple(tuple((query.pattern_settings(i).get("within") or "").split()) for i in range(query.pattern_count))
 
     @cached_property
     def fixed_names(self) -> tuple[str, ...]:

@@ -6,10 +6,10 @@
 (function_definition name: (identifier) @name) @definition.function
 
 ; Module-level UPPER_CASE assignments are constants.
-(module
-  (expression_statement
-    (assignment left: (identifier) @name) @definition.constant)
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+; (`#within?`: its parent an expression statement of the module, parse/predicates.py)
+((assignment left: (identifier) @name) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$")
+  (#within? @definition.constant "expression_statement" "module"))
 
 ; Calls: the callee as written; the extractor splits `a.b.c` into qualifier and name.
 (call function: [(identifier) (attribute)] @name) @reference.call
@@ -55,10 +55,8 @@
 (assignment
   left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
   type: (type) @bind.type) @bind
-(class_definition
-  body: (block
-    (expression_statement
-      (assignment left: (identifier) @bind.name @bind.field type: (type) @bind.type) @bind)))
+((assignment left: (identifier) @bind.name @bind.field type: (type) @bind.type) @bind
+  (#within? @bind "expression_statement" "block" "class_definition"))
 (parameters (typed_parameter (identifier) @bind.name type: (type) @bind.type) @bind)
 (parameters (typed_default_parameter name: (identifier) @bind.name type: (type) @bind.type) @bind)
 (with_item
@@ -77,13 +75,10 @@
   left: (identifier) @bind.name
   right: (call function: [(identifier) (attribute)] @bind.items)) @bind
 ; `except KeyError as e`: an instance of the class caught; of a tuple, unknown
+; (one pattern: each step that has children costs its compile ~1 ms)
 (except_clause
   value: (as_pattern
-    [(identifier) (attribute)] @bind.ctor
-    alias: (as_pattern_target (identifier) @bind.name))) @bind
-(except_clause
-  value: (as_pattern
-    (tuple) @bind.other
+    [(identifier) @bind.ctor (attribute) @bind.ctor (tuple) @bind.other]
     alias: (as_pattern_target (identifier) @bind.name))) @bind
 
 ; A function's parameters are its own names: `call_next(request)` with a
@@ -109,39 +104,26 @@
   left: [(identifier) @local.definition
          (pattern_list (identifier) @local.definition)
          (tuple_pattern (identifier) @local.definition)]) @local.scope
-(list_comprehension
-  (for_in_clause
-    left: [(identifier) @local.definition
-           (pattern_list (identifier) @local.definition)
-           (tuple_pattern (identifier) @local.definition)])) @local.scope
-(set_comprehension
-  (for_in_clause
-    left: [(identifier) @local.definition
-           (pattern_list (identifier) @local.definition)
-           (tuple_pattern (identifier) @local.definition)])) @local.scope
-(dictionary_comprehension
-  (for_in_clause
-    left: [(identifier) @local.definition
-           (pattern_list (identifier) @local.definition)
-           (tuple_pattern (identifier) @local.definition)])) @local.scope
-(generator_expression
-  (for_in_clause
-    left: [(identifier) @local.definition
-           (pattern_list (identifier) @local.definition)
-           (tuple_pattern (identifier) @local.definition)])) @local.scope
-(with_statement
-  (with_clause
-    (with_item value: (as_pattern alias: (as_pattern_target (identifier) @local.definition))))) @local.scope
+; The comprehensions' (list, set, dict, generator): `for_in_clause` is a
+; child of those four alone, and its parent is the scope. `@local.within`
+; spares the query the parent steps (parse/extract.py `_local_scope`).
+(for_in_clause
+  left: [(identifier) @local.definition
+         (pattern_list (identifier) @local.definition)
+         (tuple_pattern (identifier) @local.definition)]) @local.within
+; `with f() as x`: the with statement's (the target's ancestors, named
+; nearest first: the last is the scope).
+((as_pattern_target (identifier) @local.definition) @local.within
+  (#set! within "as_pattern with_item with_clause with_statement"))
 ; Names unpacked from one value (`extra, fmt_setter = _determine_setters()`)
 ; are their block's own: a call of one calls whatever was unpacked, never a
 ; definition of that name (attrs 24.2: `fmt_setter(...)` is no call of the
 ; nested `def fmt_setter` that 23.2 had). A plain `f = helpers.run` is not
 ; one: it aliases (parse/extract.py `_aliased`).
-(block
-  (expression_statement
-    (assignment
-      left: [(pattern_list (identifier) @local.definition)
-             (tuple_pattern (identifier) @local.definition)]))) @local.scope
+(assignment
+  left: [(pattern_list (identifier) @local.definition)
+         (tuple_pattern (identifier) @local.definition)]
+  (#set! within "expression_statement block")) @local.within
 
 ; Functions named as values, not called there: passed as an argument or a
 ; keyword argument (`errback=self._on_retry`), assigned (`handler = f`),
