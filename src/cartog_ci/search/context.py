@@ -26,7 +26,16 @@ import numpy as np
 from cartog_ci.domain import Symbol
 from cartog_ci.search import modalities
 from cartog_ci.search.intent import STOPWORDS, Intent
-from cartog_ci.search.names import RETURN_VERBS, hands_back, is_special, name_words, says_special, verb_and_after
+from cartog_ci.search.names import (
+    RETURN_VERBS,
+    hands_back,
+    is_special,
+    name_words,
+    question_lead,
+    says_protocol,
+    says_special,
+    verb_and_after,
+)
 from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the search's state, for type checkers only
@@ -79,6 +88,12 @@ NAMED_BY_ACTION_VERB = True
 # is read as those words when they are the question's ("Pop an item …" is
 # ``popitem``, not ``pop``).
 NAMES_RUN_TOGETHER = True
+# A method of Python's container and I/O protocols is named by the standard
+# library documentation's wording of it (search/names.py, ``says_protocol``):
+# "Remove all values from …" is ``clear``, "Remove … if it is a member"
+# ``discard``, "Remove and return …" a ``pop``; before the methods the
+# question's verb names by their own name (``remove``).
+PROTOCOL_WORDING = True
 _NOUN_PHRASE_OPENERS = frozenset({"the", "a", "an"})
 _KIND_WORDS = frozenset({"function", "method", "property"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
@@ -186,8 +201,14 @@ def members_by_name(run: Run) -> list[str]:
         else None
     )
     back = hands_back(run.query)
+    lead = question_lead(run.query) if PROTOCOL_WORDING else ""
     ranked = []
     for s in members:
+        phrase = says_protocol(s.name, lead) if lead else None
+        if phrase is not None:
+            # its wording says more of the question than a name that is its verb alone
+            ranked.append((at, -1, 0, phrase, s.name, s.id))
+            continue
         if SPECIAL_BY_VERB and is_special(s.name) and verb is not None:
             own = words_of(s.qualified_name.rsplit(".", 2)[-2] if "." in s.qualified_name else "").split()
             phrase = says_special(s.name, verb, after, own, hands_back=back)
