@@ -467,6 +467,7 @@ def systems(
     if alternatives or ablations:
         # each rule of issue 33 off in turn (docs/search.md, "What is the answer")
         out["default, a named class is not context"] = patched(shipped(), CONTEXT_INTENTS=frozenset())
+        out["default, a class named in words is not context"] = patched(shipped(), CLASS_NAMED_IN_WORDS=False)
         out["default, no members list"] = patched(shipped(), MEMBERS_WEIGHT=0.0)
         out["default, no member names list"] = patched(shipped(), MEMBER_NAMES_WEIGHT=0.0)
         out["default, member names at the fusion's k, no shared places"] = patched(shipped(), MEMBER_NAMES_K=None)

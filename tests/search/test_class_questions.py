@@ -611,3 +611,23 @@ def test_a_protocol_method_comes_before_the_method_its_verb_names(
     answer = f"bags.py:method:Bag.{method}"
     assert (ranked.index(answer) < before.index(answer)) is lifted
     assert ranked.index(answer) <= before.index(answer)
+
+
+@pytest.mark.slow
+def test_a_class_named_in_words_is_context_for_its_members(store, real_model):
+    result = ask(store, real_model, "Shift the item at the given index to the destination index in the splay list.")
+    assert result.hits[0].symbol.id == ANSWER
+    assert factors(result)[CLASS] == pytest.approx(CONTEXT_FACTOR)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "query",
+    [
+        "A splay list that moves the items it is asked about to the front.",  # a noun phrase: what a thing is
+        "Shift the item at the given index to the destination index in splay lists.",  # not its words in order
+    ],
+)
+def test_a_class_named_in_words_is_not_context_without_a_verb_or_its_words(store, real_model, query):
+    result = ask(store, real_model, query)
+    assert factors(result).get(CLASS, 1.0) == pytest.approx(1.0)

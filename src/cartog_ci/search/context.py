@@ -94,6 +94,13 @@ NAMES_RUN_TOGETHER = True
 # ``discard``, "Remove and return …" a ``pop``; before the methods the
 # question's verb names by their own name (``remove``).
 PROTOCOL_WORDING = True
+# A class the question names in words, not as code ("Create a directory in
+# the Hadoop filesystem" for ``HadoopFilesystem``, "… in the local
+# filesystem" for ``LocalFilesystem``) is context too, when the question's
+# lead is a verb (it asks what is done, not what a thing is): a candidate
+# class of the modalities' lists whose name has two words or more, all of
+# them written one after the other in the question (``named_in_words``).
+CLASS_NAMED_IN_WORDS = True
 _NOUN_PHRASE_OPENERS = frozenset({"the", "a", "an"})
 _KIND_WORDS = frozenset({"function", "method", "property"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
@@ -298,10 +305,10 @@ def read_context(run: Run) -> None:
     class of the index."""
     if run.context is not None:
         return
-    if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds or not run.intent.subjects:
+    if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds:
         run.context = frozenset()
         return
-    found: set[str] = set()
+    found: set[str] = set(named_in_words(run) if CLASS_NAMED_IN_WORDS else ())
     for name in run.intent.subjects:
         if re.search(rf"(?<![\w.]){re.escape(name)}\s+(?:objects|instances)\b", run.query):
             continue  # "a collection of Revision objects": what the code handles, not whose member it is
@@ -309,6 +316,26 @@ def read_context(run: Run) -> None:
         if name.lstrip("_")[:1].isupper():
             found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS)
     run.context = frozenset(found)
+
+
+def named_in_words(run: Run) -> list[str]:
+    """The candidate classes (of the lists run so far) that the question
+    names by their words in order, after a verb ("Remove a file from the
+    Hadoop filesystem": ``HadoopFilesystem``)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", re.split(r"(?<=[.!?])\s", run.query, maxsplit=1)[0])]
+    at, verb, _after = verb_and_after(words, STOPWORDS)
+    if verb is None or _opens_noun_phrase(words) or len(words) < 2:
+        return []
+    text = " " + " ".join(words[at + 1 :]) + " "
+    ids = list(dict.fromkeys(i for items in run.lists.values() for i in items))
+    out = []
+    for i, s in run.store.symbols(ids).items():
+        if s.kind not in CLASS_KINDS:
+            continue
+        parts = words_of(s.name).lower().split()
+        if len(parts) >= 2 and f" {' '.join(parts)} " in text:
+            out.append(i)
+    return out
 
 
 def read_compared(run: Run) -> None:
