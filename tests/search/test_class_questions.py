@@ -581,6 +581,8 @@ def test_a_name_that_runs_the_question_s_words_together_says_them(store, real_mo
         ("Return new sorted set with values from itself and all `iterables`.", "union", 0),
         ("Return the number of times x appears in the list.", "count", 0),
         ("The method returns the value for key if key is in the dictionary, else default.", "get", 0),
+        ("This function retrieves the value associated with the given key.", "get", 2),
+        ("Return value for item identified by `key` in sorted dict.", "get", None),
         ("Remove all items from the list.", "remove", None),  # only protocol methods have phrases
     ],
 )

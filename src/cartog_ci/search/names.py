@@ -227,7 +227,12 @@ _PROTOCOL_PHRASES: dict[str, tuple[str, ...]] = {
     # dict.items: "Return a new view of the dictionary's items ((key, value) pairs)."
     "items": (rf"{_RETURNS} (?:an? |the )?(?:new )?(?:iterator|view|list) of .*\(key, ?value\)`? pairs\b",),
     # dict.get: "Return the value for key if key is in the dictionary, else default."
-    "get": (rf"{_RETURNS} the value for (?:the |a )?`?key`? if\b", rf"{_RETURNS} the default (?:value )?if\b"),
+    "get": (
+        rf"{_RETURNS} the value for (?:the |a )?`?key`? if\b",
+        rf"{_RETURNS} the default (?:value )?if\b",
+        # "Get the value of the given key", "retrieves the value associated with the given key"
+        r"(?:return|get|retrieve|fetch)(?:e?s)? the value (?:for|of|associated with) (?:the |a )?(?:given |specified )?`?key`?(?![\w`])",
+    ),
     # list.append: "Add an item to the end of the list."
     "append": (r"adds? an? (?:item|value|element|object) to the end\b",),
     # list.count: "Return the number of times x appears in the list."
