@@ -480,6 +480,7 @@ def systems(
         out["default, container/I-O methods not named by the standard library's wording"] = patched(
             shipped(), PROTOCOL_WORDING=False
         )
+        out["default, conversions not named by what they convert into"] = patched(shipped(), CONVERSION_NAMES=False)
         out["default, a name compared with is not demoted"] = patched(shipped(), COMPARED_INTENTS=frozenset())
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())

@@ -228,6 +228,9 @@ class Bag:
 
     def pop(self, index=-1):
         return self._values.pop(index)
+
+    def as_list(self):
+        return list(self._values)
 '''
 QUESTION = "Shift the item at the given index to the destination index in the SplayList instance."
 ANSWER = "lists.py:method:SplayList.shift"
@@ -633,3 +636,29 @@ def test_a_class_named_in_words_is_context_for_its_members(store, real_model):
 def test_a_class_named_in_words_is_not_context_without_a_verb_or_its_words(store, real_model, query):
     result = ask(store, real_model, query)
     assert factors(result).get(CLASS, 1.0) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("question", "target"),
+    [
+        ("Convert the `ETags` object into a python set in the ETags instance.", "set"),
+        ("This function converts a DropIndexOp instance into an Index instance.", "index"),
+        ("Converts the object back into an HTTP header in the Range instance.", "header"),
+        ("Convert the stored values into a cache control header.", "header"),
+        ("Response: Converts the response iterator in a list.", None),  # no "into" / "to"
+        ("Return the values as a list.", None),  # not a conversion verb
+    ],
+)
+def test_what_a_conversion_converts_into(question, target):
+    assert context.conversion_target(question) == target
+
+
+@pytest.mark.slow
+def test_a_conversion_is_named_by_what_it_converts_into(store, real_model, monkeypatch):
+    query = "Convert the values into a list in the Bag instance."
+    result = ask(store, real_model, query)
+    named = {h.symbol.id: h.sources["member names"]["rank"] for h in result.hits if "member names" in h.sources}
+    assert named == {"bags.py:method:Bag.as_list": 0}
+    monkeypatch.setattr(context, "CONVERSION_NAMES", False)
+    before = ask(store, real_model, query)
+    assert all("member names" not in h.sources for h in before.hits)

@@ -33,6 +33,7 @@ from cartog_ci.search.names import (
     name_words,
     question_lead,
     says_protocol,
+    same_word,
     says_special,
     verb_and_after,
 )
@@ -94,6 +95,19 @@ NAMES_RUN_TOGETHER = True
 # ``discard``, "Remove and return …" a ``pop``; before the methods the
 # question's verb names by their own name (``remove``).
 PROTOCOL_WORDING = True
+# "Convert the `ETags` object into a python set" asks for ``as_set``,
+# "Converts a DropTableOp instance into a Table instance" for ``to_table``:
+# Python's naming of a conversion (``to_dict``, ``as_set``) is the word of
+# what it converts into, after ``to_`` or ``as_``: such a member is named
+# by the head of the noun phrase after the conversion verb's "into" / "to"
+# (``conversion_target``), before the methods its other words name.
+CONVERSION_NAMES = True
+_CONVERSION = re.compile(
+    r"^(?:this\s+function\s+|the\s+method\s+)?(?:convert|turn|transform|cast|coerce)(?:s|ed|ing)?\b[^.]*?\b(?:into|to)\s+"
+    r"(?:an?\s+|the\s+)?([\w` -]+?)(?:\s+(?:instances?|objects?))?(?=\s+(?:in|of|for|with|from|on|by|and|using)\b|[.,;:(]|$)",
+    re.IGNORECASE,
+)
+_CONVERSION_PREFIXES = ("to", "as")
 # A class the question names in words, not as code ("Create a directory in
 # the Hadoop filesystem" for ``HadoopFilesystem``, "… in the local
 # filesystem" for ``LocalFilesystem``) is context too, when the question's
@@ -209,8 +223,15 @@ def members_by_name(run: Run) -> list[str]:
     )
     back = hands_back(run.query)
     lead = question_lead(run.query) if PROTOCOL_WORDING else ""
+    target = conversion_target(run.query) if CONVERSION_NAMES else None
     ranked = []
     for s in members:
+        parts = s.name.lower().split("_")
+        if target and len(parts) >= 2 and parts[0] in _CONVERSION_PREFIXES and same_word(parts[-1], target):
+            # what it converts into is its last word; fewest other words the question does not say first
+            unsaid = len({modalities.stem(w).lower() for w in parts[1:-1]} - asked.keys())
+            ranked.append((at, -1, unsaid, -1, s.name, s.id))
+            continue
         phrase = says_protocol(s.name, lead) if lead else None
         if phrase is not None:
             # its wording says more of the question than a name that is its verb alone
@@ -237,6 +258,16 @@ def members_by_name(run: Run) -> list[str]:
     tiers: dict[tuple[int, ...], int] = {}
     run.member_tiers = {i: tiers.setdefault(tuple(key), n) for n, (*key, _name, i) in enumerate(ranked)}
     return [i for *_, i in ranked]
+
+
+def conversion_target(question: str) -> str | None:
+    """The head word of what a conversion question converts into ("Convert
+    the stored values into a cache control header": "header"), or None."""
+    match = _CONVERSION.search(question_lead(question))
+    if match is None:
+        return None
+    words = re.findall(r"[A-Za-z0-9]+", match.group(1))
+    return words[-1].lower() if words else None
 
 
 def _name_stems(name: str, forms: Mapping[str, str]) -> set[str]:
