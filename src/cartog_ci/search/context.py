@@ -9,7 +9,9 @@
   often miss the one described;
 - ``namesake_alias``: a method of another class that the named class also
   defines counts as the named class's own;
-- ``read_compared``: the names the question compares its answer with.
+- ``read_compared``: the names the question compares its answer with;
+- ``conversion_target``: what a "Convert … into …" question converts into
+  (``to_X`` / ``as_X`` members are named by it).
 
 ``multimodal.search`` fuses the lists; the factors (``CONTEXT_FACTOR``,
 ``MEMBER_FACTOR``) are its own.
@@ -333,7 +335,8 @@ def members_by_meaning(run: Run) -> list[str]:
 def read_context(run: Run) -> None:
     """The classes the question names, when it does not ask for a class:
     the names it writes as code (its subjects) that are the exact name of a
-    class of the index."""
+    class of the index, and the candidate classes it names in words
+    (``named_in_words``)."""
     if run.context is not None:
         return
     if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds:
