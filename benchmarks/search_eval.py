@@ -727,6 +727,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--project", help="--set dev: only these projects' questions (comma-separated)")
     parser.add_argument("--misses", type=int, default=0, help="--set dev: list this many first-sentence misses")
+    parser.add_argument(
+        "--not-first",
+        action="store_true",
+        help="--set dev, with --misses: list the first sentences not answered first (with their rank), not only those missed",
+    )
     parser.add_argument("--save", help="--set dev: write every system's reciprocal ranks to this JSON file")
     parser.add_argument("--baseline", help="--set dev: add the systems of a file written by --save as rows")
     parser.add_argument("--no-reindex", action="store_true", help="--set dev: use the indexes as they are")

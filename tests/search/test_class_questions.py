@@ -35,8 +35,9 @@ from cartog_ci.search.multimodal import (
     search,
     wanted_kinds,
 )
+from cartog_ci.search import context
 from cartog_ci.search.intent import STOPWORDS
-from cartog_ci.search.names import hands_back, name_words, says_special, verb_and_after
+from cartog_ci.search.names import hands_back, name_words, question_lead, says_protocol, says_special, verb_and_after
 from cartog_ci.search.rerank import BlendReranker
 from cartog_ci.search.roles import role_of
 from cartog_ci.store.base import Store
@@ -209,6 +210,28 @@ class Pairs(dict):
     def popitem(self):
         return super().popitem()
 '''
+BAGS_PY = '''\
+class Bag:
+    def __init__(self):
+        self._values = []
+
+    def remove(self, value):
+        """Remove the value; it must be in the bag."""
+        self._values.remove(value)
+
+    def discard(self, value):
+        if value in self._values:
+            self._values.remove(value)
+
+    def clear(self):
+        del self._values[:]
+
+    def pop(self, index=-1):
+        return self._values.pop(index)
+
+    def as_list(self):
+        return list(self._values)
+'''
 QUESTION = "Shift the item at the given index to the destination index in the SplayList instance."
 ANSWER = "lists.py:method:SplayList.shift"
 CLASS = "lists.py:class:SplayList"
@@ -238,6 +261,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, m
             "streams.py": STREAMS_PY,
             "ops.py": OPS_PY,
             "pairs.py": PAIRS_PY,
+            "bags.py": BAGS_PY,
         },
     )
     commit(repo, "splay lists")
@@ -534,3 +558,107 @@ def test_a_name_that_runs_the_question_s_words_together_says_them(store, real_mo
     result = ask(store, real_model, "Pop an item from the dict in the Pairs instance.")
     named = {h.symbol.id: h.sources["member names"]["rank"] for h in result.hits if "member names" in h.sources}
     assert named == {"pairs.py:method:Pairs.popitem": 0, "pairs.py:method:Pairs.pop": 1}
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "phrase"),
+    [
+        ("Remove all items from sorted dict in the SortedDict instance.", "clear", 0),
+        ("SortedSet: Remove all values from sorted set.", "clear", 0),
+        ("Remove all values of `iterables` from this sorted set.", "clear", None),  # not all of its own
+        ("Remove `value` from sorted list if it is a member.", "discard", 0),
+        ("Remove element elem from the set if it is present.", "discard", 0),
+        ("Remove `value` from sorted list; `value` must be a member.", "discard", None),
+        ("Remove and return value at `index` in sorted list.", "pop", 0),
+        ("This function removes the specified key and returns the corresponding value.", "pop", 1),
+        ("Remove and return `(key, value)` pair at `index` from sorted dict.", "pop", None),
+        ("Remove and return `(key, value)` pair at `index` from sorted dict.", "popitem", 0),
+        ("Remove value at `index` from sorted list.", "__delitem__", 0),
+        ("Remove `value` from sorted list.", "__delitem__", None),
+        ("FileReadStream: Return the current stream position.", "tell", 0),
+        ("Return an iterator over the keys of the sorted dict.", "__iter__", 0),
+        ("Return the index of the header in the set or return -1 if not found.", "find", 0),
+        ("Return the index of the header in the set.", "find", None),
+        ("Return an iterator of `(key, value)` pairs.", "items", 0),
+        ("Return `(key, value)` pair at `index` in sorted dict.", "items", None),
+        ("Return new sorted set with values from itself and all `iterables`.", "union", 0),
+        ("Return the number of times x appears in the list.", "count", 0),
+        ("The method returns the value for key if key is in the dictionary, else default.", "get", 0),
+        ("This function retrieves the value associated with the given key.", "get", 2),
+        ("Return value for item identified by `key` in sorted dict.", "get", None),
+        ("Remove all items from the list.", "remove", None),  # only protocol methods have phrases
+    ],
+)
+def test_a_protocol_method_is_named_by_the_standard_library_s_wording(question, name, phrase):
+    assert says_protocol(name, question_lead(question)) == phrase
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("query", "method", "lifted"),
+    [
+        ("Remove all values from the bag in the Bag instance.", "clear", True),
+        # second with the wording and without it: its code reads "if value in"
+        ("Bag: Remove `value` from the bag if it is a member.", "discard", False),
+        ("Remove and return the value at `index` in Bag.", "pop", True),
+    ],
+)
+def test_a_protocol_method_comes_before_the_method_its_verb_names(
+    store, real_model, monkeypatch, query, method, lifted
+):
+    result = ask(store, real_model, query)
+    named = {h.symbol.id: h.sources["member names"]["rank"] for h in result.hits if "member names" in h.sources}
+    assert named == {f"bags.py:method:Bag.{method}": 0, "bags.py:method:Bag.remove": 1}
+    ranked = [h.symbol.id for h in result.hits]
+    monkeypatch.setattr(context, "PROTOCOL_WORDING", False)
+    before = [h.symbol.id for h in ask(store, real_model, query).hits]
+    # ``remove`` has the question's verb in its name and its docstring; the wording lifts the answer
+    answer = f"bags.py:method:Bag.{method}"
+    assert (ranked.index(answer) < before.index(answer)) is lifted
+    assert ranked.index(answer) <= before.index(answer)
+
+
+@pytest.mark.slow
+def test_a_class_named_in_words_is_context_for_its_members(store, real_model):
+    result = ask(store, real_model, "Shift the item at the given index to the destination index in the splay list.")
+    assert result.hits[0].symbol.id == ANSWER
+    assert factors(result)[CLASS] == pytest.approx(CONTEXT_FACTOR)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "query",
+    [
+        "A splay list that moves the items it is asked about to the front.",  # a noun phrase: what a thing is
+        "Shift the item at the given index to the destination index in splay lists.",  # not its words in order
+    ],
+)
+def test_a_class_named_in_words_is_not_context_without_a_verb_or_its_words(store, real_model, query):
+    result = ask(store, real_model, query)
+    assert factors(result).get(CLASS, 1.0) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("question", "target"),
+    [
+        ("Convert the `ETags` object into a python set in the ETags instance.", "set"),
+        ("This function converts a DropIndexOp instance into an Index instance.", "index"),
+        ("Converts the object back into an HTTP header in the Range instance.", "header"),
+        ("Convert the stored values into a cache control header.", "header"),
+        ("Response: Converts the response iterator in a list.", None),  # no "into" / "to"
+        ("Return the values as a list.", None),  # not a conversion verb
+    ],
+)
+def test_what_a_conversion_converts_into(question, target):
+    assert context.conversion_target(question) == target
+
+
+@pytest.mark.slow
+def test_a_conversion_is_named_by_what_it_converts_into(store, real_model, monkeypatch):
+    query = "Convert the values into a list in the Bag instance."
+    result = ask(store, real_model, query)
+    named = {h.symbol.id: h.sources["member names"]["rank"] for h in result.hits if "member names" in h.sources}
+    assert named == {"bags.py:method:Bag.as_list": 0}
+    monkeypatch.setattr(context, "CONVERSION_NAMES", False)
+    before = ask(store, real_model, query)
+    assert all("member names" not in h.sources for h in before.hits)

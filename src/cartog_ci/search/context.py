@@ -9,7 +9,9 @@
   often miss the one described;
 - ``namesake_alias``: a method of another class that the named class also
   defines counts as the named class's own;
-- ``read_compared``: the names the question compares its answer with.
+- ``read_compared``: the names the question compares its answer with;
+- ``conversion_target``: what a "Convert … into …" question converts into
+  (``to_X`` / ``as_X`` members are named by it).
 
 ``multimodal.search`` fuses the lists; the factors (``CONTEXT_FACTOR``,
 ``MEMBER_FACTOR``) are its own.
@@ -26,7 +28,17 @@ import numpy as np
 from cartog_ci.domain import Symbol
 from cartog_ci.search import modalities
 from cartog_ci.search.intent import STOPWORDS, Intent
-from cartog_ci.search.names import RETURN_VERBS, hands_back, is_special, name_words, says_special, verb_and_after
+from cartog_ci.search.names import (
+    RETURN_VERBS,
+    hands_back,
+    is_special,
+    name_words,
+    question_lead,
+    says_protocol,
+    same_word,
+    says_special,
+    verb_and_after,
+)
 from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the search's state, for type checkers only
@@ -79,6 +91,32 @@ NAMED_BY_ACTION_VERB = True
 # is read as those words when they are the question's ("Pop an item …" is
 # ``popitem``, not ``pop``).
 NAMES_RUN_TOGETHER = True
+# A method of Python's container and I/O protocols is named by the standard
+# library documentation's wording of it (search/names.py, ``says_protocol``):
+# "Remove all values from …" is ``clear``, "Remove … if it is a member"
+# ``discard``, "Remove and return …" a ``pop``; before the methods the
+# question's verb names by their own name (``remove``).
+PROTOCOL_WORDING = True
+# "Convert the `ETags` object into a python set" asks for ``as_set``,
+# "Converts a DropTableOp instance into a Table instance" for ``to_table``:
+# Python's naming of a conversion (``to_dict``, ``as_set``) is the word of
+# what it converts into, after ``to_`` or ``as_``: such a member is named
+# by the head of the noun phrase after the conversion verb's "into" / "to"
+# (``conversion_target``), before the methods its other words name.
+CONVERSION_NAMES = True
+_CONVERSION = re.compile(
+    r"^(?:this\s+function\s+|the\s+method\s+)?(?:convert|turn|transform|cast|coerce)(?:s|ed|ing)?\b[^.]*?\b(?:into|to)\s+"
+    r"(?:an?\s+|the\s+)?([\w` -]+?)(?:\s+(?:instances?|objects?))?(?=\s+(?:in|of|for|with|from|on|by|and|using)\b|[.,;:(]|$)",
+    re.IGNORECASE,
+)
+_CONVERSION_PREFIXES = ("to", "as")
+# A class the question names in words, not as code ("Create a directory in
+# the Hadoop filesystem" for ``HadoopFilesystem``, "… in the local
+# filesystem" for ``LocalFilesystem``) is context too, when the question's
+# lead is a verb (it asks what is done, not what a thing is): a candidate
+# class of the modalities' lists whose name has two words or more, all of
+# them written one after the other in the question (``named_in_words``).
+CLASS_NAMED_IN_WORDS = True
 _NOUN_PHRASE_OPENERS = frozenset({"the", "a", "an"})
 _KIND_WORDS = frozenset({"function", "method", "property"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
@@ -186,8 +224,21 @@ def members_by_name(run: Run) -> list[str]:
         else None
     )
     back = hands_back(run.query)
+    lead = question_lead(run.query) if PROTOCOL_WORDING else ""
+    target = conversion_target(run.query) if CONVERSION_NAMES else None
     ranked = []
     for s in members:
+        parts = s.name.lower().split("_")
+        if target and len(parts) >= 2 and parts[0] in _CONVERSION_PREFIXES and same_word(parts[-1], target):
+            # what it converts into is its last word; fewest other words the question does not say first
+            unsaid = len({modalities.stem(w).lower() for w in parts[1:-1]} - asked.keys())
+            ranked.append((at, -1, unsaid, -1, s.name, s.id))
+            continue
+        phrase = says_protocol(s.name, lead) if lead else None
+        if phrase is not None:
+            # its wording says more of the question than a name that is its verb alone
+            ranked.append((at, -1, 0, phrase, s.name, s.id))
+            continue
         if SPECIAL_BY_VERB and is_special(s.name) and verb is not None:
             own = words_of(s.qualified_name.rsplit(".", 2)[-2] if "." in s.qualified_name else "").split()
             phrase = says_special(s.name, verb, after, own, hands_back=back)
@@ -209,6 +260,16 @@ def members_by_name(run: Run) -> list[str]:
     tiers: dict[tuple[int, ...], int] = {}
     run.member_tiers = {i: tiers.setdefault(tuple(key), n) for n, (*key, _name, i) in enumerate(ranked)}
     return [i for *_, i in ranked]
+
+
+def conversion_target(question: str) -> str | None:
+    """The head word of what a conversion question converts into ("Convert
+    the stored values into a cache control header": "header"), or None."""
+    match = _CONVERSION.search(question_lead(question))
+    if match is None:
+        return None
+    words = re.findall(r"[A-Za-z0-9]+", match.group(1))
+    return words[-1].lower() if words else None
 
 
 def _name_stems(name: str, forms: Mapping[str, str]) -> set[str]:
@@ -274,13 +335,14 @@ def members_by_meaning(run: Run) -> list[str]:
 def read_context(run: Run) -> None:
     """The classes the question names, when it does not ask for a class:
     the names it writes as code (its subjects) that are the exact name of a
-    class of the index."""
+    class of the index, and the candidate classes it names in words
+    (``named_in_words``)."""
     if run.context is not None:
         return
-    if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds or not run.intent.subjects:
+    if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds:
         run.context = frozenset()
         return
-    found: set[str] = set()
+    found: set[str] = set(named_in_words(run) if CLASS_NAMED_IN_WORDS else ())
     for name in run.intent.subjects:
         if re.search(rf"(?<![\w.]){re.escape(name)}\s+(?:objects|instances)\b", run.query):
             continue  # "a collection of Revision objects": what the code handles, not whose member it is
@@ -288,6 +350,26 @@ def read_context(run: Run) -> None:
         if name.lstrip("_")[:1].isupper():
             found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS)
     run.context = frozenset(found)
+
+
+def named_in_words(run: Run) -> list[str]:
+    """The candidate classes (of the lists run so far) that the question
+    names by their words in order, after a verb ("Remove a file from the
+    Hadoop filesystem": ``HadoopFilesystem``)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", re.split(r"(?<=[.!?])\s", run.query, maxsplit=1)[0])]
+    at, verb, _after = verb_and_after(words, STOPWORDS)
+    if verb is None or _opens_noun_phrase(words) or len(words) < 2:
+        return []
+    text = " " + " ".join(words[at + 1 :]) + " "
+    ids = list(dict.fromkeys(i for items in run.lists.values() for i in items))
+    out = []
+    for i, s in run.store.symbols(ids).items():
+        if s.kind not in CLASS_KINDS:
+            continue
+        parts = words_of(s.name).lower().split()
+        if len(parts) >= 2 and f" {' '.join(parts)} " in text:
+            out.append(i)
+    return out
 
 
 def read_compared(run: Run) -> None:

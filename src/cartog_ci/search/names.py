@@ -195,3 +195,81 @@ def _returning(verb: str) -> str:
     """The verb as RETURN_VERBS lists it when it is one of them in another
     form ("returns", "gets"), else as written."""
     return next((v for v in RETURN_VERBS if same_word(verb, v)), verb)
+
+
+# Methods of Python's container and I/O protocols (list, dict, set, file
+# objects), by the standard library documentation's own wording of them
+# ("Built-in Types", "io"): what such a method does is the language's
+# meaning of its name, which the name does not spell. "Remove all items
+# from the list" is ``clear``, "Remove element elem from the set if it is
+# present" ``discard``, "Remove and return …" a ``pop``, "Return the
+# current stream position" ``tell``. Each phrase is matched at the
+# question's verb (its lead, "This function" and a leading "Name:" left
+# out); ``{RETURN}`` is a verb that hands a value back.
+_RETURNS = r"(?:return|get|give)s?"
+_PROTOCOL_PHRASES: dict[str, tuple[str, ...]] = {
+    # list.clear, dict.clear, set.clear: "Remove all items from the list."
+    "clear": (r"(?:remove|delete|discard)s? all (?:the )?[\w-]+ from\b",),
+    # set.discard: "Remove element elem from the set if it is present."
+    "discard": (r"removes? (?!and\b).*\bif (?:it is |it's )?(?:a member|present)\b",),
+    # dict.popitem: "Remove and return a (key, value) pair from the dictionary."
+    "popitem": (r"removes? and returns? (?:an? |the )?(?:arbitrary )?`?\(key, ?value\)`? pair",),
+    # list.pop: "Remove the item at the given position in the list, and return it."; dict.pop, set.pop
+    # (a pair is ``popitem``'s)
+    "pop": (
+        r"removes? and returns?\b(?!.*\bpairs?\b)",
+        r"removes? .*\band returns? (?:it|its value|the (?:corresponding )?value)\b",
+    ),
+    # del s[i]: the item at a position, not a value (list.remove: "the first item … equal to x")
+    "__delitem__": (r"(?:remove|delete)s? (?:the )?(?:`\w+`|\w+) at (?:`\w+`|the given (?:index|position))",),
+    # iter(d): "Return an iterator over the keys of the dictionary."
+    "__iter__": (rf"{_RETURNS} an iterator over the keys\b",),
+    # dict.items: "Return a new view of the dictionary's items ((key, value) pairs)."
+    "items": (rf"{_RETURNS} (?:an? |the )?(?:new )?(?:iterator|view|list) of .*\(key, ?value\)`? pairs\b",),
+    # dict.get: "Return the value for key if key is in the dictionary, else default."
+    "get": (
+        rf"{_RETURNS} the value for (?:the |a )?`?key`? if\b",
+        rf"{_RETURNS} the default (?:value )?if\b",
+        # "Get the value of the given key", "retrieves the value associated with the given key"
+        r"(?:return|get|retrieve|fetch)(?:e?s)? the value (?:for|of|associated with) (?:the |a )?(?:given |specified )?`?key`?(?![\w`])",
+    ),
+    # list.append: "Add an item to the end of the list."
+    "append": (r"adds? an? (?:item|value|element|object) to the end\b",),
+    # list.count: "Return the number of times x appears in the list."
+    "count": (rf"{_RETURNS} (?:the )?number of (?:times|occurrences)\b",),
+    # str.find: "Return the lowest index … where substring sub is found … Return -1 if sub is not found."
+    "find": (rf"{_RETURNS} the (?:lowest )?index\b.*(?<![\w-])-1\b",),
+    # set.union / intersection / difference / symmetric_difference: "Return a new set with elements …"
+    "union": (rf"{_RETURNS} (?:a )?new [\w -]+ with (?:elements|values|items) from (?:the \w+|itself) and all\b",),
+    "intersection": (rf"{_RETURNS} (?:a )?new [\w -]+ with (?:elements|values|items) common to\b",),
+    "difference": (rf"{_RETURNS} (?:a )?new [\w -]+ with (?:elements|values|items) in the \w+ that are not in\b",),
+    "symmetric_difference": (rf"{_RETURNS} (?:a )?new [\w -]+ with (?:elements|values|items) in either\b",),
+    # io.IOBase: "Return the current stream position.", "Change the stream position …",
+    # "Resize the stream to the given size …", "Return the underlying file descriptor …",
+    # "Return True if the stream is interactive …"
+    "tell": (rf"{_RETURNS} (?:the )?current (?:stream |file )?position\b",),
+    "seek": (r"changes? the (?:stream |file )?position\b",),
+    "truncate": (r"resizes? the (?:stream|file)\b",),
+    "fileno": (rf"{_RETURNS} the (?:underlying )?file descriptor\b",),
+    "isatty": (rf"{_RETURNS} true if the (?:stream|file) is interactive\b",),
+}
+_PROTOCOL = {
+    name: tuple(re.compile(p, re.IGNORECASE) for p in phrases) for name, phrases in _PROTOCOL_PHRASES.items()
+}
+_LEAD = re.compile(r"^(?:[\w.]+:\s+)?[\W_]*(?:(?:this|the|a|function|method|property|it)\s+)*", re.IGNORECASE)
+
+
+def question_lead(question: str) -> str:
+    """The question's first sentence from its verb on: "This function",
+    "The method" and a leading "Name: " (an issue title's class) left out."""
+    sentence = re.split(r"(?<=[.!?])\s", question.strip(), maxsplit=1)[0]
+    return sentence[_LEAD.match(sentence).end() :]  # type: ignore[union-attr]  # the pattern matches the empty string
+
+
+def says_protocol(name: str, lead: str) -> int | None:
+    """Which of its phrases names the container or I/O protocol method
+    ``name`` by the question's ``lead`` (``question_lead``), or None."""
+    for n, phrase in enumerate(_PROTOCOL.get(name, ())):
+        if phrase.match(lead):
+            return n
+    return None
