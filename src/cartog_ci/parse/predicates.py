@@ -209,9 +209,10 @@ def keep(predicates: tuple[Predicate, ...], captures: dict[str, list[ts.Node]], 
                     break
         elif kind == "within":  # the ancestors' types, nearest first
             for node in nodes:
+                above: ts.Node | None = node
                 for wanted in argument:  # type: ignore[attr-defined]
-                    node = node.parent
-                    if node is None or node.type != wanted:
+                    above = above.parent if above is not None else None
+                    if above is None or above.type != wanted:
                         result = False
                         break
                 if not result:
