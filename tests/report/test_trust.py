@@ -342,6 +342,13 @@ def _feature_report(
     return report
 
 
+def _breaking_reasons(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], base: dict[str, str], edit: dict[str, str]
+) -> list[str]:
+    """The risk's sentences about breaking changes, for ``edit`` on ``base``."""
+    return [r for r in _feature_report(tmp_path, capsys, base, edit)["risk"]["reasons"] if "breaking" in r]
+
+
 def _bundle(names: list[str]) -> str:
     """A minified bundle: one line, one-letter names (what a build writes)."""
     return "!function(){" + ";".join(f"function {n}{i}(e){{return e+{i}}}" for n in names for i in range(200)) + "}();\n"
@@ -374,8 +381,8 @@ def test_breaking_changes_whose_call_sites_all_fit_are_one_sentence(
     api = "".join(f"def {n}(url, *, proxies=None, timeout=5):\n    return url\n\n\n" for n in names)
     calls = "".join(f"    {n}('u', timeout=1)\n" for n in names)
     app = f"from api import {', '.join(names)}\n\n\ndef run():\n{calls}"
-    data = _feature_report(tmp_path, capsys, {"api.py": api, "app.py": app}, {"api.py": api.replace("proxies=None, ", "")})
-    assert [r for r in data["risk"]["reasons"] if "breaking" in r] == [
+    edit = {"api.py": api.replace("proxies=None, ", "")}
+    assert _breaking_reasons(tmp_path, capsys, {"api.py": api, "app.py": app}, edit) == [
         "breaking signature change of 3 functions: all 3 call site(s) in the repository still fit (callers outside "
         "it may not): get, post, put"
     ]
@@ -443,8 +450,8 @@ def test_a_breaking_change_whose_call_sites_are_all_unresolved_is_said(
     nothing about it."""
     lib = "def child(bindings, options=None):\n    return dict(bindings)\n"
     app = "def run(logger):\n    return logger.child({'a': 1})\n"
-    data = _feature_report(tmp_path, capsys, {"lib.py": lib, "app.py": app}, {"lib.py": lib.replace("(bindings,", "(set_opts, bindings,")})
-    assert [r for r in data["risk"]["reasons"] if "breaking" in r] == [
+    edit = {"lib.py": lib.replace("(bindings,", "(set_opts, bindings,")}
+    assert _breaking_reasons(tmp_path, capsys, {"lib.py": lib, "app.py": app}, edit) == [
         "breaking signature change of child: no call site resolved to it; 1 call site(s) named child stayed "
         "unresolved (1 outside tests)"
     ]
@@ -566,8 +573,8 @@ def test_many_unchecked_breaking_changes_are_a_few_sentences(tmp_path: Path, cap
     api = "".join(f"def {n}(a, b=1):\n    return a\n\n\n" for n in names)
     calls = "".join(f"    {n}(*args)\n" for n in names)
     app = f"from api import {', '.join(names)}\n\n\ndef run(args):\n{calls}"
-    data = _feature_report(tmp_path, capsys, {"api.py": api, "app.py": app}, {"api.py": api.replace("(a, b=1)", "(a, *, b=1)")})
-    assert [r for r in data["risk"]["reasons"] if "breaking" in r] == [
+    edit = {"api.py": api.replace("(a, b=1)", "(a, *, b=1)")}
+    assert _breaking_reasons(tmp_path, capsys, {"api.py": api, "app.py": app}, edit) == [
         "breaking signature change of f0: 1 of its 1 call site(s) could not be checked",
         "breaking signature change of f1: 1 of its 1 call site(s) could not be checked",
         "breaking signature change of f2: 1 of its 1 call site(s) could not be checked",
