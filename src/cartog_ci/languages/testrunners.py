@@ -81,6 +81,7 @@ class Workspace:
     _lists: dict[str, frozenset[str]] = field(default_factory=dict)
     _pytest_imports: dict[str, bool] = field(default_factory=dict)
     _pytest_configs: dict[str, tuple[bool, bool]] = field(default_factory=dict)
+    _runners: dict[str, str | None] = field(default_factory=dict)
 
     def text(self, path: str) -> str | None:
         """A file's text, None when it is missing or unreadable."""
@@ -625,9 +626,13 @@ def js_runner(ws: Workspace, path: str) -> tuple[str, str]:
 
 
 def _loaded_runner(ws: Workspace, path: str) -> str | None:
-    text = ws.text(path)
-    found = _LOADS_RUNNER.search(text) if text is not None else None
-    return _RUNNER_MODULES[found.group(1)] if found is not None else None
+    """The runner whose module a file loads, read once a file (each of its
+    selected tests asks, twice)."""
+    if path not in ws._runners:
+        text = ws.text(path)
+        found = _LOADS_RUNNER.search(text) if text is not None else None
+        ws._runners[path] = _RUNNER_MODULES[found.group(1)] if found is not None else None
+    return ws._runners[path]
 
 
 def js_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbol], bool]) -> list[TestCommand]:
