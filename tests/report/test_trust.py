@@ -224,6 +224,47 @@ def test_typescript_widened_parameter_types_are_compatible(tmp_path: Path, capsy
     assert verdicts == {"flatten": "compatible", "narrow": "breaking"}
 
 
+def test_typescript_parameters_retyped_to_an_alias_that_widens_them_are_compatible(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """immer 10.0.3 -> 10.1.1: `shallowCopy(base: any, strict: boolean)` took
+    `strict: StrictMode` where `type StrictMode = boolean | "class_only"`, and
+    `applyPatches(base, patches: Patch[])` took `readonly Patch[]`: every call
+    that worked still works. An alias that narrows, or one two files define
+    differently, is no proof."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "copy.ts": (
+            "export interface Patch { op: string }\n\n"
+            "export function shallowCopy(base: any, strict: boolean): any {\n  return base;\n}\n\n"
+            "export function applyPatches(base: any, patches: Patch[]): any {\n  return base;\n}\n\n"
+            "export function pick(key: string): void {}\n\n"
+            "export function mode(value: number): void {}\n"
+        ),
+        "other.ts": "export function unused(): void {}\n",
+    })  # fmt: skip
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {
+        "copy.ts": (
+            "export interface Patch { op: string }\n\n"
+            'export type StrictMode = boolean | "class_only";\n\n'
+            'export type Key = "a" | "b";\n\n'
+            "export type Mode = number | string;\n\n"
+            "export function shallowCopy(base: any, strict: StrictMode): any {\n  return base;\n}\n\n"
+            "export function applyPatches(base: any, patches: readonly Patch[]): any {\n  return base;\n}\n\n"
+            "export function pick(key: Key): void {}\n\n"
+            "export function mode(value: Mode): void {}\n"
+        ),
+        "other.ts": "export type Mode = string;\n\nexport function unused(): void {}\n",
+    })  # fmt: skip
+    commit(repo, "aliases")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["signature_changed"]}
+    assert verdicts == {"shallowCopy": "compatible", "applyPatches": "compatible", "pick": "breaking", "mode": "breaking"}
+
+
 def test_a_renamed_file_takes_its_symbols_with_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # zod 4.1: locales/ua.ts became uk.ts and kh.ts became km.ts, all alike
     locale = "export default function error() {\n  return getSizing();\n}\n\nfunction getSizing() {\n  return 1;\n}\n"

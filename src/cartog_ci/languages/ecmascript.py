@@ -5,6 +5,7 @@ languages/esimports.py, a signature's parameters languages/esparams.py.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Callable, Sequence
 
 import tree_sitter as ts
@@ -74,7 +75,7 @@ class ECMAScript(Language):
                 return ""
             short, long = (now, was) if len(now) < len(was) else (was, now)
             return "compatible" if long[: len(short)] == short else "breaking"
-        return _overloads_verdict(before.callable, after.callable)
+        return _overloads_verdict(before.callable, after.callable, types or {})
 
     def call_shape(self, signature: str) -> str:
         # JavaScript has no annotations; TypeScript's are part of the contract
@@ -145,7 +146,7 @@ class ECMAScript(Language):
         if len(before.callable) > 1:
             return CallCheck(UNKNOWN, "the function was overloaded: which signature the call bound is not told")
         filled = zip(before.callable[0].filled[: call.positional], params[: call.positional])
-        if not all(_widened(was.annotation, now.annotation) for was, now in filled):
+        if not all(_widened(was.annotation, now.annotation, {}) for was, now in filled):
             return CallCheck(UNKNOWN, "a parameter's type changed")
         return check
 
@@ -167,13 +168,15 @@ def _check_overloads(signatures: Sequence[esparams.Signature], call: Call) -> Ca
     return CallCheck(WILL_BREAK, f"{call.positional} argument(s) fit none of {len(signatures)} overload signature(s)")
 
 
-def _overloads_verdict(before: Sequence[esparams.Signature], after: Sequence[esparams.Signature]) -> str:
+def _overloads_verdict(
+    before: Sequence[esparams.Signature], after: Sequence[esparams.Signature], types: Mapping[str, str]
+) -> str:
     """Every signature callers could bind before still has one in the new
     set that takes the same calls: "" when the sets are equal, else
     compatible; breaking when one has none."""
     verdicts = []
     for was in before:
-        fits = [v for v in (_typescript_verdict(was, now) for now in after) if v != "breaking"]
+        fits = [v for v in (_typescript_verdict(was, now, types) for now in after) if v != "breaking"]
         if not fits:
             return "breaking"
         verdicts.append("" if "" in fits else "compatible")
@@ -181,17 +184,21 @@ def _overloads_verdict(before: Sequence[esparams.Signature], after: Sequence[esp
     return "" if same else "compatible"
 
 
-def _typescript_verdict(before: esparams.Signature, after: esparams.Signature) -> str:
+def _typescript_verdict(before: esparams.Signature, after: esparams.Signature, types: Mapping[str, str]) -> str:
     was_this = next((p.annotation for p in before.parameters if p.kind == "this"), "")
     now_this = next((p.annotation for p in after.parameters if p.kind == "this"), "")
-    if not _widened(was_this, now_this) or now_this and not was_this:
+    if not _widened(was_this, now_this, types) or now_this and not was_this:
         return "breaking"  # what the function may be called on
     old, new = before.filled, after.filled
     for i, was in enumerate(old):
         if i >= len(new):
             return "breaking"  # callers passing it: too many arguments
         now = new[i]
-        if now.kind != was.kind or not _widened(was.annotation, now.annotation) or (was.default and not now.default):
+        if (
+            now.kind != was.kind
+            or not _widened(was.annotation, now.annotation, types)
+            or (was.default and not now.default)
+        ):
             return "breaking"
     if any(not p.default and p.kind == "positional" for p in new[len(old) :]):
         return "breaking"  # a new required parameter
@@ -201,17 +208,36 @@ def _typescript_verdict(before: esparams.Signature, after: esparams.Signature) -
     return "" if same and was_this == now_this else "compatible"
 
 
-def _widened(old: str, new: str) -> bool:
+def _widened(old: str, new: str, types: Mapping[str, str]) -> bool:
     """Whether every value a caller passed for a parameter typed ``old``
     still fits ``new``, as far as the text tells: the same type, `any` or
-    `unknown`, a union with more members, or the same generic type given
-    type arguments (inferred at the call: `$ZodError` -> `$ZodError<T>`)."""
+    `unknown`, a union with more members, an array made `readonly` (a
+    mutable array is assignable to it), or the same generic type given type
+    arguments (inferred at the call: `$ZodError` -> `$ZodError<T>`). A type
+    alias the change's files define (``types``) is read as what it stands
+    for: `boolean` -> `StrictMode` where `type StrictMode = boolean |
+    "class_only"` (immer 10.1) widens."""
     if old == new or new in ("any", "unknown") or not old:
         return True
-    old_members, new_members = _union_members(old), _union_members(new)
-    if len(new_members) > 1 and old_members <= new_members:
+    if new == "readonly" + old and old.endswith("[]"):
+        return True  # annotations are written without white space
+    old_members, new_members = _members(old, types), _members(new, types)
+    if old_members <= new_members and (len(new_members) > 1 or old_members == new_members):
         return True
     return "<" not in old and new.startswith(old + "<") and new.endswith(">")
+
+
+def _members(written: str, types: Mapping[str, str], depth: int = 0) -> set[str]:
+    """A union's members, each alias of ``types`` replaced by its own
+    members (a few levels deep: an alias of an alias)."""
+    out = set()
+    for member in _union_members(written):
+        definition = types.get(member)
+        if definition is None or depth >= 4:
+            out.add(member)
+        else:
+            out |= _members(re.sub(r"\s+", "", definition), types, depth + 1)
+    return out
 
 
 def _union_members(written: str) -> set[str]:

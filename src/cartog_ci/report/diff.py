@@ -302,12 +302,29 @@ def _sym(change: SymbolChange) -> Symbol:
 
 def _named_types(symbols: list[Symbol]) -> dict[str, str]:
     """Named types the changed files define on either side: name -> what it
-    is defined as (Go `type H func(int) error` or `type H = ...`)."""
+    is defined as (Go `type H func(int) error` or `type H = ...`, whose
+    signature starts at the name; TypeScript's `type H = A | B;`). A name
+    defined as two different things (two files, or changed by the change)
+    is left out: which one a signature means is not told."""
     out: dict[str, str] = {}
+    ambiguous: set[str] = set()
     for s in symbols:
-        if s.kind == "type" and s.signature.startswith(s.name):
-            out[s.name] = s.signature[len(s.name) :].strip().removeprefix("=").strip()
-    return out
+        if s.kind != "type":
+            continue
+        written = s.signature
+        if written.startswith("type "):
+            rest = written[5:].lstrip()
+            after = rest[len(s.name) :].lstrip() if rest.startswith(s.name) else ""
+            if not after.startswith("="):
+                continue  # generic (`type H<T> = ...`) or not an alias
+            definition = after[1:].strip().removesuffix(";").strip()
+        elif written.startswith(s.name):
+            definition = written[len(s.name) :].strip().removeprefix("=").strip()
+        else:
+            continue
+        if out.setdefault(s.name, definition) != definition:
+            ambiguous.add(s.name)
+    return {name: definition for name, definition in out.items() if name not in ambiguous}
 
 
 def _modified(before: Symbol, after: Symbol, types: dict[str, str], type_renames: dict[str, str]) -> SymbolChange:
