@@ -86,6 +86,21 @@ def test_pytest_from_the_folder_of_its_configuration(tmp_path: Path, capsys: pyt
     assert len(data["tests"]) == 5  # type: ignore[arg-type]
 
 
+def test_a_helper_module_beside_the_tests_is_no_test_to_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # attrs 24.2: tests/typing_example.py holds `def test(cls)`, a type-check
+    # example pytest never collects (and would fail on: no fixture `cls`)
+    files = {
+        "pytest.ini": "[pytest]\n",
+        "calc.py": CALC,
+        "tests/typing_example.py": "from calc import add\n\n\ndef test(cls):\n    return add(cls, 1)\n",
+        "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n",
+        "tests/calc_tests.py": "from calc import add\n\n\ndef test_add_more():\n    assert add(2, 2) == 4\n",
+    }
+    data = _report(_repo(tmp_path, files), capsys, {"calc.py": "return a + b => return b + a"})
+    assert data["test_commands"] == ["pytest tests/calc_tests.py::test_add_more tests/test_calc.py::test_add"]
+    assert sorted(t["qualified_name"] for t in data["tests"]) == ["test_add", "test_add_more"]  # type: ignore[index, union-attr]
+
+
 def test_past_thirty_ids_the_cheapest_files_run_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # 8 files, each with 4 tests of add and 5 of mul: 32 IDs; running one file
     # whole adds 5 tests and saves 3 IDs: the first file whole makes 29

@@ -245,6 +245,8 @@ _RETURNS_OWN_CLASS = (
 # (bytes patterns: read on the node's bytes, nothing decoded per item)
 _NOT_A_VALUE = re.compile(rb"_*[A-Z]|__|(str|int|float|bool|bytes|dict|list|tuple|set|object|type|len|super|self|cls)$")
 _NOT_AN_ATTRIBUTE_VALUE = re.compile(rb"[.](_*[A-Z][^.]*|__[^.]*)$")
+# a module whose tests a runner collects (Python.is_test)
+_TEST_MODULE = re.compile(r"(^|/)(test[^/]*|[^/]*_tests?)\.py$")
 # Containers whose plain names are values; of `and`/`or` and comparisons,
 # only `a.b` (a property read) is.
 _HOLDS_NAMES = frozenset({"argument_list", "list", "tuple", "set"})
@@ -318,9 +320,15 @@ class Python(Language):
         return any(assigned.match(line) for line in lines)
 
     def is_test(self, symbol: Symbol) -> bool:
+        """A ``test…`` function or method of a module the runners collect:
+        pytest's ``test_*.py`` / ``*_test.py``, unittest's and Django's
+        ``test*.py``, and ``*_tests.py``. A helper module beside the tests is
+        test code, not a test to run (attrs' ``tests/typing_example.py``
+        holds ``def test(cls)``, which pytest would fail on: no fixture
+        ``cls``)."""
         if has_test_attribute(symbol):
             return True
-        return symbol.kind in CALLABLE_KINDS and self.in_test_file(symbol.file) and symbol.name.startswith("test")
+        return symbol.kind in CALLABLE_KINDS and symbol.name.startswith("test") and bool(_TEST_MODULE.search(symbol.file))
 
     def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
         return testrunners.python_commands(tests, ws, self.is_test)
