@@ -265,6 +265,80 @@ def test_typescript_parameters_retyped_to_an_alias_that_widens_them_are_compatib
     assert verdicts == {"shallowCopy": "compatible", "applyPatches": "compatible", "pick": "breaking", "mode": "breaking"}
 
 
+def test_definitions_in_lines_the_grammar_cannot_read_are_not_removed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """redux-toolkit 2.2.7: tree-sitter-typescript 0.23 reads no three
+    generic call signatures of an interface in a row; the declarations after
+    them looked removed (and their callers "still called removed code")."""
+    signature = "  <P extends Base<S>>(\n    predicate: P,{}\n  ): Out<S, P>\n"
+    pattern = "export interface TakePattern<S> {{\n{}}}\n\n".format(
+        "".join(signature.format(t) for t in ("", "\n    timeout: number,", "\n    timeout?: number | undefined,"))
+    )
+    options = "export interface Options {\n  cancel?: true\n}\n"
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"types.ts": options, "use.ts": "import type { Options } from './types'\n\nexport function f(o: Options): void {}\n"})
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"types.ts": pattern + options})
+    commit(repo, "call signatures")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    assert [(c["category"], c["symbol"]["qualified_name"]) for c in data["changed"] if c["symbol"]["kind"] != "module"] == [
+        ("added", "TakePattern")  # before: Options removed, 3 call sites "still call removed code" (HIGH)
+    ]
+    assert data["broken_references"] == []
+    assert data["risk"]["level"] == "medium"
+    assert data["risk"]["reasons"][0] == (
+        "1 definition(s) in 1 file(s) not compared: the grammar cannot read their lines at the head "
+        "(e.g. types.ts, lines 4-17): their impact is unknown"
+    )
+    assert "types.ts: lines 4-17 are a syntax error to its tree-sitter grammar at the head; 1 definition(s) of the base written there are not compared" in data["notes"]
+
+
+def test_a_site_guessed_by_its_name_alone_is_no_broken_call_while_the_name_is_defined(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """redux-toolkit 2.2.7 bundled dist/*.d.ts into one file: a test's
+    `selectIdValue` (from `await import('../utils')`) had been guessed to
+    dist/entities/utils.d.ts, while src/entities/utils.ts still defines it.
+    A name no other file defines still makes the broken call."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "src/utils.ts": "export function selectIdValue(x: number): number {\n  return x\n}\n",
+        "dist/utils.d.ts": "export declare function selectIdValue(x: number): number;\nexport declare function gone(): void;\n",
+        "src/utils.test.ts": (
+            "it('selects', async () => {\n  const { selectIdValue } = await import('./utils')\n  selectIdValue(1)\n  gone()\n})\n"
+        ),
+    })  # fmt: skip
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    git(repo, "rm", "-q", "dist/utils.d.ts")
+    commit(repo, "no typings")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    assert [(b["name"], b["line"]) for b in data["broken_references"]] == [("gone", 4)]
+
+
+def test_a_typescript_member_of_the_object_type_an_interface_became_is_still_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """redux-toolkit 2.2.7: `interface PromiseWithKnownReason { catch(…) }`
+    became `type PromiseWithKnownReason = Omit<…> & { catch(…) }`."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "types.ts": "export interface Known<T> {\n  catch(handler: () => void): Promise<T>\n  done(): void\n}\n",
+        "use.ts": "import type { Known } from './types'\n\nexport function wait(p: Known<number>): void {\n  p.catch(() => {})\n  p.done()\n}\n",
+    })  # fmt: skip
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"types.ts": "export type Known<T> = Omit<Promise<T>, 'then'> & {\n  catch(handler: () => void): Promise<T>\n}\n"})
+    commit(repo, "an alias")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    data = json.loads(capsys.readouterr().out)
+    assert [(b["name"], b["line"]) for b in data["broken_references"]] == [("done", 5)]
+
+
 def test_a_renamed_file_takes_its_symbols_with_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # zod 4.1: locales/ua.ts became uk.ts and kh.ts became km.ts, all alike
     locale = "export default function error() {\n  return getSizing();\n}\n\nfunction getSizing() {\n  return 1;\n}\n"

@@ -131,6 +131,10 @@ class ChangeSet:
     head_sources: dict[str, bytes] = field(default_factory=dict)
     root: str = ""  # the repository (module finders read go.mod / Cargo.toml there)
     unparsed: list[str] = field(default_factory=list)  # present at head, unreadable
+    # (path, first line, last line, definitions): a head file's lines its
+    # grammar cannot read, holding names of base definitions not compared
+    unread: list[tuple[str, int, int, int]] = field(default_factory=list)
+    unread_names: set[str] = field(default_factory=set)  # names written in those lines
     not_checked_out: list[str] = field(default_factory=list)  # head differs from the work tree
     unstaged_elsewhere: list[str] = field(default_factory=list)  # --staged: other files' edits
 

@@ -77,6 +77,18 @@ class ECMAScript(Language):
             return "compatible" if long[: len(short)] == short else "breaking"
         return _overloads_verdict(before.callable, after.callable, types or {})
 
+    def binds_by_assignment(self, lines: Sequence[str], name: str, indent: int) -> bool:
+        """A member ``name`` declared at the body's level without being a
+        definition of its own: a class field (`name = () => …`), or a
+        member of the object type a type alias became (redux-toolkit 2.2.7:
+        `interface PromiseWithKnownReason … { catch<T>(…) }` turned into
+        `type PromiseWithKnownReason = Omit<…> & { catch<T>(…) }`)."""
+        member = re.compile(
+            rf"[ \t]{{{indent}}}(?:(?:readonly|static|public|private|protected|declare)\s+)*"
+            rf"{re.escape(name)}\??\s*[(<:=]"
+        )
+        return any(member.match(line) for line in lines)
+
     def call_shape(self, signature: str) -> str:
         # JavaScript has no annotations; TypeScript's are part of the contract
         if self.name != "javascript":

@@ -23,9 +23,11 @@ from cartog_ci.domain.results import (
     Risk,
     SymbolChange,
 )
+from cartog_ci.index.files import Limits
 from cartog_ci.index.resolve import EXTERNAL
 from cartog_ci.languages import is_test, test_plan
 from cartog_ci.report.base_graph import base_resolver
+from cartog_ci.report.diff import unreadable_span
 from cartog_ci.report.callsites import check_call_sites
 from cartog_ci.languages.testrunners import DOCTEST, Workspace
 from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
@@ -105,6 +107,7 @@ def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     if not candidates:
         return []
     resolver = base_resolver(store, cs)
+    spans: dict[str, tuple[int, int] | None] = {}
     out: list[BrokenRef] = []
     seen: set[tuple[str, int, str, str]] = set()
     for edge in candidates:
@@ -112,14 +115,54 @@ def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
         if key in seen:
             continue
         seen.add(key)
-        target, _ = resolver.resolve(edge)
+        target, tier = resolver.resolve(edge)
         change = gone.get(target or "")
         if change is None or change.old is None:
             continue
+        if tier in NAME_GUESSES and _defined_elsewhere(store, change.old, gone):
+            continue
+        if change.old.name in cs.unread_names or _unreadable_at(cs, edge.file, edge.line, spans):
+            continue  # the head may define it, or the site be, where its grammar reads nothing
         new_name = change.symbol.qualified_name if change.symbol is not None else None
         out.append(BrokenRef(edge, change.old, change.category, new_name))
     out.sort(key=lambda b: (b.edge.file, b.edge.line, b.edge.source_id))
     return out
+
+
+def _unreadable_at(cs: ChangeSet, path: str, line: int, spans: dict[str, tuple[int, int] | None]) -> bool:
+    """Whether ``line`` of a changed head file lies in the lines its grammar
+    cannot read (report/diff.py ``unreadable_span``): a site read from
+    there is no fact (redux-toolkit 2.2.7's listenerMiddleware/types.ts)."""
+    source = cs.head_sources.get(path)
+    if source is None:
+        return False
+    if path not in spans:
+        spans[path] = unreadable_span(path, source, Limits().timeout_ms)
+    span = spans[path]
+    if span is None:
+        return False
+    return source.count(b"\n", 0, span[0]) + 1 <= line <= source.count(b"\n", 0, span[1]) + 1
+
+
+# Tiers whose answer is a guess by the name alone (domain.TIERS): at the base,
+# the one definition the name could be; not proof of which one a site calls
+NAME_GUESSES = ("same_dir", "unique")
+
+
+def _defined_elsewhere(store: Store, old: Symbol, gone: dict[str, SymbolChange]) -> bool:
+    """Whether the head still defines ``old``'s name elsewhere, in its
+    language family: a site the base answered by the name alone may call
+    that one (redux-toolkit 2.2.7 bundled its dist/*.d.ts into one file: a
+    test's `selectIdValue` from `await import('../utils')` had been guessed
+    to dist/entities/utils.d.ts, while src/entities/utils.ts still defines
+    it)."""
+    family = languages.scope_of(old.language).family or old.language
+    return any(
+        s.id not in gone
+        and s.kind not in ("module", "section")
+        and (languages.scope_of(s.language).family or s.language) == family
+        for s in store.symbols_by("name", old.name)
+    )
 
 
 def _still_bound(cs: ChangeSet, old: Symbol) -> bool:
@@ -339,6 +382,12 @@ def _risk(
             f"{c.possible_callers} call site(s) named {named(c.symbol.name)} could not be resolved{where}: "
             f"{_names([g.symbol.qualified_name for g in group])} may have callers the graph does not show"
         )
+    if cs.unread:
+        path, first, last, _ = cs.unread[0]
+        medium.append(
+            f"{sum(u[3] for u in cs.unread)} definition(s) in {len(cs.unread)} file(s) not compared: the grammar "
+            f"cannot read their lines at the head (e.g. {named(path)}, lines {first}-{last}): their impact is unknown"
+        )
     if cs.unparsed:
         medium.append(
             f"{len(cs.unparsed)} changed file(s) could not be parsed on one side "
@@ -455,6 +504,11 @@ def build_report(
     report.notes += [run.sentence() for run in report.compiler_tier]
     for path, reason in cs.skipped:
         report.notes.append(f"{path}: skipped ({reason})")
+    for path, first, last, count in cs.unread:
+        report.notes.append(
+            f"{path}: lines {first}-{last} are a syntax error to its tree-sitter grammar at the head; "
+            f"{count} definition(s) of the base written there are not compared"
+        )
     if cs.unstaged_elsewhere:
         report.notes.append(
             f"callers include unstaged edits in {len(cs.unstaged_elsewhere)} other file(s) "

@@ -29,6 +29,7 @@ from cartog_ci.index.files import (
 )  # fmt: skip
 from cartog_ci.languages import signature_verdict
 from cartog_ci.languages.base import Language
+from cartog_ci.parse import budget
 from cartog_ci.parse.extract import code_hashes
 from cartog_ci.parse.merkle import SymbolDiff, diff_symbols
 from cartog_ci.report import sides
@@ -107,6 +108,7 @@ def compute_change(
         if path in links and not any(p == stored_name(path) for p, _ in cs.skipped):
             cs.skipped.append((stored_name(path), "symbolic link"))
     cs.changes = classify(cs)
+    _drop_unread_removals(cs, limits)
     cs.files = [stored_name(f) for f in cs.files]  # printable in JSON and Markdown
     return cs
 
@@ -134,6 +136,65 @@ def _indexed(store: Store, head_bytes: dict[str, bytes | None], limits: Limits) 
         found = FileExtraction(path, state.language or "", symbols, (), state.merkle_hash, state.lines)
         out[path] = ParseResult(state, found, source=source)
     return out
+
+
+def _drop_unread_removals(cs: ChangeSet, limits: Limits) -> None:
+    """A definition of the base that the head's file no longer yields is not
+    said removed when the head's file holds a region its grammar cannot read
+    (a syntax error to tree-sitter, not to the language's compiler) and the
+    name is written there: what became of it is not told. It is left out of
+    the comparison, with the file and the lines as a note (redux-toolkit
+    2.2.7: tree-sitter-typescript 0.23 reads no generic call signatures on
+    consecutive lines of an interface, `<P>(p: P): R` twice; the 31
+    declarations after them in listenerMiddleware/types.ts looked removed,
+    and a reference to one "still called removed code")."""
+    by_file: dict[str, list[SymbolChange]] = {}
+    for c in cs.changes:
+        if c.category == "removed" and c.old is not None and c.old.file in cs.head_sources:
+            by_file.setdefault(c.old.file, []).append(c)
+    unread: set[int] = set()
+    for path, removed in by_file.items():
+        span = unreadable_span(path, cs.head_sources[path], limits.timeout_ms)
+        if span is None:
+            continue
+        start, end = span
+        region = cs.head_sources[path][start:end]
+        here = [c for c in removed if c.old is not None and re.search(rb"\b%s\b" % re.escape(c.old.name.encode()), region)]
+        if not here:
+            continue
+        unread.update(id(c) for c in here)
+        source = cs.head_sources[path]
+        first, last = source.count(b"\n", 0, start) + 1, source.count(b"\n", 0, end) + 1
+        cs.unread.append((stored_name(path), first, last, len(here)))
+        cs.unread_names.update(re.findall(r"[^\W\d]\w*", region.decode("utf-8", "replace")))
+    if unread:
+        cs.changes = [c for c in cs.changes if id(c) not in unread]
+
+
+def unreadable_span(path: str, source: bytes, timeout_ms: int | None) -> tuple[int, int] | None:
+    """The bytes from the first to the last syntax error of ``source``'s
+    tree, or None: it parses whole (or cannot be parsed again in time)."""
+    language = languages.for_path(path)
+    if language is None or language.syntax is None:
+        return None
+    try:
+        root = budget.parse(language.syntax.grammar, source, timeout_ms).root_node
+    except ParseTimeout:
+        return None
+    if not root.has_error:
+        return None
+    errors: list[tuple[int, int]] = []
+    # a root that is an error itself spans the file: its parts say where
+    stack = [c for c in root.children if c.has_error] if root.type == "ERROR" else [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            errors.append((node.start_byte, node.end_byte))
+            continue
+        stack.extend(child for child in node.children if child.has_error)
+    if not errors:
+        return None
+    return min(a for a, _ in errors), max(b for _, b in errors)
 
 
 def _contents(result: ParseResult) -> dict[str, str]:
