@@ -339,6 +339,50 @@ def test_a_typescript_member_of_the_object_type_an_interface_became_is_still_the
     assert [(b["name"], b["line"]) for b in data["broken_references"]] == [("done", 5)]
 
 
+def test_renames_of_one_name_are_one_sentence_and_many_moves_fold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """trpc 11.0.0-rc.477: a constant of src/ and of its dist/ copy renamed
+    together made two equal sentences; redux-toolkit 2.2.7 moved
+    the declarations of 26 files into one: one sentence for the moves past
+    the first three."""
+    repo = init_repo(tmp_path / "repo")
+    files = {
+        "src/jsonl.ts": "export function DONE(): number {\n  return 0\n}\n",
+        "src/use.ts": "import { DONE } from './jsonl'\n\nexport const done = DONE()\n",
+        "dist/jsonl.js": "export function DONE() {\n  return 0\n}\n",
+        "dist/use.js": "import { DONE } from './jsonl.js'\n\nexport const done = DONE()\n",
+        "use.py": "from parts import *\n\n\ndef run():\n    return " + " + ".join(f"f{i}()" for i in range(6)) + "\n",
+        "parts/__init__.py": "".join(f"from .p{i} import f{i}\n" for i in range(6)),
+    }
+    files |= {f"parts/p{i}.py": f"def f{i}():\n    return {i} * {i} + {i}\n" for i in range(6)}
+    write(repo, files)
+    commit(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {
+        "src/jsonl.ts": "export function RETURN(): number {\n  return 0\n}\n",
+        "src/use.ts": "import { RETURN } from './jsonl'\n\nexport const done = RETURN()\n",
+        "dist/jsonl.js": "export function RETURN() {\n  return 0\n}\n",
+        "dist/use.js": "import { RETURN } from './jsonl.js'\n\nexport const done = RETURN()\n",
+    })  # fmt: skip
+    for i in range(6):
+        git(repo, "rm", "-q", f"parts/p{i}.py")
+    write(repo, {
+        "parts/__init__.py": "".join(f"from .all import f{i}\n" for i in range(6)),
+        "parts/all.py": "\n\n".join(f"def f{i}():\n    return {i} * {i} + {i}\n" for i in range(6)),
+    })  # fmt: skip
+    commit(repo, "moves")
+    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
+    reasons = json.loads(capsys.readouterr().out)["risk"]["reasons"]
+    assert [r for r in reasons if "renamed" in r or "moved" in r] == [
+        "DONE was renamed to RETURN (2 definitions); their 4 reference(s) follow them",
+        "f0 was moved to parts/all.py; its 2 reference(s) follow it",
+        "f1 was moved to parts/all.py; its 2 reference(s) follow it",
+        "f2 was moved to parts/all.py; its 2 reference(s) follow it",
+        "3 more symbols were moved, from 3 file(s): f3, f4, f5; their 6 reference(s) follow them",
+    ]
+
+
 def test_a_renamed_file_takes_its_symbols_with_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # zod 4.1: locales/ua.ts became uk.ts and kh.ts became km.ts, all alike
     locale = "export default function error() {\n  return getSizing();\n}\n\nfunction getSizing() {\n  return 1;\n}\n"

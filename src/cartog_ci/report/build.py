@@ -237,6 +237,9 @@ def _still_fitting(fitting: list[tuple[Symbol, int]]) -> list[str]:
     ]
 
 
+MAX_MOVE_SENTENCES = 3  # past them, one sentence for the other moves
+
+
 def _moves(moved: list[ChangedSymbol]) -> list[str]:
     """One sentence per moved symbol (its name kept), or per directory whose
     files moved together (requests 2.32 moved `requests/` under `src/`: one
@@ -249,6 +252,18 @@ def _moves(moved: list[ChangedSymbol]) -> list[str]:
         key = (old.parent.as_posix(), new.parent.as_posix()) if old.name == new.name else (old.as_posix(), new.as_posix())
         groups.setdefault(key, []).append(c)
     out = []
+    if len(groups) > MAX_MOVE_SENTENCES + 1:
+        # redux-toolkit 2.2.7 bundled its dist/*.d.ts into dist/index.d.ts: 26 such sentences
+        rest = list(groups.items())[MAX_MOVE_SENTENCES:]
+        groups = dict(list(groups.items())[:MAX_MOVE_SENTENCES])
+        items = [c for _, group in rest for c in group]
+        files = len({c.change.old.file for c in items if c.change.old is not None})
+        folded = [
+            f"{len(items)} more symbols were moved, from {files} file(s): {_names([c.symbol.qualified_name for c in items])}; "
+            f"their {sum(c.in_degree for c in items)} reference(s) follow them"
+        ]
+    else:
+        folded = []
     for (was, now), items in groups.items():
         refs = sum(c.in_degree for c in items)
         if len(items) == 1:
@@ -258,7 +273,7 @@ def _moves(moved: list[ChangedSymbol]) -> list[str]:
         where = f"from {named(was)} to {named(now)}" if files == 1 else f"from {named(was + '/')} to {named(now + '/')} ({files} files)"
         names = _names([c.symbol.qualified_name for c in items])
         out.append(f"{len(items)} symbols were moved {where}: {names}; their {refs} reference(s) follow them")
-    return out
+    return out + folded
 
 
 def _risk(
@@ -289,6 +304,7 @@ def _risk(
     resolved_names = {c.symbol.qualified_name for c in report_changed if c.callers_total}
     # breaking, no call site resolved: name -> its definitions (Java overloads are one name)
     unresolved: dict[str, list[ChangedSymbol]] = {}
+    renames: dict[tuple[str, str], list[int]] = {}  # (old name, new name) -> references of each definition
     for c in report_changed:
         s = c.symbol
         if c.change.breaking and c.callers_total and not c.sites("will break"):
@@ -315,7 +331,16 @@ def _risk(
             if old_name == s.qualified_name:
                 moved.append(c)
             else:
-                low.append(f"{named(old_name)} was renamed to {named(s.qualified_name)}; its {c.in_degree} reference(s) follow it")
+                renames.setdefault((old_name, s.qualified_name), []).append(c.in_degree)
+    # one sentence a name: trpc's `const X = 0` and `type X = typeof X` are one rename
+    for (old_name, new_name), degrees in renames.items():
+        if len(degrees) == 1:
+            low.append(f"{named(old_name)} was renamed to {named(new_name)}; its {degrees[0]} reference(s) follow it")
+        else:
+            low.append(
+                f"{named(old_name)} was renamed to {named(new_name)} ({len(degrees)} definitions); "
+                f"their {sum(degrees)} reference(s) follow them"
+            )
     levels = {"high": high, "medium": medium, "low": low}
     # past the first few names of a level, one sentence for the rest
     per_level = Counter(level for level, _ in unchecked)
