@@ -101,6 +101,26 @@ def test_a_helper_module_beside_the_tests_is_no_test_to_run(tmp_path: Path, caps
     assert sorted(t["qualified_name"] for t in data["tests"]) == ["test_add", "test_add_more"]  # type: ignore[index, union-attr]
 
 
+def test_a_repository_without_test_files_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # rich 13.8.1's sdist ships no tests: "no test calls these within 2 calls"
+    # listed 77 functions, as it would any function of the package
+    repo = _repo(tmp_path, {"calc.py": CALC, "docs/index.md": "# Calc\n"})
+    (repo / "calc.py").write_text(CALC.replace("return a + b", "return b + a"))
+    commit(repo, "change")
+    assert main(["report", "--repo", str(repo), "--base", "main", "--format", "text", "--no-related"]) == 0
+    text = capsys.readouterr().out
+    assert [line for line in text.splitlines() if "test" in line] == [
+        "the repository holds no test file: no test reaches the change"
+    ]
+    other = _repo(tmp_path / "other", {"calc.py": CALC, "tests/test_other.py": "def test_nothing():\n    assert True\n"})
+    (other / "calc.py").write_text(CALC.replace("return a + b", "return b + a"))
+    commit(other, "change")
+    assert main(["report", "--repo", str(other), "--base", "main", "--format", "markdown", "--no-related"]) == 0
+    markdown = capsys.readouterr().out
+    assert "No test calls the changed code within 2 calls in the graph." in markdown
+    assert "holds no test file" not in markdown
+
+
 def test_past_thirty_ids_the_cheapest_files_run_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # 8 files, each with 4 tests of add and 5 of mul: 32 IDs; running one file
     # whole adds 5 tests and saves 3 IDs: the first file whole makes 29

@@ -335,6 +335,9 @@ class Report:
     chosen_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
     coverage: CoverageUse | None = None  # the recorded coverage the report used
     compiler_tier: list[TierRun] = field(default_factory=list)  # per tool the change needed
+    # whether the repository holds a test file (an sdist or npm tarball that
+    # ships none: "no test calls X" would be true of every function)
+    test_files: bool = True
 
     @property
     def covered_ids(self) -> set[str]:

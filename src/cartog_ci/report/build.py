@@ -527,6 +527,8 @@ def build_report(
         compiler_tier=compiler.runs if compiler is not None else [],
     )
     report.notes += [run.sentence() for run in report.compiler_tier]
+    if not tests and not report.tests_edited:
+        report.test_files = any(_in_test_file(path) for path, _, _ in store.modules())
     for path, reason in cs.skipped:
         report.notes.append(f"{path}: skipped ({reason})")
     for path, first, last, count in cs.unread:
