@@ -232,8 +232,7 @@ def test_typescript_parameters_retyped_to_an_alias_that_widens_them_are_compatib
     `applyPatches(base, patches: Patch[])` took `readonly Patch[]`: every call
     that worked still works. An alias that narrows, or one two files define
     differently, is no proof."""
-    repo = init_repo(tmp_path / "repo")
-    write(repo, {
+    base = {
         "copy.ts": (
             "export interface Patch { op: string }\n\n"
             "export function shallowCopy(base: any, strict: boolean): any {\n  return base;\n}\n\n"
@@ -242,10 +241,8 @@ def test_typescript_parameters_retyped_to_an_alias_that_widens_them_are_compatib
             "export function mode(value: number): void {}\n"
         ),
         "other.ts": "export function unused(): void {}\n",
-    })  # fmt: skip
-    commit(repo, "base")
-    git(repo, "checkout", "-q", "-b", "feature")
-    write(repo, {
+    }
+    edit = {
         "copy.ts": (
             "export interface Patch { op: string }\n\n"
             'export type StrictMode = boolean | "class_only";\n\n'
@@ -257,10 +254,8 @@ def test_typescript_parameters_retyped_to_an_alias_that_widens_them_are_compatib
             "export function mode(value: Mode): void {}\n"
         ),
         "other.ts": "export type Mode = string;\n\nexport function unused(): void {}\n",
-    })  # fmt: skip
-    commit(repo, "aliases")
-    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
-    data = json.loads(capsys.readouterr().out)
+    }
+    data = _feature_report(tmp_path, capsys, base, edit)
     verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["signature_changed"]}
     assert verdicts == {"shallowCopy": "compatible", "applyPatches": "compatible", "pick": "breaking", "mode": "breaking"}
 
@@ -303,20 +298,13 @@ def test_a_site_guessed_by_its_name_alone_is_no_broken_call_while_the_name_is_de
     `selectIdValue` (from `await import('../utils')`) had been guessed to
     dist/entities/utils.d.ts, while src/entities/utils.ts still defines it.
     A name no other file defines still makes the broken call."""
-    repo = init_repo(tmp_path / "repo")
-    write(repo, {
+    data = _feature_report(tmp_path, capsys, {
         "src/utils.ts": "export function selectIdValue(x: number): number {\n  return x\n}\n",
         "dist/utils.d.ts": "export declare function selectIdValue(x: number): number;\nexport declare function gone(): void;\n",
         "src/utils.test.ts": (
             "it('selects', async () => {\n  const { selectIdValue } = await import('./utils')\n  selectIdValue(1)\n  gone()\n})\n"
         ),
-    })  # fmt: skip
-    commit(repo, "base")
-    git(repo, "checkout", "-q", "-b", "feature")
-    git(repo, "rm", "-q", "dist/utils.d.ts")
-    commit(repo, "no typings")
-    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
-    data = json.loads(capsys.readouterr().out)
+    }, {"dist/utils.d.ts": ""})  # fmt: skip
     assert [(b["name"], b["line"]) for b in data["broken_references"]] == [("gone", 4)]
 
 
@@ -325,17 +313,10 @@ def test_a_typescript_member_of_the_object_type_an_interface_became_is_still_the
 ) -> None:
     """redux-toolkit 2.2.7: `interface PromiseWithKnownReason { catch(…) }`
     became `type PromiseWithKnownReason = Omit<…> & { catch(…) }`."""
-    repo = init_repo(tmp_path / "repo")
-    write(repo, {
+    data = _feature_report(tmp_path, capsys, {
         "types.ts": "export interface Known<T> {\n  catch(handler: () => void): Promise<T>\n  done(): void\n}\n",
         "use.ts": "import type { Known } from './types'\n\nexport function wait(p: Known<number>): void {\n  p.catch(() => {})\n  p.done()\n}\n",
-    })  # fmt: skip
-    commit(repo, "base")
-    git(repo, "checkout", "-q", "-b", "feature")
-    write(repo, {"types.ts": "export type Known<T> = Omit<Promise<T>, 'then'> & {\n  catch(handler: () => void): Promise<T>\n}\n"})
-    commit(repo, "an alias")
-    main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
-    data = json.loads(capsys.readouterr().out)
+    }, {"types.ts": "export type Known<T> = Omit<Promise<T>, 'then'> & {\n  catch(handler: () => void): Promise<T>\n}\n"})  # fmt: skip
     assert [(b["name"], b["line"]) for b in data["broken_references"]] == [("done", 5)]
 
 
