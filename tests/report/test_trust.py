@@ -286,9 +286,9 @@ def test_definitions_in_lines_the_grammar_cannot_read_are_not_removed(
     assert data["risk"]["level"] == "medium"
     assert data["risk"]["reasons"][0] == (
         "1 definition(s) in 1 file(s) not compared: the grammar cannot read their lines at the head "
-        "(e.g. types.ts, lines 4-17): their impact is unknown"
+        "(e.g. types.ts, lines 5-17): their impact is unknown"
     )
-    assert "types.ts: lines 4-17 are a syntax error to its tree-sitter grammar at the head; 1 definition(s) of the base written there are not compared" in data["notes"]
+    assert "types.ts: lines 5-17 are a syntax error to its tree-sitter grammar at the head; 1 definition(s) of the base written there are not compared" in data["notes"]
 
 
 def test_a_site_guessed_by_its_name_alone_is_no_broken_call_while_the_name_is_defined(
@@ -318,6 +318,21 @@ def test_a_typescript_member_of_the_object_type_an_interface_became_is_still_the
         "use.ts": "import type { Known } from './types'\n\nexport function wait(p: Known<number>): void {\n  p.catch(() => {})\n  p.done()\n}\n",
     }, {"types.ts": "export type Known<T> = Omit<Promise<T>, 'then'> & {\n  catch(handler: () => void): Promise<T>\n}\n"})  # fmt: skip
     assert [(b["name"], b["line"]) for b in data["broken_references"]] == [("done", 5)]
+
+
+def test_a_type_that_changed_kind_is_modified_with_its_members(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """redux-toolkit 2.2.7: `interface InjectedSlice {…}` became `type
+    InjectedSlice = {…}`: one type modified, not removed and added; its
+    methods, now members of an object type, are not removed."""
+    data = _feature_report(tmp_path, capsys, {
+        "slice.ts": "export interface Slice<S> {\n  getSelectors(): S\n  get selectors(): S\n  drop(): void\n}\n",
+    }, {
+        "slice.ts": "export type Slice<S> = {\n  getSelectors(): S\n  get selectors(): S\n}\n",
+    })  # fmt: skip
+    rows = [(c["category"], (c["old"] or {}).get("kind"), c["symbol"] and c["symbol"]["kind"], (c["old"] or c["symbol"])["qualified_name"]) for c in data["changed"]]
+    assert [r for r in rows if r[3] != "slice"] == [("removed", "method", None, "Slice.drop"), ("modified", "interface", "type", "Slice")]
 
 
 def test_renames_of_one_name_are_one_sentence_and_many_moves_fold(

@@ -84,7 +84,7 @@ class ECMAScript(Language):
         `interface PromiseWithKnownReason … { catch<T>(…) }` turned into
         `type PromiseWithKnownReason = Omit<…> & { catch<T>(…) }`)."""
         member = re.compile(
-            rf"[ \t]{{{indent}}}(?:(?:readonly|static|public|private|protected|declare)\s+)*"
+            rf"[ \t]{{{indent}}}(?:(?:readonly|static|public|private|protected|declare|get|set)\s+)*"
             rf"{re.escape(name)}\??\s*[(<:=]"
         )
         return any(member.match(line) for line in lines)

@@ -27,7 +27,7 @@ from cartog_ci.index.files import Limits
 from cartog_ci.index.resolve import EXTERNAL
 from cartog_ci.languages import is_test, test_plan
 from cartog_ci.report.base_graph import base_resolver
-from cartog_ci.report.diff import unreadable_span
+from cartog_ci.report.diff import unreadable_spans
 from cartog_ci.report.callsites import check_call_sites
 from cartog_ci.languages.testrunners import DOCTEST, Workspace
 from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
@@ -107,7 +107,7 @@ def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     if not candidates:
         return []
     resolver = base_resolver(store, cs)
-    spans: dict[str, tuple[int, int] | None] = {}
+    spans: dict[str, list[tuple[int, int]]] = {}
     out: list[BrokenRef] = []
     seen: set[tuple[str, int, str, str]] = set()
     for edge in candidates:
@@ -129,19 +129,19 @@ def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     return out
 
 
-def _unreadable_at(cs: ChangeSet, path: str, line: int, spans: dict[str, tuple[int, int] | None]) -> bool:
+def _unreadable_at(cs: ChangeSet, path: str, line: int, spans: dict[str, list[tuple[int, int]]]) -> bool:
     """Whether ``line`` of a changed head file lies in the lines its grammar
-    cannot read (report/diff.py ``unreadable_span``): a site read from
+    cannot read (report/diff.py ``unreadable_spans``): a site read from
     there is no fact (redux-toolkit 2.2.7's listenerMiddleware/types.ts)."""
     source = cs.head_sources.get(path)
     if source is None:
         return False
     if path not in spans:
-        spans[path] = unreadable_span(path, source, Limits().timeout_ms)
-    span = spans[path]
-    if span is None:
-        return False
-    return source.count(b"\n", 0, span[0]) + 1 <= line <= source.count(b"\n", 0, span[1]) + 1
+        spans[path] = [
+            (source.count(b"\n", 0, a) + 1, source.count(b"\n", 0, b) + 1)
+            for a, b in unreadable_spans(path, source, Limits().timeout_ms)
+        ]
+    return any(first <= line <= last for first, last in spans[path])
 
 
 # Tiers whose answer is a guess by the name alone (domain.TIERS): at the base,

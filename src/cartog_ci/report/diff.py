@@ -140,61 +140,73 @@ def _indexed(store: Store, head_bytes: dict[str, bytes | None], limits: Limits) 
 
 def _drop_unread_removals(cs: ChangeSet, limits: Limits) -> None:
     """A definition of the base that the head's file no longer yields is not
-    said removed when the head's file holds a region its grammar cannot read
-    (a syntax error to tree-sitter, not to the language's compiler) and the
-    name is written there: what became of it is not told. It is left out of
-    the comparison, with the file and the lines as a note (redux-toolkit
-    2.2.7: tree-sitter-typescript 0.23 reads no generic call signatures on
-    consecutive lines of an interface, `<P>(p: P): R` twice; the 31
-    declarations after them in listenerMiddleware/types.ts looked removed,
-    and a reference to one "still called removed code")."""
+    said removed when its name is written inside what the head's grammar
+    could not read (an ERROR node of tree-sitter's: a syntax error to the
+    grammar, not always to the language's compiler): what became of it is
+    not told. It is left out of the comparison, with the file and the lines
+    as a note (redux-toolkit 2.2.7: tree-sitter-typescript 0.23 reads no
+    three generic call signatures of an interface in a row; the declarations
+    after them in listenerMiddleware/types.ts looked removed, and a
+    reference to one "still called removed code"). Errors elsewhere in the
+    file hide nothing: zod's `interface X<out O>` is one unread line each."""
     by_file: dict[str, list[SymbolChange]] = {}
     for c in cs.changes:
         if c.category == "removed" and c.old is not None and c.old.file in cs.head_sources:
             by_file.setdefault(c.old.file, []).append(c)
     unread: set[int] = set()
     for path, removed in by_file.items():
-        span = unreadable_span(path, cs.head_sources[path], limits.timeout_ms)
-        if span is None:
-            continue
-        start, end = span
-        region = cs.head_sources[path][start:end]
-        here = [c for c in removed if c.old is not None and re.search(rb"\b%s\b" % re.escape(c.old.name.encode()), region)]
-        if not here:
-            continue
-        unread.update(id(c) for c in here)
         source = cs.head_sources[path]
+        spans = unreadable_spans(path, source, limits.timeout_ms)
+        held = [(a, b) for a, b in spans if any(_names_in(c, source[a:b]) for c in removed)]
+        if not held:
+            continue
+        here = [c for c in removed if any(_names_in(c, source[a:b]) for a, b in held)]
+        unread.update(id(c) for c in here)
+        start, end = min(a for a, _ in held), max(b for _, b in held)
         first, last = source.count(b"\n", 0, start) + 1, source.count(b"\n", 0, end) + 1
         cs.unread.append((stored_name(path), first, last, len(here)))
-        cs.unread_names.update(re.findall(r"[^\W\d]\w*", region.decode("utf-8", "replace")))
+        for a, b in spans:
+            cs.unread_names.update(re.findall(r"[^\W\d]\w*", source[a:b].decode("utf-8", "replace")))
     if unread:
         cs.changes = [c for c in cs.changes if id(c) not in unread]
 
 
-def unreadable_span(path: str, source: bytes, timeout_ms: int | None) -> tuple[int, int] | None:
-    """The bytes from the first to the last syntax error of ``source``'s
-    tree, or None: it parses whole (or cannot be parsed again in time)."""
+def _names_in(change: SymbolChange, text: bytes) -> bool:
+    assert change.old is not None
+    return re.search(rb"\b%s\b" % re.escape(change.old.name.encode()), text) is not None
+
+
+def unreadable_spans(path: str, source: bytes, timeout_ms: int | None) -> list[tuple[int, int]]:
+    """The byte ranges of ``source`` its grammar could not read (ERROR nodes,
+    and the loose tokens of a root that is one), or none: it parses whole
+    (or cannot be parsed again in time)."""
     language = languages.for_path(path)
     if language is None or language.syntax is None:
-        return None
+        return []
     try:
         root = budget.parse(language.syntax.grammar, source, timeout_ms).root_node
     except ParseTimeout:
-        return None
+        return []
     if not root.has_error:
-        return None
-    errors: list[tuple[int, int]] = []
-    # a root that is an error itself spans the file: its parts say where
-    stack = [c for c in root.children if c.has_error] if root.type == "ERROR" else [root]
+        return []
+    out: list[tuple[int, int]] = []
+    if root.type == "ERROR":
+        # a root that is an error spans the file: its statements that read
+        # whole are read; its loose tokens are what could not be
+        stack = [c for c in root.children if c.has_error or not c.is_named or c.type in _LOOSE]
+    else:
+        stack = [root]
     while stack:
         node = stack.pop()
-        if node.type == "ERROR" or node.is_missing:
-            errors.append((node.start_byte, node.end_byte))
+        if node.type == "ERROR" or node.is_missing or node.parent is not None and node.parent.type == "ERROR":
+            out.append((node.start_byte, node.end_byte))
             continue
         stack.extend(child for child in node.children if child.has_error)
-    if not errors:
-        return None
-    return min(a for a, _ in errors), max(b for _, b in errors)
+    return sorted(out)
+
+
+# Named nodes that are no statement: at an error root, pieces of one it could not read
+_LOOSE = frozenset({"identifier", "type_identifier", "type_parameters", "type_arguments", "property_identifier"})
 
 
 def _contents(result: ParseResult) -> dict[str, str]:
@@ -274,6 +286,7 @@ def classify(cs: ChangeSet) -> list[SymbolChange]:
     new = {s.id: s for f in cs.head_files.values() for s in f.symbols}
     diff = diff_symbols(old, new)
     _pair_overloads(diff)
+    _pair_kind_changes(diff, cs)
     types = _named_types([*old.values(), *new.values()])
     renamed = _pair_renames(diff.removed, diff.added, cs.base_sources, cs.head_sources, old, new)
     # a type renamed by the change renames it in every signature too: that
@@ -298,6 +311,41 @@ def classify(cs: ChangeSet) -> list[SymbolChange]:
     order = {"removed": 0, "renamed": 1, "modified": 2, "added": 3, "docs": 4, "children_changed": 5}
     changes.sort(key=lambda c: (order[c.category], _sym(c).file, _sym(c).start_line, _sym(c).id))
     return changes
+
+
+def _pair_kind_changes(diff: SymbolDiff, cs: ChangeSet) -> None:
+    """A type that changed kind under its name, in its file, is one type
+    modified, not one removed and one added (redux-toolkit 2.2.7:
+    `interface InjectedSlice<…> {…}` became `type InjectedSlice<…> = {…}`;
+    Python: a class became a `type` alias, a Rust struct an enum). Its
+    members that the new kind declares without symbols of their own (the
+    methods of an object type) are not said removed while the type's lines
+    still declare them (``Language.binds_by_assignment``)."""
+    removed = {(s.file, s.qualified_name): s for s in diff.removed if s.kind in TYPE_KINDS}
+    paired: dict[str, Symbol] = {}
+    for a in list(diff.added):
+        b = removed.get((a.file, a.qualified_name))
+        if b is None or a.kind not in TYPE_KINDS or b.kind == a.kind:
+            continue
+        diff.added.remove(a)
+        diff.removed.remove(b)
+        diff.modified.append((b, a))
+        paired[b.id] = a
+    if not paired:
+        return
+    for s in list(diff.removed):
+        owner = paired.get(s.parent_id or "")
+        language = languages.get(s.language)
+        base, head = cs.base_sources.get(s.file), cs.head_sources.get(s.file)
+        if owner is None or language is None or base is None or head is None:
+            continue
+        base_lines = base.decode("utf-8", "replace").splitlines()
+        if not 0 < s.start_line <= len(base_lines):
+            continue
+        first = base_lines[s.start_line - 1]
+        lines = head.decode("utf-8", "replace").splitlines()[owner.start_line - 1 : owner.end_line]
+        if language.binds_by_assignment(lines, s.name, len(first) - len(first.lstrip())):
+            diff.removed.remove(s)
 
 
 def _pair_overloads(diff: SymbolDiff) -> None:
