@@ -156,8 +156,8 @@ print([v for v, w in items])
 """
 
 
-def _child_spans(pattern: str, source: bytes) -> list[tuple[int, dict[str, list[tuple[int, int]]]]]:
-    grammar = for_path("a.py").syntax.grammar  # type: ignore[union-attr]
+def _child_spans(pattern: str, source: bytes, path: str = "a.py") -> list[tuple[int, dict[str, list[tuple[int, int]]]]]:
+    grammar = for_path(path).syntax.grammar  # type: ignore[union-attr]
     stripped, found = predicates.split(pattern)
     query = ts.Query(grammar, stripped)
     root = ts.Parser(grammar).parse(source).root_node
@@ -184,9 +184,17 @@ def test_child_adds_the_node_a_path_of_children_reaches() -> None:
         assert predicates.split(f"((a) @x {malformed})")[1] == []
 
 
-# The patterns of queries/python.scm written with steps, and as they are
-# with `#child?`: the same nodes captured (a list's names in one match
-# instead of one match each).
+ES = b"""class A {
+  s = new Stats(); t = new ns.Timer(); u = new (f())(); v = 1;
+  constructor() { this.x = new Foo(); this.y = new a.B(); other.z = new C(); this.w = f(); this[k] = new D(); }
+}
+const k = new Map(), j = new (g())(), m = 2;
+"""
+_NEW = '(#child? @_new "bind.ctor" "constructor:identifier|member_expression")'
+
+# The patterns of the query files written with steps, and as they are with
+# `#child?`: the same nodes captured (a list's names in one match instead
+# of one match each). Python's, then TypeScript's and JavaScript's.
 _STEPS_AND_CHILD = [
     (
         "(with_item value: (as_pattern (call function: [(identifier) (attribute)] @bind.ctor)"
@@ -227,19 +235,45 @@ _STEPS_AND_CHILD = [
         '((assignment left: [(pattern_list) (tuple_pattern)] @_names) @local.within'
         ' (#child? @_names "local.definition" "*:identifier"))',
     ),
+    (
+        "(variable_declarator name: (identifier) @bind.name"
+        " value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind",
+        f"((variable_declarator name: (identifier) @bind.name value: (new_expression) @_new) @bind {_NEW})",
+    ),
+    (
+        "(assignment_expression left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.name)"
+        " right: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind",
+        "((assignment_expression left: (member_expression) @_left right: (new_expression) @_new) @bind"
+        ' (#child? @_left "bind.self" "object:this") (#child? @_left "bind.name" "property:property_identifier")'
+        f" {_NEW})",
+    ),
+    (
+        "(public_field_definition name: (property_identifier) @bind.name @bind.field"
+        " value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind",
+        "((public_field_definition name: (property_identifier) @bind.name @bind.field value: (new_expression) @_new) @bind"
+        f" {_NEW})",
+    ),
+    (
+        "(field_definition property: (property_identifier) @bind.name @bind.field"
+        " value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind",
+        "((field_definition property: (property_identifier) @bind.name @bind.field value: (new_expression) @_new) @bind"
+        f" {_NEW})",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("steps", "child"), _STEPS_AND_CHILD)
 def test_child_captures_what_the_steps_did(steps: str, child: str) -> None:
-    sources = [CHILD_PY, *(p.read_bytes() for p in sorted(RESOURCES.rglob("*.py")))]
+    path = "a.js" if "(field_definition" in steps else "a.ts" if "_new" in child else "a.py"
+    sample = CHILD_PY if path == "a.py" else ES
+    sources = [sample, *(p.read_bytes() for p in sorted(RESOURCES.rglob("*" + path[1:])))]
 
     def captured(pattern: str, source: bytes) -> list[tuple[str, tuple[int, int]]]:
         return sorted(
-            (name, span) for _, c in _child_spans(pattern, source) for name, spans in c.items()
+            (name, span) for _, c in _child_spans(pattern, source, path) for name, spans in c.items()
             if not name.startswith("_") for span in spans
         )
 
     for source in sources:
         assert captured(child, source) == sorted(set(captured(steps, source))), source[:60]
-    assert captured(steps, CHILD_PY)  # the sample has some of each
+    assert captured(steps, sample)  # the sample has some of each
