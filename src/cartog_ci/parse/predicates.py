@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import cast
 
 import tree_sitter as ts
 
@@ -263,13 +264,13 @@ def keep(predicates: tuple[Predicate, ...], captures: dict[str, list[ts.Node]], 
                     result = False
                     break
         elif kind == "child":  # the node a path of children reaches, captured
-            target, steps = argument  # type: ignore[misc]
+            target, steps = cast(tuple[str, tuple[tuple[str, frozenset[str]], ...]], argument)
             reached: list[ts.Node] = []
             for node in nodes:  # none: the capture is in another branch of an alternation
-                found = _reached(node, steps)
-                if not found:
+                below = _reached(node, steps)
+                if not below:
                     return False
-                reached += found
+                reached += below
             if reached:
                 captures.setdefault(target, []).extend(reached)
         elif kind == "within":  # the ancestors' types, nearest first
