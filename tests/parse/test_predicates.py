@@ -92,8 +92,8 @@ def test_the_tags_queries_keep_the_bindings_matches(name: str) -> None:
     tags = spec._split_query[0]
     whole_source = f"{tags}\n{spec._comment_pattern}\n" if spec.comment_pattern < spec.query.pattern_count else tags
     whole = ts.Query(spec.grammar, whole_source)
-    # the binding ignores `#top-level?` (ours alone): checked on its matches here
-    ours_alone = {i: tuple(p for p in found if p[0] == "top") for i, found in spec.predicates.items()}
+    # the binding ignores `#top-level?` and `#child?` (ours alone): checked on its matches here
+    ours_alone = {i: tuple(p for p in found if p[0] in ("top", "child")) for i, found in spec.predicates.items()}
     for path in paths:
         source = path.read_bytes()
         root = ts.Parser(spec.grammar).parse(source).root_node
@@ -137,3 +137,143 @@ def test_within_checks_the_ancestors_types_nearest_first() -> None:
     root = budget.parse(PYTHON.syntax.grammar, source).root_node
     found = budget.matches(query, root, source=source, checks=assign(query, located))
     assert [source[c["a"][0].start_byte : c["a"][0].end_byte] for _, c in found] == [b"y: int = 2"]
+
+
+CHILD_PY = b"""with open(p) as f, lock as held, g()() as h, k() as (m, n):
+    pass
+for x in re.finditer(a, b):
+    pass
+for (i, j), k in pairs:
+    pass
+try:
+    pass
+except KeyError as e:
+    pass
+except (A, B) as t:
+    pass
+a, (b, c), *d = f()
+print([v for v, w in items])
+"""
+
+
+def _child_spans(pattern: str, source: bytes, path: str = "a.py") -> list[tuple[int, dict[str, list[tuple[int, int]]]]]:
+    grammar = for_path(path).syntax.grammar  # type: ignore[union-attr]
+    stripped, found = predicates.split(pattern)
+    query = ts.Query(grammar, stripped)
+    root = ts.Parser(grammar).parse(source).root_node
+    return _spans(budget.matches(query, root, source=source, checks=predicates.assign(query, found)))
+
+
+def test_child_adds_the_node_a_path_of_children_reaches() -> None:
+    """``#child? @from "to" "field:types" …``: a field's child, or the first
+    named child of those types (no field), then the next step; the match
+    dropped when a step finds none; ``*:types`` every named child of those types."""
+    found = _child_spans('((with_item value: (as_pattern) @as) (#child? @as "ctor" ":call" "function:identifier|attribute"))', CHILD_PY)
+    texts = [[CHILD_PY[a:b].decode() for a, b in c.get("ctor", [])] for _, c in found]
+    assert texts == [["open"], ["k"]]  # `lock` is no call; `g()()` calls no name
+    found = _child_spans('((pattern_list) @l (#child? @l "names" "*:identifier"))', CHILD_PY)
+    assert [[CHILD_PY[a:b].decode() for a, b in c["names"]] for _, c in found] == [["k"], ["a"], ["v", "w"]]
+    # a capture in another branch of an alternation: nothing to check, the match kept
+    found = _child_spans(
+        '((for_statement left: [(identifier) @name (pattern_list) @l]) (#child? @l "name" "*:identifier"))', CHILD_PY
+    )
+    assert [[CHILD_PY[a:b].decode() for a, b in c["name"]] for _, c in found] == [["x"], ["k"]]
+    _, located = predicates.split('((a) @x (#child? @x "y" "f:b|c" "*:d"))')
+    assert located[0][1] == ("child", True, False, "x", ("y", (("f", frozenset({"b", "c"})), ("*", frozenset({"d"})))))
+    for malformed in ('(#child? @x @y "f:b")', '(#child? @x "y")', '(#child? @x "y" "b")', '(#child? @x "y" "*:b" "f:c")'):
+        assert predicates.split(f"((a) @x {malformed})")[1] == []
+
+
+ES = b"""class A {
+  s = new Stats(); t = new ns.Timer(); u = new (f())(); v = 1;
+  constructor() { this.x = new Foo(); this.y = new a.B(); other.z = new C(); this.w = f(); this[k] = new D(); }
+}
+const k = new Map(), j = new (g())(), m = 2;
+"""
+_NEW = '(#child? @_new "bind.ctor" "constructor:identifier|member_expression")'
+
+# The patterns of the query files written with steps, and as they are with
+# `#child?`: the same nodes captured (a list's names in one match instead
+# of one match each). Python's, then TypeScript's and JavaScript's.
+_STEPS_AND_CHILD = [
+    (
+        "(with_item value: (as_pattern (call function: [(identifier) (attribute)] @bind.ctor)"
+        " alias: (as_pattern_target (identifier) @bind.name))) @bind",
+        '((with_item value: (as_pattern) @_as) @bind (#child? @_as "bind.ctor" ":call" "function:identifier|attribute")'
+        ' (#child? @_as "bind.name" "alias:as_pattern_target" ":identifier"))',
+    ),
+    (
+        "(for_statement left: (identifier) @bind.name right: (call function: [(identifier) (attribute)] @bind.items)) @bind",
+        '((for_statement left: (identifier) @bind.name right: (call) @_call) @bind'
+        ' (#child? @_call "bind.items" "function:identifier|attribute"))',
+    ),
+    (
+        "(except_clause value: (as_pattern [(identifier) @bind.ctor (attribute) @bind.ctor (tuple) @bind.other]"
+        " alias: (as_pattern_target (identifier) @bind.name))) @bind",
+        "((except_clause value: (as_pattern [(identifier) @bind.ctor (attribute) @bind.ctor (tuple) @bind.other]"
+        ' alias: (as_pattern_target) @_alias)) @bind (#child? @_alias "bind.name" ":identifier"))',
+    ),
+    (
+        "(for_statement left: [(identifier) @local.definition (pattern_list (identifier) @local.definition)"
+        " (tuple_pattern (identifier) @local.definition)]) @local.scope",
+        "((for_statement left: [(identifier) @local.definition (pattern_list) @_names (tuple_pattern) @_names]) @local.scope"
+        ' (#child? @_names "local.definition" "*:identifier"))',
+    ),
+    (
+        "(for_in_clause left: [(identifier) @local.definition (pattern_list (identifier) @local.definition)"
+        " (tuple_pattern (identifier) @local.definition)]) @local.within",
+        "((for_in_clause left: [(identifier) @local.definition (pattern_list) @_names (tuple_pattern) @_names]) @local.within"
+        ' (#child? @_names "local.definition" "*:identifier"))',
+    ),
+    (
+        "((as_pattern_target (identifier) @local.definition) @local.within)",
+        '((as_pattern_target) @local.within (#child? @local.within "local.definition" ":identifier"))',
+    ),
+    (
+        "(assignment left: [(pattern_list (identifier) @local.definition)"
+        " (tuple_pattern (identifier) @local.definition)]) @local.within",
+        '((assignment left: [(pattern_list) (tuple_pattern)] @_names) @local.within'
+        ' (#child? @_names "local.definition" "*:identifier"))',
+    ),
+    (
+        "(variable_declarator name: (identifier) @bind.name"
+        " value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind",
+        f"((variable_declarator name: (identifier) @bind.name value: (new_expression) @_new) @bind {_NEW})",
+    ),
+    (
+        "(assignment_expression left: (member_expression object: (this) @bind.self property: (property_identifier) @bind.name)"
+        " right: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind",
+        "((assignment_expression left: (member_expression) @_left right: (new_expression) @_new) @bind"
+        ' (#child? @_left "bind.self" "object:this") (#child? @_left "bind.name" "property:property_identifier")'
+        f" {_NEW})",
+    ),
+    (
+        "(public_field_definition name: (property_identifier) @bind.name @bind.field"
+        " value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind",
+        "((public_field_definition name: (property_identifier) @bind.name @bind.field value: (new_expression) @_new) @bind"
+        f" {_NEW})",
+    ),
+    (
+        "(field_definition property: (property_identifier) @bind.name @bind.field"
+        " value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind",
+        "((field_definition property: (property_identifier) @bind.name @bind.field value: (new_expression) @_new) @bind"
+        f" {_NEW})",
+    ),
+]
+
+
+@pytest.mark.parametrize(("steps", "child"), _STEPS_AND_CHILD)
+def test_child_captures_what_the_steps_did(steps: str, child: str) -> None:
+    path = "a.js" if "(field_definition" in steps else "a.ts" if "_new" in child else "a.py"
+    sample = CHILD_PY if path == "a.py" else ES
+    sources = [sample, *(p.read_bytes() for p in sorted(RESOURCES.rglob("*" + path[1:])))]
+
+    def captured(pattern: str, source: bytes) -> list[tuple[str, tuple[int, int]]]:
+        return sorted(
+            (name, span) for _, c in _child_spans(pattern, source, path) for name, spans in c.items()
+            if not name.startswith("_") for span in spans
+        )
+
+    for source in sources:
+        assert captured(child, source) == sorted(set(captured(steps, source))), source[:60]
+    assert captured(steps, sample)  # the sample has some of each

@@ -425,9 +425,14 @@ def _role(key: str) -> tuple[str, str]:
 
 @lru_cache(maxsize=None)
 def _roles(spec: Syntax) -> dict[str, tuple[str, str]]:
-    """``_role`` of every capture name of the language's tags queries."""
+    """``_role`` of every capture name of the language's tags queries (and
+    those a ``#child?`` adds: parse/predicates.py)."""
     top = spec.top_level_query
-    names = (*spec.capture_names, *(map(top.capture_name, range(top.capture_count)) if top is not None else ()))
+    names = (
+        *spec.capture_names,
+        *(map(top.capture_name, range(top.capture_count)) if top is not None else ()),
+        *(name for captures in spec.pattern_captures for name in sorted(captures)),
+    )
     return {name: _role(name) for name in names}
 
 

@@ -189,11 +189,15 @@ class Syntax:
     @cached_property
     def pattern_captures(self) -> tuple[frozenset[str], ...]:
         """Per pattern of ``query``, the names of the captures it writes
-        (comments and strings of the query's source aside)."""
+        (comments and strings of the query's source aside), those its
+        ``#child?`` predicates add included (parse/predicates.py)."""
         query, _, text = self._tags
         source = text.encode()
         texts = (source[query.start_byte_for_pattern(i) : query.end_byte_for_pattern(i)] for i in range(query.pattern_count))
-        return tuple(frozenset(_CAPTURE.findall(_COMMENT_OR_STRING.sub(" ", t.decode()))) for t in texts)
+        found = [set(_CAPTURE.findall(_COMMENT_OR_STRING.sub(" ", t.decode()))) for t in texts]
+        for i, checks in self.predicates.items():
+            found[i].update(argument[0] for kind, _, _, _, argument in checks if kind == "child")  # type: ignore[index]
+        return tuple(map(frozenset, found))
 
     def query_without(self, patterns: frozenset[int]) -> ts.Query:
         """A tags query of its own with ``patterns`` disabled: pattern

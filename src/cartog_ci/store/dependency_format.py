@@ -119,7 +119,9 @@ class FileDeps:
         header = _HEADER.pack(_MAGIC, len(keys), len(ids), len(sets), total)
         deltas = array("q", map(operator.sub, ids, [0, *ids]))  # IDs ascend: small steps compress
         parts = (header, deltas.tobytes(), pack_hashes(keys), flags, which.tobytes(), sizes.tobytes())
-        return _COMPRESSED + zlib.compress(b"".join((*parts, positions.tobytes())), 6)
+        # level 3: celery's 354 files in 47 ms, 532 KB (level 6: 66 ms, 516 KB;
+        # level 1: 53 ms, 541 KB); any level decodes
+        return _COMPRESSED + zlib.compress(b"".join((*parts, positions.tobytes())), 3)
 
     @classmethod
     def decode(cls, blob: bytes, rows: list[NumberedEdge] | None = None) -> FileDeps | None:

@@ -220,6 +220,5 @@
   (#top-level? @_statement)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
-(field_definition
-  property: (property_identifier) @bind.name @bind.field
-  value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind
+((field_definition property: (property_identifier) @bind.name @bind.field value: (new_expression) @_new) @bind
+  (#child? @_new "bind.ctor" "constructor:identifier|member_expression"))

@@ -37,32 +37,33 @@
 ; `self.x: Foo`, a parameter `x: Foo`, a class-body field `x: Foo`
 ; (dataclasses), `with Foo() as x`, `y = x`. Any other value assigned makes
 ; the name hold something unknown (the extractor then keeps it unqualified).
+; (`x` and `self.x` in one pattern each: its steps are analysed once when
+; the query compiles)
 (assignment
-  left: (identifier) @bind.name
-  !type
-  right: (call function: [(identifier) (attribute)] @bind.ctor)) @bind
-(assignment
-  left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
+  left: [(identifier) @bind.name
+         (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)]
   !type
   right: (call function: [(identifier) (attribute)] @bind.ctor)) @bind
 (assignment left: (identifier) @bind.name !type right: [(identifier) (attribute)] @bind.from) @bind
-(assignment left: (identifier) @bind.name !type right: (_) @bind.other) @bind
 (assignment
-  left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
+  left: [(identifier) @bind.name
+         (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)]
   !type
   right: (_) @bind.other) @bind
-(assignment left: (identifier) @bind.name type: (type) @bind.type) @bind
 (assignment
-  left: (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)
+  left: [(identifier) @bind.name
+         (attribute object: (identifier) @bind.self attribute: (identifier) @bind.name)]
   type: (type) @bind.type) @bind
 ((assignment left: (identifier) @bind.name @bind.field type: (type) @bind.type) @bind
   (#within? @bind "expression_statement" "block" "class_definition"))
 (parameters (typed_parameter (identifier) @bind.name type: (type) @bind.type) @bind)
 (parameters (typed_default_parameter name: (identifier) @bind.name type: (type) @bind.type) @bind)
-(with_item
-  value: (as_pattern
-    (call function: [(identifier) (attribute)] @bind.ctor)
-    alias: (as_pattern_target (identifier) @bind.name))) @bind
+; (`#child?`, parse/predicates.py: the inner nodes picked out in Python; a
+; step of an expression such as `call` or `as_pattern` costs the query's
+; compile ~1 ms, in a pattern that matches rarely)
+((with_item value: (as_pattern) @_as) @bind
+  (#child? @_as "bind.ctor" ":call" "function:identifier|attribute")
+  (#child? @_as "bind.name" "alias:as_pattern_target" ":identifier"))
 ; `self.stats = stats`: the attribute holds what the name holds (a parameter
 ; `stats: StatsCollector`, a local `stats = StatsCollector()`).
 (assignment
@@ -71,15 +72,15 @@
   right: [(identifier) (attribute)] @bind.from) @bind
 ; `for m in re.finditer(p, s)`: an item of what the call gives (a library's
 ; call gives a library's items: index/resolve.py reads `re.finditer()[]`)
-(for_statement
-  left: (identifier) @bind.name
-  right: (call function: [(identifier) (attribute)] @bind.items)) @bind
+((for_statement left: (identifier) @bind.name right: (call) @_call) @bind
+  (#child? @_call "bind.items" "function:identifier|attribute"))
 ; `except KeyError as e`: an instance of the class caught; of a tuple, unknown
 ; (one pattern: each step that has children costs its compile ~1 ms)
-(except_clause
+((except_clause
   value: (as_pattern
     [(identifier) @bind.ctor (attribute) @bind.ctor (tuple) @bind.other]
-    alias: (as_pattern_target (identifier) @bind.name))) @bind
+    alias: (as_pattern_target) @_alias)) @bind
+  (#child? @_alias "bind.name" ":identifier"))
 
 ; A function's parameters are its own names: `call_next(request)` with a
 ; parameter `call_next` calls whatever was passed, never a project function
@@ -100,30 +101,30 @@
      (list_splat_pattern (identifier) @local.definition)
      (dictionary_splat_pattern (identifier) @local.definition)])) @local.scope
 ; A loop's, a comprehension's and a `with`'s own names, in their statement.
-(for_statement
-  left: [(identifier) @local.definition
-         (pattern_list (identifier) @local.definition)
-         (tuple_pattern (identifier) @local.definition)]) @local.scope
+; (a list's names: one match, `#child?` picks them out)
+((for_statement left: [(identifier) @local.definition (pattern_list) @_names (tuple_pattern) @_names]) @local.scope
+  (#child? @_names "local.definition" "*:identifier"))
 ; The comprehensions' (list, set, dict, generator): `for_in_clause` is a
 ; child of those four alone, and its parent is the scope. `@local.within`
 ; spares the query the parent steps (parse/extract.py `_local_scope`).
-(for_in_clause
-  left: [(identifier) @local.definition
-         (pattern_list (identifier) @local.definition)
-         (tuple_pattern (identifier) @local.definition)]) @local.within
+((for_in_clause left: [(identifier) @local.definition (pattern_list) @_names (tuple_pattern) @_names]) @local.within
+  (#child? @_names "local.definition" "*:identifier"))
 ; `with f() as x`: the with statement's (the target's ancestors, named
 ; nearest first: the last is the scope).
-((as_pattern_target (identifier) @local.definition) @local.within
-  (#set! within "as_pattern with_item with_clause with_statement"))
+; (`#set!` before `#child?`: after a predicate py-tree-sitter 0.26.1 does not
+; know, it corrupts memory when the binding compiles the query whole, as
+; tests/parse/test_predicates.py does)
+((as_pattern_target) @local.within
+  (#set! within "as_pattern with_item with_clause with_statement")
+  (#child? @local.within "local.definition" ":identifier"))
 ; Names unpacked from one value (`extra, fmt_setter = _determine_setters()`)
 ; are their block's own: a call of one calls whatever was unpacked, never a
 ; definition of that name (attrs 24.2: `fmt_setter(...)` is no call of the
 ; nested `def fmt_setter` that 23.2 had). A plain `f = helpers.run` is not
 ; one: it aliases (parse/extract.py `_aliased`).
-(assignment
-  left: [(pattern_list (identifier) @local.definition)
-         (tuple_pattern (identifier) @local.definition)]
-  (#set! within "expression_statement block")) @local.within
+((assignment left: [(pattern_list) (tuple_pattern)] @_names) @local.within
+  (#set! within "expression_statement block")
+  (#child? @_names "local.definition" "*:identifier"))
 
 ; Functions named as values, not called there: passed as an argument or a
 ; keyword argument (`errback=self._on_retry`), assigned (`handler = f`),

@@ -162,9 +162,8 @@
   (#top-level? @_statement)
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
-(public_field_definition
-  name: (property_identifier) @bind.name @bind.field
-  value: (new_expression constructor: [(identifier) (member_expression)] @bind.ctor)) @bind
+((public_field_definition name: (property_identifier) @bind.name @bind.field value: (new_expression) @_new) @bind
+  (#child? @_new "bind.ctor" "constructor:identifier|member_expression"))
 
 ; Declared types of receivers: a field `private s: Stats`, a parameter
 ; `g: Stats` (a parameter property `private readonly o: Stats` is a field
