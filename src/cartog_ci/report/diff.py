@@ -264,7 +264,7 @@ def _statement_hashes(
     groups: dict[str, set[str]] = {}
     for symbol_id in wanted:
         top = by_id[symbol_id]
-        while top.parent_id is not None and (parent := by_id.get(top.parent_id)) is not None and parent.kind != "module":
+        while (parent := by_id.get(top.parent_id or "")) is not None and parent.kind != "module":
             top = parent
         if top.start_byte and source[top.start_byte - 1 : top.start_byte] != b"\n":
             return None  # not the start of a line: not known to parse alone
@@ -272,7 +272,8 @@ def _statement_hashes(
     out: dict[str, str] = {}
     for top_id, group in groups.items():
         top = by_id[top_id]
-        found = code_hashes(source, language.syntax, symbols, group, timeout_ms=timeout_ms, within=(top.start_byte, top.end_byte))
+        within = (top.start_byte, top.end_byte)
+        found = code_hashes(source, language.syntax, symbols, group, timeout_ms=timeout_ms, within=within)
         if found is None:
             return None
         out.update(found)

@@ -96,7 +96,9 @@ class Reads:
     def read_edges_to_each(self, ids: Iterable[str], kinds: Sequence[str]) -> None:
         """``edges_to([i], kinds)`` of each of ``ids``, read at once."""
         kinds = tuple(kinds)
-        self._split(ids, lambda i: ("edges_to", (i,), kinds), lambda asked: self._store.edges_to(asked, kinds), "target_id")
+        self._split(
+            ids, lambda i: ("edges_to", (i,), kinds), lambda asked: self._store.edges_to(asked, kinds), "target_id"
+        )
 
     def read_unresolved_each(self, names: Iterable[str], kinds: Sequence[str]) -> None:
         """``unresolved_edges_named([n], kinds=kinds)`` of each of ``names``, read at once."""
