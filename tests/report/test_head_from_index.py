@@ -250,3 +250,59 @@ def test_an_extraction_hashes_the_code_of_the_symbols_whose_content_differs() ->
     assert len(expected) == 2
     assert {s.id: s.code_hash for s in limited.symbols if s.code_hash} == expected
     assert [replace(s, code_hash="") for s in limited.symbols] == [replace(s, code_hash="") for s in full.symbols]
+
+
+@pytest.mark.parametrize("name", ["pyproj"])
+def test_a_python_statement_parsed_alone_gives_the_extraction_s_code_hashes(name: str) -> None:
+    """``code_hashes(..., within=...)``: each top-level statement that starts
+    a line, parsed alone, hashes its symbols as the whole file's extraction
+    does (report/diff.py ``_statement_hashes``)."""
+    compared = 0
+    for path, language in _tagged_files(RESOURCES / name):
+        source = (RESOURCES / name / path).read_bytes()
+        symbols = language.extract(path, source).symbols
+        by_id = {s.id: s for s in symbols}
+        for top in symbols:
+            parent = by_id.get(top.parent_id or "")
+            if top.kind == "module" or parent is None or parent.kind != "module":
+                continue
+            inside = [s for s in symbols if top.start_byte <= s.start_byte and s.end_byte <= top.end_byte]
+            expected = {s.id: s.code_hash for s in inside}
+            stored = [replace(s, code_hash="") for s in symbols]
+            within = (top.start_byte, top.end_byte)
+            assert code_hashes(source, language.syntax, stored, set(expected), within=within) == expected
+            compared += len(expected)
+    assert compared > 10
+
+
+def test_a_statement_that_does_not_parse_alone_gives_no_code_hashes() -> None:
+    """A range that is no whole statement parses with an error alone: no
+    hashes (the caller parses the file)."""
+    language = languages.for_path("calc.py")
+    assert language is not None
+    source = BASE["app/calc.py"].encode()
+    symbols = language.extract("app/calc.py", source).symbols
+    changed = next(s for s in symbols if s.id == "app/calc.py:function:changed")
+    cut = source.index(b"return x + 1", changed.start_byte)  # `def changed(x):` without its body
+    assert code_hashes(source, language.syntax, symbols, {changed.id}, within=(changed.start_byte, cut)) is None
+
+
+def test_a_definition_in_a_block_is_hashed_from_its_file(tmp_path: Path) -> None:
+    """A changed function defined in an `if` block: its top-level symbol
+    does not start a line, so the file is parsed whole (the function
+    beside it too); the same changes as a parse of both sides."""
+    repo = init_repo(tmp_path / "repo")
+    base = (
+        "import sys\n\nif sys.version_info >= (3, 8):\n    def fast(x):\n        return x\n\n\n"
+        "def plain(y):\n    return y\n"
+    )
+    write(repo, {"m.py": base})
+    commit(repo, "base")
+    head = base.replace("return x\n", '"""Docs."""\n        return x\n').replace("return y", "return y + 1")
+    write(repo, {"m.py": head.replace("        return x\n", "        return x  # kept\n")})
+    commit(repo, "head")
+    index(repo)
+    from_index, parsed = _compare(repo, sides.choose(repo, base="HEAD~1"))
+    assert _changes(from_index) == _changes(parsed)
+    shown = [(c.category, (c.symbol or c.old).id) for c in parsed.changes if c.category != "children_changed"]  # type: ignore[union-attr]
+    assert shown == [("modified", "m.py:function:plain"), ("docs", "m.py:function:fast")]

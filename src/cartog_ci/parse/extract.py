@@ -1258,7 +1258,13 @@ def _module_docstring(spec: Syntax, root: ts.Node) -> str:
 
 
 def code_hashes(
-    source: bytes, spec: Syntax, symbols: Sequence[Symbol], wanted: Collection[str], *, timeout_ms: int | None = None
+    source: bytes,
+    spec: Syntax,
+    symbols: Sequence[Symbol],
+    wanted: Collection[str],
+    *,
+    timeout_ms: int | None = None,
+    within: tuple[int, int] | None = None,
 ) -> dict[str, str] | None:
     """The ``code_hash`` of each symbol of ``wanted`` (IDs) among ``symbols``,
     a file's symbols as ``extract`` gives them (or as the index stores them,
@@ -1267,12 +1273,23 @@ def code_hashes(
     side, whose symbols the index holds: docs/report.md). None when a
     symbol's definition is not where its range says (the caller extracts
     the file instead); ParseTimeout as ``extract``. Module symbols have no
-    code hash."""
+    code hash. ``within``: the byte range of one top-level statement that
+    holds the wanted symbols, starting a line, parsed alone (the caller
+    knows the language parses it alike: report/diff.py); None too when
+    that parse has an error."""
     try:
         source.decode("utf-8")
     except UnicodeDecodeError:  # as extract_rows reads such bytes
         source = source.decode("utf-8", "replace").encode("utf-8")
-    root = budget.parse(spec.grammar, source, timeout_ms).root_node
+    ranges = None
+    if within is not None:
+        start, end = within
+        row, end_row = source.count(b"\n", 0, start), source.count(b"\n", start, end)
+        end_column = end - (source.rfind(b"\n", 0, end) + 1)
+        ranges = [ts.Range((row, 0), (row + end_row, end_column), start, end)]
+    root = budget.parse(spec.grammar, source, timeout_ms, included_ranges=ranges).root_node
+    if ranges is not None and root.has_error:
+        return None
     with reading(source):  # no Node.text of this tree (parse/budget.py)
         return _code_hashes(source, spec, symbols, wanted, root)
 

@@ -33,7 +33,7 @@ from cartog_ci.languages.testrunners import DOCTEST, Workspace
 from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
 from cartog_ci.report.doctests import own_doctests, recorded_doctests
 from cartog_ci.report.entries import ScriptEntries, started_tests
-from cartog_ci.report.reads import remembering
+from cartog_ci.report.reads import Reads, remembering
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # the interface, for type checkers only
 REPORT_SCHEMA = 2
 MAX_CALLERS_PER_SYMBOL = 25
 _IMPACTING = ("modified", "removed", "renamed")
+_WALKED_UP = ("modified", "renamed", "added")  # the changes whose callers are walked from the head's symbol
 
 
 def by_weight(changed: list[ChangedSymbol]) -> list[ChangedSymbol]:
@@ -439,6 +440,7 @@ def build_report(
 ) -> Report:
     store = remembering(store)  # the neighbourhoods of the changed symbols overlap: each read once
     store.symbols([c.symbol.id for c in cs.changes if c.symbol is not None])  # their in-degrees: one read
+    _read_at_once(store, cs.changes)
     broken = broken_references(store, cs)
     compiled = compiler.findings(_asked_of_compiler(cs)) if compiler is not None else {}
     changed: list[ChangedSymbol] = []
@@ -556,6 +558,31 @@ def _asked_of_compiler(cs: ChangeSet) -> list[Symbol]:
     ]
 
 
+def _walked(change: SymbolChange) -> bool:
+    """Whether ``_changed_symbol`` reads the callers of the change: added
+    code has callers like any other (a new class already used in 7 places)."""
+    symbol = change.symbol or change.old
+    assert symbol is not None
+    added_code = change.category == "added" and symbol.kind in CALLABLE_KINDS | TYPE_KINDS
+    return (change.category in _IMPACTING or added_code) and symbol.kind != "module"
+
+
+def _read_at_once(store: Store, changes: list[SymbolChange]) -> None:
+    """The reads ``_changed_symbol`` makes of every changed symbol alike,
+    one for them all instead of one each: the callers its walk meets first
+    (``graph.impact``'s first level), its type uses and the unresolved call
+    sites of its name (report/reads.py; Django 5.1 -> 5.1.4 HEAD~10, 281
+    changed symbols: 87 ``edges_to`` reads of the store instead of 405, 2
+    ``unresolved_edges_named`` instead of 135)."""
+    if not isinstance(store, Reads):
+        return
+    walked = [c.symbol for c in changes if c.symbol is not None and _walked(c)]
+    roots = [c.symbol.id for c in changes if c.symbol is not None and _walked(c) and c.category in _WALKED_UP]
+    store.read_edges_to_each(roots, graph.CALLER_KINDS)
+    store.read_edges_to_each(roots, ("references",))
+    store.read_unresolved_each([s.name for s in walked if s.kind in ("function", "method", "class")], ("calls",))
+
+
 def _changed_symbol(
     store: Store, change: SymbolChange, broken: list[BrokenRef], depth: int, found: Findings | None = None
 ) -> ChangedSymbol:
@@ -567,13 +594,11 @@ def _changed_symbol(
         item.in_degree = current.in_degree if current is not None else 0
     else:
         item.in_degree = len(via_broken)
-    # added code has callers like any other (a new class already used in 7 places)
-    added_code = change.category == "added" and item.symbol.kind in CALLABLE_KINDS | TYPE_KINDS
-    if (change.category not in _IMPACTING and not added_code) or item.symbol.kind == "module":
+    if not _walked(change):
         return item
     nodes: list[ImpactNode] = []
     tests: list[ImpactNode] = []
-    if change.category in ("modified", "renamed", "added") and change.symbol is not None:
+    if change.category in _WALKED_UP and change.symbol is not None:
         # the tests are those within TEST_DEPTH whatever the caller --depth
         reached = graph.impact(store, [change.symbol.id], depth=max(depth, TEST_DEPTH), kinds=graph.CALLER_KINDS)
         nodes = [n for n in reached if n.depth <= depth]

@@ -242,15 +242,54 @@ def _with_code_hashes(after: ParseResult, before: ParseResult, job: ParseJob) ->
     language = languages.for_path(after.state.path)
     assert language is not None
     try:
-        found = code_hashes(
-            after.source, language.syntax, after.extraction.symbols, wanted, timeout_ms=job.limits.timeout_ms
-        )
+        found = _statement_hashes(after.source, language, after.extraction.symbols, wanted, job.limits.timeout_ms)
+        if found is None:
+            found = code_hashes(
+                after.source, language.syntax, after.extraction.symbols, wanted, timeout_ms=job.limits.timeout_ms
+            )
     except ParseTimeout:
         found = None
     if found is None:
         return extract_file(job)
     symbols = tuple(replace(s, code_hash=found[s.id]) if s.id in found else s for s in after.extraction.symbols)
     return replace(after, extraction=replace(after.extraction, symbols=symbols))
+
+
+# Languages whose top-level statement starting a line parses alone as it
+# does in its file (Python: a statement at column 0 closes every block
+# before it), checked on every symbol of Django 5.1.4, celery 5.4, scrapy
+# 2.11.2 and rich 13.7.1: the same code hash from its statement as from the
+# file (docs/report.md, the head side).
+_STATEMENT_PARSED = frozenset({"python"})
+
+
+def _statement_hashes(
+    source: bytes, language: Language, symbols: tuple[Symbol, ...], wanted: set[str], timeout_ms: int | None
+) -> dict[str, str] | None:
+    """``code_hashes`` of ``wanted``, each top-level statement that holds
+    some of them parsed alone instead of the whole file (Django 5.1 -> 5.1.4
+    HEAD~10: 0.56 of the 1.66 MB of 45 files hashed); None when the language
+    or a statement does not allow it (the caller parses the file)."""
+    if language.name not in _STATEMENT_PARSED:
+        return None
+    by_id = {s.id: s for s in symbols}
+    groups: dict[str, set[str]] = {}
+    for symbol_id in wanted:
+        top = by_id[symbol_id]
+        while (parent := by_id.get(top.parent_id or "")) is not None and parent.kind != "module":
+            top = parent
+        if top.start_byte and source[top.start_byte - 1 : top.start_byte] != b"\n":
+            return None  # not the start of a line: not known to parse alone
+        groups.setdefault(top.id, set()).add(symbol_id)
+    out: dict[str, str] = {}
+    for top_id, group in groups.items():
+        top = by_id[top_id]
+        within = (top.start_byte, top.end_byte)
+        found = code_hashes(source, language.syntax, symbols, group, timeout_ms=timeout_ms, within=within)
+        if found is None:
+            return None
+        out.update(found)
+    return out
 
 
 def _without(jobs: list[ParseJob], links: set[str]) -> list[ParseJob]:

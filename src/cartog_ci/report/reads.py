@@ -82,3 +82,47 @@ class Reads:
         key = ("unresolved_edges_named", tuple(names), tuple(kinds), aliases)
         read = lambda: self._store.unresolved_edges_named(names, kinds=kinds, aliases=aliases)  # noqa: E731
         return list(self._once(key, read))
+
+    # Many one-key reads in one: the answer of ``edges_to([i], kinds)`` for
+    # each ``i``, or of ``unresolved_edges_named([n], kinds=kinds)`` for each
+    # ``n``, from one read of them all, split by key. Each is the store's own
+    # answer to the one-key read: the store orders edges by columns of the
+    # row alone (``edges_to`` by file, line and ID, ``unresolved_edges_named``
+    # by ID, store/edges.py), never by the keys asked, so a key's rows keep
+    # their order among the others'; the keys of a chunk of the read are
+    # whole (report/build.py ``_read_at_once``: what ``_changed_symbol``
+    # asked one symbol at a time).
+
+    def read_edges_to_each(self, ids: Iterable[str], kinds: Sequence[str]) -> None:
+        """``edges_to([i], kinds)`` of each of ``ids``, read at once."""
+        kinds = tuple(kinds)
+        self._split(
+            ids, lambda i: ("edges_to", (i,), kinds), lambda asked: self._store.edges_to(asked, kinds), "target_id"
+        )
+
+    def read_unresolved_each(self, names: Iterable[str], kinds: Sequence[str]) -> None:
+        """``unresolved_edges_named([n], kinds=kinds)`` of each of ``names``, read at once."""
+        kinds = tuple(kinds)
+        self._split(
+            names,
+            lambda n: ("unresolved_edges_named", (n,), kinds, False),
+            lambda asked: self._store.unresolved_edges_named(asked, kinds=kinds),
+            "target_name",
+        )
+
+    def _split(
+        self,
+        keys: Iterable[str],
+        key_of: Callable[[str], tuple[object, ...]],
+        read: Callable[[list[str]], list[Edge]],
+        field: str,
+    ) -> None:
+        """The one-key answers of ``keys`` not yet read, from one ``read`` of
+        them all, each edge under the key its ``field`` holds."""
+        wanted = [k for k in dict.fromkeys(keys) if key_of(k) not in self._memo]
+        if not wanted:
+            return
+        found: dict[str, list[Edge]] = {k: [] for k in wanted}
+        for edge in read(wanted):
+            found[getattr(edge, field)].append(edge)
+        self._memo.update((key_of(k), edges) for k, edges in found.items())
