@@ -44,7 +44,16 @@ from measure import cli_env, load_average, median, run_process  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 QUESTION = "retry a task with exponential backoff when it fails"
-RUN_CLI = "import sys; from cartog_ci.cli import main; sys.exit(main(sys.argv[1:]))"
+# What the `cartog-ci` executable runs (pyproject.toml: cartog_ci.launch:main,
+# which ends a search without the interpreter's teardown); a revision
+# older than launch.py, the CLI itself.
+RUN_CLI = (
+    "import sys\n"
+    "try:\n    from cartog_ci.launch import main\n"
+    "except ImportError:\n    from cartog_ci.cli import main\n"
+    "    sys.exit(main(sys.argv[1:]))\n"
+    "sys.exit(main())"
+)
 
 
 def run_cli(

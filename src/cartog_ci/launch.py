@@ -29,6 +29,11 @@ EARLY_CALLS: tuple[tuple[str, ...], ...] = (
     ("ls-files", "-z", "--cached"),
 )  # fmt: skip
 _COMMANDS = frozenset({"index", "report", "hook"})
+# the commands whose process ends without the interpreter's teardown
+# (``exit_now``): a warm ``search`` spent 30-45 ms of its ~0.35 s wall there,
+# freeing numpy's, onnxruntime's and the tool's objects one by one
+# (docs/search.md, "Warm search latency")
+_ENDS_NOW = _COMMANDS | {"search"}
 # what git._env strips (a hook's variables): with any of them set, git._env decides
 HOOK_VARIABLES = (
     "GIT_DIR", "GIT_WORK_TREE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR",
@@ -81,7 +86,7 @@ def main() -> int:
 
     git.adopt(started)
     code = cli.main(argv)
-    if argv and argv[0] in _COMMANDS:
+    if argv and argv[0] in _ENDS_NOW:
         exit_now(code)
     return code
 
