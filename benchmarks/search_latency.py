@@ -2,7 +2,8 @@
 behind a question, against a baseline revision.
 
 ``cli`` (default): ``cartog-ci search QUESTION --limit 10`` on an embedded
-index, ``--runs`` times per side; with ``--baseline REV`` that revision runs
+index, as the executable runs it (``cartog_ci.launch``), ``--runs`` times
+per side, and whether the two sides' hits are the same; with ``--baseline REV`` that revision runs
 from a detached worktree (``PYTHONPATH``, as benchmarks/compare.py does) and
 the two sides alternate (baseline first in odd rounds); ``--baseline-index``
 gives the baseline an index of its own, embedded by its own default model
@@ -107,6 +108,9 @@ def run_cli(
     for name in sides:  # the same answer in every run of a side, whatever its timing
         same = "the same in every run" if len(answers[name]) == 1 else f"{len(answers[name])} different answers"
         print(f"{name}: hits {same}: {next(iter(answers[name])) if len(answers[name]) == 1 else ''}")
+    if len(sides) == 2:
+        alike = answers["baseline"] == answers["current"]
+        print(f"the two sides' hits: {'the same' if alike else 'DIFFERENT'}")
     return 0
 
 
