@@ -2,7 +2,8 @@
 behind a question, against a baseline revision.
 
 ``cli`` (default): ``cartog-ci search QUESTION --limit 10`` on an embedded
-index, ``--runs`` times per side; with ``--baseline REV`` that revision runs
+index, as the executable runs it (``cartog_ci.launch``), ``--runs`` times
+per side, and whether the two sides' hits are the same; with ``--baseline REV`` that revision runs
 from a detached worktree (``PYTHONPATH``, as benchmarks/compare.py does) and
 the two sides alternate (baseline first in odd rounds); ``--baseline-index``
 gives the baseline an index of its own, embedded by its own default model
@@ -44,7 +45,16 @@ from measure import cli_env, load_average, median, run_process  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 QUESTION = "retry a task with exponential backoff when it fails"
-RUN_CLI = "import sys; from cartog_ci.cli import main; sys.exit(main(sys.argv[1:]))"
+# What the `cartog-ci` executable runs (pyproject.toml: cartog_ci.launch:main,
+# which ends a search without the interpreter's teardown); a revision
+# older than launch.py, the CLI itself.
+RUN_CLI = (
+    "import sys\n"
+    "try:\n    from cartog_ci.launch import main\n"
+    "except ImportError:\n    from cartog_ci.cli import main\n"
+    "    sys.exit(main(sys.argv[1:]))\n"
+    "sys.exit(main())"
+)
 
 
 def run_cli(
@@ -98,6 +108,9 @@ def run_cli(
     for name in sides:  # the same answer in every run of a side, whatever its timing
         same = "the same in every run" if len(answers[name]) == 1 else f"{len(answers[name])} different answers"
         print(f"{name}: hits {same}: {next(iter(answers[name])) if len(answers[name]) == 1 else ''}")
+    if len(sides) == 2:
+        alike = answers["baseline"] == answers["current"]
+        print(f"the two sides' hits: {'the same' if alike else 'DIFFERENT'}")
     return 0
 
 

@@ -4,7 +4,8 @@ An ``index``, ``report`` or ``hook`` run begins by asking git for the work tree'
 state (``git status`` walks every file: 25-35 ms on django). Started here,
 before the ~40 ms of imports and argument parsing, git walks while Python
 imports; ``git.prefetching`` then takes the answers (docs/incremental.md,
-level 1). This module imports only what starting a process needs.
+level 1). A ``search`` asks git for the top level only: that call starts
+here the same way. This module imports only what starting a process needs.
 
 Started only where the answer is sure to be asked for, so that no call is
 wasted on a busy machine: a run on the directory that holds ``.git`` (the
@@ -29,6 +30,15 @@ EARLY_CALLS: tuple[tuple[str, ...], ...] = (
     ("ls-files", "-z", "--cached"),
 )  # fmt: skip
 _COMMANDS = frozenset({"index", "report", "hook"})
+# the commands that ask git for the top level only (workspace.locate): that
+# one call starts early, the others would be wasted (a search: 2-4 ms of
+# waiting for git while nothing else runs)
+_TOPLEVEL_ONLY = frozenset({"search"})
+# the commands whose process ends without the interpreter's teardown
+# (``exit_now``): a warm ``search`` spent 30-45 ms of its ~0.35 s wall there,
+# freeing numpy's, onnxruntime's and the tool's objects one by one
+# (docs/search.md, "Warm search latency")
+_ENDS_NOW = _COMMANDS | {"search"}
 # what git._env strips (a hook's variables): with any of them set, git._env decides
 HOOK_VARIABLES = (
     "GIT_DIR", "GIT_WORK_TREE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR",
@@ -41,7 +51,7 @@ def early_directory(argv: list[str]) -> str | None:
     """The repository directory an ``index`` / ``report`` command line names
     (``--repo``, index's path, else the current directory) when it is a top
     level, resolved; None when unsure (the call then starts as it always did)."""
-    if not argv or argv[0] not in _COMMANDS or any(k in os.environ for k in HOOK_VARIABLES):
+    if not argv or argv[0] not in _COMMANDS | _TOPLEVEL_ONLY or any(k in os.environ for k in HOOK_VARIABLES):
         return None
     directory = "."
     rest = argv[1:]
@@ -59,11 +69,13 @@ def early_directory(argv: list[str]) -> str | None:
         return None
 
 
-def start_early(directory: str) -> dict[tuple[str, tuple[str, ...]], subprocess.Popen[bytes]]:
+def start_early(
+    directory: str, calls: tuple[tuple[str, ...], ...] = EARLY_CALLS
+) -> dict[tuple[str, tuple[str, ...]], subprocess.Popen[bytes]]:
     env = dict(os.environ)
     env.setdefault("LC_ALL", "C")
     started: dict[tuple[str, tuple[str, ...]], subprocess.Popen[bytes]] = {}
-    for args in EARLY_CALLS:
+    for args in calls:
         try:
             started[(directory, args)] = subprocess.Popen(
                 ["git", "-C", directory, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
@@ -76,12 +88,13 @@ def start_early(directory: str) -> dict[tuple[str, tuple[str, ...]], subprocess.
 def main() -> int:
     argv = sys.argv[1:]
     directory = early_directory(argv)
-    started = start_early(directory) if directory is not None else {}
+    calls = EARLY_CALLS[:1] if argv and argv[0] in _TOPLEVEL_ONLY else EARLY_CALLS
+    started = start_early(directory, calls) if directory is not None else {}
     from cartog_ci import cli, git
 
     git.adopt(started)
     code = cli.main(argv)
-    if argv and argv[0] in _COMMANDS:
+    if argv and argv[0] in _ENDS_NOW:
         exit_now(code)
     return code
 

@@ -35,6 +35,8 @@ def test_the_directory_a_command_line_names(tmp_path: Path, monkeypatch: pytest.
     assert launch.early_directory(["index", f"--repo={other}"]) == elsewhere
     assert launch.early_directory(["report", "--repo", str(other), "--base", "main"]) == elsewhere
     assert launch.early_directory(["report", "--base", "main"]) == top
+    assert launch.early_directory(["search", "sub", "--repo", str(other)]) == elsewhere  # a query, not a path
+    assert launch.early_directory(["search", "how does it work"]) == top
     # not a top level (git is asked as it always was), another command, no command
     assert launch.early_directory(["index", "sub"]) is None
     assert launch.early_directory(["index", str(tmp_path / "missing")]) is None
@@ -89,3 +91,39 @@ def test_the_executable_indexes_as_the_cli_does(tmp_path: Path) -> None:
         for db in ("launched.db", "cli.db")
     ]  # fmt: skip
     assert exported[0] == exported[1] and '"pkg/c.py:function:h"' in exported[0]
+
+
+def test_a_search_through_the_executable_answers_as_the_cli_does(tmp_path: Path) -> None:
+    """``search`` ends without the interpreter's teardown (launch.exit_now):
+    its whole answer still reaches a pipe, and its exit codes are the CLI's."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"pkg/retry.py": "def retry_later(task):\n    return task\n\n\ndef give_up():\n    pass\n"})
+    commit(repo, "first")
+    db = str(tmp_path / "i.db")
+    subprocess.run([sys.executable, "-m", "cartog_ci.cli", "index", "--no-embed", "--index", db], cwd=repo, check=True)
+
+    def run(module: str, query: str) -> tuple[int, str, str]:
+        proc = subprocess.run(
+            [sys.executable, "-c", f"import sys; from cartog_ci.{module} import main; sys.exit(main())",
+             "search", query, "--index", db],
+            cwd=repo, capture_output=True, text=True,
+        )  # fmt: skip
+        return proc.returncode, proc.stdout, proc.stderr
+
+    found = run("launch", "retry_later")  # git's top level asked before the imports
+    assert found == run("cli", "retry_later")
+    assert found[0] == 0 and "pkg/retry.py:1  function retry_later" in found[1]
+    empty = run("launch", " ")
+    assert empty == run("cli", " ") == (2, "", "cartog-ci: search: the query is empty: ask for a name, an error string or a question\n")
+
+
+def test_a_search_starts_the_top_levels_call_only(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    started = launch.start_early(str(repo.resolve()), launch.EARLY_CALLS[:1])
+    git_mod.adopt(started)
+    try:
+        assert list(started) == [(str(repo.resolve()), git_mod._TOPLEVEL)]
+        assert git_mod.toplevel(repo.resolve()) == repo.resolve()
+        assert not git_mod._PREFETCHED  # the answer was the early call's
+    finally:
+        git_mod._EARLY.clear()

@@ -109,7 +109,7 @@ def test_the_vocabulary_file_is_written_once_and_named_by_the_tokenizer(tmp_path
 
     first = wordpiece.load(spec.tokenizer_path, spec.tokenizer_sha256, tmp_path, write=write)
     second = wordpiece.load(spec.tokenizer_path, spec.tokenizer_sha256, tmp_path, write=write)
-    assert writes == [tmp_path / f"wordpiece-{spec.tokenizer_sha256[:16]}.txt"]
+    assert writes == [tmp_path / f"wordpiece-{spec.tokenizer_sha256[:16]}-2.txt"]
     assert first is not None and first == second
     assert len(first.vocab) == 30522 and (first.cls, first.sep, first.unk) == (101, 102, 100)
 
@@ -124,7 +124,7 @@ def test_a_tokenizer_of_another_kind_is_not_reproduced(tmp_path):
     assert wordpiece.load(path, sha, tmp_path / "cache", write=embed_onnx._write_atomic) is None
     # remembered: the file says so, the tokenizer is not parsed again
     (written,) = (tmp_path / "cache").iterdir()
-    assert json.loads(written.read_text().splitlines()[0]) == {"format": 1, "sha256": sha, "wordpiece": False}
+    assert json.loads(written.read_text().splitlines()[0]) == {"format": 2, "sha256": sha, "wordpiece": False}
 
 
 def test_a_tokenizer_changed_since_it_was_verified_is_not_written(tmp_path):

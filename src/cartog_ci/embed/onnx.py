@@ -26,7 +26,6 @@ import dataclasses
 import hashlib
 import importlib.util
 import json
-import logging
 import os
 import threading
 from collections.abc import Iterator, Sequence
@@ -42,12 +41,22 @@ from cartog_ci.embed.recipes import PORTABLE_RECIPE, VNNI_RECIPE, recipes
 from cartog_ci.errors import ModelUnavailable
 
 if TYPE_CHECKING:
+    import logging
+
     import onnxruntime
     from tokenizers import Tokenizer
 
     from cartog_ci.embed.wordpiece import WordPiece
 
-log = logging.getLogger(__name__)
+
+
+def _log() -> logging.Logger:
+    """This module's logger. Only a problem with the model cache logs:
+    ``logging`` (with ``traceback`` and ``string``, ~3.5 CPU ms) is not
+    imported by a search that has none (docs/search.md, "Warm search latency")."""
+    import logging
+
+    return logging.getLogger(__name__)
 
 # onnxruntime >= 1.29 starts telemetry when it is imported on Linux: a device
 # id written under ~/.cache/Microsoft and upload attempts. A local code tool
@@ -414,7 +423,7 @@ def requantized_spec(shipped: ModelSpec, cache_dir: Path) -> ModelSpec:
             try:
                 state = _build(shipped, model_path, meta_path, recipe)
             except Exception as exc:  # noqa: BLE001 - speed-up only; never fatal
-                log.debug("requantising %s failed", shipped.model_path, exc_info=True)
+                _log().debug("requantising %s failed", shipped.model_path, exc_info=True)
                 state = {"status": "unavailable", "reason": _one_line(exc)}
         if state["status"] == "ok":
             return _requantized(shipped, model_path, state["sha256"], recipe)
@@ -700,7 +709,7 @@ def _split_stored(model_path: Path, meta_path: Path, meta: dict[str, Any]) -> di
             split = {**meta, **_store_split(model_path, model_path, Path(tmp))}
             _write_atomic(meta_path, json.dumps(split, indent=2).encode())
     except Exception:  # noqa: BLE001 - a speed-up only; the whole file is valid
-        log.debug("splitting %s failed", model_path, exc_info=True)
+        _log().debug("splitting %s failed", model_path, exc_info=True)
         return meta
     return split
 
@@ -734,10 +743,10 @@ def _read_cache(model_path: Path, meta_path: Path, recipe: int) -> dict[str, Any
     try:
         meta = json.loads(meta_path.read_text())
     except (OSError, ValueError):
-        log.warning("unreadable model cache record %s: rebuilding it", meta_path)
+        _log().warning("unreadable model cache record %s: rebuilding it", meta_path)
         return None
     if not isinstance(meta, dict):
-        log.warning("unreadable model cache record %s: rebuilding it", meta_path)
+        _log().warning("unreadable model cache record %s: rebuilding it", meta_path)
         return None
     if meta.get("status") == "rejected" or recipe == VNNI_RECIPE:
         # A rejection may not hold for another onnxruntime; a graph one
@@ -749,13 +758,13 @@ def _read_cache(model_path: Path, meta_path: Path, recipe: int) -> dict[str, Any
         if meta.get("status") == "rejected":
             return meta
     if meta.get("status") != "ok" or not model_path.is_file() or _verified_sha256(model_path) != meta.get("sha256"):
-        log.warning("model cache %s does not match its record: rebuilding it", model_path)
+        _log().warning("model cache %s does not match its record: rebuilding it", model_path)
         return None
     if "weights_sha256" not in meta:
         return _split_stored(model_path, meta_path, meta)
     weights = weights_path(model_path)
     if not weights.is_file() or _verified_sha256(weights) != meta["weights_sha256"]:
-        log.warning("model cache %s does not match its record: rebuilding it", weights)
+        _log().warning("model cache %s does not match its record: rebuilding it", weights)
         return None
     return meta
 
@@ -953,16 +962,17 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}"
 
 
-class _DropPreprocessHint(logging.Filter):
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "pre-processing" not in record.getMessage()
+def _drop_preprocess_hint(record: logging.LogRecord) -> bool:
+    return "pre-processing" not in record.getMessage()
 
 
 @contextlib.contextmanager
 def _quiet_preprocess_hint() -> Iterator[None]:
     # quantize_dynamic logs a hint on the root logger suggesting a
     # pre-processing pass; it does not apply here and would reach the user.
-    root, hint_filter = logging.getLogger(), _DropPreprocessHint()
+    import logging
+
+    root, hint_filter = logging.getLogger(), _drop_preprocess_hint
     root.addFilter(hint_filter)
     try:
         yield

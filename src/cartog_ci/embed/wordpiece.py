@@ -31,12 +31,56 @@ from typing import Any
 _DROPPED = [c for c in (*range(0x20), 0x7F) if chr(c) not in "\t\n\r"]
 _CLEAN = str.maketrans({**dict.fromkeys(map(chr, _DROPPED)), "\t": " ", "\n": " ", "\r": " "})
 _PUNCTUATION = str.maketrans({c: f" {c} " for c in string.punctuation})
-_FORMAT = 1  # of the vocabulary file: bump when its layout changes
+# Of the vocabulary file, in its name: bump when its layout changes.
+# 2: the tokens sorted, each with its id (1: in id order, read into a dict).
+_FORMAT = 2
+
+
+class Vocabulary:
+    """Token -> id, by binary search over the vocabulary file's lines
+    (``token id``, sorted by the token's bytes), as read: a question looks
+    up a few dozen pieces, where reading 30,522 lines into a dict took
+    ~9 CPU ms of a one-question process, holding the GIL after its
+    session was made (docs/search.md, "Warm search latency")."""
+
+    def __init__(self, lines: bytes) -> None:
+        self._text = lines + b"\n" if lines and not lines.endswith(b"\n") else lines
+        self._size = self._text.count(b"\n")
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Vocabulary) and other._text == self._text
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def get(self, token: str) -> int | None:
+        """The id of ``token`` (ASCII: what ``WordPiece.encode`` asks)."""
+        key, text = token.encode(), self._text
+        lo, hi = 0, len(text)  # both at the start of a line (or the end)
+        while lo < hi:
+            start = max(lo, text.rfind(b"\n", lo, (lo + hi) // 2) + 1)
+            end = text.index(b"\n", start)
+            found, _, number = text[start:end].rpartition(b" ")
+            if found == key:
+                return int(number)
+            if found < key:
+                lo = end + 1
+            else:
+                hi = start
+        return None
+
+
+def vocabulary_lines(tokens: list[str]) -> str:
+    """The vocabulary file's body for ``tokens`` in id order."""
+    order = sorted(range(len(tokens)), key=lambda i: tokens[i].encode())
+    return "\n".join(f"{tokens[i]} {i}" for i in order)
 
 
 @dataclass(frozen=True)
 class WordPiece:
-    vocab: dict[str, int]
+    vocab: Vocabulary
     unk: int
     cls: int
     sep: int
@@ -81,9 +125,9 @@ def load(
     verified by the caller), from its vocabulary file in ``cache_dir``,
     written on first use (by ``write``, atomically); None for a tokenizer
     of another kind or when the file can be neither read nor written."""
-    path = cache_dir / f"wordpiece-{sha256[:16]}.txt"
+    path = cache_dir / f"wordpiece-{sha256[:16]}-{_FORMAT}.txt"
     try:
-        header, _, body = path.read_text(encoding="utf-8").partition("\n")
+        header, _, body = path.read_bytes().partition(b"\n")
         meta = json.loads(header)
     except (OSError, ValueError):
         written = _write(tokenizer_path, sha256, path, write)
@@ -94,11 +138,11 @@ def load(
         return None
     if not meta.get("wordpiece"):
         return None
-    tokens = body.split("\n")
-    if len(tokens) != meta["size"]:
+    vocab = Vocabulary(body)
+    if len(vocab) != meta["size"]:
         return None
     return WordPiece(
-        dict(zip(tokens, range(len(tokens)))),
+        vocab,
         meta["unk"],
         meta["cls"],
         meta["sep"],
@@ -109,16 +153,16 @@ def load(
 
 def _write(
     tokenizer_path: Path, sha256: str, path: Path, write: Callable[[Path, bytes], None]
-) -> tuple[dict[str, Any], str] | None:
+) -> tuple[dict[str, Any], bytes] | None:
     try:
         raw = tokenizer_path.read_bytes()
         if hashlib.sha256(raw).hexdigest() != sha256:
             return None  # replaced since it was verified: not written under its name
         meta, tokens = describe(json.loads(raw))
-        body = "\n".join(tokens)
+        body = vocabulary_lines(tokens).encode()
         meta = {"format": _FORMAT, "sha256": sha256, **meta}
         path.parent.mkdir(parents=True, exist_ok=True)
-        write(path, f"{json.dumps(meta)}\n{body}".encode())
+        write(path, json.dumps(meta).encode() + b"\n" + body)
     except (OSError, ValueError):
         return None
     return meta, body

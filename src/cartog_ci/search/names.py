@@ -253,9 +253,10 @@ _PROTOCOL_PHRASES: dict[str, tuple[str, ...]] = {
     "fileno": (rf"{_RETURNS} the (?:underlying )?file descriptor\b",),
     "isatty": (rf"{_RETURNS} true if the (?:stream|file) is interactive\b",),
 }
-_PROTOCOL = {
-    name: tuple(re.compile(p, re.IGNORECASE) for p in phrases) for name, phrases in _PROTOCOL_PHRASES.items()
-}
+# A name's phrases, compiled when a hit of that name is first read: all
+# of them took ~4 CPU ms of every search process, most of which meets none
+# of these names (docs/search.md, "Warm search latency").
+_PROTOCOL: dict[str, tuple[re.Pattern[str], ...]] = {}
 _LEAD = re.compile(r"^(?:[\w.]+:\s+)?[\W_]*(?:(?:this|the|a|function|method|property|it)\s+)*", re.IGNORECASE)
 
 
@@ -269,7 +270,12 @@ def question_lead(question: str) -> str:
 def says_protocol(name: str, lead: str) -> int | None:
     """Which of its phrases names the container or I/O protocol method
     ``name`` by the question's ``lead`` (``question_lead``), or None."""
-    for n, phrase in enumerate(_PROTOCOL.get(name, ())):
+    if name not in _PROTOCOL_PHRASES:
+        return None
+    phrases = _PROTOCOL.get(name)
+    if phrases is None:
+        phrases = _PROTOCOL[name] = tuple(re.compile(p, re.IGNORECASE) for p in _PROTOCOL_PHRASES[name])
+    for n, phrase in enumerate(phrases):
         if phrase.match(lead):
             return n
     return None
