@@ -409,10 +409,10 @@ def _risk(
             f"{_names([g.symbol.qualified_name for g in group])} may have callers the graph does not show"
         )
     if cs.unread:
-        path, first, last, _ = cs.unread[0]
+        path, from_line, to_line, _ = cs.unread[0]
         medium.append(
             f"{sum(u[3] for u in cs.unread)} definition(s) in {len(cs.unread)} file(s) not compared: the grammar "
-            f"cannot read their lines at the head (e.g. {named(path)}, lines {first}-{last}): their impact is unknown"
+            f"cannot read their lines at the head (e.g. {named(path)}, lines {from_line}-{to_line}): their impact is unknown"
         )
     if cs.unparsed:
         medium.append(
