@@ -144,7 +144,7 @@ PROJECTS = {
     )
 }
 DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "cachetools", "boltons",
-           "npm:qs", "npm:minimist", "npm:object-inspect", "npm:resolve")  # fmt: skip
+           "npm:qs", "npm:minimist", "npm:object-inspect", "npm:traverse")  # fmt: skip
 # A project is added for "its suite is fast and spread out", decided from its
 # base run before any selection is measured (``--spread``): the suite runs
 # offline in about a minute, and no one test (an npm package: test file)
@@ -745,15 +745,11 @@ NPM_PROJECTS = {
              "functions-have-names@^1.2.3", "globalthis@^1.0.4", "has-symbols@^1.1.0", "has-tostringtag@^1.0.2",
              "make-arrow-function@^1.2.0", "mock-property@^1.1.0", "semver@^6.3.1", "string.prototype.repeat@^1.0.0"),
         ),
-        # its own dependencies too (the tests require the package's lib/)
+        # its own dependencies too (index.js requires them)
         NpmProject(
-            "resolve", "1.22.14",
-            ("lib/async.js", "lib/sync.js", "lib/node-modules-paths.js", "lib/normalize-options.js", "lib/homedir.js",
-             "lib/caller.js"),
-            ("tape@^5.10.3", "array.prototype.map@^1.0.8", "copy-dir@^1.3.0", "mkdirp@^0.5.6", "mv@^2.1.1",
-             "object-keys@^1.1.1", "rimraf@^2.7.1", "semver@^6.3.1", "tap@^0.4.13", "tmp@^0.0.31",
-             "mock-property@^1.1.0", "es-errors@^1.3.0", "is-core-module@^2.18.0", "path-parse@^1.0.7",
-             "supports-preserve-symlinks-flag@^1.0.0"),
+            "traverse", "0.6.11", ("index.js",),
+            ("tape@^5.9.0", "es-value-fixtures@^1.7.0", "gopd@^1.2.0", "typedarray.prototype.slice@^1.0.5",
+             "which-typed-array@^1.1.18"),
         ),
     )
 }  # fmt: skip
