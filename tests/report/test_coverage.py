@@ -284,6 +284,18 @@ def test_a_functions_def_line_and_decorators_belong_to_what_encloses_it(tmp_path
     }  # fmt: skip
 
 
+def test_a_function_written_on_its_def_line_owns_that_line(tmp_path: Path) -> None:
+    # boltons' bucketize: `def key_func(x): return x[0]` was called "untested" while the suite ran it
+    repo = init_repo(tmp_path / "repo")
+    text = "def bucket(items):\n    def key(x): return x[0]\n    return sorted(items, key=key)\n"
+    write(repo, {**PROJECT, "app/sort.py": text})
+    commit(repo, "sort")
+    assert main(["index", "--repo", str(repo)]) == 0
+    with SqliteStore(repo / ".cartog-ci/index.db") as store:
+        owner = function_lines(store.symbols_in_file("app/sort.py"), text)
+    assert owner == {2: "app/sort.py:function:bucket.key", 3: "app/sort.py:function:bucket"}
+
+
 def test_a_parameter_id_holding_double_colons_names_its_test(tmp_path: Path) -> None:
     # boltons' tests/test_urlutils.py::test_query_params[https://[::101.45.75.219]:80/?hi=bye]
     repo = init_repo(tmp_path / "repo")

@@ -189,7 +189,10 @@ def repository_path(measured: str, root: Path, known: IndexedPaths) -> str | Non
 def function_lines(symbols: Sequence[Symbol], text: str) -> dict[int, str]:
     """Line -> the function or method whose body holds it, innermost first.
     A function's own ``def`` line and decorators run when it is defined, not
-    when it is called: they belong to what encloses it. Other languages: the
+    when it is called: they belong to what encloses it, but for a function
+    written on one line (a test that ran the line may not have called it:
+    its tests are a superset, and it is never "untested" while its definer
+    ran). Other languages: the
     lines after its first (its header), or its one line."""
     lines = text.splitlines()
     owner: dict[int, str] = {}
@@ -199,6 +202,8 @@ def function_lines(symbols: Sequence[Symbol], text: str) -> dict[int, str]:
         if s.language == "python":
             while header < s.end_line and header <= len(lines) and not _HEADER.match(lines[header - 1]):
                 header += 1
+            if header == s.end_line:  # `def key(x): return x[0]`: its body is its def line (boltons' bucketize)
+                header -= 1
         elif s.start_line == s.end_line:
             header -= 1
         for line in range(header + 1, s.end_line + 1):
