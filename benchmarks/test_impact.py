@@ -605,6 +605,8 @@ def changed_functions(data: dict[str, object], mutant: Mutant) -> list[dict[str,
     out = []
     for entry in data["changed"]:  # type: ignore[union-attr]
         sym = entry["symbol"]  # type: ignore[index]
+        if sym is None:  # a symbol the change removed
+            continue
         if sym["kind"] in ("function", "method") and sym["file"] == mutant.file and sym["start_line"] <= mutant.line <= sym["end_line"]:  # type: ignore[index,operator]
             out.append(entry)
     # the innermost only
