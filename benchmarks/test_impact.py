@@ -139,10 +139,20 @@ PROJECTS = {
         Project("python-slugify", "9.1.3", "slugify", ".", ("text-unidecode==1.3",)),
         Project("humanize", "4.17.0", "src/humanize", "src", ("freezegun==1.5.5", "pytest-benchmark")),
         Project("more-itertools", "11.2.1", "more_itertools", "."),
-        Project("boltons", "26.2.0", "boltons", "."),
+        # its tox.ini's command: the modules' doctests and tests/
+        Project("boltons", "26.2.0", "boltons", ".", skip=("boltons/tests",), pytest_args=("--doctest-modules", "boltons", "tests")),
+        Project("cachetools", "8.0.2", "src/cachetools", "src"),
     )
 }
-DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "npm:qs", "npm:minimist")
+DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "cachetools", "boltons",
+           "npm:qs", "npm:minimist", "npm:object-inspect", "npm:traverse")  # fmt: skip
+# A project is added for "its suite is fast and spread out", decided from its
+# base run before any selection is measured (``--spread``): the suite runs
+# offline in about a minute, and no one test (an npm package: test file)
+# takes more than SPREAD of the summed per-test time (the floor of the time
+# share is at least the longest failing test's share). The first five
+# Python rows and the first two npm rows predate the rule and stay.
+SPREAD = 0.10
 
 
 # --- running things ---------------------------------------------------------
@@ -595,6 +605,8 @@ def changed_functions(data: dict[str, object], mutant: Mutant) -> list[dict[str,
     out = []
     for entry in data["changed"]:  # type: ignore[union-attr]
         sym = entry["symbol"]  # type: ignore[index]
+        if sym is None:  # a symbol the change removed
+            continue
         if sym["kind"] in ("function", "method") and sym["file"] == mutant.file and sym["start_line"] <= mutant.line <= sym["end_line"]:  # type: ignore[index,operator]
             out.append(entry)
     # the innermost only
@@ -729,6 +741,19 @@ NPM_PROJECTS = {
              "safer-buffer@^2.1.2", "side-channel@^1.1.1", "es-define-property@^1.0.1"),
         ),
         NpmProject("minimist", "1.2.8", ("index.js",), ("tape@^5.6.3",)),
+        # 1.13.4: the last version whose tarball ships its test/ folder
+        NpmProject(
+            "object-inspect", "1.13.4", ("index.js",),
+            ("tape@^5.9.0", "error-cause@^1.0.8", "es-value-fixtures@^1.7.1", "for-each@^0.3.4",
+             "functions-have-names@^1.2.3", "globalthis@^1.0.4", "has-symbols@^1.1.0", "has-tostringtag@^1.0.2",
+             "make-arrow-function@^1.2.0", "mock-property@^1.1.0", "semver@^6.3.1", "string.prototype.repeat@^1.0.0"),
+        ),
+        # its own dependencies too (index.js requires them)
+        NpmProject(
+            "traverse", "0.6.11", ("index.js",),
+            ("tape@^5.9.0", "es-value-fixtures@^1.7.0", "gopd@^1.2.0", "typedarray.prototype.slice@^1.0.5",
+             "which-typed-array@^1.1.18"),
+        ),
     )
 }  # fmt: skip
 
@@ -1362,6 +1387,26 @@ def wall(project: Project, samples: int, seed: int) -> str:
     )
 
 
+def spread(project: Home) -> str:
+    """How spread out the suite is, from its base run alone (no selection
+    read): its run time, its units (tests; an npm package's test files),
+    the longest unit's and the largest test file's share of the summed
+    per-unit time, against the rule a new project is chosen by (SPREAD)."""
+    base = json.loads((project.home / "base.json").read_text())
+    durations: dict[str, float] = base["durations"]
+    total = sum(durations.values()) or 1.0
+    files: dict[str, float] = {}
+    for test, seconds in durations.items():
+        files[test.split("::", 1)[0]] = files.get(test.split("::", 1)[0], 0.0) + seconds
+    longest = max(durations, key=lambda t: durations[t])
+    share = durations[longest] / total
+    return (
+        f"{project.slug}: suite {base['seconds']:.1f} s, {len(durations)} units in {len(files)} files; longest "
+        f"{longest} {share:.1%}, largest file {max(files.values()) / total:.1%} of {total:.1f} s; "
+        f"{'spread' if share <= SPREAD and base['seconds'] <= 90 else 'not spread'} (rule: longest <= {SPREAD:.0%}, suite <= 90 s)"
+    )
+
+
 def phases(projects: Sequence[Home]) -> list[str]:
     """Where a mutant's time goes: the median seconds of its full-suite
     truth run, of the cartog-ci report, of testmon's selection, over the
@@ -1409,6 +1454,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "their failing tests most (cached projects)")
     parser.add_argument("--wall", type=int, metavar="N",
                         help="time, for N cached mutants, the command of their selection against the whole suite (wall clock)")
+    parser.add_argument("--spread", action="store_true",
+                        help="how spread out each set-up project's suite is (the rule a project is chosen by; base run only)")
     args = parser.parse_args(argv)
     globals()["SUITE_TIMEOUT"] = args.timeout  # read by every suite run
     globals()["FROM_END"] = args.from_end
@@ -1417,6 +1464,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown project(s) {', '.join(unknown)}; choose from {', '.join(known)}")
     projects = [known[p] for p in args.projects]
+    if args.spread:
+        for p in projects:
+            if (p.home / "base.json").exists():
+                print(spread(p), flush=True)
+        return 0
     if args.wall:
         for p in projects:
             if isinstance(p, Project) and (p.home / "base.json").exists():

@@ -20,7 +20,7 @@ import pytest
 
 from cartog_ci.cli import main
 from cartog_ci.domain.results import CoverageRun
-from cartog_ci.report.coverage import IndexedPaths, function_lines, read_coverage_py, repository_path
+from cartog_ci.report.coverage import IndexedPaths, TestNames, function_lines, read_coverage_py, repository_path
 from cartog_ci.store.coverage_rows import KEEP_RUNS
 from cartog_ci.store.sqlite import SqliteStore
 from tests.report.test_scenarios import _snapshot
@@ -282,6 +282,41 @@ def test_a_functions_def_line_and_decorators_belong_to_what_encloses_it(tmp_path
         20: None, 21: None, 22: None,
         23: "app/routes.py:function:shout",
     }  # fmt: skip
+
+
+def test_a_function_written_on_its_def_line_owns_that_line(tmp_path: Path) -> None:
+    # boltons' bucketize: `def key_func(x): return x[0]` was called "untested" while the suite ran it
+    repo = init_repo(tmp_path / "repo")
+    text = "def bucket(items):\n    def key(x): return x[0]\n    return sorted(items, key=key)\n"
+    write(repo, {**PROJECT, "app/sort.py": text})
+    commit(repo, "sort")
+    assert main(["index", "--repo", str(repo)]) == 0
+    with SqliteStore(repo / ".cartog-ci/index.db") as store:
+        owner = function_lines(store.symbols_in_file("app/sort.py"), text)
+    assert owner == {2: "app/sort.py:function:bucket.key", 3: "app/sort.py:function:bucket"}
+
+
+def test_a_parameter_id_holding_double_colons_names_its_test(tmp_path: Path) -> None:
+    # boltons' tests/test_urlutils.py::test_query_params[https://[::101.45.75.219]:80/?hi=bye]
+    repo = init_repo(tmp_path / "repo")
+    write(repo, PROJECT)
+    commit(repo, "routes")
+    assert main(["index", "--repo", str(repo)]) == 0
+    with SqliteStore(repo / ".cartog-ci/index.db") as store:
+        names = TestNames(store, IndexedPaths(["app/routes.py", "app/server.py", "tests/test_server.py"]))
+        found = [
+            names.resolve(context)
+            for context in (
+                "tests/test_server.py::test_hello[https://[::1]:80/?hi=bye]|run",
+                "tests/test_server.py::test_bye[a::b]",
+                "tests/test_server.py::test_bye",
+            )
+        ]
+    assert found == [
+        ("tests/test_server.py:function:test_hello",),
+        ("tests/test_server.py:function:test_bye",),
+        ("tests/test_server.py:function:test_bye",),
+    ]
 
 
 def test_measured_paths_map_to_the_index(tmp_path: Path) -> None:
