@@ -262,12 +262,17 @@ def test_contexts_without_tests_are_refused(tmp_path: Path, capsys: pytest.Captu
 # -- the parts, on their own ---------------------------------------------------
 
 
-def test_a_functions_def_line_and_decorators_belong_to_what_encloses_it(tmp_path: Path) -> None:
+def _indexed(tmp_path: Path, files: dict[str, str]) -> SqliteStore:
+    """The index of a repository committing ``files``."""
     repo = init_repo(tmp_path / "repo")
-    write(repo, PROJECT)
-    commit(repo, "routes")
+    write(repo, files)
+    commit(repo, "initial")
     assert main(["index", "--repo", str(repo)]) == 0
-    with SqliteStore(repo / ".cartog-ci/index.db") as store:
+    return SqliteStore(repo / ".cartog-ci/index.db")
+
+
+def test_a_functions_def_line_and_decorators_belong_to_what_encloses_it(tmp_path: Path) -> None:
+    with _indexed(tmp_path, PROJECT) as store:
         owner = function_lines(store.symbols_in_file("app/routes.py"), ROUTES)
     # route: 4-9 (its def line 4 is module code); register: 5-7 within it
     assert {line: owner.get(line) for line in range(1, 24)} == {
@@ -286,23 +291,15 @@ def test_a_functions_def_line_and_decorators_belong_to_what_encloses_it(tmp_path
 
 def test_a_function_written_on_its_def_line_owns_that_line(tmp_path: Path) -> None:
     # boltons' bucketize: `def key_func(x): return x[0]` was called "untested" while the suite ran it
-    repo = init_repo(tmp_path / "repo")
     text = "def bucket(items):\n    def key(x): return x[0]\n    return sorted(items, key=key)\n"
-    write(repo, {**PROJECT, "app/sort.py": text})
-    commit(repo, "sort")
-    assert main(["index", "--repo", str(repo)]) == 0
-    with SqliteStore(repo / ".cartog-ci/index.db") as store:
+    with _indexed(tmp_path, {**PROJECT, "app/sort.py": text}) as store:
         owner = function_lines(store.symbols_in_file("app/sort.py"), text)
     assert owner == {2: "app/sort.py:function:bucket.key", 3: "app/sort.py:function:bucket"}
 
 
 def test_a_parameter_id_holding_double_colons_names_its_test(tmp_path: Path) -> None:
     # boltons' tests/test_urlutils.py::test_query_params[https://[::101.45.75.219]:80/?hi=bye]
-    repo = init_repo(tmp_path / "repo")
-    write(repo, PROJECT)
-    commit(repo, "routes")
-    assert main(["index", "--repo", str(repo)]) == 0
-    with SqliteStore(repo / ".cartog-ci/index.db") as store:
+    with _indexed(tmp_path, PROJECT) as store:
         names = TestNames(store, IndexedPaths(["app/routes.py", "app/server.py", "tests/test_server.py"]))
         found = [
             names.resolve(context)
