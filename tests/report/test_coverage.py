@@ -20,7 +20,8 @@ import pytest
 
 from cartog_ci.cli import main
 from cartog_ci.domain.results import CoverageRun
-from cartog_ci.report.coverage import IndexedPaths, TestNames, function_lines, read_coverage_py, repository_path
+from cartog_ci.report import coverage
+from cartog_ci.report.coverage import IndexedPaths, function_lines, read_coverage_py, repository_path
 from cartog_ci.store.coverage_rows import KEEP_RUNS
 from cartog_ci.store.sqlite import SqliteStore
 from tests.report.test_scenarios import _snapshot
@@ -300,7 +301,7 @@ def test_a_function_written_on_its_def_line_owns_that_line(tmp_path: Path) -> No
 def test_a_parameter_id_holding_double_colons_names_its_test(tmp_path: Path) -> None:
     # boltons' tests/test_urlutils.py::test_query_params[https://[::101.45.75.219]:80/?hi=bye]
     with _indexed(tmp_path, PROJECT) as store:
-        names = TestNames(store, IndexedPaths(["app/routes.py", "app/server.py", "tests/test_server.py"]))
+        names = coverage.TestNames(store, IndexedPaths(["app/routes.py", "app/server.py", "tests/test_server.py"]))
         found = [
             names.resolve(context)
             for context in (
