@@ -27,7 +27,7 @@ from cartog_ci.index.files import Limits
 from cartog_ci.index.resolve import EXTERNAL
 from cartog_ci.languages import is_test, test_plan
 from cartog_ci.report.base_graph import base_resolver
-from cartog_ci.report.diff import unreadable_spans
+from cartog_ci.report.diff import still_declared, unreadable_spans
 from cartog_ci.report.callsites import check_call_sites
 from cartog_ci.languages.testrunners import DOCTEST, Workspace
 from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
@@ -171,30 +171,16 @@ def _still_bound(cs: ChangeSet, old: Symbol) -> bool:
     binds its name by an assignment at the head: its callers still reach
     something (pyparsing 3.1.2: 1,184 call sites of `setParseAction`, `oneOf`
     … "still call removed code", which became assigned wrappers)."""
-    language = languages.get(old.language)
     head = cs.head_files.get(old.file)
-    source, base = cs.head_sources.get(old.file), cs.base_sources.get(old.file)
-    if language is None or head is None or source is None or base is None:
+    if head is None:
         return False
-    base_lines = _lines(base)
-    if not 0 < old.start_line <= len(base_lines):
-        return False
-    first = base_lines[old.start_line - 1]  # the definition's (or its decorator's) line: the body's level
-    lines = _lines(source)
     owner = old.qualified_name.rpartition(".")[0]
+    scope = None
     if owner:
         scope = next((s for s in head.symbols if s.qualified_name == owner and s.kind in TYPE_KINDS), None)
         if scope is None:
             return False
-        lines = lines[scope.start_line - 1 : scope.end_line]
-    return language.binds_by_assignment(lines, old.name, len(first) - len(first.lstrip()))
-
-
-@lru_cache(maxsize=64)
-def _lines(source: bytes) -> list[str]:
-    """A file's lines, decoded once for all its removed definitions
-    (pyparsing 3.1.2 removed 38 of core.py's; the caller only reads them)."""
-    return source.decode("utf-8", "replace").splitlines()
+    return still_declared(cs, old, scope)
 
 
 def _has_broken(item: ChangedSymbol, broken: list[BrokenRef]) -> bool:
