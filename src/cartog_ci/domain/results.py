@@ -135,6 +135,8 @@ class ChangeSet:
     # grammar cannot read, holding names of base definitions not compared
     unread: list[tuple[str, int, int, int]] = field(default_factory=list)
     unread_names: set[str] = field(default_factory=set)  # names written in those lines
+    # head file -> the byte ranges its grammar could not read, once parsed for them
+    unread_spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     not_checked_out: list[str] = field(default_factory=list)  # head differs from the work tree
     unstaged_elsewhere: list[str] = field(default_factory=list)  # --staged: other files' edits
 

@@ -108,7 +108,6 @@ def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     if not candidates:
         return []
     resolver = base_resolver(store, cs)
-    spans: dict[str, list[tuple[int, int]]] = {}
     out: list[BrokenRef] = []
     seen: set[tuple[str, int, str, str]] = set()
     for edge in candidates:
@@ -122,7 +121,7 @@ def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
             continue
         if tier in NAME_GUESSES and _defined_elsewhere(store, change.old, gone):
             continue
-        if change.old.name in cs.unread_names or _unreadable_at(cs, edge.file, edge.line, spans):
+        if change.old.name in cs.unread_names or _unreadable_at(cs, edge.file, edge.line):
             continue  # the head may define it, or the site be, where its grammar reads nothing
         new_name = change.symbol.qualified_name if change.symbol is not None else None
         out.append(BrokenRef(edge, change.old, change.category, new_name))
@@ -130,19 +129,18 @@ def broken_references(store: Store, cs: ChangeSet) -> list[BrokenRef]:
     return out
 
 
-def _unreadable_at(cs: ChangeSet, path: str, line: int, spans: dict[str, list[tuple[int, int]]]) -> bool:
-    """Whether ``line`` of a changed head file lies in the lines its grammar
-    cannot read (report/diff.py ``unreadable_spans``): a site read from
-    there is no fact (redux-toolkit 2.2.7's listenerMiddleware/types.ts)."""
+def _unreadable_at(cs: ChangeSet, path: str, line: int) -> bool:
+    """Whether ``line`` of a changed head file lies in what its grammar
+    cannot read (report/diff.py ``unreadable_spans``, parsed once a file):
+    a site read from there is no fact (redux-toolkit 2.2.7's
+    listenerMiddleware/types.ts)."""
     source = cs.head_sources.get(path)
     if source is None:
         return False
-    if path not in spans:
-        spans[path] = [
-            (source.count(b"\n", 0, a) + 1, source.count(b"\n", 0, b) + 1)
-            for a, b in unreadable_spans(path, source, Limits().timeout_ms)
-        ]
-    return any(first <= line <= last for first, last in spans[path])
+    spans = cs.unread_spans.get(path)
+    if spans is None:
+        spans = cs.unread_spans[path] = unreadable_spans(path, source, Limits().timeout_ms)
+    return any(source.count(b"\n", 0, a) + 1 <= line <= source.count(b"\n", 0, b) + 1 for a, b in spans)
 
 
 # Tiers whose answer is a guess by the name alone (domain.TIERS): at the base,
@@ -319,7 +317,7 @@ def _risk(
                 moved.append(c)
             else:
                 renames.setdefault((old_name, s.qualified_name), []).append(c.in_degree)
-    # one sentence a name: trpc's `const X = 0` and `type X = typeof X` are one rename
+    # one sentence a name: trpc's constant renamed in src/ and in its dist/ copies is one rename
     for (old_name, new_name), degrees in renames.items():
         if len(degrees) == 1:
             low.append(f"{named(old_name)} was renamed to {named(new_name)}; its {degrees[0]} reference(s) follow it")

@@ -157,7 +157,7 @@ def _drop_unread_removals(cs: ChangeSet, limits: Limits) -> None:
     unread: set[int] = set()
     for path, removed in by_file.items():
         source = cs.head_sources[path]
-        spans = unreadable_spans(path, source, limits.timeout_ms)
+        spans = cs.unread_spans[path] = unreadable_spans(path, source, limits.timeout_ms)
         held = [(a, b) for a, b in spans if any(_names_in(c, source[a:b]) for c in removed)]
         if not held:
             continue
