@@ -287,8 +287,9 @@ def test_typescript_parameters_exact() -> None:
     assert _parameter_sets(PARAMETERS_TS) == {
         # the callback's `=>` and its own parameter hide nothing after it
         "afterCallback": [[("fn", "positional", False, "(_0:string)=>void"), ("b", "positional", False, "number")]],
-        # a function type in a generic bound is no parameter
-        "bounded": [[("make", "positional", False, "T"), ("rest", "variadic", True, "T[]")]],
+        # a function type in a generic bound is no parameter; a function's own type
+        # parameters are read by position (§0, §1: a rename changes no call)
+        "bounded": [[("make", "positional", False, "§0"), ("rest", "variadic", True, "§0[]")]],
         "defaults": [[("cb", "positional", True, ""), ("c", "positional", True, "string"), ("d", "positional", True, "D")]],
         "shapes": [[
             ("this", "this", False, "Window"),
@@ -301,14 +302,14 @@ def test_typescript_parameters_exact() -> None:
             [("a", "positional", False, "string")],
             [("a", "positional", False, "number"), ("b", "positional", False, "(_0:Error)=>void")],
         ],
-        "arrow": [[("value", "positional", False, "T"), ("map", "positional", False, "(_0:T,_1:number)=>T")]],
+        "arrow": [[("value", "positional", False, "§0"), ("map", "positional", False, "(_0:§0,_1:number)=>§0")]],
         "lone": [[("x", "positional", False, "")]],
         # a const's declared type is what callers bind, not the value's own list
         "typed": [[("input", "positional", True, "string")]],
         # parameter properties and a decorated parameter
         "Store.constructor": [[("db", "positional", False, "Db"), ("name", "positional", True, ""), ("plain", "positional", False, "P")]],
         "Store.get": [[("key", "positional", False, "string"), ("fallback", "positional", False, "()=>Value")]],
-        "Store.of": [[("pairs", "positional", False, "Array<[K,V]>")]],
+        "Store.of": [[("pairs", "positional", False, "Array<[§0,V]>")]],
         "Store.handle": [[("event", "positional", False, "Event"), ("done", "positional", False, "(_0?:Error)=>void")]],
         "Store.sync": [[]],
         "Base.run": [[("job", "positional", False, "Job"), ("report", "positional", False, "(_0:number)=>void")]],

@@ -260,6 +260,37 @@ def test_typescript_parameters_retyped_to_an_alias_that_widens_them_are_compatib
     assert verdicts == {"shallowCopy": "compatible", "applyPatches": "compatible", "pick": "breaking", "mode": "breaking"}
 
 
+def test_typescript_type_parameters_renamed_change_no_call(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """redux-toolkit 2.2.5 -> 2.2.7 renamed the type parameter `Dispatch` to
+    `DispatchType` (its bound's import alias `ReduxDispatch` became
+    `Dispatch`) in a function and in the one around an arrow function that
+    reads it: no call changes. A parameter retyped from another type to the
+    type parameter is still a change."""
+    base = {
+        "mw.ts": (
+            'import type { Dispatch as ReduxDispatch, Mw, Entry, Ctx } from "./types";\n\n'
+            "export const entry = <State = any, Dispatch extends ReduxDispatch = ReduxDispatch>(\n"
+            "  middleware: Mw<State, Dispatch>,\n): Entry<State, Dispatch> => {\n  return { middleware };\n};\n\n"
+            "export const make = <Dispatch extends ReduxDispatch = ReduxDispatch>() => {\n"
+            "  const hook = (context: Ctx<Dispatch> | null = null) => context;\n  return hook;\n};\n\n"
+            "export function pick<T>(value: T, other: Ctx<T>): T {\n  return value;\n}\n"
+        ),
+    }
+    edit = {
+        "mw.ts": (
+            'import type { Dispatch, Mw, Entry, Ctx } from "./types";\n\n'
+            "export const entry = <State = any, DispatchType extends Dispatch = Dispatch>(\n"
+            "  middleware: Mw<State, DispatchType>,\n): Entry<State, DispatchType> => {\n  return { middleware };\n};\n\n"
+            "export const make = <DispatchType extends Dispatch = Dispatch>() => {\n"
+            "  const hook = (context: Ctx<DispatchType> | null = null) => context;\n  return hook;\n};\n\n"
+            "export function pick<U>(value: U, other: Ctx<Dispatch>): U {\n  return value;\n}\n"
+        ),
+    }
+    data = _feature_report(tmp_path, capsys, base, edit)
+    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["category"] == "modified"}
+    assert verdicts == {"mw": None, "entry": None, "make": None, "make.hook": None, "pick": "breaking"}
+
+
 def test_definitions_in_lines_the_grammar_cannot_read_are_not_removed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

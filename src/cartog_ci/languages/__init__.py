@@ -124,6 +124,12 @@ def signature_verdict(old: str, new: str, language: str, types: Mapping[str, str
     return "" if whole_signature(old) == whole_signature(new) else "breaking"
 
 
+def type_parameters(signature: str, language: str) -> tuple[str, ...]:
+    """The type parameters a signature declares, in order (the language says)."""
+    found = LANGUAGES.get(language)
+    return found.type_parameters(signature) if found is not None else ()
+
+
 def call_shape(signature: str, language: str) -> str:
     """What callers depend on in a signature (the language says)."""
     found = LANGUAGES.get(language)

@@ -365,6 +365,11 @@ class Language:
         None by default."""
         return []
 
+    def type_parameters(self, signature: str) -> tuple[str, ...]:
+        """The names of the type parameters a signature declares, in order
+        (renamed by position, they change no call): none told by default."""
+        return ()
+
     def bound_of(self, signature: str, type_parameter: str) -> str | None:
         """The trait or interface a generic type parameter of this signature
         is bounded by (Rust `<T: Store>` / `where T: Store`), if one."""

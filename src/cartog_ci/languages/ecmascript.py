@@ -77,6 +77,11 @@ class ECMAScript(Language):
             return "compatible" if long[: len(short)] == short else "breaking"
         return _overloads_verdict(before.callable, after.callable, types or {})
 
+    def type_parameters(self, signature: str) -> tuple[str, ...]:
+        if self.name == "javascript":
+            return ()
+        return esparams.type_parameter_names(signature, self.syntax.grammar)
+
     def binds_by_assignment(self, lines: Sequence[str], name: str, indent: int) -> bool:
         """A member ``name`` declared at the body's level without being a
         definition of its own: a class field (`name = () => …`), or a

@@ -22,6 +22,7 @@ What a parameter becomes (``Parameter``):
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -87,37 +88,59 @@ class Signature:
         )
 
 
-def read_parameters(node: ts.Node) -> list[Parameter]:
+def read_parameters(node: ts.Node, typevars: Mapping[str, str] | None = None) -> list[Parameter]:
     """The parameters of a function-like node (``FUNCTION_NODES``): its
-    ``formal_parameters``, or an arrow function's lone ``x => ...``."""
+    ``formal_parameters``, or an arrow function's lone ``x => ...``; its
+    type parameters put by position in their types (``typevars``)."""
     params = node.child_by_field_name("parameters")
     if params is None:
         single = node.child_by_field_name("parameter")
         return [Parameter(_text(single), "positional", False)] if single is not None else []
     out: list[Parameter] = []
     for child in params.named_children:
-        read = _parameter(child)
+        read = _parameter(child, typevars or {})
         if read is not None:
             out.append(read)
     return out
 
 
 def read_function(node: ts.Node) -> Signature:
+    """A function's parameters and written return type. Its own type
+    parameters count by position, not by name: renaming one
+    (redux-toolkit 2.2.7: `<Dispatch extends ReduxDispatch>` ->
+    `<DispatchType extends Dispatch>`) changes no call."""
+    typevars = _type_parameters(node)
     returns = node.child_by_field_name("return_type")
     # `: T`, `: x is T`, `: asserts x is T` (an arrow's may lack the colon)
-    written = type_text(returns) if returns is not None else ""
-    return Signature(tuple(read_parameters(node)), written)
+    written = type_text(returns, typevars) if returns is not None else ""
+    return Signature(tuple(read_parameters(node, typevars)), written)
 
 
-def type_text(node: ts.Node) -> str:
+def _type_parameters(node: ts.Node) -> dict[str, str]:
+    """A function's type parameter names -> a placeholder by position
+    (``§0``, ``§1``: no identifier holds a ``§``)."""
+    declared = node.child_by_field_name("type_parameters")
+    names = [p.child_by_field_name("name") for p in declared.named_children] if declared is not None else []
+    return {_text(n): f"§{i}" for i, n in enumerate(names) if n is not None}
+
+
+def type_text(node: ts.Node, typevars: Mapping[str, str] | None = None) -> str:
     """A type as written, white space aside and without a leading ``:``, the
     parameter names of function types put by position (``(a: string) => void``
-    and ``(value: string) => void`` are one type: ``(_0:string)=>void``)."""
+    and ``(value: string) => void`` are one type: ``(_0:string)=>void``), and
+    so are the enclosing function's type parameters (``typevars``)."""
     renamed: list[tuple[int, int, bytes]] = []
     stack = [node]
     while stack:
         here = stack.pop()
         stack.extend(here.named_children)
+        if typevars and here.type == "type_identifier" and here.text is not None:
+            held = here.parent
+            placeholder = typevars.get(here.text.decode("utf-8", "replace"))
+            # `ns.T` names a member of `ns`, not the type parameter `T`
+            if placeholder is not None and (held is None or held.type != "nested_type_identifier"):
+                renamed.append((here.start_byte, here.end_byte, placeholder.encode()))
+            continue
         if here.type not in ("function_type", "constructor_type"):
             continue
         params = here.child_by_field_name("parameters")
@@ -138,14 +161,14 @@ def type_text(node: ts.Node) -> str:
 _TRAILING_COMMA = re.compile(r",(?=[)\]}>])")
 
 
-def _parameter(node: ts.Node) -> Parameter | None:
+def _parameter(node: ts.Node, typevars: Mapping[str, str]) -> Parameter | None:
     kind = node.type
     if kind in ("required_parameter", "optional_parameter"):  # TypeScript
         pattern = node.child_by_field_name("pattern")
         if pattern is None:
             return None
         annotation = node.child_by_field_name("type")
-        written = type_text(annotation) if annotation is not None else ""
+        written = type_text(annotation, typevars) if annotation is not None else ""
         optional = kind == "optional_parameter" or node.child_by_field_name("value") is not None
         if pattern.type == "this":
             return Parameter("this", "this", False, written)
@@ -207,6 +230,18 @@ def read_signature(signature: str, grammar: ts.Language) -> Signature | None:
             if found and (not tolerant or all(_parameters_whole(f) for f in found)):
                 return _signature_set(found, bodiless)
     return None
+
+
+def type_parameter_names(signature: str, grammar: ts.Language) -> tuple[str, ...]:
+    """The type parameters the signature's own function declares, in order
+    (the implementation's, the last function of an overload set)."""
+    text = signature.strip().removesuffix(";").rstrip()
+    for before, after in _COMPLETIONS:
+        tree = budget.parse(grammar, f"{before}{text}{after}".encode())
+        found = _outermost_functions(tree.root_node)
+        if found and not tree.root_node.has_error:
+            return tuple(_type_parameters(found[-1]))
+    return ()
 
 
 def _signature_set(found: list[ts.Node], bodiless: bool = False) -> Signature:

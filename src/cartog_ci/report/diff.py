@@ -28,7 +28,7 @@ from cartog_ci.errors import ParseTimeout
 from cartog_ci.index.files import (
     Limits, ParseJob, ParseResult, Select, decode_source, extract_file, extracting, is_minified, revision_jobs, stored_name,
 )  # fmt: skip
-from cartog_ci.languages import signature_verdict
+from cartog_ci.languages import signature_verdict, type_parameters
 from cartog_ci.languages.base import Language
 from cartog_ci.parse import budget
 from cartog_ci.parse.extract import code_hashes
@@ -336,10 +336,11 @@ def classify(cs: ChangeSet) -> list[SymbolChange]:
         for c in renamed
         if c.old is not None and c.symbol is not None and c.old.kind in TYPE_KINDS and c.old.name != c.symbol.name
     }
+    outer = _type_parameter_renames(diff.modified)
     changes = [
         SymbolChange("docs", s, before)
         if before.code_hash and before.code_hash == s.code_hash
-        else _modified(before, s, types, type_renames)
+        else _modified(before, s, types, type_renames, _enclosing(s, new, outer))
         for before, s in diff.modified
     ]
     changes += [SymbolChange("children_changed", s, before) for before, s in diff.children_changed]
@@ -493,10 +494,45 @@ def _named_types(symbols: list[Symbol]) -> dict[str, str]:
     return {name: definition for name, definition in out.items() if name not in ambiguous}
 
 
-def _modified(before: Symbol, after: Symbol, types: dict[str, str], type_renames: dict[str, str]) -> SymbolChange:
+def _type_parameter_renames(modified: list[tuple[Symbol, Symbol]]) -> dict[str, dict[str, str]]:
+    """Functions whose type parameters the change renamed, by position
+    (after's ID -> old name -> new name): a function nested in one names
+    them too (redux-toolkit 2.2.7 renamed `createDynamicMiddleware`'s
+    `Dispatch` to `DispatchType`, and the arrow function inside it that reads
+    `ActionFromDispatch<Dispatch>` changed no call)."""
+    out: dict[str, dict[str, str]] = {}
+    for before, after in modified:
+        if after.kind not in CALLABLE_KINDS or before.signature == after.signature:
+            continue
+        was, now = type_parameters(before.signature, after.language), type_parameters(after.signature, after.language)
+        if len(was) == len(now) and was != now:
+            out[after.id] = {o: n for o, n in zip(was, now) if o != n}
+    return out
+
+
+def _enclosing(symbol: Symbol, symbols: dict[str, Symbol], renames: dict[str, dict[str, str]]) -> dict[str, str]:
+    """The type parameter renames of the functions ``symbol`` is nested in,
+    the nearest last (it shadows the others)."""
+    if not renames:
+        return {}
+    chain: list[dict[str, str]] = []
+    parent = symbols.get(symbol.parent_id or "")
+    while parent is not None:
+        if parent.id in renames:
+            chain.append(renames[parent.id])
+        parent = symbols.get(parent.parent_id or "")
+    return {was: now for found in reversed(chain) for was, now in found.items()}
+
+
+def _modified(
+    before: Symbol, after: Symbol, types: dict[str, str], type_renames: dict[str, str], enclosing: dict[str, str]
+) -> SymbolChange:
     signature = before.signature
     for was, now in type_renames.items():
         signature = _rename_in(signature, was, now)
+    if enclosing:  # at once: `A -> B, B -> A` swaps
+        names = re.compile(r"(?<![\w$])(" + "|".join(map(re.escape, enclosing)) + r")(?![\w$])")
+        signature = names.sub(lambda m: enclosing[m.group(1)], signature)
     verdict = _verdict(signature, after, types)
     return SymbolChange("modified", after, before, bool(verdict), signature_verdict=verdict)
 
