@@ -156,12 +156,12 @@
   arguments: (arguments . (string) .)) @reference.import
 ; `module.exports = X` (and TS `export = X`) is the CommonJS default export.
 ; (At module level: `#top-level?`, parse/predicates.py.)
-; (The target's parts are `#child?`: their steps cost the compile ~25 M instructions.)
 ((expression_statement
-  (assignment_expression left: (member_expression) @_left) @reference.import) @_statement
+  (assignment_expression
+    left: (member_expression
+      object: (identifier) @_module
+      property: (property_identifier) @_exports)) @reference.import) @_statement
   (#top-level? @_statement)
-  (#child? @_left "_module" "object:identifier")
-  (#child? @_left "_exports" "property:property_identifier")
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((public_field_definition name: (property_identifier) @bind.name @bind.field value: (new_expression) @_new) @bind
