@@ -57,13 +57,10 @@
 ; `const { getFullDate } = useDate()` (a hook's object of functions): the
 ; name holds that member of what the call gives.
 ; Not CommonJS's `const { sum } = require("./sum")`: an import (languages/esimports.py).
-; (The callee is `#child?`, parse/predicates.py: its steps cost the query's
-; compile ~15 M instructions.)
-((variable_declarator
+(variable_declarator
   name: (object_pattern (shorthand_property_identifier_pattern) @bind.name)
-  value: (call_expression) @_call) @bind
-  (#child? @_call "bind.call" "function:identifier|member_expression")
-  (#not-eq? @bind.call "require"))
+  value: (call_expression function: [(identifier) (member_expression)] @bind.call)
+  (#not-eq? @bind.call "require")) @bind
 
 ; Methods of an object literal bound at module level (`export const Api = {
 ; create: () => ..., get() {...} }`): `Api.create()` reaches them.
