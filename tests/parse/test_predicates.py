@@ -92,8 +92,8 @@ def test_the_tags_queries_keep_the_bindings_matches(name: str) -> None:
     tags = spec._split_query[0]
     whole_source = f"{tags}\n{spec._comment_pattern}\n" if spec.comment_pattern < spec.query.pattern_count else tags
     whole = ts.Query(spec.grammar, whole_source)
-    # the binding ignores `#top-level?` and `#child?` (ours alone): checked on its matches here
-    ours_alone = {i: tuple(p for p in found if p[0] in ("top", "child")) for i, found in spec.predicates.items()}
+    # the binding ignores `#top-level?`, `#child?` and `#within?` (ours alone): checked on its matches here
+    ours_alone = {i: tuple(p for p in found if p[0] in ("top", "child", "within")) for i, found in spec.predicates.items()}
     for path in paths:
         source = path.read_bytes()
         root = ts.Parser(spec.grammar).parse(source).root_node

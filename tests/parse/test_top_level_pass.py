@@ -66,7 +66,7 @@ def test_only_root_level_definition_patterns_move() -> None:
     syntax = LANGUAGES["typescript"].syntax
     rest, top = syntax._split_query
     moved = [p for p in _patterns(top) if p.lstrip().startswith("(")]
-    assert len(moved) == syntax.top_level_query.pattern_count == 6
+    assert len(moved) == syntax.top_level_query.pattern_count == 4
     for pattern in moved:
         assert pattern.lstrip("( \n").startswith("program")
         assert "@definition." in pattern and "@reference." not in pattern and "@bind" not in pattern
