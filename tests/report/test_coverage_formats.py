@@ -545,3 +545,20 @@ def test_a_function_defined_on_lines_its_module_ran_but_never_called(
         ("api.negate", [], True),
         ("api.square", [], True),
     ]
+
+
+def test_a_functions_own_range_starts_on_its_first_line_and_ends_on_its_last() -> None:
+    """The range a recording lists for a function is the outermost inside
+    its bytes only where it spans the function's lines: a callback inside
+    it (a body listed without its own range) says nothing of its calls."""
+    from cartog_ci.report.coverage import _own_calls
+
+    raw = b"const double = function (x) {\n  return x * 2;\n};\nconst later = (go) => {\n  go(() => 1);\n};\n"
+    double = (0, raw.index(b"};") + 2)
+    later = (double[1] + 1, len(raw) - 1)
+    own = (raw.index(b"function"), raw.index(b"};") + 1)
+    callback = (raw.index(b"() => 1"), raw.index(b"() => 1") + 7)
+    assert _own_calls([(*own, 0)], *double, raw) == 0
+    assert _own_calls([(*own, 0), (*own, 3)], *double, raw) == 3  # two processes of one test file
+    assert _own_calls([(*callback, 0)], *later, raw) is None
+    assert _own_calls([], *later, raw) is None

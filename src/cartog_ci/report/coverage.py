@@ -589,7 +589,7 @@ def import_coverage(
         text = (root / file).read_text(encoding="utf-8", errors="replace")
         owner = function_lines(in_file, text)
         if calls_of.get(file):
-            lines = by_path[file] = uncalled(in_file, owner, lines, calls_of[file])
+            lines = by_path[file] = uncalled(in_file, owner, lines, calls_of[file], text.encode("utf-8"))
         spans = statement_spans(text) if file.endswith(".py") else {}
         # another language's line that no function of the index holds (a
         # function written in an object literal, a callback the index has
@@ -637,6 +637,7 @@ def uncalled(
     owner: Mapping[int, str],
     lines: Mapping[int, set[str]],
     recordings: Sequence[tuple[frozenset[str], list[tuple[int, int, int]]]],
+    raw: bytes,
 ) -> dict[int, set[str]]:
     """``lines`` without the contexts that never called the function whose
     body holds a line: a line holds code of what defines the function too
@@ -644,11 +645,12 @@ def uncalled(
     module loads; a function expression or an object literal's method ends
     on ``};`` or ``},``), so a line that ran does not say the function
     did. A function's own range in a recording is the outermost function
-    the recording lists inside its bytes (``start_byte`` to ``end_byte``);
-    a context is taken off the function's lines when every recording of it
-    that lists such a range counts no call, and kept when one counts a
-    call or none lists a range there (code never compiled: its lines never
-    ran)."""
+    the recording lists inside its bytes (``start_byte`` to ``end_byte``)
+    that starts on its first line and ends on its last (not a callback
+    inside it); a context is taken off the function's lines when every
+    recording of it that lists such a range counts no call, and kept when
+    one counts a call or none lists a range there (code never compiled:
+    its lines never ran; a body V8 does not list apart)."""
     out = {n: set(found) for n, found in lines.items()}
     owned: dict[str, list[int]] = {}
     for n, symbol_id in owner.items():
@@ -659,7 +661,7 @@ def uncalled(
             continue
         verdicts: dict[str, bool] = {}  # context -> called in some recording (or not known)
         for (contexts, _), functions in zip(recordings, ordered, strict=True):
-            calls = _own_calls(functions, s.start_byte, s.end_byte)
+            calls = _own_calls(functions, s.start_byte, s.end_byte, raw)
             for c in contexts:
                 verdicts[c] = verdicts.get(c, False) or calls is None or calls > 0
         never = {c for c, called in verdicts.items() if not called}
@@ -670,10 +672,11 @@ def uncalled(
     return {n: found for n, found in out.items() if found or not lines[n]}
 
 
-def _own_calls(functions: Sequence[tuple[int, int, int]], start: int, end: int) -> int | None:
+def _own_calls(functions: Sequence[tuple[int, int, int]], start: int, end: int, raw: bytes) -> int | None:
     """The calls of the outermost function of ``functions`` (sorted by
-    start) inside bytes ``start`` to ``end`` (the most, where a recording
-    lists it twice), None without one."""
+    start) inside bytes ``start`` to ``end`` of ``raw`` (the most, where a
+    recording lists it twice), None without one or where it starts or ends
+    on another line than they do."""
     import bisect
 
     found: tuple[int, int] | None = None  # (start, end) of the outermost
@@ -689,6 +692,8 @@ def _own_calls(functions: Sequence[tuple[int, int, int]], start: int, end: int) 
             most = max(most or 0, n)
         elif a > found[0]:
             break
+    if found is None or b"\n" in raw[start : found[0]] or b"\n" in raw[found[1] : end]:
+        return None
     return most
 
 
