@@ -27,8 +27,13 @@ test like any other: its node ID (``src/humanize/number.py::humanize.number.ordi
 is in the truth, and the report chooses it by coverage or, statically, as a
 changed function's own docstring (report/doctests.py; ``node_id``).
 
-npm packages (``npm:qs``, ``npm:minimist``: tape suites, see
-``NpmProject``) have the static column only; their unit is a test file.
+npm packages (``npm:qs``, ``npm:minimist``, ``npm:object-inspect``,
+``npm:traverse``, ``npm:resolve``, ``npm:path-browserify``: tape suites,
+see ``NpmProject``) have the static column in the tables (no testmon:
+it is pytest's); their unit is a test file. ``--js-coverage`` measures
+the same kept mutants with per-test-file V8 coverage (``js_coverage``):
+the report's commands, and the recording's own choice without the
+graph's.
 
 Per project: the share of mutants whose selection holds at least one
 failing test (``caught``), failing-test recall (failing tests selected /
@@ -49,6 +54,7 @@ verdict).
     PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --projects toolz --mutants 20
     PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --tables             # the tables of what is cached
     PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --widest 10          # where the time share goes
+    PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --js-coverage --projects npm:resolve npm:path-browserify
 
 Everything is cached under ``$CARTOG_CI_BENCH_CACHE/impact`` (default
 ``~/.cache/cartog-ci-bench``): sdists, repositories, venvs, the base
@@ -145,13 +151,14 @@ PROJECTS = {
     )
 }
 DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "cachetools", "boltons",
-           "npm:qs", "npm:minimist", "npm:object-inspect", "npm:traverse")  # fmt: skip
+           "npm:qs", "npm:minimist", "npm:object-inspect", "npm:traverse", "npm:resolve", "npm:path-browserify")  # fmt: skip
 # A project is added for "its suite is fast and spread out", decided from its
 # base run before any selection is measured (``--spread``): the suite runs
 # offline in about a minute, and no one test (an npm package: test file)
 # takes more than SPREAD of the summed per-test time (the floor of the time
 # share is at least the longest failing test's share). The first five
-# Python rows and the first two npm rows predate the rule and stay.
+# Python rows and the first two npm rows predate the rule and stay;
+# npm:resolve and npm:path-browserify miss it (see NPM_PROJECTS).
 SPREAD = 0.10
 
 
@@ -758,8 +765,12 @@ NPM_PROJECTS = {
             ("tape@^5.9.0", "es-value-fixtures@^1.7.0", "gopd@^1.2.0", "typedarray.prototype.slice@^1.0.5",
              "which-typed-array@^1.1.18"),
         ),
-        # chosen by the SPREAD rule (--spread): its lib/ modules, its own
-        # dependencies and its tests' (test/node_path.js resolves tap's)
+        # resolve and path-browserify: code in several modules or functions,
+        # tests spread over test files, yet short of SPREAD (--spread: the
+        # longest test file 13.7 % and 13.5 %; node's start-up is most of
+        # a file's time, so about ten files cannot all stay under 10 %).
+        # resolve: its lib/ modules, its own dependencies and its tests'
+        # (test/node_path.js resolves tap's)
         NpmProject(
             "resolve", "1.22.14",
             ("lib/async.js", "lib/sync.js", "lib/core.js", "lib/node-modules-paths.js", "lib/normalize-options.js",
@@ -772,6 +783,7 @@ NPM_PROJECTS = {
             ("test/pathfilter.js", "test/pathfilter_sync.js", "test/resolver.js", "test/resolver_sync.js",
              "test/subdirs.js", "test/symlinks.js"),
         ),
+        # node's path.posix, one function a method, its tests a file a method
         NpmProject("path-browserify", "1.0.1", ("index.js",), ("tape@^4.9.0",), ("test/index.js",)),
     )
 }  # fmt: skip
