@@ -27,8 +27,13 @@ test like any other: its node ID (``src/humanize/number.py::humanize.number.ordi
 is in the truth, and the report chooses it by coverage or, statically, as a
 changed function's own docstring (report/doctests.py; ``node_id``).
 
-npm packages (``npm:qs``, ``npm:minimist``: tape suites, see
-``NpmProject``) have the static column only; their unit is a test file.
+npm packages (``npm:qs``, ``npm:minimist``, ``npm:object-inspect``,
+``npm:traverse``, ``npm:resolve``, ``npm:path-browserify``: tape suites,
+see ``NpmProject``) have the static column in the tables (no testmon:
+it is pytest's); their unit is a test file. ``--js-coverage`` measures
+the same kept mutants with per-test-file V8 coverage (``js_coverage``):
+the report's commands, and the recording's own choice without the
+graph's.
 
 Per project: the share of mutants whose selection holds at least one
 failing test (``caught``), failing-test recall (failing tests selected /
@@ -49,6 +54,7 @@ verdict).
     PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --projects toolz --mutants 20
     PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --tables             # the tables of what is cached
     PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --widest 10          # where the time share goes
+    PYTHONPATH=src .venv/bin/python benchmarks/test_impact.py --js-coverage --projects npm:resolve npm:path-browserify
 
 Everything is cached under ``$CARTOG_CI_BENCH_CACHE/impact`` (default
 ``~/.cache/cartog-ci-bench``): sdists, repositories, venvs, the base
@@ -145,13 +151,14 @@ PROJECTS = {
     )
 }
 DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "cachetools", "boltons",
-           "npm:qs", "npm:minimist", "npm:object-inspect", "npm:traverse")  # fmt: skip
+           "npm:qs", "npm:minimist", "npm:object-inspect", "npm:traverse", "npm:resolve", "npm:path-browserify")  # fmt: skip
 # A project is added for "its suite is fast and spread out", decided from its
 # base run before any selection is measured (``--spread``): the suite runs
 # offline in about a minute, and no one test (an npm package: test file)
 # takes more than SPREAD of the summed per-test time (the floor of the time
 # share is at least the longest failing test's share). The first five
-# Python rows and the first two npm rows predate the rule and stay.
+# Python rows and the first two npm rows predate the rule and stay;
+# npm:resolve meets it, npm:path-browserify misses it (see NPM_PROJECTS).
 SPREAD = 0.10
 
 
@@ -724,6 +731,11 @@ class NpmProject(Home):
 
     sources: tuple[str, ...] = ()  # the files mutated
     deps: tuple[str, ...] = ()  # what the tests require, as npm specs
+    # test files left out of the suite: one whose fixtures the tarball lacks
+    # (npm never packs a node_modules folder), or one that only requires the
+    # others (its tests are theirs, run again)
+    left_out: tuple[str, ...] = ()
+    tests: str = "**/*.js"  # the test files under test/, as a glob (each printing no TAP plan is a helper)
 
     @property
     def slug(self) -> str:
@@ -754,6 +766,27 @@ NPM_PROJECTS = {
             ("tape@^5.9.0", "es-value-fixtures@^1.7.0", "gopd@^1.2.0", "typedarray.prototype.slice@^1.0.5",
              "which-typed-array@^1.1.18"),
         ),
+        # resolve and path-browserify: code in several modules or functions,
+        # a test file for each part. --spread: resolve is spread (its
+        # longest test file 8.3 %), path-browserify not (15.0 %: node's
+        # start-up is most of a file's time, and ten files cannot all stay
+        # under 10 %). resolve: its lib/ modules, its own dependencies and
+        # its tests' (test/node_path.js resolves tap's)
+        NpmProject(
+            "resolve", "1.22.14",
+            ("lib/async.js", "lib/sync.js", "lib/core.js", "lib/node-modules-paths.js", "lib/normalize-options.js",
+             "lib/caller.js", "lib/homedir.js", "lib/is-core.js"),
+            ("tape@^5.10.3", "es-errors@^1.3.0", "is-core-module@^2.18.0", "path-parse@^1.0.7",
+             "supports-preserve-symlinks-flag@^1.0.0", "array.prototype.map@^1.0.8", "copy-dir@^1.3.0",
+             "mkdirp@^0.5.6", "mock-property@^1.1.0", "mv@^2.1.1", "object-keys@^1.1.1", "rimraf@^2.7.1",
+             "semver@^6.3.1", "tap@^0.4.13", "tmp@^0.0.31"),
+            # each needs a folder under node_modules of its fixtures (test/resolver/...)
+            ("test/pathfilter.js", "test/pathfilter_sync.js", "test/resolver.js", "test/resolver_sync.js",
+             "test/subdirs.js", "test/symlinks.js"),
+            "*.js",  # its tests-only script, `tape test/*.js`: the folders below are fixtures
+        ),
+        # node's path.posix, one function a method, its tests a file a method
+        NpmProject("path-browserify", "1.0.1", ("index.js",), ("tape@^4.9.0",), ("test/index.js",)),
     )
 }  # fmt: skip
 
@@ -809,8 +842,10 @@ def ensure_npm(project: NpmProject) -> None:
 def js_suite(project: NpmProject) -> Results:
     """Each test file run with node: failing when its exit code is not 0."""
     out = Results()
-    for path in sorted((project.repo / "test").rglob("*.js")):
+    for path in sorted((project.repo / "test").glob(project.tests)):
         rel = path.relative_to(project.repo).as_posix()
+        if rel in project.left_out:
+            continue
         started = time.monotonic()
         proc = run(["node", rel], cwd=project.repo, env=node_env(), timeout=SUITE_TIMEOUT)
         if "\n1.." not in proc.stdout and "# tests" not in proc.stdout:
@@ -970,7 +1005,9 @@ def js_coverage(project: NpmProject, limit: int) -> str:
         folder = project.home / "v8" / test.replace("/", "_")
         shutil.rmtree(folder, ignore_errors=True)
         run(["node", test], cwd=project.repo, env={**node_env(), "NODE_V8_COVERAGE": str(folder)}, timeout=SUITE_TIMEOUT)
-        runs.append(str(folder))
+        # named: a run that requires other test files executed them too,
+        # and by its content would name them all
+        runs.append(f"{test}={folder}")
     index = "index-v8.db"
     (project.home / index).unlink(missing_ok=True)
     for args in (("index", "--no-embed"), ("coverage", "import", *runs)):
@@ -989,8 +1026,12 @@ def js_coverage(project: NpmProject, limit: int) -> str:
             data = report(project, index, str(base["commit"]))
             chosen = selected(data["test_commands"], list(durations))  # type: ignore[arg-type]
             failing = set(r["failing"])  # type: ignore[arg-type]
+            # the test files the recording chose (not the graph): where the share goes
+            recorded = {t["file"] for t in data["tests"] if "coverage" in t["chosen_by"] and t["file"] in durations}  # type: ignore[union-attr,index]
             out.append({"id": r["id"], "failing": sorted(failing), "chosen": sorted(chosen), "hits": sorted(failing & chosen),
-                        "seconds": round(sum(durations[t] for t in chosen), 3)})  # fmt: skip
+                        "seconds": round(sum(durations[t] for t in chosen), 3), "recorded": sorted(recorded),
+                        "recorded_hits": sorted(failing & recorded),
+                        "recorded_seconds": round(sum(durations[t] for t in recorded), 3)})  # fmt: skip
     finally:
         clean(project)
     (project.home / "v8-rows.json").write_text(json.dumps(out, indent=1) + "\n")
@@ -1001,7 +1042,10 @@ def js_coverage(project: NpmProject, limit: int) -> str:
     return (
         f"{project.slug}: {imported}; {n} mutants: caught {sum(1 for o in out if o['hits'])}, "
         f"recall {sum(len(o['hits']) for o in out) / failing_units:.1%}, time share "
-        f"{sum(o['seconds'] for o in out) / (total * n):.1%} (failing test files only {floor:.1%}); "
+        f"{sum(o['seconds'] for o in out) / (total * n):.1%} (failing test files only {floor:.1%}; the "
+        f"recording's own choice, without the graph's: caught {sum(1 for o in out if o['recorded_hits'])}, recall "
+        f"{sum(len(o['recorded_hits']) for o in out) / failing_units:.1%}, time share "
+        f"{sum(o['recorded_seconds'] for o in out) / (total * n):.1%}); "
         f"missed {', '.join(missed) or 'none'} (load {os.getloadavg()[0]:.1f} at the end)"
     )
 

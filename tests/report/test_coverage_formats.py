@@ -470,3 +470,95 @@ def test_v8_a_line_no_function_of_the_index_holds_is_its_modules(
         ("src/styles.js:module:src.styles", "modified", ["test/loud.test.js:module:test.loud.test"])
     ]
     assert [(t["id"], t["chosen_by"]) for t in data["tests"]] == [("test/loud.test.js:module:test.loud.test", ["coverage"])]
+
+
+# functions its module defines on lines that run when it loads: an arrow on
+# one line, a function expression closed by `};`, an object literal's
+# methods closed by `},` or on one line; the comment puts characters of two
+# UTF-16 units and of two to four UTF-8 bytes before them (V8 counts
+# offsets in UTF-16 units, the index in UTF-8 bytes)
+DEFINED_JS = """// café ☕ 😀: offsets differ
+const double = function (x) {
+  return x * 2;
+};
+
+const half = (x) => x / 2;
+
+const api = {
+  triple: function (x) {
+    return x * 3;
+  },
+  negate: (x) => -x,
+  square(x) { return x * x; },
+};
+
+module.exports = { double, half, api };
+"""
+DEFINED_TESTS = {
+    name: (
+        'const test = require("node:test");\nconst assert = require("node:assert");\n'
+        f'const {{ double, api }} = require("../src/lib");\n\ntest("{name}", () => {{\n  assert.strictEqual({call}, {want});\n}});\n'
+    )
+    for name, call, want in (("double", "double(2)", 4), ("triple", "api.triple(2)", 6))
+}
+
+
+@pytest.mark.parametrize("recorder", ["v8", "istanbul"])
+def test_a_function_defined_on_lines_its_module_ran_but_never_called(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], node: str, recorder: str
+) -> None:
+    """Every test file loads the module, which runs the lines that define
+    its functions: a function counts as executed by a test file only where
+    the recording counts a call of it (V8's function range, istanbul's
+    ``f``), not where a line of it ran (3 of 5 functions never called were
+    5 of 5 executed, by both test files)."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "package.json": JS_PROJECT["package.json"],
+        "src/lib.js": DEFINED_JS,
+        **{f"test/{name}.test.js": text for name, text in DEFINED_TESTS.items()},
+    })  # fmt: skip
+    base = commit(repo, "lib")
+    runs = []
+    for name in DEFINED_TESTS:
+        out_dir = tmp_path / recorder / name
+        if recorder == "v8":
+            _run([node, f"test/{name}.test.js"], repo, NODE_V8_COVERAGE=str(out_dir))
+            runs.append(str(out_dir))
+        else:
+            _run([node, _c8(node), "--reporter=json", f"--report-dir={out_dir}", node, f"test/{name}.test.js"], repo)
+            runs.append(f"test/{name}.test.js={out_dir / 'coverage-final.json'}")
+    code, out, err = _cli(capsys, "coverage", "import", *runs, "--repo", str(repo))
+    assert (code, err) == (0, "")
+    files = 3 if recorder == "v8" else 1  # c8 leaves the test files out
+    assert out == f"coverage recorded at {base[:12]}: 2 test context(s), {files} file(s), 2 of 5 function(s) executed by a test\n"
+    # each function's body changed, and the line after the triple method
+    # (negate's): triple's whole recorded tests, not its changed line's
+    _change_every_function(repo, "src/lib.js", [
+        ("x * 2", "x * 2 + 0"), ("x / 2", "x / 2 + 0"), ("x * 3", "x * 3 + 0"), ("-x,", "-x + 0,"), ("x * x", "x * x + 0"),
+    ])  # fmt: skip
+    double, triple = "test/double.test.js:module:test.double.test", "test/triple.test.js:module:test.triple.test"
+    assert _covered(capsys, repo) == [
+        ("double", [double], False),
+        ("half", [], True),
+        ("api.triple", [triple], False),
+        ("api.negate", [], True),
+        ("api.square", [], True),
+    ]
+
+
+def test_a_functions_own_range_starts_on_its_first_line_and_ends_on_its_last() -> None:
+    """The range a recording lists for a function is the outermost inside
+    its bytes only where it spans the function's lines: a callback inside
+    it (a body listed without its own range) says nothing of its calls."""
+    from cartog_ci.report.coverage import _own_calls
+
+    raw = b"const double = function (x) {\n  return x * 2;\n};\nconst later = (go) => {\n  go(() => 1);\n};\n"
+    double = (0, raw.index(b"};") + 2)
+    later = (double[1] + 1, len(raw) - 1)
+    own = (raw.index(b"function"), raw.index(b"};") + 1)
+    callback = (raw.index(b"() => 1"), raw.index(b"() => 1") + 7)
+    assert _own_calls([(*own, 0)], *double, raw) == 0
+    assert _own_calls([(*own, 0), (*own, 3)], *double, raw) == 3  # two processes of one test file
+    assert _own_calls([(*callback, 0)], *later, raw) is None
+    assert _own_calls([], *later, raw) is None

@@ -448,14 +448,25 @@ class TestNames:
         return [p for name, paths in self._modules.items() if name == module or name.endswith(tail) for p in paths]
 
 
+# measured file -> (the contexts of one recording, the functions it lists with their calls)
+Calls = dict[str, list[tuple[frozenset[str], list[tuple[int, int, int]]]]]
+
+
 def _read(
-    root: Path, known: IndexedPaths, sources: Sequence[tuple[str | None, Path]], names: TestNames, whole: set[str] | None = None
+    root: Path,
+    known: IndexedPaths,
+    sources: Sequence[tuple[str | None, Path]],
+    names: TestNames,
+    whole: set[str] | None = None,
+    calls: Calls | None = None,
 ) -> Lines:
     """Every source's executed lines, by measured file, with the contexts
     that executed them (a measured file with none still listed). ``whole``
     gets the measured files only V8 recordings measured: V8's block
     coverage paints every line of a file, so a line one lacks did not run
-    in it (another format lists statements, and leaves other lines out)."""
+    in it (another format lists statements, and leaves other lines out).
+    ``calls`` gets each recording's functions with their call counts (V8,
+    istanbul: ``uncalled``)."""
     recorded: Lines = {}
     others: set[str] = set()
 
@@ -473,6 +484,9 @@ def _read(
             recording = read_unit(kind, data_file, text_of)
             context = _unit_context(kind, recording, unit, data_file, root, known, names)
             found = {m: {line: set(context) for line in lines} for m, lines in recording.lines.items()}
+            if calls is not None:
+                for measured, functions in recording.functions.items():
+                    calls.setdefault(measured, []).append((frozenset(context), functions))
         for measured, lines in found.items():
             into = recorded.setdefault(measured, {})
             for line, line_contexts in lines.items():
@@ -539,10 +553,12 @@ def import_coverage(
     known = IndexedPaths(store.file_hashes())
     names = TestNames(store, known)
     whole: set[str] = set()
-    recorded = _read(root, known, sources, names, whole)
+    calls: Calls = {}
+    recorded = _read(root, known, sources, names, whole, calls)
     result = Imported(commit)
     by_path: dict[str, dict[int, set[str]]] = {}
     whole_paths: set[str] = set()  # mapped files V8 alone measured
+    calls_of: Calls = {}  # by mapped file
     for measured, lines in recorded.items():
         mapped = repository_path(measured, root, known)
         if mapped is None:
@@ -550,6 +566,7 @@ def import_coverage(
         else:
             if measured in whole:
                 whole_paths.add(mapped)
+            calls_of.setdefault(mapped, []).extend(calls.get(measured, []))
             into = by_path.setdefault(mapped, {})
             for line, line_contexts in lines.items():
                 into.setdefault(line, set()).update(line_contexts)
@@ -571,6 +588,8 @@ def import_coverage(
         starts = {s.id: s.start_line for s in in_file}
         text = (root / file).read_text(encoding="utf-8", errors="replace")
         owner = function_lines(in_file, text)
+        if calls_of.get(file):
+            lines = by_path[file] = uncalled(in_file, owner, lines, calls_of[file], text.encode("utf-8"))
         spans = statement_spans(text) if file.endswith(".py") else {}
         # another language's line that no function of the index holds (a
         # function written in an object literal, a callback the index has
@@ -611,6 +630,71 @@ def import_coverage(
     with store.transaction():
         store.put_coverage(run, symbols, sorted(hits), {c: found for c, found in tests.items() if found}, keep=keep)
     return result
+
+
+def uncalled(
+    symbols: Sequence[Symbol],
+    owner: Mapping[int, str],
+    lines: Mapping[int, set[str]],
+    recordings: Sequence[tuple[frozenset[str], list[tuple[int, int, int]]]],
+    raw: bytes,
+) -> dict[int, set[str]]:
+    """``lines`` without the contexts that never called the function whose
+    body holds a line: a line holds code of what defines the function too
+    (``const half = (x) => x / 2;`` runs its ``const half =`` when the
+    module loads; a function expression or an object literal's method ends
+    on ``};`` or ``},``), so a line that ran does not say the function
+    did. A function's own range in a recording is the outermost function
+    the recording lists inside its bytes (``start_byte`` to ``end_byte``)
+    that starts on its first line and ends on its last (not a callback
+    inside it); a context is taken off the function's lines when every
+    recording of it that lists such a range counts no call, and kept when
+    one counts a call or none lists a range there (code never compiled:
+    its lines never ran; a body V8 does not list apart)."""
+    out = {n: set(found) for n, found in lines.items()}
+    owned: dict[str, list[int]] = {}
+    for n, symbol_id in owner.items():
+        owned.setdefault(symbol_id, []).append(n)
+    ordered = [sorted(functions) for _, functions in recordings]
+    for s in symbols:
+        if s.kind not in FUNCTION_KINDS or s.id not in owned:
+            continue
+        verdicts: dict[str, bool] = {}  # context -> called in some recording (or not known)
+        for (contexts, _), functions in zip(recordings, ordered, strict=True):
+            calls = _own_calls(functions, s.start_byte, s.end_byte, raw)
+            for c in contexts:
+                verdicts[c] = verdicts.get(c, False) or calls is None or calls > 0
+        never = {c for c, called in verdicts.items() if not called}
+        if never:
+            for n in owned[s.id]:
+                if n in out:
+                    out[n] -= never
+    return {n: found for n, found in out.items() if found or not lines[n]}
+
+
+def _own_calls(functions: Sequence[tuple[int, int, int]], start: int, end: int, raw: bytes) -> int | None:
+    """The calls of the outermost function of ``functions`` (sorted by
+    start) inside bytes ``start`` to ``end`` of ``raw`` (the most, where a
+    recording lists it twice), None without one or where it starts or ends
+    on another line than they do."""
+    import bisect
+
+    found: tuple[int, int] | None = None  # (start, end) of the outermost
+    most: int | None = None
+    for a, b, n in functions[bisect.bisect_left(functions, (start, -1, -1)) :]:
+        if a >= end:
+            break
+        if b > end:
+            continue
+        if found is None or a == found[0] and b > found[1]:
+            found, most = (a, b), n
+        elif (a, b) == found:
+            most = max(most or 0, n)
+        elif a > found[0]:
+            break
+    if found is None or b"\n" in raw[start : found[0]] or b"\n" in raw[found[1] : end]:
+        return None
+    return most
 
 
 def _check_commit(root: Path, commit: str, paths: list[str]) -> None:

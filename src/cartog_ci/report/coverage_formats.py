@@ -16,7 +16,11 @@ told apart by their content:
   <line nr ci .../>``.
 
 Each gives the lines executed by one *unit* (a test file, a Go package, a
-Java test class) run on its own: the unit is named by the file's content
+Java test class) run on its own; V8 and istanbul also give each function's
+call count (``UnitRecording.functions``), which tells a function never
+called from the lines its definer ran (``const half = (x) => x / 2;``,
+the ``};`` or ``},`` that closes a function expression or an object
+literal's method): the unit is named by the file's content
 where it can be (the test files a V8 or istanbul recording executed, the
 one package a profile measures, the JaCoCo report's name), else by the
 user (``UNIT=FILE``). A recording's contexts are ``file PATH``,
@@ -65,6 +69,10 @@ class UnitRecording:
     # the measured paths a V8 or istanbul recording executed (its test files among them)
     executed_files: list[str] = field(default_factory=list)
     name: str = ""  # JaCoCo: the report's name (jacococli report --name, the Maven plugin's title)
+    # V8 and istanbul: measured path -> (start byte, end byte, calls) of each
+    # function the recording lists, in UTF-8 bytes of the file's text (a
+    # script run twice, in two processes of one unit, lists it twice)
+    functions: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)
 
 
 def detect(path: Path) -> str:
@@ -145,11 +153,16 @@ def read_v8(path: Path, text_of: Callable[[str], str | None]) -> UnitRecording:
                 ranges = [
                     (int(r["startOffset"]), int(r["endOffset"]), int(r["count"])) for f in functions for r in f["ranges"]
                 ]
-            except (KeyError, TypeError, ValueError) as exc:
+                # a function's first range is the function's own, with its call count
+                own = [(int(f["ranges"][0]["startOffset"]), int(f["ranges"][0]["endOffset"]), int(f["ranges"][0]["count"]))
+                       for f in functions if f["ranges"]]  # fmt: skip
+            except (KeyError, TypeError, ValueError, IndexError) as exc:
                 raise _damaged(one, "v8", f"a script without url, functions or ranges: {exc}") from exc
             executed = _v8_lines(text, ranges)
             if executed:
                 out.lines.setdefault(measured, set()).update(executed)
+            to_byte = _utf16_to_byte(text)
+            out.functions.setdefault(measured, []).extend((to_byte(a), to_byte(b), n) for a, b, n in own)
     out.executed_files = sorted(out.lines)
     return out
 
@@ -182,12 +195,27 @@ def _v8_lines(text: str, ranges: list[tuple[int, int, int]]) -> set[int]:
     return executed
 
 
+def _utf16_to_byte(text: str) -> Callable[[int], int]:
+    """An offset in UTF-16 code units of ``text`` (V8's, JavaScript's
+    string indices) as one in UTF-8 bytes (the index's ``start_byte``)."""
+    if text.isascii():
+        return lambda at: at
+    starts = [0]  # the byte offset of each UTF-16 unit, and of the end
+    for ch in text:
+        size = len(ch.encode("utf-8", "surrogatepass"))
+        if ord(ch) > 0xFFFF:  # two UTF-16 units: the second one starts where the character does
+            starts.append(starts[-1])
+        starts.append(starts[-1] + size)
+    return lambda at: starts[min(max(at, 0), len(starts) - 1)]
+
+
 # -- istanbul ----------------------------------------------------------------
 
 
-def read_istanbul(path: Path) -> UnitRecording:
+def read_istanbul(path: Path, text_of: Callable[[str], str | None] | None = None) -> UnitRecording:
     """The first line of each statement executed, and the last line of each
-    function called (a function without statements is called too)."""
+    function called (a function without statements is called too); each
+    function's call count where ``text_of`` reads the measured file."""
     out = UnitRecording("istanbul")
     for key, entry in _json(path).items():
         if not isinstance(entry, dict):
@@ -198,11 +226,32 @@ def read_istanbul(path: Path) -> UnitRecording:
             lines = {int(statements[i]["start"]["line"]) for i, n in counts.items() if int(n) > 0}
             functions, calls = entry.get("fnMap", {}), entry.get("f", {})
             lines |= {int(functions[i]["loc"]["end"]["line"]) for i, n in calls.items() if int(n) > 0}
+            text = text_of(measured) if text_of is not None and calls else None
+            if text is not None:
+                at = _line_column_to_byte(text)
+                out.functions[measured] = [
+                    (at(functions[i]["loc"]["start"]), at(functions[i]["loc"]["end"]), int(n)) for i, n in calls.items()
+                ]
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise _damaged(path, "istanbul", f"{key}: {exc!r}") from exc
         out.lines.setdefault(measured, set()).update(lines)  # measured even where nothing ran
     out.executed_files = sorted(m for m, lines in out.lines.items() if lines)
     return out
+
+
+def _line_column_to_byte(text: str) -> Callable[[dict[str, object]], int]:
+    """istanbul's ``{"line": 1-based, "column": 0-based in UTF-16 units}``
+    as an offset in UTF-8 bytes of ``text``."""
+    to_byte = _utf16_to_byte(text)
+    starts = [0]  # UTF-16 offset of each line's start
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line.encode("utf-16-le")) // 2 + 1)
+
+    def at(position: dict[str, object]) -> int:
+        line = min(max(int(position["line"]), 1), len(starts) - 1)  # type: ignore[call-overload]
+        return to_byte(starts[line - 1] + max(int(position.get("column") or 0), 0))  # type: ignore[call-overload]
+
+    return at
 
 
 # -- Go ----------------------------------------------------------------------
@@ -262,7 +311,7 @@ def read_unit(kind: str, path: Path, text_of: Callable[[str], str | None]) -> Un
     if kind == "v8":
         return read_v8(path, text_of)
     if kind == "istanbul":
-        return read_istanbul(path)
+        return read_istanbul(path, text_of)
     if kind == "go":
         return read_go(path)
     return read_jacoco(path)
