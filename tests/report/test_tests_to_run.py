@@ -525,6 +525,30 @@ def test_a_single_maven_project_runs_from_its_root(tmp_path: Path, capsys: pytes
     assert commands == ["./mvnw test -Dtest=CalcTest#addsTwo+addsZero"]
 
 
+def test_a_java_test_class_helper_is_no_test_to_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """commons-codec 1.15 -> 1.18: `AbstractStringEncoderTest.checkEncoding`
+    and `getStringEncoder` (helpers of the test classes) were among the
+    tests to run: surefire matches no test by those names. The tests that
+    call them are; a JUnit 3 `test…` method without an annotation is one."""
+    files = {
+        "pom.xml": "<project><artifactId>core</artifactId></project>\n",
+        "src/main/java/com/acme/core/Calc.java": CALC_JAVA,
+        "src/test/java/com/acme/core/CalcTest.java": (
+            "package com.acme.core;\n\nimport org.junit.Test;\n\n"
+            "public class CalcTest {\n"
+            "    void checkAdd(int a) {\n        new Calc().add(a, 1);\n    }\n\n"
+            "    @Test\n    public void addsOne() {\n        checkAdd(1);\n    }\n}\n"
+        ),
+        "src/test/java/com/acme/core/LegacyTest.java": (
+            "package com.acme.core;\n\nimport junit.framework.TestCase;\n\n"
+            "public class LegacyTest extends TestCase {\n"
+            "    public void testAdd() {\n        new Calc().add(1, 2);\n    }\n}\n"
+        ),
+    }
+    commands = _commands(tmp_path, capsys, files, {"src/main/java/com/acme/core/Calc.java": "return a + b; => return b + a;"})
+    assert commands == ["mvn test -Dtest=CalcTest#addsOne,LegacyTest#testAdd"]
+
+
 # --- depth and own tests -----------------------------------------------------
 
 CHAIN = {

@@ -291,6 +291,90 @@ def test_typescript_type_parameters_renamed_change_no_call(tmp_path: Path, capsy
     assert verdicts == {"mw": None, "entry": None, "make": None, "make.hook": None, "pick": "breaking"}
 
 
+NOTIFY_BEFORE = """\
+export function createNotifyManager() {
+  let queue: Array<() => void> = []
+  const batch = <T>(callback: () => T): T => {
+    return callback()
+  }
+  const setScheduler = (fn: () => void) => {
+    queue.push(fn)
+  }
+  const flush = (): void => {
+    queue = []
+  }
+  return {
+    batch,
+    setScheduler,
+    flush,
+  } as const
+}
+
+export const notifyManager = createNotifyManager()
+"""
+# @tanstack/query-core 5.51 -> 5.56: the locals moved into the returned object; `flush` is gone from it
+NOTIFY_AFTER = """\
+export function createNotifyManager() {
+  let queue: Array<() => void> = []
+  return {
+    batch: <T>(callback: () => T): T => {
+      return callback()
+    },
+    setScheduler(fn: () => void) {
+      queue.push(fn)
+    },
+  } as const
+}
+
+export const notifyManager = createNotifyManager()
+"""
+
+
+def test_a_factory_local_moved_into_the_returned_object_is_still_called(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """@tanstack/query-core 5.56 moved `createNotifyManager`'s `const batch =
+    …` into `return { batch: … }`: the 27 call sites of
+    `notifyManager.batch(…)` were "will break" (risk HIGH). A local the
+    returned object no longer has is still broken."""
+    base = {
+        "notifyManager.ts": NOTIFY_BEFORE,
+        "cache.ts": (
+            'import { notifyManager } from "./notifyManager"\n\n'
+            "export function clear(): void {\n  notifyManager.batch(() => 1)\n  notifyManager.setScheduler(() => {})\n"
+            "  notifyManager.flush()\n}\n"
+        ),
+    }
+    data = _feature_report(tmp_path, capsys, base, {"notifyManager.ts": NOTIFY_AFTER})
+    broken = [(b["file"], b["line"], b["name"], b["change"]) for b in data["broken_references"]]
+    assert broken == [("cache.ts", 6, "flush", "removed")]
+
+
+def test_typescript_generic_given_any_type_arguments_is_widened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """@tanstack/query-core 5.56: `queries: Array<QueryObserverOptions>` took
+    `Array<QueryObserverOptions<any, any>>`: every value that fit the
+    defaults fits `any`. Another type argument is no proof."""
+    base = {
+        "observer.ts": (
+            "export interface Options<A = unknown, B = Error> { a?: A; b?: B }\n\n"
+            "export function watch(queries: Array<Options>): void {}\n\n"
+            "export function pin(queries: Array<Options>): void {}\n"
+        ),
+    }
+    edit = {
+        "observer.ts": (
+            "export interface Options<A = unknown, B = Error> { a?: A; b?: B }\n\n"
+            "export function watch(queries: Array<Options<any, any>>): void {}\n\n"
+            "export function pin(queries: Array<Options<string, any>>): void {}\n"
+        ),
+    }
+    data = _feature_report(tmp_path, capsys, base, edit)
+    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["signature_changed"]}
+    assert verdicts == {"watch": "compatible", "pin": "breaking"}
+
+
 def test_definitions_in_lines_the_grammar_cannot_read_are_not_removed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

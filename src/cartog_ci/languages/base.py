@@ -387,6 +387,12 @@ class Language:
         what a removed definition's callers may still reach. No by default."""
         return False
 
+    def returns_member(self, source: bytes, function: Symbol, name: str) -> bool:
+        """Whether ``function`` (its head ``source``) returns an object that
+        has a member ``name``: what a definition local to it became when
+        its callers reached it through the returned value. No by default."""
+        return False
+
     def in_test_file(self, path: str) -> bool:
         return bool(TEST_DIRS.search(path) or (self.test_files and re.search(self.test_files, path)))
 

@@ -33,6 +33,7 @@ from cartog_ci.languages.base import (
     whole_signature,
 )
 from cartog_ci.languages.testrunners import TestCommand, Workspace
+from cartog_ci.parse import budget
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import Syntax
 
@@ -93,6 +94,21 @@ class ECMAScript(Language):
             rf"{re.escape(name)}\??\s*[(<:=]"
         )
         return any(member.match(line) for line in lines)
+
+    def returns_member(self, source: bytes, function: Symbol, name: str) -> bool:
+        """A factory that returns an object literal with the member: the
+        local `const batch = …` that `return { batch }` exposed became
+        `return { batch: … }` (@tanstack/query-core 5.56 `createNotifyManager`),
+        and `notifyManager.batch(…)` still calls it."""
+        tree = budget.parse(self.syntax.grammar, source)
+        node = tree.root_node.descendant_for_byte_range(function.start_byte, max(function.start_byte, function.end_byte - 1))
+        functions = [node] if node is not None else []
+        while functions and functions[0].type not in esparams.FUNCTION_NODES:
+            here = functions.pop(0)
+            functions += [c for c in here.named_children if c.start_byte < function.end_byte]
+        if not functions:
+            return False
+        return any(name in _object_members(value) for value in _returned(functions[0]))
 
     def call_shape(self, signature: str) -> str:
         # JavaScript has no annotations; TypeScript's are part of the contract
@@ -168,6 +184,50 @@ class ECMAScript(Language):
         return check
 
 
+_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression"})
+
+
+def _returned(function: ts.Node) -> list[ts.Node]:
+    """The values ``function`` returns: its `return` statements' (not those
+    of the functions nested in it) or an arrow function's expression body,
+    unwrapped of parentheses and `as const`."""
+    body = function.child_by_field_name("body")
+    if body is None:
+        return []
+    found: list[ts.Node] = []
+    if body.type != "statement_block":
+        found.append(body)
+    else:
+        stack = list(body.named_children)
+        while stack:
+            here = stack.pop()
+            if here.type == "return_statement":
+                found += here.named_children[:1]
+            elif here.type not in esparams.FUNCTION_NODES and here.type not in ("class", "class_declaration"):
+                stack.extend(here.named_children)
+    out = []
+    for value in found:
+        while value.type in _WRAPPERS and value.named_children:
+            value = value.named_children[0]
+        out.append(value)
+    return out
+
+
+def _object_members(value: ts.Node) -> set[str]:
+    """The member names of an object literal (``key: v``, ``key() {}``,
+    ``key``); none of another value."""
+    if value.type != "object":
+        return set()
+    names = set()
+    for member in value.named_children:
+        key = member if member.type == "shorthand_property_identifier" else member.child_by_field_name(
+            "key" if member.type == "pair" else "name"
+        )
+        if key is not None and key.type in ("property_identifier", "shorthand_property_identifier", "string"):
+            names.add(_text(key).strip("'\""))
+    return names
+
+
 def _positional(params: Sequence[Parameter]) -> Params:
     return Params(
         positional=tuple(p for p in params if p.kind != "variadic"),
@@ -241,7 +301,15 @@ def _widened(old: str, new: str, types: Mapping[str, str]) -> bool:
     old_members, new_members = _members(old, types), _members(new, types)
     if old_members <= new_members and (len(new_members) > 1 or old_members == new_members):
         return True
-    return "<" not in old and new.startswith(old + "<") and new.endswith(">")
+    if "<" not in old and new.startswith(old + "<") and new.endswith(">"):
+        return True
+    # a generic given `any` for every type argument takes every value its
+    # defaults took (@tanstack/query-core 5.56: `Array<QueryObserverOptions>`
+    # -> `Array<QueryObserverOptions<any, any, any, any, any>>`)
+    return _ALL_ANY.sub(r"\1", new) == old
+
+
+_ALL_ANY = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)<any(?:,any)*>")
 
 
 def _members(written: str, types: Mapping[str, str], depth: int = 0) -> set[str]:

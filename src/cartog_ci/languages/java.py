@@ -27,7 +27,16 @@ import tree_sitter as ts
 from cartog_ci.domain import CALLABLE_KINDS, Symbol
 from cartog_ci.languages.arguments import FINE, UNKNOWN, WILL_BREAK, Call, CallCheck, argument_nodes, parameters_after
 from cartog_ci.languages import testrunners
-from cartog_ci.languages.base import Language, Project, ScopeRules, parameters, query_text, top_level_split, whole_signature
+from cartog_ci.languages.base import (
+    Language,
+    Project,
+    ScopeRules,
+    has_test_attribute,
+    parameters,
+    query_text,
+    top_level_split,
+    whole_signature,
+)
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.languages.paths import closest, path_index
 from cartog_ci.parse.nodes import node_text as _text
@@ -112,8 +121,15 @@ class Java(Language):
         return find_module(project, importer, spec)
 
     def is_test(self, symbol: Symbol) -> bool:
-        # JUnit 5's other test annotations (@Test* are the base's)
-        return super().is_test(symbol) or any(d.startswith(_JUNIT5_TESTS) for d in symbol.decorators)
+        """A method the runner runs: annotated ``@Test`` (JUnit 4 and 5,
+        TestNG) or by JUnit 5's other test annotations, or a JUnit 3
+        ``test…`` method of a test file. The other methods of a test class
+        are test code, not tests (commons-codec's
+        `AbstractStringEncoderTest.checkEncoding`: a test to run would be
+        a method name surefire matches to nothing)."""
+        if has_test_attribute(symbol) or any(d.startswith(_JUNIT5_TESTS) for d in symbol.decorators):
+            return True
+        return symbol.kind in CALLABLE_KINDS and symbol.name.startswith("test") and self.in_test_file(symbol.file)
 
     def bound_of(self, signature: str, type_parameter: str) -> str | None:
         # `class Manager<T extends ReactViewGroup>`, `<V extends a.Source> void m(V v)`

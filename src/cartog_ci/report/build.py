@@ -168,14 +168,18 @@ def _still_bound(cs: ChangeSet, old: Symbol) -> bool:
     """A removed definition whose scope (its class, or its module) still
     binds its name by an assignment at the head: its callers still reach
     something (pyparsing 3.1.2: 1,184 call sites of `setParseAction`, `oneOf`
-    … "still call removed code", which became assigned wrappers)."""
+    … "still call removed code", which became assigned wrappers); a
+    function's local, a member of what the function still returns."""
     head = cs.head_files.get(old.file)
     if head is None:
         return False
     owner = old.qualified_name.rpartition(".")[0]
     scope = None
     if owner:
-        scope = next((s for s in head.symbols if s.qualified_name == owner and s.kind in TYPE_KINDS), None)
+        scope = next(
+            (s for s in head.symbols if s.qualified_name == owner and (s.kind in TYPE_KINDS or s.kind in CALLABLE_KINDS)),
+            None,
+        )
         if scope is None:
             return False
     return still_declared(cs, old, scope)

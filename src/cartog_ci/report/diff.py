@@ -384,11 +384,15 @@ def still_declared(cs: ChangeSet, old: Symbol, scope: Symbol | None) -> bool:
     """Whether the head's ``scope`` (a type; None: the module) still binds
     ``old``'s name at the level ``old`` was defined at, without a symbol of
     its own (``Language.binds_by_assignment``: a Python assignment, a
-    TypeScript object type's member)."""
+    TypeScript object type's member); a function's local, whether the
+    function still returns an object with that member
+    (``Language.returns_member``)."""
     language = languages.get(old.language)
     base, head = cs.base_sources.get(old.file), cs.head_sources.get(old.file)
     if language is None or base is None or head is None:
         return False
+    if scope is not None and scope.kind in CALLABLE_KINDS:  # a function's local, reached through what it returns
+        return language.returns_member(head, scope, old.name)
     base_lines = _lines(base)
     if not 0 < old.start_line <= len(base_lines):
         return False
