@@ -292,6 +292,8 @@ def test_typescript_type_parameters_renamed_change_no_call(tmp_path: Path, capsy
 
 
 NOTIFY_BEFORE = """\
+const wrap = <F>(fn: F): F => fn
+
 export function createNotifyManager() {
   let queue: Array<() => void> = []
   const batch = <T>(callback: () => T): T => {
@@ -300,22 +302,32 @@ export function createNotifyManager() {
   const setScheduler = (fn: () => void) => {
     queue.push(fn)
   }
+  const schedule = (fn: () => void) => {
+    queue.push(fn)
+  }
   const flush = (): void => {
     queue = []
   }
   return {
     batch,
     setScheduler,
+    schedule,
     flush,
   } as const
 }
 
 export const notifyManager = createNotifyManager()
 """
-# @tanstack/query-core 5.51 -> 5.56: the locals moved into the returned object; `flush` is gone from it
+# @tanstack/query-core 5.51 -> 5.56: the locals moved into the returned object
+# (`as const`); `schedule` is returned as a wrapped value, `flush` no more
 NOTIFY_AFTER = """\
+const wrap = <F>(fn: F): F => fn
+
 export function createNotifyManager() {
   let queue: Array<() => void> = []
+  const schedule = wrap((fn: () => void) => {
+    queue.push(fn)
+  })
   return {
     batch: <T>(callback: () => T): T => {
       return callback()
@@ -323,6 +335,7 @@ export function createNotifyManager() {
     setScheduler(fn: () => void) {
       queue.push(fn)
     },
+    schedule,
   } as const
 }
 
@@ -334,20 +347,29 @@ def test_a_factory_local_moved_into_the_returned_object_is_still_called(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """@tanstack/query-core 5.56 moved `createNotifyManager`'s `const batch =
-    …` into `return { batch: … }`: the 27 call sites of
-    `notifyManager.batch(…)` were "will break" (risk HIGH). A local the
-    returned object no longer has is still broken."""
+    …` into `return { batch: … } as const`: the 27 call sites of
+    `notifyManager.batch(…)` were "will break" (risk HIGH). The function
+    became a method of the returned object under its name: modified; a
+    local the returned object still has (`schedule`, now a wrapped value)
+    is no broken reference; one it no longer has (`flush`) is."""
     base = {
         "notifyManager.ts": NOTIFY_BEFORE,
         "cache.ts": (
             'import { notifyManager } from "./notifyManager"\n\n'
             "export function clear(): void {\n  notifyManager.batch(() => 1)\n  notifyManager.setScheduler(() => {})\n"
-            "  notifyManager.flush()\n}\n"
+            "  notifyManager.schedule(() => {})\n  notifyManager.flush()\n}\n"
         ),
     }
     data = _feature_report(tmp_path, capsys, base, {"notifyManager.ts": NOTIFY_AFTER})
     broken = [(b["file"], b["line"], b["name"], b["change"]) for b in data["broken_references"]]
-    assert broken == [("cache.ts", 6, "flush", "removed")]
+    assert broken == [("cache.ts", 7, "flush", "removed")]
+    changes = {(c["old"] or c["symbol"])["qualified_name"]: c["category"] for c in data["changed"] if "." in (c["old"] or c["symbol"])["qualified_name"]}
+    assert changes == {
+        "createNotifyManager.batch": "modified",
+        "createNotifyManager.setScheduler": "modified",
+        "createNotifyManager.schedule": "removed",
+        "createNotifyManager.flush": "removed",
+    }
 
 
 def test_typescript_generic_given_any_type_arguments_is_widened(

@@ -34,7 +34,7 @@ same node as before, so in the same order among the others
 (tests/parse/test_top_level_pass.py compares the two).
 
 And ``#within? @c "type" …``: each node of ``@c`` has ancestors of these
-types, nearest first (its parent the first). It stands for the outer steps
+types, nearest first (its parent the first; ``"a|b"``: either). It stands for the outer steps
 of a pattern that only say where a node is (``(class_definition body:
 (block (expression_statement (assignment …))))``): tree-sitter analyses each
 step that has children when it compiles a query, ~1 ms each on Python's
@@ -164,7 +164,7 @@ def _predicate(data: bytes, start: int) -> tuple[int, Predicate | None]:
     if kind == "within":
         if any(marker for marker, _ in args[1:]):
             return end, None
-        return end, (kind, positive, any_, capture, tuple(value.decode() for _, value in args[1:]))
+        return end, (kind, positive, any_, capture, tuple(frozenset(value.decode().split("|")) for _, value in args[1:]))
     if kind == "any-of":
         if any(marker for marker, _ in args[1:]):
             return end, None
@@ -278,7 +278,7 @@ def keep(predicates: tuple[Predicate, ...], captures: dict[str, list[ts.Node]], 
                 above: ts.Node | None = node
                 for wanted in argument:  # type: ignore[attr-defined]
                     above = above.parent if above is not None else None
-                    if above is None or above.type != wanted:
+                    if above is None or above.type not in wanted:
                         result = False
                         break
                 if not result:

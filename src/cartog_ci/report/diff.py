@@ -361,12 +361,17 @@ def _pair_kind_changes(diff: SymbolDiff, cs: ChangeSet) -> None:
     Python: a class became a `type` alias, a Rust struct an enum). Its
     members that the new kind declares without symbols of their own (the
     methods of an object type) are not said removed while the type's lines
-    still declare them (``Language.binds_by_assignment``)."""
-    removed = {(s.file, s.qualified_name): s for s in diff.removed if s.kind in TYPE_KINDS}
+    still declare them (``Language.binds_by_assignment``). Likewise a
+    function that became a method under its name (@tanstack/query-core
+    5.56: `const batch = …` in `createNotifyManager` became the `batch:` of
+    the object it returns)."""
+    removed = {(s.file, s.qualified_name): s for s in diff.removed if s.kind in TYPE_KINDS or s.kind in CALLABLE_KINDS}
     paired: dict[str, Symbol] = {}
     for a in list(diff.added):
         b = removed.get((a.file, a.qualified_name))
-        if b is None or a.kind not in TYPE_KINDS or b.kind == a.kind:
+        if b is None or b.kind == a.kind or not (
+            a.kind in TYPE_KINDS and b.kind in TYPE_KINDS or a.kind in CALLABLE_KINDS and b.kind in CALLABLE_KINDS
+        ):
             continue
         diff.added.remove(a)
         diff.removed.remove(b)

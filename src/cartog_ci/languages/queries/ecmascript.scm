@@ -72,6 +72,12 @@
   (#within? @definition.method "object" "return_statement"))
 ((method_definition name: (property_identifier) @name) @definition.method
   (#within? @definition.method "object" "return_statement"))
+; … and one returned `as const` or `satisfies T` (@tanstack/query-core 5.56:
+; `return { batch: … } as const`)
+((pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
+  (#within? @definition.method "object" "as_expression|satisfies_expression" "return_statement"))
+((method_definition name: (property_identifier) @name) @definition.method
+  (#within? @definition.method "object" "as_expression|satisfies_expression" "return_statement"))
 
 ; An object of functions a declaration holds, at module level (`export const
 ; Api = { create: () => ..., get() {...} }`: `Api.create()` reaches them) or in
