@@ -480,6 +480,32 @@ def test_a_name_the_question_compares_its_answer_with_is_not_the_answer(store, r
 
 
 @pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("Return the offset that `seek` moved to in the Stream instance.", ["seek"]),
+        ("Return the offset `seek()` moved to, and `_data` in Stream.", ["seek", "_data"]),
+        ("Return the offset. Calls `seek` first.", []),  # a later sentence: the method itself at work
+        ("Return the offset of the `Stream` or `stream.seek`.", []),  # a class, a dotted path
+    ],
+)
+def test_the_names_a_first_sentence_writes_as_code(question, names):
+    assert context.used_names(question) == names
+
+
+def test_a_method_the_statement_writes_as_code_is_what_the_answer_uses(store, real_model, monkeypatch):
+    question = "Return the offset that `seek` moved to in the Stream instance."
+    result = ask(store, real_model, question)
+    assert factors(result)["streams.py:method:Stream.seek"] == pytest.approx(CONTEXT_FACTOR)
+    assert factors(result)["streams.py:method:Stream.tell"] == pytest.approx(MEMBER_FACTOR)
+    assert [h.symbol.id for h in result.hits][0] == "streams.py:method:Stream.tell"
+    # asked how it works, the question is about it
+    how = ask(store, real_model, "How does `seek` move the offset in the Stream instance?")
+    assert factors(how)["streams.py:method:Stream.seek"] == pytest.approx(MEMBER_FACTOR)
+    monkeypatch.setattr(context, "CODE_NAMES_USED", False)
+    assert factors(ask(store, real_model, question))["streams.py:method:Stream.seek"] == pytest.approx(MEMBER_FACTOR)
+
+
+@pytest.mark.parametrize(
     ("question", "name", "phrase"),
     [
         ("Return string representation of sorted dict", "__repr__", 0),
