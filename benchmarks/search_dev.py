@@ -482,6 +482,9 @@ def systems(
         )
         out["default, conversions not named by what they convert into"] = patched(shipped(), CONVERSION_NAMES=False)
         out["default, a name compared with is not demoted"] = patched(shipped(), COMPARED_INTENTS=frozenset())
+        out["default, a class not demoted for a question that opens with a verb"] = patched(
+            shipped(), VERB_ASKS_CODE=False
+        )
         out["default, a name written as code in the first sentence is not demoted"] = patched(
             shipped(), CODE_NAMES_USED=False
         )

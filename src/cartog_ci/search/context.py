@@ -310,6 +310,17 @@ def _split_into(word: str, forms: Mapping[str, str]) -> list[str] | None:
     return None
 
 
+def verb_led(question: str) -> bool:
+    """Whether the question's first sentence (a leading "Name: " left out)
+    opens with a verb ("Serialize a pair of values …", "This function
+    creates …"), not a noun phrase ("The total number of …", "A splay list
+    that …")."""
+    first = re.split(r"(?<=[.!?])\s", question.strip(), maxsplit=1)[0]
+    words = re.findall(r"[A-Za-z0-9]+", re.sub(r"^[\w.]+:\s+", "", first))
+    _at, verb, _after = verb_and_after(words, STOPWORDS)
+    return verb is not None and not _opens_noun_phrase(words)
+
+
 def _opens_noun_phrase(words: Sequence[str]) -> bool:
     """Whether a question's lead is a noun phrase ("The total number of
     tokens …", "Function used to extract …"), not a verb ("This function
