@@ -482,6 +482,12 @@ def systems(
         )
         out["default, conversions not named by what they convert into"] = patched(shipped(), CONVERSION_NAMES=False)
         out["default, a name compared with is not demoted"] = patched(shipped(), COMPARED_INTENTS=frozenset())
+        out["default, a class not demoted for a question that opens with a verb"] = patched(
+            shipped(), VERB_ASKS_CODE=False
+        )
+        out["default, a name written as code in the first sentence is not demoted"] = patched(
+            shipped(), CODE_NAMES_USED=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

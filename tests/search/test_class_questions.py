@@ -29,13 +29,14 @@ from cartog_ci.search.multimodal import (
     CONTEXT_FACTOR,
     DECLARATION_FACTOR,
     DEMOTION,
+    KIND_FACTOR,
     MEMBER_FACTOR,
     MultimodalOptions,
     MultimodalResult,
     search,
     wanted_kinds,
 )
-from cartog_ci.search import context
+from cartog_ci.search import context, multimodal
 from cartog_ci.search.intent import STOPWORDS
 from cartog_ci.search.names import hands_back, name_words, question_lead, says_protocol, says_special, verb_and_after
 from cartog_ci.search.rerank import BlendReranker
@@ -284,6 +285,14 @@ def ask(store: Store, model: EmbeddingModel, query: str) -> MultimodalResult:
     )
 
 
+def class_factor(store: Store, model: EmbeddingModel, query: str) -> float:
+    """The factor of the class SplayList in the first 50 hits (below the first 20 when it counts little)."""
+    result = search(
+        store, query, model_factory=lambda: model, reranker=BlendReranker(), options=MultimodalOptions(limit=50)
+    )
+    return factors(result)[CLASS]
+
+
 def factors(result: MultimodalResult) -> dict[str, float]:
     """Each hit's factor, read back from its contributions (weight × factor / (k + rank + 1))."""
     from cartog_ci.search.context import MEMBER_NAMES_K, MEMBER_NAMES_WEIGHT, MEMBERS_WEIGHT
@@ -314,7 +323,7 @@ def test_the_method_comes_first_and_the_class_it_names_counts_as_context(store, 
     found = [h.symbol.id for h in result.hits]
     assert found[0] == ANSWER
     got = factors(result)
-    assert got[CLASS] == pytest.approx(CONTEXT_FACTOR)
+    assert class_factor(store, real_model, result.query) == pytest.approx(CONTEXT_FACTOR * KIND_FACTOR)  # a verb asks for code
     assert got[ANSWER] == pytest.approx(MEMBER_FACTOR)
     # the methods of the classes named SplayList (the stub's too) by meaning: a list of their own
     members = {h.symbol.id for h in result.hits if "members" in h.sources}
@@ -356,15 +365,42 @@ def test_every_form_of_naming_the_class_makes_it_context(store, real_model, quer
     result = ask(store, real_model, query)
     assert result.hits[0].symbol.id == ANSWER
     got = factors(result)
-    assert got[CLASS] == pytest.approx(CONTEXT_FACTOR)
+    assert class_factor(store, real_model, result.query) == pytest.approx(CONTEXT_FACTOR * KIND_FACTOR)  # a verb asks for code
     assert "member names" in result.hits[0].sources
+
+
+@pytest.mark.parametrize(
+    ("question", "led"),
+    [
+        ("Shift the item at the given index.", True),
+        ("SplayList: Shift the item at the given index.", True),  # an issue title's class left out
+        ("This function shifts the item at the given index.", True),
+        ("A splay list that moves its items to the front.", False),  # a noun phrase asks what a thing is
+        ("The total number of items.", False),
+        ("Function used to shift the item.", False),
+    ],
+)
+def test_a_question_that_opens_with_a_verb(question, led):
+    assert context.verb_led(question) is led
+
+
+@pytest.mark.slow
+def test_a_question_that_opens_with_a_verb_asks_for_code_not_a_class(store, real_model, monkeypatch):
+    question = "Shift the item at the given index to the destination index."
+    assert class_factor(store, real_model, question) == pytest.approx(KIND_FACTOR)
+    # what a thing is: the class counts in full
+    assert class_factor(store, real_model, "A splay list that moves items to new indexes.") == 1.0
+    # (a "how" question is no statement: the class it names is context, and no more)
+    assert class_factor(store, real_model, "How does SplayList shift items to new indexes?") == CONTEXT_FACTOR
+    monkeypatch.setattr(multimodal, "VERB_ASKS_CODE", False)
+    assert class_factor(store, real_model, question) == 1.0
 
 
 @pytest.mark.slow
 def test_a_class_whose_objects_the_code_handles_is_not_context(store, real_model):
     result = ask(store, real_model, "Move the first item of each of a collection of SplayList objects to the end.")
     got = factors(result)
-    assert got[CLASS] == 1.0
+    assert class_factor(store, real_model, result.query) == pytest.approx(KIND_FACTOR)  # not context; a verb asks for code
     assert not any("members" in h.sources or "member names" in h.sources for h in result.hits)
 
 
@@ -477,6 +513,32 @@ def test_a_name_the_question_compares_its_answer_with_is_not_the_answer(store, r
     got = factors(result)
     assert got["streams.py:method:Stream.seek"] == pytest.approx(CONTEXT_FACTOR)
     assert [h.symbol.id for h in result.hits][0] == "streams.py:method:Stream.tell"
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("Return the offset that `seek` moved to in the Stream instance.", ["seek"]),
+        ("Return the offset `seek()` moved to, and `_data` in Stream.", ["seek", "_data"]),
+        ("Return the offset. Calls `seek` first.", []),  # a later sentence: the method itself at work
+        ("Return the offset of the `Stream` or `stream.seek`.", []),  # a class, a dotted path
+    ],
+)
+def test_the_names_a_first_sentence_writes_as_code(question, names):
+    assert context.used_names(question) == names
+
+
+def test_a_method_the_statement_writes_as_code_is_what_the_answer_uses(store, real_model, monkeypatch):
+    question = "Return the offset that `seek` moved to in the Stream instance."
+    result = ask(store, real_model, question)
+    assert factors(result)["streams.py:method:Stream.seek"] == pytest.approx(CONTEXT_FACTOR)
+    assert factors(result)["streams.py:method:Stream.tell"] == pytest.approx(MEMBER_FACTOR)
+    assert [h.symbol.id for h in result.hits][0] == "streams.py:method:Stream.tell"
+    # asked how it works, the question is about it
+    how = ask(store, real_model, "How does `seek` move the offset in the Stream instance?")
+    assert factors(how)["streams.py:method:Stream.seek"] == pytest.approx(MEMBER_FACTOR)
+    monkeypatch.setattr(context, "CODE_NAMES_USED", False)
+    assert factors(ask(store, real_model, question))["streams.py:method:Stream.seek"] == pytest.approx(MEMBER_FACTOR)
 
 
 @pytest.mark.parametrize(
@@ -622,7 +684,7 @@ def test_a_protocol_method_comes_before_the_method_its_verb_names(
 def test_a_class_named_in_words_is_context_for_its_members(store, real_model):
     result = ask(store, real_model, "Shift the item at the given index to the destination index in the splay list.")
     assert result.hits[0].symbol.id == ANSWER
-    assert factors(result)[CLASS] == pytest.approx(CONTEXT_FACTOR)
+    assert class_factor(store, real_model, result.query) == pytest.approx(CONTEXT_FACTOR * KIND_FACTOR)
 
 
 @pytest.mark.slow
@@ -634,8 +696,8 @@ def test_a_class_named_in_words_is_context_for_its_members(store, real_model):
     ],
 )
 def test_a_class_named_in_words_is_not_context_without_a_verb_or_its_words(store, real_model, query):
-    result = ask(store, real_model, query)
-    assert factors(result).get(CLASS, 1.0) == pytest.approx(1.0)
+    # not context (× CONTEXT_FACTOR); a question that opens with a verb asks for code all the same
+    assert class_factor(store, real_model, query) == pytest.approx(KIND_FACTOR if context.verb_led(query) else 1.0)
 
 
 @pytest.mark.parametrize(

@@ -55,6 +55,16 @@ _COMPARED = re.compile(
     r"\s+`?([A-Za-z_][\w.]*)`?",
     re.IGNORECASE,
 )
+# … and so is a function or method a statement about behaviour writes as
+# code in its first sentence ("Return iterable producing the registered
+# `addAfterAbortHook` hooks" asks for ``getAfterAbortHooks``): what the
+# answer uses, calls or returns the product of, not the answer, which a
+# question would not name as code and then describe. Only the first
+# sentence: a description's later sentences often show the method itself
+# at work (``sl.__iter__()`` <==> ``iter(sl)``). Not a capitalised name (a class: ``read_context``), nor in a "how" or
+# "why" question ("How does `parse_date` read time zones?" asks about it).
+CODE_NAMES_USED = True
+_CODE_NAME = re.compile(r"`([a-z_][A-Za-z0-9_]*)(?:\(\))?`")
 # … and its methods, by meaning alone, vote as one more list ("members"),
 # and by the words of their names ("member names").
 MEMBERS_WEIGHT = 0.5
@@ -300,6 +310,17 @@ def _split_into(word: str, forms: Mapping[str, str]) -> list[str] | None:
     return None
 
 
+def verb_led(question: str) -> bool:
+    """Whether the question's first sentence (a leading "Name: " left out)
+    opens with a verb ("Serialize a pair of values …", "This function
+    creates …"), not a noun phrase ("The total number of …", "A splay list
+    that …")."""
+    first = re.split(r"(?<=[.!?])\s", question.strip(), maxsplit=1)[0]
+    words = re.findall(r"[A-Za-z0-9]+", re.sub(r"^[\w.]+:\s+", "", first))
+    _at, verb, _after = verb_and_after(words, STOPWORDS)
+    return verb is not None and not _opens_noun_phrase(words)
+
+
 def _opens_noun_phrase(words: Sequence[str]) -> bool:
     """Whether a question's lead is a noun phrase ("The total number of
     tokens …", "Function used to extract …"), not a verb ("This function
@@ -375,7 +396,9 @@ def named_in_words(run: Run) -> list[str]:
 def read_compared(run: Run) -> None:
     """The symbols named by the names the question compares its answer
     with (``_COMPARED``): names it writes as code (its subjects), after
-    "like", "unlike", "similar to", "same as", "as with" …"""
+    "like", "unlike", "similar to", "same as", "as with" …; and, in a
+    statement about behaviour, the functions and methods its first
+    sentence writes as code (``CODE_NAMES_USED``, ``used_names``)."""
     if run.compared is not None:
         return
     found: set[str] = set()
@@ -385,4 +408,14 @@ def read_compared(run: Run) -> None:
             name = match.group(1).rstrip(".")
             if name in subjects:
                 found.update(s.id for s in run.store.symbols_by("name", name.rsplit(".", 1)[-1]))
+    if CODE_NAMES_USED and run.intent.name in COMPARED_INTENTS and run.intent.rule == "fallback":
+        for name in used_names(run.query):
+            found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in ("method", "function"))
     run.compared = frozenset(found - (run.context or frozenset()))
+
+
+def used_names(question: str) -> list[str]:
+    """The functions and methods the question's first sentence writes as
+    code (`` `name` `` or `` `name()` ``, not capitalised, not dotted)."""
+    first = re.split(r"(?<=[.!?])\s", question.strip(), maxsplit=1)[0]
+    return list(dict.fromkeys(_CODE_NAME.findall(first)))

@@ -76,6 +76,13 @@ DEMOTION = 0.5
 # constants have no text to find by meaning, so they are not wanted kinds).
 KIND_FACTOR = 0.7
 KIND_INTENTS = frozenset({"understand_code"})
+# … and one that names no kind but opens with a verb ("Serialize a pair of
+# values into a string representation", "Deserialize a value into a
+# float") asks for what does it, a function or a method: a class counts
+# KIND_FACTOR (``context.verb_led``; a statement, not a "how" or "why"
+# question). The class ``Pair`` had won over
+# ``Pair.serialize`` by the words of its name.
+VERB_ASKS_CODE = True
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
 # question about behaviour, unless the question asks for it; vendored and
@@ -191,6 +198,13 @@ class Run:
         self.demoted_roles = demoted_roles(intent, query)
         self.boosted = intent.name not in UNBOOSTED_INTENTS
         self.kinds = wanted_kinds(intent, query)
+        self.verb_led = (
+            VERB_ASKS_CODE
+            and intent.name in KIND_INTENTS
+            and intent.rule == "fallback"  # a statement: "How is …" opens with no verb of the code's
+            and not self.kinds
+            and context.verb_led(query)
+        )
         self.declarations = intent.name in DECLARATION_INTENTS and not ASKS_DECLARATION.search(query)
         self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
         self.context: frozenset[str] | None = None  # the classes the question names as context
@@ -402,7 +416,9 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
     if not role and run.doubles and is_test_double(symbol):
         role = "test"
     demoted = DEMOTION if role in run.demoted_roles else 1.0
-    kind = KIND_FACTOR if run.kinds and symbol.kind not in run.kinds else 1.0
+    kind = 1.0
+    if (run.kinds and symbol.kind not in run.kinds) or (run.verb_led and symbol.kind in context.CLASS_KINDS):
+        kind = KIND_FACTOR
     as_context = 1.0
     if run.context:
         if symbol.id in run.context:
