@@ -14,6 +14,7 @@ executed it.
 
 from __future__ import annotations
 
+import bisect
 import re
 import sqlite3
 import time
@@ -677,8 +678,6 @@ def _own_calls(functions: Sequence[tuple[int, int, int]], start: int, end: int, 
     start) inside bytes ``start`` to ``end`` of ``raw`` (the most, where a
     recording lists it twice), None without one or where it starts or ends
     on another line than they do."""
-    import bisect
-
     found: tuple[int, int] | None = None  # (start, end) of the outermost
     most: int | None = None
     for a, b, n in functions[bisect.bisect_left(functions, (start, -1, -1)) :]:
