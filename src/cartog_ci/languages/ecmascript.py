@@ -79,9 +79,8 @@ class ECMAScript(Language):
         return _overloads_verdict(before.callable, after.callable, types or {})
 
     def type_parameters(self, signature: str) -> tuple[str, ...]:
-        if self.name == "javascript":
-            return ()
-        return esparams.type_parameter_names(signature, self.syntax.grammar)
+        read = self.parameters(signature)
+        return read.type_parameters if read is not None else ()
 
     def binds_by_assignment(self, lines: Sequence[str], name: str, indent: int) -> bool:
         """A member ``name`` declared at the body's level without being a

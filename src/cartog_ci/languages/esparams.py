@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import tree_sitter as ts
@@ -64,6 +64,8 @@ class Signature:
     # TypeScript overload signatures written before the implementation: what
     # callers see instead of it (empty: the implementation is callable)
     overloads: tuple[Signature, ...] = ()
+    # the function's own type parameters, in order (read by position in the types above)
+    type_parameters: tuple[str, ...] = ()
 
     @property
     def callable(self) -> tuple[Signature, ...]:
@@ -113,7 +115,7 @@ def read_function(node: ts.Node) -> Signature:
     returns = node.child_by_field_name("return_type")
     # `: T`, `: x is T`, `: asserts x is T` (an arrow's may lack the colon)
     written = type_text(returns, typevars) if returns is not None else ""
-    return Signature(tuple(read_parameters(node, typevars)), written)
+    return Signature(tuple(read_parameters(node, typevars)), written, type_parameters=tuple(typevars))
 
 
 def _type_parameters(node: ts.Node) -> dict[str, str]:
@@ -232,18 +234,6 @@ def read_signature(signature: str, grammar: ts.Language) -> Signature | None:
     return None
 
 
-def type_parameter_names(signature: str, grammar: ts.Language) -> tuple[str, ...]:
-    """The type parameters the signature's own function declares, in order
-    (the implementation's, the last function of an overload set)."""
-    text = signature.strip().removesuffix(";").rstrip()
-    for before, after in _COMPLETIONS:
-        tree = budget.parse(grammar, f"{before}{text}{after}".encode())
-        found = _outermost_functions(tree.root_node)
-        if found and not tree.root_node.has_error:
-            return tuple(_type_parameters(found[-1]))
-    return ()
-
-
 def _signature_set(found: list[ts.Node], bodiless: bool = False) -> Signature:
     """The implementation (the last function) with what callers see of it:
     the overloads before it, or the type a `const f: T = (...) =>` declares.
@@ -253,10 +243,10 @@ def _signature_set(found: list[ts.Node], bodiless: bool = False) -> Signature:
     read = read_function(implementation)
     declared = _declared_type(implementation)
     if declared:
-        return Signature(read.parameters, read.return_type, declared)
+        return replace(read, overloads=declared)
     if bodiless and overloads:
-        return Signature(read.parameters, read.return_type, (*(read_function(f) for f in overloads), read))
-    return Signature(read.parameters, read.return_type, tuple(read_function(f) for f in overloads))
+        return replace(read, overloads=(*(read_function(f) for f in overloads), read))
+    return replace(read, overloads=tuple(read_function(f) for f in overloads))
 
 
 def _declared_type(function: ts.Node) -> tuple[Signature, ...]:
