@@ -205,6 +205,7 @@ def check_imports(side: Side) -> str:
 
 def scratch_clone(corpus: corpora.Corpus, dest: Path) -> Path:
     corpora.git(dest.parent, "clone", "--quiet", str(corpora.ensure(corpus)), str(dest))
+    corpora.settle(dest)
     return dest
 
 

@@ -300,6 +300,7 @@ class CorpusBench:
             tool.clone = self.work / f"{tool.name}-repo"
             corpora.git(self.work, "clone", "--quiet", "--branch", "upgrade", str(history), str(tool.clone))
             corpora.git(tool.clone, "branch", "--quiet", "main", "origin/main")
+            corpora.settle(tool.clone)
             tool.index = self.work / f"{tool.name}-index" / ("graph" if isinstance(tool, CodeReviewGraph) else "index.db")
             tool.index.parent.mkdir(parents=True, exist_ok=True)
         self.samples = {s: {t.name: [] for t in self.tools} for s in self.scenarios}
@@ -337,11 +338,14 @@ class CorpusBench:
             target = EDIT_TARGET[self.pair.name]
             with appended(tool.clone / target, APPENDED_TS if target.endswith(".ts") else APPENDED):
                 done = tool.update()
+            corpora.settle(tool.clone)
             tool.update()  # back in sync, untimed
             return done
         corpora.git(tool.clone, "checkout", "--quiet", "main")
+        corpora.settle(tool.clone)
         tool.update()  # at HEAD~10, untimed
         corpora.git(tool.clone, "checkout", "--quiet", "upgrade")
+        corpora.settle(tool.clone)  # as a checkout a while before the run leaves it (corpora.settle)
         return tool.update()
 
     def round(self, r: int) -> None:

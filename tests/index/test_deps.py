@@ -3,6 +3,7 @@ answer read, what a change changes, how the keys are stored."""
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 
 import pytest
@@ -158,38 +159,72 @@ def test_a_node_computed_again_to_the_same_value_changes_nothing_through_it(tmp_
     assert_as_cold(repo, tmp_path)
 
 
+def _meta(catalogue: Catalogue) -> dict[str, str]:
+    """What ``save`` writes, as the meta table would hold it."""
+    meta: dict[str, str] = {}
+
+    def write(key: str, value: str | None) -> None:
+        if value is None:
+            meta.pop(key, None)
+        else:
+            meta[key] = value
+
+    catalogue.save(write)
+    return meta
+
+
 def test_the_catalogue_of_nodes_round_trips_and_damage_reads_as_nothing_known() -> None:
     node = ("M", "resolver.modules", ("b.py", "a"))
     stored = Catalogue({repr(node): "123", repr(("X", 1)): "1"})
-    back = Catalogue.decode(stored.encode())
-    assert back.entries == stored.entries
+    meta = _meta(stored)
+    assert meta[Catalogue.META] == "1" and set(meta) == {"dep_nodes", "dep_nodes.0"}
+    back = Catalogue(read=meta.get)
+    assert back.entries == {repr(node): "123", repr(("X", 1)): "1"}
     assert back.under(key_hash(node)) == [(("resolver.modules", ("b.py", "a")), "123")]
     assert back.under(key_hash(("X", 1))) == [(None, "1")] and back.under(8) == []  # unreadable, unknown: changed
-    assert Catalogue.decode("!!not base64").entries == {} and Catalogue.decode(None).entries == {}
+    assert Catalogue(read={**meta, "dep_nodes.0": "!!not base64"}.get).entries == {}  # a damaged part
+    assert Catalogue(read={}.get).entries == {} and Catalogue(read={"dep_nodes": "x"}.get).entries == {}
     assert value_print({"b": 1, "a": [1, 2]}) == value_print({"a": [1, 2], "b": 1})  # a dict's order is no change
 
 
 def test_the_catalogue_keeps_both_nodes_of_one_hash() -> None:
     first, second = (("M", "python.found", name) for name in _TWINS)
-    stored = Catalogue({repr(first): "()", repr(second): "('m.py',)"})
-    back = Catalogue.decode(stored.encode())
+    back = Catalogue(read=_meta(Catalogue({repr(first): "()", repr(second): "('m.py',)"})).get)
     assert back.under(key_hash(first)) == [(("python.found", _TWINS[0]), "()"), (("python.found", _TWINS[1]), "('m.py',)")]
 
 
-def test_the_catalogue_is_decoded_only_when_it_does_not_hold_the_nodes_as_computed() -> None:
-    node, other = ("M", "resolver.modules", ("b.py", "a")), ("M", "resolver.owned", ("c.py",))
-    stored = Catalogue({repr(node): "123", repr(other): "1"})
-    text = stored.encode()
-    assert Catalogue.unless_holding(text, {repr(node): "123"}) is None
-    changed = Catalogue.unless_holding(text, {repr(node): "124"})  # another value
-    assert changed is not None and changed.entries == stored.entries
-    new = ("M", "resolver.owned", ("d.py",))
-    added = Catalogue.unless_holding(text, {repr(node): "123", repr(new): "1"})
-    assert added is not None and added.entries == stored.entries
-    damaged = Catalogue.unless_holding("!!not base64", {repr(node): "123"})
-    assert damaged is not None and damaged.entries == {}  # rewritten whole
-    nothing = Catalogue.unless_holding(None, {repr(node): "123"})
-    assert nothing is not None and nothing.entries == {}  # none stored yet
+def test_the_catalogue_writes_only_the_parts_whose_nodes_changed() -> None:
+    """Parts sized by the nodes a cold run knows (512 lines a part, a power
+    of two of them); a run that computes nodes as they are writes nothing,
+    and one that changes a node writes its part alone."""
+    many = {repr(("M", "resolver.owned", (f"m{n}.py",))): str(n) for n in range(1500)}
+    meta = _meta(Catalogue(many))
+    assert meta[Catalogue.META] == "4" and len(meta) == 5
+    assert Catalogue(read=meta.get).entries == many
+    same = Catalogue(read=meta.get)
+    same.update(dict(list(many.items())[:40]))
+    assert not same.changed and same.parts == {}  # held as they are: no part decoded
+    one = repr(("M", "resolver.owned", ("m1.py",)))
+    changed = Catalogue(read=meta.get)
+    changed.update({one: "other"})
+    written = _meta(changed)
+    assert list(written) == [f"dep_nodes.{(zlib.crc32(one.encode()) & 0xFFFFFF) % 4}"]
+    assert Catalogue(read={**meta, **written}.get).entries == {**many, one: "other"}
+    # a line that starts like the one stored is not it
+    prefix = Catalogue(read=_meta(Catalogue({one: "10", repr(("M", "resolver.owned", ("am1.py",))): "1"})).get)
+    prefix.update({one: "1"})
+    assert prefix.changed
+    # a cold run again with fewer nodes removes the parts past its count
+    stored: dict[str, str] = dict(meta)
+
+    def write(key: str, value: str | None) -> None:
+        if value is None:
+            stored.pop(key, None)
+        else:
+            stored[key] = value
+
+    Catalogue({one: "1"}, read=meta.get).save(write)
+    assert set(stored) == {"dep_nodes", "dep_nodes.0"} and Catalogue(read=stored.get).entries == {one: "1"}
 
 
 _NESTED = {
@@ -315,22 +350,6 @@ def _dependency_rows(store: SqliteStore) -> tuple[list[tuple[object, ...]], list
     return keys, files
 
 
-def test_the_catalogue_checks_many_nodes_as_it_checks_a_few() -> None:
-    """Up to a few nodes are looked up in the catalogue's text, more in the
-    set of its lines: the same answer either way."""
-    many = {repr(("M", "resolver.owned", (f"m{n}.py",))): str(n) for n in range(20)}
-    text = Catalogue(many).encode()
-    assert Catalogue.unless_holding(text, many) is None
-    assert Catalogue.unless_holding(text, dict(list(many.items())[:2])) is None
-    for nodes in (many, dict(list(many.items())[:2])):
-        last = next(reversed(nodes))
-        changed = Catalogue.unless_holding(text, {**nodes, last: "other"})
-        assert changed is not None and changed.entries == many
-    one = repr(("M", "resolver.owned", ("m1.py",)))
-    stored = Catalogue({one: "10", repr(("M", "resolver.owned", ("am1.py",))): "1"}).encode()
-    assert Catalogue.unless_holding(stored, {one: "1"}) is not None  # its line is the start of the one stored
-
-
 def test_key_hashes_pack_into_three_bytes_each() -> None:
     from cartog_ci.store.dependency_format import pack_hashes, unpack_hashes
 
@@ -366,6 +385,30 @@ def test_an_index_recorded_in_three_tables_with_32_bit_keys_is_recorded_again(tm
     write(repo, {"a.py": "def f():\n    pass\n\n\ndef f2():\n    pass\n"})
     assert index(repo).edges_resolved == 2  # every edge: b's import and call (a edits no edge)
     with SqliteStore(db) as store:
-        assert store.get_meta("deps") == "2"
+        assert store.get_meta("deps") == "3"
         assert store.db.execute("SELECT count(*) FROM dep_keys").fetchall() != [(0,)]
+    assert_as_cold(repo, tmp_path)
+
+
+def test_an_index_with_its_catalogue_in_one_text_is_recorded_again(tmp_path: Path) -> None:
+    """DEPS_VERSION 2 kept the catalogue of nodes as one text in meta
+    ``dep_nodes``: its next run resolves every edge again and stores the
+    catalogue in parts, the number of parts where the text was."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"a.py": "def f():\n    pass\n", "b.py": "from a import f\n\n\ndef g():\n    f()\n"})
+    commit(repo, "initial")
+    index(repo)
+    db = repo / ".cartog-ci" / "index.db"
+    with SqliteStore(db) as store:
+        parts = {k: v for k, v in store.db.execute("SELECT key, value FROM meta WHERE key LIKE 'dep_nodes%'")}
+        assert parts[Catalogue.META] == "1" and set(parts) == {"dep_nodes", "dep_nodes.0"}
+        with store.transaction():
+            store.set_meta("deps", "2")
+            store.set_meta(Catalogue.META, "eJzLSM3JyVcozy/KSQEAGgQEXQ==")
+            store.set_meta("dep_nodes.0", None)
+    write(repo, {"a.py": "def f():\n    pass\n\n\ndef f2():\n    pass\n"})
+    assert index(repo).edges_resolved == 2  # every edge: b's import and call (a edits no edge)
+    with SqliteStore(db) as store:
+        assert store.get_meta("deps") == "3"
+        assert {k: v for k, v in store.db.execute("SELECT key, value FROM meta WHERE key LIKE 'dep_nodes%'")} == parts
     assert_as_cold(repo, tmp_path)

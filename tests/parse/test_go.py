@@ -231,3 +231,24 @@ def test_go_incremental_embedding_reaches_other_files(tmp_path: Path) -> None:
         if e["source_id"] == "internal/server/handlers.go:method:Server.register" and e["target_name"] == "Close"
     }
     assert closes == {("internal/server/base.go:method:Base.Close", "parent_scope")}
+
+
+def test_a_parameter_renamed_breaks_no_caller() -> None:
+    """Go passes arguments by position: the names of parameters, results
+    and the receiver are no part of what callers see (`func F(a int)` ->
+    `func F(b int)` was called breaking); their types and order still are."""
+    from cartog_ci.languages import signature_verdict
+
+    def signature(source: str) -> str:
+        found = extract("p/p.go", ("package p\n\n" + source).encode(), "go").symbols
+        return next(s for s in found if s.kind in ("function", "method")).signature
+
+    before = signature("func (s *S) F(a, b int, c string) (n int, err error) {\n\treturn 0, nil\n}\n")
+    for after, verdict in (
+        ("func (srv *S) F(x, y int, z string) (m int, e error) {\n\treturn 0, nil\n}\n", ""),
+        ("func (*S) F(int, int, string) (int, error) {\n\treturn 0, nil\n}\n", ""),
+        ("func (s *S) F(a int, b, c string) (n int, err error) {\n\treturn 0, nil\n}\n", "breaking"),
+        ("func (s *S) F(a, b int, c string) (n int64, err error) {\n\treturn 0, nil\n}\n", "breaking"),
+        ("func (s S) F(a, b int, c string) (n int, err error) {\n\treturn 0, nil\n}\n", "breaking"),
+    ):
+        assert signature_verdict(before, signature(after), "go", {}) == verdict, after

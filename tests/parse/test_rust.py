@@ -271,3 +271,26 @@ def test_rust_use_decoding() -> None:
         ("super::y", "Z", None),
     ]
     assert _uses("mod a { mod b; }") == [("self::a::b", "self::a::b", "b")]
+
+
+def test_a_parameter_renamed_breaks_no_caller() -> None:
+    """Rust passes arguments by position: a parameter's pattern (its name,
+    `mut`) is no part of what callers see (anyhow 1.0.69 -> 1.0.95: `pub fn
+    Ok<T>(t: T)` -> `(value: T)` was called breaking); its type, `&self`
+    against `&mut self`, the generics and the result still are."""
+    from cartog_ci.languages import signature_verdict
+
+    def signature(source: str) -> str:
+        return next(s for s in extract("src/lib.rs", source.encode(), "rust").symbols if s.kind in ("function", "method")).signature
+
+    before = signature("pub fn ok<T>(t: T) -> Result<T, ()> {\n    Ok(t)\n}\n")
+    for after, verdict in (
+        ("pub fn ok<T>(value: T) -> Result<T, ()> {\n    Ok(value)\n}\n", ""),
+        ("pub fn ok<T>(mut value: T) -> Result<T, ()> {\n    Ok(value)\n}\n", ""),
+        ("pub fn ok<T: Clone>(value: T) -> Result<T, ()> {\n    Ok(value)\n}\n", "breaking"),
+        ("pub fn ok<T>(value: &T) -> Result<&T, ()> {\n    Ok(value)\n}\n", "breaking"),
+    ):
+        assert signature_verdict(before, signature(after), "rust") == verdict, after
+    method = "struct S;\nimpl S {\n    pub fn f(&self, (a, b): (u8, u8)) -> u8 {\n        a + b\n    }\n}\n"
+    assert signature_verdict(signature(method), signature(method.replace("(a, b)", "(x, y)").replace("a + b", "x + y")), "rust") == ""
+    assert signature_verdict(signature(method), signature(method.replace("&self", "&mut self")), "rust") == "breaking"

@@ -341,7 +341,17 @@ def test_typescript_reformatted_callback_is_no_signature_change(
         # a formatter's trailing comma inside a callback type (commander 12's typings)
         .replace("cb: (m: string, at?: number) => void)", "cb: (m: string,at?: number,)=>void,)")
     }
-    _, data = _report(tmp_path, capsys, TS_CALLBACKS, after)
+    # the quotes of a string, a formatter's choice (@trpc/server 10.45.2's typings)
+    quoted = (
+        'export function caller<T extends { _def: unknown }>(r: T): T["_def"] {\n  return r._def;\n}\n'
+        "export function pick(mode: 'a' | \"b\" = 'a', sep = \"it's\"): string {\n  return mode + sep;\n}\n"
+    )
+    requoted = quoted.replace('T["_def"]', "T['_def']").replace("'a' | \"b\" = 'a'", "\"a\" | 'b' = \"a\"").replace(
+        '"it\'s"', "'it\\'s'"
+    )
+    assert requoted != quoted
+    before = TS_CALLBACKS | {"src/quoted.ts": quoted}
+    _, data = _report(tmp_path, capsys, before, after | {"src/quoted.ts": requoted})
     assert [c for c in data["changed"] if c["signature_changed"]] == []  # type: ignore[attr-defined]
     assert _sites(data) == []
 

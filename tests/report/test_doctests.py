@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from cartog_ci.languages.testrunners import Workspace, pytest_addopts
+from cartog_ci.languages.testrunners import Workspace, collected_by_default, pytest_addopts
 from cartog_ci.report.doctests import documented_lines, module_name
 from tests.report.test_coverage import _cli, _record, _reports
 from tests.testing.fixtures import commit, git, init_repo, write
@@ -207,6 +207,21 @@ def test_without_doctests_in_the_configuration_or_the_recording_none_is_chosen(
         assert sorted(unreached) == ["ordinal", "size"]
 
 
+def test_doctests_outside_the_testpaths_are_not_the_projects(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--doctest-modules`` with ``testpaths = ["tests"]`` (requests 2.32's
+    configuration): a plain ``pytest`` collects ``tests/`` alone, so the
+    doctests of ``src/`` are no test of the project's and none is chosen;
+    with ``src`` among the testpaths they are."""
+    use_this_pytest(monkeypatch)
+    for testpaths, chosen in (('["tests"]', []), ('["src", "tests"]', [DOCTEST, BOX])):
+        config = PYPROJECT + f'addopts = "--doctest-modules"\ntestpaths = {testpaths}\n'
+        repo = _branch(tmp_path / str(len(chosen)), capsys, PROJECT | {"pyproject.toml": config})
+        data = _json(capsys, repo)
+        assert [t for t, by in _tests(data) if by == ["doctest"]] == chosen
+
+
 def test_configuration_module_names_and_documented_lines(tmp_path: Path) -> None:
     """``addopts`` as pytest reads it (a string of ``[tool.pytest.ini_options]``,
     pytest 9's ``[tool.pytest]`` list, ``[pytest]`` of pytest.ini, the
@@ -235,6 +250,15 @@ def test_configuration_module_names_and_documented_lines(tmp_path: Path) -> None
         "top",
     ]
     assert documented_lines(NUM) == {1, 15, 26}
+    write(tmp_path, {"sub/pytest.ini": "[pytest]\ntestpaths = tests src/pkg*\n", "old/setup.cfg": "[tool:pytest]\ntestpaths = .\n"})
+    ws = Workspace(str(tmp_path))  # it reads each file once
+    assert [collected_by_default(ws, p) for p in ("sub/src/pkg/inner/mod.py", "sub/src/other.py", "sub/tests/t.py", "old/x/y.py", "a.py")] == [
+        True,
+        False,
+        True,
+        True,
+        True,
+    ]
 
 
 def test_an_edited_example_runs_its_doctest(

@@ -458,6 +458,25 @@ def test_cargo_test_per_package_of_the_workspace(tmp_path: Path, capsys: pytest.
     ]
 
 
+def test_a_rust_integration_test_helper_is_no_test_to_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """anyhow 1.0.69 -> 1.0.95: the functions of `tests/*.rs` without a test
+    attribute (`main`, a trait impl's `deref`, a test's inner helper) were
+    tests to run; `cargo test -- main` filters tests by name and matches
+    none of them. The #[test] functions that call them are the tests."""
+    files = {
+        "Cargo.toml": '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n',
+        "src/lib.rs": "pub fn add(a: u8, b: u8) -> u8 {\n    a + b\n}\n",
+        "tests/test_add.rs": (
+            "use calc::add;\n\n"
+            "fn check(a: u8) -> u8 {\n    add(a, 1)\n}\n\n"
+            "#[test]\nfn adds_one() {\n    fn inner() -> u8 {\n        add(1, 1)\n    }\n    assert_eq!(check(1) + inner(), 4);\n}\n\n"
+            "fn main() {\n    add(2, 2);\n}\n"
+        ),
+    }
+    commands = _commands(tmp_path, capsys, files, {"src/lib.rs": "    a + b =>     b + a"})
+    assert commands == ["cargo test -p calc adds_one"]
+
+
 # --- Java -----------------------------------------------------------------
 
 CALC_JAVA = "package com.acme.core;\n\npublic class Calc {\n    public int add(int a, int b) {\n        return a + b;\n    }\n}\n"

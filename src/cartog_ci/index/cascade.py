@@ -640,7 +640,7 @@ def _base(target: str | None, resolution: str | None) -> tuple[str | None, bool]
 
 # The dependencies an index holds were recorded by this scheme of keys
 # (index/deps.py); another (or none: an index from before) is recorded anew.
-DEPS_VERSION = "2"  # 1: 32-bit key hashes
+DEPS_VERSION = "3"  # 1: 32-bit key hashes; 2: the catalogue of nodes in one text
 # Edges an incremental run resolves in two processes from (zod HEAD~10 -> HEAD:
 # 25k edges, 0.25 s in one process).
 FORK_INCREMENTAL = 16_000
@@ -764,7 +764,7 @@ def _resolve_everything(
         store.replace_dependencies(
             ((p, d.encode(rows[p]), d.outside) for p, d in sorted(by_file.items())), hashed_nodes(resolver)
         )
-        store.set_meta(Catalogue.META, Catalogue(printed_nodes(resolver)).encode())
+        Catalogue(printed_nodes(resolver), read=store.get_meta).save(store.set_meta)
         _remember_derived(store, resolver, replace=True)
         store.set_meta("deps", DEPS_VERSION)
     touched = {t for t, _ in stored.values() if t} | {t for _, t, *_ in answers if t}
@@ -872,7 +872,7 @@ class _Revisit:
             checked |= found
             frontier = set()
             if found and self.catalogue is None:
-                self.catalogue = Catalogue.decode(self.store.get_meta(Catalogue.META))
+                self.catalogue = Catalogue(read=self.store.get_meta)
             for node in sorted(found):
                 assert self.catalogue is not None
                 known = self.catalogue.under(node)  # more than one: nodes whose keys share a hash
@@ -1125,10 +1125,9 @@ class _Revisit:
 
         self.store.put_nodes(hashed_nodes(resolver))  # type: ignore[arg-type]
         computed = printed_nodes(resolver)  # type: ignore[arg-type]
-        if computed and self.catalogue is None:
-            self.catalogue = Catalogue.unless_holding(self.store.get_meta(Catalogue.META), computed)
-        if computed and self.catalogue is not None:
+        if computed:  # the parts of the catalogue that hold them read, those changed written
+            if self.catalogue is None:
+                self.catalogue = Catalogue(read=self.store.get_meta)
             self.catalogue.update(computed)
-            if self.catalogue.changed:
-                self.store.set_meta(Catalogue.META, self.catalogue.encode())
+            self.catalogue.save(self.store.set_meta)
         _remember_derived(self.store, resolver, replace=False)

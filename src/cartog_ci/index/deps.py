@@ -23,7 +23,7 @@ import hashlib
 import operator
 import posixpath
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from cartog_ci.domain import Edge, Symbol
 from cartog_ci.store.dependency_format import FileDeps, checksum
@@ -225,7 +225,8 @@ _SHORT_VALUE = 120
 
 
 def _catalogue_text(text: str | None) -> str | None:
-    """The lines of a stored catalogue as one text; None when it is damaged."""
+    """The lines of one stored part of a catalogue as one text; None when
+    it is damaged."""
     if not text:
         return ""
     import base64  # here: most runs decode no catalogue
@@ -236,109 +237,153 @@ def _catalogue_text(text: str | None) -> str | None:
         return None
 
 
-def _catalogue_lines(text: str | None) -> list[str] | None:
-    """The lines of a stored catalogue; None when it is damaged."""
-    raw = _catalogue_text(text)
-    if raw is None:
-        return None
-    return raw.split("\n") if raw else []
-
-
-# Nodes up to which ``Catalogue.unless_holding`` looks each line up in the
-# text as it is (a search of scrapy's 0.7 MB of lines: ~0.1 ms) rather than
-# splitting it into a set of its 8,400 lines (~2 ms).
-_FEW_NODES = 8
 _TAB_SPLIT = operator.methodcaller("split", "\t", 1)  # a catalogue line: key, value
+# Lines per part a cold run sizes the catalogue's parts by (a power of two
+# of them): Django 5.1's 29,300 nodes (3.0 MB of lines) were one text to
+# decompress (15 ms) and search (8 ms) for a one-file edit that computes 12
+# nodes; in 64 parts they take 0.80 MB instead of 0.44 MB (scrapy, 32
+# parts: 0.18 MB instead of 0.10 MB).
+_PART_LINES = 512
+_MAX_PARTS = 1024
+
+
+def _parts_for(lines: int) -> int:
+    count = 1
+    while count * _PART_LINES < lines and count < _MAX_PARTS:
+        count *= 2
+    return count
 
 
 class Catalogue:
     """The nodes an index knows: each node's key as written (its ``repr``)
-    -> its value as kept (``value_print``), stored as one compressed text of
-    lines sorted by key (paths and names that repeat: 0.6 MB of lines are
-    0.06 MB on scrapy). An incremental run computes a node reached by a
-    change again from its key and keeps what read it when the value is the
-    same (salsa's backdating: a manifest whose version changed finds the
-    same modules).
+    -> its value as kept (``value_print``). Stored in parts, a node in the
+    part of its hash (``_text_hash`` of its key, modulo the number of parts,
+    which meta ``dep_nodes`` holds), each part one compressed text of lines
+    sorted by key (meta ``dep_nodes.<part>``, none for an empty part). An
+    incremental run computes a node reached by a change again from its key
+    and keeps what read it when the value is the same (salsa's backdating: a
+    manifest whose version changed finds the same modules). A part is read
+    when a node of it is first asked for (``under``, ``update``), looked up
+    in its text while every node asked for is there as it is, and written
+    again only when one of its nodes changed (``save``).
 
-    Entries are keyed by the key itself, not by its 32-bit hash: two nodes
-    with one hash (about a 10 % chance on Django's 30,000) are both kept,
-    and a change reaching that hash computes both again (``under``); the
-    hash is changed when either value is (tests/index/test_deps.py,
-    ``_TWINS``)."""
+    Entries are keyed by the key itself, not by its 24-bit hash: two nodes
+    with one hash are both kept, and a change reaching that hash computes
+    both again (``under``); the hash is changed when either value is
+    (tests/index/test_deps.py, ``_TWINS``). A damaged part reads as empty,
+    and without a number of parts the whole catalogue does: every node of
+    it then looks changed, and the parts are written anew."""
 
     META = "dep_nodes"
 
-    def __init__(self, entries: dict[str, str] | None = None) -> None:
-        self.entries = entries or {}
-        self.changed = False
-        self._by_hash: dict[int, list[str]] | None = None
+    def __init__(self, entries: dict[str, str] | None = None, read: Callable[[str], str | None] | None = None) -> None:
+        """``entries`` known whole, replacing what ``read`` (``get_meta``)
+        finds stored, if given; or, without ``entries``, the catalogue
+        stored, read through ``read``."""
+        self.read = read
+        self.texts: dict[int, str | None] = {}  # part -> its lines framed by newlines, as read
+        self.parts: dict[int, dict[str, str]] = {}  # decoded: part -> key -> value
+        self.dirty: set[int] = set()  # parts to write
+        self.stale: range = range(0)  # parts stored past the number of parts: to remove
+        self._by_hash: dict[int, dict[int, list[str]]] = {}  # part -> hash -> its keys, for ``under``
+        stored = read(self.META) if read is not None else None
+        before = int(stored) if stored is not None and stored.isdigit() and 0 < int(stored) <= _MAX_PARTS else 0
+        self.write_count = entries is not None or not before
+        if entries is None and before:
+            self.count = before
+            return
+        entries = entries or {}
+        self.count = _parts_for(len(entries))
+        self.stale = range(self.count, before)
+        self.parts = {p: {} for p in range(self.count)}
+        self.dirty = set(self.parts)
+        for key, value in entries.items():
+            self.parts[_text_hash(key) % self.count][key] = value
 
-    @classmethod
-    def decode(cls, text: str | None) -> Catalogue:
-        """What ``encode`` wrote; empty when nothing (or something damaged) is
-        stored: every node reached then looks changed."""
-        return cls._from_lines(_catalogue_lines(text))
+    @staticmethod
+    def name(part: int) -> str:
+        return f"{Catalogue.META}.{part}"
 
-    @classmethod
-    def unless_holding(cls, text: str | None, nodes: Mapping[str, str]) -> Catalogue | None:
-        """None when the catalogue ``encode`` wrote as ``text`` has each of
-        ``nodes`` (key -> value) as it is (its line): nothing to write, and
-        no entry decoded (Django: 29,000 lines, 0.2 s to decode, for an edit
-        that computes the same 180 nodes); else the catalogue, decoded."""
-        raw = _catalogue_text(text)
-        if raw is None:
-            return cls()
-        if len(nodes) <= _FEW_NODES:  # a one-file edit: a few nodes, looked up in the text
-            framed = f"\n{raw}\n"
-            if all(f"\n{key}\t{value}\n" in framed for key, value in nodes.items()):
-                return None
-        else:
-            held = set(raw.split("\n"))
-            if all(f"{key}\t{value}" in held for key, value in nodes.items()):
-                return None
-        return cls._from_lines(raw.split("\n") if raw else [])
+    def _framed(self, number: int) -> str | None:
+        """The part's lines, a newline before and after; None when damaged."""
+        if number not in self.texts:
+            assert self.read is not None
+            raw = _catalogue_text(self.read(self.name(number)))
+            self.texts[number] = None if raw is None else f"\n{raw}\n"
+        return self.texts[number]
 
-    @classmethod
-    def _from_lines(cls, lines: list[str] | None) -> Catalogue:
-        if not lines:
-            return cls()
-        try:
-            return cls(dict(map(_TAB_SPLIT, lines)))
-        except ValueError:
-            return cls()
+    def part(self, number: int) -> dict[str, str]:
+        found = self.parts.get(number)
+        if found is None:
+            framed = self._framed(number)
+            lines = framed[1:-1].split("\n") if framed is not None and len(framed) > 2 else []
+            try:
+                found = dict(map(_TAB_SPLIT, lines))
+            except ValueError:  # a line without its value: damaged
+                found = {}
+            self.parts[number] = found
+        return found
 
-    def encode(self) -> str:
-        raw = "\n".join(f"{k}\t{self.entries[k]}" for k in sorted(self.entries))
-        import base64
+    @property
+    def entries(self) -> dict[str, str]:
+        """Every node known (every part decoded)."""
+        out: dict[str, str] = {}
+        for number in range(self.count):
+            out.update(self.part(number))
+        return out
 
-        # level 1: celery's 0.81 MB of lines in 3.8 ms, 99 KB (level 6: 10.8 ms,
-        # 79 KB; level 9 took 30 ms for 60 KB on scrapy): written again by
-        # every run that computes a node with another value
-        return base64.b64encode(zlib.compress(raw.encode("utf-8", "surrogatepass"), 1)).decode("ascii")
+    @property
+    def changed(self) -> bool:
+        return bool(self.dirty)
 
     def update(self, nodes: Mapping[str, str]) -> None:
         for key, value in nodes.items():
-            if self.entries.get(key) != value:
-                self.entries[key] = value
-                self.changed = True
-                self._by_hash = None
+            number = _text_hash(key) % self.count
+            part = self.parts.get(number)
+            if part is None:
+                framed = self._framed(number)
+                if framed is not None and f"\n{key}\t{value}\n" in framed:
+                    continue  # held as it is: the part not decoded
+                part = self.part(number)
+            if part.get(key) != value:
+                part[key] = value
+                self.dirty.add(number)
+                self._by_hash.pop(number, None)
+
+    def save(self, write: Callable[[str, str | None], None]) -> None:
+        """The parts changed since they were read (all of a catalogue known
+        whole), through ``write`` (``set_meta``: None removes a part)."""
+        if self.write_count:
+            write(self.META, str(self.count))
+            self.write_count = False
+        for number in sorted(self.dirty):
+            write(self.name(number), _encoded(self.parts[number]) if self.parts[number] else None)
+        for number in self.stale:
+            write(self.name(number), None)
+        self.dirty.clear()
+        self.stale = range(0)
 
     def under(self, node: int) -> list[tuple[tuple[str, object] | None, str]]:
         """The nodes known by the hash ``node`` (one, but for a collision;
         none when unknown): each one's (name, argument), None when
         unreadable, and its value as kept."""
-        if self._by_hash is None:  # ``_text_hash`` of every key, inline (scrapy: 8,400)
-            by_hash: dict[int, list[str]] = {}
-            crc32 = zlib.crc32
-            for key in self.entries:
-                h = crc32(key.encode("utf-8", "surrogatepass")) & 0xFFFFFF
-                found = by_hash.get(h)
-                if found is None:
-                    by_hash[h] = [key]
-                else:
-                    found.append(key)
-            self._by_hash = by_hash
-        return [(_node_key(k), self.entries[k]) for k in sorted(self._by_hash.get(node, ()))]
+        number = node % self.count
+        part = self.part(number)
+        by_hash = self._by_hash.get(number)
+        if by_hash is None:  # ``_text_hash`` of every key of the part, once
+            by_hash = self._by_hash[number] = {}
+            for key in part:
+                by_hash.setdefault(_text_hash(key), []).append(key)
+        return [(_node_key(k), part[k]) for k in sorted(by_hash.get(node, ()))]
+
+
+def _encoded(entries: Mapping[str, str]) -> str:
+    raw = "\n".join(f"{k}\t{entries[k]}" for k in sorted(entries))
+    import base64
+
+    # level 1: celery's 0.81 MB of lines in 3.8 ms, 99 KB (level 6: 10.8 ms,
+    # 79 KB; level 9 took 30 ms for 60 KB on scrapy)
+    return base64.b64encode(zlib.compress(raw.encode("utf-8", "surrogatepass"), 1)).decode("ascii")
 
 
 def _node_key(text: str) -> tuple[str, object] | None:

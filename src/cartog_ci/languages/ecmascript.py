@@ -64,7 +64,9 @@ class ECMAScript(Language):
         caller. JavaScript checks no arity (a trailing parameter added or
         dropped is compatible); TypeScript checks arity and types, against
         the overload signatures when there are some. White space never
-        counts (a callback type reformatted is no change)."""
+        counts (a callback type reformatted is no change), nor the quotes of
+        a string (``T["_def"]`` is ``T['_def']``: a formatter's choice)."""
+        old, new = double_quoted(old), double_quoted(new)
         if whole_signature(old) == whole_signature(new):
             return ""
         before, after = self.parameters(old), self.parameters(new)
@@ -242,6 +244,42 @@ def _check_overloads(signatures: Sequence[esparams.Signature], call: Call) -> Ca
     if any(c.verdict != WILL_BREAK for c in checks):
         return CallCheck(UNKNOWN, "the function is overloaded")
     return CallCheck(WILL_BREAK, f"{call.positional} argument(s) fit none of {len(signatures)} overload signature(s)")
+
+
+_SINGLE_QUOTED = re.compile(r"\\.|\"")  # in a single-quoted literal: an escape, or a double quote
+
+
+def double_quoted(text: str) -> str:
+    """``text`` with each single-quoted string literal written with double
+    quotes (its value unchanged); template literals and comments as they
+    are. @trpc/server 10.45.0 -> 10.45.2 rebuilt its typings with another
+    quote style: ``RouterCaller<TRouter["_def"]>`` became
+    ``RouterCaller<TRouter['_def']>``, the same type, reported breaking."""
+    if "'" not in text:
+        return text
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "/" and text.startswith(("//", "/*"), i):  # a comment, kept whole
+            end = text.find("\n" if text[i + 1] == "/" else "*/", i + 2)
+            end = n if end < 0 else end + (1 if text[i + 1] == "/" else 2)
+            out.append(text[i:end])
+            i = end
+        elif c in "\"`'":  # a string or template literal, to its closing quote
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            body = text[i + 1 : min(j, n)]
+            if c == "'":  # \' needs no escape between double quotes, " needs one
+                out.append('"' + _SINGLE_QUOTED.sub(lambda m: "'" if m[0] == "\\'" else '\\"' if m[0] == '"' else m[0], body) + '"')
+            else:
+                out.append(text[i : j + 1])
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 def _overloads_verdict(

@@ -61,6 +61,7 @@ from cartog_ci.languages.base import (
     parameters,
     query_text,
     top_level_split,
+    whole_signature,
 )
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse.nodes import node_text as _text
@@ -390,6 +391,26 @@ class Go(Language):
         return testrunners.go_commands(tests, ws)
 
 
+    def call_shape(self, signature: str) -> str:
+        """What callers depend on: the receiver's type, the name and type
+        parameters, the parameters' and results' types in order; not their
+        names (Go passes arguments by position: `func F(a int)` -> `func
+        F(b int)` breaks no caller, and was called breaking)."""
+        found = _FUNC_NAME.match(signature)
+        text = parameters_after(signature, found.group(1)) if found is not None else None
+        types = _list_types(text) if text is not None else None
+        at = signature.find(f"({text})", found.end()) if found is not None and text is not None else -1
+        if found is None or types is None or at < 0:
+            return whole_signature(signature)
+        receiver = _RECEIVER.match(signature)
+        owner = _list_types(receiver.group(1)) if receiver is not None else []
+        rest = signature[at + len(text) + 2 :].strip()
+        if rest.startswith("(") and rest.endswith(")"):  # results, named or not
+            results = _list_types(rest[1:-1])
+            rest = "(" + ",".join(results) + ")" if results is not None else rest
+        head = signature[found.start(1) : at]  # the name, the type parameters
+        return whole_signature(f"func({','.join(owner or [])}){head}({','.join(types)}){rest}")
+
     def signature_verdict(self, old: str, new: str, types: Mapping[str, str] | None = None) -> str:
         """Any change of parameter or result types breaks, except a type
         written out becoming a named type defined as that same type (or the
@@ -455,6 +476,7 @@ class Go(Language):
 
 
 _FUNC_NAME = re.compile(r"^func\s*(?:\([^)]*\)\s*)?(\w+)")
+_RECEIVER = re.compile(r"^func\s*\(([^)]*)\)")
 
 
 def _same_type(a: str, b: str, types: Mapping[str, str]) -> bool:

@@ -69,9 +69,11 @@ from cartog_ci.languages.base import (
     ScopeRules,
     TypeGraph,
     derived_value,
+    has_test_attribute,
     node as node_recipe,
     query_text,
     top_level_split,
+    whole_signature,
 )
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.parse.nodes import node_text as _text
@@ -448,6 +450,26 @@ def _written_as_trait(types: TypeGraph, call: Edge, trait: Symbol) -> bool:
 _RUST_TESTS = ("#[rstest", "#[test_case", "#[async_std::test", "#[sqlx::test", "#[test_log::test")
 
 
+_FN_NAME = re.compile(r"\bfn\s+(\w+)")
+_SELF_PARAMETER = re.compile(r"(&\s*('\w+\s+)?)?(mut\s+)?self")
+
+
+def _pattern_end(parameter: str) -> int:
+    """Where a parameter's pattern ends: its first `:` outside brackets that
+    is not part of a `::` path; -1 without one."""
+    depth = 0
+    for i, c in enumerate(parameter):
+        if c in "([{<":
+            depth += 1
+        elif c in ")]}>":
+            depth -= 1
+        elif c == ":" and depth == 0:
+            if parameter[i + 1 : i + 2] == ":" or parameter[i - 1 : i] == ":":
+                continue
+            return i
+    return -1
+
+
 class Rust(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
@@ -464,6 +486,28 @@ class Rust(Language):
     def may_guess(self, project: Project, source: Symbol, candidate: Symbol, *, bare: bool) -> bool:
         return may_guess(project, source, candidate, bare=bare)
 
+    def call_shape(self, signature: str) -> str:
+        """What callers depend on: all of the signature but the parameters'
+        patterns (their names, `mut`): Rust passes arguments by position,
+        so anyhow 1.0.95's `pub fn Ok<T>(t: T)` -> `pub fn Ok<T>(value: T)`
+        breaks no caller, and was called breaking."""
+        name = _FN_NAME.search(signature)
+        text = parameters_after(signature, name.group(1)) if name is not None else None
+        at = signature.find(f"({text})", name.end()) if name is not None and text is not None else -1
+        if name is None or text is None or at < 0:
+            return whole_signature(signature)
+        types = []
+        for piece in top_level_split(text, ","):
+            piece = piece.strip()
+            colon = _pattern_end(piece)
+            if _SELF_PARAMETER.fullmatch(piece) or colon < 0:  # `&self`, `mut self`: as written
+                types.append(re.sub(r"^mut\s+", "", piece))
+            elif piece.startswith(("self", "mut self")):  # `self: Box<Self>`
+                types.append("self:" + piece[colon + 1 :])
+            else:
+                types.append(piece[colon + 1 :])
+        return whole_signature(signature[:at] + "(" + ",".join(types) + ")" + signature[at + len(text) + 2 :])
+
     def bound_of(self, signature: str, type_parameter: str) -> str | None:
         # `fn f<T: Store + Send>(..)` or `... where T: Store`: the first bound
         found = re.search(rf"[<,]\s*{re.escape(type_parameter)}\s*:\s*((?:\w+::)*\w+)", signature) or re.search(
@@ -472,8 +516,14 @@ class Rust(Language):
         return found.group(1).replace("::", ".") if found else None
 
     def is_test(self, symbol: Symbol) -> bool:
-        # test attributes of common crates besides #[test] / #[tokio::test]
-        return super().is_test(symbol) or any(d.startswith(_RUST_TESTS) for d in symbol.decorators)
+        """A function cargo runs as a test: by its attribute (#[test],
+        #[tokio::test] and those of common crates), wherever it is; a
+        function of `tests/` without one is a helper cargo runs no test by
+        (anyhow 1.0.95: `main`, `DerefBool::deref`, a test's inner `assert`
+        were tests to run, names `cargo test` filters no test by)."""
+        return symbol.kind in CALLABLE_KINDS and (
+            has_test_attribute(symbol) or any(d.startswith(_RUST_TESTS) for d in symbol.decorators)
+        )
 
     def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
         return testrunners.cargo_commands(tests, ws)

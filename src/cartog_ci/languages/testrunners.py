@@ -294,37 +294,69 @@ _PY_PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 DOCTEST = "doctest"
 
 
-def pytest_addopts(ws: Workspace, path: str) -> list[str]:
-    """The ``addopts`` of the pytest configuration nearest above ``path``
-    (the file that fixes pytest's rootdir): ``[tool.pytest.ini_options]``
-    (a string) or pytest 9's ``[tool.pytest]`` (a list) of pyproject.toml,
-    ``[pytest]`` of pytest.ini or tox.ini, ``[tool:pytest]`` of setup.cfg."""
-    import shlex
-
+def _pytest_setting(ws: Workspace, path: str, key: str) -> tuple[str, object]:
+    """The folder of the pytest configuration nearest above ``path`` (the
+    file that fixes pytest's rootdir: the first of pytest.ini, a
+    pyproject.toml with a ``[tool.pytest…]`` table, a tox.ini or setup.cfg
+    with a pytest section) and its ``key``: ``[tool.pytest.ini_options]``
+    or pytest 9's ``[tool.pytest]`` of pyproject.toml, ``[pytest]`` of
+    pytest.ini or tox.ini, ``[tool:pytest]`` of setup.cfg ("" when the
+    file does not set it); ("", None) without a configuration."""
     for folder in ws.upward(path):
         names = ws.listing(folder)
         found: object = None
         if "pytest.ini" in names:
             parser = ws.ini(join(folder, "pytest.ini"))
-            found = parser.get("pytest", "addopts", fallback="") if parser is not None else ""
+            found = parser.get("pytest", key, fallback="") if parser is not None else ""
         elif "pyproject.toml" in names and isinstance(_names(ws.toml(join(folder, "pyproject.toml")), "tool", "pytest"), dict):
             table = _names(ws.toml(join(folder, "pyproject.toml")), "tool", "pytest")
-            found = _names(table, "ini_options", "addopts") or _names(table, "addopts") or ""
+            found = _names(table, "ini_options", key) or _names(table, key) or ""
         else:
             for name, section in (("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
                 parser = ws.ini(join(folder, name)) if name in names else None
                 if parser is not None and parser.has_section(section):
-                    found = parser.get(section, "addopts", fallback="")
+                    found = parser.get(section, key, fallback="")
                     break
-        if found is None:
-            continue
-        if isinstance(found, list):
-            return [str(w) for w in found]
-        try:
-            return shlex.split(str(found))
-        except ValueError:
-            return str(found).split()
-    return []
+        if found is not None:
+            return folder, found
+    return "", None
+
+
+def _words(found: object) -> list[str]:
+    import shlex
+
+    if found is None:
+        return []
+    if isinstance(found, list):
+        return [str(w) for w in found]
+    try:
+        return shlex.split(str(found))
+    except ValueError:
+        return str(found).split()
+
+
+def pytest_addopts(ws: Workspace, path: str) -> list[str]:
+    """The ``addopts`` of the pytest configuration nearest above ``path``."""
+    return _words(_pytest_setting(ws, path, "addopts")[1])
+
+
+def collected_by_default(ws: Workspace, path: str) -> bool:
+    """Whether a plain ``pytest`` run of the project reaches ``path``: its
+    configuration's ``testpaths`` (relative to that configuration's folder,
+    globs allowed, as pytest reads them) hold it, or there are none (pytest
+    then collects from the rootdir down). requests 2.32 sets ``addopts =
+    "--doctest-modules"`` with ``testpaths = ["tests"]``: the doctests of
+    ``src/requests/`` are never run by its suite."""
+    import fnmatch
+
+    folder, found = _pytest_setting(ws, path, "testpaths")
+    roots = [w.strip("/").removeprefix("./") for w in _words(found)]
+    if not roots or any(r in ("", ".") for r in roots):
+        return True
+    rel = path[len(folder) + 1 :] if folder and path.startswith(folder + "/") else path
+    parts = rel.split("/")
+    prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+    return any(fnmatch.fnmatchcase(p, r) for r in roots for p in prefixes)
 
 
 def python_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbol], bool]) -> list[TestCommand]:

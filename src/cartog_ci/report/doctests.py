@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Symbol
-from cartog_ci.languages.testrunners import DOCTEST, Workspace, pytest_addopts
+from cartog_ci.languages.testrunners import DOCTEST, Workspace, collected_by_default, pytest_addopts
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.domain.results import ChangedSymbol, CoverageUse
@@ -75,9 +75,10 @@ def module_name(ws: Workspace, path: str) -> str:
 
 
 def runs_doctests(ws: Workspace, path: str) -> bool:
-    """Whether the project's pytest configuration runs the doctests of
-    ``path``'s modules: ``--doctest-modules`` in the ``addopts`` nearest to it."""
-    return "--doctest-modules" in pytest_addopts(ws, path)
+    """Whether the project's pytest runs the doctests of ``path``'s module:
+    ``--doctest-modules`` in the ``addopts`` nearest to it, and ``path``
+    among what a plain ``pytest`` collects (its ``testpaths``)."""
+    return "--doctest-modules" in pytest_addopts(ws, path) and collected_by_default(ws, path)
 
 
 def documented_lines(text: str | bytes) -> set[int]:
