@@ -795,6 +795,17 @@ def node_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith(("NODE_", "npm_"))}
 
 
+def run_test_file(project: NpmProject, test: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """One test file run with node, in a home of its own (``HOME``, empty,
+    removed after): resolve's ``test/home_paths*.js`` create and remove
+    folders in the user's home, and a mutant's failing run leaves them
+    there, where the next file (or the next mutant's run) met them and
+    failed instead: the truth named a test file that had not run the
+    changed line (18 of resolve's 100 misses, docs/coverage.md)."""
+    with tempfile.TemporaryDirectory(prefix="home-", dir=project.home) as home:
+        return run(["node", test], cwd=project.repo, env={**env, "HOME": home}, timeout=SUITE_TIMEOUT)
+
+
 def ensure_npm(project: NpmProject) -> None:
     project.home.mkdir(parents=True, exist_ok=True)
     if not (project.repo / ".git" / "bench-ready").exists():
@@ -847,7 +858,7 @@ def js_suite(project: NpmProject) -> Results:
         if rel in project.left_out:
             continue
         started = time.monotonic()
-        proc = run(["node", rel], cwd=project.repo, env=node_env(), timeout=SUITE_TIMEOUT)
+        proc = run_test_file(project, rel, node_env())
         if "\n1.." not in proc.stdout and "# tests" not in proc.stdout:
             continue  # a helper, no test file: tape prints a plan
         out.durations[rel] = round(time.monotonic() - started, 3)
@@ -1004,7 +1015,7 @@ def js_coverage(project: NpmProject, limit: int) -> str:
     for test in sorted(durations):
         folder = project.home / "v8" / test.replace("/", "_")
         shutil.rmtree(folder, ignore_errors=True)
-        run(["node", test], cwd=project.repo, env={**node_env(), "NODE_V8_COVERAGE": str(folder)}, timeout=SUITE_TIMEOUT)
+        run_test_file(project, test, {**node_env(), "NODE_V8_COVERAGE": str(folder)})
         # named: a run that requires other test files executed them too,
         # and by its content would name them all
         runs.append(f"{test}={folder}")
