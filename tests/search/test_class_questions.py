@@ -26,6 +26,7 @@ from cartog_ci.embed.pipeline import embed_pending
 from cartog_ci.search.declarations import is_declaration, is_test_double
 from cartog_ci.search.intent import classify
 from cartog_ci.search.multimodal import (
+    CONSTRUCTOR_FACTOR,
     CONTEXT_FACTOR,
     DECLARATION_FACTOR,
     DEMOTION,
@@ -724,3 +725,144 @@ def test_a_conversion_is_named_by_what_it_converts_into(store, real_model, monke
     monkeypatch.setattr(context, "CONVERSION_NAMES", False)
     before = ask(store, real_model, query)
     assert all("member names" not in h.sources for h in before.hits)
+
+
+HEADERS_PY = '''\
+class Authorization:
+    """An Authorization header: its type and its parameters."""
+
+    def __init__(self, auth_type, data=None):
+        self.type = auth_type
+        self.parameters = data or {}
+
+    @classmethod
+    def from_header(cls, value):
+        """Parse an Authorization header value into an object."""
+        auth_type, _, rest = value.partition(" ")
+        return cls(auth_type.lower(), {"token": rest})
+
+    def to_header(self):
+        """Produce an Authorization header value from this object."""
+        return f"{self.type.title()} {self.parameters.get('token', '')}"
+
+
+class Request:
+    """An HTTP request: its method, its path and its headers."""
+
+    def __init__(self, method, path, headers):
+        self.method = method
+        self.path = path
+        self.headers = headers
+
+    def authorization(self):
+        value = self.headers.get("Authorization")
+        return Authorization.from_header(value) if value else None
+
+    def content_length(self):
+        """The body's length in bytes, from the Content-Length header."""
+        return int(self.headers.get("Content-Length", 0))
+'''
+SORTED_BAG_PY = '''\
+class SortedBag:
+    """A bag that keeps its values sorted and finds them by position."""
+
+    def __init__(self, values=()):
+        """Keep the given values sorted in the bag, to look them up by position."""
+        self._values = sorted(values)
+
+    def __getitem__(self, index):
+        return self._values[index]
+
+    def add(self, value):
+        """Add a value to the bag, keeping the values sorted."""
+        self._values.append(value)
+        self._values.sort()
+'''
+BAG_INIT = "sorted_bag.py:method:SortedBag.__init__"
+
+
+@pytest.fixture(scope="module")
+def methods_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
+    repo = init_repo(tmp_path_factory.mktemp("method-questions") / "http")
+    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY})
+    commit(repo, "requests and bags")
+    with database(module_backend):
+        index(repo)
+        with workspace.open_store(workspace.locate(str(repo), None), create=True) as store:
+            embed_pending(store, lambda: real_model, config_key="default")
+    return repo
+
+
+@pytest.fixture
+def methods_store(methods_repo: Path) -> Iterator[Store]:
+    with open_store(methods_repo) as s:
+        yield s
+
+
+@pytest.mark.parametrize(
+    ("question", "unasked"),
+    [
+        ("Lookup value at `index` in sorted bag in the SortedBag instance.", True),
+        ("SortedBag: Add a value to the bag.", True),
+        ("Create new sorted bag in the SortedBag instance.", False),  # the data model's words for a constructor
+        ("Create a bag of sorted values in the SortedBag instance.", False),  # "create" and its own class's word
+        ("This function initializes the bag with the given values.", False),
+        ("Construct the bag from the given values.", False),
+        ("Create an iterator over the values in the SortedBag instance.", True),  # not what it makes
+    ],
+)
+def test_a_constructor_is_asked_for_by_the_question_s_verb_only(methods_store, question, unasked):
+    init = methods_store.symbols([BAG_INIT])[BAG_INIT]
+    assert context.unasked_constructor(question, init) is unasked
+    add = methods_store.symbols(["sorted_bag.py:method:SortedBag.add"])["sorted_bag.py:method:SortedBag.add"]
+    assert context.unasked_constructor(question, add) is False  # not a constructor
+
+
+@pytest.mark.slow
+def test_a_constructor_counts_less_unless_the_question_s_verb_names_it(methods_store, real_model, monkeypatch):
+    question = "Lookup value at `index` in sorted bag in the SortedBag instance."
+    result = ask(methods_store, real_model, question)
+    assert factors(result)[BAG_INIT] == pytest.approx(CONSTRUCTOR_FACTOR)
+    assert result.hits[0].symbol.id == "sorted_bag.py:method:SortedBag.__getitem__"
+    # named by the question's verb, it counts in full
+    assert factors(ask(methods_store, real_model, "Create new sorted bag in the SortedBag instance."))[BAG_INIT] == 1.0
+    # … as in a question that does not open with a verb
+    assert factors(ask(methods_store, real_model, "The values of the SortedBag instance, sorted."))[BAG_INIT] == 1.0
+    monkeypatch.setattr(multimodal, "CONSTRUCTOR_BY_VERB", False)
+    assert factors(ask(methods_store, real_model, question))[BAG_INIT] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "made"),
+    [
+        ("Request: The `Authorization` header parsed into an `Authorization` object.", "Authorization", True),
+        ("Request: The `Authorization` header parsed into an `Authorization` object.", "Request", False),
+        ("Response: The `Content-Range` header as a `ContentRange` object.", "ContentRange", True),
+        ("Return a new `MapAdapter` with the details specified to the call in the Map instance.", "MapAdapter", True),
+        ("Return a new `MapAdapter` with the details specified to the call in the Map instance.", "Map", False),
+        ("Request: `MultiDict` object containing all uploaded files.", "MultiDict", True),
+        ("This function creates a DropIndexOp instance based on the given index.", "DropIndexOp", True),
+        ("Shift the item at the given index in the SplayList instance.", "SplayList", False),
+        ("SplayList: Shift the item at the given index.", "SplayList", False),
+        ("Shift the item at the given index of the SplayList class.", "SplayList", False),
+    ],
+)
+def test_a_class_named_as_what_the_answer_makes(question, name, made):
+    assert context._names_product(question, name) is made
+
+
+@pytest.mark.slow
+def test_a_class_the_answer_makes_is_not_context_beside_the_class_it_belongs_to(methods_store, real_model, monkeypatch):
+    question = "Request: The `Authorization` header parsed into an `Authorization` object."
+    authorization = "headers.py:class:Authorization"
+    result = ask(methods_store, real_model, question)
+    assert factors(result)["headers.py:class:Request"] == pytest.approx(CONTEXT_FACTOR)
+    assert factors(result).get(authorization, 1.0) == 1.0
+    members = {h.symbol.id for h in result.hits if "members" in h.sources}
+    assert members and all(i.startswith("headers.py:method:Request.") for i in members)
+    # the only class named, what is made stays context: "This function creates a DropIndexOp instance …"
+    alone = ask(methods_store, real_model, "Parse an Authorization header value into an `Authorization` object.")
+    assert factors(alone)[authorization] == pytest.approx(CONTEXT_FACTOR * KIND_FACTOR)
+    monkeypatch.setattr(context, "PRODUCTS_NOT_CONTEXT", False)
+    before = ask(methods_store, real_model, question)
+    assert factors(before)[authorization] == pytest.approx(CONTEXT_FACTOR)

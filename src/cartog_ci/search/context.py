@@ -127,6 +127,12 @@ _CONVERSION_PREFIXES = ("to", "as")
 # class of the modalities' lists whose name has two words or more, all of
 # them written one after the other in the question (``named_in_words``).
 CLASS_NAMED_IN_WORDS = True
+# A class the question names as what its answer makes or returns ("… parsed
+# into an `Authorization` object", "as a `ContentRange` object", "Return a
+# new `MapAdapter` …") is not the class whose member it asks for, when the
+# question names another class ("Request: …", "… in the Map instance"):
+# only the other is context (``read_context``).
+PRODUCTS_NOT_CONTEXT = True
 _NOUN_PHRASE_OPENERS = frozenset({"the", "a", "an"})
 _KIND_WORDS = frozenset({"function", "method", "property"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
@@ -321,6 +327,25 @@ def verb_led(question: str) -> bool:
     return verb is not None and not _opens_noun_phrase(words)
 
 
+def unasked_constructor(question: str, symbol: Symbol) -> bool:
+    """``symbol`` is a method ``__init__`` or ``__new__`` that the verb of
+    the question's first sentence (a leading "Name: " left out) does not
+    name as the data model words it (``says_special``: "Create new …",
+    "Create a stream …" in ``Stream``, "Initialize …", "Construct …")."""
+    if symbol.kind != "method" or symbol.name not in _CONSTRUCTORS:
+        return False
+    first = re.split(r"(?<=[.!?])\s", question.strip(), maxsplit=1)[0]
+    words = re.findall(r"[A-Za-z0-9]+", re.sub(r"^[\w.]+:\s+", "", first))
+    _at, verb, after = verb_and_after(words, STOPWORDS)
+    if verb is None:
+        return False
+    parent = symbol.qualified_name.rsplit(".", 2)[-2] if "." in symbol.qualified_name else ""
+    return says_special(symbol.name, verb, after, words_of(parent).split()) is None
+
+
+_CONSTRUCTORS = frozenset({"__init__", "__new__"})
+
+
 def _opens_noun_phrase(words: Sequence[str]) -> bool:
     """Whether a question's lead is a noun phrase ("The total number of
     tokens …", "Function used to extract …"), not a verb ("This function
@@ -364,13 +389,28 @@ def read_context(run: Run) -> None:
         run.context = frozenset()
         return
     found: set[str] = set(named_in_words(run) if CLASS_NAMED_IN_WORDS else ())
+    made: set[str] = set()  # the classes of what the answer makes or returns (``_PRODUCT``)
     for name in run.intent.subjects:
         if re.search(rf"(?<![\w.]){re.escape(name)}\s+(?:objects|instances)\b", run.query):
             continue  # "a collection of Revision objects": what the code handles, not whose member it is
         # a class name is capitalised (private ones after "_"); a lower-case subject names a function
         if name.lstrip("_")[:1].isupper():
-            found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS)
-    run.context = frozenset(found)
+            ids = {s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS}
+            (made if PRODUCTS_NOT_CONTEXT and _names_product(run.query, name) else found).update(ids)
+    # what is made is context only when the question names no other class
+    run.context = frozenset((found - made) or made)
+
+
+def _names_product(question: str, name: str) -> bool:
+    """``name`` is written as what is made or returned: after "into", "as",
+    "new" (an article between), or as "a `name` object" / "an … instance",
+    or as the question's own subject ("`MultiDict` object containing …")."""
+    word = re.escape(name)
+    return bool(
+        re.search(rf"\b(?:into|as|new)\s+(?:an?\s+|the\s+)?`?{word}`?(?![\w.])", question, re.IGNORECASE)
+        or re.search(rf"\ban?\s+`?{word}`?\s+(?:object|instance)\b", question, re.IGNORECASE)
+        or re.match(rf"^(?:[\w.]+:\s+)?(?:the\s+|an?\s+)?`?{word}`?\s+objects?\b", question, re.IGNORECASE)
+    )
 
 
 def named_in_words(run: Run) -> list[str]:

@@ -83,6 +83,15 @@ KIND_INTENTS = frozenset({"understand_code"})
 # question). The class ``Pair`` had won over
 # ``Pair.serialize`` by the words of its name.
 VERB_ASKS_CODE = True
+# … and a constructor (``__init__``, ``__new__``) counts CONSTRUCTOR_FACTOR
+# for such a question unless its verb names one the way the data model
+# does (search/names.py: "Create new …", "Initialize …", "Construct …"):
+# a constructor's text reads like the whole class ("Lookup value at
+# `index` in sorted list" put ``SortedList.__init__`` first), and what
+# the question's verb does is one of the class's other methods
+# (``context.unasked_constructor``).
+CONSTRUCTOR_BY_VERB = True
+CONSTRUCTOR_FACTOR = 0.5
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
 # question about behaviour, unless the question asks for it; vendored and
@@ -419,6 +428,8 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
     kind = 1.0
     if (run.kinds and symbol.kind not in run.kinds) or (run.verb_led and symbol.kind in context.CLASS_KINDS):
         kind = KIND_FACTOR
+    elif CONSTRUCTOR_BY_VERB and run.verb_led and context.unasked_constructor(run.query, symbol):
+        kind = CONSTRUCTOR_FACTOR
     as_context = 1.0
     if run.context:
         if symbol.id in run.context:
