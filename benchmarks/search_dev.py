@@ -494,6 +494,7 @@ def systems(
         out["default, a class named as what the answer makes is context"] = patched(
             shipped(), PRODUCTS_NOT_CONTEXT=False
         )
+        out["default, a test case outside the test paths not demoted"] = patched(shipped(), TEST_CASES=False)
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

@@ -23,7 +23,8 @@ import pytest
 from cartog_ci import workspace
 from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.embed.pipeline import embed_pending
-from cartog_ci.search.declarations import is_declaration, is_test_double
+from cartog_ci.domain import Symbol
+from cartog_ci.search.declarations import is_declaration, is_test_case, is_test_double
 from cartog_ci.search.intent import classify
 from cartog_ci.search.multimodal import (
     CONSTRUCTOR_FACTOR,
@@ -779,12 +780,24 @@ class SortedBag:
         self._values.sort()
 '''
 BAG_INIT = "sorted_bag.py:method:SortedBag.__init__"
+# test cases a library ships for its users' backends, outside any test path
+BAG_TESTING_PY = '''\
+from sorted_bag import SortedBag
+
+
+class BaseTestBag:
+    def test_add_keeps_the_values_sorted(self):
+        bag = SortedBag([3, 1])
+        bag.add(2)
+        assert [bag[0], bag[1], bag[2]] == [1, 2, 3]
+'''
+TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted"
 
 
 @pytest.fixture(scope="module")
 def methods_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
     repo = init_repo(tmp_path_factory.mktemp("method-questions") / "http")
-    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY})
+    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY})
     commit(repo, "requests and bags")
     with database(module_backend):
         index(repo)
@@ -866,3 +879,36 @@ def test_a_class_the_answer_makes_is_not_context_beside_the_class_it_belongs_to(
     monkeypatch.setattr(context, "PRODUCTS_NOT_CONTEXT", False)
     before = ask(methods_store, real_model, question)
     assert factors(before)[authorization] == pytest.approx(CONTEXT_FACTOR)
+
+
+@pytest.mark.parametrize(
+    ("qualified_name", "kind", "case"),
+    [
+        ("BaseTestBag.test_add_keeps_the_values_sorted", "method", True),
+        ("PermissionTest.test_principals_is_empty", "method", True),
+        ("TestParser.test_empty", "method", True),
+        ("Database.test_connection", "method", False),  # an API that tests something, not a test case
+        ("test_connection", "function", False),
+        ("BaseTestBag.setUp", "method", False),
+    ],
+)
+def test_a_test_case_by_its_name(qualified_name, kind, case):
+    parent = f"lib.py:class:{qualified_name.rsplit('.', 1)[0]}" if "." in qualified_name else None
+    symbol = Symbol(
+        id=f"lib.py:{kind}:{qualified_name}", name=qualified_name.rsplit(".", 1)[-1], qualified_name=qualified_name,
+        kind=kind, file="lib.py", start_line=1, end_line=2, start_byte=0, end_byte=10, parent_id=parent,
+        signature="", language="python", content_hash="", subtree_hash="",
+    )  # fmt: skip
+    assert is_test_case(symbol) is case
+
+
+@pytest.mark.slow
+def test_a_test_case_outside_the_test_paths_counts_as_a_test(methods_store, real_model, monkeypatch):
+    question = "Add a value to the bag, keeping the values sorted."
+    assert role_of("bags/testing.py") == ""  # a library for tests, by its path
+    result = ask(methods_store, real_model, question)
+    assert factors(result)[TEST_CASE] == pytest.approx(DEMOTION)
+    # … unless the question asks about tests
+    assert factors(ask(methods_store, real_model, "The test that adds a value to the bag."))[TEST_CASE] == 1.0
+    monkeypatch.setattr(multimodal, "TEST_CASES", False)
+    assert factors(ask(methods_store, real_model, question))[TEST_CASE] == 1.0

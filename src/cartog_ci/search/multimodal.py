@@ -39,7 +39,13 @@ from cartog_ci.search.fuse import Fused, weighted_rrf
 from cartog_ci.search.intent import Intent, classify, is_description, overridden
 from cartog_ci.search.rerank import Candidate, Reranker
 from cartog_ci.domain.marks import unembedded
-from cartog_ci.search.declarations import ASKS_DECLARATION, ASKS_DOUBLE, is_declaration, is_test_double
+from cartog_ci.search.declarations import (
+    ASKS_DECLARATION,
+    ASKS_DOUBLE,
+    is_declaration,
+    is_test_case,
+    is_test_double,
+)
 from cartog_ci.search.roles import ROLES, asked_roles, marks_of, role_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -110,6 +116,8 @@ MEMBER_FACTOR = 1.0
 DECLARATION_INTENTS = frozenset({"understand_code"})
 DECLARATION_FACTOR = 0.5
 DOUBLE_INTENTS = frozenset({"understand_code"})
+# … and so does a test case outside the tests' paths (declarations.is_test_case)
+TEST_CASES = True
 GRAPH_SEEDS_FROM_HITS = 3  # when the query names nothing, the graph starts from the others' top hits
 PER_FILE_INTENTS: frozenset[str] = frozenset()  # one hit per file dropped answers: only on request
 
@@ -422,7 +430,7 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
     (its members count MEMBER_FACTOR) and of a declaration without a body."""
     boost = centrality_boost(symbol.in_degree) if boosted and run.boosted else 1.0
     role = role_of(symbol.file, run.marks)
-    if not role and run.doubles and is_test_double(symbol):
+    if not role and run.doubles and (is_test_double(symbol) or (TEST_CASES and is_test_case(symbol))):
         role = "test"
     demoted = DEMOTION if role in run.demoted_roles else 1.0
     kind = 1.0
