@@ -495,6 +495,7 @@ def systems(
             shipped(), PRODUCTS_NOT_CONTEXT=False
         )
         out["default, a test case outside the test paths not demoted"] = patched(shipped(), TEST_CASES=False)
+        out["default, a _nowait method not named by the question's words"] = patched(shipped(), NOWAIT_BY_WORDS=False)
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

@@ -33,6 +33,7 @@ from cartog_ci.search.multimodal import (
     DEMOTION,
     KIND_FACTOR,
     MEMBER_FACTOR,
+    NOWAIT_FACTOR,
     MultimodalOptions,
     MultimodalResult,
     search,
@@ -791,13 +792,36 @@ class BaseTestBag:
         bag.add(2)
         assert [bag[0], bag[1], bag[2]] == [1, 2, 3]
 '''
+CHANNEL_PY = '''\
+import collections
+
+
+class Channel:
+    def __init__(self):
+        self._items = collections.deque()
+
+    async def receive(self):
+        while not self._items:
+            await self.wait_for_sender()
+        return self._items.popleft()
+
+    def receive_nowait(self):
+        """Receive the next item if one is ready, without waiting for a sender."""
+        if not self._items:
+            raise LookupError("no item is ready")
+        return self._items.popleft()
+
+    async def wait_for_sender(self):
+        """Wait until a sender has put an item in the channel."""
+'''
+RECEIVE, RECEIVE_NOWAIT = "channel.py:method:Channel.receive", "channel.py:method:Channel.receive_nowait"
 TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted"
 
 
 @pytest.fixture(scope="module")
 def methods_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
     repo = init_repo(tmp_path_factory.mktemp("method-questions") / "http")
-    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY})
+    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY})
     commit(repo, "requests and bags")
     with database(module_backend):
         index(repo)
@@ -912,3 +936,18 @@ def test_a_test_case_outside_the_test_paths_counts_as_a_test(methods_store, real
     assert factors(ask(methods_store, real_model, "The test that adds a value to the bag."))[TEST_CASE] == 1.0
     monkeypatch.setattr(multimodal, "TEST_CASES", False)
     assert factors(ask(methods_store, real_model, question))[TEST_CASE] == 1.0
+
+
+@pytest.mark.slow
+def test_a_method_that_does_not_wait_is_asked_for_by_saying_so(methods_store, real_model, monkeypatch):
+    result = ask(methods_store, real_model, "Receive the next item in the Channel instance.")
+    got = factors(result)
+    assert (got[RECEIVE], got[RECEIVE_NOWAIT]) == (1.0, pytest.approx(NOWAIT_FACTOR))
+    assert result.hits[0].symbol.id == RECEIVE
+    result = ask(methods_store, real_model, "Receive the next item without blocking in the Channel instance.")
+    got = factors(result)
+    assert (got[RECEIVE], got[RECEIVE_NOWAIT]) == (pytest.approx(NOWAIT_FACTOR), 1.0)
+    assert result.hits[0].symbol.id == RECEIVE_NOWAIT
+    monkeypatch.setattr(multimodal, "NOWAIT_BY_WORDS", False)
+    got = factors(ask(methods_store, real_model, "Receive the next item in the Channel instance."))
+    assert (got[RECEIVE], got[RECEIVE_NOWAIT]) == (1.0, 1.0)

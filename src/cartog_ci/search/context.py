@@ -327,6 +327,37 @@ def verb_led(question: str) -> bool:
     return verb is not None and not _opens_noun_phrase(words)
 
 
+_NOWAIT = "_nowait"
+_SAYS_NOWAIT = re.compile(
+    r"\b(?:without\s+(?:blocking|waiting|wait)|immediately|non-?blocking|nowait|never\s+blocks?)\b", re.IGNORECASE
+)
+
+
+def nowait_mismatch(run: Run, symbol: Symbol) -> bool:
+    """``symbol`` is a ``…_nowait`` method and the question does not say
+    that what it asks for does not wait ("without blocking", "immediately",
+    ``_SAYS_NOWAIT``); or the question says so and ``symbol`` is the method
+    a ``…_nowait`` sibling of its class is the variant of."""
+    if symbol.kind not in ("method", "function"):
+        return False
+    says = _SAYS_NOWAIT.search(run.query) is not None
+    if symbol.name.endswith(_NOWAIT):
+        return not says
+    if not says or symbol.kind != "method" or symbol.parent_id is None:
+        return False
+    if run.nowait_variants is None:
+        run.nowait_variants = {}
+    parent = symbol.parent_id
+    if parent not in run.nowait_variants:
+        cls = run.store.symbols([parent]).get(parent)
+        run.nowait_variants[parent] = frozenset(
+            s.name[: -len(_NOWAIT)]
+            for s in (run.store.symbols_in_file(cls.file) if cls else ())
+            if s.parent_id == parent and s.name.endswith(_NOWAIT)
+        )
+    return symbol.name in run.nowait_variants[parent]
+
+
 def unasked_constructor(question: str, symbol: Symbol) -> bool:
     """``symbol`` is a method ``__init__`` or ``__new__`` that the verb of
     the question's first sentence (a leading "Name: " left out) does not

@@ -98,6 +98,13 @@ VERB_ASKS_CODE = True
 # (``context.unasked_constructor``).
 CONSTRUCTOR_BY_VERB = True
 CONSTRUCTOR_FACTOR = 0.5
+# A ``…_nowait`` method (the standard library's name for the variant that
+# does not block: ``queue.Queue.get_nowait``, ``asyncio.Queue.put_nowait``)
+# counts NOWAIT_FACTOR for a question that does not say it does not wait,
+# and the method it is the variant of for one that does
+# (``context.nowait_mismatch``).
+NOWAIT_BY_WORDS = True
+NOWAIT_FACTOR = 0.5
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
 # question about behaviour, unless the question asks for it; vendored and
@@ -228,6 +235,7 @@ class Run:
         self.compared: frozenset[str] | None = None  # the symbols it compares its answer with
         self.members: list[Symbol] | None = None  # their methods (context.context_members)
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
+        self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
         self.model_factory = model_factory
         self.candidates = candidates
@@ -447,6 +455,8 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
     if run.compared and symbol.id in run.compared:
         as_context = CONTEXT_FACTOR
     declared = DECLARATION_FACTOR if run.declared.get(symbol.id) else 1.0
+    if NOWAIT_BY_WORDS and run.intent.name in KIND_INTENTS and context.nowait_mismatch(run, symbol):
+        declared *= NOWAIT_FACTOR
     return boost * demoted * kind * as_context * declared
 
 
