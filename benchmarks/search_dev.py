@@ -496,6 +496,9 @@ def systems(
         )
         out["default, a test case outside the test paths not demoted"] = patched(shipped(), TEST_CASES=False)
         out["default, a _nowait method not named by the question's words"] = patched(shipped(), NOWAIT_BY_WORDS=False)
+        out["default, a member named by the verb alone not demoted beside the standard library's wording"] = patched(
+            shipped(), PROTOCOL_OVER_VERB=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

@@ -34,6 +34,7 @@ from cartog_ci.search.multimodal import (
     KIND_FACTOR,
     MEMBER_FACTOR,
     NOWAIT_FACTOR,
+    VERB_ONLY_FACTOR,
     MultimodalOptions,
     MultimodalResult,
     search,
@@ -663,8 +664,8 @@ def test_a_protocol_method_is_named_by_the_standard_library_s_wording(question, 
     ("query", "method", "lifted"),
     [
         ("Remove all values from the bag in the Bag instance.", "clear", True),
-        # second with the wording and without it: its code reads "if value in"
-        ("Bag: Remove `value` from the bag if it is a member.", "discard", False),
+        # its code reads "if value in"; the wording also makes ``remove`` count less (PROTOCOL_OVER_VERB)
+        ("Bag: Remove `value` from the bag if it is a member.", "discard", True),
         ("Remove and return the value at `index` in Bag.", "pop", True),
     ],
 )
@@ -951,3 +952,19 @@ def test_a_method_that_does_not_wait_is_asked_for_by_saying_so(methods_store, re
     monkeypatch.setattr(multimodal, "NOWAIT_BY_WORDS", False)
     got = factors(ask(methods_store, real_model, "Receive the next item in the Channel instance."))
     assert (got[RECEIVE], got[RECEIVE_NOWAIT]) == (1.0, 1.0)
+
+
+@pytest.mark.slow
+def test_beside_the_standard_library_s_wording_a_method_named_by_the_verb_alone_counts_less(
+    store, real_model, monkeypatch
+):
+    question = "Remove all values from the bag in the Bag instance."
+    result = ask(store, real_model, question)
+    got = factors(result)
+    assert got["bags.py:method:Bag.remove"] == pytest.approx(VERB_ONLY_FACTOR)
+    assert got["bags.py:method:Bag.clear"] == 1.0
+    assert result.hits[0].symbol.id == "bags.py:method:Bag.clear"
+    # no wording of the standard library in the question: the verb names remove
+    assert factors(ask(store, real_model, "Remove the value from the bag in the Bag instance."))["bags.py:method:Bag.remove"] == 1.0
+    monkeypatch.setattr(context, "PROTOCOL_OVER_VERB", False)
+    assert factors(ask(store, real_model, question))["bags.py:method:Bag.remove"] == 1.0

@@ -107,6 +107,11 @@ NAMES_RUN_TOGETHER = True
 # ``discard``, "Remove and return …" a ``pop``; before the methods the
 # question's verb names by their own name (``remove``).
 PROTOCOL_WORDING = True
+# … and when it names one, a member named by the question's verb alone is
+# not what the question asks ("Remove all values from sorted list" is
+# ``clear``, not ``remove``, "Remove `value` … if it is a member"
+# ``discard``): it counts VERB_ONLY_FACTOR (search/multimodal.py).
+PROTOCOL_OVER_VERB = True
 # "Convert the `ETags` object into a python set" asks for ``as_set``,
 # "Converts a DropTableOp instance into a Table instance" for ``to_table``:
 # Python's naming of a conversion (``to_dict``, ``as_set``) is the word of
@@ -243,6 +248,7 @@ def members_by_name(run: Run) -> list[str]:
     lead = question_lead(run.query) if PROTOCOL_WORDING else ""
     target = conversion_target(run.query) if CONVERSION_NAMES else None
     ranked = []
+    worded: set[str] = set()  # the members the standard library's wording names
     for s in members:
         parts = s.name.lower().split("_")
         if target and len(parts) >= 2 and parts[0] in _CONVERSION_PREFIXES and same_word(parts[-1], target):
@@ -254,6 +260,7 @@ def members_by_name(run: Run) -> list[str]:
         if phrase is not None:
             # its wording says more of the question than a name that is its verb alone
             ranked.append((at, -1, 0, phrase, s.name, s.id))
+            worded.add(s.id)
             continue
         if SPECIAL_BY_VERB and is_special(s.name) and verb is not None:
             own = words_of(s.qualified_name.rsplit(".", 2)[-2] if "." in s.qualified_name else "").split()
@@ -271,6 +278,11 @@ def members_by_name(run: Run) -> list[str]:
             # a special method's words are alternatives ("string representation repr"): none is missing
             unused = 0 if is_special(s.name) else len(named - hit - STOPWORDS)
             ranked.append((first, unused, int(SPECIAL_BY_VERB and is_special(s.name)), -len(hit), s.name, s.id))
+    if PROTOCOL_OVER_VERB and worded and acting is not None:
+        # "Remove all values from …" is ``clear``: ``remove`` is named by the verb alone
+        run.verb_only = frozenset(
+            s.id for s in members if s.id not in worded and acting in _name_stems(s.name, forms)
+        )
     ranked = sorted(ranked)[: run.candidates]
     # members that say the question equally well share a place (their names' order is no evidence)
     tiers: dict[tuple[int, ...], int] = {}

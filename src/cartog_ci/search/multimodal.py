@@ -105,6 +105,7 @@ CONSTRUCTOR_FACTOR = 0.5
 # (``context.nowait_mismatch``).
 NOWAIT_BY_WORDS = True
 NOWAIT_FACTOR = 0.5
+VERB_ONLY_FACTOR = 0.5  # context.PROTOCOL_OVER_VERB
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
 # question about behaviour, unless the question asks for it; vendored and
@@ -236,6 +237,7 @@ class Run:
         self.members: list[Symbol] | None = None  # their methods (context.context_members)
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
+        self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
         self.model_factory = model_factory
         self.candidates = candidates
@@ -455,6 +457,8 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
     if run.compared and symbol.id in run.compared:
         as_context = CONTEXT_FACTOR
     declared = DECLARATION_FACTOR if run.declared.get(symbol.id) else 1.0
+    if symbol.id in run.verb_only:
+        declared *= VERB_ONLY_FACTOR
     if NOWAIT_BY_WORDS and run.intent.name in KIND_INTENTS and context.nowait_mismatch(run, symbol):
         declared *= NOWAIT_FACTOR
     return boost * demoted * kind * as_context * declared
