@@ -499,6 +499,9 @@ def systems(
         out["default, a member named by the verb alone not demoted beside the standard library's wording"] = patched(
             shipped(), PROTOCOL_OVER_VERB=False
         )
+        out["default, members named by the lead's words not demoted beside the standard library's wording"] = patched(
+            shipped(), PROTOCOL_OVER_WORDS=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

@@ -815,6 +815,15 @@ class Channel:
     async def wait_for_sender(self):
         """Wait until a sender has put an item in the channel."""
 '''
+SETTINGS_PY = '''\
+class Settings(dict):
+    def get(self, key, default=None):
+        return super().get(key, default)
+
+    def value_of(self, key):
+        """Return the value of the setting named key, converted to its type."""
+        return self.types[key](self[key])
+'''
 RECEIVE, RECEIVE_NOWAIT = "channel.py:method:Channel.receive", "channel.py:method:Channel.receive_nowait"
 TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted"
 
@@ -822,7 +831,7 @@ TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted
 @pytest.fixture(scope="module")
 def methods_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
     repo = init_repo(tmp_path_factory.mktemp("method-questions") / "http")
-    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY})
+    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY})
     commit(repo, "requests and bags")
     with database(module_backend):
         index(repo)
@@ -968,3 +977,16 @@ def test_beside_the_standard_library_s_wording_a_method_named_by_the_verb_alone_
     assert factors(ask(store, real_model, "Remove the value from the bag in the Bag instance."))["bags.py:method:Bag.remove"] == 1.0
     monkeypatch.setattr(context, "PROTOCOL_OVER_VERB", False)
     assert factors(ask(store, real_model, question))["bags.py:method:Bag.remove"] == 1.0
+
+
+@pytest.mark.slow
+def test_beside_the_standard_library_s_wording_a_member_named_by_the_lead_s_words_counts_less(
+    methods_store, real_model, monkeypatch
+):
+    # "Return" hands a value back: dict.get's wording names get, "value" names value_of
+    question = "Return the value for `key` if `key` is in the settings, else default in the Settings instance."
+    got = factors(ask(methods_store, real_model, question))
+    assert got["settings.py:method:Settings.value_of"] == pytest.approx(VERB_ONLY_FACTOR)
+    assert got["settings.py:method:Settings.get"] == 1.0
+    monkeypatch.setattr(context, "PROTOCOL_OVER_WORDS", False)
+    assert factors(ask(methods_store, real_model, question))["settings.py:method:Settings.value_of"] == 1.0

@@ -112,6 +112,10 @@ PROTOCOL_WORDING = True
 # ``clear``, not ``remove``, "Remove `value` … if it is a member"
 # ``discard``): it counts VERB_ONLY_FACTOR (search/multimodal.py).
 PROTOCOL_OVER_VERB = True
+# … and, when the lead's verb hands a value back ("Return an iterator over
+# the keys …" is ``__iter__``, not ``keys``; "Return the index … or -1" is
+# ``find``, not ``index``), so do the members named by the lead's other words.
+PROTOCOL_OVER_WORDS = True
 # "Convert the `ETags` object into a python set" asks for ``as_set``,
 # "Converts a DropTableOp instance into a Table instance" for ``to_table``:
 # Python's naming of a conversion (``to_dict``, ``as_set``) is the word of
@@ -283,6 +287,9 @@ def members_by_name(run: Run) -> list[str]:
         run.verb_only = frozenset(
             s.id for s in members if s.id not in worded and acting in _name_stems(s.name, forms)
         )
+    elif PROTOCOL_OVER_WORDS and worded and acting is None:
+        # the members named by the lead's words, the wording's aside
+        run.verb_only = frozenset(i for *_, i in ranked if i not in worded)
     ranked = sorted(ranked)[: run.candidates]
     # members that say the question equally well share a place (their names' order is no evidence)
     tiers: dict[tuple[int, ...], int] = {}
