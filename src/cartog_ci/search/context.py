@@ -439,7 +439,7 @@ def read_context(run: Run) -> None:
         run.context = frozenset()
         return
     found: set[str] = set(named_in_words(run) if CLASS_NAMED_IN_WORDS else ())
-    made: set[str] = set()  # the classes of what the answer makes or returns (``_PRODUCT``)
+    made: set[str] = set()  # the classes of what the answer makes or returns (``_names_product``)
     for name in run.intent.subjects:
         if re.search(rf"(?<![\w.]){re.escape(name)}\s+(?:objects|instances)\b", run.query):
             continue  # "a collection of Revision objects": what the code handles, not whose member it is
