@@ -488,6 +488,20 @@ def systems(
         out["default, a name written as code in the first sentence is not demoted"] = patched(
             shipped(), CODE_NAMES_USED=False
         )
+        out["default, a constructor not demoted when the question's verb does not name it"] = patched(
+            shipped(), CONSTRUCTOR_BY_VERB=False
+        )
+        out["default, a class named as what the answer makes is context"] = patched(
+            shipped(), PRODUCTS_NOT_CONTEXT=False
+        )
+        out["default, a test case outside the test paths not demoted"] = patched(shipped(), TEST_CASES=False)
+        out["default, a _nowait method not named by the question's words"] = patched(shipped(), NOWAIT_BY_WORDS=False)
+        out["default, a member named by the verb alone not demoted beside the standard library's wording"] = patched(
+            shipped(), PROTOCOL_OVER_VERB=False
+        )
+        out["default, members named by the lead's words not demoted beside the standard library's wording"] = patched(
+            shipped(), PROTOCOL_OVER_WORDS=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

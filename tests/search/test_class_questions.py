@@ -23,14 +23,18 @@ import pytest
 from cartog_ci import workspace
 from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.embed.pipeline import embed_pending
-from cartog_ci.search.declarations import is_declaration, is_test_double
+from cartog_ci.domain import Symbol
+from cartog_ci.search.declarations import is_declaration, is_test_case, is_test_double
 from cartog_ci.search.intent import classify
 from cartog_ci.search.multimodal import (
+    CONSTRUCTOR_FACTOR,
     CONTEXT_FACTOR,
     DECLARATION_FACTOR,
     DEMOTION,
     KIND_FACTOR,
     MEMBER_FACTOR,
+    NOWAIT_FACTOR,
+    VERB_ONLY_FACTOR,
     MultimodalOptions,
     MultimodalResult,
     search,
@@ -660,8 +664,8 @@ def test_a_protocol_method_is_named_by_the_standard_library_s_wording(question, 
     ("query", "method", "lifted"),
     [
         ("Remove all values from the bag in the Bag instance.", "clear", True),
-        # second with the wording and without it: its code reads "if value in"
-        ("Bag: Remove `value` from the bag if it is a member.", "discard", False),
+        # its code reads "if value in"; the wording also makes ``remove`` count less (PROTOCOL_OVER_VERB)
+        ("Bag: Remove `value` from the bag if it is a member.", "discard", True),
         ("Remove and return the value at `index` in Bag.", "pop", True),
     ],
 )
@@ -724,3 +728,265 @@ def test_a_conversion_is_named_by_what_it_converts_into(store, real_model, monke
     monkeypatch.setattr(context, "CONVERSION_NAMES", False)
     before = ask(store, real_model, query)
     assert all("member names" not in h.sources for h in before.hits)
+
+
+HEADERS_PY = '''\
+class Authorization:
+    """An Authorization header: its type and its parameters."""
+
+    def __init__(self, auth_type, data=None):
+        self.type = auth_type
+        self.parameters = data or {}
+
+    @classmethod
+    def from_header(cls, value):
+        """Parse an Authorization header value into an object."""
+        auth_type, _, rest = value.partition(" ")
+        return cls(auth_type.lower(), {"token": rest})
+
+    def to_header(self):
+        """Produce an Authorization header value from this object."""
+        return f"{self.type.title()} {self.parameters.get('token', '')}"
+
+
+class Request:
+    """An HTTP request: its method, its path and its headers."""
+
+    def __init__(self, method, path, headers):
+        self.method = method
+        self.path = path
+        self.headers = headers
+
+    def authorization(self):
+        value = self.headers.get("Authorization")
+        return Authorization.from_header(value) if value else None
+
+    def content_length(self):
+        """The body's length in bytes, from the Content-Length header."""
+        return int(self.headers.get("Content-Length", 0))
+'''
+SORTED_BAG_PY = '''\
+class SortedBag:
+    """A bag that keeps its values sorted and finds them by position."""
+
+    def __init__(self, values=()):
+        """Keep the given values sorted in the bag, to look them up by position."""
+        self._values = sorted(values)
+
+    def __getitem__(self, index):
+        return self._values[index]
+
+    def add(self, value):
+        """Add a value to the bag, keeping the values sorted."""
+        self._values.append(value)
+        self._values.sort()
+'''
+BAG_INIT = "sorted_bag.py:method:SortedBag.__init__"
+# test cases a library ships for its users' backends, outside any test path
+BAG_TESTING_PY = '''\
+from sorted_bag import SortedBag
+
+
+class BaseTestBag:
+    def test_add_keeps_the_values_sorted(self):
+        bag = SortedBag([3, 1])
+        bag.add(2)
+        assert [bag[0], bag[1], bag[2]] == [1, 2, 3]
+'''
+CHANNEL_PY = '''\
+import collections
+
+
+class Channel:
+    def __init__(self):
+        self._items = collections.deque()
+
+    async def receive(self):
+        while not self._items:
+            await self.wait_for_sender()
+        return self._items.popleft()
+
+    def receive_nowait(self):
+        """Receive the next item if one is ready, without waiting for a sender."""
+        if not self._items:
+            raise LookupError("no item is ready")
+        return self._items.popleft()
+
+    async def wait_for_sender(self):
+        """Wait until a sender has put an item in the channel."""
+'''
+SETTINGS_PY = '''\
+class Settings(dict):
+    def get(self, key, default=None):
+        return super().get(key, default)
+
+    def value_of(self, key):
+        """Return the value of the setting named key, converted to its type."""
+        return self.types[key](self[key])
+'''
+RECEIVE, RECEIVE_NOWAIT = "channel.py:method:Channel.receive", "channel.py:method:Channel.receive_nowait"
+TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted"
+
+
+@pytest.fixture(scope="module")
+def methods_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
+    repo = init_repo(tmp_path_factory.mktemp("method-questions") / "http")
+    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY})
+    commit(repo, "requests and bags")
+    with database(module_backend):
+        index(repo)
+        with workspace.open_store(workspace.locate(str(repo), None), create=True) as store:
+            embed_pending(store, lambda: real_model, config_key="default")
+    return repo
+
+
+@pytest.fixture
+def methods_store(methods_repo: Path) -> Iterator[Store]:
+    with open_store(methods_repo) as s:
+        yield s
+
+
+@pytest.mark.parametrize(
+    ("question", "unasked"),
+    [
+        ("Lookup value at `index` in sorted bag in the SortedBag instance.", True),
+        ("SortedBag: Add a value to the bag.", True),
+        ("Create new sorted bag in the SortedBag instance.", False),  # the data model's words for a constructor
+        ("Create a bag of sorted values in the SortedBag instance.", False),  # "create" and its own class's word
+        ("This function initializes the bag with the given values.", False),
+        ("Construct the bag from the given values.", False),
+        ("Create an iterator over the values in the SortedBag instance.", True),  # not what it makes
+    ],
+)
+def test_a_constructor_is_asked_for_by_the_question_s_verb_only(methods_store, question, unasked):
+    init = methods_store.symbols([BAG_INIT])[BAG_INIT]
+    assert context.unasked_constructor(question, init) is unasked
+    add = methods_store.symbols(["sorted_bag.py:method:SortedBag.add"])["sorted_bag.py:method:SortedBag.add"]
+    assert context.unasked_constructor(question, add) is False  # not a constructor
+
+
+@pytest.mark.slow
+def test_a_constructor_counts_less_unless_the_question_s_verb_names_it(methods_store, real_model, monkeypatch):
+    question = "Lookup value at `index` in sorted bag in the SortedBag instance."
+    result = ask(methods_store, real_model, question)
+    assert factors(result)[BAG_INIT] == pytest.approx(CONSTRUCTOR_FACTOR)
+    assert result.hits[0].symbol.id == "sorted_bag.py:method:SortedBag.__getitem__"
+    # named by the question's verb, it counts in full
+    assert factors(ask(methods_store, real_model, "Create new sorted bag in the SortedBag instance."))[BAG_INIT] == 1.0
+    # … as in a question that does not open with a verb
+    assert factors(ask(methods_store, real_model, "The values of the SortedBag instance, sorted."))[BAG_INIT] == 1.0
+    monkeypatch.setattr(multimodal, "CONSTRUCTOR_BY_VERB", False)
+    assert factors(ask(methods_store, real_model, question))[BAG_INIT] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("question", "name", "made"),
+    [
+        ("Request: The `Authorization` header parsed into an `Authorization` object.", "Authorization", True),
+        ("Request: The `Authorization` header parsed into an `Authorization` object.", "Request", False),
+        ("Response: The `Content-Range` header as a `ContentRange` object.", "ContentRange", True),
+        ("Return a new `MapAdapter` with the details specified to the call in the Map instance.", "MapAdapter", True),
+        ("Return a new `MapAdapter` with the details specified to the call in the Map instance.", "Map", False),
+        ("Request: `MultiDict` object containing all uploaded files.", "MultiDict", True),
+        ("This function creates a DropIndexOp instance based on the given index.", "DropIndexOp", True),
+        ("Shift the item at the given index in the SplayList instance.", "SplayList", False),
+        ("SplayList: Shift the item at the given index.", "SplayList", False),
+        ("Shift the item at the given index of the SplayList class.", "SplayList", False),
+    ],
+)
+def test_a_class_named_as_what_the_answer_makes(question, name, made):
+    assert context._names_product(question, name) is made
+
+
+@pytest.mark.slow
+def test_a_class_the_answer_makes_is_not_context_beside_the_class_it_belongs_to(methods_store, real_model, monkeypatch):
+    question = "Request: The `Authorization` header parsed into an `Authorization` object."
+    authorization = "headers.py:class:Authorization"
+    result = ask(methods_store, real_model, question)
+    assert factors(result)["headers.py:class:Request"] == pytest.approx(CONTEXT_FACTOR)
+    assert factors(result).get(authorization, 1.0) == 1.0
+    members = {h.symbol.id for h in result.hits if "members" in h.sources}
+    assert members and all(i.startswith("headers.py:method:Request.") for i in members)
+    # the only class named, what is made stays context: "This function creates a DropIndexOp instance …"
+    alone = ask(methods_store, real_model, "Parse an Authorization header value into an `Authorization` object.")
+    assert factors(alone)[authorization] == pytest.approx(CONTEXT_FACTOR * KIND_FACTOR)
+    monkeypatch.setattr(context, "PRODUCTS_NOT_CONTEXT", False)
+    before = ask(methods_store, real_model, question)
+    assert factors(before)[authorization] == pytest.approx(CONTEXT_FACTOR)
+
+
+@pytest.mark.parametrize(
+    ("qualified_name", "kind", "case"),
+    [
+        ("BaseTestBag.test_add_keeps_the_values_sorted", "method", True),
+        ("PermissionTest.test_principals_is_empty", "method", True),
+        ("TestParser.test_empty", "method", True),
+        ("Database.test_connection", "method", False),  # an API that tests something, not a test case
+        ("test_connection", "function", False),
+        ("BaseTestBag.setUp", "method", False),
+    ],
+)
+def test_a_test_case_by_its_name(qualified_name, kind, case):
+    parent = f"lib.py:class:{qualified_name.rsplit('.', 1)[0]}" if "." in qualified_name else None
+    symbol = Symbol(
+        id=f"lib.py:{kind}:{qualified_name}", name=qualified_name.rsplit(".", 1)[-1], qualified_name=qualified_name,
+        kind=kind, file="lib.py", start_line=1, end_line=2, start_byte=0, end_byte=10, parent_id=parent,
+        signature="", language="python", content_hash="", subtree_hash="",
+    )  # fmt: skip
+    assert is_test_case(symbol) is case
+
+
+@pytest.mark.slow
+def test_a_test_case_outside_the_test_paths_counts_as_a_test(methods_store, real_model, monkeypatch):
+    question = "Add a value to the bag, keeping the values sorted."
+    assert role_of("bags/testing.py") == ""  # a library for tests, by its path
+    result = ask(methods_store, real_model, question)
+    assert factors(result)[TEST_CASE] == pytest.approx(DEMOTION)
+    # … unless the question asks about tests
+    assert factors(ask(methods_store, real_model, "The test that adds a value to the bag."))[TEST_CASE] == 1.0
+    monkeypatch.setattr(multimodal, "TEST_CASES", False)
+    assert factors(ask(methods_store, real_model, question))[TEST_CASE] == 1.0
+
+
+@pytest.mark.slow
+def test_a_method_that_does_not_wait_is_asked_for_by_saying_so(methods_store, real_model, monkeypatch):
+    result = ask(methods_store, real_model, "Receive the next item in the Channel instance.")
+    got = factors(result)
+    assert (got[RECEIVE], got[RECEIVE_NOWAIT]) == (1.0, pytest.approx(NOWAIT_FACTOR))
+    assert result.hits[0].symbol.id == RECEIVE
+    result = ask(methods_store, real_model, "Receive the next item without blocking in the Channel instance.")
+    got = factors(result)
+    assert (got[RECEIVE], got[RECEIVE_NOWAIT]) == (pytest.approx(NOWAIT_FACTOR), 1.0)
+    assert result.hits[0].symbol.id == RECEIVE_NOWAIT
+    monkeypatch.setattr(multimodal, "NOWAIT_BY_WORDS", False)
+    got = factors(ask(methods_store, real_model, "Receive the next item in the Channel instance."))
+    assert (got[RECEIVE], got[RECEIVE_NOWAIT]) == (1.0, 1.0)
+
+
+@pytest.mark.slow
+def test_beside_the_standard_library_s_wording_a_method_named_by_the_verb_alone_counts_less(
+    store, real_model, monkeypatch
+):
+    question = "Remove all values from the bag in the Bag instance."
+    result = ask(store, real_model, question)
+    got = factors(result)
+    assert got["bags.py:method:Bag.remove"] == pytest.approx(VERB_ONLY_FACTOR)
+    assert got["bags.py:method:Bag.clear"] == 1.0
+    assert result.hits[0].symbol.id == "bags.py:method:Bag.clear"
+    # no wording of the standard library in the question: the verb names remove
+    assert factors(ask(store, real_model, "Remove the value from the bag in the Bag instance."))["bags.py:method:Bag.remove"] == 1.0
+    monkeypatch.setattr(context, "PROTOCOL_OVER_VERB", False)
+    assert factors(ask(store, real_model, question))["bags.py:method:Bag.remove"] == 1.0
+
+
+@pytest.mark.slow
+def test_beside_the_standard_library_s_wording_a_member_named_by_the_lead_s_words_counts_less(
+    methods_store, real_model, monkeypatch
+):
+    # "Return" hands a value back: dict.get's wording names get, "value" names value_of
+    question = "Return the value for `key` if `key` is in the settings, else default in the Settings instance."
+    got = factors(ask(methods_store, real_model, question))
+    assert got["settings.py:method:Settings.value_of"] == pytest.approx(VERB_ONLY_FACTOR)
+    assert got["settings.py:method:Settings.get"] == 1.0
+    monkeypatch.setattr(context, "PROTOCOL_OVER_WORDS", False)
+    assert factors(ask(methods_store, real_model, question))["settings.py:method:Settings.value_of"] == 1.0

@@ -107,6 +107,15 @@ NAMES_RUN_TOGETHER = True
 # ``discard``, "Remove and return …" a ``pop``; before the methods the
 # question's verb names by their own name (``remove``).
 PROTOCOL_WORDING = True
+# … and when it names one, a member named by the question's verb alone is
+# not what the question asks ("Remove all values from sorted list" is
+# ``clear``, not ``remove``, "Remove `value` … if it is a member"
+# ``discard``): it counts VERB_ONLY_FACTOR (search/multimodal.py).
+PROTOCOL_OVER_VERB = True
+# … and, when the lead's verb hands a value back ("Return an iterator over
+# the keys …" is ``__iter__``, not ``keys``; "Return the index … or -1" is
+# ``find``, not ``index``), so do the members named by the lead's other words.
+PROTOCOL_OVER_WORDS = True
 # "Convert the `ETags` object into a python set" asks for ``as_set``,
 # "Converts a DropTableOp instance into a Table instance" for ``to_table``:
 # Python's naming of a conversion (``to_dict``, ``as_set``) is the word of
@@ -127,6 +136,12 @@ _CONVERSION_PREFIXES = ("to", "as")
 # class of the modalities' lists whose name has two words or more, all of
 # them written one after the other in the question (``named_in_words``).
 CLASS_NAMED_IN_WORDS = True
+# A class the question names as what its answer makes or returns ("… parsed
+# into an `Authorization` object", "as a `ContentRange` object", "Return a
+# new `MapAdapter` …") is not the class whose member it asks for, when the
+# question names another class ("Request: …", "… in the Map instance"):
+# only the other is context (``read_context``).
+PRODUCTS_NOT_CONTEXT = True
 _NOUN_PHRASE_OPENERS = frozenset({"the", "a", "an"})
 _KIND_WORDS = frozenset({"function", "method", "property"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
@@ -237,6 +252,7 @@ def members_by_name(run: Run) -> list[str]:
     lead = question_lead(run.query) if PROTOCOL_WORDING else ""
     target = conversion_target(run.query) if CONVERSION_NAMES else None
     ranked = []
+    worded: set[str] = set()  # the members the standard library's wording names
     for s in members:
         parts = s.name.lower().split("_")
         if target and len(parts) >= 2 and parts[0] in _CONVERSION_PREFIXES and same_word(parts[-1], target):
@@ -248,6 +264,7 @@ def members_by_name(run: Run) -> list[str]:
         if phrase is not None:
             # its wording says more of the question than a name that is its verb alone
             ranked.append((at, -1, 0, phrase, s.name, s.id))
+            worded.add(s.id)
             continue
         if SPECIAL_BY_VERB and is_special(s.name) and verb is not None:
             own = words_of(s.qualified_name.rsplit(".", 2)[-2] if "." in s.qualified_name else "").split()
@@ -265,6 +282,14 @@ def members_by_name(run: Run) -> list[str]:
             # a special method's words are alternatives ("string representation repr"): none is missing
             unused = 0 if is_special(s.name) else len(named - hit - STOPWORDS)
             ranked.append((first, unused, int(SPECIAL_BY_VERB and is_special(s.name)), -len(hit), s.name, s.id))
+    if PROTOCOL_OVER_VERB and worded and acting is not None:
+        # "Remove all values from …" is ``clear``: ``remove`` is named by the verb alone
+        run.verb_only = frozenset(
+            s.id for s in members if s.id not in worded and acting in _name_stems(s.name, forms)
+        )
+    elif PROTOCOL_OVER_WORDS and worded and acting is None:
+        # the members named by the lead's words, the wording's aside
+        run.verb_only = frozenset(i for *_, i in ranked if i not in worded)
     ranked = sorted(ranked)[: run.candidates]
     # members that say the question equally well share a place (their names' order is no evidence)
     tiers: dict[tuple[int, ...], int] = {}
@@ -321,6 +346,56 @@ def verb_led(question: str) -> bool:
     return verb is not None and not _opens_noun_phrase(words)
 
 
+_NOWAIT = "_nowait"
+_SAYS_NOWAIT = re.compile(
+    r"\b(?:without\s+(?:blocking|waiting|wait)|immediately|non-?blocking|nowait|never\s+blocks?)\b", re.IGNORECASE
+)
+
+
+def nowait_mismatch(run: Run, symbol: Symbol) -> bool:
+    """``symbol`` is a ``…_nowait`` method and the question does not say
+    that what it asks for does not wait ("without blocking", "immediately",
+    ``_SAYS_NOWAIT``); or the question says so and ``symbol`` is the method
+    a ``…_nowait`` sibling of its class is the variant of."""
+    if symbol.kind not in ("method", "function"):
+        return False
+    says = _SAYS_NOWAIT.search(run.query) is not None
+    if symbol.name.endswith(_NOWAIT):
+        return not says
+    if not says or symbol.kind != "method" or symbol.parent_id is None:
+        return False
+    if run.nowait_variants is None:
+        run.nowait_variants = {}
+    parent = symbol.parent_id
+    if parent not in run.nowait_variants:
+        cls = run.store.symbols([parent]).get(parent)
+        run.nowait_variants[parent] = frozenset(
+            s.name[: -len(_NOWAIT)]
+            for s in (run.store.symbols_in_file(cls.file) if cls else ())
+            if s.parent_id == parent and s.name.endswith(_NOWAIT)
+        )
+    return symbol.name in run.nowait_variants[parent]
+
+
+def unasked_constructor(question: str, symbol: Symbol) -> bool:
+    """``symbol`` is a method ``__init__`` or ``__new__`` that the verb of
+    the question's first sentence (a leading "Name: " left out) does not
+    name as the data model words it (``says_special``: "Create new …",
+    "Create a stream …" in ``Stream``, "Initialize …", "Construct …")."""
+    if symbol.kind != "method" or symbol.name not in _CONSTRUCTORS:
+        return False
+    first = re.split(r"(?<=[.!?])\s", question.strip(), maxsplit=1)[0]
+    words = re.findall(r"[A-Za-z0-9]+", re.sub(r"^[\w.]+:\s+", "", first))
+    _at, verb, after = verb_and_after(words, STOPWORDS)
+    if verb is None:
+        return False
+    parent = symbol.qualified_name.rsplit(".", 2)[-2] if "." in symbol.qualified_name else ""
+    return says_special(symbol.name, verb, after, words_of(parent).split()) is None
+
+
+_CONSTRUCTORS = frozenset({"__init__", "__new__"})
+
+
 def _opens_noun_phrase(words: Sequence[str]) -> bool:
     """Whether a question's lead is a noun phrase ("The total number of
     tokens …", "Function used to extract …"), not a verb ("This function
@@ -364,13 +439,28 @@ def read_context(run: Run) -> None:
         run.context = frozenset()
         return
     found: set[str] = set(named_in_words(run) if CLASS_NAMED_IN_WORDS else ())
+    made: set[str] = set()  # the classes of what the answer makes or returns (``_names_product``)
     for name in run.intent.subjects:
         if re.search(rf"(?<![\w.]){re.escape(name)}\s+(?:objects|instances)\b", run.query):
             continue  # "a collection of Revision objects": what the code handles, not whose member it is
         # a class name is capitalised (private ones after "_"); a lower-case subject names a function
         if name.lstrip("_")[:1].isupper():
-            found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS)
-    run.context = frozenset(found)
+            ids = {s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS}
+            (made if PRODUCTS_NOT_CONTEXT and _names_product(run.query, name) else found).update(ids)
+    # what is made is context only when the question names no other class
+    run.context = frozenset((found - made) or made)
+
+
+def _names_product(question: str, name: str) -> bool:
+    """``name`` is written as what is made or returned: after "into", "as",
+    "new" (an article between), or as "a `name` object" / "an … instance",
+    or as the question's own subject ("`MultiDict` object containing …")."""
+    word = re.escape(name)
+    return bool(
+        re.search(rf"\b(?:into|as|new)\s+(?:an?\s+|the\s+)?`?{word}`?(?![\w.])", question, re.IGNORECASE)
+        or re.search(rf"\ban?\s+`?{word}`?\s+(?:object|instance)\b", question, re.IGNORECASE)
+        or re.match(rf"^(?:[\w.]+:\s+)?(?:the\s+|an?\s+)?`?{word}`?\s+objects?\b", question, re.IGNORECASE)
+    )
 
 
 def named_in_words(run: Run) -> list[str]:

@@ -46,6 +46,18 @@ def is_test_double(symbol: Symbol) -> bool:
     return symbol.kind in ("class", "method", "function") and _DOUBLE.search(symbol.qualified_name) is not None
 
 
+# A test case by the discovery conventions of unittest and pytest: a
+# ``test_…`` method of a class named for tests (``PermissionTest``,
+# ``BaseTestStorage``, ``TestParser``), wherever its file is: a library's
+# ``testing.py`` ships test cases for its users' backends (kinto), which no
+# path rule (search/roles.py) can tell from a library for tests.
+_TEST_CASE = re.compile(r"(?:^|\.)\w*Test\w*\.test_\w*$")
+
+
+def is_test_case(symbol: Symbol) -> bool:
+    return symbol.kind == "method" and _TEST_CASE.search(symbol.qualified_name) is not None
+
+
 def is_declaration(symbol: Symbol, content: str | None) -> bool:
     """``symbol`` declares without implementing (module docstring above)."""
     if symbol.language != "python":

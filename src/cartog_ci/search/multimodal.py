@@ -39,7 +39,13 @@ from cartog_ci.search.fuse import Fused, weighted_rrf
 from cartog_ci.search.intent import Intent, classify, is_description, overridden
 from cartog_ci.search.rerank import Candidate, Reranker
 from cartog_ci.domain.marks import unembedded
-from cartog_ci.search.declarations import ASKS_DECLARATION, ASKS_DOUBLE, is_declaration, is_test_double
+from cartog_ci.search.declarations import (
+    ASKS_DECLARATION,
+    ASKS_DOUBLE,
+    is_declaration,
+    is_test_case,
+    is_test_double,
+)
 from cartog_ci.search.roles import ROLES, asked_roles, marks_of, role_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -83,6 +89,23 @@ KIND_INTENTS = frozenset({"understand_code"})
 # question). The class ``Pair`` had won over
 # ``Pair.serialize`` by the words of its name.
 VERB_ASKS_CODE = True
+# … and a constructor (``__init__``, ``__new__``) counts CONSTRUCTOR_FACTOR
+# for such a question unless its verb names one the way the data model
+# does (search/names.py: "Create new …", "Initialize …", "Construct …"):
+# a constructor's text reads like the whole class ("Lookup value at
+# `index` in sorted list" put ``SortedList.__init__`` first), and what
+# the question's verb does is one of the class's other methods
+# (``context.unasked_constructor``).
+CONSTRUCTOR_BY_VERB = True
+CONSTRUCTOR_FACTOR = 0.5
+# A ``…_nowait`` method (the standard library's name for the variant that
+# does not block: ``queue.Queue.get_nowait``, ``asyncio.Queue.put_nowait``)
+# counts NOWAIT_FACTOR for a question that does not say it does not wait,
+# and the method it is the variant of for one that does
+# (``context.nowait_mismatch``).
+NOWAIT_BY_WORDS = True
+NOWAIT_FACTOR = 0.5
+VERB_ONLY_FACTOR = 0.5  # context.PROTOCOL_OVER_VERB
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
 # question about behaviour, unless the question asks for it; vendored and
@@ -101,6 +124,8 @@ MEMBER_FACTOR = 1.0
 DECLARATION_INTENTS = frozenset({"understand_code"})
 DECLARATION_FACTOR = 0.5
 DOUBLE_INTENTS = frozenset({"understand_code"})
+# … and so does a test case outside the tests' paths (declarations.is_test_case)
+TEST_CASES = True
 GRAPH_SEEDS_FROM_HITS = 3  # when the query names nothing, the graph starts from the others' top hits
 PER_FILE_INTENTS: frozenset[str] = frozenset()  # one hit per file dropped answers: only on request
 
@@ -211,6 +236,8 @@ class Run:
         self.compared: frozenset[str] | None = None  # the symbols it compares its answer with
         self.members: list[Symbol] | None = None  # their methods (context.context_members)
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
+        self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
+        self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
         self.model_factory = model_factory
         self.candidates = candidates
@@ -413,12 +440,14 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
     (its members count MEMBER_FACTOR) and of a declaration without a body."""
     boost = centrality_boost(symbol.in_degree) if boosted and run.boosted else 1.0
     role = role_of(symbol.file, run.marks)
-    if not role and run.doubles and is_test_double(symbol):
+    if not role and run.doubles and (is_test_double(symbol) or (TEST_CASES and is_test_case(symbol))):
         role = "test"
     demoted = DEMOTION if role in run.demoted_roles else 1.0
     kind = 1.0
     if (run.kinds and symbol.kind not in run.kinds) or (run.verb_led and symbol.kind in context.CLASS_KINDS):
         kind = KIND_FACTOR
+    elif CONSTRUCTOR_BY_VERB and run.verb_led and context.unasked_constructor(run.query, symbol):
+        kind = CONSTRUCTOR_FACTOR
     as_context = 1.0
     if run.context:
         if symbol.id in run.context:
@@ -428,6 +457,10 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
     if run.compared and symbol.id in run.compared:
         as_context = CONTEXT_FACTOR
     declared = DECLARATION_FACTOR if run.declared.get(symbol.id) else 1.0
+    if symbol.id in run.verb_only:
+        declared *= VERB_ONLY_FACTOR
+    if NOWAIT_BY_WORDS and run.intent.name in KIND_INTENTS and context.nowait_mismatch(run, symbol):
+        declared *= NOWAIT_FACTOR
     return boost * demoted * kind * as_context * declared
 
 
