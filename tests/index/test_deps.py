@@ -358,16 +358,22 @@ def test_key_hashes_pack_into_three_bytes_each() -> None:
     assert unpack_hashes(pack_hashes(hashes)).tolist() == hashes
 
 
-def test_an_index_recorded_in_three_tables_with_32_bit_keys_is_recorded_again(tmp_path: Path) -> None:
-    """Migration m017: an index of m013's tables (key -> files, key ->
-    nodes, node -> keys, 32-bit hashes) is converted on open with what it
-    recorded dropped; its next run resolves every edge again, records it in
-    ``dep_keys``, and equals a cold build."""
+def _two_files_indexed(tmp_path: Path) -> tuple[Path, Path]:
+    """A repository whose b.py imports and calls a.py's f, indexed: it and its index file."""
     repo = init_repo(tmp_path / "repo")
     write(repo, {"a.py": "def f():\n    pass\n", "b.py": "from a import f\n\n\ndef g():\n    f()\n"})
     commit(repo, "initial")
     index(repo)
     db = repo / ".cartog-ci" / "index.db"
+    return repo, db
+
+
+def test_an_index_recorded_in_three_tables_with_32_bit_keys_is_recorded_again(tmp_path: Path) -> None:
+    """Migration m017: an index of m013's tables (key -> files, key ->
+    nodes, node -> keys, 32-bit hashes) is converted on open with what it
+    recorded dropped; its next run resolves every edge again, records it in
+    ``dep_keys``, and equals a cold build."""
+    repo, db = _two_files_indexed(tmp_path)
     with SqliteStore(db) as store:
         store.db.execute(
             "DROP TABLE dep_keys; DELETE FROM _migrations WHERE name = 'm017_dependency_keys';"
@@ -394,11 +400,7 @@ def test_an_index_with_its_catalogue_in_one_text_is_recorded_again(tmp_path: Pat
     """DEPS_VERSION 2 kept the catalogue of nodes as one text in meta
     ``dep_nodes``: its next run resolves every edge again and stores the
     catalogue in parts, the number of parts where the text was."""
-    repo = init_repo(tmp_path / "repo")
-    write(repo, {"a.py": "def f():\n    pass\n", "b.py": "from a import f\n\n\ndef g():\n    f()\n"})
-    commit(repo, "initial")
-    index(repo)
-    db = repo / ".cartog-ci" / "index.db"
+    repo, db = _two_files_indexed(tmp_path)
     with SqliteStore(db) as store:
         parts = {k: v for k, v in store.db.execute("SELECT key, value FROM meta WHERE key LIKE 'dep_nodes%'")}
         assert parts[Catalogue.META] == "1" and set(parts) == {"dep_nodes", "dep_nodes.0"}

@@ -270,6 +270,10 @@ def repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, m
         },
     )
     commit(repo, "splay lists")
+    return _indexed_and_embedded(repo, real_model, module_backend)
+
+
+def _indexed_and_embedded(repo: Path, real_model: EmbeddingModel, module_backend: str | None) -> Path:
     with database(module_backend):
         index(repo)
         with workspace.open_store(workspace.locate(str(repo), None), create=True) as store:
@@ -833,11 +837,7 @@ def methods_repo(tmp_path_factory: pytest.TempPathFactory, real_model: Embedding
     repo = init_repo(tmp_path_factory.mktemp("method-questions") / "http")
     write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY})
     commit(repo, "requests and bags")
-    with database(module_backend):
-        index(repo)
-        with workspace.open_store(workspace.locate(str(repo), None), create=True) as store:
-            embed_pending(store, lambda: real_model, config_key="default")
-    return repo
+    return _indexed_and_embedded(repo, real_model, module_backend)
 
 
 @pytest.fixture
