@@ -22,6 +22,11 @@ def isolate_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
     empty = home / "git-template"
     empty.mkdir()
     monkeypatch.setenv("GIT_TEMPLATE_DIR", str(empty))
+    # the projects tests build run their own suites (pytest in the repository,
+    # whose commits add every file): no __pycache__ of theirs, which a later
+    # checkout refuses to overwrite (a shell without the variable failed two
+    # tests of tests/report/test_coverage.py)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "CARTOG_CI_INDEX", "CARTOG_CI_DATABASE_URL"):
         monkeypatch.delenv(var, raising=False)
     # Steps over 2 s say so on stderr (commands/progress.py): how loaded the

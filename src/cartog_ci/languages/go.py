@@ -400,7 +400,7 @@ class Go(Language):
         text = parameters_after(signature, found.group(1)) if found is not None else None
         types = _list_types(text) if text is not None else None
         at = signature.find(f"({text})", found.end()) if found is not None and text is not None else -1
-        if found is None or types is None or at < 0:
+        if found is None or text is None or types is None or at < 0:
             return whole_signature(signature)
         receiver = _RECEIVER.match(signature)
         owner = _list_types(receiver.group(1)) if receiver is not None else []
