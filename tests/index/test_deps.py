@@ -203,7 +203,7 @@ def test_the_catalogue_writes_only_the_parts_whose_nodes_changed() -> None:
     assert Catalogue(read=meta.get).entries == many
     same = Catalogue(read=meta.get)
     same.update(dict(list(many.items())[:40]))
-    assert not same.changed and same.parts == {}  # held as they are: no part decoded
+    assert not same.dirty and same.parts == {}  # held as they are: no part decoded
     one = repr(("M", "resolver.owned", ("m1.py",)))
     changed = Catalogue(read=meta.get)
     changed.update({one: "other"})
@@ -213,7 +213,7 @@ def test_the_catalogue_writes_only_the_parts_whose_nodes_changed() -> None:
     # a line that starts like the one stored is not it
     prefix = Catalogue(read=_meta(Catalogue({one: "10", repr(("M", "resolver.owned", ("am1.py",))): "1"})).get)
     prefix.update({one: "1"})
-    assert prefix.changed
+    assert prefix.dirty
     # a cold run again with fewer nodes removes the parts past its count
     stored: dict[str, str] = dict(meta)
 

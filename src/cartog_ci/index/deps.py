@@ -332,10 +332,6 @@ class Catalogue:
             out.update(self.part(number))
         return out
 
-    @property
-    def changed(self) -> bool:
-        return bool(self.dirty)
-
     def update(self, nodes: Mapping[str, str]) -> None:
         for key, value in nodes.items():
             number = _text_hash(key) % self.count

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -30,6 +31,7 @@ from cartog_ci.search import modalities
 from cartog_ci.search.intent import STOPWORDS, Intent
 from cartog_ci.search.names import (
     RETURN_VERBS,
+    first_sentence,
     hands_back,
     is_special,
     name_words,
@@ -340,10 +342,15 @@ def verb_led(question: str) -> bool:
     opens with a verb ("Serialize a pair of values …", "This function
     creates …"), not a noun phrase ("The total number of …", "A splay list
     that …")."""
-    first = re.split(r"(?<=[.!?])\s", question.strip(), maxsplit=1)[0]
-    words = re.findall(r"[A-Za-z0-9]+", re.sub(r"^[\w.]+:\s+", "", first))
+    words = _lead_words(question)
     _at, verb, _after = verb_and_after(words, STOPWORDS)
     return verb is not None and not _opens_noun_phrase(words)
+
+
+@functools.lru_cache(maxsize=64)  # asked for each candidate (``unasked_constructor``)
+def _lead_words(question: str) -> tuple[str, ...]:
+    """The words of the question's first sentence, a leading "Name: " left out."""
+    return tuple(re.findall(r"[A-Za-z0-9]+", re.sub(r"^[\w.]+:\s+", "", first_sentence(question))))
 
 
 _NOWAIT = "_nowait"
@@ -384,9 +391,7 @@ def unasked_constructor(question: str, symbol: Symbol) -> bool:
     "Create a stream …" in ``Stream``, "Initialize …", "Construct …")."""
     if symbol.kind != "method" or symbol.name not in _CONSTRUCTORS:
         return False
-    first = re.split(r"(?<=[.!?])\s", question.strip(), maxsplit=1)[0]
-    words = re.findall(r"[A-Za-z0-9]+", re.sub(r"^[\w.]+:\s+", "", first))
-    _at, verb, after = verb_and_after(words, STOPWORDS)
+    _at, verb, after = verb_and_after(_lead_words(question), STOPWORDS)
     if verb is None:
         return False
     parent = symbol.qualified_name.rsplit(".", 2)[-2] if "." in symbol.qualified_name else ""
@@ -467,7 +472,7 @@ def named_in_words(run: Run) -> list[str]:
     """The candidate classes (of the lists run so far) that the question
     names by their words in order, after a verb ("Remove a file from the
     Hadoop filesystem": ``HadoopFilesystem``)."""
-    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", re.split(r"(?<=[.!?])\s", run.query, maxsplit=1)[0])]
+    words = [w.lower() for w in re.findall(r"[A-Za-z0-9]+", first_sentence(run.query))]
     at, verb, _after = verb_and_after(words, STOPWORDS)
     if verb is None or _opens_noun_phrase(words) or len(words) < 2:
         return []
@@ -507,5 +512,4 @@ def read_compared(run: Run) -> None:
 def used_names(question: str) -> list[str]:
     """The functions and methods the question's first sentence writes as
     code (`` `name` `` or `` `name()` ``, not capitalised, not dotted)."""
-    first = re.split(r"(?<=[.!?])\s", question.strip(), maxsplit=1)[0]
-    return list(dict.fromkeys(_CODE_NAME.findall(first)))
+    return list(dict.fromkeys(_CODE_NAME.findall(first_sentence(question))))

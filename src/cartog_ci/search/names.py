@@ -152,12 +152,17 @@ def says_special(
     return None
 
 
+def first_sentence(question: str) -> str:
+    """The question up to its first sentence's end (".", "!" or "?" and a space)."""
+    return re.split(r"(?<=[.!?])\s", question.strip(), maxsplit=1)[0]
+
+
 _HANDS_BACK = re.compile(r"\band\s+(?:then\s+)?(?:returns?|gives?\s+back|yields?)\b", re.IGNORECASE)
 
 
 def hands_back(question: str) -> bool:
     """Whether the question's first sentence goes on "and returns …"."""
-    return _HANDS_BACK.search(re.split(r"(?<=[.!?])\s", question, maxsplit=1)[0]) is not None
+    return _HANDS_BACK.search(first_sentence(question)) is not None
 
 
 def same_word(a: str, b: str) -> bool:
@@ -263,7 +268,7 @@ _LEAD = re.compile(r"^(?:[\w.]+:\s+)?[\W_]*(?:(?:this|the|a|function|method|prop
 def question_lead(question: str) -> str:
     """The question's first sentence from its verb on: "This function",
     "The method" and a leading "Name: " (an issue title's class) left out."""
-    sentence = re.split(r"(?<=[.!?])\s", question.strip(), maxsplit=1)[0]
+    sentence = first_sentence(question)
     return sentence[_LEAD.match(sentence).end() :]  # type: ignore[union-attr]  # the pattern matches the empty string
 
 
