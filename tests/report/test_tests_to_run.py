@@ -402,6 +402,8 @@ GO_MODULE = {
         'func TestSaveTwice(t *testing.T) {\n\t_ = Save("a")\n\t_ = Save("a")\n}\n\n'
         'func BenchmarkSave(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\t_ = Save("a")\n\t}\n}\n\n'
         'func ExampleSave() {\n\t_ = Save("a")\n\t// Output:\n}\n\n'
+        'func ExampleSave_quiet() {\n\t_ = Save("q")\n}\n\n'
+        'func FuzzSave(f *testing.F) {\n\tf.Add("s")\n\tf.Fuzz(func(t *testing.T, key string) {\n\t\t_ = Save(key)\n\t})\n}\n\n'
         "func Testable() bool {\n\treturn Save(\"b\") == nil\n}\n"
     ),
     "backend/api/api.go": (
@@ -416,14 +418,17 @@ GO_MODULE = {
 }
 
 
-def test_go_test_per_package_from_the_module_root_with_test_functions_only(
+def test_go_test_per_package_from_the_module_root_with_what_go_test_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """``-run`` runs tests, fuzz tests' seeds and examples that have an
+    output comment (``go help testflag``); a benchmark, an example without
+    output (compiled, not run) and ``Testable`` (no test) are left out."""
     commands = _commands(tmp_path, capsys, GO_MODULE, {"backend/store/store.go": "return nil => return error(nil)"})
     assert commands == [
         "cd backend && go test . -run '^(TestMain_Save)$'",
         "cd backend && go test ./api -run '^(TestHandle)$'",
-        "cd backend && go test ./store -run '^(TestSave|TestSaveTwice)$'",
+        "cd backend && go test ./store -run '^(ExampleSave|FuzzSave|TestSave|TestSaveTwice)$'",
     ]
 
 

@@ -709,21 +709,42 @@ def _js_exec(ws: Workspace, folder: str) -> str:
 
 # --- Go -------------------------------------------------------------------
 
-_GO_TEST = re.compile(r"^Test([^a-z]|$)")
+_GO_TEST = re.compile(r"^(Test|Fuzz|Example)([^a-z]|$)")
+# an example's output comment: `go test` runs an example that has one, and
+# only compiles the others
+_GO_OUTPUT = re.compile(r"^\s*//\s*(Unordered output|Output):", re.MULTILINE)
 
 
 def is_go_test_name(name: str) -> bool:
-    """``go test -run`` selects TestXxx (Xxx not starting lowercase)."""
+    """``go test -run`` selects tests, fuzz tests (their seed corpus runs
+    as tests) and examples: TestXxx, FuzzXxx, ExampleXxx (Xxx not starting
+    lowercase); never benchmarks."""
     return bool(_GO_TEST.match(name))
 
 
+def _go_runs(test: Symbol, ws: Workspace) -> bool:
+    """Whether ``go test -run`` runs this function: a test or a fuzz test
+    (``go help testflag``), or an example with an output comment (an
+    example without one is compiled, not run). A file that cannot be read
+    counts its examples as run: selecting one more costs nothing."""
+    if test.kind != "function" or not is_go_test_name(test.name):
+        return False
+    if not test.name.startswith("Example"):
+        return True
+    text = ws.text(test.file)
+    if text is None:
+        return True
+    body = "\n".join(text.splitlines()[test.start_line - 1 : test.end_line])
+    return _GO_OUTPUT.search(body) is not None
+
+
 def go_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
-    """``go test ./pkg -run '^(TestA|TestB)$'`` per package, from its
-    module's root (the nearest go.mod); Test* only (benchmarks and examples
-    are not selected by -run)."""
+    """``go test ./pkg -run '^(TestA|FuzzB|ExampleC)$'`` per package, from
+    its module's root (the nearest go.mod): the functions ``-run`` runs
+    (``_go_runs``); benchmarks only run with ``-bench``."""
     packages: dict[tuple[str, str], dict[str, str]] = {}
     for t in tests:
-        if t.kind != "function" or not is_go_test_name(t.name):
+        if not _go_runs(t, ws):
             continue
         module = ws.nearest(t.file, "go.mod") or ""
         package = "./" + relative(posixpath.dirname(t.file), module) if posixpath.dirname(t.file) != module else "."
