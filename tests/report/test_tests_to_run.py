@@ -482,6 +482,55 @@ def test_a_rust_integration_test_helper_is_no_test_to_run(tmp_path: Path, capsys
     assert commands == ["cargo test -p calc adds_one"]
 
 
+SHAPES_LIB = (
+    "pub mod geo;\n\npub struct Square(pub u32);\n\nimpl Square {\n"
+    "    /// The area.\n    ///\n    /// ```\n    /// assert_eq!(shapes::Square(3).area(), 9);\n    /// ```\n"
+    "    #[inline]\n    pub fn area(&self) -> u32 {\n        self.0 * self.0\n    }\n}\n\n"
+    "/// ```\n/// assert_eq!(shapes::double(2), 4);\n/// ```\npub fn double(n: u32) -> u32 {\n    n * 2\n}\n\n"
+    "/// ```text\n/// double(2) == 4\n/// ```\n///\n/// ```ignore\n/// triple(2)\n/// ```\n"
+    "pub fn triple(n: u32) -> u32 {\n    n * 3\n}\n"
+)
+RUST_DOCTESTS = {
+    "Cargo.toml": '[workspace]\nmembers = ["shapes", "quiet"]\nresolver = "2"\n',
+    "shapes/Cargo.toml": '[package]\nname = "shapes"\nversion = "0.1.0"\nedition = "2021"\n',
+    "shapes/src/lib.rs": SHAPES_LIB,
+    "shapes/src/geo.rs": "/// ```no_run\n/// shapes::geo::half(4);\n/// ```\npub fn half(n: u32) -> u32 {\n    n / 2\n}\n",
+    "shapes/src/main.rs": "/// ```\n/// assert!(true);\n/// ```\nfn helper() -> u32 {\n    1\n}\n\nfn main() {\n    helper();\n}\n",
+    "quiet/Cargo.toml": '[package]\nname = "quiet"\nversion = "0.1.0"\nedition = "2021"\n\n[lib]\ndoctest = false\n',
+    "quiet/src/lib.rs": "/// ```\n/// assert_eq!(quiet::one(), 1);\n/// ```\npub fn one() -> u32 {\n    1\n}\n",
+}
+
+
+def test_cargo_test_runs_the_doctests_of_a_changed_items_doc_comment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """semver 1.0.14 -> 1.0.23 (Debian librust-semver-dev): the new
+    ``Version::cmp_precedence`` has an example in its doc comment, which
+    ``cargo test`` runs; the report said no test reaches it and its command
+    left the doctest out. cargo 1.95 names this one ``shapes/src/lib.rs -
+    Square::area (line 8)``: the filter is ``::area`` (``double`` at the
+    library's root file); run from the workspace, the command runs these
+    three doctests and no other. No doctest: a block of another language or
+    ``ignore``d, a binary's item, a library with ``doctest = false``."""
+    body = SHAPES_LIB[SHAPES_LIB.index("self.0 * self.0") : SHAPES_LIB.index("n * 3") + len("n * 3")]
+    edited = body.replace("self.0 * self.0", "self.0.pow(2)").replace("n * 2", "n + n").replace("n * 3", "3 * n")
+    change = {
+        "shapes/src/lib.rs": f"{body} => {edited}",
+        "shapes/src/geo.rs": "n / 2 => n >> 1",
+        "shapes/src/main.rs": "    1\n} =>     2 - 1\n}",
+        "quiet/src/lib.rs": "    1\n} =>     2 - 1\n}",
+    }
+    data = _report(_repo(tmp_path, RUST_DOCTESTS), capsys, change)
+    assert data["test_commands"] == ["cargo test -p shapes -- ::area ::half double"]
+    tests = data["tests"]
+    assert isinstance(tests, list)
+    assert sorted((t["id"], t["chosen_by"]) for t in tests) == [
+        ("shapes/src/geo.rs:doctest:half", ["doctest"]),
+        ("shapes/src/lib.rs:doctest:Square::area", ["doctest"]),
+        ("shapes/src/lib.rs:doctest:double", ["doctest"]),
+    ]
+
+
 # --- Java -----------------------------------------------------------------
 
 CALC_JAVA = "package com.acme.core;\n\npublic class Calc {\n    public int add(int a, int b) {\n        return a + b;\n    }\n}\n"

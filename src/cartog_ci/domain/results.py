@@ -365,6 +365,15 @@ class Report:
         return {i for i, by in self.chosen_by.items() if "doctest" in by}
 
     @property
+    def doctest_runner(self) -> str:
+        """What runs the chosen doctests, as the report says it: "the
+        project runs with --doctest-modules" (pytest), "cargo test runs"
+        (rustdoc), both joined."""
+        languages = {t.language for t in self.tests if t.id in self.doctest_ids}
+        said = {"python": "the project runs with --doctest-modules", "rust": "cargo test runs"}
+        return " or ".join(said[x] for x in sorted(languages) if x in said)
+
+    @property
     def graph_ids(self) -> set[str]:
         """The tests chosen because they call the change within ``test_depth``."""
         return {i for i, by in self.chosen_by.items() if "graph" in by}

@@ -776,21 +776,67 @@ def _cargo_package(ws: Workspace, path: str) -> tuple[str, str]:
     return name, workspace
 
 
+def _library(ws: Workspace, path: str) -> tuple[str, str] | None:
+    """(the package's folder, its library's root file) of the package
+    whose sources hold ``path``; None when it has no library, or one whose
+    doctests are off (``[lib] doctest = false``)."""
+    for folder in ws.upward(path):
+        if "Cargo.toml" not in ws.listing(folder):
+            continue
+        manifest = ws.toml(join(folder, "Cargo.toml")) or {}
+        if not isinstance(manifest.get("package"), dict):
+            return None  # a workspace's manifest: the file is no package's
+        lib = manifest.get("lib")
+        lib = lib if isinstance(lib, dict) else {}
+        given = lib.get("path")
+        root = join(folder, posixpath.normpath(given if isinstance(given, str) else "src/lib.rs"))
+        if lib.get("doctest") is False or not ws.exists(root):
+            return None
+        return folder, root
+    return None
+
+
+def rust_library_file(ws: Workspace, path: str) -> bool:
+    """Whether ``path`` is a source of a library whose doctests ``cargo
+    test`` runs: below its root file's folder, not a binary's (``main.rs``,
+    ``bin/``). A file no ``mod`` reaches counts as the library's."""
+    found = _library(ws, path)
+    if found is None:
+        return False
+    src = posixpath.dirname(found[1])
+    inside = relative(path, src) if src else path
+    return (not src or path.startswith(src + "/")) and inside != "main.rs" and not inside.startswith("bin/")
+
+
+def _cargo_filter(test: Symbol, ws: Workspace) -> str:
+    """What ``cargo test`` selects a test by: its path in its file
+    (``tests::it_works``); for a doctest, named ``src/x.rs - x::Type<T>::item
+    (line N)``, ``::item`` (``item`` alone at the library's root file). A
+    filter has no space (rustdoc splits its filters at spaces) and matches
+    a name's part: a doctest's selects those of same-named items too."""
+    if test.kind != DOCTEST:
+        return test.qualified_name.replace(".", "::")
+    found = _library(ws, test.file)
+    at_root = found is not None and found[1] == test.file and "::" not in test.qualified_name
+    return test.name if at_root else "::" + test.name
+
+
 def cargo_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
     """``cargo test -p <package> <filter>`` per package of the nearest
-    Cargo.toml; a filter is the test's path in its file (``tests::it_works``),
-    several go after ``--``."""
-    groups: dict[tuple[str, str], dict[str, str]] = {}
+    Cargo.toml (``_cargo_filter``), several filters after ``--``: they
+    select a library's doctests as well as its tests."""
+    groups: dict[tuple[str, str], dict[str, list[str]]] = {}
     for t in tests:
         name, workspace = _cargo_package(ws, t.file)
-        groups.setdefault((workspace, name), {})[t.qualified_name.replace(".", "::")] = t.id
+        groups.setdefault((workspace, name), {}).setdefault(_cargo_filter(t, ws), []).append(t.id)
     commands = []
     for (workspace, name), filters in sorted(groups.items()):
         package = f" -p {quote(name)}" if name else ""
         words = " ".join(quote(f) for f in sorted(filters))
         command = f"cargo test{package} {words}" if len(filters) == 1 else f"cargo test{package} -- {words}"
         suite = in_folder(workspace, "cargo test --workspace")
-        commands.append(TestCommand(in_folder(workspace, command), tuple(sorted(filters.values())), suite))
+        ran = tuple(sorted(i for ids in filters.values() for i in ids))
+        commands.append(TestCommand(in_folder(workspace, command), ran, suite))
     return commands
 
 

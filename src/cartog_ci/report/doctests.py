@@ -15,16 +15,23 @@ Two sources choose one:
 - the changed function's own docstring, where the project runs doctests: its
   pytest ``addopts`` hold ``--doctest-modules``, or the recording ran a
   doctest of the same module.
+
+Rust: ``cargo test`` runs the code blocks of a library's doc comments
+(rustdoc), one test per commented item, named ``src/x.rs - x::Type::item
+(line N)``; the doctest of a changed item whose ``///`` comment holds a
+block rustdoc runs is a test to run, by a filter on that name
+(languages/testrunners.py ``cargo_commands``).
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Symbol
-from cartog_ci.languages.testrunners import DOCTEST, Workspace, collected_by_default, pytest_addopts
+from cartog_ci.languages.testrunners import DOCTEST, Workspace, collected_by_default, pytest_addopts, rust_library_file
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.domain.results import ChangedSymbol, CoverageUse
@@ -34,6 +41,15 @@ MARK = f":{DOCTEST}:"
 # what pytest's doctest finder reaches: module-level functions and classes,
 # and the members of classes (not a function defined in a function)
 _DOCUMENTED = ("function", "method", "class")
+# Rust items whose doc comment rustdoc tests (any item; these are the index's)
+_RUST_DOCUMENTED = ("function", "method", "struct", "enum", "trait", "type", "constant", "class", "interface")
+# a fenced code block's first line in a doc comment: its fence, its info string
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*(.*?)\s*$")
+# the info-string words of a block rustdoc still compiles as Rust (the
+# rustdoc book, "Documentation tests"); ``ignore`` is never run, any other
+# word names another language, whose block is not compiled
+_RUST_WORDS = frozenset({"rust", "should_panic", "no_run", "compile_fail", "standalone_crate", "test_harness", "allow_fail"})
+_RUST_WORD = re.compile(r"edition\d{4}|E\d{4}")
 
 
 def doctest_id(path: str, dotted: str) -> str:
@@ -101,6 +117,59 @@ def documented_lines(text: str | bytes) -> set[int]:
     return out
 
 
+def _rust_block(info: str) -> bool:
+    """Whether rustdoc compiles a code block with this info string."""
+    for word in filter(None, re.split(r"[\s,]+", info.strip().strip("{}"))):
+        if word == "ignore" or word.startswith("ignore-"):
+            return False
+        if word not in _RUST_WORDS and not _RUST_WORD.fullmatch(word):
+            return False
+    return True
+
+
+def rust_doc_tested(lines: Sequence[str], line: int) -> bool:
+    """Whether the outer doc comment (``///``) of the Rust item at ``line``
+    (1-based: the item's own line; its attributes, comments and blank lines
+    above it are passed over) holds a code block rustdoc tests. ``/** */``
+    comments, ``#[doc = ...]`` and indented code blocks are not read."""
+    docs: list[str] = []
+    at = line - 2
+    while at >= 0:
+        text = lines[at].strip()
+        if text.startswith("///") and not text.startswith("////"):
+            docs.append(text[3:])
+        elif text and not text.startswith(("//", "#[")):
+            break
+        at -= 1
+    fence = ""
+    for text in reversed(docs):
+        found = _FENCE.match(text)
+        if found is None:
+            continue
+        if not fence:
+            if _rust_block(found.group(2)):
+                return True
+            fence = found.group(1)
+        elif found.group(1)[0] == fence[0] and len(found.group(1)) >= len(fence) and not found.group(2):
+            fence = ""
+    return False
+
+
+def _rust_doctest(s: Symbol, ws: Workspace, sources: Mapping[str, bytes], lines: dict[str, list[str]]) -> Symbol | None:
+    """The doctest of a Rust item's own doc comment, when ``cargo test``
+    runs it: the item is in a library's sources and its comment holds a
+    block rustdoc compiles."""
+    if s.kind not in _RUST_DOCUMENTED or not rust_library_file(ws, s.file):
+        return None
+    if s.file not in lines:
+        text = sources.get(s.file)
+        lines[s.file] = text.decode("utf-8", "replace").splitlines() if text is not None else []
+    if not rust_doc_tested(lines[s.file], s.start_line):
+        return None
+    path = s.qualified_name.replace(".", "::")
+    return Symbol(doctest_id(s.file, path), s.name, path, DOCTEST, s.file, s.start_line, s.start_line, 0, 0, s.id, "", s.language, "", "")
+
+
 def own_doctests(
     changed: Sequence[ChangedSymbol], ws: Workspace, sources: Mapping[str, bytes], recorded: Iterable[str] = ()
 ) -> dict[str, Symbol]:
@@ -110,13 +179,20 @@ def own_doctests(
     classes whose docstring holds ``>>>`` examples in ``sources`` (the head
     side's files), where the project runs doctests (``runs_doctests``, or
     a doctest of the same file among ``recorded``: the test IDs of the
-    coverage recorded at the base)."""
+    coverage recorded at the base); and Rust items whose ``///`` comment
+    holds a block rustdoc tests, in a library's sources (``_rust_doctest``)."""
     recorded_files = {t.partition(MARK)[0] for t in recorded if MARK in t}
     documented: dict[str, set[int]] = {}
+    rust_lines: dict[str, list[str]] = {}
     runs: dict[str, bool] = {}  # folder -> runs_doctests (its pytest configuration is the folder's)
     out: dict[str, Symbol] = {}
     for item in changed:
         s = item.change.symbol
+        if s is not None and s.language == "rust" and item.change.category in ("modified", "renamed", "added", "docs"):
+            found = _rust_doctest(s, ws, sources, rust_lines)
+            if found is not None:
+                out[s.id] = found
+            continue
         if (
             s is None
             or item.change.category not in ("modified", "renamed", "added", "docs")
