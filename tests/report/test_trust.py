@@ -871,3 +871,48 @@ def test_many_unchecked_breaking_changes_are_a_few_sentences(tmp_path: Path, cap
         "breaking signature change of f2: 1 of its 1 call site(s) could not be checked",
         "breaking signature change of 2 more functions: 2 of their 2 call site(s) could not be checked: f3, f4",
     ]
+
+
+def test_a_typescript_function_passed_as_a_value_is_an_unchecked_call_site(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`ns.map(format)` calls `format(value, index, array)`: a parameter
+    added to `format` takes the index, and the report said "no broken
+    reference and no call site that no longer fits" (risk LOW): the index
+    records no TypeScript value references. The places that name it as a
+    value (an argument, an object's shorthand or value, a `bind`, an
+    imported alias; `this.handle` for a method) are call sites that cannot
+    be told; its import, its export, its calls and a comment are not."""
+    fmt = "export function format(n: number): string {\n  return n.toFixed(2);\n}\n"
+    use = (
+        "import { format, format as f } from './fmt';\n\n"
+        "export function show(ns: number[]): string[] {\n  return ns.map(format);\n}\n\n"
+        "// format(ns) is not called here\n"
+        "export const table = { format, other: f };\n\n"
+        "export function direct(n: number): string {\n  return format(n);\n}\n\n"
+        "export const bound = format.bind(null);\n"
+    )
+    widget = (
+        "export class Widget {\n  handle(e: number): number {\n    return e;\n  }\n\n"
+        "  attach(xs: number[]): number[] {\n    const first = this.handle(1);\n    return xs.map(this.handle).concat(first);\n  }\n}\n"
+    )
+    edit = {
+        "src/fmt.ts": fmt.replace("(n: number)", "(n: number, digits: number)"),
+        "src/widget.ts": widget.replace("handle(e: number)", "handle(e: number, scale: number)"),
+    }
+    data = _feature_report(
+        tmp_path, capsys, {"src/fmt.ts": fmt, "src/use.ts": use, "src/widget.ts": widget, "package.json": "{}\n"}, edit
+    )
+    sites = sorted(
+        (c["symbol"]["qualified_name"], s["file"], s["line"], s["verdict"])
+        for c in data["changed"] for s in c.get("call_sites") or []
+    )  # fmt: skip
+    assert sites == [
+        ("Widget.handle", "src/widget.ts", 7, "will break"),
+        ("Widget.handle", "src/widget.ts", 8, None),
+        ("format", "src/use.ts", 4, None),
+        ("format", "src/use.ts", 8, None),
+        ("format", "src/use.ts", 11, "will break"),
+        ("format", "src/use.ts", 14, None),
+    ]
+    assert data["risk"]["level"] == "high"

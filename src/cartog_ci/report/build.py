@@ -296,7 +296,9 @@ def _risk(
     renames: dict[tuple[str, str], list[int]] = {}  # (old name, new name) -> references of each definition
     for c in report_changed:
         s = c.symbol
-        if c.change.breaking and c.callers_total and not c.sites("will break"):
+        # a JS/TS function named as a value has call sites and no caller
+        # (report/callsites.py); with unresolved sites of its name, those are said
+        if c.change.breaking and (c.callers_total or c.call_sites and not c.possible_callers) and not c.sites("will break"):
             unknown = [site for site in c.call_sites if site.verdict == ""]
             fine = c.sites("fine")
             if unknown:

@@ -2,10 +2,18 @@
 function whose signature changed, the call's arguments as written are bound
 against the new signature; each call site *will break*, is *fine*, or cannot
 be told (a spread, an unknown decorator, a changed type). The languages read
-the calls and bind them (``languages/arguments.py``)."""
+the calls and bind them (``languages/arguments.py``).
+
+A function named as a value (``rows.map(format)``, ``{ onClick: handle }``)
+is called where the graph cannot see: Python's index records such places
+(``calls`` edges marked ``VALUE``); for JavaScript and TypeScript, whose
+index does not, the files that import the function and its own are read
+here for its name as a value (``_value_places``), and each place is a call
+site that cannot be told."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -26,12 +34,25 @@ MAX_FILE_BYTES = 2_000_000
 PARSE_TIMEOUT_MS = 2_000
 
 
+# languages whose index records where a function is named as a value
+_RECORDS_VALUES = frozenset({"python"})
+# JS/TS: the parents of an identifier that does not name the function as a
+# value there (a call's callee is a call site of its own; an import or
+# export names a binding; a type query is a type)
+_NOT_A_VALUE = frozenset(
+    {"import_specifier", "export_specifier", "import_clause", "namespace_import", "type_query", "export_statement"}
+)
+_ECMASCRIPT = frozenset({"javascript", "typescript", "tsx"})
+_PARAMETERS = frozenset({"formal_parameters", "required_parameter", "optional_parameter", "rest_pattern"})
+
+
 class _Trees:
     """The head's files, each read and parsed once."""
 
     def __init__(self, cs: ChangeSet) -> None:
         self.cs = cs
         self.trees: dict[str, ts.Node | None] = {}
+        self.sources: dict[str, bytes] = {}
 
     def root(self, path: str) -> ts.Node | None:
         if path not in self.trees:
@@ -49,6 +70,7 @@ class _Trees:
                 source = None
         if language is None or source is None:
             return None
+        self.sources[path] = source
         try:
             return parse(language.syntax.grammar, source, PARSE_TIMEOUT_MS).root_node
         except (ParseTimeout, ValueError):
@@ -75,6 +97,9 @@ def check_call_sites(
         if s.parent_id == target.parent_id and s.name == target.name and s.id != target.id
     ]
     trees = _Trees(cs)
+    if target.language in _ECMASCRIPT and target.language not in _RECORDS_VALUES:
+        called = {(e.file, e.line) for e in edges}
+        edges += [e for e in _value_places(store, trees, target) if (e.file, e.line) not in called]
     out: list[CallSite] = []
     seen: set[tuple[str, int, str]] = set()
     for edge in sorted(edges, key=lambda e: (e.file, e.line, e.source_id)):
@@ -85,6 +110,80 @@ def check_call_sites(
         check = _check(trees, edge, target, change.old, overloads)
         out.append(CallSite(edge, target, check.verdict, check.reason))
     return out
+
+
+def _value_places(store: Store, trees: _Trees, target: Symbol) -> list[Edge]:
+    """Where a JS/TS function is named as a value, as ``calls`` edges marked
+    ``VALUE`` from the innermost symbol there: in its own file by its name
+    (a method: ``this.name``), in a file that imports it by the name the
+    import binds. Not followed: a namespace import's ``ns.name``, a name
+    re-exported and imported under it elsewhere, a local that shadows it."""
+    method = target.kind == "method"
+    names: dict[str, set[str]] = {target.file: {target.name}}
+    if not method:
+        for e in store.edges_to([target.id], ("imports",)):
+            names.setdefault(e.file, set()).add(e.alias or e.target_name)
+    # in its own file, where its name means it: a nested function's (or a
+    # method's) within its parent (a bundle defines many `addManyMutably`)
+    own = store.symbols_in_file(target.file)
+    parent = next((s for s in own if s.id == target.parent_id and s.kind != "module"), None)
+    out: list[Edge] = []
+    for path, local in sorted(names.items()):
+        root = trees.root(path)
+        source = trees.sources.get(path)
+        if root is None or source is None:
+            continue
+        lines = sorted({n.start_point[0] + 1 for n in _named_as_value(root, source, local, method, target)})
+        if path == target.file and parent is not None:
+            lines = [line for line in lines if parent.start_line <= line <= parent.end_line]
+        if not lines:
+            continue
+        symbols = own if path == target.file else store.symbols_in_file(path)
+        symbols = [s for s in symbols if s.id != target.id]
+        for line in lines:
+            around = [s for s in symbols if s.start_line <= line <= s.end_line]
+            source_id = min(around, key=lambda s: s.end_line - s.start_line).id if around else f"{path}:module"
+            out.append(Edge(source_id, target.name, "calls", path, line, "this" if method else None, VALUE, target.id))
+    return out
+
+
+def _named_as_value(root: ts.Node, source: bytes, names: set[str], method: bool, target: Symbol) -> list[ts.Node]:
+    """The nodes that name the function as a value: an identifier (or an
+    object's shorthand property) with one of ``names``, not a call's callee,
+    not its definition, not an import or export; for a method, ``this.name``
+    not called. Found by the name's occurrences in the text (a file that
+    imports a function mostly calls it: few are read in the tree)."""
+    alternatives = b"|".join(re.escape(n.encode()) for n in sorted(names))
+    if method:
+        pattern = rb"\bthis\s*\.\s*(" + alternatives + rb")(?![\w$])"
+    else:
+        pattern = rb"(?<![\w$.])(" + alternatives + rb")(?![\w$])"
+    out: list[ts.Node] = []
+    for found in re.finditer(pattern, source):
+        node = root.descendant_for_byte_range(found.start(1), found.end(1))
+        if node is None or (node.start_byte, node.end_byte) != found.span(1):
+            continue
+        if method:
+            parent = node.parent
+            if node.type == "property_identifier" and parent is not None and parent.type == "member_expression":
+                if _is_value(parent, target):
+                    out.append(parent)
+        elif node.type in ("identifier", "shorthand_property_identifier") and _is_value(node, target):
+            out.append(node)
+    return out
+
+
+def _is_value(node: ts.Node, target: Symbol) -> bool:
+    parent = node.parent
+    if parent is None or parent.type in _NOT_A_VALUE or parent.type.startswith("jsx_"):
+        return False
+    if parent.type in ("call_expression", "new_expression") and parent.child_by_field_name(
+        "function" if parent.type == "call_expression" else "constructor"
+    ) == node:
+        return False
+    # a name being defined (`function format`, `const format = …`, another
+    # scope's own `format`), or a parameter's: no use of the function
+    return parent.child_by_field_name("name") != node and parent.type not in _PARAMETERS
 
 
 def check_new_signature(store: Store, symbol: Symbol, signature: str, *, root: Path) -> tuple[SymbolChange, list[CallSite]]:
