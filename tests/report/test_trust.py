@@ -916,3 +916,33 @@ def test_a_typescript_function_passed_as_a_value_is_an_unchecked_call_site(
         ("format", "src/use.ts", 14, None),
     ]
     assert data["risk"]["level"] == "high"
+
+
+def test_a_go_function_passed_as_a_value_is_an_unchecked_call_site(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`apply(Double, 3)` and `mapInts(xs, calc.Double)` call `Double`
+    where no call is written: with a parameter added, the report said "no
+    call site that no longer fits". The places in its package (by name)
+    and in a package importing it (`calc.Double`, under the import's
+    name) are call sites not told; its calls are checked, a method of
+    another type named alike is not it."""
+    calc = (
+        "package calc\n\nfunc Double(x int) int {\n\treturn 2 * x\n}\n\n"
+        "func apply(f func(int) int, x int) int {\n\treturn f(x)\n}\n\n"
+        "func Six() int {\n\treturn apply(Double, 3)\n}\n"
+    )
+    app = (
+        'package app\n\nimport c "example.com/m/calc"\n\n'
+        "type T struct{}\n\nfunc (T) Double(x int) int {\n\treturn x\n}\n\n"
+        "func mapInts(xs []int, f func(int) int) []int {\n\tfor i, x := range xs {\n\t\txs[i] = f(x)\n\t}\n\treturn xs\n}\n\n"
+        "func Run(xs []int) []int {\n\tvar t T\n\t_ = t.Double(1) + c.Double(2)\n\treturn mapInts(xs, c.Double)\n}\n"
+    )
+    files = {"go.mod": "module example.com/m\n\ngo 1.22\n", "calc/calc.go": calc, "app/app.go": app}
+    edit = {"calc/calc.go": calc.replace("func Double(x int) int", "func Double(x, y int) int")}
+    data = _feature_report(tmp_path, capsys, files, edit)
+    sites = sorted(
+        (s["file"], s["line"], s["verdict"])
+        for c in data["changed"] if c["symbol"]["name"] == "Double" for s in c.get("call_sites") or []
+    )  # fmt: skip
+    assert sites == [("app/app.go", 20, "will break"), ("app/app.go", 21, None), ("calc/calc.go", 12, None)]

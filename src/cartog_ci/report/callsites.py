@@ -6,13 +6,14 @@ the calls and bind them (``languages/arguments.py``).
 
 A function named as a value (``rows.map(format)``, ``{ onClick: handle }``)
 is called where the graph cannot see: Python's index records such places
-(``calls`` edges marked ``VALUE``); for JavaScript and TypeScript, whose
-index does not, the files that import the function and its own are read
-here for its name as a value (``_value_places``), and each place is a call
-site that cannot be told."""
+(``calls`` edges marked ``VALUE``); for JavaScript, TypeScript and Go,
+whose index does not, the files that can name the function are read here
+for its name as a value (``_value_places``), and each place is a call site
+that cannot be told."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -42,7 +43,8 @@ _RECORDS_VALUES = frozenset({"python"})
 _NOT_A_VALUE = frozenset(
     {"import_specifier", "export_specifier", "import_clause", "namespace_import", "type_query", "export_statement"}
 )
-_ECMASCRIPT = frozenset({"javascript", "typescript", "tsx"})
+# languages whose value places the check reads itself (``_value_places``)
+_SCANNED = frozenset({"javascript", "typescript", "tsx", "go"})
 _PARAMETERS = frozenset({"formal_parameters", "required_parameter", "optional_parameter", "rest_pattern"})
 
 
@@ -97,7 +99,7 @@ def check_call_sites(
         if s.parent_id == target.parent_id and s.name == target.name and s.id != target.id
     ]
     trees = _Trees(cs)
-    if target.language in _ECMASCRIPT and target.language not in _RECORDS_VALUES:
+    if target.language in _SCANNED and target.language not in _RECORDS_VALUES:
         called = {(e.file, e.line) for e in edges}
         edges += [e for e in _value_places(store, trees, target) if (e.file, e.line) not in called]
     out: list[CallSite] = []
@@ -113,27 +115,42 @@ def check_call_sites(
 
 
 def _value_places(store: Store, trees: _Trees, target: Symbol) -> list[Edge]:
-    """Where a JS/TS function is named as a value, as ``calls`` edges marked
-    ``VALUE`` from the innermost symbol there: in its own file by its name
-    (a method: ``this.name``), in a file that imports it by the name the
-    import binds. Not followed: a namespace import's ``ns.name``, a name
-    re-exported and imported under it elsewhere, a local that shadows it."""
+    """Where a JS/TS or Go function is named as a value, as ``calls`` edges
+    marked ``VALUE`` from the innermost symbol there. JS/TS: in its own file
+    by its name (a method: ``this.name``), in a file that imports it by the
+    name the import binds. Go: in the files of its package by its name, in a
+    file that imports the package as ``pkg.Name``. Not followed: a JS
+    namespace import's ``ns.name``, a name re-exported and imported under it
+    elsewhere, a method value of Go, a local that shadows the name."""
     method = target.kind == "method"
-    names: dict[str, set[str]] = {target.file: {target.name}}
-    if not method:
+    # path -> (bare names, qualifiers of ``qualifier.name``)
+    names: dict[str, tuple[set[str], set[str]]] = {}
+    if target.language == "go":
+        if method:
+            return []
+        folder = posixpath.dirname(target.file)
+        package = [(f, i) for f, i, language in store.modules() if language == "go" and posixpath.dirname(f) == folder]
+        for path, _ in package:
+            names[path] = ({target.name}, set())
+        for e in store.edges_to([i for _, i in package], ("imports",)):
+            names.setdefault(e.file, (set(), set()))[1].add(e.alias or e.target_name.rpartition("/")[2])
+    elif method:
+        names[target.file] = (set(), {"this"})
+    else:
+        names[target.file] = ({target.name}, set())
         for e in store.edges_to([target.id], ("imports",)):
-            names.setdefault(e.file, set()).add(e.alias or e.target_name)
+            names.setdefault(e.file, (set(), set()))[0].add(e.alias or e.target_name)
     # in its own file, where its name means it: a nested function's (or a
     # method's) within its parent (a bundle defines many `addManyMutably`)
     own = store.symbols_in_file(target.file)
     parent = next((s for s in own if s.id == target.parent_id and s.kind != "module"), None)
     out: list[Edge] = []
-    for path, local in sorted(names.items()):
+    for path, (bare, qualifiers) in sorted(names.items()):
         root = trees.root(path)
         source = trees.sources.get(path)
         if root is None or source is None:
             continue
-        lines = sorted({n.start_point[0] + 1 for n in _named_as_value(root, source, local, method, target)})
+        lines = sorted({n.start_point[0] + 1 for n in _named_as_value(root, source, bare, qualifiers, target.name)})
         if path == target.file and parent is not None:
             lines = [line for line in lines if parent.start_line <= line <= parent.end_line]
         if not lines:
@@ -147,33 +164,41 @@ def _value_places(store: Store, trees: _Trees, target: Symbol) -> list[Edge]:
     return out
 
 
-def _named_as_value(root: ts.Node, source: bytes, names: set[str], method: bool, target: Symbol) -> list[ts.Node]:
-    """The nodes that name the function as a value: an identifier (or an
-    object's shorthand property) with one of ``names``, not a call's callee,
-    not its definition, not an import or export; for a method, ``this.name``
-    not called. Found by the name's occurrences in the text (a file that
-    imports a function mostly calls it: few are read in the tree)."""
-    alternatives = b"|".join(re.escape(n.encode()) for n in sorted(names))
-    if method:
-        pattern = rb"\bthis\s*\.\s*(" + alternatives + rb")(?![\w$])"
-    else:
-        pattern = rb"(?<![\w$.])(" + alternatives + rb")(?![\w$])"
+def _named_as_value(root: ts.Node, source: bytes, bare: set[str], qualifiers: set[str], name: str) -> list[ts.Node]:
+    """The nodes that name the function as a value: an identifier (or a JS
+    object's shorthand property) with one of the ``bare`` names, or
+    ``q.name`` for one of the ``qualifiers`` (``this``, a Go package), not
+    a call's callee, not a definition, not an import or export. Found by
+    the name's occurrences in the text (a file that imports a function
+    mostly calls it: few are read in the tree)."""
     out: list[ts.Node] = []
-    for found in re.finditer(pattern, source):
-        node = root.descendant_for_byte_range(found.start(1), found.end(1))
-        if node is None or (node.start_byte, node.end_byte) != found.span(1):
-            continue
-        if method:
+    if bare:
+        alternatives = b"|".join(re.escape(n.encode()) for n in sorted(bare))
+        for found in re.finditer(rb"(?<![\w$.])(" + alternatives + rb")(?![\w$])", source):
+            node = root.descendant_for_byte_range(found.start(1), found.end(1))
+            if node is None or (node.start_byte, node.end_byte) != found.span(1):
+                continue
+            if node.type in ("identifier", "shorthand_property_identifier") and _is_value(node):
+                out.append(node)
+    if qualifiers:
+        alternatives = b"|".join(re.escape(n.encode()) for n in sorted(qualifiers))
+        pattern = rb"(?<![\w$.])(?:" + alternatives + rb")\s*\.\s*(" + re.escape(name.encode()) + rb")(?![\w$])"
+        for found in re.finditer(pattern, source):
+            node = root.descendant_for_byte_range(found.start(1), found.end(1))
+            if node is None or (node.start_byte, node.end_byte) != found.span(1):
+                continue
             parent = node.parent
-            if node.type == "property_identifier" and parent is not None and parent.type == "member_expression":
-                if _is_value(parent, target):
-                    out.append(parent)
-        elif node.type in ("identifier", "shorthand_property_identifier") and _is_value(node, target):
-            out.append(node)
+            if (
+                node.type in ("property_identifier", "field_identifier")
+                and parent is not None
+                and parent.type in ("member_expression", "selector_expression")
+                and _is_value(parent)
+            ):
+                out.append(parent)
     return out
 
 
-def _is_value(node: ts.Node, target: Symbol) -> bool:
+def _is_value(node: ts.Node) -> bool:
     parent = node.parent
     if parent is None or parent.type in _NOT_A_VALUE or parent.type.startswith("jsx_"):
         return False
