@@ -946,3 +946,44 @@ def test_a_go_function_passed_as_a_value_is_an_unchecked_call_site(
         for c in data["changed"] if c["symbol"]["name"] == "Double" for s in c.get("call_sites") or []
     )  # fmt: skip
     assert sites == [("app/app.go", 20, "will break"), ("app/app.go", 21, None), ("calc/calc.go", 12, None)]
+
+
+def test_a_rust_function_or_method_passed_as_a_value_is_an_unchecked_call_site(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`.map(double)` and `.map(Version::parse)` call them where no call is
+    written. Its own file and the files importing it (the type, for a
+    method named `Type::m`) are read; a call inside a macro's tokens, its
+    `use` and its definition are not values."""
+    lib = (
+        "pub mod num;\n\npub struct Version(pub u32);\n\nimpl Version {\n"
+        "    pub fn parse(text: &str) -> Version {\n        Version(text.len() as u32)\n    }\n}\n\n"
+        "pub fn all(xs: &[&str]) -> Vec<Version> {\n    let first = Version::parse(\"a\");\n"
+        "    let mut out: Vec<Version> = xs.iter().copied().map(Version::parse).collect();\n"
+        "    out.push(first);\n    out\n}\n"
+    )
+    num = (
+        "use crate::Version;\n\npub fn double(x: u32) -> u32 {\n    x * 2\n}\n\n"
+        "pub fn doubled(xs: &[u32]) -> Vec<u32> {\n    assert_eq!(double(1), 2);\n"
+        "    xs.iter().copied().map(double).collect()\n}\n\n"
+        "pub fn versions(xs: &[&str]) -> Vec<Version> {\n    xs.iter().copied().map(Version::parse).collect()\n}\n"
+    )
+    files = {"Cargo.toml": '[package]\nname = "rsv"\nversion = "0.1.0"\nedition = "2021"\n', "src/lib.rs": lib, "src/num.rs": num}
+    edit = {
+        "src/lib.rs": lib.replace("parse(text: &str)", "parse(text: &str, strict: bool)"),
+        "src/num.rs": num.replace("double(x: u32)", "double(x: u32, y: u32)"),
+    }
+    data = _feature_report(tmp_path, capsys, files, edit)
+    sites = sorted(
+        (c["symbol"]["qualified_name"], s["file"], s["line"], s["verdict"])
+        for c in data["changed"] for s in c.get("call_sites") or []
+    )  # fmt: skip
+    assert sites == [
+        ("Version.parse", "src/lib.rs", 12, "will break"),
+        ("Version.parse", "src/lib.rs", 13, None),
+        ("Version.parse", "src/num.rs", 13, None),
+        ("double", "src/num.rs", 8, None),
+        ("double", "src/num.rs", 9, None),
+    ]
+    reasons = {s["line"]: s["reason"] for c in data["changed"] for s in c.get("call_sites") or [] if s["file"] == "src/num.rs"}
+    assert reasons[8] == "no call read at that line"  # the call in assert_eq!'s tokens: the graph's edge, no tree call

@@ -44,8 +44,15 @@ _NOT_A_VALUE = frozenset(
     {"import_specifier", "export_specifier", "import_clause", "namespace_import", "type_query", "export_statement"}
 )
 # languages whose value places the check reads itself (``_value_places``)
-_SCANNED = frozenset({"javascript", "typescript", "tsx", "go"})
-_PARAMETERS = frozenset({"formal_parameters", "required_parameter", "optional_parameter", "rest_pattern"})
+_SCANNED = frozenset({"javascript", "typescript", "tsx", "go", "rust"})
+_PARAMETERS = frozenset(
+    {"formal_parameters", "required_parameter", "optional_parameter", "rest_pattern", "parameter", "closure_parameters"}
+)
+# nothing inside these names the function as a value: an import (Rust's
+# `use`), a macro's tokens (`assert_eq!(parse(x), 1)` holds a call no tree shows)
+_NOT_INSIDE = frozenset({"use_declaration", "token_tree", "import_declaration", "import_spec"})
+# where that search stops
+_STATEMENTS = frozenset({"expression_statement", "let_declaration", "function_item", "source_file", "program", "block"})
 
 
 class _Trees:
@@ -134,6 +141,16 @@ def _value_places(store: Store, trees: _Trees, target: Symbol) -> list[Edge]:
             names[path] = ({target.name}, set())
         for e in store.edges_to([i for _, i in package], ("imports",)):
             names.setdefault(e.file, (set(), set()))[1].add(e.alias or e.target_name.rpartition("/")[2])
+    elif method and target.language == "rust":
+        # `Version::parse` (or `Self::parse`) where the type is named: its
+        # file, the method's, those importing the type
+        owner = store.symbols([target.parent_id]).get(target.parent_id) if target.parent_id else None
+        if owner is None or owner.kind == "module":
+            return []
+        names[target.file] = (set(), {owner.name, "Self"})
+        names.setdefault(owner.file, (set(), set()))[1].update({owner.name, "Self"})
+        for e in store.edges_to([owner.id], ("imports",)):
+            names.setdefault(e.file, (set(), set()))[1].add(e.alias or owner.name)
     elif method:
         names[target.file] = (set(), {"this"})
     else:
@@ -151,7 +168,7 @@ def _value_places(store: Store, trees: _Trees, target: Symbol) -> list[Edge]:
         if root is None or source is None:
             continue
         lines = sorted({n.start_point[0] + 1 for n in _named_as_value(root, source, bare, qualifiers, target.name)})
-        if path == target.file and parent is not None:
+        if path == target.file and parent is not None and parent.start_line <= target.start_line <= parent.end_line:
             lines = [line for line in lines if parent.start_line <= line <= parent.end_line]
         if not lines:
             continue
@@ -178,20 +195,24 @@ def _named_as_value(root: ts.Node, source: bytes, bare: set[str], qualifiers: se
             node = root.descendant_for_byte_range(found.start(1), found.end(1))
             if node is None or (node.start_byte, node.end_byte) != found.span(1):
                 continue
-            if node.type in ("identifier", "shorthand_property_identifier") and _is_value(node):
+            if node.type not in ("identifier", "shorthand_property_identifier"):
+                continue
+            if node.parent is not None and node.parent.type == "scoped_identifier":  # Rust `parse::number`
+                node = node.parent
+            if _is_value(node):
                 out.append(node)
     if qualifiers:
         alternatives = b"|".join(re.escape(n.encode()) for n in sorted(qualifiers))
-        pattern = rb"(?<![\w$.])(?:" + alternatives + rb")\s*\.\s*(" + re.escape(name.encode()) + rb")(?![\w$])"
+        pattern = rb"(?<![\w$.])(?:" + alternatives + rb")\s*(?:\.|::)\s*(" + re.escape(name.encode()) + rb")(?![\w$])"
         for found in re.finditer(pattern, source):
             node = root.descendant_for_byte_range(found.start(1), found.end(1))
             if node is None or (node.start_byte, node.end_byte) != found.span(1):
                 continue
             parent = node.parent
             if (
-                node.type in ("property_identifier", "field_identifier")
+                node.type in ("property_identifier", "field_identifier", "identifier")
                 and parent is not None
-                and parent.type in ("member_expression", "selector_expression")
+                and parent.type in ("member_expression", "selector_expression", "scoped_identifier")
                 and _is_value(parent)
             ):
                 out.append(parent)
@@ -202,6 +223,11 @@ def _is_value(node: ts.Node) -> bool:
     parent = node.parent
     if parent is None or parent.type in _NOT_A_VALUE or parent.type.startswith("jsx_"):
         return False
+    up: ts.Node | None = parent
+    while up is not None and up.type not in _STATEMENTS:
+        if up.type in _NOT_INSIDE:
+            return False
+        up = up.parent
     if parent.type in ("call_expression", "new_expression") and parent.child_by_field_name(
         "function" if parent.type == "call_expression" else "constructor"
     ) == node:
