@@ -987,3 +987,21 @@ def test_a_rust_function_or_method_passed_as_a_value_is_an_unchecked_call_site(
     ]
     reasons = {s["line"]: s["reason"] for c in data["changed"] for s in c.get("call_sites") or [] if s["file"] == "src/num.rs"}
     assert reasons[8] == "no call read at that line"  # the call in assert_eq!'s tokens: the graph's edge, no tree call
+
+
+def test_a_central_function_defined_twice_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """zod 3.22.4 -> 3.23.8 (npm): `addIssueToContext` changed in
+    lib/index.mjs and lib/index.umd.js, two builds of one function, and the
+    risk said "addIssueToContext is central: 27 direct callers outside
+    tests" twice."""
+    helper = "def add_issue(ctx):\n    return ctx\n"
+    callers = "".join(f"def f{i}(ctx):\n    return add_issue(ctx)\n\n\n" for i in range(10))
+    base = {
+        "esm/util.py": helper, "esm/api.py": f"from esm.util import add_issue\n\n\n{callers}",
+        "umd/util.py": helper, "umd/api.py": f"from umd.util import add_issue\n\n\n{callers}def g(ctx):\n    return add_issue(ctx)\n",
+    }  # fmt: skip
+    changed = helper.replace("return ctx", "return ctx or {}")
+    data = _feature_report(tmp_path, capsys, base, {"esm/util.py": changed, "umd/util.py": changed})
+    assert [r for r in data["risk"]["reasons"] if "central" in r] == [
+        "add_issue (2 definitions) is central: up to 11 direct callers outside tests"
+    ]

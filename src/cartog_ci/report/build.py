@@ -371,9 +371,14 @@ def _risk(
         (c for c in report_changed if c.change.category == "modified" and not _in_test_code(c.symbol)),
         key=lambda c: -c.production_callers,
     )
-    for c in central[:2]:
-        if c.production_callers >= 10:
-            medium.append(f"{named(c.symbol.qualified_name)} is central: {c.production_callers} direct callers outside tests")
+    # one sentence a name: zod's addIssueToContext in lib/index.mjs and in
+    # lib/index.umd.js (a package's builds) was said twice, alike
+    central_names = Counter(c.symbol.qualified_name for c in central if c.production_callers >= 10)
+    for name in list(central_names)[:2]:
+        callers = {c.production_callers for c in central if c.symbol.qualified_name == name and c.production_callers >= 10}
+        of = f"{named(name)} ({central_names[name]} definitions)" if central_names[name] > 1 else named(name)
+        most = "up to " if len(callers) > 1 else ""
+        medium.append(f"{of} is central: {most}{max(callers)} direct callers outside tests")
     # only recorded coverage says "untested" (docs/coverage.md); the graph's
     # "no test within 2 calls" is no reason: framework dispatch hides tests
     untested = [c for c in report_changed if c.untested and not c.low_signal]
