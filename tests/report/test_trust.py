@@ -1005,3 +1005,24 @@ def test_a_central_function_defined_twice_is_one_sentence(tmp_path: Path, capsys
     assert [r for r in data["risk"]["reasons"] if "central" in r] == [
         "add_issue (2 definitions) is central: up to 11 direct callers outside tests"
     ]
+
+
+def test_a_rename_in_test_code_is_folded_with_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Django 5.1 -> 5.1.4 (HEAD~10): a test class renamed
+    (BaseUserCreationFormTest -> CustomUserCreationFormTest) renamed the
+    classes defined in its methods, and "…CustomUserCreationForm was renamed
+    to …; its 1 reference(s) follow it" were four of the risk's first
+    reasons, before a breaking signature change. A rename in test code is
+    low-signal, like the rest of test code; one in the code under test
+    is still said."""
+    tests = (
+        "from app import make\n\n\nclass BaseFormTest:\n    def test_custom(self):\n"
+        "        class Custom:\n            pass\n\n        return make(Custom())\n"
+    )
+    app = "def make(x):\n    return x\n\n\ndef run():\n    return make(1)\n"
+    edit = {
+        "tests/test_forms.py": tests.replace("BaseFormTest", "CustomFormTest").replace("make", "build"),
+        "app.py": app.replace("make", "build"),
+    }
+    reasons = _feature_report(tmp_path, capsys, {"app.py": app, "tests/test_forms.py": tests}, edit)["risk"]["reasons"]
+    assert [r for r in reasons if "renamed" in r] == ["make was renamed to build; its 3 reference(s) follow it"]
