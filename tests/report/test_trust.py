@@ -881,8 +881,9 @@ def test_a_typescript_function_passed_as_a_value_is_an_unchecked_call_site(
     reference and no call site that no longer fits" (risk LOW): the index
     records no TypeScript value references. The places that name it as a
     value (an argument, an object's shorthand or value, a `bind`, an
-    imported alias; `this.handle` for a method) are call sites that cannot
-    be told; its import, its export, its calls and a comment are not."""
+    imported alias, `fm.format` of a namespace import; `this.handle` for a
+    method) are call sites that cannot be told; its import, its export, its
+    calls and a comment are not."""
     fmt = "export function format(n: number): string {\n  return n.toFixed(2);\n}\n"
     use = (
         "import { format, format as f } from './fmt';\n\n"
@@ -900,8 +901,12 @@ def test_a_typescript_function_passed_as_a_value_is_an_unchecked_call_site(
         "src/fmt.ts": fmt.replace("(n: number)", "(n: number, digits: number)"),
         "src/widget.ts": widget.replace("handle(e: number)", "handle(e: number, scale: number)"),
     }
+    space = "import * as fm from './fmt';\n\nexport const all = (ns: number[]) => ns.map(fm.format);\n"
     data = _feature_report(
-        tmp_path, capsys, {"src/fmt.ts": fmt, "src/use.ts": use, "src/widget.ts": widget, "package.json": "{}\n"}, edit
+        tmp_path,
+        capsys,
+        {"src/fmt.ts": fmt, "src/use.ts": use, "src/space.ts": space, "src/widget.ts": widget, "package.json": "{}\n"},
+        edit,
     )
     sites = sorted(
         (c["symbol"]["qualified_name"], s["file"], s["line"], s["verdict"])
@@ -910,6 +915,7 @@ def test_a_typescript_function_passed_as_a_value_is_an_unchecked_call_site(
     assert sites == [
         ("Widget.handle", "src/widget.ts", 7, "will break"),
         ("Widget.handle", "src/widget.ts", 8, None),
+        ("format", "src/space.ts", 3, None),
         ("format", "src/use.ts", 4, None),
         ("format", "src/use.ts", 8, None),
         ("format", "src/use.ts", 11, "will break"),

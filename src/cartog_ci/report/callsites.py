@@ -125,10 +125,10 @@ def _value_places(store: Store, trees: _Trees, target: Symbol) -> list[Edge]:
     """Where a JS/TS or Go function is named as a value, as ``calls`` edges
     marked ``VALUE`` from the innermost symbol there. JS/TS: in its own file
     by its name (a method: ``this.name``), in a file that imports it by the
-    name the import binds. Go: in the files of its package by its name, in a
-    file that imports the package as ``pkg.Name``. Not followed: a JS
-    namespace import's ``ns.name``, a name re-exported and imported under it
-    elsewhere, a method value of Go, a local that shadows the name."""
+    name the import binds, or as ``ns.name`` under a namespace import. Go:
+    in the files of its package by its name, in a file that imports the
+    package as ``pkg.Name``. Not followed: a name re-exported and imported
+    under it elsewhere, a method value of Go, a local that shadows the name."""
     method = target.kind == "method"
     # path -> (bare names, qualifiers of ``qualifier.name``)
     names: dict[str, tuple[set[str], set[str]]] = {}
@@ -157,6 +157,12 @@ def _value_places(store: Store, trees: _Trees, target: Symbol) -> list[Edge]:
         names[target.file] = ({target.name}, set())
         for e in store.edges_to([target.id], ("imports",)):
             names.setdefault(e.file, (set(), set()))[0].add(e.alias or e.target_name)
+        # `import * as fmt from './fmt'`: `fmt.format` (a function of the file's top level)
+        module = next((s for s in store.symbols_in_file(target.file) if s.kind == "module"), None)
+        if target.language in _SCANNED - {"rust"} and module is not None and target.parent_id == module.id:
+            for e in store.edges_to([module.id], ("imports",)):
+                if e.target_name == "*" and e.alias:
+                    names.setdefault(e.file, (set(), set()))[1].add(e.alias)
     # in its own file, where its name means it: a nested function's (or a
     # method's) within its parent (a bundle defines many `addManyMutably`)
     own = store.symbols_in_file(target.file)
