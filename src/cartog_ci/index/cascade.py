@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import importlib.util
+import itertools
 import json
 import operator
 import os
@@ -39,6 +40,7 @@ if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
 
 _first, _second = operator.itemgetter(0), operator.itemgetter(1)  # of a (row ID, edge) pair
+_keys_read = operator.itemgetter(3)  # of an edge carried (``_Revisit._pending_split``)
 
 
 @dataclass
@@ -827,6 +829,8 @@ class _Revisit:
         self.answers: dict[int, tuple[str | None, str | None, tuple[int, ...], tuple[int, ...]]] = {}
         self.stored: dict[int, tuple[str | None, str | None]] = {}
         self.touched: set[str] = set()
+        # a re-parsed file -> the keys its answers kept read (``rest``), and its outside keys before
+        self.carried_keys: dict[str, tuple[list[tuple[int, ...]], set[int]]] = {}
         self.catalogue: Catalogue | None = None
         self._matches: list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]] | None = None
         # ``_pending_split``'s answer and the keys changed when it was made
@@ -1032,44 +1036,23 @@ class _Revisit:
     def _pending_split(self) -> tuple[list[NumberedEdge], list[tuple[int, Edge, Edge, tuple[int, ...], FileDeps]]]:
         """Each re-parsed file's edges (not its bases): to resolve again,
         those whose same edge before read a key the run changed (or was not
-        there); carried, the others, with that edge and what it read.
-
-        Whether a set of keys read meets the keys changed is asked once a
-        set, told by identity (the rows of one set share the tuple decoded
-        for it, which ``self.old`` holds for the run): hashing a tuple of
-        keys costs about what the test does."""
+        there); carried, the others, with that edge and what it read."""
         from cartog_ci.index.deps import SITE_HASH
         changed = self.hashes
         if self._split is not None:  # asked before (``expected``): the keys changed since can only add edges
             before, out, carried = self._split
             added = changed - before
             if added:
-                out = list(out)
-                kept = []
-                hit: dict[int, bool] = {}  # id of a set of keys read -> whether it read an added key
-                for c in carried:
-                    keys = c[3]
-                    reads_added = hit.get(id(keys))
-                    if reads_added is None:
-                        reads_added = hit[id(keys)] = not added.isdisjoint(keys)
-                    if reads_added:
-                        out.append((c[0], c[1]))
-                    else:
-                        kept.append(c)
-                carried = kept
+                clear = list(map(added.isdisjoint, map(_keys_read, carried)))
+                out = out + [(c[0], c[1]) for c in itertools.compress(carried, map(operator.not_, clear))]
+                carried = list(itertools.compress(carried, clear))
             self._split = (set(changed), out, carried)
             return out, carried
         out = []
         carried = []
-        clean: dict[int, bool] = {}  # id of a set of keys read -> whether none changed
+        disjoint = changed.isdisjoint
         for i, e, old, read, deps in self._matched():
-            if read is None:
-                out.append((i, e))
-                continue
-            unchanged = clean.get(id(read))
-            if unchanged is None:
-                unchanged = clean[id(read)] = changed.isdisjoint(read)
-            if not unchanged or (old.line != e.line and SITE_HASH in read):  # type: ignore[union-attr]
+            if read is None or not disjoint(read) or (old.line != e.line and SITE_HASH in read):  # type: ignore[union-attr]
                 out.append((i, e))
             else:
                 carried.append((i, e, old, read, deps))  # type: ignore[arg-type]
@@ -1080,22 +1063,25 @@ class _Revisit:
         """The other edges to resolve: those reached, and each re-parsed
         file's edge whose same edge before read a key the run changed (or
         was not there); the others keep that edge's answer (and are not
-        answered again: ``stored`` is only for the edges answered)."""
+        answered again: ``stored`` is only for the edges answered). Of the
+        keys a kept answer read, those another file's change may change are
+        the file's ``outside`` keys before among them: for the file, all
+        its kept answers' keys at once (``carried_keys``, ``write``)."""
         again, carried = self._pending_split()
         out = [(i, e) for i, e in self.work.items() if e.kind != "inherits"] + again
         updates = []
         answers, touched = self.answers, self.touched
-        # of a set of keys read in a file (by the identity of both), those
-        # another file's change may change
-        outside: dict[tuple[int, int], tuple[int, ...]] = {}
+        kept: dict[str, list[tuple[int, ...]]] = {}
         for i, e, old, read, deps in carried:
             target, resolution = old.target_id, old.resolution
             if e.target_id != target or e.resolution != resolution:
                 updates.append((i, target, resolution))
-            theirs = outside.get((id(read), id(deps)))
-            if theirs is None:
-                theirs = outside[id(read), id(deps)] = tuple(filter(deps.outside.__contains__, read))
-            answers[i] = (target, resolution, read, theirs)
+            answers[i] = (target, resolution, read, ())
+            reads = kept.get(e.file)
+            if reads is None:
+                reads = kept[e.file] = []
+                self.carried_keys[e.file] = (reads, deps.outside)
+            reads.append(read)
             if e.target_id:
                 touched.add(e.target_id)
             if target:
@@ -1140,6 +1126,9 @@ class _Revisit:
                     read.append(answer[2])
                     theirs.add(answer[3])
             outside: set[int] = set().union(*theirs)
+            kept = self.carried_keys.get(path)
+            if kept is not None:  # the answers kept: the keys they read that were outside keys before
+                outside |= set().union(*kept[0]) & kept[1]
             ids = list(map(_first, rows[path]))
             return path, encode_rows(ids, checksum(map(_second, rows[path])), read, outside), outside
 
