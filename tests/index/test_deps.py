@@ -351,8 +351,9 @@ def _dependency_rows(store: SqliteStore) -> tuple[list[tuple[object, ...]], list
 
 
 def test_rows_reading_equal_sets_of_keys_store_one_set_whoever_made_the_tuples() -> None:
-    """``encode_rows`` tells the rows' sets apart by identity first, then by
-    value: two equal tuples built apart are one set, named by both rows."""
+    """``encode_rows`` tells the rows' sets apart by value: two equal
+    tuples built apart are one set, named by both rows, in the order of
+    the first row reading each."""
     rows = [(n, Edge("b.py:function:g", f"f{n}", "calls", "b.py", n)) for n in (2, 5, 7)]
     read = tuple(sorted((key_hash(("n", "f")), key_hash(("c", "x", "f")))))  # as ``split`` gives them
     apart = FileDeps()
