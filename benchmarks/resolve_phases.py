@@ -85,6 +85,7 @@ def _install() -> None:
     for name in ("all_symbols", "numbered_edges_by_id", "set_targets"):
         _timed(SqliteStore, name, f"store.{name}")
     _timed(dependency_format.FileDeps, "encode", "FileDeps.encode")
+    _timed(dependency_format, "encode_rows", "  encoding (encode_rows)")
     _timed(dependency_format.FileDeps, "decode", "FileDeps.decode")
     for name in ("decode", "unless_holding", "encode"):
         _timed(deps.Catalogue, name, f"Catalogue.{name}")

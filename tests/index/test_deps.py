@@ -350,6 +350,57 @@ def _dependency_rows(store: SqliteStore) -> tuple[list[tuple[object, ...]], list
     return keys, files
 
 
+def test_rows_reading_equal_sets_of_keys_store_one_set_whoever_made_the_tuples() -> None:
+    """``encode_rows`` tells the rows' sets apart by value: two equal
+    tuples built apart are one set, named by both rows, in the order of
+    the first row reading each."""
+    rows = [(n, Edge("b.py:function:g", f"f{n}", "calls", "b.py", n)) for n in (2, 5, 7)]
+    read = tuple(sorted((key_hash(("n", "f")), key_hash(("c", "x", "f")))))  # as ``split`` gives them
+    apart = FileDeps()
+    apart.record(2, tuple(list(read)), ())
+    apart.record(5, tuple(list(read)), ())
+    apart.record(7, (key_hash(("n", "h")),), ())
+    shared = FileDeps({2: read, 5: read, 7: (key_hash(("n", "h")),)})
+    blob = apart.encode(rows)
+    assert blob == shared.encode(rows)
+    back = FileDeps.decode(blob, rows)
+    assert back is not None and back.decoded is not None
+    ids, which, sets = back.decoded
+    assert list(ids) == [2, 5, 7] and list(which) == [0, 0, 1]
+    assert sets == [read, (key_hash(("n", "h")),), None]  # in the order of the first row reading each
+
+
+def test_a_node_key_as_written_reads_back_as_literal_eval_reads_it() -> None:
+    """``_node_key`` reads most keys with one regular expression; what it
+    does not read plainly (quotes, escapes, other spacing) ``literal_eval``
+    reads, so that every text reads as before."""
+    import ast
+
+    from cartog_ci.index.deps import _NOT_PLAIN, _node_key, _plain_literal
+
+    for key in [
+        ("M", "export", ("celery/app/trace.py", "get_task_name", 0)), ("M", "python.found", ("a", "b.py", True, False)),
+        ("M", "x", ()), ("M", "x", (None,)), ("M", "x", ((1, -2), ("é",), "")), ("M", "x", "it's"), ("M", "x", "a\nb"),
+        ("M", "x", 'say "hi"'), ("M", "x", "tab\there"), ("M", "x", 30000000000000000000),
+    ]:  # fmt: skip
+        assert _node_key(repr(key)) == (key[1], key[2])
+    assert _plain_literal(repr(("M", "x", "it's"))) is _NOT_PLAIN  # written in double quotes: literal_eval's
+    for text in ["('M', 'x', (1))", "('M', 'x', ( 1,))", "('M', 'x', (1,))", "('M', 'x', 1, )", "(1)", "()"]:
+        assert _plain_literal(text) in (_NOT_PLAIN, ast.literal_eval(text))
+        assert _node_key(text) == (lambda k: (k[1], k[2]) if isinstance(k, tuple) and len(k) == 3 else None)(
+            ast.literal_eval(text)
+        )
+    # not plain (a newline within quotes, a leading zero, no parenthesis): as literal_eval reads it, if it does
+    for text in ["('M', 'x', 007)", "('M', 'x', (1,,))", "('M', 'x'", "('M', 'x', 'a\nb')", "'M', 'x', 1"]:
+        expected: object
+        try:
+            expected = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            expected = None
+        found = _node_key(text)
+        assert found == (None if not (isinstance(expected, tuple) and len(expected) == 3) else (expected[1], expected[2]))
+
+
 def test_key_hashes_pack_into_three_bytes_each() -> None:
     from cartog_ci.store.dependency_format import pack_hashes, unpack_hashes
 

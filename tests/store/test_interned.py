@@ -157,6 +157,37 @@ def test_a_hash_that_is_not_lowercase_hex_is_kept_as_text(tmp_path: Path) -> Non
         assert sql_rows(store, "SELECT count(*) FROM interned") == [(0,)]
 
 
+def test_all_symbols_read_from_the_rows_are_the_views_in_its_order(tmp_path: Path) -> None:
+    """``SqliteStore.all_symbols`` reads symbol_rows and sorts in Python:
+    the symbols and the order the view gives (store/symbols.py ALL_ORDER:
+    file by UTF-8 bytes, start byte, end byte descending, ID), hashes stored
+    as bytes or as text, a subtree hash that is the content hash."""
+    from cartog_ci.store.symbols import GraphTables
+
+    def sym(id_: str, file: str, start: int, end: int, content: str, subtree: str, parent: str | None = None) -> Symbol:
+        return Symbol(id_, id_[-1], id_[-1], "function", file, 1, 2, start, end, parent, "", "python", content, subtree,
+                      ("d",) if start else (), "doc", 0)  # fmt: skip
+
+    symbols = [
+        sym("z.py:function:a", "z.py", 0, 9, "a" * 64, "a" * 64),
+        sym("é.py:function:b", "é.py", 0, 9, "b" * 64, "c" * 64),
+        sym("Z.py:function:c", "Z.py", 5, 9, "H" * 64, "H" * 64),
+        sym("Z.py:function:d", "Z.py", 5, 20, "x", "d" * 64, "Z.py:function:c"),
+        sym("Z.py:function:e", "Z.py", 5, 20, "", ""),
+        sym("a/b.py:function:f", "a/b.py", 3, 4, "e" * 64, "odd"),
+    ]
+    with SqliteStore(tmp_path / "index.db") as store:
+        with store.transaction():
+            store.insert_symbols(symbols[::-1])
+        store.inserted_symbols = None  # read back from the tables, not the symbols kept while inserting
+        from_view = GraphTables.all_symbols(store)
+        assert [s.id for s in from_view] == [
+            "Z.py:function:d", "Z.py:function:e", "Z.py:function:c", "a/b.py:function:f", "z.py:function:a",
+            "é.py:function:b",
+        ]  # fmt: skip
+        assert store.all_symbols() == from_view == sorted(symbols, key=lambda s: [s.id for s in from_view].index(s.id))
+
+
 def test_updating_a_symbol_that_is_not_stored_interns_nothing(tmp_path: Path) -> None:
     ghost = Symbol("ghost.py:function:g", "g", "g", "function", "ghost.py", 1, 2, 0, 10, "ghost.py:module:ghost",
                    "def g()", "python", "a" * 64, "a" * 64, (), "", 0)  # fmt: skip

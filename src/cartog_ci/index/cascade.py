@@ -9,7 +9,9 @@ from __future__ import annotations
 import gc
 import hashlib
 import importlib.util
+import itertools
 import json
+import operator
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -36,6 +38,10 @@ if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.index.deps import Catalogue, FileDeps, Key
     from cartog_ci.index.resolve import Answer
     from cartog_ci.store.base import Store
+
+_first, _second = operator.itemgetter(0), operator.itemgetter(1)  # of a (row ID, edge) pair
+_keys_read = operator.itemgetter(3)  # of an edge carried (``_Revisit._pending_split``)
+
 
 @dataclass
 class _Pending:
@@ -823,6 +829,8 @@ class _Revisit:
         self.answers: dict[int, tuple[str | None, str | None, tuple[int, ...], tuple[int, ...]]] = {}
         self.stored: dict[int, tuple[str | None, str | None]] = {}
         self.touched: set[str] = set()
+        # a re-parsed file -> the keys its answers kept read (``rest``), and its outside keys before
+        self.carried_keys: dict[str, tuple[list[tuple[int, ...]], set[int]]] = {}
         self.catalogue: Catalogue | None = None
         self._matches: list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]] | None = None
         # ``_pending_split``'s answer and the keys changed when it was made
@@ -985,6 +993,7 @@ class _Revisit:
         # the same edge before, by (source, kind, name, qualifier, alias): a
         # source's ID names its file. Not for a file whose keys are not known.
         same: dict[tuple[str, str, str, str | None, str | None], list[NumberedEdge]] = {}
+        find = same.get
         for path in self.reparsed:
             if old_deps.get(path) is None:
                 continue
@@ -992,24 +1001,34 @@ class _Revisit:
                 o = numbered[1]
                 if o.kind != "inherits":
                     key = (o.source_id, o.kind, o.target_name, o.qualifier, o.alias)
-                    found = same.get(key)
+                    found = find(key)
                     if found is None:
                         same[key] = [numbered]
                     else:
                         found.append(numbered)
         out: list[tuple[int, Edge, Edge | None, tuple[int, ...] | None, FileDeps | None]] = []
         append = out.append
+        by_rows: dict[str, dict[int, tuple[int, ...] | None]] = {}  # a file's ``by_row`` before, read once
         for i, e in self.pending.numbered:
             if e.kind == "inherits":
                 continue
-            olds = same.get((e.source_id, e.kind, e.target_name, e.qualifier, e.alias))
-            deps = old_deps.get(e.file)
-            if not olds or deps is None:
+            olds = find((e.source_id, e.kind, e.target_name, e.qualifier, e.alias))
+            deps = old_deps.get(e.file) if olds else None
+            if olds is None or deps is None:
                 append((i, e, None, None, None))
                 continue
-            at = next((k for k, (_, o) in enumerate(olds) if o.line == e.line), 0) if len(olds) > 1 else 0
+            at = 0
+            if len(olds) > 1:  # the one on its line, else the first
+                line = e.line
+                for k, (_, o) in enumerate(olds):
+                    if o.line == line:
+                        at = k
+                        break
             row, old = olds.pop(at)
-            read = deps.by_row.get(row)
+            by_row = by_rows.get(e.file)
+            if by_row is None:
+                by_row = by_rows[e.file] = deps.by_row
+            read = by_row.get(row)
             append((i, e, old, read, deps) if read is not None else (i, e, None, None, None))
         self._matches = out
         return out
@@ -1024,21 +1043,16 @@ class _Revisit:
             before, out, carried = self._split
             added = changed - before
             if added:
-                out = out + [(i, e) for i, e, _, read, _ in carried if not added.isdisjoint(read)]
-                carried = [c for c in carried if added.isdisjoint(c[3])]
+                clear = list(map(added.isdisjoint, map(_keys_read, carried)))
+                out = out + [(c[0], c[1]) for c in itertools.compress(carried, map(operator.not_, clear))]
+                carried = list(itertools.compress(carried, clear))
             self._split = (set(changed), out, carried)
             return out, carried
         out = []
         carried = []
-        clean: dict[tuple[int, ...], bool] = {}  # a set of keys read: whether none changed
+        disjoint = changed.isdisjoint
         for i, e, old, read, deps in self._matched():
-            if read is None:
-                out.append((i, e))
-                continue
-            unchanged = clean.get(read)
-            if unchanged is None:
-                unchanged = clean[read] = changed.isdisjoint(read)
-            if not unchanged or (old.line != e.line and SITE_HASH in read):  # type: ignore[union-attr]
+            if read is None or not disjoint(read) or (old.line != e.line and SITE_HASH in read):  # type: ignore[union-attr]
                 out.append((i, e))
             else:
                 carried.append((i, e, old, read, deps))  # type: ignore[arg-type]
@@ -1048,24 +1062,30 @@ class _Revisit:
     def rest(self) -> list[NumberedEdge]:
         """The other edges to resolve: those reached, and each re-parsed
         file's edge whose same edge before read a key the run changed (or
-        was not there); the others keep that edge's answer."""
+        was not there); the others keep that edge's answer (and are not
+        answered again: ``stored`` is only for the edges answered). Of the
+        keys a kept answer read, those another file's change may change are
+        the file's ``outside`` keys before among them: for the file, all
+        its kept answers' keys at once (``carried_keys``, ``write``)."""
         again, carried = self._pending_split()
         out = [(i, e) for i, e in self.work.items() if e.kind != "inherits"] + again
         updates = []
-        # of a set of keys read in a file, those another file's change may change
-        outside: dict[tuple[tuple[int, ...], str], tuple[int, ...]] = {}
+        answers, touched = self.answers, self.touched
+        kept: dict[str, list[tuple[int, ...]]] = {}
         for i, e, old, read, deps in carried:
-            if (e.target_id, e.resolution) != (old.target_id, old.resolution):
-                updates.append((i, old.target_id, old.resolution))
-            theirs = outside.get((read, e.file))
-            if theirs is None:
-                theirs = outside[read, e.file] = tuple(filter(deps.outside.__contains__, read))
-            self.answers[i] = (old.target_id, old.resolution, read, theirs)
-            self.stored[i] = (e.target_id, e.resolution)
+            target, resolution = old.target_id, old.resolution
+            if e.target_id != target or e.resolution != resolution:
+                updates.append((i, target, resolution))
+            answers[i] = (target, resolution, read, ())
+            reads = kept.get(e.file)
+            if reads is None:
+                reads = kept[e.file] = []
+                self.carried_keys[e.file] = (reads, deps.outside)
+            reads.append(read)
             if e.target_id:
-                self.touched.add(e.target_id)
-            if old.target_id:
-                self.touched.add(old.target_id)
+                touched.add(e.target_id)
+            if target:
+                touched.add(target)
         self.store.set_targets(updates)
         for i, e in out:
             self.stored.setdefault(i, (e.target_id, e.resolution))
@@ -1085,27 +1105,42 @@ class _Revisit:
     def write(self, resolver: object) -> None:
         """The dependencies of the re-parsed files' edges and of those
         resolved again elsewhere; the nodes computed this run."""
-        from cartog_ci.index.deps import Catalogue, FileDeps
+        from cartog_ci.index.deps import Catalogue, FileDeps, checksum
+        from cartog_ci.store.dependency_format import encode_rows
+        # a re-parsed file's rows in ID order, each with the keys its answer
+        # read (None: not answered) and the keys of those another file's
+        # change may change: its stored form, built from them directly
         rows: dict[str, list[NumberedEdge]] = {p: [] for p in self.reparsed}
-        fresh: dict[str, FileDeps] = {p: FileDeps() for p in self.reparsed}
-        outside: dict[str, set[tuple[int, ...]]] = {p: set() for p in self.reparsed}
-        answers = self.answers
-        for i, e in sorted(self.pending.numbered):
-            rows[e.file].append((i, e))
-            answer = answers.get(i)
-            if answer is not None:  # a new FileDeps: its rows as answered, its outside keys below
-                fresh[e.file].by_row[i] = answer[2]
-                outside[e.file].add(answer[3])
-        for p, sets in outside.items():
-            fresh[p].outside.update(*sets)
+        for numbered in sorted(self.pending.numbered, key=_first):
+            rows[numbered[1].file].append(numbered)
+        answer_of = self.answers.get
+
+        def reparsed(path: str) -> tuple[str, bytes, set[int]]:
+            read: list[tuple[int, ...] | None] = []
+            theirs: set[tuple[int, ...]] = set()
+            for i, _ in rows[path]:
+                answer = answer_of(i)
+                if answer is None:
+                    read.append(None)
+                else:
+                    read.append(answer[2])
+                    theirs.add(answer[3])
+            outside: set[int] = set().union(*theirs)
+            kept = self.carried_keys.get(path)
+            if kept is not None:  # the answers kept: the keys they read that were outside keys before
+                outside |= set().union(*kept[0]) & kept[1]
+            ids = list(map(_first, rows[path]))
+            return path, encode_rows(ids, checksum(map(_second, rows[path])), read, outside), outside
+
         # the outside keys as stored of the files decoded (not read again to
         # tell which index rows change)
         stored = {p: d.outside for p, d in self.old.items() if d is not None}
+        fresh: dict[str, FileDeps] = {}  # other files whose edges were resolved again
         for i, e in self.work.items():
             answer = self.answers.get(i)
             if answer is None:
                 continue
-            if e.file not in fresh:
+            if e.file not in fresh:  # (never a re-parsed file: ``reach`` skips those)
                 known = self.deps.get(e.file)
                 if known is not None:
                     stored[e.file] = set(known.outside)
@@ -1113,14 +1148,16 @@ class _Revisit:
                 if e.file in self.rows:  # read whole: its rows make the stored form
                     rows[e.file] = self.rows[e.file]
             fresh[e.file].record(i, answer[2], answer[3])
-        self.store.put_dependencies(
-            (
-                (p, d.encode(rows[p]) if p in rows else d.encode(), d.outside)
-                for p, d in sorted(fresh.items())
-                if p in rows or d.changed  # a file revisited whose edges read what they read before: as stored
-            ),
-            stored,
-        )
+
+        def items() -> Iterable[tuple[str, bytes, set[int]]]:
+            for p in sorted(self.reparsed | fresh.keys()):
+                d = fresh.get(p)
+                if d is None:
+                    yield reparsed(p)
+                elif p in rows or d.changed:  # a file revisited whose edges read what they read before: as stored
+                    yield p, d.encode(rows[p]) if p in rows else d.encode(), d.outside
+
+        self.store.put_dependencies(items(), stored)
         from cartog_ci.index.resolve import hashed_nodes, printed_nodes
 
         self.store.put_nodes(hashed_nodes(resolver))  # type: ignore[arg-type]

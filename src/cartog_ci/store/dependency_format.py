@@ -11,7 +11,7 @@ import operator
 import struct
 import zlib
 from array import array
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from cartog_ci.domain import Edge, NumberedEdge
 
@@ -47,6 +47,40 @@ def checksum(edges: Iterable[Edge]) -> int:
     """Of a file's edges in row order: what tells the recorded keys still
     go with these rows (their kinds, names and qualifiers)."""
     return zlib.crc32("\x1e".join([f"{e.kind}\x1f{e.target_name}\x1f{e.qualifier}" for e in edges]).encode())
+
+
+def encode_rows(
+    ids: list[int], total: int, read: list[tuple[int, ...] | None], outside: Collection[int]
+) -> bytes:
+    """The stored form of a file's dependencies (``FileDeps.encode``): its
+    rows' IDs (ascending), their ``checksum`` (``total``), the keys each
+    row's answer read (``read``, aligned with ``ids``; None: not recorded)
+    and the keys among them another file's change may change. Each
+    distinct set of keys is stored once (edges of a file read the same
+    keys: 0.30 M positions are 0.12 M on zod), each row naming its set, the
+    sets in the order of the first row reading each. (Telling the sets
+    apart by identity first was measured and not kept: most of a file's
+    sets are distinct, 11.5k tuples among the 15.2k answers kept by celery
+    HEAD~10 -> HEAD, and the extra maps cost more than the hashing they spared.)"""
+    sets: dict[tuple[int, ...] | None, int] = dict.fromkeys(read, 0)  # the distinct sets, in order of rows
+    sets.pop(None, None)
+    sets = dict(zip(sets, range(len(sets))))
+    keys = sorted(set().union(*sets))  # type: ignore[arg-type]
+    position = dict(zip(keys, range(len(keys)))).__getitem__
+    wide = len(sets) >= _UNKNOWN or len(keys) >= _UNKNOWN
+    unknown = 0xFFFFFFFF if wide else _UNKNOWN
+    sets[None] = unknown
+    which = array("I" if wide else "H", map(sets.__getitem__, read))
+    del sets[None]
+    sizes = array("I" if wide else "H", map(len, sets))  # type: ignore[arg-type]
+    positions = array("I" if wide else "H", map(position, itertools.chain.from_iterable(sets)))  # type: ignore[arg-type]
+    flags = bytes(map(outside.__contains__, keys))
+    header = _HEADER.pack(_MAGIC, len(keys), len(ids), len(sets), total)
+    deltas = array("q", map(operator.sub, ids, [0, *ids]))  # IDs ascend: small steps compress
+    parts = (header, deltas.tobytes(), pack_hashes(keys), flags, which.tobytes(), sizes.tobytes())
+    # level 3: celery's 354 files in 47 ms, 532 KB (level 6: 66 ms, 516 KB;
+    # level 1: 53 ms, 541 KB); any level decodes
+    return _COMPRESSED + zlib.compress(b"".join((*parts, positions.tobytes())), 3)
 
 
 class FileDeps:
@@ -97,31 +131,10 @@ class FileDeps:
 
     def encode(self, rows: list[NumberedEdge] | None = None) -> bytes:
         """The stored form, for the file's edges ``rows`` (in ID order);
-        without them, for the rows decoded (their checksum kept). Each
-        distinct set of keys is stored once (edges of a file read the same
-        keys: 0.30 M positions are 0.12 M on zod), each row naming its set."""
+        without them, for the rows decoded (their checksum kept)."""
         ids = list(map(_first, rows)) if rows is not None else sorted(self.by_row)
         total = checksum(map(_second, rows)) if rows is not None else self.checksum
-        read = list(map(self.by_row.get, ids))
-        sets: dict[tuple[int, ...] | None, int] = dict.fromkeys(read, 0)  # the distinct sets, in order of rows
-        sets.pop(None, None)
-        sets = dict(zip(sets, range(len(sets))))
-        keys = sorted(set().union(*sets))  # type: ignore[arg-type]
-        position = dict(zip(keys, range(len(keys)))).__getitem__
-        wide = len(sets) >= _UNKNOWN or len(keys) >= _UNKNOWN
-        unknown = 0xFFFFFFFF if wide else _UNKNOWN
-        sets[None] = unknown
-        which = array("I" if wide else "H", map(sets.__getitem__, read))
-        del sets[None]
-        sizes = array("I" if wide else "H", map(len, sets))  # type: ignore[arg-type]
-        positions = array("I" if wide else "H", map(position, itertools.chain.from_iterable(sets)))  # type: ignore[arg-type]
-        flags = bytes(map(self.outside.__contains__, keys))
-        header = _HEADER.pack(_MAGIC, len(keys), len(ids), len(sets), total)
-        deltas = array("q", map(operator.sub, ids, [0, *ids]))  # IDs ascend: small steps compress
-        parts = (header, deltas.tobytes(), pack_hashes(keys), flags, which.tobytes(), sizes.tobytes())
-        # level 3: celery's 354 files in 47 ms, 532 KB (level 6: 66 ms, 516 KB;
-        # level 1: 53 ms, 541 KB); any level decodes
-        return _COMPRESSED + zlib.compress(b"".join((*parts, positions.tobytes())), 3)
+        return encode_rows(ids, total, list(map(self.by_row.get, ids)), self.outside)
 
     @classmethod
     def decode(cls, blob: bytes, rows: list[NumberedEdge] | None = None) -> FileDeps | None:

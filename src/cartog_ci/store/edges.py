@@ -15,6 +15,7 @@ from sys import intern
 from typing import cast
 
 from cartog_ci.domain import FILE_QUALIFIER, Edge, EdgeCounts, NumberedEdge
+from cartog_ci.store.records import maker
 from cartog_ci.store.tables import Tables, chunks
 
 _EDGE_COLUMNS = "source_id, target_name, kind, file, line, qualifier, alias, target_id, resolution"
@@ -25,10 +26,13 @@ def _edge(row: Sequence[object]) -> Edge:
     a tier: store/symbols.py symbol_of), not one a row."""
     source, name, kind, file, line, qualifier, alias, target, resolution = row
     # no typing.cast: a function call each at run time, 9 an edge
-    return Edge(
-        intern(source), name, intern(kind), intern(file), line,  # type: ignore[call-overload, arg-type]
-        qualifier, alias, target, None if resolution is None else intern(resolution),  # type: ignore[call-overload, arg-type]
-    )  # fmt: skip
+    return _make_edge((
+        intern(source), name, intern(kind), intern(file), line,  # type: ignore[call-overload]
+        qualifier, alias, target, None if resolution is None else intern(resolution),  # type: ignore[call-overload]
+    ))  # fmt: skip
+
+
+_make_edge = maker(Edge, 9)  # Edge(*values), without its __init__ (store/records.py)
 
 
 def _edge_row(e: Edge) -> tuple[object, ...]:

@@ -15,6 +15,7 @@ from sys import intern
 from typing import TYPE_CHECKING, cast
 
 from cartog_ci.domain import FileState, Symbol, SymbolText
+from cartog_ci.store.records import maker
 from cartog_ci.store.tables import Tables, chunks
 
 if TYPE_CHECKING:  # numpy is imported where vectors are used
@@ -44,7 +45,10 @@ def symbol_of(row: Sequence[object]) -> Symbol:
     values[11] = intern(values[11])  # type: ignore[call-overload]  # language
     if values[13] == values[12]:  # a symbol with no child: its subtree hash is its own
         values[13] = values[12]
-    return Symbol(*values)  # type: ignore[arg-type]
+    return _symbol(values)
+
+
+_symbol = maker(Symbol, len(SYMBOL_COLUMNS.split(",")))  # Symbol(*values), without its __init__ (store/records.py)
 
 
 def symbol_row(s: Symbol) -> tuple[object, ...]:
