@@ -45,6 +45,64 @@ def _commands(tmp_path: Path, capsys: pytest.CaptureFixture[str], files: dict[st
 
 # --- Python ---------------------------------------------------------------
 
+FIXTURES = {
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests", "other"]\n',
+    "tests/conftest.py": (
+        "import pytest\n\n\n@pytest.fixture\ndef db():\n    return {'a': 1}\n\n\n"
+        "@pytest.fixture\ndef client(db):\n    return ('client', db)\n\n\n"
+        "@pytest.fixture(name='conn')\ndef _conn():\n    return 'conn'\n"
+    ),
+    "tests/test_db.py": (
+        "import pytest\n\n\ndef test_read(db):\n    assert db['a'] == 1\n\n\n"
+        "def test_api(client):\n    assert client[0] == 'client'\n\n\n"
+        "def test_conn(conn):\n    assert conn == 'conn'\n\n\n"
+        "def test_plain():\n    assert True\n\n\n"
+        "@pytest.mark.usefixtures('db')\nclass TestMarked:\n    def test_a(self):\n        assert True\n\n"
+        "    def test_b(self):\n        assert True\n"
+    ),
+    "tests/sub/conftest.py": "import pytest\n\n\n@pytest.fixture(autouse=True)\ndef env():\n    return 'env'\n",
+    "tests/sub/test_sub.py": "def test_one():\n    assert True\n\n\ndef test_two(tmp_path):\n    assert tmp_path\n",
+    "other/test_other.py": "import pytest\n\n\n@pytest.fixture\ndef db():\n    return {}\n\n\ndef test_elsewhere(db):\n    assert db == {}\n",
+}
+
+
+def test_the_tests_that_use_a_changed_pytest_fixture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A conftest.py edit chose no test: pytest gives a test the fixture its
+    parameter names, and no call edge goes from the test to the fixture.
+    Now: the tests within the fixture's reach (its conftest's folder and
+    below) that request it by a parameter, through another fixture
+    (``client(db)``), by ``usefixtures`` on their class, under its
+    ``name=``, or all of them for an ``autouse`` fixture; not a test of
+    another folder whose own ``db`` it is, nor a test that requests none."""
+    change = {
+        "tests/conftest.py": "return {'a': 1} => return {'a': 1, 'b': 2}",
+        "tests/sub/conftest.py": "return 'env' => return 'env!'",
+    }
+    data = _report(_repo(tmp_path, FIXTURES), capsys, change)
+    tests = data["tests"]
+    assert isinstance(tests, list)
+    assert sorted((t["id"], t["chosen_by"]) for t in tests) == [
+        ("tests/sub/test_sub.py:function:test_one", ["fixture"]),
+        ("tests/sub/test_sub.py:function:test_two", ["fixture"]),
+        ("tests/test_db.py:function:test_api", ["fixture"]),
+        ("tests/test_db.py:function:test_read", ["fixture"]),
+        ("tests/test_db.py:method:TestMarked.test_a", ["fixture"]),
+        ("tests/test_db.py:method:TestMarked.test_b", ["fixture"]),
+    ]
+    # four of the file's six tests: the whole file (languages/testrunners.py)
+    assert data["test_commands"] == ["pytest tests/sub/test_sub.py tests/test_db.py"]
+
+
+def test_a_fixture_renamed_by_name_is_requested_by_that_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``@pytest.fixture(name='conn') def _conn()`` is requested as ``conn``."""
+    data = _report(_repo(tmp_path, FIXTURES), capsys, {"tests/conftest.py": "return 'conn' => return 'conn!'"})
+    tests = data["tests"]
+    assert isinstance(tests, list)
+    assert [t["id"] for t in tests] == ["tests/test_db.py:function:test_conn"]
+
+
 CALC = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n"
 PYTEST_PROJECT = {
     "backend/pyproject.toml": '[project]\nname = "app"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',

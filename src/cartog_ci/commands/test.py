@@ -82,9 +82,11 @@ def run(args: argparse.Namespace) -> int:
     started = f", {by_process} by starting the program as a process" if by_process else ""
     by_doctest = len(report.doctest_ids)
     examples = f", {by_doctest} as its own docstring's examples (doctests)" if by_doctest else ""
+    by_fixture = len(report.fixture_ids)
+    fixtures = f", {by_fixture} by using a changed pytest fixture" if by_fixture else ""
     summary = (
         f"{len(report.tests)} test(s) reach the change ({by_graph} by the graph, {by_coverage} by recorded coverage"
-        f"{at_import}{started}{examples}), "
+        f"{at_import}{started}{fixtures}{examples}), "
         f"{len(report.tests_edited)} edited by it; the commands run {len({i for c in plan for i in c.tests})}"
     )
     if args.shadow:

@@ -333,7 +333,7 @@ class Report:
     tests_run: int = 0  # tests the commands run (a whole file runs all of its)
     test_depth: int = 2  # callers away from the change that a test is run (report/testplan.py)
     tests_edited: list[Symbol] = field(default_factory=list)  # tests the change itself edited
-    # test ID -> what chose it: "graph", "coverage", "import", "process", "doctest" (report/build.py)
+    # test ID -> what chose it: "graph", "coverage", "import", "process", "fixture", "doctest" (report/build.py)
     chosen_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
     coverage: CoverageUse | None = None  # the recorded coverage the report used
     compiler_tier: list[TierRun] = field(default_factory=list)  # per tool the change needed
@@ -357,6 +357,12 @@ class Report:
         """The tests chosen because they start a changed script entry as a
         process (report/process_tests.py)."""
         return {i for i, by in self.chosen_by.items() if "process" in by}
+
+    @property
+    def fixture_ids(self) -> set[str]:
+        """The tests chosen because they use a changed pytest fixture
+        (report/fixture_tests.py)."""
+        return {i for i, by in self.chosen_by.items() if "fixture" in by}
 
     @property
     def doctest_ids(self) -> set[str]:

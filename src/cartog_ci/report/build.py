@@ -32,6 +32,7 @@ from cartog_ci.report.callsites import check_call_sites
 from cartog_ci.languages.testrunners import DOCTEST, Workspace
 from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
 from cartog_ci.report.doctests import own_doctests, recorded_doctests
+from cartog_ci.report.fixture_tests import fixture_tests
 from cartog_ci.report.entries import ScriptEntries, started_tests
 from cartog_ci.report.reads import Reads, remembering
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
@@ -465,6 +466,13 @@ def build_report(
     edited = [t for t in selected if t.id in edited_ids]
     tests = [t for t in selected if t.id not in edited_ids]
     chosen_by: dict[str, tuple[str, ...]] = {t.id: ("graph",) for t in tests}
+    # the tests that use a changed pytest fixture (report/fixture_tests.py)
+    for t, _ in fixture_tests(store, changed):
+        if t.id in edited_ids:
+            continue
+        if t.id not in chosen_by:
+            tests.append(t)
+        chosen_by[t.id] = chosen_by.get(t.id, ()) + ("fixture",)
     # the tests that start a changed script entry as a process (report/process_tests.py)
     entries = ScriptEntries(Path(cs.root))
     for t in started_tests(store, changed, entries, edited_ids):

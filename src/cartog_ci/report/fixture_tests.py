@@ -1,0 +1,169 @@
+"""The tests that use a changed pytest fixture (docs/coverage.md, "Tests
+that use a changed fixture").
+
+pytest gives a test the fixture its parameter names: no call edge of the
+graph goes from the test to the fixture, so a change of a fixture reached
+no test (a conftest.py edit: "tests to run" said nothing). A changed
+fixture chooses, by ``fixture``:
+
+- the tests within its reach that request it: a parameter of that name, a
+  ``@pytest.mark.usefixtures("name")`` on the test or on its class, or every
+  test within reach when it is ``autouse=True``;
+- through the fixtures within its reach that request it (a fixture's
+  parameter), the tests that use those, and so on.
+
+Its reach is pytest's: a fixture of a ``conftest.py`` serves the test files
+of that folder and the folders below it; one of a test module, that module.
+Read from the index: the fixture decorator (``@pytest.fixture``,
+``@fixture``, ``@pytest_asyncio.fixture``, its ``name=`` and ``autouse=``)
+and the parameters of the signature. Not seen: a fixture of a plugin
+(``pytest_plugins``, an installed package), ``request.getfixturevalue``, a
+closer fixture of the same name that overrides it (its tests are chosen
+too: more, never fewer)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from cartog_ci.domain import Symbol
+from cartog_ci.languages import is_test
+
+if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.domain.results import ChangedSymbol
+    from cartog_ci.store.base import Store
+
+# `@pytest.fixture`, `@pytest.fixture(scope="module")`, `@fixture`, `@pytest_asyncio.fixture(...)`
+_FIXTURE = re.compile(r"^@(?:[\w.]*\.)?fixture\b")
+_NAMED = re.compile(r"""\bname\s*=\s*(['"])([^'"]+)\1""")
+_AUTOUSE = re.compile(r"\bautouse\s*=\s*True\b")
+_USES = re.compile(r"^@(?:[\w.]*\.)?usefixtures\s*\((.*)\)\s*$", re.DOTALL)
+_STRING = re.compile(r"""(['"])([^'"]+)\1""")
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def fixture_name(symbol: Symbol) -> str | None:
+    """The name a fixture is requested by (its function's, or its
+    decorator's ``name=``), None when ``symbol`` is no pytest fixture."""
+    if symbol.language != "python" or symbol.kind not in ("function", "method"):
+        return None
+    for decorator in symbol.decorators:
+        if _FIXTURE.match(decorator):
+            named = _NAMED.search(decorator)
+            return named.group(2) if named else symbol.name
+    return None
+
+
+def parameters(signature: str) -> list[str]:
+    """The parameter names of a Python ``def`` signature (``*args`` as
+    ``args``; ``self`` and ``cls`` included)."""
+    start = signature.find("(")
+    if start < 0:
+        return []
+    names: list[str] = []
+    depth, piece = 0, list[str]()
+    for char in signature[start + 1 :]:
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            if depth == 0:
+                break
+            depth -= 1
+        if char == "," and depth == 0:
+            names.append("".join(piece))
+            piece = []
+        else:
+            piece.append(char)
+    names.append("".join(piece))
+    out = []
+    for raw in names:
+        name = re.split(r"[:=]", raw, maxsplit=1)[0].strip().lstrip("*").strip()
+        if name.isidentifier():
+            out.append(name)
+    return out
+
+
+def _uses(symbol: Symbol) -> set[str]:
+    """The fixtures a ``usefixtures`` decorator of ``symbol`` names."""
+    out: set[str] = set()
+    for decorator in symbol.decorators:
+        found = _USES.match(decorator)
+        if found:
+            out.update(m.group(2) for m in _STRING.finditer(found.group(1)))
+    return out
+
+
+def _reach(fixture: Symbol) -> tuple[str, str | None]:
+    """(the folder whose test files a fixture serves, the one file it
+    serves instead: a test module's own fixture)."""
+    folder, name = posixpath.split(fixture.file)
+    return (folder, None) if name == "conftest.py" else (folder, fixture.file)
+
+
+def _within(path: str, reach: tuple[str, str | None]) -> bool:
+    folder, only = reach
+    if only is not None:
+        return path == only
+    return not folder or path.startswith(folder + "/")
+
+
+class _Python:
+    """The index's Python functions and methods, read once: by file, and
+    the classes by ID (a ``usefixtures`` on a test class)."""
+
+    def __init__(self, store: Store) -> None:
+        self.functions: list[Symbol] = []
+        self.classes: dict[str, Symbol] = {}
+        self.fixtures: dict[str, str] = {}  # ID -> the name it is requested by
+        for s in store.all_symbols():
+            if s.language != "python":
+                continue
+            if s.kind in ("function", "method"):
+                self.functions.append(s)
+                name = fixture_name(s)
+                if name is not None:
+                    self.fixtures[s.id] = name
+            elif s.kind == "class":
+                self.classes[s.id] = s
+
+    def requests(self, s: Symbol, name: str) -> bool:
+        if name in parameters(s.signature) or name in _uses(s):
+            return True
+        owner = self.classes.get(s.parent_id or "")
+        return owner is not None and name in _uses(owner)
+
+
+def fixture_tests(store: Store, changed: Sequence[ChangedSymbol]) -> list[tuple[Symbol, str]]:
+    """(test, the changed fixture that chose it) for each test that uses a
+    changed (modified, renamed, added) fixture, directly or through other
+    fixtures, in file and line order."""
+    roots = [
+        c.symbol
+        for c in changed
+        if c.change.category in ("modified", "renamed", "added") and fixture_name(c.symbol) is not None
+    ]
+    if not roots:
+        return []
+    python = _Python(store)
+    found: dict[str, tuple[Symbol, str]] = {}
+    for root in roots:
+        frontier: list[Symbol] = [root]
+        seen = {root.id}
+        while frontier:
+            fixture = frontier.pop()
+            name = fixture_name(fixture)
+            assert name is not None
+            reach = _reach(fixture)
+            autouse = any(_AUTOUSE.search(d) for d in fixture.decorators if _FIXTURE.match(d))
+            for s in python.functions:
+                if s.id == fixture.id or not _within(s.file, reach):
+                    continue
+                if is_test(s):
+                    if (autouse or python.requests(s, name)) and s.id not in found:
+                        found[s.id] = (s, root.qualified_name)
+                elif s.id not in seen and s.id in python.fixtures and python.requests(s, name):
+                    seen.add(s.id)
+                    frontier.append(s)
+    return sorted(found.values(), key=lambda t: (t[0].file, t[0].start_line, t[0].id))
