@@ -103,6 +103,36 @@ def test_a_fixture_renamed_by_name_is_requested_by_that_name(
     assert [t["id"] for t in tests] == ["tests/test_db.py:function:test_conn"]
 
 
+def test_the_tests_a_changed_set_up_runs_around(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A changed ``setUp`` of a TestCase base class chose no test; it runs
+    around each test of its class and of its subclasses. A pytest
+    ``setup_module`` runs around each test of its module."""
+    files = {
+        "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+        "tests/test_unit.py": (
+            "import unittest\n\n\nclass Base(unittest.TestCase):\n    def setUp(self):\n        self.x = 1\n\n\n"
+            "class TestA(Base):\n    def test_a(self):\n        self.assertEqual(self.x, 1)\n\n"
+            "    def test_b(self):\n        self.assertTrue(self.x)\n\n\n"
+            "class TestOther(unittest.TestCase):\n    def test_c(self):\n        self.assertTrue(True)\n\n\n"
+            "class TestOtherToo(unittest.TestCase):\n    def test_d(self):\n        self.assertTrue(True)\n"
+        ),
+        "tests/test_mod.py": (
+            "STATE = {}\n\n\ndef setup_module(module):\n    STATE['on'] = True\n\n\n"
+            "def test_on():\n    assert STATE['on']\n\n\ndef test_also():\n    assert STATE\n"
+        ),
+        "tests/test_else.py": "def test_else():\n    assert True\n",
+    }
+    change = {"tests/test_unit.py": "self.x = 1 => self.x = 2", "tests/test_mod.py": "STATE['on'] = True => STATE['on'] = 1"}
+    tests = _report(_repo(tmp_path, files), capsys, change)["tests"]
+    assert isinstance(tests, list)
+    assert sorted((t["id"], t["chosen_by"]) for t in tests) == [
+        ("tests/test_mod.py:function:test_also", ["fixture"]),
+        ("tests/test_mod.py:function:test_on", ["fixture"]),
+        ("tests/test_unit.py:method:TestA.test_a", ["fixture"]),
+        ("tests/test_unit.py:method:TestA.test_b", ["fixture"]),
+    ]
+
+
 CALC = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n"
 PYTEST_PROJECT = {
     "backend/pyproject.toml": '[project]\nname = "app"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     by_doctest = len(report.doctest_ids)
     examples = f", {by_doctest} as its own docstring's examples (doctests)" if by_doctest else ""
     by_fixture = len(report.fixture_ids)
-    fixtures = f", {by_fixture} by using a changed pytest fixture" if by_fixture else ""
+    fixtures = f", {by_fixture} by using a changed fixture or set-up" if by_fixture else ""
     summary = (
         f"{len(report.tests)} test(s) reach the change ({by_graph} by the graph, {by_coverage} by recorded coverage"
         f"{at_import}{started}{fixtures}{examples}), "

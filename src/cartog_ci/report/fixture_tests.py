@@ -1,5 +1,5 @@
-"""The tests that use a changed pytest fixture (docs/coverage.md, "Tests
-that use a changed fixture").
+"""The tests that use a changed pytest fixture or set-up (docs/coverage.md,
+"Tests that use a changed fixture").
 
 pytest gives a test the fixture its parameter names: no call edge of the
 graph goes from the test to the fixture, so a change of a fixture reached
@@ -14,6 +14,10 @@ fixture chooses, by ``fixture``:
 
 Its reach is pytest's: a fixture of a ``conftest.py`` serves the test files
 of that folder and the folders below it; one of a test module, that module.
+A changed xunit-style set-up or tear-down (``setUp``, ``setUpClass``,
+``setup_method`` …) chooses the test methods of its class and of its
+subclasses; a module's (``setUpModule``, ``setup_module`` …) the module's
+tests.
 Read from the index: the fixture decorator (``@pytest.fixture``,
 ``@fixture``, ``@pytest_asyncio.fixture``, its ``name=`` and ``autouse=``)
 and the parameters of the signature. Not seen: a fixture of a plugin
@@ -135,6 +139,39 @@ class _Python:
         return owner is not None and name in _uses(owner)
 
 
+# xunit-style set-up and tear-down (unittest, pytest), by where they are
+# defined: a class's run around each of its tests (and its subclasses');
+# a module's around each test of the module
+_CLASS_SETUP = frozenset({
+    "setUp", "tearDown", "setUpClass", "tearDownClass", "asyncSetUp", "asyncTearDown",
+    "setup_method", "teardown_method", "setup_class", "teardown_class", "setup", "teardown",
+})  # fmt: skip
+_MODULE_SETUP = frozenset({
+    "setUpModule", "tearDownModule", "setup_module", "teardown_module", "setup_function", "teardown_function",
+})  # fmt: skip
+
+
+def _set_up_tests(store: Store, python: _Python, setup: Symbol) -> list[Symbol]:
+    """The tests a changed set-up or tear-down runs around: its class's and
+    its subclasses' test methods (through ``inherits`` edges), or its
+    module's tests."""
+    owner = python.classes.get(setup.parent_id or "")
+    if setup.kind == "method" and owner is not None and setup.name in _CLASS_SETUP:
+        classes, frontier = {owner.id}, [owner.id]
+        while frontier:
+            below = {e.source_id for e in store.edges_to(frontier, ("inherits",))} - classes
+            classes |= below
+            frontier = sorted(below)
+        return [s for s in python.functions if s.parent_id in classes and is_test(s)]
+    if setup.kind == "function" and setup.name in _MODULE_SETUP and setup.parent_id and ":module:" in setup.parent_id:
+        return [s for s in python.functions if s.file == setup.file and is_test(s)]
+    return []
+
+
+def _is_set_up(symbol: Symbol) -> bool:
+    return symbol.language == "python" and symbol.name in (_CLASS_SETUP | _MODULE_SETUP)
+
+
 def fixture_tests(store: Store, changed: Sequence[ChangedSymbol]) -> list[tuple[Symbol, str]]:
     """(test, the changed fixture that chose it) for each test that uses a
     changed (modified, renamed, added) fixture, directly or through other
@@ -144,10 +181,14 @@ def fixture_tests(store: Store, changed: Sequence[ChangedSymbol]) -> list[tuple[
         for c in changed
         if c.change.category in ("modified", "renamed", "added") and fixture_name(c.symbol) is not None
     ]
-    if not roots:
+    setups = [c.symbol for c in changed if c.change.category in ("modified", "renamed", "added") and _is_set_up(c.symbol)]
+    if not roots and not setups:
         return []
     python = _Python(store)
     found: dict[str, tuple[Symbol, str]] = {}
+    for setup in setups:
+        for test in _set_up_tests(store, python, setup):
+            found.setdefault(test.id, (test, setup.qualified_name))
     for root in roots:
         frontier: list[Symbol] = [root]
         seen = {root.id}
