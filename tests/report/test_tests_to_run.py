@@ -710,6 +710,58 @@ def test_a_java_test_class_helper_is_no_test_to_run(tmp_path: Path, capsys: pyte
     assert commands == ["mvn test -Dtest=CalcTest#addsOne,LegacyTest#testAdd"]
 
 
+def test_a_changed_junit_set_up_or_go_test_main_chooses_the_tests_it_runs_around(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A JUnit `@BeforeEach` runs around each test of its class and of its
+    subclasses; Go's `TestMain` runs the package's tests. Each chose none,
+    and `TestMain` was itself a "test to run": `go test -run '^(TestMain)$'`
+    runs no test."""
+    files = {
+        "pom.xml": "<project><artifactId>core</artifactId></project>\n",
+        "src/main/java/com/acme/core/Calc.java": CALC_JAVA,
+        "src/test/java/com/acme/core/BaseTest.java": (
+            "package com.acme.core;\n\nimport org.junit.jupiter.api.BeforeEach;\nimport org.junit.jupiter.api.Test;\n\n"
+            "public class BaseTest {\n    int seed;\n\n    @BeforeEach\n    void prepare() {\n        seed = 1;\n    }\n\n"
+            "    @Test\n    void seeds() {\n        assert seed == 1;\n    }\n}\n"
+        ),
+        "src/test/java/com/acme/core/MoreTest.java": (
+            "package com.acme.core;\n\nimport org.junit.jupiter.api.Test;\n\n"
+            "public class MoreTest extends BaseTest {\n    @Test\n    void more() {\n        assert seed > 0;\n    }\n}\n"
+        ),
+        "src/test/java/com/acme/core/OtherTest.java": (
+            "package com.acme.core;\n\nimport org.junit.jupiter.api.Test;\n\n"
+            "public class OtherTest {\n    @Test\n    void other() {\n        assert true;\n    }\n}\n"
+        ),
+        "go/go.mod": "module example.com/m\n\ngo 1.22\n",
+        "go/calc/calc.go": "package calc\n\nfunc Double(x int) int {\n\treturn 2 * x\n}\n",
+        "go/calc/calc_test.go": (
+            'package calc_test\n\nimport (\n\t"testing"\n\n\t"example.com/m/calc"\n)\n\n'
+            "func TestDouble(t *testing.T) {\n\tif calc.Double(2) != 4 {\n\t\tt.Fatal(2)\n\t}\n}\n"
+        ),
+        "go/calc/main_test.go": (
+            'package calc_test\n\nimport (\n\t"os"\n\t"testing"\n)\n\n'
+            "func TestMain(m *testing.M) {\n\tos.Exit(m.Run())\n}\n"
+        ),
+    }
+    change = {
+        "src/test/java/com/acme/core/BaseTest.java": "seed = 1; => seed = 2;",
+        "go/calc/main_test.go": "\tos.Exit(m.Run()) => \tcode := m.Run()\n\tos.Exit(code)",
+    }
+    data = _report(_repo(tmp_path, files), capsys, change)
+    tests = data["tests"]
+    assert isinstance(tests, list)
+    assert sorted((t["id"], t["chosen_by"]) for t in tests) == [
+        ("go/calc/calc_test.go:function:TestDouble", ["fixture"]),
+        ("src/test/java/com/acme/core/BaseTest.java:method:BaseTest.seeds", ["fixture"]),
+        ("src/test/java/com/acme/core/MoreTest.java:method:MoreTest.more", ["fixture"]),
+    ]
+    assert data["test_commands"] == [
+        "cd go && go test ./calc -run '^(TestDouble)$'",
+        "mvn test -Dtest=BaseTest#seeds,MoreTest#more",
+    ]
+
+
 # --- depth and own tests -----------------------------------------------------
 
 CHAIN = {

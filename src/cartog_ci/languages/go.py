@@ -384,8 +384,9 @@ class Go(Language):
     def is_test(self, symbol: Symbol) -> bool:
         if symbol.kind not in ("function", "method"):
             return super().is_test(symbol)
-        # TestXxx, BenchmarkXxx, ExampleXxx (Xxx not lowercase: `Testify` is no test)
-        return symbol.file.endswith("_test.go") and bool(_GO_TEST_FUNCTION.match(symbol.name))
+        # TestXxx, BenchmarkXxx, ExampleXxx (Xxx not lowercase: `Testify` is no
+        # test); TestMain runs the package's tests, -run selects it as none
+        return symbol.file.endswith("_test.go") and bool(_GO_TEST_FUNCTION.match(symbol.name)) and symbol.name != "TestMain"
 
     def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
         return testrunners.go_commands(tests, ws)

@@ -727,7 +727,7 @@ def _go_runs(test: Symbol, ws: Workspace) -> bool:
     (``go help testflag``), or an example with an output comment (an
     example without one is compiled, not run). A file that cannot be read
     counts its examples as run: selecting one more costs nothing."""
-    if test.kind != "function" or not is_go_test_name(test.name):
+    if test.kind != "function" or not is_go_test_name(test.name) or test.name == "TestMain":
         return False
     if not test.name.startswith("Example"):
         return True

@@ -15,9 +15,10 @@ fixture chooses, by ``fixture``:
 Its reach is pytest's: a fixture of a ``conftest.py`` serves the test files
 of that folder and the folders below it; one of a test module, that module.
 A changed xunit-style set-up or tear-down (``setUp``, ``setUpClass``,
-``setup_method`` …) chooses the test methods of its class and of its
-subclasses; a module's (``setUpModule``, ``setup_module`` …) the module's
-tests.
+``setup_method`` …; JUnit's ``@BeforeEach``, ``@BeforeAll``, ``@Before``,
+``@After…``) chooses the test methods of its class and of its subclasses;
+a module's (``setUpModule``, ``setup_module`` …) the module's tests; Go's
+``TestMain``, every test of its package.
 Read from the index: the fixture decorator (``@pytest.fixture``,
 ``@fixture``, ``@pytest_asyncio.fixture``, its ``name=`` and ``autouse=``)
 and the parameters of the signature. Not seen: a fixture of a plugin
@@ -114,15 +115,15 @@ def _within(path: str, reach: tuple[str, str | None]) -> bool:
 
 
 class _Python:
-    """The index's Python functions and methods, read once: by file, and
-    the classes by ID (a ``usefixtures`` on a test class)."""
+    """The index's functions and methods, read once, and the classes by ID
+    (a ``usefixtures`` on a test class; a set-up's class)."""
 
     def __init__(self, store: Store) -> None:
         self.functions: list[Symbol] = []
         self.classes: dict[str, Symbol] = {}
         self.fixtures: dict[str, str] = {}  # ID -> the name it is requested by
         for s in store.all_symbols():
-            if s.language != "python":
+            if s.language not in _SET_UP_LANGUAGES:
                 continue
             if s.kind in ("function", "method"):
                 self.functions.append(s)
@@ -151,12 +152,24 @@ _MODULE_SETUP = frozenset({
 })  # fmt: skip
 
 
+# JUnit's (4 and 5): a class's methods run around each test, or all of them
+_JUNIT_SETUP = ("@Before", "@After")  # @Before, @BeforeEach, @BeforeAll, @BeforeClass, and @After…
+_SET_UP_LANGUAGES = frozenset({"python", "go", "java"})
+
+
 def _set_up_tests(store: Store, python: _Python, setup: Symbol) -> list[Symbol]:
     """The tests a changed set-up or tear-down runs around: its class's and
     its subclasses' test methods (through ``inherits`` edges), or its
-    module's tests."""
+    module's tests; Go's ``TestMain``, every test of its package (the test
+    files of its folder)."""
+    if setup.language == "go":
+        folder = posixpath.dirname(setup.file)
+        return [
+            s for s in python.functions
+            if s.language == "go" and posixpath.dirname(s.file) == folder and s.id != setup.id and is_test(s)
+        ]  # fmt: skip
     owner = python.classes.get(setup.parent_id or "")
-    if setup.kind == "method" and owner is not None and setup.name in _CLASS_SETUP:
+    if setup.kind == "method" and owner is not None and (setup.name in _CLASS_SETUP or setup.language == "java"):
         classes, frontier = {owner.id}, [owner.id]
         while frontier:
             below = {e.source_id for e in store.edges_to(frontier, ("inherits",))} - classes
@@ -169,6 +182,10 @@ def _set_up_tests(store: Store, python: _Python, setup: Symbol) -> list[Symbol]:
 
 
 def _is_set_up(symbol: Symbol) -> bool:
+    if symbol.language == "go":
+        return symbol.kind == "function" and symbol.name == "TestMain" and symbol.file.endswith("_test.go")
+    if symbol.language == "java":
+        return symbol.kind == "method" and any(d.startswith(_JUNIT_SETUP) for d in symbol.decorators)
     return symbol.language == "python" and symbol.name in (_CLASS_SETUP | _MODULE_SETUP)
 
 
@@ -199,7 +216,7 @@ def fixture_tests(store: Store, changed: Sequence[ChangedSymbol]) -> list[tuple[
             reach = _reach(fixture)
             autouse = any(_AUTOUSE.search(d) for d in fixture.decorators if _FIXTURE.match(d))
             for s in python.functions:
-                if s.id == fixture.id or not _within(s.file, reach):
+                if s.id == fixture.id or s.language != "python" or not _within(s.file, reach):
                     continue
                 if is_test(s):
                     if (autouse or python.requests(s, name)) and s.id not in found:
