@@ -46,9 +46,10 @@ def _commands(tmp_path: Path, capsys: pytest.CaptureFixture[str], files: dict[st
 # --- Python ---------------------------------------------------------------
 
 FIXTURES = {
-    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests", "other"]\n',
+    "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests", "other"]\nusefixtures = ["cwd"]\n',
     "tests/conftest.py": (
-        "import pytest\n\n\n@pytest.fixture\ndef db():\n    return {'a': 1}\n\n\n"
+        "import pytest\n\n\n@pytest.fixture\ndef cwd():\n    return '.'\n\n\n"
+        "@pytest.fixture\ndef db():\n    return {'a': 1}\n\n\n"
         "@pytest.fixture\ndef client(db):\n    return ('client', db)\n\n\n"
         "@pytest.fixture(name='conn')\ndef _conn():\n    return 'conn'\n"
     ),
@@ -91,6 +92,25 @@ def test_the_tests_that_use_a_changed_pytest_fixture(tmp_path: Path, capsys: pyt
     ]
     # four of the file's six tests: the whole file (languages/testrunners.py)
     assert data["test_commands"] == ["pytest tests/sub/test_sub.py tests/test_db.py"]
+
+
+def test_a_fixture_the_configuration_uses_is_used_by_every_test_within_its_reach(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """scrapy's pytest.ini: ``usefixtures = chdir``, every test uses it."""
+    data = _report(_repo(tmp_path, FIXTURES), capsys, {"tests/conftest.py": "return '.' => return './'"})
+    tests = data["tests"]
+    assert isinstance(tests, list)
+    assert sorted(t["id"] for t in tests) == [
+        "tests/sub/test_sub.py:function:test_one",
+        "tests/sub/test_sub.py:function:test_two",
+        "tests/test_db.py:function:test_api",
+        "tests/test_db.py:function:test_conn",
+        "tests/test_db.py:function:test_plain",
+        "tests/test_db.py:function:test_read",
+        "tests/test_db.py:method:TestMarked.test_a",
+        "tests/test_db.py:method:TestMarked.test_b",
+    ]
 
 
 def test_a_fixture_renamed_by_name_is_requested_by_that_name(

@@ -340,6 +340,13 @@ def pytest_addopts(ws: Workspace, path: str) -> list[str]:
     return _words(_pytest_setting(ws, path, "addopts")[1])
 
 
+def pytest_usefixtures(ws: Workspace, path: str) -> list[str]:
+    """The ``usefixtures`` of the pytest configuration nearest above
+    ``path``: fixtures every test it collects uses (scrapy's pytest.ini:
+    ``usefixtures = chdir``)."""
+    return _words(_pytest_setting(ws, path, "usefixtures")[1])
+
+
 def collected_by_default(ws: Workspace, path: str) -> bool:
     """Whether a plain ``pytest`` run of the project reaches ``path``: its
     configuration's ``testpaths`` (relative to that configuration's folder,

@@ -467,7 +467,7 @@ def build_report(
     tests = [t for t in selected if t.id not in edited_ids]
     chosen_by: dict[str, tuple[str, ...]] = {t.id: ("graph",) for t in tests}
     # the tests that use a changed pytest fixture (report/fixture_tests.py)
-    for t, _ in fixture_tests(store, changed):
+    for t, _ in fixture_tests(store, changed, Workspace(cs.root)):
         if t.id in edited_ids:
             continue
         if t.id not in chosen_by:

@@ -8,7 +8,8 @@ fixture chooses, by ``fixture``:
 
 - the tests within its reach that request it: a parameter of that name, a
   ``@pytest.mark.usefixtures("name")`` on the test or on its class, or every
-  test within reach when it is ``autouse=True``;
+  test within reach when it is ``autouse=True`` or named by the pytest
+  configuration's ``usefixtures``;
 - through the fixtures within its reach that request it (a fixture's
   parameter), the tests that use those, and so on.
 
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Symbol
 from cartog_ci.languages import is_test
+from cartog_ci.languages.testrunners import Workspace, pytest_usefixtures
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.domain.results import ChangedSymbol
@@ -189,7 +191,7 @@ def _is_set_up(symbol: Symbol) -> bool:
     return symbol.language == "python" and symbol.name in (_CLASS_SETUP | _MODULE_SETUP)
 
 
-def fixture_tests(store: Store, changed: Sequence[ChangedSymbol]) -> list[tuple[Symbol, str]]:
+def fixture_tests(store: Store, changed: Sequence[ChangedSymbol], ws: Workspace | None = None) -> list[tuple[Symbol, str]]:
     """(test, the changed fixture that chose it) for each test that uses a
     changed (modified, renamed, added) fixture, directly or through other
     fixtures, in file and line order."""
@@ -214,7 +216,10 @@ def fixture_tests(store: Store, changed: Sequence[ChangedSymbol]) -> list[tuple[
             name = fixture_name(fixture)
             assert name is not None
             reach = _reach(fixture)
-            autouse = any(_AUTOUSE.search(d) for d in fixture.decorators if _FIXTURE.match(d))
+            # `autouse=True`, or named by the configuration's `usefixtures`: every test within reach
+            autouse = any(_AUTOUSE.search(d) for d in fixture.decorators if _FIXTURE.match(d)) or (
+                ws is not None and name in pytest_usefixtures(ws, fixture.file)
+            )
             for s in python.functions:
                 if s.id == fixture.id or s.language != "python" or not _within(s.file, reach):
                     continue
