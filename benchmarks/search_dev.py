@@ -488,6 +488,9 @@ def systems(
         out["default, a name written as code in the first sentence is not demoted"] = patched(
             shipped(), CODE_NAMES_USED=False
         )
+        out["default, a method the description refers its reader to is not demoted"] = patched(
+            shipped(), REFERENCES_NOT_ANSWER=False
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

@@ -550,6 +550,37 @@ def test_a_method_the_statement_writes_as_code_is_what_the_answer_uses(store, re
 
 
 @pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("Return the data. See `set_data`.", ["set_data"]),
+        ("Writes the usage line. This is a low-level method called by `get_usage`.", ["get_usage"]),
+        ("Formats the usage line. Calls `format_usage()` internally.", ["format_usage"]),
+        ("A cached view. Use `keys` instead.", ["keys"]),
+        ("Call this at the end of each request or use `make_middleware`.", ["make_middleware"]),
+        ("Should be registered with `with_resource` instead.", ["with_resource"]),
+        ("Transactions may start without calling `begin`. The call to `run` returns a function.", []),
+        ("Use `to_info_dict` to traverse the structure. See `MultiDict`.", []),  # no cue; a class
+    ],
+)
+def test_the_names_a_description_refers_its_reader_to(question, names):
+    assert context.referenced_names(question) == names
+
+
+@pytest.mark.slow
+def test_a_method_the_description_refers_its_reader_to_is_not_the_answer(store, real_model, monkeypatch):
+    question = "Return the current position in the Stream instance. Calls `seek` first when it moved."
+    assert context.used_names(question) == []  # a later sentence: not the first sentence's rule
+    result = ask(store, real_model, question)
+    assert factors(result)["streams.py:method:Stream.seek"] == pytest.approx(CONTEXT_FACTOR)
+    assert factors(result)["streams.py:method:Stream.tell"] == pytest.approx(MEMBER_FACTOR)
+    # the method itself at work is no reference to another one
+    at_work = ask(store, real_model, "Return the current position in the Stream instance. Known without calling `seek`.")
+    assert factors(at_work)["streams.py:method:Stream.seek"] == pytest.approx(MEMBER_FACTOR)
+    monkeypatch.setattr(context, "REFERENCES_NOT_ANSWER", False)
+    assert factors(ask(store, real_model, question))["streams.py:method:Stream.seek"] == pytest.approx(MEMBER_FACTOR)
+
+
+@pytest.mark.parametrize(
     ("question", "name", "phrase"),
     [
         ("Return string representation of sorted dict", "__repr__", 0),

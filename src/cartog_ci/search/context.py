@@ -67,6 +67,21 @@ _COMPARED = re.compile(
 # "why" question ("How does `parse_date` read time zones?" asks about it).
 CODE_NAMES_USED = True
 _CODE_NAME = re.compile(r"`([a-z_][A-Za-z0-9_]*)(?:\(\))?`")
+# … and so is one a description refers its reader to, in any sentence, by
+# a docstring's cross-reference idioms: "See `set_data`", "Calls
+# `format_usage` internally", "a low-level method called by `get_usage`",
+# "Use `keys` instead", "or use `make_middleware`", "should be registered
+# with `with_resource` instead": another method than the one described
+# (``referenced_names``). Not "calling `begin`" or "the call to `run`",
+# which describe the method itself at work.
+REFERENCES_NOT_ANSWER = True
+_REF_NAME = r"`([a-z_][A-Za-z0-9_]*)(?:\(\))?`"
+_REFERENCE = re.compile(  # the cue's words in any case, the name not capitalised (a class is context)
+    rf"(?i:\bsee(?:\s+also)?:?\s+(?:the\s+)?){_REF_NAME}"
+    rf"|(?i:\bcall(?:s|ed\s+by)\s+(?:the\s+)?){_REF_NAME}"
+    rf"|(?i:\bor\s+use\s+){_REF_NAME}"
+    rf"|{_REF_NAME}(?i:\s+instead\b)"
+)
 # … and its methods, by meaning alone, vote as one more list ("members"),
 # and by the words of their names ("member names").
 MEMBERS_WEIGHT = 0.5
@@ -493,7 +508,9 @@ def read_compared(run: Run) -> None:
     with (``_COMPARED``): names it writes as code (its subjects), after
     "like", "unlike", "similar to", "same as", "as with" …; and, in a
     statement about behaviour, the functions and methods its first
-    sentence writes as code (``CODE_NAMES_USED``, ``used_names``)."""
+    sentence writes as code (``CODE_NAMES_USED``, ``used_names``), and
+    those the description refers its reader to (``REFERENCES_NOT_ANSWER``,
+    ``referenced_names``)."""
     if run.compared is not None:
         return
     found: set[str] = set()
@@ -506,6 +523,9 @@ def read_compared(run: Run) -> None:
     if CODE_NAMES_USED and run.intent.name in COMPARED_INTENTS and run.intent.rule == "fallback":
         for name in used_names(run.query):
             found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in ("method", "function"))
+    if REFERENCES_NOT_ANSWER and run.intent.name in COMPARED_INTENTS:
+        for name in referenced_names(run.query):
+            found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in ("method", "function"))
     run.compared = frozenset(found - (run.context or frozenset()))
 
 
@@ -513,3 +533,10 @@ def used_names(question: str) -> list[str]:
     """The functions and methods the question's first sentence writes as
     code (`` `name` `` or `` `name()` ``, not capitalised, not dotted)."""
     return list(dict.fromkeys(_CODE_NAME.findall(first_sentence(question))))
+
+
+def referenced_names(question: str) -> list[str]:
+    """The functions and methods a description refers its reader to as code
+    ("See `set_data`", "Calls `get_json` with …", "called by `get_usage`",
+    "or use `make_middleware`", "`with_resource` instead"), in any sentence."""
+    return list(dict.fromkeys(g for m in _REFERENCE.finditer(question) for g in m.groups() if g))
