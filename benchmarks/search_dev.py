@@ -499,6 +499,9 @@ def systems(
         )
         out["default, a test case outside the test paths not demoted"] = patched(shipped(), TEST_CASES=False)
         out["default, a _nowait method not named by the question's words"] = patched(shipped(), NOWAIT_BY_WORDS=False)
+        out["default, a private helper named after a public method not demoted"] = patched(
+            shipped(), HELPERS_BELOW_PUBLIC=False
+        )
         out["default, a member named by the verb alone not demoted beside the standard library's wording"] = patched(
             shipped(), PROTOCOL_OVER_VERB=False
         )

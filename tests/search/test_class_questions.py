@@ -31,6 +31,7 @@ from cartog_ci.search.multimodal import (
     CONTEXT_FACTOR,
     DECLARATION_FACTOR,
     DEMOTION,
+    HELPER_FACTOR,
     KIND_FACTOR,
     MEMBER_FACTOR,
     NOWAIT_FACTOR,
@@ -859,6 +860,22 @@ class Settings(dict):
         """Return the value of the setting named key, converted to its type."""
         return self.types[key](self[key])
 '''
+ROWS_PY = '''\
+class Rows:
+    def __init__(self, rows):
+        self._rows = sorted(rows)
+
+    def islice(self, start=None, stop=None, reverse=False):
+        rows = self._islice(start or 0, len(self._rows) if stop is None else stop)
+        return reversed(rows) if reverse else iter(rows)
+
+    def _islice(self, start, stop):
+        """Return an iterator that slices the sorted rows from start to stop."""
+        return self._rows[start:stop]
+
+    def _check(self):
+        assert self._rows == sorted(self._rows)
+'''
 RECEIVE, RECEIVE_NOWAIT = "channel.py:method:Channel.receive", "channel.py:method:Channel.receive_nowait"
 TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted"
 
@@ -866,7 +883,7 @@ TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted
 @pytest.fixture(scope="module")
 def methods_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
     repo = init_repo(tmp_path_factory.mktemp("method-questions") / "http")
-    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY})
+    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY, "rows.py": ROWS_PY})
     commit(repo, "requests and bags")
     return _indexed_and_embedded(repo, real_model, module_backend)
 
@@ -1021,3 +1038,23 @@ def test_beside_the_standard_library_s_wording_a_member_named_by_the_lead_s_word
     assert got["settings.py:method:Settings.get"] == 1.0
     monkeypatch.setattr(context, "PROTOCOL_OVER_WORDS", False)
     assert factors(ask(methods_store, real_model, question))["settings.py:method:Settings.value_of"] == 1.0
+
+
+@pytest.mark.slow
+def test_a_private_helper_named_after_a_public_method_is_not_the_answer(methods_store, real_model, monkeypatch):
+    question = "Return an iterator that slices the sorted rows from start to stop in the Rows instance."
+    result = ask(methods_store, real_model, question)
+    got = factors(result)
+    assert got["rows.py:method:Rows._islice"] == pytest.approx(MEMBER_FACTOR * HELPER_FACTOR)
+    assert got["rows.py:method:Rows.islice"] == pytest.approx(MEMBER_FACTOR)
+    assert result.hits[0].symbol.id == "rows.py:method:Rows.islice"
+    # a private method named after no public one is not a helper of one
+    checked = ask(methods_store, real_model, "Check that the rows are sorted in the Rows instance.")
+    assert factors(checked)["rows.py:method:Rows._check"] == pytest.approx(MEMBER_FACTOR)
+    # … nor is one the question writes
+    named = ask(methods_store, real_model, "How does _islice slice the sorted rows in the Rows instance?")
+    assert factors(named)["rows.py:method:Rows._islice"] == pytest.approx(MEMBER_FACTOR)
+    monkeypatch.setattr(context, "HELPERS_BELOW_PUBLIC", False)
+    off = ask(methods_store, real_model, question)
+    assert factors(off)["rows.py:method:Rows._islice"] == pytest.approx(MEMBER_FACTOR)
+    assert off.hits[0].symbol.id == "rows.py:method:Rows._islice"

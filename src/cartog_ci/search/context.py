@@ -399,6 +399,38 @@ def nowait_mismatch(run: Run, symbol: Symbol) -> bool:
     return symbol.name in run.nowait_variants[parent]
 
 
+# A private method named after a public method of its class, with or
+# without words before it (``_islice`` for ``islice``, ``_partial_build``
+# for ``build``, ``_fail_pin_auth`` for ``pin_auth``), is that method's
+# helper: a description says what the public one does, which the helper
+# does a part of (often in the same words, from the same docstring). It
+# counts HELPER_FACTOR (search/multimodal.py) unless the question writes
+# its name (``private_helper``).
+HELPERS_BELOW_PUBLIC = True
+
+
+def private_helper(run: Run, symbol: Symbol) -> bool:
+    """``symbol`` is a private method (``_name``, not a special method)
+    whose name's words end with the words of a public method of its class,
+    and the question does not write its name."""
+    if symbol.kind != "method" or symbol.parent_id is None or not symbol.name.startswith("_") or is_special(symbol.name):
+        return False
+    if symbol.name in run.intent.subjects or symbol.name in run.query:
+        return False
+    if run.public_methods is None:
+        run.public_methods = {}
+    parent = symbol.parent_id
+    if parent not in run.public_methods:
+        cls = run.store.symbols([parent]).get(parent)
+        run.public_methods[parent] = tuple(
+            tuple(words_of(s.name).lower().split())
+            for s in (run.store.symbols_in_file(cls.file) if cls else ())
+            if s.parent_id == parent and s.kind == "method" and not s.name.startswith("_")
+        )
+    words = tuple(words_of(symbol.name).lower().split())
+    return any(public and words[-len(public) :] == public for public in run.public_methods[parent])
+
+
 def unasked_constructor(question: str, symbol: Symbol) -> bool:
     """``symbol`` is a method ``__init__`` or ``__new__`` that the verb of
     the question's first sentence (a leading "Name: " left out) does not

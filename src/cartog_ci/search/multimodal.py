@@ -105,6 +105,10 @@ CONSTRUCTOR_FACTOR = 0.5
 # (``context.nowait_mismatch``).
 NOWAIT_BY_WORDS = True
 NOWAIT_FACTOR = 0.5
+# A private method named after a public one of its class is its helper
+# (``context.private_helper``): it counts HELPER_FACTOR for a question
+# about behaviour that does not write its name.
+HELPER_FACTOR = 0.5
 VERB_ONLY_FACTOR = 0.5  # context.PROTOCOL_OVER_VERB
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
@@ -237,6 +241,7 @@ class Run:
         self.members: list[Symbol] | None = None  # their methods (context.context_members)
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
+        self.public_methods: dict[str, tuple[tuple[str, ...], ...]] | None = None  # class ID -> its public methods' words
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
         self.model_factory = model_factory
@@ -461,6 +466,8 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
         declared *= VERB_ONLY_FACTOR
     if NOWAIT_BY_WORDS and run.intent.name in KIND_INTENTS and context.nowait_mismatch(run, symbol):
         declared *= NOWAIT_FACTOR
+    if context.HELPERS_BELOW_PUBLIC and run.intent.name in KIND_INTENTS and context.private_helper(run, symbol):
+        declared *= HELPER_FACTOR
     return boost * demoted * kind * as_context * declared
 
 
