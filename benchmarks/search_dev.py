@@ -477,6 +477,9 @@ def systems(
             shipped(), NAMED_BY_ACTION_VERB=False
         )
         out["default, names that run words together not split"] = patched(shipped(), NAMES_RUN_TOGETHER=False)
+        out["default, member names not named by the classifier's stop words (get, list, find, call …)"] = patched(
+            shipped(), CODE_VERBS_NAME_MEMBERS=False
+        )
         out["default, container/I-O methods not named by the standard library's wording"] = patched(
             shipped(), PROTOCOL_WORDING=False
         )

@@ -876,6 +876,18 @@ class Rows:
     def _check(self):
         assert self._rows == sorted(self._rows)
 '''
+COMMANDS_PY = '''\
+class Commands:
+    def __init__(self):
+        self._commands = {}
+
+    def get_command(self, name):
+        """Return the subcommand of the given name in the order of the names, or None."""
+        return self._commands.get(name)
+
+    def list_commands(self):
+        return sorted(self._commands)
+'''
 RECEIVE, RECEIVE_NOWAIT = "channel.py:method:Channel.receive", "channel.py:method:Channel.receive_nowait"
 TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted"
 
@@ -883,7 +895,7 @@ TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted
 @pytest.fixture(scope="module")
 def methods_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
     repo = init_repo(tmp_path_factory.mktemp("method-questions") / "http")
-    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY, "rows.py": ROWS_PY})
+    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY, "rows.py": ROWS_PY, "commands.py": COMMANDS_PY})
     commit(repo, "requests and bags")
     return _indexed_and_embedded(repo, real_model, module_backend)
 
@@ -1058,3 +1070,17 @@ def test_a_private_helper_named_after_a_public_method_is_not_the_answer(methods_
     off = ask(methods_store, real_model, question)
     assert factors(off)["rows.py:method:Rows._islice"] == pytest.approx(MEMBER_FACTOR)
     assert off.hits[0].symbol.id == "rows.py:method:Rows._islice"
+
+
+@pytest.mark.slow
+def test_a_word_of_a_question_about_the_code_base_names_a_method_in_a_statement(methods_store, real_model, monkeypatch):
+    # "list" is a stop word of the intent classifier ("list the functions that …"), not of a method's name
+    question = "Returns a list of subcommand names in the order they should appear in the Commands instance."
+    result = ask(methods_store, real_model, question)
+    by_name = {h.symbol.id: "member names" in h.sources for h in result.hits}
+    assert by_name["commands.py:method:Commands.list_commands"] is True
+    assert result.hits[0].symbol.id == "commands.py:method:Commands.list_commands"
+    monkeypatch.setattr(context, "CODE_VERBS_NAME_MEMBERS", False)
+    off = ask(methods_store, real_model, question)
+    assert not any("member names" in h.sources for h in off.hits)
+    assert off.hits[0].symbol.id == "commands.py:method:Commands.get_command"

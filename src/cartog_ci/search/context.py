@@ -162,6 +162,20 @@ PRODUCTS_NOT_CONTEXT = True
 _NOUN_PHRASE_OPENERS = frozenset({"the", "a", "an"})
 _KIND_WORDS = frozenset({"function", "method", "property"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
+# The intent classifier's stop words (search/intent.py) include the words
+# of a question about the code base ("find", "show", "list", "get",
+# "called", "usage" …: "list the functions that …", "who calls …"); in a
+# statement about what a method does they are what it does, and the words
+# of its name ("Get the current transaction": ``get``, "Returns a list of
+# subcommand names": ``list_commands``, "Register a function to be called
+# when …": ``call_on_close``). The member names list reads them as words
+# (``members_by_name``).
+CODE_VERBS_NAME_MEMBERS = True
+_CODE_VERBS = frozenset(
+    """get gets got list find show call calls called use usage give define implement
+    work works locate reference references""".split()
+)
+_NAME_STOPWORDS = STOPWORDS - _CODE_VERBS
 
 
 
@@ -248,17 +262,18 @@ def members_by_name(run: Run) -> list[str]:
     for name in run.intent.subjects:
         text = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", text)
     words = re.findall(r"[A-Za-z0-9]+", text)
+    stopwords = _NAME_STOPWORDS if CODE_VERBS_NAME_MEMBERS else STOPWORDS
     asked: dict[str, int] = {}  # stem -> its first position in the question's lead
     forms: dict[str, str] = {}  # a lead word as written or as its stem -> its stem
     content = 0
     for n, word in enumerate(words):
         if content == MEMBER_NAME_LEAD:
             break
-        content += word.lower() not in STOPWORDS
+        content += word.lower() not in stopwords
         stem = modalities.stem(word).lower()
         asked.setdefault(stem, n)
         forms.update({word.lower(): stem, stem: stem})
-    at, verb, after = verb_and_after(words, STOPWORDS)
+    at, verb, after = verb_and_after(words, stopwords)
     # the word a method must be named by, when the lead's verb does something
     acting = (
         modalities.stem(words[at]).lower()
@@ -294,10 +309,10 @@ def members_by_name(run: Run) -> list[str]:
         hit = named & asked.keys()
         if acting is not None and acting not in hit:
             continue
-        if hit - STOPWORDS:
-            first = min(asked[w] for w in hit - STOPWORDS)
+        if hit - stopwords:
+            first = min(asked[w] for w in hit - stopwords)
             # a special method's words are alternatives ("string representation repr"): none is missing
-            unused = 0 if is_special(s.name) else len(named - hit - STOPWORDS)
+            unused = 0 if is_special(s.name) else len(named - hit - stopwords)
             ranked.append((first, unused, int(SPECIAL_BY_VERB and is_special(s.name)), -len(hit), s.name, s.id))
     if PROTOCOL_OVER_VERB and worded and acting is not None:
         # "Remove all values from …" is ``clear``: ``remove`` is named by the verb alone
