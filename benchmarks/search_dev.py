@@ -477,6 +477,7 @@ def systems(
             shipped(), NAMED_BY_ACTION_VERB=False
         )
         out["default, names that run words together not split"] = patched(shipped(), NAMES_RUN_TOGETHER=False)
+        out["default, an adverb before the verb read as the verb"] = patched(shipped(), _names_ADVERBS_BEFORE_VERB=False)
         out["default, member names not named by the classifier's stop words (get, list, find, call …)"] = patched(
             shipped(), CODE_VERBS_NAME_MEMBERS=False
         )
@@ -525,12 +526,14 @@ def patched(ask: Ask, **constants: object) -> Ask:
     """The shipped search with module constants of search/multimodal.py or
     search/context.py changed for the call: what each rule is worth (an
     ablation)."""
-    from cartog_ci.search import context, multimodal, roles
+    from cartog_ci.search import context, multimodal, names, roles
 
     def where(name: str) -> tuple[object, str]:
         # ``_roles_NAME``: a constant of search/roles.py
         if name.startswith("_roles_"):
             return roles, name[len("_roles") :]
+        if name.startswith("_names_"):  # a constant of search/names.py
+            return names, name[len("_names_") :]
         return (multimodal if hasattr(multimodal, name) else context), name
 
     def run(text: str) -> list[HitRef]:

@@ -41,7 +41,7 @@ from cartog_ci.search.multimodal import (
     search,
     wanted_kinds,
 )
-from cartog_ci.search import context, multimodal
+from cartog_ci.search import context, multimodal, names
 from cartog_ci.search.intent import STOPWORDS
 from cartog_ci.search.names import hands_back, name_words, question_lead, says_protocol, says_special, verb_and_after
 from cartog_ci.search.rerank import BlendReranker
@@ -610,6 +610,22 @@ def test_a_special_method_is_named_by_the_question_s_verb_and_its_object(questio
     assert says_special(name, verb, after, ["stream"], hands_back=hands_back(question)) == phrase
 
 
+@pytest.mark.parametrize(
+    ("question", "verb"),
+    [
+        ("This function only closes the file if it was opened by the wrapper", "closes"),
+        ("This function recursively updates the nested mapping", "updates"),
+        ("Simply returns the value", "return"),
+        ("Apply the settings to the command", "apply"),  # a verb that ends like an adverb
+    ],
+)
+def test_an_adverb_before_the_verb_is_not_the_verb(question, verb, monkeypatch):
+    assert verb_and_after(question.split(), STOPWORDS)[1] == verb
+    monkeypatch.setattr(names, "ADVERBS_BEFORE_VERB", False)
+    adverb = question.split()[2 if question.startswith("This function") else 0].lower()
+    assert verb_and_after(question.split(), STOPWORDS)[1] == (verb if adverb == "apply" else adverb)
+
+
 def test_a_verb_that_goes_on_and_returns_hands_a_value_back():
     question = "This function removes the specified key from the KeyValue instance and returns the value."
     assert hands_back(question)
@@ -881,12 +897,12 @@ class Commands:
     def __init__(self):
         self._commands = {}
 
-    def get_command(self, name):
-        """Return the subcommand of the given name in the order of the names, or None."""
+    def lookup_command(self, name):
+        """Look up the registered subcommand by its name and return it, or None."""
         return self._commands.get(name)
 
-    def list_commands(self):
-        return sorted(self._commands)
+    def find(self, name):
+        return self._commands[name] if name in self._commands else None
 '''
 RECEIVE, RECEIVE_NOWAIT = "channel.py:method:Channel.receive", "channel.py:method:Channel.receive_nowait"
 TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted"
@@ -1074,13 +1090,13 @@ def test_a_private_helper_named_after_a_public_method_is_not_the_answer(methods_
 
 @pytest.mark.slow
 def test_a_word_of_a_question_about_the_code_base_names_a_method_in_a_statement(methods_store, real_model, monkeypatch):
-    # "list" is a stop word of the intent classifier ("list the functions that …"), not of a method's name
-    question = "Returns a list of subcommand names in the order they should appear in the Commands instance."
+    # "find" is a stop word of the intent classifier ("find the function that …"), not of a method's name
+    question = "Find the registered subcommand by its name in the Commands instance."
     result = ask(methods_store, real_model, question)
-    by_name = {h.symbol.id: "member names" in h.sources for h in result.hits}
-    assert by_name["commands.py:method:Commands.list_commands"] is True
-    assert result.hits[0].symbol.id == "commands.py:method:Commands.list_commands"
+    by_name = {h.symbol.id for h in result.hits if "member names" in h.sources}
+    assert by_name == {"commands.py:method:Commands.find"}
+    assert result.hits[0].symbol.id == "commands.py:method:Commands.find"
     monkeypatch.setattr(context, "CODE_VERBS_NAME_MEMBERS", False)
     off = ask(methods_store, real_model, question)
     assert not any("member names" in h.sources for h in off.hits)
-    assert off.hits[0].symbol.id == "commands.py:method:Commands.get_command"
+    assert off.hits[0].symbol.id == "commands.py:method:Commands.lookup_command"

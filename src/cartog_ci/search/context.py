@@ -164,15 +164,17 @@ _KIND_WORDS = frozenset({"function", "method", "property"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
 # The intent classifier's stop words (search/intent.py) include the words
 # of a question about the code base ("find", "show", "list", "get",
-# "called", "usage" …: "list the functions that …", "who calls …"); in a
+# "called", "usage" …: "find the functions that …", "who calls …"); in a
 # statement about what a method does they are what it does, and the words
-# of its name ("Get the current transaction": ``get``, "Returns a list of
-# subcommand names": ``list_commands``, "Register a function to be called
-# when …": ``call_on_close``). The member names list reads them as words
-# (``members_by_name``).
+# of its name ("Get the current transaction": ``get``, "Find the …":
+# ``find``). The member names list reads them as words
+# (``members_by_name``). Not "list": "Return a list of …" is what most
+# methods that return a list say, and it put ``list_folders`` over the
+# unanimous ``getacl`` (dev set); nor "used", "using": "Function used to
+# extract comparison key" is ``key``.
 CODE_VERBS_NAME_MEMBERS = True
 _CODE_VERBS = frozenset(
-    """get gets got list find show call calls called use usage give define implement
+    """get gets got find show call calls called use usage give define implement
     work works locate reference references""".split()
 )
 _NAME_STOPWORDS = STOPWORDS - _CODE_VERBS
