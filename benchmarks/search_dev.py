@@ -485,6 +485,9 @@ def systems(
             shipped(), PROTOCOL_WORDING=False
         )
         out["default, conversions not named by what they convert into"] = patched(shipped(), CONVERSION_NAMES=False)
+        out["default, alternate constructors not named by what they make their instance from"] = patched(
+            shipped(), ALTERNATE_CONSTRUCTORS=False
+        )
         out["default, a name compared with is not demoted"] = patched(shipped(), COMPARED_INTENTS=frozenset())
         out["default, a class not demoted for a question that opens with a verb"] = patched(
             shipped(), VERB_ASKS_CODE=False

@@ -904,6 +904,19 @@ class Commands:
     def find(self, name):
         return self._commands[name] if name in self._commands else None
 '''
+TABLES_PY = '''\
+class DropTable:
+    def __init__(self, name):
+        self.name = name
+
+    @classmethod
+    def from_table(cls, table):
+        return cls(table.name)
+
+    def drop_table(self, table):
+        """Create the statement that drops the given table instance."""
+        return f"DROP TABLE {table.name}"
+'''
 RECEIVE, RECEIVE_NOWAIT = "channel.py:method:Channel.receive", "channel.py:method:Channel.receive_nowait"
 TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted"
 
@@ -911,7 +924,7 @@ TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted
 @pytest.fixture(scope="module")
 def methods_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
     repo = init_repo(tmp_path_factory.mktemp("method-questions") / "http")
-    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY, "rows.py": ROWS_PY, "commands.py": COMMANDS_PY})
+    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY, "rows.py": ROWS_PY, "commands.py": COMMANDS_PY, "tables.py": TABLES_PY})
     commit(repo, "requests and bags")
     return _indexed_and_embedded(repo, real_model, module_backend)
 
@@ -1100,3 +1113,30 @@ def test_a_word_of_a_question_about_the_code_base_names_a_method_in_a_statement(
     off = ask(methods_store, real_model, question)
     assert not any("member names" in h.sources for h in off.hits)
     assert off.hits[0].symbol.id == "commands.py:method:Commands.lookup_command"
+
+
+@pytest.mark.parametrize(
+    ("question", "source"),
+    [
+        ("This function creates a DropTableOp instance based on the given table.", "table"),
+        ("This function creates a CreateIndexOp instance based on the given Index object.", "index"),
+        ("Request: Create a new request object based on the values provided.", "values"),
+        ("Build a config from the given file in the Config instance.", "file"),
+        ("Return the table the index is based on.", None),  # no creation
+    ],
+)
+def test_what_a_creation_makes_its_instance_from(question, source):
+    assert context.creation_source(question) == source
+
+
+@pytest.mark.slow
+def test_an_alternate_constructor_is_named_by_what_it_makes_its_instance_from(methods_store, real_model, monkeypatch):
+    question = "This function creates a DropTable instance based on the given table."
+    result = ask(methods_store, real_model, question)
+    by_name = [h.symbol.id for h in result.hits if "member names" in h.sources]
+    assert by_name == ["tables.py:method:DropTable.from_table"]
+    assert result.hits[0].symbol.id == "tables.py:method:DropTable.from_table"
+    monkeypatch.setattr(context, "ALTERNATE_CONSTRUCTORS", False)
+    off = ask(methods_store, real_model, question)
+    assert not any("member names" in h.sources for h in off.hits)
+    assert off.hits[0].symbol.id != "tables.py:method:DropTable.from_table"

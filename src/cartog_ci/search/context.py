@@ -146,6 +146,19 @@ _CONVERSION = re.compile(
     re.IGNORECASE,
 )
 _CONVERSION_PREFIXES = ("to", "as")
+# … and an alternate constructor is named by what it makes its instance
+# from (Python's ``from_X`` classmethods: ``datetime.fromtimestamp``,
+# ``dict.fromkeys``): "This function creates a DropTableOp instance based
+# on the given table" asks for ``from_table``, "Build a config from the
+# given file" for ``from_file`` (``creation_source``).
+ALTERNATE_CONSTRUCTORS = True
+_CREATION = re.compile(
+    r"^(?:this\s+function\s+|the\s+method\s+|it\s+)?(?:create|make|build|construct|instantiate)(?:s|d|ed|ing)?\b[^.]*?"
+    r"\b(?:from|based\s+on|out\s+of)\s+(?:an?\s+|the\s+)?(?:given\s+|specified\s+|provided\s+)?"
+    r"([\w` -]+?)(?:\s+(?:instances?|objects?))?(?:\s+(?:given|provided|specified|supplied))?"
+    r"(?=\s+(?:in|of|for|with|from|on|by|and|using)\b|[.,;:(]|$)",
+    re.IGNORECASE,
+)
 # A class the question names in words, not as code ("Create a directory in
 # the Hadoop filesystem" for ``HadoopFilesystem``, "… in the local
 # filesystem" for ``LocalFilesystem``) is context too, when the question's
@@ -285,12 +298,18 @@ def members_by_name(run: Run) -> list[str]:
     back = hands_back(run.query)
     lead = question_lead(run.query) if PROTOCOL_WORDING else ""
     target = conversion_target(run.query) if CONVERSION_NAMES else None
+    source = creation_source(run.query) if ALTERNATE_CONSTRUCTORS else None
     ranked = []
     worded: set[str] = set()  # the members the standard library's wording names
     for s in members:
         parts = s.name.lower().split("_")
         if target and len(parts) >= 2 and parts[0] in _CONVERSION_PREFIXES and same_word(parts[-1], target):
             # what it converts into is its last word; fewest other words the question does not say first
+            unsaid = len({modalities.stem(w).lower() for w in parts[1:-1]} - asked.keys())
+            ranked.append((at, -1, unsaid, -1, s.name, s.id))
+            continue
+        if source and len(parts) >= 2 and parts[0] == "from" and same_word(parts[-1], source):
+            # what it makes its instance from is its last word, as a conversion's target
             unsaid = len({modalities.stem(w).lower() for w in parts[1:-1]} - asked.keys())
             ranked.append((at, -1, unsaid, -1, s.name, s.id))
             continue
@@ -329,6 +348,17 @@ def members_by_name(run: Run) -> list[str]:
     tiers: dict[tuple[int, ...], int] = {}
     run.member_tiers = {i: tiers.setdefault(tuple(key), n) for n, (*key, _name, i) in enumerate(ranked)}
     return [i for *_, i in ranked]
+
+
+def creation_source(question: str) -> str | None:
+    """The head word of what a question that creates something makes it
+    from ("This function creates a DropTableOp instance based on the given
+    table": "table"), or None."""
+    match = _CREATION.search(question_lead(question))
+    if match is None:
+        return None
+    words = re.findall(r"[A-Za-z0-9]+", match.group(1))
+    return words[-1].lower() if words else None
 
 
 def conversion_target(question: str) -> str | None:
