@@ -504,6 +504,9 @@ def systems(
         out["default, a class named as what the answer makes is context"] = patched(
             shipped(), PRODUCTS_NOT_CONTEXT=False
         )
+        out["default, a class named in a later sentence owns the answer too"] = patched(
+            shipped(), FIRST_SENTENCE_CONTEXT=False
+        )
         out["default, a test case outside the test paths not demoted"] = patched(shipped(), TEST_CASES=False)
         out["default, a _nowait method not named by the question's words"] = patched(shipped(), NOWAIT_BY_WORDS=False)
         out["default, a private helper named after a public method not demoted"] = patched(

@@ -1140,3 +1140,23 @@ def test_an_alternate_constructor_is_named_by_what_it_makes_its_instance_from(me
     off = ask(methods_store, real_model, question)
     assert not any("member names" in h.sources for h in off.hits)
     assert off.hits[0].symbol.id != "tables.py:method:DropTable.from_table"
+
+
+def read_classes(store: Store, question: str) -> tuple[set[str], set[str]]:
+    """The classes a question names as context, and those whose members it asks for."""
+    run = multimodal.Run(store, question, classify(question), None, 50)
+    context.read_context(run)
+    return set(run.context or ()), set(run.owners)
+
+
+def test_a_class_named_in_a_later_sentence_is_not_the_owner_of_the_answer(store, monkeypatch):
+    file, stream, file_stream = "params.py:class:File", "streams.py:class:Stream", "streams.py:class:FileStream"
+    question = "Return the current position in the FileStream instance. It is read from the File it wraps."
+    named, owners = read_classes(store, question)
+    assert named == {file_stream, file}  # both are context: neither class is the answer
+    assert owners == {file_stream}  # … the later sentence says what the code uses
+    # a base of the first sentence's class, named later, still owns members the answer may inherit
+    inherited = "Read bytes from the FileStream instance. The position is kept by the Stream."
+    assert read_classes(store, inherited) == ({file_stream, stream}, {file_stream, stream})
+    monkeypatch.setattr(context, "FIRST_SENTENCE_CONTEXT", False)
+    assert read_classes(store, question) == ({file_stream, file}, {file_stream, file})

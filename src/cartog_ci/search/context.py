@@ -172,6 +172,13 @@ CLASS_NAMED_IN_WORDS = True
 # question names another class ("Request: …", "… in the Map instance"):
 # only the other is context (``read_context``).
 PRODUCTS_NOT_CONTEXT = True
+# In a description of several sentences, only a class its first sentence
+# names is the class whose member it asks for: the later sentences say how
+# the code works, with what ("It uses a MigrationContext object …", "…
+# there is a full featured client object (`Client`) …", "adds
+# HadoopFilesystem and LocalFilesystem to it"), as for the text and
+# structural modalities (search/multimodal.py, ``_names_are_context``).
+FIRST_SENTENCE_CONTEXT = True
 _NOUN_PHRASE_OPENERS = frozenset({"the", "a", "an"})
 _KIND_WORDS = frozenset({"function", "method", "property"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
@@ -220,7 +227,7 @@ def namesake_alias(run: Run) -> dict[str, str]:
     for m in context_members(run):
         own.setdefault(m.name, m.id)
     ids = list(dict.fromkeys(i for items in run.lists.values() for i in items))
-    context = run.context or frozenset()
+    context = run.owners
     namesakes = {
         i: s
         for i, s in run.store.symbols(ids).items()
@@ -241,10 +248,10 @@ def namesake_alias(run: Run) -> dict[str, str]:
 def context_members(run: Run) -> list[Symbol]:
     """The methods of the classes the question names as context (read once
     per search: three lists use them)."""
-    if not run.context:
+    if not run.owners:
         return []
     if run.members is None:
-        classes = run.store.symbols(list(run.context))
+        classes = run.store.symbols(list(run.owners))
         run.members = [
             s
             for cls in classes.values()
@@ -535,10 +542,12 @@ def read_context(run: Run) -> None:
     if run.context is not None:
         return
     if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds:
-        run.context = frozenset()
+        run.context = run.owners = frozenset()
         return
     found: set[str] = set(named_in_words(run) if CLASS_NAMED_IN_WORDS else ())
     made: set[str] = set()  # the classes of what the answer makes or returns (``_names_product``)
+    lead = first_sentence(run.query)
+    later: set[str] = set()
     for name in run.intent.subjects:
         if re.search(rf"(?<![\w.]){re.escape(name)}\s+(?:objects|instances)\b", run.query):
             continue  # "a collection of Revision objects": what the code handles, not whose member it is
@@ -546,8 +555,16 @@ def read_context(run: Run) -> None:
         if name.lstrip("_")[:1].isupper():
             ids = {s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS}
             (made if PRODUCTS_NOT_CONTEXT and _names_product(run.query, name) else found).update(ids)
+            if FIRST_SENTENCE_CONTEXT and not re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", lead):
+                later.update(ids)  # named in a later sentence only: what the code uses
     # what is made is context only when the question names no other class
     run.context = frozenset((found - made) or made)
+    # … and the classes whose members are asked for are those of the first
+    # sentence, and their bases named later ("… of the Experiment. … added to
+    # the Ingredient/Experiment": ``Experiment`` inherits ``Ingredient.config``)
+    first = run.context - later
+    bases = {b for cls in sorted(first) for b in run.store.bases_of(cls)} if later else set()
+    run.owners = first | (run.context & later & bases)
 
 
 def _names_product(question: str, name: str) -> bool:

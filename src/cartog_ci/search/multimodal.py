@@ -237,6 +237,7 @@ class Run:
         self.declarations = intent.name in DECLARATION_INTENTS and not ASKS_DECLARATION.search(query)
         self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
         self.context: frozenset[str] | None = None  # the classes the question names as context
+        self.owners: frozenset[str] = frozenset()  # … those whose members it asks for (its first sentence's)
         self.compared: frozenset[str] | None = None  # the symbols it compares its answer with
         self.members: list[Symbol] | None = None  # their methods (context.context_members)
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
@@ -356,7 +357,7 @@ def _route(run: Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
     if named:
         lists["member names"] = named
         weights = {**weights, "member names": context.MEMBER_NAMES_WEIGHT}
-    if context.NAMESAKE_TRANSFER and run.context:
+    if context.NAMESAKE_TRANSFER and run.owners:
         alias = context.namesake_alias(run)
         if alias:
             lists = {m: list(dict.fromkeys(alias.get(i, i) for i in items)) for m, items in lists.items()}
