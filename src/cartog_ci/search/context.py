@@ -455,34 +455,31 @@ def nowait_mismatch(run: Run, symbol: Symbol) -> bool:
 
 # A private method named after a public method of its class, with or
 # without words before it (``_islice`` for ``islice``, ``_partial_build``
-# for ``build``, ``_fail_pin_auth`` for ``pin_auth``), is that method's
+# for ``build``, ``_fail_pin_auth`` for ``pin_auth``: its name from one of
+# its words on), is that method's
 # helper: a description says what the public one does, which the helper
 # does a part of (often in the same words, from the same docstring). It
 # counts HELPER_FACTOR (search/multimodal.py) unless the question writes
-# its name (``private_helper``).
+# its name; read among the members of the classes the question names
+# (``private_helper``).
 HELPERS_BELOW_PUBLIC = True
 
 
 def private_helper(run: Run, symbol: Symbol) -> bool:
-    """``symbol`` is a private method (``_name``, not a special method)
-    whose name's words end with the words of a public method of its class,
-    and the question does not write its name."""
-    if symbol.kind != "method" or symbol.parent_id is None or not symbol.name.startswith("_") or is_special(symbol.name):
+    """``symbol`` is a private method (``_name``, not a special method) of
+    a class the question asks a member of, whose name, from a word on, is
+    the name of a public method of that class (``_partial_build``:
+    ``build``), and the question does not write its name. The class's
+    methods are those the members lists read (``context_members``): no
+    query of its own."""
+    if symbol.kind != "method" or symbol.parent_id not in run.owners:
         return False
-    if symbol.name in run.intent.subjects or symbol.name in run.query:
+    if not symbol.name.startswith("_") or is_special(symbol.name) or symbol.name in run.query:
         return False
-    if run.public_methods is None:
-        run.public_methods = {}
-    parent = symbol.parent_id
-    if parent not in run.public_methods:
-        cls = run.store.symbols([parent]).get(parent)
-        run.public_methods[parent] = tuple(
-            tuple(words_of(s.name).lower().split())
-            for s in (run.store.symbols_in_file(cls.file) if cls else ())
-            if s.parent_id == parent and s.kind == "method" and not s.name.startswith("_")
-        )
-    words = tuple(words_of(symbol.name).lower().split())
-    return any(public and words[-len(public) :] == public for public in run.public_methods[parent])
+    if run.public_names is None:
+        run.public_names = {(m.parent_id, m.name) for m in context_members(run) if not m.name.startswith("_")}
+    parts = symbol.name.lstrip("_").split("_")
+    return any((symbol.parent_id, "_".join(parts[n:])) in run.public_names for n in range(len(parts)))
 
 
 def unasked_constructor(question: str, symbol: Symbol) -> bool:

@@ -240,9 +240,9 @@ class Run:
         self.owners: frozenset[str] = frozenset()  # … those whose members it asks for (its first sentence's)
         self.compared: frozenset[str] | None = None  # the symbols it compares its answer with
         self.members: list[Symbol] | None = None  # their methods (context.context_members)
+        self.public_names: set[tuple[str | None, str]] | None = None  # (class ID, name) of their public methods
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
-        self.public_methods: dict[str, tuple[tuple[str, ...], ...]] | None = None  # class ID -> its public methods' words
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
         self.model_factory = model_factory
