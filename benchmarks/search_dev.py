@@ -477,10 +477,17 @@ def systems(
             shipped(), NAMED_BY_ACTION_VERB=False
         )
         out["default, names that run words together not split"] = patched(shipped(), NAMES_RUN_TOGETHER=False)
+        out["default, an adverb before the verb read as the verb"] = patched(shipped(), _names_ADVERBS_BEFORE_VERB=False)
+        out["default, member names not named by the classifier's stop words (get, list, find, call …)"] = patched(
+            shipped(), CODE_VERBS_NAME_MEMBERS=False
+        )
         out["default, container/I-O methods not named by the standard library's wording"] = patched(
             shipped(), PROTOCOL_WORDING=False
         )
         out["default, conversions not named by what they convert into"] = patched(shipped(), CONVERSION_NAMES=False)
+        out["default, alternate constructors not named by what they make their instance from"] = patched(
+            shipped(), ALTERNATE_CONSTRUCTORS=False
+        )
         out["default, a name compared with is not demoted"] = patched(shipped(), COMPARED_INTENTS=frozenset())
         out["default, a class not demoted for a question that opens with a verb"] = patched(
             shipped(), VERB_ASKS_CODE=False
@@ -488,14 +495,23 @@ def systems(
         out["default, a name written as code in the first sentence is not demoted"] = patched(
             shipped(), CODE_NAMES_USED=False
         )
+        out["default, a method the description refers its reader to is not demoted"] = patched(
+            shipped(), REFERENCES_NOT_ANSWER=False
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )
         out["default, a class named as what the answer makes is context"] = patched(
             shipped(), PRODUCTS_NOT_CONTEXT=False
         )
+        out["default, a class named in a later sentence owns the answer too"] = patched(
+            shipped(), FIRST_SENTENCE_CONTEXT=False
+        )
         out["default, a test case outside the test paths not demoted"] = patched(shipped(), TEST_CASES=False)
         out["default, a _nowait method not named by the question's words"] = patched(shipped(), NOWAIT_BY_WORDS=False)
+        out["default, a private helper named after a public method not demoted"] = patched(
+            shipped(), HELPERS_BELOW_PUBLIC=False
+        )
         out["default, a member named by the verb alone not demoted beside the standard library's wording"] = patched(
             shipped(), PROTOCOL_OVER_VERB=False
         )
@@ -516,12 +532,14 @@ def patched(ask: Ask, **constants: object) -> Ask:
     """The shipped search with module constants of search/multimodal.py or
     search/context.py changed for the call: what each rule is worth (an
     ablation)."""
-    from cartog_ci.search import context, multimodal, roles
+    from cartog_ci.search import context, multimodal, names, roles
 
     def where(name: str) -> tuple[object, str]:
         # ``_roles_NAME``: a constant of search/roles.py
         if name.startswith("_roles_"):
             return roles, name[len("_roles") :]
+        if name.startswith("_names_"):  # a constant of search/names.py
+            return names, name[len("_names_") :]
         return (multimodal if hasattr(multimodal, name) else context), name
 
     def run(text: str) -> list[HitRef]:

@@ -31,6 +31,7 @@ from cartog_ci.search.multimodal import (
     CONTEXT_FACTOR,
     DECLARATION_FACTOR,
     DEMOTION,
+    HELPER_FACTOR,
     KIND_FACTOR,
     MEMBER_FACTOR,
     NOWAIT_FACTOR,
@@ -40,7 +41,7 @@ from cartog_ci.search.multimodal import (
     search,
     wanted_kinds,
 )
-from cartog_ci.search import context, multimodal
+from cartog_ci.search import context, multimodal, names
 from cartog_ci.search.intent import STOPWORDS
 from cartog_ci.search.names import hands_back, name_words, question_lead, says_protocol, says_special, verb_and_after
 from cartog_ci.search.rerank import BlendReranker
@@ -550,6 +551,37 @@ def test_a_method_the_statement_writes_as_code_is_what_the_answer_uses(store, re
 
 
 @pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("Return the data. See `set_data`.", ["set_data"]),
+        ("Writes the usage line. This is a low-level method called by `get_usage`.", ["get_usage"]),
+        ("Formats the usage line. Calls `format_usage()` internally.", ["format_usage"]),
+        ("A cached view. Use `keys` instead.", ["keys"]),
+        ("Call this at the end of each request or use `make_middleware`.", ["make_middleware"]),
+        ("Should be registered with `with_resource` instead.", ["with_resource"]),
+        ("Transactions may start without calling `begin`. The call to `run` returns a function.", []),
+        ("Use `to_info_dict` to traverse the structure. See `MultiDict`.", []),  # no cue; a class
+    ],
+)
+def test_the_names_a_description_refers_its_reader_to(question, names):
+    assert context.referenced_names(question) == names
+
+
+@pytest.mark.slow
+def test_a_method_the_description_refers_its_reader_to_is_not_the_answer(store, real_model, monkeypatch):
+    question = "Return the current position in the Stream instance. Calls `seek` first when it moved."
+    assert context.used_names(question) == []  # a later sentence: not the first sentence's rule
+    result = ask(store, real_model, question)
+    assert factors(result)["streams.py:method:Stream.seek"] == pytest.approx(CONTEXT_FACTOR)
+    assert factors(result)["streams.py:method:Stream.tell"] == pytest.approx(MEMBER_FACTOR)
+    # the method itself at work is no reference to another one
+    at_work = ask(store, real_model, "Return the current position in the Stream instance. Known without calling `seek`.")
+    assert factors(at_work)["streams.py:method:Stream.seek"] == pytest.approx(MEMBER_FACTOR)
+    monkeypatch.setattr(context, "REFERENCES_NOT_ANSWER", False)
+    assert factors(ask(store, real_model, question))["streams.py:method:Stream.seek"] == pytest.approx(MEMBER_FACTOR)
+
+
+@pytest.mark.parametrize(
     ("question", "name", "phrase"),
     [
         ("Return string representation of sorted dict", "__repr__", 0),
@@ -576,6 +608,22 @@ def test_a_special_method_is_named_by_the_question_s_verb_and_its_object(questio
     at, verb, after = verb_and_after(question.split(), STOPWORDS)
     assert verb is not None
     assert says_special(name, verb, after, ["stream"], hands_back=hands_back(question)) == phrase
+
+
+@pytest.mark.parametrize(
+    ("question", "verb"),
+    [
+        ("This function only closes the file if it was opened by the wrapper", "closes"),
+        ("This function recursively updates the nested mapping", "updates"),
+        ("Simply returns the value", "return"),
+        ("Apply the settings to the command", "apply"),  # a verb that ends like an adverb
+    ],
+)
+def test_an_adverb_before_the_verb_is_not_the_verb(question, verb, monkeypatch):
+    assert verb_and_after(question.split(), STOPWORDS)[1] == verb
+    monkeypatch.setattr(names, "ADVERBS_BEFORE_VERB", False)
+    adverb = question.split()[2 if question.startswith("This function") else 0].lower()
+    assert verb_and_after(question.split(), STOPWORDS)[1] == (verb if adverb == "apply" else adverb)
 
 
 def test_a_verb_that_goes_on_and_returns_hands_a_value_back():
@@ -828,6 +876,47 @@ class Settings(dict):
         """Return the value of the setting named key, converted to its type."""
         return self.types[key](self[key])
 '''
+ROWS_PY = '''\
+class Rows:
+    def __init__(self, rows):
+        self._rows = sorted(rows)
+
+    def islice(self, start=None, stop=None, reverse=False):
+        rows = self._islice(start or 0, len(self._rows) if stop is None else stop)
+        return reversed(rows) if reverse else iter(rows)
+
+    def _islice(self, start, stop):
+        """Return an iterator that slices the sorted rows from start to stop."""
+        return self._rows[start:stop]
+
+    def _check(self):
+        assert self._rows == sorted(self._rows)
+'''
+COMMANDS_PY = '''\
+class Commands:
+    def __init__(self):
+        self._commands = {}
+
+    def lookup_command(self, name):
+        """Look up the registered subcommand by its name and return it, or None."""
+        return self._commands.get(name)
+
+    def find(self, name):
+        return self._commands[name] if name in self._commands else None
+'''
+TABLES_PY = '''\
+class DropTable:
+    def __init__(self, name):
+        self.name = name
+
+    @classmethod
+    def from_table(cls, table):
+        return cls(table.name)
+
+    def drop_table(self, table):
+        """Create the statement that drops the given table instance."""
+        return f"DROP TABLE {table.name}"
+'''
 RECEIVE, RECEIVE_NOWAIT = "channel.py:method:Channel.receive", "channel.py:method:Channel.receive_nowait"
 TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted"
 
@@ -835,7 +924,7 @@ TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted
 @pytest.fixture(scope="module")
 def methods_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
     repo = init_repo(tmp_path_factory.mktemp("method-questions") / "http")
-    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY})
+    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY, "rows.py": ROWS_PY, "commands.py": COMMANDS_PY, "tables.py": TABLES_PY})
     commit(repo, "requests and bags")
     return _indexed_and_embedded(repo, real_model, module_backend)
 
@@ -990,3 +1079,84 @@ def test_beside_the_standard_library_s_wording_a_member_named_by_the_lead_s_word
     assert got["settings.py:method:Settings.get"] == 1.0
     monkeypatch.setattr(context, "PROTOCOL_OVER_WORDS", False)
     assert factors(ask(methods_store, real_model, question))["settings.py:method:Settings.value_of"] == 1.0
+
+
+@pytest.mark.slow
+def test_a_private_helper_named_after_a_public_method_is_not_the_answer(methods_store, real_model, monkeypatch):
+    question = "Return an iterator that slices the sorted rows from start to stop in the Rows instance."
+    result = ask(methods_store, real_model, question)
+    got = factors(result)
+    assert got["rows.py:method:Rows._islice"] == pytest.approx(MEMBER_FACTOR * HELPER_FACTOR)
+    assert got["rows.py:method:Rows.islice"] == pytest.approx(MEMBER_FACTOR)
+    assert result.hits[0].symbol.id == "rows.py:method:Rows.islice"
+    # a private method named after no public one is not a helper of one
+    checked = ask(methods_store, real_model, "Check that the rows are sorted in the Rows instance.")
+    assert factors(checked)["rows.py:method:Rows._check"] == pytest.approx(MEMBER_FACTOR)
+    # … nor is one the question writes
+    named = ask(methods_store, real_model, "How does _islice slice the sorted rows in the Rows instance?")
+    assert factors(named)["rows.py:method:Rows._islice"] == pytest.approx(MEMBER_FACTOR)
+    monkeypatch.setattr(context, "HELPERS_BELOW_PUBLIC", False)
+    off = ask(methods_store, real_model, question)
+    assert factors(off)["rows.py:method:Rows._islice"] == pytest.approx(MEMBER_FACTOR)
+    assert off.hits[0].symbol.id == "rows.py:method:Rows._islice"
+
+
+@pytest.mark.slow
+def test_a_word_of_a_question_about_the_code_base_names_a_method_in_a_statement(methods_store, real_model, monkeypatch):
+    # "find" is a stop word of the intent classifier ("find the function that …"), not of a method's name
+    question = "Find the registered subcommand by its name in the Commands instance."
+    result = ask(methods_store, real_model, question)
+    by_name = {h.symbol.id for h in result.hits if "member names" in h.sources}
+    assert by_name == {"commands.py:method:Commands.find"}
+    assert result.hits[0].symbol.id == "commands.py:method:Commands.find"
+    monkeypatch.setattr(context, "CODE_VERBS_NAME_MEMBERS", False)
+    off = ask(methods_store, real_model, question)
+    assert not any("member names" in h.sources for h in off.hits)
+    assert off.hits[0].symbol.id == "commands.py:method:Commands.lookup_command"
+
+
+@pytest.mark.parametrize(
+    ("question", "source"),
+    [
+        ("This function creates a DropTableOp instance based on the given table.", "table"),
+        ("This function creates a CreateIndexOp instance based on the given Index object.", "index"),
+        ("Request: Create a new request object based on the values provided.", "values"),
+        ("Build a config from the given file in the Config instance.", "file"),
+        ("Return the table the index is based on.", None),  # no creation
+    ],
+)
+def test_what_a_creation_makes_its_instance_from(question, source):
+    assert context.creation_source(question) == source
+
+
+@pytest.mark.slow
+def test_an_alternate_constructor_is_named_by_what_it_makes_its_instance_from(methods_store, real_model, monkeypatch):
+    question = "This function creates a DropTable instance based on the given table."
+    result = ask(methods_store, real_model, question)
+    by_name = [h.symbol.id for h in result.hits if "member names" in h.sources]
+    assert by_name == ["tables.py:method:DropTable.from_table"]
+    assert result.hits[0].symbol.id == "tables.py:method:DropTable.from_table"
+    monkeypatch.setattr(context, "ALTERNATE_CONSTRUCTORS", False)
+    off = ask(methods_store, real_model, question)
+    assert not any("member names" in h.sources for h in off.hits)
+    assert off.hits[0].symbol.id != "tables.py:method:DropTable.from_table"
+
+
+def read_classes(store: Store, question: str) -> tuple[set[str], set[str]]:
+    """The classes a question names as context, and those whose members it asks for."""
+    run = multimodal.Run(store, question, classify(question), None, 50)
+    context.read_context(run)
+    return set(run.context or ()), set(run.owners)
+
+
+def test_a_class_named_in_a_later_sentence_is_not_the_owner_of_the_answer(store, monkeypatch):
+    file, stream, file_stream = "params.py:class:File", "streams.py:class:Stream", "streams.py:class:FileStream"
+    question = "Return the current position in the FileStream instance. It is read from the File it wraps."
+    named, owners = read_classes(store, question)
+    assert named == {file_stream, file}  # both are context: neither class is the answer
+    assert owners == {file_stream}  # … the later sentence says what the code uses
+    # a base of the first sentence's class, named later, still owns members the answer may inherit
+    inherited = "Read bytes from the FileStream instance. The position is kept by the Stream."
+    assert read_classes(store, inherited) == ({file_stream, stream}, {file_stream, stream})
+    monkeypatch.setattr(context, "FIRST_SENTENCE_CONTEXT", False)
+    assert read_classes(store, question) == ({file_stream, file}, {file_stream, file})

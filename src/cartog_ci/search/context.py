@@ -67,6 +67,21 @@ _COMPARED = re.compile(
 # "why" question ("How does `parse_date` read time zones?" asks about it).
 CODE_NAMES_USED = True
 _CODE_NAME = re.compile(r"`([a-z_][A-Za-z0-9_]*)(?:\(\))?`")
+# … and so is one a description refers its reader to, in any sentence, by
+# a docstring's cross-reference idioms: "See `set_data`", "Calls
+# `format_usage` internally", "a low-level method called by `get_usage`",
+# "Use `keys` instead", "or use `make_middleware`", "should be registered
+# with `with_resource` instead": another method than the one described
+# (``referenced_names``). Not "calling `begin`" or "the call to `run`",
+# which describe the method itself at work.
+REFERENCES_NOT_ANSWER = True
+_REF_NAME = r"`([a-z_][A-Za-z0-9_]*)(?:\(\))?`"
+_REFERENCE = re.compile(  # the cue's words in any case, the name not capitalised (a class is context)
+    rf"(?i:\bsee(?:\s+also)?:?\s+(?:the\s+)?){_REF_NAME}"
+    rf"|(?i:\bcall(?:s|ed\s+by)\s+(?:the\s+)?){_REF_NAME}"
+    rf"|(?i:\bor\s+use\s+){_REF_NAME}"
+    rf"|{_REF_NAME}(?i:\s+instead\b)"
+)
 # … and its methods, by meaning alone, vote as one more list ("members"),
 # and by the words of their names ("member names").
 MEMBERS_WEIGHT = 0.5
@@ -131,6 +146,19 @@ _CONVERSION = re.compile(
     re.IGNORECASE,
 )
 _CONVERSION_PREFIXES = ("to", "as")
+# … and an alternate constructor is named by what it makes its instance
+# from (Python's ``from_X`` classmethods: ``datetime.fromtimestamp``,
+# ``dict.fromkeys``): "This function creates a DropTableOp instance based
+# on the given table" asks for ``from_table``, "Build a config from the
+# given file" for ``from_file`` (``creation_source``).
+ALTERNATE_CONSTRUCTORS = True
+_CREATION = re.compile(
+    r"^(?:this\s+function\s+|the\s+method\s+|it\s+)?(?:create|make|build|construct|instantiate)(?:s|d|ed|ing)?\b[^.]*?"
+    r"\b(?:from|based\s+on|out\s+of)\s+(?:an?\s+|the\s+)?(?:given\s+|specified\s+|provided\s+)?"
+    r"([\w` -]+?)(?:\s+(?:instances?|objects?))?(?:\s+(?:given|provided|specified|supplied))?"
+    r"(?=\s+(?:in|of|for|with|from|on|by|and|using)\b|[.,;:(]|$)",
+    re.IGNORECASE,
+)
 # A class the question names in words, not as code ("Create a directory in
 # the Hadoop filesystem" for ``HadoopFilesystem``, "… in the local
 # filesystem" for ``LocalFilesystem``) is context too, when the question's
@@ -144,9 +172,32 @@ CLASS_NAMED_IN_WORDS = True
 # question names another class ("Request: …", "… in the Map instance"):
 # only the other is context (``read_context``).
 PRODUCTS_NOT_CONTEXT = True
+# In a description of several sentences, only a class its first sentence
+# names is the class whose member it asks for: the later sentences say how
+# the code works, with what ("It uses a MigrationContext object …", "…
+# there is a full featured client object (`Client`) …", "adds
+# HadoopFilesystem and LocalFilesystem to it"), as for the text and
+# structural modalities (search/multimodal.py, ``_names_are_context``).
+FIRST_SENTENCE_CONTEXT = True
 _NOUN_PHRASE_OPENERS = frozenset({"the", "a", "an"})
 _KIND_WORDS = frozenset({"function", "method", "property"})
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum"})
+# The intent classifier's stop words (search/intent.py) include the words
+# of a question about the code base ("find", "show", "list", "get",
+# "called", "usage" …: "find the functions that …", "who calls …"); in a
+# statement about what a method does they are what it does, and the words
+# of its name ("Get the current transaction": ``get``, "Find the …":
+# ``find``). The member names list reads them as words
+# (``members_by_name``). Not "list": "Return a list of …" is what most
+# methods that return a list say, and it put ``list_folders`` over the
+# unanimous ``getacl`` (dev set); nor "used", "using": "Function used to
+# extract comparison key" is ``key``.
+CODE_VERBS_NAME_MEMBERS = True
+_CODE_VERBS = frozenset(
+    """get gets got find show call calls called use usage give define implement
+    work works locate reference references""".split()
+)
+_NAME_STOPWORDS = STOPWORDS - _CODE_VERBS
 
 
 
@@ -176,7 +227,7 @@ def namesake_alias(run: Run) -> dict[str, str]:
     for m in context_members(run):
         own.setdefault(m.name, m.id)
     ids = list(dict.fromkeys(i for items in run.lists.values() for i in items))
-    context = run.context or frozenset()
+    context = run.owners
     namesakes = {
         i: s
         for i, s in run.store.symbols(ids).items()
@@ -197,10 +248,10 @@ def namesake_alias(run: Run) -> dict[str, str]:
 def context_members(run: Run) -> list[Symbol]:
     """The methods of the classes the question names as context (read once
     per search: three lists use them)."""
-    if not run.context:
+    if not run.owners:
         return []
     if run.members is None:
-        classes = run.store.symbols(list(run.context))
+        classes = run.store.symbols(list(run.owners))
         run.members = [
             s
             for cls in classes.values()
@@ -233,17 +284,18 @@ def members_by_name(run: Run) -> list[str]:
     for name in run.intent.subjects:
         text = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", text)
     words = re.findall(r"[A-Za-z0-9]+", text)
+    stopwords = _NAME_STOPWORDS if CODE_VERBS_NAME_MEMBERS else STOPWORDS
     asked: dict[str, int] = {}  # stem -> its first position in the question's lead
     forms: dict[str, str] = {}  # a lead word as written or as its stem -> its stem
     content = 0
     for n, word in enumerate(words):
         if content == MEMBER_NAME_LEAD:
             break
-        content += word.lower() not in STOPWORDS
+        content += word.lower() not in stopwords
         stem = modalities.stem(word).lower()
         asked.setdefault(stem, n)
         forms.update({word.lower(): stem, stem: stem})
-    at, verb, after = verb_and_after(words, STOPWORDS)
+    at, verb, after = verb_and_after(words, stopwords)
     # the word a method must be named by, when the lead's verb does something
     acting = (
         modalities.stem(words[at]).lower()
@@ -253,12 +305,18 @@ def members_by_name(run: Run) -> list[str]:
     back = hands_back(run.query)
     lead = question_lead(run.query) if PROTOCOL_WORDING else ""
     target = conversion_target(run.query) if CONVERSION_NAMES else None
+    source = creation_source(run.query) if ALTERNATE_CONSTRUCTORS else None
     ranked = []
     worded: set[str] = set()  # the members the standard library's wording names
     for s in members:
         parts = s.name.lower().split("_")
         if target and len(parts) >= 2 and parts[0] in _CONVERSION_PREFIXES and same_word(parts[-1], target):
             # what it converts into is its last word; fewest other words the question does not say first
+            unsaid = len({modalities.stem(w).lower() for w in parts[1:-1]} - asked.keys())
+            ranked.append((at, -1, unsaid, -1, s.name, s.id))
+            continue
+        if source and len(parts) >= 2 and parts[0] == "from" and same_word(parts[-1], source):
+            # what it makes its instance from is its last word, as a conversion's target
             unsaid = len({modalities.stem(w).lower() for w in parts[1:-1]} - asked.keys())
             ranked.append((at, -1, unsaid, -1, s.name, s.id))
             continue
@@ -279,10 +337,10 @@ def members_by_name(run: Run) -> list[str]:
         hit = named & asked.keys()
         if acting is not None and acting not in hit:
             continue
-        if hit - STOPWORDS:
-            first = min(asked[w] for w in hit - STOPWORDS)
+        if hit - stopwords:
+            first = min(asked[w] for w in hit - stopwords)
             # a special method's words are alternatives ("string representation repr"): none is missing
-            unused = 0 if is_special(s.name) else len(named - hit - STOPWORDS)
+            unused = 0 if is_special(s.name) else len(named - hit - stopwords)
             ranked.append((first, unused, int(SPECIAL_BY_VERB and is_special(s.name)), -len(hit), s.name, s.id))
     if PROTOCOL_OVER_VERB and worded and acting is not None:
         # "Remove all values from …" is ``clear``: ``remove`` is named by the verb alone
@@ -297,6 +355,17 @@ def members_by_name(run: Run) -> list[str]:
     tiers: dict[tuple[int, ...], int] = {}
     run.member_tiers = {i: tiers.setdefault(tuple(key), n) for n, (*key, _name, i) in enumerate(ranked)}
     return [i for *_, i in ranked]
+
+
+def creation_source(question: str) -> str | None:
+    """The head word of what a question that creates something makes it
+    from ("This function creates a DropTableOp instance based on the given
+    table": "table"), or None."""
+    match = _CREATION.search(question_lead(question))
+    if match is None:
+        return None
+    words = re.findall(r"[A-Za-z0-9]+", match.group(1))
+    return words[-1].lower() if words else None
 
 
 def conversion_target(question: str) -> str | None:
@@ -384,6 +453,35 @@ def nowait_mismatch(run: Run, symbol: Symbol) -> bool:
     return symbol.name in run.nowait_variants[parent]
 
 
+# A private method named after a public method of its class, with or
+# without words before it (``_islice`` for ``islice``, ``_partial_build``
+# for ``build``, ``_fail_pin_auth`` for ``pin_auth``: its name from one of
+# its words on), is that method's
+# helper: a description says what the public one does, which the helper
+# does a part of (often in the same words, from the same docstring). It
+# counts HELPER_FACTOR (search/multimodal.py) unless the question writes
+# its name; read among the members of the classes the question names
+# (``private_helper``).
+HELPERS_BELOW_PUBLIC = True
+
+
+def private_helper(run: Run, symbol: Symbol) -> bool:
+    """``symbol`` is a private method (``_name``, not a special method) of
+    a class the question asks a member of, whose name, from a word on, is
+    the name of a public method of that class (``_partial_build``:
+    ``build``), and the question does not write its name. The class's
+    methods are those the members lists read (``context_members``): no
+    query of its own."""
+    if symbol.kind != "method" or symbol.parent_id not in run.owners:
+        return False
+    if not symbol.name.startswith("_") or is_special(symbol.name) or symbol.name in run.query:
+        return False
+    if run.public_names is None:
+        run.public_names = {(m.parent_id, m.name) for m in context_members(run) if not m.name.startswith("_")}
+    parts = symbol.name.lstrip("_").split("_")
+    return any((symbol.parent_id, "_".join(parts[n:])) in run.public_names for n in range(len(parts)))
+
+
 def unasked_constructor(question: str, symbol: Symbol) -> bool:
     """``symbol`` is a method ``__init__`` or ``__new__`` that the verb of
     the question's first sentence (a leading "Name: " left out) does not
@@ -441,10 +539,12 @@ def read_context(run: Run) -> None:
     if run.context is not None:
         return
     if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds:
-        run.context = frozenset()
+        run.context = run.owners = frozenset()
         return
     found: set[str] = set(named_in_words(run) if CLASS_NAMED_IN_WORDS else ())
     made: set[str] = set()  # the classes of what the answer makes or returns (``_names_product``)
+    lead = first_sentence(run.query)
+    later: set[str] = set()
     for name in run.intent.subjects:
         if re.search(rf"(?<![\w.]){re.escape(name)}\s+(?:objects|instances)\b", run.query):
             continue  # "a collection of Revision objects": what the code handles, not whose member it is
@@ -452,8 +552,16 @@ def read_context(run: Run) -> None:
         if name.lstrip("_")[:1].isupper():
             ids = {s.id for s in run.store.symbols_by("name", name) if s.kind in CLASS_KINDS}
             (made if PRODUCTS_NOT_CONTEXT and _names_product(run.query, name) else found).update(ids)
+            if FIRST_SENTENCE_CONTEXT and not re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", lead):
+                later.update(ids)  # named in a later sentence only: what the code uses
     # what is made is context only when the question names no other class
     run.context = frozenset((found - made) or made)
+    # … and the classes whose members are asked for are those of the first
+    # sentence, and their bases named later ("… of the Experiment. … added to
+    # the Ingredient/Experiment": ``Experiment`` inherits ``Ingredient.config``)
+    first = run.context - later
+    bases = {b for cls in sorted(first) for b in run.store.bases_of(cls)} if later else set()
+    run.owners = first | (run.context & later & bases)
 
 
 def _names_product(question: str, name: str) -> bool:
@@ -493,7 +601,9 @@ def read_compared(run: Run) -> None:
     with (``_COMPARED``): names it writes as code (its subjects), after
     "like", "unlike", "similar to", "same as", "as with" …; and, in a
     statement about behaviour, the functions and methods its first
-    sentence writes as code (``CODE_NAMES_USED``, ``used_names``)."""
+    sentence writes as code (``CODE_NAMES_USED``, ``used_names``), and
+    those the description refers its reader to (``REFERENCES_NOT_ANSWER``,
+    ``referenced_names``)."""
     if run.compared is not None:
         return
     found: set[str] = set()
@@ -506,6 +616,9 @@ def read_compared(run: Run) -> None:
     if CODE_NAMES_USED and run.intent.name in COMPARED_INTENTS and run.intent.rule == "fallback":
         for name in used_names(run.query):
             found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in ("method", "function"))
+    if REFERENCES_NOT_ANSWER and run.intent.name in COMPARED_INTENTS:
+        for name in referenced_names(run.query):
+            found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in ("method", "function"))
     run.compared = frozenset(found - (run.context or frozenset()))
 
 
@@ -513,3 +626,10 @@ def used_names(question: str) -> list[str]:
     """The functions and methods the question's first sentence writes as
     code (`` `name` `` or `` `name()` ``, not capitalised, not dotted)."""
     return list(dict.fromkeys(_CODE_NAME.findall(first_sentence(question))))
+
+
+def referenced_names(question: str) -> list[str]:
+    """The functions and methods a description refers its reader to as code
+    ("See `set_data`", "Calls `get_json` with …", "called by `get_usage`",
+    "or use `make_middleware`", "`with_resource` instead"), in any sentence."""
+    return list(dict.fromkeys(g for m in _REFERENCE.finditer(question) for g in m.groups() if g))

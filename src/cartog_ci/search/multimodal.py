@@ -105,6 +105,10 @@ CONSTRUCTOR_FACTOR = 0.5
 # (``context.nowait_mismatch``).
 NOWAIT_BY_WORDS = True
 NOWAIT_FACTOR = 0.5
+# A private method named after a public one of its class is its helper
+# (``context.private_helper``): it counts HELPER_FACTOR for a question
+# about behaviour that does not write its name.
+HELPER_FACTOR = 0.5
 VERB_ONLY_FACTOR = 0.5  # context.PROTOCOL_OVER_VERB
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
@@ -233,8 +237,10 @@ class Run:
         self.declarations = intent.name in DECLARATION_INTENTS and not ASKS_DECLARATION.search(query)
         self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
         self.context: frozenset[str] | None = None  # the classes the question names as context
+        self.owners: frozenset[str] = frozenset()  # … those whose members it asks for (its first sentence's)
         self.compared: frozenset[str] | None = None  # the symbols it compares its answer with
         self.members: list[Symbol] | None = None  # their methods (context.context_members)
+        self.public_names: set[tuple[str | None, str]] | None = None  # (class ID, name) of their public methods
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
@@ -351,7 +357,7 @@ def _route(run: Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
     if named:
         lists["member names"] = named
         weights = {**weights, "member names": context.MEMBER_NAMES_WEIGHT}
-    if context.NAMESAKE_TRANSFER and run.context:
+    if context.NAMESAKE_TRANSFER and run.owners:
         alias = context.namesake_alias(run)
         if alias:
             lists = {m: list(dict.fromkeys(alias.get(i, i) for i in items)) for m, items in lists.items()}
@@ -461,6 +467,8 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
         declared *= VERB_ONLY_FACTOR
     if NOWAIT_BY_WORDS and run.intent.name in KIND_INTENTS and context.nowait_mismatch(run, symbol):
         declared *= NOWAIT_FACTOR
+    if context.HELPERS_BELOW_PUBLIC and run.intent.name in KIND_INTENTS and context.private_helper(run, symbol):
+        declared *= HELPER_FACTOR
     return boost * demoted * kind * as_context * declared
 
 

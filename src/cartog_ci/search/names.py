@@ -186,7 +186,8 @@ def verb_and_after(words: Sequence[str], stopwords: Collection[str]) -> tuple[in
     position, and the words after it that are not stop words."""
     lowered = [w.lower() for w in words]
     start = 0
-    while start < len(lowered) and lowered[start] in _LEADING:
+    leading = _LEADING | _ADVERBS if ADVERBS_BEFORE_VERB else _LEADING
+    while start < len(lowered) and lowered[start] in leading:
         start += 1
     if start >= len(lowered):
         return start, None, []
@@ -194,6 +195,14 @@ def verb_and_after(words: Sequence[str], stopwords: Collection[str]) -> tuple[in
 
 
 _LEADING = frozenset({"this", "the", "a", "function", "method", "property", "it"})
+# An adverb before the verb is not the verb: "This function only closes
+# the file …" does ``close``, "This function recursively updates …"
+# ``update`` (``verb_and_after``). Off: the adverb is read as the verb.
+ADVERBS_BEFORE_VERB = True
+_ADVERBS = frozenset(
+    """only also just simply first then always never merely actually optionally recursively automatically
+    internally explicitly implicitly lazily safely atomically silently directly manually temporarily""".split()
+)
 
 
 def _returning(verb: str) -> str:
