@@ -113,6 +113,26 @@ def test_a_fixture_the_configuration_uses_is_used_by_every_test_within_its_reach
     ]
 
 
+def test_a_fixture_of_a_module_a_conftest_names_in_pytest_plugins_serves_that_conftests_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pytest_plugins = ["tests.plugins.db"]`` in the root conftest.py:
+    the fixtures of tests/plugins/db.py serve every test, not that module
+    alone."""
+    files = {
+        "pytest.ini": "[pytest]\ntestpaths = tests\n",
+        "conftest.py": 'pytest_plugins = ["tests.plugins.db"]\n',
+        "tests/__init__.py": "",
+        "tests/plugins/__init__.py": "",
+        "tests/plugins/db.py": "import pytest\n\n\n@pytest.fixture\ndef pg():\n    return 'pg'\n",
+        "tests/test_x.py": "def test_x(pg):\n    assert pg\n\n\ndef test_y():\n    assert True\n",
+    }
+    data = _report(_repo(tmp_path, files), capsys, {"tests/plugins/db.py": "return 'pg' => return 'pg!'"})
+    tests = data["tests"]
+    assert isinstance(tests, list)
+    assert [t["id"] for t in tests] == ["tests/test_x.py:function:test_x"]
+
+
 def test_a_fixture_renamed_by_name_is_requested_by_that_name(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -14,7 +14,8 @@ fixture chooses, by ``fixture``:
   parameter), the tests that use those, and so on.
 
 Its reach is pytest's: a fixture of a ``conftest.py`` serves the test files
-of that folder and the folders below it; one of a test module, that module.
+of that folder and the folders below it, and so does one of a module that
+conftest names in ``pytest_plugins``; one of a test module, that module.
 A changed xunit-style set-up or tear-down (``setUp``, ``setUpClass``,
 ``setup_method`` …; JUnit's ``@BeforeEach``, ``@BeforeAll``, ``@Before``,
 ``@After…``) chooses the test methods of its class and of its subclasses;
@@ -22,8 +23,8 @@ a module's (``setUpModule``, ``setup_module`` …) the module's tests; Go's
 ``TestMain``, every test of its package.
 Read from the index: the fixture decorator (``@pytest.fixture``,
 ``@fixture``, ``@pytest_asyncio.fixture``, its ``name=`` and ``autouse=``)
-and the parameters of the signature. Not seen: a fixture of a plugin
-(``pytest_plugins``, an installed package), ``request.getfixturevalue``, a
+and the parameters of the signature. Not seen: a fixture of an installed
+plugin, ``request.getfixturevalue``, a
 closer fixture of the same name that overrides it (its tests are chosen
 too: more, never fewer)."""
 
@@ -102,11 +103,47 @@ def _uses(symbol: Symbol) -> set[str]:
     return out
 
 
-def _reach(fixture: Symbol) -> tuple[str, str | None]:
+def _reach(fixture: Symbol, plugins: dict[str, str]) -> tuple[str, str | None]:
     """(the folder whose test files a fixture serves, the one file it
-    serves instead: a test module's own fixture)."""
+    serves instead: a test module's own fixture). A module a conftest.py
+    names in its ``pytest_plugins`` serves that conftest's folder
+    (``plugins``: module file -> that folder)."""
     folder, name = posixpath.split(fixture.file)
-    return (folder, None) if name == "conftest.py" else (folder, fixture.file)
+    if name == "conftest.py":
+        return folder, None
+    if fixture.file in plugins:
+        return plugins[fixture.file], None
+    return folder, fixture.file
+
+
+# `pytest_plugins = ["tests.fixtures.db", ...]` (or a tuple, or one string)
+_PLUGINS = re.compile(r"^pytest_plugins\s*=\s*([\[(]?[^\])]*[\])]?)", re.MULTILINE)
+
+
+def _plugins(store: Store, ws: Workspace | None) -> dict[str, str]:
+    """The modules the conftest.py files name in ``pytest_plugins``, by
+    file: the folder of the conftest that names it (the outermost, if
+    several)."""
+    if ws is None:
+        return {}
+    # module path without ".py" -> its file
+    files = {path[:-3]: path for path, _, language in store.modules() if language == "python" and path.endswith(".py")}
+    out: dict[str, str] = {}
+    for path in sorted(files.values(), key=len):
+        if posixpath.basename(path) != "conftest.py":
+            continue
+        text = ws.text(path) or ""
+        for found in _PLUGINS.finditer(text):
+            for dotted in _STRING.finditer(found.group(1)):
+                stem = dotted.group(2).replace(".", "/")
+                for candidate in (stem, f"{stem}/__init__"):
+                    module = files.get(candidate) or next(
+                        (f for s, f in files.items() if s.endswith("/" + candidate)), None
+                    )  # a src layout: src/pkg/fixtures.py for pkg.fixtures
+                    if module is not None:
+                        out.setdefault(module, posixpath.dirname(path))
+                        break
+    return out
 
 
 def _within(path: str, reach: tuple[str, str | None]) -> bool:
@@ -204,6 +241,7 @@ def fixture_tests(store: Store, changed: Sequence[ChangedSymbol], ws: Workspace 
     if not roots and not setups:
         return []
     python = _Python(store)
+    plugins = _plugins(store, ws) if roots else {}
     found: dict[str, tuple[Symbol, str]] = {}
     for setup in setups:
         for test in _set_up_tests(store, python, setup):
@@ -215,7 +253,7 @@ def fixture_tests(store: Store, changed: Sequence[ChangedSymbol], ws: Workspace 
             fixture = frontier.pop()
             name = fixture_name(fixture)
             assert name is not None
-            reach = _reach(fixture)
+            reach = _reach(fixture, plugins)
             # `autouse=True`, or named by the configuration's `usefixtures`: every test within reach
             autouse = any(_AUTOUSE.search(d) for d in fixture.decorators if _FIXTURE.match(d)) or (
                 ws is not None and name in pytest_usefixtures(ws, fixture.file)
