@@ -43,6 +43,13 @@ def _commands(tmp_path: Path, capsys: pytest.CaptureFixture[str], files: dict[st
     return commands
 
 
+def _chosen(data: dict[str, object]) -> list[tuple[str, list[str]]]:
+    """(test ID, what chose it) of a report's tests, sorted."""
+    tests = data["tests"]
+    assert isinstance(tests, list)
+    return sorted((t["id"], t["chosen_by"]) for t in tests)
+
+
 # --- Python ---------------------------------------------------------------
 
 FIXTURES = {
@@ -80,9 +87,7 @@ def test_the_tests_that_use_a_changed_pytest_fixture(tmp_path: Path, capsys: pyt
         "tests/sub/conftest.py": "return 'env' => return 'env!'",
     }
     data = _report(_repo(tmp_path, FIXTURES), capsys, change)
-    tests = data["tests"]
-    assert isinstance(tests, list)
-    assert sorted((t["id"], t["chosen_by"]) for t in tests) == [
+    assert _chosen(data) == [
         ("tests/sub/test_sub.py:function:test_one", ["fixture"]),
         ("tests/sub/test_sub.py:function:test_two", ["fixture"]),
         ("tests/test_db.py:function:test_api", ["fixture"]),
@@ -99,9 +104,7 @@ def test_a_fixture_the_configuration_uses_is_used_by_every_test_within_its_reach
 ) -> None:
     """scrapy's pytest.ini: ``usefixtures = chdir``, every test uses it."""
     data = _report(_repo(tmp_path, FIXTURES), capsys, {"tests/conftest.py": "return '.' => return './'"})
-    tests = data["tests"]
-    assert isinstance(tests, list)
-    assert sorted(t["id"] for t in tests) == [
+    assert [i for i, _ in _chosen(data)] == [
         "tests/sub/test_sub.py:function:test_one",
         "tests/sub/test_sub.py:function:test_two",
         "tests/test_db.py:function:test_api",
@@ -128,9 +131,7 @@ def test_a_fixture_of_a_module_a_conftest_names_in_pytest_plugins_serves_that_co
         "tests/test_x.py": "def test_x(pg):\n    assert pg\n\n\ndef test_y():\n    assert True\n",
     }
     data = _report(_repo(tmp_path, files), capsys, {"tests/plugins/db.py": "return 'pg' => return 'pg!'"})
-    tests = data["tests"]
-    assert isinstance(tests, list)
-    assert [t["id"] for t in tests] == ["tests/test_x.py:function:test_x"]
+    assert _chosen(data) == [("tests/test_x.py:function:test_x", ["fixture"])]
 
 
 def test_a_fixture_renamed_by_name_is_requested_by_that_name(
@@ -138,9 +139,7 @@ def test_a_fixture_renamed_by_name_is_requested_by_that_name(
 ) -> None:
     """``@pytest.fixture(name='conn') def _conn()`` is requested as ``conn``."""
     data = _report(_repo(tmp_path, FIXTURES), capsys, {"tests/conftest.py": "return 'conn' => return 'conn!'"})
-    tests = data["tests"]
-    assert isinstance(tests, list)
-    assert [t["id"] for t in tests] == ["tests/test_db.py:function:test_conn"]
+    assert _chosen(data) == [("tests/test_db.py:function:test_conn", ["fixture"])]
 
 
 def test_the_tests_a_changed_set_up_runs_around(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -163,9 +162,7 @@ def test_the_tests_a_changed_set_up_runs_around(tmp_path: Path, capsys: pytest.C
         "tests/test_else.py": "def test_else():\n    assert True\n",
     }
     change = {"tests/test_unit.py": "self.x = 1 => self.x = 2", "tests/test_mod.py": "STATE['on'] = True => STATE['on'] = 1"}
-    tests = _report(_repo(tmp_path, files), capsys, change)["tests"]
-    assert isinstance(tests, list)
-    assert sorted((t["id"], t["chosen_by"]) for t in tests) == [
+    assert _chosen(_report(_repo(tmp_path, files), capsys, change)) == [
         ("tests/test_mod.py:function:test_also", ["fixture"]),
         ("tests/test_mod.py:function:test_on", ["fixture"]),
         ("tests/test_unit.py:method:TestA.test_a", ["fixture"]),
@@ -650,9 +647,7 @@ def test_cargo_test_runs_the_doctests_of_a_changed_items_doc_comment(
     }
     data = _report(_repo(tmp_path, RUST_DOCTESTS), capsys, change)
     assert data["test_commands"] == ["cargo test -p shapes -- ::area ::half double"]
-    tests = data["tests"]
-    assert isinstance(tests, list)
-    assert sorted((t["id"], t["chosen_by"]) for t in tests) == [
+    assert _chosen(data) == [
         ("shapes/src/geo.rs:doctest:half", ["doctest"]),
         ("shapes/src/lib.rs:doctest:Square::area", ["doctest"]),
         ("shapes/src/lib.rs:doctest:double", ["doctest"]),
@@ -789,9 +784,7 @@ def test_a_changed_junit_set_up_or_go_test_main_chooses_the_tests_it_runs_around
         "go/calc/main_test.go": "\tos.Exit(m.Run()) => \tcode := m.Run()\n\tos.Exit(code)",
     }
     data = _report(_repo(tmp_path, files), capsys, change)
-    tests = data["tests"]
-    assert isinstance(tests, list)
-    assert sorted((t["id"], t["chosen_by"]) for t in tests) == [
+    assert _chosen(data) == [
         ("go/calc/calc_test.go:function:TestDouble", ["fixture"]),
         ("src/test/java/com/acme/core/BaseTest.java:method:BaseTest.seeds", ["fixture"]),
         ("src/test/java/com/acme/core/MoreTest.java:method:MoreTest.more", ["fixture"]),
