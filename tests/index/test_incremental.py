@@ -130,6 +130,18 @@ def test_reverted_worktree_change_is_picked_up(tmp_path: Path) -> None:
     assert result.categories["removed"] == ["shop/util/text.py:function:extra"]
 
 
+def test_a_deleted_files_symbols_are_counted_removed(tmp_path: Path) -> None:
+    """`cartog-ci index` printed "2 deleted" beside "symbols: ... -0": the
+    symbols of a deleted file were not counted among the removed ones."""
+    repo = make_repo(tmp_path, "pyproj")
+    index(repo)
+    stored = [s["id"] for s in exported(repo)["symbols"] if s["file"] == "shop/util/text.py"]
+    (repo / "shop/util/text.py").unlink()
+    result = index(repo)
+    assert result.deleted_files == ["shop/util/text.py"]
+    assert sorted(result.categories["removed"]) == sorted(stored) and stored
+
+
 # --- incremental == cold, over random edit sequences -------------------------
 
 

@@ -290,12 +290,14 @@ def _index(
         stored_symbols: dict[str, list[Symbol]] | None = None  # file -> its symbols as stored, kept up to date
         current = dict(stored_states)  # path -> (sha256, status) as stored now, kept up to date
         dropped: list[str] = []  # the files whose rows went, in order
+        dropped_ids: dict[str, list[str]] = {}  # their symbols' IDs, as stored
         seen: dict[str, str] = {}  # path -> what was read of it (``ParseResult.seen``)
 
         def drop(path: str) -> None:
             edges = store.edges_in_file(path)
             symbols = store.symbols_in_file(path)
             vanished.update(s.id for s in symbols)
+            dropped_ids.setdefault(path, []).extend(s.id for s in symbols)
             if symbols:
                 change.note(path, {s.id: s for s in symbols}, {}, edges, [])
             else:  # no source: a manifest, a file no language claims
@@ -392,6 +394,11 @@ def _index(
         result.timings["snapshot"] = time.perf_counter() - clock
         # stored before, gone now (a file skipped now is not deleted: it is listed)
         result.deleted_files = [p for p in dict.fromkeys(dropped) if p in stored_states and p not in current]
+        # a deleted file's symbols are removed ones too (the summary said "-0" beside "2 deleted")
+        counted = set(result.categories["removed"])
+        result.categories["removed"] += [
+            i for p in result.deleted_files for i in dict.fromkeys(dropped_ids.get(p, ())) if i not in counted
+        ]
 
         clock = time.perf_counter()
         # an incremental run removed these symbols, nothing else: only edges to them can dangle
