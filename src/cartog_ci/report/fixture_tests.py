@@ -153,7 +153,7 @@ def _within(path: str, reach: tuple[str, str | None]) -> bool:
     return not folder or path.startswith(folder + "/")
 
 
-class _Python:
+class _Functions:
     """The index's functions and methods, read once, and the classes by ID
     (a ``usefixtures`` on a test class; a set-up's class)."""
 
@@ -196,7 +196,7 @@ _JUNIT_SETUP = ("@Before", "@After")  # @Before, @BeforeEach, @BeforeAll, @Befor
 _SET_UP_LANGUAGES = frozenset({"python", "go", "java"})
 
 
-def _set_up_tests(store: Store, python: _Python, setup: Symbol) -> list[Symbol]:
+def _set_up_tests(store: Store, index: _Functions, setup: Symbol) -> list[Symbol]:
     """The tests a changed set-up or tear-down runs around: its class's and
     its subclasses' test methods (through ``inherits`` edges), or its
     module's tests; Go's ``TestMain``, every test of its package (the test
@@ -204,19 +204,19 @@ def _set_up_tests(store: Store, python: _Python, setup: Symbol) -> list[Symbol]:
     if setup.language == "go":
         folder = posixpath.dirname(setup.file)
         return [
-            s for s in python.functions
+            s for s in index.functions
             if s.language == "go" and posixpath.dirname(s.file) == folder and s.id != setup.id and is_test(s)
         ]  # fmt: skip
-    owner = python.classes.get(setup.parent_id or "")
+    owner = index.classes.get(setup.parent_id or "")
     if setup.kind == "method" and owner is not None and (setup.name in _CLASS_SETUP or setup.language == "java"):
         classes, frontier = {owner.id}, [owner.id]
         while frontier:
             below = {e.source_id for e in store.edges_to(frontier, ("inherits",))} - classes
             classes |= below
             frontier = sorted(below)
-        return [s for s in python.functions if s.parent_id in classes and is_test(s)]
+        return [s for s in index.functions if s.parent_id in classes and is_test(s)]
     if setup.kind == "function" and setup.name in _MODULE_SETUP and setup.parent_id and ":module:" in setup.parent_id:
-        return [s for s in python.functions if s.file == setup.file and is_test(s)]
+        return [s for s in index.functions if s.file == setup.file and is_test(s)]
     return []
 
 
@@ -240,11 +240,11 @@ def fixture_tests(store: Store, changed: Sequence[ChangedSymbol], ws: Workspace 
     setups = [c.symbol for c in changed if c.change.category in ("modified", "renamed", "added") and _is_set_up(c.symbol)]
     if not roots and not setups:
         return []
-    python = _Python(store)
+    index = _Functions(store)
     plugins = _plugins(store, ws) if roots else {}
     found: dict[str, tuple[Symbol, str]] = {}
     for setup in setups:
-        for test in _set_up_tests(store, python, setup):
+        for test in _set_up_tests(store, index, setup):
             found.setdefault(test.id, (test, setup.qualified_name))
     for root in roots:
         frontier: list[Symbol] = [root]
@@ -258,13 +258,13 @@ def fixture_tests(store: Store, changed: Sequence[ChangedSymbol], ws: Workspace 
             autouse = any(_AUTOUSE.search(d) for d in fixture.decorators if _FIXTURE.match(d)) or (
                 ws is not None and name in pytest_usefixtures(ws, fixture.file)
             )
-            for s in python.functions:
+            for s in index.functions:
                 if s.id == fixture.id or s.language != "python" or not _within(s.file, reach):
                     continue
                 if is_test(s):
-                    if (autouse or python.requests(s, name)) and s.id not in found:
+                    if (autouse or index.requests(s, name)) and s.id not in found:
                         found[s.id] = (s, root.qualified_name)
-                elif s.id not in seen and s.id in python.fixtures and python.requests(s, name):
+                elif s.id not in seen and s.id in index.fixtures and index.requests(s, name):
                     seen.add(s.id)
                     frontier.append(s)
     return sorted(found.values(), key=lambda t: (t[0].file, t[0].start_line, t[0].id))
