@@ -6,10 +6,10 @@ the calls and bind them (``languages/arguments.py``).
 
 A function named as a value (``rows.map(format)``, ``{ onClick: handle }``)
 is called where the graph cannot see: Python's index records such places
-(``calls`` edges marked ``VALUE``); for JavaScript, TypeScript and Go,
-whose index does not, the files that can name the function are read here
-for its name as a value (``_value_places``), and each place is a call site
-that cannot be told."""
+(``calls`` edges marked ``VALUE``); for JavaScript, TypeScript, Go and
+Rust, whose index does not, the files that can name the function are read
+here for its name as a value (``_value_places``), and each place is a call
+site that cannot be told."""
 
 from __future__ import annotations
 
@@ -122,13 +122,15 @@ def check_call_sites(
 
 
 def _value_places(store: Store, trees: _Trees, target: Symbol) -> list[Edge]:
-    """Where a JS/TS or Go function is named as a value, as ``calls`` edges
-    marked ``VALUE`` from the innermost symbol there. JS/TS: in its own file
-    by its name (a method: ``this.name``), in a file that imports it by the
-    name the import binds, or as ``ns.name`` under a namespace import. Go:
-    in the files of its package by its name, in a file that imports the
-    package as ``pkg.Name``. Not followed: a name re-exported and imported
-    under it elsewhere, a method value of Go, a local that shadows the name."""
+    """Where a JS/TS, Go or Rust function is named as a value, as ``calls``
+    edges marked ``VALUE`` from the innermost symbol there. JS/TS and Rust:
+    in its own file by its name (a JS method: ``this.name``; a Rust one:
+    ``Type::name`` in its file, its type's, those importing the type), in a
+    file that imports it by the name the import binds, or as ``ns.name``
+    under a JS namespace import. Go: in the files of its package by its
+    name, in a file that imports the package as ``pkg.Name``. Not followed:
+    a name re-exported and imported under it elsewhere, a method value of
+    Go, a local that shadows the name."""
     method = target.kind == "method"
     # path -> (bare names, qualifiers of ``qualifier.name``)
     names: dict[str, tuple[set[str], set[str]]] = {}
@@ -183,7 +185,8 @@ def _value_places(store: Store, trees: _Trees, target: Symbol) -> list[Edge]:
         for line in lines:
             around = [s for s in symbols if s.start_line <= line <= s.end_line]
             source_id = min(around, key=lambda s: s.end_line - s.start_line).id if around else f"{path}:module"
-            out.append(Edge(source_id, target.name, "calls", path, line, "this" if method else None, VALUE, target.id))
+            qualifier = "this" if method and target.language != "rust" else None
+            out.append(Edge(source_id, target.name, "calls", path, line, qualifier, VALUE, target.id))
     return out
 
 
