@@ -641,6 +641,14 @@ def _breaking_reasons(
     return [r for r in _feature_report(tmp_path, capsys, base, edit)["risk"]["reasons"] if "breaking" in r]
 
 
+def _call_sites(data: dict[str, Any]) -> list[tuple[str, str, int, str | None]]:
+    """(changed symbol, file, line, verdict) of each call site checked, sorted."""
+    return sorted(
+        (c["symbol"]["qualified_name"], s["file"], s["line"], s["verdict"])
+        for c in data["changed"] for s in c.get("call_sites") or []
+    )  # fmt: skip
+
+
 def _bundle(names: list[str]) -> str:
     """A minified bundle: one line, one-letter names (what a build writes)."""
     return "!function(){" + ";".join(f"function {n}{i}(e){{return e+{i}}}" for n in names for i in range(200)) + "}();\n"
@@ -908,11 +916,7 @@ def test_a_typescript_function_passed_as_a_value_is_an_unchecked_call_site(
         {"src/fmt.ts": fmt, "src/use.ts": use, "src/space.ts": space, "src/widget.ts": widget, "package.json": "{}\n"},
         edit,
     )
-    sites = sorted(
-        (c["symbol"]["qualified_name"], s["file"], s["line"], s["verdict"])
-        for c in data["changed"] for s in c.get("call_sites") or []
-    )  # fmt: skip
-    assert sites == [
+    assert _call_sites(data) == [
         ("Widget.handle", "src/widget.ts", 7, "will break"),
         ("Widget.handle", "src/widget.ts", 8, None),
         ("format", "src/space.ts", 3, None),
@@ -947,11 +951,9 @@ def test_a_go_function_passed_as_a_value_is_an_unchecked_call_site(
     files = {"go.mod": "module example.com/m\n\ngo 1.22\n", "calc/calc.go": calc, "app/app.go": app}
     edit = {"calc/calc.go": calc.replace("func Double(x int) int", "func Double(x, y int) int")}
     data = _feature_report(tmp_path, capsys, files, edit)
-    sites = sorted(
-        (s["file"], s["line"], s["verdict"])
-        for c in data["changed"] if c["symbol"]["name"] == "Double" for s in c.get("call_sites") or []
-    )  # fmt: skip
-    assert sites == [("app/app.go", 20, "will break"), ("app/app.go", 21, None), ("calc/calc.go", 12, None)]
+    assert _call_sites(data) == [
+        ("Double", "app/app.go", 20, "will break"), ("Double", "app/app.go", 21, None), ("Double", "calc/calc.go", 12, None)
+    ]  # fmt: skip
 
 
 def test_a_rust_function_or_method_passed_as_a_value_is_an_unchecked_call_site(
@@ -980,11 +982,7 @@ def test_a_rust_function_or_method_passed_as_a_value_is_an_unchecked_call_site(
         "src/num.rs": num.replace("double(x: u32)", "double(x: u32, y: u32)"),
     }
     data = _feature_report(tmp_path, capsys, files, edit)
-    sites = sorted(
-        (c["symbol"]["qualified_name"], s["file"], s["line"], s["verdict"])
-        for c in data["changed"] for s in c.get("call_sites") or []
-    )  # fmt: skip
-    assert sites == [
+    assert _call_sites(data) == [
         ("Version.parse", "src/lib.rs", 12, "will break"),
         ("Version.parse", "src/lib.rs", 13, None),
         ("Version.parse", "src/num.rs", 13, None),
