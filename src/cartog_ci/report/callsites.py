@@ -132,6 +132,7 @@ def _value_places(store: Store, trees: _Trees, target: Symbol) -> list[Edge]:
     a name re-exported and imported under it elsewhere, a method value of
     Go, a local that shadows the name."""
     method = target.kind == "method"
+    own = store.symbols_in_file(target.file)
     # path -> (bare names, qualifiers of ``qualifier.name``)
     names: dict[str, tuple[set[str], set[str]]] = {}
     if target.language == "go":
@@ -160,14 +161,13 @@ def _value_places(store: Store, trees: _Trees, target: Symbol) -> list[Edge]:
         for e in store.edges_to([target.id], ("imports",)):
             names.setdefault(e.file, (set(), set()))[0].add(e.alias or e.target_name)
         # `import * as fmt from './fmt'`: `fmt.format` (a function of the file's top level)
-        module = next((s for s in store.symbols_in_file(target.file) if s.kind == "module"), None)
+        module = next((s for s in own if s.kind == "module"), None)
         if target.language in _SCANNED - {"rust"} and module is not None and target.parent_id == module.id:
             for e in store.edges_to([module.id], ("imports",)):
                 if e.target_name == "*" and e.alias:
                     names.setdefault(e.file, (set(), set()))[1].add(e.alias)
     # in its own file, where its name means it: a nested function's (or a
     # method's) within its parent (a bundle defines many `addManyMutably`)
-    own = store.symbols_in_file(target.file)
     parent = next((s for s in own if s.id == target.parent_id and s.kind != "module"), None)
     out: list[Edge] = []
     for path, (bare, qualifiers) in sorted(names.items()):
