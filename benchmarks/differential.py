@@ -48,7 +48,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # -- languages ---------------------------------------------------------------
@@ -80,7 +80,7 @@ class Syntax:
         stem, ext = os.path.splitext(path)
         if self.language == "python":
             return f"{stem}/__init__.py"
-        if self.language == "typescript":
+        if self.language in ("typescript", "javascript"):
             return f"{stem}/index{ext}"
         if self.language == "rust":
             return f"{stem}/mod.rs"
@@ -165,6 +165,14 @@ SYNTAXES: dict[str, Syntax] = {
         ),
     )
 }
+# CommonJS or ES-module JavaScript: TypeScript's lines without their types
+SYNTAXES["javascript"] = replace(
+    SYNTAXES["typescript"],
+    language="javascript",
+    extensions=(".js", ".cjs", ".mjs"),
+    function="\nfunction cartogAdded{n}(value) {{\n  return {name}(value);\n}}\n",
+    index_names=("index.js",),
+)
 
 
 # -- running the index ---------------------------------------------------------

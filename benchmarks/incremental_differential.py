@@ -127,9 +127,15 @@ class Release:
 
 @dataclass(frozen=True)
 class History:
-    language: str
+    language: str  # the label of its rows and walk seeds: the language, or the corpus of an extra history
     name: str
     releases: tuple[Release, ...]
+    syntax: str = ""  # the walker's language (benchmarks/differential.py SYNTAXES), when not ``language``
+
+    @property
+    def walks(self) -> str:
+        """The language the walker edits (``differential.SYNTAXES``)."""
+        return self.syntax or self.language
 
     @property
     def root(self) -> Path:
@@ -170,7 +176,18 @@ HISTORY_LIST = (
         (_clap("3.2.23", "librust-clap-3-dev", "3.2.23-4+b1"), _clap("4.0.32", "librust-clap-dev", "4.0.32-1")),
     ),
 )
-HISTORIES_BY_LANGUAGE = {h.language: h for h in HISTORY_LIST}
+# Histories of other shapes, run with ``--corpus`` (never by default: the
+# five above stay the benchmark's): Python packages under ``src/`` with
+# ``.pyi`` stubs beside their modules (attrs) or examples and docs code
+# (flask), CommonJS JavaScript packages (qs, mocha).
+EXTRA_HISTORIES = (
+    History("flask", "flask", tuple(Release(v, "pypi", "flask") for v in ("3.0.0", "3.0.3")), syntax="python"),
+    History("attrs", "attrs", tuple(Release(v, "pypi", "attrs") for v in ("23.1.0", "23.2.0")), syntax="python"),
+    History("qs", "qs", tuple(Release(v, "npm", "qs") for v in ("6.11.0", "6.13.0")), syntax="javascript"),
+    History("mocha", "mocha", tuple(Release(v, "npm", "mocha") for v in ("10.2.0", "10.4.0")), syntax="javascript"),
+)
+HISTORIES_BY_LANGUAGE = {h.language: h for h in (*HISTORY_LIST, *EXTRA_HISTORIES)}
+DEFAULT_LANGUAGES = tuple(h.language for h in HISTORY_LIST)
 
 
 # -- fetching and building ---------------------------------------------------------
@@ -282,7 +299,7 @@ def ensure(history: History) -> Path:
 def size(history: History, tag: str) -> tuple[int, int]:
     """(files, lines) of the language's files at ``tag``."""
     root = ensure(history)
-    extensions = differential.SYNTAXES[history.language].extensions
+    extensions = differential.SYNTAXES[history.walks].extensions
     files = lines = 0
     for path in _git(root, "ls-tree", "-r", "--name-only", "-z", tag).split("\0"):
         if path.endswith(extensions):
@@ -327,7 +344,7 @@ def _one_walk(history: History, source: Path, seed: str, steps: int, tmp: Path) 
     indexer = differential.Indexer(repo, differential.environment(tmp / "home"))
     index = tmp / "incremental.db"
     differential.first_index(indexer, index)
-    walker = differential.Walker(repo, differential.SYNTAXES[history.language], seed, indexer, index, history.tags)
+    walker = differential.Walker(repo, differential.SYNTAXES[history.walks], seed, indexer, index, history.tags)
 
     def show(r: differential.StepResult) -> None:
         mark = "DIFFERS " + ", ".join(f"{c} x{n}" for c, n in r.differences.counts.most_common(3)) if r.differences else "ok"
@@ -439,7 +456,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--steps", type=int, default=200, help="steps per language (default 200)")
     parser.add_argument("--walk-length", type=int, default=50, help="steps per walk from a fresh clone (default 50)")
-    parser.add_argument("--language", action="append", choices=sorted(HISTORIES_BY_LANGUAGE), help="repeatable; default: all five")
+    parser.add_argument("--language", action="append", choices=sorted(DEFAULT_LANGUAGES), help="repeatable; default: all five")
+    parser.add_argument(
+        "--corpus", action="append", choices=[h.language for h in EXTRA_HISTORIES],
+        help="an extra history (repeatable; instead of the five unless --language names some too)",
+    )
     parser.add_argument("--json", type=Path, help="write every step and its differences here")
     parser.add_argument("--workdir", type=Path, help="where the work trees go (default: the system's temporary directory)")
     parser.add_argument("--sizes", action="store_true", help="build the histories, print their sizes and stop")
@@ -450,7 +471,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{saved['tool']}; seed {saved['seed']}")
         print(tables(from_json(saved)))
         return 0
-    histories = [HISTORIES_BY_LANGUAGE[name] for name in (args.language or HISTORIES_BY_LANGUAGE)]
+    names = [*(args.language or ()), *(args.corpus or ())] or DEFAULT_LANGUAGES
+    histories = [HISTORIES_BY_LANGUAGE[name] for name in names]
     HISTORIES.mkdir(parents=True, exist_ok=True)
     if args.sizes:
         rows = []
