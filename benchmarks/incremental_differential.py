@@ -16,6 +16,7 @@ every step is judged on its own.
     .venv/bin/python benchmarks/incremental_differential.py                    # 200 steps x 5 languages
     .venv/bin/python benchmarks/incremental_differential.py --steps 50 --language go
     .venv/bin/python benchmarks/incremental_differential.py --seed 7 --json out.json
+    .venv/bin/python benchmarks/incremental_differential.py --corpus flask --corpus qs --steps 40   # other shapes
 
 To measure another checkout of cartog-ci, put its ``src`` first:
 ``PYTHONPATH=<checkout>/src`` (the CLI runs and the comparison both import it
