@@ -472,6 +472,9 @@ def systems(
         out["default, no member names list"] = patched(shipped(), MEMBER_NAMES_WEIGHT=0.0)
         out["default, member names at the fusion's k, no shared places"] = patched(shipped(), MEMBER_NAMES_K=None)
         out["default, namesakes elsewhere not the named class's"] = patched(shipped(), NAMESAKE_TRANSFER=False)
+        out["default, namesakes elsewhere not read for meaning (members list, re-ranker)"] = patched(
+            shipped(), NAMESAKE_MEANING=False
+        )
         out["default, a special method's words anywhere in the lead"] = patched(shipped(), SPECIAL_BY_VERB=False)
         out["default, a member named by any word of the lead, not the action verb"] = patched(
             shipped(), NAMED_BY_ACTION_VERB=False

@@ -453,6 +453,28 @@ def test_the_named_class_s_method_takes_the_votes_of_its_namesake_elsewhere(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    ("query", "answer"),
+    [
+        (f"{GATHER} in the File instance.", "params.py:method:File.to_info_dict"),
+        (f"File: {GATHER}.", "params.py:method:File.to_info_dict"),
+        (f"{POSITION} in the FileStream instance.", "streams.py:method:FileStream.tell"),
+    ],
+)
+def test_the_re_ranker_reads_the_named_class_s_method_as_its_documented_namesake(
+    store, real_model, monkeypatch, query, answer
+):
+    # no docstring of its own: its code reads less like the question than its namesake's docstring
+    def rerank_rank() -> int:
+        hit = next(h for h in ask(store, real_model, query).hits if h.symbol.id == answer)
+        return int(hit.sources["rerank"]["rank"])
+
+    assert rerank_rank() == 0
+    monkeypatch.setattr(context, "NAMESAKE_MEANING", False)
+    assert rerank_rank() > 0
+
+
+@pytest.mark.slow
 def test_the_namesake_of_a_sibling_class_keeps_its_votes(store, real_model):
     # CreateIndex and DropIndex share a base: their reverse() do opposite things
     result = ask(store, real_model, "Return the operation that drops the index in the DropIndex instance.")

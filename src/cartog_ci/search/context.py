@@ -96,6 +96,14 @@ MEMBER_NAMES_K: int | None = 10
 # is read as the named class's own: its votes are the named class's
 # (``namesake_alias``).
 NAMESAKE_TRANSFER = True
+# … and in the lists that judge meaning too, the members list's cosine and
+# the re-ranker's (cosine and BM25): there the method is read by its own
+# text, which an override without a docstring makes code alone, while
+# its namesake (an interface's or a base's documented method) says what
+# it does, as ``inspect.getdoc`` reads an override's documentation from
+# the method it overrides. A member counts the better of its own reading
+# and its namesake's (``with_namesakes``, ``members_by_meaning``).
+NAMESAKE_MEANING = True
 # A special method is named by the question's verb (and the word after
 # it) only, as the data model calls it (search/names.py): "Finds the
 # outermost context" is no ``__enter__``, "Return number of occurrences"
@@ -528,7 +536,47 @@ def members_by_meaning(run: Run) -> list[str]:
         return []
     query = run.vector / (float(np.linalg.norm(run.vector)) or 1.0)
     scores = {i: float(v @ query) / (float(np.linalg.norm(v)) or 1.0) for i, v in vectors.items()}
+    if NAMESAKE_MEANING and run.alias:
+        # a member reads as well as the namesake elsewhere that stands for it
+        for i, v in namesake_vectors(run, stored[0]).items():
+            own = run.alias[i]
+            if own in scores:
+                scores[own] = max(scores[own], float(v @ query) / (float(np.linalg.norm(v)) or 1.0))
     return sorted(scores, key=lambda i: (-scores[i], i))[: run.candidates]
+
+
+def namesake_vectors(run: Run, model_id: str) -> dict[str, np.ndarray]:
+    """The stored vectors of the namesakes elsewhere (``namesake_alias``),
+    read once per search: the members list and the re-ranker use them."""
+    if run.alias_vectors is None:
+        run.alias_vectors = run.store.vectors_for(list(run.alias), model_id)
+    return run.alias_vectors
+
+
+def with_namesakes(
+    run: Run, vectors: Mapping[str, np.ndarray], bm25: Mapping[str, float], model_id: str | None
+) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """The re-ranker's vectors and BM25 scores of the candidates with, for a
+    method of a named class, its namesake's elsewhere (``namesake_alias``)
+    when it reads more like the question: the vector nearer to the
+    question, the better BM25."""
+    out_vectors, out_bm25 = dict(vectors), dict(bm25)
+    query = run.vector
+    theirs = namesake_vectors(run, model_id) if model_id and query is not None else {}
+    for i, own in run.alias.items():
+        v = theirs.get(i)
+        if v is not None and query is not None:
+            mine = out_vectors.get(own)
+            if mine is None or _cosine(v, query) > _cosine(mine, query):
+                out_vectors[own] = v
+        score = bm25.get(i)
+        if score is not None and (out_bm25.get(own) is None or score < out_bm25[own]):
+            out_bm25[own] = score  # FTS5's bm25: lower is better
+    return out_vectors, out_bm25
+
+
+def _cosine(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b) / ((float(np.linalg.norm(a)) * float(np.linalg.norm(b))) or 1.0)
 
 
 def read_context(run: Run) -> None:

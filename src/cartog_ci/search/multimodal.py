@@ -245,6 +245,8 @@ class Run:
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
+        self.alias: dict[str, str] = {}  # a namesake elsewhere -> the named class's method (context.namesake_alias)
+        self.alias_vectors: dict[str, np.ndarray] | None = None  # their stored vectors (context.namesake_vectors)
         self.model_factory = model_factory
         self.candidates = candidates
         self.lists: dict[str, list[str]] = {}
@@ -349,6 +351,9 @@ def _route(run: Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
         partial = weighted_rrf({m: run.lists[m] for m in chosen if m in run.lists}, weights, k=k)
         run.ranked("graph", seeds_from=[f.symbol_id for f in partial])
     lists = {m: run.lists[m] for m in chosen}
+    context.read_context(run)
+    if context.NAMESAKE_TRANSFER and run.owners:
+        run.alias = context.namesake_alias(run)
     members = context.members_by_meaning(run)
     if members:
         lists["members"] = members
@@ -357,10 +362,8 @@ def _route(run: Run, opts: MultimodalOptions) -> tuple[str, list[Fused]]:
     if named:
         lists["member names"] = named
         weights = {**weights, "member names": context.MEMBER_NAMES_WEIGHT}
-    if context.NAMESAKE_TRANSFER and run.owners:
-        alias = context.namesake_alias(run)
-        if alias:
-            lists = {m: list(dict.fromkeys(alias.get(i, i) for i in items)) for m, items in lists.items()}
+    if run.alias:
+        lists = {m: list(dict.fromkeys(run.alias.get(i, i) for i in items)) for m, items in lists.items()}
     return "weighted_rrf", _fuse(run, lists, weights, k)
 
 
@@ -540,6 +543,8 @@ def _rerank(
     # BM25 of the symbol index when the keyword modality ran (names, words,
     # text), else of the trigram index
     bm25 = run.keyword_bm25 if "keyword" in run.lists else run.bm25
+    if context.NAMESAKE_MEANING and run.alias:
+        vectors, bm25 = context.with_namesakes(run, vectors, bm25, model[0] if model else None)
     candidates = [Candidate(i, contents.get(i, ""), vectors.get(i), bm25.get(i)) for i in ids]
     scores = reranker.scores(run.query, run.vector, candidates)
     if scores is None:
