@@ -34,6 +34,7 @@ from cartog_ci.parse import budget
 from cartog_ci.parse.extract import code_hashes
 from cartog_ci.parse.merkle import SymbolDiff, diff_symbols
 from cartog_ci.report import sides
+from cartog_ci.report.side_cache import SideCache, side_cache
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -94,14 +95,27 @@ def compute_change(
     # 5.1 -> 5.1.4 HEAD~10: 56 files, 0.45 s of head-side hashing in this
     # process that waited for the whole pool before)
     head_of = {j.path: j for j in head_jobs if j.path in indexed}
+    # what an earlier report read of the same bytes (report/side_cache.py)
+    cache = side_cache(store, limits) if store is not None else None
+    cached = cache.bases(jobs) if cache is not None else {}
+    if cache is not None:
+        cache.read_heads({path: indexed[path].state.sha256 for path in head_of})
     before: dict[str, ParseResult] = {}
     hashed: dict[str, ParseResult] = {}
-    with extracting([*jobs, *(j for j in head_jobs if j.path not in indexed)]) as extracted:
-        for path, result in zip(parsed, extracted):
+    fresh = [j for j in jobs if j.path not in cached]
+    with extracting([*fresh, *(j for j in head_jobs if j.path not in indexed)]) as extracted:
+        for path, job in zip(parsed, jobs, strict=True):
+            result = cached.get(path)
+            if result is None:
+                result = next(extracted)
+                if cache is not None:
+                    cache.keep_base(job, result)
             before[path] = result
             if path in head_of:
-                hashed[path] = _with_code_hashes(indexed[path], result, head_of[path])
+                hashed[path] = _with_code_hashes(indexed[path], result, head_of[path], cache)
         parsed_after = list(extracted)
+    if cache is not None:
+        cache.write()
     rest = iter(parsed_after)
     after = {j.path: hashed[j.path] if j.path in indexed else next(rest) for j in head_jobs}
     for path in parsed:
@@ -225,7 +239,9 @@ def _tagged(path: str) -> bool:
     return language is not None and type(language).extract is Language.extract
 
 
-def _with_code_hashes(after: ParseResult, before: ParseResult, job: ParseJob) -> ParseResult:
+def _with_code_hashes(
+    after: ParseResult, before: ParseResult, job: ParseJob, cache: SideCache | None = None
+) -> ParseResult:
     """An indexed head file with the code hashes the diff compares: those of
     its symbols whose content hash changed since the base (a change of
     docstrings, comments or white space alone is ``docs``), read from a
@@ -240,18 +256,23 @@ def _with_code_hashes(after: ParseResult, before: ParseResult, job: ParseJob) ->
             wanted.add(s.id)
     if not wanted:
         return after
-    language = languages.for_path(after.state.path)
-    assert language is not None
-    try:
-        found = _statement_hashes(after.source, language, after.extraction.symbols, wanted, job.limits.timeout_ms)
-        if found is None:
-            found = code_hashes(
-                after.source, language.syntax, after.extraction.symbols, wanted, timeout_ms=job.limits.timeout_ms
-            )
-    except ParseTimeout:
-        found = None
+    sha = after.state.sha256
+    found = cache.head_hashes(after.state.path, sha, wanted) if cache is not None else None
     if found is None:
-        return extract_file(job)
+        language = languages.for_path(after.state.path)
+        assert language is not None
+        try:
+            found = _statement_hashes(after.source, language, after.extraction.symbols, wanted, job.limits.timeout_ms)
+            if found is None:
+                found = code_hashes(
+                    after.source, language.syntax, after.extraction.symbols, wanted, timeout_ms=job.limits.timeout_ms
+                )
+        except ParseTimeout:
+            found = None
+        if found is None:
+            return extract_file(job)
+        if cache is not None:
+            cache.keep_head(after.state.path, sha, found)
     symbols = tuple(replace(s, code_hash=found[s.id]) if s.id in found else s for s in after.extraction.symbols)
     return replace(after, extraction=replace(after.extraction, symbols=symbols))
 
