@@ -40,7 +40,8 @@ if TYPE_CHECKING:  # the interface, for type checkers only
 BASE, HEAD = "base", "head"
 _SYMBOL_FIELDS = attrgetter(*(f.name for f in fields(Symbol)))
 _EDGE_FIELDS = attrgetter(*(f.name for f in fields(Edge)))
-_CODE_HASH = [f.name for f in fields(Symbol)].index("code_hash")
+_NAMES = [f.name for f in fields(Symbol)]
+_CODE_HASH, _CONTENT_HASH, _DECORATORS = (_NAMES.index(n) for n in ("code_hash", "content_hash", "decorators"))
 
 
 class SideCache:
@@ -157,16 +158,16 @@ def _base_result(job: ParseJob, data: bytes, row: dict[str, Any]) -> ParseResult
     asked = job.code_hashes
     assert isinstance(asked, Mapping)
     symbols = []
-    for values in row["symbols"]:
-        s = Symbol(*values)
-        s = replace(s, decorators=tuple(s.decorators))
-        other = asked.get(s.id)
-        if other is not None and other != s.content_hash:  # hashed by the extraction (parse/extract.py _symbols)
-            if not s.code_hash:
+    for kept in row["symbols"]:
+        values = kept.copy()  # the row stays as read: its code hashes go into the next one
+        values[_DECORATORS] = tuple(values[_DECORATORS])
+        other = asked.get(values[0])
+        if other is not None and other != values[_CONTENT_HASH]:  # hashed by the extraction (parse/extract.py _symbols)
+            if not values[_CODE_HASH]:
                 return None
-        elif s.code_hash:
-            s = replace(s, code_hash="")
-        symbols.append(s)
+        else:
+            values[_CODE_HASH] = ""
+        symbols.append(Symbol(*values))
     source = decode_source(data)
     if source is None:
         return None
