@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from cartog_ci import workspace
 from cartog_ci.domain.results import ChangeSet, Comparison
@@ -38,10 +39,10 @@ def _rows(repo: Path) -> list[tuple[object, ...]]:
         return sql_rows(store, "SELECT side, path FROM report_sides ORDER BY side, path")
 
 
-def _row(repo: Path, side: str, path: str) -> dict[str, object]:
+def _row(repo: Path, side: str, path: str) -> Any:
     with open_store(repo) as store:
         [(data,)] = sql_rows(store, "SELECT data FROM report_sides WHERE side = ? AND path = ?", (side, path))
-    return json.loads(str(data))  # type: ignore[no-any-return]
+    return json.loads(str(data))
 
 
 def _put_row(repo: Path, side: str, path: str, row: dict[str, object]) -> None:
@@ -67,10 +68,13 @@ def test_a_second_report_reads_both_sides_from_the_cache(tmp_path: Path) -> None
     assert _rows(repo) == []
     first = _change(repo, comparison)
     # the merge-base's side of the tags extractor's files (not Markdown's),
-    # and the head's code hashes of the files with a symbol whose content changed
+    # the head's code hashes of the files with a symbol whose content
+    # changed, and what the head's grammar reads of a file with a removal
     assert _rows(repo) == [
         ("base", "app/calc.py"), ("base", "web/shape.ts"), ("head", "app/calc.py"), ("head", "web/shape.ts"),
+        ("unread", "app/calc.py"),
     ]  # fmt: skip
+    assert _row(repo, "unread", "app/calc.py") == []
     head = _row(repo, "head", "app/calc.py")
     assert sorted(head) == [
         "app/calc.py:function:changed", "app/calc.py:function:documented", "app/calc.py:function:helper",
@@ -124,3 +128,35 @@ def test_a_row_without_a_code_hash_asked_for_reads_the_file_again(tmp_path: Path
     now = {s[0] for s in _row(repo, "base", "app/calc.py")["symbols"] if s[-1]}  # type: ignore[union-attr]
     assert now == hashed | {"app/calc.py:function:gone"}
     assert found == _said(_change(repo, other, cached=False))
+
+
+def test_what_the_head_s_grammar_cannot_read_is_cached_a_source(tmp_path: Path) -> None:
+    """The head's unreadable spans (report/diff.py ``unreadable_spans``) of a
+    file with removed definitions: read from the cache by the next report
+    (redux-toolkit 2.2.7's types.ts, as tests/report/test_trust.py has it)."""
+    signature = "  <P extends Base<S>>(\n    predicate: P,{}\n  ): Out<S, P>\n"
+    pattern = "export interface TakePattern<S> {{\n{}}}\n\n".format(
+        "".join(signature.format(t) for t in ("", "\n    timeout: number,", "\n    timeout?: number | undefined,"))
+    )
+    options = "export interface Options {\n  cancel?: true\n}\n"
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"types.ts": options})
+    commit(repo, "base")
+    write(repo, {"types.ts": pattern + options})
+    commit(repo, "call signatures")
+    index(repo)
+    comparison = sides.choose(repo, base="HEAD~1")
+    first = _change(repo, comparison)
+    assert first.unread == [("types.ts", 5, 17, 1)]
+    assert [c.category for c in first.changes if c.old is not None and c.old.name == "Options"] == []
+    spans = _row(repo, "unread", "types.ts")
+    assert spans == [list(s) for s in first.unread_spans["types.ts"]]
+    assert spans
+    second = _change(repo, comparison)
+    assert (second.unread, second.unread_spans, second.changes) == (first.unread, first.unread_spans, first.changes)
+    # read from the cache: a row saying the grammar reads it all is believed
+    with open_store(repo) as store, store.transaction():
+        store.db.execute("UPDATE report_sides SET data = '[]' WHERE side = 'unread'")  # type: ignore[attr-defined]
+    third = _change(repo, comparison)
+    assert third.unread == []
+    assert [c.category for c in third.changes if c.old is not None and c.old.name == "Options"] == ["removed"]

@@ -37,7 +37,7 @@ from cartog_ci.languages.base import Language
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
 
-BASE, HEAD = "base", "head"
+BASE, HEAD, UNREAD = "base", "head", "unread"
 _SYMBOL_FIELDS = attrgetter(*(f.name for f in fields(Symbol)))
 _EDGE_FIELDS = attrgetter(*(f.name for f in fields(Edge)))
 _NAMES = [f.name for f in fields(Symbol)]
@@ -53,12 +53,10 @@ class SideCache:
         self.generation = generation
         self._base_rows: dict[str, dict[str, Any]] = {}  # path -> the row read (code hashes to merge)
         self._head_rows: dict[str, dict[str, str]] = {}
-        self._put: dict[str, list[tuple[str, str, str]]] = {BASE: [], HEAD: []}
+        self._put: dict[str, list[tuple[str, str, str]]] = {BASE: [], HEAD: [], UNREAD: []}
 
     def _key(self, path: str, sha: str, *parts: object) -> str:
-        language = languages.for_path(path)
-        named = language.name if language is not None else None
-        return hashlib.sha256(json.dumps([sha, self.generation, named, *parts]).encode()).hexdigest()
+        return hashlib.sha256(json.dumps([sha, self.generation, _reader(path), *parts]).encode()).hexdigest()
 
     # -- the merge-base's side ------------------------------------------------
 
@@ -131,6 +129,16 @@ class SideCache:
         row = {**self._head_rows.get(path, {}), **found}
         self._put[HEAD].append((path, self._key(path, sha), json.dumps(row, sort_keys=True, separators=(",", ":"))))
 
+    # -- what the head's grammar cannot read (report/diff.py unreadable_spans) --
+
+    def unread(self, path: str, sha: str) -> list[tuple[int, int]] | None:
+        """The unreadable spans of the head file whose source has this SHA-256, when cached."""
+        text = self.store.report_sides(UNREAD, {path: self._key(path, sha)}).get(path)
+        return None if text is None else [(a, b) for a, b in json.loads(text)]
+
+    def keep_unread(self, path: str, sha: str, spans: list[tuple[int, int]]) -> None:
+        self._put[UNREAD].append((path, self._key(path, sha), json.dumps(spans)))
+
     def write(self) -> None:
         if not any(self._put.values()):
             return
@@ -138,7 +146,7 @@ class SideCache:
             for side, rows in self._put.items():
                 if rows:
                     self.store.put_report_sides(side, rows)
-        self._put = {BASE: [], HEAD: []}
+        self._put = {BASE: [], HEAD: [], UNREAD: []}
 
 
 def side_cache(store: Store, limits: Limits) -> SideCache | None:
@@ -150,6 +158,16 @@ def side_cache(store: Store, limits: Limits) -> SideCache | None:
     if not extractor:
         return None
     return SideCache(store, json.dumps([extractor, limits.max_bytes, limits.timeout_ms]))
+
+
+def _reader(path: str) -> list[object] | None:
+    """What reads a file of this path: its language and its grammar's
+    version (a grammar upgraded alone reads the same bytes otherwise)."""
+    language = languages.for_path(path)
+    if language is None:
+        return None
+    grammar = language.syntax.grammar
+    return [language.name, grammar.semantic_version, grammar.abi_version, grammar.parse_state_count]
 
 
 def _base_result(job: ParseJob, data: bytes, row: dict[str, Any]) -> ParseResult | None:
