@@ -3,16 +3,18 @@ for the next report of the same bytes (docs/report.md, step 3 "Symbol
 diff"; store/side_rows.py).
 
 A report reads the merge-base's side of every changed file (a parse and
-the tags query, in the indexer's own pipeline) and hashes the code of the
-head's symbols whose content changed: on Django 5.1 -> 5.1.4 HEAD~10 (56
-files) 0.8 s and 0.2 s of CPU of a 2.2 s report, the same work again in
-every report of that range (a PR's report after each push, on the same
-merge-base). Both are functions of the file's bytes and of the code that
+the tags query, in the indexer's own pipeline), hashes the code of the
+head's symbols whose content changed and parses again the head files with
+a removed definition for what their grammar cannot read (report/diff.py
+``unreadable_spans``): on Django 5.1 -> 5.1.4 HEAD~10 (56 files) 0.8 s,
+0.2 s and 0.04 s of CPU of a 2.2 s report, the same work again in every
+report of that range (a PR's report after each push, on the same
+merge-base). Each is a function of the file's bytes and of the code that
 reads them, so each is kept a file and side, keyed by the bytes' SHA-256
 and a hash of the extractor (the fingerprint the index stores in its
-meta, written by the refresh that precedes every report), the limits and,
-for the merge-base, the edges asked: any other bytes, extractor or limits
-read the file again. What a row holds is what the reading gave, field for
+meta, written by the refresh that precedes every report), the limits, the
+language and its grammar's version and, for the merge-base, the edges
+asked: any other bytes, extractor, grammar or limits read the file again. What a row holds is what the reading gave, field for
 field; the code hashes of the merge-base's symbols are those the head
 asked for (a symbol whose content differs on the two sides), so a row
 holds the ones computed so far and answers when it has every one asked.
@@ -23,8 +25,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import fields, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -63,7 +65,7 @@ class SideCache:
     def _base_key(self, job: ParseJob, sha: str) -> str:
         return self._key(job.path, sha, sorted(job.edge_kinds) if job.edge_kinds is not None else None)
 
-    def bases(self, jobs: Iterable[ParseJob]) -> dict[str, ParseResult]:
+    def bases(self, jobs: Sequence[ParseJob]) -> dict[str, ParseResult]:
         """The jobs' results that the cache holds whole, by path: only jobs of
         bytes given, with the code hashes of a head side (a mapping)."""
         keys: dict[str, str] = {}
