@@ -155,6 +155,9 @@ def test_an_index_of_schema_9_is_migrated_with_the_same_answers(tmp_path: Path) 
         store.db.execute(  # nor the compiler tier's answers (m016)
             "DROP TABLE compiler_answers; DELETE FROM _migrations WHERE name = 'm016_compiler_answers'"
         )
+        store.db.execute(  # nor the report's sides cache (m018)
+            "DROP TABLE report_sides; DELETE FROM _migrations WHERE name = 'm018_report_sides'"
+        )
         store.db.execute("DROP TABLE fts_trigram")
         store.db.execute(migrations.TRIGRAM_FTS)
         store.db.execute("INSERT INTO fts_trigram (rowid, content) SELECT rowid, content FROM chunks ORDER BY rowid")

@@ -155,6 +155,20 @@ class Store(Protocol):
         """The answers cached for ``tool``."""
         ...
 
+    # -- the report's sides cache (docs/report.md), where ``supports_report_sides`` --
+
+    supports_report_sides: bool
+
+    def report_sides(self, side: str, keys: Mapping[str, str]) -> dict[str, str]:
+        """The cached data (JSON text) of these files' ``side`` ('base' or
+        'head'), by path: those cached with the key asked (path -> key);
+        none where not supported."""
+        ...
+
+    def put_report_sides(self, side: str, rows: Iterable[tuple[str, str, str]]) -> None:
+        """Cache (path, key, data) rows of ``side``, each replacing its file's."""
+        ...
+
     # -- recorded dependencies (index/deps.py), where ``supports_dependencies`` --
 
     supports_dependencies: bool

@@ -527,6 +527,22 @@ def m017_dependency_keys(db: apsw.Connection) -> None:
     )
 
 
+def m018_report_sides(db: apsw.Connection) -> None:
+    """The report's sides cache (store/side_rows.py, docs/report.md, step 3
+    "Symbol diff"): what reading one side of a changed file gave the
+    report, a row a file and side ('base': the merge-base's extraction;
+    'head': the code hashes of the head's symbols), keyed by a hash of the
+    bytes read and of what read them. Not the graph."""
+    db.execute(
+        """
+        CREATE TABLE report_sides (
+            path TEXT NOT NULL, side TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL,
+            PRIMARY KEY (path, side)
+        ) WITHOUT ROWID;
+        """
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     m001_core,
     m002_search,
@@ -545,6 +561,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     m015_coverage_tests,
     m016_compiler_answers,
     m017_dependency_keys,
+    m018_report_sides,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

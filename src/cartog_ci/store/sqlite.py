@@ -39,6 +39,7 @@ from cartog_ci.store.coverage_rows import CoverageRows
 from cartog_ci.store.dependency_rows import DependencyRows
 from cartog_ci.store.edge_rows import EdgeRows
 from cartog_ci.store.symbol_rows import SymbolRows
+from cartog_ci.store.side_rows import SideRows
 from cartog_ci.store.search import EMBED_TEXT, SearchTables, load_vec
 
 if TYPE_CHECKING:  # the answers of queries: their classes load with the first query
@@ -215,7 +216,7 @@ def _up_to_date(db: apsw.Connection) -> bool:
     ) == (TOOL_NAME, str(migrations.SCHEMA_VERSION), __version__)
 
 
-class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRows, CompilerRows):
+class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRows, CompilerRows, SideRows):
     """The Store (store/base.py) on one SQLite file: everything the indexer,
     graph queries, report and search read and write."""
 

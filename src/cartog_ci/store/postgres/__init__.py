@@ -474,6 +474,16 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
     def compiler_answer_count(self, tool: str) -> int:
         return 0
 
+    # -- the report's sides cache: in the SQLite index only --------------------
+
+    supports_report_sides = False
+
+    def report_sides(self, side: str, keys: Mapping[str, str]) -> dict[str, str]:
+        return {}
+
+    def put_report_sides(self, side: str, rows: Iterable[tuple[str, str, str]]) -> None:
+        pass
+
     # -- recorded dependencies (index/deps.py; schema graph_m006) --------------
 
     supports_dependencies = True

@@ -1,0 +1,162 @@
+"""The report's sides cache (report/side_cache.py, store/side_rows.py): a
+second report of the same bytes reads the merge-base's extraction and the
+head's code hashes from the index, and its change set is the one reading
+them again gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from cartog_ci import workspace
+from cartog_ci.domain.results import ChangeSet, Comparison
+from cartog_ci.index.files import Limits
+from cartog_ci.report import sides
+from cartog_ci.report.diff import compute_change
+from tests.report.test_head_from_index import BASE, HEAD
+from tests.testing.fixtures import commit, index, init_repo, open_store, sql_rows, write
+
+
+def _change(repo: Path, comparison: Comparison, *, cached: bool = True) -> ChangeSet:
+    """The change set on the index; ``cached=False``: its cache emptied first."""
+    ws = workspace.locate(str(repo), None)
+    limits = Limits(ws.config.max_file_bytes, ws.config.parse_timeout_ms)
+    with open_store(repo) as opened:
+        if not cached:
+            with opened.transaction():
+                opened.db.execute("DELETE FROM report_sides")  # type: ignore[attr-defined]
+        return compute_change(repo, comparison, limits=limits, store=opened)
+
+
+def _said(cs: ChangeSet) -> tuple[object, ...]:
+    """Everything a change set holds that the report reads."""
+    return (cs.changes, cs.base_files, cs.head_files, cs.base_sources, cs.head_sources, cs.skipped, cs.unparsed)
+
+
+def _rows(repo: Path) -> list[tuple[object, ...]]:
+    with open_store(repo) as store:
+        return sql_rows(store, "SELECT side, path FROM report_sides ORDER BY side, path")
+
+
+def _row(repo: Path, side: str, path: str) -> Any:
+    with open_store(repo) as store:
+        [(data,)] = sql_rows(store, "SELECT data FROM report_sides WHERE side = ? AND path = ?", (side, path))
+    return json.loads(str(data))
+
+
+def _put_row(repo: Path, side: str, path: str, row: dict[str, object]) -> None:
+    with open_store(repo) as store, store.transaction():
+        store.db.execute(  # type: ignore[attr-defined]
+            "UPDATE report_sides SET data = ? WHERE side = ? AND path = ?", (json.dumps(row), side, path)
+        )
+
+
+def _repo(tmp_path: Path) -> Path:
+    repo = init_repo(tmp_path / "repo")
+    write(repo, BASE)
+    commit(repo, "base")
+    write(repo, HEAD)
+    commit(repo, "head")
+    index(repo)
+    return repo
+
+
+def test_a_second_report_reads_both_sides_from_the_cache(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    comparison = sides.choose(repo, base="HEAD~1")
+    assert _rows(repo) == []
+    first = _change(repo, comparison)
+    # the merge-base's side of the tags extractor's files (not Markdown's),
+    # the head's code hashes of the files with a symbol whose content
+    # changed, and what the head's grammar reads of a file with a removal
+    assert _rows(repo) == [
+        ("base", "app/calc.py"), ("base", "web/shape.ts"), ("head", "app/calc.py"), ("head", "web/shape.ts"),
+        ("unread", "app/calc.py"),
+    ]  # fmt: skip
+    assert _row(repo, "unread", "app/calc.py") == []
+    head = _row(repo, "head", "app/calc.py")
+    assert sorted(head) == [
+        "app/calc.py:function:changed", "app/calc.py:function:documented", "app/calc.py:function:helper",
+        "app/calc.py:function:widened", "app/calc.py:method:Box.size",
+    ]  # fmt: skip
+    second = _change(repo, comparison)
+    assert _said(second) == _said(first)
+    assert _said(second) == _said(_change(repo, comparison, cached=False))
+    # what the second report read was the cache's: a row changed by hand is what it says
+    row = _row(repo, "base", "app/calc.py")
+    symbols = row["symbols"]
+    assert isinstance(symbols, list)
+    gone = next(s for s in symbols if s[0] == "app/calc.py:function:gone")
+    gone[10] = "gone(cached)"  # its signature
+    _put_row(repo, "base", "app/calc.py", row)
+    removed = next(c.old for c in _change(repo, comparison).changes if c.category == "removed")
+    assert removed is not None and removed.signature == "gone(cached)"
+
+
+def test_a_row_of_other_bytes_or_another_extractor_is_not_read(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    comparison = sides.choose(repo, base="HEAD~1")
+    expected = _said(_change(repo, comparison))
+    row = _row(repo, "base", "app/calc.py")
+    symbols = row["symbols"]
+    assert isinstance(symbols, list)
+    next(s for s in symbols if s[0] == "app/calc.py:function:gone")[10] = "gone(cached)"
+    _put_row(repo, "base", "app/calc.py", row)
+    with open_store(repo) as store, store.transaction():
+        store.set_meta("extractor", "another extractor")
+    assert _said(_change(repo, comparison)) == expected
+    # read again, the file's row is replaced (one row a file and side)
+    assert "gone(cached)" not in json.dumps(_row(repo, "base", "app/calc.py"))
+    assert _rows(repo).count(("base", "app/calc.py")) == 1
+
+
+def test_a_row_without_a_code_hash_asked_for_reads_the_file_again(tmp_path: Path) -> None:
+    """The merge-base's code hashes are those of the symbols whose content
+    the head changed: another head asks for others, the file is read again,
+    and its row holds the code hashes of both."""
+    repo = _repo(tmp_path)
+    first = sides.choose(repo, base="HEAD~1")
+    _change(repo, first)
+    hashed = {s[0] for s in _row(repo, "base", "app/calc.py")["symbols"] if s[-1]}  # type: ignore[union-attr]
+    assert "app/calc.py:function:gone" not in hashed
+    write(repo, {"app/calc.py": BASE["app/calc.py"].replace("return 0", "return 1")})
+    commit(repo, "another head")
+    index(repo)
+    other = sides.choose(repo, base="HEAD~2")
+    found = _said(_change(repo, other))
+    now = {s[0] for s in _row(repo, "base", "app/calc.py")["symbols"] if s[-1]}  # type: ignore[union-attr]
+    assert now == hashed | {"app/calc.py:function:gone"}
+    assert found == _said(_change(repo, other, cached=False))
+
+
+def test_what_the_head_s_grammar_cannot_read_is_cached_a_source(tmp_path: Path) -> None:
+    """The head's unreadable spans (report/diff.py ``unreadable_spans``) of a
+    file with removed definitions: read from the cache by the next report
+    (redux-toolkit 2.2.7's types.ts, as tests/report/test_trust.py has it)."""
+    signature = "  <P extends Base<S>>(\n    predicate: P,{}\n  ): Out<S, P>\n"
+    pattern = "export interface TakePattern<S> {{\n{}}}\n\n".format(
+        "".join(signature.format(t) for t in ("", "\n    timeout: number,", "\n    timeout?: number | undefined,"))
+    )
+    options = "export interface Options {\n  cancel?: true\n}\n"
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"types.ts": options})
+    commit(repo, "base")
+    write(repo, {"types.ts": pattern + options})
+    commit(repo, "call signatures")
+    index(repo)
+    comparison = sides.choose(repo, base="HEAD~1")
+    first = _change(repo, comparison)
+    assert first.unread == [("types.ts", 5, 17, 1)]
+    assert [c.category for c in first.changes if c.old is not None and c.old.name == "Options"] == []
+    spans = _row(repo, "unread", "types.ts")
+    assert spans == [list(s) for s in first.unread_spans["types.ts"]]
+    assert spans
+    second = _change(repo, comparison)
+    assert (second.unread, second.unread_spans, second.changes) == (first.unread, first.unread_spans, first.changes)
+    # read from the cache: a row saying the grammar reads it all is believed
+    with open_store(repo) as store, store.transaction():
+        store.db.execute("UPDATE report_sides SET data = '[]' WHERE side = 'unread'")  # type: ignore[attr-defined]
+    third = _change(repo, comparison)
+    assert third.unread == []
+    assert [c.category for c in third.changes if c.old is not None and c.old.name == "Options"] == ["removed"]
