@@ -160,3 +160,39 @@ def test_what_the_head_s_grammar_cannot_read_is_cached_a_source(tmp_path: Path) 
     third = _change(repo, comparison)
     assert third.unread == []
     assert [c.category for c in third.changes if c.old is not None and c.old.name == "Options"] == ["removed"]
+
+
+def test_a_row_this_version_cannot_read_is_read_again_from_the_file(tmp_path: Path) -> None:
+    """A row laid out otherwise (another version's, a symbol of more fields)
+    under a matching key is a miss: the report reads the file again, as
+    without a cache, and the row is replaced."""
+    repo = _repo(tmp_path)
+    comparison = sides.choose(repo, base="HEAD~1")
+    expected = _said(_change(repo, comparison, cached=False))
+    row = _row(repo, "base", "app/calc.py")
+    for symbol in row["symbols"]:
+        symbol.append("a field this version has not")
+    _put_row(repo, "base", "app/calc.py", row)
+    with open_store(repo) as store, store.transaction():
+        store.db.execute(  # type: ignore[attr-defined]
+            "UPDATE report_sides SET data = ? WHERE side = 'head' AND path = 'web/shape.ts'", ('["not", "hashes"]',)
+        )
+        store.db.execute("UPDATE report_sides SET data = '{\"spans\": 1}' WHERE side = 'unread'")  # type: ignore[attr-defined]
+    assert _said(_change(repo, comparison)) == expected
+    assert all(len(s) == len(row["symbols"][0]) - 1 for s in _row(repo, "base", "app/calc.py")["symbols"])
+    assert _said(_change(repo, comparison)) == expected
+
+
+def test_the_key_names_the_rows_layout_and_the_records_fields(tmp_path: Path) -> None:
+    """The extractor's fingerprint covers parse/, languages/, index/: a
+    version whose rows or records differ in report/ or domain/ alone keys
+    its rows otherwise."""
+    from cartog_ci.report import side_cache
+
+    repo = _repo(tmp_path)
+    with open_store(repo) as store:
+        cache = side_cache.side_cache(store, Limits(1000, 1000))
+        assert cache is not None
+        generation = json.loads(cache.generation)
+    assert generation[3:] == [side_cache._FORMAT, side_cache._NAMES, side_cache._EDGE_NAMES]
+    assert "code_hash" in generation[4] and "target_name" in generation[5]

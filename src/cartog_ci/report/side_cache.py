@@ -43,6 +43,12 @@ BASE, HEAD, UNREAD = "base", "head", "unread"
 _SYMBOL_FIELDS = attrgetter(*(f.name for f in fields(Symbol)))
 _EDGE_FIELDS = attrgetter(*(f.name for f in fields(Edge)))
 _NAMES = [f.name for f in fields(Symbol)]
+_EDGE_NAMES = [f.name for f in fields(Edge)]
+# The rows' layout (``keep_base``, ``keep_head``, ``keep_unread``): part of
+# every key with the records' field names, which the extractor's
+# fingerprint does not cover (report/ and domain/ are not the extractor), so
+# that a version that lays rows out otherwise reads none of an older one's.
+_FORMAT = 1
 _CODE_HASH, _CONTENT_HASH, _DECORATORS = (_NAMES.index(n) for n in ("code_hash", "content_hash", "decorators"))
 
 
@@ -81,9 +87,12 @@ class SideCache:
         wanted = {job.path: job for job in jobs if job.path in rows}
         out: dict[str, ParseResult] = {}
         for path, text in rows.items():
-            row = json.loads(text)
+            try:
+                row = json.loads(text)
+                found = _base_result(wanted[path], data[path], row)
+            except (ValueError, TypeError, KeyError, IndexError):  # a row this code cannot read: read the file
+                continue
             self._base_rows[path] = row
-            found = _base_result(wanted[path], data[path], row)
             if found is not None:
                 out[path] = found
         return out
@@ -118,7 +127,7 @@ class SideCache:
         keys = {path: self._key(path, sha) for path, sha in shas.items() if path not in self._head_rows}
         rows = self.store.report_sides(HEAD, keys) if keys else {}
         for path in keys:
-            self._head_rows[path] = json.loads(rows[path]) if path in rows else {}
+            self._head_rows[path] = _json_object(rows.get(path))
 
     def head_hashes(self, path: str, sha: str, wanted: set[str]) -> dict[str, str] | None:
         """The code hashes of ``wanted`` of the head file with these bytes,
@@ -136,7 +145,10 @@ class SideCache:
     def unread(self, path: str, sha: str) -> list[tuple[int, int]] | None:
         """The unreadable spans of the head file whose source has this SHA-256, when cached."""
         text = self.store.report_sides(UNREAD, {path: self._key(path, sha)}).get(path)
-        return None if text is None else [(a, b) for a, b in json.loads(text)]
+        try:
+            return None if text is None else [(int(a), int(b)) for a, b in json.loads(text)]
+        except (ValueError, TypeError):  # a row this code cannot read: read the file
+            return None
 
     def keep_unread(self, path: str, sha: str, spans: list[tuple[int, int]]) -> None:
         self._put[UNREAD].append((path, self._key(path, sha), json.dumps(spans)))
@@ -159,7 +171,16 @@ def side_cache(store: Store, limits: Limits) -> SideCache | None:
     extractor = store.get_meta("extractor")
     if not extractor:
         return None
-    return SideCache(store, json.dumps([extractor, limits.max_bytes, limits.timeout_ms]))
+    return SideCache(store, json.dumps([extractor, limits.max_bytes, limits.timeout_ms, _FORMAT, _NAMES, _EDGE_NAMES]))
+
+
+def _json_object(text: str | None) -> dict[str, Any]:
+    """A head row's code hashes by symbol ID; none when absent or unreadable."""
+    try:
+        row = json.loads(text) if text is not None else {}
+    except ValueError:
+        return {}
+    return row if isinstance(row, dict) and all(isinstance(v, str) for v in row.values()) else {}
 
 
 def _reader(path: str) -> list[object] | None:
