@@ -1030,3 +1030,32 @@ def test_a_rename_in_test_code_is_folded_with_it(tmp_path: Path, capsys: pytest.
     }
     reasons = _feature_report(tmp_path, capsys, {"app.py": app, "tests/test_forms.py": tests}, edit)["risk"]["reasons"]
     assert [r for r in reasons if "renamed" in r] == ["make was renamed to build; its 3 reference(s) follow it"]
+
+
+def test_a_ruby_method_replaced_by_an_attribute_reader_breaks_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """addressable 2.8.1 -> 2.8.7 replaced `def scheme; return defined?(@scheme)
+    ? @scheme : nil; end` (and user, password, host, port, path, query,
+    fragment) by `attr_reader :scheme`: the report said HIGH, "127 call
+    site(s) in 1 file(s) still call removed or renamed code". An
+    `attr_accessor` (or `attr_writer`) also defines `name=`; a method
+    removed with no such declaration still breaks its callers."""
+    base = (
+        "class Uri\n"
+        "  def scheme\n    @scheme\n  end\n\n"
+        "  def scheme=(value)\n    @scheme = value\n  end\n\n"
+        "  def host\n    @host\n  end\n\n"
+        "  def port\n    @port\n  end\n\n"
+        "  def normalized\n    [self.scheme.downcase, self.host, self.port]\n  end\nend\n"
+    )
+    head = (
+        "class Uri\n"
+        "  attr_accessor :scheme\n"
+        "  attr_reader :user,\n              :host\n\n"
+        "  def normalized\n    [self.scheme.downcase, self.host, self.port]\n  end\nend\n"
+    )
+    data = _feature_report(tmp_path, capsys, {"lib/uri.rb": base}, {"lib/uri.rb": head})
+    assert [(b["file"], b["line"], b["name"], b["old_target"]) for b in data["broken_references"]] == [
+        ("lib/uri.rb", 7, "port", "lib/uri.rb:method:Uri.port")
+    ]

@@ -18,6 +18,7 @@ or standard library name matches nothing and the import is external.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 
 import tree_sitter as ts
@@ -89,9 +90,41 @@ RUBY_BUILTINS = frozenset(
 )
 
 
+# `attr_reader :a, :b` (a call that may go on over lines after each comma):
+# group 1 the macro, group 2 its symbol list
+_ATTRIBUTES = r"(attr_reader|attr_accessor|attr_writer|attr)\b[ \t(]*((?::\w+[?!]?|[\"']\w+[\"'])(?:[ \t]*,\s*(?::\w+[?!]?|[\"']\w+[\"']))*)"
+
+
+def _declared_names(macro: str, symbols: str) -> set[str]:
+    """The methods one ``attr_*`` line defines: `name` for a reader,
+    `name=` for a writer, both for an accessor."""
+    names = {s.strip().lstrip(":").strip("\"'") for s in symbols.split(",")}
+    readers = names if macro != "attr_writer" else set()
+    writers = {f"{n}=" for n in names} if macro in ("attr_accessor", "attr_writer") else set()
+    return readers | writers
+
+
 class Ruby(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
+
+    def binds_by_assignment(self, lines: Sequence[str], name: str, indent: int) -> bool:
+        """An ``attr_reader`` / ``attr_accessor`` / ``attr_writer`` at the
+        body's level that declares ``name`` (``name=`` for a writer), or an
+        ``alias`` / ``alias_method`` / ``define_method`` of it: the method
+        still exists (addressable 2.8.1 -> 2.8.7 replaced `def scheme …
+        end` by `attr_reader :scheme`)."""
+        text = "\n".join(lines)
+        lead = rf"^[ \t]{{{indent}}}"
+        for found in re.finditer(lead + _ATTRIBUTES, text, re.MULTILINE):
+            if name in _declared_names(found.group(1), found.group(2)):
+                return True
+        symbol = rf"(?::{re.escape(name)}|[\"']{re.escape(name)}[\"'])(?![\w?!=])"
+        defined = (
+            rf"{lead}(?:alias_method[ \t(]*{symbol}|define_method[ \t(]*{symbol}"
+            rf"|alias[ \t]+:?{re.escape(name)}(?![\w?!=]))"
+        )
+        return re.search(defined, text, re.MULTILINE) is not None
 
     def is_test(self, symbol: Symbol) -> bool:
         """A method of a test file, or a spec file itself (the calls in
