@@ -1059,3 +1059,40 @@ def test_a_ruby_method_replaced_by_an_attribute_reader_breaks_nothing(
     assert [(b["file"], b["line"], b["name"], b["old_target"]) for b in data["broken_references"]] == [
         ("lib/uri.rb", 7, "port", "lib/uri.rb:method:Uri.port")
     ]
+
+
+def test_ruby_signature_changes_that_change_no_call(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """addressable 2.8.1 -> 2.8.7 changed the default of `character_class` in
+    `def self.encode_component(component, character_class= CharacterClasses::RESERVED
+    + CharacterClasses::UNRESERVED, upcase_encoded='')`: "breaking signature
+    change … 33 of its 33 call site(s) could not be checked". A Ruby caller
+    passes positional arguments by place, never by name; keywords, arity,
+    splats are what a call depends on."""
+    base = {
+        "lib/codec.rb": (
+            "module Codec\n"
+            "  def self.encode(component, klass = A + B, upcase = '')\n    component\n  end\n\n"
+            "  def self.decode(text, strict)\n    text\n  end\n\n"
+            "  def self.split(text, on: ',')\n    text\n  end\n\n"
+            "  def self.join(parts, sep)\n    parts\n  end\n\n"
+            "  def self.wrap(text, *rest, &block)\n    text\n  end\n\n"
+            "  def self.quote(text, mark:)\n    text\n  end\nend\n"
+        ),
+    }
+    edit = {
+        "lib/codec.rb": (
+            "module Codec\n"
+            "  def self.encode(component, klass=Regexps::BOTH, upcase='')\n    component\n  end\n\n"
+            "  def self.decode(source, lenient)\n    source\n  end\n\n"
+            "  def self.split(text, by: ',')\n    text\n  end\n\n"
+            "  def self.join(parts, sep, last)\n    parts\n  end\n\n"
+            "  def self.wrap(text, *others, &blk)\n    text\n  end\n\n"
+            "  def self.quote(text, mark)\n    text\n  end\nend\n"
+        ),
+    }
+    data = _feature_report(tmp_path, capsys, base, edit)
+    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["category"] == "modified"}
+    assert verdicts == {
+        "Codec.encode": None, "Codec.decode": None, "Codec.split": "breaking", "Codec.join": "breaking",
+        "Codec.wrap": None, "Codec.quote": "breaking",
+    }  # fmt: skip

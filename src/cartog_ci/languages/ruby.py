@@ -25,7 +25,7 @@ import tree_sitter as ts
 
 from cartog_ci.domain import Symbol
 from cartog_ci.languages import testrunners
-from cartog_ci.languages.base import Language, Project, ScopeRules, query_text
+from cartog_ci.languages.base import Language, Project, ScopeRules, parameters, query_text, top_level_split, whole_signature
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.languages.paths import closest, path_index
 from cartog_ci.parse.nodes import node_text as _text
@@ -104,9 +104,38 @@ def _declared_names(macro: str, symbols: str) -> set[str]:
     return readers | writers
 
 
+def call_shape(signature: str) -> str:
+    """What a Ruby call depends on: the place of each positional parameter
+    (its name is the method's own: a caller cannot pass it by name) and
+    whether it has a default, the keywords by name, splats and the block
+    (addressable 2.8.7 changed the default of `encode_component`'s
+    `character_class`: no call changed)."""
+    params = parameters(signature)
+    if params is None:
+        return whole_signature(signature)
+    shape = []
+    for raw in top_level_split(params, ","):
+        param = raw.strip()
+        if not param:
+            continue
+        if param.startswith(("**", "*", "&")):
+            shape.append(param[: 2 if param.startswith("**") else 1])
+            continue
+        head, eq, _ = param.partition("=")
+        name, colon, default = head.partition(":")
+        if colon:  # a keyword, `name:` or `name: default`
+            shape.append(f"{name.strip()}:" + ("=" if default.strip() else ""))
+        else:
+            shape.append("_" + ("=" if eq else ""))
+    return ",".join(shape)
+
+
 class Ruby(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
+
+    def call_shape(self, signature: str) -> str:
+        return call_shape(signature)
 
     def binds_by_assignment(self, lines: Sequence[str], name: str, indent: int) -> bool:
         """An ``attr_reader`` / ``attr_accessor`` / ``attr_writer`` at the
