@@ -879,3 +879,36 @@ def test_rspec_files_and_minitest_names(tmp_path: Path, capsys: pytest.CaptureFi
         "bundle exec rspec spec/order_spec.rb",
         "bundle exec ruby -Ilib -Itest test/order_test.rb -n '/^(test_total)$/'",
     ]
+
+
+def test_minitest_runs_test_methods_and_a_setup_chooses_its_class_tests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tzinfo 2.0.5 -> 2.0.6 changed `RubyDataSource#initialize`, which the
+    `setup` of test/data_sources/tc_ruby_data_source.rb calls: the report
+    printed `ruby -Ilib -Itest tc_ruby_data_source.rb -n '/^(setup)$/'`
+    (0 runs: `setup` is no test) and counted it a test, and named the
+    helper `get_timezone_filenames` beside the tests of another file.
+    minitest runs the `test_…` methods, each after the class's `setup`."""
+    files = {
+        "Gemfile": 'source "https://rubygems.org"\n\ngem "minitest"\n',
+        "lib/zone/source.rb": "module Zone\n  class Source\n    def initialize(dir)\n      @dir = dir\n    end\n  end\nend\n",
+        "test/tc_source.rb": (
+            'require "minitest/autorun"\nrequire "zone/source"\n\nclass TCSource < Minitest::Test\n'
+            "  def setup\n    @source = Zone::Source.new('a')\n  end\n\n"
+            "  def test_dir\n    assert @source\n  end\n\n"
+            "  def test_other\n    assert true\n  end\nend\n"
+        ),
+        "test/tc_reader.rb": (
+            'require "minitest/autorun"\nrequire "zone/source"\n\nclass TCReader < Minitest::Test\n'
+            "  def source_files\n    Zone::Source.new('b')\n  end\n\n"
+            "  def test_files\n    assert source_files()\n  end\n\n"
+            "  def test_nothing\n    assert true\n  end\nend\n"
+        ),
+    }
+    data = _report(_repo(tmp_path, files), capsys, {"lib/zone/source.rb": "@dir = dir => @dir = dir.to_s"})
+    assert data["test_commands"] == [
+        "bundle exec ruby -Ilib -Itest test/tc_reader.rb -n '/^(test_files)$/'",
+        "bundle exec ruby -Ilib -Itest test/tc_source.rb -n '/^(test_dir|test_other)$/'",
+    ]
+    assert data["tests_run"] == 3

@@ -130,6 +130,12 @@ def call_shape(signature: str) -> str:
     return ",".join(shape)
 
 
+def is_spec_file(path: str) -> bool:
+    """An RSpec file: `*_spec.rb`, or any file under a `spec/` folder
+    (languages/testrunners.py ``ruby_commands`` runs them with rspec)."""
+    return path.endswith("_spec.rb") or re.search(r"(^|/)spec/", path) is not None
+
+
 class Ruby(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
@@ -156,11 +162,16 @@ class Ruby(Language):
         return re.search(defined, text, re.MULTILINE) is not None
 
     def is_test(self, symbol: Symbol) -> bool:
-        """A method of a test file, or a spec file itself (the calls in
-        `it ... do` blocks belong to the file's module symbol)."""
+        """A spec file itself (the calls in `it ... do` blocks belong to the
+        file's module symbol) or a method of one; in another test file, a
+        `test_…` method: what minitest and test-unit run (`setup` and the
+        helpers beside the tests are test code, not tests: tzinfo's
+        `-n '/^(setup)$/'` ran nothing)."""
         if symbol.kind == "module":
             return symbol.file.endswith("_spec.rb")
-        return super().is_test(symbol)
+        if not super().is_test(symbol):
+            return False
+        return is_spec_file(symbol.file) or symbol.name.startswith("test_")
 
     def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
         return testrunners.ruby_commands(tests, ws)

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Symbol
+from cartog_ci import languages
 from cartog_ci.languages import is_test
 from cartog_ci.languages.testrunners import Workspace, pytest_usefixtures
 
@@ -193,7 +194,9 @@ _MODULE_SETUP = frozenset({
 
 # JUnit's (4 and 5): a class's methods run around each test, or all of them
 _JUNIT_SETUP = ("@Before", "@After")  # @Before, @BeforeEach, @BeforeAll, @BeforeClass, and @After…
-_SET_UP_LANGUAGES = frozenset({"python", "go", "java"})
+_SET_UP_LANGUAGES = frozenset({"python", "go", "java", "ruby"})
+# minitest's and test-unit's: run around each `test_…` method of the class
+_RUBY_SETUP = frozenset({"setup", "teardown", "before_setup", "after_setup", "before_teardown", "after_teardown"})
 
 
 def _set_up_tests(store: Store, index: _Functions, setup: Symbol) -> list[Symbol]:
@@ -208,7 +211,7 @@ def _set_up_tests(store: Store, index: _Functions, setup: Symbol) -> list[Symbol
             if s.language == "go" and posixpath.dirname(s.file) == folder and s.id != setup.id and is_test(s)
         ]  # fmt: skip
     owner = index.classes.get(setup.parent_id or "")
-    if setup.kind == "method" and owner is not None and (setup.name in _CLASS_SETUP or setup.language == "java"):
+    if setup.kind == "method" and owner is not None and (setup.name in _CLASS_SETUP | _RUBY_SETUP or setup.language == "java"):
         classes, frontier = {owner.id}, [owner.id]
         while frontier:
             below = {e.source_id for e in store.edges_to(frontier, ("inherits",))} - classes
@@ -220,12 +223,29 @@ def _set_up_tests(store: Store, index: _Functions, setup: Symbol) -> list[Symbol
     return []
 
 
-def _is_set_up(symbol: Symbol) -> bool:
+def is_set_up(symbol: Symbol) -> bool:
+    """Whether ``symbol`` is a set-up or tear-down its test framework runs
+    around tests (``_set_up_tests`` tells which)."""
+    if symbol.language == "ruby":
+        return symbol.kind == "method" and symbol.name in _RUBY_SETUP and is_test_file(symbol)
     if symbol.language == "go":
         return symbol.kind == "function" and symbol.name == "TestMain" and symbol.file.endswith("_test.go")
     if symbol.language == "java":
         return symbol.kind == "method" and any(d.startswith(_JUNIT_SETUP) for d in symbol.decorators)
     return symbol.language == "python" and symbol.name in (_CLASS_SETUP | _MODULE_SETUP)
+
+
+def is_test_file(symbol: Symbol) -> bool:
+    language = languages.get(symbol.language)
+    return language is not None and language.in_test_file(symbol.file)
+
+
+def set_up_tests(store: Store, setups: Sequence[Symbol]) -> dict[str, list[Symbol]]:
+    """The tests each set-up (``is_set_up``) runs around, by its ID."""
+    if not setups:
+        return {}
+    index = _Functions(store)
+    return {s.id: _set_up_tests(store, index, s) for s in setups}
 
 
 def fixture_tests(store: Store, changed: Sequence[ChangedSymbol], ws: Workspace | None = None) -> list[tuple[Symbol, str]]:
@@ -237,7 +257,7 @@ def fixture_tests(store: Store, changed: Sequence[ChangedSymbol], ws: Workspace 
         for c in changed
         if c.change.category in ("modified", "renamed", "added") and fixture_name(c.symbol) is not None
     ]
-    setups = [c.symbol for c in changed if c.change.category in ("modified", "renamed", "added") and _is_set_up(c.symbol)]
+    setups = [c.symbol for c in changed if c.change.category in ("modified", "renamed", "added") and is_set_up(c.symbol)]
     if not roots and not setups:
         return []
     index = _Functions(store)
