@@ -912,3 +912,34 @@ def test_minitest_runs_test_methods_and_a_setup_chooses_its_class_tests(
         "bundle exec ruby -Ilib -Itest test/tc_source.rb -n '/^(test_dir|test_other)$/'",
     ]
     assert data["tests_run"] == 3
+
+
+def test_a_ruby_method_defined_in_two_files_is_called_through_either(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """addressable 2.8.7 defines `Addressable::IDNA.to_ascii` in
+    idna/native.rb and in idna/pure.rb (idna.rb loads one of them, and
+    idna_spec.rb loads each in turn): the graph answered the spec's calls
+    with native.rb's, and a change of pure.rb's said "no test calls these
+    within 2 calls" and ran no spec of it. A Ruby method is its qualified
+    name: a call reaches whichever file defined it last."""
+    files = {
+        "Gemfile": 'source "https://rubygems.org"\n\ngem "rspec"\n',
+        "lib/idna.rb": 'begin\n  require "idna/native"\nrescue LoadError\n  require "idna/pure"\nend\n',
+        "lib/idna/native.rb": "module IDNA\n  def self.to_ascii(value)\n    value.to_s\n  end\nend\n",
+        "lib/idna/pure.rb": "module IDNA\n  def self.to_ascii(value)\n    value.to_s\n  end\nend\n",
+        "lib/other.rb": "module Other\n  def self.to_ascii(value)\n    value\n  end\nend\n",
+        "spec/idna_spec.rb": (
+            'require "idna"\n\nRSpec.describe IDNA do\n  it "converts" do\n'
+            '    expect(IDNA.to_ascii("a")).to eq("a")\n  end\nend\n'
+        ),
+        "spec/other_spec.rb": (
+            'require "other"\n\nRSpec.describe Other do\n  it "converts" do\n'
+            '    expect(Other.to_ascii("a")).to eq("a")\n  end\nend\n'
+        ),
+    }
+    repo = _repo(tmp_path, files)
+    data = _report(repo, capsys, {"lib/idna/pure.rb": "value.to_s => value.to_s.downcase"})
+    assert data["test_commands"] == ["bundle exec rspec spec/idna_spec.rb"]
+    (item,) = [c for c in data["changed"] if c["symbol"]["qualified_name"] == "IDNA.to_ascii"]
+    assert (item["unreached"], item["tests"]) == (False, ["spec/idna_spec.rb:module:spec.idna_spec"])

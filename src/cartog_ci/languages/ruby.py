@@ -204,4 +204,5 @@ RUBY = Ruby(
     ),
     test_files=r"(^|/)[^/]*_(spec|test)\.rb$",
     test_runner="rspec",
+    reopened_methods=True,
 )
