@@ -1096,3 +1096,39 @@ def test_ruby_signature_changes_that_change_no_call(tmp_path: Path, capsys: pyte
         "Codec.encode": None, "Codec.decode": None, "Codec.split": "breaking", "Codec.join": "breaking",
         "Codec.wrap": None, "Codec.quote": "breaking",
     }  # fmt: skip
+
+
+def test_java_type_parameters_renamed_change_no_call(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """commons-lang3 3.12 -> 3.17 renamed `<R> R rethrow(final Throwable
+    throwable)` to `<T> T rethrow(…)` and the class `FailableStream<O extends
+    Object>` to `FailableStream<T>`, whose `filter(final FailablePredicate<O,
+    ?> predicate)` became `FailablePredicate<T, ?>`: "breaking signature
+    change" for each, and "no call site resolved to it; 26 call site(s) named
+    filter stayed unresolved". A type parameter renamed by position changes
+    no call; a parameter retyped from another type to it still does."""
+    base = {
+        "src/p/Utils.java": (
+            "package p;\n\npublic class Utils {\n"
+            "    public static <R> R rethrow(final Throwable throwable) {\n        return null;\n    }\n\n"
+            "    public static <R> R cast(final Object value) {\n        return null;\n    }\n\n"
+            "    public static class Stream<O extends Object> {\n"
+            "        public Stream<O> filter(final Predicate<O, ?> predicate) {\n            return this;\n        }\n\n"
+            "        public Stream<O> limit(final long max) {\n            return this;\n        }\n    }\n}\n"
+        ),
+    }
+    edit = {
+        "src/p/Utils.java": (
+            "package p;\n\npublic class Utils {\n"
+            "    public static <T> T rethrow(final Throwable throwable) {\n        return null;\n    }\n\n"
+            "    public static <T> T cast(final T value) {\n        return null;\n    }\n\n"
+            "    public static class Stream<T> {\n"
+            "        public Stream<T> filter(final Predicate<T, ?> predicate) {\n            return this;\n        }\n\n"
+            "        public Stream<T> limit(final int max) {\n            return this;\n        }\n    }\n}\n"
+        ),
+    }
+    data = _feature_report(tmp_path, capsys, base, edit)
+    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["category"] == "modified"}
+    assert verdicts == {
+        "Utils.rethrow": None, "Utils.cast": "breaking", "Utils.Stream": None, "Utils.Stream.filter": None,
+        "Utils.Stream.limit": "breaking",
+    }  # fmt: skip
