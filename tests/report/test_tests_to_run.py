@@ -943,3 +943,32 @@ def test_a_ruby_method_defined_in_two_files_is_called_through_either(
     assert data["test_commands"] == ["bundle exec rspec spec/idna_spec.rb"]
     (item,) = [c for c in data["changed"] if c["symbol"]["qualified_name"] == "IDNA.to_ascii"]
     assert (item["unreached"], item["tests"]) == (False, ["spec/idna_spec.rb:module:spec.idna_spec"])
+
+
+def test_a_changed_go_init_chooses_its_package_tests(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """go-version 1.3.0 -> 1.6.0 changed `func init()` of constraint.go,
+    which Go runs before any test of the package: the report said "no test
+    calls these within 2 calls in the graph: init"."""
+    files = {
+        "go.mod": "module example.com/m\n\ngo 1.22\n",
+        "calc/calc.go": (
+            "package calc\n\nvar table map[string]int\n\n"
+            'func init() {\n\ttable = map[string]int{"a": 1}\n}\n\n'
+            "func Double(x int) int {\n\treturn 2 * x\n}\n"
+        ),
+        "calc/calc_test.go": (
+            'package calc\n\nimport "testing"\n\n'
+            "func TestDouble(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(2)\n\t}\n}\n\n"
+            'func TestTable(t *testing.T) {\n\tif table["a"] != 1 {\n\t\tt.Fatal(1)\n\t}\n}\n'
+        ),
+        "other/other.go": "package other\n\nfunc One() int {\n\treturn 1\n}\n",
+        "other/other_test.go": 'package other\n\nimport "testing"\n\nfunc TestOne(t *testing.T) {\n\t_ = One()\n}\n',
+    }
+    data = _report(_repo(tmp_path, files), capsys, {"calc/calc.go": '"a": 1} => "a": 1, "b": 2}'})
+    assert _chosen(data) == [
+        ("calc/calc_test.go:function:TestDouble", ["fixture"]),
+        ("calc/calc_test.go:function:TestTable", ["fixture"]),
+    ]
+    assert data["test_commands"] == ["go test ./calc -run '^(TestDouble|TestTable)$'"]
+    (item,) = [c for c in data["changed"] if c["symbol"]["name"] == "init"]
+    assert item["unreached"] is False

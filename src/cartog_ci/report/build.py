@@ -468,12 +468,18 @@ def build_report(
     tests = [t for t in selected if t.id not in edited_ids]
     chosen_by: dict[str, tuple[str, ...]] = {t.id: ("graph",) for t in tests}
     # the tests that use a changed pytest fixture (report/fixture_tests.py)
-    for t, _ in fixture_tests(store, changed, Workspace(cs.root)):
+    chose: set[str] = set()
+    for t, fixture in fixture_tests(store, changed, Workspace(cs.root)):
+        chose.add(fixture)
         if t.id in edited_ids:
             continue
         if t.id not in chosen_by:
             tests.append(t)
         chosen_by[t.id] = chosen_by.get(t.id, ()) + ("fixture",)
+    # a changed fixture or set-up that chose tests runs in them (Go's `func init()`)
+    for c in changed:
+        if c.unreached and c.symbol.qualified_name in chose:
+            c.unreached = False
     # the tests that start a changed script entry as a process (report/process_tests.py)
     entries = ScriptEntries(Path(cs.root))
     for t in started_tests(store, changed, entries, edited_ids):

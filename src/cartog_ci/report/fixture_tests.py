@@ -20,7 +20,8 @@ A changed xunit-style set-up or tear-down (``setUp``, ``setUpClass``,
 ``setup_method`` …; JUnit's ``@BeforeEach``, ``@BeforeAll``, ``@Before``,
 ``@After…``) chooses the test methods of its class and of its subclasses;
 a module's (``setUpModule``, ``setup_module`` …) the module's tests; Go's
-``TestMain``, every test of its package.
+``TestMain`` and a package's ``func init()``, every test of its package;
+minitest's ``setup`` / ``teardown``, the ``test_…`` methods of its class.
 Read from the index: the fixture decorator (``@pytest.fixture``,
 ``@fixture``, ``@pytest_asyncio.fixture``, its ``name=`` and ``autouse=``)
 and the parameters of the signature. Not seen: a fixture of an installed
@@ -202,8 +203,8 @@ _RUBY_SETUP = frozenset({"setup", "teardown", "before_setup", "after_setup", "be
 def _set_up_tests(store: Store, index: _Functions, setup: Symbol) -> list[Symbol]:
     """The tests a changed set-up or tear-down runs around: its class's and
     its subclasses' test methods (through ``inherits`` edges), or its
-    module's tests; Go's ``TestMain``, every test of its package (the test
-    files of its folder)."""
+    module's tests; Go's ``TestMain`` and ``init``, every test of its
+    package (the test files of its folder)."""
     if setup.language == "go":
         folder = posixpath.dirname(setup.file)
         return [
@@ -229,7 +230,10 @@ def is_set_up(symbol: Symbol) -> bool:
     if symbol.language == "ruby":
         return symbol.kind == "method" and symbol.name in _RUBY_SETUP and is_test_file(symbol)
     if symbol.language == "go":
-        return symbol.kind == "function" and symbol.name == "TestMain" and symbol.file.endswith("_test.go")
+        # TestMain runs the package's tests; a package's `func init()` runs before any of them
+        return symbol.kind == "function" and (
+            symbol.name == "TestMain" and symbol.file.endswith("_test.go") or symbol.name == "init"
+        )
     if symbol.language == "java":
         return symbol.kind == "method" and any(d.startswith(_JUNIT_SETUP) for d in symbol.decorators)
     return symbol.language == "python" and symbol.name in (_CLASS_SETUP | _MODULE_SETUP)
