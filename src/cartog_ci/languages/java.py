@@ -211,6 +211,8 @@ class Java(Language):
         before = _parameters(old) if old is not None else own
         if own is not None and before is not None and _takes(_arity(target), n) and own[:n] == before[:n]:
             return CallCheck(FINE)
+        if not overloads:  # one definition: whether its new types take the arguments (commons-lang3 3.17 DiffResult)
+            return CallCheck(UNKNOWN, "its parameter types changed: the arguments' types decide")
         return CallCheck(UNKNOWN, "which overload it binds to depends on argument types")
 
 
