@@ -599,3 +599,33 @@ def test_a_long_parameter_list_is_judged_whole(tmp_path: Path, capsys: pytest.Ca
     after = {"req.py": before["req.py"].replace("option_29: Optional[int] = None", "option_29: Optional[int] = None, *, extra")}
     _, data = _report(tmp_path / "again", capsys, before, after)
     assert _sites(data) == [("use.py", 5, "will break", "missing required argument extra")]
+
+
+def test_java_call_of_a_method_without_overloads_whose_types_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-lang3 3.17's `DiffResult(lhs, rhs, diffList, style)` gained
+    `toStringFormat`, and its one caller passes the five: "which overload it
+    binds to depends on argument types" said the site, of a constructor with
+    no overload. The types of the arguments decide; no overload is involved."""
+    before = {
+        "src/main/java/shop/Repo.java": (
+            "package shop;\n\npublic class Repo {\n    public void put(String key) {}\n\n"
+            "    public void save(String key) {}\n\n    public void save(int key) {}\n}\n"
+        ),
+        "src/main/java/shop/App.java": (
+            "package shop;\n\npublic class App {\n    void run(Repo repo) {\n"
+            '        repo.put("a");\n        repo.save("b");\n    }\n}\n'
+        ),
+    }
+    after = {
+        "src/main/java/shop/Repo.java": before["src/main/java/shop/Repo.java"]
+        .replace("put(String key)", "put(String key, int ttl)")
+        .replace("save(String key)", "save(Object key)"),
+        "src/main/java/shop/App.java": before["src/main/java/shop/App.java"].replace('put("a")', 'put("a", 3)'),
+    }
+    _, data = _report(tmp_path, capsys, before, after)
+    assert _sites(data) == [
+        ("src/main/java/shop/App.java", 5, None, "its parameter types changed: the arguments' types decide"),
+        ("src/main/java/shop/App.java", 6, None, "which overload it binds to depends on argument types"),
+    ]

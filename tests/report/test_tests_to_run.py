@@ -879,3 +879,96 @@ def test_rspec_files_and_minitest_names(tmp_path: Path, capsys: pytest.CaptureFi
         "bundle exec rspec spec/order_spec.rb",
         "bundle exec ruby -Ilib -Itest test/order_test.rb -n '/^(test_total)$/'",
     ]
+
+
+def test_minitest_runs_test_methods_and_a_setup_chooses_its_class_tests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tzinfo 2.0.5 -> 2.0.6 changed `RubyDataSource#initialize`, which the
+    `setup` of test/data_sources/tc_ruby_data_source.rb calls: the report
+    printed `ruby -Ilib -Itest tc_ruby_data_source.rb -n '/^(setup)$/'`
+    (0 runs: `setup` is no test) and counted it a test, and named the
+    helper `get_timezone_filenames` beside the tests of another file.
+    minitest runs the `test_…` methods, each after the class's `setup`."""
+    files = {
+        "Gemfile": 'source "https://rubygems.org"\n\ngem "minitest"\n',
+        "lib/zone/source.rb": "module Zone\n  class Source\n    def initialize(dir)\n      @dir = dir\n    end\n  end\nend\n",
+        "test/tc_source.rb": (
+            'require "minitest/autorun"\nrequire "zone/source"\n\nclass TCSource < Minitest::Test\n'
+            "  def setup\n    @source = Zone::Source.new('a')\n  end\n\n"
+            "  def test_dir\n    assert @source\n  end\n\n"
+            "  def test_other\n    assert true\n  end\nend\n"
+        ),
+        "test/tc_reader.rb": (
+            'require "minitest/autorun"\nrequire "zone/source"\n\nclass TCReader < Minitest::Test\n'
+            "  def source_files\n    Zone::Source.new('b')\n  end\n\n"
+            "  def test_files\n    assert source_files()\n  end\n\n"
+            "  def test_nothing\n    assert true\n  end\nend\n"
+        ),
+    }
+    data = _report(_repo(tmp_path, files), capsys, {"lib/zone/source.rb": "@dir = dir => @dir = dir.to_s"})
+    assert data["test_commands"] == [
+        "bundle exec ruby -Ilib -Itest test/tc_reader.rb -n '/^(test_files)$/'",
+        "bundle exec ruby -Ilib -Itest test/tc_source.rb -n '/^(test_dir|test_other)$/'",
+    ]
+    assert data["tests_run"] == 3
+
+
+def test_a_ruby_method_defined_in_two_files_is_called_through_either(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """addressable 2.8.7 defines `Addressable::IDNA.to_ascii` in
+    idna/native.rb and in idna/pure.rb (idna.rb loads one of them, and
+    idna_spec.rb loads each in turn): the graph answered the spec's calls
+    with native.rb's, and a change of pure.rb's said "no test calls these
+    within 2 calls" and ran no spec of it. A Ruby method is its qualified
+    name: a call reaches whichever file defined it last."""
+    files = {
+        "Gemfile": 'source "https://rubygems.org"\n\ngem "rspec"\n',
+        "lib/idna.rb": 'begin\n  require "idna/native"\nrescue LoadError\n  require "idna/pure"\nend\n',
+        "lib/idna/native.rb": "module IDNA\n  def self.to_ascii(value)\n    value.to_s\n  end\nend\n",
+        "lib/idna/pure.rb": "module IDNA\n  def self.to_ascii(value)\n    value.to_s\n  end\nend\n",
+        "lib/other.rb": "module Other\n  def self.to_ascii(value)\n    value\n  end\nend\n",
+        "spec/idna_spec.rb": (
+            'require "idna"\n\nRSpec.describe IDNA do\n  it "converts" do\n'
+            '    expect(IDNA.to_ascii("a")).to eq("a")\n  end\nend\n'
+        ),
+        "spec/other_spec.rb": (
+            'require "other"\n\nRSpec.describe Other do\n  it "converts" do\n'
+            '    expect(Other.to_ascii("a")).to eq("a")\n  end\nend\n'
+        ),
+    }
+    repo = _repo(tmp_path, files)
+    data = _report(repo, capsys, {"lib/idna/pure.rb": "value.to_s => value.to_s.downcase"})
+    assert data["test_commands"] == ["bundle exec rspec spec/idna_spec.rb"]
+    (item,) = [c for c in data["changed"] if c["symbol"]["qualified_name"] == "IDNA.to_ascii"]
+    assert (item["unreached"], item["tests"]) == (False, ["spec/idna_spec.rb:module:spec.idna_spec"])
+
+
+def test_a_changed_go_init_chooses_its_package_tests(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """go-version 1.3.0 -> 1.6.0 changed `func init()` of constraint.go,
+    which Go runs before any test of the package: the report said "no test
+    calls these within 2 calls in the graph: init"."""
+    files = {
+        "go.mod": "module example.com/m\n\ngo 1.22\n",
+        "calc/calc.go": (
+            "package calc\n\nvar table map[string]int\n\n"
+            'func init() {\n\ttable = map[string]int{"a": 1}\n}\n\n'
+            "func Double(x int) int {\n\treturn 2 * x\n}\n"
+        ),
+        "calc/calc_test.go": (
+            'package calc\n\nimport "testing"\n\n'
+            "func TestDouble(t *testing.T) {\n\tif Double(2) != 4 {\n\t\tt.Fatal(2)\n\t}\n}\n\n"
+            'func TestTable(t *testing.T) {\n\tif table["a"] != 1 {\n\t\tt.Fatal(1)\n\t}\n}\n'
+        ),
+        "other/other.go": "package other\n\nfunc One() int {\n\treturn 1\n}\n",
+        "other/other_test.go": 'package other\n\nimport "testing"\n\nfunc TestOne(t *testing.T) {\n\t_ = One()\n}\n',
+    }
+    data = _report(_repo(tmp_path, files), capsys, {"calc/calc.go": '"a": 1} => "a": 1, "b": 2}'})
+    assert _chosen(data) == [
+        ("calc/calc_test.go:function:TestDouble", ["fixture"]),
+        ("calc/calc_test.go:function:TestTable", ["fixture"]),
+    ]
+    assert data["test_commands"] == ["go test ./calc -run '^(TestDouble|TestTable)$'"]
+    (item,) = [c for c in data["changed"] if c["symbol"]["name"] == "init"]
+    assert item["unreached"] is False

@@ -1030,3 +1030,105 @@ def test_a_rename_in_test_code_is_folded_with_it(tmp_path: Path, capsys: pytest.
     }
     reasons = _feature_report(tmp_path, capsys, {"app.py": app, "tests/test_forms.py": tests}, edit)["risk"]["reasons"]
     assert [r for r in reasons if "renamed" in r] == ["make was renamed to build; its 3 reference(s) follow it"]
+
+
+def test_a_ruby_method_replaced_by_an_attribute_reader_breaks_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """addressable 2.8.1 -> 2.8.7 replaced `def scheme; return defined?(@scheme)
+    ? @scheme : nil; end` (and user, password, host, port, path, query,
+    fragment) by `attr_reader :scheme`: the report said HIGH, "127 call
+    site(s) in 1 file(s) still call removed or renamed code". An
+    `attr_accessor` (or `attr_writer`) also defines `name=`; a method
+    removed with no such declaration still breaks its callers."""
+    base = (
+        "class Uri\n"
+        "  def scheme\n    @scheme\n  end\n\n"
+        "  def scheme=(value)\n    @scheme = value\n  end\n\n"
+        "  def host\n    @host\n  end\n\n"
+        "  def port\n    @port\n  end\n\n"
+        "  def normalized\n    [self.scheme.downcase, self.host, self.port]\n  end\nend\n"
+    )
+    head = (
+        "class Uri\n"
+        "  attr_accessor :scheme\n"
+        "  attr_reader :user,\n              :host\n\n"
+        "  def normalized\n    [self.scheme.downcase, self.host, self.port]\n  end\nend\n"
+    )
+    data = _feature_report(tmp_path, capsys, {"lib/uri.rb": base}, {"lib/uri.rb": head})
+    assert [(b["file"], b["line"], b["name"], b["old_target"]) for b in data["broken_references"]] == [
+        ("lib/uri.rb", 7, "port", "lib/uri.rb:method:Uri.port")
+    ]
+
+
+def test_ruby_signature_changes_that_change_no_call(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """addressable 2.8.1 -> 2.8.7 changed the default of `character_class` in
+    `def self.encode_component(component, character_class= CharacterClasses::RESERVED
+    + CharacterClasses::UNRESERVED, upcase_encoded='')`: "breaking signature
+    change … 33 of its 33 call site(s) could not be checked". A Ruby caller
+    passes positional arguments by place, never by name; keywords, arity,
+    splats are what a call depends on."""
+    base = {
+        "lib/codec.rb": (
+            "module Codec\n"
+            "  def self.encode(component, klass = A + B, upcase = '')\n    component\n  end\n\n"
+            "  def self.decode(text, strict)\n    text\n  end\n\n"
+            "  def self.split(text, on: ',')\n    text\n  end\n\n"
+            "  def self.join(parts, sep)\n    parts\n  end\n\n"
+            "  def self.wrap(text, *rest, &block)\n    text\n  end\n\n"
+            "  def self.quote(text, mark:)\n    text\n  end\nend\n"
+        ),
+    }
+    edit = {
+        "lib/codec.rb": (
+            "module Codec\n"
+            "  def self.encode(component, klass=Regexps::BOTH, upcase='')\n    component\n  end\n\n"
+            "  def self.decode(source, lenient)\n    source\n  end\n\n"
+            "  def self.split(text, by: ',')\n    text\n  end\n\n"
+            "  def self.join(parts, sep, last)\n    parts\n  end\n\n"
+            "  def self.wrap(text, *others, &blk)\n    text\n  end\n\n"
+            "  def self.quote(text, mark)\n    text\n  end\nend\n"
+        ),
+    }
+    data = _feature_report(tmp_path, capsys, base, edit)
+    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["category"] == "modified"}
+    assert verdicts == {
+        "Codec.encode": None, "Codec.decode": None, "Codec.split": "breaking", "Codec.join": "breaking",
+        "Codec.wrap": None, "Codec.quote": "breaking",
+    }  # fmt: skip
+
+
+def test_java_type_parameters_renamed_change_no_call(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """commons-lang3 3.12 -> 3.17 renamed `<R> R rethrow(final Throwable
+    throwable)` to `<T> T rethrow(…)` and the class `FailableStream<O extends
+    Object>` to `FailableStream<T>`, whose `filter(final FailablePredicate<O,
+    ?> predicate)` became `FailablePredicate<T, ?>`: "breaking signature
+    change" for each, and "no call site resolved to it; 26 call site(s) named
+    filter stayed unresolved". A type parameter renamed by position changes
+    no call; a parameter retyped from another type to it still does."""
+    base = {
+        "src/p/Utils.java": (
+            "package p;\n\npublic class Utils {\n"
+            "    public static <R> R rethrow(final Throwable throwable) {\n        return null;\n    }\n\n"
+            "    public static <R> R cast(final Object value) {\n        return null;\n    }\n\n"
+            "    public static class Stream<O extends Object> {\n"
+            "        public Stream<O> filter(final Predicate<O, ?> predicate) {\n            return this;\n        }\n\n"
+            "        public Stream<O> limit(final long max) {\n            return this;\n        }\n    }\n}\n"
+        ),
+    }
+    edit = {
+        "src/p/Utils.java": (
+            "package p;\n\npublic class Utils {\n"
+            "    public static <T> T rethrow(final Throwable throwable) {\n        return null;\n    }\n\n"
+            "    public static <T> T cast(final T value) {\n        return null;\n    }\n\n"
+            "    public static class Stream<T> {\n"
+            "        public Stream<T> filter(final Predicate<T, ?> predicate) {\n            return this;\n        }\n\n"
+            "        public Stream<T> limit(final int max) {\n            return this;\n        }\n    }\n}\n"
+        ),
+    }
+    data = _feature_report(tmp_path, capsys, base, edit)
+    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["category"] == "modified"}
+    assert verdicts == {
+        "Utils.rethrow": None, "Utils.cast": "breaking", "Utils.Stream": None, "Utils.Stream.filter": None,
+        "Utils.Stream.limit": "breaking",
+    }  # fmt: skip

@@ -305,6 +305,11 @@ class Language:
     # linguist asks it of JavaScript and CSS): see ``index/files.py``
     # ``minified``.
     minifiable: bool = False
+    # Ruby: a method is its qualified name, whichever file defines it (a
+    # class reopened, alternative implementations loaded one or the other):
+    # a call the graph answered with one definition may reach another
+    # (report/build.py ``same_methods``).
+    reopened_methods: bool = False
 
     def extract(
         self,

@@ -158,6 +158,20 @@ class Java(Language):
         line = (receiver or name).start_point[0] + 1
         return Call(_text(name), qualifier, line, len(values), receiver=receiver is not None, constructs=constructs)
 
+    def type_parameters(self, signature: str) -> tuple[str, ...]:
+        """The type parameters a method (`public static <R> R rethrow(…)`)
+        or a type (`class FailableStream<O extends Object>`) declares, in
+        order (commons-lang3 3.17 renamed both: no call changed)."""
+        text = _ANNOTATION.sub(" ", signature)
+        declared = _TYPE_HEAD.search(text) or _METHOD_HEAD.match(text)
+        if declared is None:
+            return ()
+        inner = _angles(text, declared.end() - 1)
+        if inner is None:
+            return ()
+        names = (re.match(r"\s*([A-Za-z_$][\w$]*)", p) for p in top_level_split(inner, ","))
+        return tuple(m.group(1) for m in names if m is not None)
+
     def call_shape(self, signature: str) -> str:
         """What callers of a method depend on: its modifiers, type
         parameters, return type, parameter types and throws clause; not its
@@ -197,7 +211,28 @@ class Java(Language):
         before = _parameters(old) if old is not None else own
         if own is not None and before is not None and _takes(_arity(target), n) and own[:n] == before[:n]:
             return CallCheck(FINE)
+        if not overloads:  # one definition: whether its new types take the arguments (commons-lang3 3.17 DiffResult)
+            return CallCheck(UNKNOWN, "its parameter types changed: the arguments' types decide")
         return CallCheck(UNKNOWN, "which overload it binds to depends on argument types")
+
+
+# where a type's or a method's type parameters open: `class Name<`, or `<`
+# after the modifiers alone
+_TYPE_HEAD = re.compile(r"\b(?:class|interface|record)\s+[\w$]+\s*<")
+_METHOD_HEAD = re.compile(
+    r"\s*(?:(?:public|protected|private|static|final|abstract|synchronized|native|default|strictfp)\s+)*<"
+)
+
+
+def _angles(text: str, start: int) -> str | None:
+    """The text inside the balanced `<…>` opening at ``start``, or None."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += text[i] == "<"
+        depth -= text[i] == ">"
+        if depth == 0:
+            return text[start + 1 : i]
+    return None
 
 
 _ANNOTATION = re.compile(r"@[\w.$]+(?:\s*\((?:[^()]|\([^()]*\))*\))?")

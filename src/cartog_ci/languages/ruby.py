@@ -18,13 +18,14 @@ or standard library name matches nothing and the import is external.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 
 import tree_sitter as ts
 
 from cartog_ci.domain import Symbol
 from cartog_ci.languages import testrunners
-from cartog_ci.languages.base import Language, Project, ScopeRules, query_text
+from cartog_ci.languages.base import Language, Project, ScopeRules, parameters, query_text, top_level_split, whole_signature
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 from cartog_ci.languages.paths import closest, path_index
 from cartog_ci.parse.nodes import node_text as _text
@@ -89,16 +90,88 @@ RUBY_BUILTINS = frozenset(
 )
 
 
+# `attr_reader :a, :b` (a call that may go on over lines after each comma):
+# group 1 the macro, group 2 its symbol list
+_ATTRIBUTES = r"(attr_reader|attr_accessor|attr_writer|attr)\b[ \t(]*((?::\w+[?!]?|[\"']\w+[\"'])(?:[ \t]*,\s*(?::\w+[?!]?|[\"']\w+[\"']))*)"
+
+
+def _declared_names(macro: str, symbols: str) -> set[str]:
+    """The methods one ``attr_*`` line defines: `name` for a reader,
+    `name=` for a writer, both for an accessor."""
+    names = {s.strip().lstrip(":").strip("\"'") for s in symbols.split(",")}
+    readers = names if macro != "attr_writer" else set()
+    writers = {f"{n}=" for n in names} if macro in ("attr_accessor", "attr_writer") else set()
+    return readers | writers
+
+
+def call_shape(signature: str) -> str:
+    """What a Ruby call depends on: the place of each positional parameter
+    (its name is the method's own: a caller cannot pass it by name) and
+    whether it has a default, the keywords by name, splats and the block
+    (addressable 2.8.7 changed the default of `encode_component`'s
+    `character_class`: no call changed)."""
+    params = parameters(signature)
+    if params is None:
+        return whole_signature(signature)
+    shape = []
+    for raw in top_level_split(params, ","):
+        param = raw.strip()
+        if not param:
+            continue
+        if param.startswith(("**", "*", "&")):
+            shape.append(param[: 2 if param.startswith("**") else 1])
+            continue
+        head, eq, _ = param.partition("=")
+        name, colon, default = head.partition(":")
+        if colon:  # a keyword, `name:` or `name: default`
+            shape.append(f"{name.strip()}:" + ("=" if default.strip() else ""))
+        else:
+            shape.append("_" + ("=" if eq else ""))
+    return ",".join(shape)
+
+
+def is_spec_file(path: str) -> bool:
+    """An RSpec file: `*_spec.rb`, or any file under a `spec/` folder
+    (languages/testrunners.py ``ruby_commands`` runs them with rspec)."""
+    return path.endswith("_spec.rb") or re.search(r"(^|/)spec/", path) is not None
+
+
 class Ruby(Language):
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)
 
+    def call_shape(self, signature: str) -> str:
+        return call_shape(signature)
+
+    def binds_by_assignment(self, lines: Sequence[str], name: str, indent: int) -> bool:
+        """An ``attr_reader`` / ``attr_accessor`` / ``attr_writer`` at the
+        body's level that declares ``name`` (``name=`` for a writer), or an
+        ``alias`` / ``alias_method`` / ``define_method`` of it: the method
+        still exists (addressable 2.8.1 -> 2.8.7 replaced `def scheme …
+        end` by `attr_reader :scheme`)."""
+        text = "\n".join(lines)
+        lead = rf"^[ \t]{{{indent}}}"
+        for found in re.finditer(lead + _ATTRIBUTES, text, re.MULTILINE):
+            if name in _declared_names(found.group(1), found.group(2)):
+                return True
+        symbol = rf"(?::{re.escape(name)}|[\"']{re.escape(name)}[\"'])(?![\w?!=])"
+        defined = (
+            rf"{lead}(?:alias_method[ \t(]*{symbol}|define_method[ \t(]*{symbol}"
+            rf"|alias[ \t]+:?{re.escape(name)}(?![\w?!=]))"
+        )
+        return re.search(defined, text, re.MULTILINE) is not None
+
     def is_test(self, symbol: Symbol) -> bool:
-        """A method of a test file, or a spec file itself (the calls in
-        `it ... do` blocks belong to the file's module symbol)."""
+        """A spec file itself (the calls in `it ... do` blocks belong to the
+        file's module symbol) or a method of one; in another test file, a
+        `test_…` method: what minitest and test-unit run (`setup` and the
+        helpers beside the tests are test code, not tests: tzinfo's
+        `-n '/^(setup)$/'` ran nothing)."""
         if symbol.kind == "module":
             return symbol.file.endswith("_spec.rb")
-        return super().is_test(symbol)
+        if not super().is_test(symbol):
+            return False
+        return is_spec_file(symbol.file) or symbol.name.startswith("test_")
 
     def test_commands(self, tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
         return testrunners.ruby_commands(tests, ws)
@@ -131,4 +204,5 @@ RUBY = Ruby(
     ),
     test_files=r"(^|/)[^/]*_(spec|test)\.rb$",
     test_runner="rspec",
+    reopened_methods=True,
 )

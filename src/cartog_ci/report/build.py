@@ -461,18 +461,25 @@ def build_report(
         for c in changed
         if c.change.symbol is not None and c.change.category in ("modified", "renamed", "added")
     ]
-    selected, tests_more = select_tests(store, roots, call_sites=[b.edge.source_id for b in broken])
+    twins = [t for c in changed if c.change.symbol is not None and c.change.symbol.id in roots for t in same_methods(store, c.change.symbol)]
+    selected, tests_more = select_tests(store, roots + twins, call_sites=[b.edge.source_id for b in broken])
     edited_ids = set(roots)
     edited = [t for t in selected if t.id in edited_ids]
     tests = [t for t in selected if t.id not in edited_ids]
     chosen_by: dict[str, tuple[str, ...]] = {t.id: ("graph",) for t in tests}
     # the tests that use a changed pytest fixture (report/fixture_tests.py)
-    for t, _ in fixture_tests(store, changed, Workspace(cs.root)):
+    chose: set[str] = set()
+    for t, fixture in fixture_tests(store, changed, Workspace(cs.root)):
+        chose.add(fixture)
         if t.id in edited_ids:
             continue
         if t.id not in chosen_by:
             tests.append(t)
         chosen_by[t.id] = chosen_by.get(t.id, ()) + ("fixture",)
+    # a changed fixture or set-up that chose tests runs in them (Go's `func init()`)
+    for c in changed:
+        if c.unreached and c.symbol.qualified_name in chose:
+            c.unreached = False
     # the tests that start a changed script entry as a process (report/process_tests.py)
     entries = ScriptEntries(Path(cs.root))
     for t in started_tests(store, changed, entries, edited_ids):
@@ -605,7 +612,8 @@ def _changed_symbol(
     tests: list[ImpactNode] = []
     if change.category in _WALKED_UP and change.symbol is not None:
         # the tests are those within TEST_DEPTH whatever the caller --depth
-        reached = graph.impact(store, [change.symbol.id], depth=max(depth, TEST_DEPTH), kinds=graph.CALLER_KINDS)
+        roots = [change.symbol.id, *same_methods(store, change.symbol)]
+        reached = graph.impact(store, roots, depth=max(depth, TEST_DEPTH), kinds=graph.CALLER_KINDS)
         nodes = [n for n in reached if n.depth <= depth]
         tests = [n for n in reached if n.depth <= TEST_DEPTH and is_test(n.symbol)]
         item.type_uses = len(store.edges_to([change.symbol.id], ("references",)))
@@ -653,6 +661,22 @@ def _changed_symbol(
     item.tests = [n.symbol for n in tests]
     item.production_callers = sum(1 for n in nodes if n.depth == 1 and not _in_test_code(n.symbol))
     return item
+
+
+def same_methods(store: Store, symbol: Symbol) -> list[str]:
+    """The other definitions of ``symbol``'s method where the language makes
+    a method its qualified name (``Language.reopened_methods``: Ruby), in
+    other files: a call the graph answered with one of them may run this
+    one (addressable 2.8.7's `Addressable::IDNA.to_ascii` of idna/native.rb
+    and idna/pure.rb, which idna_spec.rb loads in turn)."""
+    language = languages.get(symbol.language)
+    if language is None or not language.reopened_methods or symbol.kind not in ("function", "method"):
+        return []
+    return [
+        s.id
+        for s in store.symbols_by("qualified_name", symbol.qualified_name)
+        if s.id != symbol.id and s.file != symbol.file and s.language == symbol.language and s.kind == symbol.kind
+    ]
 
 
 def _nearest(n: ImpactNode) -> tuple[int, bool, str, int, str]:

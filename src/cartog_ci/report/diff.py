@@ -556,7 +556,7 @@ def _type_parameter_renames(modified: list[tuple[Symbol, Symbol]]) -> dict[str, 
     `ActionFromDispatch<Dispatch>` changed no call)."""
     out: dict[str, dict[str, str]] = {}
     for before, after in modified:
-        if after.kind not in CALLABLE_KINDS or before.signature == after.signature:
+        if after.kind not in CALLABLE_KINDS and after.kind not in TYPE_KINDS or before.signature == after.signature:
             continue
         was, now = type_parameters(before.signature, after.language), type_parameters(after.signature, after.language)
         if len(was) == len(now) and was != now:
@@ -565,11 +565,13 @@ def _type_parameter_renames(modified: list[tuple[Symbol, Symbol]]) -> dict[str, 
 
 
 def _enclosing(symbol: Symbol, symbols: dict[str, Symbol], renames: dict[str, dict[str, str]]) -> dict[str, str]:
-    """The type parameter renames of the functions ``symbol`` is nested in,
-    the nearest last (it shadows the others)."""
+    """The type parameter renames of the functions and types ``symbol`` is
+    nested in, and its own, the nearest last (it shadows the others): a
+    method's own `<R> R rethrow(…)` -> `<T> T rethrow(…)`, its class's
+    `FailableStream<O>` -> `FailableStream<T>` (commons-lang3 3.17)."""
     if not renames:
         return {}
-    chain: list[dict[str, str]] = []
+    chain: list[dict[str, str]] = [renames[symbol.id]] if symbol.id in renames else []
     parent = symbols.get(symbol.parent_id or "")
     while parent is not None:
         if parent.id in renames:

@@ -20,7 +20,8 @@ A changed xunit-style set-up or tear-down (``setUp``, ``setUpClass``,
 ``setup_method`` …; JUnit's ``@BeforeEach``, ``@BeforeAll``, ``@Before``,
 ``@After…``) chooses the test methods of its class and of its subclasses;
 a module's (``setUpModule``, ``setup_module`` …) the module's tests; Go's
-``TestMain``, every test of its package.
+``TestMain`` and a package's ``func init()``, every test of its package;
+minitest's ``setup`` / ``teardown``, the ``test_…`` methods of its class.
 Read from the index: the fixture decorator (``@pytest.fixture``,
 ``@fixture``, ``@pytest_asyncio.fixture``, its ``name=`` and ``autouse=``)
 and the parameters of the signature. Not seen: a fixture of an installed
@@ -36,6 +37,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Symbol
+from cartog_ci import languages
 from cartog_ci.languages import is_test
 from cartog_ci.languages.testrunners import Workspace, pytest_usefixtures
 
@@ -193,14 +195,16 @@ _MODULE_SETUP = frozenset({
 
 # JUnit's (4 and 5): a class's methods run around each test, or all of them
 _JUNIT_SETUP = ("@Before", "@After")  # @Before, @BeforeEach, @BeforeAll, @BeforeClass, and @After…
-_SET_UP_LANGUAGES = frozenset({"python", "go", "java"})
+_SET_UP_LANGUAGES = frozenset({"python", "go", "java", "ruby"})
+# minitest's and test-unit's: run around each `test_…` method of the class
+_RUBY_SETUP = frozenset({"setup", "teardown", "before_setup", "after_setup", "before_teardown", "after_teardown"})
 
 
 def _set_up_tests(store: Store, index: _Functions, setup: Symbol) -> list[Symbol]:
     """The tests a changed set-up or tear-down runs around: its class's and
     its subclasses' test methods (through ``inherits`` edges), or its
-    module's tests; Go's ``TestMain``, every test of its package (the test
-    files of its folder)."""
+    module's tests; Go's ``TestMain`` and ``init``, every test of its
+    package (the test files of its folder)."""
     if setup.language == "go":
         folder = posixpath.dirname(setup.file)
         return [
@@ -208,7 +212,7 @@ def _set_up_tests(store: Store, index: _Functions, setup: Symbol) -> list[Symbol
             if s.language == "go" and posixpath.dirname(s.file) == folder and s.id != setup.id and is_test(s)
         ]  # fmt: skip
     owner = index.classes.get(setup.parent_id or "")
-    if setup.kind == "method" and owner is not None and (setup.name in _CLASS_SETUP or setup.language == "java"):
+    if setup.kind == "method" and owner is not None and (setup.name in _CLASS_SETUP | _RUBY_SETUP or setup.language == "java"):
         classes, frontier = {owner.id}, [owner.id]
         while frontier:
             below = {e.source_id for e in store.edges_to(frontier, ("inherits",))} - classes
@@ -220,12 +224,32 @@ def _set_up_tests(store: Store, index: _Functions, setup: Symbol) -> list[Symbol
     return []
 
 
-def _is_set_up(symbol: Symbol) -> bool:
+def is_set_up(symbol: Symbol) -> bool:
+    """Whether ``symbol`` is a set-up or tear-down its test framework runs
+    around tests (``_set_up_tests`` tells which)."""
+    if symbol.language == "ruby":
+        return symbol.kind == "method" and symbol.name in _RUBY_SETUP and is_test_file(symbol)
     if symbol.language == "go":
-        return symbol.kind == "function" and symbol.name == "TestMain" and symbol.file.endswith("_test.go")
+        # TestMain runs the package's tests; a package's `func init()` runs before any of them
+        return symbol.kind == "function" and (
+            symbol.name == "TestMain" and symbol.file.endswith("_test.go") or symbol.name == "init"
+        )
     if symbol.language == "java":
         return symbol.kind == "method" and any(d.startswith(_JUNIT_SETUP) for d in symbol.decorators)
     return symbol.language == "python" and symbol.name in (_CLASS_SETUP | _MODULE_SETUP)
+
+
+def is_test_file(symbol: Symbol) -> bool:
+    language = languages.get(symbol.language)
+    return language is not None and language.in_test_file(symbol.file)
+
+
+def set_up_tests(store: Store, setups: Sequence[Symbol]) -> dict[str, list[Symbol]]:
+    """The tests each set-up (``is_set_up``) runs around, by its ID."""
+    if not setups:
+        return {}
+    index = _Functions(store)
+    return {s.id: _set_up_tests(store, index, s) for s in setups}
 
 
 def fixture_tests(store: Store, changed: Sequence[ChangedSymbol], ws: Workspace | None = None) -> list[tuple[Symbol, str]]:
@@ -237,7 +261,7 @@ def fixture_tests(store: Store, changed: Sequence[ChangedSymbol], ws: Workspace 
         for c in changed
         if c.change.category in ("modified", "renamed", "added") and fixture_name(c.symbol) is not None
     ]
-    setups = [c.symbol for c in changed if c.change.category in ("modified", "renamed", "added") and _is_set_up(c.symbol)]
+    setups = [c.symbol for c in changed if c.change.category in ("modified", "renamed", "added") and is_set_up(c.symbol)]
     if not roots and not setups:
         return []
     index = _Functions(store)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from cartog_ci import graph
 from cartog_ci.domain import Symbol
 from cartog_ci.languages import is_test
+from cartog_ci.report.fixture_tests import is_set_up, set_up_tests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -37,9 +38,19 @@ def select_tests(
     for s in store.symbols(roots).values():
         if is_test(s):
             depth_of[s.id], found[s.id] = 0, s
+    set_ups: dict[str, tuple[Symbol, int]] = {}
     for node in graph.impact(store, roots, depth=depth + 1, kinds=graph.CALLER_KINDS):
         if is_test(node.symbol) and node.symbol.id not in depth_of:
             depth_of[node.symbol.id], found[node.symbol.id] = node.depth, node.symbol
+        elif node.depth <= depth and is_set_up(node.symbol) and node.symbol.id not in set_ups:
+            set_ups[node.symbol.id] = (node.symbol, node.depth)
+    # a set-up that calls the change runs it before each test of its class
+    # (tzinfo's `setup` builds the changed RubyDataSource for 36 tests)
+    for setup_id, tests_of in set_up_tests(store, [s for s, _ in set_ups.values()]).items():
+        below = set_ups[setup_id][1] + 1
+        for t in tests_of:
+            if depth_of.get(t.id, depth + 2) > below:
+                depth_of[t.id], found[t.id] = below, t
     sources = [s for s in dict.fromkeys(call_sites) if s not in roots]
     if sources:
         for s in store.symbols(sources).values():
