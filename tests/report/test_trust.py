@@ -286,8 +286,7 @@ def test_typescript_type_parameters_renamed_change_no_call(tmp_path: Path, capsy
             "export function pick<U>(value: U, other: Ctx<Dispatch>): U {\n  return value;\n}\n"
         ),
     }
-    data = _feature_report(tmp_path, capsys, base, edit)
-    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["category"] == "modified"}
+    verdicts = _signature_verdicts(_feature_report(tmp_path, capsys, base, edit))
     assert verdicts == {"mw": None, "entry": None, "make": None, "make.hook": None, "pick": "breaking"}
 
 
@@ -632,6 +631,11 @@ def _feature_report(
     main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
     report: dict[str, Any] = json.loads(capsys.readouterr().out)
     return report
+
+
+def _signature_verdicts(data: dict[str, Any]) -> dict[str, str | None]:
+    """The signature verdict of each modified symbol, by qualified name."""
+    return {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["category"] == "modified"}
 
 
 def _breaking_reasons(
@@ -1090,8 +1094,7 @@ def test_ruby_signature_changes_that_change_no_call(tmp_path: Path, capsys: pyte
             "  def self.quote(text, mark)\n    text\n  end\nend\n"
         ),
     }
-    data = _feature_report(tmp_path, capsys, base, edit)
-    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["category"] == "modified"}
+    verdicts = _signature_verdicts(_feature_report(tmp_path, capsys, base, edit))
     assert verdicts == {
         "Codec.encode": None, "Codec.decode": None, "Codec.split": "breaking", "Codec.join": "breaking",
         "Codec.wrap": None, "Codec.quote": "breaking",
@@ -1126,8 +1129,7 @@ def test_java_type_parameters_renamed_change_no_call(tmp_path: Path, capsys: pyt
             "        public Stream<T> limit(final int max) {\n            return this;\n        }\n    }\n}\n"
         ),
     }
-    data = _feature_report(tmp_path, capsys, base, edit)
-    verdicts = {c["symbol"]["qualified_name"]: c["signature_verdict"] for c in data["changed"] if c["category"] == "modified"}
+    verdicts = _signature_verdicts(_feature_report(tmp_path, capsys, base, edit))
     assert verdicts == {
         "Utils.rethrow": None, "Utils.cast": "breaking", "Utils.Stream": None, "Utils.Stream.filter": None,
         "Utils.Stream.limit": "breaking",

@@ -488,14 +488,18 @@ def parameters(signature: str, start: int | None = None) -> str | None:
     """The text inside the first balanced parentheses (those opening at
     ``start`` when given), or None."""
     start = signature.find("(") if start is None else start
-    if start < 0:
-        return None
+    return None if start < 0 else balanced(signature, start)
+
+
+def balanced(text: str, start: int, opening: str = "(", closing: str = ")") -> str | None:
+    """The text inside the balanced ``opening``…``closing`` that opens at
+    ``start``, or None when it never closes."""
     depth = 0
-    for i in range(start, len(signature)):
-        depth += signature[i] == "("
-        depth -= signature[i] == ")"
+    for i in range(start, len(text)):
+        depth += text[i] == opening
+        depth -= text[i] == closing
         if depth == 0:
-            return signature[start + 1 : i]
+            return text[start + 1 : i]
     return None
 
 

@@ -29,6 +29,7 @@ from cartog_ci.languages.arguments import FINE, UNKNOWN, WILL_BREAK, Call, CallC
 from cartog_ci.languages import testrunners
 from cartog_ci.languages.base import (
     Language,
+    balanced,
     Project,
     ScopeRules,
     has_test_attribute,
@@ -226,13 +227,7 @@ _METHOD_HEAD = re.compile(
 
 def _angles(text: str, start: int) -> str | None:
     """The text inside the balanced `<…>` opening at ``start``, or None."""
-    depth = 0
-    for i in range(start, len(text)):
-        depth += text[i] == "<"
-        depth -= text[i] == ">"
-        if depth == 0:
-            return text[start + 1 : i]
-    return None
+    return balanced(text, start, "<", ">")
 
 
 _ANNOTATION = re.compile(r"@[\w.$]+(?:\s*\((?:[^()]|\([^()]*\))*\))?")
