@@ -1134,3 +1134,43 @@ def test_java_type_parameters_renamed_change_no_call(tmp_path: Path, capsys: pyt
         "Utils.rethrow": None, "Utils.cast": "breaking", "Utils.Stream": None, "Utils.Stream.filter": None,
         "Utils.Stream.limit": "breaking",
     }  # fmt: skip
+
+
+def test_java_changes_that_widen_what_callers_may_do_are_compatible(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """commons-lang3 3.12 -> 3.17 made `compare(Comparable<T> a, …)` take a
+    `Comparable<? super T>`, bound `Range.is`'s `<T extends Comparable<T>>`
+    by `Comparable<? super T>` and made private methods package-private:
+    "breaking" before, though every call that compiled still does. A
+    narrowed access, a wildcard made exact, a return type's wildcard and a
+    new throws clause stay breaking."""
+    base = {
+        "src/p/Utils.java": (
+            "package p;\n\nimport java.util.List;\n\npublic class Utils {\n"
+            "    public static <T> int compare(final Comparable<T> a, final T b) {\n        return 0;\n    }\n\n"
+            "    private static int helper(final int a) {\n        return a;\n    }\n\n"
+            "    public static int run(final int a) {\n        return a;\n    }\n\n"
+            "    public static <T> void take(final List<? extends T> xs) {\n    }\n\n"
+            "    public static <T> List<T> give() {\n        return null;\n    }\n\n"
+            "    public static <T> void load(final List<T> xs) {\n    }\n\n"
+            "    public static <T extends Comparable<T>> T is(final T e) {\n        return e;\n    }\n}\n"
+        ),
+    }
+    edit = {
+        "src/p/Utils.java": (
+            "package p;\n\nimport java.util.List;\n\npublic class Utils {\n"
+            "    public static <T> int compare(final Comparable<? super T> a, final T b) {\n        return 0;\n    }\n\n"
+            "    static int helper(final int a) {\n        return a;\n    }\n\n"
+            "    protected static int run(final int a) {\n        return a;\n    }\n\n"
+            "    public static <T> void take(final List<T> xs) {\n    }\n\n"
+            "    public static <T> List<? extends T> give() {\n        return null;\n    }\n\n"
+            "    public static <T> void load(final List<? extends T> xs) throws Exception {\n    }\n\n"
+            "    public static <T extends Comparable<? super T>> T is(final T e) {\n        return e;\n    }\n}\n"
+        ),
+    }
+    verdicts = _signature_verdicts(_feature_report(tmp_path, capsys, base, edit))
+    assert verdicts == {
+        "Utils.compare": "compatible", "Utils.helper": "compatible", "Utils.run": "breaking",
+        "Utils.take": "breaking", "Utils.give": "breaking", "Utils.load": "breaking", "Utils.is": "compatible",
+    }  # fmt: skip

@@ -20,7 +20,7 @@ directory, found under whatever source root holds it (``src/main/java``,
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import tree_sitter as ts
 
@@ -179,19 +179,38 @@ class Java(Language):
         annotations, its parameters' names, nor `final` and the modifiers
         callers do not see (commons-lang3 3.17 put @Deprecated on 30 methods
         and `final` on parameters: no caller breaks)."""
-        text = _NOT_FOR_CALLERS.sub(" ", _ANNOTATION.sub(" ", signature))
-        start = text.find("(")
-        inner = parameters(text, start) if start >= 0 else None
-        if inner is None:
-            return whole_signature(text)
-        types = []
-        for parameter in top_level_split(inner, ","):
-            words = parameter.split()
-            if words:
-                # the last word is the name (`int[] a`, `T... xs`); C-style `int a[]` keeps its brackets
-                name = words[-1]
-                types.append("".join(words[:-1]) + (name[name.index("[") :] if "[" in name else ""))
-        return whole_signature(text[:start] + "(" + ",".join(types) + ")" + text[start + len(inner) + 2 :])
+        view = _callers_view(signature)
+        if view is None:
+            return whole_signature(_NOT_FOR_CALLERS.sub(" ", _ANNOTATION.sub(" ", signature)))
+        head, types, tail = view
+        return whole_signature(head + "(" + ",".join(types) + ")" + tail)
+
+    def signature_verdict(self, old: str, new: str, types: Mapping[str, str] | None = None) -> str:
+        """Breaking unless what changed only widens what callers may do:
+        the access (`private` -> package -> `protected` -> `public`) and a
+        type argument made a wildcard bound on itself, in a parameter's type
+        or a type parameter's bound (`Comparable<T>` -> `Comparable<? super
+        T>`: commons-lang3 3.17's `compare` and `Range.between`); every call
+        that compiled still does ("compatible"). A return type or a throws
+        clause changed stays breaking."""
+        verdict = super().signature_verdict(old, new, types)
+        if verdict != "breaking":
+            return verdict
+        before, after = _callers_view(old), _callers_view(new)
+        if before is None or after is None:
+            return verdict
+        (head, params, tail), (head2, params2, tail2) = before, after
+        access, access2 = _access(head), _access(head2)
+        (bounds, rest), (bounds2, rest2) = _type_parameters_apart(head), _type_parameters_apart(head2)
+        if whole_signature(_ACCESS_WORD.sub(" ", rest)) != whole_signature(_ACCESS_WORD.sub(" ", rest2)):
+            return verdict
+        if not _widened_type(whole_signature(bounds), whole_signature(bounds2)):
+            return verdict
+        if whole_signature(tail) != whole_signature(tail2) or access2 < access:
+            return verdict
+        if len(params) != len(params2) or not all(map(_widened_type, params, params2)):
+            return verdict
+        return "compatible"
 
     def check_call(
         self, target: Symbol, old: Symbol | None, call: Call, overloads: Sequence[Symbol]
@@ -223,6 +242,59 @@ _TYPE_HEAD = re.compile(r"\b(?:class|interface|record)\s+[\w$]+\s*<")
 _METHOD_HEAD = re.compile(
     r"\s*(?:(?:public|protected|private|static|final|abstract|synchronized|native|default|strictfp)\s+)*<"
 )
+
+
+def _callers_view(signature: str) -> tuple[str, list[str], str] | None:
+    """A method's signature as callers see it (no annotations, no `final`
+    …): the text before its parameters, each parameter's type (the name left
+    out; C-style `int a[]` keeps its brackets), the text after them."""
+    text = _NOT_FOR_CALLERS.sub(" ", _ANNOTATION.sub(" ", signature))
+    start = text.find("(")
+    inner = parameters(text, start) if start >= 0 else None
+    if inner is None:
+        return None
+    types = []
+    for parameter in top_level_split(inner, ","):
+        words = parameter.split()
+        if words:
+            # the last word is the name (`int[] a`, `T... xs`)
+            name = words[-1]
+            types.append("".join(words[:-1]) + (name[name.index("[") :] if "[" in name else ""))
+    return text[:start], types, text[start + len(inner) + 2 :]
+
+
+_ACCESS_WORD = re.compile(r"\b(?:public|protected|private)\b")
+_ACCESS_RANK = {"private": 0, "protected": 2, "public": 3}  # none: the package's, 1
+# (parameter types come without white space: `Comparable<?superT>`)
+_WILDCARD = re.compile(r"\?\s*(?:super|extends)(?=[\s\w$])\s*")
+
+
+def _type_parameters_apart(head: str) -> tuple[str, str]:
+    """A method's type parameters (`T extends Comparable<T>`) and the rest of
+    the text before its parameters (modifiers, return type, name)."""
+    declared = _METHOD_HEAD.match(head)
+    inner = _angles(head, declared.end() - 1) if declared is not None else None
+    if declared is None or inner is None:
+        return "", head
+    return inner, head[: declared.end() - 1] + " " + head[declared.end() + len(inner) + 1 :]
+
+
+def _access(head: str) -> int:
+    found = _ACCESS_WORD.search(head)
+    return _ACCESS_RANK[found.group()] if found else 1
+
+
+def _widened_type(before: str, after: str) -> bool:
+    """Whether a parameter of type ``after`` takes every argument one of
+    type ``before`` took: the same type, or type arguments made wildcard
+    bounds on themselves (`Comparable<T>` -> `Comparable<? super T>`), the
+    wildcards it had kept."""
+    if before == after:
+        return True
+    kept = _WILDCARD.findall(before)
+    return _WILDCARD.sub("", before) == _WILDCARD.sub("", after) and all(
+        _WILDCARD.findall(after).count(w) >= kept.count(w) for w in set(kept)
+    )
 
 
 def _angles(text: str, start: int) -> str | None:
