@@ -464,6 +464,43 @@ def test_tape_and_mocha_run_the_files_of_their_test_folder(tmp_path: Path, capsy
 
 
 
+def test_an_edited_test_that_calls_the_change_reaches_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """qs 6.11.0 -> 6.13.0 and minimist 1.2.6 -> 1.2.8 edit their tape test
+    files as well as the code those call: the report said "0 reach the
+    change: 0 call it within 2 calls in the graph; 3 edited by the change"
+    though test/parse.js calls the changed parse. An edited test that calls
+    the change also reaches it; one that does not is only edited."""
+    files = {
+        "package.json": '{"name": "qs", "scripts": {"test": "tape \'test/**/*.js\'"}, "devDependencies": {"tape": "^5.10.3"}}\n',
+        "lib/utils.js": (
+            "var isEmpty = function isEmpty(text) {\n  return text.length === 0;\n};\n\n"
+            "module.exports = {\n  isEmpty: isEmpty\n};\n"
+        ),
+        "test/utils.js": (
+            "var test = require('tape');\nvar utils = require('../lib/utils');\n\n"
+            "test('isEmpty', function (t) {\n  t.ok(utils.isEmpty(''));\n  t.end();\n});\n"
+        ),
+        "test/other.js": "var test = require('tape');\n\ntest('sum', function (t) {\n  t.equal(1 + 1, 2);\n  t.end();\n});\n",
+    }
+    repo = _repo(tmp_path, files)
+    change = {
+        "lib/utils.js": "text.length === 0 => text.length < 1",
+        "test/utils.js": "t.ok(utils.isEmpty('')); => t.ok(utils.isEmpty(''));\n  t.notOk(utils.isEmpty('a'));",
+        "test/other.js": "1 + 1, 2 => 2 + 2, 4",
+    }
+    data = _report(repo, capsys, change)
+    assert _chosen(data) == [
+        ("test/other.js:module:test.other", ["edited"]),
+        ("test/utils.js:module:test.utils", ["edited", "graph"]),
+    ]
+    assert main(["report", "--repo", str(repo), "--base", "main"]) == 0
+    text = capsys.readouterr().out
+    assert (
+        "tests to run (1 reach the change: 1 call it within 2 calls in the graph; 2 edited by the change; "
+        "the commands run 2):\n  npx tape test/other.js test/utils.js\n"
+    ) in text, text
+
+
 def test_a_js_test_file_runs_with_the_runner_it_loads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """pino 9.4: its test script is ``tap --ts && jest test/jest``, its
     ``test/*.test.js`` load tap and its browser tests tape; the report said

@@ -467,6 +467,15 @@ def build_report(
     edited = [t for t in selected if t.id in edited_ids]
     tests = [t for t in selected if t.id not in edited_ids]
     chosen_by: dict[str, tuple[str, ...]] = {t.id: ("graph",) for t in tests}
+    # an edited test that also calls the changed code reaches the change
+    # (qs 6.11 -> 6.13: test/parse.js, edited, calls the changed parse; the
+    # report said "0 reach the change")
+    if edited:
+        others = [i for i in roots + twins if i not in {t.id for t in edited}]
+        reached, _ = select_tests(store, others, call_sites=[b.edge.source_id for b in broken]) if others else ([], 0)
+        for t in edited:
+            if t.id in {r.id for r in reached}:
+                chosen_by[t.id] = ("graph",)
     # the tests that use a changed pytest fixture (report/fixture_tests.py)
     chose: set[str] = set()
     for t, fixture in fixture_tests(store, changed, Workspace(cs.root)):
