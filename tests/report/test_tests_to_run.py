@@ -549,6 +549,26 @@ def test_a_js_test_file_is_one_test_and_its_functions_are_helpers(
     assert (data["test_commands"], data["tests_run"]) == (["npx tape test/utils.js"], 1)
 
 
+def test_a_js_file_no_command_runs_is_no_test_to_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """object-inspect 1.13.1: test/browser/dom.js, outside ``tape
+    'test/*.js'``, was among "19 reach the change" of 18 files run; qs
+    6.13.0: its edited data file test/empty-keys-cases.js (no tape in it)
+    among "3 edited by the change" of 2 files run."""
+    lib = "module.exports = function inspect(value) {\n  return String(value);\n};\n"
+    test = "var test = require('tape');\nvar inspect = require('../{up}');\n\ntest('x', function (t) {\n  t.equal(inspect(1), '1');\n  t.end();\n});\n"
+    files = {
+        "package.json": '{"name": "oi", "scripts": {"test": "tape \'test/*.js\'"}, "devDependencies": {"tape": "^5"}}\n',
+        "index.js": lib,
+        "test/values.js": test.replace("{up}", ""),
+        "test/browser/dom.js": test.replace("{up}", "../"),
+        "test/cases.js": "var inspect = require('../');\n\nexports.cases = [inspect(1)];\n",
+    }
+    change = {"index.js": "String(value) => String(value) + ''", "test/cases.js": "inspect(1)] => inspect(1), inspect(2)]"}
+    data = _report(_repo(tmp_path, files), capsys, change)
+    assert _chosen(data) == [("test/values.js:module:test.values", ["graph"])]
+    assert (data["test_commands"], data["tests_run"]) == (["npx tape test/values.js"], 1)
+
+
 def test_a_js_test_file_runs_with_the_runner_it_loads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """pino 9.4: its test script is ``tap --ts && jest test/jest``, its
     ``test/*.test.js`` load tap and its browser tests tape; the report said
