@@ -464,6 +464,111 @@ def test_tape_and_mocha_run_the_files_of_their_test_folder(tmp_path: Path, capsy
 
 
 
+def test_an_edited_test_that_calls_the_change_reaches_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """qs 6.11.0 -> 6.13.0 and minimist 1.2.6 -> 1.2.8 edit their tape test
+    files as well as the code those call: the report said "0 reach the
+    change: 0 call it within 2 calls in the graph; 3 edited by the change"
+    though test/parse.js calls the changed parse. An edited test that calls
+    the change also reaches it; one that does not is only edited."""
+    files = {
+        "package.json": '{"name": "qs", "scripts": {"test": "tape \'test/**/*.js\'"}, "devDependencies": {"tape": "^5.10.3"}}\n',
+        "lib/utils.js": (
+            "var isEmpty = function isEmpty(text) {\n  return text.length === 0;\n};\n\n"
+            "module.exports = {\n  isEmpty: isEmpty\n};\n"
+        ),
+        "test/utils.js": (
+            "var test = require('tape');\nvar utils = require('../lib/utils');\n\n"
+            "test('isEmpty', function (t) {\n  t.ok(utils.isEmpty(''));\n  t.end();\n});\n"
+        ),
+        "test/other.js": "var test = require('tape');\n\ntest('sum', function (t) {\n  t.equal(1 + 1, 2);\n  t.end();\n});\n",
+    }
+    repo = _repo(tmp_path, files)
+    change = {
+        "lib/utils.js": "text.length === 0 => text.length < 1",
+        "test/utils.js": "t.ok(utils.isEmpty('')); => t.ok(utils.isEmpty(''));\n  t.notOk(utils.isEmpty('a'));",
+        "test/other.js": "1 + 1, 2 => 2 + 2, 4",
+    }
+    data = _report(repo, capsys, change)
+    assert _chosen(data) == [
+        ("test/other.js:module:test.other", ["edited"]),
+        ("test/utils.js:module:test.utils", ["edited", "graph"]),
+    ]
+    assert main(["report", "--repo", str(repo), "--base", "main"]) == 0
+    text = capsys.readouterr().out
+    assert (
+        "tests to run (1 reach the change: 1 call it within 2 calls in the graph; 2 edited by the change; "
+        "the commands run 2):\n  npx tape test/other.js test/utils.js\n"
+    ) in text, text
+
+
+def test_tape_runs_only_the_files_its_script_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """object-inspect 1.13.1 runs ``tape 'test/*.js'``; its
+    test/browser/dom.js is for browsers (``document is not defined`` under
+    node): the report printed ``npx tape ... test/browser/dom.js ...``, a
+    command that fails. A glob with ``**`` (qs: ``test/**/*.js``) takes the
+    folders below."""
+    lib = "module.exports = function inspect(value) {\n  return String(value);\n};\n"
+    test = "var test = require('tape');\nvar inspect = require('../{up}');\n\ntest('x', function (t) {\n  t.equal(inspect(1), '1');\n  t.end();\n});\n"
+    files = {
+        "package.json": (
+            '{"name": "object-inspect", "scripts": {"test": "npm run tests-only", "tests-only": "nyc tape \'test/*.js\'"}, '
+            '"devDependencies": {"tape": "^5.7.1"}}\n'
+        ),
+        "index.js": lib,
+        "test/values.js": test.replace("{up}", ""),
+        "test/browser/dom.js": test.replace("{up}", "../"),
+        "deep/package.json": '{"name": "qs", "scripts": {"test": "tape \'test/**/*.js\' --strict"}, "devDependencies": {"tape": "^5"}}\n',
+        "deep/index.js": lib,
+        "deep/test/values.js": test.replace("{up}", ""),
+        "deep/test/browser/dom.js": test.replace("{up}", "../"),
+    }
+    change = {"index.js": "String(value) => String(value) + ''", "deep/index.js": "String(value) => String(value) + ''"}
+    assert _commands(tmp_path, capsys, files, change) == [
+        "npx tape test/values.js",
+        "cd deep && npx tape test/browser/dom.js test/values.js",
+    ]
+
+
+def test_a_js_test_file_is_one_test_and_its_functions_are_helpers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """qs 6.13.0: ``npx tape test/parse.js test/stringify.js`` was said to
+    run 11 tests: the 2 files and 9 helpers of theirs (``var decoder =
+    function …``, ``sort``, ``filter``). The `test(...)` callbacks are no
+    symbols: a file is the test the command runs."""
+    files = {
+        "package.json": '{"name": "qs", "scripts": {"test": "tape \'test/**/*.js\'"}, "devDependencies": {"tape": "^5"}}\n',
+        "lib/utils.js": "var isEmpty = function isEmpty(text) {\n  return text.length === 0;\n};\n\nmodule.exports = { isEmpty: isEmpty };\n",
+        "test/utils.js": (
+            "var test = require('tape');\nvar utils = require('../lib/utils');\n\n"
+            "var decoder = function (str) {\n  return str.trim();\n};\n\nfunction sort(a, b) {\n  return a - b;\n}\n\n"
+            "test('isEmpty', function (t) {\n  t.ok(utils.isEmpty(decoder(' ')));\n  t.deepEqual([2, 1].sort(sort), [1, 2]);\n  t.end();\n});\n"
+        ),
+    }
+    data = _report(_repo(tmp_path, files), capsys, {"lib/utils.js": "text.length === 0 => text.length < 1"})
+    assert (data["test_commands"], data["tests_run"]) == (["npx tape test/utils.js"], 1)
+
+
+def test_a_js_file_no_command_runs_is_no_test_to_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """object-inspect 1.13.1: test/browser/dom.js, outside ``tape
+    'test/*.js'``, was among "19 reach the change" of 18 files run; qs
+    6.13.0: its edited data file test/empty-keys-cases.js (no tape in it)
+    among "3 edited by the change" of 2 files run."""
+    lib = "module.exports = function inspect(value) {\n  return String(value);\n};\n"
+    test = "var test = require('tape');\nvar inspect = require('../{up}');\n\ntest('x', function (t) {\n  t.equal(inspect(1), '1');\n  t.end();\n});\n"
+    files = {
+        "package.json": '{"name": "oi", "scripts": {"test": "tape \'test/*.js\'"}, "devDependencies": {"tape": "^5"}}\n',
+        "index.js": lib,
+        "test/values.js": test.replace("{up}", ""),
+        "test/browser/dom.js": test.replace("{up}", "../"),
+        "test/cases.js": "var inspect = require('../');\n\nexports.cases = [inspect(1)];\n",
+    }
+    change = {"index.js": "String(value) => String(value) + ''", "test/cases.js": "inspect(1)] => inspect(1), inspect(2)]"}
+    data = _report(_repo(tmp_path, files), capsys, change)
+    assert _chosen(data) == [("test/values.js:module:test.values", ["graph"])]
+    assert (data["test_commands"], data["tests_run"]) == (["npx tape test/values.js"], 1)
+
+
 def test_a_js_test_file_runs_with_the_runner_it_loads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """pino 9.4: its test script is ``tap --ts && jest test/jest``, its
     ``test/*.test.js`` load tap and its browser tests tape; the report said

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     by_fixture = len(report.fixture_ids)
     fixtures = f", {by_fixture} by using a changed fixture or set-up" if by_fixture else ""
     summary = (
-        f"{len(report.tests)} test(s) reach the change ({by_graph} by the graph, {by_coverage} by recorded coverage"
+        f"{len(report.reaching)} test(s) reach the change ({by_graph} by the graph, {by_coverage} by recorded coverage"
         f"{at_import}{started}{fixtures}{examples}), "
         f"{len(report.tests_edited)} edited by it; the commands run {len({i for c in plan for i in c.tests})}"
     )

@@ -342,6 +342,14 @@ class Report:
     test_files: bool = True
 
     @property
+    def reaching(self) -> list[Symbol]:
+        """The tests that reach the change: ``tests`` and the edited tests
+        that also call it (``chosen_by`` names what else chose them), by file
+        and line."""
+        also = [t for t in self.tests_edited if self.chosen_by.get(t.id)]
+        return sorted(self.tests + also, key=lambda s: (s.file, s.start_line, s.id))
+
+    @property
     def covered_ids(self) -> set[str]:
         """The tests chosen because their recorded run executed the change."""
         return {i for i, by in self.chosen_by.items() if "coverage" in by}

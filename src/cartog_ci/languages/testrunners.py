@@ -674,6 +674,48 @@ def _loaded_runner(ws: Workspace, path: str) -> str | None:
     return ws._runners[path]
 
 
+def _tape_globs(package: dict[str, object]) -> list[re.Pattern[str]]:
+    """The files the ``tape`` of a package's test script names (``tape
+    'test/*.js'``), as patterns of paths from the package's folder; none
+    when the script names no tape or no file. tape runs only those:
+    object-inspect's test/browser/dom.js, outside its ``test/*.js``, needs a
+    browser (``document is not defined`` under node)."""
+    scripts = package.get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else None
+    for _ in range(3):  # `"test": "npm run tests-only"` names another script
+        if not isinstance(script, str) or not isinstance(scripts, dict):
+            return []
+        found = re.search(r"\btape((?:\s+(?:'[^']*'|\"[^\"]*\"|[^\s&|;'\"]+))*)", script)
+        if found:
+            words = re.findall(r"'([^']*)'|\"([^\"]*)\"|([^\s'\"]+)", found.group(1))
+            paths = [a or b or c for a, b, c in words if not (a or b or c).startswith("-")]
+            return [_glob(p.removeprefix("./")) for p in paths if "/" in p or p.endswith(("js", "ts"))]
+        other = re.search(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)", script)
+        script = scripts.get(other.group(1)) if other else None
+    return []
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    """A shell glob as tape expands it (``**/`` any folders, ``*`` within a
+    name, ``{a,b}`` either)."""
+    out, i = "", 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+        elif pattern.startswith("**", i):
+            out, i = out + ".*", i + 2
+        elif pattern[i] == "*":
+            out, i = out + "[^/]*", i + 1
+        elif pattern[i] == "?":
+            out, i = out + "[^/]", i + 1
+        elif pattern[i] == "{" and "}" in pattern[i:]:
+            end = pattern.index("}", i)
+            out, i = out + "(?:" + "|".join(re.escape(x) for x in pattern[i + 1 : end].split(",")) + ")", end + 1
+        else:
+            out, i = out + re.escape(pattern[i]), i + 1
+    return re.compile(out + r"\Z")
+
+
 def js_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbol], bool]) -> list[TestCommand]:
     """One command per package and runner, with the package's test files
     (a file runs all its tests)."""
@@ -686,13 +728,22 @@ def js_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbo
         in_dir = runner in _DIR_RUNNERS and _JS_TEST_DIR.search(t.file) is not None
         if in_dir and runner in ("tap", "tape", "node") and ws.text(t.file) is not None:
             in_dir = _loaded_runner(ws, t.file) == runner
+        if runner == "tape":
+            named = _tape_globs(ws.package_json(folder) or {})
+            if named and not any(p.match(relative(t.file, folder)) for p in named):
+                continue
         if is_js_test_file(t.file) or in_dir:
             groups.setdefault((folder, runner), {}).setdefault(t.file, []).append(t.id)
     commands = []
     for (folder, runner), files in sorted(groups.items()):
         ran: list[str] = []
         for path, ids in sorted(files.items()):
-            ran += sorted({s.id for s in ws.file_tests(path, is_test)} | set(ids))
+            # the file is the test: the calls of its `test(...)`/`it(...)`
+            # callbacks are its module's, and its functions are helpers
+            # (qs 6.13.0: "the commands run 11" for 2 files, 9 of them
+            # helpers like test/parse.js's `decoder`)
+            files_ran = [s.id for s in ws.file_tests(path, is_test) if s.kind == "module"]
+            ran += sorted(files_ran or set(ids))
         run = {"vitest": "vitest run", "jest": "jest", "mocha": "mocha", "tape": "tape", "tap": "tap"}.get(runner)
         # Node's runner is the node binary, not a package's
         run = f"{_js_exec(ws, folder)} {run}" if run else "node --test"

@@ -427,6 +427,12 @@ def _risk(
     return Risk("low", low or ["no broken reference and no call site that no longer fits"])
 
 
+def _js_test(test: Symbol) -> bool:
+    """A test jest's group of languages runs (JavaScript, TypeScript)."""
+    language = languages.LANGUAGES.get(test.language)
+    return language is not None and language.test_runner == "jest"
+
+
 def build_report(
     store: Store,
     cs: ChangeSet,
@@ -467,6 +473,15 @@ def build_report(
     edited = [t for t in selected if t.id in edited_ids]
     tests = [t for t in selected if t.id not in edited_ids]
     chosen_by: dict[str, tuple[str, ...]] = {t.id: ("graph",) for t in tests}
+    # an edited test that also calls the changed code reaches the change
+    # (qs 6.11 -> 6.13: test/parse.js, edited, calls the changed parse; the
+    # report said "0 reach the change")
+    if edited:
+        others = [i for i in roots + twins if i not in {t.id for t in edited}]
+        reached, _ = select_tests(store, others, call_sites=[b.edge.source_id for b in broken]) if others else ([], 0)
+        for t in edited:
+            if t.id in {r.id for r in reached}:
+                chosen_by[t.id] = ("graph",)
     # the tests that use a changed pytest fixture (report/fixture_tests.py)
     chose: set[str] = set()
     for t, fixture in fixture_tests(store, changed, Workspace(cs.root)):
@@ -513,8 +528,16 @@ def build_report(
     plan = test_plan(edited + tests, root=cs.root, symbols_in_file=store.symbols_in_file)
     # a test a recording names in a file that does not define it is no
     # symbol of the store (report/coverage.py collected_tests): kept as built
-    listed = {t.id: t for t in edited + tests}
     ran_ids = {i for c in plan for i in c.tests}
+    # a JavaScript file no command runs is no test: a helper under test/
+    # (qs 6.13.0's edited test/empty-keys-cases.js, data), a browser-only
+    # file outside the tape script's glob (object-inspect's test/browser/dom.js)
+    run_files = {i.partition(":")[0] for i in ran_ids}
+    if any(_js_test(t) for t in edited + tests):
+        edited = [t for t in edited if not _js_test(t) or t.file in run_files]
+        tests = [t for t in tests if not _js_test(t) or t.file in run_files]
+        chosen_by = {i: by for i, by in chosen_by.items() if i in {t.id for t in tests + edited}}
+    listed = {t.id: t for t in edited + tests}
     ran = RanTests([*(listed[i] for i in ran_ids & listed.keys()), *store.symbols(ran_ids - listed.keys()).values()])
     doctest_of = {t.parent_id for t in ran.by_id.values() if t.kind == DOCTEST}
     for c in changed:
