@@ -22,7 +22,7 @@ import os
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -612,21 +612,28 @@ _LOCKFILES = (
 _RUNNER_CONFIG = re.compile(r"^(vitest|jest|\.mocharc)(\.[\w.]+)?$")
 
 
+def _test_scripts(package: dict[str, object]) -> Iterator[str]:
+    """A package's ``test`` script, then the script it runs when it names
+    another (`"test": "npm run test:unit"`), three at most."""
+    scripts = package.get("scripts")
+    script = scripts.get("test") if isinstance(scripts, dict) else None
+    for _ in range(3):
+        if not isinstance(script, str) or not isinstance(scripts, dict):
+            return
+        yield script
+        other = re.search(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)", script)
+        script = scripts.get(other.group(1)) if other else None
+
+
 def _js_runner(package: dict[str, object], files: frozenset[str]) -> str | None:
     """The runner a package's ``test`` script names, else its dev
     dependencies or a runner's configuration file."""
-    scripts = package.get("scripts")
-    script = scripts.get("test") if isinstance(scripts, dict) else None
-    for _ in range(3):  # `"test": "npm run test:unit"` names another script
-        if not isinstance(script, str) or not isinstance(scripts, dict):
-            break
+    for script in _test_scripts(package):
         # the first runner the script names (`vitest run`, `jest --ci`, `react-scripts test` is jest)
         found = re.search(rf"\b(vitest|jest|mocha|tape|(?<![-=])tap(?![-\w])|react-scripts test|{_NODE_TEST})\b", script)
         if found:
             name = found.group(1)
             return "jest" if name == "react-scripts test" else "node" if name.startswith("node") else name
-        other = re.search(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)", script)
-        script = scripts.get(other.group(1)) if other else None
     for key in ("devDependencies", "dependencies"):
         deps = package.get(key)
         if isinstance(deps, dict):
@@ -680,18 +687,12 @@ def _tape_globs(package: dict[str, object]) -> list[re.Pattern[str]]:
     when the script names no tape or no file. tape runs only those:
     object-inspect's test/browser/dom.js, outside its ``test/*.js``, needs a
     browser (``document is not defined`` under node)."""
-    scripts = package.get("scripts")
-    script = scripts.get("test") if isinstance(scripts, dict) else None
-    for _ in range(3):  # `"test": "npm run tests-only"` names another script
-        if not isinstance(script, str) or not isinstance(scripts, dict):
-            return []
+    for script in _test_scripts(package):  # `"test": "npm run tests-only"` names another script
         found = re.search(r"\btape((?:\s+(?:'[^']*'|\"[^\"]*\"|[^\s&|;'\"]+))*)", script)
         if found:
             words = re.findall(r"'([^']*)'|\"([^\"]*)\"|([^\s'\"]+)", found.group(1))
             paths = [a or b or c for a, b, c in words if not (a or b or c).startswith("-")]
             return [_glob(p.removeprefix("./")) for p in paths if "/" in p or p.endswith(("js", "ts"))]
-        other = re.search(r"\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?([\w:.-]+)", script)
-        script = scripts.get(other.group(1)) if other else None
     return []
 
 

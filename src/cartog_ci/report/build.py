@@ -477,10 +477,12 @@ def build_report(
     # (qs 6.11 -> 6.13: test/parse.js, edited, calls the changed parse; the
     # report said "0 reach the change")
     if edited:
-        others = [i for i in roots + twins if i not in {t.id for t in edited}]
+        edited_tests = {t.id for t in edited}
+        others = [i for i in roots + twins if i not in edited_tests]
         reached, _ = select_tests(store, others, call_sites=[b.edge.source_id for b in broken]) if others else ([], 0)
+        reached_ids = {r.id for r in reached}
         for t in edited:
-            if t.id in {r.id for r in reached}:
+            if t.id in reached_ids:
                 chosen_by[t.id] = ("graph",)
     # the tests that use a changed pytest fixture (report/fixture_tests.py)
     chose: set[str] = set()
@@ -536,7 +538,8 @@ def build_report(
     if any(_js_test(t) for t in edited + tests):
         edited = [t for t in edited if not _js_test(t) or t.file in run_files]
         tests = [t for t in tests if not _js_test(t) or t.file in run_files]
-        chosen_by = {i: by for i, by in chosen_by.items() if i in {t.id for t in tests + edited}}
+        kept = {t.id for t in tests + edited}
+        chosen_by = {i: by for i, by in chosen_by.items() if i in kept}
     listed = {t.id: t for t in edited + tests}
     ran = RanTests([*(listed[i] for i in ran_ids & listed.keys()), *store.symbols(ran_ids - listed.keys()).values()])
     doctest_of = {t.parent_id for t in ran.by_id.values() if t.kind == DOCTEST}
