@@ -759,6 +759,19 @@ def test_cargo_test_runs_the_doctests_of_a_changed_items_doc_comment(
     ]
 
 
+def test_a_lone_doctest_filter_is_given_after_the_double_dash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """itoa 1.0.1 -> 1.0.14 (Debian librust-itoa-dev): the one test chosen
+    was ``Buffer``'s doctest, and the command ``cargo test -p itoa Buffer``
+    ran 0 tests: cargo 1.95 runs no doctest for a filter given before
+    ``--`` (cargo issue 6981); ``cargo test -p itoa -- Buffer`` runs it. A
+    lone test's filter stays before ``--`` (``cargo test -p calc adds_one``
+    above)."""
+    change = {"shapes/src/lib.rs": "n * 2 => n + n"}
+    data = _report(_repo(tmp_path, RUST_DOCTESTS), capsys, change)
+    assert data["test_commands"] == ["cargo test -p shapes -- double"]
+    assert _chosen(data) == [("shapes/src/lib.rs:doctest:double", ["doctest"])]
+
+
 # --- Java -----------------------------------------------------------------
 
 CALC_JAVA = "package com.acme.core;\n\npublic class Calc {\n    public int add(int a, int b) {\n        return a + b;\n    }\n}\n"

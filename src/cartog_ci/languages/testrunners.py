@@ -882,17 +882,23 @@ def _cargo_filter(test: Symbol, ws: Workspace) -> str:
 
 def cargo_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
     """``cargo test -p <package> <filter>`` per package of the nearest
-    Cargo.toml (``_cargo_filter``), several filters after ``--``: they
-    select a library's doctests as well as its tests."""
+    Cargo.toml (``_cargo_filter``); several filters, or a doctest's, after
+    ``--``: cargo runs no doctest for a filter given before it (cargo
+    issue 6981: ``cargo test -p itoa Buffer`` ran 0 tests, ``cargo test -p
+    itoa -- Buffer`` its doctest)."""
     groups: dict[tuple[str, str], dict[str, list[str]]] = {}
+    doctests: set[tuple[str, str]] = set()
     for t in tests:
         name, workspace = _cargo_package(ws, t.file)
         groups.setdefault((workspace, name), {}).setdefault(_cargo_filter(t, ws), []).append(t.id)
+        if t.kind == DOCTEST:
+            doctests.add((workspace, name))
     commands = []
     for (workspace, name), filters in sorted(groups.items()):
         package = f" -p {quote(name)}" if name else ""
         words = " ".join(quote(f) for f in sorted(filters))
-        command = f"cargo test{package} {words}" if len(filters) == 1 else f"cargo test{package} -- {words}"
+        bare = len(filters) == 1 and (workspace, name) not in doctests
+        command = f"cargo test{package} {words}" if bare else f"cargo test{package} -- {words}"
         suite = in_folder(workspace, "cargo test --workspace")
         ran = tuple(sorted(i for ids in filters.values() for i in ids))
         commands.append(TestCommand(in_folder(workspace, command), ran, suite))
