@@ -772,6 +772,48 @@ def test_a_lone_doctest_filter_is_given_after_the_double_dash(tmp_path: Path, ca
     assert _chosen(data) == [("shapes/src/lib.rs:doctest:double", ["doctest"])]
 
 
+def test_cargo_enables_the_features_a_chosen_test_is_compiled_with(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """smallvec 1.9.0 -> 1.13.2 (Debian librust-smallvec-dev): the command
+    named `drain_filter`, `drain_keep_rest`, `const_new`, `test_serde` and
+    the doctests of `SmallVec::drain_filter` and `DrainFilter::keep_rest`,
+    each under `#[cfg(feature = "...")]` of a feature that is not a default:
+    cargo compiled none of them and ran 48 tests where the report said 50.
+    The command enables the features of the tests it names (a doctest's
+    item's); `any`/`not` conditions and another crate's features ask for
+    none."""
+    files = {
+        "Cargo.toml": '[workspace]\nmembers = ["calc", "other"]\nresolver = "2"\n',
+        "calc/Cargo.toml": '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n\n[features]\nfancy = []\nextra = []\nwide = []\n',
+        "calc/src/lib.rs": (
+            "pub fn add(a: u8, b: u8) -> u8 {\n    a + b\n}\n\n"
+            '/// ```\n/// assert_eq!(calc::twice(2), 4);\n/// ```\n#[cfg(feature = "fancy")]\n'
+            "pub fn twice(a: u8) -> u8 {\n    add(a, a)\n}\n\n"
+            "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+            "    #[test]\n    fn plain() {\n        assert_eq!(add(1, 1), 2);\n    }\n\n"
+            '    #[cfg(all(feature = "extra", test))]\n    #[test]\n    fn extra() {\n        assert_eq!(add(2, 2), 4);\n    }\n\n'
+            '    #[cfg(not(feature = "wide"))]\n    #[test]\n    fn narrow() {\n        assert_eq!(add(3, 3), 6);\n    }\n}\n'
+        ),
+        "other/Cargo.toml": '[package]\nname = "other"\nversion = "0.1.0"\nedition = "2021"\n\n[features]\nslow = []\n',
+        "other/src/lib.rs": (
+            "pub fn one() -> u8 {\n    1\n}\n\n"
+            "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn ones() {\n        assert_eq!(one(), 1);\n    }\n}\n"
+        ),
+    }
+    calc = files["calc/src/lib.rs"]
+    body = calc[calc.index("    a + b") : calc.index("add(a, a)") + len("add(a, a)")]
+    change = {
+        "calc/src/lib.rs": f"{body} => {body.replace('a + b', 'b + a').replace('add(a, a)', 'add(a, 0) + a')}",
+        "other/src/lib.rs": "    1\n} =>     2 - 1\n}",
+    }
+    data = _report(_repo(tmp_path, files), capsys, change)
+    assert data["test_commands"] == [
+        "cargo test -p calc --features extra,fancy -- tests::extra tests::narrow tests::plain twice",
+        "cargo test -p other tests::ones",
+    ]
+
+
 # --- Java -----------------------------------------------------------------
 
 CALC_JAVA = "package com.acme.core;\n\npublic class Calc {\n    public int add(int a, int b) {\n        return a + b;\n    }\n}\n"

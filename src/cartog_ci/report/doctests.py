@@ -167,7 +167,11 @@ def _rust_doctest(s: Symbol, ws: Workspace, sources: Mapping[str, bytes], lines:
     if not rust_doc_tested(lines[s.file], s.start_line):
         return None
     path = s.qualified_name.replace(".", "::")
-    return Symbol(doctest_id(s.file, path), s.name, path, DOCTEST, s.file, s.start_line, s.start_line, 0, 0, s.id, "", s.language, "", "")
+    cfg = tuple(d for d in s.decorators if d.startswith("#[cfg("))  # rustdoc sees no item its cfg leaves out
+    return Symbol(
+        doctest_id(s.file, path), s.name, path, DOCTEST, s.file, s.start_line, s.start_line, 0, 0, s.id, "", s.language, "", "",
+        decorators=cfg,
+    )  # fmt: skip
 
 
 def own_doctests(
