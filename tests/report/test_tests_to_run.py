@@ -549,6 +549,40 @@ def test_a_js_test_file_is_one_test_and_its_functions_are_helpers(
     assert (data["test_commands"], data["tests_run"]) == (["npx tape test/utils.js"], 1)
 
 
+def test_a_js_test_files_helpers_are_listed_as_their_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """zod 4.5.4 -> 4.6.0 said "140 reach the change: 140 call it …; 115
+    edited by the change; the commands run 97": the reaching and edited
+    lists held the helpers of the test files (compile-generative.test.ts:
+    `mulberry32`, `leaf.valid` … 52 symbols), though a file is the test its
+    command runs. Each file is listed once, as its module: edited when a
+    helper of it is, reaching when it or one of its helpers calls the
+    change."""
+    files = {
+        "package.json": '{"name": "u", "scripts": {"test": "tape \'test/*.js\'"}, "devDependencies": {"tape": "^5"}}\n',
+        "lib/utils.js": "var isEmpty = function isEmpty(text) {\n  return text.length === 0;\n};\n\nmodule.exports = { isEmpty: isEmpty };\n",
+        "test/utils.js": (
+            "var test = require('tape');\nvar utils = require('../lib/utils');\n\n"
+            "function check(t, text) {\n  t.ok(utils.isEmpty(text));\n}\n\nfunction blank() {\n  return '';\n}\n\n"
+            "test('isEmpty', function (t) {\n  check(t, blank());\n  t.end();\n});\n"
+        ),
+        "test/other.js": (
+            "var test = require('tape');\n\nfunction unused() {\n  return 1;\n}\n\n"
+            "test('one', function (t) {\n  t.equal(1, 1);\n  t.end();\n});\n"
+        ),
+    }
+    change = {
+        "lib/utils.js": "text.length === 0 => text.length < 1",
+        "test/utils.js": "return ''; => return ' '.trim();",
+        "test/other.js": "return 1; => return 2 - 1;",
+    }
+    data = _report(_repo(tmp_path, files), capsys, change)
+    assert _chosen(data) == [
+        ("test/other.js:module:test.other", ["edited"]),
+        ("test/utils.js:module:test.utils", ["edited", "graph"]),
+    ]
+    assert (data["test_commands"], data["tests_run"]) == (["npx tape test/other.js test/utils.js"], 2)
+
+
 def test_a_js_file_no_command_runs_is_no_test_to_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """object-inspect 1.13.1: test/browser/dom.js, outside ``tape
     'test/*.js'``, was among "19 reach the change" of 18 files run; qs
