@@ -806,6 +806,26 @@ def test_a_lone_doctest_filter_is_given_after_the_double_dash(tmp_path: Path, ca
     assert _chosen(data) == [("shapes/src/lib.rs:doctest:double", ["doctest"])]
 
 
+def test_each_code_block_of_a_rust_doc_comment_is_a_doctest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """either 1.6.1 -> 1.13.0: `unwrap_left`, `unwrap_right`, `expect_left`
+    and `expect_right` have two examples each, which rustdoc runs as two
+    doctests: the command ran 27 tests where the report said "the commands
+    run 23". Each block the doctest counts (cargo 1.95 ran this fixture's
+    command: `shapes/src/lib.rs - double (line 17)`, `(line 21)`)."""
+    files = dict(RUST_DOCTESTS)
+    files["shapes/src/lib.rs"] = SHAPES_LIB.replace(
+        "/// ```\n/// assert_eq!(shapes::double(2), 4);\n/// ```\n",
+        "/// ```\n/// assert_eq!(shapes::double(2), 4);\n/// ```\n///\n/// ```rust\n/// assert_eq!(shapes::double(0), 0);\n/// ```\n",
+    )
+    data = _report(_repo(tmp_path, files), capsys, {"shapes/src/lib.rs": "n * 2 => n + n"})
+    assert data["test_commands"] == ["cargo test -p shapes -- double"]
+    assert _chosen(data) == [
+        ("shapes/src/lib.rs:doctest:double", ["doctest"]),
+        ("shapes/src/lib.rs:doctest:double#2", ["doctest"]),
+    ]
+    assert data["tests_run"] == 2
+
+
 def test_cargo_enables_the_features_a_chosen_test_is_compiled_with(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
