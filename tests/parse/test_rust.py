@@ -294,3 +294,30 @@ def test_a_parameter_renamed_breaks_no_caller() -> None:
     method = "struct S;\nimpl S {\n    pub fn f(&self, (a, b): (u8, u8)) -> u8 {\n        a + b\n    }\n}\n"
     assert signature_verdict(signature(method), signature(method.replace("(a, b)", "(x, y)").replace("a + b", "x + y")), "rust") == ""
     assert signature_verdict(signature(method), signature(method.replace("&self", "&mut self")), "rust") == "breaking"
+
+
+def test_a_type_written_another_way_breaks_no_caller() -> None:
+    """either 1.6.1 -> 1.13.0 (Debian librust-either-dev) rewrote types
+    without changing them, and each was called a breaking signature change:
+    `where R: std::fmt::Debug` -> `core::fmt::Debug`, `&mut Vec<u8>` ->
+    `&mut std::vec::Vec<u8>`, `Option<&Error>` -> `Option<&dyn Error>`,
+    `&mut fmt::Formatter` -> `&mut fmt::Formatter<'_>`. Another type, a
+    lifetime bound of a trait object, or a named lifetime still is one."""
+    from cartog_ci.languages import signature_verdict
+
+    def signature(source: str) -> str:
+        return next(s for s in extract("src/lib.rs", source.encode(), "rust").symbols if s.kind in ("function", "method")).signature
+
+    for before, after, verdict in (
+        ("pub fn f<R>(r: R) -> u8 where R: std::fmt::Debug,", "pub fn f<R>(r: R) -> u8 where R: core::fmt::Debug,", ""),
+        ("fn f(buf: &mut Vec<u8>) -> usize", "fn f(buf: &mut std::vec::Vec<u8>) -> usize", ""),
+        ("fn f(s: alloc::string::String) -> Box<u8>", "fn f(s: String) -> ::std::boxed::Box<u8>", ""),
+        ("fn f(&self) -> Option<&Error>", "fn f(&self) -> Option<&dyn Error>", ""),
+        ("fn f(&self, f: &mut fmt::Formatter) -> fmt::Result", "fn f(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result", ""),
+        ("fn f(x: &u8, y: Foo<'_, u8>) -> u8", "fn f(x: &'_ u8, y: Foo<u8>) -> u8", ""),
+        ("fn f(x: std::fmt::Result) -> u8", "fn f(x: std::io::Result) -> u8", "breaking"),
+        ("fn f(x: Vec<u8>) -> u8", "fn f(x: my::Vec<u8>) -> u8", "breaking"),
+        ("fn f(x: Box<dyn Error>) -> u8", "fn f(x: Box<dyn Error + '_>) -> u8", "breaking"),
+        ("fn f<'a>(x: &'a u8) -> &'a u8", "fn f<'a>(x: &'a u8) -> &'static u8", "breaking"),
+    ):
+        assert signature_verdict(signature(before + " {\n    0\n}\n"), signature(after + " {\n    0\n}\n"), "rust") == verdict, after

@@ -549,6 +549,40 @@ def test_a_js_test_file_is_one_test_and_its_functions_are_helpers(
     assert (data["test_commands"], data["tests_run"]) == (["npx tape test/utils.js"], 1)
 
 
+def test_a_js_test_files_helpers_are_listed_as_their_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """zod 4.5.4 -> 4.6.0 said "140 reach the change: 140 call it …; 115
+    edited by the change; the commands run 97": the reaching and edited
+    lists held the helpers of the test files (compile-generative.test.ts:
+    `mulberry32`, `leaf.valid` … 52 symbols), though a file is the test its
+    command runs. Each file is listed once, as its module: edited when a
+    helper of it is, reaching when it or one of its helpers calls the
+    change."""
+    files = {
+        "package.json": '{"name": "u", "scripts": {"test": "tape \'test/*.js\'"}, "devDependencies": {"tape": "^5"}}\n',
+        "lib/utils.js": "var isEmpty = function isEmpty(text) {\n  return text.length === 0;\n};\n\nmodule.exports = { isEmpty: isEmpty };\n",
+        "test/utils.js": (
+            "var test = require('tape');\nvar utils = require('../lib/utils');\n\n"
+            "function check(t, text) {\n  t.ok(utils.isEmpty(text));\n}\n\nfunction blank() {\n  return '';\n}\n\n"
+            "test('isEmpty', function (t) {\n  check(t, blank());\n  t.end();\n});\n"
+        ),
+        "test/other.js": (
+            "var test = require('tape');\n\nfunction unused() {\n  return 1;\n}\n\n"
+            "test('one', function (t) {\n  t.equal(1, 1);\n  t.end();\n});\n"
+        ),
+    }
+    change = {
+        "lib/utils.js": "text.length === 0 => text.length < 1",
+        "test/utils.js": "return ''; => return ' '.trim();",
+        "test/other.js": "return 1; => return 2 - 1;",
+    }
+    data = _report(_repo(tmp_path, files), capsys, change)
+    assert _chosen(data) == [
+        ("test/other.js:module:test.other", ["edited"]),
+        ("test/utils.js:module:test.utils", ["edited", "graph"]),
+    ]
+    assert (data["test_commands"], data["tests_run"]) == (["npx tape test/other.js test/utils.js"], 2)
+
+
 def test_a_js_file_no_command_runs_is_no_test_to_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """object-inspect 1.13.1: test/browser/dom.js, outside ``tape
     'test/*.js'``, was among "19 reach the change" of 18 files run; qs
@@ -756,6 +790,81 @@ def test_cargo_test_runs_the_doctests_of_a_changed_items_doc_comment(
         ("shapes/src/geo.rs:doctest:half", ["doctest"]),
         ("shapes/src/lib.rs:doctest:Square::area", ["doctest"]),
         ("shapes/src/lib.rs:doctest:double", ["doctest"]),
+    ]
+
+
+def test_a_lone_doctest_filter_is_given_after_the_double_dash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """itoa 1.0.1 -> 1.0.14 (Debian librust-itoa-dev): the one test chosen
+    was ``Buffer``'s doctest, and the command ``cargo test -p itoa Buffer``
+    ran 0 tests: cargo 1.95 runs no doctest for a filter given before
+    ``--`` (cargo issue 6981); ``cargo test -p itoa -- Buffer`` runs it. A
+    lone test's filter stays before ``--`` (``cargo test -p calc adds_one``
+    above)."""
+    change = {"shapes/src/lib.rs": "n * 2 => n + n"}
+    data = _report(_repo(tmp_path, RUST_DOCTESTS), capsys, change)
+    assert data["test_commands"] == ["cargo test -p shapes -- double"]
+    assert _chosen(data) == [("shapes/src/lib.rs:doctest:double", ["doctest"])]
+
+
+def test_each_code_block_of_a_rust_doc_comment_is_a_doctest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """either 1.6.1 -> 1.13.0: `unwrap_left`, `unwrap_right`, `expect_left`
+    and `expect_right` have two examples each, which rustdoc runs as two
+    doctests: the command ran 27 tests where the report said "the commands
+    run 23". Each block the doctest counts (cargo 1.95 ran this fixture's
+    command: `shapes/src/lib.rs - double (line 17)`, `(line 21)`)."""
+    files = dict(RUST_DOCTESTS)
+    files["shapes/src/lib.rs"] = SHAPES_LIB.replace(
+        "/// ```\n/// assert_eq!(shapes::double(2), 4);\n/// ```\n",
+        "/// ```\n/// assert_eq!(shapes::double(2), 4);\n/// ```\n///\n/// ```rust\n/// assert_eq!(shapes::double(0), 0);\n/// ```\n",
+    )
+    data = _report(_repo(tmp_path, files), capsys, {"shapes/src/lib.rs": "n * 2 => n + n"})
+    assert data["test_commands"] == ["cargo test -p shapes -- double"]
+    assert _chosen(data) == [
+        ("shapes/src/lib.rs:doctest:double", ["doctest"]),
+        ("shapes/src/lib.rs:doctest:double#2", ["doctest"]),
+    ]
+    assert data["tests_run"] == 2
+
+
+def test_cargo_enables_the_features_a_chosen_test_is_compiled_with(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """smallvec 1.9.0 -> 1.13.2 (Debian librust-smallvec-dev): the command
+    named `drain_filter`, `drain_keep_rest`, `const_new`, `test_serde` and
+    the doctests of `SmallVec::drain_filter` and `DrainFilter::keep_rest`,
+    each under `#[cfg(feature = "...")]` of a feature that is not a default:
+    cargo compiled none of them and ran 48 tests where the report said 50.
+    The command enables the features of the tests it names (a doctest's
+    item's); `any`/`not` conditions and another crate's features ask for
+    none."""
+    files = {
+        "Cargo.toml": '[workspace]\nmembers = ["calc", "other"]\nresolver = "2"\n',
+        "calc/Cargo.toml": '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n\n[features]\nfancy = []\nextra = []\nwide = []\n',
+        "calc/src/lib.rs": (
+            "pub fn add(a: u8, b: u8) -> u8 {\n    a + b\n}\n\n"
+            '/// ```\n/// assert_eq!(calc::twice(2), 4);\n/// ```\n#[cfg(feature = "fancy")]\n'
+            "pub fn twice(a: u8) -> u8 {\n    add(a, a)\n}\n\n"
+            "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+            "    #[test]\n    fn plain() {\n        assert_eq!(add(1, 1), 2);\n    }\n\n"
+            '    #[cfg(all(feature = "extra", test))]\n    #[test]\n    fn extra() {\n        assert_eq!(add(2, 2), 4);\n    }\n\n'
+            '    #[cfg(not(feature = "wide"))]\n    #[test]\n    fn narrow() {\n        assert_eq!(add(3, 3), 6);\n    }\n}\n'
+        ),
+        "other/Cargo.toml": '[package]\nname = "other"\nversion = "0.1.0"\nedition = "2021"\n\n[features]\nslow = []\n',
+        "other/src/lib.rs": (
+            "pub fn one() -> u8 {\n    1\n}\n\n"
+            "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn ones() {\n        assert_eq!(one(), 1);\n    }\n}\n"
+        ),
+    }
+    calc = files["calc/src/lib.rs"]
+    body = calc[calc.index("    a + b") : calc.index("add(a, a)") + len("add(a, a)")]
+    change = {
+        "calc/src/lib.rs": f"{body} => {body.replace('a + b', 'b + a').replace('add(a, a)', 'add(a, 0) + a')}",
+        "other/src/lib.rs": "    1\n} =>     2 - 1\n}",
+    }
+    data = _report(_repo(tmp_path, files), capsys, change)
+    assert data["test_commands"] == [
+        "cargo test -p calc --features extra,fancy -- tests::extra tests::narrow tests::plain twice",
+        "cargo test -p other tests::ones",
     ]
 
 

@@ -260,6 +260,34 @@ def test_typescript_parameters_retyped_to_an_alias_that_widens_them_are_compatib
     assert verdicts == {"shallowCopy": "compatible", "applyPatches": "compatible", "pick": "breaking", "mode": "breaking"}
 
 
+def test_a_typescript_parameter_widened_to_property_key_is_compatible(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """zod 4.5.4 -> 4.6.0: `own(inst: object, key: string, …)` (and `hide`,
+    `defineBound`) took `key: PropertyKey`, TypeScript's own alias of
+    `string | number | symbol`: every call that worked still works; the
+    report said "breaking signature change of own: 9 of its 9 call site(s)
+    could not be checked". Narrowed to it it breaks, and where the change's
+    files define their own `PropertyKey`, theirs is read."""
+    base = {
+        "util.ts": (
+            "export function own(inst: object, key: string, value: number): number {\n  return value;\n}\n\n"
+            "export function back(key: PropertyKey): void {}\n"
+        ),
+    }
+    edit = {
+        "util.ts": (
+            "export function own(inst: object, key: PropertyKey, value: number): number {\n  return value;\n}\n\n"
+            "export function back(key: string): void {}\n"
+        ),
+    }
+    verdicts = _signature_verdicts(_feature_report(tmp_path / "lib", capsys, base, edit))
+    assert verdicts == {"own": "compatible", "back": "breaking"}
+    edit["keys.ts"] = "export type PropertyKey = 'a';\n"
+    verdicts = _signature_verdicts(_feature_report(tmp_path / "own", capsys, base, edit))
+    assert verdicts == {"own": "breaking", "back": "breaking"}
+
+
 def test_typescript_type_parameters_renamed_change_no_call(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """redux-toolkit 2.2.5 -> 2.2.7 renamed the type parameter `Dispatch` to
     `DispatchType` (its bound's import alias `ReduxDispatch` became

@@ -349,12 +349,19 @@ def _widened(old: str, new: str, types: Mapping[str, str]) -> bool:
 _ALL_ANY = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)<any(?:,any)*>")
 
 
+# the aliases of TypeScript's own library (lib.es5.d.ts), read where the
+# change's files define no type of that name: zod 4.6.0 widened `key: string`
+# to `key: PropertyKey` in util.ts's own/hide/defineBound
+_LIB_ALIASES = {"PropertyKey": "string|number|symbol"}
+
+
 def _members(written: str, types: Mapping[str, str], depth: int = 0) -> set[str]:
-    """A union's members, each alias of ``types`` replaced by its own
-    members (a few levels deep: an alias of an alias)."""
+    """A union's members, each alias of ``types`` (or of TypeScript's
+    library: ``_LIB_ALIASES``) replaced by its own members (a few levels
+    deep: an alias of an alias)."""
     out = set()
     for member in _union_members(written):
-        definition = types.get(member)
+        definition = types[member] if member in types else _LIB_ALIASES.get(member)
         if definition is None or depth >= 4:
             out.add(member)
         else:

@@ -454,6 +454,25 @@ _FN_NAME = re.compile(r"\bfn\s+(\w+)")
 _SELF_PARAMETER = re.compile(r"(&\s*('\w+\s+)?)?(mut\s+)?self")
 
 
+_STD_ROOT = re.compile(r"(?<![\w:])(?:::)?(?:std|core|alloc)::")
+_PRELUDE_PATH = re.compile(r"(?<![\w:])core::(?:vec::Vec|string::String|boxed::Box|option::Option|result::Result)\b")
+_DYN = re.compile(r"\bdyn\s+")
+_ELIDED = re.compile(r"<\s*'_\s*>|'_\s*,\s*|(?<=&)\s*'_\s+")
+
+
+def _same_types(signature: str) -> str:
+    """``signature`` with each type written one way: std's, core's and
+    alloc's paths of an item are one item (`std::fmt::Debug` is
+    `core::fmt::Debug`), a prelude type's path is its name
+    (`std::vec::Vec<u8>` is `Vec<u8>`), a trait object with or without
+    `dyn` (2015's `&Error` is `&dyn Error`), and an elided lifetime written
+    or not (`Formatter<'_>` is `Formatter`, `&'_ T` is `&T`): either 1.6.1
+    -> 1.13.0 made those edits and each was called breaking."""
+    signature = _STD_ROOT.sub("core::", signature)
+    signature = _PRELUDE_PATH.sub(lambda m: m.group(0).rsplit("::", 1)[1], signature)
+    return _ELIDED.sub("", _DYN.sub("", signature))
+
+
 def _pattern_end(parameter: str) -> int:
     """Where a parameter's pattern ends: its first `:` outside brackets that
     is not part of a `::` path; -1 without one."""
@@ -490,7 +509,9 @@ class Rust(Language):
         """What callers depend on: all of the signature but the parameters'
         patterns (their names, `mut`): Rust passes arguments by position,
         so anyhow 1.0.95's `pub fn Ok<T>(t: T)` -> `pub fn Ok<T>(value: T)`
-        breaks no caller, and was called breaking."""
+        breaks no caller, and was called breaking. Types are read as the
+        same type however written (`_same_types`)."""
+        signature = _same_types(signature)
         name = _FN_NAME.search(signature)
         text = parameters_after(signature, name.group(1)) if name is not None else None
         at = signature.find(f"({text})", name.end()) if name is not None and text is not None else -1

@@ -880,19 +880,54 @@ def _cargo_filter(test: Symbol, ws: Workspace) -> str:
     return test.name if at_root else "::" + test.name
 
 
+_CFG = re.compile(r"#\[cfg\((.*)\)\]", re.S)
+_FEATURE = re.compile(r'feature\s*=\s*"([^"]+)"')
+
+
+def _cargo_features(test: Symbol) -> list[str]:
+    """The features a test is compiled with only: those its own
+    ``#[cfg(feature = "x")]`` or ``#[cfg(all(feature = "x", test, ...))]``
+    names (a doctest carries its item's); another condition (``any``,
+    ``not``, a target) is not read, and asks for none."""
+    features: list[str] = []
+    for attribute in test.decorators:
+        found = _CFG.fullmatch(attribute.strip())
+        if found is None:
+            continue
+        condition = found.group(1).strip()
+        if condition.startswith("all(") and condition.endswith(")"):
+            parts = [p.strip() for p in condition[4:-1].split(",") if p.strip()]
+        else:
+            parts = [condition]
+        if all(p == "test" or _FEATURE.fullmatch(p) for p in parts):
+            features += [m.group(1) for p in parts for m in [_FEATURE.fullmatch(p)] if m is not None]
+    return features
+
+
 def cargo_commands(tests: Sequence[Symbol], ws: Workspace) -> list[TestCommand]:
     """``cargo test -p <package> <filter>`` per package of the nearest
-    Cargo.toml (``_cargo_filter``), several filters after ``--``: they
-    select a library's doctests as well as its tests."""
+    Cargo.toml (``_cargo_filter``), with the features its tests are compiled
+    with only (``_cargo_features``); several filters, or a doctest's, after
+    ``--``: cargo runs no doctest for a filter given before it (cargo
+    issue 6981: ``cargo test -p itoa Buffer`` ran 0 tests, ``cargo test -p
+    itoa -- Buffer`` its doctest)."""
     groups: dict[tuple[str, str], dict[str, list[str]]] = {}
+    doctests: set[tuple[str, str]] = set()
+    features: dict[tuple[str, str], set[str]] = {}
     for t in tests:
         name, workspace = _cargo_package(ws, t.file)
         groups.setdefault((workspace, name), {}).setdefault(_cargo_filter(t, ws), []).append(t.id)
+        features.setdefault((workspace, name), set()).update(_cargo_features(t))
+        if t.kind == DOCTEST:
+            doctests.add((workspace, name))
     commands = []
     for (workspace, name), filters in sorted(groups.items()):
         package = f" -p {quote(name)}" if name else ""
+        if features[(workspace, name)]:
+            package += " --features " + quote(",".join(sorted(features[(workspace, name)])))
         words = " ".join(quote(f) for f in sorted(filters))
-        command = f"cargo test{package} {words}" if len(filters) == 1 else f"cargo test{package} -- {words}"
+        bare = len(filters) == 1 and (workspace, name) not in doctests
+        command = f"cargo test{package} {words}" if bare else f"cargo test{package} -- {words}"
         suite = in_folder(workspace, "cargo test --workspace")
         ran = tuple(sorted(i for ids in filters.values() for i in ids))
         commands.append(TestCommand(in_folder(workspace, command), ran, suite))

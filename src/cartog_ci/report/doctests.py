@@ -129,9 +129,16 @@ def _rust_block(info: str) -> bool:
 
 def rust_doc_tested(lines: Sequence[str], line: int) -> bool:
     """Whether the outer doc comment (``///``) of the Rust item at ``line``
-    (1-based: the item's own line; its attributes, comments and blank lines
-    above it are passed over) holds a code block rustdoc tests. ``/** */``
-    comments, ``#[doc = ...]`` and indented code blocks are not read."""
+    holds a code block rustdoc tests (``rust_doc_blocks``)."""
+    return rust_doc_blocks(lines, line) > 0
+
+
+def rust_doc_blocks(lines: Sequence[str], line: int) -> int:
+    """How many code blocks rustdoc tests in the outer doc comment (``///``)
+    of the Rust item at ``line`` (1-based: the item's own line; its
+    attributes, comments and blank lines above it are passed over): each is
+    a doctest of its own. ``/** */`` comments, ``#[doc = ...]`` and indented
+    code blocks are not read."""
     docs: list[str] = []
     at = line - 2
     while at >= 0:
@@ -141,46 +148,52 @@ def rust_doc_tested(lines: Sequence[str], line: int) -> bool:
         elif text and not text.startswith(("//", "#[")):
             break
         at -= 1
-    fence = ""
+    fence, blocks = "", 0
     for text in reversed(docs):
         found = _FENCE.match(text)
         if found is None:
             continue
         if not fence:
-            if _rust_block(found.group(2)):
-                return True
+            blocks += _rust_block(found.group(2))
             fence = found.group(1)
         elif found.group(1)[0] == fence[0] and len(found.group(1)) >= len(fence) and not found.group(2):
             fence = ""
-    return False
+    return blocks
 
 
-def _rust_doctest(s: Symbol, ws: Workspace, sources: Mapping[str, bytes], lines: dict[str, list[str]]) -> Symbol | None:
-    """The doctest of a Rust item's own doc comment, when ``cargo test``
-    runs it: the item is in a library's sources and its comment holds a
-    block rustdoc compiles."""
+def _rust_doctests(s: Symbol, ws: Workspace, sources: Mapping[str, bytes], lines: dict[str, list[str]]) -> list[Symbol]:
+    """The doctests of a Rust item's own doc comment, when ``cargo test``
+    runs them: the item is in a library's sources; one per block rustdoc
+    compiles (either 1.13.0: `unwrap_left`'s two examples are two doctests,
+    `Either<L,R>::unwrap_left (line 811)` and `(line 821)`), the second
+    and later with ``#2``… after the first's ID."""
     if s.kind not in _RUST_DOCUMENTED or not rust_library_file(ws, s.file):
-        return None
+        return []
     if s.file not in lines:
         text = sources.get(s.file)
         lines[s.file] = text.decode("utf-8", "replace").splitlines() if text is not None else []
-    if not rust_doc_tested(lines[s.file], s.start_line):
-        return None
     path = s.qualified_name.replace(".", "::")
-    return Symbol(doctest_id(s.file, path), s.name, path, DOCTEST, s.file, s.start_line, s.start_line, 0, 0, s.id, "", s.language, "", "")
+    cfg = tuple(d for d in s.decorators if d.startswith("#[cfg("))  # rustdoc sees no item its cfg leaves out
+    return [
+        Symbol(
+            doctest_id(s.file, path) + (f"#{n}" if n > 1 else ""), s.name, path, DOCTEST, s.file, s.start_line,
+            s.start_line, 0, 0, s.id, "", s.language, "", "", decorators=cfg,
+        )
+        for n in range(1, rust_doc_blocks(lines[s.file], s.start_line) + 1)
+    ]  # fmt: skip
 
 
 def own_doctests(
     changed: Sequence[ChangedSymbol], ws: Workspace, sources: Mapping[str, bytes], recorded: Iterable[str] = ()
 ) -> dict[str, Symbol]:
-    """Changed symbol ID -> the doctest of its own docstring, for the
+    """Doctest ID -> the doctest of a changed symbol's own docstring, for the
     changed (modified, renamed, added, or in its documentation only: an
     edited example is what the doctest checks) Python functions, methods and
     classes whose docstring holds ``>>>`` examples in ``sources`` (the head
     side's files), where the project runs doctests (``runs_doctests``, or
     a doctest of the same file among ``recorded``: the test IDs of the
     coverage recorded at the base); and Rust items whose ``///`` comment
-    holds a block rustdoc tests, in a library's sources (``_rust_doctest``)."""
+    holds a block rustdoc tests, in a library's sources, one per block (``_rust_doctests``)."""
     recorded_files = {t.partition(MARK)[0] for t in recorded if MARK in t}
     documented: dict[str, set[int]] = {}
     rust_lines: dict[str, list[str]] = {}
@@ -189,9 +202,7 @@ def own_doctests(
     for item in changed:
         s = item.change.symbol
         if s is not None and s.language == "rust" and item.change.category in ("modified", "renamed", "added", "docs"):
-            found = _rust_doctest(s, ws, sources, rust_lines)
-            if found is not None:
-                out[s.id] = found
+            out.update((t.id, t) for t in _rust_doctests(s, ws, sources, rust_lines))
             continue
         if (
             s is None
@@ -215,7 +226,7 @@ def own_doctests(
         module = module_name(ws, s.file)
         dotted = f"{module}.{s.qualified_name}" if module else s.qualified_name
         test_id = doctest_id(s.file, dotted)
-        out[s.id] = Symbol(test_id, s.name, dotted, DOCTEST, s.file, s.start_line, s.start_line, 0, 0, s.id, "", s.language, "", "")
+        out[test_id] = Symbol(test_id, s.name, dotted, DOCTEST, s.file, s.start_line, s.start_line, 0, 0, s.id, "", s.language, "", "")
     return out
 
 
