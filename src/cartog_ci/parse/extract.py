@@ -523,6 +523,8 @@ def _collect(
     # most queries capture no receiver and no owner: not looked up per match then
     has_receiver, has_owner = "receiver" in roles, "owner" in roles
     value_items = spec.value_items if "values" in roles else None
+    # a local name only hides references: none wanted, none read (``_feeds``)
+    definition_locals = spec.definition_locals if edge_kinds is None or edge_kinds else None
     # captures read along with the one that gives their match its role (`name`, `bind.name` …)
     passive = {k for k, (role, _) in roles.items() if role == k and k not in ("bind", "local.definition", _DEFINITION, _REFERENCE)}
     receiver: ts.Node | None = None
@@ -538,7 +540,7 @@ def _collect(
             continue
         name_nodes: Sequence[ts.Node | None] = captures.get("name") or _NO_NODE
         if value_items is not None and "values" in captures:  # a container: its items are the names
-            name_nodes = value_items(captures["values"][0])
+            name_nodes = value_items(captures["values"][0], source)
             if not name_nodes:  # most: no name among them (26,000 of scrapy's 88,000 matches)
                 continue
         # `(#set! name "<init>")`: a fixed name (Java constructors)
@@ -557,6 +559,10 @@ def _collect(
             role, sort = roles[key]
             if role == _DEFINITION:
                 node = nodes[0]
+                if definition_locals is not None:
+                    own = definition_locals(node)
+                    if own:
+                        refs += [(_LOCAL, node, n, (None, _text(n)), "") for n in own]
                 name = fixed or (_text(name_nodes[0]) if name_nodes[0] is not None else "")
                 ident = (node.start_byte, node.end_byte)
                 if not name:
@@ -620,6 +626,14 @@ def _collect(
                 scope = _local_scope(captures, within[pattern] if pattern < len(within) else ())
                 if scope is not None:
                     refs += [(_LOCAL, scope, n, (None, _text(n)), "") for n in nodes]
+    if spec.module_definitions is not None:
+        for sort, node, name_node in spec.module_definitions(root):
+            ident = (node.start_byte, node.end_byte)
+            if ident in seen_defs:
+                continue
+            seen_defs[ident] = None
+            outer = _widen(node, spec)
+            defs.append(_Def(sort, _text(name_node), node, outer.start_byte, outer.end_byte, outer.start_point[0], outer=outer))
     comments.sort()
     return defs, refs, comments
 
