@@ -60,6 +60,9 @@ _BIND_TYPE = "_bind_type"  # a type written for a receiver, not an edge
 # `a.b`): the catch-all @bind.other pattern ignores them.
 _SPECIFIC_VALUES = frozenset({"call", "identifier", "attribute", "call_expression", "new_expression", "as_expression"})
 _LOCAL = "local"  # a @local.definition among the references, never an edge
+# A container's capture (``Syntax.value_items``): a value reference of each
+# item it names, the container alone captured (one node a match, not two)
+_VALUES = "values"
 _NOT_EDGES = frozenset({_BIND, _BIND_TYPE, _LOCAL})
 # Long enough for real parameter lists (scrapy's Request.__init__ is 700
 # characters): the report judges signature changes on the whole text.
@@ -415,6 +418,8 @@ def _role(key: str) -> tuple[str, str]:
     """What a capture name says: (``_DEFINITION``, kind) for
     ``definition.<kind>``, (``_REFERENCE``, edge kind or "" when no edge)
     for ``reference.<kind>``, else (the name, "")."""
+    if key == _VALUES:  # a container whose items are values (``Syntax.value_items``)
+        return _REFERENCE, VALUE
     head, dot, tail = key.partition(".")
     if dot and head == _DEFINITION:
         return _DEFINITION, tail
@@ -522,7 +527,7 @@ def _collect(
     roles = _roles(spec)
     # most queries capture no receiver and no owner: not looked up per match then
     has_receiver, has_owner = "receiver" in roles, "owner" in roles
-    value_items = spec.value_items if "values" in roles else None
+    value_items = spec.value_items if _VALUES in roles else None
     # a local name only hides references: none wanted, none read (``_feeds``)
     definition_locals = spec.definition_locals if edge_kinds is None or edge_kinds else None
     # captures read along with the one that gives their match its role (`name`, `bind.name` …)
@@ -539,8 +544,8 @@ def _collect(
             comments.append((node.start_byte, node.end_byte))
             continue
         name_nodes: Sequence[ts.Node | None] = captures.get("name") or _NO_NODE
-        if value_items is not None and "values" in captures:  # a container: its items are the names
-            name_nodes = value_items(captures["values"][0], source)
+        if value_items is not None and _VALUES in captures:  # a container: its items are the names
+            name_nodes = value_items(captures[_VALUES][0], source)
             if not name_nodes:  # most: no name among them (26,000 of scrapy's 88,000 matches)
                 continue
         # `(#set! name "<init>")`: a fixed name (Java constructors)

@@ -141,8 +141,9 @@
 ; alone is matched and languages/python.py `value_items` reads its items
 ; with the same exclusions as above. A pattern `(argument_list (identifier))`
 ; would keep one match open per level of nested calls (`f(f(f(...)))`), and
-; a file nested 1,024 deep would be skipped (parse/budget.py).
-[(argument_list) (list) (tuple) (set) (boolean_operator) (comparison_operator)] @values @reference.value
+; a file nested 1,024 deep would be skipped (parse/budget.py). `@values` alone
+; says it is a value reference (parse/extract.py `_role`): one capture a match.
+[(argument_list) (list) (tuple) (set) (boolean_operator) (comparison_operator)] @values
 ; `self.logger.info()`: `self.logger` is read (a property of the class, often)
 ((attribute object: (attribute object: (identifier) @_self) @name) @reference.value
   (#match? @_self "^(self|cls)$"))
