@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import posixpath
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -190,23 +190,41 @@ def _overridden(store: Store, ids: Sequence[str]) -> dict[str, tuple[str, set[st
     class and its ancestors). Python only: a language with interfaces
     dispatches through them (``_dispatching``)."""
     out: dict[str, tuple[str, set[str]]] = {}
-    for method in store.symbols(ids).values():
-        if method.kind != "method" or method.language != "python" or method.parent_id is None:
-            continue
-        ancestors = [method.parent_id]
-        seen = {method.parent_id}
-        while ancestors:
-            current = ancestors.pop()
-            for edge in store.edges_from([current], ("inherits",)):
-                base = edge.target_id
-                if base is None or base in seen:
-                    continue
-                seen.add(base)
-                ancestors.append(base)
-                for s in store.members_named(base, method.name):
-                    if s.kind == "method":
-                        out.setdefault(s.id, (method.id, seen))
+    for method in _python_methods(store.symbols(ids).values()):
+        for base, seen in _ancestors(store, method):
+            for s in store.members_named(base, method.name):
+                if s.kind == "method":
+                    out.setdefault(s.id, (method.id, seen))
     return out
+
+
+def override_lookups(store: Store, roots: Iterable[Symbol]) -> list[tuple[str, str]]:
+    """(base class ID, method name) of each ``members_named`` that
+    ``impact`` asks at its first level from ``roots`` (``_overridden``):
+    what a reader of many walks reads ahead at once (report/build.py)."""
+    return [(base, method.name) for method in _python_methods(roots) for base, _ in _ancestors(store, method)]
+
+
+def _python_methods(symbols: Iterable[Symbol]) -> list[Symbol]:
+    return [s for s in symbols if s.kind == "method" and s.language == "python" and s.parent_id is not None]
+
+
+def _ancestors(store: Store, method: Symbol) -> Iterator[tuple[str, set[str]]]:
+    """Each ancestor of ``method``'s class (through ``inherits`` edges), with
+    the set of those met so far: one set, which the walk goes on filling
+    (``_overridden`` keeps it, whole once the walk is done)."""
+    assert method.parent_id is not None
+    ancestors = [method.parent_id]
+    seen = {method.parent_id}
+    while ancestors:
+        current = ancestors.pop()
+        for edge in store.edges_from([current], ("inherits",)):
+            base = edge.target_id
+            if base is None or base in seen:
+                continue
+            seen.add(base)
+            ancestors.append(base)
+            yield base, seen
 
 
 def _self_calls(store: Store, overridden: dict[str, tuple[str, set[str]]]) -> list[Edge]:

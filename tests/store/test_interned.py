@@ -188,6 +188,37 @@ def test_all_symbols_read_from_the_rows_are_the_views_in_its_order(tmp_path: Pat
         assert store.all_symbols() == from_view == sorted(symbols, key=lambda s: [s.id for s in from_view].index(s.id))
 
 
+def test_a_files_symbols_read_from_the_rows_are_the_views_in_its_order(tmp_path: Path) -> None:
+    """``SqliteStore.symbols_in_file`` reads symbol_rows as ``all_symbols``
+    does: the view's symbols in ``symbols_in_file``'s order (the module
+    first even where a definition also starts at byte 0, then start byte,
+    end byte descending, ID), hashes stored as bytes or as text."""
+    from cartog_ci.store.symbols import GraphTables
+
+    def sym(id_: str, kind: str, start: int, end: int, content: str, subtree: str) -> Symbol:
+        return Symbol(id_, id_[-1], id_[-1], kind, "p.py", 1, 2, start, end, "p.py:module:p" if kind != "module" else None,
+                      "", "python", content, subtree, ("d",) if start else (), "doc", 3)  # fmt: skip
+
+    symbols = [
+        sym("p.py:function:a", "function", 0, 9, "a" * 64, "a" * 64),
+        sym("p.py:module:p", "module", 0, 40, "m" * 64, "n" * 64),
+        sym("p.py:function:c", "function", 5, 9, "H" * 64, "H" * 64),
+        sym("p.py:function:b", "function", 5, 20, "x", "d" * 64),
+        sym("p.py:class:b", "class", 5, 20, "", ""),
+        sym("p.py:function:f", "function", 3, 4, "e" * 64, "odd"),
+    ]
+    other = Symbol("q.py:function:g", "g", "g", "function", "q.py", 1, 2, 0, 3, None, "", "python", "g" * 64, "g" * 64)
+    with SqliteStore(tmp_path / "index.db") as store:
+        with store.transaction():
+            store.insert_symbols([other, *symbols])
+        from_view = GraphTables.symbols_in_file(store, "p.py")
+        assert [s.id for s in from_view] == [
+            "p.py:module:p", "p.py:function:a", "p.py:function:f", "p.py:class:b", "p.py:function:b", "p.py:function:c",
+        ]  # fmt: skip
+        assert store.symbols_in_file("p.py") == from_view == sorted(symbols, key=lambda s: [s.id for s in from_view].index(s.id))
+        assert store.symbols_in_file("none.py") == GraphTables.symbols_in_file(store, "none.py") == []
+
+
 def test_updating_a_symbol_that_is_not_stored_interns_nothing(tmp_path: Path) -> None:
     ghost = Symbol("ghost.py:function:g", "g", "g", "function", "ghost.py", 1, 2, 0, 10, "ghost.py:module:ghost",
                    "def g()", "python", "a" * 64, "a" * 64, (), "", 0)  # fmt: skip

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import bisect
 import re
-import sqlite3
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -79,6 +78,8 @@ def read_coverage_py(path: Path) -> Lines:
     (the empty one: outside any test, as at import or collection). Through
     coverage.py's API where it is installed, else from the data file's
     SQLite tables as coverage.py 5 and later write them (``_read_sqlite``)."""
+    import sqlite3  # here: a report imports no coverage (sqlite3 and datetime, ~2.5 ms at start-up)
+
     try:
         from coverage import CoverageData
         from coverage.exceptions import CoverageException
@@ -114,6 +115,8 @@ def _read_sqlite(path: Path) -> Lines:
     (a "numbits" blob: bit ``i`` of byte ``j`` is line ``8 j + i``) or, for
     branch coverage, ``arc`` (positive ends are lines). Schema version 7
     (coverage.py 5.0 to 7.x)."""
+    import sqlite3
+
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     except sqlite3.Error as exc:

@@ -35,6 +35,7 @@ from cartog_ci.parse.extract import code_hashes
 from cartog_ci.parse.merkle import SymbolDiff, diff_symbols
 from cartog_ci.report import sides
 from cartog_ci.report.side_cache import SideCache, side_cache
+from cartog_ci.store.records import maker
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -43,6 +44,8 @@ MAX_RENAME_PAIRS = 40_000  # bodies compared pairing moves and renames (same nam
 # A stored symbol's fields that an extraction gives it too (not the graph's
 # in_degree, nor a code hash, which the index never stores).
 _EXTRACTED = attrgetter(*(f.name for f in fields(Symbol) if f.name not in ("in_degree", "code_hash")))
+# Symbol(*_EXTRACTED(s)) without its __init__ (store/records.py): the two left out are its last fields
+_AS_EXTRACTED = maker(Symbol, len(fields(Symbol)) - 2)
 # The edges of the merge-base side the report reads: its imports and bases.
 BASE_EDGES = frozenset({"imports", "inherits"})
 
@@ -147,7 +150,7 @@ def _indexed(store: Store, head_bytes: dict[str, bytes | None], limits: Limits) 
         if source is None:
             continue
         # as extracted: no in_degree (the graph's count, read where it is shown)
-        symbols = tuple(Symbol(*_EXTRACTED(s)) for s in store.symbols_in_file(path))
+        symbols = tuple(_AS_EXTRACTED(_EXTRACTED(s)) for s in store.symbols_in_file(path))
         found = FileExtraction(path, state.language or "", symbols, (), state.merkle_hash, state.lines)
         out[path] = ParseResult(state, found, source=source)
     return out

@@ -56,6 +56,19 @@ class Reads:
     def symbols_in_file(self, path: str) -> list[Symbol]:
         return list(self._once(("symbols_in_file", path), lambda: self._store.symbols_in_file(path)))
 
+    def symbols_in_files_read(self, ids: Iterable[str]) -> tuple[dict[str, Symbol], list[str]]:
+        """(the symbols of ``ids`` that a ``symbols_in_file`` already read
+        holds, by ID; the other IDs), without reading: what ``symbols``
+        would read again of a file read whole (report/build.py, the tests
+        the commands run, in the test files the test plan read)."""
+        wanted = list(dict.fromkeys(ids))
+        found: dict[str, Symbol] = {}
+        for path in {i.partition(":")[0] for i in wanted}:
+            for s in self._memo.get(("symbols_in_file", path), ()):
+                found[s.id] = s
+        held = {i: found[i] for i in wanted if i in found}
+        return held, [i for i in wanted if i not in held]
+
     def members_named(self, parent_id: str, name: str) -> list[Symbol]:
         return list(self._once(("members_named", parent_id, name), lambda: self._store.members_named(parent_id, name)))
 
@@ -109,6 +122,28 @@ class Reads:
             lambda asked: self._store.unresolved_edges_named(asked, kinds=kinds),
             "target_name",
         )
+
+    def read_definitions_each(self, texts: Iterable[str]) -> None:
+        """``definitions_named(t)`` of each of ``texts``, read at once (the
+        store orders each text's rows by columns of the row alone)."""
+        wanted = [t for t in dict.fromkeys(texts) if ("definitions_named", t) not in self._memo]
+        if wanted:
+            found = self._store.definitions_named_each(wanted)
+            self._memo.update((("definitions_named", t), found[t]) for t in wanted)
+
+    def read_members_each(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """``members_named(parent, name)`` of each of ``pairs``, read at once:
+        a pair's members are the rows of the read under its parent and name,
+        in the read's order, which is ``members_named``'s."""
+        wanted = [p for p in dict.fromkeys(pairs) if ("members_named", *p) not in self._memo]
+        if not wanted:
+            return
+        found: dict[tuple[str | None, str], list[Symbol]] = {p: [] for p in wanted}
+        for s in self._store.members_named_each(wanted):
+            members = found.get((s.parent_id, s.name))
+            if members is not None:
+                members.append(s)
+        self._memo.update((("members_named", *p), members) for p, members in found.items())
 
     def _split(
         self,

@@ -24,14 +24,17 @@ TEST_DEPTH = 2
 
 
 def select_tests(
-    store: Store, ids: Sequence[str], *, depth: int = TEST_DEPTH, call_sites: Sequence[str] = ()
+    store: Store, ids: Sequence[str], *, depth: int = TEST_DEPTH, call_sites: Sequence[str] = (), more: bool = True
 ) -> tuple[list[Symbol], int]:
     """(the tests within ``depth`` of the symbols ``ids``, how many more
     tests are at ``depth + 1``). A changed test is itself a test to run
     (depth 0); ``call_sites`` are symbols at depth 1 (the sources of broken
     references: they called a removed symbol). Callers are those of the
     report (``graph.CALLER_KINDS``), each at its shortest depth; tests come
-    sorted by file and line."""
+    sorted by file and line. ``more=False``: the tests within ``depth``
+    alone, 0 for the count (the walk stops a level sooner: the level past
+    ``depth`` chooses no test within it, through a set-up or a call site
+    neither, each of which sets a depth of its own)."""
     roots = list(dict.fromkeys(ids))
     depth_of: dict[str, int] = {}
     found: dict[str, Symbol] = {}
@@ -39,7 +42,7 @@ def select_tests(
         if is_test(s):
             depth_of[s.id], found[s.id] = 0, s
     set_ups: dict[str, tuple[Symbol, int]] = {}
-    for node in graph.impact(store, roots, depth=depth + 1, kinds=graph.CALLER_KINDS):
+    for node in graph.impact(store, roots, depth=depth + 1 if more else depth, kinds=graph.CALLER_KINDS):
         if is_test(node.symbol) and node.symbol.id not in depth_of:
             depth_of[node.symbol.id], found[node.symbol.id] = node.depth, node.symbol
         elif node.depth <= depth and is_set_up(node.symbol) and node.symbol.id not in set_ups:

@@ -216,6 +216,12 @@ class Store(Protocol):
         """The symbols right under ``parent_id`` named ``name``, as ``symbols_in_file`` orders them."""
         ...
 
+    def members_named_each(self, pairs: Sequence[tuple[str, str]]) -> list[Symbol]:
+        """The symbols right under one of the pairs' parents named one of
+        their names (those of pairs not asked too), as ``members_named``
+        orders them: each pair's are its ``members_named``."""
+        ...
+
     def all_symbols(self) -> list[Symbol]:
         """By file, start byte, outer before inner."""
         ...
@@ -240,6 +246,10 @@ class Store(Protocol):
 
     def definitions_named(self, text: str) -> list[tuple[str, str, str]]:
         """(file, qualified name, kind) of each symbol ``find_symbols`` finds, in its order."""
+        ...
+
+    def definitions_named_each(self, texts: Sequence[str]) -> dict[str, list[tuple[str, str, str]]]:
+        """``definitions_named`` of each of ``texts``, by text, read at once."""
         ...
 
     def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:

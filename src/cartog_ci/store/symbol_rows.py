@@ -64,6 +64,15 @@ class SymbolRows(Interned, GraphTables):
             return super().all_symbols()
         return out
 
+    def symbols_in_file(self, path: str) -> list[Symbol]:
+        """As GraphTables', read as ``all_symbols`` reads the rows: the
+        hashes as stored, made text here (Django 5.1 -> 5.1.4 HEAD~10, the
+        106 files a report reads whole, 7,598 symbols: 64 -> 55 ms)."""
+        try:
+            return [_row_symbol(r) for r in self.db.execute(_FILE_ROWS, (path,))]
+        except TypeError:  # a row naming no text: as the view reads it
+            return super().symbols_in_file(path)
+
     def _fields(self, s: Symbol, keys: Mapping[str, int]) -> tuple[object, ...]:
         return (
             s.name, s.qualified_name, s.kind, keys[s.file], s.start_line, s.end_line, s.start_byte, s.end_byte,
@@ -196,6 +205,13 @@ _ALL_ROWS = (
     "p.text, s.signature, s.language, s.content_hash, s.subtree_hash, s.decorators, s.docstring, s.in_degree "
     "FROM symbol_rows s LEFT JOIN interned i ON i.key = s.key LEFT JOIN interned f ON f.key = s.file_key "
     "LEFT JOIN interned p ON p.key = s.parent_key"
+)
+
+# One file's, in ``symbols_in_file``'s order (store/symbols.py): the module
+# first, then by start byte, outer before inner, then by ID.
+_FILE_ROWS = (
+    f"{_ALL_ROWS} WHERE s.file_key = (SELECT key FROM interned WHERE text = ?) "
+    "ORDER BY s.kind != 'module', s.start_byte, s.end_byte DESC, i.text"
 )
 
 
