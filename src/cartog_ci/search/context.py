@@ -24,9 +24,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from cartog_ci.domain import Symbol
+from cartog_ci.domain.vectors import as_floats, dot, norm
 from cartog_ci.search import modalities
 from cartog_ci.search.intent import STOPWORDS, Intent
 from cartog_ci.search.names import (
@@ -44,6 +43,9 @@ from cartog_ci.search.names import (
 from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the search's state, for type checkers only
+    from array import array
+
+    from cartog_ci.domain.vectors import Vector
     from cartog_ci.search.multimodal import Run
 
 CONTEXT_INTENTS = frozenset({"understand_code"})
@@ -534,18 +536,20 @@ def members_by_meaning(run: Run) -> list[str]:
     vectors = run.store.vectors_for(ids, stored[0])
     if not vectors:
         return []
-    query = run.vector / (float(np.linalg.norm(run.vector)) or 1.0)
-    scores = {i: float(v @ query) / (float(np.linalg.norm(v)) or 1.0) for i, v in vectors.items()}
+    question = as_floats(run.vector)
+    size = norm(question) or 1.0
+    query = [x / size for x in question]
+    scores = {i: dot(v, query) / (norm(v) or 1.0) for i, v in vectors.items()}
     if NAMESAKE_MEANING and run.alias:
         # a member reads as well as the namesake elsewhere that stands for it
         for i, v in namesake_vectors(run, stored[0]).items():
             own = run.alias[i]
             if own in scores:
-                scores[own] = max(scores[own], float(v @ query) / (float(np.linalg.norm(v)) or 1.0))
+                scores[own] = max(scores[own], dot(v, query) / (norm(v) or 1.0))
     return sorted(scores, key=lambda i: (-scores[i], i))[: run.candidates]
 
 
-def namesake_vectors(run: Run, model_id: str) -> dict[str, np.ndarray]:
+def namesake_vectors(run: Run, model_id: str) -> dict[str, array[float]]:
     """The stored vectors of the namesakes elsewhere (``namesake_alias``),
     read once per search: the members list and the re-ranker use them."""
     if run.alias_vectors is None:
@@ -554,8 +558,8 @@ def namesake_vectors(run: Run, model_id: str) -> dict[str, np.ndarray]:
 
 
 def with_namesakes(
-    run: Run, vectors: Mapping[str, np.ndarray], bm25: Mapping[str, float], model_id: str | None
-) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    run: Run, vectors: Mapping[str, Vector], bm25: Mapping[str, float], model_id: str | None
+) -> tuple[dict[str, Vector], dict[str, float]]:
     """The re-ranker's vectors and BM25 scores of the candidates with, for a
     method of a named class, its namesake's elsewhere (``namesake_alias``)
     when it reads more like the question: the vector nearer to the
@@ -575,8 +579,10 @@ def with_namesakes(
     return out_vectors, out_bm25
 
 
-def _cosine(a: np.ndarray, b: np.ndarray) -> float:
-    return float(a @ b) / ((float(np.linalg.norm(a)) * float(np.linalg.norm(b))) or 1.0)
+def _cosine(a: Vector, b: Vector) -> float:
+    """In double precision (domain/vectors.py)."""
+    a, b = as_floats(a), as_floats(b)
+    return dot(a, b) / ((norm(a) * norm(b)) or 1.0)
 
 
 def read_context(run: Run) -> None:
