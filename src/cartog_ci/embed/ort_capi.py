@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+import threading
 from collections.abc import Sequence
 from importlib.util import find_spec
 from pathlib import Path
@@ -130,20 +131,23 @@ class _Api:
             self._fn(place, None, _P)(handle)
 
 
-_APIS: dict[Path, _Api] = {}
-_ENVS: dict[Path, ctypes.c_void_p] = {}
+_APIS: dict[Path, tuple[_Api, ctypes.c_void_p]] = {}
+_LOCK = threading.Lock()
 
 
 def _api(path: Path) -> tuple[_Api, ctypes.c_void_p]:
     """The library's table and one environment per process (as the Python
     module keeps one): onnxruntime allows a single environment."""
-    api = _APIS.get(path)
-    if api is None:
-        api = _APIS[path] = _Api(path)
-        env = ctypes.c_void_p()
-        api.call(_CREATE_ENV, ctypes.c_int(_LOGGING_LEVEL_WARNING), ctypes.c_char_p(b"cartog-ci"), ctypes.byref(env))
-        _ENVS[path] = env
-    return api, _ENVS[path]
+    with _LOCK:
+        known = _APIS.get(path)
+        if known is None:
+            api = _Api(path)
+            env = ctypes.c_void_p()
+            api.call(
+                _CREATE_ENV, ctypes.c_int(_LOGGING_LEVEL_WARNING), ctypes.c_char_p(b"cartog-ci"), ctypes.byref(env)
+            )
+            known = _APIS[path] = (api, env)
+        return known
 
 
 class Session:
