@@ -84,6 +84,25 @@ _REFERENCE = re.compile(  # the cue's words in any case, the name not capitalise
     rf"|(?i:\bor\s+use\s+){_REF_NAME}"
     rf"|{_REF_NAME}(?i:\s+instead\b)"
 )
+# … and so is one a description's later sentences name in prose as "the
+# NAME function" or "the NAME method", NAME an identifier (snake_case or
+# camelCase): "It then iterates over each URI in the list and calls the
+# check_uri function to validate each URI" describes ``check_uris``,
+# "… passing the request object … as arguments to the send_activation
+# method" ``on_account_created``. Once the first sentence has said what
+# is described ("This function …"), a later sentence names by its
+# identifier the code the answer uses, as a docstring writes it as code
+# (``REFERENCES_NOT_ANSWER``, which does not spare a namesake of the
+# answer either: "It calls the to_info_dict method of each parameter" in
+# a composite's ``to_info_dict`` would count it too; none of the class and
+# dev sets' 1,830 questions does). Not a special method (``__init__``:
+# "calls the __init__ method of its parent" describes an ``__init__``),
+# nor in the first sentence (the question may name what it asks about
+# there).
+CALLEES_IN_PROSE = True
+_PROSE_CALLEE = re.compile(
+    r"\bthe\s+`?([a-z_][A-Za-z0-9]*(?:_[A-Za-z0-9_]*[A-Za-z0-9]|[a-z][A-Z][A-Za-z0-9_]*))(?:\(\))?`?\s+(?:function|method)s?\b"
+)
 # … and its methods, by meaning alone, vote as one more list ("members"),
 # and by the words of their names ("member names").
 MEMBERS_WEIGHT = 0.5
@@ -673,6 +692,9 @@ def read_compared(run: Run) -> None:
     if REFERENCES_NOT_ANSWER and run.intent.name in COMPARED_INTENTS:
         for name in referenced_names(run.query):
             found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in ("method", "function"))
+    if CALLEES_IN_PROSE and run.intent.name in COMPARED_INTENTS:
+        for name in prose_callees(run.query):
+            found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in ("method", "function"))
     run.compared = frozenset(found - (run.context or frozenset()))
 
 
@@ -680,6 +702,15 @@ def used_names(question: str) -> list[str]:
     """The functions and methods the question's first sentence writes as
     code (`` `name` `` or `` `name()` ``, not capitalised, not dotted)."""
     return list(dict.fromkeys(_CODE_NAME.findall(first_sentence(question))))
+
+
+def prose_callees(question: str) -> list[str]:
+    """The functions and methods a description's later sentences name in
+    prose as "the NAME function" / "the NAME method" (``CALLEES_IN_PROSE``):
+    identifiers, not special methods."""
+    rest = question.strip()[len(first_sentence(question)) :]
+    names = (m.group(1) for m in _PROSE_CALLEE.finditer(rest))
+    return list(dict.fromkeys(n for n in names if not (n.startswith("__") and n.endswith("__"))))
 
 
 def referenced_names(question: str) -> list[str]:
