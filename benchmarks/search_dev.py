@@ -501,6 +501,9 @@ def systems(
         out["default, a method the description refers its reader to is not demoted"] = patched(
             shipped(), REFERENCES_NOT_ANSWER=False
         )
+        out["default, a function a later sentence names in prose (the NAME function) is not demoted"] = patched(
+            shipped(), CALLEES_IN_PROSE=False
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

@@ -604,6 +604,34 @@ def test_a_method_the_description_refers_its_reader_to_is_not_the_answer(store, 
 
 
 @pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("Checks a list of URIs. It then calls the check_uri function on each URI.", ["check_uri"]),
+        ("Runs when an account is created. It passes the request to the send_activation method.", ["send_activation"]),
+        ("Reads the data. It calls the `readChunk()` method, then the read_chunk function.", ["readChunk", "read_chunk"]),
+        ("It calls the check_uri function on each URI.", []),  # the first sentence may name what it asks about
+        ("Builds the object. It calls the __init__ method of its parent.", []),  # a special method
+        ("Saves the row. It calls the save method of its parent.", []),  # a word, not an identifier
+        ("Checks the URIs. The check_uri helper validates each.", []),  # no "function" / "method"
+    ],
+)
+def test_the_functions_a_description_names_in_prose_after_its_first_sentence(question, names):
+    assert context.prose_callees(question) == names
+
+
+@pytest.mark.slow
+def test_a_function_a_later_sentence_names_in_prose_is_not_the_answer(store, real_model, monkeypatch):
+    question = "Return the current position in the Stream instance. It calls the to_info_dict method when it moved."
+    result = ask(store, real_model, question)
+    got = factors(result)
+    named = [i for i in got if i.endswith(".to_info_dict")]
+    assert named and all(got[i] == pytest.approx(CONTEXT_FACTOR) for i in named)
+    monkeypatch.setattr(context, "CALLEES_IN_PROSE", False)
+    got = factors(ask(store, real_model, question))
+    assert all(got[i] == pytest.approx(1.0) for i in named if i in got)
+
+
+@pytest.mark.parametrize(
     ("question", "name", "phrase"),
     [
         ("Return string representation of sorted dict", "__repr__", 0),

@@ -81,14 +81,17 @@ def run(args: argparse.Namespace) -> int:
         if _means_semantic(args) and store.vector_model():
             # One question multiplies no matrix worth a thread: numpy's
             # OpenBLAS starting one per core when it loads cost ~25 CPU ms
-            # (docs/search.md, "Warm search latency"). A user's setting stays.
+            # (docs/search.md, "Warm search latency"), where numpy still
+            # loads (no onnxruntime C library: embed/ort_capi.py). A user's
+            # setting stays.
             if "numpy" not in sys.modules:
                 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
             early = _EarlyModel(factory, args.query, runtime_modules(ws.config))
-            # The model's imports (numpy, onnxruntime) are the longest way
-            # to the answer and hold the GIL: the search's own imports and
-            # keyword lists wait for them, then run while the model's
-            # session is created, which does not hold it.
+            # The model's imports (onnxruntime's C library; else its Python
+            # module and numpy) are the longest way to the answer and hold
+            # the GIL: the search's own imports and keyword lists wait for
+            # them, then run while the model's session is created, which
+            # does not hold it.
             early.loaded.wait()
         try:
             with Steps().step("searching"):  # a first question may load and convert the model

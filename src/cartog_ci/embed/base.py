@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-import numpy as np
+if TYPE_CHECKING:  # a search's question needs no numpy (embed/pooling.py, domain/vectors.py)
+    import numpy as np
+
+    from cartog_ci.domain.vectors import Vector
 
 #: Called after each batch with (texts done, texts in total).
 Progress = Callable[[int, int], None]
 
 # Vectors are stored as little-endian float32 BLOBs whatever the host's byte
 # order (llm `encode`, STYLE.md "SQLite"); sqlite-vec reads the same layout.
-_VECTOR_DTYPE = np.dtype("<f4")
+_VECTOR_DTYPE = "<f4"
 
 
 @runtime_checkable
@@ -53,6 +56,8 @@ def embed_texts(
     (attention is O(n²) in the padded length, docs/search.md). Queries get the
     model's instruction prefix, if it has one (BGE-style models want it).
     """
+    import numpy as np
+
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     prepared = [_with_prefix(model, text) for text in texts] if is_query else list(texts)
@@ -70,20 +75,21 @@ def embed_texts(
 # asks its question on a thread while the rest of the search loads
 # (commands/search.py), then the semantic modality asks again. One per model:
 # a long-running server (the MCP server) asks many.
-_ASKED: weakref.WeakKeyDictionary[EmbeddingModel, tuple[str, np.ndarray]] = weakref.WeakKeyDictionary()
+_ASKED: weakref.WeakKeyDictionary[EmbeddingModel, tuple[str, Vector]] = weakref.WeakKeyDictionary()
 
 
-def query_vector(model: EmbeddingModel, query: str) -> np.ndarray:
+def query_vector(model: EmbeddingModel, query: str) -> Vector:
     """The vector of a search question (with the model's query prefix), by
     the backend's `embed_query` when it has one (a question is never stored,
     so it may take a path that starts faster: embed/onnx.py); the last one is
-    remembered for the model object that answered it."""
+    remembered for the model object that answered it. A numpy row, or an
+    ``array('f')`` where the backend pooled it without numpy (embed/onnx.py)."""
     asked = _ASKED.get(model)
     if asked is not None and asked[0] == query:
         return asked[1]
     fast = getattr(model, "embed_query", None)
     if callable(fast):
-        vector = _checked(model, fast([_with_prefix(model, query)]), 1)[0]
+        vector = _one_row(model, fast([_with_prefix(model, query)]))
     else:
         vector = embed_texts(model, [query], is_query=True)[0]
     _ASKED[model] = (query, vector)
@@ -92,6 +98,8 @@ def query_vector(model: EmbeddingModel, query: str) -> np.ndarray:
 
 def encode_vector(vector: np.ndarray | Sequence[float]) -> bytes:
     """A vector as the little-endian float32 BLOB the store keeps."""
+    import numpy as np
+
     array = np.asarray(vector, dtype=_VECTOR_DTYPE)
     if array.ndim != 1:
         raise ValueError(f"expected a 1-d vector, got shape {array.shape}")
@@ -100,7 +108,9 @@ def encode_vector(vector: np.ndarray | Sequence[float]) -> bytes:
 
 def decode_vector(blob: bytes) -> np.ndarray:
     """The inverse of `encode_vector`: a writable native float32 array."""
-    if len(blob) % _VECTOR_DTYPE.itemsize:
+    import numpy as np
+
+    if len(blob) % 4:
         raise ValueError(f"a float32 vector blob has a multiple of 4 bytes, got {len(blob)}")
     return np.frombuffer(blob, dtype=_VECTOR_DTYPE).astype(np.float32)
 
@@ -118,6 +128,16 @@ def _length_order(model: EmbeddingModel, texts: Sequence[str]) -> list[int]:
     lengths = [measure(text) for text in texts]
     # sorted() is stable, so equal lengths keep their input order.
     return sorted(range(len(texts)), key=lengths.__getitem__)
+
+
+def _one_row(model: EmbeddingModel, rows: Sequence[Vector] | np.ndarray) -> Vector:
+    """The one row a backend's ``embed_query`` gave for one question: numpy's
+    (1, dims) array or a list of one ``array('f')``, checked as ``_checked``
+    checks a batch."""
+    shape = getattr(rows, "shape", None) or (len(rows), *((len(rows[0]),) if len(rows) else ()))
+    if tuple(shape) != (1, model.dims):
+        raise ValueError(f"{model.model_id} returned shape {tuple(shape)}, expected (1, {model.dims})")
+    return rows[0]
 
 
 def _checked(model: EmbeddingModel, rows: np.ndarray, expected: int) -> np.ndarray:

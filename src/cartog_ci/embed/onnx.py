@@ -33,16 +33,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from cartog_ci.config import home
-from cartog_ci.embed import wordpiece
+from cartog_ci.embed import ort_capi, pooling, wordpiece
 from cartog_ci.embed.recipes import PORTABLE_RECIPE, VNNI_RECIPE, recipes
 from cartog_ci.errors import ModelUnavailable
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy: where a batch is embedded, not for a question (domain/vectors.py)
     import logging
+    from array import array
 
+    import numpy as np
     import onnxruntime
     from tokenizers import Tokenizer
 
@@ -257,7 +257,9 @@ class OnnxEmbeddingModel:
         self._tokenizer: Tokenizer | None = None
         self._pad_id = 0
         self._session: onnxruntime.InferenceSession | None = None
-        self._query_session: onnxruntime.InferenceSession | None = None
+        # a question's session: the C API's (embed/ort_capi.py) where it is found
+        self._query_session: onnxruntime.InferenceSession | ort_capi.Session | None = None
+        self._python_query_session: onnxruntime.InferenceSession | None = None
         self._wordpiece: WordPiece | None = None  # questions' ids without the tokenizer
         self._wordpiece_read = False
         self._io: dict[int, tuple[str, frozenset[str]]] = {}  # id(session) -> (output, inputs)
@@ -270,11 +272,13 @@ class OnnxEmbeddingModel:
         return len(self._get_tokenizer().encode(text).ids)
 
     def embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
         if not texts:
             return np.empty((0, self.dims), dtype=np.float32)
         return self._embed(texts, self._get_session(), self.threads)
 
-    def embed_query(self, texts: Sequence[str]) -> np.ndarray:
+    def embed_query(self, texts: Sequence[str]) -> np.ndarray | list[array[float]]:
         """Vectors of search questions, which are never stored: a process
         that asks one question runs it on a session that starts fast (graph
         optimisation off), unless the optimised one is loaded already.
@@ -282,16 +286,41 @@ class OnnxEmbeddingModel:
         prepacks them: on a 12-token question, session and run took 240 CPU
         ms that way and 110 without (benchmarks/search_latency.py
         --sessions); the vectors differ by < 1e-5 per dimension. A file
-        optimised already (`graph_level` none) loads the same way for both."""
+        optimised already (`graph_level` none) loads the same way for both.
+        On a C API session (embed/ort_capi.py) the rows are ``array('f')``
+        pooled without numpy (embed/pooling.py), the same floats."""
         with self._lock:
             if self._session is None and self._query_session is None:
-                self._query_session = _load_session(self.spec, optimise=False)
+                self._query_session = _question_session(self.spec)
             session = self._session or self._query_session
         assert session is not None
         rows = self._question_ids(texts)
         if rows is None:
-            return self._embed(texts, session, 1)
+            return self._embed(texts, self._python_session(session), 1)
+        if isinstance(session, ort_capi.Session):
+            output, _ = self._session_io(session)
+            return [self._pooled_row(*session.run(row, output)) for row in rows]
+        import numpy as np
+
         return np.concatenate([self._run([row], session) for row in rows])
+
+    def _pooled_row(self, data: bytes, shape: tuple[int, ...]) -> array[float]:
+        if shape[-1] != self.dims:
+            raise ModelUnavailable(
+                f"{self.model_id} outputs {shape[-1]} dims, not {self.dims}: set dims = {shape[-1]} in cartog-model.toml"
+            )
+        return pooling.pooled(data, shape, self.spec.pooling)
+
+    def _python_session(self, session: Any) -> onnxruntime.InferenceSession:
+        """``session``, or one of onnxruntime's Python module in place of a C
+        API session (embed/ort_capi.py): the tokenizer's rows are padded
+        together, which only the module's session is given."""
+        if not isinstance(session, ort_capi.Session):
+            return session
+        with self._lock:
+            if self._python_query_session is None:
+                self._python_query_session = _load_session(self.spec, optimise=False)
+            return self._python_query_session
 
     def _question_ids(self, texts: Sequence[str]) -> list[list[int]] | None:
         """The questions' ids by `embed/wordpiece.py`, which does not load
@@ -307,6 +336,8 @@ class OnnxEmbeddingModel:
         return None if any(row is None for row in rows) else rows  # type: ignore[return-value]
 
     def _embed(self, texts: Sequence[str], session: onnxruntime.InferenceSession, threads: int) -> np.ndarray:
+        import numpy as np
+
         # One tokenizer call for the batch (it runs outside the GIL), then
         # runs of `rows_per_run` rows, each padded to its own longest row.
         encodings = [e.ids for e in self._get_tokenizer().encode_batch(list(texts))]
@@ -327,8 +358,14 @@ class OnnxEmbeddingModel:
         return np.concatenate([done[i] for i in range(len(runs))])
 
     def _run(self, encodings: Sequence[Sequence[int]], session: onnxruntime.InferenceSession) -> np.ndarray:
-        """One onnxruntime call on rows of token ids, padded to the longest."""
+        """One onnxruntime call on rows of token ids, padded to the longest;
+        on a C API session, one call per row (it is given one row)."""
+        import numpy as np
+
         output, inputs = self._session_io(session)
+        if isinstance(session, ort_capi.Session):
+            hidden = [_capi_hidden(session, row, output) for row in encodings]
+            return np.concatenate([self._pooled(h, np.ones(h.shape[:2], dtype=np.int64)) for h in hidden])
         lengths = [len(e) for e in encodings]
         ids = np.full((len(encodings), max(lengths)), self._pad_id, dtype=np.int64)
         mask = np.zeros_like(ids)
@@ -337,6 +374,9 @@ class OnnxEmbeddingModel:
             mask[row, :length] = 1
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         hidden = session.run([output], {k: v for k, v in feeds.items() if k in inputs})[0]
+        return self._pooled(hidden, mask)
+
+    def _pooled(self, hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
         if hidden.shape[-1] != self.dims:
             raise ModelUnavailable(
                 f"{self.model_id} outputs {hidden.shape[-1]} dims, not {self.dims}: "
@@ -344,12 +384,15 @@ class OnnxEmbeddingModel:
             )
         return _normalise(_pool(hidden, mask, self.spec.pooling))
 
-    def _session_io(self, session: onnxruntime.InferenceSession) -> tuple[str, frozenset[str]]:
+    def _session_io(self, session: onnxruntime.InferenceSession | ort_capi.Session) -> tuple[str, frozenset[str]]:
         known = self._io.get(id(session))
         if known is None:
-            names = [o.name for o in session.get_outputs()]
+            if isinstance(session, ort_capi.Session):
+                names, inputs = list(session.outputs), frozenset(session.inputs)
+            else:
+                names, inputs = [o.name for o in session.get_outputs()], frozenset(i.name for i in session.get_inputs())
             output = self.spec.output if self.spec.output in names else names[0]
-            known = self._io[id(session)] = (output, frozenset(i.name for i in session.get_inputs()))
+            known = self._io[id(session)] = (output, inputs)
         return known
 
     def _get_wordpiece(self) -> WordPiece | None:
@@ -564,6 +607,8 @@ def _fold_weight_casts(model: Any, *, keep_down_projections: int) -> tuple[int, 
             consumers.setdefault(name, []).append(node)
     # A MatMul's place in the (topologically sorted) graph gives its layer.
     place = {out: i for i, node in enumerate(graph.node) for out in node.output}
+    import numpy as np
+
     found: list[tuple[int, Any, Any, np.ndarray]] = []
     for mul in [n for n in graph.node if n.op_type == "Mul"]:
         cast = producers.get(mul.input[0])
@@ -730,6 +775,8 @@ def _optimise(source: Path, dest: Path) -> None:
 
 def _agreement(shipped: ModelSpec, candidate: Path, graph_level: str) -> float:
     """Lowest cosine between shipped and candidate vectors on sample texts."""
+    import numpy as np
+
     reference = OnnxEmbeddingModel(shipped).embed_batch(_AGREEMENT_TEXTS)
     trial_spec = dataclasses.replace(shipped, model_path=candidate, model_sha256=None, graph_level=graph_level)
     trial = OnnxEmbeddingModel(trial_spec).embed_batch(_AGREEMENT_TEXTS)
@@ -847,16 +894,42 @@ def _load_session(spec: ModelSpec, *, optimise: bool = True) -> onnxruntime.Infe
         raise ModelUnavailable(f"cannot load {spec.model_path}: {_one_line(exc)}") from exc
 
 
+def _question_session(spec: ModelSpec) -> onnxruntime.InferenceSession | ort_capi.Session:
+    """A question's session (no graph optimisation, one thread): through
+    onnxruntime's C API where its library is found, which spares the process
+    onnxruntime's Python module and numpy's import with it (embed/ort_capi.py:
+    the same library version, options and output); else the module's."""
+    library = ort_capi.library_path()
+    if library is None:
+        return _load_session(spec, optimise=False)
+    _verify(spec.model_path, spec.model_sha256, reinstall=_reinstall_hint(spec))
+    try:
+        return ort_capi.Session(library, spec.model_path, graph_level="none")
+    except (OSError, ort_capi.OrtError) as exc:
+        raise ModelUnavailable(f"cannot load {spec.model_path}: {_one_line(exc)}") from exc
+
+
+def _capi_hidden(session: ort_capi.Session, ids: Sequence[int], output: str) -> np.ndarray:
+    import numpy as np
+
+    data, shape = session.run(ids, output)
+    return np.frombuffer(data, dtype=np.float32).reshape(shape)
+
+
 def _pool(hidden: np.ndarray, mask: np.ndarray, pooling: str) -> np.ndarray:
+    import numpy as np
+
     if pooling == "cls":
         return hidden[:, 0, :]
     weights = mask[:, :, None].astype(np.float32)
     return (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
 
 
-def _normalise(vectors: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return (vectors / np.maximum(norms, 1e-12)).astype(np.float32)
+def _normalise(rows: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return (rows / np.maximum(norms, 1e-12)).astype(np.float32)
 
 
 def _verify(path: Path, expected: str | None, *, reinstall: str) -> None:

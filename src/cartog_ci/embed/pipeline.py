@@ -76,7 +76,10 @@ def symbol_vectors(store: Store, model: EmbeddingModel, ids: Sequence[str]) -> d
     from cartog_ci.embed.base import embed_texts, encode_vector
     from cartog_ci.errors import CartogError
 
-    have = store.vectors_for(list(ids), model.model_id)
+    import numpy as np
+
+    # numpy's rows, as `embed_texts` gives those it embeds (search/related.py multiplies them)
+    have = {i: np.asarray(v, dtype=np.float32) for i, v in store.vectors_for(list(ids), model.model_id).items()}
     texts = store.texts_to_embed([i for i in dict.fromkeys(ids) if i not in have])
     pending: dict[str, str] = {}  # text hash -> text: equal texts are embedded once
     for text_hash, text in texts.values():

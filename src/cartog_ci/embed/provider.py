@@ -42,8 +42,14 @@ def model_from_config(config: Config, root: Path) -> EmbeddingModel:
 
 def runtime_modules(config: Config) -> tuple[str, ...]:
     """What the configured model runs on, imported before it is created by
-    a caller that loads it on a thread (commands/search.py)."""
-    return ("onnxruntime",) if config.embedding_provider == "onnx" else ()
+    a caller that loads it on a thread (commands/search.py): onnxruntime's
+    Python module, unless a question's session goes through its C library
+    (embed/ort_capi.py), which needs no module more."""
+    if config.embedding_provider != "onnx":
+        return ()
+    from cartog_ci.embed.ort_capi import library_path
+
+    return () if library_path() is not None else ("onnxruntime",)
 
 
 def config_key(config: Config) -> str:

@@ -24,9 +24,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from cartog_ci.domain import Symbol
+from cartog_ci.domain.vectors import as_floats, dot, norm
 from cartog_ci.search import modalities
 from cartog_ci.search.intent import STOPWORDS, Intent
 from cartog_ci.search.names import (
@@ -44,6 +43,9 @@ from cartog_ci.search.names import (
 from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the search's state, for type checkers only
+    from array import array
+
+    from cartog_ci.domain.vectors import Vector
     from cartog_ci.search.multimodal import Run
 
 CONTEXT_INTENTS = frozenset({"understand_code"})
@@ -81,6 +83,25 @@ _REFERENCE = re.compile(  # the cue's words in any case, the name not capitalise
     rf"|(?i:\bcall(?:s|ed\s+by)\s+(?:the\s+)?){_REF_NAME}"
     rf"|(?i:\bor\s+use\s+){_REF_NAME}"
     rf"|{_REF_NAME}(?i:\s+instead\b)"
+)
+# … and so is one a description's later sentences name in prose as "the
+# NAME function" or "the NAME method", NAME an identifier (snake_case or
+# camelCase): "It then iterates over each URI in the list and calls the
+# check_uri function to validate each URI" describes ``check_uris``,
+# "… passing the request object … as arguments to the send_activation
+# method" ``on_account_created``. Once the first sentence has said what
+# is described ("This function …"), a later sentence names by its
+# identifier the code the answer uses, as a docstring writes it as code
+# (``REFERENCES_NOT_ANSWER``, which does not spare a namesake of the
+# answer either: "It calls the to_info_dict method of each parameter" in
+# a composite's ``to_info_dict`` would count it too; none of the class and
+# dev sets' 1,830 questions does). Not a special method (``__init__``:
+# "calls the __init__ method of its parent" describes an ``__init__``),
+# nor in the first sentence (the question may name what it asks about
+# there).
+CALLEES_IN_PROSE = True
+_PROSE_CALLEE = re.compile(
+    r"\bthe\s+`?([a-z_][A-Za-z0-9]*(?:_[A-Za-z0-9_]*[A-Za-z0-9]|[a-z][A-Z][A-Za-z0-9_]*))(?:\(\))?`?\s+(?:function|method)s?\b"
 )
 # … and its methods, by meaning alone, vote as one more list ("members"),
 # and by the words of their names ("member names").
@@ -534,18 +555,20 @@ def members_by_meaning(run: Run) -> list[str]:
     vectors = run.store.vectors_for(ids, stored[0])
     if not vectors:
         return []
-    query = run.vector / (float(np.linalg.norm(run.vector)) or 1.0)
-    scores = {i: float(v @ query) / (float(np.linalg.norm(v)) or 1.0) for i, v in vectors.items()}
+    question = as_floats(run.vector)
+    size = norm(question) or 1.0
+    query = [x / size for x in question]
+    scores = {i: dot(v, query) / (norm(v) or 1.0) for i, v in vectors.items()}
     if NAMESAKE_MEANING and run.alias:
         # a member reads as well as the namesake elsewhere that stands for it
         for i, v in namesake_vectors(run, stored[0]).items():
             own = run.alias[i]
             if own in scores:
-                scores[own] = max(scores[own], float(v @ query) / (float(np.linalg.norm(v)) or 1.0))
+                scores[own] = max(scores[own], dot(v, query) / (norm(v) or 1.0))
     return sorted(scores, key=lambda i: (-scores[i], i))[: run.candidates]
 
 
-def namesake_vectors(run: Run, model_id: str) -> dict[str, np.ndarray]:
+def namesake_vectors(run: Run, model_id: str) -> dict[str, array[float]]:
     """The stored vectors of the namesakes elsewhere (``namesake_alias``),
     read once per search: the members list and the re-ranker use them."""
     if run.alias_vectors is None:
@@ -554,8 +577,8 @@ def namesake_vectors(run: Run, model_id: str) -> dict[str, np.ndarray]:
 
 
 def with_namesakes(
-    run: Run, vectors: Mapping[str, np.ndarray], bm25: Mapping[str, float], model_id: str | None
-) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    run: Run, vectors: Mapping[str, Vector], bm25: Mapping[str, float], model_id: str | None
+) -> tuple[dict[str, Vector], dict[str, float]]:
     """The re-ranker's vectors and BM25 scores of the candidates with, for a
     method of a named class, its namesake's elsewhere (``namesake_alias``)
     when it reads more like the question: the vector nearer to the
@@ -575,8 +598,10 @@ def with_namesakes(
     return out_vectors, out_bm25
 
 
-def _cosine(a: np.ndarray, b: np.ndarray) -> float:
-    return float(a @ b) / ((float(np.linalg.norm(a)) * float(np.linalg.norm(b))) or 1.0)
+def _cosine(a: Vector, b: Vector) -> float:
+    """In double precision (domain/vectors.py)."""
+    a, b = as_floats(a), as_floats(b)
+    return dot(a, b) / ((norm(a) * norm(b)) or 1.0)
 
 
 def read_context(run: Run) -> None:
@@ -667,6 +692,9 @@ def read_compared(run: Run) -> None:
     if REFERENCES_NOT_ANSWER and run.intent.name in COMPARED_INTENTS:
         for name in referenced_names(run.query):
             found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in ("method", "function"))
+    if CALLEES_IN_PROSE and run.intent.name in COMPARED_INTENTS:
+        for name in prose_callees(run.query):
+            found.update(s.id for s in run.store.symbols_by("name", name) if s.kind in ("method", "function"))
     run.compared = frozenset(found - (run.context or frozenset()))
 
 
@@ -674,6 +702,15 @@ def used_names(question: str) -> list[str]:
     """The functions and methods the question's first sentence writes as
     code (`` `name` `` or `` `name()` ``, not capitalised, not dotted)."""
     return list(dict.fromkeys(_CODE_NAME.findall(first_sentence(question))))
+
+
+def prose_callees(question: str) -> list[str]:
+    """The functions and methods a description's later sentences name in
+    prose as "the NAME function" / "the NAME method" (``CALLEES_IN_PROSE``):
+    identifiers, not special methods."""
+    rest = question.strip()[len(first_sentence(question)) :]
+    names = (m.group(1) for m in _PROSE_CALLEE.finditer(rest))
+    return list(dict.fromkeys(n for n in names if not (n.startswith("__") and n.endswith("__"))))
 
 
 def referenced_names(question: str) -> list[str]:

@@ -19,8 +19,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from cartog_ci.domain import Symbol
 from cartog_ci.embed.base import EmbeddingModel, query_vector
 from cartog_ci.embed.text import NOT_EMBEDDED
@@ -29,6 +27,7 @@ from cartog_ci.search.intent import STOPWORDS, Intent, content_words, identifier
 from cartog_ci.store.search import words_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.domain.vectors import Vector
     from cartog_ci.store.base import Store
 
 MODALITIES = ("semantic", "keyword", "text", "structural", "graph")
@@ -70,7 +69,7 @@ TEXTLESS_KINDS = NOT_EMBEDDED  # no stored text: nothing to find by meaning or w
 @dataclass(frozen=True)
 class SemanticAnswer:
     ids: list[str]
-    vector: np.ndarray | None  # the query's vector, for the re-ranker
+    vector: Vector | None  # the query's vector, for the re-ranker
     note: str | None = None
 
 

@@ -29,8 +29,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from cartog_ci.domain import Symbol
 from cartog_ci.domain.hits import Hit
 from cartog_ci.embed.base import EmbeddingModel
@@ -49,6 +47,9 @@ from cartog_ci.search.declarations import (
 from cartog_ci.search.roles import ROLES, asked_roles, marks_of, role_of
 
 if TYPE_CHECKING:  # the interface, for type checkers only
+    from array import array
+
+    from cartog_ci.domain.vectors import Vector
     from cartog_ci.store.base import Store
 
 PRESETS: dict[str, tuple[str, ...]] = {
@@ -246,14 +247,14 @@ class Run:
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
         self.alias: dict[str, str] = {}  # a namesake elsewhere -> the named class's method (context.namesake_alias)
-        self.alias_vectors: dict[str, np.ndarray] | None = None  # their stored vectors (context.namesake_vectors)
+        self.alias_vectors: dict[str, array[float]] | None = None  # their stored vectors (context.namesake_vectors)
         self.model_factory = model_factory
         self.candidates = candidates
         self.lists: dict[str, list[str]] = {}
         self.order: list[str] = []
         self.bm25: dict[str, float] = {}  # trigram index (text modality)
         self.keyword_bm25: dict[str, float] = {}  # symbol index (keyword modality)
-        self.vector: np.ndarray | None = None
+        self.vector: Vector | None = None
         self.anchors: list[str] = []  # find_similar: what the results should resemble
         self.notes: list[str] = []
         self.timings: dict[str, float] = {}
@@ -539,7 +540,7 @@ def _rerank(
     ids = [f.symbol_id for f in head]
     contents = run.store.contents(ids)
     model = run.store.vector_model()
-    vectors = run.store.vectors_for(ids, model[0]) if model else {}
+    vectors: Mapping[str, Vector] = run.store.vectors_for(ids, model[0]) if model else {}
     # BM25 of the symbol index when the keyword modality ran (names, words,
     # text), else of the trigram index
     bm25 = run.keyword_bm25 if "keyword" in run.lists else run.bm25

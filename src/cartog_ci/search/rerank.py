@@ -15,23 +15,28 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
+from cartog_ci.domain.vectors import as_floats, dot
+
+if TYPE_CHECKING:  # numpy only for the cross-encoder's inputs
+    import numpy as np
+
+    from cartog_ci.domain.vectors import Vector
 
 
 @dataclass(frozen=True)
 class Candidate:
     symbol_id: str
     content: str
-    vector: np.ndarray | None = None  # stored embedding, if any
+    vector: Vector | None = None  # stored embedding, if any
     bm25: float | None = None  # FTS5 bm25 (lower is better), if the keyword list had it
 
 
 class Reranker(Protocol):
     name: str
 
-    def scores(self, query: str, query_vector: np.ndarray | None, candidates: Sequence[Candidate]) -> list[float] | None:
+    def scores(self, query: str, query_vector: Vector | None, candidates: Sequence[Candidate]) -> list[float] | None:
         """One score per candidate (higher is better), or None to keep the fused order."""
         ...
 
@@ -46,7 +51,8 @@ class BlendReranker:
     -> function, MRR@10: tuning corpus Jinja2 0.402 vs RRF 0.427, report
     corpus rich 0.594 vs 0.595). Scaled, tuned on Jinja2 only: 0.486 there,
     flat from alpha 0.7 to 0.85, and 0.647 vs 0.595 on rich. A candidate
-    missing from a list scores 0 on that side.
+    missing from a list scores 0 on that side. The cosines are dot products
+    in double precision, without numpy (domain/vectors.py).
     """
 
     name = "blend"
@@ -54,24 +60,25 @@ class BlendReranker:
     def __init__(self, alpha: float = 0.7) -> None:
         self.alpha = alpha
 
-    def scores(self, query: str, query_vector: np.ndarray | None, candidates: Sequence[Candidate]) -> list[float] | None:
+    def scores(self, query: str, query_vector: Vector | None, candidates: Sequence[Candidate]) -> list[float] | None:
         if query_vector is None or not candidates:
             return None
-        cosines = np.array(
-            [float(np.dot(c.vector, query_vector)) if c.vector is not None else np.nan for c in candidates]
-        )
-        keyword = np.array([-(c.bm25) if c.bm25 is not None else np.nan for c in candidates])
-        return list(self.alpha * _scaled(cosines) + (1 - self.alpha) * _scaled(keyword))
+        question = as_floats(query_vector)
+        cosines = [dot(as_floats(c.vector), question) if c.vector is not None else None for c in candidates]
+        keyword = [-(c.bm25) if c.bm25 is not None else None for c in candidates]
+        return [
+            self.alpha * by_meaning + (1 - self.alpha) * by_words
+            for by_meaning, by_words in zip(_scaled(cosines), _scaled(keyword))
+        ]
 
 
-def _scaled(raw: np.ndarray) -> np.ndarray:
+def _scaled(raw: Sequence[float | None]) -> list[float]:
     """Min-max to 0..1 over the present values (all equal: 1); absent: 0."""
-    out = np.zeros(len(raw))
-    present = ~np.isnan(raw)
-    if present.any():
-        lo, hi = raw[present].min(), raw[present].max()
-        out[present] = 1.0 if hi == lo else (raw[present] - lo) / (hi - lo)
-    return out
+    present = [x for x in raw if x is not None]
+    if not present:
+        return [0.0] * len(raw)
+    lo, hi = min(present), max(present)
+    return [0.0 if x is None else 1.0 if hi == lo else (x - lo) / (hi - lo) for x in raw]
 
 
 _STATES: dict[Path, object] = {}  # path -> session tuple | "failed"
@@ -109,7 +116,9 @@ class CrossEncoderReranker:
                 return None
             return _STATES[self.directory]  # type: ignore[return-value]
 
-    def scores(self, query: str, query_vector: np.ndarray | None, candidates: Sequence[Candidate]) -> list[float] | None:
+    def scores(self, query: str, query_vector: Vector | None, candidates: Sequence[Candidate]) -> list[float] | None:
+        import numpy as np
+
         loaded = self._load()
         if loaded is None or not candidates:
             return None

@@ -20,7 +20,9 @@ from cartog_ci.domain import Edge, EdgeCounts, FileState, NumberedEdge, SearchRo
 from cartog_ci.domain.results import CoverageRun, IndexStats, NameMatch, RecordedSymbol
 
 if TYPE_CHECKING:
-    import numpy as np
+    from array import array
+
+    from cartog_ci.domain.vectors import Vector
 
 
 class Store(Protocol):
@@ -455,8 +457,8 @@ class Store(Protocol):
         """Drop cached vectors no symbol uses, once they outnumber the symbols; how many."""
         ...
 
-    def knn(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+    def knn(self, vector: Vector, k: int) -> list[tuple[str, float]]:
         """(symbol ID, distance) of the ``k`` nearest live symbols, nearest first."""
         ...
 
-    def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]: ...
+    def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, array[float]]: ...

@@ -30,6 +30,8 @@ from cartog_ci.store.tables import chunks, model_change_notice
 if TYPE_CHECKING:  # numpy is imported where vectors are used: not on every start-up
     import numpy as np
 
+    from cartog_ci.domain.vectors import Vector
+
 VEC_TABLE = "vec_index"
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[_\W]+")
@@ -457,7 +459,7 @@ class SearchTables(Interned):
         self.db.executemany("DELETE FROM vectors WHERE id = ?", ((i,) for i in ids))
         return len(ids)
 
-    def knn(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+    def knn(self, vector: Vector, k: int) -> list[tuple[str, float]]:
         """(symbol_id, distance) nearest first, by sqlite-vec (never a Python loop).
 
         Vectors of texts no symbol has any more stay cached for reuse (a
@@ -466,9 +468,9 @@ class SearchTables(Interned):
         """
         if not self._has_vec_table() or k <= 0:
             return []
-        import numpy as np
+        from cartog_ci.domain.vectors import to_blob
 
-        blob = np.asarray(vector, dtype="<f4").tobytes()
+        blob = to_blob(vector)
         total = cast("tuple[int]", self.db.execute("SELECT count(*) FROM vectors").fetchone())[0]
         ask = k
         while True:

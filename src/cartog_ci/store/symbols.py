@@ -18,8 +18,8 @@ from cartog_ci.domain import FileState, Symbol, SymbolText
 from cartog_ci.store.records import maker
 from cartog_ci.store.tables import Tables, chunks
 
-if TYPE_CHECKING:  # numpy is imported where vectors are used
-    import numpy as np
+if TYPE_CHECKING:
+    from array import array
 
 SYMBOL_COLUMNS = (
     "id, name, qualified_name, kind, file, start_line, end_line, start_byte, end_byte, "
@@ -388,10 +388,14 @@ class GraphTables(Tables):
             out.setdefault(str(file), []).append(SymbolText(*text))
         return out
 
-    def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, np.ndarray]:
-        import numpy as np
+    def vectors_for(self, ids: Sequence[str], model_id: str) -> dict[str, array[float]]:
+        """The stored vectors of these symbols, as ``array('f')``: a search
+        reads them without numpy (domain/vectors.py)."""
+        from array import array
 
-        out: dict[str, np.ndarray] = {}
+        from cartog_ci.domain.vectors import from_blob
+
+        out: dict[str, array[float]] = {}
         for chunk in chunks(list(ids)):
             marks = ",".join("?" * len(chunk))
             rows = self.db.execute(
@@ -401,7 +405,7 @@ class GraphTables(Tables):
             )
             out.update(
                 # a little-endian float32 BLOB (SQLite), a list of floats (PostgreSQL)
-                (str(a), np.frombuffer(b, dtype="<f4") if isinstance(b, bytes) else np.asarray(b, dtype=np.float32))
+                (str(a), from_blob(b) if isinstance(b, bytes) else array("f", (float(x) for x in b)))
                 for a, b in rows
             )
         return out

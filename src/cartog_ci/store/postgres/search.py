@@ -27,8 +27,7 @@ from cartog_ci.store.search import words_of
 from cartog_ci.store.tables import Tables, model_change_notice
 
 if TYPE_CHECKING:
-    import numpy as np
-
+    from cartog_ci.domain.vectors import Vector
     from cartog_ci.store.postgres.connection import PgConnection
 
 # bm25(fts_symbols, 0.0, 10.0, 4.0, 1.0) in store/search.py: an instance of
@@ -416,7 +415,7 @@ class PostgresSearch(Tables):
         with the graphs, store/postgres/graphs.py)."""
         return 0
 
-    def knn(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+    def knn(self, vector: Vector, k: int) -> list[tuple[str, float]]:
         """(symbol_id, distance) nearest first, ties by symbol ID; the L2
         distance sqlite-vec reports. A graph of up to ``EXACT_KNN_TEXTS``
         texts is searched exactly (every one of its vectors: the same answer
@@ -438,7 +437,7 @@ class PostgresSearch(Tables):
             return [(str(symbol), float(distance)) for symbol, distance in rows]
         return self._knn_hnsw(vector, k)
 
-    def _knn_hnsw(self, vector: np.ndarray, k: int) -> list[tuple[str, float]]:
+    def _knn_hnsw(self, vector: Vector, k: int) -> list[tuple[str, float]]:
         """As knn, approximately: pgvector's cosine distance converted to L2
         (unit vectors: L2 = sqrt(2·cosine)). Cached vectors of texts this
         graph no longer has take HNSW slots: ask for more until ``k`` live
