@@ -97,7 +97,10 @@ def query_vector(model: EmbeddingModel, query: str) -> Vector:
 
 
 def encode_vector(vector: np.ndarray | Sequence[float]) -> bytes:
-    """A vector as the little-endian float32 BLOB the store keeps."""
+    """A vector as the little-endian float32 BLOB the store keeps (numpy's
+    rows, as a batch is embedded; domain/vectors.py ``to_blob`` and
+    ``from_blob`` write and read the same bytes without numpy, for a
+    search: tests/embed/test_vectors.py holds the two to one format)."""
     import numpy as np
 
     array = np.asarray(vector, dtype=_VECTOR_DTYPE)
