@@ -3,6 +3,8 @@ answer read, what a change changes, how the keys are stored."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 import zlib
 from pathlib import Path
 
@@ -131,6 +133,32 @@ _SELF_IMPORT = {
     "src/other.ts": "export function sub(): number {\n  return 2;\n}\n",
     "test/a.test.ts": 'import { sub } from "lib/sub";\n\nexport function check(): number {\n  return sub();\n}\n',
 }
+
+
+def test_a_resolver_and_its_tables_are_freed_without_the_cyclic_collector() -> None:
+    """An index run disables the cyclic GC (index/cascade.py): a cycle
+    through the table (a recipe holding it or the resolver) would keep every
+    table alive until the collector's first pass after the run, which then
+    walks them all. Freed by reference counts alone, the table is gone as
+    soon as the resolver is dropped, after computing a node of the resolver
+    (``resolver.modules``) and one of a language (``python.found``)."""
+    b_module = _symbol("b.py:module:b", "b", "module", "b.py", None)
+    g = _symbol("b.py:function:g", "g", "function", "b.py", b_module.id)
+    imports = [Edge(b_module.id, "f", "imports", "b.py", 1, "a"), Edge(b_module.id, "h", "imports", "b.py", 2, "gone")]
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        resolver = resolver_for([MODULE, F, b_module, g], imports, root="", record=True)
+        resolver.set_hierarchy({})
+        assert resolver.resolve_recorded(Edge(g.id, "f", "calls", "b.py", 4))[:2] == (F.id, "import")
+        assert resolver.resolve_recorded(Edge(g.id, "h", "calls", "b.py", 5))[:2] == (None, "external")
+        assert {"resolver.modules", "python.found"} <= set(resolver.t.memos)
+        table = weakref.ref(resolver.t)
+        del resolver
+        assert table() is None
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _call_target(repo: Path) -> str | None:
