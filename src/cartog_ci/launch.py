@@ -42,6 +42,13 @@ _TOPLEVEL_ONLY = frozenset({"search"})
 _ENDS_NOW = _COMMANDS | {"search"}
 # of those, the commands that run without the cyclic garbage collector (``main``)
 _UNCOLLECTED = frozenset({"index"})
+# and the others' collector: a young generation of 20,000 objects, not 700,
+# and fewer older passes. A warm `report` of django HEAD~10 -> HEAD spent
+# 50-61 ms of its 0.8-1.0 s of CPU in collections (gc callbacks), 20-26 ms
+# with these; the same peak memory warm (65 MB); its first report (the
+# changed files parsed, the compiler tier asked) peaked at 149 MB against
+# 138 (with no collector at all, 176 MB).
+_THRESHOLDS = (20_000, 50, 100)
 # what git._env strips (a hook's variables): with any of them set, git._env decides
 HOOK_VARIABLES = (
     "GIT_DIR", "GIT_WORK_TREE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR",
@@ -109,6 +116,7 @@ def main() -> int:
     if ends_now:
         gc.freeze()
         if argv[0] not in _UNCOLLECTED:
+            gc.set_threshold(*_THRESHOLDS)
             gc.enable()
     git.adopt(started)
     code = cli.main(argv)

@@ -96,7 +96,8 @@ def test_the_executable_indexes_as_the_cli_does(tmp_path: Path) -> None:
 def test_the_executable_freezes_its_imports_and_runs_an_index_without_the_collector(tmp_path: Path) -> None:
     """launch.main: the objects imports make are frozen (no collection walks
     them again); `index` runs with the collector off to the end, `search`
-    with it on; ``cli.main`` (the tests', a library's) changes neither."""
+    with it on and a larger young generation; ``cli.main`` (the tests', a
+    library's) changes none of it."""
     repo = init_repo(tmp_path / "repo")
     write(repo, {"pkg/a.py": "def f():\n    pass\n"})
     commit(repo, "first")
@@ -105,16 +106,16 @@ def test_the_executable_freezes_its_imports_and_runs_an_index_without_the_collec
     def state(module: str, *args: str) -> str:
         probe = (
             "import atexit, gc, sys; "
-            "atexit.register(lambda: print('collector', gc.isenabled(), 'frozen', gc.get_freeze_count() > 1000)); "
+            "atexit.register(lambda: print('collector', gc.isenabled(), gc.get_threshold()[0], 'frozen', gc.get_freeze_count() > 1000)); "
             f"from cartog_ci.{module} import main; sys.exit(main())"
         )
         proc = subprocess.run([sys.executable, "-c", probe, *args], cwd=repo, capture_output=True, text=True, check=True)
         return proc.stdout.splitlines()[-1]
 
-    assert state("launch", "index", "--no-embed", "--index", db) == "collector False frozen True"
-    assert state("cli", "index", "--no-embed", "--index", db) == "collector True frozen False"
-    assert state("launch", "search", "f", "--index", db) == "collector True frozen True"
-    assert state("cli", "search", "f", "--index", db) == "collector True frozen False"
+    assert state("launch", "index", "--no-embed", "--index", db) == "collector False 700 frozen True"
+    assert state("cli", "index", "--no-embed", "--index", db) == "collector True 700 frozen False"
+    assert state("launch", "search", "f", "--index", db) == "collector True 20000 frozen True"
+    assert state("cli", "search", "f", "--index", db) == "collector True 700 frozen False"
 
 
 def test_a_search_through_the_executable_answers_as_the_cli_does(tmp_path: Path) -> None:
