@@ -504,6 +504,9 @@ def systems(
         out["default, a function a later sentence names in prose (the NAME function) is not demoted"] = patched(
             shipped(), CALLEES_IN_PROSE=False
         )
+        out["default, code that returns no value not demoted for a description that says it returns one"] = patched(
+            shipped(), RETURNS_BY_BODY=False
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

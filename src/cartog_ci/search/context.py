@@ -491,6 +491,34 @@ def nowait_mismatch(run: Run, symbol: Symbol) -> bool:
 # counts HELPER_FACTOR (search/multimodal.py) unless the question writes
 # its name; read among the members of the classes the question names
 # (``private_helper``).
+# A description that says its code hands a value back ("Return …", "Get
+# …", "This function returns …", "… and returns it", a later sentence's
+# "It then returns the …") is not answered by a method or function that
+# returns none: its signature says ``-> None``, or its body has no
+# ``return`` with a value and no ``yield`` (``declarations.hands_back_nothing``,
+# read from the stored texts the declarations are read from). Such a
+# candidate counts NO_VALUE_FACTOR (search/multimodal.py). "Returns a list
+# of subcommand names …" had ``MultiCommand.format_commands`` (``-> None``)
+# over ``list_commands``; "It takes the stderr as input and returns a
+# dictionary …" ``MRJob.set_status`` over ``parse_mr_job_stderr``. The
+# server that "will return unsolicited responses" is not the code: only
+# the lead's verb, "and (then) returns", and a sentence or clause whose
+# subject is the code ("It returns", "This method then returns") say it.
+RETURNS_BY_BODY = True
+_RETURN_LEADS = frozenset({"return", "get", "give", "yield"})
+_SAYS_RETURNS = re.compile(
+    r"(?:^|[.;!?]\s+|\band\s+(?:then\s+)?|\b(?:it|function|method)\s+(?:then\s+|finally\s+|also\s+)?)"
+    r"(?:returns?|yields?)\s+(?!immediately\b|nothing\b|none\b)(?=[\w`\"'(])",
+    re.IGNORECASE,
+)
+
+
+def says_returns(question: str) -> bool:
+    """Whether the question says its code hands a value back (above)."""
+    _at, verb, _after = verb_and_after(_lead_words(question), STOPWORDS)
+    return verb in _RETURN_LEADS or _SAYS_RETURNS.search(question) is not None
+
+
 HELPERS_BELOW_PUBLIC = True
 
 

@@ -15,7 +15,13 @@ significant lines of its source, ``embed/text.py``). No parsing.
   ``Interface``;
 - a **test double** is a class whose name starts with ``Dummy``, ``Fake``,
   ``Mock``, ``Stub`` or ``Spy`` before a capital (``DummyRequest``), and its
-  members, wherever it lives (``pyramid/testing.py`` is the library).
+  members, wherever it lives (``pyramid/testing.py`` is the library);
+- a method or function **hands no value back** when its signature says
+  ``-> None``, or, without a return annotation, when its body (docstring
+  left out; a nested function's body is not in the stored text, only its
+  signature) has no ``return`` with a value other than ``None`` and no
+  ``yield``; a property hands its value back. Read only when the whole
+  text is stored: a cut one may hide its ``return``.
 """
 
 from __future__ import annotations
@@ -71,6 +77,42 @@ def is_declaration(symbol: Symbol, content: str | None) -> bool:
     if not content or len(content.encode()) >= _CUT:
         return False
     return _bodyless(content.splitlines())
+
+
+_GIVES_VALUE = re.compile(r"^return\b(?!\s*(?:None)?\s*;?\s*(?:#.*)?$)|\byield\b")
+_ANNOTATED = re.compile(r"\)\s*->\s*(.+?)\s*:$")
+_VALUE_DECORATORS = re.compile(r"^@(?:[\w.]*\.)?(?:property|cached_property|\w+\.getter)\b")
+
+
+def hands_back_nothing(symbol: Symbol, content: str | None) -> bool:
+    """``symbol`` is a Python method or function whose whole stored text
+    shows that it returns no value (module docstring above). A declaration
+    (``is_declaration``) is not judged: it has no body to read."""
+    if symbol.language != "python" or symbol.kind not in ("method", "function"):
+        return False
+    if symbol.file.endswith(".pyi") or not content or len(content.encode()) >= _CUT:
+        return False
+    if any(_VALUE_DECORATORS.match(d) for d in symbol.decorators):
+        return False
+    code = [line.strip() for line in content.splitlines() if line.strip() and not line.startswith("// File:")]
+    # the decorators, whose lone closing brackets the stored text leaves out
+    at = next((n for n, line in enumerate(code) if _DEF.match(line)), None)
+    if at is None or any(_VALUE_DECORATORS.match(line) for line in code[:at]):
+        return False
+    code = code[at:]
+    signature = []
+    while code and not code[0].endswith(":"):
+        signature.append(code.pop(0))
+    if not code:
+        return False
+    signature.append(code.pop(0))
+    annotated = _ANNOTATED.search(" ".join(signature))
+    if annotated:
+        return annotated.group(1).strip("'\"").rsplit(".", 1)[-1] in ("None", "NoReturn", "Never")
+    body = _without_docstring(code)
+    if not body or all(_STUB_LINE.match(line) for line in body):
+        return False  # a declaration: nothing to read
+    return not any(_GIVES_VALUE.search(line) for line in body)
 
 
 def _bodyless(lines: list[str]) -> bool:
