@@ -21,7 +21,9 @@ significant lines of its source, ``embed/text.py``). No parsing.
   left out; a nested function's body is not in the stored text, only its
   signature) has no ``return`` with a value other than ``None`` and no
   ``yield``; a property hands its value back. Read only when the whole
-  text is stored: a cut one may hide its ``return``.
+  text is stored: a cut one may hide its ``return``;
+- its **parameters** are the names of its signature's parameters (``*args``
+  as ``args``), ``self`` and ``cls`` left out.
 """
 
 from __future__ import annotations
@@ -113,6 +115,38 @@ def hands_back_nothing(symbol: Symbol, content: str | None) -> bool:
     if not body or all(_STUB_LINE.match(line) for line in body):
         return False  # a declaration: nothing to read
     return not any(_GIVES_VALUE.search(line) for line in body)
+
+
+_OPENERS, _CLOSERS = "([{", ")]}"
+
+
+def parameter_names(symbol: Symbol) -> frozenset[str]:
+    """The parameters of a Python method's or function's signature
+    (``def f(self, key, *values, default=None)``: key, values, default)."""
+    if symbol.language != "python" or symbol.kind not in ("method", "function"):
+        return frozenset()
+    signature = symbol.signature
+    start = signature.find("(")
+    if start < 0:
+        return frozenset()
+    pieces: list[str] = []
+    piece: list[str] = []
+    depth = 0
+    for char in signature[start + 1 :]:
+        if char in _OPENERS:
+            depth += 1
+        elif char in _CLOSERS:
+            if depth == 0:
+                break
+            depth -= 1
+        if char == "," and depth == 0:
+            pieces.append("".join(piece))
+            piece = []
+        else:
+            piece.append(char)
+    pieces.append("".join(piece))
+    names = (re.split(r"[:=]", raw, maxsplit=1)[0].strip().lstrip("*").strip() for raw in pieces)
+    return frozenset(n for n in names if n.isidentifier() and n not in ("self", "cls"))
 
 
 def _bodyless(lines: list[str]) -> bool:

@@ -1,8 +1,14 @@
-"""A description that says its code returns a value is not answered by code
-that returns none (``context.RETURNS_BY_BODY``, docs/search.md "What is the
-answer"): the question's side (``context.says_returns``), the candidate's
-(``declarations.hands_back_nothing``, read from its stored text), and the
-factor a real search gives on a real index."""
+"""What a candidate's signature and body say against a description
+(docs/search.md "What is the answer"):
+
+- a description that says its code returns a value is not answered by code
+  that returns none (``context.RETURNS_BY_BODY``): the question's side
+  (``context.says_returns``), the candidate's
+  (``declarations.hands_back_nothing``, read from its stored text);
+- the parameters a description writes as code name the method that takes
+  them (``context.PARAMETERS_WRITTEN``, ``declarations.parameter_names``);
+
+and the factors a real search gives on a real index."""
 
 from __future__ import annotations
 
@@ -14,8 +20,8 @@ import pytest
 from cartog_ci.domain import Symbol
 from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search import context
-from cartog_ci.search.declarations import hands_back_nothing
-from cartog_ci.search.multimodal import MEMBER_FACTOR, NO_VALUE_FACTOR
+from cartog_ci.search.declarations import hands_back_nothing, parameter_names
+from cartog_ci.search.multimodal import MEMBER_FACTOR, NO_VALUE_FACTOR, PARAMETER_FACTOR
 from cartog_ci.store.base import Store
 from tests.search.test_class_questions import _indexed_and_embedded, ask, factors
 from tests.testing.fixtures import commit, init_repo, open_store, write
@@ -47,11 +53,14 @@ def test_a_question_says_its_code_returns_a_value(question, says):
     assert context.says_returns(question) is says
 
 
-def _function(name: str, *, kind: str = "method", decorators: tuple[str, ...] = (), file: str = "lib.py") -> Symbol:
+def _function(
+    name: str, *, kind: str = "method", decorators: tuple[str, ...] = (), file: str = "lib.py", signature: str = "",
+    parent: str = "Menu",
+) -> Symbol:
     return Symbol(
-        id=f"{file}:{kind}:Menu.{name}", name=name, qualified_name=f"Menu.{name}", kind=kind, file=file,
-        start_line=1, end_line=9, start_byte=0, end_byte=100, parent_id=f"{file}:class:Menu",
-        signature="", language="python", content_hash="", subtree_hash="", decorators=decorators,
+        id=f"{file}:{kind}:{parent}.{name}", name=name, qualified_name=f"{parent}.{name}", kind=kind, file=file,
+        start_line=1, end_line=9, start_byte=0, end_byte=100, parent_id=f"{file}:class:{parent}",
+        signature=signature, language="python", content_hash="", subtree_hash="", decorators=decorators,
     )  # fmt: skip
 
 
@@ -121,7 +130,7 @@ FORMAT, LIST = "menu.py:method:Menu.format_commands", "menu.py:method:Menu.list_
 @pytest.fixture(scope="module")
 def menu_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
     repo = init_repo(tmp_path_factory.mktemp("returned-values") / "menu")
-    write(repo, {"menu.py": MENU_PY})
+    write(repo, {"menu.py": MENU_PY, "shelf.py": SHELF_PY})
     commit(repo, "menus")
     return _indexed_and_embedded(repo, real_model, module_backend)
 
@@ -143,3 +152,65 @@ def test_code_that_returns_nothing_does_not_answer_a_description_of_a_returned_v
     assert written[FORMAT] == pytest.approx(MEMBER_FACTOR)
     monkeypatch.setattr(context, "RETURNS_BY_BODY", False)
     assert factors(ask(menu_store, real_model, question))[FORMAT] == pytest.approx(MEMBER_FACTOR)
+
+
+@pytest.mark.parametrize(
+    ("signature", "names"),
+    [
+        ("def fromkeys(cls, iterable, value=None)", {"iterable", "value"}),
+        ("def islice(self, start=None, stop=None, reverse=False)", {"start", "stop", "reverse"}),
+        ("def difference_update(self, *iterables)", {"iterables"}),
+        ("def get(self, key: t.Dict[str, t.Tuple[int, int]] = {}, *, default=(1, 2), **kw) -> t.Any", {"key", "default", "kw"}),
+        ("def write_dl( self, rows: t.Sequence[t.Tuple[str, str]], col_max: int = 30, ) -> None", {"rows", "col_max"}),
+        ("def keys(self)", set()),
+        ("keys", set()),
+    ],
+)
+def test_the_parameters_of_a_signature(signature, names):
+    assert parameter_names(_function("f", signature=signature)) == names
+    assert parameter_names(_function("f", kind="class", signature=signature)) == frozenset()
+
+
+def test_the_methods_that_take_fewer_of_the_written_parameters():
+    candidates = {
+        s.id: s
+        for s in (
+            _function("islice", signature="def islice(self, start=None, stop=None, reverse=False)"),
+            _function("irange", signature="def irange(self, minimum=None, maximum=None, inclusive=(True, True))"),
+            _function("__iter__", signature="def __iter__(self)"),
+            _function("__init__", signature="def __init__(self, start=0, stop=None)"),  # attributes, not a say
+            _function("bisect", signature="def bisect(self, start)", parent="Other"),  # another class's
+        )
+    }
+    question = "Return an iterator that slices the rows from `start` to `stop` in the Menu instance."
+    assert context.fewer_parameters(question, candidates) == {"lib.py:method:Menu.irange", "lib.py:method:Menu.__iter__"}
+    # a call is code the answer uses, and a question that writes no name judges nothing
+    assert context.fewer_parameters("Slice the rows with `start()` in the Menu instance.", candidates) == set()
+    assert context.fewer_parameters("Slice the rows from start to stop in the Menu instance.", candidates) == set()
+
+
+SHELF_PY = '''\
+"""Shelves of rows."""
+
+
+class Shelf:
+    def __init__(self, rows):
+        self.rows = sorted(rows)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def islice(self, start, stop):
+        return iter(self.rows[start:stop])
+'''
+ITER, ISLICE = "shelf.py:method:Shelf.__iter__", "shelf.py:method:Shelf.islice"
+
+
+@pytest.mark.slow
+def test_the_parameters_a_description_writes_name_the_method_that_takes_them(menu_store, real_model, monkeypatch):
+    question = "Return an iterator over the rows from `start` to `stop` in the Shelf instance."
+    got = factors(ask(menu_store, real_model, question))
+    assert got[ITER] == pytest.approx(MEMBER_FACTOR * PARAMETER_FACTOR)
+    assert got[ISLICE] == pytest.approx(MEMBER_FACTOR)
+    monkeypatch.setattr(context, "PARAMETERS_WRITTEN", False)
+    assert factors(ask(menu_store, real_model, question))[ITER] == pytest.approx(MEMBER_FACTOR)
