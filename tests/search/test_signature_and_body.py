@@ -81,6 +81,9 @@ HEADER = "// File: lib.py | method Menu.{name}\n"
         ("close", 'def close(self):\n    """Return the file.\n    return it."""\n    self._f.close()\n    return', (), True),
         ("close", "def close(self):\n    self._f.close()\n    return None", (), True),
         ("names", "def names(self):\n    return sorted(self._names)", (), False),
+        ("names", "def names(self):\n    x = yield\n    self.send(x)", (), False),
+        # a word of a name is no statement
+        ("close", "def close(self):\n    returned = self.flush()\n    self.log(returned, my_return(1))", (), True),
         ("names", "def names(self):\n    for name in self._names:\n        yield name", (), False),
         ("names", "def names(self):\n    def key(n) -> int\n    self._names.sort(key=key)", (), True),  # a nested function's signature
         ("value", "def value(self):\n    self._value", ("@property",), False),  # a property hands its value back
