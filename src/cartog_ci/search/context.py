@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from cartog_ci.domain import Symbol
 from cartog_ci.domain.vectors import as_floats, dot, norm
 from cartog_ci.search import modalities
+from cartog_ci.search.declarations import parameter_names
 from cartog_ci.search.intent import STOPWORDS, Intent
 from cartog_ci.search.names import (
     RETURN_VERBS,
@@ -491,6 +492,74 @@ def nowait_mismatch(run: Run, symbol: Symbol) -> bool:
 # counts HELPER_FACTOR (search/multimodal.py) unless the question writes
 # its name; read among the members of the classes the question names
 # (``private_helper``).
+# A description that says its code hands a value back ("Return …", "Get
+# …", "This function returns …", "… and returns it", a later sentence's
+# "It then returns the …") is not answered by a method or function that
+# returns none: its signature says ``-> None``, or its body has no
+# ``return`` with a value and no ``yield`` (``declarations.hands_back_nothing``,
+# read from the stored texts the declarations are read from). Such a
+# candidate counts NO_VALUE_FACTOR (search/multimodal.py). "Returns a list
+# of subcommand names …" had ``MultiCommand.format_commands`` (``-> None``)
+# over ``list_commands``; "It takes the stderr as input and returns a
+# dictionary …" ``MRJob.set_status`` over ``parse_mr_job_stderr``. The
+# server that "will return unsolicited responses" is not the code: only
+# the lead's verb, "and (then) returns", and a sentence or clause whose
+# subject is the code ("It returns", "This method then returns") say it.
+RETURNS_BY_BODY = True
+_RETURN_LEADS = frozenset({"return", "get", "give", "yield"})
+_SAYS_RETURNS = re.compile(
+    r"(?:^|[.;!?]\s+|\band\s+(?:then\s+)?|\b(?:it|function|method)\s+(?:then\s+|finally\s+|also\s+)?)"
+    r"(?:returns?|yields?)\s+(?!immediately\b|nothing\b|none\b)(?=[\w`\"'(])",
+    re.IGNORECASE,
+)
+
+
+def says_returns(question: str) -> bool:
+    """Whether the question says its code hands a value back (above)."""
+    _at, verb, _after = verb_and_after(_lead_words(question), STOPWORDS)
+    return verb in _RETURN_LEADS or _SAYS_RETURNS.search(question) is not None
+
+
+# A name a description writes as code that is a parameter of a candidate
+# ("Return a new sorted dict initialized from `iterable` and `value`",
+# "… from `start` to `stop`": the docstring convention of writing an
+# argument as code) says which of a class's methods is described: among
+# the candidates that are methods of one class (or functions of one
+# module), those that take fewer of the written parameters than another
+# one count PARAMETER_FACTOR (search/multimodal.py). "Return an iterator
+# that slices sorted list from `start` to `stop`" had ``SortedList.__iter__``
+# before ``islice(start, stop, reverse)``, "Remove all values of
+# `iterables` …" ``SortedSet.__delitem__`` before
+# ``difference_update(*iterables)``. Not a name written as a call
+# (`` `update()` ``), which is code the answer uses, nor a constructor's
+# parameters: they name the instance's attributes, which a description of
+# any of its methods writes as code ("Otherwise, the `type`
+# `shell_complete` function is used" in ``Parameter.shell_complete``;
+# ``Parameter.__init__`` takes ``type``).
+PARAMETERS_WRITTEN = True
+_WRITTEN_NAME = re.compile(r"`([a-z_][a-z0-9_]*)`")
+
+
+def fewer_parameters(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The candidates that take fewer of the parameters the question writes
+    as code than another method of their class (function of their module)
+    among ``symbols`` (above)."""
+    written = set(_WRITTEN_NAME.findall(question))
+    if not written:
+        return set()
+    taken: dict[str, dict[str, int]] = {}
+    for symbol in symbols.values():
+        if symbol.parent_id is None or symbol.kind not in ("method", "function") or symbol.name in _CONSTRUCTORS:
+            continue
+        taken.setdefault(symbol.parent_id, {})[symbol.id] = len(parameter_names(symbol) & written)
+    out: set[str] = set()
+    for counts in taken.values():
+        most = max(counts.values())
+        if most:
+            out.update(i for i, n in counts.items() if n < most)
+    return out
+
+
 HELPERS_BELOW_PUBLIC = True
 
 

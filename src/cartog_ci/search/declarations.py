@@ -15,7 +15,15 @@ significant lines of its source, ``embed/text.py``). No parsing.
   ``Interface``;
 - a **test double** is a class whose name starts with ``Dummy``, ``Fake``,
   ``Mock``, ``Stub`` or ``Spy`` before a capital (``DummyRequest``), and its
-  members, wherever it lives (``pyramid/testing.py`` is the library).
+  members, wherever it lives (``pyramid/testing.py`` is the library);
+- a method or function **hands no value back** when its signature says
+  ``-> None``, or, without a return annotation, when its body (docstring
+  left out; a nested function's body is not in the stored text, only its
+  signature) has no ``return`` with a value other than ``None`` and no
+  ``yield``; a property hands its value back. Read only when the whole
+  text is stored: a cut one may hide its ``return``;
+- its **parameters** are the names of its signature's parameters (``*args``
+  as ``args``), ``self`` and ``cls`` left out.
 """
 
 from __future__ import annotations
@@ -71,6 +79,101 @@ def is_declaration(symbol: Symbol, content: str | None) -> bool:
     if not content or len(content.encode()) >= _CUT:
         return False
     return _bodyless(content.splitlines())
+
+
+# ``return`` with a value or ``yield``; led by a literal, which ``re`` finds
+# fast (a pattern led by ``^`` is tried at every position of the text)
+_GIVES_VALUE = re.compile(r"(?:return\b(?![ \t]*(?:None)?[ \t]*;?[ \t]*(?:#.*)?$)|yield\b)", re.MULTILINE)
+_ANNOTATED = re.compile(r"\)\s*->\s*(.+?)\s*:$")
+_VALUE_DECORATORS = re.compile(r"^[ \t]*@(?:[\w.]*\.)?(?:property|cached_property|\w+\.getter)\b", re.MULTILINE)
+_DEF_LINE = re.compile(r"^[ \t]*(?:async\s+)?def\s", re.MULTILINE)
+_LINE_END_COLON = re.compile(r":[ \t]*$", re.MULTILINE)
+
+
+def hands_back_nothing(symbol: Symbol, content: str | None) -> bool:
+    """``symbol`` is a Python method or function whose whole stored text
+    shows that it returns no value (module docstring above). A declaration
+    (``is_declaration``) is not judged: it has no body to read. A few
+    regular expressions over the text, no loop over its lines unless it
+    has no ``return`` with a value: it is asked of each candidate."""
+    if symbol.language != "python" or symbol.kind not in ("method", "function"):
+        return False
+    if symbol.file.endswith(".pyi") or not content or len(content.encode()) >= _CUT:
+        return False
+    if any(_VALUE_DECORATORS.match(d) for d in symbol.decorators):
+        return False
+    # the decorators, whose lone closing brackets the stored text leaves out, then the signature
+    at = _DEF_LINE.search(content)
+    if at is None or _VALUE_DECORATORS.search(content, 0, at.start()):
+        return False
+    colon = _LINE_END_COLON.search(content, at.start())
+    if colon is None:
+        return False
+    annotated = _ANNOTATED.search(" ".join(content[at.start() : colon.end()].split()))
+    if annotated:
+        return annotated.group(1).strip("'\"").rsplit(".", 1)[-1] in ("None", "NoReturn", "Never")
+    after = _docstring_end(content, colon.end())
+    if any(_statement(content, m.start()) for m in _GIVES_VALUE.finditer(content, after)):
+        return False  # the usual case, decided without splitting the lines
+    body = _without_docstring([line.strip() for line in content[colon.end() :].splitlines() if line.strip()])
+    if not body or all(_STUB_LINE.match(line) for line in body):
+        return False  # a declaration: nothing to read
+    return True
+
+
+def _statement(content: str, at: int) -> bool:
+    """Whether ``return`` / ``yield`` at ``at`` opens a statement (only
+    white space before it on its line), or ``yield`` is an expression's
+    (``x = yield``); not a word of a name (``returned``, ``my_return``)."""
+    if at > 0 and (content[at - 1].isalnum() or content[at - 1] == "_"):
+        return False
+    start = content.rfind("\n", 0, at) + 1
+    return content.startswith("yield", at) or not content[start:at].strip()
+
+
+_OPENING_QUOTES = re.compile(r"\s*[rRbBuUfF]{0,2}(\"\"\"|\'\'\'|\"|\')")
+
+
+def _docstring_end(content: str, at: int) -> int:
+    """Where the docstring that opens the body at ``at`` ends (``at`` when
+    there is none; the text's end when it is not closed)."""
+    opening = _OPENING_QUOTES.match(content, at)
+    if opening is None:
+        return at
+    closing = content.find(opening.group(1), opening.end())
+    return len(content) if closing < 0 else closing + len(opening.group(1))
+
+
+_OPENERS, _CLOSERS = "([{", ")]}"
+
+
+def parameter_names(symbol: Symbol) -> frozenset[str]:
+    """The parameters of a Python method's or function's signature
+    (``def f(self, key, *values, default=None)``: key, values, default)."""
+    if symbol.language != "python" or symbol.kind not in ("method", "function"):
+        return frozenset()
+    signature = symbol.signature
+    start = signature.find("(")
+    if start < 0:
+        return frozenset()
+    pieces: list[str] = []
+    piece: list[str] = []
+    depth = 0
+    for char in signature[start + 1 :]:
+        if char in _OPENERS:
+            depth += 1
+        elif char in _CLOSERS:
+            if depth == 0:
+                break
+            depth -= 1
+        if char == "," and depth == 0:
+            pieces.append("".join(piece))
+            piece = []
+        else:
+            piece.append(char)
+    pieces.append("".join(piece))
+    names = (re.split(r"[:=]", raw, maxsplit=1)[0].strip().lstrip("*").strip() for raw in pieces)
+    return frozenset(n for n in names if n.isidentifier() and n not in ("self", "cls"))
 
 
 def _bodyless(lines: list[str]) -> bool:

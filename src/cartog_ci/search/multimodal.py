@@ -40,6 +40,7 @@ from cartog_ci.domain.marks import unembedded
 from cartog_ci.search.declarations import (
     ASKS_DECLARATION,
     ASKS_DOUBLE,
+    hands_back_nothing,
     is_declaration,
     is_test_case,
     is_test_double,
@@ -110,6 +111,13 @@ NOWAIT_FACTOR = 0.5
 # (``context.private_helper``): it counts HELPER_FACTOR for a question
 # about behaviour that does not write its name.
 HELPER_FACTOR = 0.5
+# A method or function that returns no value counts NO_VALUE_FACTOR for a
+# description that says its code returns one (``context.RETURNS_BY_BODY``).
+NO_VALUE_FACTOR = 0.5
+# A method that takes fewer of the parameters a description writes as code
+# than another of its class counts PARAMETER_FACTOR, the factor of a kind
+# the question did not ask for (``context.PARAMETERS_WRITTEN``).
+PARAMETER_FACTOR = 0.7
 VERB_ONLY_FACTOR = 0.5  # context.PROTOCOL_OVER_VERB
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
@@ -243,6 +251,11 @@ class Run:
         self.members: list[Symbol] | None = None  # their methods (context.context_members)
         self.public_names: set[tuple[str | None, str]] | None = None  # (class ID, name) of their public methods
         self.declared: dict[str, bool] = {}  # symbol ID -> is a declaration
+        # whether the question says its code returns a value (context.says_returns) …
+        self.says_returns = context.RETURNS_BY_BODY and intent.name in KIND_INTENTS and context.says_returns(query)
+        self.no_value: dict[str, bool] = {}  # … and symbol ID -> returns none (declarations.hands_back_nothing)
+        self.texts_read: set[str] = set()  # the candidates whose stored texts were read for those
+        self.fewer_parameters: set[str] = set()  # context.fewer_parameters
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
@@ -426,20 +439,27 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
     context.read_context(run)
     context.read_compared(run)
     _read_declarations(run, symbols)
+    if context.PARAMETERS_WRITTEN and run.intent.name in KIND_INTENTS:
+        run.fewer_parameters = context.fewer_parameters(run.query, symbols)
     factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
     own_k = {"member names": context.MEMBER_NAMES_K} if context.MEMBER_NAMES_K is not None and "member names" in lists else None
     return weighted_rrf(lists, weights, k=k, factors=factors, own_k=own_k, places={"member names": run.member_tiers})
 
 
 def _read_declarations(run: Run, symbols: Mapping[str, Symbol]) -> None:
-    """Which candidates declare without implementing (search/declarations.py);
-    their stored texts are read once per search."""
-    if not run.declarations:
+    """Which candidates declare without implementing, and which return no
+    value when the question says its code returns one
+    (search/declarations.py); their stored texts are read once per search."""
+    if not run.declarations and not run.says_returns:
         return
-    todo = [i for i, s in symbols.items() if i not in run.declared and s.language == "python"]
+    todo = [i for i, s in symbols.items() if i not in run.texts_read and s.language == "python"]
     texts = run.store.contents([i for i in todo if symbols[i].kind in ("method", "function")])
     for i in todo:
-        run.declared[i] = is_declaration(symbols[i], texts.get(i))
+        run.texts_read.add(i)
+        if run.declarations:
+            run.declared[i] = is_declaration(symbols[i], texts.get(i))
+        if run.says_returns:
+            run.no_value[i] = hands_back_nothing(symbols[i], texts.get(i))
 
 
 def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
@@ -473,6 +493,10 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
         declared *= NOWAIT_FACTOR
     if context.HELPERS_BELOW_PUBLIC and run.intent.name in KIND_INTENTS and context.private_helper(run, symbol):
         declared *= HELPER_FACTOR
+    if run.no_value.get(symbol.id):
+        declared *= NO_VALUE_FACTOR
+    if symbol.id in run.fewer_parameters:
+        declared *= PARAMETER_FACTOR
     return boost * demoted * kind * as_context * declared
 
 
