@@ -546,6 +546,46 @@ def test_a_change_to_code_run_at_import_runs_the_tests_that_import_it(
     assert _tests(json.loads(out)) == [("tests/test_greet.py:function:test_loud", ["graph", "coverage"])]
 
 
+# cachetools 8.0.2's shape: a decorator applied in a test module's class
+# body runs at collection; the tests that use it are a mixin's, which
+# pytest runs only in the TestCase classes that inherit it
+MIXIN = PROJECT | {
+    "app/memo.py": "def memo(func):\n    func.memo = True\n    return func\n",
+    "tests/test_memo.py": (
+        "import unittest\n\nfrom app.memo import memo\n\n\n"
+        "class Cached:\n    @memo\n    def get(self):\n        return 1\n\n\n"
+        "class MemoMixin:\n    def test_memo(self):\n        self.assertTrue(Cached.get.memo)\n\n\n"
+        "class DictMemoTest(unittest.TestCase, MemoMixin):\n    pass\n\n\n"
+        "class ListMemoTest(unittest.TestCase, MemoMixin):\n    def test_list(self):\n        self.assertTrue(Cached().get())\n"
+    ),
+}
+
+
+def test_a_mixins_test_method_runs_in_the_test_classes_that_inherit_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`memo` ran at collection only (the class body of tests/test_memo.py
+    applies it): the importers' tests. `MemoMixin` is neither a `Test…`
+    class nor a TestCase: pytest runs its `test_memo` as
+    `DictMemoTest::test_memo` and `ListMemoTest::test_memo`, and its own
+    node ID is "not found", which made `cartog-ci test` run no test at
+    all. The import rule names the test as the recording does."""
+    use_this_pytest(monkeypatch)
+    broken = {"app/memo.py": MIXIN["app/memo.py"].replace("func.memo = True", "func.memo = False")}
+    repo = _recorded_then_edited(tmp_path, capsys, (MIXIN, "memo"), (broken, "memo off"))
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data_json = json.loads(out)
+    assert _tests(data_json) == [
+        ("tests/test_memo.py:method:DictMemoTest.test_memo", ["import"]),
+        ("tests/test_memo.py:method:ListMemoTest.test_memo", ["import"]),
+        ("tests/test_memo.py:method:ListMemoTest.test_list", ["graph", "import"]),
+    ]
+    code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--json", "--", "-q", "-p", "no:cacheprovider")
+    assert code == 1, (out, err)  # pytest's for failing tests; 4 for a node ID it cannot find
+    assert "2 failed, 1 passed" in err, err
+
+
 CLI = (
     "import sys\n\nfrom app.server import dispatch\n\n\n"
     "def main():\n    print(dispatch(sys.argv[1], sys.argv[2]))\n\n\n"

@@ -1186,3 +1186,46 @@ def test_a_changed_go_init_chooses_its_package_tests(tmp_path: Path, capsys: pyt
     assert data["test_commands"] == ["go test ./calc -run '^(TestDouble|TestTable)$'"]
     (item,) = [c for c in data["changed"] if c["symbol"]["name"] == "init"]
     assert item["unreached"] is False
+
+
+def test_a_mixins_test_methods_run_in_the_test_classes_that_inherit_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """cachetools 8.0.2's tests: `CacheTestMixin` in tests/__init__.py (no
+    test module) and `DecoratorTestMixin` in a test module are neither
+    `Test…` classes nor TestCases; pytest runs their `test…` methods in each
+    TestCase that inherits them, unless it defines its own. The graph's
+    tests were none for the first and the mixin's own node ID for the
+    second ("not found": pytest then runs none of the IDs it is given). A
+    `Test…` base is collected itself, and in its subclasses too."""
+    files = {
+        "pyproject.toml": '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+        "app/__init__.py": "",
+        "app/cache.py": "def put(d, k, v):\n    d[k] = v\n    return d\n",
+        "tests/__init__.py": (
+            "from app.cache import put\n\n\n"
+            "class CacheTestMixin:\n    def test_put(self):\n        self.assertEqual(put({}, 1, 2), {1: 2})\n"
+        ),
+        "tests/test_lru.py": (
+            "import unittest\n\nfrom tests import CacheTestMixin\n\n\n"
+            "class LRUCacheTest(unittest.TestCase, CacheTestMixin):\n    pass\n\n\n"
+            "class FIFOCacheTest(unittest.TestCase, CacheTestMixin):\n"
+            "    def test_put(self):\n        self.assertTrue(True)\n"
+        ),
+        "tests/test_deco.py": (
+            "import unittest\n\nfrom app.cache import put\n\n\n"
+            "class DecoratorTestMixin:\n    def test_deco(self):\n        self.assertTrue(put({}, 1, 2))\n\n\n"
+            "class WrapperTest(unittest.TestCase, DecoratorTestMixin):\n    pass\n\n\n"
+            "class TestBase:\n    def test_base(self):\n        assert put({}, 0, 0)\n\n\n"
+            "class TestChild(TestBase):\n    pass\n"
+        ),
+    }
+    data = _report(_repo(tmp_path, files), capsys, {"app/cache.py": "d[k] = v => d[k] = -v"})
+    assert _chosen(data) == [
+        ("tests/test_deco.py:method:TestBase.test_base", ["graph"]),
+        ("tests/test_deco.py:method:TestChild.test_base", ["graph"]),
+        ("tests/test_deco.py:method:WrapperTest.test_deco", ["graph"]),
+        ("tests/test_lru.py:method:LRUCacheTest.test_put", ["graph"]),
+    ]
+    # every test of test_deco.py: the file whole
+    assert data["test_commands"] == ["pytest tests/test_deco.py tests/test_lru.py::LRUCacheTest::test_put"]

@@ -29,6 +29,7 @@ from cartog_ci.errors import CartogError
 from cartog_ci.languages import is_test
 from cartog_ci.report.coverage_formats import UNIT_KINDS, Lines, UnitRecording, detect, read_unit
 from cartog_ci.report.doctests import doctest_id, doctest_symbol, is_doctest_id
+from cartog_ci.report.inherited_tests import CollectedTests
 from cartog_ci.report.process_tests import StartingTests
 from cartog_ci.store.coverage_rows import KEEP_RUNS, LINE_GROUP
 
@@ -876,6 +877,7 @@ def importing_tests(store: Store, files: Iterable[str]) -> dict[str, list[Symbol
     out: dict[str, list[Symbol]] = {}
     wanted = sorted(f for f in set(files) if f.endswith(".py"))
     every = sorted(store.file_hashes()) if wanted else []
+    collected = CollectedTests(store)
     for file in wanted:
         closure = import_closure(store, file, every)
         folders = [f.rpartition("/")[0] for f in closure if f.rpartition("/")[2] == "conftest.py"]
@@ -883,8 +885,9 @@ def importing_tests(store: Store, files: Iterable[str]) -> dict[str, list[Symbol
         found: dict[str, Symbol] = {}
         for path in sorted(paths):
             for s in store.symbols_in_file(path):
-                if s.kind in FUNCTION_KINDS and is_test(s):
-                    found[s.id] = s
+                if s.kind in FUNCTION_KINDS:
+                    # a mixin's test method: as its collected test classes run it (report/inherited_tests.py)
+                    found.update((t.id, t) for t in collected.of(s))
         out[file] = sorted(found.values(), key=lambda s: (s.file, s.start_line, s.id))
     return out
 

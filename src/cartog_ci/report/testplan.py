@@ -14,6 +14,7 @@ from cartog_ci import graph
 from cartog_ci.domain import Symbol
 from cartog_ci.languages import is_test
 from cartog_ci.report.fixture_tests import is_set_up, set_up_tests
+from cartog_ci.report.inherited_tests import CollectedTests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -38,14 +39,19 @@ def select_tests(
     roots = list(dict.fromkeys(ids))
     depth_of: dict[str, int] = {}
     found: dict[str, Symbol] = {}
+    # a test method of a mixin runs in the test classes that inherit it (report/inherited_tests.py)
+    collected = CollectedTests(store)
     for s in store.symbols(roots).values():
-        if is_test(s):
-            depth_of[s.id], found[s.id] = 0, s
+        for t in collected.of(s):
+            depth_of.setdefault(t.id, 0)
+            found.setdefault(t.id, t)
     set_ups: dict[str, tuple[Symbol, int]] = {}
     for node in graph.impact(store, roots, depth=depth + 1 if more else depth, kinds=graph.CALLER_KINDS):
-        if is_test(node.symbol) and node.symbol.id not in depth_of:
-            depth_of[node.symbol.id], found[node.symbol.id] = node.depth, node.symbol
-        elif node.depth <= depth and is_set_up(node.symbol) and node.symbol.id not in set_ups:
+        tests = collected.of(node.symbol)
+        for t in tests:
+            if t.id not in depth_of:
+                depth_of[t.id], found[t.id] = node.depth, t
+        if not tests and node.depth <= depth and is_set_up(node.symbol) and node.symbol.id not in set_ups:
             set_ups[node.symbol.id] = (node.symbol, node.depth)
     # a set-up that calls the change runs it before each test of its class
     # (tzinfo's `setup` builds the changed RubyDataSource for 36 tests)
@@ -57,11 +63,13 @@ def select_tests(
     sources = [s for s in dict.fromkeys(call_sites) if s not in roots]
     if sources:
         for s in store.symbols(sources).values():
-            if is_test(s) and depth_of.get(s.id, 2) > 1:
-                depth_of[s.id], found[s.id] = 1, s
+            for t in collected.of(s):
+                if depth_of.get(t.id, 2) > 1:
+                    depth_of[t.id], found[t.id] = 1, t
         for node in graph.impact(store, sources, depth=depth, kinds=graph.CALLER_KINDS):
-            if is_test(node.symbol) and depth_of.get(node.symbol.id, depth + 2) > node.depth + 1:
-                depth_of[node.symbol.id], found[node.symbol.id] = node.depth + 1, node.symbol
+            for t in collected.of(node.symbol):
+                if depth_of.get(t.id, depth + 2) > node.depth + 1:
+                    depth_of[t.id], found[t.id] = node.depth + 1, t
     within = sorted((found[i] for i, d in depth_of.items() if d <= depth), key=lambda s: (s.file, s.start_line, s.id))
     return within, sum(1 for d in depth_of.values() if d == depth + 1)
 
