@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, cast
 import apsw
 
 from cartog_ci import __version__
+from cartog_ci.domain import EdgeCounts
 from cartog_ci.errors import (
     CartogError,
     CorruptIndex,
@@ -370,6 +371,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRo
         """As GraphTables.clear; the contentless full-text tables are emptied
         by their 'delete-all' command."""
         super().clear()
+        self._keep_counts(EdgeCounts(0, 0))
         for table in ("fts_symbols", "fts_trigram"):
             self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
         if self.known is not None:  # inside a bulk load: its keys are gone, its tables empty
@@ -418,6 +420,7 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRo
         for _, sql in indexes:
             self.db.execute(sql)
         self.forget_unused()
+        self._keep_counts(self._counted_now())  # the rows' writes kept none meanwhile
 
     @contextmanager
     def deferred_writes(self) -> Iterator[Callable[[], None]]:
