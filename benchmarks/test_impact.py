@@ -28,8 +28,9 @@ is in the truth, and the report chooses it by coverage or, statically, as a
 changed function's own docstring (report/doctests.py; ``node_id``).
 
 npm packages (``npm:qs``, ``npm:minimist``, ``npm:object-inspect``,
-``npm:traverse``, ``npm:resolve``, ``npm:path-browserify``: tape suites,
-see ``NpmProject``) have the static column in the tables (no testmon:
+``npm:traverse``, ``npm:resolve``, ``npm:path-browserify``: tape suites;
+``npm:semver`` and the other candidates of a spread suite, from Debian's
+upstream tarballs: see ``NpmProject``) have the static column in the tables (no testmon:
 it is pytest's); their unit is a test file. ``--js-coverage`` measures
 the same kept mutants with per-test-file V8 coverage (``js_coverage``):
 the report's commands, and the recording's own choice without the
