@@ -28,8 +28,9 @@ is in the truth, and the report chooses it by coverage or, statically, as a
 changed function's own docstring (report/doctests.py; ``node_id``).
 
 npm packages (``npm:qs``, ``npm:minimist``, ``npm:object-inspect``,
-``npm:traverse``, ``npm:resolve``, ``npm:path-browserify``: tape suites,
-see ``NpmProject``) have the static column in the tables (no testmon:
+``npm:traverse``, ``npm:resolve``, ``npm:path-browserify``: tape suites;
+``npm:semver`` and the other candidates of a spread suite, from Debian's
+upstream tarballs: see ``NpmProject``) have the static column in the tables (no testmon:
 it is pytest's); their unit is a test file. ``--js-coverage`` measures
 the same kept mutants with per-test-file V8 coverage (``js_coverage``):
 the report's commands, and the recording's own choice without the
@@ -731,13 +732,22 @@ class NpmProject(Home):
     only (no testmon: Python only); ``--js-coverage`` measures the
     selection with per-test-file V8 coverage apart (``js_coverage``)."""
 
-    sources: tuple[str, ...] = ()  # the files mutated
+    sources: tuple[str, ...] = ()  # the files mutated (a folder: its *.js)
     deps: tuple[str, ...] = ()  # what the tests require, as npm specs
     # test files left out of the suite: one whose fixtures the tarball lacks
     # (npm never packs a node_modules folder), or one that only requires the
     # others (its tests are theirs, run again)
     left_out: tuple[str, ...] = ()
     tests: str = "**/*.js"  # the test files under test/, as a glob (each printing no TAP plan is a helper)
+    # the Debian source package whose upstream tarball is the repository
+    # instead of the npm tarball, pinned (``node-semver=7.6.1+~7.5.8-2``):
+    # for a package whose npm tarball leaves its tests out (``files``)
+    debian: str = ""
+    # what runs one test file, before its path: plain node (a tape, tap or
+    # node:test file runs as a script), or the package's runner where its
+    # test script runs files that are not (tape's CLI, for node's own test
+    # scripts that assert and print nothing: each prints tape's plan)
+    runner: tuple[str, ...] = ("node",)
 
     @property
     def slug(self) -> str:
@@ -789,6 +799,61 @@ NPM_PROJECTS = {
         ),
         # node's path.posix, one function a method, its tests a file a method
         NpmProject("path-browserify", "1.0.1", ("index.js",), ("tape@^4.9.0",), ("test/index.js",)),
+        # The packages below come from Debian's upstream tarballs: their npm
+        # tarballs ship no tests (``files``). Each has a module a part and a
+        # test file for each part; --spread (6 December 2026, load 4-7):
+        # semver 50 files, 19.6 s, longest test/integration/whitespace.js
+        # 20.3 % (a ReDoS test of 500,000-character strings; test/bin/semver.js,
+        # which runs the CLI in children, 14.3 %): not spread. buffer 43
+        # files, 31.7 s, test/node/test-buffer-indexof.js 10.5 %: not spread.
+        # sshpk 13 files, 19.8 s, test/dhe.js 27.3 %; log4js 41 files, 44.0 s,
+        # test/tap/pm2-support-test.js 18.8 %; cacache 13 files, 10.3 s,
+        # test/verify.js 12.9 %: none spread (docs/coverage.md).
+        # semver: a module a function (functions/, ranges/), its classes and
+        # internals; tap 16 files run with plain node. The CLI (bin/, run in
+        # a child by test/bin/semver.js) is not mutated: the library as
+        # require('semver') loads it.
+        NpmProject(
+            "semver", "7.6.1", ("classes", "functions", "ranges", "internal", "index.js"), ("tap@^16.0.0",),
+            debian="node-semver=7.6.1+~7.5.8-2",
+        ),
+        # buffer: Buffer's methods in one module, node's own tests of them a
+        # file each (test/node/, from node's tree: scripts that assert) and
+        # the package's (test/), run as its `test-node` script runs them,
+        # `tape test/*.js test/node/*.js`
+        NpmProject(
+            "buffer", "6.0.3", ("index.js",), ("tape@^5.0.1", "base64-js@^1.3.1", "ieee754@^1.2.1"),
+            ("test/node/common.js",), debian="node-buffer=6.0.3-3", runner=("node", "node_modules/tape/bin/tape"),
+        ),
+        # sshpk: a module a key format (lib/formats/), keys, certificates,
+        # signatures (tape, `tape test/*.js`)
+        NpmProject(
+            "sshpk", "1.17.0", ("lib", "lib/formats"),
+            ("tape@^3.5.0", "sinon@^1.17.2", "temp@^0.8.2", "asn1@~0.2.3", "assert-plus@^1.0.0", "dashdash@^1.12.0",
+             "getpass@^0.1.1", "safer-buffer@^2.0.2", "jsbn@~0.1.0", "tweetnacl@~0.14.0", "ecc-jsbn@~0.1.1",
+             "bcrypt-pbkdf@^1.0.0"),
+            debian="node-sshpk=1.17.0+dfsg-2",
+        ),
+        # log4js: a module an appender (lib/appenders/), layouts, levels,
+        # configuration (tap 16, plain node; its script: `tap "test/tap/**/*.js"`)
+        NpmProject(
+            "log4js", "6.9.1", ("lib", "lib/appenders"),
+            ("tap@^16.3.4", "@log4js-node/sandboxed-module@^2.2.1", "callsites@^3.1.0", "deep-freeze@0.0.1",
+             "fs-extra@^11.1.0", "proxyquire@^2.1.3", "date-format@^4.0.14", "debug@^4.3.4", "flatted@^3.2.7",
+             "rfdc@^1.3.0", "streamroller@^3.1.5"),
+            tests="tap/**/*.js", debian="node-log4js=6.9.1+~cs8.4.19-1",
+        ),
+        # cacache: a module a part of the cache (content/, the index, get,
+        # put, rm, verify) (tap 16, plain node)
+        NpmProject(
+            "cacache", "17.0.3", ("lib", "lib/content", "lib/util"),
+            ("tap@^16.0.0", "@npmcli/fs@^3.1.0", "fs-minipass@^2.1.0", "glob@^8.0.1", "lru-cache@^7.7.1",
+             "minipass@^4.0.0", "minipass-collect@^1.0.2", "minipass-flush@^1.0.5", "minipass-pipeline@^1.2.4",
+             "p-map@^4.0.0", "promise-inflight@^1.0.1", "ssri@^10.0.0", "tar@^6.1.11", "unique-filename@^3.0.0"),
+            # expects EACCES from a folder made read-only: root is refused nothing
+            ("test/util/move-file.js",),
+            debian="node-cacache=17.0.3+~cs10.3.7-1",
+        ),
     )
 }  # fmt: skip
 
@@ -805,20 +870,57 @@ def run_test_file(project: NpmProject, test: str, env: dict[str, str]) -> subpro
     failed instead: the truth named a test file that had not run the
     changed line (18 of resolve's 100 misses, docs/coverage.md)."""
     with tempfile.TemporaryDirectory(prefix="home-", dir=project.home) as home:
-        return run(["node", test], cwd=project.repo, env={**env, "HOME": home}, timeout=SUITE_TIMEOUT)
+        return run([*project.runner, test], cwd=project.repo, env={**env, "HOME": home}, timeout=SUITE_TIMEOUT)
+
+
+def debian_tarball(project: NpmProject) -> Path:
+    """The upstream tarball (``<package>_<version>.orig.tar.*``) of the
+    pinned Debian source package, as ``apt-get source --download-only
+    --tar-only`` fetches it (the machine's deb-src entries). Not checked:
+    a component tarball Debian bundles beside it (``orig-types-semver.tar.*``,
+    typings) may be gone from the archive; the package's own is the one
+    read."""
+    package, version = project.debian.split("=", 1)
+    downloads = CACHE / "downloads" / "debian" / package
+    upstream = version.rsplit("-", 1)[0]
+    pattern = f"{package}_{upstream}.orig.tar.*"
+    found = sorted(downloads.glob(pattern)) if downloads.is_dir() else []
+    if not found:
+        downloads.mkdir(parents=True, exist_ok=True)
+        log(f"{project.slug}: apt-get source {project.debian}")
+        subprocess.run(["apt-get", "source", "--download-only", "--tar-only", "-q", project.debian], cwd=downloads,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        found = sorted(downloads.glob(pattern))
+    if not found:
+        raise SystemExit(f"{project.slug}: apt-get source {project.debian} gave no {pattern} (run apt-get update; is a deb-src entry set?)")
+    return found[0]
+
+
+def source_files(project: NpmProject) -> list[str]:
+    """The files mutated: ``sources``, a folder standing for its ``*.js``."""
+    out: list[str] = []
+    for source in project.sources:
+        folder = project.repo / source
+        out += sorted(p.relative_to(project.repo).as_posix() for p in folder.glob("*.js")) if folder.is_dir() else [source]
+    return out
 
 
 def ensure_npm(project: NpmProject) -> None:
     project.home.mkdir(parents=True, exist_ok=True)
     if not (project.repo / ".git" / "bench-ready").exists():
-        downloads = CACHE / "downloads" / "npm"
-        downloads.mkdir(parents=True, exist_ok=True)
-        tarball = downloads / f"{project.name}-{project.version}.tgz"
-        if not tarball.exists():
-            log(f"{project.slug}: npm pack")
-            subprocess.run(["npm", "pack", "--silent", f"{project.name}@{project.version}"], cwd=downloads, check=True,
-                           stdout=subprocess.DEVNULL)  # fmt: skip
-        unpacked(project, tarball, "node_modules", f"{project.name}@{project.version} npm tarball")
+        if project.debian:
+            tarball = debian_tarball(project)
+            message = f"{project.name} {project.version}: {project.debian} upstream tarball"
+        else:
+            downloads = CACHE / "downloads" / "npm"
+            downloads.mkdir(parents=True, exist_ok=True)
+            tarball = downloads / f"{project.name}-{project.version}.tgz"
+            if not tarball.exists():
+                log(f"{project.slug}: npm pack")
+                subprocess.run(["npm", "pack", "--silent", f"{project.name}@{project.version}"], cwd=downloads, check=True,
+                               stdout=subprocess.DEVNULL)  # fmt: skip
+            message = f"{project.name}@{project.version} npm tarball"
+        unpacked(project, tarball, "node_modules", message)
     node = project.home / "node"
     if not (node / "bench-ready").exists():
         log(f"{project.slug}: npm install of the test dependencies")
@@ -920,15 +1022,16 @@ def js_candidates(project: NpmProject) -> list[Mutant]:
 
     db = sqlite3.connect(project.home / "index-cov.db")
     spans: dict[str, list[tuple[int, int]]] = {}
-    marks = ", ".join("?" * len(project.sources))
+    files = source_files(project)
+    marks = ", ".join("?" * len(files))
     for file, start, end in db.execute(
         f"SELECT file, start_line, end_line FROM symbols WHERE kind IN ('function', 'method') AND file IN ({marks})",
-        project.sources,
+        files,
     ):
         spans.setdefault(file, []).append((start, end))
     db.close()
     out: list[Mutant] = []
-    for file in project.sources:
+    for file in files:
         lines = (project.repo / file).read_text(encoding="utf-8").splitlines(keepends=True)
         spans.setdefault(file, []).extend(_function_literals(lines))
         inside = {n for start, end in spans.get(file, []) for n in range(start + 1, end)}
@@ -1029,7 +1132,10 @@ def js_coverage(project: NpmProject, limit: int) -> str:
             raise SystemExit(f"{project.slug}: cartog-ci {args[0]} failed: {proc.stderr[-2000:]}")
     imported = (proc.stdout + proc.stderr).strip().splitlines()[0]
     pool = {m.id: m for m in js_candidates(project)}
-    rows = [r for r in cached_rows(project).values() if r.get("detected") and "static" in r and r["id"] in pool][:limit]
+    # the kept mutants in the order they were drawn, with or without the
+    # static column (``--truth-only`` measures the truth alone: the report of
+    # this recording is measured here)
+    rows = [r for r in cached_rows(project).values() if r.get("detected") and r["id"] in pool][:limit]
     out = []
     try:
         for r in rows:
