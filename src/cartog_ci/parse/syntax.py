@@ -66,6 +66,34 @@ def plain_type(annotation: str) -> str | None:
     return text if _NAME.fullmatch(text) else None
 
 
+def python_parameters(signature: str) -> list[str]:
+    """The parameter names of a Python ``def`` signature, in order
+    (``def f(self, key, *values, default=None)``: self, key, values,
+    default): its parentheses' text split at its top-level commas, each
+    piece's name before an annotation or a default."""
+    start = signature.find("(")
+    if start < 0:
+        return []
+    pieces: list[str] = []
+    piece: list[str] = []
+    depth = 0
+    for char in signature[start + 1 :]:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        if char == "," and depth == 0:
+            pieces.append("".join(piece))
+            piece = []
+        else:
+            piece.append(char)
+    pieces.append("".join(piece))
+    names = (re.split(r"[:=]", raw, maxsplit=1)[0].strip().lstrip("*").strip() for raw in pieces)
+    return [name for name in names if name.isidentifier()]
+
+
 def _top_level(text: str, sep: str) -> list[str]:
     depth, start, out = 0, 0, []
     for i, ch in enumerate(text):

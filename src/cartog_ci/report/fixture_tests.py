@@ -40,6 +40,7 @@ from cartog_ci.domain import Symbol
 from cartog_ci import languages
 from cartog_ci.languages import is_test
 from cartog_ci.languages.testrunners import Workspace, pytest_usefixtures
+from cartog_ci.parse.syntax import python_parameters
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.domain.results import ChangedSymbol
@@ -51,7 +52,6 @@ _NAMED = re.compile(r"""\bname\s*=\s*(['"])([^'"]+)\1""")
 _AUTOUSE = re.compile(r"\bautouse\s*=\s*True\b")
 _USES = re.compile(r"^@(?:[\w.]*\.)?usefixtures\s*\((.*)\)\s*$", re.DOTALL)
 _STRING = re.compile(r"""(['"])([^'"]+)\1""")
-_OPEN, _CLOSE = "([{", ")]}"
 
 
 def fixture_name(symbol: Symbol) -> str | None:
@@ -64,35 +64,6 @@ def fixture_name(symbol: Symbol) -> str | None:
             named = _NAMED.search(decorator)
             return named.group(2) if named else symbol.name
     return None
-
-
-def parameters(signature: str) -> list[str]:
-    """The parameter names of a Python ``def`` signature (``*args`` as
-    ``args``; ``self`` and ``cls`` included)."""
-    start = signature.find("(")
-    if start < 0:
-        return []
-    names: list[str] = []
-    depth, piece = 0, list[str]()
-    for char in signature[start + 1 :]:
-        if char in _OPEN:
-            depth += 1
-        elif char in _CLOSE:
-            if depth == 0:
-                break
-            depth -= 1
-        if char == "," and depth == 0:
-            names.append("".join(piece))
-            piece = []
-        else:
-            piece.append(char)
-    names.append("".join(piece))
-    out = []
-    for raw in names:
-        name = re.split(r"[:=]", raw, maxsplit=1)[0].strip().lstrip("*").strip()
-        if name.isidentifier():
-            out.append(name)
-    return out
 
 
 def _uses(symbol: Symbol) -> set[str]:
@@ -176,7 +147,7 @@ class _Functions:
                 self.classes[s.id] = s
 
     def requests(self, s: Symbol, name: str) -> bool:
-        if name in parameters(s.signature) or name in _uses(s):
+        if name in python_parameters(s.signature) or name in _uses(s):
             return True
         owner = self.classes.get(s.parent_id or "")
         return owner is not None and name in _uses(owner)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from cartog_ci.domain import Symbol
+from cartog_ci.parse.syntax import python_parameters
 
 _ABSTRACT = re.compile(
     r"^@(?:[\w.]*\.)?(?:abstractmethod|abstractproperty|abstractclassmethod|abstractstaticmethod|overload)\b"
@@ -144,36 +145,12 @@ def _docstring_end(content: str, at: int) -> int:
     return len(content) if closing < 0 else closing + len(opening.group(1))
 
 
-_OPENERS, _CLOSERS = "([{", ")]}"
-
-
 def parameter_names(symbol: Symbol) -> frozenset[str]:
     """The parameters of a Python method's or function's signature
     (``def f(self, key, *values, default=None)``: key, values, default)."""
     if symbol.language != "python" or symbol.kind not in ("method", "function"):
         return frozenset()
-    signature = symbol.signature
-    start = signature.find("(")
-    if start < 0:
-        return frozenset()
-    pieces: list[str] = []
-    piece: list[str] = []
-    depth = 0
-    for char in signature[start + 1 :]:
-        if char in _OPENERS:
-            depth += 1
-        elif char in _CLOSERS:
-            if depth == 0:
-                break
-            depth -= 1
-        if char == "," and depth == 0:
-            pieces.append("".join(piece))
-            piece = []
-        else:
-            piece.append(char)
-    pieces.append("".join(piece))
-    names = (re.split(r"[:=]", raw, maxsplit=1)[0].strip().lstrip("*").strip() for raw in pieces)
-    return frozenset(n for n in names if n.isidentifier() and n not in ("self", "cls"))
+    return frozenset(python_parameters(symbol.signature)) - {"self", "cls"}
 
 
 def _bodyless(lines: list[str]) -> bool:
