@@ -33,6 +33,7 @@ from cartog_ci.index.files import (
 )  # fmt: skip
 from cartog_ci.index.files import Select
 from cartog_ci.parse.merkle import diff_symbols
+from cartog_ci.store.records import maker
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.index.deps import Catalogue, FileDeps, Key
@@ -41,6 +42,10 @@ if TYPE_CHECKING:  # the interface, for type checkers only
 
 _first, _second = operator.itemgetter(0), operator.itemgetter(1)  # of a (row ID, edge) pair
 _keys_read = operator.itemgetter(3)  # of an edge carried (``_Revisit._pending_split``)
+
+
+# an edge and its same edge before: source, kind, name, qualifier and alias (``_Revisit._matched``)
+_SAME_EDGE = operator.attrgetter("source_id", "kind", "target_name", "qualifier", "alias")
 
 
 @dataclass
@@ -587,9 +592,13 @@ _KEPT_KINDS = frozenset({"calls", "references", "raises"})
 
 
 def _targeted(e: Edge, target: str | None, resolution: str | None) -> Edge:
-    """``e`` with this target and resolution; built directly:
-    dataclasses.replace costs 3x (HEAD~10 on scrapy: 6k edges)."""
-    return Edge(e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, target, resolution)
+    """``e`` with this target and resolution; built directly, without the
+    dataclass's ``__init__`` (store/records.py): dataclasses.replace costs
+    3x the ``__init__`` (HEAD~10 on scrapy: 6k edges), which costs 2x this."""
+    return _make_edge((e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, target, resolution))
+
+
+_make_edge = maker(Edge, 9)
 
 
 def _row_key(e: Edge) -> tuple[str, str, str, str | None, str | None]:
@@ -1001,13 +1010,13 @@ class _Revisit:
         # source's ID names its file. Not for a file whose keys are not known.
         same: dict[tuple[str, str, str, str | None, str | None], list[NumberedEdge]] = {}
         find = same.get
+        key_of = _SAME_EDGE  # the key as one tuple built in C, not five reads in Python
         for path in self.reparsed:
             if old_deps.get(path) is None:
                 continue
             for numbered in self.change.old_rows.get(path, ()):
-                o = numbered[1]
-                if o.kind != "inherits":
-                    key = (o.source_id, o.kind, o.target_name, o.qualifier, o.alias)
+                key = key_of(numbered[1])
+                if key[1] != "inherits":
                     found = find(key)
                     if found is None:
                         same[key] = [numbered]
@@ -1017,9 +1026,10 @@ class _Revisit:
         append = out.append
         by_rows: dict[str, dict[int, tuple[int, ...] | None]] = {}  # a file's ``by_row`` before, read once
         for i, e in self.pending.numbered:
-            if e.kind == "inherits":
+            key = key_of(e)
+            if key[1] == "inherits":
                 continue
-            olds = find((e.source_id, e.kind, e.target_name, e.qualifier, e.alias))
+            olds = find(key)
             deps = old_deps.get(e.file) if olds else None
             if olds is None or deps is None:
                 append((i, e, None, None, None))

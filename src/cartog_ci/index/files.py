@@ -19,7 +19,6 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
-from itertools import starmap
 from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,6 +28,7 @@ from cartog_ci.config import DEFAULT_MAX_FILE_BYTES, DEFAULT_PARSE_TIMEOUT_MS, I
 from cartog_ci.domain import Edge, FileExtraction, FileState, Symbol, SymbolText
 from cartog_ci.errors import ParseTimeout
 from cartog_ci.index.workers import pool as workers_pool
+from cartog_ci.store.records import maker
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -349,6 +349,10 @@ _Packed = tuple[str, str, tuple[tuple[object, ...], ...], tuple[tuple[object, ..
                 tuple[tuple[object, ...], ...]]  # fmt: skip
 _SYMBOL_FIELDS = attrgetter(*(f.name for f in fields(Symbol)))
 _TEXT_FIELDS = attrgetter(*(f.name for f in fields(SymbolText)))
+# and built again without their __init__ (store/records.py): celery HEAD~10 -> HEAD, 20k edges
+_make_symbol = maker(Symbol, len(fields(Symbol)))
+_make_edge = maker(Edge, len(fields(Edge)))
+_make_text = maker(SymbolText, len(fields(SymbolText)))
 
 
 def _extract_packed(job: ParseJob) -> tuple[ParseResult, _Packed | None]:
@@ -382,8 +386,8 @@ def _unpacked(item: tuple[ParseResult, _Packed | None]) -> ParseResult:
         return result
     path, language, symbols, edges, merkle_hash, lines, error, texts = packed
     found = FileExtraction(
-        path, language, tuple(starmap(Symbol, symbols)), tuple(starmap(Edge, edges)), merkle_hash, lines, error,
-        tuple(starmap(SymbolText, texts)),
+        path, language, tuple(map(_make_symbol, symbols)), tuple(map(_make_edge, edges)), merkle_hash, lines, error,
+        tuple(map(_make_text, texts)),
     )  # fmt: skip
     return replace(result, extraction=found)
 

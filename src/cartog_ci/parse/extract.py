@@ -14,7 +14,6 @@ from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from itertools import starmap
 from pathlib import PurePosixPath
 
 import tree_sitter as ts
@@ -24,6 +23,9 @@ from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.nodes import reading
 from cartog_ci.parse.syntax import FILE_NAMED, Syntax, file_symbol_name, plain_type
+from cartog_ci.store.records import maker
+
+_make_edge = maker(Edge, 9)  # Edge(*row), without its __init__ (store/records.py)
 
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 # what a called name may hold from another: `helpers.run`, `useDate().format`
@@ -1019,7 +1021,7 @@ def extract(
     ParseTimeout when parsing and reading the matches takes over
     ``timeout_ms``, or the nesting is too deep for the tags query."""
     found, rows = extract_rows(path, source, spec, timeout_ms=timeout_ms, edge_kinds=edge_kinds, code_hashes=code_hashes)
-    return replace(found, edges=tuple(starmap(Edge, rows)))
+    return replace(found, edges=tuple(map(_make_edge, rows)))
 
 
 # The code hashes an extraction computes: every symbol's (True), none

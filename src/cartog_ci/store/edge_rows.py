@@ -185,34 +185,35 @@ class EdgeRows(Interned, EdgeTables):
         updates = list(updates)
         self.inserted = None
         keys = self.key_map(target for _, target, _ in updates)
-        ids = [edge_id for edge_id, _, _ in updates]
-        old = [] if self.bulk else self._targets_of(ids)
-        before = EdgeCounts(0, 0) if self.bulk else self._counted_of(ids)
+        # each row as it ends (the last update of an ID is the one that stays)
+        # and as it was, read once: the targets it named, and whether it was
+        # counted unresolved (an update moves no row in or out of the total)
+        ends = {edge_id: target is None and resolution is None for edge_id, target, resolution in updates}
+        old, was = ([], {}) if self.bulk else self._before(list(ends))
         self.db.executemany(
             "UPDATE edge_rows SET target_key = ?, resolution = ? WHERE id = ?",
             ((None if target is None else keys[target], resolution, edge_id) for edge_id, target, resolution in updates),
         )
         self.forget(old)
         if not self.bulk:
-            after = self._counted_of(ids)
-            self._counts_moved(after.total - before.total, after.unresolved - before.unresolved)
+            self._counts_moved(0, sum(ends[i] - unresolved for i, unresolved in was.items()))
 
-    def _counted_of(self, ids: Sequence[int]) -> EdgeCounts:
-        total = unresolved = 0
-        for chunk in chunks(sorted(set(ids))):
-            counts = self._counted_now(f"id IN ({','.join('?' * len(chunk))})", chunk)
-            total, unresolved = total + counts.total, unresolved + counts.unresolved
-        return EdgeCounts(total, unresolved)
-
-    def _targets_of(self, ids: Sequence[int]) -> list[int]:
-        out: list[int] = []
-        for chunk in chunks(list(ids)):
-            marks = ",".join("?" * len(chunk))
+    def _before(self, ids: list[int]) -> tuple[list[int], dict[int, bool]]:
+        """Of the rows ``ids``: the keys of the targets they name, and per
+        counted row (not an import) whether it is unresolved."""
+        targets: set[int] = set()
+        was: dict[int, bool] = {}
+        for chunk in chunks(ids):
             rows = self.db.execute(
-                f"SELECT DISTINCT target_key FROM edge_rows WHERE id IN ({marks}) AND target_key IS NOT NULL", chunk
+                f"SELECT id, target_key, resolution, kind FROM edge_rows WHERE id IN ({','.join('?' * len(chunk))})",
+                chunk,
             )
-            out += [int(r[0]) for r in rows]
-        return out
+            for edge_id, target, resolution, kind in rows:
+                if target is not None:
+                    targets.add(int(target))
+                if kind != "imports":
+                    was[edge_id] = target is None and resolution is None
+        return sorted(targets), was
 
     def invalidate_dangling_edges(self, targets: Iterable[str] | None = None) -> int:
         """As EdgeTables': edges whose target is no symbol lose it (only
