@@ -601,8 +601,8 @@ def _targeted(e: Edge, target: str | None, resolution: str | None) -> Edge:
 _make_edge = maker(Edge, 9)
 
 
-def _row_key(e: Edge) -> tuple[str, str, str, str | None, str | None]:
-    return (e.source_id, e.target_name, e.kind, e.qualifier, e.alias)
+# an edge as a stored row it may keep: source, name, kind, qualifier and alias
+_row_key = operator.attrgetter("source_id", "target_name", "kind", "qualifier", "alias")
 
 
 def _write_edges(store: Store, old: list[NumberedEdge], new: list[Edge], pending: _Pending) -> None:

@@ -26,6 +26,7 @@ from cartog_ci.parse.syntax import FILE_NAMED, Syntax, file_symbol_name, plain_t
 from cartog_ci.store.records import maker
 
 _make_edge = maker(Edge, 9)  # Edge(*row), without its __init__ (store/records.py)
+_make_symbol = maker(Symbol, 18)  # Symbol(*fields), every one
 
 _DOTTED = re.compile(r"[\w$]+(?:\.[\w$]+)*")
 # what a called name may hold from another: `helpers.run`, `useDate().format`
@@ -1215,28 +1216,14 @@ def _symbols(
             if other is not None and other != contents[i]:
                 child_ranges = [(defs[c].start, defs[c].end) for c in d.children]
                 codes[i] = _code_hash(d, spec, source, signatures[i], child_ranges, comments, comment_starts)
+    language = spec.name
     for i, d in enumerate(defs):
-        out.append(
-            Symbol(
-                id=ids[i],
-                name=d.name,
-                qualified_name=d.qualified_name,
-                kind=d.kind,
-                file=path,
-                start_line=d.start_row + 1,
-                end_line=d.node.end_point[0] + 1,
-                start_byte=d.start,
-                end_byte=d.end,
-                parent_id=ids[d.parent] if d.parent >= 0 else module_id,
-                signature=signatures[i],
-                language=spec.name,
-                content_hash=contents[i],
-                subtree_hash=subtrees[i],
-                decorators=decorators[i],
-                docstring=_docstring(d, spec),
-                code_hash=codes[i],
-            )
-        )
+        # Symbol's fields in order, built without its __init__ (store/records.py)
+        out.append(_make_symbol((
+            ids[i], d.name, d.qualified_name, d.kind, path, d.start_row + 1, d.node.end_point[0] + 1, d.start, d.end,
+            ids[d.parent] if d.parent >= 0 else module_id, signatures[i], language, contents[i], subtrees[i],
+            decorators[i], _docstring(d, spec), 0, codes[i],
+        )))  # fmt: skip
     return out
 
 
