@@ -510,6 +510,9 @@ def systems(
         out["default, methods that take fewer of the parameters written as code than a sibling not demoted"] = patched(
             shipped(), PARAMETERS_WRITTEN=False
         )
+        out["default, methods not demoted for a description of a value when a property of their class is a candidate"] = (
+            patched(shipped(), PROPERTIES_BY_LEAD=False)
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

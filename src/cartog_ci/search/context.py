@@ -560,6 +560,77 @@ def fewer_parameters(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     return out
 
 
+# A property is described as the value it is, a method by what it does:
+# PEP 257 has a function's docstring prescribe its effect as a command
+# ("Return the pathname …"), and the Google Python style guide has a
+# property's read as an attribute's, a noun phrase ("The Bigtable path.",
+# not "Returns the Bigtable path."). So a first sentence that opens with a
+# noun phrase that names no code that is called ("The topmost item on the
+# stack", "The best match as value", "List of encodings …", "This is a
+# dictionary which is shared …") or with a predicate ("`True` if the
+# request method carries content", "Whether …") describes a value: among
+# the candidates that are methods of one class, when one of them is a
+# property, the others count PROPERTY_FACTOR (search/multimodal.py). Not a
+# lead whose noun is code that is called ("A context manager that …", "A
+# helper that returns …", "Function used to …"), nor a "how" or "why"
+# question. "The topmost item on the stack" had ``LocalStack.pop`` before
+# the property ``top``, "The best match as value" ``Accept.best_match``
+# before ``best``. The converse (a property counted less for a lead that
+# opens with a verb) is not done: the lead's first word is no reliable
+# verb ("Cached reference of …", "Like `content_type`, but …", "If the
+# response is streamed …"), and "Check if …" documents properties
+# (``Request.is_json``).
+PROPERTIES_BY_LEAD = True
+_VALUE_PROPERTY = re.compile(r"^@(?:[\w.]*\.)?(?:property|cached_property|\w+\.getter)\b")
+_PREDICATE_LEAD = re.compile(r"^(?:`?(?:true|false)`?\s+(?:if|when|iff)\b|whether\b)", re.IGNORECASE)
+_THIS_IS = re.compile(r"^(?:this|it)\s+is\s+(?:an?|the)\s+", re.IGNORECASE)
+_CALLED_NOUNS = frozenset(
+    """function functions method methods helper helpers decorator callback wrapper generator handler factory
+    shortcut alias classmethod coroutine hook context manager""".split()
+)
+
+
+def property_lead(question: str) -> bool:
+    """Whether the question's first sentence (a leading "Name: " left out)
+    describes a value (above)."""
+    lead = re.sub(r"^[\w.]+:\s+", "", first_sentence(question)).strip()
+    if _PREDICATE_LEAD.match(lead):
+        return True
+    after_this = _THIS_IS.match(lead)
+    if after_this is not None:
+        rest = re.findall(r"[A-Za-z0-9]+", lead[after_this.end() :])
+        return bool(rest) and not _CALLED_NOUNS.intersection(w.lower() for w in rest[:3])
+    lowered = [w.lower() for w in _lead_words(question)]
+    if len(lowered) < 2:
+        return False
+    if lowered[0] in _NOUN_PHRASE_OPENERS and lowered[1] not in _KIND_WORDS:
+        # "The best match …", "A splay list …"; not "A context manager that …", "The method adds …"
+        head = lowered[1 : lowered.index("that")] if "that" in lowered[1:4] else lowered[1:3]
+        return not _CALLED_NOUNS.intersection(head)
+    return lowered[1] == "of" and lowered[0] not in _CALLED_NOUNS  # "List of encodings …", "Number of …"
+
+
+def is_value_property(symbol: Symbol) -> bool:
+    """A Python method read as an attribute (``@property``, ``@cached_property``)."""
+    return symbol.kind == "method" and any(_VALUE_PROPERTY.match(d) for d in symbol.decorators)
+
+
+def property_mismatch(symbols: Mapping[str, Symbol]) -> set[str]:
+    """For a question that describes a value (``property_lead``): the
+    methods among ``symbols`` of a class one of whose properties is among
+    them too (constructors aside)."""
+    props: set[str] = set()
+    plain: dict[str, set[str]] = {}
+    for symbol in symbols.values():
+        if symbol.kind != "method" or symbol.parent_id is None or symbol.name in _CONSTRUCTORS:
+            continue
+        if is_value_property(symbol):
+            props.add(symbol.parent_id)
+        else:
+            plain.setdefault(symbol.parent_id, set()).add(symbol.id)
+    return {i for owner in props & plain.keys() for i in plain[owner]}
+
+
 HELPERS_BELOW_PUBLIC = True
 
 

@@ -118,6 +118,10 @@ NO_VALUE_FACTOR = 0.5
 # than another of its class counts PARAMETER_FACTOR, the factor of a kind
 # the question did not ask for (``context.PARAMETERS_WRITTEN``).
 PARAMETER_FACTOR = 0.7
+# A method counts PROPERTY_FACTOR, the factor of a kind the question did not
+# ask for, when the question describes a value and a property of its class
+# is a candidate (``context.PROPERTIES_BY_LEAD``).
+PROPERTY_FACTOR = 0.7
 VERB_ONLY_FACTOR = 0.5  # context.PROTOCOL_OVER_VERB
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
@@ -256,6 +260,7 @@ class Run:
         self.no_value: dict[str, bool] = {}  # … and symbol ID -> returns none (declarations.hands_back_nothing)
         self.texts_read: set[str] = set()  # the candidates whose stored texts were read for those
         self.fewer_parameters: set[str] = set()  # context.fewer_parameters
+        self.property_mismatch: set[str] = set()  # context.property_mismatch
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
@@ -441,6 +446,9 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
     _read_declarations(run, symbols)
     if context.PARAMETERS_WRITTEN and run.intent.name in KIND_INTENTS:
         run.fewer_parameters = context.fewer_parameters(run.query, symbols)
+    if context.PROPERTIES_BY_LEAD and run.intent.name in KIND_INTENTS and run.intent.rule == "fallback" and not run.kinds:
+        if context.property_lead(run.query):
+            run.property_mismatch = context.property_mismatch(symbols)
     factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
     own_k = {"member names": context.MEMBER_NAMES_K} if context.MEMBER_NAMES_K is not None and "member names" in lists else None
     return weighted_rrf(lists, weights, k=k, factors=factors, own_k=own_k, places={"member names": run.member_tiers})
@@ -497,6 +505,8 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
         declared *= NO_VALUE_FACTOR
     if symbol.id in run.fewer_parameters:
         declared *= PARAMETER_FACTOR
+    if symbol.id in run.property_mismatch:
+        declared *= PROPERTY_FACTOR
     return boost * demoted * kind * as_context * declared
 
 
