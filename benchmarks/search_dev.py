@@ -513,6 +513,9 @@ def systems(
         out["default, methods not demoted for a description of a value when a property of their class is a candidate"] = (
             patched(shipped(), PROPERTIES_BY_LEAD=False)
         )
+        out["default, the kinds a statement asks for read from every sentence, not its first or its 'This function'"] = (
+            patched(shipped(), KINDS_IN_FIRST_SENTENCE=False)
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search import context, modalities
 from cartog_ci.search.fuse import Fused, weighted_rrf
 from cartog_ci.search.intent import Intent, classify, is_description, overridden
+from cartog_ci.search.names import first_sentence
 from cartog_ci.search.rerank import Candidate, Reranker
 from cartog_ci.domain.marks import unembedded
 from cartog_ci.search.declarations import (
@@ -182,11 +184,34 @@ def is_demoted(path: str) -> bool:
     return role_of(path) == "vendored"
 
 
+# The kinds a statement about behaviour asks for are those its first
+# sentence names: its later sentences say how the code works, with what
+# ("It first calls the parent class's method", "… creates an instance of
+# the appropriate database class", "… using the `ScriptDirectory` class"),
+# as only the first sentence names the class whose member is asked for
+# (``context.FIRST_SENTENCE_CONTEXT``). And a first sentence that opens
+# with "This function" / "This method" (or "The …") has said which kind it
+# describes, whatever kind words follow ("This function is a class method
+# that …", "This function returns the worker class …", "… a string
+# representation of the StepFailedException instance: '{class name}(…)'").
+# The word "class" in a later sentence had made the class a wanted kind,
+# so that a class no longer counted KIND_FACTOR: ``RevisionContext`` came
+# before ``three_rev_fixture``, ``FlaskDB`` before ``connect`` (dev set).
+# Off: every kind word of the question.
+KINDS_IN_FIRST_SENTENCE = True
+_LEAD_KIND = re.compile(r"^(?:[\w.]+:\s+)?(?:this|the)\s+(function|method)\b", re.IGNORECASE)
+
+
 def wanted_kinds(intent: Intent, query: str) -> frozenset[str]:
     """The kinds a question about behaviour names ("the function that",
-    "a class which"), empty when it names none (or only modules/constants)."""
+    "a class which"), empty when it names none (or only modules/constants);
+    of a statement, those of its first sentence or of its opening "This
+    function" (above)."""
     if intent.name not in KIND_INTENTS:
         return frozenset()
+    if KINDS_IN_FIRST_SENTENCE and intent.rule == "fallback":
+        lead = _LEAD_KIND.match(query)
+        query = lead.group(1) if lead else first_sentence(query)
     return frozenset(modalities.kinds_named(context.without_named_kinds(query, intent)) - modalities.TEXTLESS_KINDS)
 
 
