@@ -516,6 +516,9 @@ def systems(
         out["default, the kinds a statement asks for read from every sentence, not its first or its 'This function'"] = (
             patched(shipped(), KINDS_IN_FIRST_SENTENCE=False)
         )
+        out["default, the kind words after a statement's opening verb ask for their kind"] = patched(
+            shipped(), VERB_OBJECTS_ASK_NO_KIND=False
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

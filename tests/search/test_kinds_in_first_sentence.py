@@ -1,8 +1,9 @@
 """The kinds a statement about behaviour asks for are those its first
 sentence names, or its opening "This function" / "This method" names
-(docs/search.md, the kind factor; ``multimodal.KINDS_IN_FIRST_SENTENCE``):
-the question's side (``wanted_kinds``) and the factors a real search gives
-on a real index."""
+(``multimodal.KINDS_IN_FIRST_SENTENCE``), and none by the kind words of one
+that opens with a verb (``multimodal.VERB_OBJECTS_ASK_NO_KIND``)
+(docs/search.md, the kind factor): the question's side (``wanted_kinds``)
+and the factors a real search gives on a real index."""
 
 from __future__ import annotations
 
@@ -23,29 +24,32 @@ pytestmark = pytest.mark.usefixtures("module_database")
 
 
 @pytest.mark.parametrize(
-    ("question", "kinds", "every_word"),
+    ("question", "kinds", "all_sentences", "verb_objects"),
     [
         # a later sentence's kind word is what the code uses
-        (
-            "Connect to a database using the given URL. It creates an instance of the appropriate database class.",
-            set(),
-            {"class"},
-        ),
-        ("This function returns the schema. It first calls the parent class's method.", {"function", "method"}, {"class", "function", "method"}),  # fmt: skip
+        ("This function returns the schema. It first calls the parent class's method.", {"function", "method"}, {"class", "function", "method"}, {"function", "method"}),  # fmt: skip
+        ("The function that returns the schema. It first calls the parent class's method.", {"function", "method"}, {"class", "function", "method"}, {"function", "method"}),  # fmt: skip
         # the opening "This function" says the kind, whatever kind words follow in its sentence
-        ("This function is a class method that gets or creates a data directory.", {"function", "method"}, {"class", "function", "method"}),  # fmt: skip
-        ("This function returns the worker class based on the configuration settings.", {"function", "method"}, {"class", "function", "method"}),  # fmt: skip
-        ("This method shifts the items of a SplayList.", {"method"}, {"method"}),
-        ("Parser: the method that reads a line. It calls the helper function.", {"method"}, {"function", "method"}),
-        # the first sentence's own kind words still ask
-        ("The class that shifts the items of a SplayList. Each item moves by one.", {"class"}, {"class"}),
-        ("Find the function that parses dates.", {"function", "method"}, {"function", "method"}),
+        ("This function is a class method that gets or creates a data directory.", {"function", "method"}, {"class", "function", "method"}, {"function", "method"}),  # fmt: skip
+        ("This function returns the worker class based on the configuration settings.", {"function", "method"}, {"class", "function", "method"}, {"function", "method"}),  # fmt: skip
+        ("This method shifts the items of a SplayList.", {"method"}, {"method"}, {"method"}),
+        ("Parser: the method that reads a line. It calls the helper function.", {"method"}, {"function", "method"}, {"method"}),  # fmt: skip
+        # a statement that opens with a verb: its kind words are what the verb acts on
+        ("Check if the given argument is an instance of a specified class.", set(), set(), {"class"}),
+        ("Connect to a database. It creates an instance of the appropriate database class.", set(), set(), set()),
+        ("Return the exception class that is raised in a task if it's cancelled.", set(), set(), {"class"}),
+        # a noun phrase's own kind words still ask
+        ("The class that shifts the items of a SplayList. Each item moves by one.", {"class"}, {"class"}, {"class"}),
+        ("A class which holds the items of a SplayList.", {"class"}, {"class"}, {"class"}),
     ],
 )
-def test_the_kinds_a_statement_asks_for(question, kinds, every_word, monkeypatch):
+def test_the_kinds_a_statement_asks_for(question, kinds, all_sentences, verb_objects, monkeypatch):
     assert wanted_kinds(classify(question), question) == kinds
-    monkeypatch.setattr(multimodal, "KINDS_IN_FIRST_SENTENCE", False)
-    assert wanted_kinds(classify(question), question) == every_word
+    with monkeypatch.context() as patch:
+        patch.setattr(multimodal, "KINDS_IN_FIRST_SENTENCE", False)
+        assert wanted_kinds(classify(question), question) == all_sentences
+    monkeypatch.setattr(multimodal, "VERB_OBJECTS_ASK_NO_KIND", False)
+    assert wanted_kinds(classify(question), question) == verb_objects
 
 
 DB_PY = '''\
@@ -85,13 +89,25 @@ def db_store(db_repo: Path) -> Iterator[Store]:
 @pytest.mark.slow
 def test_a_kind_word_of_a_later_sentence_asks_for_no_kind(db_store, real_model, monkeypatch):
     question = (
-        "Connect to a database using the given URL and connection parameters. "
+        "This function connects to a database using the given URL and connection parameters. "
         "It parses the URL and creates an instance of the appropriate database class."
     )
     got = factors(ask(db_store, real_model, question))
     assert got[CONNECT] == pytest.approx(1.0)
-    assert got[DATABASE] == pytest.approx(KIND_FACTOR)  # a statement that opens with a verb asks for code that does
+    assert got[DATABASE] == pytest.approx(KIND_FACTOR)  # "This function" asks for a function or a method
     monkeypatch.setattr(multimodal, "KINDS_IN_FIRST_SENTENCE", False)
+    off = factors(ask(db_store, real_model, question))
+    assert off[CONNECT] == pytest.approx(1.0)
+    assert off[DATABASE] == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_a_kind_word_after_a_verb_asks_for_no_kind(db_store, real_model, monkeypatch):
+    question = "Connect to a database using the given URL and the appropriate database class."
+    got = factors(ask(db_store, real_model, question))
+    assert got[CONNECT] == pytest.approx(1.0)
+    assert got[DATABASE] == pytest.approx(KIND_FACTOR)  # a statement that opens with a verb asks for code that does
+    monkeypatch.setattr(multimodal, "VERB_OBJECTS_ASK_NO_KIND", False)
     off = factors(ask(db_store, real_model, question))
     assert off[CONNECT] == pytest.approx(KIND_FACTOR)
     assert off[DATABASE] == pytest.approx(1.0)

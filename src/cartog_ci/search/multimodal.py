@@ -199,6 +199,15 @@ def is_demoted(path: str) -> bool:
 # before ``three_rev_fixture``, ``FlaskDB`` before ``connect`` (dev set).
 # Off: every kind word of the question.
 KINDS_IN_FIRST_SENTENCE = True
+# … and a statement that opens with a verb asks for what does it
+# (``VERB_ASKS_CODE``): its kind words are what the verb acts on or makes
+# ("Check if the given argument is an instance of a specified class",
+# "Return the exception class that is raised …", "Register a function to
+# be called …", "Run the given coroutine function …"), not the kind asked
+# for. "… an instance of a specified class" had made the class a wanted
+# kind, so that the function ``check_instance`` counted KIND_FACTOR and the
+# class ``_ArgumentParser`` did not (dev set).
+VERB_OBJECTS_ASK_NO_KIND = True
 _LEAD_KIND = re.compile(r"^(?:[\w.]+:\s+)?(?:this|the)\s+(function|method)\b", re.IGNORECASE)
 
 
@@ -206,12 +215,17 @@ def wanted_kinds(intent: Intent, query: str) -> frozenset[str]:
     """The kinds a question about behaviour names ("the function that",
     "a class which"), empty when it names none (or only modules/constants);
     of a statement, those of its first sentence or of its opening "This
-    function" (above)."""
+    function", none by the words of one that opens with a verb (above)."""
     if intent.name not in KIND_INTENTS:
         return frozenset()
-    if KINDS_IN_FIRST_SENTENCE and intent.rule == "fallback":
+    if intent.rule == "fallback":
         lead = _LEAD_KIND.match(query)
-        query = lead.group(1) if lead else first_sentence(query)
+        if lead is not None and KINDS_IN_FIRST_SENTENCE:
+            query = lead.group(1)
+        elif lead is None and VERB_OBJECTS_ASK_NO_KIND and context.verb_led(query):
+            return frozenset()
+        elif KINDS_IN_FIRST_SENTENCE:
+            query = first_sentence(query)
     return frozenset(modalities.kinds_named(context.without_named_kinds(query, intent)) - modalities.TEXTLESS_KINDS)
 
 
