@@ -519,6 +519,9 @@ def systems(
         out["default, the kind words after a statement's opening verb ask for their kind"] = patched(
             shipped(), VERB_OBJECTS_ASK_NO_KIND=False
         )
+        out["default, a hook named for the other moment (before/pre, after/post) than the question's not demoted"] = (
+            patched(shipped(), MOMENTS_OF_HOOKS=False)
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

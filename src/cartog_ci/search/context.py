@@ -631,6 +631,53 @@ def property_mismatch(symbols: Mapping[str, Symbol]) -> set[str]:
     return {i for owner in props & plain.keys() for i in plain[owner]}
 
 
+# Hooks come in pairs named for the moment they run: ``pre_save`` /
+# ``post_save``, ``before_request`` / ``after_request``,
+# ``addBeforeCommitHook`` / ``addAfterCommitHook``. The moment a
+# description's first sentence says picks one of a pair ("… a callback
+# method that is called before refreshing the token" is
+# ``pre_refresh_callback``, not ``post_refresh_callback``; "Register a hook
+# to call before the transaction is aborted" ``addBeforeAbortHook``, not
+# ``addAfterAbortHook``): of two candidates of one class (one module) whose
+# names differ only by one word, "before" or "pre" against "after" or
+# "post", the one of the other moment counts MOMENT_FACTOR
+# (search/multimodal.py), when the first sentence says "before" and not
+# "after", or the converse. Only the first sentence: a later one often
+# says what happens after the other moment too ("The specified hook
+# function will be called after the transaction's abort method has been
+# called").
+MOMENTS_OF_HOOKS = True
+_MOMENT_WORDS = {"pre": "before", "before": "before", "post": "after", "after": "after"}
+_BEFORE = re.compile(r"\bbefore\b", re.IGNORECASE)
+_AFTER = re.compile(r"\bafter\b", re.IGNORECASE)
+
+
+def wrong_moment(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The candidates named for the other moment than the one the
+    question's first sentence says, whose twin named for that moment is
+    among ``symbols`` (above)."""
+    sentence = first_sentence(question)
+    before, after = _BEFORE.search(sentence) is not None, _AFTER.search(sentence) is not None
+    if before == after:
+        return set()
+    wanted = "before" if before else "after"
+    sides: dict[tuple[str | None, tuple[str, ...]], dict[str, list[str]]] = {}
+    for symbol in symbols.values():
+        if symbol.kind not in ("method", "function"):
+            continue
+        words = words_of(symbol.name).lower().split()
+        at = next((n for n, w in enumerate(words) if w in _MOMENT_WORDS), None)
+        if at is None:
+            continue
+        rest = (*words[:at], "", *words[at + 1 :])
+        sides.setdefault((symbol.parent_id, rest), {}).setdefault(_MOMENT_WORDS[words[at]], []).append(symbol.id)
+    out: set[str] = set()
+    for pair in sides.values():
+        if len(pair) == 2:
+            out.update(pair["after" if wanted == "before" else "before"])
+    return out
+
+
 HELPERS_BELOW_PUBLIC = True
 
 

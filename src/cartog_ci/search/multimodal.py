@@ -124,6 +124,9 @@ PARAMETER_FACTOR = 0.7
 # ask for, when the question describes a value and a property of its class
 # is a candidate (``context.PROPERTIES_BY_LEAD``).
 PROPERTY_FACTOR = 0.7
+# A hook named for the other moment than the one the question says counts
+# MOMENT_FACTOR, as a ``_nowait`` variant does (``context.MOMENTS_OF_HOOKS``).
+MOMENT_FACTOR = 0.5
 VERB_ONLY_FACTOR = 0.5  # context.PROTOCOL_OVER_VERB
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
@@ -300,6 +303,7 @@ class Run:
         self.texts_read: set[str] = set()  # the candidates whose stored texts were read for those
         self.fewer_parameters: set[str] = set()  # context.fewer_parameters
         self.property_mismatch: set[str] = set()  # context.property_mismatch
+        self.wrong_moment: set[str] = set()  # context.wrong_moment
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
@@ -488,6 +492,8 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
     if context.PROPERTIES_BY_LEAD and run.intent.name in KIND_INTENTS and run.intent.rule == "fallback" and not run.kinds:
         if context.property_lead(run.query):
             run.property_mismatch = context.property_mismatch(symbols)
+    if context.MOMENTS_OF_HOOKS and run.intent.name in KIND_INTENTS:
+        run.wrong_moment = context.wrong_moment(run.query, symbols)
     factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
     own_k = {"member names": context.MEMBER_NAMES_K} if context.MEMBER_NAMES_K is not None and "member names" in lists else None
     return weighted_rrf(lists, weights, k=k, factors=factors, own_k=own_k, places={"member names": run.member_tiers})
@@ -546,6 +552,8 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
         declared *= PARAMETER_FACTOR
     if symbol.id in run.property_mismatch:
         declared *= PROPERTY_FACTOR
+    if symbol.id in run.wrong_moment:
+        declared *= MOMENT_FACTOR
     return boost * demoted * kind * as_context * declared
 
 
