@@ -168,11 +168,14 @@ PROTOCOL_OVER_WORDS = True
 # Python's naming of a conversion (``to_dict``, ``as_set``) is the word of
 # what it converts into, after ``to_`` or ``as_``: such a member is named
 # by the head of the noun phrase after the conversion verb's "into" / "to"
-# (``conversion_target``), before the methods its other words name.
+# (``conversion_target``), before the methods its other words name. A
+# relative clause ends the noun phrase: "… into a tuple that represents the
+# differences between the existing column and the modified column" converts
+# into a "tuple" (``AlterColumnOp.to_diff_tuple``), not a "column".
 CONVERSION_NAMES = True
 _CONVERSION = re.compile(
     r"^(?:this\s+function\s+|the\s+method\s+)?(?:convert|turn|transform|cast|coerce)(?:s|ed|ing)?\b[^.]*?\b(?:into|to)\s+"
-    r"(?:an?\s+|the\s+)?([\w` -]+?)(?:\s+(?:instances?|objects?))?(?=\s+(?:in|of|for|with|from|on|by|and|using)\b|[.,;:(]|$)",
+    r"(?:an?\s+|the\s+)?([\w` -]+?)(?:\s+(?:instances?|objects?))?(?=\s+(?:in|of|for|with|from|on|by|and|using|that|which)\b|[.,;:(]|$)",
     re.IGNORECASE,
 )
 _CONVERSION_PREFIXES = ("to", "as")
@@ -186,7 +189,7 @@ _CREATION = re.compile(
     r"^(?:this\s+function\s+|the\s+method\s+|it\s+)?(?:create|make|build|construct|instantiate)(?:s|d|ed|ing)?\b[^.]*?"
     r"\b(?:from|based\s+on|out\s+of)\s+(?:an?\s+|the\s+)?(?:given\s+|specified\s+|provided\s+)?"
     r"([\w` -]+?)(?:\s+(?:instances?|objects?))?(?:\s+(?:given|provided|specified|supplied))?"
-    r"(?=\s+(?:in|of|for|with|from|on|by|and|using)\b|[.,;:(]|$)",
+    r"(?=\s+(?:in|of|for|with|from|on|by|and|using|that|which)\b|[.,;:(]|$)",
     re.IGNORECASE,
 )
 # A class the question names in words, not as code ("Create a directory in
