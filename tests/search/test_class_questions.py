@@ -760,6 +760,13 @@ def test_a_name_that_runs_the_question_s_words_together_says_them(store, real_mo
         ("The method returns the value for key if key is in the dictionary, else default.", "get", 0),
         ("This function retrieves the value associated with the given key.", "get", 2),
         ("Return value for item identified by `key` in sorted dict.", "get", None),
+        # the POSIX utilities' names: their manual pages' wording
+        ("Create a new directory in the local filesystem.", "mkdir", 0),
+        ("Remove the empty directory at `path`.", "rmdir", 0),
+        ("List all the files and directories in the given path.", "ls", 0),
+        ("This function calculates the total size of files in a given path.", "du", 0),
+        ("Create a new file in the directory.", "mkdir", None),
+        ("List the commands of the group.", "ls", None),
         ("Remove all items from the list.", "remove", None),  # only protocol methods have phrases
     ],
 )
