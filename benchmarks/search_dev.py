@@ -510,6 +510,18 @@ def systems(
         out["default, methods that take fewer of the parameters written as code than a sibling not demoted"] = patched(
             shipped(), PARAMETERS_WRITTEN=False
         )
+        out["default, methods not demoted for a description of a value when a property of their class is a candidate"] = (
+            patched(shipped(), PROPERTIES_BY_LEAD=False)
+        )
+        out["default, the kinds a statement asks for read from every sentence, not its first or its 'This function'"] = (
+            patched(shipped(), KINDS_IN_FIRST_SENTENCE=False)
+        )
+        out["default, the kind words after a statement's opening verb ask for their kind"] = patched(
+            shipped(), VERB_OBJECTS_ASK_NO_KIND=False
+        )
+        out["default, a hook named for the other moment (before/pre, after/post) than the question's not demoted"] = (
+            patched(shipped(), MOMENTS_OF_HOOKS=False)
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

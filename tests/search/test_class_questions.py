@@ -760,6 +760,13 @@ def test_a_name_that_runs_the_question_s_words_together_says_them(store, real_mo
         ("The method returns the value for key if key is in the dictionary, else default.", "get", 0),
         ("This function retrieves the value associated with the given key.", "get", 2),
         ("Return value for item identified by `key` in sorted dict.", "get", None),
+        # the POSIX utilities' names: their manual pages' wording
+        ("Create a new directory in the local filesystem.", "mkdir", 0),
+        ("Remove the empty directory at `path`.", "rmdir", 0),
+        ("List all the files and directories in the given path.", "ls", 0),
+        ("This function calculates the total size of files in a given path.", "du", 0),
+        ("Create a new file in the directory.", "mkdir", None),
+        ("List the commands of the group.", "ls", None),
         ("Remove all items from the list.", "remove", None),  # only protocol methods have phrases
     ],
 )
@@ -824,6 +831,9 @@ def test_a_class_named_in_words_is_not_context_without_a_verb_or_its_words(store
         ("This function converts a DropIndexOp instance into an Index instance.", "index"),
         ("Converts the object back into an HTTP header in the Range instance.", "header"),
         ("Convert the stored values into a cache control header.", "header"),
+        # a relative clause ends the noun phrase
+        ("This function converts the AlterColumnOp instance into a tuple that represents the differences between the existing column and the modified column.", "tuple"),  # fmt: skip
+        ("Convert the row into a dict which maps each column to its value.", "dict"),
         ("Response: Converts the response iterator in a list.", None),  # no "into" / "to"
         ("Return the values as a list.", None),  # not a conversion verb
     ],
@@ -1183,6 +1193,7 @@ def test_a_word_of_a_question_about_the_code_base_names_a_method_in_a_statement(
         ("This function creates a CreateIndexOp instance based on the given Index object.", "index"),
         ("Request: Create a new request object based on the values provided.", "values"),
         ("Build a config from the given file in the Config instance.", "file"),
+        ("Build a config from the given file that holds the settings and the defaults.", "file"),  # a relative clause
         ("Return the table the index is based on.", None),  # no creation
     ],
 )

@@ -168,11 +168,14 @@ PROTOCOL_OVER_WORDS = True
 # Python's naming of a conversion (``to_dict``, ``as_set``) is the word of
 # what it converts into, after ``to_`` or ``as_``: such a member is named
 # by the head of the noun phrase after the conversion verb's "into" / "to"
-# (``conversion_target``), before the methods its other words name.
+# (``conversion_target``), before the methods its other words name. A
+# relative clause ends the noun phrase: "… into a tuple that represents the
+# differences between the existing column and the modified column" converts
+# into a "tuple" (``AlterColumnOp.to_diff_tuple``), not a "column".
 CONVERSION_NAMES = True
 _CONVERSION = re.compile(
     r"^(?:this\s+function\s+|the\s+method\s+)?(?:convert|turn|transform|cast|coerce)(?:s|ed|ing)?\b[^.]*?\b(?:into|to)\s+"
-    r"(?:an?\s+|the\s+)?([\w` -]+?)(?:\s+(?:instances?|objects?))?(?=\s+(?:in|of|for|with|from|on|by|and|using)\b|[.,;:(]|$)",
+    r"(?:an?\s+|the\s+)?([\w` -]+?)(?:\s+(?:instances?|objects?))?(?=\s+(?:in|of|for|with|from|on|by|and|using|that|which)\b|[.,;:(]|$)",
     re.IGNORECASE,
 )
 _CONVERSION_PREFIXES = ("to", "as")
@@ -186,7 +189,7 @@ _CREATION = re.compile(
     r"^(?:this\s+function\s+|the\s+method\s+|it\s+)?(?:create|make|build|construct|instantiate)(?:s|d|ed|ing)?\b[^.]*?"
     r"\b(?:from|based\s+on|out\s+of)\s+(?:an?\s+|the\s+)?(?:given\s+|specified\s+|provided\s+)?"
     r"([\w` -]+?)(?:\s+(?:instances?|objects?))?(?:\s+(?:given|provided|specified|supplied))?"
-    r"(?=\s+(?:in|of|for|with|from|on|by|and|using)\b|[.,;:(]|$)",
+    r"(?=\s+(?:in|of|for|with|from|on|by|and|using|that|which)\b|[.,;:(]|$)",
     re.IGNORECASE,
 )
 # A class the question names in words, not as code ("Create a directory in
@@ -557,6 +560,124 @@ def fewer_parameters(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
         most = max(counts.values())
         if most:
             out.update(i for i, n in counts.items() if n < most)
+    return out
+
+
+# A property is described as the value it is, a method by what it does:
+# PEP 257 has a function's docstring prescribe its effect as a command
+# ("Return the pathname …"), and the Google Python style guide has a
+# property's read as an attribute's, a noun phrase ("The Bigtable path.",
+# not "Returns the Bigtable path."). So a first sentence that opens with a
+# noun phrase that names no code that is called ("The topmost item on the
+# stack", "The best match as value", "List of encodings …", "This is a
+# dictionary which is shared …") or with a predicate ("`True` if the
+# request method carries content", "Whether …") describes a value: among
+# the candidates that are methods of one class, when one of them is a
+# property, the others count PROPERTY_FACTOR (search/multimodal.py). Not a
+# lead whose noun is code that is called ("A context manager that …", "A
+# helper that returns …", "Function used to …"), nor a "how" or "why"
+# question. "The topmost item on the stack" had ``LocalStack.pop`` before
+# the property ``top``, "The best match as value" ``Accept.best_match``
+# before ``best``. The converse (a property counted less for a lead that
+# opens with a verb) is not done: the lead's first word is no reliable
+# verb ("Cached reference of …", "Like `content_type`, but …", "If the
+# response is streamed …"), and "Check if …" documents properties
+# (``Request.is_json``).
+PROPERTIES_BY_LEAD = True
+_VALUE_PROPERTY = re.compile(r"^@(?:[\w.]*\.)?(?:property|cached_property|\w+\.getter)\b")
+_PREDICATE_LEAD = re.compile(r"^(?:`?(?:true|false)`?\s+(?:if|when|iff)\b|whether\b)", re.IGNORECASE)
+_THIS_IS = re.compile(r"^(?:this|it)\s+is\s+(?:an?|the)\s+", re.IGNORECASE)
+_CALLED_NOUNS = frozenset(
+    """function functions method methods helper helpers decorator callback wrapper generator handler factory
+    shortcut alias classmethod coroutine hook context manager""".split()
+)
+
+
+def property_lead(question: str) -> bool:
+    """Whether the question's first sentence (a leading "Name: " left out)
+    describes a value (above)."""
+    lead = re.sub(r"^[\w.]+:\s+", "", first_sentence(question)).strip()
+    if _PREDICATE_LEAD.match(lead):
+        return True
+    after_this = _THIS_IS.match(lead)
+    if after_this is not None:
+        rest = re.findall(r"[A-Za-z0-9]+", lead[after_this.end() :])
+        return bool(rest) and not _CALLED_NOUNS.intersection(w.lower() for w in rest[:3])
+    lowered = [w.lower() for w in _lead_words(question)]
+    if len(lowered) < 2:
+        return False
+    if lowered[0] in _NOUN_PHRASE_OPENERS and lowered[1] not in _KIND_WORDS:
+        # "The best match …", "A splay list …"; not "A context manager that …", "The method adds …"
+        head = lowered[1 : lowered.index("that")] if "that" in lowered[1:4] else lowered[1:3]
+        return not _CALLED_NOUNS.intersection(head)
+    return lowered[1] == "of" and lowered[0] not in _CALLED_NOUNS  # "List of encodings …", "Number of …"
+
+
+def is_value_property(symbol: Symbol) -> bool:
+    """A Python method read as an attribute (``@property``, ``@cached_property``)."""
+    return symbol.kind == "method" and any(_VALUE_PROPERTY.match(d) for d in symbol.decorators)
+
+
+def property_mismatch(symbols: Mapping[str, Symbol]) -> set[str]:
+    """For a question that describes a value (``property_lead``): the
+    methods among ``symbols`` of a class one of whose properties is among
+    them too (constructors aside)."""
+    props: set[str] = set()
+    plain: dict[str, set[str]] = {}
+    for symbol in symbols.values():
+        if symbol.kind != "method" or symbol.parent_id is None or symbol.name in _CONSTRUCTORS:
+            continue
+        if is_value_property(symbol):
+            props.add(symbol.parent_id)
+        else:
+            plain.setdefault(symbol.parent_id, set()).add(symbol.id)
+    return {i for owner in props & plain.keys() for i in plain[owner]}
+
+
+# Hooks come in pairs named for the moment they run: ``pre_save`` /
+# ``post_save``, ``before_request`` / ``after_request``,
+# ``addBeforeCommitHook`` / ``addAfterCommitHook``. The moment a
+# description's first sentence says picks one of a pair ("… a callback
+# method that is called before refreshing the token" is
+# ``pre_refresh_callback``, not ``post_refresh_callback``; "Register a hook
+# to call before the transaction is aborted" ``addBeforeAbortHook``, not
+# ``addAfterAbortHook``): of two candidates of one class (one module) whose
+# names differ only by one word, "before" or "pre" against "after" or
+# "post", the one of the other moment counts MOMENT_FACTOR
+# (search/multimodal.py), when the first sentence says "before" and not
+# "after", or the converse. Only the first sentence: a later one often
+# says what happens after the other moment too ("The specified hook
+# function will be called after the transaction's abort method has been
+# called").
+MOMENTS_OF_HOOKS = True
+_MOMENT_WORDS = {"pre": "before", "before": "before", "post": "after", "after": "after"}
+_BEFORE = re.compile(r"\bbefore\b", re.IGNORECASE)
+_AFTER = re.compile(r"\bafter\b", re.IGNORECASE)
+
+
+def wrong_moment(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The candidates named for the other moment than the one the
+    question's first sentence says, whose twin named for that moment is
+    among ``symbols`` (above)."""
+    sentence = first_sentence(question)
+    before, after = _BEFORE.search(sentence) is not None, _AFTER.search(sentence) is not None
+    if before == after:
+        return set()
+    wanted = "before" if before else "after"
+    sides: dict[tuple[str | None, tuple[str, ...]], dict[str, list[str]]] = {}
+    for symbol in symbols.values():
+        if symbol.kind not in ("method", "function"):
+            continue
+        words = words_of(symbol.name).lower().split()
+        at = next((n for n, w in enumerate(words) if w in _MOMENT_WORDS), None)
+        if at is None:
+            continue
+        rest = (*words[:at], "", *words[at + 1 :])
+        sides.setdefault((symbol.parent_id, rest), {}).setdefault(_MOMENT_WORDS[words[at]], []).append(symbol.id)
+    out: set[str] = set()
+    for pair in sides.values():
+        if len(pair) == 2:
+            out.update(pair["after" if wanted == "before" else "before"])
     return out
 
 

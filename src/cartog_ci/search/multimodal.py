@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search import context, modalities
 from cartog_ci.search.fuse import Fused, weighted_rrf
 from cartog_ci.search.intent import Intent, classify, is_description, overridden
+from cartog_ci.search.names import first_sentence
 from cartog_ci.search.rerank import Candidate, Reranker
 from cartog_ci.domain.marks import unembedded
 from cartog_ci.search.declarations import (
@@ -118,6 +120,13 @@ NO_VALUE_FACTOR = 0.5
 # than another of its class counts PARAMETER_FACTOR, the factor of a kind
 # the question did not ask for (``context.PARAMETERS_WRITTEN``).
 PARAMETER_FACTOR = 0.7
+# A method counts PROPERTY_FACTOR, the factor of a kind the question did not
+# ask for, when the question describes a value and a property of its class
+# is a candidate (``context.PROPERTIES_BY_LEAD``).
+PROPERTY_FACTOR = 0.7
+# A hook named for the other moment than the one the question says counts
+# MOMENT_FACTOR, as a ``_nowait`` variant does (``context.MOMENTS_OF_HOOKS``).
+MOMENT_FACTOR = 0.5
 VERB_ONLY_FACTOR = 0.5  # context.PROTOCOL_OVER_VERB
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
@@ -178,11 +187,48 @@ def is_demoted(path: str) -> bool:
     return role_of(path) == "vendored"
 
 
+# The kinds a statement about behaviour asks for are those its first
+# sentence names: its later sentences say how the code works, with what
+# ("It first calls the parent class's method", "… creates an instance of
+# the appropriate database class", "… using the `ScriptDirectory` class"),
+# as only the first sentence names the class whose member is asked for
+# (``context.FIRST_SENTENCE_CONTEXT``). And a first sentence that opens
+# with "This function" / "This method" (or "The …") has said which kind it
+# describes, whatever kind words follow ("This function is a class method
+# that …", "This function returns the worker class …", "… a string
+# representation of the StepFailedException instance: '{class name}(…)'").
+# The word "class" in a later sentence had made the class a wanted kind,
+# so that a class no longer counted KIND_FACTOR: ``RevisionContext`` came
+# before ``three_rev_fixture``, ``FlaskDB`` before ``connect`` (dev set).
+# Off: every kind word of the question.
+KINDS_IN_FIRST_SENTENCE = True
+# … and a statement that opens with a verb asks for what does it
+# (``VERB_ASKS_CODE``): its kind words are what the verb acts on or makes
+# ("Check if the given argument is an instance of a specified class",
+# "Return the exception class that is raised …", "Register a function to
+# be called …", "Run the given coroutine function …"), not the kind asked
+# for. "… an instance of a specified class" had made the class a wanted
+# kind, so that the function ``check_instance`` counted KIND_FACTOR and the
+# class ``_ArgumentParser`` did not (dev set).
+VERB_OBJECTS_ASK_NO_KIND = True
+_LEAD_KIND = re.compile(r"^(?:[\w.]+:\s+)?(?:this|the)\s+(function|method)\b", re.IGNORECASE)
+
+
 def wanted_kinds(intent: Intent, query: str) -> frozenset[str]:
     """The kinds a question about behaviour names ("the function that",
-    "a class which"), empty when it names none (or only modules/constants)."""
+    "a class which"), empty when it names none (or only modules/constants);
+    of a statement, those of its first sentence or of its opening "This
+    function", none by the words of one that opens with a verb (above)."""
     if intent.name not in KIND_INTENTS:
         return frozenset()
+    if intent.rule == "fallback":
+        lead = _LEAD_KIND.match(query)
+        if lead is not None and KINDS_IN_FIRST_SENTENCE:
+            query = lead.group(1)
+        elif lead is None and VERB_OBJECTS_ASK_NO_KIND and context.verb_led(query):
+            return frozenset()
+        elif KINDS_IN_FIRST_SENTENCE:
+            query = first_sentence(query)
     return frozenset(modalities.kinds_named(context.without_named_kinds(query, intent)) - modalities.TEXTLESS_KINDS)
 
 
@@ -256,6 +302,8 @@ class Run:
         self.no_value: dict[str, bool] = {}  # … and symbol ID -> returns none (declarations.hands_back_nothing)
         self.texts_read: set[str] = set()  # the candidates whose stored texts were read for those
         self.fewer_parameters: set[str] = set()  # context.fewer_parameters
+        self.property_mismatch: set[str] = set()  # context.property_mismatch
+        self.wrong_moment: set[str] = set()  # context.wrong_moment
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
@@ -441,6 +489,11 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
     _read_declarations(run, symbols)
     if context.PARAMETERS_WRITTEN and run.intent.name in KIND_INTENTS:
         run.fewer_parameters = context.fewer_parameters(run.query, symbols)
+    if context.PROPERTIES_BY_LEAD and run.intent.name in KIND_INTENTS and run.intent.rule == "fallback" and not run.kinds:
+        if context.property_lead(run.query):
+            run.property_mismatch = context.property_mismatch(symbols)
+    if context.MOMENTS_OF_HOOKS and run.intent.name in KIND_INTENTS:
+        run.wrong_moment = context.wrong_moment(run.query, symbols)
     factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
     own_k = {"member names": context.MEMBER_NAMES_K} if context.MEMBER_NAMES_K is not None and "member names" in lists else None
     return weighted_rrf(lists, weights, k=k, factors=factors, own_k=own_k, places={"member names": run.member_tiers})
@@ -497,6 +550,10 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
         declared *= NO_VALUE_FACTOR
     if symbol.id in run.fewer_parameters:
         declared *= PARAMETER_FACTOR
+    if symbol.id in run.property_mismatch:
+        declared *= PROPERTY_FACTOR
+    if symbol.id in run.wrong_moment:
+        declared *= MOMENT_FACTOR
     return boost * demoted * kind * as_context * declared
 
 

@@ -266,6 +266,13 @@ _PROTOCOL_PHRASES: dict[str, tuple[str, ...]] = {
     "truncate": (r"resizes? the (?:stream|file)\b",),
     "fileno": (rf"{_RETURNS} the (?:underlying )?file descriptor\b",),
     "isatty": (rf"{_RETURNS} true if the (?:stream|file) is interactive\b",),
+    # POSIX utilities, whose names a filesystem API's methods take (``os.mkdir``, ``pathlib.Path.rmdir``,
+    # ``hdfs dfs -ls``, ``-du``): "mkdir - make directories", "rmdir - remove directories", "ls - list
+    # directory contents", "du - estimate file space usage" (their manual pages' names)
+    "mkdir": (r"(?:create|make)s? (?:an? |the )?(?:new )?(?:empty )?director(?:y|ies)\b",),
+    "rmdir": (r"(?:remove|delete)s? (?:an? |the )?(?:empty )?director(?:y|ies)\b",),
+    "ls": (r"lists? (?:all )?(?:the )?(?:files|entries|contents)\b",),
+    "du": (r"(?:calculate|compute|estimate|return|get)s? the (?:total )?(?:disk )?(?:size|space|usage) of (?:the )?(?:all )?(?:files?|director(?:y|ies)|path)\b",),
 }
 # A name's phrases, compiled when a hit of that name is first read: all
 # of them took ~4 CPU ms of every search process, most of which meets none
