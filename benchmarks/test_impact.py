@@ -709,7 +709,10 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
     apply(project, mutant)
     row: dict[str, object] = {"id": mutant.id, "file": mutant.file, "line": mutant.line, "kind": mutant.kind,
                               "old": mutant.old.strip(), "new": mutant.new.strip()}  # fmt: skip
-    if cached is not None and cartog_only:
+    if cached is not None and cartog_only and truth_only:
+        # the truth confirmed alone: cartog-ci's columns stay as the row has them
+        row.update({k: v for k, v in cached.items() if k not in row})
+    elif cached is not None and cartog_only:
         row.update({k: cached[k] for k in ("detected", "failing", "testmon", "seconds", "confirmed", "failing_first_run") if k in cached})  # fmt: skip
     else:
         started = time.monotonic()

@@ -174,7 +174,9 @@ def test_cached_rows_are_confirmed_before_they_count(bench: ModuleType, tmp_path
         {"id": flaky_only.id, "detected": True, "failing": ["tests/test_calc.py::test_flaky"],
          "testmon": {"selected": 0, "seconds": 0, "hits": []}},
         {"id": real.id, "detected": True, "failing": ["tests/test_calc.py::test_add", "tests/test_calc.py::test_flaky"],
-         "testmon": {"selected": 2, "seconds": 0.2, "hits": ["tests/test_calc.py::test_add"]}},
+         "testmon": {"selected": 2, "seconds": 0.2, "hits": ["tests/test_calc.py::test_add"]},
+         "tool": "a cartog-ci", "static": {"selected": 1, "seconds": 0.1, "hits": ["tests/test_calc.py::test_flaky"]},
+         "tests": [["tests/test_calc.py:function:test_flaky", ["graph"]]]},
     ]  # fmt: skip
     (p.home / "mutants.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     measured = []
@@ -192,6 +194,9 @@ def test_cached_rows_are_confirmed_before_they_count(bench: ModuleType, tmp_path
     assert after[real.id]["detected"] is True
     assert after[real.id]["failing"] == ["tests/test_calc.py::test_add"]
     assert after[real.id]["testmon"] == {"selected": 2, "seconds": 0.2, "hits": ["tests/test_calc.py::test_add"]}
+    # --truth-only keeps the columns cartog-ci measured, their hits among the truth
+    assert (after[real.id]["tool"], after[real.id]["static"]) == ("a cartog-ci", {"selected": 1, "seconds": 0.1, "hits": []})
+    assert after[real.id]["tests"] == [["tests/test_calc.py:function:test_flaky", ["graph"]]]
     # confirmed rows are not confirmed again: a second pass measures nothing
     measured.clear()
     for _ in bench.turns(p, [flaky_only, real], 2, 1, False, measure_one, truth_only=True, cached_only=True):
