@@ -5,10 +5,15 @@ its tests), committed as a git repository; its test suite runs offline in a
 virtual environment of its own (dependencies from PyPI). Mutants are
 one-line changes inside functions (an operator, a constant, a returned
 value, a dropped call), drawn with a seed; a mutant is kept only if the
-full suite detects it. Each kept mutant is committed on top of the base
-commit, and measured:
+full suite detects it and a failing test is confirmed. Each kept mutant is
+committed on top of the base commit, and measured:
 
-- truth: the tests that fail when the whole suite runs (JUnit XML);
+- truth: the tests that fail when the whole suite runs (JUnit XML), each
+  confirmed (Python, ``confirm``): run again alone with the mutant applied,
+  it fails again, and it passes at the base. A mutant left with no
+  confirmed failing test is not kept (its row says why), and the next in
+  the seeded order is drawn; a row cached from before is confirmed when
+  its turn comes (only its failing tests run);
 - cartog-ci, with coverage: the tests the commands of ``cartog-ci report``
   run, on an index holding the coverage the suite recorded at the base
   (``pytest --cov --cov-context=test`` imported with ``cartog-ci coverage
@@ -385,15 +390,84 @@ def junit(path: Path, root: Path) -> Results:
     return out
 
 
-def suite(project: Project, env: dict[str, str], *extra: str, datafile: Path | None = None) -> Results:
+def suite(project: Project, env: dict[str, str], *extra: str, datafile: Path | None = None,
+          only: Sequence[str] = ()) -> Results:  # fmt: skip
+    """The whole suite's results, or with ``only`` those of the tests or
+    files it names (the project's pytest options kept, its paths left out:
+    boltons' ``boltons tests`` would run everything again)."""
+    args = [a for a in project.pytest_args if a.startswith("-")] + list(only) if only else list(project.pytest_args)
     with tempfile.TemporaryDirectory() as tmp:
         xml = Path(tmp) / "junit.xml"
         # pytest's cache in a folder of its own (testmon reads its options)
         cmd = ["python", "-m", "pytest", "-q", "-o", f"cache_dir={tmp}/cache", "-o", "junit_family=xunit1", "--tb=no",
-               f"--junitxml={xml}", *project.pytest_args, *extra]  # fmt: skip
+               f"--junitxml={xml}", *args, *extra]  # fmt: skip
         run_env = {**env, "TESTMON_DATAFILE": str(datafile)} if datafile else env
         run(cmd, cwd=project.repo, env=run_env, timeout=SUITE_TIMEOUT)
         return junit(xml, project.repo)
+
+
+def rerun(project: Project, env: dict[str, str], tests: Sequence[str]) -> tuple[set[str], set[str]]:
+    """(those of ``tests`` that fail, those that ran) when only they run: by
+    their node IDs, then the files of any the first run did not report (pytest
+    runs none of its arguments when one names no test, and a module that
+    failed to import is its file)."""
+    results = suite(project, env, only=sorted(tests))
+    ran = {t for t in tests if t in results.durations}
+    failed = {t for t in tests if t in results.failed}
+    missing = set(tests) - ran
+    if missing:
+        again = suite(project, env, only=sorted({unit(t, project.repo).split("::", 1)[0] for t in missing}))
+        ran |= {t for t in missing if t in again.durations}
+        failed |= {t for t in missing if t in again.failed}
+    return failed, ran
+
+
+def confirm(project: Project, mutant: Mutant, row: dict[str, object]) -> dict[str, object]:
+    """A detected mutant's truth, confirmed: its failing tests run again,
+    alone, with the mutant applied, and at the base; a test is truth only
+    if it fails again with the mutant and passes at the base (one run of a
+    suite keeps a flaky failure: boltons' ``test_socketutils_netstring``, a
+    socket server in a thread, failed once with a mutant of fileutils.py,
+    which it runs no line of). A mutant left with no failing test is not
+    kept (``detected`` false, ``dropped`` says why). The row's other
+    columns keep only the confirmed tests among their hits. Leaves the
+    mutant applied."""
+    env = test_env(project)
+    first = sorted(row["failing"])  # type: ignore[arg-type]
+    started = time.monotonic()
+    clean(project)
+    apply(project, mutant)
+    timeout = False
+    try:
+        again, ran = rerun(project, env, first)
+        clean(project)
+        at_base = rerun(project, env, sorted(again))[0] if again else set()
+    except subprocess.TimeoutExpired:  # kept on no truth
+        again, ran, at_base, timeout = set(), set(first), set(), True
+    finally:
+        clean(project)
+        apply(project, mutant)
+    truth = sorted(again - at_base)
+    row["confirmed"] = {
+        "seconds": round(time.monotonic() - started, 2),
+        "timeout": timeout,
+        "passed_again": sorted(ran - again),  # failed in the suite's run, passed alone with the mutant
+        "not_run": sorted(set(first) - ran),  # not found when run alone
+        "failed_at_base": sorted(at_base),
+    }
+    if truth == first:
+        return row
+    row["failing_first_run"] = first
+    row["failing"] = truth
+    for column in ("static", "coverage", "testmon"):
+        if isinstance(row.get(column), dict):
+            row[column]["hits"] = [h for h in row[column]["hits"] if h in truth]  # type: ignore[index,union-attr,operator]
+    if not truth:
+        row["detected"] = False
+        reasons = [f"{len(row['confirmed'][k])} {k.replace('_', ' ')}" for k in ("passed_again", "not_run", "failed_at_base") if row["confirmed"][k]]  # type: ignore[index,arg-type]  # fmt: skip
+        why = f"timed out after {SUITE_TIMEOUT} s when re-run" if timeout else ", ".join(reasons)
+        row["dropped"] = f"no failing test confirmed ({why}; {len(first)} failing in the suite's run)"
+    return row
 
 
 # what a report without a recording chooses too: the graph's tests, those the
@@ -635,8 +709,11 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
     apply(project, mutant)
     row: dict[str, object] = {"id": mutant.id, "file": mutant.file, "line": mutant.line, "kind": mutant.kind,
                               "old": mutant.old.strip(), "new": mutant.new.strip()}  # fmt: skip
-    if cached is not None and cartog_only:
-        row.update({k: cached[k] for k in ("detected", "failing", "testmon", "seconds") if k in cached})
+    if cached is not None and cartog_only and truth_only:
+        # the truth confirmed alone: cartog-ci's columns stay as the row has them
+        row.update({k: v for k, v in cached.items() if k not in row})
+    elif cached is not None and cartog_only:
+        row.update({k: cached[k] for k in ("detected", "failing", "testmon", "seconds", "confirmed", "failing_first_run") if k in cached})  # fmt: skip
     else:
         started = time.monotonic()
         try:
@@ -648,6 +725,8 @@ def measure(project: Project, mutant: Mutant, base: dict[str, object], *, cartog
         row["seconds"] = round(time.monotonic() - started, 2)
         row["failing"] = sorted(truth.failed)
         row["detected"] = bool(truth.failed)
+    if row["detected"] and "confirmed" not in row:  # drawn now, or cached from before the confirmation
+        confirm(project, mutant, row)
     if not row["detected"]:
         return row
     if "testmon" not in row:
@@ -1231,11 +1310,18 @@ def turns(
         cut = sum(1 for m in pool if m.id in rows)
         pool[cut:] = pool[cut:][::-1]
 
+    def confirmed(row: dict[str, object]) -> bool:
+        """A truth the benchmark keeps: a Python mutant's failing tests are
+        confirmed by a second run (``confirm``); a row cached from before
+        is confirmed when its turn comes (only its failing tests run), and
+        a mutant left with none is replaced by the next in the order."""
+        return "confirmed" in row or not isinstance(project, Project)
+
     def current(row: dict[str, object]) -> bool:
-        return "static" in row and row.get("tool") == TOOL_HASH and not fresh
+        return "static" in row and row.get("tool") == TOOL_HASH and not fresh and confirmed(row)
 
     if truth_only:
-        kept = sum(1 for r in rows.values() if r.get("detected"))
+        kept = sum(1 for r in rows.values() if r.get("detected") and confirmed(r))
     else:
         kept = sum(1 for r in rows.values() if r.get("detected") and current(r))
     base = json.loads((project.home / "base.json").read_text())
@@ -1245,7 +1331,7 @@ def turns(
             if kept >= mutants:
                 break
             have = rows.get(mutant.id)
-            if have is not None and (not have.get("detected") or truth_only or current(have)):
+            if have is not None and (not have.get("detected") or (truth_only and confirmed(have)) or current(have)):
                 continue
             if have is None and cached_only:
                 continue
@@ -1260,6 +1346,8 @@ def turns(
                     for c in ("static", "coverage", "testmon") if c in row
                 )  # fmt: skip
                 log(f"{project.slug} {kept}/{mutants} {mutant.file}:{mutant.line} {mutant.kind}: {len(row['failing'])} failing; {found}")  # type: ignore[arg-type]  # fmt: skip
+            elif row.get("dropped"):  # detected by the suite's run, no failing test confirmed
+                log(f"{project.slug} dropped {mutant.file}:{mutant.line} {mutant.kind}: {row['dropped']}")
             elif row.get("timeout"):  # tried, not kept: a loop the mutant made, or a load that slowed the suite
                 log(f"{project.slug} timed out after {SUITE_TIMEOUT} s {mutant.file}:{mutant.line} {mutant.kind}")
             elif not row.get("invalid"):

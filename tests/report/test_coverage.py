@@ -757,3 +757,59 @@ def test_a_functions_lines_are_grouped_by_the_tests_that_ran_them(tmp_path: Path
         "m.py:function:f": [("1,6-7", ("t:a", "t:b")), ("2-3", ("t:a",)), ("5", ("t:b",)), ("8", ())],
         "m.py:function:f.g": [("1", ("t:a", "t:b"))],
     }
+
+
+# boltons 26.2.0's gcutils.py shape: a module-level instance built at
+# import, a class docstring's example that uses it; boltons runs its
+# doctests from the command line (tox: `pytest --doctest-modules boltons
+# tests`), not from addopts
+GREETER = PROJECT | {
+    "app/greeter.py": (
+        "class Greeter:\n"
+        '    """Greets.\n\n'
+        "    >>> hello.greet('you')\n"
+        "    'hello you'\n"
+        '    """\n\n'
+        "    def __init__(self, word='hello'):\n"
+        "        self.word = word\n\n"
+        "    def greet(self, who):\n"
+        "        return self.word + ' ' + who\n\n\n"
+        "hello = Greeter()\n"
+    ),
+    "tests/test_greeter.py": (
+        "from app.greeter import Greeter, hello\n\n\n"
+        "def test_greet():\n    assert isinstance(hello, Greeter)\n    assert hello.greet('you').endswith('you')\n"
+    ),
+}
+
+
+def test_a_change_to_code_run_at_import_runs_the_doctests_the_recording_ran_in_the_importing_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Greeter.__init__` ran at import only (`hello = Greeter()`): the
+    import rule chooses the tests of the files whose import imports
+    app/greeter.py, and the doctests the recording ran in those files (the
+    changed file's own class docstring here, which is what fails; no
+    `--doctest-modules` in addopts, so the changed function's own-docstring
+    rule does not apply, and `__init__` has no docstring anyway). Found by
+    benchmarks/test_impact.py on boltons (gcutils.py:146)."""
+    use_this_pytest(monkeypatch)
+    repo = init_repo(tmp_path / "repo")
+    write(repo, GREETER)
+    commit(repo, "greeter")
+    data = tmp_path / "coverage.db"
+    _record(repo, data, "--doctest-modules", "app", "tests")
+    assert _cli(capsys, "coverage", "import", str(data), "--repo", str(repo))[0] == 0
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, {"app/greeter.py": GREETER["app/greeter.py"].replace("self.word = word\n", "self.word = word.upper()\n")})
+    commit(repo, "louder")
+    code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
+    assert code == 0, err
+    data_json = json.loads(out)
+    assert _tests(data_json) == [
+        ("app/greeter.py:doctest:app.greeter.Greeter", ["import"]),
+        ("tests/test_greeter.py:function:test_greet", ["import"]),
+    ]
+    code, out, err = _cli(capsys, "test", "--repo", str(repo), "--base", "main", "--json", "--", "-q", "-p", "no:cacheprovider")
+    assert code == 1, (out, err)  # the doctest fails
+    assert "1 failed, 1 passed" in err, err

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from cartog_ci.cli import main
+from tests.report.test_scenarios import _snapshot
 from tests.testing.fixtures import commit, git, init_repo
 
 pytestmark = pytest.mark.slow
@@ -81,6 +82,15 @@ def _replay(tmp_path: Path, old: Path, new: Path) -> Path:
 def _json_report(repo: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
     main(["report", "--repo", str(repo), "--base", "main", "--format", "json", "--no-related"])
     return json.loads(capsys.readouterr().out)
+
+
+def _tests_to_run(repo: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """The Markdown report's "Tests to run" section: what a recording
+    changes (the rest of a release's report is the graph's, pinned above)."""
+    assert main(["report", "--repo", str(repo), "--base", "main", "--format", "markdown", "--no-related"]) == 0
+    markdown = capsys.readouterr().out
+    section = markdown[markdown.index("### Tests to run") :]
+    return section[: section.index("\n### ", 1) + 1]
 
 
 def _by_name(data: dict[str, object]) -> dict[tuple[str, str], dict[str, object]]:
@@ -189,6 +199,7 @@ def test_tabulate_0_9_0_to_0_10_0_recorded_coverage_adds_a_test(
 
     git(repo, "checkout", "-q", "upgrade")
     before = _json_report(repo, capsys)
+    _snapshot("tabulate_0_10_0_tests_before.md", _tests_to_run(repo, capsys))
     assert wrap not in {t["id"] for t in before["tests"]}  # type: ignore[union-attr,index]
     assert _by_name(before)[handle]["covered_by"] == []
 
@@ -206,6 +217,7 @@ def test_tabulate_0_9_0_to_0_10_0_recorded_coverage_adds_a_test(
 
     git(repo, "checkout", "-q", "upgrade")
     after = _json_report(repo, capsys)
+    _snapshot("tabulate_0_10_0_tests_after.md", _tests_to_run(repo, capsys))
     chosen = {t["id"]: t["chosen_by"] for t in after["tests"]}  # type: ignore[union-attr,index]
     assert chosen[wrap] == ["coverage", "import"]
     changed = _by_name(after)[handle]

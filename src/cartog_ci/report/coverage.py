@@ -763,7 +763,7 @@ def apply_coverage(
         if i in bases and found.content_hash == bases[i].content_hash
         and ran_at_import(found.unknown_contexts, bases[i], lines.get(bases[i].file))
     }  # fmt: skip
-    importing = importing_tests(store, {bases[i].file for i in at_import})
+    importing = importing_tests(store, {bases[i].file for i in at_import}, use.commit)
     wanted = {t for r in recorded.values() for t in r.tests}
     tests = store.symbols(wanted)
     tests.update(collected_tests(store, wanted - set(tests)))
@@ -862,7 +862,7 @@ def ran_at_import(contexts: Iterable[str], old: Symbol, changed: set[int] | None
     return not lines or changed is None or bool(lines & changed)
 
 
-def importing_tests(store: Store, files: Iterable[str]) -> dict[str, list[Symbol]]:
+def importing_tests(store: Store, files: Iterable[str], commit: str | None = None) -> dict[str, list[Symbol]]:
     """File -> the tests of the files whose import imports it (Python).
 
     A function the recording shows running at import or collection
@@ -872,12 +872,17 @@ def importing_tests(store: Store, files: Iterable[str]) -> dict[str, list[Symbol
     import made (a module that no longer imports, a value computed at
     import) is in a file of ``import_closure``: a test file there, or one
     under a ``conftest.py`` there (pytest imports it before the tests of its
-    folder). The recording cannot say which test needed the import (it ran
-    once, before any test): these are every test that can have."""
+    folder), and the doctests of those files that the recording of
+    ``commit`` ran (``doctests_running``: a docstring's example reads
+    what the import made, boltons' ``GCToggler`` doctest the module's
+    ``toggle_gc = GCToggler()``). The recording cannot say which test
+    needed the import (it ran once, before any test): these are every test
+    that can have."""
     out: dict[str, list[Symbol]] = {}
     wanted = sorted(f for f in set(files) if f.endswith(".py"))
     every = sorted(store.file_hashes()) if wanted else []
     collected = CollectedTests(store)
+    doctests: dict[str, set[str]] = {}  # path -> the recorded doctests that ran its code, read once
     for file in wanted:
         closure = import_closure(store, file, every)
         folders = [f.rpartition("/")[0] for f in closure if f.rpartition("/")[2] == "conftest.py"]
@@ -888,7 +893,28 @@ def importing_tests(store: Store, files: Iterable[str]) -> dict[str, list[Symbol
                 if s.kind in FUNCTION_KINDS:
                     # a mixin's test method: as its collected test classes run it (report/inherited_tests.py)
                     found.update((t.id, t) for t in collected.of(s))
+        if commit is not None:
+            doctests.update(doctests_running(store, commit, sorted(paths - set(doctests))))
+            for test_id in sorted({t for path in paths for t in doctests[path] if t.partition(":")[0] in paths}):
+                doctest = doctest_symbol(store, test_id)
+                if doctest is not None:
+                    found[test_id] = doctest
         out[file] = sorted(found.values(), key=lambda s: (s.file, s.start_line, s.id))
+    return out
+
+
+def doctests_running(store: Store, commit: str, paths: Sequence[str]) -> dict[str, set[str]]:
+    """Path -> the doctests (of any file) whose run, in the recording of
+    ``commit``, executed a function or method of that file: a doctest is
+    no symbol, it is found through what it ran. A project that does not
+    run its doctests records none. Not found: a doctest that ran no
+    function (a module constant's example)."""
+    ids = [s.id for p in paths for s in store.symbols_in_file(p) if s.kind in FUNCTION_KINDS]
+    out: dict[str, set[str]] = {p: set() for p in paths}
+    for symbol_id, found in store.recorded_coverage(commit, ids).items():
+        path = symbol_id.partition(":")[0]
+        if path in out:
+            out[path].update(t for t in found.tests if is_doctest_id(t))
     return out
 
 
