@@ -603,6 +603,30 @@ def test_a_js_file_no_command_runs_is_no_test_to_run(tmp_path: Path, capsys: pyt
     assert (data["test_commands"], data["tests_run"]) == (["npx tape test/values.js"], 1)
 
 
+def test_a_script_that_asserts_is_a_tape_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """buffer 6.0.3 runs Node's own tests of Buffer with tape (``tape
+    test/*.js test/node/*.js``): scripts that load no runner and throw from
+    Node's ``assert``. No command ran them, so the report dropped them, and
+    with them every failing test file of 55 of 100 mutants the benchmark
+    kept (docs/coverage.md). A data file under ``test/`` stays no test."""
+    lib = "module.exports = function inspect(value) {\n  return String(value);\n};\n"
+    files = {
+        "package.json": '{"name": "buffer", "scripts": {"test": "node ./bin/test.js"}, "devDependencies": {"tape": "^5"}}\n',
+        "index.js": lib,
+        "test/values.js": "var test = require('tape');\nvar inspect = require('../');\n\ntest('x', function (t) {\n  t.equal(inspect(1), '1');\n  t.end();\n});\n",
+        "test/node/test-values.js": "'use strict';\nvar assert = require('assert');\nvar inspect = require('../../');\n\nassert.strictEqual(inspect(2), '2');\n",
+        "test/node/test-strict.js": "import assert from 'node:assert/strict';\nimport inspect from '../../index.js';\n\nassert.equal(inspect(3), '3');\n",
+        "test/node/cases.js": "var inspect = require('../../');\n\nexports.cases = [inspect(1)];\n",
+    }
+    data = _report(_repo(tmp_path, files), capsys, {"index.js": "String(value) => String(value) + ''"})
+    assert _chosen(data) == [
+        ("test/node/test-strict.js:module:test.node.test-strict", ["graph"]),
+        ("test/node/test-values.js:module:test.node.test-values", ["graph"]),
+        ("test/values.js:module:test.values", ["graph"]),
+    ]
+    assert data["test_commands"] == ["npx tape test/node/test-strict.js test/node/test-values.js test/values.js"]
+
+
 def test_a_js_test_file_runs_with_the_runner_it_loads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """pino 9.4: its test script is ``tap --ts && jest test/jest``, its
     ``test/*.test.js`` load tap and its browser tests tape; the report said

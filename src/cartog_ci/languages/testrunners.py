@@ -681,6 +681,16 @@ def _loaded_runner(ws: Workspace, path: str) -> str | None:
     return ws._runners[path]
 
 
+_LOADS_ASSERT = re.compile(r"""(?:\brequire\s*\(\s*|\bfrom\s+|^\s*import\s+)['"](?:node:)?assert(?:/strict)?['"]""", re.M)
+
+
+def _asserts(ws: Workspace, path: str) -> bool:
+    """Whether a file loads Node's ``assert`` (a test script that fails by
+    throwing; a data file under ``test/`` does not)."""
+    text = ws.text(path)
+    return text is not None and _LOADS_ASSERT.search(text) is not None
+
+
 def _tape_globs(package: dict[str, object]) -> list[re.Pattern[str]]:
     """The files the ``tape`` of a package's test script names (``tape
     'test/*.js'``), as patterns of paths from the package's folder; none
@@ -728,7 +738,12 @@ def js_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[Symbo
         # node test loads its runner (test/fixtures/*.js do not)
         in_dir = runner in _DIR_RUNNERS and _JS_TEST_DIR.search(t.file) is not None
         if in_dir and runner in ("tap", "tape", "node") and ws.text(t.file) is not None:
-            in_dir = _loaded_runner(ws, t.file) == runner
+            loaded = _loaded_runner(ws, t.file)
+            # tape's CLI requires each file it is given: a script that loads
+            # no runner but asserts with Node's `assert` fails the run by
+            # throwing (buffer 6.0.3's test/node/*.js, Node's own tests of
+            # Buffer, run by `tape test/*.js test/node/*.js`)
+            in_dir = loaded == runner or (runner == "tape" and loaded is None and _asserts(ws, t.file))
         if runner == "tape":
             named = _tape_globs(ws.package_json(folder) or {})
             if named and not any(p.match(relative(t.file, folder)) for p in named):
