@@ -157,16 +157,17 @@ PROJECTS = {
     )
 }
 DEFAULT = ("itsdangerous", "toolz", "tabulate", "python-slugify", "humanize", "cachetools", "boltons",
-           "npm:qs", "npm:minimist", "npm:object-inspect", "npm:traverse", "npm:resolve", "npm:path-browserify")  # fmt: skip
-# A project is added for "its suite is fast and spread out", decided from its
-# base run before any selection is measured (``--spread``): the suite runs
-# offline in about a minute, and no one test (an npm package: test file)
-# takes more than SPREAD of the summed per-test time (the floor of the time
-# share is at least the longest failing test's share). The first five
-# Python rows and the first two npm rows predate the rule and stay;
-# npm:resolve meets it, npm:path-browserify misses it (see NPM_PROJECTS).
-# cachetools and boltons, declared by it, miss it on the machine that measured
-# them (longest test 43.4 % and 17.7 %: docs/coverage.md, "Measured").
+           "npm:qs", "npm:minimist", "npm:object-inspect", "npm:traverse", "npm:resolve", "npm:path-browserify",
+           "npm:semver", "npm:buffer")  # fmt: skip
+# Every project declared and set up before its mutants are drawn counts, and
+# its rows are reported whatever they show (docs/coverage.md, "What admission
+# rests on"). ``--spread`` prints, from the base run alone, how spread out a
+# suite is: whether it runs offline in about a minute and whether one test
+# (an npm package: test file) takes more than SPREAD of the summed per-test
+# time (a floor of the time share: the longest failing test's share). It was
+# first the rule a project was added by; measured, it predicts the share
+# neither way (resolve meets it at 44.1 %, semver and buffer miss it at
+# 18.9 % and 19.3 %), so it is read beside the share, not as a gate.
 SPREAD = 0.10
 
 
