@@ -1650,7 +1650,8 @@ def spread(project: Home) -> str:
     """How spread out the suite is, from its base run alone (no selection
     read): its run time, its units (tests; an npm package's test files),
     the longest unit's and the largest test file's share of the summed
-    per-unit time, against the rule a new project is chosen by (SPREAD)."""
+    per-unit time, against SPREAD: a figure read beside the measured time
+    share (it was once the rule a project was added by; see DEFAULT)."""
     base = json.loads((project.home / "base.json").read_text())
     durations: dict[str, float] = base["durations"]
     total = sum(durations.values()) or 1.0
@@ -1714,7 +1715,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--wall", type=int, metavar="N",
                         help="time, for N cached mutants, the command of their selection against the whole suite (wall clock)")
     parser.add_argument("--spread", action="store_true",
-                        help="how spread out each set-up project's suite is (the rule a project is chosen by; base run only)")
+                        help="how spread out each set-up project's suite is (base run only; a figure read beside the time share, not a gate)")
     args = parser.parse_args(argv)
     globals()["SUITE_TIMEOUT"] = args.timeout  # read by every suite run
     globals()["FROM_END"] = args.from_end
