@@ -883,18 +883,20 @@ def importing_tests(store: Store, files: Iterable[str], commit: str | None = Non
     every = sorted(store.file_hashes()) if wanted else []
     collected = CollectedTests(store)
     doctests: dict[str, set[str]] = {}  # path -> the recorded doctests that ran its code, read once
+    functions: dict[str, list[Symbol]] = {}  # path -> its functions and methods, read once (closures overlap)
     for file in wanted:
         closure = import_closure(store, file, every)
         folders = [f.rpartition("/")[0] for f in closure if f.rpartition("/")[2] == "conftest.py"]
         paths = closure | {p for p in every if any(_under(p, folder) for folder in folders)}
         found: dict[str, Symbol] = {}
+        for path in sorted(paths - functions.keys()):
+            functions[path] = [s for s in store.symbols_in_file(path) if s.kind in FUNCTION_KINDS]
         for path in sorted(paths):
-            for s in store.symbols_in_file(path):
-                if s.kind in FUNCTION_KINDS:
-                    # a mixin's test method: as its collected test classes run it (report/inherited_tests.py)
-                    found.update((t.id, t) for t in collected.of(s))
+            for s in functions[path]:
+                # a mixin's test method: as its collected test classes run it (report/inherited_tests.py)
+                found.update((t.id, t) for t in collected.of(s))
         if commit is not None:
-            doctests.update(doctests_running(store, commit, sorted(paths - set(doctests))))
+            doctests.update(doctests_running(store, commit, {p: functions[p] for p in sorted(paths - doctests.keys())}))
             for test_id in sorted({t for path in paths for t in doctests[path] if t.partition(":")[0] in paths}):
                 doctest = doctest_symbol(store, test_id)
                 if doctest is not None:
@@ -903,14 +905,14 @@ def importing_tests(store: Store, files: Iterable[str], commit: str | None = Non
     return out
 
 
-def doctests_running(store: Store, commit: str, paths: Sequence[str]) -> dict[str, set[str]]:
+def doctests_running(store: Store, commit: str, functions: Mapping[str, Sequence[Symbol]]) -> dict[str, set[str]]:
     """Path -> the doctests (of any file) whose run, in the recording of
-    ``commit``, executed a function or method of that file: a doctest is
+    ``commit``, executed one of that file's ``functions``: a doctest is
     no symbol, it is found through what it ran. A project that does not
     run its doctests records none. Not found: a doctest that ran no
     function (a module constant's example)."""
-    ids = [s.id for p in paths for s in store.symbols_in_file(p) if s.kind in FUNCTION_KINDS]
-    out: dict[str, set[str]] = {p: set() for p in paths}
+    ids = [s.id for found in functions.values() for s in found]
+    out: dict[str, set[str]] = {p: set() for p in functions}
     for symbol_id, found in store.recorded_coverage(commit, ids).items():
         path = symbol_id.partition(":")[0]
         if path in out:
