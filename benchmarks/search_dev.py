@@ -522,6 +522,12 @@ def systems(
         out["default, a hook named for the other moment (before/pre, after/post) than the question's not demoted"] = (
             patched(shipped(), MOMENTS_OF_HOOKS=False)
         )
+        out["default, a twin one word apart whose word the first sentence does not say not demoted"] = patched(
+            shipped(), TWINS_BY_WORD=False
+        )
+        out["default, an X_async variant not demoted when the first sentence does not say async"] = patched(
+            shipped(), ASYNC_BY_WORDS=False
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

@@ -681,6 +681,88 @@ def wrong_moment(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     return out
 
 
+
+# Two methods of one class (two functions of one module) whose names are
+# one word apart, past their first word, are named for what that word
+# says: ``get_usage`` / ``get_help``, ``accept_xhtml`` / ``accept_html``,
+# ``addAfterCommitHook`` / ``addAfterAbortHook``, ``accept_encodings`` /
+# ``accept_charsets``. A description whose first sentence says one of the
+# two words and not the other ("Formats the usage line into a string …",
+# "True if this object accepts XHTML", "Register a hook to call after a
+# transaction commit attempt") asks for the one named by it; the other
+# counts TWIN_FACTOR (search/multimodal.py), as a ``_nowait`` variant does.
+# A name's first word is left out: it is most often its verb, which a
+# description puts in its own words or takes from what the code calls
+# ("Formats the usage line …" is ``get_usage``, which calls
+# ``format_usage``; "Unregister all registered `ISynchronizer` objects" is
+# ``clearSynchs``, which calls ``unregisterSynch``). Only the first
+# sentence, as for MOMENTS_OF_HOOKS (a later one compares with the twin:
+# "For charsets have a look at `accept_charset`"); words written as code
+# are names, not the description's words; words are compared by
+# ``same_word`` (no abbreviations: "dictionaries" does not say ``dicts``).
+TWINS_BY_WORD = True
+_FUNCTION_WORDS = frozenset(
+    "a an the of to in on at for and or by from into with as if is be it its this that not no".split()
+)
+
+
+def unsaid_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The candidates whose name is one word (past the first) apart from a
+    twin's of their class or module (above), when the question's first
+    sentence says the twin's word and not theirs."""
+    sentence = re.sub(r"`[^`]*`", " ", re.sub(r"^[\w.]+:\s+", "", first_sentence(question)))
+    said = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", sentence)}
+    buckets: dict[tuple[object, ...], dict[str, list[str]]] = {}
+    for symbol in symbols.values():
+        if symbol.kind not in ("method", "function"):
+            continue
+        words = words_of(symbol.name).split()
+        for at in range(1, len(words)):
+            if words[at] not in _FUNCTION_WORDS:
+                rest = (*words[:at], "", *words[at + 1 :])
+                twins = buckets.setdefault((symbol.file, symbol.parent_id, rest), {})
+                twins.setdefault(words[at], []).append(symbol.id)
+    out: set[str] = set()
+    for twins in buckets.values():
+        if len(twins) < 2:
+            continue
+        says = {word: any(same_word(word, w) for w in said) for word in twins}
+        if any(says.values()):
+            out.update(i for word, ids in twins.items() if not says[word] for i in ids)
+    return out
+
+
+# A method or function named ``X_async`` (``async_X``) beside an ``X`` of
+# its class (module) is the variant of ``X`` that runs as a coroutine
+# (Jinja2's ``Template.render_async``, ``generate_async``): as a
+# ``_nowait`` variant, it counts ASYNC_FACTOR (search/multimodal.py) for a
+# question whose first sentence does not say so ("asynchronously",
+# "async", "await", "coroutine"). Only the first sentence: a later one
+# often tells the other variant apart ("This method renders a template
+# with the given context. It can also render the template asynchronously
+# if …" is ``render``).
+ASYNC_BY_WORDS = True
+_SAYS_ASYNC = re.compile(r"\b(?:async\w*|asynchronous\w*|await\w*|coroutines?)\b", re.IGNORECASE)
+
+
+def unasked_async(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The ``X_async`` / ``async_X`` candidates whose ``X`` of their class or
+    module is a candidate too, when the question's first sentence does not
+    say async (above)."""
+    if _SAYS_ASYNC.search(first_sentence(question)):
+        return set()
+    plain = {(s.file, s.parent_id, s.name) for s in symbols.values() if s.kind in ("method", "function")}
+    out = set()
+    for symbol in symbols.values():
+        if symbol.kind not in ("method", "function"):
+            continue
+        name = symbol.name
+        base = name.removesuffix("_async") if name.endswith("_async") else name.removeprefix("async_")
+        if base != name and base and (symbol.file, symbol.parent_id, base) in plain:
+            out.add(symbol.id)
+    return out
+
+
 HELPERS_BELOW_PUBLIC = True
 
 
