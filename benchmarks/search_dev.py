@@ -480,6 +480,9 @@ def systems(
             shipped(), NAMED_BY_ACTION_VERB=False
         )
         out["default, names that run words together not split"] = patched(shipped(), NAMES_RUN_TOGETHER=False)
+        out["default, a name's abbreviated words not read as the lead's words"] = patched(
+            shipped(), ABBREVIATED_NAMES=False
+        )
         out["default, an adverb before the verb read as the verb"] = patched(shipped(), _names_ADVERBS_BEFORE_VERB=False)
         out["default, member names not named by the classifier's stop words (get, list, find, call …)"] = patched(
             shipped(), CODE_VERBS_NAME_MEMBERS=False

@@ -148,6 +148,13 @@ NAMED_BY_ACTION_VERB = True
 # is read as those words when they are the question's ("Pop an item …" is
 # ``popitem``, not ``pop``).
 NAMES_RUN_TOGETHER = True
+# A word of a method's name that is the start of a word of the question's
+# lead, three letters or more, neither a function word ("a", "for", "the"), is that word
+# abbreviated ("Returns the application iterator …" is ``get_app_iter``,
+# "The mimetype parameters as dict" ``mimetype_params``, "The name of the
+# shell function …" ``func_name``): names abbreviate what descriptions
+# write in full.
+ABBREVIATED_NAMES = True
 # A method of Python's container and I/O protocols is named by the standard
 # library documentation's wording of it (search/names.py, ``says_protocol``):
 # "Remove all values from …" is ``clear``, "Remove … if it is a member"
@@ -419,8 +426,21 @@ def _name_stems(name: str, forms: Mapping[str, str]) -> set[str]:
     for word in name_words(name):
         stem = modalities.stem(word).lower()
         parts = None if stem in forms else (NAMES_RUN_TOGETHER and _split_into(word.lower(), forms))
+        if not parts and ABBREVIATED_NAMES and stem not in forms:
+            parts = _abbreviated(stem, forms)
         out.update(parts or [stem])
     return out
+
+
+def _abbreviated(stem: str, forms: Mapping[str, str]) -> list[str] | None:
+    """The stem of the lead word ``stem`` abbreviates (``ABBREVIATED_NAMES``), or None."""
+    if len(stem) < 3 or stem in _FUNCTION_WORDS:
+        return None
+    for word, full in forms.items():
+        # three letters more at least: an inflection ("closes", "adds") is no abbreviation
+        if len(word) >= len(stem) + 3 and word.startswith(stem) and word not in _FUNCTION_WORDS:
+            return [full]
+    return None
 
 
 def _split_into(word: str, forms: Mapping[str, str]) -> list[str] | None:
