@@ -528,6 +528,9 @@ def systems(
         out["default, a twin one word apart whose word the first sentence does not say not demoted"] = patched(
             shipped(), TWINS_BY_WORD=False
         )
+        out["default, a twin named by the verb alone not demoted beside one named by the verb's object too"] = patched(
+            shipped(), TWIN_BY_OBJECT=False
+        )
         out["default, an X_async variant not demoted when the first sentence does not say async"] = patched(
             shipped(), ASYNC_BY_WORDS=False
         )

@@ -1,6 +1,8 @@
 """Of two methods of one class whose names are one word apart (past their
 first word), the word a description's first sentence says picks one
-(``context.TWINS_BY_WORD``); an ``X_async`` variant beside ``X`` counts
+(``context.TWINS_BY_WORD``); of two whose names are one's words and more,
+the object of a statement's verb picks the longer one
+(``context.TWIN_BY_OBJECT``); an ``X_async`` variant beside ``X`` counts
 less for a first sentence that does not say async
 (``context.ASYNC_BY_WORDS``). docs/search.md "What is the answer": the
 candidates' side (``context.unsaid_twins``, ``context.unasked_async``) and
@@ -83,6 +85,47 @@ def test_a_twin_of_another_class_or_kind_is_none():
     assert context.unsaid_twins("Return the usage line.", candidates) == set()
 
 
+OBJECT_TWINS = {
+    s.id: s
+    for s in (
+        _function("write"),
+        _function("write_usage"),
+        _function("write_dl"),
+        _function("pop"),
+        _function("popitem"),
+        _function("copy"),
+        _function("deepcopy"),
+        _function("best"),
+        _function("best_match"),
+        _function("checkpoint"),
+        _function("checkpoint_if_cancelled"),
+        _function("addItem"),  # camel case: its words are add, item
+        _function("add"),
+        _function("close", parent="Other"),  # another class's
+        _function("close_file"),
+    )
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        ("HelpFormatter: Writes a usage line into the buffer.", {"write"}),
+        ("Pop an item from the dict in the MultiDict instance.", {"pop", "add"}),  # ``add`` beside ``addItem``
+        ("MultiDict: Return a deep copy of this object.", {"copy"}),
+        ("This function writes the `usage` line.", set()),  # the object written as code is a name
+        ("Add an item to the list.", {"add", "pop"}),  # ``popitem`` holds the item too
+        ("Close the file.", set()),  # Other.close is no twin of Menu.close_file
+        # no object of a verb: a noun phrase, or the twin's word elsewhere
+        ("The best match as value.", set()),
+        ("Check if the task has been cancelled, and allow rescheduling.", set()),
+        ("Writes the buffer; the usage line comes first.", set()),
+    ],
+)
+def test_the_twin_named_by_the_verb_alone(question, wrong):
+    assert context.verb_alone_twins(question, OBJECT_TWINS) == _ids(wrong)
+
+
 @pytest.mark.parametrize(
     ("question", "wrong"),
     [
@@ -118,11 +161,20 @@ class Command:
         """Render the command's page as a string."""
         return self.get_usage(ctx) + "\\n" + self.get_help(ctx)
 
+    def write(self, out, text):
+        """Append ``text`` to ``out``."""
+        out.append(text)
+
+    def write_usage(self, out):
+        """Append the usage line to ``out``."""
+        self.write(out, self.get_usage(None))
+
     async def render_async(self, ctx):
         """Render the command's page as a string, awaiting nothing."""
         return self.render(ctx)
 '''
 USAGE, HELP = "formatter.py:method:Command.get_usage", "formatter.py:method:Command.get_help"
+WRITE, WRITE_USAGE = "formatter.py:method:Command.write", "formatter.py:method:Command.write_usage"
 RENDER, RENDER_ASYNC = "formatter.py:method:Command.render", "formatter.py:method:Command.render_async"
 
 
@@ -160,3 +212,13 @@ def test_the_async_variant_counts_less_unless_asked(formatter_store, real_model,
     assert factors(ask(formatter_store, real_model, asked))[RENDER_ASYNC] == pytest.approx(1.0)
     monkeypatch.setattr(context, "ASYNC_BY_WORDS", False)
     assert factors(ask(formatter_store, real_model, question))[RENDER_ASYNC] == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_the_object_of_the_verb_picks_the_longer_twin(formatter_store, real_model, monkeypatch):
+    question = "Command: Appends a usage line to the output list."
+    got = factors(ask(formatter_store, real_model, question))
+    assert got[WRITE] == pytest.approx(TWIN_FACTOR)
+    assert got[WRITE_USAGE] == pytest.approx(1.0)
+    monkeypatch.setattr(context, "TWIN_BY_OBJECT", False)
+    assert factors(ask(formatter_store, real_model, question))[WRITE] == pytest.approx(1.0)

@@ -752,6 +752,65 @@ def unsaid_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     return out
 
 
+# … and of two methods of one class (functions of one module), one named
+# by the other's words and more (``write`` / ``write_usage``, ``pop`` /
+# ``popitem``, ``copy`` / ``deepcopy``, ``pop`` / ``poplist``), the
+# longer one is asked for when the object of a statement's verb, the
+# first word after it that is not a function word, is one of its more
+# words: "Writes a usage line into the buffer" is ``write_usage``, "Pop
+# an item from the dict" ``popitem``, "Return a deep copy of this object"
+# ``deepcopy``. A method is named by its verb and its object; the shorter
+# twin names the verb alone, and counts TWIN_FACTOR
+# (search/multimodal.py). Only the object: a description says more of
+# what a method does than its name, and a twin's word said elsewhere in
+# it ("Check if the task has been cancelled, and allow rescheduling …" is
+# ``checkpoint``, not ``checkpoint_if_cancelled``) is no evidence. Only a
+# statement that opens with a verb (``verb_led``): "The best match as
+# value" has no object, and is ``best``, not ``best_match``.
+TWIN_BY_OBJECT = True
+
+
+def verb_alone_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The candidates whose name is a twin's but for the words that hold
+    the object of the question's verb (above)."""
+    if not verb_led(question):
+        return set()
+    sentence = re.sub(r"`[^`]*`", " ", re.sub(r"^[\w.]+:\s+", "", first_sentence(question)))
+    _at, verb, after = verb_and_after(re.findall(r"[A-Za-z0-9]+", sentence), _FUNCTION_WORDS)
+    if verb is None or not after:
+        return set()
+    obj = after[0]
+    by_words: dict[tuple[object, ...], list[str]] = {}
+    joined: dict[tuple[object, ...], list[str]] = {}
+    named: list[tuple[Symbol, list[str]]] = []
+    for symbol in symbols.values():
+        if symbol.kind not in ("method", "function"):
+            continue
+        words = words_of(symbol.name).split()
+        named.append((symbol, words))
+        by_words.setdefault((symbol.file, symbol.parent_id, *words), []).append(symbol.id)
+        if symbol.name.islower():
+            joined.setdefault((symbol.file, symbol.parent_id, "".join(words)), []).append(symbol.id)
+    out: set[str] = set()
+    for symbol, words in named:
+        place = (symbol.file, symbol.parent_id)
+        for at in (n for n, w in enumerate(words) if same_word(w, obj)):
+            # the shorter twin: the words left when a run of words holding the object is taken out
+            for start in range(at + 1):
+                for end in range(at + 1, len(words) + 1):
+                    rest = words[:start] + words[end:]
+                    if rest and (start, end) != (0, len(words)):
+                        out.update(by_words.get((*place, *rest), ()))
+        whole = "".join(words)
+        if symbol.name.islower() and len(words) == 1 and len(obj) >= 3 and whole != obj:
+            # a name that runs the object into the twin's (``popitem``, ``deepcopy``)
+            if whole.endswith(obj):
+                out.update(joined.get((*place, whole[: -len(obj)]), ()))
+            if whole.startswith(obj):
+                out.update(joined.get((*place, whole[len(obj) :]), ()))
+    return out
+
+
 # A method or function named ``X_async`` (``async_X``) beside an ``X`` of
 # its class (module) is the variant of ``X`` that runs as a coroutine
 # (Jinja2's ``Template.render_async``, ``generate_async``): as a

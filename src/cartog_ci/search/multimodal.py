@@ -128,7 +128,9 @@ PROPERTY_FACTOR = 0.7
 # MOMENT_FACTOR, as a ``_nowait`` variant does (``context.MOMENTS_OF_HOOKS``).
 MOMENT_FACTOR = 0.5
 # A method named one word apart from a twin of its class whose word the
-# question says and its own not (``context.TWINS_BY_WORD``), and an
+# question says and its own not (``context.TWINS_BY_WORD``), one named by
+# the verb alone beside a twin named by the verb's object too
+# (``context.TWIN_BY_OBJECT``), and an
 # ``X_async`` variant for a question that does not say async
 # (``context.ASYNC_BY_WORDS``), count as a ``_nowait`` variant does.
 TWIN_FACTOR = 0.5
@@ -310,7 +312,7 @@ class Run:
         self.fewer_parameters: set[str] = set()  # context.fewer_parameters
         self.property_mismatch: set[str] = set()  # context.property_mismatch
         self.wrong_moment: set[str] = set()  # context.wrong_moment
-        self.unsaid_twins: set[str] = set()  # context.unsaid_twins
+        self.unsaid_twins: set[str] = set()  # context.unsaid_twins, context.verb_alone_twins
         self.unasked_async: set[str] = set()  # context.unasked_async
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
@@ -504,6 +506,8 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
         run.wrong_moment = context.wrong_moment(run.query, symbols)
     if context.TWINS_BY_WORD and run.intent.name in KIND_INTENTS:
         run.unsaid_twins = context.unsaid_twins(run.query, symbols)
+    if context.TWIN_BY_OBJECT and run.intent.name in KIND_INTENTS:
+        run.unsaid_twins = run.unsaid_twins | context.verb_alone_twins(run.query, symbols)
     if context.ASYNC_BY_WORDS and run.intent.name in KIND_INTENTS:
         run.unasked_async = context.unasked_async(run.query, symbols)
     factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
