@@ -483,6 +483,9 @@ def systems(
         out["default, a name's abbreviated words not read as the lead's words"] = patched(
             shipped(), ABBREVIATED_NAMES=False
         )
+        out["default, a name's word not read as the head of a compound the lead writes"] = patched(
+            shipped(), COMPOUND_HEADS=False
+        )
         out["default, an adverb before the verb read as the verb"] = patched(shipped(), _names_ADVERBS_BEFORE_VERB=False)
         out["default, member names not named by the classifier's stop words (get, list, find, call …)"] = patched(
             shipped(), CODE_VERBS_NAME_MEMBERS=False

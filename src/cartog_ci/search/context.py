@@ -155,6 +155,14 @@ NAMES_RUN_TOGETHER = True
 # shell function …" ``func_name``): names abbreviate what descriptions
 # write in full.
 ABBREVIATED_NAMES = True
+# A word of the lead written as words run together, seven letters or more,
+# is a kind of its last part, its head ("subcommand" is a command,
+# "filename" a name): a name's word that is that head (four letters or
+# more, after three at least) is that word ("Returns a list of subcommand
+# names" names ``list_commands``). A negating prefix makes no kind of its
+# head ("disconnect" is no ``connect``).
+COMPOUND_HEADS = True
+_NEGATING = frozenset({"dis", "non", "anti", "mis", "counter"})
 # A method of Python's container and I/O protocols is named by the standard
 # library documentation's wording of it (search/names.py, ``says_protocol``):
 # "Remove all values from …" is ``clear``, "Remove … if it is a member"
@@ -335,6 +343,11 @@ def members_by_name(run: Run) -> list[str]:
         stem = modalities.stem(word).lower()
         asked.setdefault(stem, n)
         forms.update({word.lower(): stem, stem: stem})
+        if COMPOUND_HEADS and len(stem) >= 7:
+            # "subcommand" is a command: its head, the last part, names it too
+            for size in range(4, len(stem) - 2):
+                if stem[:-size] not in _NEGATING:
+                    forms.setdefault(stem[-size:], stem)
     at, verb, after = verb_and_after(words, stopwords)
     # the word a method must be named by, when the lead's verb does something
     acting = (
@@ -421,14 +434,16 @@ def conversion_target(question: str) -> str | None:
 def _name_stems(name: str, forms: Mapping[str, str]) -> set[str]:
     """The stems of the words of a method's name; a word written as one
     that is words of the question's lead run together (``popitem`` for
-    "Pop an item …", ``setlist`` for "Set the list …") counts as those."""
+    "Pop an item …", ``setlist`` for "Set the list …") counts as those; an
+    abbreviation (``ABBREVIATED_NAMES``) and a compound's head
+    (``COMPOUND_HEADS``) count as the lead's word."""
     out = set()
     for word in name_words(name):
         stem = modalities.stem(word).lower()
         parts = None if stem in forms else (NAMES_RUN_TOGETHER and _split_into(word.lower(), forms))
         if not parts and ABBREVIATED_NAMES and stem not in forms:
             parts = _abbreviated(stem, forms)
-        out.update(parts or [stem])
+        out.update(parts or [forms.get(stem, stem) if COMPOUND_HEADS else stem])
     return out
 
 
