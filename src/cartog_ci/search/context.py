@@ -747,16 +747,20 @@ def unsaid_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     sentence says the twin's word and not theirs."""
     sentence = re.sub(r"`[^`]*`", " ", re.sub(r"^[\w.]+:\s+", "", first_sentence(question)))
     said = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", sentence)}
-    buckets: dict[tuple[object, ...], dict[str, list[str]]] = {}
+    # twins have as many words, and one class (module)
+    sizes: dict[tuple[object, ...], list[tuple[str, list[str]]]] = {}
     for symbol in symbols.values():
-        if symbol.kind not in ("method", "function"):
-            continue
-        words = words_of(symbol.name).split()
-        for at in range(1, len(words)):
-            if words[at] not in _FUNCTION_WORDS:
-                rest = (*words[:at], "", *words[at + 1 :])
-                twins = buckets.setdefault((symbol.file, symbol.parent_id, rest), {})
-                twins.setdefault(words[at], []).append(symbol.id)
+        if symbol.kind in ("method", "function"):
+            words = words_of(symbol.name).split()
+            if len(words) >= 2:
+                sizes.setdefault((symbol.file, symbol.parent_id, len(words)), []).append((symbol.id, words))
+    buckets: dict[tuple[object, ...], dict[str, list[str]]] = {}
+    for place, named in sizes.items():
+        for symbol_id, words in named if len(named) >= 2 else ():
+            for at in range(1, len(words)):
+                if words[at] not in _FUNCTION_WORDS:
+                    twins = buckets.setdefault((*place, *words[:at], "", *words[at + 1 :]), {})
+                    twins.setdefault(words[at], []).append(symbol_id)
     out: set[str] = set()
     for twins in buckets.values():
         if len(twins) < 2:
@@ -794,27 +798,33 @@ def verb_alone_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     _at, verb, after = verb_and_after(re.findall(r"[A-Za-z0-9]+", sentence), _FUNCTION_WORDS)
     if verb is None or not after:
         return set()
-    obj = after[0]
+    obj = after[0].lower()
+    named = [(s, words_of(s.name).split()) for s in symbols.values() if s.kind in ("method", "function")]
+    # the longer twins: a word that is the object (``same_word`` only cuts endings: its first letter
+    # is the object's), or one word that runs the object and another together
+    longer = [
+        (s, words)
+        for s, words in named
+        if any(w[:1] == obj[:1] and same_word(w, obj) for w in words)
+        or (len(words) == 1 and len(obj) >= 3 and words[0] != obj and obj in words[0])
+    ]
+    if not longer:
+        return set()
     by_words: dict[tuple[object, ...], list[str]] = {}
     joined: dict[tuple[object, ...], list[str]] = {}
-    named: list[tuple[Symbol, list[str]]] = []
-    for symbol in symbols.values():
-        if symbol.kind not in ("method", "function"):
-            continue
-        words = words_of(symbol.name).split()
-        named.append((symbol, words))
+    for symbol, words in named:
         by_words.setdefault((symbol.file, symbol.parent_id, *words), []).append(symbol.id)
         if symbol.name.islower():
             joined.setdefault((symbol.file, symbol.parent_id, "".join(words)), []).append(symbol.id)
     out: set[str] = set()
-    for symbol, words in named:
+    for symbol, words in longer:
         place = (symbol.file, symbol.parent_id)
-        for at in (n for n, w in enumerate(words) if same_word(w, obj)):
+        for at in (n for n, w in enumerate(words) if w[:1] == obj[:1] and same_word(w, obj)):
             # the shorter twin: the words left when a run of words holding the object is taken out
             for start in range(at + 1):
                 for end in range(at + 1, len(words) + 1):
                     rest = words[:start] + words[end:]
-                    if rest and (start, end) != (0, len(words)):
+                    if rest:
                         out.update(by_words.get((*place, *rest), ()))
         whole = "".join(words)
         if symbol.name.islower() and len(words) == 1 and len(obj) >= 3 and whole != obj:
