@@ -148,12 +148,13 @@ NAMED_BY_ACTION_VERB = True
 # is read as those words when they are the question's ("Pop an item …" is
 # ``popitem``, not ``pop``).
 NAMES_RUN_TOGETHER = True
-# A word of a method's name that is the start of a word of the question's
-# lead, three letters or more, neither a function word ("a", "for", "the"), is that word
-# abbreviated ("Returns the application iterator …" is ``get_app_iter``,
-# "The mimetype parameters as dict" ``mimetype_params``, "The name of the
-# shell function …" ``func_name``): names abbreviate what descriptions
-# write in full.
+# A word of a method's name, three letters or more, that starts a word of
+# the question's lead three letters longer at least (an inflection,
+# "closes" for ``close``, is none), neither a function word ("for" does
+# not abbreviate "Formats"), is that word abbreviated ("Returns the
+# application iterator …" is ``get_app_iter``, "The mimetype parameters
+# as dict" ``mimetype_params``): names abbreviate what descriptions write
+# in full.
 ABBREVIATED_NAMES = True
 # A word of the lead written as words run together, seven letters or more,
 # is a kind of its last part, its head ("subcommand" is a command,
@@ -714,7 +715,6 @@ def wrong_moment(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
         if len(pair) == 2:
             out.update(pair["after" if wanted == "before" else "before"])
     return out
-
 
 
 # Two methods of one class (two functions of one module) whose names are
