@@ -480,6 +480,12 @@ def systems(
             shipped(), NAMED_BY_ACTION_VERB=False
         )
         out["default, names that run words together not split"] = patched(shipped(), NAMES_RUN_TOGETHER=False)
+        out["default, a name's abbreviated words not read as the lead's words"] = patched(
+            shipped(), ABBREVIATED_NAMES=False
+        )
+        out["default, a name's word not read as the head of a compound the lead writes"] = patched(
+            shipped(), COMPOUND_HEADS=False
+        )
         out["default, an adverb before the verb read as the verb"] = patched(shipped(), _names_ADVERBS_BEFORE_VERB=False)
         out["default, member names not named by the classifier's stop words (get, list, find, call …)"] = patched(
             shipped(), CODE_VERBS_NAME_MEMBERS=False
@@ -521,6 +527,15 @@ def systems(
         )
         out["default, a hook named for the other moment (before/pre, after/post) than the question's not demoted"] = (
             patched(shipped(), MOMENTS_OF_HOOKS=False)
+        )
+        out["default, a twin one word apart whose word the first sentence does not say not demoted"] = patched(
+            shipped(), TWINS_BY_WORD=False
+        )
+        out["default, a twin named by the verb alone not demoted beside one named by the verb's object too"] = patched(
+            shipped(), TWIN_BY_OBJECT=False
+        )
+        out["default, an X_async variant not demoted when the first sentence does not say async"] = patched(
+            shipped(), ASYNC_BY_WORDS=False
         )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False

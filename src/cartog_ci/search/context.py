@@ -148,6 +148,22 @@ NAMED_BY_ACTION_VERB = True
 # is read as those words when they are the question's ("Pop an item …" is
 # ``popitem``, not ``pop``).
 NAMES_RUN_TOGETHER = True
+# A word of a method's name, three letters or more, that starts a word of
+# the question's lead three letters longer at least (an inflection,
+# "closes" for ``close``, is none), neither a function word ("for" does
+# not abbreviate "Formats"), is that word abbreviated ("Returns the
+# application iterator …" is ``get_app_iter``, "The mimetype parameters
+# as dict" ``mimetype_params``): names abbreviate what descriptions write
+# in full.
+ABBREVIATED_NAMES = True
+# A word of the lead written as words run together, seven letters or more,
+# is a kind of its last part, its head ("subcommand" is a command,
+# "filename" a name): a name's word that is that head (four letters or
+# more, after three at least) is that word ("Returns a list of subcommand
+# names" names ``list_commands``). A negating prefix makes no kind of its
+# head ("disconnect" is no ``connect``).
+COMPOUND_HEADS = True
+_NEGATING = frozenset({"dis", "non", "anti", "mis", "counter"})
 # A method of Python's container and I/O protocols is named by the standard
 # library documentation's wording of it (search/names.py, ``says_protocol``):
 # "Remove all values from …" is ``clear``, "Remove … if it is a member"
@@ -328,6 +344,11 @@ def members_by_name(run: Run) -> list[str]:
         stem = modalities.stem(word).lower()
         asked.setdefault(stem, n)
         forms.update({word.lower(): stem, stem: stem})
+        if COMPOUND_HEADS and len(stem) >= 7:
+            # "subcommand" is a command: its head, the last part, names it too
+            for size in range(4, len(stem) - 2):
+                if stem[:-size] not in _NEGATING:
+                    forms.setdefault(stem[-size:], stem)
     at, verb, after = verb_and_after(words, stopwords)
     # the word a method must be named by, when the lead's verb does something
     acting = (
@@ -414,13 +435,28 @@ def conversion_target(question: str) -> str | None:
 def _name_stems(name: str, forms: Mapping[str, str]) -> set[str]:
     """The stems of the words of a method's name; a word written as one
     that is words of the question's lead run together (``popitem`` for
-    "Pop an item …", ``setlist`` for "Set the list …") counts as those."""
+    "Pop an item …", ``setlist`` for "Set the list …") counts as those; an
+    abbreviation (``ABBREVIATED_NAMES``) and a compound's head
+    (``COMPOUND_HEADS``) count as the lead's word."""
     out = set()
     for word in name_words(name):
         stem = modalities.stem(word).lower()
         parts = None if stem in forms else (NAMES_RUN_TOGETHER and _split_into(word.lower(), forms))
-        out.update(parts or [stem])
+        if not parts and ABBREVIATED_NAMES and stem not in forms:
+            parts = _abbreviated(stem, forms)
+        out.update(parts or [forms.get(stem, stem) if COMPOUND_HEADS else stem])
     return out
+
+
+def _abbreviated(stem: str, forms: Mapping[str, str]) -> list[str] | None:
+    """The stem of the lead word ``stem`` abbreviates (``ABBREVIATED_NAMES``), or None."""
+    if len(stem) < 3 or stem in _FUNCTION_WORDS:
+        return None
+    for word, full in forms.items():
+        # three letters more at least: an inflection ("closes", "adds") is no abbreviation
+        if len(word) >= len(stem) + 3 and word.startswith(stem) and word not in _FUNCTION_WORDS:
+            return [full]
+    return None
 
 
 def _split_into(word: str, forms: Mapping[str, str]) -> list[str] | None:
@@ -678,6 +714,156 @@ def wrong_moment(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     for pair in sides.values():
         if len(pair) == 2:
             out.update(pair["after" if wanted == "before" else "before"])
+    return out
+
+
+# Two methods of one class (two functions of one module) whose names are
+# one word apart, past their first word, are named for what that word
+# says: ``get_usage`` / ``get_help``, ``accept_xhtml`` / ``accept_html``,
+# ``addAfterCommitHook`` / ``addAfterAbortHook``, ``accept_encodings`` /
+# ``accept_charsets``. A description whose first sentence says one of the
+# two words and not the other ("Formats the usage line into a string …",
+# "True if this object accepts XHTML", "Register a hook to call after a
+# transaction commit attempt") asks for the one named by it; the other
+# counts TWIN_FACTOR (search/multimodal.py), as a ``_nowait`` variant does.
+# A name's first word is left out: it is most often its verb, which a
+# description puts in its own words or takes from what the code calls
+# ("Formats the usage line …" is ``get_usage``, which calls
+# ``format_usage``; "Unregister all registered `ISynchronizer` objects" is
+# ``clearSynchs``, which calls ``unregisterSynch``). Only the first
+# sentence, as for MOMENTS_OF_HOOKS (a later one compares with the twin:
+# "For charsets have a look at `accept_charset`"); words written as code
+# are names, not the description's words; words are compared by
+# ``same_word`` (no abbreviations: "dictionaries" does not say ``dicts``).
+TWINS_BY_WORD = True
+_FUNCTION_WORDS = frozenset(
+    "a an the of to in on at for and or by from into with as if is be it its this that not no".split()
+)
+
+
+def unsaid_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The candidates whose name is one word (past the first) apart from a
+    twin's of their class or module (above), when the question's first
+    sentence says the twin's word and not theirs."""
+    sentence = re.sub(r"`[^`]*`", " ", re.sub(r"^[\w.]+:\s+", "", first_sentence(question)))
+    said = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", sentence)}
+    # twins have as many words, and one class (module)
+    sizes: dict[tuple[object, ...], list[tuple[str, list[str]]]] = {}
+    for symbol in symbols.values():
+        if symbol.kind in ("method", "function"):
+            words = words_of(symbol.name).split()
+            if len(words) >= 2:
+                sizes.setdefault((symbol.file, symbol.parent_id, len(words)), []).append((symbol.id, words))
+    buckets: dict[tuple[object, ...], dict[str, list[str]]] = {}
+    for place, named in sizes.items():
+        for symbol_id, words in named if len(named) >= 2 else ():
+            for at in range(1, len(words)):
+                if words[at] not in _FUNCTION_WORDS:
+                    twins = buckets.setdefault((*place, *words[:at], "", *words[at + 1 :]), {})
+                    twins.setdefault(words[at], []).append(symbol_id)
+    out: set[str] = set()
+    for twins in buckets.values():
+        if len(twins) < 2:
+            continue
+        says = {word: any(same_word(word, w) for w in said) for word in twins}
+        if any(says.values()):
+            out.update(i for word, ids in twins.items() if not says[word] for i in ids)
+    return out
+
+
+# … and of two methods of one class (functions of one module), one named
+# by the other's words and more (``write`` / ``write_usage``, ``pop`` /
+# ``popitem``, ``copy`` / ``deepcopy``, ``pop`` / ``poplist``), the
+# longer one is asked for when the object of a statement's verb, the
+# first word after it that is not a function word, is one of its more
+# words: "Writes a usage line into the buffer" is ``write_usage``, "Pop
+# an item from the dict" ``popitem``, "Return a deep copy of this object"
+# ``deepcopy``. A method is named by its verb and its object; the shorter
+# twin names the verb alone, and counts TWIN_FACTOR
+# (search/multimodal.py). Only the object: a description says more of
+# what a method does than its name, and a twin's word said elsewhere in
+# it ("Check if the task has been cancelled, and allow rescheduling …" is
+# ``checkpoint``, not ``checkpoint_if_cancelled``) is no evidence. Only a
+# statement that opens with a verb (``verb_led``): "The best match as
+# value" has no object, and is ``best``, not ``best_match``.
+TWIN_BY_OBJECT = True
+
+
+def verb_alone_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The candidates whose name is a twin's but for the words that hold
+    the object of the question's verb (above)."""
+    if not verb_led(question):
+        return set()
+    sentence = re.sub(r"`[^`]*`", " ", re.sub(r"^[\w.]+:\s+", "", first_sentence(question)))
+    _at, verb, after = verb_and_after(re.findall(r"[A-Za-z0-9]+", sentence), _FUNCTION_WORDS)
+    if verb is None or not after:
+        return set()
+    obj = after[0].lower()
+    named = [(s, words_of(s.name).split()) for s in symbols.values() if s.kind in ("method", "function")]
+    # the longer twins: a word that is the object (``same_word`` only cuts endings: its first letter
+    # is the object's), or one word that runs the object and another together
+    longer = [
+        (s, words)
+        for s, words in named
+        if any(w[:1] == obj[:1] and same_word(w, obj) for w in words)
+        or (len(words) == 1 and len(obj) >= 3 and words[0] != obj and obj in words[0])
+    ]
+    if not longer:
+        return set()
+    by_words: dict[tuple[object, ...], list[str]] = {}
+    joined: dict[tuple[object, ...], list[str]] = {}
+    for symbol, words in named:
+        by_words.setdefault((symbol.file, symbol.parent_id, *words), []).append(symbol.id)
+        if symbol.name.islower():
+            joined.setdefault((symbol.file, symbol.parent_id, "".join(words)), []).append(symbol.id)
+    out: set[str] = set()
+    for symbol, words in longer:
+        place = (symbol.file, symbol.parent_id)
+        for at in (n for n, w in enumerate(words) if w[:1] == obj[:1] and same_word(w, obj)):
+            # the shorter twin: the words left when a run of words holding the object is taken out
+            for start in range(at + 1):
+                for end in range(at + 1, len(words) + 1):
+                    rest = words[:start] + words[end:]
+                    if rest:
+                        out.update(by_words.get((*place, *rest), ()))
+        whole = "".join(words)
+        if symbol.name.islower() and len(words) == 1 and len(obj) >= 3 and whole != obj:
+            # a name that runs the object into the twin's (``popitem``, ``deepcopy``)
+            if whole.endswith(obj):
+                out.update(joined.get((*place, whole[: -len(obj)]), ()))
+            if whole.startswith(obj):
+                out.update(joined.get((*place, whole[len(obj) :]), ()))
+    return out
+
+
+# A method or function named ``X_async`` (``async_X``) beside an ``X`` of
+# its class (module) is the variant of ``X`` that runs as a coroutine
+# (Jinja2's ``Template.render_async``, ``generate_async``): as a
+# ``_nowait`` variant, it counts ASYNC_FACTOR (search/multimodal.py) for a
+# question whose first sentence does not say so ("asynchronously",
+# "async", "await", "coroutine"). Only the first sentence: a later one
+# often tells the other variant apart ("This method renders a template
+# with the given context. It can also render the template asynchronously
+# if …" is ``render``).
+ASYNC_BY_WORDS = True
+_SAYS_ASYNC = re.compile(r"\b(?:async\w*|asynchronous\w*|await\w*|coroutines?)\b", re.IGNORECASE)
+
+
+def unasked_async(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The ``X_async`` / ``async_X`` candidates whose ``X`` of their class or
+    module is a candidate too, when the question's first sentence does not
+    say async (above)."""
+    if _SAYS_ASYNC.search(first_sentence(question)):
+        return set()
+    plain = {(s.file, s.parent_id, s.name) for s in symbols.values() if s.kind in ("method", "function")}
+    out = set()
+    for symbol in symbols.values():
+        if symbol.kind not in ("method", "function"):
+            continue
+        name = symbol.name
+        base = name.removesuffix("_async") if name.endswith("_async") else name.removeprefix("async_")
+        if base != name and base and (symbol.file, symbol.parent_id, base) in plain:
+            out.add(symbol.id)
     return out
 
 

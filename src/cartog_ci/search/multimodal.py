@@ -127,6 +127,14 @@ PROPERTY_FACTOR = 0.7
 # A hook named for the other moment than the one the question says counts
 # MOMENT_FACTOR, as a ``_nowait`` variant does (``context.MOMENTS_OF_HOOKS``).
 MOMENT_FACTOR = 0.5
+# A method named one word apart from a twin of its class whose word the
+# question says and its own not (``context.TWINS_BY_WORD``), one named by
+# the verb alone beside a twin named by the verb's object too
+# (``context.TWIN_BY_OBJECT``), and an
+# ``X_async`` variant for a question that does not say async
+# (``context.ASYNC_BY_WORDS``), count as a ``_nowait`` variant does.
+TWIN_FACTOR = 0.5
+ASYNC_FACTOR = 0.5
 VERB_ONLY_FACTOR = 0.5  # context.PROTOCOL_OVER_VERB
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # What is not the implementation (search/roles.py) counts DEMOTION for a
@@ -304,6 +312,8 @@ class Run:
         self.fewer_parameters: set[str] = set()  # context.fewer_parameters
         self.property_mismatch: set[str] = set()  # context.property_mismatch
         self.wrong_moment: set[str] = set()  # context.wrong_moment
+        self.unsaid_twins: set[str] = set()  # context.unsaid_twins, context.verb_alone_twins
+        self.unasked_async: set[str] = set()  # context.unasked_async
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
         self.member_tiers: dict[str, int] = {}  # symbol ID -> its shared place in the member names list
@@ -494,6 +504,12 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
             run.property_mismatch = context.property_mismatch(symbols)
     if context.MOMENTS_OF_HOOKS and run.intent.name in KIND_INTENTS:
         run.wrong_moment = context.wrong_moment(run.query, symbols)
+    if context.TWINS_BY_WORD and run.intent.name in KIND_INTENTS:
+        run.unsaid_twins = context.unsaid_twins(run.query, symbols)
+    if context.TWIN_BY_OBJECT and run.intent.name in KIND_INTENTS:
+        run.unsaid_twins = run.unsaid_twins | context.verb_alone_twins(run.query, symbols)
+    if context.ASYNC_BY_WORDS and run.intent.name in KIND_INTENTS:
+        run.unasked_async = context.unasked_async(run.query, symbols)
     factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
     own_k = {"member names": context.MEMBER_NAMES_K} if context.MEMBER_NAMES_K is not None and "member names" in lists else None
     return weighted_rrf(lists, weights, k=k, factors=factors, own_k=own_k, places={"member names": run.member_tiers})
@@ -554,6 +570,10 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
         declared *= PROPERTY_FACTOR
     if symbol.id in run.wrong_moment:
         declared *= MOMENT_FACTOR
+    if symbol.id in run.unsaid_twins:
+        declared *= TWIN_FACTOR
+    if symbol.id in run.unasked_async:
+        declared *= ASYNC_FACTOR
     return boost * demoted * kind * as_context * declared
 
 

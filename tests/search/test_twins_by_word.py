@@ -1,0 +1,224 @@
+"""Of two methods of one class whose names are one word apart (past their
+first word), the word a description's first sentence says picks one
+(``context.TWINS_BY_WORD``); of two whose names are one's words and more,
+the object of a statement's verb picks the longer one
+(``context.TWIN_BY_OBJECT``); an ``X_async`` variant beside ``X`` counts
+less for a first sentence that does not say async
+(``context.ASYNC_BY_WORDS``). docs/search.md "What is the answer": the
+candidates' side (``context.unsaid_twins``, ``context.unasked_async``) and
+the factors a real search gives on a real index."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cartog_ci.embed.base import EmbeddingModel
+from cartog_ci.search import context
+from cartog_ci.search.multimodal import ASYNC_FACTOR, TWIN_FACTOR
+from cartog_ci.store.base import Store
+from tests.search.test_class_questions import _indexed_and_embedded, ask, factors
+from tests.search.test_signature_and_body import _function
+from tests.testing.fixtures import commit, init_repo, open_store, write
+
+pytestmark = pytest.mark.usefixtures("module_database")
+
+CANDIDATES = {
+    s.id: s
+    for s in (
+        _function("get_usage"),
+        _function("get_help"),
+        _function("format_usage"),  # its first word differs: a verb
+        _function("accept_xhtml"),
+        _function("accept_html"),
+        _function("accept_charsets"),
+        _function("addAfterCommitHook"),
+        _function("addAfterAbortHook"),
+        _function("contains_weak"),
+        _function("contains_raw"),
+        _function("render"),
+        _function("render_async"),
+        _function("generate_async"),  # its ``generate`` is not a candidate
+        _function("async_send"),
+        _function("send"),
+    )
+}
+
+
+def _ids(names: set[str]) -> set[str]:
+    return {f"lib.py:method:Menu.{name}" for name in names}
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        ("Formats the usage line into a string and returns it. Calls `format_usage` internally.", {"get_help"}),
+        ("Menu: True if this object accepts XHTML.", {"accept_html", "accept_charsets"}),
+        ("List of encodings this client accepts. For charsets have a look at `accept_charset`.", set()),
+        ("Register a hook to call after a transaction commit attempt. It may abort.", {"addAfterAbortHook"}),
+        # "weak" is said (the one said need not be the answer: the sentence names it)
+        ("Check if an etag is part of the set ignoring weak tags.", {"contains_raw"}),
+        # both words said, or neither: no evidence
+        ("Return the usage and the help text.", set()),
+        ("Return the text shown to the user.", set()),
+        # the twin's word only as code, or in a later sentence
+        ("Return the text of `get_help`. The help is long.", set()),
+        # inflected forms are one word
+        ("This function returns the charset of the request.", {"accept_html", "accept_xhtml"}),
+    ],
+)
+def test_the_twin_whose_word_is_not_said(question, wrong):
+    assert context.unsaid_twins(question, CANDIDATES) == _ids(wrong)
+
+
+def test_a_twin_of_another_class_or_kind_is_none():
+    candidates = {
+        s.id: s
+        for s in (
+            _function("get_usage", parent="Other"),
+            _function("get_help"),  # Menu's: another class
+            _function("get_help", kind="class", parent="Other"),  # Other's, but not a method
+        )
+    }
+    assert context.unsaid_twins("Return the usage line.", candidates) == set()
+
+
+OBJECT_TWINS = {
+    s.id: s
+    for s in (
+        _function("write"),
+        _function("write_usage"),
+        _function("write_dl"),
+        _function("pop"),
+        _function("popitem"),
+        _function("copy"),
+        _function("deepcopy"),
+        _function("best"),
+        _function("best_match"),
+        _function("checkpoint"),
+        _function("checkpoint_if_cancelled"),
+        _function("addItem"),  # camel case: its words are add, item
+        _function("add"),
+        _function("close", parent="Other"),  # another class's
+        _function("close_file"),
+    )
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        ("HelpFormatter: Writes a usage line into the buffer.", {"write"}),
+        ("Pop an item from the dict in the MultiDict instance.", {"pop", "add"}),  # ``add`` beside ``addItem``
+        ("MultiDict: Return a deep copy of this object.", {"copy"}),
+        ("This function writes the `usage` line.", set()),  # the object written as code is a name
+        ("Add an item to the list.", {"add", "pop"}),  # ``popitem`` holds the item too
+        ("Close the file.", set()),  # Other.close is no twin of Menu.close_file
+        # no object of a verb: a noun phrase, or the twin's word elsewhere
+        ("The best match as value.", set()),
+        ("Check if the task has been cancelled, and allow rescheduling.", set()),
+        ("Writes the buffer; the usage line comes first.", set()),
+    ],
+)
+def test_the_twin_named_by_the_verb_alone(question, wrong):
+    assert context.verb_alone_twins(question, OBJECT_TWINS) == _ids(wrong)
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        ("This method renders a template with the given context. It can also render asynchronously.", {"render_async", "async_send"}),  # fmt: skip
+        ("This method renders a template asynchronously.", set()),
+        ("Send the message; await the reply.", set()),
+        ("Return a coroutine that renders the template.", set()),
+        ("Send an async message.", set()),
+    ],
+)
+def test_the_async_variant_the_first_sentence_does_not_ask_for(question, wrong):
+    assert context.unasked_async(question, CANDIDATES) == _ids(wrong)
+
+
+FORMATTER_PY = '''\
+"""Help and usage of a command."""
+
+
+class Command:
+    def __init__(self, name, params):
+        self.name = name
+        self.params = params
+
+    def get_usage(self, ctx):
+        """Formats the usage line into a string and returns it."""
+        return f"Usage: {self.name} " + " ".join(p.name for p in self.params)
+
+    def get_help(self, ctx):
+        """Formats the help into a string and returns it."""
+        return f"{self.name}: " + "; ".join(p.help for p in self.params)
+
+    def render(self, ctx):
+        """Render the command's page as a string."""
+        return self.get_usage(ctx) + "\\n" + self.get_help(ctx)
+
+    def write(self, out, text):
+        """Append ``text`` to ``out``."""
+        out.append(text)
+
+    def write_usage(self, out):
+        """Append the usage line to ``out``."""
+        self.write(out, self.get_usage(None))
+
+    async def render_async(self, ctx):
+        """Render the command's page as a string, awaiting nothing."""
+        return self.render(ctx)
+'''
+USAGE, HELP = "formatter.py:method:Command.get_usage", "formatter.py:method:Command.get_help"
+WRITE, WRITE_USAGE = "formatter.py:method:Command.write", "formatter.py:method:Command.write_usage"
+RENDER, RENDER_ASYNC = "formatter.py:method:Command.render", "formatter.py:method:Command.render_async"
+
+
+@pytest.fixture(scope="module")
+def formatter_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
+    repo = init_repo(tmp_path_factory.mktemp("twins") / "formatter")
+    write(repo, {"formatter.py": FORMATTER_PY})
+    commit(repo, "formatter")
+    return _indexed_and_embedded(repo, real_model, module_backend)
+
+
+@pytest.fixture
+def formatter_store(formatter_repo: Path) -> Iterator[Store]:
+    with open_store(formatter_repo) as s:
+        yield s
+
+
+@pytest.mark.slow
+def test_the_word_a_description_says_picks_the_twin(formatter_store, real_model, monkeypatch):
+    question = "Command: Builds the usage line of the command as a string. It lists the parameters."
+    got = factors(ask(formatter_store, real_model, question))
+    assert got[HELP] == pytest.approx(TWIN_FACTOR)
+    assert got[USAGE] == pytest.approx(1.0)
+    monkeypatch.setattr(context, "TWINS_BY_WORD", False)
+    assert factors(ask(formatter_store, real_model, question))[HELP] == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_the_async_variant_counts_less_unless_asked(formatter_store, real_model, monkeypatch):
+    question = "This method renders the page of the command. It can also be awaited."
+    got = factors(ask(formatter_store, real_model, question))
+    assert got[RENDER_ASYNC] == pytest.approx(ASYNC_FACTOR)
+    assert got[RENDER] == pytest.approx(1.0)
+    asked = "This method renders the page of the command asynchronously."
+    assert factors(ask(formatter_store, real_model, asked))[RENDER_ASYNC] == pytest.approx(1.0)
+    monkeypatch.setattr(context, "ASYNC_BY_WORDS", False)
+    assert factors(ask(formatter_store, real_model, question))[RENDER_ASYNC] == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_the_object_of_the_verb_picks_the_longer_twin(formatter_store, real_model, monkeypatch):
+    question = "Command: Appends a usage line to the output list."
+    got = factors(ask(formatter_store, real_model, question))
+    assert got[WRITE] == pytest.approx(TWIN_FACTOR)
+    assert got[WRITE_USAGE] == pytest.approx(1.0)
+    monkeypatch.setattr(context, "TWIN_BY_OBJECT", False)
+    assert factors(ask(formatter_store, real_model, question))[WRITE] == pytest.approx(1.0)
