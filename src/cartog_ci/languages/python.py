@@ -278,7 +278,7 @@ def module_constants(root: ts.Node) -> list[tuple[str, ts.Node, ts.Node]]:
 
 # Parameters that are no local name of their function (queries/python.scm
 # before: `#not-match?` on the text)
-_RECEIVER = re.compile(r"^(self|cls)$")
+_RECEIVERS = ("self", "cls")  # an identifier's text holds no newline: `^(self|cls)$` is equality
 # A parameter's node -> how its name is reached: a field, or (None) every
 # identifier child
 _PARAMETER_NAMES = {
@@ -311,7 +311,7 @@ def parameter_names(node: ts.Node) -> list[ts.Node]:
             names = [name] if name is not None and name.type == "identifier" else []
         else:
             names = [c for c in item.named_children if c.type == "identifier"]
-        out += [n for n in names if not _RECEIVER.search(_text(n))]
+        out += [n for n in names if _text(n) not in _RECEIVERS]
     return out
 
 

@@ -68,6 +68,8 @@ def own_source(
 ) -> bytes:
     """The symbol's bytes without children and comments, blank lines dropped."""
     holes = holes_in(start, end, children, comments, comment_starts)
+    if not holes:  # most signatures, leaf functions
+        return b"\n".join(filter(None, map(bytes.rstrip, source[start:end].splitlines())))
     pieces: list[bytes] = []
     cursor = start
     for h_start, h_end in merge_ranges(holes):
@@ -138,8 +140,9 @@ def code_tokens(top: ts.Node, source: bytes, start: int, end: int, holes: Sequen
 
 
 def content_hash(kind: str, name: str, signature: str, own: bytes) -> str:
-    head = f"{kind}\0{name}\0{signature}\0".encode()
-    return sha256_hex(head + own)
+    digest = hashlib.sha256(f"{kind}\0{name}\0{signature}\0".encode())
+    digest.update(own)  # not `head + own`: a copy of the module's own source
+    return digest.hexdigest()
 
 
 def subtree_hash(content: str, child_subtree_hashes: Iterable[str]) -> str:

@@ -133,6 +133,17 @@ def _patterns(query: str) -> list[str]:
     return [query[a:b] for a, b in zip(cuts, cuts[1:]) if a < b]
 
 
+def _captures(query: ts.Query, text: str, checks: text_predicates.Predicates) -> tuple[frozenset[str], ...]:
+    """Per pattern of ``query`` (compiled from ``text``), the names of the
+    captures it writes, those its ``#child?`` predicates add included."""
+    source = text.encode()
+    texts = (source[query.start_byte_for_pattern(i) : query.end_byte_for_pattern(i)] for i in range(query.pattern_count))
+    found = [set(_CAPTURE.findall(_COMMENT_OR_STRING.sub(" ", t.decode()))) for t in texts]
+    for i, mine in checks.items():
+        found[i].update(argument[0] for kind, _, _, _, argument in mine if kind == "child")  # type: ignore[index]
+    return tuple(map(frozenset, found))
+
+
 def no_imports(node: ts.Node) -> list[ImportTriple]:
     return []
 
@@ -230,12 +241,13 @@ class Syntax:
         (comments and strings of the query's source aside), those its
         ``#child?`` predicates add included (parse/predicates.py)."""
         query, _, text = self._tags
-        source = text.encode()
-        texts = (source[query.start_byte_for_pattern(i) : query.end_byte_for_pattern(i)] for i in range(query.pattern_count))
-        found = [set(_CAPTURE.findall(_COMMENT_OR_STRING.sub(" ", t.decode()))) for t in texts]
-        for i, checks in self.predicates.items():
-            found[i].update(argument[0] for kind, _, _, _, argument in checks if kind == "child")  # type: ignore[index]
-        return tuple(map(frozenset, found))
+        return _captures(query, text, self.predicates)
+
+    @cached_property
+    def top_level_captures(self) -> tuple[frozenset[str], ...]:
+        """``pattern_captures`` of ``top_level_query``."""
+        query = self.top_level_query
+        return _captures(query, self._top_level_source[0], self.top_level_predicates) if query is not None else ()
 
     def query_without(self, patterns: frozenset[int]) -> ts.Query:
         """A tags query of its own with ``patterns`` disabled: pattern
