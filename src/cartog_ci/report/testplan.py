@@ -41,12 +41,15 @@ def select_tests(
     found: dict[str, Symbol] = {}
     # a test method of a mixin runs in the test classes that inherit it (report/inherited_tests.py)
     collected = CollectedTests(store)
-    for s in store.symbols(roots).values():
+    changed = store.symbols(roots).values()
+    reached = graph.impact(store, roots, depth=depth + 1 if more else depth, kinds=graph.CALLER_KINDS)
+    collected.read_ahead([*changed, *(node.symbol for node in reached)])
+    for s in changed:
         for t in collected.of(s):
             depth_of.setdefault(t.id, 0)
             found.setdefault(t.id, t)
     set_ups: dict[str, tuple[Symbol, int]] = {}
-    for node in graph.impact(store, roots, depth=depth + 1 if more else depth, kinds=graph.CALLER_KINDS):
+    for node in reached:
         tests = collected.of(node.symbol)
         for t in tests:
             if t.id not in depth_of:
