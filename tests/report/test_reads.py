@@ -141,3 +141,58 @@ def test_definitions_read_at_once_are_each_texts_own(tmp_path: Path) -> None:
             store.delete_symbols(["app/shapes.py:method:Square.area", "app/use.py:function:total"])
         assert {t: reads.definitions_named(t) for t in texts} == own
         assert reads.definitions_named("Square.area") == []
+
+
+def test_edges_from_read_at_once_are_each_ids_own(tmp_path: Path) -> None:
+    repo = _indexed(tmp_path)
+    ids = [SQUARE, TILE, BASE, "app/use.py:function:twice", "app/use.py:function:gone"]
+    kinds = ("inherits",)
+    with open_store(repo) as store:
+        own = {i: store.edges_from([i], kinds) for i in ids}
+        assert [(e.target_name, e.target_id) for e in own[SQUARE]] == [("Base", BASE), ("Mixin", MIXIN)]
+        assert [(e.target_name, e.target_id) for e in own[TILE]] == [("Square", SQUARE)]
+        assert own[BASE] == own["app/use.py:function:gone"] == []
+        calls = {i: store.edges_from([i], ("calls",)) for i in ids}
+        reads = Reads(store)
+        reads.read_edges_from_each(ids, kinds)
+        with store.transaction():
+            store.delete_edges_of_files(["app/shapes.py", "app/use.py"])
+        assert {i: reads.edges_from([i], kinds) for i in ids} == own
+        # another kind was not read ahead: read now, from the store as it is
+        assert calls["app/use.py:function:twice"] != []
+        assert reads.edges_from(["app/use.py:function:twice"], ("calls",)) == []
+
+
+def test_the_collected_tests_read_ahead_are_those_asked(tmp_path: Path) -> None:
+    """``CollectedTests.read_ahead``: the classes of test methods and their
+    ``inherits`` edges, each read as ``of`` asks it, and ``of``'s answers."""
+    from cartog_ci.report.inherited_tests import CollectedTests
+
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {
+        "tests/__init__.py": "",
+        "tests/mixins.py": "class CheckMixin:\n    def test_check(self):\n        assert True\n",
+        "tests/test_it.py": (
+            "import unittest\n\nfrom tests.mixins import CheckMixin\n\n\n"
+            "class ItTest(CheckMixin, unittest.TestCase):\n    def test_own(self):\n        assert True\n"
+        ),
+    })  # fmt: skip
+    commit(repo, "tests")
+    index(repo)
+    check, own = "tests/mixins.py:method:CheckMixin.test_check", "tests/test_it.py:method:ItTest.test_own"
+    with open_store(repo) as store:
+        asked = list(store.symbols([check, own]).values())
+        answers = [[t.id for t in CollectedTests(store).of(s)] for s in asked]
+        assert answers == [["tests/test_it.py:method:ItTest.test_check"], [own]]
+        reads = Reads(store)
+        collected = CollectedTests(reads)
+        collected.read_ahead(asked)
+        mixin, case = "tests/mixins.py:class:CheckMixin", "tests/test_it.py:class:ItTest"
+        memo = reads._memo
+        assert {k for k in memo if k[0] == "symbol"} == {("symbol", mixin), ("symbol", case)}
+        assert {k for k in memo if k[0] in ("edges_to", "edges_from")} == {
+            ("edges_to", (mixin,), ("inherits",)), ("edges_to", (case,), ("inherits",)),
+            ("edges_from", (case,), ("inherits",)),
+        }  # fmt: skip
+        # the mixin's bases are asked only under a test (a test file's method): none here
+        assert [[t.id for t in collected.of(s)] for s in asked] == answers

@@ -196,3 +196,19 @@ def test_the_key_names_the_rows_layout_and_the_records_fields(tmp_path: Path) ->
         generation = json.loads(cache.generation)
     assert generation[3:] == [side_cache._FORMAT, side_cache._NAMES, side_cache._EDGE_NAMES]
     assert "code_hash" in generation[4] and "target_name" in generation[5]
+
+
+def test_a_row_of_edges_of_other_fields_is_read_again_from_the_file(tmp_path: Path) -> None:
+    """The rows are made records without their ``__init__`` (store/records.py),
+    which would take the first fields of a longer edge: such a row is a miss
+    as a symbol of more fields is."""
+    repo = _repo(tmp_path)
+    comparison = sides.choose(repo, base="HEAD~1")
+    expected = _said(_change(repo, comparison, cached=False))
+    row = _row(repo, "base", "app/calc.py")
+    assert row["edges"]
+    for edge in row["edges"]:
+        edge.append("a field this version has not")
+    _put_row(repo, "base", "app/calc.py", row)
+    assert _said(_change(repo, comparison)) == expected
+    assert all(len(e) == len(row["edges"][0]) - 1 for e in _row(repo, "base", "app/calc.py")["edges"])

@@ -49,13 +49,15 @@ class BaseSide:
         symbols = [s for f in cs.base_files.values() for s in f.symbols]
         self.by_id = {s.id: s for s in symbols}
         self.by: dict[tuple[str, str], list[Symbol]] = defaultdict(list)
-        for s in symbols:
-            for column in _COLUMNS:
-                self.by[(column, getattr(s, column))].append(s)
+        by = self.by
+        for s in symbols:  # by each of _COLUMNS, in its order (a getattr a column cost twice this)
+            by[("name", s.name)].append(s)
+            by[("qualified_name", s.qualified_name)].append(s)
+            by[("file", s.file)].append(s)
         self.base_modules = [(s.file, s.id, s.language) for s in symbols if s.kind == "module"]
         self.parents: dict[str, Symbol | None] = {}  # stored symbols read ahead (``_read_parents``)
         self._modules: list[tuple[str, str, str]] | None = None
-        self.detached = [s for s in symbols if _detached(s, self.by_id)]
+        self.detached = [s for s in symbols if s.kind == "method" and _detached(s, self.by_id)]
         self.imports: dict[str, list[Edge]] = defaultdict(list)
         self.inherits: dict[str, list[Edge]] = defaultdict(list)  # by class ID
         for f in cs.base_files.values():

@@ -21,10 +21,12 @@ name the same test alike.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Symbol
 from cartog_ci.languages import is_test
+from cartog_ci.report.reads import Reads
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -43,13 +45,29 @@ class CollectedTests:
         self._below: dict[str, list[Symbol]] = {}
         self._members: dict[str, set[str]] = {}
 
+    def read_ahead(self, symbols: Iterable[Symbol]) -> None:
+        """What ``of`` reads first of each of ``symbols``, one read for them
+        all (report/reads.py) instead of one each: the classes of the test
+        methods, the ``inherits`` edges to each (its subclasses' first
+        level) and, under a test, from each (is it collected?). Django
+        5.1 -> 5.1.4 HEAD~10: 89 reads of a class, 112 and 142 of its
+        edges."""
+        if not isinstance(self.store, Reads):
+            return
+        methods = [s for s in symbols if _maybe_inherited(s)]
+        owners = self.store.symbols(sorted({s.parent_id for s in methods if s.parent_id}))
+        classes = {i for i, owner in owners.items() if owner.kind == "class"}
+        self.store.read_edges_to_each(sorted(classes), ("inherits",))
+        tested = {s.parent_id for s in methods if s.parent_id in classes and is_test(s)}
+        self.store.read_edges_from_each(sorted(i for i in tested if i is not None), ("inherits",))
+
     def of(self, symbol: Symbol) -> list[Symbol]:
         """``symbol`` itself when it is a test of a class pytest collects
         (or a test function); a Python ``test…`` method also as a member of
         each collected test class that inherits its class without
         redefining it (``path:method:Class.test``); none for another
         symbol."""
-        if symbol.language != "python" or symbol.kind != "method" or not symbol.name.startswith("test"):
+        if not _maybe_inherited(symbol):
             return [symbol] if is_test(symbol) else []
         owner = self.store.symbol(symbol.parent_id) if symbol.parent_id else None
         if owner is None or owner.kind != "class":
@@ -105,3 +123,8 @@ class CollectedTests:
                 s.name for s in self.store.symbols_in_file(cls.file) if s.parent_id == cls.id and s.kind == "method"
             }
         return self._members[cls.id]
+
+
+def _maybe_inherited(symbol: Symbol) -> bool:
+    """A Python ``test…`` method: one a subclass may inherit and run."""
+    return symbol.language == "python" and symbol.kind == "method" and symbol.name.startswith("test")

@@ -113,6 +113,14 @@ class Reads:
             ids, lambda i: ("edges_to", (i,), kinds), lambda asked: self._store.edges_to(asked, kinds), "target_id"
         )
 
+    def read_edges_from_each(self, ids: Iterable[str], kinds: Sequence[str]) -> None:
+        """``edges_from([i], kinds)`` of each of ``ids``, read at once (the
+        store orders them by file, line and ID, as ``edges_to``)."""
+        kinds = tuple(kinds)
+        self._split(
+            ids, lambda i: ("edges_from", (i,), kinds), lambda asked: self._store.edges_from(asked, kinds), "source_id"
+        )
+
     def read_unresolved_each(self, names: Iterable[str], kinds: Sequence[str]) -> None:
         """``unresolved_edges_named([n], kinds=kinds)`` of each of ``names``, read at once."""
         kinds = tuple(kinds)

@@ -35,6 +35,7 @@ from cartog_ci import languages
 from cartog_ci.domain import Edge, FileExtraction, FileState, Symbol
 from cartog_ci.index.files import Limits, ParseJob, ParseResult, decode_source
 from cartog_ci.languages.base import Language
+from cartog_ci.store.records import maker
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -50,6 +51,10 @@ _EDGE_NAMES = [f.name for f in fields(Edge)]
 # that a version that lays rows out otherwise reads none of an older one's.
 _FORMAT = 1
 _CODE_HASH, _CONTENT_HASH, _DECORATORS = (_NAMES.index(n) for n in ("code_hash", "content_hash", "decorators"))
+# Symbol(*values) and Edge(*values) of a row's every field, without their
+# __init__ (store/records.py: the same objects, as the store reads its rows)
+_SYMBOL = maker(Symbol, len(_NAMES))
+_EDGE = maker(Edge, len(_EDGE_NAMES))
 
 
 class SideCache:
@@ -75,12 +80,13 @@ class SideCache:
         """The jobs' results that the cache holds whole, by path: only jobs of
         bytes given, with the code hashes of a head side (a mapping)."""
         keys: dict[str, str] = {}
-        data: dict[str, bytes] = {}
+        data: dict[str, tuple[bytes, str]] = {}  # the bytes and their SHA-256
         for job in jobs:
             if job.data is None or not isinstance(job.code_hashes, Mapping) or len(job.data) > job.limits.max_bytes:
                 continue
-            keys[job.path] = self._base_key(job, hashlib.sha256(job.data).hexdigest())
-            data[job.path] = job.data
+            sha = hashlib.sha256(job.data).hexdigest()
+            keys[job.path] = self._base_key(job, sha)
+            data[job.path] = (job.data, sha)
         if not keys:
             return {}
         rows = self.store.report_sides(BASE, keys)
@@ -89,7 +95,7 @@ class SideCache:
         for path, text in rows.items():
             try:
                 row = json.loads(text)
-                found = _base_result(wanted[path], data[path], row)
+                found = _base_result(wanted[path], *data[path], row)
             except (ValueError, TypeError, KeyError, IndexError):  # a row this code cannot read: read the file
                 continue
             self._base_rows[path] = row
@@ -193,13 +199,16 @@ def _reader(path: str) -> list[object] | None:
     return [language.name, grammar.semantic_version, grammar.abi_version, grammar.parse_state_count]
 
 
-def _base_result(job: ParseJob, data: bytes, row: dict[str, Any]) -> ParseResult | None:
+def _base_result(job: ParseJob, data: bytes, sha: str, row: dict[str, Any]) -> ParseResult | None:
     """What extracting ``job`` gives, from its row; None when the row lacks a
-    code hash the job asks for."""
+    code hash the job asks for. ``sha``: the SHA-256 of ``data``, as ``bases``
+    hashed it for the key."""
     asked = job.code_hashes
     assert isinstance(asked, Mapping)
     symbols = []
     for kept in row["symbols"]:
+        if len(kept) != len(_NAMES):  # as Symbol(*values) would say (``_SYMBOL`` takes the first ones)
+            raise TypeError(f"{len(kept)} values for {len(_NAMES)} fields")
         values = kept.copy()  # the row stays as read: its code hashes go into the next one
         values[_DECORATORS] = tuple(values[_DECORATORS])
         other = asked.get(values[0])
@@ -208,13 +217,15 @@ def _base_result(job: ParseJob, data: bytes, row: dict[str, Any]) -> ParseResult
                 return None
         else:
             values[_CODE_HASH] = ""
-        symbols.append(Symbol(*values))
+        symbols.append(_SYMBOL(values))
     source = decode_source(data)
     if source is None:
         return None
     language, size, lines, merkle_hash = row["state"]
     found_language, found_merkle, found_lines, error = row["found"]
-    edges = tuple(Edge(*values) for values in row["edges"])
+    if any(len(values) != len(_EDGE_NAMES) for values in row["edges"]):
+        raise TypeError("an edge of other fields")
+    edges = tuple(_EDGE(values) for values in row["edges"])
     found = FileExtraction(job.path, found_language, tuple(symbols), edges, found_merkle, found_lines, error)
-    state = FileState(job.path, language, hashlib.sha256(data).hexdigest(), size, lines, merkle_hash)
+    state = FileState(job.path, language, sha, size, lines, merkle_hash)
     return ParseResult(state, found, source=source if job.keep_source else b"")

@@ -41,12 +41,15 @@ def select_tests(
     found: dict[str, Symbol] = {}
     # a test method of a mixin runs in the test classes that inherit it (report/inherited_tests.py)
     collected = CollectedTests(store)
-    for s in store.symbols(roots).values():
+    changed = store.symbols(roots).values()
+    reached = graph.impact(store, roots, depth=depth + 1 if more else depth, kinds=graph.CALLER_KINDS)
+    collected.read_ahead([*changed, *(node.symbol for node in reached)])
+    for s in changed:
         for t in collected.of(s):
             depth_of.setdefault(t.id, 0)
             found.setdefault(t.id, t)
     set_ups: dict[str, tuple[Symbol, int]] = {}
-    for node in graph.impact(store, roots, depth=depth + 1 if more else depth, kinds=graph.CALLER_KINDS):
+    for node in reached:
         tests = collected.of(node.symbol)
         for t in tests:
             if t.id not in depth_of:
@@ -87,10 +90,16 @@ class RanTests:
 
     def __init__(self, ran: Iterable[Symbol]) -> None:
         self.by_id = {t.id: t for t in ran}
-        self.named = [
-            (t, _norm(t.name), _norm(t.qualified_name.rpartition(".")[0]) + " " + _norm(posixpath.basename(t.file)))
-            for t in self.by_id.values()
-        ]
+        # the class and file of a test, normalised once for all their tests
+        # (Django 5.1 -> 5.1.4 HEAD~10: 2,849 tests in 356 classes and files)
+        places: dict[tuple[str, str], str] = {}
+        self.named = []
+        for t in self.by_id.values():
+            key = (t.qualified_name.rpartition(".")[0], t.file)
+            place = places.get(key)
+            if place is None:
+                place = places[key] = _norm(key[0]) + " " + _norm(posixpath.basename(t.file))
+            self.named.append((t, _norm(t.name), place))
 
 
 def own_tests(store: Store, symbol: Symbol, ran: Iterable[Symbol] | RanTests) -> list[Symbol]:
