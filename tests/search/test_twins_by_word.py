@@ -4,7 +4,9 @@ first word), the word a description's first sentence says picks one
 the object of a statement's verb picks the longer one
 (``context.TWIN_BY_OBJECT``); an ``X_async`` variant beside ``X`` counts
 less for a first sentence that does not say async
-(``context.ASYNC_BY_WORDS``). docs/search.md "What is the answer": the
+(``context.ASYNC_BY_WORDS``); a twin whose name holds a word the
+description says only to rule it out ("without …", "ignoring …") counts
+less (``context.NEGATED_WORDS``). docs/search.md "What is the answer": the
 candidates' side (``context.unsaid_twins``, ``context.unasked_async``) and
 the factors a real search gives on a real index."""
 
@@ -140,6 +142,51 @@ def test_the_async_variant_the_first_sentence_does_not_ask_for(question, wrong):
     assert context.unasked_async(question, CANDIDATES) == _ids(wrong)
 
 
+NEGATED = {
+    s.id: s
+    for s in (
+        _function("contains"),
+        _function("contains_weak"),
+        _function("is_weak"),
+        _function("shutdown"),
+        _function("logout"),
+        _function("acquire_on_behalf_of"),  # "on": a function word, never ruled out
+        _function("available_tokens"),
+        _function("extend"),
+        _function("weak_ref", parent="Other"),  # alone in its class: no twin to prefer
+    )
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        ("Check if an etag is part of the set ignoring weak tags.", {"contains_weak", "is_weak"}),
+        ("Close the connection. Do so without a logout first.", {"logout"}),
+        ("Close the connection without logging out.", set()),  # "logging" is not ``logout``'s word
+        ("Closes the connection rather than the logout, unlike `logout`.", {"logout"}),
+        ("Close it; instead of a logout, drop the socket.", {"logout"}),
+        # "one" is "on" to ``same_word``; a function word of a name is never ruled out
+        ("Acquire a token without waiting for one to become available.", {"available_tokens"}),
+        # said outside the clause too: not ruled out
+        ("Extend the list. Replace existing keys instead of extending.", set()),
+        ("Weak tags are kept; check the set without weak tags.", set()),
+        # a clause ends at a comma: "weak" after it is said
+        ("Check the set without a logout, weak tags included.", {"logout"}),
+        # a name written as code is not the description's word
+        ("Check the set without `contains_weak`.", set()),
+        ("Check the set and log out.", set()),
+    ],
+)
+def test_the_twin_whose_word_a_clause_rules_out(question, wrong):
+    assert context.negated_twins(question, NEGATED) == _ids(wrong)
+
+
+def test_a_foil_alone_in_its_class_is_none():
+    candidates = {s.id: s for s in (_function("contains_weak"), _function("is_weak"))}
+    assert context.negated_twins("Check the set ignoring weak tags.", candidates) == set()
+
+
 FORMATTER_PY = '''\
 """Help and usage of a command."""
 
@@ -222,3 +269,16 @@ def test_the_object_of_the_verb_picks_the_longer_twin(formatter_store, real_mode
     assert got[WRITE_USAGE] == pytest.approx(1.0)
     monkeypatch.setattr(context, "TWIN_BY_OBJECT", False)
     assert factors(ask(formatter_store, real_model, question))[WRITE] == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_a_word_ruled_out_demotes_the_twin_it_names(formatter_store, real_model, monkeypatch):
+    question = "Command: Builds the page of the command as a string. It joins the parts, without the usage line."
+    got = factors(ask(formatter_store, real_model, question))
+    assert got[USAGE] == pytest.approx(TWIN_FACTOR)
+    assert got[WRITE_USAGE] == pytest.approx(TWIN_FACTOR)
+    assert got[RENDER] == pytest.approx(1.0)
+    monkeypatch.setattr(context, "NEGATED_WORDS", False)
+    got = factors(ask(formatter_store, real_model, question))
+    assert got[USAGE] == pytest.approx(1.0)
+    assert got[WRITE_USAGE] == pytest.approx(1.0)

@@ -867,6 +867,47 @@ def unasked_async(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     return out
 
 
+# A word a description says only to rule it out ("… without logging out",
+# "… ignoring weak tags", "… rather than attempting to parse the URI",
+# "… without checking if the current task group has been cancelled")
+# names what the code does not do: of two methods of one class (functions
+# of one module), the one whose name holds that word (``logout``,
+# ``contains_weak``, ``parse_uri``, ``checkpoint_if_cancelled``) is the
+# other's foil, and counts TWIN_FACTOR (search/multimodal.py). A word is
+# ruled out from "without", "ignoring", "unlike", "rather than" or
+# "instead of" to the end of its clause (a comma, a semicolon, a colon, a
+# stop); a word said elsewhere in the description ("Extend … replace
+# existing keys instead of extending") is not ruled out. The whole
+# description counts, not its first sentence: such a clause is most often
+# in a later one. Words written as code are names, not the description's
+# words (as for TWINS_BY_WORD); words are compared by ``same_word``.
+NEGATED_WORDS = True
+_NEGATION = re.compile(r"\b(?:without|ignoring|unlike|rather\s+than|instead\s+of)\b([^.,;:]*)", re.IGNORECASE)
+
+
+def negated_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The candidates whose name holds a word the question says only in a
+    clause that rules it out, beside a candidate of their class (module)
+    whose name does not (above)."""
+    text = re.sub(r"`[^`]*`", " ", question)
+    if _NEGATION.search(text) is None:
+        return set()
+    ruled = {w.lower() for m in _NEGATION.finditer(text) for w in re.findall(r"[A-Za-z0-9]+", m.group(1))}
+    said = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", _NEGATION.sub(" ", text))}
+    ruled = {w for w in ruled - said if w not in _FUNCTION_WORDS and not any(same_word(w, s) for s in said)}
+    if not ruled:
+        return set()
+    places: dict[tuple[object, ...], list[tuple[str, bool]]] = {}
+    for symbol in symbols.values():
+        if symbol.kind in ("method", "function"):
+            words = [w for w in words_of(symbol.name).lower().split() if w not in _FUNCTION_WORDS]
+            foil = any(same_word(w, r) for w in words for r in ruled)
+            places.setdefault((symbol.file, symbol.parent_id), []).append((symbol.id, foil))
+    return {
+        i for named in places.values() if not all(f for _, f in named) for i, foil in named if foil
+    }
+
+
 HELPERS_BELOW_PUBLIC = True
 
 
