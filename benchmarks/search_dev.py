@@ -540,6 +540,9 @@ def systems(
         out["default, a twin named by a word the description rules out (without, ignoring, unlike …) not demoted"] = patched(
             shipped(), NEGATED_WORDS=False
         )
+        out["default, a twin named in the other number (suffix/suffixes) than the first sentence says not demoted"] = patched(
+            shipped(), NUMBER_TWINS=False
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

@@ -6,7 +6,9 @@ the object of a statement's verb picks the longer one
 less for a first sentence that does not say async
 (``context.ASYNC_BY_WORDS``); a twin whose name holds a word the
 description says only to rule it out ("without …", "ignoring …") counts
-less (``context.NEGATED_WORDS``). docs/search.md "What is the answer": the
+less (``context.NEGATED_WORDS``); of two whose names differ in the number
+of their last word, the number the first sentence says picks one
+(``context.NUMBER_TWINS``). docs/search.md "What is the answer": the
 candidates' side (``context.unsaid_twins``, ``context.unasked_async``) and
 the factors a real search gives on a real index."""
 
@@ -187,6 +189,44 @@ def test_a_foil_alone_in_its_class_is_none():
     assert context.negated_twins("Check the set ignoring weak tags.", candidates) == set()
 
 
+NUMBERED = {
+    s.id: s
+    for s in (
+        _function("suffix"),
+        _function("suffixes"),
+        _function("get_revision"),
+        _function("get_revisions"),
+        _function("check_entry"),
+        _function("check_entries"),  # y -> ies
+        _function("box"),
+        _function("boxes"),  # + es
+        _function("stem", parent="Other"),
+        _function("stems"),  # Menu's: another class's twin is none
+    )
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        ("This function returns a list of any suffixes in the name.", {"suffix"}),
+        ("Menu: Return the suffix of a file name. It checks the suffixes.", {"suffixes"}),  # the first sentence
+        ("This function retrieves a specific revision by its id.", {"get_revisions"}),
+        ("Check every entries of the table.", {"check_entry"}),
+        ("Pack the boxes.", {"box"}),
+        # both numbers said, or neither: no evidence
+        ("Return the suffix and all suffixes.", set()),
+        ("Return the name.", set()),
+        # a capitalised word past the first is a name; code is a name
+        ("This function returns a tuple of Revision instances.", set()),
+        ("Return the value of `suffix`.", set()),
+        ("Return the stems of the word.", set()),
+    ],
+)
+def test_the_twin_in_the_other_number(question, wrong):
+    assert context.number_twins(question, NUMBERED) == _ids(wrong)
+
+
 FORMATTER_PY = '''\
 """Help and usage of a command."""
 
@@ -282,3 +322,45 @@ def test_a_word_ruled_out_demotes_the_twin_it_names(formatter_store, real_model,
     got = factors(ask(formatter_store, real_model, question))
     assert got[USAGE] == pytest.approx(1.0)
     assert got[WRITE_USAGE] == pytest.approx(1.0)
+
+
+INFO_PY = '''\
+"""What a file's name says."""
+
+
+class Info:
+    def __init__(self, name):
+        self.name = name
+
+    def suffix(self):
+        """The last dotted part of the name, or an empty string."""
+        return self.suffixes()[-1] if "." in self.name else ""
+
+    def suffixes(self):
+        """Every dotted part of the name after the first."""
+        return ["." + part for part in self.name.split(".")[1:]]
+
+    def stem(self):
+        """The name without its last dotted part."""
+        return self.name.rsplit(".", 1)[0]
+'''
+SUFFIX, SUFFIXES = "info.py:method:Info.suffix", "info.py:method:Info.suffixes"
+
+
+@pytest.fixture(scope="module")
+def info_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
+    repo = init_repo(tmp_path_factory.mktemp("numbers") / "info")
+    write(repo, {"info.py": INFO_PY})
+    commit(repo, "info")
+    return _indexed_and_embedded(repo, real_model, module_backend)
+
+
+@pytest.mark.slow
+def test_the_number_of_a_word_picks_the_twin(info_repo, real_model, monkeypatch):
+    question = "Info: Returns a list of the suffixes of the file name. It checks if the name has a suffix."
+    with open_store(info_repo) as store:
+        got = factors(ask(store, real_model, question))
+        assert got[SUFFIX] == pytest.approx(TWIN_FACTOR)
+        assert got[SUFFIXES] == pytest.approx(1.0)
+        monkeypatch.setattr(context, "NUMBER_TWINS", False)
+        assert factors(ask(store, real_model, question))[SUFFIX] == pytest.approx(1.0)

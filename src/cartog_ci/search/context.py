@@ -908,6 +908,55 @@ def negated_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     }
 
 
+# Two methods of one class (functions of one module) whose names differ
+# only in the number of their last word (``suffix`` / ``suffixes``,
+# ``get_revision`` / ``get_revisions``, ``check_uri`` / ``check_uris``)
+# are told apart by it: one handles one thing, the other many. A first
+# sentence that says that word in one number only ("returns a list of any
+# suffixes", "retrieves a specific revision … with the given revision
+# id") asks for the twin named in that number; the other counts
+# TWIN_FACTOR (search/multimodal.py). ``same_word`` reads the two numbers
+# as one word, so the rules above cannot tell them apart. Only the first
+# sentence (a later one may name the other: "It checks if the name has a
+# suffix"); a leading "Name:" and names written as code are left out, and
+# so is a capitalised word past the sentence's first, a class's name
+# ("a tuple of Revision instances" says no revision).
+NUMBER_TWINS = True
+
+
+def _plurals(word: str) -> tuple[str, ...]:
+    return (word + "s", word + "es", *((word[:-1] + "ies",) if word.endswith("y") else ()))
+
+
+def number_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The candidates whose name's last word is in the other number than
+    the one the question's first sentence says, beside a twin of their
+    class (module) named in that number (above)."""
+    sentence = re.sub(r"`[^`]*`", " ", re.sub(r"^[\w.]+:\s+", "", first_sentence(question)))
+    tokens = re.findall(r"[A-Za-z0-9]+", sentence)
+    said = {w.lower() for n, w in enumerate(tokens) if n == 0 or not w[:1].isupper()}
+    named: dict[tuple[object, ...], list[str]] = {}
+    for symbol in symbols.values():
+        if symbol.kind in ("method", "function"):
+            words = tuple(words_of(symbol.name).lower().split())
+            if words:
+                named.setdefault((symbol.file, symbol.parent_id, *words), []).append(symbol.id)
+    out: set[str] = set()
+    for key, ids in named.items():
+        last = key[-1]
+        if not isinstance(last, str):
+            continue
+        for plural in _plurals(last):
+            many = named.get((*key[:-1], plural))
+            if many is None:
+                continue
+            if last in said and plural not in said:
+                out.update(many)
+            elif plural in said and last not in said:
+                out.update(ids)
+    return out
+
+
 HELPERS_BELOW_PUBLIC = True
 
 
