@@ -543,6 +543,9 @@ def systems(
         out["default, a twin named in the other number (suffix/suffixes) than the first sentence says not demoted"] = patched(
             shipped(), NUMBER_TWINS=False
         )
+        out["default, a special method (__copy__) beside its public namesake (copy) not demoted"] = patched(
+            shipped(), PROTOCOL_TWINS=False
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

@@ -8,7 +8,8 @@ less for a first sentence that does not say async
 description says only to rule it out ("without …", "ignoring …") counts
 less (``context.NEGATED_WORDS``); of two whose names differ in the number
 of their last word, the number the first sentence says picks one
-(``context.NUMBER_TWINS``). docs/search.md "What is the answer": the
+(``context.NUMBER_TWINS``); a special method beside its public namesake
+(``__copy__`` / ``copy``) counts less (``context.PROTOCOL_TWINS``). docs/search.md "What is the answer": the
 candidates' side (``context.unsaid_twins``, ``context.unasked_async``) and
 the factors a real search gives on a real index."""
 
@@ -324,6 +325,33 @@ def test_a_word_ruled_out_demotes_the_twin_it_names(formatter_store, real_model,
     assert got[WRITE_USAGE] == pytest.approx(1.0)
 
 
+PROTOCOL = {
+    s.id: s
+    for s in (
+        _function("copy"),
+        _function("__copy__"),
+        _function("__contains__"),  # no ``contains`` among the candidates
+        _function("add"),
+        _function("__add__"),  # an operator: ``+``, not ``add``
+        _function("__iadd__"),
+        _function("exit", parent="Other"),
+        _function("__exit__"),  # Menu's; ``exit`` is Other's
+    )
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        ("Return a shallow copy of this object.", {"__copy__"}),
+        ("Return a shallow copy of this object; `__copy__` calls it.", set()),  # its name written
+        ("Add `value` to the list.", {"__copy__"}),
+    ],
+)
+def test_the_special_method_beside_its_public_namesake(question, wrong):
+    assert context.protocol_twins(question, PROTOCOL) == _ids(wrong)
+
+
 INFO_PY = '''\
 """What a file's name says."""
 
@@ -340,11 +368,19 @@ class Info:
         """Every dotted part of the name after the first."""
         return ["." + part for part in self.name.split(".")[1:]]
 
+    def copy(self):
+        """A new Info with the same name."""
+        return Info(self.name)
+
+    def __copy__(self):
+        return self.copy()
+
     def stem(self):
         """The name without its last dotted part."""
         return self.name.rsplit(".", 1)[0]
 '''
 SUFFIX, SUFFIXES = "info.py:method:Info.suffix", "info.py:method:Info.suffixes"
+COPY, DUNDER_COPY = "info.py:method:Info.copy", "info.py:method:Info.__copy__"
 
 
 @pytest.fixture(scope="module")
@@ -364,3 +400,14 @@ def test_the_number_of_a_word_picks_the_twin(info_repo, real_model, monkeypatch)
         assert got[SUFFIXES] == pytest.approx(1.0)
         monkeypatch.setattr(context, "NUMBER_TWINS", False)
         assert factors(ask(store, real_model, question))[SUFFIX] == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_the_special_method_counts_less_beside_its_namesake(info_repo, real_model, monkeypatch):
+    question = "Info: Return a new object with the same file name."
+    with open_store(info_repo) as store:
+        got = factors(ask(store, real_model, question))
+        assert got[DUNDER_COPY] == pytest.approx(TWIN_FACTOR)
+        assert got[COPY] == pytest.approx(1.0)
+        monkeypatch.setattr(context, "PROTOCOL_TWINS", False)
+        assert factors(ask(store, real_model, question))[DUNDER_COPY] == pytest.approx(1.0)

@@ -957,6 +957,38 @@ def number_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     return out
 
 
+# A special method beside a public method of its class named by the same
+# word (``__copy__`` / ``copy``, ``__contains__`` / ``contains``,
+# ``__exit__`` / ``exit``) is the hook Python's data model calls
+# (``copy.copy(d)``, ``x in d``); a class that has both most often has one
+# call the other, and its description is the public method's, the name
+# its documentation uses. The special one counts TWIN_FACTOR
+# (search/multimodal.py) unless the question writes its name. Operators
+# are no twins: ``__add__`` is ``+``, which ``add`` ("Add `value` to the
+# sorted list") is not.
+PROTOCOL_TWINS = True
+_OPERATORS = frozenset(
+    "add sub mul matmul truediv floordiv mod divmod pow lshift rshift and or xor neg pos abs invert lt le eq ne gt ge".split()
+)
+
+
+def protocol_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The special methods among the candidates whose public namesake of
+    their class (``__copy__``: ``copy``) is a candidate too, when the
+    question does not write their name (above)."""
+    public = {(s.file, s.parent_id, s.name) for s in symbols.values() if s.kind == "method"}
+    out = set()
+    for symbol in symbols.values():
+        name = symbol.name
+        if symbol.kind != "method" or not is_special(name) or name in question:
+            continue
+        word = name[2:-2]
+        bare = word[1:] if word[:1] in ("i", "r") and word[1:] in _OPERATORS else word
+        if bare not in _OPERATORS and (symbol.file, symbol.parent_id, word) in public:
+            out.add(symbol.id)
+    return out
+
+
 HELPERS_BELOW_PUBLIC = True
 
 
