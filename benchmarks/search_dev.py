@@ -537,6 +537,15 @@ def systems(
         out["default, an X_async variant not demoted when the first sentence does not say async"] = patched(
             shipped(), ASYNC_BY_WORDS=False
         )
+        out["default, a twin named by a word the description rules out (without, ignoring, unlike …) not demoted"] = patched(
+            shipped(), NEGATED_WORDS=False
+        )
+        out["default, a twin named in the other number (suffix/suffixes) than the first sentence says not demoted"] = patched(
+            shipped(), NUMBER_TWINS=False
+        )
+        out["default, a special method (__copy__) beside its public namesake (copy) not demoted"] = patched(
+            shipped(), PROTOCOL_TWINS=False
+        )
         out["default, a constructor not demoted when the question's verb does not name it"] = patched(
             shipped(), CONSTRUCTOR_BY_VERB=False
         )

@@ -4,7 +4,12 @@ first word), the word a description's first sentence says picks one
 the object of a statement's verb picks the longer one
 (``context.TWIN_BY_OBJECT``); an ``X_async`` variant beside ``X`` counts
 less for a first sentence that does not say async
-(``context.ASYNC_BY_WORDS``). docs/search.md "What is the answer": the
+(``context.ASYNC_BY_WORDS``); a twin whose name holds a word the
+description says only to rule it out ("without …", "ignoring …") counts
+less (``context.NEGATED_WORDS``); of two whose names differ in the number
+of their last word, the number the first sentence says picks one
+(``context.NUMBER_TWINS``); a special method beside its public namesake
+(``__copy__`` / ``copy``) counts less (``context.PROTOCOL_TWINS``). docs/search.md "What is the answer": the
 candidates' side (``context.unsaid_twins``, ``context.unasked_async``) and
 the factors a real search gives on a real index."""
 
@@ -140,6 +145,89 @@ def test_the_async_variant_the_first_sentence_does_not_ask_for(question, wrong):
     assert context.unasked_async(question, CANDIDATES) == _ids(wrong)
 
 
+NEGATED = {
+    s.id: s
+    for s in (
+        _function("contains"),
+        _function("contains_weak"),
+        _function("is_weak"),
+        _function("shutdown"),
+        _function("logout"),
+        _function("acquire_on_behalf_of"),  # "on": a function word, never ruled out
+        _function("available_tokens"),
+        _function("extend"),
+        _function("weak_ref", parent="Other"),  # alone in its class: no twin to prefer
+    )
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        ("Check if an etag is part of the set ignoring weak tags.", {"contains_weak", "is_weak"}),
+        ("Close the connection. Do so without a logout first.", {"logout"}),
+        ("Close the connection without logging out.", set()),  # "logging" is not ``logout``'s word
+        ("Closes the connection rather than the logout, unlike `logout`.", {"logout"}),
+        ("Close it; instead of a logout, drop the socket.", {"logout"}),
+        # "one" is "on" to ``same_word``; a function word of a name is never ruled out
+        ("Acquire a token without waiting for one to become available.", {"available_tokens"}),
+        # said outside the clause too: not ruled out
+        ("Extend the list. Replace existing keys instead of extending.", set()),
+        ("Weak tags are kept; check the set without weak tags.", set()),
+        # a clause ends at a comma: "weak" after it is said
+        ("Check the set without a logout, weak tags included.", {"logout"}),
+        # a name written as code is not the description's word
+        ("Check the set without `contains_weak`.", set()),
+        ("Check the set and log out.", set()),
+    ],
+)
+def test_the_twin_whose_word_a_clause_rules_out(question, wrong):
+    assert context.negated_twins(question, NEGATED) == _ids(wrong)
+
+
+def test_a_foil_alone_in_its_class_is_none():
+    candidates = {s.id: s for s in (_function("contains_weak"), _function("is_weak"))}
+    assert context.negated_twins("Check the set ignoring weak tags.", candidates) == set()
+
+
+NUMBERED = {
+    s.id: s
+    for s in (
+        _function("suffix"),
+        _function("suffixes"),
+        _function("get_revision"),
+        _function("get_revisions"),
+        _function("check_entry"),
+        _function("check_entries"),  # y -> ies
+        _function("box"),
+        _function("boxes"),  # + es
+        _function("stem", parent="Other"),
+        _function("stems"),  # Menu's: another class's twin is none
+    )
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        ("This function returns a list of any suffixes in the name.", {"suffix"}),
+        ("Menu: Return the suffix of a file name. It checks the suffixes.", {"suffixes"}),  # the first sentence
+        ("This function retrieves a specific revision by its id.", {"get_revisions"}),
+        ("Check every entries of the table.", {"check_entry"}),
+        ("Pack the boxes.", {"box"}),
+        # both numbers said, or neither: no evidence
+        ("Return the suffix and all suffixes.", set()),
+        ("Return the name.", set()),
+        # a capitalised word past the first is a name; code is a name
+        ("This function returns a tuple of Revision instances.", set()),
+        ("Return the value of `suffix`.", set()),
+        ("Return the stems of the word.", set()),
+    ],
+)
+def test_the_twin_in_the_other_number(question, wrong):
+    assert context.number_twins(question, NUMBERED) == _ids(wrong)
+
+
 FORMATTER_PY = '''\
 """Help and usage of a command."""
 
@@ -222,3 +310,104 @@ def test_the_object_of_the_verb_picks_the_longer_twin(formatter_store, real_mode
     assert got[WRITE_USAGE] == pytest.approx(1.0)
     monkeypatch.setattr(context, "TWIN_BY_OBJECT", False)
     assert factors(ask(formatter_store, real_model, question))[WRITE] == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_a_word_ruled_out_demotes_the_twin_it_names(formatter_store, real_model, monkeypatch):
+    question = "Command: Builds the page of the command as a string. It joins the parts, without the usage line."
+    got = factors(ask(formatter_store, real_model, question))
+    assert got[USAGE] == pytest.approx(TWIN_FACTOR)
+    assert got[WRITE_USAGE] == pytest.approx(TWIN_FACTOR)
+    assert got[RENDER] == pytest.approx(1.0)
+    monkeypatch.setattr(context, "NEGATED_WORDS", False)
+    got = factors(ask(formatter_store, real_model, question))
+    assert got[USAGE] == pytest.approx(1.0)
+    assert got[WRITE_USAGE] == pytest.approx(1.0)
+
+
+PROTOCOL = {
+    s.id: s
+    for s in (
+        _function("copy"),
+        _function("__copy__"),
+        _function("__contains__"),  # no ``contains`` among the candidates
+        _function("add"),
+        _function("__add__"),  # an operator: ``+``, not ``add``
+        _function("__iadd__"),
+        _function("exit", parent="Other"),
+        _function("__exit__"),  # Menu's; ``exit`` is Other's
+    )
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        ("Return a shallow copy of this object.", {"__copy__"}),
+        ("Return a shallow copy of this object; `__copy__` calls it.", set()),  # its name written
+        ("Add `value` to the list.", {"__copy__"}),
+    ],
+)
+def test_the_special_method_beside_its_public_namesake(question, wrong):
+    assert context.protocol_twins(question, PROTOCOL) == _ids(wrong)
+
+
+INFO_PY = '''\
+"""What a file's name says."""
+
+
+class Info:
+    def __init__(self, name):
+        self.name = name
+
+    def suffix(self):
+        """The last dotted part of the name, or an empty string."""
+        return self.suffixes()[-1] if "." in self.name else ""
+
+    def suffixes(self):
+        """Every dotted part of the name after the first."""
+        return ["." + part for part in self.name.split(".")[1:]]
+
+    def copy(self):
+        """A new Info with the same name."""
+        return Info(self.name)
+
+    def __copy__(self):
+        return self.copy()
+
+    def stem(self):
+        """The name without its last dotted part."""
+        return self.name.rsplit(".", 1)[0]
+'''
+SUFFIX, SUFFIXES = "info.py:method:Info.suffix", "info.py:method:Info.suffixes"
+COPY, DUNDER_COPY = "info.py:method:Info.copy", "info.py:method:Info.__copy__"
+
+
+@pytest.fixture(scope="module")
+def info_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
+    repo = init_repo(tmp_path_factory.mktemp("numbers") / "info")
+    write(repo, {"info.py": INFO_PY})
+    commit(repo, "info")
+    return _indexed_and_embedded(repo, real_model, module_backend)
+
+
+@pytest.mark.slow
+def test_the_number_of_a_word_picks_the_twin(info_repo, real_model, monkeypatch):
+    question = "Info: Returns a list of the suffixes of the file name. It checks if the name has a suffix."
+    with open_store(info_repo) as store:
+        got = factors(ask(store, real_model, question))
+        assert got[SUFFIX] == pytest.approx(TWIN_FACTOR)
+        assert got[SUFFIXES] == pytest.approx(1.0)
+        monkeypatch.setattr(context, "NUMBER_TWINS", False)
+        assert factors(ask(store, real_model, question))[SUFFIX] == pytest.approx(1.0)
+
+
+@pytest.mark.slow
+def test_the_special_method_counts_less_beside_its_namesake(info_repo, real_model, monkeypatch):
+    question = "Info: Return a new object with the same file name."
+    with open_store(info_repo) as store:
+        got = factors(ask(store, real_model, question))
+        assert got[DUNDER_COPY] == pytest.approx(TWIN_FACTOR)
+        assert got[COPY] == pytest.approx(1.0)
+        monkeypatch.setattr(context, "PROTOCOL_TWINS", False)
+        assert factors(ask(store, real_model, question))[DUNDER_COPY] == pytest.approx(1.0)

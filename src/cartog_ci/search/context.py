@@ -867,6 +867,128 @@ def unasked_async(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     return out
 
 
+# A word a description says only to rule it out ("… without logging out",
+# "… ignoring weak tags", "… rather than attempting to parse the URI",
+# "… without checking if the current task group has been cancelled")
+# names what the code does not do: of two methods of one class (functions
+# of one module), the one whose name holds that word (``logout``,
+# ``contains_weak``, ``parse_uri``, ``checkpoint_if_cancelled``) is the
+# other's foil, and counts TWIN_FACTOR (search/multimodal.py). A word is
+# ruled out from "without", "ignoring", "unlike", "rather than" or
+# "instead of" to the end of its clause (a comma, a semicolon, a colon, a
+# stop); a word said elsewhere in the description ("Extend … replace
+# existing keys instead of extending") is not ruled out. The whole
+# description counts, not its first sentence: such a clause is most often
+# in a later one. Words written as code are names, not the description's
+# words (as for TWINS_BY_WORD); words are compared by ``same_word``.
+NEGATED_WORDS = True
+_NEGATION = re.compile(r"\b(?:without|ignoring|unlike|rather\s+than|instead\s+of)\b([^.,;:]*)", re.IGNORECASE)
+
+
+def negated_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The candidates whose name holds a word the question says only in a
+    clause that rules it out, beside a candidate of their class (module)
+    whose name does not (above)."""
+    text = re.sub(r"`[^`]*`", " ", question)
+    if _NEGATION.search(text) is None:
+        return set()
+    ruled = {w.lower() for m in _NEGATION.finditer(text) for w in re.findall(r"[A-Za-z0-9]+", m.group(1))}
+    said = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", _NEGATION.sub(" ", text))}
+    ruled = {w for w in ruled - said if w not in _FUNCTION_WORDS and not any(same_word(w, s) for s in said)}
+    if not ruled:
+        return set()
+    places: dict[tuple[object, ...], list[tuple[str, bool]]] = {}
+    for symbol in symbols.values():
+        if symbol.kind in ("method", "function"):
+            words = [w for w in words_of(symbol.name).lower().split() if w not in _FUNCTION_WORDS]
+            foil = any(same_word(w, r) for w in words for r in ruled)
+            places.setdefault((symbol.file, symbol.parent_id), []).append((symbol.id, foil))
+    return {
+        i for named in places.values() if not all(f for _, f in named) for i, foil in named if foil
+    }
+
+
+# Two methods of one class (functions of one module) whose names differ
+# only in the number of their last word (``suffix`` / ``suffixes``,
+# ``get_revision`` / ``get_revisions``, ``check_uri`` / ``check_uris``)
+# are told apart by it: one handles one thing, the other many. A first
+# sentence that says that word in one number only ("returns a list of any
+# suffixes", "retrieves a specific revision … with the given revision
+# id") asks for the twin named in that number; the other counts
+# TWIN_FACTOR (search/multimodal.py). ``same_word`` reads the two numbers
+# as one word, so the rules above cannot tell them apart. Only the first
+# sentence (a later one may name the other: "It checks if the name has a
+# suffix"); a leading "Name:" and names written as code are left out, and
+# so is a capitalised word past the sentence's first, a class's name
+# ("a tuple of Revision instances" says no revision).
+NUMBER_TWINS = True
+
+
+def _plurals(word: str) -> tuple[str, ...]:
+    return (word + "s", word + "es", *((word[:-1] + "ies",) if word.endswith("y") else ()))
+
+
+def number_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The candidates whose name's last word is in the other number than
+    the one the question's first sentence says, beside a twin of their
+    class (module) named in that number (above)."""
+    sentence = re.sub(r"`[^`]*`", " ", re.sub(r"^[\w.]+:\s+", "", first_sentence(question)))
+    tokens = re.findall(r"[A-Za-z0-9]+", sentence)
+    said = {w.lower() for n, w in enumerate(tokens) if n == 0 or not w[:1].isupper()}
+    named: dict[tuple[object, ...], list[str]] = {}
+    for symbol in symbols.values():
+        if symbol.kind in ("method", "function"):
+            words = tuple(words_of(symbol.name).lower().split())
+            if words:
+                named.setdefault((symbol.file, symbol.parent_id, *words), []).append(symbol.id)
+    out: set[str] = set()
+    for key, ids in named.items():
+        last = key[-1]
+        if not isinstance(last, str):
+            continue
+        for plural in _plurals(last):
+            many = named.get((*key[:-1], plural))
+            if many is None:
+                continue
+            if last in said and plural not in said:
+                out.update(many)
+            elif plural in said and last not in said:
+                out.update(ids)
+    return out
+
+
+# A special method beside a public method of its class named by the same
+# word (``__copy__`` / ``copy``, ``__contains__`` / ``contains``,
+# ``__exit__`` / ``exit``) is the hook Python's data model calls
+# (``copy.copy(d)``, ``x in d``); a class that has both most often has one
+# call the other, and its description is the public method's, the name
+# its documentation uses. The special one counts TWIN_FACTOR
+# (search/multimodal.py) unless the question writes its name. Operators
+# are no twins: ``__add__`` is ``+``, which ``add`` ("Add `value` to the
+# sorted list") is not.
+PROTOCOL_TWINS = True
+_OPERATORS = frozenset(
+    "add sub mul matmul truediv floordiv mod divmod pow lshift rshift and or xor neg pos abs invert lt le eq ne gt ge".split()
+)
+
+
+def protocol_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """The special methods among the candidates whose public namesake of
+    their class (``__copy__``: ``copy``) is a candidate too, when the
+    question does not write their name (above)."""
+    public = {(s.file, s.parent_id, s.name) for s in symbols.values() if s.kind == "method"}
+    out = set()
+    for symbol in symbols.values():
+        name = symbol.name
+        if symbol.kind != "method" or not is_special(name) or name in question:
+            continue
+        word = name[2:-2]
+        bare = word[1:] if word[:1] in ("i", "r") and word[1:] in _OPERATORS else word
+        if bare not in _OPERATORS and (symbol.file, symbol.parent_id, word) in public:
+            out.add(symbol.id)
+    return out
+
+
 HELPERS_BELOW_PUBLIC = True
 
 

@@ -312,7 +312,7 @@ class Run:
         self.fewer_parameters: set[str] = set()  # context.fewer_parameters
         self.property_mismatch: set[str] = set()  # context.property_mismatch
         self.wrong_moment: set[str] = set()  # context.wrong_moment
-        self.unsaid_twins: set[str] = set()  # context.unsaid_twins, context.verb_alone_twins
+        self.unsaid_twins: set[str] = set()  # context.unsaid_twins and the other twin rules
         self.unasked_async: set[str] = set()  # context.unasked_async
         self.nowait_variants: dict[str, frozenset[str]] | None = None  # class ID -> names with a _nowait variant
         self.verb_only: frozenset[str] = frozenset()  # members named by the verb beside a protocol's wording
@@ -508,6 +508,12 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
         run.unsaid_twins = context.unsaid_twins(run.query, symbols)
     if context.TWIN_BY_OBJECT and run.intent.name in KIND_INTENTS:
         run.unsaid_twins = run.unsaid_twins | context.verb_alone_twins(run.query, symbols)
+    if context.NEGATED_WORDS and run.intent.name in KIND_INTENTS:
+        run.unsaid_twins = run.unsaid_twins | context.negated_twins(run.query, symbols)
+    if context.NUMBER_TWINS and run.intent.name in KIND_INTENTS:
+        run.unsaid_twins = run.unsaid_twins | context.number_twins(run.query, symbols)
+    if context.PROTOCOL_TWINS and run.intent.name in KIND_INTENTS:
+        run.unsaid_twins = run.unsaid_twins | context.protocol_twins(run.query, symbols)
     if context.ASYNC_BY_WORDS and run.intent.name in KIND_INTENTS:
         run.unasked_async = context.unasked_async(run.query, symbols)
     factors = {i: _factor(run, s, boosted=True) for i, s in symbols.items()}
