@@ -307,7 +307,6 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRo
             if not self.readonly:
                 _set_wal(db, self.busy_timeout_ms)
                 db.execute("PRAGMA synchronous=NORMAL")
-                db.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
                 if not _up_to_date(db):
                     with _savepoint(db, self._busy_message()):
                         migrations.apply(db)
@@ -480,18 +479,6 @@ def move_aside(path: Path, reason: str) -> str:
             "delete it, or pass --index PATH"
         ) from exc
     return f"index {path} was unusable ({reason}); rebuilding it (old file kept as {aside.name})"
-
-
-# The page cache of a writer, at most (KiB; SQLite's default is 2 MiB). An
-# incremental run rewrites pages all over the file (celery 5.3.6 -> 5.4.0,
-# HEAD~10 -> HEAD: 2,886 of its 5,053 pages): with 2 MiB it read pages
-# again and spilled dirty ones to the log mid-transaction, 17,686 reads and
-# 27,109 writes (strace -c); with 16 MiB, 6,637 and 20,379, as with 64 or
-# 256 MiB. Pages are held only once read: peak memory grows by what the
-# run touches, 16 MiB at most. Readers keep the default: a warm Django
-# report reads 22,285 pages with it, 13,645 with 64 MiB, for the same
-# instructions (callgrind) and ~50 MB more held.
-WRITER_CACHE_KIB = 16384
 
 
 def _set_wal(db: apsw.Connection, busy_timeout_ms: int) -> None:
