@@ -15,8 +15,8 @@ import pytest
 from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search import context
 from cartog_ci.store.base import Store
-from tests.search.test_class_questions import _indexed_and_embedded, ask
-from tests.testing.fixtures import commit, init_repo, open_store, write
+from tests.search.test_class_questions import ask, indexed_repo
+from tests.testing.fixtures import open_store
 
 pytestmark = pytest.mark.usefixtures("module_database")
 
@@ -78,10 +78,7 @@ CONNECT = "response.py:method:Client.connect"
 
 @pytest.fixture(scope="module")
 def response_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
-    repo = init_repo(tmp_path_factory.mktemp("abbreviated") / "response")
-    write(repo, {"response.py": RESPONSE_PY})
-    commit(repo, "response")
-    return _indexed_and_embedded(repo, real_model, module_backend)
+    return indexed_repo(tmp_path_factory.mktemp("abbreviated") / "response", {"response.py": RESPONSE_PY}, real_model, module_backend)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ real ONNX model. And methods of the same name in other classes:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -252,29 +252,29 @@ DECLARATIONS = {
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
-    repo = init_repo(tmp_path_factory.mktemp("class-questions") / "splay")
-    write(
-        repo,
-        {
-            "lists.py": LISTS_PY,
-            "lists.pyi": STUB_PYI,
-            "interfaces.py": INTERFACES_PY,
-            "protocols.py": PROTOCOLS_PY,
-            "base.py": BASE_PY,
-            "testing.py": TESTING_PY,
-            "docs_src/tutorial001.py": TUTORIAL_PY,
-            "params.py": PARAMS_PY,
-            "streams.py": STREAMS_PY,
-            "ops.py": OPS_PY,
-            "pairs.py": PAIRS_PY,
-            "bags.py": BAGS_PY,
-        },
-    )
-    commit(repo, "splay lists")
-    return _indexed_and_embedded(repo, real_model, module_backend)
+    files = {
+        "lists.py": LISTS_PY,
+        "lists.pyi": STUB_PYI,
+        "interfaces.py": INTERFACES_PY,
+        "protocols.py": PROTOCOLS_PY,
+        "base.py": BASE_PY,
+        "testing.py": TESTING_PY,
+        "docs_src/tutorial001.py": TUTORIAL_PY,
+        "params.py": PARAMS_PY,
+        "streams.py": STREAMS_PY,
+        "ops.py": OPS_PY,
+        "pairs.py": PAIRS_PY,
+        "bags.py": BAGS_PY,
+    }
+    return indexed_repo(tmp_path_factory.mktemp("class-questions") / "splay", files, real_model, module_backend)
 
 
-def _indexed_and_embedded(repo: Path, real_model: EmbeddingModel, module_backend: str | None) -> Path:
+def indexed_repo(repo: Path, files: Mapping[str, str], real_model: EmbeddingModel, module_backend: str | None) -> Path:
+    """A git repository at ``repo`` with these files in one commit, indexed
+    and embedded with the real model (the search tests' repositories)."""
+    init_repo(repo)
+    write(repo, files)
+    commit(repo, "files")
     with database(module_backend):
         index(repo)
         with workspace.open_store(workspace.locate(str(repo), None), create=True) as store:
@@ -994,10 +994,7 @@ TEST_CASE = "bags/testing.py:method:BaseTestBag.test_add_keeps_the_values_sorted
 
 @pytest.fixture(scope="module")
 def methods_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
-    repo = init_repo(tmp_path_factory.mktemp("method-questions") / "http")
-    write(repo, {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY, "rows.py": ROWS_PY, "commands.py": COMMANDS_PY, "tables.py": TABLES_PY})
-    commit(repo, "requests and bags")
-    return _indexed_and_embedded(repo, real_model, module_backend)
+    return indexed_repo(tmp_path_factory.mktemp("method-questions") / "http", {"headers.py": HEADERS_PY, "sorted_bag.py": SORTED_BAG_PY, "bags/testing.py": BAG_TESTING_PY, "channel.py": CHANNEL_PY, "settings.py": SETTINGS_PY, "rows.py": ROWS_PY, "commands.py": COMMANDS_PY, "tables.py": TABLES_PY}, real_model, module_backend)
 
 
 @pytest.fixture

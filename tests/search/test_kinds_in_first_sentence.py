@@ -17,8 +17,8 @@ from cartog_ci.search import multimodal
 from cartog_ci.search.intent import classify
 from cartog_ci.search.multimodal import KIND_FACTOR, wanted_kinds
 from cartog_ci.store.base import Store
-from tests.search.test_class_questions import _indexed_and_embedded, ask, factors
-from tests.testing.fixtures import commit, init_repo, open_store, write
+from tests.search.test_class_questions import ask, factors, indexed_repo
+from tests.testing.fixtures import open_store
 
 pytestmark = pytest.mark.usefixtures("module_database")
 
@@ -74,10 +74,7 @@ CONNECT, DATABASE = "db.py:function:connect", "db.py:class:Database"
 
 @pytest.fixture(scope="module")
 def db_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
-    repo = init_repo(tmp_path_factory.mktemp("kinds") / "db")
-    write(repo, {"db.py": DB_PY})
-    commit(repo, "databases")
-    return _indexed_and_embedded(repo, real_model, module_backend)
+    return indexed_repo(tmp_path_factory.mktemp("kinds") / "db", {"db.py": DB_PY}, real_model, module_backend)
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search import context
 from cartog_ci.search.multimodal import MOMENT_FACTOR
 from cartog_ci.store.base import Store
-from tests.search.test_class_questions import _indexed_and_embedded, ask, factors
+from tests.search.test_class_questions import ask, factors, indexed_repo
 from tests.search.test_signature_and_body import _function
-from tests.testing.fixtures import commit, init_repo, open_store, write
+from tests.testing.fixtures import open_store
 
 pytestmark = pytest.mark.usefixtures("module_database")
 
@@ -76,10 +76,7 @@ PRE, POST = "hooks.py:method:TokenStore.pre_refresh", "hooks.py:method:TokenStor
 
 @pytest.fixture(scope="module")
 def hooks_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
-    repo = init_repo(tmp_path_factory.mktemp("moments") / "hooks")
-    write(repo, {"hooks.py": HOOKS_PY})
-    commit(repo, "hooks")
-    return _indexed_and_embedded(repo, real_model, module_backend)
+    return indexed_repo(tmp_path_factory.mktemp("moments") / "hooks", {"hooks.py": HOOKS_PY}, real_model, module_backend)
 
 
 @pytest.fixture

@@ -23,8 +23,8 @@ from cartog_ci.search import context
 from cartog_ci.search.declarations import hands_back_nothing, parameter_names
 from cartog_ci.search.multimodal import MEMBER_FACTOR, NO_VALUE_FACTOR, PARAMETER_FACTOR
 from cartog_ci.store.base import Store
-from tests.search.test_class_questions import _indexed_and_embedded, ask, factors
-from tests.testing.fixtures import commit, init_repo, open_store, write
+from tests.search.test_class_questions import ask, factors, indexed_repo
+from tests.testing.fixtures import open_store
 
 pytestmark = pytest.mark.usefixtures("module_database")
 
@@ -132,10 +132,7 @@ FORMAT, LIST = "menu.py:method:Menu.format_commands", "menu.py:method:Menu.list_
 
 @pytest.fixture(scope="module")
 def menu_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
-    repo = init_repo(tmp_path_factory.mktemp("returned-values") / "menu")
-    write(repo, {"menu.py": MENU_PY, "shelf.py": SHELF_PY})
-    commit(repo, "menus")
-    return _indexed_and_embedded(repo, real_model, module_backend)
+    return indexed_repo(tmp_path_factory.mktemp("returned-values") / "menu", {"menu.py": MENU_PY, "shelf.py": SHELF_PY}, real_model, module_backend)
 
 
 @pytest.fixture

@@ -24,9 +24,9 @@ from cartog_ci.embed.base import EmbeddingModel
 from cartog_ci.search import context
 from cartog_ci.search.multimodal import ASYNC_FACTOR, TWIN_FACTOR
 from cartog_ci.store.base import Store
-from tests.search.test_class_questions import _indexed_and_embedded, ask, factors
+from tests.search.test_class_questions import ask, factors, indexed_repo
 from tests.search.test_signature_and_body import _function
-from tests.testing.fixtures import commit, init_repo, open_store, write
+from tests.testing.fixtures import open_store
 
 pytestmark = pytest.mark.usefixtures("module_database")
 
@@ -268,10 +268,7 @@ RENDER, RENDER_ASYNC = "formatter.py:method:Command.render", "formatter.py:metho
 
 @pytest.fixture(scope="module")
 def formatter_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
-    repo = init_repo(tmp_path_factory.mktemp("twins") / "formatter")
-    write(repo, {"formatter.py": FORMATTER_PY})
-    commit(repo, "formatter")
-    return _indexed_and_embedded(repo, real_model, module_backend)
+    return indexed_repo(tmp_path_factory.mktemp("twins") / "formatter", {"formatter.py": FORMATTER_PY}, real_model, module_backend)
 
 
 @pytest.fixture
@@ -385,10 +382,7 @@ COPY, DUNDER_COPY = "info.py:method:Info.copy", "info.py:method:Info.__copy__"
 
 @pytest.fixture(scope="module")
 def info_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
-    repo = init_repo(tmp_path_factory.mktemp("numbers") / "info")
-    write(repo, {"info.py": INFO_PY})
-    commit(repo, "info")
-    return _indexed_and_embedded(repo, real_model, module_backend)
+    return indexed_repo(tmp_path_factory.mktemp("numbers") / "info", {"info.py": INFO_PY}, real_model, module_backend)
 
 
 @pytest.mark.slow
