@@ -152,6 +152,28 @@ def test_a_positional_only_parameter_renamed_breaks_no_call(tmp_path: Path, caps
     assert data["will_break"] == [] and data["risk"]["level"] == "low"  # type: ignore[index]
 
 
+def test_a_parameter_named_with_two_underscores_is_positional_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """flask 3.0.3 itself: ``decorator(__ctx, *args, **kwargs)`` became
+    ``decorator(ctx, /, *args, **kwargs)``. PEP 484 makes a leading ``__x``
+    positional-only, so the name changes no call; a ``__x__`` or an ``__x``
+    after a plain parameter is no such parameter (renamed: breaking)."""
+    app = "from lib import pick\n\n\ndef run():\n    pick(1, 2)\n"
+    before = {"lib.py": "def pick(__ctx, *args, **kwargs):\n    return __ctx\n", "app.py": app}
+    _, data = _report(tmp_path, capsys, before, {"lib.py": "def pick(ctx, /, *args, **kwargs):\n    return ctx\n"})
+    (item,) = [c for c in data["changed"] if c["signature_changed"]]  # type: ignore[attr-defined]
+    assert item["signature_verdict"] == "compatible"
+    assert _sites(data) == [("app.py", 5, "fine", None)]
+    assert data["will_break"] == [] and data["risk"]["level"] == "low"  # type: ignore[index]
+    for name in ("__ctx__", "a, __ctx"):
+        before = {"lib.py": f"def pick({name}, *args):\n    return 1\n", "app.py": app}
+        after = {"lib.py": f"def pick({name.replace('__ctx', 'ctx')}, *args):\n    return 1\n"}
+        _, data = _report(tmp_path / name.replace(", ", "-"), capsys, before, after)
+        (item,) = [c for c in data["changed"] if c["signature_changed"]]  # type: ignore[attr-defined]
+        assert item["signature_verdict"] == "breaking", name
+
+
 OVERLOADED = (
     "import typing as t\n\n\n"
     "class Attr:\n"

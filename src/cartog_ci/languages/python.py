@@ -8,6 +8,7 @@ import os
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
@@ -19,6 +20,7 @@ from cartog_ci.errors import CartogError
 from cartog_ci.languages.arguments import UNKNOWN, Call, CallCheck, Params, argument_nodes, bind
 from cartog_ci.languages.base import (
     Language,
+    Parameter,
     Project,
     ScopeRules,
     derived_value,
@@ -485,7 +487,20 @@ class Python(Language):
         before, after = parameter_list(old), parameter_list(new)
         if before is None or after is None:
             return "breaking"
-        return keyword_verdict(before, after, names_matter=True)
+        return keyword_verdict(_dunder_positional(before), _dunder_positional(after), names_matter=True)
+
+
+def _dunder_positional(params: list[Parameter]) -> list[Parameter]:
+    """PEP 484's positional-only parameters before PEP 570's ``/``: the
+    leading ones named ``__x`` (not ``__x__``), which type checkers refuse by
+    name (flask 3.0.3: ``decorator(__ctx, *args, **kwargs)`` became
+    ``decorator(ctx, /, *args, **kwargs)``, which the report called breaking)."""
+    out = list(params)
+    for i, p in enumerate(out):
+        if p.kind != "positional" or not p.name.startswith("__") or p.name.endswith("__"):
+            break
+        out[i] = replace(p, positional_only=True)
+    return out
 
 
 PYTHON = Python(
