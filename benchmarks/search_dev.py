@@ -566,6 +566,9 @@ def systems(
         out["default, members named by the lead's words not demoted beside the standard library's wording"] = patched(
             shipped(), PROTOCOL_OVER_WORDS=False
         )
+        out["default, a sentence that says what subclasses of X must do read as asking for them"] = patched(
+            shipped(), _intent_STATED_REFERENCES=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)
@@ -580,7 +583,7 @@ def patched(ask: Ask, **constants: object) -> Ask:
     """The shipped search with module constants of search/multimodal.py or
     search/context.py changed for the call: what each rule is worth (an
     ablation)."""
-    from cartog_ci.search import context, multimodal, names, roles
+    from cartog_ci.search import context, intent, multimodal, names, roles
 
     def where(name: str) -> tuple[object, str]:
         # ``_roles_NAME``: a constant of search/roles.py
@@ -588,6 +591,8 @@ def patched(ask: Ask, **constants: object) -> Ask:
             return roles, name[len("_roles") :]
         if name.startswith("_names_"):  # a constant of search/names.py
             return names, name[len("_names_") :]
+        if name.startswith("_intent_"):  # a constant of search/intent.py
+            return intent, name[len("_intent_") :]
         return (multimodal if hasattr(multimodal, name) else context), name
 
     def run(text: str) -> list[HitRef]:
