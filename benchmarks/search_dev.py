@@ -569,6 +569,9 @@ def systems(
         out["default, a sentence that says what subclasses of X must do read as asking for them"] = patched(
             shipped(), _intent_STATED_REFERENCES=False
         )
+        out["default, the re-ranker reads a description by its whole text only, not also by its first sentence"] = patched(
+            shipped(), FIRST_SENTENCE_MEANING=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Symbol
 from cartog_ci.domain.hits import Hit
-from cartog_ci.embed.base import EmbeddingModel
+from cartog_ci.embed.base import EmbeddingModel, query_vector
 from cartog_ci.search import context, modalities
 from cartog_ci.search.fuse import Fused, weighted_rrf
 from cartog_ci.search.intent import Intent, classify, is_description, overridden
@@ -137,6 +137,13 @@ TWIN_FACTOR = 0.5
 ASYNC_FACTOR = 0.5
 VERB_ONLY_FACTOR = 0.5  # context.PROTOCOL_OVER_VERB
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
+# A description of several sentences says in its first what the code does,
+# as a docstring's summary line does; its later sentences say how, with
+# what, and read like the callees and namesakes they name. For a question
+# about behaviour, the re-ranker reads each candidate by the better of its
+# cosines to the whole description and to its first sentence (one more
+# embedding, of that sentence: ``lead_vector``). Off: the whole description's.
+FIRST_SENTENCE_MEANING = True
 # What is not the implementation (search/roles.py) counts DEMOTION for a
 # question about behaviour, unless the question asks for it; vendored and
 # built code counts DEMOTION for every question.
@@ -326,6 +333,7 @@ class Run:
         self.bm25: dict[str, float] = {}  # trigram index (text modality)
         self.keyword_bm25: dict[str, float] = {}  # symbol index (keyword modality)
         self.vector: Vector | None = None
+        self.lead: Vector | None = None  # the first sentence's, of a description (lead_vector)
         self.anchors: list[str] = []  # find_similar: what the results should resemble
         self.notes: list[str] = []
         self.timings: dict[str, float] = {}
@@ -623,6 +631,26 @@ def _finish(
     )
 
 
+def lead_vector(run: Run) -> Vector | None:
+    """The vector of a description's first sentence (``FIRST_SENTENCE_MEANING``),
+    embedded once per search; None for a question of one sentence, for an
+    intent other than understand_code, or when the semantic modality found
+    no vectors to compare it with."""
+    if (
+        not FIRST_SENTENCE_MEANING
+        or run.vector is None
+        or run.model_factory is None
+        or run.intent.name not in KIND_INTENTS
+        or not is_description(run.query)
+    ):
+        return None
+    if run.lead is None:
+        clock = time.perf_counter()
+        run.lead = query_vector(run.model_factory(), first_sentence(run.query))
+        run.timings["lead"] = (time.perf_counter() - clock) * 1000
+    return run.lead
+
+
 def _rerank(
     run: Run,
     fused: list[Fused],
@@ -654,7 +682,11 @@ def _rerank(
     if context.NAMESAKE_MEANING and run.alias:
         vectors, bm25 = context.with_namesakes(run, vectors, bm25, model[0] if model else None)
     candidates = [Candidate(i, contents.get(i, ""), vectors.get(i), bm25.get(i)) for i in ids]
-    scores = reranker.scores(run.query, run.vector, candidates)
+    lead = lead_vector(run)
+    if lead is None:
+        scores = reranker.scores(run.query, run.vector, candidates)
+    else:
+        scores = reranker.scores(run.query, run.vector, candidates, lead_vector=lead)
     if scores is None:
         return fused, None
     order = sorted(range(len(ids)), key=lambda n: -scores[n])
