@@ -572,6 +572,9 @@ def systems(
         out["default, the re-ranker reads a description by its whole text only, not also by its first sentence"] = patched(
             shipped(), FIRST_SENTENCE_MEANING=False
         )
+        out["default, a property not demoted for a statement whose verb acts on its object (Increment the …)"] = patched(
+            shipped(), ACTIONS_NOT_PROPERTIES=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

@@ -670,6 +670,56 @@ def property_mismatch(symbols: Mapping[str, Symbol]) -> set[str]:
     return {i for owner in props & plain.keys() for i in plain[owner]}
 
 
+# … and the other way round: a statement whose lead's verb does something
+# ("Increment the semaphore value", "Decrement …, blocking if necessary")
+# asks for a method that does it, not for a value read as an attribute: a
+# property counts PROPERTY_FACTOR when a plain method of its class is a
+# candidate too (``action_properties``). A verb that hands a value back
+# (RETURN_VERBS) or tells one ("Check if …", "Determine …") may describe
+# a property, and keeps it.
+# The verb is read only where it governs an object as a verb does, "Verb
+# the …" ("Increment the semaphore value", "This function converts the …"):
+# a lead that opens with a condition, a comparison or a participle ("If the
+# response is streamed …", "Like `content_type` …", "Cached reference of …")
+# or a class's name (`MultiDict` object containing …") describes a value.
+ACTIONS_NOT_PROPERTIES = True
+_TELLING_VERBS = frozenset("check determine test tell whether verify".split())
+_DETERMINERS = frozenset("the a an all any each every its their this these those one some".split())
+
+
+def action_lead(question: str) -> bool:
+    """Whether the question's first sentence opens with a verb that does
+    something to the object that follows it (above)."""
+    words = _lead_words(question)
+    at, verb, _after = verb_and_after(words, STOPWORDS)
+    if verb is None or at + 1 >= len(words) or words[at + 1].lower() not in _DETERMINERS:
+        return False
+    written = words[at]
+    return (
+        written.lower() not in STOPWORDS
+        and not any(c.isupper() for c in written[1:])
+        and verb not in RETURN_VERBS
+        and not any(same_word(verb, v) for v in _TELLING_VERBS)
+        and not _opens_noun_phrase(words)
+    )
+
+
+def action_properties(symbols: Mapping[str, Symbol]) -> set[str]:
+    """For a statement led by a verb that does something: the value
+    properties among ``symbols`` of a class one of whose plain methods is
+    among them too (constructors aside)."""
+    props: dict[str, set[str]] = {}
+    plain: set[str] = set()
+    for symbol in symbols.values():
+        if symbol.kind != "method" or symbol.parent_id is None or symbol.name in _CONSTRUCTORS:
+            continue
+        if is_value_property(symbol):
+            props.setdefault(symbol.parent_id, set()).add(symbol.id)
+        else:
+            plain.add(symbol.parent_id)
+    return {i for owner in props.keys() & plain for i in props[owner]}
+
+
 # Hooks come in pairs named for the moment they run: ``pre_save`` /
 # ``post_save``, ``before_request`` / ``after_request``,
 # ``addBeforeCommitHook`` / ``addAfterCommitHook``. The moment a

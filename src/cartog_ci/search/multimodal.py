@@ -510,6 +510,8 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
     if context.PROPERTIES_BY_LEAD and run.intent.name in KIND_INTENTS and run.intent.rule == "fallback" and not run.kinds:
         if context.property_lead(run.query):
             run.property_mismatch = context.property_mismatch(symbols)
+        elif context.ACTIONS_NOT_PROPERTIES and run.verb_led and context.action_lead(run.query):
+            run.property_mismatch = context.action_properties(symbols)
     if context.MOMENTS_OF_HOOKS and run.intent.name in KIND_INTENTS:
         run.wrong_moment = context.wrong_moment(run.query, symbols)
     if context.TWINS_BY_WORD and run.intent.name in KIND_INTENTS:
