@@ -96,3 +96,60 @@ def test_an_acting_verb_puts_the_property_of_its_object_down(semaphore_repo, rea
         assert factors(ask(store, real_model, "Return the semaphore value in Semaphore."))[VALUE] == pytest.approx(1.0)
         monkeypatch.setattr(context, "ACTIONS_NOT_PROPERTIES", False)
         assert factors(ask(store, real_model, question))[VALUE] == pytest.approx(1.0)
+
+
+# multimodal.VALUE_LEADS_ASK_NO_KIND: a lead that describes a value asks for that value, whatever its kind words
+
+
+def test_a_lead_that_describes_a_value_asks_for_no_kind_by_its_kind_words(monkeypatch):
+    from cartog_ci.search import multimodal
+    from cartog_ci.search.intent import classify
+
+    value = "ShellComplete: The name of the shell function defined by the completion script."
+    assert multimodal.wanted_kinds(classify(value), value) == frozenset()
+    asked = "The function that defines the shell completion script."  # the kind is the lead's own noun
+    assert multimodal.wanted_kinds(classify(asked), asked) == frozenset({"function", "method"})
+    monkeypatch.setattr(multimodal, "VALUE_LEADS_ASK_NO_KIND", False)
+    assert multimodal.wanted_kinds(classify(value), value) == frozenset({"function", "method"})
+
+
+COMPLETE_PY = '''\
+class ShellComplete:
+    def __init__(self, prog_name):
+        self.prog_name = prog_name
+
+    @property
+    def func_name(self):
+        safe_name = self.prog_name.replace("-", "_")
+        return f"_{safe_name}_completion"
+
+    def source(self):
+        """Produce the shell script that defines the completion function."""
+        return "complete -F " + self.func_name
+
+    def get_completions(self, args, incomplete):
+        """Determine the context and last complete command or parameter from the complete args."""
+        return []
+'''
+FUNC_NAME, GET_COMPLETIONS = "complete.py:method:ShellComplete.func_name", "complete.py:method:ShellComplete.get_completions"
+
+
+@pytest.fixture(scope="module")
+def complete_repo(tmp_path_factory: pytest.TempPathFactory, real_model: EmbeddingModel, module_backend: str | None) -> Path:
+    return indexed_repo(tmp_path_factory.mktemp("values") / "complete", {"complete.py": COMPLETE_PY}, real_model, module_backend)
+
+
+@pytest.mark.slow
+def test_a_value_lead_with_a_kind_word_puts_the_plain_methods_down(complete_repo, real_model, monkeypatch):
+    from cartog_ci.search import multimodal
+
+    question = "ShellComplete: The name of the shell function defined by the completion script."
+    with open_store(complete_repo) as store:
+        got = factors(ask(store, real_model, question))
+        assert got[FUNC_NAME] == pytest.approx(1.0)
+        assert got[GET_COMPLETIONS] == pytest.approx(PROPERTY_FACTOR)
+        monkeypatch.setattr(multimodal, "VALUE_LEADS_ASK_NO_KIND", False)
+        off = factors(ask(store, real_model, question))
+        # a function or method wanted: the value rule reads no question that names a kind
+        assert off[FUNC_NAME] == pytest.approx(1.0)
+        assert off[GET_COMPLETIONS] == pytest.approx(1.0)

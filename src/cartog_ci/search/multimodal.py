@@ -226,6 +226,15 @@ KINDS_IN_FIRST_SENTENCE = True
 # kind, so that the function ``check_instance`` counted KIND_FACTOR and the
 # class ``_ArgumentParser`` did not (dev set).
 VERB_OBJECTS_ASK_NO_KIND = True
+# … and one whose lead describes a value (``context.property_lead``: "The
+# name of the shell function defined by …", "This is a dictionary which
+# …") asks for that value: its kind words say what the value is of or
+# for, not the kind asked for. "… of the shell function …" had made a
+# function the wanted kind, so that the property ``ShellComplete.func_name``
+# counted KIND_FACTOR like its class's methods and the value rule
+# (``context.PROPERTIES_BY_LEAD``, which reads no question that names a
+# kind) did not apply.
+VALUE_LEADS_ASK_NO_KIND = True
 _LEAD_KIND = re.compile(r"^(?:[\w.]+:\s+)?(?:this|the)\s+(function|method)\b", re.IGNORECASE)
 
 
@@ -241,6 +250,8 @@ def wanted_kinds(intent: Intent, query: str) -> frozenset[str]:
         if lead is not None and KINDS_IN_FIRST_SENTENCE:
             query = lead.group(1)
         elif lead is None and VERB_OBJECTS_ASK_NO_KIND and context.verb_led(query):
+            return frozenset()
+        elif lead is None and VALUE_LEADS_ASK_NO_KIND and context.PROPERTIES_BY_LEAD and context.property_lead(query):
             return frozenset()
         elif KINDS_IN_FIRST_SENTENCE:
             query = first_sentence(query)
