@@ -578,6 +578,9 @@ def systems(
         out["default, the kind words of a lead that describes a value (The name of the … function) ask for their kind"] = patched(
             shipped(), VALUE_LEADS_ASK_NO_KIND=False
         )
+        out["default, code that is not a context manager not demoted for a lead that says it is one"] = patched(
+            shipped(), CONTEXT_MANAGER_LEAD=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

@@ -720,6 +720,39 @@ def action_properties(symbols: Mapping[str, Symbol]) -> set[str]:
     return {i for owner in props.keys() & plain for i in props[owner]}
 
 
+# A lead that says the code is a context manager ("A context manager that
+# increases the indentation", "This function is a context manager that
+# saves …", "Helpful context manager that writes …") names a kind the
+# index can read from the decorators: a function or method decorated
+# ``@contextmanager`` (``contextlib``'s, or ``@asynccontextmanager``). When
+# one is a candidate, the functions and methods that are not count
+# KIND_FACTOR, as a kind the question did not ask for
+# (``context_manager_mismatch``). "A context manager that increases the
+# indentation" had ``HelpFormatter.indent`` before ``indentation``.
+CONTEXT_MANAGER_LEAD = True
+_CONTEXT_MANAGER_LEAD = re.compile(
+    r"^(?:(?:this|the)\s+(?:function|method)\s+is\s+|it\s+is\s+)?(?:an?\s+|the\s+)?(?:\w+\s+)?"
+    r"(?:async(?:hronous)?\s+)?context\s+manager\b",
+    re.IGNORECASE,
+)
+_CONTEXT_MANAGER = re.compile(r"^@(?:[\w.]*\.)?(?:async)?contextmanager\b")
+
+
+def context_manager_lead(question: str) -> bool:
+    """Whether the question's first sentence (a leading "Name: " left out)
+    says the code is a context manager (above)."""
+    return _CONTEXT_MANAGER_LEAD.match(re.sub(r"^[\w.]+:\s+", "", first_sentence(question)).strip()) is not None
+
+
+def context_manager_mismatch(symbols: Mapping[str, Symbol]) -> set[str]:
+    """The functions and methods among ``symbols`` that are not context
+    managers, when one of them is; else none."""
+    code = [s for s in symbols.values() if s.kind in ("function", "method")]
+    if not any(_CONTEXT_MANAGER.match(d) for s in code for d in s.decorators):
+        return set()
+    return {s.id for s in code if not any(_CONTEXT_MANAGER.match(d) for d in s.decorators)}
+
+
 # Hooks come in pairs named for the moment they run: ``pre_save`` /
 # ``post_save``, ``before_request`` / ``after_request``,
 # ``addBeforeCommitHook`` / ``addAfterCommitHook``. The moment a

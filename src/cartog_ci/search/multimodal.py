@@ -329,6 +329,7 @@ class Run:
         self.texts_read: set[str] = set()  # the candidates whose stored texts were read for those
         self.fewer_parameters: set[str] = set()  # context.fewer_parameters
         self.property_mismatch: set[str] = set()  # context.property_mismatch
+        self.not_context_managers: set[str] = set()  # context.context_manager_mismatch
         self.wrong_moment: set[str] = set()  # context.wrong_moment
         self.unsaid_twins: set[str] = set()  # context.unsaid_twins and the other twin rules
         self.unasked_async: set[str] = set()  # context.unasked_async
@@ -523,6 +524,8 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
             run.property_mismatch = context.property_mismatch(symbols)
         elif context.ACTIONS_NOT_PROPERTIES and run.verb_led and context.action_lead(run.query):
             run.property_mismatch = context.action_properties(symbols)
+    if context.CONTEXT_MANAGER_LEAD and run.intent.name in KIND_INTENTS and context.context_manager_lead(run.query):
+        run.not_context_managers = context.context_manager_mismatch(symbols)
     if context.MOMENTS_OF_HOOKS and run.intent.name in KIND_INTENTS:
         run.wrong_moment = context.wrong_moment(run.query, symbols)
     if context.TWINS_BY_WORD and run.intent.name in KIND_INTENTS:
@@ -571,6 +574,8 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
     demoted = DEMOTION if role in run.demoted_roles else 1.0
     kind = 1.0
     if (run.kinds and symbol.kind not in run.kinds) or (run.verb_led and symbol.kind in context.CLASS_KINDS):
+        kind = KIND_FACTOR
+    elif symbol.id in run.not_context_managers:
         kind = KIND_FACTOR
     elif CONSTRUCTOR_BY_VERB and run.verb_led and context.unasked_constructor(run.query, symbol):
         kind = CONSTRUCTOR_FACTOR
