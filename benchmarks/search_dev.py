@@ -581,6 +581,9 @@ def systems(
         out["default, code that is not a context manager not demoted for a lead that says it is one"] = patched(
             shipped(), CONTEXT_MANAGER_LEAD=False
         )
+        out["default, a later-named base's method not read as the first sentence's class's override of it"] = patched(
+            shipped(), OVERRIDES_OF_BASES=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

@@ -264,6 +264,15 @@ def without_named_kinds(query: str, intent: Intent) -> str:
     return query
 
 
+# A base that a later sentence names owns the members the first sentence's
+# class inherits from it (``read_context``), but a method the first
+# sentence's class defines again is its own override: the base's is read as
+# a namesake of it like any other. "CombinedMultiDict: Return the list of
+# items for a given key. If that key is not in the `MultiDict`, …" had
+# ``MultiDict.getlist`` first, whose docstring the question is.
+OVERRIDES_OF_BASES = True
+
+
 def namesake_alias(run: Run) -> dict[str, str]:
     """A method of another class that a class the question names also
     defines -> the named class's own: "… in the File instance" asks for
@@ -273,14 +282,20 @@ def namesake_alias(run: Run) -> dict[str, str]:
     nor one of another subclass of the named class's bases:
     ``CreateIndexOp.reverse`` is the opposite of ``DropIndexOp.reverse``."""
     own: dict[str, str] = {}
+    lead_own: dict[str, str] = {}  # … of the classes the first sentence names
     for m in context_members(run):
         own.setdefault(m.name, m.id)
+        if m.parent_id in run.lead_owners:
+            lead_own.setdefault(m.name, m.id)
     ids = list(dict.fromkeys(i for items in run.lists.values() for i in items))
     context = run.owners
     namesakes = {
         i: s
         for i, s in run.store.symbols(ids).items()
-        if s.kind == "method" and s.name in own and s.parent_id not in context and not is_special(s.name)
+        if s.kind == "method"
+        and s.name in own
+        and (s.parent_id not in context or (OVERRIDES_OF_BASES and s.parent_id not in run.lead_owners and s.name in lead_own))
+        and not is_special(s.name)
     }
     if not namesakes:
         return {}
@@ -290,7 +305,7 @@ def namesake_alias(run: Run) -> dict[str, str]:
         parent = s.parent_id or ""
         if parent not in bases and bases & set(run.store.bases_of(parent)):
             continue  # a sibling class
-        out[i] = own[s.name]
+        out[i] = lead_own.get(s.name, own[s.name]) if OVERRIDES_OF_BASES else own[s.name]
     return out
 
 
@@ -1193,7 +1208,7 @@ def read_context(run: Run) -> None:
     if run.context is not None:
         return
     if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds:
-        run.context = run.owners = frozenset()
+        run.context = run.owners = run.lead_owners = frozenset()
         return
     found: set[str] = set(named_in_words(run) if CLASS_NAMED_IN_WORDS else ())
     made: set[str] = set()  # the classes of what the answer makes or returns (``_names_product``)
@@ -1216,6 +1231,7 @@ def read_context(run: Run) -> None:
     first = run.context - later
     bases = {b for cls in sorted(first) for b in run.store.bases_of(cls)} if later else set()
     run.owners = first | (run.context & later & bases)
+    run.lead_owners = frozenset(first)
 
 
 def _names_product(question: str, name: str) -> bool:

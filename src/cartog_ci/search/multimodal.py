@@ -319,6 +319,7 @@ class Run:
         self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
         self.context: frozenset[str] | None = None  # the classes the question names as context
         self.owners: frozenset[str] = frozenset()  # … those whose members it asks for (its first sentence's)
+        self.lead_owners: frozenset[str] = frozenset()  # … those of them its first sentence names
         self.compared: frozenset[str] | None = None  # the symbols it compares its answer with
         self.members: list[Symbol] | None = None  # their methods (context.context_members)
         self.public_names: set[tuple[str | None, str]] | None = None  # (class ID, name) of their public methods
