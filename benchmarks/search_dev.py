@@ -584,6 +584,9 @@ def systems(
         out["default, a later-named base's method not read as the first sentence's class's override of it"] = patched(
             shipped(), OVERRIDES_OF_BASES=False
         )
+        out["default, a plural kind word (methods, functions, classes) is a stop word of the member names list"] = patched(
+            shipped(), PLURAL_KINDS_NAME_MEMBERS=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

@@ -247,6 +247,14 @@ _CODE_VERBS = frozenset(
     work works locate reference references""".split()
 )
 _NAME_STOPWORDS = STOPWORDS - _CODE_VERBS
+# … and a kind word in the plural is what the code handles, a word like any
+# other ("Returns the valid methods that match for a given path" is
+# ``allowed_methods``, not ``match``): a question names the kind it asks
+# for in the singular ("This method …", "the function that …")
+# (``PLURAL_KINDS_NAME_MEMBERS``). It names a member, and it is one of the
+# lead's words (``MEMBER_NAME_LEAD``), which then ends before "match".
+PLURAL_KINDS_NAME_MEMBERS = True
+_PLURAL_KINDS = frozenset({"methods", "functions", "classes"})
 
 
 
@@ -349,6 +357,10 @@ def members_by_name(run: Run) -> list[str]:
         text = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", text)
     words = re.findall(r"[A-Za-z0-9]+", text)
     stopwords = _NAME_STOPWORDS if CODE_VERBS_NAME_MEMBERS else STOPWORDS
+    if PLURAL_KINDS_NAME_MEMBERS:
+        plural = {w for w in re.findall(r"[a-z]+", run.query.lower()) if w in _PLURAL_KINDS}
+        # the plural and its stem, which a name's word is compared with ("methods" / ``allowed_methods``)
+        stopwords = stopwords - plural - {modalities.stem(w).lower() for w in plural}
     asked: dict[str, int] = {}  # stem -> its first position in the question's lead
     forms: dict[str, str] = {}  # a lead word as written or as its stem -> its stem
     content = 0
