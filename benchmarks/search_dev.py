@@ -587,6 +587,9 @@ def systems(
         out["default, a plural kind word (methods, functions, classes) is a stop word of the member names list"] = patched(
             shipped(), PLURAL_KINDS_NAME_MEMBERS=False
         )
+        out["default, a name in the singular not demoted for a lead that acts on all (Unregister all …)"] = patched(
+            shipped(), ALL_BY_PLURAL=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

@@ -1067,6 +1067,40 @@ def number_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     return out
 
 
+# A lead whose verb acts on "all" of something ("Unregister all registered
+# `ISynchronizer` objects") asks for the method that does it to all: of the
+# methods of one class (module) whose names end in one word, in the
+# singular and in the plural (``unregisterSynch`` / ``clearSynchs``), the
+# one in the singular, named for one, counts TWIN_FACTOR
+# (``ALL_BY_PLURAL``, ``all_twins``).
+ALL_BY_PLURAL = True
+
+
+def all_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """For a lead whose verb's object opens with "all" (above): the
+    candidates whose name's last word is in the singular, beside a
+    candidate of their class (module) whose name's last word is its plural."""
+    words = _lead_words(question)
+    at, verb, _after = verb_and_after(words, STOPWORDS)
+    if verb is None or at + 1 >= len(words) or words[at + 1].lower() != "all":
+        return set()
+    last: dict[tuple[str, str | None], dict[str, list[str]]] = {}
+    for symbol in symbols.values():
+        if symbol.kind in ("method", "function"):
+            name = words_of(symbol.name).lower().split()
+            if name:
+                last.setdefault((symbol.file, symbol.parent_id), {}).setdefault(name[-1], []).append(symbol.id)
+    said = [w.lower() for w in words]
+    out: set[str] = set()
+    for ends in last.values():
+        for word, ids in ends.items():
+            # not when the lead says the word in the singular, or a word it abbreviates
+            # ("… updates all the entries from a dictionary": ``recursive_update_dict``)
+            if any(plural in ends for plural in _plurals(word)) and not any(w.startswith(word) for w in said):
+                out.update(ids)
+    return out
+
+
 # A special method beside a public method of its class named by the same
 # word (``__copy__`` / ``copy``, ``__contains__`` / ``contains``,
 # ``__exit__`` / ``exit``) is the hook Python's data model calls

@@ -537,6 +537,8 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
         run.unsaid_twins = run.unsaid_twins | context.negated_twins(run.query, symbols)
     if context.NUMBER_TWINS and run.intent.name in KIND_INTENTS:
         run.unsaid_twins = run.unsaid_twins | context.number_twins(run.query, symbols)
+    if context.ALL_BY_PLURAL and run.intent.name in KIND_INTENTS:
+        run.unsaid_twins = run.unsaid_twins | context.all_twins(run.query, symbols)
     if context.PROTOCOL_TWINS and run.intent.name in KIND_INTENTS:
         run.unsaid_twins = run.unsaid_twins | context.protocol_twins(run.query, symbols)
     if context.ASYNC_BY_WORDS and run.intent.name in KIND_INTENTS:
