@@ -228,13 +228,15 @@ KINDS_IN_FIRST_SENTENCE = True
 VERB_OBJECTS_ASK_NO_KIND = True
 # … and one whose lead describes a value (``context.property_lead``: "The
 # name of the shell function defined by …", "This is a dictionary which
-# …") asks for that value: its kind words say what the value is of or
-# for, not the kind asked for. "… of the shell function …" had made a
+# …") asks for that value: its kind words after the noun phrase's head
+# ("of …", "that …", "which …") say what the value is of or for, not the
+# kind asked for ("The class that …" still asks for a class). "… of the shell function …" had made a
 # function the wanted kind, so that the property ``ShellComplete.func_name``
 # counted KIND_FACTOR like its class's methods and the value rule
 # (``context.PROPERTIES_BY_LEAD``, which reads no question that names a
 # kind) did not apply.
 VALUE_LEADS_ASK_NO_KIND = True
+_VALUE_HEAD_END = re.compile(r"\s(?:of|for|that|which|who|used|to|on|in|with|from)\s", re.IGNORECASE)
 _LEAD_KIND = re.compile(r"^(?:[\w.]+:\s+)?(?:this|the)\s+(function|method)\b", re.IGNORECASE)
 
 
@@ -252,7 +254,8 @@ def wanted_kinds(intent: Intent, query: str) -> frozenset[str]:
         elif lead is None and VERB_OBJECTS_ASK_NO_KIND and context.verb_led(query):
             return frozenset()
         elif lead is None and VALUE_LEADS_ASK_NO_KIND and context.PROPERTIES_BY_LEAD and context.property_lead(query):
-            return frozenset()
+            # only the noun phrase's head, before what it is of or for, names a kind ("The class that …")
+            query = _VALUE_HEAD_END.split(first_sentence(query), maxsplit=1)[0]
         elif KINDS_IN_FIRST_SENTENCE:
             query = first_sentence(query)
     return frozenset(modalities.kinds_named(context.without_named_kinds(query, intent)) - modalities.TEXTLESS_KINDS)
