@@ -590,6 +590,9 @@ def systems(
         out["default, a name in the singular not demoted for a lead that acts on all (Unregister all …)"] = patched(
             shipped(), ALL_BY_PLURAL=False
         )
+        out["default, the roles a statement asks for (tests, docs …) read from every sentence, not its first"] = patched(
+            shipped(), ROLES_IN_FIRST_SENTENCE=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

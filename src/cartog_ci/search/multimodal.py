@@ -267,7 +267,21 @@ def demoted_roles(intent: Intent, query: str) -> frozenset[str]:
     question about behaviour; never a role the question asks for ("the
     tests of the parser")."""
     roles = set(ROLES) if intent.name in ROLE_DEMOTED_INTENTS else {"vendored"}
-    return frozenset(roles - asked_roles(query))
+    return frozenset(roles - asked_roles(_asking_part(intent, query)))
+
+
+# The roles a statement of several sentences asks for are those its first
+# sentence names: its later ones say how the code works and where it is
+# used ("This exists to support test cleanup/initialization", "… the
+# changes …", "… to build the …"), and had kept tests, changelogs and built
+# code from counting DEMOTION. Off: every sentence.
+ROLES_IN_FIRST_SENTENCE = True
+
+
+def _asking_part(intent: Intent, query: str) -> str:
+    if ROLES_IN_FIRST_SENTENCE and intent.name in ROLE_DEMOTED_INTENTS and intent.rule == "fallback":
+        return first_sentence(query)
+    return query
 
 
 def dominant(intent_name: str) -> str:
@@ -319,7 +333,11 @@ class Run:
             and context.verb_led(query)
         )
         self.declarations = intent.name in DECLARATION_INTENTS and not ASKS_DECLARATION.search(query)
-        self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
+        self.doubles = (
+            intent.name in DOUBLE_INTENTS
+            and "test" not in asked_roles(_asking_part(intent, query))
+            and not ASKS_DOUBLE.search(query)
+        )
         self.context: frozenset[str] | None = None  # the classes the question names as context
         self.owners: frozenset[str] = frozenset()  # … those whose members it asks for (its first sentence's)
         self.lead_owners: frozenset[str] = frozenset()  # … those of them its first sentence names
