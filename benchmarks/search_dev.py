@@ -566,6 +566,33 @@ def systems(
         out["default, members named by the lead's words not demoted beside the standard library's wording"] = patched(
             shipped(), PROTOCOL_OVER_WORDS=False
         )
+        out["default, a sentence that says what subclasses of X must do read as asking for them"] = patched(
+            shipped(), _intent_STATED_REFERENCES=False
+        )
+        out["default, the re-ranker reads a description by its whole text only, not also by its first sentence"] = patched(
+            shipped(), FIRST_SENTENCE_MEANING=False
+        )
+        out["default, a property not demoted for a statement whose verb acts on its object (Increment the …)"] = patched(
+            shipped(), ACTIONS_NOT_PROPERTIES=False
+        )
+        out["default, the kind words of a lead that describes a value (The name of the … function) ask for their kind"] = patched(
+            shipped(), VALUE_LEADS_ASK_NO_KIND=False
+        )
+        out["default, code that is not a context manager not demoted for a lead that says it is one"] = patched(
+            shipped(), CONTEXT_MANAGER_LEAD=False
+        )
+        out["default, a later-named base's method not read as the first sentence's class's override of it"] = patched(
+            shipped(), OVERRIDES_OF_BASES=False
+        )
+        out["default, a plural kind word (methods, functions, classes) is a stop word of the member names list"] = patched(
+            shipped(), PLURAL_KINDS_NAME_MEMBERS=False
+        )
+        out["default, a name in the singular not demoted for a lead that acts on all (Unregister all …)"] = patched(
+            shipped(), ALL_BY_PLURAL=False
+        )
+        out["default, the roles a statement asks for (tests, docs …) read from every sentence, not its first"] = patched(
+            shipped(), ROLES_IN_FIRST_SENTENCE=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)
@@ -580,7 +607,7 @@ def patched(ask: Ask, **constants: object) -> Ask:
     """The shipped search with module constants of search/multimodal.py or
     search/context.py changed for the call: what each rule is worth (an
     ablation)."""
-    from cartog_ci.search import context, multimodal, names, roles
+    from cartog_ci.search import context, intent, multimodal, names, roles
 
     def where(name: str) -> tuple[object, str]:
         # ``_roles_NAME``: a constant of search/roles.py
@@ -588,6 +615,8 @@ def patched(ask: Ask, **constants: object) -> Ask:
             return roles, name[len("_roles") :]
         if name.startswith("_names_"):  # a constant of search/names.py
             return names, name[len("_names_") :]
+        if name.startswith("_intent_"):  # a constant of search/intent.py
+            return intent, name[len("_intent_") :]
         return (multimodal if hasattr(multimodal, name) else context), name
 
     def run(text: str) -> list[HitRef]:

@@ -493,7 +493,14 @@ class UnscaledBlend:
     def __init__(self, alpha: float = 0.7) -> None:
         self.alpha = alpha
 
-    def scores(self, query: str, query_vector: np.ndarray | None, candidates: Sequence[Candidate]) -> list[float] | None:
+    def scores(
+        self,
+        query: str,
+        query_vector: np.ndarray | None,
+        candidates: Sequence[Candidate],
+        *,
+        lead_vector: np.ndarray | None = None,
+    ) -> list[float] | None:
         if query_vector is None or not candidates:
             return None
         cosines = np.array([float(np.dot(c.vector, query_vector)) if c.vector is not None else 0.0 for c in candidates])
@@ -531,7 +538,14 @@ class LateInteraction:
         hidden = self.session.run(None, {k: v for k, v in feeds.items() if k in self.inputs})[0][0][1:-1]
         return hidden / np.maximum(np.linalg.norm(hidden, axis=1, keepdims=True), 1e-9)
 
-    def scores(self, query: str, query_vector: np.ndarray | None, candidates: Sequence[Candidate]) -> list[float] | None:
+    def scores(
+        self,
+        query: str,
+        query_vector: np.ndarray | None,
+        candidates: Sequence[Candidate],
+        *,
+        lead_vector: np.ndarray | None = None,
+    ) -> list[float] | None:
         if query_vector is None or not candidates:
             return None
         q = self._tokens(query)

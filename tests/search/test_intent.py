@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from cartog_ci.search import intent as intent_module
 from cartog_ci.search.intent import INTENTS, classify, identifiers, literals, overridden
 
 
@@ -205,6 +206,20 @@ def test_a_description_of_several_sentences_is_not_a_references_or_impact_questi
     assert classify("This function is called by the worker. It sends the task.").name == "understand_code"
     assert classify("what breaks if I change send_task").name == "impact_analysis"
     assert classify("The task is sent. The impacted objects are updated.").name == "understand_code"
+
+
+def test_a_sentence_that_says_what_subclasses_must_do_is_about_behaviour(monkeypatch: pytest.MonkeyPatch):
+    # intent.STATED_REFERENCES: the phrase is the sentence's subject, and a duty follows it
+    stated = "Subclasses of `RuleFactory` have to override this method and return an iterable of rules in the EndpointPrefix instance."
+    found = classify(stated)
+    assert (found.name, found.rule) == ("understand_code", "fallback")
+    assert found.subjects == ("RuleFactory", "EndpointPrefix")
+    assert classify("Callers of lock_file must release the lock they get.").name == "understand_code"
+    # still asked for: no verb after the phrase, or the phrase is not the subject
+    for asked in ("subclasses of RuleFactory", "callers of apply_async in the worker", "who subclasses RuleFactory"):
+        assert classify(asked).name == "find_references", asked
+    monkeypatch.setattr(intent_module, "STATED_REFERENCES", False)
+    assert classify(stated).name == "find_references"
 
 
 def test_a_description_of_several_sentences_is_not_a_similarity_question():

@@ -14,7 +14,7 @@ import pytest
 
 from cartog_ci.embed.fake import FakeEmbeddingModel
 from cartog_ci.embed.pipeline import embed_pending
-from cartog_ci.search import modalities
+from cartog_ci.search import modalities, multimodal
 from cartog_ci.search.intent import classify
 from cartog_ci.search.multimodal import (
     WEIGHTS,
@@ -117,7 +117,14 @@ class ReversedReranker:
     def __init__(self) -> None:
         self.seen: list[list[str]] = []
 
-    def scores(self, query: str, query_vector: np.ndarray | None, candidates: Sequence[Candidate]) -> list[float]:
+    def scores(
+        self,
+        query: str,
+        query_vector: np.ndarray | None,
+        candidates: Sequence[Candidate],
+        *,
+        lead_vector: np.ndarray | None = None,
+    ) -> list[float]:
         self.seen.append([c.symbol_id for c in candidates])
         return [float(i) for i in range(len(candidates))]
 
@@ -442,6 +449,41 @@ def test_the_reranker_votes_on_the_fused_head_only_when_semantic_ran(store, mode
     scores = [h.score for h in voted.hits]
     assert scores == sorted(scores, reverse=True)
     assert ids(voted) != ids(plain)
+
+
+class LeadRecorder(ReversedReranker):
+    """The reversed re-ranker that also keeps the first sentence's vector it is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.leads: list[np.ndarray | None] = []
+
+    def scores(
+        self,
+        query: str,
+        query_vector: np.ndarray | None,
+        candidates: Sequence[Candidate],
+        *,
+        lead_vector: np.ndarray | None = None,
+    ) -> list[float]:
+        self.leads.append(lead_vector)
+        return super().scores(query, query_vector, candidates)
+
+
+def test_the_reranker_reads_a_description_s_first_sentence_too(store, model, monkeypatch):
+    # multimodal.FIRST_SENTENCE_MEANING: a description of several sentences gives the
+    # re-ranker the vector of its first sentence; a question of one sentence none
+    reranker = LeadRecorder()
+    several = "This function rounds the price of an order. It calls round_cents on the amount."
+    search(store, several, model_factory=model, reranker=reranker)
+    expected = FakeEmbeddingModel().embed_batch(["This function rounds the price of an order."])[0]
+    assert reranker.leads[-1] is not None
+    assert np.allclose(np.asarray(reranker.leads[-1], dtype=np.float32), expected)
+    search(store, "This function rounds the price of an order.", model_factory=model, reranker=reranker)
+    assert reranker.leads[-1] is None
+    monkeypatch.setattr(multimodal, "FIRST_SENTENCE_MEANING", False)
+    search(store, several, model_factory=model, reranker=reranker)
+    assert reranker.leads[-1] is None
 
 
 def test_kind_filter_and_intent_override(store, model):

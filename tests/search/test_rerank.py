@@ -47,6 +47,16 @@ def test_blend_with_equal_values_or_missing_vectors():
     assert BlendReranker().scores("q", Q, missing) == pytest.approx([0.3, 0.7])
 
 
+def test_blend_reads_a_candidate_by_its_better_cosine_to_the_question_or_its_first_sentence():
+    # multimodal.FIRST_SENTENCE_MEANING: a: near the whole description; b: near its first sentence
+    lead = np.array([0.0, 1.0], dtype=np.float32)
+    candidates = [Candidate("a", "", unit(0.9), bm25=-2.0), Candidate("b", "", unit(0.2), bm25=-2.0)]
+    assert BlendReranker().scores("q", Q, candidates) == pytest.approx([1.0, 0.3])
+    # cosines with the lead: a max(0.9, 0.436) = 0.9, b max(0.2, 0.980) = 0.980
+    assert BlendReranker().scores("q", Q, candidates, lead_vector=lead) == pytest.approx([0.3, 1.0])
+    assert BlendReranker().scores("q", Q, [Candidate("a", "", None, bm25=-2.0)], lead_vector=lead) == pytest.approx([0.3])
+
+
 def test_blend_without_a_query_vector_keeps_the_fused_order():
     assert BlendReranker().scores("q", None, [Candidate("a", "", unit(0.5))]) is None
     assert BlendReranker().scores("q", Q, []) is None

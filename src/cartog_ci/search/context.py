@@ -247,6 +247,14 @@ _CODE_VERBS = frozenset(
     work works locate reference references""".split()
 )
 _NAME_STOPWORDS = STOPWORDS - _CODE_VERBS
+# … and a kind word in the plural is what the code handles, a word like any
+# other ("Returns the valid methods that match for a given path" is
+# ``allowed_methods``, not ``match``): a question names the kind it asks
+# for in the singular ("This method …", "the function that …")
+# (``PLURAL_KINDS_NAME_MEMBERS``). It names a member, and it is one of the
+# lead's words (``MEMBER_NAME_LEAD``), which then ends before "match".
+PLURAL_KINDS_NAME_MEMBERS = True
+_PLURAL_KINDS = frozenset({"methods", "functions", "classes"})
 
 
 
@@ -264,6 +272,15 @@ def without_named_kinds(query: str, intent: Intent) -> str:
     return query
 
 
+# A base that a later sentence names owns the members the first sentence's
+# class inherits from it (``read_context``), but a method the first
+# sentence's class defines again is its own override: the base's is read as
+# a namesake of it like any other. "CombinedMultiDict: Return the list of
+# items for a given key. If that key is not in the `MultiDict`, …" had
+# ``MultiDict.getlist`` first, whose docstring the question is.
+OVERRIDES_OF_BASES = True
+
+
 def namesake_alias(run: Run) -> dict[str, str]:
     """A method of another class that a class the question names also
     defines -> the named class's own: "… in the File instance" asks for
@@ -273,14 +290,20 @@ def namesake_alias(run: Run) -> dict[str, str]:
     nor one of another subclass of the named class's bases:
     ``CreateIndexOp.reverse`` is the opposite of ``DropIndexOp.reverse``."""
     own: dict[str, str] = {}
+    lead_own: dict[str, str] = {}  # … of the classes the first sentence names
     for m in context_members(run):
         own.setdefault(m.name, m.id)
+        if m.parent_id in run.lead_owners:
+            lead_own.setdefault(m.name, m.id)
     ids = list(dict.fromkeys(i for items in run.lists.values() for i in items))
     context = run.owners
     namesakes = {
         i: s
         for i, s in run.store.symbols(ids).items()
-        if s.kind == "method" and s.name in own and s.parent_id not in context and not is_special(s.name)
+        if s.kind == "method"
+        and s.name in own
+        and (s.parent_id not in context or (OVERRIDES_OF_BASES and s.parent_id not in run.lead_owners and s.name in lead_own))
+        and not is_special(s.name)
     }
     if not namesakes:
         return {}
@@ -290,7 +313,7 @@ def namesake_alias(run: Run) -> dict[str, str]:
         parent = s.parent_id or ""
         if parent not in bases and bases & set(run.store.bases_of(parent)):
             continue  # a sibling class
-        out[i] = own[s.name]
+        out[i] = lead_own.get(s.name, own[s.name]) if OVERRIDES_OF_BASES else own[s.name]
     return out
 
 
@@ -334,6 +357,10 @@ def members_by_name(run: Run) -> list[str]:
         text = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", text)
     words = re.findall(r"[A-Za-z0-9]+", text)
     stopwords = _NAME_STOPWORDS if CODE_VERBS_NAME_MEMBERS else STOPWORDS
+    if PLURAL_KINDS_NAME_MEMBERS:
+        plural = {w for w in re.findall(r"[a-z]+", run.query.lower()) if w in _PLURAL_KINDS}
+        # the plural and its stem, which a name's word is compared with ("methods" / ``allowed_methods``)
+        stopwords = stopwords - plural - {modalities.stem(w).lower() for w in plural}
     asked: dict[str, int] = {}  # stem -> its first position in the question's lead
     forms: dict[str, str] = {}  # a lead word as written or as its stem -> its stem
     content = 0
@@ -670,6 +697,89 @@ def property_mismatch(symbols: Mapping[str, Symbol]) -> set[str]:
     return {i for owner in props & plain.keys() for i in plain[owner]}
 
 
+# … and the other way round: a statement whose lead's verb does something
+# ("Increment the semaphore value", "Decrement …, blocking if necessary")
+# asks for a method that does it, not for a value read as an attribute: a
+# property counts PROPERTY_FACTOR when a plain method of its class is a
+# candidate too (``action_properties``). A verb that hands a value back
+# (RETURN_VERBS) or tells one ("Check if …", "Determine …") may describe
+# a property, and keeps it.
+# The verb is read only where it governs an object as a verb does, "Verb
+# the …" ("Increment the semaphore value", "This function converts the …"):
+# a lead that opens with a condition, a comparison or a participle ("If the
+# response is streamed …", "Like `content_type` …", "Cached reference of …")
+# or a class's name (`MultiDict` object containing …") describes a value.
+ACTIONS_NOT_PROPERTIES = True
+_TELLING_VERBS = frozenset("check determine test tell whether verify".split())
+_DETERMINERS = frozenset("the a an all any each every its their this these those one some".split())
+
+
+def action_lead(question: str) -> bool:
+    """Whether the question's first sentence opens with a verb that does
+    something to the object that follows it (above)."""
+    words = _lead_words(question)
+    at, verb, _after = verb_and_after(words, STOPWORDS)
+    if verb is None or at + 1 >= len(words) or words[at + 1].lower() not in _DETERMINERS:
+        return False
+    written = words[at]
+    return (
+        written.lower() not in STOPWORDS
+        and not any(c.isupper() for c in written[1:])
+        and verb not in RETURN_VERBS
+        and not any(same_word(verb, v) for v in _TELLING_VERBS)
+        and not _opens_noun_phrase(words)
+    )
+
+
+def action_properties(symbols: Mapping[str, Symbol]) -> set[str]:
+    """For a statement led by a verb that does something: the value
+    properties among ``symbols`` of a class one of whose plain methods is
+    among them too (constructors aside)."""
+    props: dict[str, set[str]] = {}
+    plain: set[str] = set()
+    for symbol in symbols.values():
+        if symbol.kind != "method" or symbol.parent_id is None or symbol.name in _CONSTRUCTORS:
+            continue
+        if is_value_property(symbol):
+            props.setdefault(symbol.parent_id, set()).add(symbol.id)
+        else:
+            plain.add(symbol.parent_id)
+    return {i for owner in props.keys() & plain for i in props[owner]}
+
+
+# A lead that says the code is a context manager ("A context manager that
+# increases the indentation", "This function is a context manager that
+# saves …", "Helpful context manager that writes …") names a kind the
+# index can read from the decorators: a function or method decorated
+# ``@contextmanager`` (``contextlib``'s, or ``@asynccontextmanager``). When
+# one is a candidate, the functions and methods that are not count
+# KIND_FACTOR, as a kind the question did not ask for
+# (``context_manager_mismatch``). "A context manager that increases the
+# indentation" had ``HelpFormatter.indent`` before ``indentation``.
+CONTEXT_MANAGER_LEAD = True
+_CONTEXT_MANAGER_LEAD = re.compile(
+    r"^(?:(?:this|the)\s+(?:function|method)\s+is\s+|it\s+is\s+)?(?:an?\s+|the\s+)?(?:\w+\s+)?"
+    r"(?:async(?:hronous)?\s+)?context\s+manager\b",
+    re.IGNORECASE,
+)
+_CONTEXT_MANAGER = re.compile(r"^@(?:[\w.]*\.)?(?:async)?contextmanager\b")
+
+
+def context_manager_lead(question: str) -> bool:
+    """Whether the question's first sentence (a leading "Name: " left out)
+    says the code is a context manager (above)."""
+    return _CONTEXT_MANAGER_LEAD.match(re.sub(r"^[\w.]+:\s+", "", first_sentence(question)).strip()) is not None
+
+
+def context_manager_mismatch(symbols: Mapping[str, Symbol]) -> set[str]:
+    """The functions and methods among ``symbols`` that are not context
+    managers, when one of them is; else none."""
+    code = [s for s in symbols.values() if s.kind in ("function", "method")]
+    if not any(_CONTEXT_MANAGER.match(d) for s in code for d in s.decorators):
+        return set()
+    return {s.id for s in code if not any(_CONTEXT_MANAGER.match(d) for d in s.decorators)}
+
+
 # Hooks come in pairs named for the moment they run: ``pre_save`` /
 # ``post_save``, ``before_request`` / ``after_request``,
 # ``addBeforeCommitHook`` / ``addAfterCommitHook``. The moment a
@@ -957,6 +1067,40 @@ def number_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
     return out
 
 
+# A lead whose verb acts on "all" of something ("Unregister all registered
+# `ISynchronizer` objects") asks for the method that does it to all: of the
+# methods of one class (module) whose names end in one word, in the
+# singular and in the plural (``unregisterSynch`` / ``clearSynchs``), the
+# one in the singular, named for one, counts TWIN_FACTOR
+# (``ALL_BY_PLURAL``, ``all_twins``).
+ALL_BY_PLURAL = True
+
+
+def all_twins(question: str, symbols: Mapping[str, Symbol]) -> set[str]:
+    """For a lead whose verb's object opens with "all" (above): the
+    candidates whose name's last word is in the singular, beside a
+    candidate of their class (module) whose name's last word is its plural."""
+    words = _lead_words(question)
+    at, verb, _after = verb_and_after(words, STOPWORDS)
+    if verb is None or at + 1 >= len(words) or words[at + 1].lower() != "all":
+        return set()
+    last: dict[tuple[str, str | None], dict[str, list[str]]] = {}
+    for symbol in symbols.values():
+        if symbol.kind in ("method", "function"):
+            name = words_of(symbol.name).lower().split()
+            if name:
+                last.setdefault((symbol.file, symbol.parent_id), {}).setdefault(name[-1], []).append(symbol.id)
+    said = [w.lower() for w in words]
+    out: set[str] = set()
+    for ends in last.values():
+        for word, ids in ends.items():
+            # not when the lead says the word in the singular, or a word it abbreviates
+            # ("… updates all the entries from a dictionary": ``recursive_update_dict``)
+            if any(plural in ends for plural in _plurals(word)) and not any(w.startswith(word) for w in said):
+                out.update(ids)
+    return out
+
+
 # A special method beside a public method of its class named by the same
 # word (``__copy__`` / ``copy``, ``__contains__`` / ``contains``,
 # ``__exit__`` / ``exit``) is the hook Python's data model calls
@@ -1110,7 +1254,7 @@ def read_context(run: Run) -> None:
     if run.context is not None:
         return
     if run.intent.name not in CONTEXT_INTENTS or "class" in run.kinds:
-        run.context = run.owners = frozenset()
+        run.context = run.owners = run.lead_owners = frozenset()
         return
     found: set[str] = set(named_in_words(run) if CLASS_NAMED_IN_WORDS else ())
     made: set[str] = set()  # the classes of what the answer makes or returns (``_names_product``)
@@ -1133,6 +1277,7 @@ def read_context(run: Run) -> None:
     first = run.context - later
     bases = {b for cls in sorted(first) for b in run.store.bases_of(cls)} if later else set()
     run.owners = first | (run.context & later & bases)
+    run.lead_owners = frozenset(first)
 
 
 def _names_product(question: str, name: str) -> bool:

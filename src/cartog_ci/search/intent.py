@@ -239,9 +239,23 @@ def is_description(query: str) -> bool:
     return _SENTENCE_BREAK.search(query.strip()) is not None
 
 
+# A sentence whose subject is such a phrase and that goes on with what they
+# must or can do states a duty, it does not ask for them: "Subclasses of
+# `RuleFactory` have to override this method and return an iterable of
+# rules" describes ``get_rules`` (``STATED_REFERENCES``).
+STATED_REFERENCES = True
+_STATED = re.compile(
+    r"^\W*(?:usages?|uses|references|callers|call\s*sites|invocations|importers|subclasses)\s+(?:of|to|for)\s+"
+    r"(?:the\s+)?\S+\s+(?:(?:have|has|need|needs|ought)\s+to|must|should|shall|can|may|will|might)\b",
+    re.IGNORECASE,
+)
+
+
 def _references(query: str) -> Intent | None:
     m = _REFERENCES.search(query)
     if m is None or is_description(query):
+        return None
+    if STATED_REFERENCES and _STATED.match(query):
         return None
     calls_only = bool(_CALL_WORDS.search(m.group(0)))
     return Intent("find_references", 0.90, "references phrase", _subjects_after(query, m), calls_only=calls_only)

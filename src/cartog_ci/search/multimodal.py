@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Symbol
 from cartog_ci.domain.hits import Hit
-from cartog_ci.embed.base import EmbeddingModel
+from cartog_ci.embed.base import EmbeddingModel, query_vector
 from cartog_ci.search import context, modalities
 from cartog_ci.search.fuse import Fused, weighted_rrf
 from cartog_ci.search.intent import Intent, classify, is_description, overridden
@@ -137,6 +137,13 @@ TWIN_FACTOR = 0.5
 ASYNC_FACTOR = 0.5
 VERB_ONLY_FACTOR = 0.5  # context.PROTOCOL_OVER_VERB
 CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
+# A description of several sentences says in its first what the code does,
+# as a docstring's summary line does; its later sentences say how, with
+# what, and read like the callees and namesakes they name. For a question
+# about behaviour, the re-ranker reads each candidate by the better of its
+# cosines to the whole description and to its first sentence (one more
+# embedding, of that sentence: ``lead_vector``). Off: the whole description's.
+FIRST_SENTENCE_MEANING = True
 # What is not the implementation (search/roles.py) counts DEMOTION for a
 # question about behaviour, unless the question asks for it; vendored and
 # built code counts DEMOTION for every question.
@@ -219,6 +226,17 @@ KINDS_IN_FIRST_SENTENCE = True
 # kind, so that the function ``check_instance`` counted KIND_FACTOR and the
 # class ``_ArgumentParser`` did not (dev set).
 VERB_OBJECTS_ASK_NO_KIND = True
+# … and one whose lead describes a value (``context.property_lead``: "The
+# name of the shell function defined by …", "This is a dictionary which
+# …") asks for that value: its kind words after the noun phrase's head
+# ("of …", "that …", "which …") say what the value is of or for, not the
+# kind asked for ("The class that …" still asks for a class). "… of the shell function …" had made a
+# function the wanted kind, so that the property ``ShellComplete.func_name``
+# counted KIND_FACTOR like its class's methods and the value rule
+# (``context.PROPERTIES_BY_LEAD``, which reads no question that names a
+# kind) did not apply.
+VALUE_LEADS_ASK_NO_KIND = True
+_VALUE_HEAD_END = re.compile(r"\s(?:of|for|that|which|who|used|to|on|in|with|from)\s", re.IGNORECASE)
 _LEAD_KIND = re.compile(r"^(?:[\w.]+:\s+)?(?:this|the)\s+(function|method)\b", re.IGNORECASE)
 
 
@@ -235,6 +253,9 @@ def wanted_kinds(intent: Intent, query: str) -> frozenset[str]:
             query = lead.group(1)
         elif lead is None and VERB_OBJECTS_ASK_NO_KIND and context.verb_led(query):
             return frozenset()
+        elif lead is None and VALUE_LEADS_ASK_NO_KIND and context.PROPERTIES_BY_LEAD and context.property_lead(query):
+            # only the noun phrase's head, before what it is of or for, names a kind ("The class that …")
+            query = _VALUE_HEAD_END.split(first_sentence(query), maxsplit=1)[0]
         elif KINDS_IN_FIRST_SENTENCE:
             query = first_sentence(query)
     return frozenset(modalities.kinds_named(context.without_named_kinds(query, intent)) - modalities.TEXTLESS_KINDS)
@@ -246,7 +267,21 @@ def demoted_roles(intent: Intent, query: str) -> frozenset[str]:
     question about behaviour; never a role the question asks for ("the
     tests of the parser")."""
     roles = set(ROLES) if intent.name in ROLE_DEMOTED_INTENTS else {"vendored"}
-    return frozenset(roles - asked_roles(query))
+    return frozenset(roles - asked_roles(_asking_part(intent, query)))
+
+
+# The roles a statement of several sentences asks for are those its first
+# sentence names: its later ones say how the code works and where it is
+# used ("This exists to support test cleanup/initialization", "… the
+# changes …", "… to build the …"), and had kept tests, changelogs and built
+# code from counting DEMOTION. Off: every sentence.
+ROLES_IN_FIRST_SENTENCE = True
+
+
+def _asking_part(intent: Intent, query: str) -> str:
+    if ROLES_IN_FIRST_SENTENCE and intent.name in ROLE_DEMOTED_INTENTS and intent.rule == "fallback":
+        return first_sentence(query)
+    return query
 
 
 def dominant(intent_name: str) -> str:
@@ -298,9 +333,14 @@ class Run:
             and context.verb_led(query)
         )
         self.declarations = intent.name in DECLARATION_INTENTS and not ASKS_DECLARATION.search(query)
-        self.doubles = intent.name in DOUBLE_INTENTS and "test" not in asked_roles(query) and not ASKS_DOUBLE.search(query)
+        self.doubles = (
+            intent.name in DOUBLE_INTENTS
+            and "test" not in asked_roles(_asking_part(intent, query))
+            and not ASKS_DOUBLE.search(query)
+        )
         self.context: frozenset[str] | None = None  # the classes the question names as context
         self.owners: frozenset[str] = frozenset()  # … those whose members it asks for (its first sentence's)
+        self.lead_owners: frozenset[str] = frozenset()  # … those of them its first sentence names
         self.compared: frozenset[str] | None = None  # the symbols it compares its answer with
         self.members: list[Symbol] | None = None  # their methods (context.context_members)
         self.public_names: set[tuple[str | None, str]] | None = None  # (class ID, name) of their public methods
@@ -311,6 +351,7 @@ class Run:
         self.texts_read: set[str] = set()  # the candidates whose stored texts were read for those
         self.fewer_parameters: set[str] = set()  # context.fewer_parameters
         self.property_mismatch: set[str] = set()  # context.property_mismatch
+        self.not_context_managers: set[str] = set()  # context.context_manager_mismatch
         self.wrong_moment: set[str] = set()  # context.wrong_moment
         self.unsaid_twins: set[str] = set()  # context.unsaid_twins and the other twin rules
         self.unasked_async: set[str] = set()  # context.unasked_async
@@ -326,6 +367,7 @@ class Run:
         self.bm25: dict[str, float] = {}  # trigram index (text modality)
         self.keyword_bm25: dict[str, float] = {}  # symbol index (keyword modality)
         self.vector: Vector | None = None
+        self.lead: Vector | None = None  # the first sentence's, of a description (lead_vector)
         self.anchors: list[str] = []  # find_similar: what the results should resemble
         self.notes: list[str] = []
         self.timings: dict[str, float] = {}
@@ -502,6 +544,10 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
     if context.PROPERTIES_BY_LEAD and run.intent.name in KIND_INTENTS and run.intent.rule == "fallback" and not run.kinds:
         if context.property_lead(run.query):
             run.property_mismatch = context.property_mismatch(symbols)
+        elif context.ACTIONS_NOT_PROPERTIES and run.verb_led and context.action_lead(run.query):
+            run.property_mismatch = context.action_properties(symbols)
+    if context.CONTEXT_MANAGER_LEAD and run.intent.name in KIND_INTENTS and context.context_manager_lead(run.query):
+        run.not_context_managers = context.context_manager_mismatch(symbols)
     if context.MOMENTS_OF_HOOKS and run.intent.name in KIND_INTENTS:
         run.wrong_moment = context.wrong_moment(run.query, symbols)
     if context.TWINS_BY_WORD and run.intent.name in KIND_INTENTS:
@@ -512,6 +558,8 @@ def _fuse(run: Run, lists: Mapping[str, Sequence[str]], weights: Mapping[str, fl
         run.unsaid_twins = run.unsaid_twins | context.negated_twins(run.query, symbols)
     if context.NUMBER_TWINS and run.intent.name in KIND_INTENTS:
         run.unsaid_twins = run.unsaid_twins | context.number_twins(run.query, symbols)
+    if context.ALL_BY_PLURAL and run.intent.name in KIND_INTENTS:
+        run.unsaid_twins = run.unsaid_twins | context.all_twins(run.query, symbols)
     if context.PROTOCOL_TWINS and run.intent.name in KIND_INTENTS:
         run.unsaid_twins = run.unsaid_twins | context.protocol_twins(run.query, symbols)
     if context.ASYNC_BY_WORDS and run.intent.name in KIND_INTENTS:
@@ -550,6 +598,8 @@ def _factor(run: Run, symbol: Symbol, *, boosted: bool) -> float:
     demoted = DEMOTION if role in run.demoted_roles else 1.0
     kind = 1.0
     if (run.kinds and symbol.kind not in run.kinds) or (run.verb_led and symbol.kind in context.CLASS_KINDS):
+        kind = KIND_FACTOR
+    elif symbol.id in run.not_context_managers:
         kind = KIND_FACTOR
     elif CONSTRUCTOR_BY_VERB and run.verb_led and context.unasked_constructor(run.query, symbol):
         kind = CONSTRUCTOR_FACTOR
@@ -623,6 +673,26 @@ def _finish(
     )
 
 
+def lead_vector(run: Run) -> Vector | None:
+    """The vector of a description's first sentence (``FIRST_SENTENCE_MEANING``),
+    embedded once per search; None for a question of one sentence, for an
+    intent other than understand_code, or when the semantic modality found
+    no vectors to compare it with."""
+    if (
+        not FIRST_SENTENCE_MEANING
+        or run.vector is None
+        or run.model_factory is None
+        or run.intent.name not in KIND_INTENTS
+        or not is_description(run.query)
+    ):
+        return None
+    if run.lead is None:
+        clock = time.perf_counter()
+        run.lead = query_vector(run.model_factory(), first_sentence(run.query))
+        run.timings["lead"] = (time.perf_counter() - clock) * 1000
+    return run.lead
+
+
 def _rerank(
     run: Run,
     fused: list[Fused],
@@ -654,7 +724,11 @@ def _rerank(
     if context.NAMESAKE_MEANING and run.alias:
         vectors, bm25 = context.with_namesakes(run, vectors, bm25, model[0] if model else None)
     candidates = [Candidate(i, contents.get(i, ""), vectors.get(i), bm25.get(i)) for i in ids]
-    scores = reranker.scores(run.query, run.vector, candidates)
+    lead = lead_vector(run)
+    if lead is None:
+        scores = reranker.scores(run.query, run.vector, candidates)
+    else:
+        scores = reranker.scores(run.query, run.vector, candidates, lead_vector=lead)
     if scores is None:
         return fused, None
     order = sorted(range(len(ids)), key=lambda n: -scores[n])

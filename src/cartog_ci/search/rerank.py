@@ -36,8 +36,17 @@ class Candidate:
 class Reranker(Protocol):
     name: str
 
-    def scores(self, query: str, query_vector: Vector | None, candidates: Sequence[Candidate]) -> list[float] | None:
-        """One score per candidate (higher is better), or None to keep the fused order."""
+    def scores(
+        self,
+        query: str,
+        query_vector: Vector | None,
+        candidates: Sequence[Candidate],
+        *,
+        lead_vector: Vector | None = None,
+    ) -> list[float] | None:
+        """One score per candidate (higher is better), or None to keep the fused order.
+        ``lead_vector``: the vector of a description's first sentence, when it has more
+        than one (search/multimodal.py, ``FIRST_SENTENCE_MEANING``)."""
         ...
 
 
@@ -60,11 +69,26 @@ class BlendReranker:
     def __init__(self, alpha: float = 0.7) -> None:
         self.alpha = alpha
 
-    def scores(self, query: str, query_vector: Vector | None, candidates: Sequence[Candidate]) -> list[float] | None:
+    def scores(
+        self,
+        query: str,
+        query_vector: Vector | None,
+        candidates: Sequence[Candidate],
+        *,
+        lead_vector: Vector | None = None,
+    ) -> list[float] | None:
         if query_vector is None or not candidates:
             return None
         question = as_floats(query_vector)
         cosines = [dot(as_floats(c.vector), question) if c.vector is not None else None for c in candidates]
+        if lead_vector is not None:
+            # a candidate reads like the whole description or like its first
+            # sentence, what the code does: the better of the two counts
+            lead = as_floats(lead_vector)
+            cosines = [
+                None if x is None or c.vector is None else max(x, dot(as_floats(c.vector), lead))
+                for x, c in zip(cosines, candidates)
+            ]
         keyword = [-(c.bm25) if c.bm25 is not None else None for c in candidates]
         return [
             self.alpha * by_meaning + (1 - self.alpha) * by_words
@@ -116,7 +140,14 @@ class CrossEncoderReranker:
                 return None
             return _STATES[self.directory]  # type: ignore[return-value]
 
-    def scores(self, query: str, query_vector: Vector | None, candidates: Sequence[Candidate]) -> list[float] | None:
+    def scores(
+        self,
+        query: str,
+        query_vector: Vector | None,
+        candidates: Sequence[Candidate],
+        *,
+        lead_vector: Vector | None = None,
+    ) -> list[float] | None:
         import numpy as np
 
         loaded = self._load()
