@@ -51,3 +51,25 @@ def test_a_forked_incremental_run_equals_a_cold_one(tmp_path: Path, monkeypatch:
     cold = tmp_path / "cold.db"
     index(repo, force=True, db=cold)
     assert exported(repo) == exported(repo, cold)
+
+
+def test_the_indexer_parses_the_last_files_while_the_worker_parses_a_slow_first_one(tmp_path: Path) -> None:
+    """files._InTurns: waiting for the first file, the indexer takes the
+    chunks no worker has started, from the end, and parses them itself; the
+    results come in order and equal those of one process."""
+    from cartog_ci.index import workers
+
+    repo = init_repo(tmp_path / "repo")
+    slow = "".join(f"def f{i}(a, b):\n    return g(a) + h(b)\n\n\n" for i in range(3000))  # ~1 s to extract
+    small = {f"m{i:02}.py": f"def m{i}():\n    return {i}\n" for i in range(40)}
+    write(repo, {"a_slow.py": slow, **small})
+    jobs = [files.ParseJob(p, root=str(repo)) for p in ["a_slow.py", *small]]
+    one_process = [files.extract_file(job) for job in jobs]
+    pool = workers.pool(1)
+    try:
+        turns = files._InTurns([pool.submit(files._extract_chunk, [job]) for job in jobs], [[job] for job in jobs])
+        assert list(turns) == one_process
+    finally:
+        pool.shutdown()
+    # the worker took the slow file and at most the next two (its queue): the indexer parsed the rest
+    assert 38 <= turns.here <= 40

@@ -37,6 +37,14 @@ _SHEBANG_OR_CODING = re.compile(r"^\s*(#!|#.*-\*-\s*coding)")
 # The first characters a line the four patterns above match can start with
 # (after its indentation): most lines of code start otherwise and skip them.
 _MAYBE_NOISE = frozenset(")]}>;,e" "#/*-%<=~_+.")
+# the four as one pattern (a line is noise when one of them matches): one
+# call a line instead of up to four
+_NOISE = re.compile(
+    "|".join(
+        f"(?{'i' if p.flags & re.IGNORECASE else ''}:{p.pattern})" if p.flags & re.IGNORECASE else f"(?:{p.pattern})"
+        for p in (_LONE_CLOSER, _SEPARATOR, _FORMAL, _SHEBANG_OR_CODING)
+    )
+)
 _WS = re.compile(r"\s+")
 
 
@@ -58,20 +66,14 @@ def _significant(source: str) -> tuple[list[str], list[int]]:
     """The significant lines, right-stripped, and the indentation of each."""
     out: list[str] = []
     indents: list[int] = []
+    keep, indent, maybe_noise, noise = out.append, indents.append, _MAYBE_NOISE, _NOISE.match
     for line in source.splitlines():
         stripped = line.strip()
-        if not stripped:
-            continue
-        if stripped[0] in _MAYBE_NOISE and (
-            _LONE_CLOSER.match(stripped)
-            or _SEPARATOR.match(stripped)
-            or _FORMAL.match(stripped)
-            or _SHEBANG_OR_CODING.match(stripped)
-        ):
+        if not stripped or stripped[0] in maybe_noise and noise(stripped):
             continue
         kept = line.rstrip()
-        out.append(kept)
-        indents.append(len(kept) - len(stripped))
+        keep(kept)
+        indent(len(kept) - len(stripped))
     return out, indents
 
 
@@ -94,10 +96,14 @@ def symbol_text(symbol: Symbol, source: bytes, children: Sequence[Symbol] = ()) 
     body = b"".join(pieces).decode("utf-8", "replace")
     lines = _outer_decorators(symbol, source) + _dedent(*_significant(body))
     full = header(symbol) + "\n" + "\n".join(lines)
-    content = truncate_utf8(full, CONTENT_BYTES)
-    embed = truncate_utf8(full, EMBED_BYTES)
-    digest = hashlib.sha256(embed.encode("utf-8")).hexdigest()
-    return SymbolText(symbol.id, embed, content, digest)
+    data = full.encode("utf-8")  # once, for both cuts (``truncate_utf8``) and the hash
+    if len(data) <= EMBED_BYTES:  # most symbols: both texts whole
+        return SymbolText(symbol.id, full, full, hashlib.sha256(data).hexdigest())
+    content = full if len(data) <= CONTENT_BYTES else data[:CONTENT_BYTES].decode("utf-8", "ignore")
+    cut = data[:EMBED_BYTES]
+    embed = cut.decode("utf-8", "ignore")
+    # the hash of the embedded text's bytes: the cut less a character it split
+    return SymbolText(symbol.id, embed, content, hashlib.sha256(embed.encode("utf-8")).hexdigest())
 
 
 def _stand_in(child: Symbol, source: bytes) -> bytes:
@@ -113,7 +119,13 @@ def _outer_decorators(symbol: Symbol, source: bytes) -> list[str]:
     precedes the item it annotates); docs/search.md wants them in the text."""
     if not symbol.decorators:
         return []
-    own = _WS.sub(" ", source[symbol.start_byte : symbol.end_byte].decode("utf-8", "replace"))
+    own = source[symbol.start_byte : symbol.end_byte].decode("utf-8", "replace")
+    # a decorator whose only whitespace is single spaces, found as written,
+    # is found with the whitespace runs made single spaces too: the run
+    # over a body (most are Python's own decorators) only for the others
+    if all(d in own and _WS.sub(" ", d) == d for d in symbol.decorators):
+        return []
+    own = _WS.sub(" ", own)
     return [d for d in symbol.decorators if d not in own]
 
 

@@ -31,7 +31,7 @@ from cartog_ci.index.workers import pool as workers_pool
 from cartog_ci.store.records import maker
 
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     from cartog_ci.languages.base import Language
     from cartog_ci.parse.extract import CodeHashes
@@ -316,10 +316,49 @@ def extracting(
     chunk = max(1, len(jobs) // (workers * 32))
     pool = workers_pool(workers)
     try:
-        packed = pool.map(_extract_packed, jobs, chunksize=chunk)
-        yield _counting(map(_unpacked, packed), len(jobs), count, pool)
+        chunks = [jobs[i : i + chunk] for i in range(0, len(jobs), chunk)]
+        futures = [pool.submit(_extract_chunk, c) for c in chunks]
+        yield _counting(iter(_InTurns(futures, chunks)), len(jobs), count, pool)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _extract_chunk(jobs: Sequence[ParseJob]) -> list[tuple[ParseResult, _Packed | None]]:
+    return [_extract_packed(job) for job in jobs]
+
+
+class _InTurns:
+    """The chunks' results in order. When the next one is not ready, the
+    indexer does not wait: it parses the last chunk no worker has started
+    (its future cancelled), so the end of the list is parsed from both
+    sides, and what it parses itself is neither packed, pickled nor built
+    again. A future a worker took cannot be cancelled, and the workers take
+    them in order: once one refuses, every one before it is taken.
+    ``here``: the files the indexer parsed itself."""
+
+    def __init__(
+        self, futures: Sequence[Future[list[tuple[ParseResult, _Packed | None]]]], chunks: Sequence[Sequence[ParseJob]]
+    ) -> None:
+        self.futures = futures
+        self.chunks = chunks
+        self.here = 0
+
+    def __iter__(self) -> Iterator[ParseResult]:
+        futures = self.futures
+        own: dict[int, list[ParseResult]] = {}
+        last = len(futures)  # the chunks from here on: parsed here, or refused
+        for i, future in enumerate(futures):
+            while i not in own and last > i and not future.done():
+                last -= 1
+                if futures[last].cancel():
+                    own[last] = [extract_file(job) for job in self.chunks[last]]
+                    self.here += len(own[last])
+                else:
+                    last = i
+            if i in own:
+                yield from own.pop(i)
+            else:
+                yield from map(_unpacked, future.result())
 
 
 def _compile_queries(jobs: Sequence[ParseJob], for_path: Callable[[str], Language | None]) -> None:

@@ -131,7 +131,7 @@ _RUN = re.compile(r"[\w$]+")
 
 
 def _last_ident(text: str) -> str:
-    """``_LAST_IDENT.search(text).group(1)`` (else ``text``) read from the
+    r"""``_LAST_IDENT.search(text).group(1)`` (else ``text``) read from the
     end: the run of ``[\w$]`` that holds the last word character, with the
     ``$`` right after it. The search tries every start from the left, and
     each start inside a word reads the word again (7 % of zod's
