@@ -325,11 +325,14 @@ def parameter_names(node: ts.Node) -> list[ts.Node]:
 
 
 def _kind_ids(*names: str) -> frozenset[int]:
-    """The kind IDs of these node types in Python's grammar (every kind of
-    each name: ``Node.type`` is one of ``names`` exactly when its ``kind_id``
-    is one of these)."""
+    """The kind IDs of these named node types in Python's grammar (every
+    named kind of each name: ``kind_id`` in them is ``is_named`` and
+    ``type`` in ``names``)."""
     grammar = PYTHON.syntax.grammar
-    return frozenset(i for i in range(grammar.node_kind_count) if grammar.node_kind_for_id(i) in names)
+    return frozenset(
+        i for i in range(grammar.node_kind_count)
+        if grammar.node_kind_is_named(i) and grammar.node_kind_for_id(i) in names
+    )  # fmt: skip
 
 
 @functools.cache
@@ -355,19 +358,24 @@ def value_items(container: ts.Node, source: bytes) -> list[ts.Node]:
     that are functions or properties named as values: ``f`` and ``self.m``
     in ``g(f, self.m)``, ``[f, g]``; ``self.ready`` in ``self.ready and x``.
     (Read by kind ID and on ``source``'s bytes: no type name or text is
-    built per item, 17k containers for 103 files of celery.)"""
+    built per item, 17k containers for 103 files of celery; of `and`/`or`
+    and comparisons, only the attributes are looked at.)"""
     if not container.named_child_count:  # `f()`: 15 % of scrapy 2.11.0's argument lists
         return []
     attribute, identifier, holds_names = _value_kinds()
-    names = container.kind_id in holds_names
     out = []
-    for item in container.named_children:
-        kind = item.kind_id
-        if kind in attribute:
-            if not _NOT_AN_ATTRIBUTE_VALUE.search(source, item.start_byte, item.end_byte):
+    if container.kind_id in holds_names:
+        for item in container.named_children:
+            kind = item.kind_id
+            if kind in identifier:
+                if not _NOT_A_VALUE.match(source, item.start_byte, item.end_byte):
+                    out.append(item)
+            elif kind in attribute and not _NOT_AN_ATTRIBUTE_VALUE.search(source, item.start_byte, item.end_byte):
                 out.append(item)
-        elif names and kind in identifier and not _NOT_A_VALUE.match(source, item.start_byte, item.end_byte):
-            out.append(item)
+    else:  # `and`/`or`, a comparison: `a.b` alone
+        for item in container.named_children:
+            if item.kind_id in attribute and not _NOT_AN_ATTRIBUTE_VALUE.search(source, item.start_byte, item.end_byte):
+                out.append(item)
     return out
 
 
@@ -375,15 +383,7 @@ def value_items(container: ts.Node, source: bytes) -> list[ts.Node]:
 def _value_kinds() -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
     """The kind IDs of `attribute`, of `identifier` and of ``_HOLDS_NAMES``
     in Python's grammar (every named kind of each name)."""
-    grammar = PYTHON.syntax.grammar
-
-    def ids(*names: str) -> frozenset[int]:
-        return frozenset(
-            i for i in range(grammar.node_kind_count)
-            if grammar.node_kind_is_named(i) and grammar.node_kind_for_id(i) in names
-        )  # fmt: skip
-
-    return ids("attribute"), ids("identifier"), ids(*_HOLDS_NAMES)
+    return _kind_ids("attribute"), _kind_ids("identifier"), _kind_ids(*_HOLDS_NAMES)
 
 
 class Python(Language):
