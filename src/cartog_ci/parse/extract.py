@@ -610,6 +610,11 @@ def _collect(
     # most queries capture no receiver and no owner: not looked up per match then
     has_receiver, has_owner = "receiver" in roles, "owner" in roles
     value_items = spec.value_items if _VALUES in roles else None
+    # the capture of a container whose items are the names, when its edges are
+    # wanted and no receiver or owner is read along: read first, as most name
+    # nothing (27,716 of celery 5.4.0's 37,733 containers); else "", no key
+    wanted = edge_kinds is None or _CALLS in edge_kinds
+    values_key = _VALUES if value_items is not None and not has_receiver and not has_owner and wanted else ""
     # a local name only hides references: none wanted, none read (``_feeds``)
     definition_locals = spec.definition_locals if edge_kinds is None or edge_kinds else None
     # captures read along with the one that gives their match its role (`name`, `bind.name` …)
@@ -631,7 +636,17 @@ def _collect(
             continue
         key = plans[pattern]
         names_read = True
-        if key is not None:  # the pattern's one capture not read along (every bundled query's patterns)
+        if key == values_key:  # a container: its items are the names (``_role``: a value reference)
+            nodes = captures.get(key)
+            if nodes is None:
+                continue
+            name_nodes = value_items(nodes[0], source)  # type: ignore[misc]
+            if not name_nodes:
+                continue
+            pairs = ((key, nodes),)
+            fixed = fixed_names[pattern]
+            names_read = False  # read: the items
+        elif key is not None:  # the pattern's one capture not read along (every bundled query's patterns)
             nodes = captures.get(key)
             if nodes is None:
                 continue

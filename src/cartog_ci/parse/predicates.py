@@ -247,7 +247,9 @@ def keep(predicates: tuple[Predicate, ...], captures: dict[str, list[ts.Node]], 
                     break
         elif kind == "match":
             for node in nodes:
-                text = source[node.start_byte : node.end_byte].split(b"\0", 1)[0]
+                text = source[node.start_byte : node.end_byte]
+                if b"\0" in text:  # up to a NUL byte (most texts hold none: not split then)
+                    text = text[: text.index(b"\0")]
                 try:
                     found = argument.search(text.decode()) is not None  # type: ignore[attr-defined]
                 except UnicodeDecodeError:
@@ -283,10 +285,15 @@ def keep(predicates: tuple[Predicate, ...], captures: dict[str, list[ts.Node]], 
                         break
                 if not result:
                     break
-        else:  # any-of
+        elif positive:  # any-of: one of the strings
+            for node in nodes:
+                if source[node.start_byte : node.end_byte] not in argument:  # type: ignore[operator]
+                    result = False
+                    break
+        else:  # not-any-of: differs from one of them
             for node in nodes:
                 text = source[node.start_byte : node.end_byte]
-                if not any((text == value) == positive for value in argument):  # type: ignore[attr-defined]
+                if not any(text != value for value in argument):  # type: ignore[attr-defined]
                     result = False
                     break
         if not result:

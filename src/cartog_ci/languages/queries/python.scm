@@ -146,4 +146,4 @@
 [(argument_list) (list) (tuple) (set) (boolean_operator) (comparison_operator)] @values
 ; `self.logger.info()`: `self.logger` is read (a property of the class, often)
 ((attribute object: (attribute object: (identifier) @_self) @name) @reference.value
-  (#match? @_self "^(self|cls)$"))
+  (#any-of? @_self "self" "cls"))
