@@ -1,6 +1,6 @@
 """Patterns of the TypeScript tags query written so that they cost its
-compile less (languages/queries/typescript.scm): the same bindings and local
-names as the patterns they replace, and the same extraction."""
+compile less (languages/queries/typescript.scm): the same local names as the
+patterns they replace, and the same extraction."""
 
 from __future__ import annotations
 
@@ -14,17 +14,11 @@ from cartog_ci.parse.extract import _collect, extract_rows
 from cartog_ci.parse.syntax import Syntax
 
 # (as written now, as it was): the type parameters' scope read as the parent
-# of their `type_parameters`; a call's callee read by `#child?`
+# of their `type_parameters`
 REWRITES = (
     (
         "(type_parameters (type_parameter name: (type_identifier) @local.definition)) @local.within\n",
         "(_ type_parameters: (type_parameters\n  (type_parameter name: (type_identifier) @local.definition))) @local.scope\n",
-    ),
-    (
-        '((variable_declarator name: (identifier) @bind.name value: (call_expression) @_call) @bind\n'
-        '  (#child? @_call "bind.ctor" "function:identifier|member_expression"))\n',
-        "(variable_declarator\n  name: (identifier) @bind.name\n"
-        "  value: (call_expression function: [(identifier) (member_expression)] @bind.ctor)) @bind\n",
     ),
 )
 
@@ -56,7 +50,7 @@ def test_the_rewritten_patterns_extract_what_the_old_ones_did(name: str) -> None
     assert extract_rows("src/shapes.ts", SOURCE, syntax) == extract_rows("src/shapes.ts", SOURCE, _as_it_was(syntax))
 
 
-def test_calls_bind_their_callee_and_type_parameters_their_declaration() -> None:
+def test_type_parameters_are_local_to_their_declaration() -> None:
     syntax = LANGUAGES["typescript"].syntax
     root = budget.parse(syntax.grammar, SOURCE).root_node
     _, _, binds, scoped, _ = _collect(syntax, root, SOURCE)
