@@ -7,8 +7,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import tree_sitter as ts
 
 from cartog_ci import languages
+from cartog_ci.parse import budget
 from cartog_ci.parse.extract import extract
 from tests.testing.fixtures import RESOURCES
 
@@ -43,6 +45,41 @@ def test_a_narrowed_query_first_then_the_whole_one(path: Path) -> None:
     kinds = frozenset({"imports", "inherits"})
     limited = extract(rel, source, fresh, edge_kinds=kinds)
     full = extract(rel, source, fresh)
-    assert fresh.query is not fresh.query_without(frozenset())
+    assert fresh.query is not fresh.query_without(frozenset())[0]
     assert limited == language.extract(rel, source, edge_kinds=kinds)
     assert full == language.extract(rel, source)
+
+
+@pytest.mark.parametrize("name", ["typescript", "python", "javascript"])
+def test_a_later_narrowed_query_is_compiled_from_the_kept_patterns_alone(name: str) -> None:
+    """Once the whole query is compiled, a narrowed one is compiled from the
+    source of the patterns it keeps (parse/syntax.py ``query_without``): its
+    patterns are those, in order, and on every file of the language it finds
+    the matches the whole query finds with the others disabled, in the same
+    order."""
+    syntax = replace(languages.LANGUAGES[name].syntax)
+    whole = syntax.query  # a whole extraction ran first
+    unused = frozenset(range(0, syntax.pattern_count, 2))
+    query, numbers = syntax.query_without(unused)
+    assert numbers == tuple(range(1, syntax.pattern_count, 2))
+    assert query.pattern_count == len(numbers)
+    assert [query.pattern_settings(i) for i in range(len(numbers))] == [whole.pattern_settings(i) for i in numbers]
+    disabled = ts.Query(syntax.grammar, syntax._tags[2])
+    for i in unused:
+        disabled.disable_pattern(i)
+    checks = {mine: syntax.predicates[theirs] for mine, theirs in enumerate(numbers) if theirs in syntax.predicates}
+    files = [p for p in FILES if languages.for_path(p.name) is languages.LANGUAGES[name]]
+    assert files
+    matched = 0
+    for path in files:
+        source = path.read_bytes()
+        root = budget.parse(syntax.grammar, source).root_node
+        expected = budget.matches(disabled, root, source=source, checks=syntax.predicates)
+        found = budget.matches(query, root, source=source, checks=checks)
+        matched += len(expected)
+        assert [(numbers[p], _spans(c)) for p, c in found] == [(p, _spans(c)) for p, c in expected]
+    assert matched > 0
+
+
+def _spans(captures: dict[str, list[ts.Node]]) -> dict[str, list[tuple[int, int]]]:
+    return {key: [n.byte_range for n in nodes] for key, nodes in captures.items()}

@@ -22,6 +22,7 @@ from cartog_ci.domain import TYPE_KINDS, VALUE, Edge, FileExtraction, Symbol
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.nodes import reading
+from cartog_ci.parse.predicates import Predicates
 from cartog_ci.parse.syntax import FILE_NAMED, ImportTriple, Syntax, file_symbol_name, plain_type
 from cartog_ci.store.records import maker
 
@@ -537,13 +538,23 @@ def _feeds(captures: frozenset[str], edge_kinds: frozenset[str]) -> bool:
 
 
 @lru_cache(maxsize=None)
-def _narrowed(spec: Syntax, edge_kinds: frozenset[str]) -> ts.Query:
+def _narrowed(
+    spec: Syntax, edge_kinds: frozenset[str]
+) -> tuple[ts.Query, tuple[int, ...] | None, Predicates]:
     """The tags query without the patterns that only feed what ``_collect``
     drops for ``edge_kinds`` (the report's sides want few edges or none:
     report/diff.py): the same matches kept, fewer made (a query of its own,
-    compiled once per process)."""
+    compiled once per process). With it, the number in ``query`` of each
+    of its patterns (None: the same) and the text predicates by its own
+    numbers."""
     unused = frozenset(i for i, captures in enumerate(spec.pattern_captures) if not _feeds(captures, edge_kinds))
-    return spec.query_without(unused) if unused else spec.query
+    if not unused:
+        return spec.query, None, spec.predicates
+    query, numbers = spec.query_without(unused)
+    if numbers is None:
+        return query, None, spec.predicates
+    checks = {mine: spec.predicates[theirs] for mine, theirs in enumerate(numbers) if theirs in spec.predicates}
+    return query, numbers, checks
 
 
 def compile_queries(spec: Syntax, edge_kinds: frozenset[str] | None = None) -> None:
@@ -570,8 +581,13 @@ def _matches(
     ``_collect`` asks then where the one query would have found each: by
     the last node it captures. Merging the two lists by that key cost a
     Python call per match (7 % of zod's extraction)."""
-    query = spec.query if edge_kinds is None else _narrowed(spec, edge_kinds)
-    found = budget.matches(query, root, source=source, checks=spec.predicates)
+    if edge_kinds is None:
+        found = budget.matches(spec.query, root, source=source, checks=spec.predicates)
+    else:
+        query, numbers, checks = _narrowed(spec, edge_kinds)
+        found = budget.matches(query, root, source=source, checks=checks)
+        if numbers is not None:  # a query of the kept patterns alone: numbered as in ``spec.query``
+            found = [(numbers[p], c) for p, c in found]
     top = spec.top_level_query
     if top is None:
         return found, spec.fixed_names, 0

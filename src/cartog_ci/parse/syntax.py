@@ -249,14 +249,22 @@ class Syntax:
         query = self.top_level_query
         return _captures(query, self._top_level_source[0], self.top_level_predicates) if query is not None else ()
 
-    def query_without(self, patterns: frozenset[int]) -> ts.Query:
-        """A tags query of its own with ``patterns`` disabled: pattern
-        numbers (``fixed_names``, ``comment_pattern``) are those of ``query``,
-        which stays whole (``Query.disable_pattern`` cannot be undone). The
+    def query_without(self, patterns: frozenset[int]) -> tuple[ts.Query, tuple[int, ...] | None]:
+        """A tags query of its own without ``patterns``, and the number in
+        ``query`` of each of its patterns (None: the same numbers, which
+        ``fixed_names``, ``comment_pattern`` and ``predicates`` use). The
         first one narrows the query compiled for the patterns' metadata when
-        no match has run it (``query`` compiles its own then): a report on a
-        warm index runs narrowed queries alone, and compiled the tags query
-        once more for its metadata (Python 40 ms, TypeScript 100 ms)."""
+        no match has run it (``query`` compiles its own then;
+        ``Query.disable_pattern`` cannot be undone): a report on a warm index
+        runs narrowed queries alone, and compiled the tags query once more for
+        its metadata (Python 40 ms, TypeScript 100 ms). Any later one is
+        compiled from the other patterns' source alone: tree-sitter analyses
+        each pattern when it compiles a query, and a report's second side
+        compiled the whole TypeScript query again (857 M instructions) to
+        disable most of it. A query's matches come in the order of the node
+        each finishes at, then of the depth it started at, then of its
+        pattern's number, so the patterns kept give the same matches in the
+        same order either way (tests/parse/test_edge_kinds.py)."""
         if "query" not in self.__dict__ and not self.__dict__.get("_lent"):
             self.compile()  # the metadata, read before any pattern is disabled
             self.fixed_names  # noqa: B018
@@ -264,11 +272,14 @@ class Syntax:
             self.pattern_captures  # noqa: B018
             self.__dict__["_lent"] = True
             query = self._first
-        else:
-            query = ts.Query(self.grammar, self._tags[2])
-        for i in sorted(patterns):
-            query.disable_pattern(i)
-        return query
+            for i in sorted(patterns):
+                query.disable_pattern(i)
+            return query, None
+        first = self._first
+        kept = tuple(i for i in range(first.pattern_count) if i not in patterns)
+        source = self._tags[2].encode()
+        pieces = (source[first.start_byte_for_pattern(i) : first.end_byte_for_pattern(i)] for i in kept)
+        return ts.Query(self.grammar, b"\n".join(pieces).decode()), kept
 
     @property
     def _comment_pattern(self) -> str:

@@ -104,8 +104,9 @@
 
 ; Type parameters and mapped-type keys are bound in their declaration only:
 ; the extractor drops references to them, as it would a local variable's.
-(_ type_parameters: (type_parameters
-  (type_parameter name: (type_identifier) @local.definition))) @local.scope
+; (`@local.within`: the scope is the parent of the `type_parameters`, always in
+; that field of it; a wildcard parent step costs TypeScript's compile 22 M instructions)
+(type_parameters (type_parameter name: (type_identifier) @local.definition)) @local.within
 (index_signature (mapped_type_clause name: (type_identifier) @local.definition)) @local.scope
 
 ; Types used: annotations, generic arguments, unions, `as`, constraints...
