@@ -30,9 +30,13 @@ def isolate_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
     monkeypatch.setenv("GIT_TEMPLATE_DIR", str(empty))
     # the projects tests build run their own suites (pytest in the repository,
     # whose commits add every file): no __pycache__ of theirs, which a later
-    # checkout refuses to overwrite (a shell without the variable failed two
-    # tests of tests/report/test_coverage.py)
-    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    # checkout refuses to overwrite (a shell without PYTHONDONTWRITEBYTECODE
+    # failed two tests of tests/report/test_coverage.py). The bytecode goes to
+    # one directory of the worker's instead, out of every source tree: with
+    # PYTHONDONTWRITEBYTECODE, each CLI, pre-commit or pytest subprocess
+    # compiled cartog_ci (and the rest it imports) from source again.
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path_factory.getbasetemp() / "pycache"))
     for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "CARTOG_CI_INDEX", "CARTOG_CI_DATABASE_URL"):
         monkeypatch.delenv(var, raising=False)
     # Steps over 2 s say so on stderr (commands/progress.py): how loaded the
