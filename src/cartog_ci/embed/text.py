@@ -41,7 +41,7 @@ _MAYBE_NOISE = frozenset(")]}>;,e" "#/*-%<=~_+.")
 # call a line instead of up to four
 _NOISE = re.compile(
     "|".join(
-        f"(?{'i' if p.flags & re.IGNORECASE else ''}:{p.pattern})" if p.flags & re.IGNORECASE else f"(?:{p.pattern})"
+        f"(?{'i' if p.flags & re.IGNORECASE else ''}:{p.pattern})"
         for p in (_LONE_CLOSER, _SEPARATOR, _FORMAL, _SHEBANG_OR_CODING)
     )
 )
