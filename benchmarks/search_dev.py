@@ -599,6 +599,9 @@ def systems(
         out["default, a member name's unsaid words counted against the lead, not the first sentence"] = patched(
             shipped(), UNUSED_BY_SENTENCE=False
         )
+        out["default, a description's semantic list is its whole text's KNN only, not also its first sentence's"] = patched(
+            shipped(), SEMANTIC_FIRST_SENTENCE=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)
