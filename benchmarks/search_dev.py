@@ -599,6 +599,9 @@ def systems(
         out["default, a member name's unsaid words counted against the lead, not the first sentence"] = patched(
             shipped(), UNUSED_BY_SENTENCE=False
         )
+        out["default, a member name's twin in the other number than the lead's (keys for key) named too"] = patched(
+            shipped(), NUMBER_OF_THE_LEAD=False
+        )
         out["default, a description's semantic list is its whole text's KNN only, not also its first sentence's"] = patched(
             shipped(), SEMANTIC_FIRST_SENTENCE=False
         )

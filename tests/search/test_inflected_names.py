@@ -1,7 +1,8 @@
 """A verb's third person and a noun's plural are the word a member's name
 says ("Writes a usage line …" names ``write_usage``), on both sides of the
 member names list (``context.INFLECTED_NAMES``); a name said in the lead's
-own number goes first ("comparison key": ``key``, then ``keys``); and a
+own number goes first, and its twin in the other number is not named
+(``NUMBER_OF_THE_LEAD``: "comparison key" is ``key``, not ``keys``); and a
 name's words the lead does not say are counted against the whole first
 sentence (``context.UNUSED_BY_SENTENCE``). docs/search.md, "search53"."""
 
@@ -127,8 +128,13 @@ def test_a_third_person_names_the_member(formatting_repo, real_model, monkeypatc
 def test_the_lead_s_number_goes_first(formatting_repo, real_model, monkeypatch):
     question = "Function used to extract comparison key from keys in the SortedDict instance."
     with open_store(formatting_repo) as store:
+        # the twin in the other number is not named by the lead (NUMBER_OF_THE_LEAD) …
+        assert member_names(store, real_model, question) == [(KEY, 0)]
+        monkeypatch.setattr(context, "NUMBER_OF_THE_LEAD", False)
+        # … without it, it comes after the one the lead says in its number
         assert member_names(store, real_model, question) == [(KEY, 0), (KEYS, 1)]
         monkeypatch.setattr(context, "INFLECTED_NAMES", False)
+        # the crude stem left "keys" whole
         assert member_names(store, real_model, question) == [(KEY, 0)]
 
 

@@ -177,6 +177,10 @@ INFLECTED_NAMES = True
 # ``get_short_help_str`` says nothing unsaid, as ``get_help``, and more of
 # the lead).
 UNUSED_BY_SENTENCE = True
+# … and of two twins whose names differ in the number of one word (``key``
+# / ``keys``), the one the lead says in the other number is not named by it
+# ("Function used to extract comparison key from keys": ``key``).
+NUMBER_OF_THE_LEAD = True
 _NEGATING = frozenset({"dis", "non", "anti", "mis", "counter"})
 # A method of Python's container and I/O protocols is named by the standard
 # library documentation's wording of it (search/names.py, ``says_protocol``):
@@ -463,6 +467,10 @@ def members_by_name(run: Run) -> list[str]:
     elif PROTOCOL_OVER_WORDS and worded and acting is None:
         # the members named by the lead's words, the wording's aside
         run.verb_only = frozenset(i for *_, i in ranked if i not in worded)
+    if INFLECTED_NAMES and NUMBER_OF_THE_LEAD:
+        # a twin named in the other number than the lead says, beside one in its number, is not named by it
+        in_its_number = {_in_singular(entry[-2]) for entry in ranked if entry[4] == 0}
+        ranked = [entry for entry in ranked if entry[4] == 0 or _in_singular(entry[-2]) not in in_its_number]
     ranked = sorted(ranked)[: run.candidates]
     # members that say the question equally well share a place (their names' order is no evidence)
     tiers: dict[tuple[int, ...], int] = {}
@@ -511,6 +519,11 @@ def _stem(word: str) -> str:
     """The lower-case stem a member's name and the question's lead are
     compared by (``INFLECTED_NAMES``)."""
     return modalities.stem(singular(word) if INFLECTED_NAMES else word).lower()
+
+
+def _in_singular(name: str) -> tuple[str, ...]:
+    """The words of a member's name, each in the singular (``NUMBER_OF_THE_LEAD``)."""
+    return tuple(singular(w).lower() for w in name_words(name))
 
 
 def singular(word: str) -> str:
