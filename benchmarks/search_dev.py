@@ -593,6 +593,18 @@ def systems(
         out["default, the roles a statement asks for (tests, docs …) read from every sentence, not its first"] = patched(
             shipped(), ROLES_IN_FIRST_SENTENCE=False
         )
+        out["default, member names compared by the crude stem, not the singular (writes/write_usage, adds/add)"] = patched(
+            shipped(), INFLECTED_NAMES=False
+        )
+        out["default, a member name's unsaid words counted against the lead, not the first sentence"] = patched(
+            shipped(), UNUSED_BY_SENTENCE=False
+        )
+        out["default, a member name's twin in the other number than the lead's (keys for key) named too"] = patched(
+            shipped(), NUMBER_OF_THE_LEAD=False
+        )
+        out["default, a description's semantic list is its whole text's KNN only, not also its first sentence's"] = patched(
+            shipped(), SEMANTIC_FIRST_SENTENCE=False
+        )
         out["default, declarations not demoted"] = patched(shipped(), DECLARATION_INTENTS=frozenset())
         out["default, test doubles not demoted"] = patched(shipped(), DOUBLE_INTENTS=frozenset())
         out["default, docs_src/-like paths are code"] = patched(shipped(), _roles_DOCS=_OLD_DOCS)

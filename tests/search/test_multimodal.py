@@ -16,6 +16,7 @@ from cartog_ci.embed.fake import FakeEmbeddingModel
 from cartog_ci.embed.pipeline import embed_pending
 from cartog_ci.search import modalities, multimodal
 from cartog_ci.search.intent import classify
+from cartog_ci.search.names import first_sentence
 from cartog_ci.search.multimodal import (
     WEIGHTS,
     Fused,
@@ -484,6 +485,36 @@ def test_the_reranker_reads_a_description_s_first_sentence_too(store, model, mon
     monkeypatch.setattr(multimodal, "FIRST_SENTENCE_MEANING", False)
     search(store, several, model_factory=model, reranker=reranker)
     assert reranker.leads[-1] is None
+
+
+def test_nearer_of_merges_two_knn_lists_by_the_nearer_distance():
+    whole = (["a", "b", "c"], [0.1, 0.4, 0.5])
+    lead = [("d", 0.2), ("c", 0.3), ("a", 0.6)]
+    assert multimodal.nearer_of(*whole, lead, 10) == ["a", "d", "c", "b"]
+    assert multimodal.nearer_of(*whole, lead, 2) == ["a", "d"]
+    # a tie keeps the whole description's order first
+    assert multimodal.nearer_of(["a"], [0.2], [("d", 0.2)], 10) == ["a", "d"]
+
+
+def test_a_description_s_semantic_list_is_both_sentences_knn(store, model, monkeypatch):
+    # multimodal.SEMANTIC_FIRST_SENTENCE: a description of several sentences is looked up
+    # by the KNN of its whole text and of its first sentence, each symbol at the nearer distance
+    several = "This function rounds the price of an order. It calls round_cents on the amount."
+    fake = FakeEmbeddingModel()
+    whole, lead = (store.knn(v, modalities.CANDIDATES) for v in fake.embed_batch([several, first_sentence(several)]))
+    expected = multimodal.nearer_of([i for i, _ in whole], [d for _, d in whole], lead, modalities.CANDIDATES)
+    assert expected != [i for i, _ in whole]  # the first sentence's neighbours change the list
+    assert run(store, several, model).modalities_run[0] == "semantic"
+    got = multimodal.Run(store, several, classify(several), model, modalities.CANDIDATES).ranked("semantic")
+    assert got == expected
+    monkeypatch.setattr(multimodal, "SEMANTIC_FIRST_SENTENCE", False)
+    got = multimodal.Run(store, several, classify(several), model, modalities.CANDIDATES).ranked("semantic")
+    assert got == [i for i, _ in whole]
+    # a question of one sentence is its own first sentence
+    monkeypatch.setattr(multimodal, "SEMANTIC_FIRST_SENTENCE", True)
+    one = first_sentence(several)
+    got = multimodal.Run(store, one, classify(one), model, modalities.CANDIDATES).ranked("semantic")
+    assert got == [i for i, _ in lead]
 
 
 def test_kind_filter_and_intent_override(store, model):

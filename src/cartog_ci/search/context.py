@@ -163,6 +163,24 @@ ABBREVIATED_NAMES = True
 # names" names ``list_commands``). A negating prefix makes no kind of its
 # head ("disconnect" is no ``connect``).
 COMPOUND_HEADS = True
+# A verb's third person and a noun's plural are the word ("Writes a usage
+# line" names ``write_usage``, "Closes the file" ``close``, "Adds a new
+# value" ``add``, "all values" ``value``): the crude stem (``modalities.stem``)
+# cut "writes" to "writ" but left "write", and left short words ("adds")
+# whole, so the member names list missed them. The -s, -es, -ies of English
+# spelling come off first (-es only after s, x, z, ch, sh and o, else -s:
+# "closes" is "close"), on both sides; a participle ("acquired") is not
+# the verb, as before.
+INFLECTED_NAMES = True
+# A name's words the question does not say are counted against its first
+# sentence, not its lead only ("Gets short help … the long help string":
+# ``get_short_help_str`` says nothing unsaid, as ``get_help``, and more of
+# the lead).
+UNUSED_BY_SENTENCE = True
+# … and of two twins whose names differ in the number of one word (``key``
+# / ``keys``), the one the lead says in the other number is not named by it
+# ("Function used to extract comparison key from keys": ``key``).
+NUMBER_OF_THE_LEAD = True
 _NEGATING = frozenset({"dis", "non", "anti", "mis", "counter"})
 # A method of Python's container and I/O protocols is named by the standard
 # library documentation's wording of it (search/names.py, ``says_protocol``):
@@ -360,7 +378,7 @@ def members_by_name(run: Run) -> list[str]:
     if PLURAL_KINDS_NAME_MEMBERS:
         plural = {w for w in re.findall(r"[a-z]+", run.query.lower()) if w in _PLURAL_KINDS}
         # the plural and its stem, which a name's word is compared with ("methods" / ``allowed_methods``)
-        stopwords = stopwords - plural - {modalities.stem(w).lower() for w in plural}
+        stopwords = stopwords - plural - {_stem(w) for w in plural}
     asked: dict[str, int] = {}  # stem -> its first position in the question's lead
     forms: dict[str, str] = {}  # a lead word as written or as its stem -> its stem
     content = 0
@@ -368,7 +386,7 @@ def members_by_name(run: Run) -> list[str]:
         if content == MEMBER_NAME_LEAD:
             break
         content += word.lower() not in stopwords
-        stem = modalities.stem(word).lower()
+        stem = _stem(word)
         asked.setdefault(stem, n)
         forms.update({word.lower(): stem, stem: stem})
         if COMPOUND_HEADS and len(stem) >= 7:
@@ -376,10 +394,19 @@ def members_by_name(run: Run) -> list[str]:
             for size in range(4, len(stem) - 2):
                 if stem[:-size] not in _NEGATING:
                     forms.setdefault(stem[-size:], stem)
+    # the lead's words as the crude stem reads them: a name's word that is one is said in the lead's number
+    exact = {modalities.stem(w).lower() for w in words[: len(asked) and max(asked.values()) + 1]} if INFLECTED_NAMES else set()
+    said = None
+    if UNUSED_BY_SENTENCE:
+        # the words of the first sentence: a name's word the lead does not say may be said after it
+        said = {}
+        for word in re.findall(r"[A-Za-z0-9]+", first_sentence(text)):
+            said.update({word.lower(): _stem(word), _stem(word): _stem(word)})
+        said.update(forms)
     at, verb, after = verb_and_after(words, stopwords)
     # the word a method must be named by, when the lead's verb does something
     acting = (
-        modalities.stem(words[at]).lower()
+        _stem(words[at])
         if NAMED_BY_ACTION_VERB and verb is not None and verb not in RETURN_VERBS and not _opens_noun_phrase(words)
         else None
     )
@@ -393,18 +420,18 @@ def members_by_name(run: Run) -> list[str]:
         parts = s.name.lower().split("_")
         if target and len(parts) >= 2 and parts[0] in _CONVERSION_PREFIXES and same_word(parts[-1], target):
             # what it converts into is its last word; fewest other words the question does not say first
-            unsaid = len({modalities.stem(w).lower() for w in parts[1:-1]} - asked.keys())
-            ranked.append((at, -1, unsaid, -1, s.name, s.id))
+            unsaid = len({_stem(w) for w in parts[1:-1]} - asked.keys())
+            ranked.append((at, -1, unsaid, -1, 0, s.name, s.id))
             continue
         if source and len(parts) >= 2 and parts[0] == "from" and same_word(parts[-1], source):
             # what it makes its instance from is its last word, as a conversion's target
-            unsaid = len({modalities.stem(w).lower() for w in parts[1:-1]} - asked.keys())
-            ranked.append((at, -1, unsaid, -1, s.name, s.id))
+            unsaid = len({_stem(w) for w in parts[1:-1]} - asked.keys())
+            ranked.append((at, -1, unsaid, -1, 0, s.name, s.id))
             continue
         phrase = says_protocol(s.name, lead) if lead else None
         if phrase is not None:
             # its wording says more of the question than a name that is its verb alone
-            ranked.append((at, -1, 0, phrase, s.name, s.id))
+            ranked.append((at, -1, 0, phrase, 0, s.name, s.id))
             worded.add(s.id)
             continue
         if SPECIAL_BY_VERB and is_special(s.name) and verb is not None:
@@ -412,7 +439,7 @@ def members_by_name(run: Run) -> list[str]:
             phrase = says_special(s.name, verb, after, own, hands_back=back)
             if phrase is not None:
                 # after a method the verb names by its own name ("Remove …": ``remove``, then ``__delitem__``)
-                ranked.append((at, 0, 1, phrase, s.name, s.id))
+                ranked.append((at, 0, 1, phrase, 0, s.name, s.id))
             continue
         named = _name_stems(s.name, forms)
         hit = named & asked.keys()
@@ -421,8 +448,17 @@ def members_by_name(run: Run) -> list[str]:
         if hit - stopwords:
             first = min(asked[w] for w in hit - stopwords)
             # a special method's words are alternatives ("string representation repr"): none is missing
-            unused = 0 if is_special(s.name) else len(named - hit - stopwords)
-            ranked.append((first, unused, int(SPECIAL_BY_VERB and is_special(s.name)), -len(hit), s.name, s.id))
+            if is_special(s.name):
+                unused = 0
+            elif said is not None:
+                unused = len(_name_stems(s.name, said) - set(said.values()) - stopwords)
+            else:
+                unused = len(named - hit - stopwords)
+            # said in the lead's number ("comparison key": ``key``, then ``keys``)
+            inflected = len(hit - {_stem(w) for w in name_words(s.name) if modalities.stem(w).lower() in exact})
+            ranked.append(
+                (first, unused, int(SPECIAL_BY_VERB and is_special(s.name)), -len(hit), inflected, s.name, s.id)
+            )
     if PROTOCOL_OVER_VERB and worded and acting is not None:
         # "Remove all values from …" is ``clear``: ``remove`` is named by the verb alone
         run.verb_only = frozenset(
@@ -431,6 +467,10 @@ def members_by_name(run: Run) -> list[str]:
     elif PROTOCOL_OVER_WORDS and worded and acting is None:
         # the members named by the lead's words, the wording's aside
         run.verb_only = frozenset(i for *_, i in ranked if i not in worded)
+    if INFLECTED_NAMES and NUMBER_OF_THE_LEAD:
+        # a twin named in the other number than the lead says, beside one in its number, is not named by it
+        in_its_number = {_in_singular(entry[-2]) for entry in ranked if entry[4] == 0}
+        ranked = [entry for entry in ranked if entry[4] == 0 or _in_singular(entry[-2]) not in in_its_number]
     ranked = sorted(ranked)[: run.candidates]
     # members that say the question equally well share a place (their names' order is no evidence)
     tiers: dict[tuple[int, ...], int] = {}
@@ -467,12 +507,38 @@ def _name_stems(name: str, forms: Mapping[str, str]) -> set[str]:
     (``COMPOUND_HEADS``) count as the lead's word."""
     out = set()
     for word in name_words(name):
-        stem = modalities.stem(word).lower()
+        stem = _stem(word)
         parts = None if stem in forms else (NAMES_RUN_TOGETHER and _split_into(word.lower(), forms))
         if not parts and ABBREVIATED_NAMES and stem not in forms:
             parts = _abbreviated(stem, forms)
         out.update(parts or [forms.get(stem, stem) if COMPOUND_HEADS else stem])
     return out
+
+
+def _stem(word: str) -> str:
+    """The lower-case stem a member's name and the question's lead are
+    compared by (``INFLECTED_NAMES``)."""
+    return modalities.stem(singular(word) if INFLECTED_NAMES else word).lower()
+
+
+def _in_singular(name: str) -> tuple[str, ...]:
+    """The words of a member's name, each in the singular (``NUMBER_OF_THE_LEAD``)."""
+    return tuple(singular(w).lower() for w in name_words(name))
+
+
+def singular(word: str) -> str:
+    """``word`` without the -s of a third person or a plural, as English
+    spells it ("writes" → "write", "matches" → "match", "queries" →
+    "query", "adds" → "add"); a word that is not one ("class", "status",
+    "is", "has") as it is."""
+    lowered = word.lower()
+    if len(lowered) < 4 or not lowered.endswith("s") or lowered.endswith(("ss", "us", "is")):
+        return word
+    if lowered.endswith("ies") and len(lowered) > 4:
+        return lowered[:-3] + "y"
+    if lowered.endswith(("sses", "xes", "zes", "ches", "shes", "oes")):
+        return lowered[:-2]
+    return lowered[:-1]
 
 
 def _abbreviated(stem: str, forms: Mapping[str, str]) -> list[str] | None:

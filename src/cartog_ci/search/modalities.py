@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Symbol
@@ -71,6 +71,7 @@ class SemanticAnswer:
     ids: list[str]
     vector: Vector | None  # the query's vector, for the re-ranker
     note: str | None = None
+    distances: list[float] = field(default_factory=list)  # of ids, nearest first
 
 
 def stem(word: str) -> str:
@@ -111,7 +112,8 @@ def semantic(
     if model.model_id != stored[0]:
         return SemanticAnswer([], None, f"index vectors are from {stored[0]}, not {model.model_id}: re-index")
     vector = query_vector(model, query)
-    return SemanticAnswer([i for i, _ in store.knn(vector, limit)], vector)
+    near = store.knn(vector, limit)
+    return SemanticAnswer([i for i, _ in near], vector, distances=[d for _, d in near])
 
 
 def similar_to(store: Store, anchors: Sequence[str], *, limit: int = CANDIDATES) -> list[str]:

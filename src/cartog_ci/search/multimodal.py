@@ -144,6 +144,11 @@ CONTEXT_NAME_INTENTS = frozenset({"understand_code"})  # see _names_are_context
 # cosines to the whole description and to its first sentence (one more
 # embedding, of that sentence: ``lead_vector``). Off: the whole description's.
 FIRST_SENTENCE_MEANING = True
+# … and the semantic list of such a description is the KNN of both vectors,
+# the whole description's and its first sentence's, merged by the nearer
+# distance (``lead_vector``'s embedding, no other). Off: the whole
+# description's KNN alone.
+SEMANTIC_FIRST_SENTENCE = True
 # What is not the implementation (search/roles.py) counts DEMOTION for a
 # question about behaviour, unless the question asks for it; vendored and
 # built code counts DEMOTION for every question.
@@ -396,7 +401,11 @@ class Run:
             self.vector = answer.vector
             if answer.note:
                 self.notes.append(answer.note)
-            return self.embedded_only(answer.ids)
+            ids = answer.ids
+            lead = lead_vector(self) if SEMANTIC_FIRST_SENTENCE and answer.distances else None
+            if lead is not None:
+                ids = nearer_of(answer.ids, answer.distances, self.store.knn(lead, self.candidates), self.candidates)
+            return self.embedded_only(ids)
         if modality == "keyword":
             hits = modalities.keyword(self.store, self.query, self.intent, limit=self.candidates)
             self.keyword_bm25.update(hits)
@@ -671,6 +680,19 @@ def _finish(
         run.notes,
         run.timings,
     )
+
+
+def nearer_of(
+    ids: Sequence[str], distances: Sequence[float], other: Sequence[tuple[str, float]], limit: int
+) -> list[str]:
+    """Two KNN lists as one, each symbol at the nearer of its two distances
+    (``SEMANTIC_FIRST_SENTENCE``), nearest first; ties keep the first list's order."""
+    nearest: dict[str, float] = {}
+    for i, d in [*zip(ids, distances), *other]:
+        if i not in nearest or d < nearest[i]:
+            nearest[i] = d
+    order = {i: n for n, i in enumerate(nearest)}
+    return sorted(nearest, key=lambda i: (nearest[i], order[i]))[:limit]
 
 
 def lead_vector(run: Run) -> Vector | None:
