@@ -115,8 +115,10 @@ class DependencyRows(Interned):
             old = before.get(file_key, set())
             stale += ((k, file_key) for k in old - now)
             added += ((k, file_key) for k in now - old)
+        # not INSERT OR REPLACE, which deletes the row and inserts it again in
+        # a statement journalled apart, to a temporary file (store/search.py)
         self.db.executemany(
-            "INSERT OR REPLACE INTO dep_files (file_key, deps) VALUES (?, ?)",
+            "INSERT INTO dep_files (file_key, deps) VALUES (?, ?) ON CONFLICT (file_key) DO UPDATE SET deps = excluded.deps",
             ((keys[p], blob) for p, blob, _ in items),
         )
         self._regroup("files", stale, added)
@@ -192,7 +194,8 @@ class DependencyRows(Interned):
         kept = [(row, *columns) for row, columns in sorted(rows.items()) if any(columns)]
         self.db.executemany("DELETE FROM dep_keys WHERE key = ?", gone)
         self.db.executemany(
-            f"INSERT OR REPLACE INTO dep_keys (key, {', '.join(_COLUMNS)}) VALUES (?, ?, ?, ?)", kept
+            f"INSERT INTO dep_keys (key, {', '.join(_COLUMNS)}) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET "
+            "files = excluded.files, nodes = excluded.nodes, reads = excluded.reads", kept
         )
 
     def _regroup(self, column: str, stale: list[tuple[int, int]], added: list[tuple[int, int]]) -> None:

@@ -163,9 +163,15 @@ class SearchTables(Interned):
             keys = self.keys_of([path, *latest])  # the symbols' own, stored before their texts
             if len(keys) <= len(latest):
                 keys = self.intern([path, *latest])
+        # An upsert, not INSERT OR REPLACE: a replaced row is deleted and
+        # inserted again, in a statement SQLite journals apart to a temporary
+        # file (a statement that may roll back alone): celery HEAD~10 -> HEAD
+        # made 3,598 writes there for these rows, 9,706 for the whole run.
         self.db.executemany(
-            "INSERT OR REPLACE INTO chunk_rows (key, file_key, text_hash, content, embed_chars, embed_text) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO chunk_rows (key, file_key, text_hash, content, embed_chars, embed_text) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET file_key = excluded.file_key, "
+            "text_hash = excluded.text_hash, content = excluded.content, embed_chars = excluded.embed_chars, "
+            "embed_text = excluded.embed_text",
             ((keys[t.symbol_id], keys[path], stored_hash(t.text_hash), t.content, *_embedded(t))
              for t in latest.values()),
         )  # fmt: skip
