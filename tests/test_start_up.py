@@ -41,6 +41,16 @@ def test_the_report_builds_no_class_of_other_commands_answers(report_imports: se
     assert "cartog_ci.domain.hits" not in report_imports
 
 
+def test_the_report_imports_a_language_module_only_when_it_meets_a_file_of_it(report_imports: set[str]) -> None:
+    assert "cartog_ci.languages" in report_imports
+    assert sorted(m for m in report_imports if m.startswith("cartog_ci.languages.")) == [
+        "cartog_ci.languages.arguments",
+        "cartog_ci.languages.base",
+        "cartog_ci.languages.pack",
+        "cartog_ci.languages.testrunners",
+    ]
+
+
 def test_results_hands_out_the_classes_defined_apart_under_their_names() -> None:
     assert results.IndexStats is answers.IndexStats
     assert results.LanguageStats is answers.LanguageStats
