@@ -66,9 +66,3 @@ def test_results_hands_out_the_classes_defined_apart_under_their_names() -> None
         results.Nothing  # noqa: B018
     with pytest.raises(ImportError):
         from cartog_ci.domain.results import Nothing  # noqa: F401
-
-
-def test_the_compiler_tier_starts_its_service_module_only_for_answers_not_cached() -> None:
-    imported = _imported_with(("cartog_ci.precise",))
-    assert "cartog_ci.precise.tools" in imported
-    assert "cartog_ci.precise.service" not in imported

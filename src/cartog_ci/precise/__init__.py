@@ -27,6 +27,7 @@ from cartog_ci import __version__
 from cartog_ci.domain import Edge, Symbol
 from cartog_ci.domain.results import TierRun
 from cartog_ci.precise import tools as _tools
+from cartog_ci.precise.service import run_service
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -109,9 +110,6 @@ class CompilerTier:
         run = {"tool": tool.name, "label": tool.label, "version": tool.version, "asked": len(keys), "budget": self.budget}
         answers = dict(cached)
         if missing:
-            # here: a report whose answers are all cached starts no tool (issue 32)
-            from cartog_ci.precise.service import run_service
-
             sites = [{"id": i, "file": f, "line": line, "name": n} for i, (f, line, n) in enumerate(missing)]
             files = sorted({k[0] for k in missing})
             ran = run_service(
