@@ -23,7 +23,7 @@ from cartog_ci.report import sides
 from cartog_ci.report.build import build_report
 from cartog_ci.report.diff import compute_change
 from cartog_ci.report.reads import remembering
-from cartog_ci.report.render import prepare, render_markdown, render_text, report_json
+from cartog_ci.report.render import render_markdown, render_text, report_json
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.precise import CompilerTier
@@ -122,19 +122,9 @@ def _related_finder(ws: workspace.Workspace, store: Store, related: bool) -> Rel
     return find
 
 
-def _templates(args: argparse.Namespace) -> list[str]:
-    """The templates ``emit`` will render (none for JSON alone)."""
-    fmt = "json" if args.json else args.format or "text"
-    names = ["report.txt.j2"] if fmt == "text" else ["report.md.j2"] if fmt == "markdown" else []
-    if args.output and fmt == "text":  # saved as Markdown
-        names.append("report.md.j2")
-    return names
-
-
 def run(args: argparse.Namespace) -> int:
     gates = parse_gates(args.fail_on)
     ws = workspace.locate(args.repo, args.index, require_git=True)
-    prepare(_templates(args))  # on a thread, while the report waits for git and SQLite
     pushed = pushed_range() if args.staged else None
     with git.prefetching(ws.root):  # the index run's first git calls, while the sides are chosen
         comparison = sides.choose(

@@ -6,8 +6,7 @@ inject Markdown, HTML, links or mentions into a PR comment."""
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -127,43 +126,8 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     return QuietBytecodeCache(str(folder))
 
 
-# the threads of ``prepare`` not joined yet
-_preparing: list[threading.Thread] = []
-
-
-def prepare(names: Sequence[str]) -> None:
-    """Import Jinja2 and load the templates ``names`` on a thread while the
-    report is computed: the ~30 ms of CPU of the import and the load run
-    while the report waits for git (its sides, its merge-base) and for
-    SQLite, instead of after. ``environment`` joins the thread first; an
-    error of the thread is left to the render, which loads them again and
-    raises it."""
-    if not names:
-        return
-
-    def load() -> None:
-        try:
-            env = _environment()
-            for name in names:
-                env.get_template(name)
-        except Exception:  # noqa: BLE001, S110 - raised again by the render's own load
-            pass
-
-    thread = threading.Thread(target=load, name="cartog-ci templates")
-    _preparing.append(thread)
-    thread.start()
-
-
-def environment() -> jinja2.Environment:
-    """The templates' environment (one a process), once any ``prepare``
-    thread has ended."""
-    while _preparing:
-        _preparing.pop().join()
-    return _environment()
-
-
 @lru_cache(maxsize=1)
-def _environment() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
     import jinja2
 
     env = jinja2.Environment(
