@@ -10,9 +10,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from cartog_ci.domain import CONSTRUCTOR_NAMES, Edge, Symbol
-from cartog_ci.domain.results import Deps, Hierarchy, ImpactNode
+from cartog_ci.domain.results import ImpactNode
 
 if TYPE_CHECKING:  # the interface, for type checkers only
+    from cartog_ci.domain.answers import Deps, Hierarchy
     from cartog_ci.languages.base import Language
     from cartog_ci.store.base import Store
 
@@ -333,6 +334,8 @@ def _constructed_classes(store: Store, ids: Sequence[str]) -> dict[str, str]:
 
 
 def hierarchy(store: Store, symbol: Symbol) -> Hierarchy:
+    from cartog_ci.domain.answers import Hierarchy  # built by this query only (domain/results.py)
+
     bases: list[tuple[int, Symbol]] = []
     unresolved: list[str] = []
     seen = {symbol.id}
@@ -356,6 +359,8 @@ def hierarchy(store: Store, symbol: Symbol) -> Hierarchy:
 
 
 def deps(store: Store, path: str) -> Deps:
+    from cartog_ci.domain.answers import Deps  # built by this query only (domain/results.py)
+
     imports = tuple(e for e in store.edges_in_file(path) if e.kind == "imports")
     ids = [s.id for s in store.symbols_in_file(path)]
     importers = sorted({e.file for e in store.edges_to(ids, ("imports",)) if e.file != path})

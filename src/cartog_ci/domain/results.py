@@ -1,59 +1,62 @@
-"""What the report and the queries answer: changes, callers, broken
-references, risk, search hits, hierarchies, statistics. Kept apart from the
-graph's own value objects (``cartog_ci.domain``) so that a command that only
-indexes does not pay for building these classes at start-up."""
+"""What the report answers: changes, callers, broken references, risk,
+coverage. Kept apart from the graph's own value objects
+(``cartog_ci.domain``) so that a command that only indexes does not pay for
+building these classes at start-up.
+
+What other commands answer (statistics, name matches, hierarchies,
+dependencies, verification: domain/answers.py) and a search hit
+(domain/hits.py) are defined apart, and handed out here under their names
+when first asked (``__getattr__``): every report builds this module's
+classes at start-up, and a frozen dataclass costs ~1 ms to build (its
+methods are compiled one by one)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from cartog_ci.domain import Edge, FileExtraction, SkippedFile, Symbol, symbol_json
-from cartog_ci.domain.hits import Hit as Hit  # defined apart: a search needs no other class of these
+from cartog_ci.domain import Edge, FileExtraction, Symbol, symbol_json
 # the report's modules take these from here; visible.py defines them for the indexer's too
 from cartog_ci.domain.visible import NAME as NAME, named as named
+
+if TYPE_CHECKING:
+    from cartog_ci.domain.answers import (
+        NAME_MATCH_TIERS as NAME_MATCH_TIERS,
+        VERIFY_CATEGORIES as VERIFY_CATEGORIES,
+        Deps as Deps,
+        Difference as Difference,
+        Hierarchy as Hierarchy,
+        IndexStats as IndexStats,
+        LanguageStats as LanguageStats,
+        NameMatch as NameMatch,
+        Verification as Verification,
+    )
+    from cartog_ci.domain.hits import Hit as Hit
+
+_ANSWERS = frozenset(
+    {
+        "NAME_MATCH_TIERS", "VERIFY_CATEGORIES", "Deps", "Difference", "Hierarchy", "IndexStats", "LanguageStats",
+        "NameMatch", "Verification",
+    }
+)  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    """A name defined apart (the docstring above), imported when first asked."""
+    if name in _ANSWERS:
+        from cartog_ci.domain import answers
+
+        return getattr(answers, name)
+    if name == "Hit":
+        from cartog_ci.domain import hits
+
+        return hits.Hit
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # Finds code similar to a changed symbol: (symbol, limit) -> (similar, score).
 RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]
-
-
-# How a symbol's name matched a search term, best first (the table in
-# store/definitions.py).
-NAME_MATCH_TIERS = ("exact", "exact_case", "prefix", "substring", "signature")
-
-
-@dataclass(frozen=True, slots=True)
-class LanguageStats:
-    """One language of the index; 0 where it has no row (no indexed file:
-    files 0; no edge from its files: edges 0)."""
-
-    language: str
-    files: int = 0  # indexed files
-    lines: int = 0
-    symbols: int = 0
-    edges: int = 0  # edges from its files
-    resolved: int = 0  # of those, resolved to a project symbol
-    external: int = 0  # of those, known to point outside the project
-    tiers: tuple[tuple[str, int], ...] = ()  # its edges by tier ("unresolved" too), most first
-
-
-@dataclass(frozen=True, slots=True)
-class IndexStats:
-    """What the index holds (``cartog-ci stats``). Counts by tier, kind and
-    extension come most first."""
-
-    files: int  # indexed
-    symbols: int
-    edges: int
-    resolved_edges: int
-    external_edges: int
-    resolution: tuple[tuple[str, int], ...]  # (tier, or "unresolved"; edges)
-    symbol_kinds: tuple[tuple[str, int], ...]
-    # languages of indexed files by name, then any only symbols or edges have
-    languages: tuple[LanguageStats, ...]
-    skipped: tuple[SkippedFile, ...]  # by path
-    unsupported: tuple[tuple[str, int], ...]  # (extension, "" for none; files)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +89,6 @@ class SymbolChange:
     @property
     def breaking(self) -> bool:
         return self.signature_verdict == "breaking"
-
-
-@dataclass(frozen=True, slots=True)
-class NameMatch:
-    symbol_id: str
-    tier: int  # index into NAME_MATCH_TIERS: lower is better
-    member: bool = False  # matched only as a member of the term (``T.x`` for ``T``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,49 +395,3 @@ class Report:
         return sorted(sites, key=lambda s: (s.edge.file, s.edge.line, s.edge.source_id))
 
 
-@dataclass(frozen=True)
-class Hierarchy:
-    symbol: Symbol
-    bases: tuple[tuple[int, Symbol], ...]  # (depth, symbol)
-    unresolved_bases: tuple[str, ...]
-    subclasses: tuple[tuple[int, Symbol], ...]
-
-
-@dataclass(frozen=True)
-class Deps:
-    file: str
-    imports: tuple[Edge, ...]
-    imported_by: tuple[str, ...]  # files
-
-
-# What ``index --verify`` compares, in this order.
-VERIFY_CATEGORIES = ("files", "symbols", "edges", "search rows")
-
-
-@dataclass(frozen=True, slots=True)
-class Difference:
-    """One way an index differs from a cold build of the same tree: its
-    category (one of VERIFY_CATEGORIES) and one readable line."""
-
-    category: str
-    line: str
-
-
-@dataclass(frozen=True, slots=True)
-class Verification:
-    """An index against a cold build of the same tree (``index --verify``)."""
-
-    compared: tuple[tuple[str, int], ...]  # (category, how many the index holds)
-    differences: tuple[Difference, ...]  # by category, then by file and position
-    seconds: float  # the cold build and the comparison
-
-    @property
-    def equal(self) -> bool:
-        return not self.differences
-
-    def counts(self) -> dict[str, int]:
-        """Differences per category, every category (0 where none)."""
-        out = dict.fromkeys(VERIFY_CATEGORIES, 0)
-        for d in self.differences:
-            out[d.category] += 1
-        return out

@@ -1,17 +1,22 @@
-"""The registry of languages: one module each, one explicit dict.
+"""The registry of languages: one module each, one explicit mapping.
 
-The order is the order of the report's test commands. Long-tail languages
-of the ``all-languages`` extra (tree-sitter-language-pack) join the dict
-when a file of theirs is first met (``languages/pack.py``).
+The order is the order of the report's test commands. A language's module
+is imported when the language is first asked for (by name, or by the
+extension of a file of it): a report on a Python project imports neither
+the ECMAScript, Go, Java, Ruby nor Rust rules (their import and the
+building of their classes cost a process ~10 ms; docs/report.md,
+"Start-up"). Long-tail languages of the ``all-languages`` extra
+(tree-sitter-language-pack) join the mapping when a file of theirs is
+first met (``languages/pack.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from pathlib import PurePosixPath
 
 from cartog_ci.domain import CALLABLE_KINDS, FileExtraction, Symbol
-from cartog_ci.languages import ecmascript, go, java, markdown, pack, python, ruby, rust
+from cartog_ci.languages import pack
 from cartog_ci.languages.base import NODES, TEST_DIRS, Language, Project, ScopeRules, has_test_attribute, whole_signature
 from cartog_ci.languages.testrunners import TestCommand, Workspace
 
@@ -20,17 +25,46 @@ def _linkable(path: str) -> bool:
     return for_path(path) is not None
 
 
-LANGUAGES: dict[str, Language] = {
-    language.name: language
-    for language in (
-        python.PYTHON,
-        go.GO,
-        ecmascript.JAVASCRIPT,
-        ecmascript.TYPESCRIPT,
-        ecmascript.TSX,
-        rust.RUST,
-        java.JAVA,
-        ruby.RUBY,
+def _python() -> tuple[Language, ...]:
+    from cartog_ci.languages import python
+
+    return (python.PYTHON,)
+
+
+def _go() -> tuple[Language, ...]:
+    from cartog_ci.languages import go
+
+    return (go.GO,)
+
+
+def _ecmascript() -> tuple[Language, ...]:
+    from cartog_ci.languages import ecmascript
+
+    return (ecmascript.JAVASCRIPT, ecmascript.TYPESCRIPT, ecmascript.TSX)
+
+
+def _rust() -> tuple[Language, ...]:
+    from cartog_ci.languages import rust
+
+    return (rust.RUST,)
+
+
+def _java() -> tuple[Language, ...]:
+    from cartog_ci.languages import java
+
+    return (java.JAVA,)
+
+
+def _ruby() -> tuple[Language, ...]:
+    from cartog_ci.languages import ruby
+
+    return (ruby.RUBY,)
+
+
+def _markdown() -> tuple[Language, ...]:
+    from cartog_ci.languages import markdown
+
+    return (
         markdown.Markdown(
             name="markdown",
             interfaces=False,
@@ -39,14 +73,81 @@ LANGUAGES: dict[str, Language] = {
             linkable=_linkable,
         ),
     )
-}
-SHIPPED = tuple(LANGUAGES)
-_BY_EXTENSION = {ext: language for language in LANGUAGES.values() for ext in language.extensions}
+
+
+# The shipped languages in the registry's order: (name, its extensions, the
+# loader of its module's languages). The extensions are each language's own
+# ``extensions``, written here so that a file's language is known before its
+# module is imported (tests/parse/test_registry.py keeps them equal).
+_SHIPPED: tuple[tuple[str, tuple[str, ...], Callable[[], tuple[Language, ...]]], ...] = (
+    ("python", (".py", ".pyi"), _python),
+    ("go", (".go",), _go),
+    ("javascript", (".js", ".jsx", ".mjs", ".cjs"), _ecmascript),
+    ("typescript", (".ts", ".mts", ".cts"), _ecmascript),
+    ("tsx", (".tsx",), _ecmascript),
+    ("rust", (".rs",), _rust),
+    ("java", (".java",), _java),
+    ("ruby", (".rb", ".rake", ".gemspec"), _ruby),
+    ("markdown", (".md", ".markdown"), _markdown),
+)
+
+
+class Registry(MutableMapping[str, Language]):
+    """Languages by name, in order: the shipped ones (each imported with
+    its module when first asked for: a module's languages load together,
+    so that a language not loaded yet shares no test runner with a loaded
+    one, ``test_plan``), then the pack's as they are met."""
+
+    def __init__(self) -> None:
+        self._loaders = {name: load for name, _, load in _SHIPPED}
+        self._names: list[str] = [name for name, _, _ in _SHIPPED]
+        self._loaded: dict[str, Language] = {}
+
+    def __getitem__(self, name: str) -> Language:
+        found = self._loaded.get(name)
+        if found is None:
+            load = self._loaders.get(name)
+            if load is None:
+                raise KeyError(name)
+            for language in load():
+                self._loaded[language.name] = language
+            found = self._loaded[name]
+        return found
+
+    def __setitem__(self, name: str, language: Language) -> None:
+        if name not in self._loaders and name not in self._loaded:
+            self._names.append(name)
+        self._loaded[name] = language
+
+    def __delitem__(self, name: str) -> None:
+        if name in self._loaders:
+            raise KeyError(f"{name} is shipped")
+        del self._loaded[name]
+        self._names.remove(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._loaders or name in self._loaded
+
+    def loaded(self, name: str) -> Language | None:
+        """The language if its module is imported already (None otherwise)."""
+        return self._loaded.get(name)
+
+
+LANGUAGES = Registry()
+SHIPPED = tuple(name for name, _, _ in _SHIPPED)
+_BY_EXTENSION = {ext: name for name, extensions, _ in _SHIPPED for ext in extensions}
 
 
 def for_path(path: str) -> Language | None:
     suffix = PurePosixPath(path).suffix.lower()
-    return _BY_EXTENSION.get(suffix) or _from_pack(suffix)
+    name = _BY_EXTENSION.get(suffix)
+    return LANGUAGES[name] if name is not None else _from_pack(suffix)
 
 
 def extract(path: str, source: bytes, name: str, *, timeout_ms: int | None = None) -> FileExtraction:
@@ -99,10 +200,12 @@ def test_plan(
         if language is not None and language.test_runner:
             by_runner.setdefault(language.test_runner, []).append(t)
     commands: list[TestCommand] = []
-    for language in list(LANGUAGES.values()):
-        group = by_runner.pop(language.test_runner, None)
-        if group:
-            commands += language.test_commands(group, ws)
+    for name in LANGUAGES:
+        # a language not loaded has no test here, nor a runner of one (Registry)
+        found = LANGUAGES.loaded(name)
+        group = by_runner.pop(found.test_runner, None) if found is not None else None
+        if found is not None and group:
+            commands += found.test_commands(group, ws)
     return commands
 
 

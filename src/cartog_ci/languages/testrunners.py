@@ -82,6 +82,10 @@ class Workspace:
     _pytest_imports: dict[str, bool] = field(default_factory=dict)
     _pytest_configs: dict[str, tuple[bool, bool]] = field(default_factory=dict)
     _runners: dict[str, str | None] = field(default_factory=dict)
+    # a Python test's runner and folder by (file, class ID): the same for
+    # every method of a class (Django 5.1 -> 5.1.4 HEAD~10: 422 tests of 136
+    # classes, each of which read its file's symbols and walked its folders)
+    _python_runners: dict[tuple[str, str | None], tuple[str, str]] = field(default_factory=dict)
 
     def text(self, path: str) -> str | None:
         """A file's text, None when it is missing or unreadable."""
@@ -391,7 +395,16 @@ def python_commands(tests: Sequence[Symbol], ws: Workspace, is_test: Callable[[S
 def _python_runner(ws: Workspace, test: Symbol) -> tuple[str, str]:
     """(pytest | django | unittest, the folder it runs from): a Django
     project (a ``manage.py`` above the test) runs its TestCase classes with
-    ``python manage.py test``, which sets Django up."""
+    ``python manage.py test``, which sets Django up. What decides it is the
+    test's file and class alone (``_may_be_test_case``): asked once each."""
+    key = (test.file, test.parent_id)
+    found = ws._python_runners.get(key)
+    if found is None:
+        found = ws._python_runners[key] = _python_runner_of(ws, test)
+    return found
+
+
+def _python_runner_of(ws: Workspace, test: Symbol) -> tuple[str, str]:
     pytest_found = False
     rootdir = None
     for folder in ws.upward(test.file):
