@@ -36,9 +36,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import REPO, Side, _resolve, baseline_worktree, check_imports, current_label, make_side  # noqa: E402
+from compare import (  # noqa: E402
+    PYTHON, REPO, Side, _resolve, baseline_worktree, check_imports, current_label, entry_module, make_side,
+)
 from corpora import CORPORA_DIR  # noqa: E402
-from measure import ProcessRun, load_average  # noqa: E402
+from measure import ProcessRun, load_average, run_process  # noqa: E402
 from peers import APPENDED, APPENDED_TS, EDIT_TARGET  # noqa: E402
 
 HISTORIES = {
@@ -55,7 +57,10 @@ def _git(repo: Path, *args: str) -> str:
 
 
 def _index(side: Side, clone: Path, db: Path) -> ProcessRun:
-    run = side.run("index", str(clone), "--no-embed", "--index", str(db))
+    # no sampling of the tree's memory: a thread polling /proc beside the run
+    # competes with its two processes for the two cores
+    cmd = [PYTHON, "-m", entry_module(side.src), "index", str(clone), "--no-embed", "--index", str(db)]
+    run = run_process(cmd, env=side.env, check=False)
     if run.returncode != 0:
         raise SystemExit(f"incremental_ab: the {side.name} side's index failed: {run.stderr.strip()[-400:]}")
     return run
