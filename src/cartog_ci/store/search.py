@@ -165,8 +165,8 @@ class SearchTables(Interned):
                 keys = self.intern([path, *latest])
         # An upsert, not INSERT OR REPLACE: a replaced row is deleted and
         # inserted again, in a statement SQLite journals apart to a temporary
-        # file (a statement that may roll back alone): celery HEAD~10 -> HEAD
-        # made 3,598 writes there for these rows, 9,706 for the whole run.
+        # file (a statement that may roll back alone): on celery HEAD~10 ->
+        # HEAD, 3,598 of the run's 9,706 such writes were these rows'.
         self.db.executemany(
             "INSERT INTO chunk_rows (key, file_key, text_hash, content, embed_chars, embed_text) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET file_key = excluded.file_key, "
