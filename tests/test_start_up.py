@@ -11,8 +11,6 @@ import sys
 
 import pytest
 
-from cartog_ci.domain import answers, hits, results
-
 # what the report command and its steps import at the top of their modules
 REPORT_MODULES = (
     "cartog_ci.cli",
@@ -49,20 +47,3 @@ def test_the_report_imports_a_language_module_only_when_it_meets_a_file_of_it(re
         "cartog_ci.languages.pack",
         "cartog_ci.languages.testrunners",
     ]
-
-
-def test_results_hands_out_the_classes_defined_apart_under_their_names() -> None:
-    assert results.IndexStats is answers.IndexStats
-    assert results.LanguageStats is answers.LanguageStats
-    assert results.NameMatch is answers.NameMatch
-    assert results.NAME_MATCH_TIERS == ("exact", "exact_case", "prefix", "substring", "signature")
-    assert results.Hierarchy is answers.Hierarchy
-    assert results.Deps is answers.Deps
-    assert results.Difference is answers.Difference
-    assert results.Verification is answers.Verification
-    assert results.VERIFY_CATEGORIES == ("files", "symbols", "edges", "search rows")
-    assert results.Hit is hits.Hit
-    with pytest.raises(AttributeError, match="has no attribute 'Nothing'"):
-        results.Nothing  # noqa: B018
-    with pytest.raises(ImportError):
-        from cartog_ci.domain.results import Nothing  # noqa: F401

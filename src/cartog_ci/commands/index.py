@@ -16,7 +16,7 @@ from cartog_ci.errors import CartogError
 
 if TYPE_CHECKING:
     from cartog_ci.domain import IndexResult
-    from cartog_ci.domain.results import Verification
+    from cartog_ci.domain.answers import Verification
     from cartog_ci.store.base import Store
 
 SHOWN_DIFFERENCES = 20  # the first lines of a failed --verify; counts for the rest

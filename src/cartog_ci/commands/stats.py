@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, cast
 
 from cartog_ci import workspace
 from cartog_ci.commands.output import echo, emit_json
-from cartog_ci.domain.results import LanguageStats
+from cartog_ci.domain.answers import LanguageStats
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store

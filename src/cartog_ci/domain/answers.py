@@ -1,8 +1,7 @@
 """What the commands other than the report answer: index statistics, a
 name's match, a class's hierarchy, a file's dependencies, an index's
 verification. Apart from domain/results.py, whose classes every report
-builds at start-up: these are built only by the command that answers them
-(domain/results.py hands them out under their old names when asked)."""
+builds at start-up: these are built only by the command that answers them."""
 
 from __future__ import annotations
 

@@ -5,8 +5,7 @@ building these classes at start-up.
 
 What other commands answer (statistics, name matches, hierarchies,
 dependencies, verification: domain/answers.py) and a search hit
-(domain/hits.py) are defined apart, and handed out here under their names
-when first asked (``__getattr__``): every report builds this module's
+(domain/hits.py) are defined apart: every report builds this module's
 classes at start-up, and a frozen dataclass costs ~1 ms to build (its
 methods are compiled one by one)."""
 
@@ -14,46 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from cartog_ci.domain import Edge, FileExtraction, Symbol, symbol_json
 # the report's modules take these from here; visible.py defines them for the indexer's too
 from cartog_ci.domain.visible import NAME as NAME, named as named
-
-if TYPE_CHECKING:
-    from cartog_ci.domain.answers import (
-        NAME_MATCH_TIERS as NAME_MATCH_TIERS,
-        VERIFY_CATEGORIES as VERIFY_CATEGORIES,
-        Deps as Deps,
-        Difference as Difference,
-        Hierarchy as Hierarchy,
-        IndexStats as IndexStats,
-        LanguageStats as LanguageStats,
-        NameMatch as NameMatch,
-        Verification as Verification,
-    )
-    from cartog_ci.domain.hits import Hit as Hit
-
-_ANSWERS = frozenset(
-    {
-        "NAME_MATCH_TIERS", "VERIFY_CATEGORIES", "Deps", "Difference", "Hierarchy", "IndexStats", "LanguageStats",
-        "NameMatch", "Verification",
-    }
-)  # fmt: skip
-
-
-def __getattr__(name: str) -> object:
-    """A name defined apart (the docstring above), imported when first asked."""
-    if name in _ANSWERS:
-        from cartog_ci.domain import answers
-
-        return getattr(answers, name)
-    if name == "Hit":
-        from cartog_ci.domain import hits
-
-        return hits.Hit
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 # Finds code similar to a changed symbol: (symbol, limit) -> (similar, score).
 RelatedFinder = Callable[[Symbol, int], list[tuple[Symbol, float]]]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from cartog_ci.config import in_index_dir
 from cartog_ci.domain import Edge, FileState, SearchRow, Symbol
-from cartog_ci.domain.results import Difference, Verification
+from cartog_ci.domain.answers import Difference, Verification
 from cartog_ci.index.cascade import index_repository
 from cartog_ci.index.selection import Selector, stored_marks
 from cartog_ci.store.sqlite import SqliteStore

@@ -17,7 +17,8 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, Self
 
 from cartog_ci.domain import Edge, EdgeCounts, FileState, NumberedEdge, SearchRow, Symbol, SymbolText
-from cartog_ci.domain.results import CoverageRun, IndexStats, NameMatch, RecordedSymbol
+from cartog_ci.domain.answers import IndexStats, NameMatch
+from cartog_ci.domain.results import CoverageRun, RecordedSymbol
 
 if TYPE_CHECKING:
     from array import array

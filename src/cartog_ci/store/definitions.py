@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cartog_ci.domain.results import NAME_MATCH_TIERS, NameMatch
+from cartog_ci.domain.answers import NAME_MATCH_TIERS, NameMatch
 from cartog_ci.store.tables import Connection
 
 MIN_SIGNATURE_TERM = 4

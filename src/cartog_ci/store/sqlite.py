@@ -44,7 +44,7 @@ from cartog_ci.store.side_rows import SideRows
 from cartog_ci.store.search import EMBED_TEXT, SearchTables, load_vec
 
 if TYPE_CHECKING:  # the answers of queries: their classes load with the first query
-    from cartog_ci.domain.results import IndexStats, NameMatch
+    from cartog_ci.domain.answers import IndexStats, NameMatch
 
 TOOL_NAME = "cartog-ci"
 SQLITE_MAGIC = b"SQLite format 3\x00"

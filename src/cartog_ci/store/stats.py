@@ -9,7 +9,7 @@ from typing import cast
 from cartog_ci.store.tables import Connection
 
 from cartog_ci.domain import SkippedFile
-from cartog_ci.domain.results import IndexStats, LanguageStats
+from cartog_ci.domain.answers import IndexStats, LanguageStats
 
 
 def index_stats(db: Connection) -> IndexStats:

@@ -45,7 +45,8 @@ from cartog_ci.store.postgres.search import PostgresSearch
 from cartog_ci.store.symbols import GraphTables
 
 if TYPE_CHECKING:
-    from cartog_ci.domain.results import CoverageRun, IndexStats, NameMatch, RecordedSymbol
+    from cartog_ci.domain.answers import IndexStats, NameMatch
+    from cartog_ci.domain.results import CoverageRun, RecordedSymbol
 
 TOOL_NAME = "cartog-ci"
 _SETUP_LOCK = 0x636172746F67  # "cartog": creating the shared schema and the extensions
