@@ -37,6 +37,8 @@ rich       rich 13.7.1             78   26,427  resolution oracle: typed library
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
@@ -44,7 +46,7 @@ import sys
 import tarfile
 import tempfile
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -260,9 +262,30 @@ def ensure_npm(corpus: NpmCorpus) -> Path:
     return _build(corpus.root, lambda: _npm_tarball(corpus), f"{corpus.spec} npm tarball")
 
 
+@contextlib.contextmanager
+def building(root: Path) -> Iterator[None]:
+    """Held while ``root`` is built: two benchmarks started together (two
+    sessions on one machine) would otherwise both unpack into it, and
+    ``shutil.move`` put the second copy inside the first (a Django corpus
+    whose every path gained a ``Django-5.1/`` twin). The caller checks
+    ``READY_MARK`` again once it holds the lock."""
+    locks = CORPORA_DIR / ".locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    with open(locks / root.name, "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        yield
+
+
 def _build(root: Path, fetch: Callable[[], Path], message: str) -> Path:
     """Unpack the archive ``fetch`` returns into ``root`` and commit it, once."""
     if (root / ".git" / READY_MARK).exists():
+        return root
+    with building(root):
+        return _build_locked(root, fetch, message)
+
+
+def _build_locked(root: Path, fetch: Callable[[], Path], message: str) -> Path:
+    if (root / ".git" / READY_MARK).exists():  # built by another process meanwhile
         return root
     if root.exists():
         shutil.rmtree(root)  # a half-built corpus from an interrupted run

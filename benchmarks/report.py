@@ -202,6 +202,14 @@ def build_history(pair: Pair, commits: int = COMMITS) -> Path:
     if (repo / ".git" / corpora.READY_MARK).exists():
         return repo
     old, new = _tree(pair.old), _tree(pair.new)
+    with corpora.building(repo):
+        return _build_history(pair, old, new, commits)
+
+
+def _build_history(pair: Pair, old: Path, new: Path, commits: int) -> Path:
+    repo = pair.root
+    if (repo / ".git" / corpora.READY_MARK).exists():  # built by another process meanwhile
+        return repo
     if repo.exists():
         shutil.rmtree(repo)  # a half-built history from an interrupted run
     print(f"building {repo.relative_to(corpora.HERE)} ...", file=sys.stderr)
