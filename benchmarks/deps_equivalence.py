@@ -32,7 +32,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from peers import APPENDED, APPENDED_TS, EDIT_TARGET  # noqa: E402
+from peers import EDIT_TARGET, appended_text  # noqa: E402
 
 CORPORA = {
     "celery": "celery-5.3.6-to-5.4.0",
@@ -69,7 +69,7 @@ def _git(repo: Path, *args: str) -> None:
 
 def _steps(repo: Path, corpus: str) -> list[tuple[str, object]]:
     target = repo / EDIT_TARGET[corpus]
-    appended = APPENDED_TS if target.suffix == ".ts" else APPENDED
+    appended = appended_text(target.name)
     return [
         ("main (cold)", lambda: _git(repo, "checkout", "--quiet", "main")),
         ("upgrade (HEAD~10 -> HEAD)", lambda: _git(repo, "checkout", "--quiet", "upgrade")),

@@ -41,7 +41,7 @@ from compare import (  # noqa: E402
 )
 from corpora import CORPORA_DIR  # noqa: E402
 from measure import ProcessRun, load_average, run_process  # noqa: E402
-from peers import APPENDED, APPENDED_TS, EDIT_TARGET  # noqa: E402
+from peers import EDIT_TARGET, appended_text  # noqa: E402
 
 HISTORIES = {
     "celery": "celery-5.3.6-to-5.4.0",
@@ -97,7 +97,7 @@ class Bench:
         if scenario == "nothing":
             return _index(self.side, self.clone, self.db)
         original = self.target.read_bytes()
-        appended = APPENDED_TS if self.target.suffix in (".ts", ".tsx", ".js") else APPENDED
+        appended = appended_text(self.target.name)
         self.target.write_bytes(original + appended.encode())
         try:
             return _index(self.side, self.clone, self.db)

@@ -10,12 +10,13 @@ Corpora are the replayed histories of benchmarks/report.py (two releases of a
 PyPI sdist, the old one committed on ``main``, the files the new one changed
 applied on ``upgrade`` in 10 commits): scrapy 2.11.0 -> 2.11.2, celery
 5.3.6 -> 5.4.0, prefect 3.0.0 -> 3.0.2 and the TypeScript of zod 4.1.0 ->
-4.1.12 (npm; ``--corpus``, repeatable; default all). Whole repositories of
-TypeScript projects, tests and docs included, come from Debian source
-packages (``apt-get source --tar-only``, ``corpora.DebianCorpus``): ts-loader
-9.4.2 (node-ts-loader: 592 .ts and 717 .js files, most of them test
-fixtures) and rollup 3.29.5 (node-rollup: 11,795 .js/.ts/.mjs files, the
-corpus of more than 4,000 files); the archive has one version of each, so
+4.1.12 (npm; ``--corpus``, repeatable; default all). Whole repositories,
+tests and docs included, come from Debian source packages (``apt-get source
+--tar-only``, ``corpora.DebianCorpus``): for TypeScript ts-loader 9.4.2
+(node-ts-loader: 592 .ts and 717 .js files, most of them test fixtures) and
+rollup 3.29.5 (node-rollup: 11,795 .js/.ts/.mjs files, the corpus of more
+than 4,000 files); for Go grpc-go 1.33.3 (golang-google-grpc: 535 .go files,
+150k lines, its tests among them); the archive has one version of each, so
 their histories are one release and ten empty commits (HEAD~10 -> HEAD
 changes nothing there). Each tool works on a clone of its
 own (a tool may write files into the repository: codegraph a ``.codegraph/``
@@ -121,6 +122,7 @@ EDIT_TARGET = {
     "django": "django/utils/text.py",
     "ts-loader": "src/index.ts",
     "rollup": "src/Module.ts",
+    "grpc-go": "server.go",
 }
 
 def _debian(name: str, package: str, version: str, project: str) -> Pair:
@@ -133,9 +135,18 @@ CORPORA: dict[str, Pair] = {
     **PAIRS,
     "ts-loader": _debian("ts-loader", "node-ts-loader", "9.4.2", "TypeStrong/ts-loader"),
     "rollup": _debian("rollup", "node-rollup", "3.29.5", "rollup/rollup"),
+    "grpc-go": _debian("grpc-go", "golang-google-grpc", "1.33.3", "grpc/grpc-go"),
 }
 APPENDED = "\n\ndef cartog_bench_added(value):\n    return len(str(value))\n"
 APPENDED_TS = "\n\nexport function cartogBenchAdded(value: unknown): number {\n  return String(value).length;\n}\n"
+APPENDED_GO = "\n\nfunc cartogBenchAdded(value string) int {\n\treturn len(value)\n}\n"
+
+
+def appended_text(target: str) -> str:
+    """The function the one-file scenario appends to ``target``, in its language."""
+    if target.endswith((".ts", ".tsx", ".js", ".mjs")):
+        return APPENDED_TS
+    return APPENDED_GO if target.endswith(".go") else APPENDED
 
 
 # -- installing the peers ----------------------------------------------------------
@@ -336,7 +347,7 @@ class CorpusBench:
             return tool.update()
         if scenario == "one file":
             target = EDIT_TARGET[self.pair.name]
-            with appended(tool.clone / target, APPENDED_TS if target.endswith(".ts") else APPENDED):
+            with appended(tool.clone / target, appended_text(target)):
                 done = tool.update()
             corpora.settle(tool.clone)
             tool.update()  # back in sync, untimed

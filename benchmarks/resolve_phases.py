@@ -37,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from peers import APPENDED, APPENDED_TS, CORPORA, EDIT_TARGET  # noqa: E402
+from peers import CORPORA, EDIT_TARGET, appended_text  # noqa: E402
 from report import build_history  # noqa: E402
 
 from cartog_ci.index import cascade, files, resolve  # noqa: E402
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
             _git(repo, "checkout", "--quiet", "upgrade")
         elif args.scenario == "one":
             text = target.read_text()
-            target.write_text(text + (APPENDED_TS if target.suffix == ".ts" else APPENDED))
+            target.write_text(text + appended_text(target.name))
             restore = functools.partial(target.write_text, text)
         _SPENT.clear()
         started = time.process_time()
