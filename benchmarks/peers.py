@@ -425,7 +425,7 @@ def _range(values: Sequence[float]) -> str:
 
 def render(bench: CorpusBench, rounds: int) -> str:
     files, lines = source_size(build_history(bench.pair))
-    head = f"{bench.pair.label}: {files:,} Python/TS/JS files, {lines:,} lines at HEAD~10 ({rounds} rounds)"
+    head = f"{bench.pair.label}: {files:,} Python/TS/JS/Go files, {lines:,} lines at HEAD~10 ({rounds} rounds)"
     headers = ["scenario", "tool", "wall (median)", "wall range", "cpu (median)", "peak RSS", "index size"]
     rows = []
     for scenario in bench.scenarios:

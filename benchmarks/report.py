@@ -241,9 +241,9 @@ def _build_history(pair: Pair, old: Path, new: Path, commits: int) -> Path:
 
 
 def source_size(repo: Path) -> tuple[int, int]:
-    """(files, lines) of the tracked Python / TypeScript / JavaScript sources."""
+    """(files, lines) of the tracked Python / TypeScript / JavaScript / Go sources."""
     files = lines = 0
-    for path in corpora.git(repo, "ls-files", "-z", "*.py", "*.pyi", "*.ts", "*.tsx", "*.js", "*.mjs").split("\0"):
+    for path in corpora.git(repo, "ls-files", "-z", "*.py", "*.pyi", "*.ts", "*.tsx", "*.js", "*.mjs", "*.go").split("\0"):
         if path:
             files += 1
             lines += (repo / path).read_bytes().count(b"\n")
