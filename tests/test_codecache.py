@@ -89,3 +89,25 @@ def test_the_executable_keeps_the_code_of_its_dataclasses(tmp_path: Path) -> Non
     (kept,) = (home / "code").iterdir()
     codes = marshal.loads(kept.read_bytes().partition(b"\n")[2])
     assert len(codes) > 20 and all("def __create_fn__" in text for text in codes)
+
+
+def test_a_file_past_its_size_keeps_the_texts_of_the_run_that_writes_it(cached: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(codecache, "MAX_CODES", 8)
+    cache = codecache.install(cached)
+    _point()
+    cache.save()
+
+    @dataclasses.dataclass
+    class Other:
+        name: str
+
+    cache.save()  # 6 + 3 texts: past 8, only this run's (all of them) kept
+    assert len(codecache.install(cached).codes) == 9
+    later = codecache.install(cached)
+
+    @dataclasses.dataclass
+    class Third:
+        size: int
+
+    later.save()  # this run ran Third's 3 texts only
+    assert len(codecache.install(cached).codes) == 3

@@ -28,6 +28,10 @@ from types import CodeType
 from typing import Any
 
 # what the file starts with: code of another interpreter is never read
+# A file past this many texts keeps only those of the run that writes it
+# (a report runs ~330; every version of the tool that changes a dataclass
+# adds its new texts).
+MAX_CODES = 5_000
 _HEADER = f"cartog-ci code cache 1 {sys.implementation.cache_tag} {sys.hexversion}\n".encode()
 
 
@@ -39,11 +43,13 @@ class CodeCache:
         self.path = path
         self.codes = _read(path)
         self.compiled = 0  # texts compiled by this process, not read
+        self.used: set[str] = set()  # the texts this process ran
 
     def exec(self, source: Any, globals: dict[str, Any] | None = None, locals: Any = None, /) -> None:  # noqa: A002
         """``exec`` for ``dataclasses``: a text is compiled as ``exec`` would
         compile it there (no ``__future__`` flags: the module has none)."""
         if type(source) is str:
+            self.used.add(source)
             code = self.codes.get(source)
             if code is None:
                 code = self.codes[source] = compile(source, "<string>", "exec", dont_inherit=True)
@@ -55,9 +61,11 @@ class CodeCache:
         builtins.exec(source, globals, locals)
 
     def save(self) -> None:
-        """Write the file again when this run compiled anything."""
+        """Write the file again when this run compiled anything (``MAX_CODES``)."""
         if not self.compiled:
             return
+        if len(self.codes) > MAX_CODES:  # texts of many versions met over time: this run's only
+            self.codes = {text: code for text, code in self.codes.items() if text in self.used}
         temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
