@@ -3,8 +3,8 @@
 A dataclass gets its ``__init__``, ``__repr__``, ``__eq__`` (and, frozen,
 ``__hash__``, ``__setattr__``, ``__delattr__``) as source text that
 ``dataclasses`` hands to ``exec`` when the class is made, at import: a
-report's process makes ~330 of them, and parsing and compiling those texts
-was 7 % of the instructions of a warm Django HEAD~10 report and 19 % of a
+report's process makes 291 of them, and parsing and compiling texts was
+7 % of the instructions of a warm Django HEAD~10 report and 19 % of a
 HEAD~1 one (docs/report.md, "Start-up"). The same text always compiles to
 the same code, so the code is kept by its text, in one file of the tool's
 home per interpreter version (``marshal`` reads it back in a fraction of
