@@ -27,12 +27,13 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
-# what the file starts with: code of another interpreter is never read
 # A file past this many texts keeps only those of the run that writes it
-# (a report runs ~330; every version of the tool that changes a dataclass
+# (a report runs 291; every version of the tool that changes a dataclass
 # adds its new texts).
 MAX_CODES = 5_000
-_HEADER = f"cartog-ci code cache 1 {sys.implementation.cache_tag} {sys.hexversion}\n".encode()
+# what the file starts with: code of another interpreter, or compiled at
+# another optimization level (``-O``), is never read
+_HEADER = f"cartog-ci code cache 1 {sys.implementation.cache_tag} {sys.hexversion} {sys.flags.optimize}\n".encode()
 
 
 class CodeCache:
