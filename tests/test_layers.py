@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pr_artifact",),
     ("languages",),
     ("parse",),
-    ("store", "git", "config"),
+    ("store", "git", "config", "codecache"),
     ("domain",),
     ("errors",),
     ("cartog_ci",),  # the package's __init__ (its version)

@@ -111,6 +111,7 @@ def main() -> int:
         # after the run walks what the run made (celery HEAD~10 -> HEAD:
         # 12-14 ms).
         gc.disable()
+    _cache_code()
     from cartog_ci import cli, git
 
     if ends_now:
@@ -123,6 +124,17 @@ def main() -> int:
     if ends_now:
         exit_now(code)
     return code
+
+
+def _cache_code() -> None:
+    """The functions of the dataclasses the imports make, compiled in an
+    earlier run (``codecache``), saved at exit when this run compiled any."""
+    import atexit
+
+    from cartog_ci import codecache
+    from cartog_ci.config import home
+
+    atexit.register(codecache.install(home()).save)
 
 
 def exit_now(code: int) -> None:

@@ -182,9 +182,12 @@ def _program(store: Store, root: Path, tool: _tools.Tool) -> str:
     digest = hashlib.sha256(f"{tool.name}\0{tool.version}\0{__version__}\0".encode())
     for script in ("ts_service.mjs", "jedi_service.py", "__init__.py"):
         digest.update((_tools.HERE / script).read_bytes())
-    for path, (sha, status) in store.file_hashes().items():
-        if path.endswith(tool.extensions):
-            digest.update(f"{path}\0{sha}\0{status}\n".encode())
+    # one text for every file (the same digest as a line at a time: 2,700
+    # updates and encodings less on Django)
+    lines = [
+        f"{path}\0{sha}\0{status}\n" for path, (sha, status) in store.file_hashes().items() if path.endswith(tool.extensions)
+    ]
+    digest.update("".join(lines).encode())
     for name in tool.config_files:
         try:
             digest.update(name.encode() + b"\0" + (root / name).read_bytes())

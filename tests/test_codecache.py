@@ -1,0 +1,113 @@
+"""The functions ``dataclasses`` writes, compiled once and kept between runs
+(cartog_ci/codecache.py): read back, they make the same classes; a file
+tampered with shows it is read; a file of another interpreter, or no file,
+is compiled again."""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import marshal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cartog_ci import codecache
+
+
+@pytest.fixture
+def cached(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """``dataclasses.exec`` restored after the test (it has no such name of its own)."""
+    monkeypatch.setattr(dataclasses, "exec", builtins.exec, raising=False)
+    return tmp_path / "home"
+
+
+def _point() -> type:
+    @dataclasses.dataclass(frozen=True)
+    class Point:
+        x: int
+        y: int = 2
+
+    return Point
+
+
+def test_the_classes_made_through_the_cache_are_the_same_and_their_code_is_kept(cached: Path) -> None:
+    first = codecache.install(cached)
+    Point = _point()
+    assert (Point(1), repr(Point(1)), Point(1) == Point(1, 2), hash(Point(1)) == hash(Point(1, 2))) == (
+        Point(1, 2), "_point.<locals>.Point(x=1, y=2)", True, True
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Point(1).x = 3  # type: ignore[misc]
+    assert first.compiled == len(first.codes) == 6  # __init__, __repr__, __eq__, __hash__, __setattr__, __delattr__
+    first.save()
+    assert first.compiled == 0
+    second = codecache.install(cached)
+    assert second.codes.keys() == first.codes.keys()
+    assert repr(_point()(3)) == "_point.<locals>.Point(x=3, y=2)"
+    assert second.compiled == 0  # every text read from the file
+    second.save()  # nothing new: not written
+    assert first.path.stat().st_size > 0
+
+
+def test_a_tampered_cache_is_read_and_another_interpreters_is_not(cached: Path) -> None:
+    cache = codecache.install(cached)
+    _point()
+    cache.save()
+    data = cache.path.read_bytes()
+    header, codes = data[: data.index(b"\n") + 1], marshal.loads(data[data.index(b"\n") + 1 :])
+    (text,) = [t for t in codes if "__repr__" in t]
+    codes[text] = compile("def __create_fn__(**kw):\n def __repr__(self):\n  return 'tampered'\n return __repr__\n", "<string>", "exec")
+    cache.path.write_bytes(header + marshal.dumps(codes))
+    codecache.install(cached)
+    assert repr(_point()(1)) == "tampered"  # the file's code ran, not the text's
+
+    cache.path.write_bytes(header.replace(b"cpython", b"other") + marshal.dumps(codes))
+    again = codecache.install(cached)
+    assert repr(_point()(1)) == "_point.<locals>.Point(x=1, y=2)"
+    assert again.compiled == 6
+    cache.path.write_bytes(b"garbage")
+    assert codecache.install(cached).codes == {}
+
+
+def test_a_cache_that_cannot_be_written_is_no_error(cached: Path) -> None:
+    cached.write_text("a file where the folder goes")
+    cache = codecache.install(cached)
+    _point()
+    cache.save()
+    assert cache.compiled == 6 and not (cached / "code").exists()
+
+
+def test_the_executable_keeps_the_code_of_its_dataclasses(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {"CARTOG_CI_HOME": str(home), "PATH": "/usr/bin:/bin"}
+    probe = "import sys; from cartog_ci.launch import main; sys.exit(main())"
+    for _ in range(2):
+        subprocess.run([sys.executable, "-c", probe, "--version"], env=env, check=True, capture_output=True)
+    (kept,) = (home / "code").iterdir()
+    codes = marshal.loads(kept.read_bytes().partition(b"\n")[2])
+    assert len(codes) > 20 and all("def __create_fn__" in text for text in codes)
+
+
+def test_a_file_past_its_size_keeps_the_texts_of_the_run_that_writes_it(cached: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(codecache, "MAX_CODES", 8)
+    cache = codecache.install(cached)
+    _point()
+    cache.save()
+
+    @dataclasses.dataclass
+    class Other:
+        name: str
+
+    cache.save()  # 6 + 3 texts: past 8, only this run's (all of them) kept
+    assert len(codecache.install(cached).codes) == 9
+    later = codecache.install(cached)
+
+    @dataclasses.dataclass
+    class Third:
+        size: int
+
+    later.save()  # this run ran Third's 3 texts only
+    assert len(codecache.install(cached).codes) == 3
