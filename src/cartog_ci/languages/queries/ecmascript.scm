@@ -6,13 +6,9 @@
 ; the file was tried against. Root-level references stay in the one pass.
 
 ; Calls: the callee as written; the extractor splits `a.b.c` into qualifier
-; and name. `require(...)` is an import, not a call. (Two patterns: a member's
-; text is never `require`, and the text predicate is checked in Python on each
-; match it is written for, parse/predicates.py: 26,712 calls on zod, 19,284 of
-; them `a.b()`; the two give the same matches in the same order.)
-((call_expression function: (identifier) @name) @reference.call
+; and name. `require(...)` is an import, not a call.
+((call_expression function: [(identifier) (member_expression)] @name) @reference.call
   (#not-eq? @name "require"))
-(call_expression function: (member_expression) @name) @reference.call
 
 ; `new Foo()` calls the class.
 (new_expression constructor: [(identifier) (member_expression)] @name) @reference.call
