@@ -726,25 +726,23 @@ def _collect(
             if nodes is None:
                 continue
             checks = name_checks[pattern]
-            if checks is not None:  # its text predicates (``_name_checks``): each name's text passes, or no match
-                failed = False
-                for name_node in names:
-                    written = source[name_node.start_byte : name_node.end_byte]
+            if checks is not None and len(names) > 1 and not all(
+                keep(checks, {"name": [n]}, source) for n in names
+            ):  # its text predicates (``_name_checks``): each name passes, or no match
+                continue
+            for name_node in names:
+                span = name_node.byte_range
+                written = source[span[0] : span[1]]
+                if checks is not None:  # its text predicates, once per text: the one name passes, or no match
                     passed = verdicts.get((pattern, written))
                     if passed is None:
                         passed = verdicts[(pattern, written)] = keep(checks, {"name": [name_node]}, source)
                     if not passed:
-                        failed = True
                         break
-                if failed:
-                    continue
-            for name_node in names:
-                span = name_node.byte_range
                 known = len(seen_refs)
                 seen_refs.add((sort, span))
                 if len(seen_refs) == known:
                     continue
-                written = source[span[0] : span[1]]
                 parts = read.get(written)
                 if parts is None:
                     name = written.decode("utf-8", "replace")
