@@ -99,7 +99,8 @@ def module_name(path: str) -> str:
         p = PurePosixPath(path)
         parts = list(p.parent.parts) if str(p.parent) != "." else []
         stem = p.stem
-    else:  # a path as git lists it: what PurePosixPath reads of it, without building one (1 in 8 of ts-loader's _symbols)
+    else:  # a path as git lists it: what PurePosixPath reads of it, without building one
+        # (ts-loader, under cProfile: 0.18 s of _symbols' 0.90 s)
         *parts, name = path.split("/")
         dot = name.rfind(".")
         stem = name[:dot] if 0 < dot < len(name) - 1 else name
@@ -619,7 +620,8 @@ def _eager_checks(spec: Syntax, edge_kinds: frozenset[str] | None) -> Predicates
     if edge_kinds is None:
         return {p: found for p, found in spec.predicates.items() if later[p] is None}
     _, numbers, checks = _narrowed(spec, edge_kinds)
-    return {mine: found for mine, found in checks.items() if later[mine if numbers is None else numbers[mine]] is None}
+    theirs = range(len(later)) if numbers is None else numbers
+    return {mine: found for mine, found in checks.items() if later[theirs[mine]] is None}
 
 
 def compile_queries(spec: Syntax, edge_kinds: frozenset[str] | None = None) -> None:
@@ -730,13 +732,13 @@ def _collect(
                 keep(checks, {"name": [n]}, source) for n in names
             ):  # its text predicates (``_name_checks``): each name passes, or no match
                 continue
-            for name_node in names:
-                span = name_node.byte_range
+            for read_node in names:
+                span = read_node.byte_range
                 written = source[span[0] : span[1]]
                 if checks is not None:  # its text predicates, once per text: the one name passes, or no match
                     passed = verdicts.get((pattern, written))
                     if passed is None:
-                        passed = verdicts[(pattern, written)] = keep(checks, {"name": [name_node]}, source)
+                        passed = verdicts[(pattern, written)] = keep(checks, {"name": [read_node]}, source)
                     if not passed:
                         break
                 known = len(seen_refs)
@@ -748,7 +750,7 @@ def _collect(
                     name = written.decode("utf-8", "replace")
                     plain = _PLAIN_NAME.fullmatch(name)
                     parts = read[written] = (None, name) if plain else split_reference(name, spec.call_chains)
-                refs.append((sort, nodes[0], name_node, parts, ""))
+                refs.append((sort, nodes[0], read_node, parts, ""))
             continue
         names_read = True
         if key == values_key:  # a container: its items are the names (``_role``: a value reference)
