@@ -83,3 +83,43 @@ def test_a_later_narrowed_query_is_compiled_from_the_kept_patterns_alone(name: s
 
 def _spans(captures: dict[str, list[ts.Node]]) -> dict[str, list[tuple[int, int]]]:
     return {key: [n.byte_range for n in nodes] for key, nodes in captures.items()}
+
+
+NAME_CHECKED = b"""import { load } from "./load";
+const fs = require("fs");
+type Pair<T, U1> = [T, U1];
+export function run(input: Input, size: bigint, other: T): Output {
+  const first = require("./first");
+  load(input);
+  fs.require("x");
+  helpers.run(input as Output);
+  return load(other) as Output;
+}
+"""
+
+
+@pytest.mark.parametrize("kinds", [None, frozenset({"calls", "references"}), frozenset({"calls"})])
+def test_name_checks_on_the_names_read(kinds: frozenset[str] | None) -> None:
+    """The text predicates of a reference read by its name (`#not-eq? @name
+    "require"` of a call, `#not-match?` of a one-letter type) are checked on
+    the name's text in ``_collect``, once per text of a file
+    (parse/extract.py ``_name_checks``): a call of `require` is no call, `T`,
+    `U1` and `bigint` are no types, a member named `require` is a call, and
+    a name that repeats gives an edge each time."""
+    found = extract("src/run.ts", NAME_CHECKED, languages.LANGUAGES["typescript"].syntax, edge_kinds=kinds)
+    edges = [(e.kind, e.alias or "", e.qualifier or "", e.target_name, e.line) for e in found.edges]
+    expected = [
+        ("imports", "", "./load", "load", 1),
+        ("imports", "fs", "fs", "default", 2),
+        ("references", "", "", "Input", 4),
+        ("references", "", "", "Output", 4),
+        ("imports", "first", "./first", "default", 5),
+        ("calls", "", "", "load", 6),
+        ("calls", "", "require()", "require", 7),  # `fs` holds what `require()` gave
+        ("calls", "", "helpers", "run", 8),
+        ("references", "", "", "Output", 8),
+        ("calls", "", "", "load", 9),
+        ("references", "", "", "Output", 9),
+    ]
+    wanted = [e for e in expected if kinds is None or e[0] in kinds]
+    assert edges == wanted

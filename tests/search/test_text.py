@@ -258,3 +258,17 @@ def test_multibyte_symbol_text_is_cut_on_a_character_boundary(shift):
         assert len(encoded) <= limit
         assert limit - len(encoded) < 4  # backed off one character at most
         assert "\ufffd" not in value
+
+
+def test_a_long_comment_line_is_read_once_per_phrase():
+    """A source map's line (a webpack bundle: one comment of 100,000
+    characters) is kept or dropped as the one pattern did, a phrase found
+    anywhere after the first comment mark, a word boundary seen from the
+    character before it (embed/text.py ``_COMMENT_MARK``, ``_PHRASE``)."""
+    data = "//# sourceMappingURL=data:application/json;base64," + "eyJ2ZXJzaW9uIjozLCJzb3VyY2VzIjpb" * 3000
+    assert significant_lines(f"x = 1\n{data}\ny = 2") == ["x = 1", data, "y = 2"]
+    banner = "// " + "a" * 50_000 + " all rights reserved"
+    assert significant_lines(f"x = 1\n{banner}\ny = 2") == ["x = 1", "y = 2"]
+    glued = "//" + "a" * 50_000 + "copyright 2020"  # no word boundary before the phrase
+    assert significant_lines(glued) == [glued]
+    assert significant_lines("#copyright") == []

@@ -25,14 +25,14 @@ _LONE_CLOSER = re.compile(r"^[\s\)\]\}>;,]*(end)?[\s\)\]\}>;,]*$")
 _SEPARATOR = re.compile(r"^\s*(#|//|/\*|\*|--|;|%|<!--)?\s*([-=*#~_/+.]\s*){3,}(\*/|-->)?\s*$")
 # Banner phrases, not the bare word: a comment that talks about a licence
 # key (`# reject an expired licence`) is documentation of the code.
-_FORMAL = re.compile(
-    r"^\s*(#|//|/\*|\*|--|;)+.*(\bcopyright\b|\(c\)\s*\d{4}|©|\bspdx-license-identifier\b|"
+_PHRASES = (
+    r"(\bcopyright\b|\(c\)\s*\d{4}|©|\bspdx-license-identifier\b|"
     r"\ball rights reserved\b|\blicen[cs]ed (under|to)\b|\bunder the\b.*\blicen[cs]e\b|"
     r"\blicen[cs]e,? version\b|\bgoverned by\b.*\blicen[cs]e\b|\bapache license\b|"
     r"\bgnu (lesser )?general public\b|\bpermission is hereby granted\b|\bwithout (any )?warranty\b|"
-    r"\bwarranty of\b)",
-    re.IGNORECASE,
+    r"\bwarranty of\b)"
 )
+_FORMAL = re.compile(r"^\s*(#|//|/\*|\*|--|;)+.*" + _PHRASES, re.IGNORECASE)
 _SHEBANG_OR_CODING = re.compile(r"^\s*(#!|#.*-\*-\s*coding)")
 # The first characters a line the four patterns above match can start with
 # (after its indentation): most lines of code start otherwise and skip them.
@@ -45,6 +45,16 @@ _NOISE = re.compile(
         for p in (_LONE_CLOSER, _SEPARATOR, _FORMAL, _SHEBANG_OR_CODING)
     )
 )
+# What ``_significant`` reads instead of ``_NOISE``, line for line the same
+# answer: the other three as one pattern, and ``_FORMAL`` in two steps, its
+# first comment mark (what more its `(...)+` takes, the `.*` after it takes
+# too), then a phrase searched from there (``\b`` still sees the character
+# before). In one pattern the `.*` backtracked over a long comment line, each
+# phrase tried at each character: ts-loader's webpack bundles' lines took
+# 357 ms of its 377 ms of search texts.
+_NOT_FORMAL = re.compile("|".join(f"(?:{p.pattern})" for p in (_LONE_CLOSER, _SEPARATOR, _SHEBANG_OR_CODING)))
+_COMMENT_MARK = re.compile(r"\s*(?:#|//|/\*|\*|--|;)")
+_PHRASE = re.compile(_PHRASES, re.IGNORECASE)
 _WS = re.compile(r"\s+")
 
 
@@ -66,11 +76,14 @@ def _significant(source: str) -> tuple[list[str], list[int]]:
     """The significant lines, right-stripped, and the indentation of each."""
     out: list[str] = []
     indents: list[int] = []
-    keep, indent, maybe_noise, noise = out.append, indents.append, _MAYBE_NOISE, _NOISE.match
+    keep, indent, maybe_noise, noise = out.append, indents.append, _MAYBE_NOISE, _NOT_FORMAL.match
+    mark, phrase = _COMMENT_MARK.match, _PHRASE.search
     for line in source.splitlines():
         stripped = line.strip()
-        if not stripped or stripped[0] in maybe_noise and noise(stripped):
+        if not stripped:
             continue
+        if stripped[0] in maybe_noise and (noise(stripped) or (found := mark(stripped)) and phrase(stripped, found.end())):
+            continue  # ``_NOISE.match(stripped)``
         kept = line.rstrip()
         keep(kept)
         indent(len(kept) - len(stripped))

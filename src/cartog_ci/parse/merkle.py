@@ -50,11 +50,10 @@ def holes_in(
     its ``children`` and the comments there (``comments`` sorted, their
     starts in ``comment_starts``)."""
     lo = bisect_left(comment_starts, start)
+    hi = bisect_left(comment_starts, end, lo)  # the comments that start before ``end``
     holes = list(children)
-    for c_start, c_end in comments[lo:]:
-        if c_start >= end:
-            break
-        holes.append((c_start, min(c_end, end)))
+    if hi > lo:  # each cut at ``end`` (comparisons, not min(): a module holds every comment)
+        holes += [(c_start, c_end if c_end < end else end) for c_start, c_end in comments[lo:hi]]
     return holes
 
 
@@ -72,13 +71,17 @@ def own_source(
         return b"\n".join(filter(None, map(bytes.rstrip, source[start:end].splitlines())))
     pieces: list[bytes] = []
     cursor = start
-    for h_start, h_end in merge_ranges(holes):
-        h_start, h_end = max(h_start, start), min(h_end, end)
+    for h_start, h_end in merge_ranges(holes):  # each cut to the symbol's range (comparisons, not max()/min())
+        if h_start < start:
+            h_start = start
+        if h_end > end:
+            h_end = end
         if h_end <= h_start:
             continue
         if h_start > cursor:
             pieces.append(source[cursor:h_start])
-        cursor = max(cursor, h_end)
+        if h_end > cursor:
+            cursor = h_end
     if cursor < end:
         pieces.append(source[cursor:end])
     # trailing blanks and blank lines dropped, without a Python loop per line
