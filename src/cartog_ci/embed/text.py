@@ -32,24 +32,15 @@ _PHRASES = (
     r"\bgnu (lesser )?general public\b|\bpermission is hereby granted\b|\bwithout (any )?warranty\b|"
     r"\bwarranty of\b)"
 )
-_FORMAL = re.compile(r"^\s*(#|//|/\*|\*|--|;)+.*" + _PHRASES, re.IGNORECASE)
 _SHEBANG_OR_CODING = re.compile(r"^\s*(#!|#.*-\*-\s*coding)")
-# The first characters a line the four patterns above match can start with
-# (after its indentation): most lines of code start otherwise and skip them.
+# The first characters a noise line can start with (after its indentation):
+# most lines of code start otherwise and skip the patterns.
 _MAYBE_NOISE = frozenset(")]}>;,e" "#/*-%<=~_+.")
-# the four as one pattern (a line is noise when one of them matches): one
-# call a line instead of up to four
-_NOISE = re.compile(
-    "|".join(
-        f"(?{'i' if p.flags & re.IGNORECASE else ''}:{p.pattern})"
-        for p in (_LONE_CLOSER, _SEPARATOR, _FORMAL, _SHEBANG_OR_CODING)
-    )
-)
-# What ``_significant`` reads instead of ``_NOISE``, line for line the same
-# answer: the other three as one pattern, and ``_FORMAL`` in two steps, its
-# first comment mark (what more its `(...)+` takes, the `.*` after it takes
-# too), then a phrase searched from there (``\b`` still sees the character
-# before). In one pattern the `.*` backtracked over a long comment line, each
+# A line is noise when it is a lone closer, a separator, a shebang or coding
+# line (one pattern: one call a line), or a banner: a comment mark, then one
+# of ``_PHRASES`` anywhere after the first mark (``\b`` still sees the
+# character before). The banner is two steps, not `^\s*(#|//|...)+.*(...)`
+# in one pattern, whose `.*` backtracked over a long comment line, each
 # phrase tried at each character: ts-loader's webpack bundles' lines took
 # 357 ms of its 377 ms of search texts.
 _NOT_FORMAL = re.compile("|".join(f"(?:{p.pattern})" for p in (_LONE_CLOSER, _SEPARATOR, _SHEBANG_OR_CODING)))
@@ -83,7 +74,7 @@ def _significant(source: str) -> tuple[list[str], list[int]]:
         if not stripped:
             continue
         if stripped[0] in maybe_noise and (noise(stripped) or (found := mark(stripped)) and phrase(stripped, found.end())):
-            continue  # ``_NOISE.match(stripped)``
+            continue  # noise (``_NOT_FORMAL``, or a banner)
         kept = line.rstrip()
         keep(kept)
         indent(len(kept) - len(stripped))
