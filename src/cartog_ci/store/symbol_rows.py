@@ -215,9 +215,13 @@ class SymbolRows(Interned, GraphTables):
 
 
 # The symbols view's columns (migration m009) from its tables, the hashes as stored.
-_ALL_ROWS = (
+_SELECT = (
     "SELECT i.text, s.name, s.qualified_name, s.kind, f.text, s.start_line, s.end_line, s.start_byte, s.end_byte, "
     "p.text, s.signature, s.language, s.content_hash, s.subtree_hash, s.decorators, s.docstring, s.in_degree "
+)
+# All of them (``all_symbols``)
+_ALL_ROWS = (
+    f"{_SELECT}"
     "FROM symbol_rows s LEFT JOIN interned i ON i.key = s.key LEFT JOIN interned f ON f.key = s.file_key "
     "LEFT JOIN interned p ON p.key = s.parent_key"
 )
@@ -232,8 +236,7 @@ _FILE_ROWS = (
 # Symbols by ID (``symbols``): as the view's ``WHERE id IN`` (an inner join
 # on the ID's interned text, which its LEFT JOIN becomes under that WHERE).
 _ID_ROWS = (
-    "SELECT i.text, s.name, s.qualified_name, s.kind, f.text, s.start_line, s.end_line, s.start_byte, s.end_byte, "
-    "p.text, s.signature, s.language, s.content_hash, s.subtree_hash, s.decorators, s.docstring, s.in_degree "
+    f"{_SELECT}"
     "FROM interned i JOIN symbol_rows s ON s.key = i.key LEFT JOIN interned f ON f.key = s.file_key "
     "LEFT JOIN interned p ON p.key = s.parent_key WHERE i.text IN"
 )
