@@ -523,7 +523,7 @@ def _imports_member(language: str, e: Edge) -> bool:
     of it (Python `from m import m`, ``ScopeRules.member_import_repeats_alias``)."""
     return (
         e.target_name == e.qualifier == e.alias
-        and languages.scope_of(language).member_import_repeats_alias
+        and _rules(language).member_import_repeats_alias
     )
 
 
@@ -738,7 +738,7 @@ class Resolver:
         whose package is a directory."""
         language = self.t.language_of_file.get(path, "")
         files = [path]
-        if languages.scope_of(language).package_is_directory:
+        if _rules(language).package_is_directory:
             files = [
                 f
                 for f in self.t.files_by_dir.get(posixpath.dirname(path), [])
@@ -783,7 +783,7 @@ class Resolver:
     def _bound_names(self, language: str, ids: list[str]) -> list[str]:
         """The definitions a bare or module-qualified name can mean: in Go
         and Rust not a method declared at file level (it needs its type)."""
-        if not ids or languages.scope_of(language).methods_bind_names:
+        if not ids or _rules(language).methods_bind_names:
             return ids
         return [i for i in ids if self.t.by_id[i].kind != "method"]
 
@@ -883,13 +883,13 @@ class Resolver:
         parse` of that module, which `export *` does not export (zod's
         schemas.ts beside `export * from "./parse.js"`), so a definition of
         the name behind a later `export *` wins."""
-        if languages.scope_of(self.t.language_of_file.get(path, "")).family != "ecmascript":
+        if _rules(self.t.language_of_file.get(path, "")).family != "ecmascript":
             return False
         return len(hit) == 1 and self.t.by_id[hit[0]].kind == "module"
 
     def _default_export(self, path: str) -> list[str]:
         module_id = self.t.module_of_file[path]
-        if languages.scope_of(self.t.language_of_file.get(path, "")).default_is_module:
+        if _rules(self.t.language_of_file.get(path, "")).default_is_module:
             # No `export default` / `module.exports = X` names one: the
             # default is the module object (CommonJS interop, anonymous
             # `export default function () {}` whose body is module code).
@@ -905,7 +905,7 @@ class Resolver:
     def _follow(self, importer: str, binding: _Binding, hops: int) -> list[str] | None:
         files = self.module_files(importer, binding.module)
         if not files:
-            scope = languages.scope_of(self.t.language_of_file.get(importer, ""))
+            scope = _rules(self.t.language_of_file.get(importer, ""))
             if scope.submodule_imports and not binding.module.startswith("."):
                 # `from pkg import sub` where pkg is a namespace package
                 sub = self.module_files(importer, f"{binding.module}.{binding.name}")
@@ -1677,7 +1677,7 @@ class Resolver:
             self.rec.cur.update(("p", i) for i in ids)
 
     def _is_builtin(self, language: str, name: str) -> bool:
-        return name in languages.scope_of(language).builtins
+        return name in _rules(language).builtins
 
 
 # The rules of each language met (a language's rules never change; one not
@@ -1686,11 +1686,16 @@ _SCOPES: dict[str, ScopeRules] = {}
 
 
 def _scope(symbol: Symbol) -> ScopeRules:
-    rules = _SCOPES.get(symbol.language)
+    rules = _SCOPES.get(symbol.language)  # ``_rules`` inline: ~90k calls resolving zod
+    return rules if rules is not None else _rules(symbol.language)
+
+
+def _rules(language: str) -> ScopeRules:
+    rules = _SCOPES.get(language)
     if rules is None:
-        rules = languages.scope_of(symbol.language)
-        if languages.get(symbol.language) is not None:
-            _SCOPES[symbol.language] = rules
+        rules = languages.scope_of(language)
+        if languages.get(language) is not None:
+            _SCOPES[language] = rules
     return rules
 
 
@@ -1717,7 +1722,7 @@ def _has_paths(source: Symbol) -> bool:
 
 
 def _package_is_directory(language: str) -> bool:
-    return languages.scope_of(language).package_is_directory
+    return _rules(language).package_is_directory
 
 
 def unlooked(table: object) -> object:
