@@ -34,8 +34,10 @@ def base_resolver(store: Store, cs: ChangeSet) -> Resolver:
     side = BaseSide(store, cs)
     resolver = resolver_on_demand(side, root=cs.root)
     # the base files' inherits edges are resolved by a resolver that never
-    # knows a base (as ``resolved_bases`` wants), each class's when first asked
-    resolver.set_hierarchy_on_demand(*side.hierarchy(resolver_on_demand(side, root=cs.root)))
+    # knows a base (as ``resolved_bases`` wants), each class's when first
+    # asked; it reads the same graph, through the same lookups
+    inherits = resolver_on_demand(side, root=cs.root, sharing=resolver)
+    resolver.set_hierarchy_on_demand(*side.hierarchy(inherits))
     return resolver
 
 
@@ -56,7 +58,6 @@ class BaseSide:
             by[("file", s.file)].append(s)
         self.base_modules = [(s.file, s.id, s.language) for s in symbols if s.kind == "module"]
         self.parents: dict[str, Symbol | None] = {}  # stored symbols read ahead (``_read_parents``)
-        self._modules: list[tuple[str, str, str]] | None = None
         self.detached = [s for s in symbols if s.kind == "method" and _detached(s, self.by_id)]
         self.imports: dict[str, list[Edge]] = defaultdict(list)
         self.inherits: dict[str, list[Edge]] = defaultdict(list)  # by class ID
@@ -97,9 +98,7 @@ class BaseSide:
         self.parents.update((i, found.get(i)) for i in ids)
 
     def modules(self) -> list[tuple[str, str, str]]:
-        if self._modules is None:  # read by both of ``base_resolver``'s resolvers
-            self._modules = [m for m in self.store.modules() if m[0] not in self.changed] + self.base_modules
-        return list(self._modules)
+        return [m for m in self.store.modules() if m[0] not in self.changed] + self.base_modules
 
     def detached_method_candidates(self) -> list[Symbol]:
         return self.kept(self.store.detached_method_candidates()) + self.detached
