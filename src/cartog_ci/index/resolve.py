@@ -1632,10 +1632,10 @@ class Resolver:
         """What `x.m()` may call when x's type is unknown: a method, or a
         function held by an object (a JS object literal's member); never a
         module-level function (`obj.arg_to_iter()` is not util.arg_to_iter)."""
-        if symbol.kind == "method":
-            return True
+        if symbol.kind != "function":
+            return symbol.kind == "method"  # the parent unread: a report's base side reads it from the store
         parent = self.t.by_id.get(symbol.parent_id) if symbol.parent_id else None
-        return symbol.kind == "function" and parent is not None and parent.kind not in ("module", "function", "method")
+        return parent is not None and parent.kind not in ("module", "function", "method")
 
     def _pick(self, candidates: list[str], tier: str) -> tuple[str | None, str | None]:
         unique = list(dict.fromkeys(candidates))
