@@ -59,7 +59,7 @@ class BaseSide:
         self.base_modules = [(s.file, s.id, s.language) for s in symbols if s.kind == "module"]
         self.parents: dict[str, Symbol | None] = {}  # stored symbols read ahead (``_read_parents``)
         self.unread_parents: set[str] = set()  # the parents of stored symbols read, to read ahead when asked
-        self.detached = [s for s in symbols if s.kind == "method" and _detached(s, self.by_id)]
+        self.symbols = symbols
         self.imports: dict[str, list[Edge]] = defaultdict(list)
         self.inherits: dict[str, list[Edge]] = defaultdict(list)  # by class ID
         for f in cs.base_files.values():
@@ -105,7 +105,9 @@ class BaseSide:
         return [m for m in self.store.modules() if m[0] not in self.changed] + self.base_modules
 
     def detached_method_candidates(self) -> list[Symbol]:
-        return self.kept(self.store.detached_method_candidates()) + self.detached
+        # asked by a language whose methods may be declared away from their type (Go, Rust)
+        detached = [s for s in self.symbols if s.kind == "method" and _detached(s, self.by_id)]
+        return self.kept(self.store.detached_method_candidates()) + detached
 
     def import_edges_in_file(self, path: str) -> list[Edge]:
         stored = [e for e in self.store.import_edges_in_file(path) if e.file not in self.changed]
