@@ -5,6 +5,7 @@ all symbols at once, in every language of the test projects."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -31,3 +32,44 @@ def test_on_demand_answers_every_edge_as_the_whole_table_does(tmp_path: Path, na
     assert len(edges) >= 9
     assert got == expected
     assert any(target for target, _ in got)
+
+
+class _Counting:
+    """The store as a ``SymbolSource`` that counts its reads."""
+
+    def __init__(self, store: object) -> None:
+        self.store = store
+        self.reads: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> object:
+        method = getattr(self.store, name)
+
+        def counted(*args: object) -> object:
+            self.reads[name] += 1
+            return method(*args)
+
+        return counted
+
+
+@pytest.mark.usefixtures("backend")
+@pytest.mark.parametrize("name", PROJECTS)
+def test_a_resolver_sharing_lookups_answers_alike_and_reads_once(tmp_path: Path, name: str) -> None:
+    repo = make_repo(tmp_path, name)
+    index(repo)
+    with open_store(repo) as store:
+        edges = [e for _, e in store.numbered_edges()]
+        whole = resolver_for(store.all_symbols(), store.import_edges(), root=str(repo))
+        whole.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
+        source = _Counting(store)
+        first = resolver_on_demand(source, root=str(repo))  # type: ignore[arg-type]
+        second = resolver_on_demand(source, root=str(repo), sharing=first)  # type: ignore[arg-type]
+        second.set_hierarchy_on_demand(store.bases_of, store.has_unknown_base)
+        expected = [whole.resolve(e) for e in edges]
+        got = [second.resolve(e) for e in edges]
+        reads = sum(source.reads.values())
+        again = [first.resolve(e) for e in edges if e.kind == "imports"]  # what the second read, the first finds read
+    assert got == expected
+    assert source.reads["modules"] == 1
+    assert reads > 1 and sum(source.reads.values()) == reads
+    assert again == [a for a, e in zip(expected, edges, strict=True) if e.kind == "imports"]
+    assert first.t.bases == {} and first.t.module_of_file is second.t.module_of_file

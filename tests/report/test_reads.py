@@ -10,6 +10,7 @@ from pathlib import Path
 from cartog_ci import graph
 from cartog_ci.report.reads import Reads
 from cartog_ci.report.testplan import select_tests
+from cartog_ci.store.tables import IN_CHUNK
 from tests.testing.fixtures import commit, index, init_repo, open_store, write
 
 SHAPES = {
@@ -196,3 +197,30 @@ def test_the_collected_tests_read_ahead_are_those_asked(tmp_path: Path) -> None:
         }  # fmt: skip
         # the mixin's bases are asked only under a test (a test file's method): none here
         assert [[t.id for t in collected.of(s)] for s in asked] == answers
+
+
+def test_symbols_by_id_after_other_reads_are_the_stores_answer_in_its_order(tmp_path: Path) -> None:
+    # Reads.symbols reads only the IDs no read met (a file read whole, a
+    # symbol, symbols asked before) and answers in the store's order: by ID
+    # within each chunk of the IDs asked (store/tables.py IN_CHUNK)
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {**SHAPES, "app/many.py": "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(1200))})
+    commit(repo, "shapes")
+    index(repo)
+    with open_store(repo) as store:
+        every = [s.id for s in store.all_symbols()]
+        assert len(every) > 2 * IN_CHUNK
+        asks = [
+            list(reversed(every)),
+            every[::2] + ["app/nowhere.py:function:f"] + every[1::2],
+            [TILE, BASE, TILE, SQUARE],
+            (every * 3)[::-7],  # more IDs than a chunk, repeated
+        ]
+        reads = Reads(store)
+        reads.symbols_in_file("app/shapes.py")
+        reads.symbol(MIXIN)
+        reads.symbols(every[:3])
+        for asked in asks:
+            expected = store.symbols(asked)
+            got = reads.symbols(asked)
+            assert list(got.items()) == list(expected.items())

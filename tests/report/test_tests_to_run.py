@@ -11,7 +11,7 @@ import pytest
 
 from cartog_ci.cli import main
 from cartog_ci.store.sqlite import SqliteStore
-from cartog_ci.report.testplan import own_tests, select_tests
+from cartog_ci.report.testplan import RanTests, own_tests, select_tests
 from tests.testing.fixtures import commit, git, index, init_repo, write
 
 
@@ -1093,6 +1093,22 @@ def test_own_tests_named_after_the_symbol_or_calling_its_name(tmp_path: Path) ->
         base = store.symbol("app/core.py:function:base")
         assert base is not None
         assert [t.id for t in own_tests(store, base, ran)] == ["tests/test_core.py:function:test_base"]
+
+
+def test_the_tests_a_name_is_found_in_are_those_holding_it(tmp_path: Path) -> None:
+    # RanTests.containing searches the names joined: each test holding the
+    # name once, in order, as a loop over the tests asking `in` finds them
+    repo = init_repo(tmp_path / "repo")
+    write(repo, CHAIN)
+    commit(repo)
+    index(repo)
+    with SqliteStore(repo / ".cartog-ci" / "index.db") as store:
+        ran = RanTests([*store.symbols_in_file("tests/test_dispatcher.py"), *store.symbols_in_file("tests/test_core.py")])
+    names = {n[i:j] for _, n, _ in ran.named for i in range(len(n)) for j in range(i + 1, len(n) + 1)}
+    assert len(ran.named) >= 4
+    for name in sorted(names) + ["zzz", "testtest"]:
+        expected = [(t, place) for t, test_name, place in ran.named if name in test_name]
+        assert list(ran.containing(name)) == expected, name
 
 
 # --- Ruby -----------------------------------------------------------------

