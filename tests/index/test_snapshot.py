@@ -282,3 +282,40 @@ def test_a_deleted_top_package_init_reresolves_what_now_names_a_project_package(
     (repo / "pkg/__init__.py").unlink()
     index(repo)
     assert_as_cold(repo, tmp_path)
+
+
+def test_a_settled_file_rewritten_to_the_same_size_and_times_is_still_read_again(tmp_path: Path) -> None:
+    """A file left alone for ``SETTLED_NS`` before it is read is checked by
+    its stat, not read again (index/files.py ``_stamp_of``): a rewrite after
+    the read to the same size, its modification time set back, is still
+    seen, by its change time, and read again in the same run."""
+    import time
+
+    from cartog_ci.index.files import SETTLED_NS, STAMP, Limits, ParseJob, extract_file
+
+    repo = _repo(tmp_path)
+    time.sleep(SETTLED_NS / 1e9 + 0.2)
+    seen = extract_file(ParseJob("pkg/le/impl.py", root=str(repo), limits=Limits())).seen
+    assert STAMP in seen  # settled: its stat stands for its bytes
+    target = repo / "pkg/le/impl.py"
+    before = os.stat(target)
+    same_size = "class LinkExtractor:\n    def rewrite(self):\n        return 1\n"
+    assert len(same_size) == len(FILES["pkg/le/impl.py"])
+
+    def rewrite() -> None:
+        target.write_text(same_size)
+        os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+    result = _index_while(repo, "pkg/le/impl.py", rewrite)
+    assert _names(repo, "pkg/le/impl.py") == {"impl", "LinkExtractor", "rewrite"}
+    assert result.skipped_files == []
+    assert_as_cold(repo, tmp_path)
+
+
+def test_a_file_changed_just_before_it_is_read_keeps_no_stamp(tmp_path: Path) -> None:
+    """Its change time is too close to the read for a later stat to vouch
+    for its bytes (a file system may keep times coarsely): it is read again."""
+    from cartog_ci.index.files import STAMP, Limits, ParseJob, extract_file
+
+    repo = _repo(tmp_path)
+    assert STAMP not in extract_file(ParseJob("pkg/le/impl.py", root=str(repo), limits=Limits())).seen
