@@ -143,3 +143,18 @@ def test_markdown_link_resolves_when_its_target_appears(tmp_path: Path) -> None:
     assert index(repo).mode == "incremental"
     links = [(e["target_id"], e["resolution"]) for e in exported(repo)["edges"]]  # type: ignore[index]
     assert links == [("docs/new.md:module:docs.new", "import")]
+
+
+def test_markdown_link_found_whatever_other_paragraphs_hold() -> None:
+    """Each paragraph's links are read on their own: read as ranges of one
+    parse, a `$` in a heading and a multibyte character in a later paragraph
+    made the inline grammar lose the link between them (rollup 3.29.5's
+    docs/configuration-options/index.md lost 29 links so)."""
+    text = (
+        "# {{ $frontmatter.title }}\n\n"
+        "When creating a bundle, provide global names via the [`output.globals`](docs/globals.md) option.\n\n"
+        "\u2026we want to tell Rollup that `jquery` is external and equates to the global `$` variable:\n\n"
+        "See [#1234](https://github.com/o/r/pull/1234) and [the top](#top).\n"
+    ).encode()
+    result = markdown.extract("doc.md", text, "markdown", linkable=lambda target: True)
+    assert [(e.target_name, e.line, e.kind) for e in result.edges] == [("docs/globals.md", 3, "references")]
