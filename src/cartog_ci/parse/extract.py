@@ -936,7 +936,12 @@ def _local_scope(captures: dict[str, list[ts.Node]], within: tuple[str, ...]) ->
 
 
 # A binding's value captures, in the order ``_bound_value`` reads them
-_BOUND_VALUES = ("bind.ctor", "bind.type", "bind.from", "bind.typed", "bind.items", "bind.call", "bind.other")
+_BOUND_VALUES = ("bind.ctor", "bind.type", "bind.from", "bind.typed", "bind.items", "bind.call", "bind.other", "bind.value")
+# `@bind.value` (queries/python.scm): an assignment's value, read by its kind
+# as ``bind.ctor`` when it calls a name or a dotted name, as ``bind.from``
+# when it is one, else as ``bind.other``
+_CALL_VALUES = frozenset({"call"})
+_NAME_VALUES = frozenset({"identifier", "attribute"})
 
 
 def _bound_value(captures: dict[str, list[ts.Node]], keys: Sequence[str] = _BOUND_VALUES) -> str | None:
@@ -964,7 +969,17 @@ def _bound_value(captures: dict[str, list[ts.Node]], keys: Sequence[str] = _BOUN
         return "".join(_text(found[0]).split()) + "()[]"
     if key == "bind.call":  # `const { a } = f()`: the member `a` of what `f()` gives
         return f"={''.join(_text(found[0]).split())}().{_text(captures['bind.name'][0])}"
-    if found[0].type not in _SPECIFIC_VALUES:  # bind.other
+    value = found[0]
+    kind = value.type
+    if key == "bind.value":
+        if kind in _CALL_VALUES:
+            function = value.child_by_field_name("function")
+            if function is None or function.type not in _NAME_VALUES:
+                return None
+            return "".join(_text(function).split()).replace("::", ".") + "()"
+        if kind in _NAME_VALUES:
+            return "=" + "".join(_text(value).split()).replace("::", ".")
+    if kind not in _SPECIFIC_VALUES:  # bind.other
         return "<?>"  # rebound to something this query does not follow
     return None
 
