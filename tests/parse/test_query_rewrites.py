@@ -15,11 +15,18 @@ from cartog_ci.parse.extract import _collect, extract_rows
 from cartog_ci.parse.syntax import Syntax
 
 # (as written now, as it was): the type parameters' scope read as the parent
-# of their `type_parameters`
+# of their `type_parameters`; a declaration's value read by its kind
+# (`@bind.result`, parse/extract.py ``_bound_value``), not by two patterns
 REWRITES = (
     (
         "(type_parameters (type_parameter name: (type_identifier) @local.definition)) @local.within\n",
         "(_ type_parameters: (type_parameters\n  (type_parameter name: (type_identifier) @local.definition))) @local.scope\n",
+    ),
+    (
+        "(variable_declarator name: (identifier) @bind.name value: (_) @bind.result) @bind\n",
+        "(variable_declarator\n  name: (identifier) @bind.name\n"
+        "  value: (call_expression function: [(identifier) (member_expression)] @bind.ctor)) @bind\n"
+        "(variable_declarator name: (identifier) @bind.name value: (_) @bind.other) @bind\n",
     ),
 )
 
@@ -33,7 +40,8 @@ const n = a.b.create(1);
 const p = (f)();
 const q = make<Item>()!;
 const r: Stats = build();
-function run() { const s = api.stats(); s.inc(); m.go(); n.stop(); r.add(); }
+const t = new Timer(), u = await load(), v = m, w = <Item>x, y = z as Shape, k = f()();
+function run() { const s = api.stats(); s.inc(); m.go(); n.stop(); r.add(); t.start(); u.go(); v.go(); }
 """
 
 
@@ -48,7 +56,15 @@ def _as_it_was(syntax: Syntax) -> Syntax:
 @pytest.mark.parametrize("name", ["typescript", "tsx"])
 def test_the_rewritten_patterns_extract_what_the_old_ones_did(name: str) -> None:
     syntax = LANGUAGES[name].syntax
-    assert extract_rows("src/shapes.ts", SOURCE, syntax) == extract_rows("src/shapes.ts", SOURCE, _as_it_was(syntax))
+    was = _as_it_was(syntax)
+    assert extract_rows("src/shapes.ts", SOURCE, syntax) == extract_rows("src/shapes.ts", SOURCE, was)
+    root = budget.parse(syntax.grammar, SOURCE).root_node
+    # the same bindings and local names, in the same order
+    now, before = _collect(syntax, root, SOURCE), _collect(was, root, SOURCE)
+    assert [(k, n.start_byte, parts, v) for k, n, _, parts, v in now[2]] == [
+        (k, n.start_byte, parts, v) for k, n, _, parts, v in before[2]
+    ]
+    assert now[3] == before[3]
 
 
 def test_type_parameters_are_local_to_their_declaration() -> None:
@@ -56,8 +72,9 @@ def test_type_parameters_are_local_to_their_declaration() -> None:
     root = budget.parse(syntax.grammar, SOURCE).root_node
     _, _, binds, scoped, _ = _collect(syntax, root, SOURCE)
     held = sorted((name, value) for kind, _, _, (_, name), value in binds)
-    # `(f)()` has no callee a name reads (and a call is no other value): no
-    # binding; `make<Item>()!` is some other value
+    # `(f)()` and `f()()` have no callee a name reads (and a call is no other
+    # value): no binding; `make<Item>()!`, `await load()` and `<Item>x` are
+    # some other value; another name (`v = m`) binds nothing in TypeScript
     assert held == [
         ("items", "T()"),
         ("k", "K()"),
@@ -68,7 +85,11 @@ def test_type_parameters_are_local_to_their_declaration() -> None:
         ("r", "Stats()"),
         ("r", "build()"),
         ("s", "api.stats()"),
+        ("t", "Timer()"),
+        ("u", "<?>"),
+        ("w", "<?>"),
         ("x", "T()"),
+        ("y", "Shape()"),
     ]
     # each type parameter's scope is the declaration that declares it
     assert [(name, SOURCE[start:end].decode()) for name, start, end in scoped] == [

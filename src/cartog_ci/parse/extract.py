@@ -936,12 +936,21 @@ def _local_scope(captures: dict[str, list[ts.Node]], within: tuple[str, ...]) ->
 
 
 # A binding's value captures, in the order ``_bound_value`` reads them
-_BOUND_VALUES = ("bind.ctor", "bind.type", "bind.from", "bind.typed", "bind.items", "bind.call", "bind.other", "bind.value")
-# `@bind.value` (queries/python.scm): an assignment's value, read by its kind
-# as ``bind.ctor`` when it calls a name or a dotted name, as ``bind.from``
-# when it is one, else as ``bind.other``
-_CALL_VALUES = frozenset({"call"})
-_NAME_VALUES = frozenset({"identifier", "attribute"})
+_BOUND_VALUES = (
+    "bind.ctor", "bind.type", "bind.from", "bind.typed", "bind.items", "bind.call", "bind.other", "bind.value",
+    "bind.result",
+)  # fmt: skip
+# A value read by its kind, one pattern for what took two to four (each
+# match of a value that binds nothing is a match less): as ``bind.ctor``
+# when it calls a name (the call's kind, the callee's kinds), as
+# ``bind.from`` when it is a name (those kinds), else as ``bind.other``.
+# `@bind.value`: a Python assignment's (queries/python.scm); `@bind.result`:
+# a TypeScript declaration's (queries/typescript.scm), whose names are no
+# ``bind.from``.
+_READ_BY_KIND = {
+    "bind.value": ("call", frozenset({"identifier", "attribute"}), frozenset({"identifier", "attribute"})),
+    "bind.result": ("call_expression", frozenset({"identifier", "member_expression"}), frozenset()),
+}
 
 
 def _bound_value(captures: dict[str, list[ts.Node]], keys: Sequence[str] = _BOUND_VALUES) -> str | None:
@@ -971,13 +980,15 @@ def _bound_value(captures: dict[str, list[ts.Node]], keys: Sequence[str] = _BOUN
         return f"={''.join(_text(found[0]).split())}().{_text(captures['bind.name'][0])}"
     value = found[0]
     kind = value.type
-    if key == "bind.value":
-        if kind in _CALL_VALUES:
+    by_kind = _READ_BY_KIND.get(key)
+    if by_kind is not None:
+        call, callees, names = by_kind
+        if kind == call:
             function = value.child_by_field_name("function")
-            if function is None or function.type not in _NAME_VALUES:
-                return None
+            if function is None or function.type not in callees:
+                return None  # a call: what the other patterns read (none of them reads this one)
             return "".join(_text(function).split()).replace("::", ".") + "()"
-        if kind in _NAME_VALUES:
+        if kind in names:
             return "=" + "".join(_text(value).split()).replace("::", ".")
     if kind not in _SPECIFIC_VALUES:  # bind.other
         return "<?>"  # rebound to something this query does not follow
