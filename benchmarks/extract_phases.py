@@ -1,6 +1,7 @@
 """Extraction alone, in phases, of the files of a git repository: CPU seconds
 (best of N, ``time.process_time``) of tree-sitter parsing, parsing and the tags
-queries, and the whole ``extract_rows`` (queries read, symbols, edges), in
+queries, the whole ``extract_rows`` (queries read, symbols, edges), and
+that with the search texts of its symbols (``embed/text.texts_for``), in
 this process, no index.
 
     PYTHONPATH=src .venv/bin/python benchmarks/extract_phases.py <repo> [--rounds 5] [--language typescript]
@@ -23,6 +24,7 @@ matches), the dearest first, and what the whole query and that walk cost
 from __future__ import annotations
 
 import argparse
+import gc
 import subprocess
 import time
 from collections import Counter
@@ -31,6 +33,7 @@ from pathlib import Path
 
 import tree_sitter as ts
 
+from cartog_ci.embed.text import texts_for
 from cartog_ci.languages import for_path
 from cartog_ci.parse import budget
 from cartog_ci.parse import extract as ex
@@ -69,6 +72,11 @@ def _rows(path: str, source: bytes, syntax: Syntax) -> None:
     ex.extract_rows(path, source, syntax, code_hashes=False)  # as the indexer asks (index/cascade.py)
 
 
+def _texts(path: str, source: bytes, syntax: Syntax) -> None:
+    extracted = ex.extract_rows(path, source, syntax, code_hashes=False)[0]
+    texts_for(extracted.symbols, source)  # the search texts, as index/files.py adds them
+
+
 def _none(path: str, source: bytes, syntax: Syntax) -> None:
     return None
 
@@ -78,6 +86,7 @@ PHASES: dict[str, Callable[[str, bytes, Syntax], None]] = {
     "parse": _parse,
     "matches": _matches,
     "rows": _rows,
+    "texts": _texts,
 }
 
 
@@ -118,6 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--phase", choices=sorted(PHASES), help="run this phase alone (for callgrind)")
     parser.add_argument("--patterns", action="store_true", help="each tags pattern's cost to the query cursor")
     args = parser.parse_args(argv)
+    # as the indexer runs (index/cascade.py ``index_repository``, and the
+    # parse workers it forks): no cyclic collection, which the matches'
+    # many objects would otherwise trigger inside the phases measured
+    gc.disable()
     jobs = jobs_of(args.repo, args.language)
     print(f"{len(jobs)} files: {dict(Counter(s.name for _, _, s in jobs))}")
     if args.patterns:

@@ -125,6 +125,22 @@ def test_comments_and_code_that_merely_resemble_banners_are_kept(line):
 
 
 @pytest.mark.parametrize(
+    "line",
+    [
+        "# ALL RIGHTS RESERVED",
+        "// Licensed TO the project",
+        "# Copyright \u00a9 2020 Zo\u00eb",  # not ASCII: the phrase pattern alone decides
+        "# \u00a9 Zo\u00eb",
+        "# all right\u017f reserved",  # the long s, which the case-blind pattern reads as an s
+    ],
+)
+def test_banners_in_any_case_and_beside_other_characters_are_formal(line):
+    """embed/text.py ``_banner``: the words looked for first in an ASCII
+    line, the phrases' pattern on any other."""
+    assert significant_lines(f"x = 1\n{line}\ny = 2") == ["x = 1", "y = 2"]
+
+
+@pytest.mark.parametrize(
     ("language", "path", "source", "expected"),
     [
         (

@@ -46,6 +46,25 @@ _MAYBE_NOISE = frozenset(")]}>;,e" "#/*-%<=~_+.")
 _NOT_FORMAL = re.compile("|".join(f"(?:{p.pattern})" for p in (_LONE_CLOSER, _SEPARATOR, _SHEBANG_OR_CODING)))
 _COMMENT_MARK = re.compile(r"\s*(?:#|//|/\*|\*|--|;)")
 _PHRASE = re.compile(_PHRASES, re.IGNORECASE)
+
+
+def _banner(line: str, start: int) -> bool:
+    """Whether one of ``_PHRASES`` is in ``line`` from ``start`` on (the
+    end of its first comment mark). Each phrase but ``©`` holds one of the
+    words looked for first, and in an ASCII line the case-blind pattern
+    matches ASCII letters alone, as ``str.lower`` folds them: a line
+    without any of those words is no banner, told by a few substring
+    searches instead of the pattern tried at each character (the 38,321
+    comment lines of scrapy's, celery's, zod's and ts-loader's symbols:
+    449 -> 22 ms; 6 are banners)."""
+    if line.isascii():
+        low = line.lower()
+        if not (
+            "licen" in low or "copyright" in low or "(c)" in low or "rights" in low
+            or "warranty" in low or "permission" in low or "general public" in low
+        ):  # fmt: skip
+            return False
+    return _PHRASE.search(line, start) is not None
 _WS = re.compile(r"\s+")
 
 
@@ -68,12 +87,12 @@ def _significant(source: str) -> tuple[list[str], list[int]]:
     out: list[str] = []
     indents: list[int] = []
     keep, indent, maybe_noise, noise = out.append, indents.append, _MAYBE_NOISE, _NOT_FORMAL.match
-    mark, phrase = _COMMENT_MARK.match, _PHRASE.search
+    mark, banner = _COMMENT_MARK.match, _banner
     for line in source.splitlines():
         stripped = line.strip()
         if not stripped:
             continue
-        if stripped[0] in maybe_noise and (noise(stripped) or (found := mark(stripped)) and phrase(stripped, found.end())):
+        if stripped[0] in maybe_noise and (noise(stripped) or (found := mark(stripped)) and banner(stripped, found.end())):
             continue  # noise (``_NOT_FORMAL``, or a banner)
         kept = line.rstrip()
         keep(kept)

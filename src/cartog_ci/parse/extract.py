@@ -612,16 +612,38 @@ def _name_checks(spec: Syntax, edge_kinds: frozenset[str] | None) -> tuple[tuple
     return tuple(out)
 
 
+# How ``_collect`` reads a match (``_steps``): by the general loop over its
+# captures, as a comment, as a reference by its name alone, as a binding alone
+_BY_CAPTURES, _A_COMMENT, _BY_NAME, _A_BINDING = 0, 1, 2, 3
+# (way, key, edge kind, name checks, match checks, binding keys, fixed name, within)
+_Step = tuple[
+    int, str | None, str, tuple[Predicate, ...] | None, tuple[Predicate, ...] | None, tuple[str, ...], str, tuple[str, ...]
+]
+
+
 @lru_cache(maxsize=None)
-def _eager_checks(spec: Syntax, edge_kinds: frozenset[str] | None) -> Predicates:
-    """The text predicates ``budget.matches`` checks for ``_matches``' query
-    (``_narrowed``'s numbers when narrowed): all but ``_name_checks``'."""
+def _steps(spec: Syntax, edge_kinds: frozenset[str] | None) -> tuple[_Step, ...]:
+    """Per pattern number of ``_matches``, what ``_collect`` reads of a
+    match, in one tuple (one look-up a match, not one a fact): how it reads
+    it (``_A_COMMENT``, ``_BY_NAME``: a reference by its name alone,
+    ``_A_BINDING``: the pattern's one capture not read along is a binding,
+    else ``_BY_CAPTURES``), that capture (``_plans``), the reference's edge kind
+    (``_named_references``), its ``_name_checks``, the text predicates
+    checked on the whole match (all others: ``budget.matches`` checked them
+    in a pass of its own over the matches), the binding values it may
+    capture (``_plans``), its fixed name and its ``Syntax.within``."""
+    plans, bound_keys = _plans(spec)
+    named = _named_references(spec, edge_kinds)
     later = _name_checks(spec, edge_kinds)
-    if edge_kinds is None:
-        return {p: found for p, found in spec.predicates.items() if later[p] is None}
-    _, numbers, checks = _narrowed(spec, edge_kinds)
-    theirs = range(len(later)) if numbers is None else numbers
-    return {mine: found for mine, found in checks.items() if later[theirs[mine]] is None}
+    fixed = (*spec.fixed_names, "", *spec.top_level_names) if spec.top_level_query is not None else spec.fixed_names
+    within, count, comment = spec.within, spec.pattern_count, spec.comment_pattern
+    out: list[_Step] = []
+    for p, key in enumerate(plans):
+        way = _A_COMMENT if p == comment else _BY_NAME if named[p] else _A_BINDING if key == "bind" else _BY_CAPTURES
+        checks = spec.predicates.get(p) if p < count and later[p] is None else None
+        name = fixed[p] if p < len(fixed) else ""
+        out.append((way, key, named[p], later[p], checks, bound_keys[p], name, within[p] if p < len(within) else ()))
+    return tuple(out)
 
 
 def compile_queries(spec: Syntax, edge_kinds: frozenset[str] | None = None) -> None:
@@ -647,12 +669,13 @@ def _matches(
     the same node does their order say which is the definition, and
     ``_collect`` asks then where the one query would have found each: by
     the last node it captures. Merging the two lists by that key cost a
-    Python call per match (7 % of zod's extraction)."""
+    Python call per match (7 % of zod's extraction). The tags query's text
+    predicates are not checked here: ``_collect`` checks them (``_steps``)."""
     if edge_kinds is None:
-        found = budget.matches(spec.query, root, source=source, checks=_eager_checks(spec, None))
+        found = budget.matches(spec.query, root)
     else:
         query, numbers, _ = _narrowed(spec, edge_kinds)
-        found = budget.matches(query, root, source=source, checks=_eager_checks(spec, edge_kinds))
+        found = budget.matches(query, root)
         if numbers is not None:  # a query of the kept patterns alone: numbered as in ``spec.query``
             found = [(numbers[p], c) for p, c in found]
     top = spec.top_level_query
@@ -688,46 +711,50 @@ def _collect(
     seen_refs: set[tuple[str, tuple[int, int]]] = set()
     # a reference's text as written -> its (qualifier, name): most recur in a file
     read: dict[bytes, tuple[str | None, str]] = {}
-    comment = spec.comment_pattern
     roles = _roles(spec)
     # most queries capture no receiver and no owner: not looked up per match then
     has_receiver, has_owner = "receiver" in roles, "owner" in roles
     value_items = spec.value_items if _VALUES in roles else None
     # the capture of a container whose items are the names, when its edges are
     # wanted and no receiver or owner is read along: read first, as most name
-    # nothing (27,716 of celery 5.4.0's 37,733 containers); else "", no key
+    # nothing (27,716 of celery 5.4.0's 37,733 containers); else "", no key.
+    # (calls wanted: bindings, which type calls, are read too)
     wanted = edge_kinds is None or _CALLS in edge_kinds
     values_key = _VALUES if value_items is not None and not has_receiver and not has_owner and wanted else ""
     # a local name only hides references: none wanted, none read (``_feeds``)
     definition_locals = spec.definition_locals if edge_kinds is None or edge_kinds else None
     # captures read along with the one that gives their match its role (`name`, `bind.name` …)
     passive = _passive(spec)
-    plans, bound_keys = _plans(spec)
-    named = _named_references(spec, edge_kinds)
-    name_checks = _name_checks(spec, edge_kinds)
+    steps = _steps(spec, edge_kinds)
     verdicts: dict[tuple[int, bytes], bool] = {}  # (pattern, a name's text) -> it passes the pattern's name checks
     receiver: ts.Node | None = None
     owner_type = ""
     name_nodes: Sequence[ts.Node | None] = _NO_NODE
     fixed = ""
-    found, fixed_names, tops = _matches(spec, root, source, edge_kinds)
-    within = spec.within
+    found, _, tops = _matches(spec, root, source, edge_kinds)
     pairs: Iterable[tuple[str, list[ts.Node]]]
     for i, (pattern, captures) in enumerate(found):
         if i % 256 == 0:
             budget.check(until, timeout_ms)
-        if pattern == comment:
+        way, key, sort, checks, match_checks, bound, fixed_name, within = steps[pattern]
+        if match_checks is not None and not keep(match_checks, captures, source):
+            continue
+        if way == _A_COMMENT:
             node = captures["comment"][0]
             comments.append((node.start_byte, node.end_byte))
             continue
-        key = plans[pattern]
-        sort = named[pattern]
-        names = captures.get("name") if sort else None
+        if way == _A_BINDING:  # a binding alone (scrapy: 17,024 of 88,455 matches)
+            nodes = captures.get("bind")
+            if nodes is not None and wanted and captures.get("bind.name"):
+                bound_to = _binding(spec, captures, nodes[0], bound)
+                if bound_to is not None:
+                    binds.append(bound_to)
+            continue
+        names = captures.get("name") if way == _BY_NAME else None
         if names:  # a reference read by its name alone (``_named_references``)
             nodes = captures.get(key)  # type: ignore[arg-type]
             if nodes is None:
                 continue
-            checks = name_checks[pattern]
             if checks is not None and len(names) > 1 and not all(
                 keep(checks, {"name": [n]}, source) for n in names
             ):  # its text predicates (``_name_checks``): each name passes, or no match
@@ -761,7 +788,7 @@ def _collect(
             if not name_nodes:
                 continue
             pairs = ((key, nodes),)
-            fixed = fixed_names[pattern]
+            fixed = fixed_name
             names_read = False  # read: the items
         elif key is not None:  # the pattern's one capture not read along (every bundled query's patterns)
             nodes = captures.get(key)
@@ -781,7 +808,7 @@ def _collect(
                 if not name_nodes:  # most: no name among them (26,000 of scrapy's 88,000 matches)
                     continue
             # `(#set! name "<init>")`: a fixed name (Java constructors)
-            fixed = fixed_names[pattern]
+            fixed = fixed_name
             if has_receiver:
                 receivers = captures.get("receiver")
                 receiver = receivers[0] if receivers else None
@@ -844,24 +871,12 @@ def _collect(
                     else:
                         parts = _reference_parts(spec, name_node, receiver, fixed)
                     refs.append((sort, nodes[0], name_node if name_node is not None else receiver, parts, owner_type))
-            elif key == "bind" and captures.get("bind.name") and (edge_kinds is None or "calls" in edge_kinds):
-                held = _bound_value(captures, bound_keys[pattern])
-                if held is None:
-                    continue
-                bind_kind = _BIND_TYPE if captures.get("bind.type") else _BIND
-                # `x = Foo(...)` / `self.x = Foo(...)` / `x: Foo`: what a receiver holds
-                obj = captures.get("bind.self")
-                # a class field (`repo = new Repo()` in a class body) is `this.repo`;
-                # a member (a Go struct field) is reached only through its owner
-                this = _text(obj[0]) if obj else (spec.self_names[0] if "bind.field" in captures else None)
-                name = _text(captures["bind.name"][0])
-                # a method's own receiver (Go `func (s *Server)`) only types `s.field`
-                # chains: `s.m()` stays a call on the receiver (parent scope)
-                mark = "." if "bind.member" in captures else "^" if "bind.receiver" in captures else ""
-                parts = (this, mark + name)
-                binds.append((bind_kind, nodes[0], None, parts, held))
+            elif key == "bind" and wanted and captures.get("bind.name"):
+                bound_to = _binding(spec, captures, nodes[0], bound)
+                if bound_to is not None:
+                    binds.append(bound_to)
             elif key == "local.definition":
-                scope = _local_scope(captures, within[pattern] if pattern < len(within) else ())
+                scope = _local_scope(captures, within)
                 if scope is not None:
                     start, end = scope.start_byte, scope.end_byte
                     scoped += [(_text(n), start, end) for n in nodes]
@@ -875,6 +890,25 @@ def _collect(
             defs.append(_Def(sort, _text(name_node), node, outer.start_byte, outer.end_byte, outer.start_point[0], outer=outer))
     comments.sort()
     return defs, refs, binds, scoped, comments
+
+
+def _binding(spec: Syntax, captures: dict[str, list[ts.Node]], node: ts.Node, keys: Sequence[str]) -> _Ref | None:
+    """The binding a match of ``@bind`` (``node``) makes, if it binds a
+    value ``_bound_value`` reads (``keys``: those the pattern may capture)."""
+    held = _bound_value(captures, keys)
+    if held is None:
+        return None
+    bind_kind = _BIND_TYPE if captures.get("bind.type") else _BIND
+    # `x = Foo(...)` / `self.x = Foo(...)` / `x: Foo`: what a receiver holds
+    obj = captures.get("bind.self")
+    # a class field (`repo = new Repo()` in a class body) is `this.repo`;
+    # a member (a Go struct field) is reached only through its owner
+    this = _text(obj[0]) if obj else (spec.self_names[0] if "bind.field" in captures else None)
+    name = _text(captures["bind.name"][0])
+    # a method's own receiver (Go `func (s *Server)`) only types `s.field`
+    # chains: `s.m()` stays a call on the receiver (parent scope)
+    mark = "." if "bind.member" in captures else "^" if "bind.receiver" in captures else ""
+    return (bind_kind, node, None, (this, mark + name), held)
 
 
 def _local_scope(captures: dict[str, list[ts.Node]], within: tuple[str, ...]) -> ts.Node | None:
@@ -902,7 +936,21 @@ def _local_scope(captures: dict[str, list[ts.Node]], within: tuple[str, ...]) ->
 
 
 # A binding's value captures, in the order ``_bound_value`` reads them
-_BOUND_VALUES = ("bind.ctor", "bind.type", "bind.from", "bind.typed", "bind.items", "bind.call", "bind.other")
+_BOUND_VALUES = (
+    "bind.ctor", "bind.type", "bind.from", "bind.typed", "bind.items", "bind.call", "bind.other", "bind.value",
+    "bind.result",
+)  # fmt: skip
+# A value read by its kind, one pattern for what took two to four (each
+# match of a value that binds nothing is a match less): as ``bind.ctor``
+# when it calls a name (the call's kind, the callee's kinds), as
+# ``bind.from`` when it is a name (those kinds), else as ``bind.other``.
+# `@bind.value`: a Python assignment's (queries/python.scm); `@bind.result`:
+# a TypeScript declaration's (queries/typescript.scm), whose names are no
+# ``bind.from``.
+_READ_BY_KIND = {
+    "bind.value": ("call", frozenset({"identifier", "attribute"}), frozenset({"identifier", "attribute"})),
+    "bind.result": ("call_expression", frozenset({"identifier", "member_expression"}), frozenset()),
+}
 
 
 def _bound_value(captures: dict[str, list[ts.Node]], keys: Sequence[str] = _BOUND_VALUES) -> str | None:
@@ -930,7 +978,19 @@ def _bound_value(captures: dict[str, list[ts.Node]], keys: Sequence[str] = _BOUN
         return "".join(_text(found[0]).split()) + "()[]"
     if key == "bind.call":  # `const { a } = f()`: the member `a` of what `f()` gives
         return f"={''.join(_text(found[0]).split())}().{_text(captures['bind.name'][0])}"
-    if found[0].type not in _SPECIFIC_VALUES:  # bind.other
+    value = found[0]
+    kind = value.type
+    by_kind = _READ_BY_KIND.get(key)
+    if by_kind is not None:
+        call, callees, names = by_kind
+        if kind == call:
+            function = value.child_by_field_name("function")
+            if function is None or function.type not in callees:
+                return None  # a call: what the other patterns read (none of them reads this one)
+            return "".join(_text(function).split()).replace("::", ".") + "()"
+        if kind in names:
+            return "=" + "".join(_text(value).split()).replace("::", ".")
+    if kind not in _SPECIFIC_VALUES:  # bind.other
         return "<?>"  # rebound to something this query does not follow
     return None
 
