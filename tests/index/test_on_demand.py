@@ -7,13 +7,23 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from cartog_ci.index.resolve import resolver_for, resolver_on_demand
+from cartog_ci.domain import Edge
+from cartog_ci.index.resolve import Resolver, resolver_for, resolver_on_demand
 from tests.testing.fixtures import index, make_repo, open_store
 
 PROJECTS = ["pyproj", "goproj", "javaproj", "jsproj", "tsproj", "rustproj", "rubyproj", "mdproj", "mixedproj"]
+
+
+def _edges_and_whole(store: Any, repo: Path) -> tuple[list[Edge], Resolver]:
+    """Every edge of the index, and a resolver over its whole table (the bases set)."""
+    edges = [e for _, e in store.numbered_edges()]
+    whole = resolver_for(store.all_symbols(), store.import_edges(), root=str(repo))
+    whole.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
+    return edges, whole
 
 
 @pytest.mark.usefixtures("backend")
@@ -22,9 +32,7 @@ def test_on_demand_answers_every_edge_as_the_whole_table_does(tmp_path: Path, na
     repo = make_repo(tmp_path, name)
     index(repo)
     with open_store(repo) as store:
-        edges = [e for _, e in store.numbered_edges()]
-        whole = resolver_for(store.all_symbols(), store.import_edges(), root=str(repo))
-        whole.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
+        edges, whole = _edges_and_whole(store, repo)
         lazy = resolver_on_demand(store, root=str(repo))
         lazy.set_hierarchy_on_demand(store.bases_of, store.has_unknown_base)
         expected = [whole.resolve(e) for e in edges]
@@ -57,9 +65,7 @@ def test_a_resolver_sharing_lookups_answers_alike_and_reads_once(tmp_path: Path,
     repo = make_repo(tmp_path, name)
     index(repo)
     with open_store(repo) as store:
-        edges = [e for _, e in store.numbered_edges()]
-        whole = resolver_for(store.all_symbols(), store.import_edges(), root=str(repo))
-        whole.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
+        edges, whole = _edges_and_whole(store, repo)
         source = _Counting(store)
         first = resolver_on_demand(source, root=str(repo))  # type: ignore[arg-type]
         second = resolver_on_demand(source, root=str(repo), sharing=first)  # type: ignore[arg-type]
