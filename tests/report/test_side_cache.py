@@ -6,6 +6,8 @@ them again gives."""
 from __future__ import annotations
 
 import json
+import marshal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -40,16 +42,33 @@ def _rows(repo: Path) -> list[tuple[object, ...]]:
 
 
 def _row(repo: Path, side: str, path: str) -> Any:
+    """A row as written; a base row (``marshal`` of tuples) by part, its records as lists."""
     with open_store(repo) as store:
         [(data,)] = sql_rows(store, "SELECT data FROM report_sides WHERE side = ? AND path = ?", (side, path))
-    return json.loads(str(data))
+    if side != "base":
+        return json.loads(str(data))
+    assert isinstance(data, bytes)
+    state, found, symbols, hashes, edges = marshal.loads(data)
+    return {
+        "state": state, "found": found, "symbols": [list(s) for s in symbols], "hashes": hashes,
+        "edges": [list(e) for e in edges],
+    }  # fmt: skip
 
 
-def _put_row(repo: Path, side: str, path: str, row: dict[str, object]) -> None:
+def _put_row(repo: Path, side: str, path: str, row: dict[str, Any]) -> None:
+    data: str | bytes = json.dumps(row)
+    if side == "base":
+        parts = (row["state"], row["found"], tuple(map(tuple, row["symbols"])), row["hashes"])
+        data = marshal.dumps((*parts, tuple(map(tuple, row["edges"]))))
     with open_store(repo) as store, store.transaction():
         store.db.execute(  # type: ignore[attr-defined]
-            "UPDATE report_sides SET data = ? WHERE side = ? AND path = ?", (json.dumps(row), side, path)
+            "UPDATE report_sides SET data = ? WHERE side = ? AND path = ?", (data, side, path)
         )
+
+
+def _hashed(row: dict[str, Any]) -> set[str]:
+    """The IDs of a base row's symbols with a code hash."""
+    return {row["symbols"][i][0] for i in row["hashes"]}
 
 
 def _repo(tmp_path: Path) -> Path:
@@ -107,7 +126,7 @@ def test_a_row_of_other_bytes_or_another_extractor_is_not_read(tmp_path: Path) -
         store.set_meta("extractor", "another extractor")
     assert _said(_change(repo, comparison)) == expected
     # read again, the file's row is replaced (one row a file and side)
-    assert "gone(cached)" not in json.dumps(_row(repo, "base", "app/calc.py"))
+    assert "gone(cached)" not in repr(_row(repo, "base", "app/calc.py"))
     assert _rows(repo).count(("base", "app/calc.py")) == 1
 
 
@@ -118,14 +137,14 @@ def test_a_row_without_a_code_hash_asked_for_reads_the_file_again(tmp_path: Path
     repo = _repo(tmp_path)
     first = sides.choose(repo, base="HEAD~1")
     _change(repo, first)
-    hashed = {s[0] for s in _row(repo, "base", "app/calc.py")["symbols"] if s[-1]}  # type: ignore[union-attr]
+    hashed = _hashed(_row(repo, "base", "app/calc.py"))
     assert "app/calc.py:function:gone" not in hashed
     write(repo, {"app/calc.py": BASE["app/calc.py"].replace("return 0", "return 1")})
     commit(repo, "another head")
     index(repo)
     other = sides.choose(repo, base="HEAD~2")
     found = _said(_change(repo, other))
-    now = {s[0] for s in _row(repo, "base", "app/calc.py")["symbols"] if s[-1]}  # type: ignore[union-attr]
+    now = _hashed(_row(repo, "base", "app/calc.py"))
     assert now == hashed | {"app/calc.py:function:gone"}
     assert found == _said(_change(repo, other, cached=False))
 
@@ -181,6 +200,16 @@ def test_a_row_this_version_cannot_read_is_read_again_from_the_file(tmp_path: Pa
     assert _said(_change(repo, comparison)) == expected
     assert all(len(s) == len(row["symbols"][0]) - 1 for s in _row(repo, "base", "app/calc.py")["symbols"])
     assert _said(_change(repo, comparison)) == expected
+    # a base row cut short, and one of JSON text (the layout before ``marshal``)
+    with open_store(repo) as store, store.transaction():
+        [(data,)] = sql_rows(store, "SELECT data FROM report_sides WHERE side = 'base' AND path = 'app/calc.py'")
+        assert isinstance(data, bytes)
+        cut = "UPDATE report_sides SET data = ? WHERE side = 'base' AND path = ?"
+        store.db.execute(cut, (data[:-7], "app/calc.py"))  # type: ignore[attr-defined]
+        store.db.execute(cut, (json.dumps(_row(repo, "base", "web/shape.ts")), "web/shape.ts"))  # type: ignore[attr-defined]
+    assert _said(_change(repo, comparison)) == expected
+    assert _row(repo, "base", "app/calc.py")["symbols"] == [s[:-1] for s in row["symbols"]]
+    assert _row(repo, "base", "web/shape.ts")["symbols"]
 
 
 def test_the_key_names_the_rows_layout_and_the_records_fields(tmp_path: Path) -> None:
@@ -194,7 +223,8 @@ def test_the_key_names_the_rows_layout_and_the_records_fields(tmp_path: Path) ->
         cache = side_cache.side_cache(store, Limits(1000, 1000))
         assert cache is not None
         generation = json.loads(cache.generation)
-    assert generation[3:] == [side_cache._FORMAT, side_cache._NAMES, side_cache._EDGE_NAMES]
+    # a base row is ``marshal``'s, whose format is one interpreter's
+    assert generation[3:] == [side_cache._FORMAT, side_cache._NAMES, side_cache._EDGE_NAMES, sys.implementation.cache_tag]
     assert "code_hash" in generation[4] and "target_name" in generation[5]
 
 

@@ -162,13 +162,13 @@ class Store(Protocol):
 
     supports_report_sides: bool
 
-    def report_sides(self, side: str, keys: Mapping[str, str]) -> dict[str, str]:
-        """The cached data (JSON text) of these files' ``side`` ('base' or
-        'head'), by path: those cached with the key asked (path -> key);
-        none where not supported."""
+    def report_sides(self, side: str, keys: Mapping[str, str]) -> dict[str, str | bytes]:
+        """The cached data (text or bytes, as written) of these files'
+        ``side`` ('base', 'head' or 'unread'), by path: those cached with the
+        key asked (path -> key); none where not supported."""
         ...
 
-    def put_report_sides(self, side: str, rows: Iterable[tuple[str, str, str]]) -> None:
+    def put_report_sides(self, side: str, rows: Iterable[tuple[str, str, str | bytes]]) -> None:
         """Cache (path, key, data) rows of ``side``, each replacing its file's."""
         ...
 

@@ -15,19 +15,19 @@ from cartog_ci.store.tables import Tables, chunks
 class SideRows(Tables):
     supports_report_sides = True
 
-    def report_sides(self, side: str, keys: Mapping[str, str]) -> dict[str, str]:
-        """The cached data (JSON text) of these files' ``side``, by path: those
-        whose row has the key asked."""
-        out: dict[str, str] = {}
+    def report_sides(self, side: str, keys: Mapping[str, str]) -> dict[str, str | bytes]:
+        """The cached data (text or bytes, as written) of these files' ``side``,
+        by path: those whose row has the key asked."""
+        out: dict[str, str | bytes] = {}
         for chunk in chunks(sorted(keys)):
             marks = ",".join("?" * len(chunk))
             rows = self.db.execute(
                 f"SELECT path, key, data FROM report_sides WHERE side = ? AND path IN ({marks})", (side, *chunk)
             )
-            out |= {str(p): str(d) for p, k, d in rows if keys[str(p)] == k}
+            out |= {str(p): d for p, k, d in rows if keys[str(p)] == k}
         return out
 
-    def put_report_sides(self, side: str, rows: Iterable[tuple[str, str, str]]) -> None:
+    def put_report_sides(self, side: str, rows: Iterable[tuple[str, str, str | bytes]]) -> None:
         """Cache (path, key, data) rows of ``side``; each replaces its file's row."""
         self.db.executemany(
             "INSERT OR REPLACE INTO report_sides (path, side, key, data) VALUES (?, ?, ?, ?)",

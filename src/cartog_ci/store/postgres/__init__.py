@@ -479,10 +479,10 @@ class PostgresStore(GraphTables, EdgeTables, PostgresSearch):
 
     supports_report_sides = False
 
-    def report_sides(self, side: str, keys: Mapping[str, str]) -> dict[str, str]:
+    def report_sides(self, side: str, keys: Mapping[str, str]) -> dict[str, str | bytes]:
         return {}
 
-    def put_report_sides(self, side: str, rows: Iterable[tuple[str, str, str]]) -> None:
+    def put_report_sides(self, side: str, rows: Iterable[tuple[str, str, str | bytes]]) -> None:
         pass
 
     # -- recorded dependencies (index/deps.py; schema graph_m006) --------------
