@@ -91,7 +91,7 @@ class ParseResult:
     source: bytes = b""  # the UTF-8 source parsed, with ``keep_source``
     # what the work-tree file was when read, to compare with a later read
     # (``changed_since_read``): its bytes' SHA-256 (and, after ``STAMP``,
-    # the file's stat when it had not changed for a while: ``_stamp``), why
+    # the file's stat when it had not changed for a while: ``_stamp_of``), why
     # it was skipped unread, or "absent"; "" for bytes not read from a work tree
     seen: str = ""
 
@@ -251,7 +251,7 @@ def changed_since_read(root: str, seen: dict[str, str], limits: Limits) -> list[
     (``ParseResult.seen``: path -> what was seen), found by reading each
     again the same way: changed, deleted, replaced by a directory or a
     link, or back since (docs/incremental.md, a consistent snapshot). A
-    file whose stat was kept (``_stamp``) and is the same now is not read
+    file whose stat was kept (``_stamp_of``) and is the same now is not read
     again: any write since would have moved its change time."""
     if not seen:  # nothing read (nothing changed): no language to import
         return []
@@ -477,7 +477,7 @@ def revision_jobs(
 
 def _read(job: ParseJob, language: str | None) -> tuple[bytes | ParseResult | None, str]:
     """The bytes of a work-tree file, None when it is gone, or why not; and
-    the file's ``_stamp`` when its bytes were read and it had not changed
+    the file's ``_stamp_of`` when its bytes were read and it had not changed
     for ``SETTLED_NS`` before (else "")."""
     full = os.path.join(job.root, job.path)
     try:
@@ -516,7 +516,7 @@ def _read(job: ParseJob, language: str | None) -> tuple[bytes | ParseResult | No
 # What separates a file's SHA-256 from its stat in ``ParseResult.seen``.
 STAMP = "\x01"
 # How long a file must have been left alone before it was read for its stat
-# to stand for its bytes (``_stamp``): more than the coarsest timestamps a
+# to stand for its bytes (``_stamp_of``): more than the coarsest timestamps a
 # file system keeps (FAT's 2 s).
 SETTLED_NS = 3_000_000_000
 
