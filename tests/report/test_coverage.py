@@ -510,7 +510,11 @@ def test_a_change_to_code_run_at_import_runs_the_tests_that_import_it(
     app/routes.py (through app/server.py, or a conftest.py of their folder);
     test_util.py imports none of it. The failing test is among them."""
     use_this_pytest(monkeypatch)
-    louder = {"app/routes.py": AT_IMPORT["app/routes.py"].replace('return "routes"', 'return "ROUTES"')}
+    # another size: Python takes a module's cached bytecode for its source when
+    # the size and the modification second match (an edit in the second of the
+    # recording run, which compiled it, then ran the old banner: a fresh
+    # clone's .ci/run passed test_banner once, so the runner did not fail)
+    louder = {"app/routes.py": AT_IMPORT["app/routes.py"].replace('return "routes"', 'return "ROUTES!"')}
     repo = _recorded_then_edited(tmp_path, capsys, (AT_IMPORT, "routes with a banner"), (louder, "louder banner"))
     code, out, err = _cli(capsys, "report", "--repo", str(repo), "--base", "main", "--no-related", "--format", "json")
     assert code == 0, err
