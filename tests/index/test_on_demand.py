@@ -6,6 +6,8 @@ all symbols at once, in every language of the test projects."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,21 +20,23 @@ from tests.testing.fixtures import index, make_repo, open_store
 PROJECTS = ["pyproj", "goproj", "javaproj", "jsproj", "tsproj", "rustproj", "rubyproj", "mdproj", "mixedproj"]
 
 
-def _edges_and_whole(store: Any, repo: Path) -> tuple[list[Edge], Resolver]:
-    """Every edge of the index, and a resolver over its whole table (the bases set)."""
-    edges = [e for _, e in store.numbered_edges()]
-    whole = resolver_for(store.all_symbols(), store.import_edges(), root=str(repo))
-    whole.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
-    return edges, whole
+@contextmanager
+def _indexed(tmp_path: Path, name: str) -> Iterator[tuple[Path, Any, list[Edge], Resolver]]:
+    """The test project indexed: its repository, its open store, every edge
+    of the index, and a resolver over its whole table (the bases set)."""
+    repo = make_repo(tmp_path, name)
+    index(repo)
+    with open_store(repo) as store:
+        edges = [e for _, e in store.numbered_edges()]
+        whole = resolver_for(store.all_symbols(), store.import_edges(), root=str(repo))
+        whole.set_hierarchy(store.bases(), store.classes_with_unknown_bases())
+        yield repo, store, edges, whole
 
 
 @pytest.mark.usefixtures("backend")
 @pytest.mark.parametrize("name", PROJECTS)
 def test_on_demand_answers_every_edge_as_the_whole_table_does(tmp_path: Path, name: str) -> None:
-    repo = make_repo(tmp_path, name)
-    index(repo)
-    with open_store(repo) as store:
-        edges, whole = _edges_and_whole(store, repo)
+    with _indexed(tmp_path, name) as (repo, store, edges, whole):
         lazy = resolver_on_demand(store, root=str(repo))
         lazy.set_hierarchy_on_demand(store.bases_of, store.has_unknown_base)
         expected = [whole.resolve(e) for e in edges]
@@ -62,10 +66,7 @@ class _Counting:
 @pytest.mark.usefixtures("backend")
 @pytest.mark.parametrize("name", PROJECTS)
 def test_a_resolver_sharing_lookups_answers_alike_and_reads_once(tmp_path: Path, name: str) -> None:
-    repo = make_repo(tmp_path, name)
-    index(repo)
-    with open_store(repo) as store:
-        edges, whole = _edges_and_whole(store, repo)
+    with _indexed(tmp_path, name) as (repo, store, edges, whole):
         source = _Counting(store)
         first = resolver_on_demand(source, root=str(repo))  # type: ignore[arg-type]
         second = resolver_on_demand(source, root=str(repo), sharing=first)  # type: ignore[arg-type]

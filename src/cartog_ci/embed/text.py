@@ -65,6 +65,8 @@ def _banner(line: str, start: int) -> bool:
         ):  # fmt: skip
             return False
     return _PHRASE.search(line, start) is not None
+
+
 _WS = re.compile(r"\s+")
 
 
