@@ -113,8 +113,6 @@ def _register(keys: list[Key], symbols: Mapping[str, Symbol]) -> None:
     _SPLIT_HASH.update(zip(keys, [c & 0xFFFFFF for c in crcs]))
 
 
-
-
 # What tells the file only whose change changes a key, if one (``split_all``):
 # its symbols' fields, positions and children (the symbol's file), its
 # bindings and star imports (the file), its lines importing a module whole
