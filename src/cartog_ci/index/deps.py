@@ -40,6 +40,9 @@ SITE: Key = ("site", None)
 DETACHED_CANDIDATES: Key = ("m", None)
 
 _HASHES: dict[Key, int] = {}
+# ``split_all``'s: key -> its hash; file -> the keys only whose change changes it
+_SPLIT_HASH: dict[Key, int] = {}
+_OWNED: dict[str, set[Key]] = {}
 
 
 def _text_hash(text: str) -> int:
@@ -51,61 +54,66 @@ def key_hash(key: Key) -> int:
     """A stable unsigned 24-bit hash of a key (the same in every process and run)."""
     found = _HASHES.get(key)
     if found is None:
-        found = _HASHES[key] = _text_hash(repr(key))
+        found = _SPLIT_HASH.get(key)  # most keys a node read were an answer's too
+        if found is None:
+            found = _HASHES[key] = _text_hash(repr(key))
     return found
 
 
 SITE_HASH = key_hash(SITE)
 
 
-def split(keys: set[Key], path: str, symbols: Mapping[str, Symbol]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The hashes of ``keys`` (read by an edge of ``path``), and of those
-    another file's change may change (not its own, by ``_BY_SYMBOL`` and
-    ``_BY_FILE``: ``symbols`` by ID). Each key is hashed once a process; a path's own keys are a set, so that
-    which of an answer's keys are its file's is one set operation on the
-    hashes the sets keep (26k answers on scrapy, ~8 keys each)."""
-    hashes = _SPLIT_HASH
+def split_all(items: list[tuple[set[Key], str]], symbols: Mapping[str, Symbol]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """For each (keys read by an edge of a path): the hashes of the keys,
+    sorted, and of those another file's change may change (not the path's
+    own, by ``_BY_SYMBOL`` and ``_BY_FILE``: ``symbols`` by ID). Each key
+    is hashed once a process, the keys first met in ``items`` all at once
+    (``repr`` and ``crc32`` mapped over them: one loop over each answer's
+    keys, in Python, cost scrapy's cold run ~35 ms more, 42k keys met in
+    26k answers); a path's own keys are a set, so that which of an
+    answer's keys are its file's is one set operation (~7 keys an answer)."""
+    hashes, owned = _SPLIT_HASH, _OWNED
+    new = set().union(*[keys for keys, _ in items]).difference(hashes)
+    if new:
+        _register(list(new), symbols)
+    of = hashes.__getitem__
+    reads = [tuple(sorted(set(map(of, keys)))) for keys, _ in items]
+    own_of = owned.get
+    return [
+        (read, read) if (own := own_of(path)) is None or own.isdisjoint(keys) else (read, tuple(map(of, keys - own)))
+        for read, (keys, path) in zip(reads, items)
+    ]
+
+
+def _register(keys: list[Key], symbols: Mapping[str, Symbol]) -> None:
+    """``split_all``'s hashes of keys met for the first time, and the file
+    only whose change changes each, if one (``_OWNED``)."""
+    texts = list(map(repr, keys))
     try:
-        read = tuple(sorted(set(map(hashes.__getitem__, keys))))
-    except KeyError:
-        known, owned, crc32 = _HASHES, _OWNED, zlib.crc32
-        for k in keys:
-            if k in hashes:
-                continue
-            # ``_owner`` and ``key_hash`` inline: a process hashes each key
-            # it meets here once, 22k keys on scrapy HEAD~10 -> HEAD
-            tag, first = k[0], k[1]
-            if tag in _BY_SYMBOL:
-                found = symbols.get(first) if isinstance(first, str) else None
-                owner = found.file if found is not None else None
-            elif tag in _BY_FILE:
-                owner = first if isinstance(first, str) else None
-            elif tag == "L" and isinstance(first, tuple):
-                owner = str(first[0])
-            else:
-                owner = None
-            if owner is not None:
-                mine = owned.get(owner)
-                if mine is None:
-                    mine = owned[owner] = set()
-                mine.add(k)
-            found_hash = known.get(k)
-            if found_hash is None:
-                found_hash = known[k] = crc32(repr(k).encode("utf-8", "surrogatepass")) & 0xFFFFFF
-            hashes[k] = found_hash
-        read = tuple(sorted(set(map(hashes.__getitem__, keys))))
-    own = _OWNED.get(path)
-    if own is None or own.isdisjoint(keys):
-        return read, read
-    return read, tuple(map(hashes.__getitem__, keys - own))
+        crcs = list(map(zlib.crc32, map(str.encode, texts)))  # strict UTF-8: the bytes surrogatepass gives
+    except UnicodeEncodeError:  # a lone surrogate
+        crcs = [zlib.crc32(t.encode("utf-8", "surrogatepass")) for t in texts]
+    owned, by_symbol, by_file = _OWNED, _BY_SYMBOL, _BY_FILE
+    for k in keys:
+        tag, first = k[0], k[1]
+        if tag in by_symbol:
+            found = symbols.get(first) if isinstance(first, str) else None
+            owner = found.file if found is not None else None
+        elif tag in by_file:
+            owner = first if isinstance(first, str) else None
+        elif tag == "L" and isinstance(first, tuple):
+            owner = str(first[0])
+        else:
+            continue
+        if owner is not None:
+            mine = owned.get(owner)
+            if mine is None:
+                mine = owned[owner] = set()
+            mine.add(k)
+    _SPLIT_HASH.update(zip(keys, [c & 0xFFFFFF for c in crcs]))
 
 
-# key -> its hash; file -> the keys only whose change changes it
-_SPLIT_HASH: dict[Key, int] = {}
-_OWNED: dict[str, set[Key]] = {}
-
-
-# What tells the file only whose change changes a key, if one (``split``):
+# What tells the file only whose change changes a key, if one (``split_all``):
 # its symbols' fields, positions and children (the symbol's file), its
 # bindings and star imports (the file), its lines importing a module whole
 # (``("L", (file, line))``). Kept per process: a symbol's file is part of its ID.

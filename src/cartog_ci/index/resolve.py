@@ -9,6 +9,7 @@ external import, a builtin) are marked ``external`` and never guessed.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 import weakref
@@ -1771,7 +1772,7 @@ def resolver_on_demand(
 
 # One answer: (edge row ID, target, tier, the hashes of the keys it read, and
 # of those another file's change may change; empty from a resolver that
-# records nothing: index/deps.py ``split``).
+# records nothing: index/deps.py ``split_all``).
 Answer = tuple[int, "str | None", "str | None", tuple[int, ...], tuple[int, ...]]
 
 
@@ -1866,56 +1867,84 @@ _FORKED: tuple[Resolver, list[tuple[int, Edge]], _Shared] | None = None  # what 
 def _resolve_forked() -> tuple[list[Answer], dict[int, set[int]], dict[str, str]]:
     assert _FORKED is not None
     resolver, edges, shared = _FORKED
+    # The nodes recorded before the fork are the parent's too, as they are:
+    # a node is computed once a process (``SymbolTable.remember``,
+    # ``Resolver._export``), never again. Only those computed here go back.
+    since = (len(resolver.rec.nodes), len(resolver.rec.prints)) if resolver.rec is not None else (0, 0)
     found: list[Answer] = []
     while (taken := shared.take(front=True)) is not None:
         found += _resolve_all(resolver, edges[taken[0] : taken[1]])
-    return found, hashed_nodes(resolver), printed_nodes(resolver)
+    return found, hashed_nodes(resolver, since=since[0]), printed_nodes(resolver, since=since[1])
 
 
-def hashed_nodes(resolver: Resolver) -> dict[int, set[int]]:
-    """The nodes the resolver recorded (``Recorder.nodes``) and those its
+def hashed_nodes(resolver: Resolver, *, since: int = 0) -> dict[int, set[int]]:
+    """The nodes the resolver recorded (``Recorder.nodes``; from the
+    ``since``-th on, in the order they were first recorded) and those its
     forked child did, as hashes: node -> the keys computing it read."""
     out = {n: set(keys) for n, keys in resolver.foreign_nodes.items()}
     if resolver.rec is not None:
-        for node, keys in resolver.rec.nodes.items():
+        for node, keys in itertools.islice(resolver.rec.nodes.items(), since, None):
             out.setdefault(key_hash(node), set()).update(map(key_hash, keys))
     return out
 
 
-def printed_nodes(resolver: Resolver) -> dict[str, str]:
-    """The nodes computed this run (here and in a forked child): node key as
-    written (``repr``) -> the digest of its value, what an incremental run
-    computes a node again from (index/deps.py ``Catalogue``)."""
+def printed_nodes(resolver: Resolver, *, since: int = 0) -> dict[str, str]:
+    """The nodes computed this run (here and in a forked child; here, from
+    the ``since``-th on): node key as written (``repr``) -> the digest of
+    its value, what an incremental run computes a node again from
+    (index/deps.py ``Catalogue``)."""
     out = dict(resolver.foreign_prints)
     if resolver.rec is not None:
-        out.update((repr(node), p) for node, p in resolver.rec.prints.items())
+        out.update((repr(node), p) for node, p in itertools.islice(resolver.rec.prints.items(), since, None))
     return out
 
 
 def _resolve_all(resolver: Resolver, edges: list[tuple[int, Edge]]) -> list[Answer]:
-    """Each edge's answer (and the keys it read). Edges of one source with
-    the same kind, name, qualifier and alias get the same answer unless it
+    """Each edge's answer (and the keys it read, hashed ``SPLIT_BATCH``
+    answers at a time: index/deps.py ``split_all``). Edges of one source with the
+    same kind, name, qualifier and alias get the same answer unless it
     read the edge's own line (``_read_site``): it is computed once (44 % of
     zod's edges are distinct, 78 % of scrapy's)."""
-    updates: list[Answer] = []
-    same: dict[tuple[str, str, str, str | None, str | None], tuple[str | None, str | None, tuple[int, ...], tuple[int, ...]]] = {}
-    recorded = resolver.rec is not None
-    if recorded:
-        from cartog_ci.index.deps import split
+    if resolver.rec is None:
+        plain: dict[tuple[str, str, str, str | None, str | None], tuple[str | None, str | None]] = {}
+        updates: list[Answer] = []
+        for edge_id, edge in edges:
+            key = (edge.source_id, edge.kind, edge.target_name, edge.qualifier, edge.alias)
+            found = plain.get(key)
+            if found is None:
+                resolver._site_read = False
+                found = resolver.resolve(edge)
+                if not resolver._site_read:
+                    plain[key] = found
+            updates.append((edge_id, *found, (), ()))
+        return updates
+    from cartog_ci.index.deps import split_all
 
-        symbols = unlooked(resolver.t.by_id)
-    for edge_id, edge in edges:
-        key = (edge.source_id, edge.kind, edge.target_name, edge.qualifier, edge.alias)
-        found = same.get(key)
-        if found is None:
-            resolver._site_read = False
-            if recorded:
+    symbols = unlooked(resolver.t.by_id)
+    kept: dict[tuple[str, str, str, str | None, str | None], list[object]] = {}  # [target, tier, keys' hashes]
+    answers: list[Answer] = []
+    for start in range(0, len(edges), SPLIT_BATCH):
+        read: list[tuple[set[tuple[object, ...]], str]] = []  # the keys of each answer computed, its edge's file
+        computed: list[list[object]] = []  # those answers, hashed once the batch is resolved
+        batch: list[tuple[int, list[object]]] = []  # (edge, its answer)
+        for edge_id, edge in edges[start : start + SPLIT_BATCH]:
+            key = (edge.source_id, edge.kind, edge.target_name, edge.qualifier, edge.alias)
+            answer = kept.get(key)
+            if answer is None:
+                resolver._site_read = False
                 target, tier, keys = resolver.resolve_recorded(edge)
-                deps, outside = split(keys, edge.file, symbols)  # type: ignore[arg-type]
-                found = (target, tier, deps, outside)
-            else:
-                found = (*resolver.resolve(edge), (), ())
-            if not resolver._site_read:
-                same[key] = found
-        updates.append((edge_id, *found))
-    return updates
+                answer = [target, tier]
+                read.append((keys, edge.file))
+                computed.append(answer)
+                if not resolver._site_read:
+                    kept[key] = answer
+            batch.append((edge_id, answer))
+        for answer, hashed in zip(computed, split_all(read, symbols)):  # type: ignore[arg-type]
+            answer += hashed
+        answers += [(edge_id, *answer) for edge_id, answer in batch]  # type: ignore[misc]
+    return answers
+
+
+# Answers whose keys are hashed at once (``_resolve_all``): the keys first
+# met among them in one pass, the answers' sets freed after each batch.
+SPLIT_BATCH = 256
