@@ -114,7 +114,7 @@ def test_the_executable_freezes_its_imports_and_runs_an_index_without_the_collec
 
     assert state("launch", "index", "--no-embed", "--index", db) == "collector False 700 frozen True"
     assert state("cli", "index", "--no-embed", "--index", db) == "collector True 700 frozen False"
-    assert state("launch", "search", "f", "--index", db) == "collector True 20000 frozen True"
+    assert state("launch", "search", "f", "--index", db) == "collector True 100000 frozen True"
     assert state("cli", "search", "f", "--index", db) == "collector True 700 frozen False"
 
 
