@@ -131,13 +131,16 @@ def main() -> int:
 
 
 def _cache_code() -> None:
-    """The functions of the dataclasses the imports make, compiled in an
-    earlier run (``codecache``), saved at exit when this run compiled any."""
+    """The functions of the dataclasses the imports make, and the regular
+    expressions they compile, compiled in an earlier run (``codecache``),
+    saved at exit when this run compiled any."""
     import atexit
 
     from cartog_ci import codecache
     from cartog_ci.config import home
 
+    # the patterns first: making the dataclasses' cache imports modules that compile some
+    atexit.register(codecache.install_patterns(home()).save)
     atexit.register(codecache.install(home()).save)
 
 
