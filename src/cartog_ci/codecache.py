@@ -155,7 +155,8 @@ class PatternCache:
         for name, number in groupindex.items():
             indexgroup[number] = name
         # plain ints, as marshal writes them (the compiler's opcodes are named ints)
-        return int(flags | parsed.state.flags), list(map(int, code)), parsed.state.groups - 1, groupindex, tuple(indexgroup)
+        final = int(flags | parsed.state.flags)
+        return final, list(map(int, code)), parsed.state.groups - 1, groupindex, tuple(indexgroup)
 
     def _pattern(self, p: str | bytes, found: _Compiled) -> Any:
         final, code, groups, groupindex, indexgroup = found
