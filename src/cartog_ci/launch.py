@@ -47,8 +47,8 @@ _UNCOLLECTED = frozenset({"index"})
 # 50-61 ms of its 0.8-1.0 s of CPU in collections (gc callbacks), 20-26 ms
 # with a young generation of 20,000 (its first report, the changed files
 # parsed and the compiler tier asked, peaked at 149 MB against 138 with
-# 700; with no collector at all, 176 MB); with 100,000, 4 collections of
-# 13.8 ms became none (the young objects a report keeps are its answer:
+# 700; with no collector at all, 176 MB); with 100,000, 4 collections
+# (13.8 ms in all) became none (the young objects a report keeps are its answer:
 # 20,000 at a time were walked for 0 to 696 freed), 2,332 -> 2,295M
 # instructions, the peak memory the same (warm 64 MB, a first report's
 # process tree 285 MB; docs/report.md, "Start-up").
