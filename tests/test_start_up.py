@@ -39,6 +39,14 @@ def test_the_report_builds_no_class_of_other_commands_answers(report_imports: se
     assert "cartog_ci.domain.hits" not in report_imports
 
 
+def test_the_report_imports_recorded_coverage_only_to_read_a_recording(report_imports: set[str]) -> None:
+    """report/build.py: the coverage module (and its formats) come with a
+    recording to read (tests/report/test_coverage.py reads them)."""
+    assert "cartog_ci.report.build" in report_imports
+    assert "cartog_ci.report.coverage" not in report_imports
+    assert "cartog_ci.report.coverage_formats" not in report_imports
+
+
 def test_the_report_imports_a_language_module_only_when_it_meets_a_file_of_it(report_imports: set[str]) -> None:
     assert "cartog_ci.languages" in report_imports
     assert sorted(m for m in report_imports if m.startswith("cartog_ci.languages.")) == [

@@ -14,6 +14,16 @@ Only ``dataclasses``' own ``exec`` goes through here (a name in its module
 that hides the builtin); what the code does when run is what it did. A file
 that cannot be read is no cache, one that cannot be written is not written:
 never an error.
+
+Regular expressions go the same way (``PatternCache``): a report's process
+compiles ~135 patterns (its modules', Jinja2's, tomllib's, configparser's)
+at every start, 10.7 ms of CPU of a warm Django 5.1 -> 5.1.4 HEAD~10
+report, 8.8 ms of a HEAD~1 one: ``re``'s parser and compiler are Python.
+What they make of a pattern and its flags (the code ``_sre`` runs, its
+groups and their names) is kept by the pattern and flags, and a pattern is
+made from them as ``re`` makes it; the first time, the pattern it makes is
+compared with ``re``'s own (``Pattern.__eq__`` compares the code), and a
+pattern whose code differs is left to ``re``.
 """
 
 from __future__ import annotations
@@ -67,16 +77,8 @@ class CodeCache:
             return
         if len(self.codes) > MAX_CODES:  # texts of many versions met over time: this run's only
             self.codes = {text: code for text, code in self.codes.items() if text in self.used}
-        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_bytes(_HEADER + marshal.dumps(self.codes))
-            os.replace(temporary, self.path)
-        except (OSError, ValueError):
-            with contextlib.suppress(OSError):
-                temporary.unlink(missing_ok=True)
-            return
-        self.compiled = 0
+        if _write(self.path, _HEADER + marshal.dumps(self.codes)):
+            self.compiled = 0
 
 
 def _read(path: Path) -> dict[str, CodeType]:
@@ -93,6 +95,120 @@ def _read(path: Path) -> dict[str, CodeType]:
     if not isinstance(codes, dict):
         return {}
     return {k: v for k, v in codes.items() if type(k) is str and type(v) is CodeType}
+
+
+# what ``re``'s compiler hands ``_sre.compile`` for a pattern and its flags:
+# the flags, the code, the group count, names -> numbers and numbers -> names
+_Compiled = tuple[int, list[int], int, dict[str, int], tuple["str | None", ...]]
+_PATTERN_HEADER = f"cartog-ci pattern cache 1 {sys.implementation.cache_tag} {sys.hexversion}\n".encode()
+
+
+class PatternCache:
+    """``re``'s compiled code by pattern and flags, read from ``path`` and
+    written back when a run compiled a pattern the file did not hold."""
+
+    def __init__(self, path: Path) -> None:
+        import re
+        import re._compiler  # type: ignore[import-not-found]  # no stubs: re's own modules
+        import re._parser  # type: ignore[import-not-found]
+
+        self.path = path
+        self.patterns = _read_patterns(path)
+        self.compiled = 0  # patterns compiled by this process, not read
+        self.used: set[tuple[str | bytes, int]] = set()
+        current = re._compiler.compile
+        owner = getattr(current, "__self__", None)  # installed before (tests): re's own below it
+        self._original: Any = owner._original if isinstance(owner, PatternCache) else current
+        self._parse = re._parser.parse
+        self._code = re._compiler._code
+        self._make = re._compiler._sre.compile
+        # what ``re`` leaves to itself: a debugging listing, locale-dependent bytes
+        self._own = re.DEBUG | re.LOCALE
+
+    def compile(self, p: Any, flags: int = 0) -> Any:
+        """``re._compiler.compile``, as ``re._compile`` calls it (its own
+        cache of 512 patterns missed)."""
+        if type(p) not in (str, bytes) or type(flags) is not int or flags & self._own:
+            return self._original(p, flags)
+        key = (p, flags)
+        self.used.add(key)
+        found = self.patterns.get(key)
+        if found is not None:
+            return self._pattern(p, found)
+        made = self._original(p, flags)
+        try:
+            computed = self._compiled(p, flags)
+            same = self._pattern(p, computed) == made
+        except Exception:  # noqa: BLE001 - another interpreter's internals: re's own way
+            same = False
+        if same:
+            self.patterns[key] = computed
+            self.compiled += 1
+        return made
+
+    def _compiled(self, p: str | bytes, flags: int) -> _Compiled:
+        """What ``re._compiler.compile`` computes before ``_sre.compile``."""
+        parsed = self._parse(p, flags)
+        code = self._code(parsed, flags)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup: list[str | None] = [None] * parsed.state.groups
+        for name, number in groupindex.items():
+            indexgroup[number] = name
+        # plain ints, as marshal writes them (the compiler's opcodes are named ints)
+        final = int(flags | parsed.state.flags)
+        return final, list(map(int, code)), parsed.state.groups - 1, groupindex, tuple(indexgroup)
+
+    def _pattern(self, p: str | bytes, found: _Compiled) -> Any:
+        final, code, groups, groupindex, indexgroup = found
+        return self._make(p, final, code, groups, dict(groupindex), indexgroup)
+
+    def save(self) -> None:
+        """Write the file again when this run compiled any (``MAX_CODES``)."""
+        if not self.compiled:
+            return
+        if len(self.patterns) > MAX_CODES:
+            self.patterns = {key: value for key, value in self.patterns.items() if key in self.used}
+        entries = [(p, flags, *value) for (p, flags), value in self.patterns.items()]
+        if _write(self.path, _PATTERN_HEADER + marshal.dumps(entries)):
+            self.compiled = 0
+
+
+def _read_patterns(path: Path) -> dict[tuple[str | bytes, int], _Compiled]:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    if not data.startswith(_PATTERN_HEADER):
+        return {}
+    try:
+        entries = marshal.loads(memoryview(data)[len(_PATTERN_HEADER) :])
+        return {(e[0], e[1]): (e[2], e[3], e[4], e[5], e[6]) for e in entries}
+    except (EOFError, ValueError, TypeError, IndexError, KeyError):
+        return {}
+
+
+def _write(path: Path, data: bytes) -> bool:
+    """``data`` as the file at ``path``, whole or not at all."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        return False
+    return True
+
+
+def install_patterns(home: Path) -> PatternCache:
+    """Route ``re``'s compiler through the cache in ``home``; the caller
+    saves it (``PatternCache.save``) once the run made its patterns."""
+    import re._compiler
+
+    cache = PatternCache(home / "code" / f"patterns.{sys.implementation.cache_tag}.marshal")
+    re._compiler.compile = cache.compile  # what re._compile calls
+    return cache
 
 
 def install(home: Path) -> CodeCache:

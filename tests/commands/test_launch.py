@@ -114,8 +114,31 @@ def test_the_executable_freezes_its_imports_and_runs_an_index_without_the_collec
 
     assert state("launch", "index", "--no-embed", "--index", db) == "collector False 700 frozen True"
     assert state("cli", "index", "--no-embed", "--index", db) == "collector True 700 frozen False"
-    assert state("launch", "search", "f", "--index", db) == "collector True 20000 frozen True"
+    assert state("launch", "search", "f", "--index", db) == "collector True 100000 frozen True"
     assert state("cli", "search", "f", "--index", db) == "collector True 700 frozen False"
+
+
+def test_the_executable_runs_sqlite_without_its_memory_statistics(tmp_path: Path) -> None:
+    """launch.py ``_sqlite_without_statistics``: a command through the
+    executable reads its index with SQLite counting no memory (no mutex
+    around each allocation); ``cli.main`` keeps SQLite's defaults."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"pkg/a.py": "def f():\n    pass\n"})
+    commit(repo, "first")
+    db = str(tmp_path / "i.db")
+
+    def used(module: str, *args: str) -> str:
+        # SQLite's peak of the memory it counted: none past what importing apsw allocates (56 bytes)
+        probe = (
+            "import atexit, sys; "
+            "atexit.register(lambda: print('memory counted', __import__('apsw').memory_high_water() > 100_000)); "
+            f"from cartog_ci.{module} import main; sys.exit(main())"
+        )
+        proc = subprocess.run([sys.executable, "-c", probe, *args], cwd=repo, capture_output=True, text=True, check=True)
+        return proc.stdout.splitlines()[-1]
+
+    assert used("cli", "index", "--no-embed", "--index", db) == "memory counted True"
+    assert used("launch", "stats", "--index", db) == "memory counted False"
 
 
 def test_a_search_through_the_executable_answers_as_the_cli_does(tmp_path: Path) -> None:

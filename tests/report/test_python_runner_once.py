@@ -42,3 +42,28 @@ def test_a_python_test_class_runner_is_decided_once(tmp_path: Path) -> None:
         "cd site && python manage.py test shop.tests.TestCalc.test_add shop.tests.TestCalc.test_mul"
     ]
     assert asked == [path, path]
+
+
+def test_a_test_file_that_never_says_pytest_is_not_decoded_to_tell_it_imports_none(tmp_path: Path) -> None:
+    """languages/testrunners.py ``Workspace.imports_pytest``: the word is
+    looked for in the file's bytes first; a file without it is never read
+    as text (its text is not kept), one with it is, and only an import line
+    counts."""
+    from cartog_ci.languages.testrunners import Workspace
+
+    files = {
+        "plain/tests.py": "import unittest\n\n\nclass TestCalc(unittest.TestCase):\n    pass\n",
+        "marked/tests.py": "import os\nimport pytest\n\n\ndef test_a():\n    pass\n",
+        "mentioned/tests.py": "# runs under pytest too\nimport unittest\n",
+        "latin/tests.py": "# caf\xe9\nfrom pytest import fixture\n",
+    }
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True)
+        (tmp_path / path).write_bytes(text.encode("latin-1"))  # the last one is no UTF-8
+    ws = Workspace(root=str(tmp_path))
+    said = {path: ws.imports_pytest(path) for path in [*files, "missing/tests.py"]}
+    assert said == {
+        "plain/tests.py": False, "marked/tests.py": True, "mentioned/tests.py": False, "latin/tests.py": True,
+        "missing/tests.py": False,
+    }  # fmt: skip
+    assert sorted(ws._texts) == ["latin/tests.py", "marked/tests.py", "mentioned/tests.py"]

@@ -104,11 +104,23 @@ class Workspace:
         asked once a file: every selected method of it asks (Django 5.1 ->
         5.1.4 HEAD~10: 338 scans of the same test files, 0.13 s of a report)."""
         if path not in self._pytest_imports:
-            text = self.text(path)
-            # the substring first: a file that never says pytest is not scanned line by line
+            # the substring first, in the file's bytes: a file that never says
+            # pytest is neither decoded nor scanned line by line (Django 5.1 ->
+            # 5.1.4 HEAD~10: 47 test files, 2.5 MB, none of them says it)
+            text = self.text(path) if path in self._texts or self._says(path, b"pytest") else None
             found = text is not None and "pytest" in text and _IMPORTS_PYTEST.search(text) is not None
             self._pytest_imports[path] = found
         return self._pytest_imports[path]
+
+    def _says(self, path: str, word: bytes) -> bool:
+        """Whether a file's bytes hold ``word`` (False when it is missing or unreadable)."""
+        if not self.root:
+            return False
+        try:
+            with open(os.path.join(self.root, path), "rb") as fh:
+                return word in fh.read()
+        except OSError:
+            return False
 
     def exists(self, path: str) -> bool:
         folder, name = posixpath.split(path)

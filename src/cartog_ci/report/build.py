@@ -31,7 +31,6 @@ from cartog_ci.report.base_graph import base_resolver
 from cartog_ci.report.diff import still_declared, unreadable_spans
 from cartog_ci.report.callsites import check_call_sites
 from cartog_ci.languages.testrunners import DOCTEST, Workspace
-from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
 from cartog_ci.report.doctests import own_doctests, recorded_doctests
 from cartog_ci.report.fixture_tests import fixture_tests
 from cartog_ci.report.entries import ScriptEntries, started_tests
@@ -534,8 +533,13 @@ def build_report(
         if t.id not in chosen_by:
             tests.append(t)
         chosen_by[t.id] = chosen_by.get(t.id, ()) + ("process",)
-    # the tests whose recorded run executed a changed symbol (docs/coverage.md)
-    coverage = recorded_use(store, Path(cs.root), cs.merge_base)
+    # the tests whose recorded run executed a changed symbol (docs/coverage.md):
+    # report/coverage.py is imported where there is a recording to read
+    coverage = None
+    if cs.merge_base and store.supports_coverage and store.coverage_runs():
+        from cartog_ci.report.coverage import apply_coverage, changed_base_lines, recorded_use
+
+        coverage = recorded_use(store, Path(cs.root), cs.merge_base)
     if coverage is not None:
         apply_coverage(
             store, coverage, changed, in_test_code={c.symbol.id for c in changed if _in_test_code(c.symbol)},
