@@ -241,11 +241,17 @@ def _debian_tarball(corpus: DebianCorpus) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     print(f"downloading {corpus.package} {corpus.version} (apt-get source --tar-only) ...", file=sys.stderr)
     cmd = ["apt-get", "source", "--download-only", "--tar-only", "-q", corpus.package]
-    subprocess.run(cmd, cwd=target, check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run(cmd, cwd=target, stdout=subprocess.DEVNULL)
     found = sorted(target.glob(pattern))
     if not found:
         have = ", ".join(p.name for p in target.iterdir()) or "nothing"
-        raise SystemExit(f"apt-get source gave {have}, not {pattern}: the archive has another version now")
+        # apt takes the newest revision its deb-src lines offer: bookworm's
+        # node-rollup is 3.15.0, trixie's 3.29.5
+        raise SystemExit(
+            f"apt-get source (exit {done.returncode}) gave {have}, not {pattern}: apt needs deb-src lines "
+            "for bookworm and trixie (Types: deb deb-src in /etc/apt/sources.list.d/debian.sources, "
+            "then apt-get update), or the archive has another version now"
+        )
     return found[0]
 
 
