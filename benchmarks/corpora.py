@@ -45,6 +45,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -169,7 +170,14 @@ def settle(repo: Path) -> None:
     git with ``--no-optional-locks``, which never writes it: without this, a
     clone's racy files (a few dozen of Django's, by chance) cost its tool
     ~30 ms of git CPU a run (a Django one-file edit: 72 ms of git children
-    against 42 ms once refreshed), whichever clone drew them."""
+    against 42 ms once refreshed), whichever clone drew them.
+
+    git compares whole seconds: an index written in the second a file was
+    written leaves that file racy still, so the refresh waits for the next
+    second (a Django clone refreshed at once: 0.10 s a ``git status``, 0.03
+    s refreshed a second later). The 10 ms margin covers the kernel's
+    coarse clock, which file times are read from."""
+    time.sleep(1.01 - time.time() % 1.0)
     env = {**os.environ, **GIT_ENV}
     subprocess.run(["git", "-C", str(repo), "update-index", "-q", "--refresh"], env=env, capture_output=True, check=False)
 
