@@ -82,14 +82,20 @@ def test_a_cache_that_cannot_be_written_is_no_error(cached: Path) -> None:
     assert cache.compiled == 6 and not (cached / "code").exists()
 
 
-def test_the_executable_keeps_the_code_of_its_dataclasses(tmp_path: Path) -> None:
+def _kept_by_the_executable(tmp_path: Path, name: str) -> object:
+    """What two runs of the executable leave in ``code/<name>.<interpreter>.marshal`` of its home."""
     home = tmp_path / "home"
     env = {"CARTOG_CI_HOME": str(home), "PATH": "/usr/bin:/bin"}
     probe = "import sys; from cartog_ci.launch import main; sys.exit(main())"
     for _ in range(2):
         subprocess.run([sys.executable, "-c", probe, "--version"], env=env, check=True, capture_output=True)
-    kept = home / "code" / f"dataclasses.{sys.implementation.cache_tag}.marshal"
-    codes = marshal.loads(kept.read_bytes().partition(b"\n")[2])
+    kept = home / "code" / f"{name}.{sys.implementation.cache_tag}.marshal"
+    return marshal.loads(kept.read_bytes().partition(b"\n")[2])
+
+
+def test_the_executable_keeps_the_code_of_its_dataclasses(tmp_path: Path) -> None:
+    codes = _kept_by_the_executable(tmp_path, "dataclasses")
+    assert isinstance(codes, dict)
     assert len(codes) > 20 and all("def __create_fn__" in text for text in codes)
 
 
@@ -189,11 +195,6 @@ def test_a_debugging_or_locale_pattern_is_left_to_re_and_an_unwritable_cache_is_
 
 
 def test_the_executable_keeps_the_patterns_its_modules_compile(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    env = {"CARTOG_CI_HOME": str(home), "PATH": "/usr/bin:/bin"}
-    probe = "import sys; from cartog_ci.launch import main; sys.exit(main())"
-    for _ in range(2):
-        subprocess.run([sys.executable, "-c", probe, "--version"], env=env, check=True, capture_output=True)
-    kept = home / "code" / f"patterns.{sys.implementation.cache_tag}.marshal"
-    entries = marshal.loads(kept.read_bytes().partition(b"\n")[2])
+    entries = _kept_by_the_executable(tmp_path, "patterns")
+    assert isinstance(entries, list)
     assert len(entries) > 5 and all(type(e[0]) in (str, bytes) and type(e[3]) is list for e in entries)

@@ -81,17 +81,23 @@ class CodeCache:
             self.compiled = 0
 
 
-def _read(path: Path) -> dict[str, CodeType]:
+def _unmarshalled(path: Path, header: bytes) -> object:
+    """What ``path`` holds after ``header`` (None: no such file, another
+    header, or damaged)."""
     try:
         data = path.read_bytes()
     except OSError:
-        return {}
-    if not data.startswith(_HEADER):
-        return {}
+        return None
+    if not data.startswith(header):
+        return None
     try:
-        codes = marshal.loads(memoryview(data)[len(_HEADER) :])
+        return marshal.loads(memoryview(data)[len(header) :])
     except (EOFError, ValueError, TypeError):
-        return {}
+        return None
+
+
+def _read(path: Path) -> dict[str, CodeType]:
+    codes = _unmarshalled(path, _HEADER)
     if not isinstance(codes, dict):
         return {}
     return {k: v for k, v in codes.items() if type(k) is str and type(v) is CodeType}
@@ -174,16 +180,12 @@ class PatternCache:
 
 
 def _read_patterns(path: Path) -> dict[tuple[str | bytes, int], _Compiled]:
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return {}
-    if not data.startswith(_PATTERN_HEADER):
+    entries = _unmarshalled(path, _PATTERN_HEADER)
+    if not isinstance(entries, list):
         return {}
     try:
-        entries = marshal.loads(memoryview(data)[len(_PATTERN_HEADER) :])
         return {(e[0], e[1]): (e[2], e[3], e[4], e[5], e[6]) for e in entries}
-    except (EOFError, ValueError, TypeError, IndexError, KeyError):
+    except (TypeError, IndexError, KeyError):
         return {}
 
 

@@ -93,24 +93,36 @@ def test_the_executable_indexes_as_the_cli_does(tmp_path: Path) -> None:
     assert exported[0] == exported[1] and '"pkg/c.py:function:h"' in exported[0]
 
 
+def _one_file_repo(tmp_path: Path) -> tuple[Path, str]:
+    """A repository of one committed module, and where its index goes."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"pkg/a.py": "def f():\n    pass\n"})
+    commit(repo, "first")
+    return repo, str(tmp_path / "i.db")
+
+
+def _printed_at_exit(repo: Path, module: str, shown: str, *args: str) -> str:
+    """What ``shown`` (an expression, ``gc`` imported) is at the exit of a
+    command run by ``cartog_ci.<module>.main`` in a process of its own."""
+    probe = (
+        "import atexit, gc, sys; "
+        f"atexit.register(lambda: print({shown})); "
+        f"from cartog_ci.{module} import main; sys.exit(main())"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe, *args], cwd=repo, capture_output=True, text=True, check=True)
+    return proc.stdout.splitlines()[-1]
+
+
 def test_the_executable_freezes_its_imports_and_runs_an_index_without_the_collector(tmp_path: Path) -> None:
     """launch.main: the objects imports make are frozen (no collection walks
     them again); `index` runs with the collector off to the end, `search`
     with it on and a larger young generation; ``cli.main`` (the tests', a
     library's) changes none of it."""
-    repo = init_repo(tmp_path / "repo")
-    write(repo, {"pkg/a.py": "def f():\n    pass\n"})
-    commit(repo, "first")
-    db = str(tmp_path / "i.db")
+    repo, db = _one_file_repo(tmp_path)
+    shown = "'collector', gc.isenabled(), gc.get_threshold()[0], 'frozen', gc.get_freeze_count() > 1000"
 
     def state(module: str, *args: str) -> str:
-        probe = (
-            "import atexit, gc, sys; "
-            "atexit.register(lambda: print('collector', gc.isenabled(), gc.get_threshold()[0], 'frozen', gc.get_freeze_count() > 1000)); "
-            f"from cartog_ci.{module} import main; sys.exit(main())"
-        )
-        proc = subprocess.run([sys.executable, "-c", probe, *args], cwd=repo, capture_output=True, text=True, check=True)
-        return proc.stdout.splitlines()[-1]
+        return _printed_at_exit(repo, module, shown, *args)
 
     assert state("launch", "index", "--no-embed", "--index", db) == "collector False 700 frozen True"
     assert state("cli", "index", "--no-embed", "--index", db) == "collector True 700 frozen False"
@@ -122,20 +134,13 @@ def test_the_executable_runs_sqlite_without_its_memory_statistics(tmp_path: Path
     """launch.py ``_sqlite_without_statistics``: a command through the
     executable reads its index with SQLite counting no memory (no mutex
     around each allocation); ``cli.main`` keeps SQLite's defaults."""
-    repo = init_repo(tmp_path / "repo")
-    write(repo, {"pkg/a.py": "def f():\n    pass\n"})
-    commit(repo, "first")
-    db = str(tmp_path / "i.db")
+    repo, db = _one_file_repo(tmp_path)
 
     def used(module: str, *args: str) -> str:
-        # SQLite's peak of the memory it counted: none past what importing apsw allocates (56 bytes)
-        probe = (
-            "import atexit, sys; "
-            "atexit.register(lambda: print('memory counted', __import__('apsw').memory_high_water() > 100_000)); "
-            f"from cartog_ci.{module} import main; sys.exit(main())"
-        )
-        proc = subprocess.run([sys.executable, "-c", probe, *args], cwd=repo, capture_output=True, text=True, check=True)
-        return proc.stdout.splitlines()[-1]
+        # SQLite's peak of the memory it counted: none past what importing apsw
+        # allocates (56 bytes); apsw imported at exit, not before launch.py's set-up
+        shown = "'memory counted', __import__('apsw').memory_high_water() > 100_000"
+        return _printed_at_exit(repo, module, shown, *args)
 
     assert used("cli", "index", "--no-embed", "--index", db) == "memory counted True"
     assert used("launch", "stats", "--index", db) == "memory counted False"
