@@ -50,6 +50,15 @@ def _text_hash(text: str) -> int:
     return zlib.crc32(text.encode("utf-8", "surrogatepass")) & 0xFFFFFF
 
 
+def _text_hashes(texts: list[str]) -> list[int]:
+    """``_text_hash`` of each text, computed by the C functions over the list."""
+    try:
+        crcs = list(map(zlib.crc32, map(str.encode, texts)))  # strict UTF-8: the bytes surrogatepass gives
+    except UnicodeEncodeError:  # a lone surrogate
+        crcs = [zlib.crc32(t.encode("utf-8", "surrogatepass")) for t in texts]
+    return [c & 0xFFFFFF for c in crcs]
+
+
 def key_hash(key: Key) -> int:
     """A stable unsigned 24-bit hash of a key (the same in every process and run)."""
     found = _HASHES.get(key)
@@ -88,11 +97,7 @@ def split_all(items: list[tuple[set[Key], str]], symbols: Mapping[str, Symbol]) 
 def _register(keys: list[Key], symbols: Mapping[str, Symbol]) -> None:
     """``split_all``'s hashes of keys met for the first time, and the file
     only whose change changes each, if one (``_OWNED``)."""
-    texts = list(map(repr, keys))
-    try:
-        crcs = list(map(zlib.crc32, map(str.encode, texts)))  # strict UTF-8: the bytes surrogatepass gives
-    except UnicodeEncodeError:  # a lone surrogate
-        crcs = [zlib.crc32(t.encode("utf-8", "surrogatepass")) for t in texts]
+    hashes = _text_hashes(list(map(repr, keys)))
     owned, by_symbol, by_file = _OWNED, _BY_SYMBOL, _BY_FILE
     for k in keys:
         tag, first = k[0], k[1]
@@ -110,7 +115,7 @@ def _register(keys: list[Key], symbols: Mapping[str, Symbol]) -> None:
             if mine is None:
                 mine = owned[owner] = set()
             mine.add(k)
-    _SPLIT_HASH.update(zip(keys, [c & 0xFFFFFF for c in crcs]))
+    _SPLIT_HASH.update(zip(keys, hashes))
 
 
 # What tells the file only whose change changes a key, if one (``split_all``):
@@ -386,11 +391,7 @@ def _hashed(keys: list[str]) -> dict[int, str | list[str]]:
     """``_text_hash`` -> the key of that hash (the keys, when two share it),
     computed by the C functions over the list (celery: ~9,500 keys of the
     parts a run reads, 10 ms one by one)."""
-    try:
-        crcs = list(map(zlib.crc32, map(str.encode, keys)))  # strict UTF-8: the bytes surrogatepass gives
-    except UnicodeEncodeError:  # a lone surrogate
-        crcs = [zlib.crc32(k.encode("utf-8", "surrogatepass")) for k in keys]
-    hashes = [h & 0xFFFFFF for h in crcs]
+    hashes = _text_hashes(keys)
     one: dict[int, str | list[str]] = dict(zip(hashes, keys))
     if len(one) == len(keys):
         return one
