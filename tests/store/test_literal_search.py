@@ -16,6 +16,7 @@ from cartog_ci.search.fts import quote
 from cartog_ci.search.intent import classify
 from cartog_ci.store import migrations
 from cartog_ci.store.fts5 import fold, occurrences
+from cartog_ci.store.search import TRIGRAMS_DEFERRED
 from cartog_ci.store.sqlite import SqliteStore
 from tests.testing.schemas import CHUNKS_10
 from tests.testing.fixtures import commit, exported, index, make_repo, sql_rows, write
@@ -133,6 +134,45 @@ def test_literals_answer_as_the_table_with_positions(tmp_path: Path) -> None:
     index(repo, force=True)
     with SqliteStore(_db(repo)) as store:
         assert [store.fts(e, 50, table="fts_trigram") for e in LITERALS] == incremental
+
+
+def _trigram_rows(store: SqliteStore) -> tuple[int, str | None]:
+    """(rows of the file's trigram table, its meta mark: set while the table waits)."""
+    count = sql_rows(store, "SELECT count(*) FROM main.fts_trigram_docsize")[0][0]
+    return int(str(count)), store.get_meta(TRIGRAMS_DEFERRED)
+
+
+def test_the_trigram_table_waits_for_the_first_literal_search(tmp_path: Path) -> None:
+    """A cold run leaves the trigram table empty, and so do the runs after
+    it; the first literal search indexes every text then, and answers as a
+    table filled text by text; a store that cannot write answers the same
+    from a temporary table, the file untouched. From then on runs keep it."""
+    repo = make_repo(tmp_path, "pyproj")
+    write(repo, {"shop/odd.py": ODD_PY})
+    commit(repo)
+    index(repo)
+    with SqliteStore(_db(repo)) as store:
+        assert _trigram_rows(store) == (0, "1")
+    write(repo, {"shop/odd.py": ODD_PY.replace("aaaa aaa", "aaaaaa").replace("def same_b", "def other_b")})
+    (repo / "shop/util/other.py").unlink()
+    commit(repo)
+    assert index(repo).mode == "incremental"
+    before = _db(repo).read_bytes()
+    with SqliteStore(_db(repo), readonly=True) as store:
+        assert _assert_same_answers(store) > 300
+        assert _trigram_rows(store) == (0, "1")  # the answers came from temp's table
+    assert _db(repo).read_bytes() == before
+    with SqliteStore(_db(repo)) as store:
+        assert store.fts('"order"', 50, table="fts_trigram")
+        texts = int(str(sql_rows(store, "SELECT count(*) FROM chunk_rows")[0][0]))
+        assert _trigram_rows(store) == (texts, None)
+        assert _assert_same_answers(store) > 300
+    write(repo, {"shop/odd.py": ODD_PY.replace("def same_a", "def other_a")})
+    commit(repo)
+    assert index(repo).mode == "incremental"
+    with SqliteStore(_db(repo)) as store:
+        assert _trigram_rows(store)[1] is None
+        assert _assert_same_answers(store) > 300
 
 
 def test_an_index_of_schema_9_is_migrated_with_the_same_answers(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
@@ -23,7 +24,7 @@ from cartog_ci.domain import SearchRow, SymbolText
 from cartog_ci.errors import CartogError
 from cartog_ci.store.fts5 import B, K1, Phrase, flat, fold, idf, occurrences, overlaps, parse_fts, trigram_terms
 from cartog_ci.store.interned import Interned
-from cartog_ci.store.migrations import HASH_AS_STORED
+from cartog_ci.store.migrations import HASH_AS_STORED, TRIGRAM_FTS_ROWS
 from cartog_ci.store.search_rows import search_rows
 from cartog_ci.store.symbol_rows import stored_hash
 from cartog_ci.store.tables import chunks, model_change_notice
@@ -86,10 +87,12 @@ def fill_search_index(db: apsw.Connection) -> None:
     _fill(db, rows)
 
 
-def fill_search_index_by_key(db: apsw.Connection) -> None:
+def fill_search_index_by_key(db: apsw.Connection, *, trigrams: bool = True) -> None:
     """Index every chunk in both (empty) full-text tables, in key order (m011:
     a row's rowid is its chunk's key, its symbol's): what ``replace_texts``
-    indexes file by file (a symbol's name and its split words, and its content)."""
+    indexes file by file (a symbol's name and its split words, and its content).
+    ``trigrams=False``: ``fts_symbols`` only (the trigram table waits for
+    its first reader: ``SearchTables.rebuild_search_index``)."""
     rows = cast(
         "list[tuple[int, str, str]]",
         db.execute(
@@ -97,15 +100,23 @@ def fill_search_index_by_key(db: apsw.Connection) -> None:
             "ORDER BY c.key"
         ).fetchall(),
     )
-    _fill(db, rows)
+    _fill(db, rows, trigrams=trigrams)
 
 
-def _fill(db: apsw.Connection, rows: Sequence[tuple[int, str, str]]) -> None:
+def _fill(db: apsw.Connection, rows: Sequence[tuple[int, str, str]], *, trigrams: bool = True) -> None:
     db.executemany(
         "INSERT INTO fts_symbols (rowid, name, words, content) VALUES (?, ?, ?, ?)",
         ((rowid, name, words_of(name), content) for rowid, name, content in rows),
     )
-    db.executemany("INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)", ((r[0], r[2]) for r in rows))
+    if trigrams:
+        db.executemany("INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)", ((r[0], r[2]) for r in rows))
+
+
+# Meta key set while the trigram table is left empty for its first reader
+# (``SearchTables.rebuild_search_index``): no run writes it meanwhile, and
+# the first literal search indexes every text at once (``_trigrams_ready``).
+TRIGRAMS_DEFERRED = "trigrams_deferred"
+_FILL_TRIGRAMS = "INSERT INTO {table} (rowid, content) SELECT key, content FROM chunk_rows ORDER BY key"
 
 
 # A vector's text hash as chunk_rows stores it (m011): the chunks of a vector by that index.
@@ -129,6 +140,10 @@ class SearchTables(Interned):
     # rowids) and to insert (rowid, name, content), written at its end.
     fts_deleted: list[tuple[int]] | None = None
     fts_added: list[tuple[int, str, str]] | None = None
+    readonly: bool  # SqliteStore's: a store that may not write the file
+    # The connection whose temp schema holds the trigram table it searches
+    # (``_trigrams_ready``: a store that could not fill the file's)
+    _temp_trigrams: apsw.Connection | None = None
 
     # -- text ----------------------------------------------------------------
 
@@ -199,9 +214,10 @@ class SearchTables(Interned):
             "INSERT INTO fts_symbols (rowid, name, words, content) VALUES (?, ?, ?, ?)",
             ((key, name, words_of(name), content) for key, name, content in rows),
         )
-        self.db.executemany(
-            "INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)", ((key, content) for key, _, content in rows)
-        )
+        if self.get_meta(TRIGRAMS_DEFERRED) is None:
+            self.db.executemany(
+                "INSERT INTO fts_trigram (rowid, content) VALUES (?, ?)", ((key, content) for key, _, content in rows)
+            )
 
     def _unindex_texts(self, rowids: list[tuple[int]]) -> None:
         if self.fts_deleted is not None:
@@ -209,7 +225,8 @@ class SearchTables(Interned):
             return
         rowids = sorted(rowids)  # a delete of a contentless table is written as an insert is (``_index_texts``)
         self.db.executemany("DELETE FROM fts_symbols WHERE rowid = ?", rowids)
-        self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", rowids)
+        if self.get_meta(TRIGRAMS_DEFERRED) is None:
+            self.db.executemany("DELETE FROM fts_trigram WHERE rowid = ?", rowids)
 
     def write_deferred_texts(self) -> None:
         """The full-text rows held since ``defer_texts``: the deletes, then
@@ -263,10 +280,45 @@ class SearchTables(Interned):
         return [t for t in texts if t.symbol_id not in kept]
 
     def rebuild_search_index(self) -> None:
-        """Both full-text tables again from every stored text."""
+        """Both full-text tables again from every stored text: ``fts_symbols``
+        now, the trigram table at the first literal search (``TRIGRAMS_DEFERRED``).
+        Only ``search`` reads the trigram table, and indexing its texts was
+        the dearest part of a cold run's full-text work (scrapy: 1.11G of
+        the process tree's 17.0G instructions, docs/incremental.md); until
+        it is read, the runs that follow leave it empty too, so what the
+        first search indexes is every text as stored then, as a cold run
+        would have indexed them."""
         for table in ("fts_symbols", "fts_trigram"):
             self.db.execute(f"INSERT INTO {table}({table}) VALUES ('delete-all')")
-        fill_search_index_by_key(self.db)
+        fill_search_index_by_key(self.db, trigrams=False)
+        self.set_meta(TRIGRAMS_DEFERRED, "1")
+
+    def _trigrams_ready(self) -> None:
+        """The trigram table filled, if a cold run left it for its first
+        reader: in one write transaction (another search may have filled it
+        while this one waited), taken only if no other writer holds the file
+        (a search does not wait for an index run). A store that cannot write
+        (a read-only file, another writer) fills a temporary table of the
+        same name for its connection, which the queries then read (SQLite
+        looks for a table in ``temp`` first)."""
+        if self.get_meta(TRIGRAMS_DEFERRED) is None or self._temp_trigrams is self.db:
+            return
+        if not self.readonly:
+            self.db.set_busy_timeout(0)
+            try:
+                with self.transaction():  # type: ignore[attr-defined]  # SqliteStore's
+                    if self.get_meta(TRIGRAMS_DEFERRED) is not None:  # emptied first: whatever wrote it meanwhile
+                        self.db.execute("INSERT INTO fts_trigram(fts_trigram) VALUES ('delete-all')")
+                        self.db.execute(_FILL_TRIGRAMS.format(table="fts_trigram"))
+                        self.set_meta(TRIGRAMS_DEFERRED, None)
+                return
+            except CartogError:  # busy, or read-only after all: as a reader
+                pass
+            finally:
+                self.db.set_busy_timeout(self.busy_timeout_ms)  # type: ignore[attr-defined]  # SqliteStore's
+        self.db.execute(TRIGRAM_FTS_ROWS.replace("TABLE fts_trigram", "TABLE temp.fts_trigram", 1))
+        self.db.execute(_FILL_TRIGRAMS.format(table="temp.fts_trigram"))
+        self._temp_trigrams = self.db
 
     def delete_texts(self, paths: Iterable[str]) -> None:
         for path, file_key in self.keys_of(paths).items():
@@ -278,7 +330,14 @@ class SearchTables(Interned):
             self.forget([file_key, *(k for (k,) in keys)])
 
     def search_rows(self) -> list[SearchRow]:
-        return search_rows(self.db, EMBED_TEXT)
+        """While the trigram table waits for its first reader, each text's
+        row there is the one it will have: its size in trigrams, as the
+        tokenizer counts them (``index --verify`` compares an index whose
+        table was filled with a cold build, whose table waits)."""
+        rows = search_rows(self.db, EMBED_TEXT)
+        if self.get_meta(TRIGRAMS_DEFERRED) is None:
+            return rows
+        return [r if r.file is None else replace(r, trigram_tokens=max(len(fold(r.content)) - 2, 0)) for r in rows]
 
     # -- full text -----------------------------------------------------------
 
@@ -313,6 +372,7 @@ class SearchTables(Interned):
         operator = flat(nodes)
         if operator is None or any(p.prefix or p.weights for p in phrases):
             raise ValueError(f"the trigram table answers literals joined by AND or by OR, not {expression!r}")
+        self._trigrams_ready()
         literals = list(dict.fromkeys(p.text for p in phrases))
         keys, lengths, counts = self._literal_rows(literals)
         if not len(keys):
