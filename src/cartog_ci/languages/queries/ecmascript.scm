@@ -30,18 +30,20 @@
 ; what a call made, often something called later (`log(...)`), and `const Api
 ; = {...}` holds the methods below: symbols callers can reach (exported and
 ; UPPER_CASE constants are in the language files, whatever their value).
-(program
-  (lexical_declaration
-    kind: "const"
-    (variable_declarator
-      name: (identifier) @name
-      value: [(call_expression function: (member_expression)) (new_expression) (object)])) @definition.constant)
 ((program
   (lexical_declaration
     kind: "const"
     (variable_declarator
       name: (identifier) @name
-      value: (call_expression function: (identifier) @_callee))) @definition.constant)
+      value: [(call_expression) @_call (new_expression) (object)])) @definition.constant)
+  (#child? @_call "_callee" "function:member_expression"))
+((program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: (call_expression) @_call)) @definition.constant)
+  (#child? @_call "_callee" "function:identifier")
   (#not-eq? @_callee "require"))
 
 ; `const onSave = useCallback((v) => {...}, [deps])` in a component (React):
@@ -57,10 +59,11 @@
 ; `const { getFullDate } = useDate()` (a hook's object of functions): the
 ; name holds that member of what the call gives.
 ; Not CommonJS's `const { sum } = require("./sum")`: an import (languages/esimports.py).
-(variable_declarator
+((variable_declarator
   name: (object_pattern (shorthand_property_identifier_pattern) @bind.name)
-  value: (call_expression function: [(identifier) (member_expression)] @bind.call)
-  (#not-eq? @bind.call "require")) @bind
+  value: (call_expression) @_call) @bind
+  (#child? @_call "bind.call" "function:identifier|member_expression")
+  (#not-eq? @bind.call "require"))
 
 ; Functions of an object literal a function returns (`return { column: (c)
 ; => ..., row() {...} }`, a factory or a hook): `helper.column()` with `const
@@ -97,9 +100,8 @@
 
 ; `f!()` (TypeScript's non-null assertion) and `(0, f)()` (compiled imports)
 ; call `f`.
-(call_expression
-  function: (parenthesized_expression
-    (sequence_expression . (number) [(identifier) (member_expression)] @name .))) @reference.call
+((sequence_expression . (number) [(identifier) (member_expression)] @name .) @reference.call
+  (#within? @reference.call "parenthesized_expression" "call_expression"))
 
 ; Members of a module-level object literal that name another binding (`{ get
 ; }`, `{ put: save }`): decoded like re-exports of the module (alias `api.get`).
@@ -112,8 +114,10 @@
 ; ZodString.create`, then `export { stringType as string }`; `const Form =
 ; RouteModalForm`): the name is bound to it, decoded like an import of the
 ; module's own `ZodString.create`.
-((lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import) @_declaration
-  (#top-level? @_declaration "export_statement"))
+((lexical_declaration (variable_declarator value: [(identifier) (member_expression) @_member]) @reference.import) @_declaration
+  (#top-level? @_declaration "export_statement")
+  (#child? @_member "_object" "object:identifier|member_expression")
+  (#child? @_member "_property" "property:property_identifier"))
 
 ; `export const Drawer = Object.assign(Root, { Header, Form: ModalForm })`
 ; (React compound components): `Drawer.Form` is `ModalForm`, as above.

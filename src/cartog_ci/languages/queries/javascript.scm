@@ -65,52 +65,60 @@
 ; `require('./parse')` binds it (languages/esimports.py, _commonjs_default).
 ((program
   [(expression_statement (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function)
    (expression_statement (assignment_expression right: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function))
    (_ (variable_declarator value: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function))])
+  (#child? @_left "_module" "object:identifier")
   (#eq? @_module "module")
+  (#child? @_left "_exports" "property:property_identifier")
   (#eq? @_exports "exports"))
 ((program
   [(expression_statement (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function)
    (expression_statement (assignment_expression right: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function))
    (_ (variable_declarator value: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function))])
+  (#child? @_left "_module" "object:identifier")
   (#eq? @_module "module")
+  (#child? @_left "_exports" "property:property_identifier")
   (#eq? @_exports "exports")
   (#set! name "<file>"))
 ((program
   [(expression_statement (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: (class name: (identifier) @name)) @definition.class)
    (expression_statement (assignment_expression right: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: (class name: (identifier) @name)) @definition.class))
    (_ (variable_declarator value: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: (class name: (identifier) @name)) @definition.class))])
+  (#child? @_left "_module" "object:identifier")
   (#eq? @_module "module")
+  (#child? @_left "_exports" "property:property_identifier")
   (#eq? @_exports "exports"))
 ((program
   [(expression_statement (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: (class !name)) @definition.class)
    (expression_statement (assignment_expression right: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: (class !name)) @definition.class))
    (_ (variable_declarator value: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: (class !name)) @definition.class))])
+  (#child? @_left "_module" "object:identifier")
   (#eq? @_module "module")
+  (#child? @_left "_exports" "property:property_identifier")
   (#eq? @_exports "exports")
   (#set! name "<file>"))
 
@@ -206,19 +214,21 @@
 ; (At module level as above; a declarator's statement is a `const`/`let` or a `var`.)
 ([(expression_statement
    (assignment_expression
-     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import)
+     left: (member_expression) @_left) @reference.import)
   (expression_statement
    (assignment_expression
      right: (assignment_expression
-       left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))
+       left: (member_expression) @_left) @reference.import))
   (lexical_declaration (variable_declarator
    value: (assignment_expression
-     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))
+     left: (member_expression) @_left) @reference.import))
   (variable_declaration (variable_declarator
    value: (assignment_expression
-     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))] @_statement
+     left: (member_expression) @_left) @reference.import))] @_statement
   (#top-level? @_statement)
+  (#child? @_left "_module" "object:identifier")
   (#eq? @_module "module")
+  (#child? @_left "_exports" "property:property_identifier")
   (#eq? @_exports "exports"))
 ((field_definition property: (property_identifier) @bind.name @bind.field value: (new_expression) @_new) @bind
   (#child? @_new "bind.ctor" "constructor:identifier|member_expression"))
