@@ -74,8 +74,8 @@
       left: (member_expression) @_left
       right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function))])
   (#child? @_left "_module" "object:identifier")
-  (#eq? @_module "module")
   (#child? @_left "_exports" "property:property_identifier")
+  (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((program
   [(expression_statement (assignment_expression
@@ -88,8 +88,8 @@
       left: (member_expression) @_left
       right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function))])
   (#child? @_left "_module" "object:identifier")
-  (#eq? @_module "module")
   (#child? @_left "_exports" "property:property_identifier")
+  (#eq? @_module "module")
   (#eq? @_exports "exports")
   (#set! name "<file>"))
 ((program
@@ -103,8 +103,8 @@
       left: (member_expression) @_left
       right: (class name: (identifier) @name)) @definition.class))])
   (#child? @_left "_module" "object:identifier")
-  (#eq? @_module "module")
   (#child? @_left "_exports" "property:property_identifier")
+  (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((program
   [(expression_statement (assignment_expression
@@ -117,8 +117,8 @@
       left: (member_expression) @_left
       right: (class !name)) @definition.class))])
   (#child? @_left "_module" "object:identifier")
-  (#eq? @_module "module")
   (#child? @_left "_exports" "property:property_identifier")
+  (#eq? @_module "module")
   (#eq? @_exports "exports")
   (#set! name "<file>"))
 
@@ -227,8 +227,8 @@
      left: (member_expression) @_left) @reference.import))] @_statement
   (#top-level? @_statement)
   (#child? @_left "_module" "object:identifier")
-  (#eq? @_module "module")
   (#child? @_left "_exports" "property:property_identifier")
+  (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((field_definition property: (property_identifier) @bind.name @bind.field value: (new_expression) @_new) @bind
   (#child? @_new "bind.ctor" "constructor:identifier|member_expression"))

@@ -160,8 +160,8 @@
 ((expression_statement (assignment_expression) @reference.import) @_statement
   (#top-level? @_statement)
   (#child? @reference.import "_module" "left:member_expression" "object:identifier")
-  (#eq? @_module "module")
   (#child? @reference.import "_exports" "left:member_expression" "property:property_identifier")
+  (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((public_field_definition) @bind
   (#child? @bind "_new" "value:new_expression")
