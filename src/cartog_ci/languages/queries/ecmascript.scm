@@ -73,14 +73,16 @@
 ; TypeScript's compile 45 M instructions, the four patterns together)
 ((pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
   (#within? @definition.method "object" "return_statement"))
-((method_definition name: (property_identifier) @name) @definition.method
-  (#within? @definition.method "object" "return_statement"))
+((method_definition) @definition.method
+  (#within? @definition.method "object" "return_statement")
+  (#child? @definition.method "name" "name:property_identifier"))
 ; … and one returned `as const` or `satisfies T` (@tanstack/query-core 5.56:
 ; `return { batch: … } as const`)
 ((pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
   (#within? @definition.method "object" "as_expression|satisfies_expression" "return_statement"))
-((method_definition name: (property_identifier) @name) @definition.method
-  (#within? @definition.method "object" "as_expression|satisfies_expression" "return_statement"))
+((method_definition) @definition.method
+  (#within? @definition.method "object" "as_expression|satisfies_expression" "return_statement")
+  (#child? @definition.method "name" "name:property_identifier"))
 
 ; An object of functions a declaration holds, at module level (`export const
 ; Api = { create: () => ..., get() {...} }`: `Api.create()` reaches them) or in
@@ -95,8 +97,9 @@
 ; (`#within?`: an `object` in a `variable_declarator` is its value)
 ((pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
   (#within? @definition.function "object" "variable_declarator" "lexical_declaration"))
-((method_definition name: (property_identifier) @name) @definition.function
-  (#within? @definition.function "object" "variable_declarator" "lexical_declaration"))
+((method_definition) @definition.function
+  (#within? @definition.function "object" "variable_declarator" "lexical_declaration")
+  (#child? @definition.function "name" "name:property_identifier"))
 
 ; `f!()` (TypeScript's non-null assertion) and `(0, f)()` (compiled imports)
 ; call `f`.

@@ -41,9 +41,9 @@
 
 ; (The class or interface body around a member is `#within?`, parse/predicates.py:
 ; the outer steps of these six patterns cost TypeScript's compile 30 M instructions.)
-((method_definition
-  name: [(property_identifier) (private_property_identifier)] @name) @definition.function
-  (#within? @definition.function "class_body"))
+((method_definition) @definition.function
+  (#within? @definition.function "class_body")
+  (#child? @definition.function "name" "name:property_identifier|private_property_identifier"))
 ((abstract_method_signature
   name: [(property_identifier) (private_property_identifier)] @name) @definition.function
   (#within? @definition.function "class_body"))
