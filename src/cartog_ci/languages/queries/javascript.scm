@@ -38,22 +38,21 @@
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (identifier) @_exports
-        property: (property_identifier) @name)
+      left: (member_expression) @_left
       right: [(arrow_function) (function_expression) (generator_function)]))
   @definition.function
+  (#child? @_left "_exports" "object:identifier")
+  (#child? @_left "name" "property:property_identifier")
   (#eq? @_exports "exports"))
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (member_expression
-          object: (identifier) @_module
-          property: (property_identifier) @_exports)
-        property: (property_identifier) @name)
+      left: (member_expression) @_left
       right: [(arrow_function) (function_expression) (generator_function)]))
   @definition.function
+  (#child? @_left "_module" "object:member_expression" "object:identifier")
+  (#child? @_left "_exports" "object:member_expression" "property:property_identifier")
+  (#child? @_left "name" "property:property_identifier")
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 
@@ -66,15 +65,16 @@
 ((program
   [(expression_statement (assignment_expression
       left: (member_expression) @_left
-      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function)
+      right: [(function_expression) (generator_function)] @_right) @definition.function)
    (expression_statement (assignment_expression right: (assignment_expression
       left: (member_expression) @_left
-      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function))
+      right: [(function_expression) (generator_function)] @_right) @definition.function))
    (_ (variable_declarator value: (assignment_expression
       left: (member_expression) @_left
-      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function))])
+      right: [(function_expression) (generator_function)] @_right) @definition.function))])
   (#child? @_left "_module" "object:identifier")
   (#child? @_left "_exports" "property:property_identifier")
+  (#child? @_right "name" "name:identifier")
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((program
@@ -95,15 +95,16 @@
 ((program
   [(expression_statement (assignment_expression
       left: (member_expression) @_left
-      right: (class name: (identifier) @name)) @definition.class)
+      right: (class) @_right) @definition.class)
    (expression_statement (assignment_expression right: (assignment_expression
       left: (member_expression) @_left
-      right: (class name: (identifier) @name)) @definition.class))
+      right: (class) @_right) @definition.class))
    (_ (variable_declarator value: (assignment_expression
       left: (member_expression) @_left
-      right: (class name: (identifier) @name)) @definition.class))])
+      right: (class) @_right) @definition.class))])
   (#child? @_left "_module" "object:identifier")
   (#child? @_left "_exports" "property:property_identifier")
+  (#child? @_right "name" "name:identifier")
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((program
@@ -127,22 +128,21 @@
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (member_expression
-          object: (identifier) @owner
-          property: (property_identifier) @_prototype)
-        property: (property_identifier) @name)
+      left: (member_expression) @_left
       right: [(function_expression) (generator_function)]))
   @definition.function
+  (#child? @_left "owner" "object:member_expression" "object:identifier")
+  (#child? @_left "_prototype" "object:member_expression" "property:property_identifier")
+  (#child? @_left "name" "property:property_identifier")
   (#eq? @_prototype "prototype"))
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (identifier) @owner
-        property: (property_identifier) @name)
+      left: (member_expression) @_left
       right: [(function_expression) (generator_function)]))
   @definition.function
+  (#child? @_left "owner" "object:identifier")
+  (#child? @_left "name" "property:property_identifier")
   (#not-match? @owner "^(exports|module|window|globalThis|self)$"))
 
 ; Module-level `const UPPER_CASE = <value>`, and any exported module-level
