@@ -89,8 +89,10 @@ _ROOTED = {
             "   (export_statement (lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import))])",
         ),
         (
-            "((lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import) @_declaration\n"
-            '  (#top-level? @_declaration "export_statement"))',
+            "((lexical_declaration (variable_declarator value: [(identifier) (member_expression) @_member]) @reference.import) @_declaration\n"
+            '  (#top-level? @_declaration "export_statement")\n'
+            '  (#child? @_member "_object" "object:identifier|member_expression")\n'
+            '  (#child? @_member "_property" "property:property_identifier"))',
             "(program\n"
             "  [(lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import)\n"
             "   (export_statement (lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import))])",
@@ -119,18 +121,20 @@ _ROOTED = {
         (
             "([(expression_statement\n"
             "   (assignment_expression\n"
-            "     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import)\n"
+            "     left: (member_expression) @_left) @reference.import)\n"
             "  (expression_statement\n"
             "   (assignment_expression\n"
             "     right: (assignment_expression\n"
-            "       left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))\n"
+            "       left: (member_expression) @_left) @reference.import))\n"
             "  (lexical_declaration (variable_declarator\n"
             "   value: (assignment_expression\n"
-            "     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))\n"
+            "     left: (member_expression) @_left) @reference.import))\n"
             "  (variable_declaration (variable_declarator\n"
             "   value: (assignment_expression\n"
-            "     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))] @_statement\n"
-            "  (#top-level? @_statement)\n",
+            "     left: (member_expression) @_left) @reference.import))] @_statement\n"
+            "  (#top-level? @_statement)\n"
+            '  (#child? @_left "_module" "object:identifier")\n'
+            '  (#child? @_left "_exports" "property:property_identifier")\n',
             "(program\n"
             "  [(expression_statement\n"
             "    (assignment_expression\n"
@@ -146,12 +150,10 @@ _ROOTED = {
     ],
     "typescript": [
         (
-            "((expression_statement\n"
-            "  (assignment_expression\n"
-            "    left: (member_expression\n"
-            "      object: (identifier) @_module\n"
-            "      property: (property_identifier) @_exports)) @reference.import) @_statement\n"
-            "  (#top-level? @_statement)\n",
+            "((expression_statement (assignment_expression) @reference.import) @_statement\n"
+            "  (#top-level? @_statement)\n"
+            '  (#child? @reference.import "_module" "left:member_expression" "object:identifier")\n'
+            '  (#child? @reference.import "_exports" "left:member_expression" "property:property_identifier")\n',
             "(program\n"
             "  (expression_statement\n"
             "    (assignment_expression\n"

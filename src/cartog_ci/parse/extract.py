@@ -502,7 +502,7 @@ def _roles(spec: Syntax) -> dict[str, tuple[str, str]]:
     names = (
         *spec.capture_names,
         *(map(top.capture_name, range(top.capture_count)) if top is not None else ()),
-        *(name for captures in spec.pattern_captures for name in sorted(captures)),
+        *(name for captures in (*spec.pattern_captures, *spec.top_level_captures) for name in sorted(captures)),
     )
     return {name: _role(name) for name in names}
 

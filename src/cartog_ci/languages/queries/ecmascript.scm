@@ -4,6 +4,11 @@
 ; second pass that starts matches at the root alone (parse/syntax.py
 ; `top_level_pass`): in the one pass it kept a match open that every node of
 ; the file was tried against. Root-level references stay in the one pass.
+; A child step under an expression or a class member costs the query's compile
+; 1-2 ms (tree-sitter analyses it): under a rare node, the inner nodes are picked
+; out by `#child?` and the outer ones checked by `#within?` (parse/predicates.py),
+; here and in javascript.scm and typescript.scm (docs/languages.md, "The queries'
+; compile"; tests/parse/test_flat_patterns.py has the nested patterns they were).
 
 ; Calls: the callee as written; the extractor splits `a.b.c` into qualifier
 ; and name. `require(...)` is an import, not a call.
@@ -30,18 +35,20 @@
 ; what a call made, often something called later (`log(...)`), and `const Api
 ; = {...}` holds the methods below: symbols callers can reach (exported and
 ; UPPER_CASE constants are in the language files, whatever their value).
-(program
-  (lexical_declaration
-    kind: "const"
-    (variable_declarator
-      name: (identifier) @name
-      value: [(call_expression function: (member_expression)) (new_expression) (object)])) @definition.constant)
 ((program
   (lexical_declaration
     kind: "const"
     (variable_declarator
       name: (identifier) @name
-      value: (call_expression function: (identifier) @_callee))) @definition.constant)
+      value: [(call_expression) @_call (new_expression) (object)])) @definition.constant)
+  (#child? @_call "_callee" "function:member_expression"))
+((program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: (call_expression) @_call)) @definition.constant)
+  (#child? @_call "_callee" "function:identifier")
   (#not-eq? @_callee "require"))
 
 ; `const onSave = useCallback((v) => {...}, [deps])` in a component (React):
@@ -57,10 +64,11 @@
 ; `const { getFullDate } = useDate()` (a hook's object of functions): the
 ; name holds that member of what the call gives.
 ; Not CommonJS's `const { sum } = require("./sum")`: an import (languages/esimports.py).
-(variable_declarator
+((variable_declarator
   name: (object_pattern (shorthand_property_identifier_pattern) @bind.name)
-  value: (call_expression function: [(identifier) (member_expression)] @bind.call)
-  (#not-eq? @bind.call "require")) @bind
+  value: (call_expression) @_call) @bind
+  (#child? @_call "bind.call" "function:identifier|member_expression")
+  (#not-eq? @bind.call "require"))
 
 ; Functions of an object literal a function returns (`return { column: (c)
 ; => ..., row() {...} }`, a factory or a hook): `helper.column()` with `const
@@ -70,14 +78,16 @@
 ; TypeScript's compile 45 M instructions, the four patterns together)
 ((pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
   (#within? @definition.method "object" "return_statement"))
-((method_definition name: (property_identifier) @name) @definition.method
-  (#within? @definition.method "object" "return_statement"))
+((method_definition) @definition.method
+  (#within? @definition.method "object" "return_statement")
+  (#child? @definition.method "name" "name:property_identifier"))
 ; … and one returned `as const` or `satisfies T` (@tanstack/query-core 5.56:
 ; `return { batch: … } as const`)
 ((pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
   (#within? @definition.method "object" "as_expression|satisfies_expression" "return_statement"))
-((method_definition name: (property_identifier) @name) @definition.method
-  (#within? @definition.method "object" "as_expression|satisfies_expression" "return_statement"))
+((method_definition) @definition.method
+  (#within? @definition.method "object" "as_expression|satisfies_expression" "return_statement")
+  (#child? @definition.method "name" "name:property_identifier"))
 
 ; An object of functions a declaration holds, at module level (`export const
 ; Api = { create: () => ..., get() {...} }`: `Api.create()` reaches them) or in
@@ -92,14 +102,14 @@
 ; (`#within?`: an `object` in a `variable_declarator` is its value)
 ((pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
   (#within? @definition.function "object" "variable_declarator" "lexical_declaration"))
-((method_definition name: (property_identifier) @name) @definition.function
-  (#within? @definition.function "object" "variable_declarator" "lexical_declaration"))
+((method_definition) @definition.function
+  (#within? @definition.function "object" "variable_declarator" "lexical_declaration")
+  (#child? @definition.function "name" "name:property_identifier"))
 
 ; `f!()` (TypeScript's non-null assertion) and `(0, f)()` (compiled imports)
 ; call `f`.
-(call_expression
-  function: (parenthesized_expression
-    (sequence_expression . (number) [(identifier) (member_expression)] @name .))) @reference.call
+((sequence_expression . (number) [(identifier) (member_expression)] @name .) @reference.call
+  (#within? @reference.call "parenthesized_expression" "call_expression"))
 
 ; Members of a module-level object literal that name another binding (`{ get
 ; }`, `{ put: save }`): decoded like re-exports of the module (alias `api.get`).
@@ -112,8 +122,10 @@
 ; ZodString.create`, then `export { stringType as string }`; `const Form =
 ; RouteModalForm`): the name is bound to it, decoded like an import of the
 ; module's own `ZodString.create`.
-((lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import) @_declaration
-  (#top-level? @_declaration "export_statement"))
+((lexical_declaration (variable_declarator value: [(identifier) (member_expression) @_member]) @reference.import) @_declaration
+  (#top-level? @_declaration "export_statement")
+  (#child? @_member "_object" "object:identifier|member_expression")
+  (#child? @_member "_property" "property:property_identifier"))
 
 ; `export const Drawer = Object.assign(Root, { Header, Form: ModalForm })`
 ; (React compound components): `Drawer.Form` is `ModalForm`, as above.

@@ -38,22 +38,21 @@
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (identifier) @_exports
-        property: (property_identifier) @name)
+      left: (member_expression) @_left
       right: [(arrow_function) (function_expression) (generator_function)]))
   @definition.function
+  (#child? @_left "_exports" "object:identifier")
+  (#child? @_left "name" "property:property_identifier")
   (#eq? @_exports "exports"))
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (member_expression
-          object: (identifier) @_module
-          property: (property_identifier) @_exports)
-        property: (property_identifier) @name)
+      left: (member_expression) @_left
       right: [(arrow_function) (function_expression) (generator_function)]))
   @definition.function
+  (#child? @_left "_module" "object:member_expression" "object:identifier")
+  (#child? @_left "_exports" "object:member_expression" "property:property_identifier")
+  (#child? @_left "name" "property:property_identifier")
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 
@@ -65,51 +64,61 @@
 ; `require('./parse')` binds it (languages/esimports.py, _commonjs_default).
 ((program
   [(expression_statement (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function)
+      left: (member_expression) @_left
+      right: [(function_expression) (generator_function)] @_right) @definition.function)
    (expression_statement (assignment_expression right: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function))
+      left: (member_expression) @_left
+      right: [(function_expression) (generator_function)] @_right) @definition.function))
    (_ (variable_declarator value: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-      right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)]) @definition.function))])
+      left: (member_expression) @_left
+      right: [(function_expression) (generator_function)] @_right) @definition.function))])
+  (#child? @_left "_module" "object:identifier")
+  (#child? @_left "_exports" "property:property_identifier")
+  (#child? @_right "name" "name:identifier")
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((program
   [(expression_statement (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function)
    (expression_statement (assignment_expression right: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function))
    (_ (variable_declarator value: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: [(function_expression !name) (generator_function !name) (arrow_function)]) @definition.function))])
+  (#child? @_left "_module" "object:identifier")
+  (#child? @_left "_exports" "property:property_identifier")
   (#eq? @_module "module")
   (#eq? @_exports "exports")
   (#set! name "<file>"))
 ((program
   [(expression_statement (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-      right: (class name: (identifier) @name)) @definition.class)
+      left: (member_expression) @_left
+      right: (class) @_right) @definition.class)
    (expression_statement (assignment_expression right: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-      right: (class name: (identifier) @name)) @definition.class))
+      left: (member_expression) @_left
+      right: (class) @_right) @definition.class))
    (_ (variable_declarator value: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-      right: (class name: (identifier) @name)) @definition.class))])
+      left: (member_expression) @_left
+      right: (class) @_right) @definition.class))])
+  (#child? @_left "_module" "object:identifier")
+  (#child? @_left "_exports" "property:property_identifier")
+  (#child? @_right "name" "name:identifier")
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((program
   [(expression_statement (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: (class !name)) @definition.class)
    (expression_statement (assignment_expression right: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: (class !name)) @definition.class))
    (_ (variable_declarator value: (assignment_expression
-      left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+      left: (member_expression) @_left
       right: (class !name)) @definition.class))])
+  (#child? @_left "_module" "object:identifier")
+  (#child? @_left "_exports" "property:property_identifier")
   (#eq? @_module "module")
   (#eq? @_exports "exports")
   (#set! name "<file>"))
@@ -119,22 +128,21 @@
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (member_expression
-          object: (identifier) @owner
-          property: (property_identifier) @_prototype)
-        property: (property_identifier) @name)
+      left: (member_expression) @_left
       right: [(function_expression) (generator_function)]))
   @definition.function
+  (#child? @_left "owner" "object:member_expression" "object:identifier")
+  (#child? @_left "_prototype" "object:member_expression" "property:property_identifier")
+  (#child? @_left "name" "property:property_identifier")
   (#eq? @_prototype "prototype"))
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression
-        object: (identifier) @owner
-        property: (property_identifier) @name)
+      left: (member_expression) @_left
       right: [(function_expression) (generator_function)]))
   @definition.function
+  (#child? @_left "owner" "object:identifier")
+  (#child? @_left "name" "property:property_identifier")
   (#not-match? @owner "^(exports|module|window|globalThis|self)$"))
 
 ; Module-level `const UPPER_CASE = <value>`, and any exported module-level
@@ -206,18 +214,20 @@
 ; (At module level as above; a declarator's statement is a `const`/`let` or a `var`.)
 ([(expression_statement
    (assignment_expression
-     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import)
+     left: (member_expression) @_left) @reference.import)
   (expression_statement
    (assignment_expression
      right: (assignment_expression
-       left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))
+       left: (member_expression) @_left) @reference.import))
   (lexical_declaration (variable_declarator
    value: (assignment_expression
-     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))
+     left: (member_expression) @_left) @reference.import))
   (variable_declaration (variable_declarator
    value: (assignment_expression
-     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)) @reference.import))] @_statement
+     left: (member_expression) @_left) @reference.import))] @_statement
   (#top-level? @_statement)
+  (#child? @_left "_module" "object:identifier")
+  (#child? @_left "_exports" "property:property_identifier")
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 ((field_definition property: (property_identifier) @bind.name @bind.field value: (new_expression) @_new) @bind

@@ -41,17 +41,17 @@
 
 ; (The class or interface body around a member is `#within?`, parse/predicates.py:
 ; the outer steps of these six patterns cost TypeScript's compile 30 M instructions.)
-((method_definition
-  name: [(property_identifier) (private_property_identifier)] @name) @definition.function
-  (#within? @definition.function "class_body"))
+((method_definition) @definition.function
+  (#within? @definition.function "class_body")
+  (#child? @definition.function "name" "name:property_identifier|private_property_identifier"))
 ((abstract_method_signature
   name: [(property_identifier) (private_property_identifier)] @name) @definition.function
   (#within? @definition.function "class_body"))
 ; `handler = () => {}` class fields are methods with a bound `this`.
-((public_field_definition
-  name: [(property_identifier) (private_property_identifier)] @name
-  value: [(arrow_function) (function_expression)]) @definition.function
-  (#within? @definition.function "class_body"))
+((public_field_definition) @definition.function
+  (#within? @definition.function "class_body")
+  (#child? @definition.function "name" "name:property_identifier|private_property_identifier")
+  (#child? @definition.function "_value" "value:arrow_function|function_expression"))
 ; Methods without a body: of `declare class`, of a .d.ts `export class`, and
 ; a .ts class's overload signatures (folded into the implementation, as above).
 ((method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.function
@@ -157,15 +157,16 @@
   arguments: (arguments . (string) .)) @reference.import
 ; `module.exports = X` (and TS `export = X`) is the CommonJS default export.
 ; (At module level: `#top-level?`, parse/predicates.py.)
-((expression_statement
-  (assignment_expression
-    left: (member_expression
-      object: (identifier) @_module
-      property: (property_identifier) @_exports)) @reference.import) @_statement
+((expression_statement (assignment_expression) @reference.import) @_statement
   (#top-level? @_statement)
+  (#child? @reference.import "_module" "left:member_expression" "object:identifier")
+  (#child? @reference.import "_exports" "left:member_expression" "property:property_identifier")
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
-((public_field_definition name: (property_identifier) @bind.name @bind.field value: (new_expression) @_new) @bind
+((public_field_definition) @bind
+  (#child? @bind "_new" "value:new_expression")
+  (#child? @bind "bind.name" "name:property_identifier")
+  (#child? @bind "bind.field" "name:property_identifier")
   (#child? @_new "bind.ctor" "constructor:identifier|member_expression"))
 
 ; Declared types of receivers: a field `private s: Stats`, a parameter
@@ -202,4 +203,5 @@
 (required_parameter
   pattern: (object_pattern (shorthand_property_identifier_pattern) @bind.name)
   type: (type_annotation [(type_identifier) (generic_type)] @bind.typed)) @bind
-(call_expression function: (non_null_expression [(identifier) (member_expression)] @name)) @reference.call
+((non_null_expression [(identifier) (member_expression)] @name) @reference.call
+  (#within? @reference.call "call_expression"))
