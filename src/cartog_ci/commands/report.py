@@ -18,7 +18,6 @@ from cartog_ci.domain.results import Comparison, RelatedFinder, Report
 from cartog_ci.errors import CartogError, ModelUnavailable
 from cartog_ci.index.files import Limits
 from cartog_ci.index.refresh import refresh
-from cartog_ci.index.selection import Selector
 from cartog_ci.report import sides
 from cartog_ci.report.build import build_report
 from cartog_ci.report.diff import compute_change
@@ -201,7 +200,7 @@ def compute_report(
         reads = remembering(store)
         with say.step("reading both sides of the change"):
             change = compute_change(
-                ws.root, comparison, limits=limits, select=Selector(ws.root, ws.config).keep_some, store=reads
+                ws.root, comparison, limits=limits, select=refreshed.selector.keep_some, store=reads
             )
         if sides.refuse_other_tree(ws.root, change, pushed=pushed):
             sys.stderr.write("cartog-ci: the pushed commits are not checked out here: no report\n")

@@ -55,6 +55,8 @@ class Selector:
         self.include = _any_of(config.include)
         self.exclude = _any_of(config.exclude)
         self.marks: dict[str, frozenset[str]] = {}
+        # whether the attribute files ``keep`` met name a linguist attribute (None: not asked yet)
+        self.linguist: bool | None = None
 
     def chosen(self, path: str) -> bool:
         """By the configuration's globs alone."""
@@ -68,11 +70,15 @@ class Selector:
         ``linguist-`` (a macro that sets one does too), or cannot be read
         (git then reads the staged one)."""
         files = [p for p in listed if p == ".gitattributes" or p.endswith("/.gitattributes")]
-        return self._kept(listed, asked=self._linguist(files))
+        self.linguist = self._linguist(files)
+        return self._kept(listed, asked=self.linguist)
 
     def keep_some(self, paths: list[str]) -> list[str]:
-        """Of a few files (a change): git is asked for their attributes."""
-        return self._kept(paths, asked=True)
+        """Of a few files (a change): git is asked for their attributes,
+        unless ``keep`` found that no attribute file names one (the index
+        run's selector, commands/report.py: Django's report spared one git
+        process)."""
+        return self._kept(paths, asked=self.linguist is not False)
 
     def _linguist(self, files: list[str]) -> bool:
         try:
