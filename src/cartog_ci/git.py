@@ -23,6 +23,10 @@ _STRIPPED_ENV = (
 def _env(repo: Path | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _STRIPPED_ENV}
     env.setdefault("LC_ALL", "C")
+    # every answer is read whole: no flush after each record, which git
+    # does by default into a pipe (`check-attr --stdin` of rollup's 12,307
+    # files: 36,921 writes; 34 -> 23 ms of git's CPU, 20 -> 7 ms of ours)
+    env["GIT_FLUSH"] = "0"
     index_file = _hook_index_file(str(repo)) if repo is not None else None
     if index_file:
         env["GIT_INDEX_FILE"] = index_file
@@ -438,14 +442,20 @@ def check_attr(repo: Path, attributes: Sequence[str], paths: Sequence[str]) -> d
     ``git check-attr -z --stdin`` for all of them."""
     if not paths:
         return {}
-    request = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+    request = "\0".join(paths).encode("utf-8", "surrogateescape") + b"\0"
     out = run(repo, "check-attr", "-z", "--stdin", *attributes, input=request)
+    # path, attribute, info: of rollup's 12,307 files and three attributes
+    # none is given one, and only the given are decoded (36,921 triples: 19
+    # ms when each field was decoded, docs/incremental.md "Which files")
     fields = out.split(b"\0")
+    infos = fields[2::3]
     found: dict[str, dict[str, str]] = {}
-    for i in range(0, len(fields) - 2, 3):
-        path, attribute, info = (f.decode("utf-8", "surrogateescape") for f in fields[i : i + 3])
-        if info != "unspecified":
-            found.setdefault(path, {})[attribute] = info
+    if infos.count(b"unspecified") == len(infos):
+        return found
+    for i, info in enumerate(infos):
+        if info != b"unspecified":
+            path, attribute = (f.decode("utf-8", "surrogateescape") for f in fields[3 * i : 3 * i + 2])
+            found.setdefault(path, {})[attribute] = info.decode("utf-8", "surrogateescape")
     return found
 
 

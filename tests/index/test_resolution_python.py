@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.testing.exact_sets import edges_named as _edges
 from tests.testing.exact_sets import graph_of as _graph
 from tests.testing.fixtures import assert_as_cold, commit, index, init_repo, write
@@ -58,6 +60,28 @@ def test_declared_roots_of_pyproject_and_the_python_roots_setting(tmp_path: Path
         ("services/api/run.py:function:main", "services/api/code/company/api/__init__.py:function:serve", "import")
     }
     assert _edges(graph, "thing") == {("app.py:function:go", "vendored/nsmod/thing.py:function:thing", "import")}
+
+
+@pytest.mark.parametrize(
+    ("pyproject", "found"),
+    [
+        ('[tool.hatch.build.targets.wheel]\npackages = ["code/company"]\n', True),
+        ('[tool.poetry]\nname = "api"\npackages = [{ include = "company", from = "code" }]\n', True),
+        ('[tool.setuptools]\npackage-dir = {"" = "code"}\n', True),
+        ('[tool.pdm.build]\npackage-dir = "code"\n', True),
+        # a table that names packages without declaring a directory
+        ('[tool.setuptools.packages.find]\ninclude = ["company*"]\n', False),
+    ],
+    ids=["hatch", "poetry", "setuptools package-dir", "pdm", "setuptools include only"],
+)
+def test_declared_roots_of_each_build_backend(tmp_path: Path, pyproject: str, found: bool) -> None:
+    graph = _graph(tmp_path, {
+        "services/api/pyproject.toml": pyproject,
+        "services/api/code/company/api/__init__.py": "def serve():\n    pass\n",
+        "services/api/run.py": "from company.api import serve\n\n\ndef main():\n    serve()\n",
+    })  # fmt: skip
+    target = "services/api/code/company/api/__init__.py:function:serve" if found else None
+    assert _edges(graph, "serve") == {("services/api/run.py:function:main", target, "import" if found else "external")}
 
 
 def test_a_decorator_is_called_by_the_enclosing_scope_not_by_the_decorated_function(tmp_path: Path) -> None:

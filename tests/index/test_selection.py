@@ -205,3 +205,36 @@ def test_the_repository_info_attributes_are_read_without_a_gitattributes_file(
         assert (repo / ".git").is_file()
     _verified(capsys, repo)
     assert _files(repo) == ["app.py"]
+
+
+def test_a_macro_that_sets_a_linguist_attribute_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """git is asked when an attribute file says `linguist-` anywhere: here
+    only in the definition of the macro the paths use."""
+    repo = init_repo(tmp_path / "r")
+    write(repo, {
+        "app.py": APP,
+        "third/lib.py": "def create_user(name):\n    return name\n",
+        ".gitattributes": "[attr]thirdparty linguist-vendored\n* text=auto\nthird/** thirdparty\n",
+    })  # fmt: skip
+    commit(repo)
+    _verified(capsys, repo)
+    assert _files(repo) == ["app.py"]
+
+
+@pytest.mark.parametrize("gitattributes", [None, "* text=auto eol=lf\n"], ids=["none", "line endings only"])
+def test_attributes_outside_the_repository_are_not_read_when_its_own_name_no_linguist_attribute(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], gitattributes: str | None
+) -> None:
+    """The repository's attribute files (its .gitattributes, info/attributes)
+    name no linguist attribute: git is not asked, so a user's own attributes
+    file (`core.attributesFile`) does not change what the index holds, with
+    a .gitattributes that sets line endings as without one."""
+    repo = init_repo(tmp_path / "r")
+    files = {"app.py": APP, "third/lib.py": "def create_user(name):\n    return name\n"}
+    write(repo, files | ({".gitattributes": gitattributes} if gitattributes else {}))
+    commit(repo)
+    own = tmp_path / "attributes"
+    own.write_text("third/** linguist-vendored\n")
+    git(repo, "config", "core.attributesFile", str(own))
+    _verified(capsys, repo)
+    assert "third/lib.py" in _files(repo)

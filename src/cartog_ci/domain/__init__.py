@@ -210,6 +210,10 @@ class IndexResult:
     in_degree_updated: int = 0
     timings: dict[str, float] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
+    # what git said of the work tree when the run began (not in ``as_json``):
+    # HEAD and the uncommitted files, tracked or not, but the index's own
+    head: str | None = None
+    dirty: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, object]:
         return {

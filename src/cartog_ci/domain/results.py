@@ -299,6 +299,10 @@ class Report:
     # whether the repository holds a test file (an sdist or npm tarball that
     # ships none: "no test calls X" would be true of every function)
     test_files: bool = True
+    # the work tree's uncommitted files (not the index's own) when the index
+    # was brought up to date for the report, and HEAD then (commands/report.py)
+    uncommitted: list[str] = field(default_factory=list)
+    uncommitted_head: str | None = None
 
     @property
     def reaching(self) -> list[Symbol]:

@@ -268,6 +268,7 @@ def _index(
     stored_states = store.file_hashes()  # path -> (sha256, status)
     plan = _plan(root, store, force, stored_states, select)
     result.mode = plan.mode
+    result.head, result.dirty = plan.head, plan.dirty
     result.candidates = len(plan.candidates)
     result.timings["git"] = time.perf_counter() - clock
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the interface, for type checkers only
 class Refreshed:
     index: IndexResult
     embedded: EmbedResult | None  # None: embeddings were not asked for
+    selector: Selector  # what chose the files: the report's change is chosen by it too
 
 
 def refresh(
@@ -65,4 +66,4 @@ def refresh(
             progress=embed_progress,
             skip_files=unembedded(selector.marks),
         )
-    return Refreshed(result, embedded)
+    return Refreshed(result, embedded, selector)

@@ -140,7 +140,14 @@ def _declared(repo: str, directory: str) -> set[str]:
 
 # A pyproject.toml / setup.cfg without these words declares no package
 # directory: not parsed (nor its parser imported, ~4 ms a run for TOML).
-_PYPROJECT_WORDS = (b"package-dir", b"where", b"packages")
+# A pyproject.toml's are the keys ``_pyproject_roots`` reads: setuptools'
+# package-dir and packages.find.where, pdm's package-dir, and the packages
+# of hatch or poetry, which a table of setuptools' names too (Django's
+# ``[tool.setuptools.packages.find]`` with ``include`` alone: tomllib
+# imported and the file parsed for no root, 2.8-3.8 ms of CPU in a fresh
+# process, 3.6M instructions of a report).
+_PYPROJECT_WORDS = (b"package-dir", b"where")
+_PYPROJECT_PACKAGES = (b"hatch", b"poetry")
 _SETUP_CFG_WORDS = (b"package_dir", b"where")
 
 
@@ -150,7 +157,9 @@ def _pyproject_roots(path: str) -> set[str]:
             raw = fh.read()
     except OSError:
         return set()
-    if not any(word in raw for word in _PYPROJECT_WORDS):
+    if not any(word in raw for word in _PYPROJECT_WORDS) and not (
+        b"packages" in raw and any(word in raw for word in _PYPROJECT_PACKAGES)
+    ):
         return set()
     import tomllib
 

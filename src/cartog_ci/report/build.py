@@ -605,7 +605,7 @@ def build_report(
     )
     report.notes += [run.sentence() for run in report.compiler_tier]
     if not tests and not report.tests_edited:
-        report.test_files = any(_in_test_file(path) for path, _, _ in store.modules())
+        report.test_files = store.any_module_file(_in_test_file)
     for path, reason in cs.skipped:
         report.notes.append(f"{path}: skipped ({reason})")
     for path, first, last, count in cs.unread:

@@ -241,6 +241,10 @@ class Store(Protocol):
         """(file, ID, language) of the module symbols, in all_symbols' order."""
         ...
 
+    def any_module_file(self, test: Callable[[str], bool]) -> bool:
+        """Whether ``test`` holds for the file of a module symbol, read until it does."""
+        ...
+
     def detached_method_candidates(self) -> list[Symbol]:
         """Methods right under a module or namespace with a dotted qualified name."""
         ...

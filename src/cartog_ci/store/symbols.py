@@ -306,6 +306,16 @@ class GraphTables(Tables):
         rows = self.db.execute(f"SELECT file, id, language FROM symbols WHERE kind = 'module' {ALL_ORDER}")
         return rows.fetchall()  # str already: interned texts and a NOT NULL TEXT column
 
+    def any_module_file(self, test: Callable[[str], bool]) -> bool:
+        """In no order, each row read as asked: ``modules`` reads and sorts
+        all of them (rollup, 11,830 modules: 15-20 ms, where its first test
+        file is the 341st row of this read: 0.25 ms)."""
+        rows = self.db.execute("SELECT file FROM symbols WHERE kind = 'module'")
+        try:
+            return any(test(row[0]) for row in rows)
+        finally:
+            rows.close()
+
     def detached_method_candidates(self) -> list[Symbol]:
         """Methods right under a module or namespace with a dotted qualified
         name (Go ``func (s *Server) f``, a Rust ``impl``): the only symbols
