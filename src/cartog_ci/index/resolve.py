@@ -16,6 +16,7 @@ import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from cartog_ci import languages
@@ -1717,7 +1718,15 @@ def _rules(language: str) -> ScopeRules:
 def returned_name(signature: str, rules: ScopeRules) -> str | None:
     """The one type a function's return annotation names (``-> Foo``,
     ``-> "mod.Foo"``), as written; None if it names none."""
-    match = re.search(rules.return_pattern, signature) if rules.return_pattern else None
+    return _returned(signature, rules.return_pattern) if rules.return_pattern else None
+
+
+@lru_cache(maxsize=1 << 14)
+def _returned(signature: str, pattern: str) -> str | None:
+    # Asked again and again of a few signatures (zod's update: 435 times of
+    # 46), and TypeScript's pattern backtracks over an overload set's long
+    # signature (~0.2 ms each: 8.6 ms of the update, 1.4 % of its CPU).
+    match = re.search(pattern, signature)
     written = next((g for g in match.groups() if g), None) if match else None  # a pattern may have alternatives
     return plain_type(written) if written else None
 
