@@ -74,7 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         differ += 1
                         if differ <= 5:
                             print(f"differs: {path} bytes {call[2]}-{call[3]}")
-    print(f"{files} files, {total} symbols' walks, {differ} differ; CPU: code_tokens {cursor_cpu:.2f} s, plain walk {plain_cpu:.2f} s")
+    print(f"{files} files, {total} symbols' walks, {differ} differ; ", end="")
+    print(f"CPU: code_tokens {cursor_cpu:.2f} s, plain walk {plain_cpu:.2f} s")
     return 1 if differ else 0
 
 
