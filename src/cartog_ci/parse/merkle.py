@@ -115,9 +115,10 @@ def code_tokens(top: ts.Node, source: bytes, start: int, end: int, holes: Sequen
     # mark; whether it is clean: strictly inside the range, no hole across
     # it (none of its nodes is cut, skipped or holds the range whole); whether
     # it is a literal, its end and where its text is read to.
-    closes = clean = is_literal = False
+    closes = clean = False
+    is_literal: bool | None = False
     literal_end = at = 0
-    opened: list[tuple[bool, bool, bool, int, int]] = []  # the same of the nodes around it
+    opened: list[tuple[bool, bool, bool | None, int, int]] = []  # the same of the nodes around it
     node = top
     while True:
         s, e = node.start_byte, node.end_byte
@@ -135,7 +136,7 @@ def code_tokens(top: ts.Node, source: bytes, start: int, end: int, holes: Sequen
                     is_literal = literal[kind] = not _LITERAL_WORDS.isdisjoint(kind.split("_"))
                 if is_literal:
                     literal_end, at = e, s
-                node = cursor.node
+                node = cursor.node  # type: ignore[assignment]  # it moved: on a node
                 continue
             put(source[s:e])
             put(b"\0")
@@ -159,7 +160,7 @@ def code_tokens(top: ts.Node, source: bytes, start: int, end: int, holes: Sequen
                     is_literal = literal[kind] = not _LITERAL_WORDS.isdisjoint(kind.split("_"))
                 if is_literal:
                     literal_end, at = e, s
-                node = cursor.node
+                node = cursor.node  # type: ignore[assignment]  # it moved: on a node
                 continue
             else:  # a token, cut to the range (comparisons, not max()/min())
                 put(source[s if s > start else start : e if e < end else end])
@@ -172,7 +173,7 @@ def code_tokens(top: ts.Node, source: bytes, start: int, end: int, holes: Sequen
             if closes:
                 put(b"\2")
             closes, clean, is_literal, literal_end, at = opened.pop()
-        node = cursor.node
+        node = cursor.node  # type: ignore[assignment]
 
 
 def content_hash(kind: str, name: str, signature: str, own: bytes) -> str:
