@@ -92,6 +92,7 @@ def own_source(
 # `template_string`, `raw_string_literal`): the bytes between its children
 # are the literal's own (`" "` is not `""`), not layout.
 _LITERAL_WORDS = frozenset({"string", "literal", "content", "fragment", "heredoc", "char"})
+_LITERAL: dict[str, bool] = {}  # a node type -> whether its words say so, read once
 
 
 def code_tokens(top: ts.Node, source: bytes, start: int, end: int, holes: Sequence[tuple[int, int]]) -> bytes:
@@ -104,42 +105,75 @@ def code_tokens(top: ts.Node, source: bytes, start: int, end: int, holes: Sequen
     a literal are kept whole (`" "` -> `""` is a change of code)."""
     merged = merge_ranges(holes)
     hole_starts = [h[0] for h in merged]
-
-    def inside_hole(s: int, e: int) -> bool:
-        i = bisect_right(hole_starts, s) - 1
-        return i >= 0 and merged[i][1] >= e
-
+    last_hole = len(merged) - 1
+    literal = _LITERAL
     out: list[bytes] = []
-    stack: list[ts.Node | bytes] = [top]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, bytes):
-            out.append(item)
-            continue
-        s, e = item.start_byte, item.end_byte
-        if e <= start or s >= end or (s < e and inside_hole(s, e)):
-            continue
-        if item.child_count == 0:
-            out += (source[max(s, start) : min(e, end)], b"\0")
-            continue
-        if s > start or e < end:  # a node of the symbol (not one that holds it whole: a wrapper)
-            out.append(b"\1")
-            stack.append(b"\2")
-        children = item.children
-        if _LITERAL_WORDS.intersection(item.type.split("_")):  # the literal's text between its children
-            at = s
-            pieces: list[ts.Node | bytes] = []
-            for child in children:
-                if child.start_byte > at:
-                    pieces.append(source[at : child.start_byte])
-                pieces.append(child)
-                at = child.end_byte
-            if e > at:
-                pieces.append(source[at:e])
-            stack.extend(reversed(pieces))
-        else:
-            stack.extend(reversed(children))
-    return b"".join(out)
+    put = out.append
+    cursor = top.walk()  # a cursor, not `children` lists: no list, no node before it is read
+    down, right, up = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
+    # Of the node whose children the cursor walks: whether it closes with a
+    # mark; whether it is clean: strictly inside the range, no hole across
+    # it (none of its nodes is cut, skipped or holds the range whole); whether
+    # it is a literal, its end and where its text is read to.
+    closes = clean = False
+    is_literal: bool | None = False
+    literal_end = at = 0
+    opened: list[tuple[bool, bool, bool | None, int, int]] = []  # the same of the nodes around it
+    node = top
+    while True:
+        s, e = node.start_byte, node.end_byte
+        if is_literal:  # the literal's text before this child
+            if s > at:
+                put(source[at:s])
+            at = e
+        if clean:
+            if down():
+                opened.append((closes, clean, is_literal, literal_end, at))  # both True
+                put(b"\1")
+                kind = node.type
+                is_literal = literal.get(kind)
+                if is_literal is None:
+                    is_literal = literal[kind] = not _LITERAL_WORDS.isdisjoint(kind.split("_"))
+                if is_literal:
+                    literal_end, at = e, s
+                node = cursor.node  # type: ignore[assignment]  # it moved: on a node
+                continue
+            put(source[s:e])
+            put(b"\0")
+        elif e > start and s < end:
+            i = bisect_right(hole_starts, s) - 1  # the last hole that starts at or before the node
+            if s < e and i >= 0 and merged[i][1] >= e:
+                pass  # inside it
+            elif down():
+                opened.append((closes, clean, is_literal, literal_end, at))
+                closes = s > start or e < end  # a node of the symbol (not one that holds it whole: a wrapper)
+                clean = (
+                    s > start and e < end
+                    and (i < 0 or merged[i][1] <= s)
+                    and (i == last_hole or hole_starts[i + 1] >= e)
+                )  # fmt: skip
+                if closes:
+                    put(b"\1")
+                kind = node.type
+                is_literal = literal.get(kind)
+                if is_literal is None:
+                    is_literal = literal[kind] = not _LITERAL_WORDS.isdisjoint(kind.split("_"))
+                if is_literal:
+                    literal_end, at = e, s
+                node = cursor.node  # type: ignore[assignment]  # it moved: on a node
+                continue
+            else:  # a token, cut to the range (comparisons, not max()/min())
+                put(source[s if s > start else start : e if e < end else end])
+                put(b"\0")
+        while not right():  # the cursor's root, `top`, has no sibling and no parent
+            if not up():
+                return b"".join(out)
+            if is_literal and literal_end > at:  # the literal's text after its last child
+                put(source[at:literal_end])
+            if closes:
+                put(b"\2")
+            closes, clean, is_literal, literal_end, at = opened.pop()
+        node = cursor.node  # type: ignore[assignment]
 
 
 def content_hash(kind: str, name: str, signature: str, own: bytes) -> str:
