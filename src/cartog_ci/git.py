@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 from collections.abc import Iterator, Sequence
@@ -251,6 +252,60 @@ def changed_between(repo: Path, old: str, new: str) -> list[str]:
     return _zsplit(out)
 
 
+# the modes of ``git diff --raw`` that are no file's bytes to read
+SYMLINK, GITLINK = "120000", "160000"
+
+
+def changed_objects(repo: Path, old: str, new: str) -> dict[str, tuple[str, str, str, str]]:
+    """``changed_between`` with each file's side in both commits: path ->
+    (old mode, old object, new mode, new object), mode and object "" on the
+    side without the file; one ``git diff --raw`` where the file list and an
+    ``ls-tree`` of each side (the modes) were three calls."""
+    out = run(repo, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", old, new)
+    fields = out.split(b"\0")  # :<old mode> <new mode> <old object> <new object> <status>, then the path
+    found: dict[str, tuple[str, str, str, str]] = {}
+    for meta, path in zip(fields[0:-1:2], fields[1::2], strict=True):
+        old_mode, new_mode, old_object, new_object = meta[1:].decode("ascii").split(" ")[:4]
+        old_side = ("", "") if old_mode == "000000" else (old_mode, old_object)
+        new_side = ("", "") if new_mode == "000000" else (new_mode, new_object)
+        found[path.decode("utf-8", "surrogateescape")] = (*old_side, *new_side)
+    return found
+
+
+def object_name(data: bytes, like: str) -> str:
+    """The name git gives a blob of ``data``, in the hash of the object name
+    ``like`` (SHA-1, or SHA-256 in a repository that uses it)."""
+    digest = hashlib.sha1(usedforsecurity=False) if len(like) == 40 else hashlib.sha256()
+    digest.update(b"blob %d\0" % len(data))
+    digest.update(data)
+    return digest.hexdigest()
+
+
+def blobs(repo: Path, objects: Sequence[str]) -> dict[str, bytes]:
+    """The bytes of blobs by object name, through one ``git cat-file --batch
+    --buffer`` (its answer written whole, not object by object); an object
+    missing, or not a blob, is absent."""
+    if not objects:
+        return {}
+    wanted = list(dict.fromkeys(objects))
+    data = run(repo, "cat-file", "--batch", "--buffer", input="".join(f"{o}\n" for o in wanted).encode("ascii"))
+    found: dict[str, bytes] = {}
+    pos = 0
+    for name in wanted:
+        end = data.find(b"\n", pos)
+        if end < 0:
+            break
+        header = data[pos:end].split()  # <object> <type> <size>, or <object> missing
+        pos = end + 1
+        if len(header) != 3 or not header[2].isdigit():
+            continue
+        size = int(header[2])
+        if header[1] == b"blob":
+            found[name] = data[pos : pos + size]
+        pos += size + 1
+    return found
+
+
 def changed_since(repo: Path, old: str, new: str) -> list[str] | None:
     """``changed_between``, or None when ``old`` is no commit any more
     (rebased away, garbage-collected): one git call where ``commit_exists``
@@ -414,7 +469,7 @@ def show_many(repo: Path, specs: list[tuple[str, str]]) -> dict[tuple[str, str],
         return out
     request = b"".join(f"{rev}:{path}\n".encode("utf-8", "surrogateescape") for rev, path in batchable)
     proc = subprocess.run(
-        ["git", "-C", str(repo), "cat-file", "--batch"], input=request, capture_output=True, env=_env(repo)
+        ["git", "-C", str(repo), "cat-file", "--batch", "--buffer"], input=request, capture_output=True, env=_env(repo)
     )
     data, pos = proc.stdout, 0
     for key in batchable:

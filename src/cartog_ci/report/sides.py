@@ -138,6 +138,18 @@ def changed_files(repo: Path, comparison: Comparison) -> list[str]:
     return [f for f in files if not in_index_dir(f)]
 
 
+def changed_objects(repo: Path, comparison: Comparison) -> dict[str, tuple[str, str, str, str]] | None:
+    """``changed_files`` of a commit head, each with its mode and object on
+    both sides (``git.changed_objects``); None for the git index or the work
+    tree."""
+    head = comparison.head
+    if head.kind != "commit":
+        return None
+    assert head.commit is not None
+    found = git.changed_objects(repo, comparison.merge_base, head.commit)
+    return {f: sides for f, sides in found.items() if not in_index_dir(f)}
+
+
 def head_revision(head: Side) -> str | None:
     """The revision whose blobs are the head side ("" is the git index), or
     None for the work tree."""
