@@ -117,18 +117,30 @@ def _stop(key: tuple[str, tuple[str, ...]]) -> None:
         started.communicate()
 
 
+# Answers known inside a ``prefetching`` block, by repository: its top level
+# (given by the caller), and the work tree's state once ``head`` read it.
+_TOPLEVELS: dict[str, Path] = {}
+_WORK_TREES: dict[str, WorkTree] = {}
+
+
 @contextmanager
-def prefetching(repo: Path) -> Iterator[None]:
+def prefetching(repo: Path, *, top: bool = False) -> Iterator[None]:
     """Start the git calls an index run begins with, in the background: git
     walks the work tree (django: 35 ms and more) while this process imports
     its modules and opens the index. Each answer is taken by the first
     ``run`` of the same call inside the block; those not taken are stopped
-    when it ends, so no later call gets an answer older than its own block."""
+    when it ends, so no later call gets an answer older than its own block.
+    ``top``: ``repo`` is git's top level, as ``workspace.locate`` found
+    (resolved): ``toplevel`` answers so inside the block, without asking
+    git again."""
     keys = [(str(repo), args) for args in (_TOPLEVEL, _STATUS, _TRACKED)]
     for key in _EARLY - set(keys):  # started early for another directory
         _stop(key)
     _EARLY.clear()
-    for key in keys:
+    if top:
+        _TOPLEVELS[str(repo)] = repo
+        _stop(keys[0])
+    for key in keys[1:] if top else keys:
         if key in _PREFETCHED:
             continue
         try:
@@ -140,6 +152,8 @@ def prefetching(repo: Path) -> Iterator[None]:
     try:
         yield
     finally:
+        _TOPLEVELS.pop(str(repo), None)
+        _WORK_TREES.pop(str(repo), None)
         for key in keys:
             _stop(key)
 
@@ -149,6 +163,9 @@ def _zsplit(out: bytes) -> list[str]:
 
 
 def toplevel(path: Path) -> Path | None:
+    known = _TOPLEVELS.get(str(path))
+    if known is not None:
+        return known
     out = run(path, *_TOPLEVEL, check=False).decode().strip()  # nothing printed outside a repository
     return Path(out) if out else None
 
@@ -181,6 +198,9 @@ def require_repo(path: Path) -> Path:
 
 
 def head(repo: Path) -> str | None:
+    if (str(repo), _STATUS) in _PREFETCHED:  # the work tree's state, started already, says it
+        state = _WORK_TREES[str(repo)] = work_tree(repo)
+        return state.head
     proc = run(repo, "rev-parse", "--verify", "-q", "HEAD^{commit}", check=False)
     sha = proc.decode().strip()
     return sha or None
@@ -380,7 +400,11 @@ def work_tree(repo: Path) -> WorkTree:
     """``head``, ``changed_in_worktree`` and ``untracked`` in one git call
     instead of four (porcelain v2: the HEAD commit in a header line, each
     changed, unmerged or untracked path in an entry). ``--no-optional-locks``:
-    the index stays unwritten, as with ``git diff``."""
+    the index stays unwritten, as with ``git diff``. Inside a ``prefetching``
+    block, the state ``head`` read, once."""
+    kept = _WORK_TREES.pop(str(repo), None)
+    if kept is not None:
+        return kept
     out = run(repo, *_STATUS)
     head: str | None = None
     changed: set[str] = set()

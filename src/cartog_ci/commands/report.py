@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     gates = parse_gates(args.fail_on)
     ws = workspace.locate(args.repo, args.index, require_git=True)
     pushed = pushed_range() if args.staged else None
-    with git.prefetching(ws.root):  # the index run's first git calls, while the sides are chosen
+    with git.prefetching(ws.root, top=True):  # the index run's first git calls, while the sides are chosen
         comparison = sides.choose(
             ws.root, base=args.base, head=args.head, staged=args.staged, working_tree=args.working_tree, pushed=pushed
         )
