@@ -48,17 +48,17 @@ def test_the_head_revision_s_side_is_the_one_git_gives(tmp_path: Path) -> None:
 
 def _change(tmp_path: Path) -> Path:
     """A commit that adds, deletes, modifies, renames (seen as a deletion and
-    an addition), changes a file into a symbolic link and a binary .py file,
-    with an untracked file beside it."""
+    an addition), changes a file into a symbolic link, a binary .py file and
+    a file in no language, with an untracked file beside it."""
     repo = init_repo(tmp_path / "repo")
     write(repo, {
         "kept.py": "def f():\n    return 1\n", "gone.py": "def g():\n    return 2\n",
         "old_name.py": "def h():\n    return 3\n", "to_link.py": "def k():\n    return 4\n",
-        "blob.py": b"\x00\x01binary\xff\n", "docs.md": "# docs\n",
+        "blob.py": b"\x00\x01binary\xff\n", "logo.png": b"\x89PNG-1",
     })  # fmt: skip
     commit(repo, "base")
     write(repo, {"kept.py": "def f():\n    return 5\n", "added.py": "def a():\n    return 6\n",
-                 "blob.py": b"\x00\x02binary\xfe\n"})  # fmt: skip
+                 "blob.py": b"\x00\x02binary\xfe\n", "logo.png": b"\x89PNG-2"})  # fmt: skip
     (repo / "gone.py").unlink()
     (repo / "old_name.py").rename(repo / "new_name.py")
     (repo / "to_link.py").unlink()
@@ -79,6 +79,7 @@ def test_a_commit_s_change_with_both_sides_objects_in_one_git_call(tmp_path: Pat
     assert objects == {
         "added.py": ("", "", "100644", name("HEAD", "added.py")),
         "blob.py": ("100644", name("HEAD~1", "blob.py"), "100644", name("HEAD", "blob.py")),
+        "logo.png": ("100644", name("HEAD~1", "logo.png"), "100644", name("HEAD", "logo.png")),
         "gone.py": ("100644", name("HEAD~1", "gone.py"), "", ""),
         "kept.py": ("100644", name("HEAD~1", "kept.py"), "100644", name("HEAD", "kept.py")),
         "new_name.py": ("", "", "100644", name("HEAD", "new_name.py")),
@@ -102,11 +103,14 @@ def test_both_sides_of_a_commit_are_the_ones_git_gives(tmp_path: Path, edited: b
     if edited:  # a changed file edited again, and a deleted one back: the head's bytes are not the work tree's
         write(repo, {"kept.py": "def f():\n    return 8\n", "gone.py": "def g():\n    return 9\n"})
     comparison = sides.choose(repo, base="HEAD~1")
-    objects = sides.changed_objects(repo, comparison)
-    assert objects is not None
+    begun = diff.begin(repo, comparison)
+    assert begun is not None
+    objects, base_blobs = begun
     parsed = [p for p in objects if p.endswith(".py")]
     limits = Limits(1_000_000, 10_000)
-    links, jobs = diff._base_side(repo, objects, parsed, limits)
+    found = base_blobs()  # the merge-base's files in a language that were files (not links, not absent)
+    assert set(found) == {objects[p][1] for p in ("blob.py", "gone.py", "kept.py", "old_name.py", "to_link.py")}
+    links, jobs = diff._base_side(objects, parsed, limits, found)
     head_links, head_jobs, head_bytes, not_checked_out = diff._checked_out_side(repo, objects, parsed, limits)
     # each side as read by path before (``git ls-tree`` and ``git cat-file`` of REV:PATH)
     by_path = diff._without(

@@ -53,29 +53,59 @@ BASE_EDGES = frozenset({"imports", "inherits"})
 T = TypeVar("T")
 
 
+# A commit's change as ``begin`` reads it: the files with both sides' modes
+# and objects, and the merge-base's blobs of those in a language, by object name.
+Begun = tuple[dict[str, tuple[str, str, str, str]], Callable[[], dict[str, bytes]]]
+
+
+def begin(repo: Path, comparison: Comparison) -> Begun | None:
+    """For a commit head (else None): the change's files with both sides'
+    modes and objects (one ``git diff --raw``), and the merge-base's blobs of
+    the files in a language, begun on a thread (one ``git cat-file``): read
+    while the index is brought up to date (commands/report.py), for
+    ``compute_change``. Both sides are commits: nothing the index run does
+    changes them."""
+    objects = sides.changed_objects(repo, comparison)
+    if objects is None:
+        return None
+    wanted = [
+        name for path, (mode, name, _, _) in objects.items()
+        if mode not in ("", git.SYMLINK, git.GITLINK) and languages.for_path(path) is not None
+    ]  # fmt: skip
+    return objects, _started(lambda: git.blobs(repo, wanted))
+
+
 def compute_change(
-    repo: Path, comparison: Comparison, *, limits: Limits, select: Select = list, store: Store | None = None
+    repo: Path,
+    comparison: Comparison,
+    *,
+    limits: Limits,
+    select: Select = list,
+    store: Store | None = None,
+    begun: Begun | None = None,
 ) -> ChangeSet:
     """``select``: the changed files the index holds (index/selection.py);
     ``store``: the index, up to date with the work tree, whose symbols of a
-    head file with the same bytes are taken instead of parsing it again."""
+    head file with the same bytes are taken instead of parsing it again;
+    ``begun``: what ``begin`` read of the same comparison."""
     head = comparison.head
     cs = ChangeSet(comparison.base_label, comparison.base_ref, comparison.merge_base, head, root=str(repo))
     # a commit head: the files with their modes and objects on both sides, in one git call
-    objects = sides.changed_objects(repo, comparison)
-    cs.files = select(list(objects) if objects is not None else sides.changed_files(repo, comparison))
+    if begun is None:
+        begun = begin(repo, comparison)
+    cs.files = select(list(begun[0]) if begun is not None else sides.changed_files(repo, comparison))
     # only files we parse are read, each side of them through one git process at most
     parsed = [p for p in cs.files if languages.for_path(p) is not None]
     # A symbolic link is a blob holding its target's path: never parsed (as
     # the index skips it), absent from its side, skipped with the reason.
     # The merge-base side feeds its graph (imports and bases, report/build.py);
     # the head side only its symbols: the index holds the head's edges.
-    if objects is not None:
-        # the merge-base's blobs are read from git while the head's are found
-        # in the work tree (``_checked_out_side``)
-        base_side = _started(lambda: _base_side(repo, objects, parsed, limits))
+    if begun is not None:
+        # the head's bytes are found in the work tree (``_checked_out_side``)
+        # while the merge-base's blobs are read from git
+        objects, base_blobs = begun
         head_links, head_jobs, head_bytes, cs.not_checked_out = _checked_out_side(repo, objects, parsed, limits)
-        links, jobs = base_side()
+        links, jobs = _base_side(objects, parsed, limits, base_blobs())
         links |= head_links
     else:
         revision = sides.head_revision(head)
@@ -152,14 +182,13 @@ def _revision_side(repo: Path, revision: str, parsed: list[str], limits: Limits)
 
 
 def _base_side(
-    repo: Path, objects: dict[str, tuple[str, str, str, str]], parsed: list[str], limits: Limits
+    objects: dict[str, tuple[str, str, str, str]], parsed: list[str], limits: Limits, found: dict[str, bytes]
 ) -> tuple[set[str], list[ParseJob]]:
     """The merge-base side of a commit head's change (``git.changed_objects``):
-    its symbolic links, and the jobs of all files, the blobs read through one
-    ``git cat-file``."""
+    its symbolic links, and the jobs of all files, with their blobs from
+    ``found`` (by object name, ``begin``)."""
     links = {p for p in parsed if objects[p][0] == git.SYMLINK}
     read = {p: objects[p][1] for p in parsed if objects[p][0] not in ("", git.SYMLINK, git.GITLINK)}
-    found = git.blobs(repo, list(read.values()))
     return links, [
         ParseJob(p, data=found.get(read[p]) if p in read else None, limits=limits, texts=False, keep_source=True,
                  edge_kinds=BASE_EDGES)
