@@ -225,6 +225,14 @@ def merge_base(repo: Path, a: str, b: str) -> str | None:
     return out or None
 
 
+def merge_base_of(repo: Path, ref: str, commit: str) -> str | None:
+    """``merge_base`` of the commit ``ref`` names (as ``resolve_commit``
+    reads it) and ``commit``, in one git call; None also when ``ref`` names
+    no commit."""
+    out = run(repo, "merge-base", "--end-of-options", f"{ref}^{{commit}}", commit, check=False).decode().strip()
+    return out or None
+
+
 def ancestor_distance(repo: Path, old: str, new: str) -> int | None:
     """How many commits ``new`` is past ``old``; None when ``old`` is not an
     ancestor of ``new`` (or unknown here)."""

@@ -36,6 +36,13 @@ def default_base(repo: Path) -> tuple[str, str]:
 
 
 def find_merge_base(repo: Path, base: str, head: str) -> str:
+    # one git call where the base was resolved first, then given to
+    # merge-base; when it answers nothing, the base is resolved apart for
+    # the error that says why (an unknown name, a shallow clone, no history
+    # in common)
+    mb = git.merge_base_of(repo, base, head)
+    if mb is not None:
+        return mb
     base_sha = git.resolve_commit(repo, base)
     mb = git.merge_base(repo, base_sha, head)
     if mb is not None:
