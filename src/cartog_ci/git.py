@@ -198,7 +198,11 @@ def require_repo(path: Path) -> Path:
 
 
 def head(repo: Path) -> str | None:
-    if (str(repo), _STATUS) in _PREFETCHED:  # the work tree's state, started already, says it
+    status = _PREFETCHED.get((str(repo), _STATUS))
+    if status is not None and status.poll() is not None:
+        # the work tree's state, started already and done, says it (not
+        # waited for: Django's git walk outlasts a report's imports, whose
+        # work until the index run's needs it would wait)
         state = _WORK_TREES[str(repo)] = work_tree(repo)
         return state.head
     proc = run(repo, "rev-parse", "--verify", "-q", "HEAD^{commit}", check=False)
