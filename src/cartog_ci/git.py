@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 from collections.abc import Iterator, Sequence
@@ -116,18 +117,30 @@ def _stop(key: tuple[str, tuple[str, ...]]) -> None:
         started.communicate()
 
 
+# Answers known inside a ``prefetching`` block, by repository: its top level
+# (given by the caller), and the work tree's state once ``head`` read it.
+_TOPLEVELS: dict[str, Path] = {}
+_WORK_TREES: dict[str, WorkTree] = {}
+
+
 @contextmanager
-def prefetching(repo: Path) -> Iterator[None]:
+def prefetching(repo: Path, *, top: bool = False) -> Iterator[None]:
     """Start the git calls an index run begins with, in the background: git
     walks the work tree (django: 35 ms and more) while this process imports
     its modules and opens the index. Each answer is taken by the first
     ``run`` of the same call inside the block; those not taken are stopped
-    when it ends, so no later call gets an answer older than its own block."""
+    when it ends, so no later call gets an answer older than its own block.
+    ``top``: ``repo`` is git's top level, as ``workspace.locate`` found
+    (resolved): ``toplevel`` answers so inside the block, without asking
+    git again."""
     keys = [(str(repo), args) for args in (_TOPLEVEL, _STATUS, _TRACKED)]
     for key in _EARLY - set(keys):  # started early for another directory
         _stop(key)
     _EARLY.clear()
-    for key in keys:
+    if top:
+        _TOPLEVELS[str(repo)] = repo
+        _stop(keys[0])
+    for key in keys[1:] if top else keys:
         if key in _PREFETCHED:
             continue
         try:
@@ -139,6 +152,8 @@ def prefetching(repo: Path) -> Iterator[None]:
     try:
         yield
     finally:
+        _TOPLEVELS.pop(str(repo), None)
+        _WORK_TREES.pop(str(repo), None)
         for key in keys:
             _stop(key)
 
@@ -148,6 +163,9 @@ def _zsplit(out: bytes) -> list[str]:
 
 
 def toplevel(path: Path) -> Path | None:
+    known = _TOPLEVELS.get(str(path))
+    if known is not None:
+        return known
     out = run(path, *_TOPLEVEL, check=False).decode().strip()  # nothing printed outside a repository
     return Path(out) if out else None
 
@@ -180,6 +198,13 @@ def require_repo(path: Path) -> Path:
 
 
 def head(repo: Path) -> str | None:
+    status = _PREFETCHED.get((str(repo), _STATUS))
+    if status is not None and status.poll() is not None:
+        # the work tree's state, started already and done, says it (not
+        # waited for: Django's git walk outlasts a report's imports, whose
+        # work until the index run's needs it would wait)
+        state = _WORK_TREES[str(repo)] = work_tree(repo)
+        return state.head
     proc = run(repo, "rev-parse", "--verify", "-q", "HEAD^{commit}", check=False)
     sha = proc.decode().strip()
     return sha or None
@@ -201,6 +226,14 @@ def commit_exists(repo: Path, sha: str) -> bool:
 
 def merge_base(repo: Path, a: str, b: str) -> str | None:
     out = run(repo, "merge-base", a, b, check=False).decode().strip()
+    return out or None
+
+
+def merge_base_of(repo: Path, ref: str, commit: str) -> str | None:
+    """``merge_base`` of the commit ``ref`` names (as ``resolve_commit``
+    reads it) and ``commit``, in one git call; None also when ``ref`` names
+    no commit."""
+    out = run(repo, "merge-base", "--end-of-options", f"{ref}^{{commit}}", commit, check=False).decode().strip()
     return out or None
 
 
@@ -249,6 +282,60 @@ def untracked(repo: Path) -> list[str]:
 def changed_between(repo: Path, old: str, new: str) -> list[str]:
     out = run(repo, "diff", "--name-only", "-z", "--no-renames", old, new)
     return _zsplit(out)
+
+
+# the modes of ``git diff --raw`` that are no file's bytes to read
+SYMLINK, GITLINK = "120000", "160000"
+
+
+def changed_objects(repo: Path, old: str, new: str) -> dict[str, tuple[str, str, str, str]]:
+    """``changed_between`` with each file's side in both commits: path ->
+    (old mode, old object, new mode, new object), mode and object "" on the
+    side without the file; one ``git diff --raw`` where the file list and an
+    ``ls-tree`` of each side (the modes) were three calls."""
+    out = run(repo, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", old, new)
+    fields = out.split(b"\0")  # :<old mode> <new mode> <old object> <new object> <status>, then the path
+    found: dict[str, tuple[str, str, str, str]] = {}
+    for meta, path in zip(fields[0:-1:2], fields[1::2], strict=True):
+        old_mode, new_mode, old_object, new_object = meta[1:].decode("ascii").split(" ")[:4]
+        old_side = ("", "") if old_mode == "000000" else (old_mode, old_object)
+        new_side = ("", "") if new_mode == "000000" else (new_mode, new_object)
+        found[path.decode("utf-8", "surrogateescape")] = (*old_side, *new_side)
+    return found
+
+
+def object_name(data: bytes, like: str) -> str:
+    """The name git gives a blob of ``data``, in the hash of the object name
+    ``like`` (SHA-1, or SHA-256 in a repository that uses it)."""
+    digest = hashlib.sha1(usedforsecurity=False) if len(like) == 40 else hashlib.sha256()
+    digest.update(b"blob %d\0" % len(data))
+    digest.update(data)
+    return digest.hexdigest()
+
+
+def blobs(repo: Path, objects: Sequence[str]) -> dict[str, bytes]:
+    """The bytes of blobs by object name, through one ``git cat-file --batch
+    --buffer`` (its answer written whole, not object by object); an object
+    missing, or not a blob, is absent."""
+    if not objects:
+        return {}
+    wanted = list(dict.fromkeys(objects))
+    data = run(repo, "cat-file", "--batch", "--buffer", input="".join(f"{o}\n" for o in wanted).encode("ascii"))
+    found: dict[str, bytes] = {}
+    pos = 0
+    for name in wanted:
+        end = data.find(b"\n", pos)
+        if end < 0:
+            break
+        header = data[pos:end].split()  # <object> <type> <size>, or <object> missing
+        pos = end + 1
+        if len(header) != 3 or not header[2].isdigit():
+            continue
+        size = int(header[2])
+        if header[1] == b"blob":
+            found[name] = data[pos : pos + size]
+        pos += size + 1
+    return found
 
 
 def changed_since(repo: Path, old: str, new: str) -> list[str] | None:
@@ -325,7 +412,11 @@ def work_tree(repo: Path) -> WorkTree:
     """``head``, ``changed_in_worktree`` and ``untracked`` in one git call
     instead of four (porcelain v2: the HEAD commit in a header line, each
     changed, unmerged or untracked path in an entry). ``--no-optional-locks``:
-    the index stays unwritten, as with ``git diff``."""
+    the index stays unwritten, as with ``git diff``. Inside a ``prefetching``
+    block, the state ``head`` read, once."""
+    kept = _WORK_TREES.pop(str(repo), None)
+    if kept is not None:
+        return kept
     out = run(repo, *_STATUS)
     head: str | None = None
     changed: set[str] = set()
@@ -414,7 +505,7 @@ def show_many(repo: Path, specs: list[tuple[str, str]]) -> dict[tuple[str, str],
         return out
     request = b"".join(f"{rev}:{path}\n".encode("utf-8", "surrogateescape") for rev, path in batchable)
     proc = subprocess.run(
-        ["git", "-C", str(repo), "cat-file", "--batch"], input=request, capture_output=True, env=_env(repo)
+        ["git", "-C", str(repo), "cat-file", "--batch", "--buffer"], input=request, capture_output=True, env=_env(repo)
     )
     data, pos = proc.stdout, 0
     for key in batchable:

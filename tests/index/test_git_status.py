@@ -99,3 +99,37 @@ def test_prefetched_calls_answer_as_run_and_never_outlive_their_block(tmp_path: 
     assert not git_mod._PREFETCHED
     write(repo, {"later.py": "l = 1\n"})
     assert git_mod.work_tree(repo).untracked == ["later.py", "new.py"]
+
+
+def test_a_prefetching_block_at_the_top_level_asks_git_once_for_it_and_for_the_work_tree(tmp_path: Path) -> None:
+    """With ``top``, the top level ``workspace.locate`` found is the answer
+    inside the block (no second ``rev-parse``), and HEAD is read from the
+    ``git status`` begun already when it is done, whose state the index run
+    then takes: one call for both, the same answers as asked apart."""
+    repo = init_repo(tmp_path / "repo").resolve()
+    write(repo, {"a.py": "a = 1\n"})
+    first = commit(repo, "first")
+    write(repo, {"a.py": "a = 2\n", "new.py": "n = 1\n"})
+    expected = (repo, first, git_mod.work_tree(repo))
+    with git_mod.prefetching(repo, top=True):
+        assert [key[1] for key in git_mod._PREFETCHED] == [git_mod._STATUS, git_mod._TRACKED]
+        git_mod._PREFETCHED[(str(repo), git_mod._STATUS)].wait()  # done: its answer is HEAD's
+        got = (git_mod.toplevel(repo), git_mod.head(repo))
+        assert list(git_mod._PREFETCHED) == [(str(repo), git_mod._TRACKED)]  # the status was taken
+        got += (git_mod.work_tree(repo),)
+        assert git_mod.head(repo) == first  # asked again: git answers (rev-parse)
+    assert got == expected == (repo, first, git_mod.WorkTree(first, ["a.py"], ["new.py"]))
+    assert not git_mod._PREFETCHED and not git_mod._TOPLEVELS and not git_mod._WORK_TREES
+    with git_mod.prefetching(repo, top=True):
+        git_mod._PREFETCHED[(str(repo), git_mod._STATUS)].wait()
+        assert git_mod.head(repo) == first  # its state not taken: dropped with the block
+    assert not git_mod._WORK_TREES
+    write(repo, {"later.py": "l = 1\n"})
+    assert git_mod.work_tree(repo).untracked == ["later.py", "new.py"]
+    # a status not done (its answer, over a pipe's 64 KB, waits to be read):
+    # HEAD from git rev-parse, the status left to the index run
+    write(repo, {f"untracked/{'u' * 60}{i}.py": "" for i in range(1_500)})
+    with git_mod.prefetching(repo, top=True):
+        status = git_mod._PREFETCHED[(str(repo), git_mod._STATUS)]
+        assert git_mod.head(repo) == first and not git_mod._WORK_TREES and status.poll() is None
+        assert len(git_mod.work_tree(repo).untracked) == 1_502

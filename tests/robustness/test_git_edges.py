@@ -17,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from cartog_ci import git as git_mod
 from cartog_ci.cli import main
+from cartog_ci.errors import UnknownRef
+from cartog_ci.report import sides
 from tests.testing.fixtures import commit, git, init_repo, make_repo, write
 
 PERSIST = "def persist(obj):"
@@ -292,3 +295,22 @@ def test_a_repository_without_a_work_tree_is_one_line(where: str, pr: Path, tmp_
         code, out, err = _cli(target, *args, cwd=target)  # run from there, as `cd bare.git && cartog-ci …`
         assert (code, _one_line(err)) == (2, expected), args
     assert sorted(p.name for p in target.iterdir()) == before
+
+
+def test_the_merge_base_of_a_named_base_is_one_git_call(tmp_path: Path) -> None:
+    """``git.merge_base_of`` resolves the base as ``resolve_commit`` does (an
+    annotated tag peeled to its commit) inside merge-base; it answers None
+    where the report then resolves the base apart for the error."""
+    repo = init_repo(tmp_path / "repo")
+    write(repo, {"a.py": "a = 1\n"})
+    base = commit(repo, "base")
+    git(repo, "tag", "-a", "-m", "release", "v1")
+    write(repo, {"a.py": "a = 2\n"})
+    head = commit(repo, "head")
+    assert git_mod.merge_base_of(repo, "v1", head) == git_mod.merge_base(repo, git_mod.resolve_commit(repo, "v1"), head)
+    assert git_mod.merge_base_of(repo, "v1", head) == base == sides.find_merge_base(repo, "v1", head)
+    assert git_mod.merge_base_of(repo, "HEAD", head) == head
+    for unknown in ("no-such-branch", "--output=/tmp/x", "v1^{tree}"):
+        assert git_mod.merge_base_of(repo, unknown, head) is None
+        with pytest.raises(UnknownRef):
+            sides.find_merge_base(repo, unknown, head)

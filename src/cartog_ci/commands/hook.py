@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
 def _report(
     ws: workspace.Workspace, args: argparse.Namespace, gates: list[str], pushed: tuple[str, str] | None, branch: bool
 ) -> int:
-    with git.prefetching(ws.root):
+    with git.prefetching(ws.root, top=True):
         comparison = _comparison(ws.root, args.base, pushed, branch)
         report = report_command.compute_report(
             ws, comparison, depth=args.depth, related=not args.no_related, pushed=pushed is not None, steps=Steps()

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     terminal = sys.stderr.isatty()
     steps = Steps()
     # git walks the work tree while the indexer is imported and the index opened
-    with git.prefetching(ws.root) if ws.is_git else nullcontext(), workspace.open_store(
+    with git.prefetching(ws.root, top=True) if ws.is_git else nullcontext(), workspace.open_store(
         ws, create=True, verify=args.force or args.verify
     ) as store:
         from cartog_ci.index.refresh import refresh  # ~25 ms of imports, under git's walk

@@ -20,7 +20,7 @@ from cartog_ci.index.files import Limits
 from cartog_ci.index.refresh import refresh
 from cartog_ci.report import sides
 from cartog_ci.report.build import build_report
-from cartog_ci.report.diff import compute_change
+from cartog_ci.report.diff import begin, compute_change
 from cartog_ci.report.reads import remembering
 from cartog_ci.report.render import render_markdown, render_text, report_json
 
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     gates = parse_gates(args.fail_on)
     ws = workspace.locate(args.repo, args.index, require_git=True)
     pushed = pushed_range() if args.staged else None
-    with git.prefetching(ws.root):  # the index run's first git calls, while the sides are chosen
+    with git.prefetching(ws.root, top=True):  # the index run's first git calls, while the sides are chosen
         comparison = sides.choose(
             ws.root, base=args.base, head=args.head, staged=args.staged, working_tree=args.working_tree, pushed=pushed
         )
@@ -175,6 +175,8 @@ def compute_report(
     say = steps or Steps(quiet=True)
     terminal = steps is not None and sys.stderr.isatty()
     counted = steps is not None
+    # a commit's change is read from git while the index is brought up to date
+    begun = begin(ws.root, comparison)
     with workspace.open_store(ws, create=True) as store:
         said = len(store.notices)
         for notice in store.notices:
@@ -200,7 +202,7 @@ def compute_report(
         reads = remembering(store)
         with say.step("reading both sides of the change"):
             change = compute_change(
-                ws.root, comparison, limits=limits, select=refreshed.selector.keep_some, store=reads
+                ws.root, comparison, limits=limits, select=refreshed.selector.keep_some, store=reads, begun=begun
             )
         if sides.refuse_other_tree(ws.root, change, pushed=pushed):
             sys.stderr.write("cartog-ci: the pushed commits are not checked out here: no report\n")

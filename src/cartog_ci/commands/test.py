@@ -62,7 +62,7 @@ class Ran:
 
 def run(args: argparse.Namespace) -> int:
     ws = workspace.locate(args.repo, args.index, require_git=True)
-    with git.prefetching(ws.root):
+    with git.prefetching(ws.root, top=True):
         comparison = sides.choose(
             ws.root, base=args.base, head=args.head, staged=args.staged, working_tree=args.working_tree
         )

@@ -53,45 +53,82 @@ BASE_EDGES = frozenset({"imports", "inherits"})
 T = TypeVar("T")
 
 
+# A commit's change as ``begin`` reads it: the files with both sides' modes
+# and objects, and the merge-base's blobs of those in a language, by object name.
+Begun = tuple[dict[str, tuple[str, str, str, str]], Callable[[], dict[str, bytes]]]
+
+
+def begin(repo: Path, comparison: Comparison) -> Begun | None:
+    """For a commit head (else None): the change's files with both sides'
+    modes and objects (one ``git diff --raw``), and the merge-base's blobs of
+    the files in a language, begun on a thread (one ``git cat-file``): read
+    while the index is brought up to date (commands/report.py), for
+    ``compute_change``. Both sides are commits: nothing the index run does
+    changes them."""
+    objects = sides.changed_objects(repo, comparison)
+    if objects is None:
+        return None
+    wanted = [
+        name for path, (mode, name, _, _) in objects.items()
+        if mode not in ("", git.SYMLINK, git.GITLINK) and languages.for_path(path) is not None
+    ]  # fmt: skip
+    return objects, _started(lambda: git.blobs(repo, wanted))
+
+
 def compute_change(
-    repo: Path, comparison: Comparison, *, limits: Limits, select: Select = list, store: Store | None = None
+    repo: Path,
+    comparison: Comparison,
+    *,
+    limits: Limits,
+    select: Select = list,
+    store: Store | None = None,
+    begun: Begun | None = None,
 ) -> ChangeSet:
     """``select``: the changed files the index holds (index/selection.py);
     ``store``: the index, up to date with the work tree, whose symbols of a
-    head file with the same bytes are taken instead of parsing it again."""
+    head file with the same bytes are taken instead of parsing it again;
+    ``begun``: what ``begin`` read of the same comparison."""
     head = comparison.head
     cs = ChangeSet(comparison.base_label, comparison.base_ref, comparison.merge_base, head, root=str(repo))
-    cs.files = select(sides.changed_files(repo, comparison))
-    # only files we parse are read, each side of them through one git process
+    # a commit head: the files with their modes and objects on both sides, in one git call
+    if begun is None:
+        begun = begin(repo, comparison)
+    cs.files = select(list(begun[0]) if begun is not None else sides.changed_files(repo, comparison))
+    # only files we parse are read, each side of them through one git process at most
     parsed = [p for p in cs.files if languages.for_path(p) is not None]
-    revision = sides.head_revision(head)
-    # the head revision's files are read from git while the merge-base's are
-    # (two git processes at once: Django 5.1 -> 5.1.4 HEAD~10, 56 files,
-    # ~25 ms of a report's wall spent waiting on the second before)
-    head_side = _started(lambda: _revision_side(repo, revision, parsed, limits)) if revision is not None else None
     # A symbolic link is a blob holding its target's path: never parsed (as
     # the index skips it), absent from its side, skipped with the reason.
-    links = git.symlinks(repo, comparison.merge_base, parsed)
-    # the merge-base side feeds its graph (imports and bases, report/build.py);
-    # the head side only its symbols: the index holds the head's edges
-    base_jobs = revision_jobs(repo, comparison.merge_base, parsed, limits=limits, keep_source=True, edge_kinds=BASE_EDGES)
-    jobs = _without(base_jobs, links)
-    if revision is None:
-        work_tree_links = {p for p in parsed if (repo / p).is_symlink()}
-        links |= work_tree_links
-        head_jobs = [
-            ParseJob(p)
-            if p in work_tree_links
-            else ParseJob(p, root=str(repo), limits=limits, texts=False, keep_source=True, edge_kinds=frozenset())
-            for p in parsed
-        ]
-        head_bytes = {p: sides.worktree_bytes(repo, p) for p in parsed if p not in work_tree_links}
-    else:
-        assert head_side is not None
-        head_links, head_jobs = head_side()
+    # The merge-base side feeds its graph (imports and bases, report/build.py);
+    # the head side only its symbols: the index holds the head's edges.
+    if begun is not None:
+        # the head's bytes are found in the work tree (``_checked_out_side``)
+        # while the merge-base's blobs are read from git
+        objects, base_blobs = begun
+        head_links, head_jobs, head_bytes, cs.not_checked_out = _checked_out_side(repo, objects, parsed, limits)
+        links, jobs = _base_side(objects, parsed, limits, base_blobs())
         links |= head_links
-        head_bytes = {j.path: j.data for j in head_jobs if j.path not in head_links}
-        cs.not_checked_out = sides.not_checked_out(repo, head_bytes)
+    else:
+        revision = sides.head_revision(head)
+        # the staged files are read from git while the merge-base's are
+        head_side = _started(lambda: _revision_side(repo, revision, parsed, limits)) if revision is not None else None
+        links = git.symlinks(repo, comparison.merge_base, parsed)
+        base_jobs = revision_jobs(repo, comparison.merge_base, parsed, limits=limits, keep_source=True, edge_kinds=BASE_EDGES)
+        jobs = _without(base_jobs, links)
+        if head_side is None:
+            work_tree_links = {p for p in parsed if (repo / p).is_symlink()}
+            links |= work_tree_links
+            head_jobs = [
+                ParseJob(p)
+                if p in work_tree_links
+                else ParseJob(p, root=str(repo), limits=limits, texts=False, keep_source=True, edge_kinds=frozenset())
+                for p in parsed
+            ]
+            head_bytes = {p: sides.worktree_bytes(repo, p) for p in parsed if p not in work_tree_links}
+        else:
+            head_links, head_jobs = head_side()
+            links |= head_links
+            head_bytes = {j.path: j.data for j in head_jobs if j.path not in head_links}
+            cs.not_checked_out = sides.not_checked_out(repo, head_bytes)
     if head.kind == "staged":  # unstaged edits elsewhere are in the graph too
         cs.unstaged_elsewhere = sides.unstaged_elsewhere(repo, exclude=cs.not_checked_out)
     indexed = _indexed(store, head_bytes, limits) if store is not None else {}
@@ -144,6 +181,53 @@ def _revision_side(repo: Path, revision: str, parsed: list[str], limits: Limits)
     return links, _without(jobs, links)
 
 
+def _base_side(
+    objects: dict[str, tuple[str, str, str, str]], parsed: list[str], limits: Limits, found: dict[str, bytes]
+) -> tuple[set[str], list[ParseJob]]:
+    """The merge-base side of a commit head's change (``git.changed_objects``):
+    its symbolic links, and the jobs of all files, with their blobs from
+    ``found`` (by object name, ``begin``)."""
+    links = {p for p in parsed if objects[p][0] == git.SYMLINK}
+    read = {p: objects[p][1] for p in parsed if objects[p][0] not in ("", git.SYMLINK, git.GITLINK)}
+    return links, [
+        ParseJob(p, data=found.get(read[p]) if p in read else None, limits=limits, texts=False, keep_source=True,
+                 edge_kinds=BASE_EDGES)
+        for p in parsed
+    ]  # fmt: skip
+
+
+def _checked_out_side(
+    repo: Path, objects: dict[str, tuple[str, str, str, str]], parsed: list[str], limits: Limits
+) -> tuple[set[str], list[ParseJob], dict[str, bytes | None], list[str]]:
+    """The head commit's side of a change (``git.changed_objects``): its
+    symbolic links, the jobs of all files, the bytes of those that are no
+    link, and the files the work tree does not hold as they are at the head
+    (``sides.not_checked_out``). A work-tree file with the head's object name
+    (``git.object_name``) is the head's blob: read from the work tree, which
+    the check reads anyway, instead of from git (Django 5.1 -> 5.1.4 HEAD~10:
+    2 MB through a second ``git cat-file``); the others through one."""
+    links = {p for p in parsed if objects[p][2] == git.SYMLINK}
+    on_disk = {p: sides.worktree_bytes(repo, p) for p in parsed if p not in links}
+    found: dict[str, bytes | None] = {}
+    unread: dict[str, str] = {}
+    for path, data in on_disk.items():
+        _, _, mode, name = objects[path]
+        if mode in ("", git.GITLINK):  # no file, or a submodule's commit: no bytes, as ``git.show_many`` said
+            found[path] = None
+        elif data is not None and git.object_name(data, name) == name:
+            found[path] = data
+        else:
+            unread[path] = name
+    read = git.blobs(repo, list(unread.values()))
+    found.update((path, read.get(name)) for path, name in unread.items())
+    head_bytes = {path: found[path] for path in on_disk}
+    jobs = [
+        ParseJob(p, data=head_bytes.get(p), limits=limits, texts=False, keep_source=True, edge_kinds=frozenset())
+        for p in parsed
+    ]
+    return links, jobs, head_bytes, [p for p, data in head_bytes.items() if data != on_disk[p]]
+
+
 def _started(read: Callable[[], T]) -> Callable[[], T]:
     """``read`` begun on a thread of its own (git's time: the process waits
     on its pipes without the interpreter's lock); the function returned
@@ -156,7 +240,7 @@ def _started(read: Callable[[], T]) -> Callable[[], T]:
         except BaseException as exc:  # noqa: BLE001 - handed to the caller as it is
             done.append((False, exc))
 
-    thread = threading.Thread(target=run, name="cartog-ci head side", daemon=True)
+    thread = threading.Thread(target=run, name="cartog-ci side read", daemon=True)
     thread.start()
 
     def result() -> T:

@@ -36,6 +36,13 @@ def default_base(repo: Path) -> tuple[str, str]:
 
 
 def find_merge_base(repo: Path, base: str, head: str) -> str:
+    # one git call where the base was resolved first, then given to
+    # merge-base; when it answers nothing, the base is resolved apart for
+    # the error that says why (an unknown name, a shallow clone, no history
+    # in common)
+    mb = git.merge_base_of(repo, base, head)
+    if mb is not None:
+        return mb
     base_sha = git.resolve_commit(repo, base)
     mb = git.merge_base(repo, base_sha, head)
     if mb is not None:
@@ -136,6 +143,18 @@ def changed_files(repo: Path, comparison: Comparison) -> list[str]:
     else:
         files = git.worktree_since(repo, old)
     return [f for f in files if not in_index_dir(f)]
+
+
+def changed_objects(repo: Path, comparison: Comparison) -> dict[str, tuple[str, str, str, str]] | None:
+    """``changed_files`` of a commit head, each with its mode and object on
+    both sides (``git.changed_objects``); None for the git index or the work
+    tree."""
+    head = comparison.head
+    if head.kind != "commit":
+        return None
+    assert head.commit is not None
+    found = git.changed_objects(repo, comparison.merge_base, head.commit)
+    return {f: sides for f, sides in found.items() if not in_index_dir(f)}
 
 
 def head_revision(head: Side) -> str | None:
