@@ -126,20 +126,15 @@ def code_tokens(top: ts.Node, source: bytes, start: int, end: int, holes: Sequen
             if s > at:
                 put(source[at:s])
             at = e
+        opened_here = False  # the cursor went down into this node's children
         if clean:
             if down():
                 opened.append((closes, clean, is_literal, literal_end, at))  # both True
                 put(b"\1")
-                kind = node.type
-                is_literal = literal.get(kind)
-                if is_literal is None:
-                    is_literal = literal[kind] = not _LITERAL_WORDS.isdisjoint(kind.split("_"))
-                if is_literal:
-                    literal_end, at = e, s
-                node = cursor.node  # type: ignore[assignment]  # it moved: on a node
-                continue
-            put(source[s:e])
-            put(b"\0")
+                opened_here = True
+            else:
+                put(source[s:e])
+                put(b"\0")
         elif e > start and s < end:
             i = bisect_right(hole_starts, s) - 1  # the last hole that starts at or before the node
             if s < e and i >= 0 and merged[i][1] >= e:
@@ -154,17 +149,19 @@ def code_tokens(top: ts.Node, source: bytes, start: int, end: int, holes: Sequen
                 )  # fmt: skip
                 if closes:
                     put(b"\1")
-                kind = node.type
-                is_literal = literal.get(kind)
-                if is_literal is None:
-                    is_literal = literal[kind] = not _LITERAL_WORDS.isdisjoint(kind.split("_"))
-                if is_literal:
-                    literal_end, at = e, s
-                node = cursor.node  # type: ignore[assignment]  # it moved: on a node
-                continue
+                opened_here = True
             else:  # a token, cut to the range (comparisons, not max()/min())
                 put(source[s if s > start else start : e if e < end else end])
                 put(b"\0")
+        if opened_here:
+            kind = node.type
+            is_literal = literal.get(kind)
+            if is_literal is None:
+                is_literal = literal[kind] = not _LITERAL_WORDS.isdisjoint(kind.split("_"))
+            if is_literal:
+                literal_end, at = e, s
+            node = cursor.node  # type: ignore[assignment]  # it moved: on a node
+            continue
         while not right():  # the cursor's root, `top`, has no sibling and no parent
             if not up():
                 return b"".join(out)
