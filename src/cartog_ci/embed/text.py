@@ -14,6 +14,10 @@ import re
 from collections.abc import Sequence
 
 from cartog_ci.domain import Symbol, SymbolText
+from cartog_ci.store.records import maker
+
+# SymbolText(*fields) without its frozen __init__ (store/records.py): one a symbol
+_make_text = maker(SymbolText, 4)
 
 EMBED_BYTES = 800
 CONTENT_BYTES = 2048
@@ -123,12 +127,12 @@ def symbol_text(symbol: Symbol, source: bytes, children: Sequence[Symbol] = ()) 
     full = header(symbol) + "\n" + "\n".join(lines)
     data = full.encode("utf-8")  # once, for both cuts (``truncate_utf8``) and the hash
     if len(data) <= EMBED_BYTES:  # most symbols: both texts whole
-        return SymbolText(symbol.id, full, full, hashlib.sha256(data).hexdigest())
+        return _make_text((symbol.id, full, full, hashlib.sha256(data).hexdigest()))
     content = full if len(data) <= CONTENT_BYTES else data[:CONTENT_BYTES].decode("utf-8", "ignore")
     cut = data[:EMBED_BYTES]
     embed = cut.decode("utf-8", "ignore")
     # the hash of the embedded text's bytes: the cut less a character it split
-    return SymbolText(symbol.id, embed, content, hashlib.sha256(embed.encode("utf-8")).hexdigest())
+    return _make_text((symbol.id, embed, content, hashlib.sha256(embed.encode("utf-8")).hexdigest()))
 
 
 def _stand_in(child: Symbol, source: bytes) -> bytes:

@@ -787,6 +787,21 @@ def _collect(
             name_nodes = value_items(nodes[0], source)  # type: ignore[misc]
             if not name_nodes:
                 continue
+            if not fixed_name:  # each item a value reference as written (the loop below, for these alone)
+                for read_node in name_nodes:
+                    span = read_node.byte_range
+                    known = len(seen_refs)
+                    seen_refs.add((VALUE, span))
+                    if len(seen_refs) == known:
+                        continue
+                    written = source[span[0] : span[1]]
+                    parts = read.get(written)
+                    if parts is None:
+                        name = written.decode("utf-8", "replace")
+                        plain = _PLAIN_NAME.fullmatch(name)
+                        parts = read[written] = (None, name) if plain else split_reference(name, spec.call_chains)
+                    refs.append((VALUE, nodes[0], read_node, parts, ""))
+                continue
             pairs = ((key, nodes),)
             fixed = fixed_name
             names_read = False  # read: the items
