@@ -574,6 +574,9 @@ class Resolver:
         self._early_keys: dict[tuple[str, str, int], frozenset[tuple[object, ...]]] = {}
         self._bases_known = False
         self._site_read = False  # whether an answer depended on ``_site``
+        # ``_kept``: (step, its arguments) -> its value and the keys it read;
+        # emptied when the hierarchy is set, as ``_exports``
+        self._steps: dict[tuple[object, ...], tuple[object, frozenset[tuple[object, ...]]]] = {}
 
     # -- public --------------------------------------------------------------
 
@@ -709,6 +712,7 @@ class Resolver:
         (an inherits edge is resolved before any base is known: it reads none)."""
         self._exports.clear()
         self._early_keys.clear()
+        self._steps.clear()
         self._bases_known = True
         if self.rec is not None:
             self.t.bases = _Looked(self.t.bases, self.rec, "h")  # type: ignore[assignment]
@@ -849,6 +853,34 @@ class Resolver:
         self._site_read = outer or self._site_read
         return found
 
+    def _kept(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+        """``compute()``, a step of an answer that depends on its arguments
+        (``key``), the table and whether the bases are known alone, kept for
+        the next answer taking the same step, with the keys it read: that
+        answer reads them again (the same keys, so the same recorded
+        dependencies, whichever answer came first: what a step reads and
+        finds depends on nothing an earlier answer did, the nodes it
+        computes are computed once either way). Not kept when it read the
+        edge's own line (``_read_site``), as ``_export``. The value is
+        shared: immutable."""
+        found = self._steps.get(key)
+        rec = self.rec
+        if found is not None:
+            if rec is not None:
+                rec.cur |= found[1]
+            return cast(T, found[0])
+        outer, self._site_read = self._site_read, False
+        try:
+            if rec is None:
+                value, keys = compute(), frozenset()
+            else:
+                value, keys = rec.frame(compute)  # type: ignore[assignment]
+            if not self._site_read:
+                self._steps[key] = (value, keys)
+        finally:
+            self._site_read = outer or self._site_read
+        return value
+
     def _walk_export(
         self, path: str, name: str, hops: int = 0, seen: frozenset[str] = frozenset()
     ) -> list[str] | None:
@@ -919,6 +951,20 @@ class Resolver:
         return [found] if found is not None else []
 
     def _follow(self, importer: str, binding: _Binding, hops: int) -> list[str] | None:
+        """What ``binding`` of ``importer`` names (``_walk_export``'s hop),
+        kept (``_kept``): a file's names are followed from each edge that
+        uses them (scrapy: 13,922 follows of 3,686 bindings, zod 9,630 of 1,224)."""
+        found = self._kept(
+            ("follow", importer, binding.module, binding.name, binding.member, hops),
+            lambda: self._follow_binding(importer, binding, hops),
+        )
+        return None if found is None else list(found)  # type: ignore[call-overload]
+
+    def _follow_binding(self, importer: str, binding: _Binding, hops: int) -> tuple[str, ...] | None:
+        found = self._follow_once(importer, binding, hops)
+        return None if found is None else tuple(found)
+
+    def _follow_once(self, importer: str, binding: _Binding, hops: int) -> list[str] | None:
         files = self.module_files(importer, binding.module)
         if not files:
             scope = _rules(self.t.language_of_file.get(importer, ""))
@@ -975,6 +1021,24 @@ class Resolver:
                 if hits and scope.kind not in TYPE_KINDS:
                     return self._effective(hits), "same_file"
             scope = self.t.by_id.get(scope.parent_id) if scope.parent_id else None
+        spec = _scope(source)
+        if spec.implicit_self or spec.scoped_guesses:
+            return self._unqualified_in_file(source, name, kind, guess)
+        # what follows depends on the source's file and language alone
+        # (no implicit member, no guess scoped by the source): kept for the
+        # file (``_kept``; scrapy: N of M)
+        return cast(
+            tuple[str | None, str | None],
+            self._kept(
+                ("name", source.file, source.language, name, kind, guess),
+                lambda: self._unqualified_in_file(source, name, kind, guess),
+            ),
+        )
+
+    def _unqualified_in_file(
+        self, source: Symbol, name: str, kind: str, guess: bool
+    ) -> tuple[str | None, str | None]:
+        """``_unqualified`` of a name no scope around the source defines."""
         member = self._implicit_member(source, name, kind)
         if member is not None:
             return member, "parent_scope"
@@ -1502,7 +1566,11 @@ class Resolver:
 
     def _method_in_hierarchy(self, class_id: str, name: str) -> str | None:
         """The class, then its bases depth-first left-to-right (Python MRO for
-        the common single/linear cases)."""
+        the common single/linear cases); kept (``_kept``: scrapy asks 7,050
+        times of 2,640 pairs)."""
+        return cast("str | None", self._kept(("mro", class_id, name), lambda: self._walk_hierarchy(class_id, name)))
+
+    def _walk_hierarchy(self, class_id: str, name: str) -> str | None:
         seen: set[str] = set()
         order = [class_id]
         while order:
