@@ -634,17 +634,18 @@ class Resolver:
         if q == "super" and not _has_paths(source) or q is not None and self._is_receiver(source, q):
             return self._parent_scope(source, edge.target_name, skip_own=q == "super")
         found: tuple[str | None, str | None]
-        if q is None and edge.kind == "calls" and edge.target_name in _scope(source).class_self_names:
+        spec = _scope(source)
+        if q is None and edge.kind == "calls" and edge.target_name in spec.class_self_names:
             owner = self._enclosing_type(source)  # `cls(...)` in a classmethod
             found = (owner, "parent_scope") if owner is not None else (None, None)
         elif q is None:
             found = self._unqualified(source, edge.target_name, edge.kind)
         else:
             found = self._qualified(source, q, edge.target_name)
-        if edge.kind == "calls" and found[0] is not None and _scope(source).calls_of_types_convert:
+        if edge.kind == "calls" and found[0] is not None and spec.calls_of_types_convert:
             if self.t.by_id[found[0]].kind in TYPE_KINDS:
                 return found[0], "conversion"  # Go `Celsius(x)`: no call
-        return self._ts_merged(found, edge.kind) if _scope(source).merged_declarations else found
+        return self._ts_merged(found, edge.kind) if spec.merged_declarations else found
 
     def _value(self, source: Symbol, q: str | None, name: str) -> tuple[str | None, str | None]:
         """A function named as a value (``errback=self._on_retry``,
