@@ -18,6 +18,7 @@ go with the file (``delete_file``).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 
@@ -65,6 +66,14 @@ def _unpacked(column: str, blob: bytes | None) -> list[int]:
         out.append(value)
         step = shift = 0
     return out
+
+
+def _packed_each(lists: dict[int, list[int]]) -> dict[int, bytes]:
+    """``pack_hashes`` of each list (none empty), packed at once and sliced:
+    most of a cold run's lists hold one hash (scrapy: 9,245 of 11,168)."""
+    packed = pack_hashes(list(itertools.chain.from_iterable(lists.values())))
+    ends = [3 * end for end in itertools.accumulate(map(len, lists.values()))]
+    return dict(zip(lists, map(packed.__getitem__, map(slice, [0, *ends], ends))))
 
 
 _first = itemgetter(0)
@@ -160,16 +169,16 @@ class DependencyRows(Interned):
                     readers_of[k] = [n]
                 else:
                     found.append(n)
-        files, readers, reads = files_of.get, readers_of.get, nodes.get
-        rows = sorted(files_of.keys() | readers_of.keys() | {n for n, read in nodes.items() if read})
+        # each column's blobs by key, then the rows zipped from them: a row at
+        # a time with a call per column was ~25 ms of scrapy's 21k rows, ~9 so
+        files = dict(zip(files_of, map(_steps, files_of.values())))
+        readers = _packed_each(readers_of)
+        reads = _packed_each({n: sorted(read) for n, read in nodes.items() if read})
+        rows = sorted(files.keys() | readers.keys() | reads.keys())
         self.db.executemany(
             f"INSERT INTO dep_keys (key, {', '.join(_COLUMNS)}) VALUES (?, ?, ?, ?)",
-            [
-                (row, _steps(f) if (f := files(row)) else None, pack_hashes(r) if (r := readers(row)) else None,
-                 pack_hashes(sorted(read)) if (read := reads(row)) else None)
-                for row in rows
-            ],
-        )  # fmt: skip
+            list(zip(rows, map(files.get, rows), map(readers.get, rows), map(reads.get, rows))),
+        )
 
     def _outside(self, file_keys: list[int]) -> dict[int, set[int]]:
         """file key -> its outside keys, as stored (decoded from its row)."""
