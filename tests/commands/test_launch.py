@@ -19,6 +19,10 @@ from tests.testing.fixtures import commit, init_repo, write
 def test_the_early_calls_are_the_ones_an_index_run_asks_for() -> None:
     assert launch.EARLY_CALLS == (git_mod._TOPLEVEL, git_mod._STATUS, git_mod._TRACKED)
     assert launch.HOOK_VARIABLES == git_mod._STRIPPED_ENV
+    # a report's change: the calls git.head, git.merge_base_of and git.changed_objects make
+    assert launch.HEAD_CALL == git_mod._HEAD
+    assert launch.merge_base_call("v1.0", "c0ffee") == git_mod._merge_base_args("v1.0", "c0ffee")
+    assert launch.change_call("base", "head") == git_mod._change_args("base", "head")
 
 
 def test_the_directory_a_command_line_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -180,3 +184,98 @@ def test_a_search_starts_the_top_levels_call_only(tmp_path: Path) -> None:
         assert not git_mod._PREFETCHED  # the answer was the early call's
     finally:
         git_mod._EARLY.clear()
+
+
+def test_the_base_of_a_report_against_head() -> None:
+    """``early_base``: a report of ``--base`` against HEAD, whose HEAD,
+    merge-base and change git is asked for before the imports; none for
+    another head or command, nor where argparse would read another side."""
+    assert launch.early_base(["report", "--base", "HEAD~10", "--no-related"]) == "HEAD~10"
+    assert launch.early_base(["report", "--no-related", "--base=v1.0", "--format", "markdown"]) == "v1.0"
+    assert launch.early_base(["report", "--repo", ".", "--base", "main", "--index", "x.db"]) == "main"
+    assert launch.early_base(["report", "--no-related"]) is None  # the default base: asked of git apart
+    assert launch.early_base(["report", "--base", "main", "--head", "topic"]) is None
+    assert launch.early_base(["report", "--base", "main", "--staged"]) is None
+    assert launch.early_base(["report", "--base", "main", "--working-tree"]) is None
+    assert launch.early_base(["report", "--base", "main", "--work"]) is None  # argparse's abbreviation
+    assert launch.early_base(["report", "--base", "main", "--head=topic"]) is None
+    assert launch.early_base(["hook", "--base", "main"]) is None
+    assert launch.early_base(["index", "--base", "main"]) is None
+    assert launch.early_base([]) is None
+
+
+def _two_commits(tmp_path: Path, name: str = "repo") -> Path:
+    repo = init_repo(tmp_path / name)
+    write(repo, {"a.py": "a = 1\n", "b.py": "b = 1\n"})
+    commit(repo, "first")
+    write(repo, {"a.py": "a = 2\n", "c.py": "c = 1\n"})
+    commit(repo, "second")
+    return repo
+
+
+def test_a_reports_change_asked_early_gives_gits_own_answers(tmp_path: Path) -> None:
+    """``launch.ChangeCalls``: HEAD, the merge-base and the change, asked in
+    turn on a thread, answer the report's own calls (the same arguments:
+    git.py builds them with launch's functions), each once and only inside
+    the ``prefetching`` block of their directory."""
+    repo = _two_commits(tmp_path).resolve()
+    head = git_mod.resolve_commit(repo, "HEAD")
+    expected = (head, git_mod.merge_base_of(repo, "HEAD~1", head))
+    change = git_mod.changed_objects(repo, expected[1] or "", head)
+    assert expected[1] == git_mod.resolve_commit(repo, "HEAD~1") and sorted(change) == ["a.py", "c.py"]
+    early = launch.ChangeCalls(str(repo), "HEAD~1")
+    early.thread.join()
+    assert [args[0] for _, args in early.answers] == ["rev-parse", "merge-base", "diff"]
+    git_mod.adopt({}, early)
+    with git_mod.prefetching(repo):
+        got = (git_mod.head(repo), git_mod.merge_base_of(repo, "HEAD~1", head))
+        assert git_mod.changed_objects(repo, expected[1] or "", head) == change
+        # each taken, none asked of git again; HEAD may have come from the
+        # block's git status, done by then (git.head)
+        assert [args for _, args in early.answers] in ([], [launch.HEAD_CALL])
+    assert got == expected
+    assert git_mod._CHANGE is None
+
+
+def test_a_change_asked_early_is_dropped_for_another_directory_and_after_its_block(tmp_path: Path) -> None:
+    repo = _two_commits(tmp_path).resolve()
+    other = _two_commits(tmp_path, "other").resolve()
+    early = launch.ChangeCalls(str(other), "HEAD~1")
+    early.thread.join()
+    git_mod.adopt({}, early)
+    with git_mod.prefetching(repo):
+        assert git_mod._CHANGE is None
+        assert git_mod.head(repo) == git_mod.resolve_commit(repo, "HEAD")
+    assert len(early.answers) == 3  # none taken
+    # a chain that failed (an unknown base) answers what git said, as the call itself would
+    failed = launch.ChangeCalls(str(repo), "nope")
+    failed.thread.join()
+    git_mod.adopt({}, failed)
+    with git_mod.prefetching(repo):
+        assert git_mod.merge_base_of(repo, "nope", git_mod.resolve_commit(repo, "HEAD")) is None
+    assert [args for _, args in failed.answers] == [launch.HEAD_CALL]  # the failed merge-base taken; no diff made
+    # outside a block, git is asked
+    git_mod.adopt({}, launch.ChangeCalls(str(repo), "HEAD~1"))
+    try:
+        assert git_mod.head(repo) == git_mod.resolve_commit(repo, "HEAD")
+    finally:
+        git_mod.adopt({})
+
+
+def test_a_report_through_the_executable_answers_as_the_cli_does(tmp_path: Path) -> None:
+    repo = _two_commits(tmp_path)
+    db = str(tmp_path / "i.db")
+    subprocess.run([sys.executable, "-m", "cartog_ci.cli", "index", "--no-embed", "--index", db], cwd=repo, check=True)
+
+    def run(module: str, *args: str) -> tuple[int, str, str]:
+        proc = subprocess.run(
+            [sys.executable, "-c", f"import sys; from cartog_ci.{module} import main; sys.exit(main())",
+             "report", *args, "--no-related", "--format", "json", "--index", db],
+            cwd=repo, capture_output=True, text=True,
+        )  # fmt: skip
+        return proc.returncode, proc.stdout, proc.stderr
+
+    for args in (("--base", "HEAD~1"), ("--base=HEAD~1",), ("--base", "nope")):
+        assert run("launch", *args) == run("cli", *args)
+    assert '"a.py"' in run("launch", "--base", "HEAD~1")[1]
+    assert run("launch", "--base", "nope")[0] == 2
