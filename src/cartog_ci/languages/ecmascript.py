@@ -419,6 +419,72 @@ def _scope(globals_: frozenset[str], *, merged: bool, typed: bool = False) -> Sc
     )
 
 
+# TypeScript's root-level constants (typescript.scm, then ecmascript.scm's two
+# made by a call): the values its patterns list, the name `#match?` asks for
+_DATA = frozenset({
+    "number", "string", "template_string", "regex", "true", "false", "null", "undefined",
+    "object", "array", "identifier", "member_expression", "subscript_expression",
+    "call_expression", "new_expression", "binary_expression", "unary_expression",
+    "ternary_expression", "parenthesized_expression", "await_expression",
+    "as_expression", "satisfies_expression", "non_null_expression",
+})  # fmt: skip
+_MADE = frozenset({"call_expression", "new_expression", "object"})
+_UPPER_CASE = re.compile(rb"^_*[A-Z][A-Z0-9_]*$")
+_Match = tuple[int, dict[str, list[ts.Node]]]
+
+
+def _typescript_top_level(root: ts.Node, source: bytes) -> list[_Match]:
+    """The matches of TypeScript's root-level patterns (``Syntax.top_level_walk``),
+    numbered and ordered as their query gives them: per `const` declarator
+    of the root (each declaration in order, its declarators in order), 0
+    `(program (lexical_declaration kind: "const" (variable_declarator name:
+    (identifier) value: <data>)))` with an UPPER_CASE name, 2 the same with a
+    value made by a call of a member, `new` or an object literal, 3 by a call
+    of a name other than `require`; 1 an exported one (`(program
+    (export_statement (lexical_declaration …)))`) whatever its name."""
+    out: list[_Match] = []
+    for child in root.children:
+        kind = child.type
+        exported = kind == "export_statement"
+        if exported:
+            declarations = [c for c in child.named_children if c.type == "lexical_declaration"]
+        elif kind == "lexical_declaration":
+            declarations = [child]
+        else:
+            continue
+        for declaration in declarations:
+            const = declaration.child_by_field_name("kind")
+            if const is None or const.type != "const":
+                continue
+            for declarator in declaration.named_children:
+                if declarator.type != "variable_declarator":
+                    continue
+                name = declarator.child_by_field_name("name")
+                value = declarator.child_by_field_name("value")
+                if name is None or value is None or name.type != "identifier":
+                    continue
+                made = value.type
+                if exported:
+                    if made in _DATA:
+                        out.append((1, {"name": [name], "definition.constant": [declaration]}))
+                    continue
+                if made in _DATA and _UPPER_CASE.search(source[name.start_byte : name.end_byte]):
+                    out.append((0, {"name": [name], "definition.constant": [declaration]}))
+                if made not in _MADE:
+                    continue
+                if made != "call_expression":
+                    out.append((2, {"name": [name], "definition.constant": [declaration]}))
+                    continue
+                callee = value.child_by_field_name("function")
+                if callee is None:
+                    continue
+                if callee.type == "member_expression":
+                    out.append((2, {"name": [name], "_call": [value], "definition.constant": [declaration], "_callee": [callee]}))
+                elif callee.type == "identifier" and source[callee.start_byte : callee.end_byte] != b"require":
+                    out.append((3, {"name": [name], "_call": [value], "definition.constant": [declaration], "_callee": [callee]}))
+    return out
+
+
 def _syntax(name: str, grammar: Callable[[], ts.Language], queries: tuple[str, ...], wrappers: tuple[str, ...]) -> Syntax:
     return Syntax(
         name=name,
@@ -429,6 +495,7 @@ def _syntax(name: str, grammar: Callable[[], ts.Language], queries: tuple[str, .
         self_names=_SELF_NAMES,
         call_chains=True,
         top_level_pass=True,
+        top_level_walk=None if name == "javascript" else _typescript_top_level,
     )
 
 

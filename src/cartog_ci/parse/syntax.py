@@ -45,6 +45,7 @@ _POINTER = re.compile(r"^(?:[*&]\s*(?:mut\s+)?)+")  # Go `*T`, Rust `&mut T`: th
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\s*\[(.*)\]$", re.S)
 _CAPTURE = re.compile(r"@([\w.]+)")
 _COMMENT_OR_STRING = re.compile(r';[^\n]*|"(?:[^"\\]|\\.)*"')
+_SET_NAME = re.compile(r'\(\s*#set!\s+name\s+"((?:[^"\\]|\\.)*)"\s*\)')
 
 
 @lru_cache(maxsize=1 << 14)  # annotations recur (`str`, `Optional[Request]`)
@@ -183,6 +184,15 @@ class Syntax:
     # one pass, each keeps a match open at the root that every node of the
     # file is then tried against (half the query time on zod's TypeScript).
     top_level_pass: bool = False
+    # The matches of those root-level patterns found by walking the root's
+    # children in Python, numbered and ordered as their query gives them
+    # (``top_level_query`` is then never compiled, nor run): TypeScript's four
+    # cost its compile 56 M instructions, a fixed ~25 M of them for any query,
+    # and their matches on zod's 256 files 10.9 ms against 3.5 ms for the walk
+    # (docs/languages.md, "The queries' compile"). The query's source still
+    # says what is matched: its patterns' captures and names are read from it,
+    # and tests/parse/test_top_level_walk.py compares the walk with the query.
+    top_level_walk: Callable[[ts.Node, bytes], list[tuple[int, dict[str, list[ts.Node]]]]] | None = None
     # The names a container holds as values, for a `@values` capture (Python
     # argument lists, lists, tuples, sets, comparisons): a pattern whose
     # children have no field keeps one query match open per nesting level
@@ -245,9 +255,31 @@ class Syntax:
 
     @cached_property
     def top_level_captures(self) -> tuple[frozenset[str], ...]:
-        """``pattern_captures`` of ``top_level_query``."""
+        """``pattern_captures`` of ``top_level_query`` (read from its source
+        alone with ``top_level_walk``)."""
+        if self.top_level_walk is not None:
+            return tuple(captures for captures, _ in self._top_level_texts)
         query = self.top_level_query
         return _captures(query, self._top_level_source[0], self.top_level_predicates) if query is not None else ()
+
+    @cached_property
+    def _top_level_texts(self) -> tuple[tuple[frozenset[str], str], ...]:
+        """Per root-level pattern, read from the source without compiling it
+        (``top_level_walk``): the captures it writes, those its ``#child?``
+        predicates add included, and the name it sets (``#set! name``), or ""."""
+        text, located = self._top_level_source
+        out: list[tuple[frozenset[str], str]] = []
+        start = 0
+        for piece in _patterns(text):
+            end = start + len(piece.encode())
+            if piece.lstrip().startswith(("(", "[")):
+                plain = _COMMENT_OR_STRING.sub(" ", piece)
+                found = set(_CAPTURE.findall(plain))
+                found.update(a[0] for at, (kind, _, _, _, a) in located if start <= at < end and kind == "child")  # type: ignore[index]
+                named = _SET_NAME.search(_COMMENT_OR_STRING.sub(lambda m: m[0] if m[0][0] == '"' else " ", piece))
+                out.append((frozenset(found), named.group(1) if named else ""))
+            start = end
+        return tuple(out)
 
     def query_without(self, patterns: frozenset[int]) -> tuple[ts.Query, tuple[int, ...] | None]:
         """A tags query of its own without ``patterns``, and the number in
@@ -342,13 +374,23 @@ class Syntax:
 
     @cached_property
     def top_level_predicates(self) -> text_predicates.Predicates:
-        """``predicates`` of ``top_level_query``."""
+        """``predicates`` of ``top_level_query`` (none with ``top_level_walk``,
+        which checks them itself)."""
+        if self.top_level_walk is not None:
+            return {}
         query = self.top_level_query
         return text_predicates.assign(query, self._top_level_source[1]) if query is not None else {}
+
+    @property
+    def has_top_level(self) -> bool:
+        """Whether root-level patterns run in a pass of their own (``top_level_pass``)."""
+        return bool(self._top_level_source[0])
 
     @cached_property
     def top_level_names(self) -> tuple[str, ...]:
         """``fixed_names`` of ``top_level_query``."""
+        if self.top_level_walk is not None:
+            return tuple(name for _, name in self._top_level_texts)
         query = self.top_level_query
         return tuple(query.pattern_settings(i).get("name") or "" for i in range(query.pattern_count)) if query else ()
 
