@@ -498,7 +498,7 @@ def _role(key: str) -> tuple[str, str]:
 def _roles(spec: Syntax) -> dict[str, tuple[str, str]]:
     """``_role`` of every capture name of the language's tags queries (and
     those a ``#child?`` adds: parse/predicates.py)."""
-    top = spec.top_level_query if spec.top_level_walk is None else None  # walked: its captures' names below
+    top = spec.top_level_query if spec.walked is None else None  # walked: its captures' names below
     names = (
         *spec.capture_names,
         *(map(top.capture_name, range(top.capture_count)) if top is not None else ()),
@@ -683,9 +683,10 @@ def _matches(
     # past ``comment_pattern``, which is the pattern count when there is none
     shift = spec.pattern_count + 1
     names = (*spec.fixed_names, "", *spec.top_level_names)
-    walk = spec.top_level_walk
-    if walk is not None:  # the same matches, without the query (``Syntax.top_level_walk``)
-        top_level = walk(root, source)
+    walk = spec.walked
+    if walk is not None:  # the query's matches without the query (``Syntax.top_level_walk``), checked as budget.matches does
+        checks = spec.top_level_predicates
+        top_level = [m for m in walk(root, source) if (wanted := checks.get(m[0])) is None or keep(wanted, m[1], source)]
     else:
         top_level = budget.matches(spec.top_level_query, root, max_start_depth=0, source=source, checks=spec.top_level_predicates)  # type: ignore[arg-type]
     mine = [(shift + p, c) for p, c in top_level]
