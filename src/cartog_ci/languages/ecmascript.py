@@ -6,7 +6,7 @@ languages/esimports.py, a signature's parameters languages/esparams.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import tree_sitter as ts
 
