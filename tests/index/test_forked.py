@@ -80,3 +80,16 @@ def test_the_indexer_parses_the_last_files_while_the_worker_parses_a_slow_first_
 
 def _unstamped(result: files.ParseResult) -> files.ParseResult:
     return replace(result, seen=result.seen.partition(files.STAMP)[0])
+
+
+def test_the_queries_are_compiled_before_the_pool_forks() -> None:
+    """Markdown's link queries too (each worker compiled both)."""
+    from cartog_ci import languages
+    from cartog_ci.languages import markdown
+
+    markdown._definitions.cache_clear()
+    markdown._inline.cache_clear()
+    files._compile_queries([files.ParseJob("README.md"), files.ParseJob("src/a.ts")], languages.for_path)
+    assert markdown._definitions.cache_info().currsize == markdown._inline.cache_info().currsize == 1
+    typescript = languages.for_path("src/a.ts").syntax  # type: ignore[union-attr]
+    assert "_tags" in typescript.__dict__

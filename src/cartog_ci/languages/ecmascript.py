@@ -6,7 +6,7 @@ languages/esimports.py, a signature's parameters languages/esparams.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import tree_sitter as ts
 
@@ -419,6 +419,163 @@ def _scope(globals_: frozenset[str], *, merged: bool, typed: bool = False) -> Sc
     )
 
 
+# The root-level patterns (``Syntax.top_level_walk``): the values of the
+# constants' patterns (TypeScript's list adds three), the functions and
+# classes of the CommonJS ones (javascript.scm)
+_JS_DATA = frozenset({
+    "number", "string", "template_string", "regex", "true", "false", "null", "undefined",
+    "object", "array", "identifier", "member_expression", "subscript_expression",
+    "call_expression", "new_expression", "binary_expression", "unary_expression",
+    "ternary_expression", "parenthesized_expression", "await_expression",
+})  # fmt: skip
+_TS_DATA = _JS_DATA | {"as_expression", "satisfies_expression", "non_null_expression"}
+_MADE = frozenset({"call_expression", "new_expression", "object"})
+_FUNCTIONS = frozenset({"arrow_function", "function_expression", "generator_function"})
+_NAMED_FUNCTIONS = frozenset({"function_expression", "generator_function"})
+_Match = tuple[int, dict[str, list[ts.Node]]]
+# the patterns' source the walks are written for (``Syntax.top_level_walk_for``:
+# edited, their query runs, and tests/parse/test_top_level_walk.py fails)
+_JS_TOP_LEVEL = "ab92f6262527a2da"
+_TS_TOP_LEVEL = "ef00670bce7c3332"
+
+
+def _constants(declaration: ts.Node, exported: bool, data: frozenset[str], value_capture: str) -> list[_Match]:
+    """The matches of the constants' patterns in a root-level (or exported)
+    declaration, per declarator in order, before their text predicates:
+    numbered 0 for `(program (lexical_declaration kind: "const"
+    (variable_declarator name: (identifier) @name value: [<data>])))`, 1 the
+    exported one, 2 and 3 the two made by a call (ecmascript.scm); the value
+    of 0 captured as ``value_capture`` ("": not captured)."""
+    found: list[_Match] = []
+    const = declaration.child_by_field_name("kind")
+    if const is None or const.type != "const":
+        return found
+    for declarator in declaration.named_children:
+        if declarator.type != "variable_declarator":
+            continue
+        name = declarator.child_by_field_name("name")
+        value = declarator.child_by_field_name("value")
+        if name is None or value is None or name.type != "identifier":
+            continue
+        made = value.type
+        if made in data:
+            captures = {"name": [name], "definition.constant": [declaration]}
+            if value_capture and not exported:
+                captures[value_capture] = [value]
+            found.append((1 if exported else 0, captures))
+        if not exported and made in _MADE:
+            call = {"_call": [value]} if made == "call_expression" else {}
+            found.append((2, {"name": [name], **call, "definition.constant": [declaration]}))
+            if call:
+                found.append((3, {"name": [name], **call, "definition.constant": [declaration]}))
+    return found
+
+
+def _typescript_top_level(root: ts.Node, source: bytes) -> list[_Match]:
+    """The matches of TypeScript's root-level patterns (the constants',
+    ``_constants``) as their query gives them, before their text
+    predicates: per root child in order."""
+    out: list[_Match] = []
+    for child in root.children:
+        kind = child.type
+        if kind == "lexical_declaration":
+            out += _constants(child, False, _TS_DATA, "")
+        elif kind == "export_statement":
+            for declaration in child.named_children:
+                if declaration.type == "lexical_declaration":
+                    out += _constants(declaration, True, _TS_DATA, "")
+    return out
+
+
+def _assigned(assignment: ts.Node, right_types: frozenset[str], named: bool | None) -> ts.Node | None:
+    """The right side of ``assignment`` when its left is a member and its
+    right of ``right_types`` (``named``: with a name field or without one;
+    None: either)."""
+    left = assignment.child_by_field_name("left")
+    right = assignment.child_by_field_name("right")
+    if left is None or right is None or left.type != "member_expression" or right.type not in right_types:
+        return None
+    if named is not None and (right.child_by_field_name("name") is not None) != named:
+        return None
+    return right
+
+
+# javascript.scm's CommonJS default exports (`module.exports = …`, patterns
+# 2 to 5): the right side's types and whether it has a name (None: either),
+# the right side's capture, the definition's capture
+_ARROW = frozenset({"arrow_function"})
+_DEFAULT_EXPORTS = (
+    (2, ((_NAMED_FUNCTIONS, None),), "_right", "definition.function"),
+    (3, ((_NAMED_FUNCTIONS, False), (_ARROW, None)), "", "definition.function"),
+    (4, ((frozenset({"class"}), None),), "_right", "definition.class"),
+    (5, ((frozenset({"class"}), False),), "", "definition.class"),
+)
+
+
+def _default_exports(assignment: ts.Node) -> list[_Match]:
+    """The matches of the default-export patterns (2 to 5) whose assignment
+    is ``assignment`` (a statement's, the right side of a statement's, or a
+    declarator's value), before their text predicates."""
+    found: list[_Match] = []
+    for number, rights, right_capture, definition in _DEFAULT_EXPORTS:
+        right = next((r for types, named in rights if (r := _assigned(assignment, types, named)) is not None), None)
+        if right is None:
+            continue
+        captures: dict[str, list[ts.Node]] = {"_left": [assignment.child_by_field_name("left")]}  # type: ignore[list-item]
+        if right_capture:
+            captures[right_capture] = [right]
+        captures[definition] = [assignment]
+        found.append((number, captures))
+    return found
+
+
+def _javascript_top_level(root: ts.Node, source: bytes) -> list[_Match]:
+    """The matches of JavaScript's root-level patterns as their query gives
+    them, before their text predicates: per root child in order, for an
+    expression statement's assignment `x.y = <function>` 0-1 (`exports.f =`,
+    `module.exports.f =`), 2-5 the default exports, 6-7 (`Foo.prototype.m =`,
+    `Foo.m =`: a function or a generator) and then 2-5 for an assignment on
+    its right side (`exports = module.exports = f`), which finish deeper;
+    for a declaration, per declarator, 8-11 the constants (``_constants``) and
+    2-5 for an assignment it holds (`var proto = module.exports = f`)."""
+    out: list[_Match] = []
+    for child in root.children:
+        kind = child.type
+        if kind == "expression_statement":
+            for assignment in child.named_children:
+                if assignment.type != "assignment_expression":
+                    continue
+                right = _assigned(assignment, _FUNCTIONS, None)
+                left = assignment.child_by_field_name("left")
+                if right is not None:
+                    out += [(0, {"_left": [left], "definition.function": [child]}), (1, {"_left": [left], "definition.function": [child]})]  # type: ignore[list-item]
+                out += _default_exports(assignment)
+                if right is not None and right.type in _NAMED_FUNCTIONS:
+                    out += [(6, {"_left": [left], "definition.function": [child]}), (7, {"_left": [left], "definition.function": [child]})]  # type: ignore[list-item]
+                inner = assignment.child_by_field_name("right")
+                if inner is not None and inner.type == "assignment_expression":
+                    out += _default_exports(inner)
+            continue
+        if kind == "export_statement":
+            for declaration in child.named_children:
+                if declaration.type == "lexical_declaration":
+                    out += [(number + 8, captures) for number, captures in _constants(declaration, True, _JS_DATA, "_value")]
+            continue
+        if not child.is_named:
+            continue
+        constants = _constants(child, False, _JS_DATA, "_value") if kind == "lexical_declaration" else []
+        for declarator in child.named_children:
+            if declarator.type != "variable_declarator":
+                continue
+            while constants and constants[0][1]["name"][0].parent == declarator:
+                number, captures = constants.pop(0)
+                out.append((number + 8, captures))
+            value = declarator.child_by_field_name("value")
+            if value is not None and value.type == "assignment_expression":
+                out += _default_exports(value)
+    return out
+
+
 def _syntax(name: str, grammar: Callable[[], ts.Language], queries: tuple[str, ...], wrappers: tuple[str, ...]) -> Syntax:
     return Syntax(
         name=name,
@@ -429,6 +586,8 @@ def _syntax(name: str, grammar: Callable[[], ts.Language], queries: tuple[str, .
         self_names=_SELF_NAMES,
         call_chains=True,
         top_level_pass=True,
+        top_level_walk=_javascript_top_level if name == "javascript" else _typescript_top_level,
+        top_level_walk_for=_JS_TOP_LEVEL if name == "javascript" else _TS_TOP_LEVEL,
     )
 
 

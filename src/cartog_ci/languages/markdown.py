@@ -413,5 +413,11 @@ class Markdown(Language):
     ) -> FileExtraction:
         return extract(path, source, self.name, linkable=self.linkable, timeout_ms=timeout_ms)
 
+    def compile_queries(self) -> None:
+        """Compile the link queries now (before a process pool forks:
+        index/files.py)."""
+        _definitions()
+        _inline()
+
     def find_module(self, project: Project, importer: str, spec: str) -> list[str]:
         return find_module(project, importer, spec)

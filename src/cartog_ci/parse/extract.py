@@ -498,7 +498,7 @@ def _role(key: str) -> tuple[str, str]:
 def _roles(spec: Syntax) -> dict[str, tuple[str, str]]:
     """``_role`` of every capture name of the language's tags queries (and
     those a ``#child?`` adds: parse/predicates.py)."""
-    top = spec.top_level_query
+    top = spec.top_level_query if spec.walked is None else None  # walked: its captures' names below
     names = (
         *spec.capture_names,
         *(map(top.capture_name, range(top.capture_count)) if top is not None else ()),
@@ -543,7 +543,7 @@ def _named_references(spec: Syntax, edge_kinds: frozenset[str] | None) -> tuple[
     roles = _roles(spec)
     plans, _ = _plans(spec)
     patterns = (*spec.pattern_captures, frozenset(), *spec.top_level_captures)
-    names = (*spec.fixed_names, "", *spec.top_level_names) if spec.top_level_query is not None else spec.fixed_names
+    names = (*spec.fixed_names, "", *spec.top_level_names) if spec.has_top_level else spec.fixed_names
     out = []
     for pattern, (key, captures) in enumerate(zip(plans, patterns)):
         role, sort = roles[key] if key is not None else ("", "")
@@ -635,7 +635,7 @@ def _steps(spec: Syntax, edge_kinds: frozenset[str] | None) -> tuple[_Step, ...]
     plans, bound_keys = _plans(spec)
     named = _named_references(spec, edge_kinds)
     later = _name_checks(spec, edge_kinds)
-    fixed = (*spec.fixed_names, "", *spec.top_level_names) if spec.top_level_query is not None else spec.fixed_names
+    fixed = (*spec.fixed_names, "", *spec.top_level_names) if spec.has_top_level else spec.fixed_names
     within, count, comment = spec.within, spec.pattern_count, spec.comment_pattern
     out: list[_Step] = []
     for p, key in enumerate(plans):
@@ -678,13 +678,17 @@ def _matches(
         found = budget.matches(query, root)
         if numbers is not None:  # a query of the kept patterns alone: numbered as in ``spec.query``
             found = [(numbers[p], c) for p, c in found]
-    top = spec.top_level_query
-    if top is None:
+    if not spec.has_top_level:
         return found, spec.fixed_names, 0
     # past ``comment_pattern``, which is the pattern count when there is none
     shift = spec.pattern_count + 1
     names = (*spec.fixed_names, "", *spec.top_level_names)
-    top_level = budget.matches(top, root, max_start_depth=0, source=source, checks=spec.top_level_predicates)
+    walk = spec.walked
+    if walk is not None:  # the query's matches without the query (``Syntax.top_level_walk``), checked as budget.matches does
+        checks = spec.top_level_predicates
+        top_level = [m for m in walk(root, source) if (wanted := checks.get(m[0])) is None or keep(wanted, m[1], source)]
+    else:
+        top_level = budget.matches(spec.top_level_query, root, max_start_depth=0, source=source, checks=spec.top_level_predicates)  # type: ignore[arg-type]
     mine = [(shift + p, c) for p, c in top_level]
     return (mine + found if mine else found), names, len(mine)
 

@@ -6,6 +6,7 @@ A language (``cartog_ci.languages``) hands one ``Syntax`` to
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Container
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ _POINTER = re.compile(r"^(?:[*&]\s*(?:mut\s+)?)+")  # Go `*T`, Rust `&mut T`: th
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\s*\[(.*)\]$", re.S)
 _CAPTURE = re.compile(r"@([\w.]+)")
 _COMMENT_OR_STRING = re.compile(r';[^\n]*|"(?:[^"\\]|\\.)*"')
+_SET_NAME = re.compile(r'\(\s*#set!\s+name\s+"((?:[^"\\]|\\.)*)"\s*\)')
 
 
 @lru_cache(maxsize=1 << 14)  # annotations recur (`str`, `Optional[Request]`)
@@ -133,6 +135,12 @@ def _patterns(query: str) -> list[str]:
     return [query[a:b] for a, b in zip(cuts, cuts[1:]) if a < b]
 
 
+def query_digest(text: str) -> str:
+    """A digest of a query's source that its comments and layout leave alone."""
+    plain = _COMMENT_OR_STRING.sub(lambda m: m[0] if m[0][0] == '"' else " ", text)
+    return hashlib.sha1(" ".join(plain.split()).encode()).hexdigest()[:16]
+
+
 def _captures(query: ts.Query, text: str, checks: text_predicates.Predicates) -> tuple[frozenset[str], ...]:
     """Per pattern of ``query`` (compiled from ``text``), the names of the
     captures it writes, those its ``#child?`` predicates add included."""
@@ -183,6 +191,20 @@ class Syntax:
     # one pass, each keeps a match open at the root that every node of the
     # file is then tried against (half the query time on zod's TypeScript).
     top_level_pass: bool = False
+    # The matches of those root-level patterns found by walking the root's
+    # children in Python, numbered and ordered as their query gives them
+    # before its text predicates (``top_level_query`` is then never compiled,
+    # nor run; ``_matches`` checks the predicates as ``budget.matches`` does):
+    # TypeScript's four cost the compile 56 M instructions, a fixed ~25 M of
+    # them for any query, JavaScript's twelve 195 M (docs/languages.md, "The
+    # queries' compile"). The query's source still says what is matched: its
+    # patterns' captures, names and predicates are read from it, and
+    # tests/parse/test_top_level_walk.py compares the walk with the query.
+    top_level_walk: Callable[[ts.Node, bytes], list[tuple[int, dict[str, list[ts.Node]]]]] | None = None
+    # The ``query_digest`` of the root-level patterns' source the walk was
+    # written for: with another source (a query rewritten, a pattern edited)
+    # their query runs instead (``walked``).
+    top_level_walk_for: str = ""
     # The names a container holds as values, for a `@values` capture (Python
     # argument lists, lists, tuples, sets, comparisons): a pattern whose
     # children have no field keeps one query match open per nesting level
@@ -245,9 +267,34 @@ class Syntax:
 
     @cached_property
     def top_level_captures(self) -> tuple[frozenset[str], ...]:
-        """``pattern_captures`` of ``top_level_query``."""
+        """``pattern_captures`` of ``top_level_query`` (read from its source
+        alone with ``top_level_walk``)."""
+        if self.walked is not None:
+            return tuple(captures for captures, _, _ in self._top_level_texts)
         query = self.top_level_query
         return _captures(query, self._top_level_source[0], self.top_level_predicates) if query is not None else ()
+
+    @cached_property
+    def _top_level_texts(self) -> tuple[tuple[frozenset[str], str, tuple[text_predicates.Predicate, ...]], ...]:
+        """Per root-level pattern, read from the source without compiling it
+        (``top_level_walk``): the captures it writes, those its ``#child?``
+        predicates add included, the name it sets (``#set! name``) or "", and
+        its text predicates."""
+        text, located = self._top_level_source
+        out: list[tuple[frozenset[str], str, tuple[text_predicates.Predicate, ...]]] = []
+        start = 0
+        for piece in _patterns(text):
+            end = start + len(piece.encode())
+            if piece.lstrip().startswith(("(", "[")):
+                mine = tuple(predicate for at, predicate in located if start <= at < end)
+                found = set(_CAPTURE.findall(_COMMENT_OR_STRING.sub(" ", piece)))
+                found.update(argument[0] for kind, _, _, _, argument in mine if kind == "child")  # type: ignore[index]
+                named = _SET_NAME.search(_COMMENT_OR_STRING.sub(lambda m: m[0] if m[0][0] == '"' else " ", piece))
+                out.append((frozenset(found), named.group(1) if named else "", mine))
+            start = end
+        if sum(len(mine) for _, _, mine in out) != len(located):
+            raise ValueError("a predicate outside any root-level pattern")
+        return tuple(out)
 
     def query_without(self, patterns: frozenset[int]) -> tuple[ts.Query, tuple[int, ...] | None]:
         """A tags query of its own without ``patterns``, and the number in
@@ -342,13 +389,32 @@ class Syntax:
 
     @cached_property
     def top_level_predicates(self) -> text_predicates.Predicates:
-        """``predicates`` of ``top_level_query``."""
+        """``predicates`` of ``top_level_query`` (read from its source alone
+        with ``top_level_walk``)."""
+        if self.walked is not None:
+            return {i: mine for i, (_, _, mine) in enumerate(self._top_level_texts) if mine}
         query = self.top_level_query
         return text_predicates.assign(query, self._top_level_source[1]) if query is not None else {}
 
     @cached_property
+    def walked(self) -> Callable[[ts.Node, bytes], list[tuple[int, dict[str, list[ts.Node]]]]] | None:
+        """``top_level_walk`` when it was written for these root-level
+        patterns (``top_level_walk_for``), else None."""
+        walk = self.top_level_walk
+        if walk is None or query_digest(self._split_query[1]) != self.top_level_walk_for:
+            return None
+        return walk
+
+    @property
+    def has_top_level(self) -> bool:
+        """Whether root-level patterns run in a pass of their own (``top_level_pass``)."""
+        return bool(self._top_level_source[0])
+
+    @cached_property
     def top_level_names(self) -> tuple[str, ...]:
         """``fixed_names`` of ``top_level_query``."""
+        if self.walked is not None:
+            return tuple(name for _, name, _ in self._top_level_texts)
         query = self.top_level_query
         return tuple(query.pattern_settings(i).get("name") or "" for i in range(query.pattern_count)) if query else ()
 
