@@ -10,9 +10,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
 
 from cartog_ci.errors import GitError, NotAGitRepository, UnknownRef
+from cartog_ci.launch import HEAD_CALL, ChangeCalls, change_call, merge_base_call
 
 # A calling hook (pre-commit) may export these for *its* repository; they
 # would redirect our calls on another directory.
@@ -107,33 +107,8 @@ _TRACKED = ("ls-files", "-z", "--cached")
 _EARLY: set[tuple[str, tuple[str, ...]]] = set()
 
 
-class EarlyAnswers(Protocol):
-    """A report's HEAD, merge-base and change, asked before the imports
-    (launch.py ``ChangeCalls``) in the directory ``directory`` for the base
-    ``base``: ``answer`` waits for those calls and gives git's answer to
-    one of them (stdout, stderr, exit code), once, or None."""
-
-    directory: str
-    base: str
-
-    def answer(self, args: tuple[str, ...]) -> tuple[bytes, bytes, int] | None: ...
-
-
-# The calls of a report's change, in the order it asks them (report/sides.py
-# ``choose``, report/diff.py ``begin``); launch.py makes the same, as a test checks.
-_HEAD = ("rev-parse", "--verify", "-q", "HEAD^{commit}")
-
-
-def _merge_base_args(ref: str, commit: str) -> tuple[str, ...]:
-    return ("merge-base", "--end-of-options", f"{ref}^{{commit}}", commit)
-
-
-def _change_args(old: str, new: str) -> tuple[str, ...]:
-    return ("diff", "--raw", "-z", "--no-abbrev", "--no-renames", old, new)
-
-
 def adopt(
-    started: dict[tuple[str, tuple[str, ...]], subprocess.Popen[bytes]], change: EarlyAnswers | None = None
+    started: dict[tuple[str, tuple[str, ...]], subprocess.Popen[bytes]], change: ChangeCalls | None = None
 ) -> None:
     """Take the calls ``launch.start_early`` started, as prefetched ones, and
     those of a report's change (``launch.ChangeCalls``), as answers."""
@@ -146,24 +121,25 @@ def adopt(
 
 def _of_change(args: tuple[str, ...], base: str) -> bool:
     """Whether ``args`` is one of the calls ``ChangeCalls`` makes for ``base``."""
-    if args == _HEAD:
+    if args == HEAD_CALL:
         return True
-    if len(args) == 4 and args[:3] == _merge_base_args(base, "")[:3]:
+    if len(args) == 4 and args[:3] == merge_base_call(base, "")[:3]:
         return True
-    return len(args) == 7 and args[:5] == _change_args("", "")[:5]
+    return len(args) == 7 and args[:5] == change_call("", "")[:5]
 
 
 # A report's HEAD, merge-base and change, asked on a thread before the
 # imports (launch.py): each answer is taken once, inside the ``prefetching``
 # block of its directory; the block drops what is left.
-_CHANGE: EarlyAnswers | None = None
+_CHANGE: ChangeCalls | None = None
 
 
 def _early_answer(repo: str, args: tuple[str, ...]) -> tuple[bytes, bytes, int] | None:
     change = _CHANGE
     if change is None or change.directory != repo or not _of_change(args, change.base):
         return None
-    return change.answer(args)
+    change.thread.join()  # the calls in turn: the one asked is done, or never made
+    return change.answers.pop((repo, args), None)
 
 
 def _stop(key: tuple[str, tuple[str, ...]]) -> None:
@@ -266,7 +242,7 @@ def head(repo: Path) -> str | None:
         # work until the index run's needs it would wait)
         state = _WORK_TREES[str(repo)] = work_tree(repo)
         return state.head
-    proc = run(repo, *_HEAD, check=False)
+    proc = run(repo, *HEAD_CALL, check=False)
     sha = proc.decode().strip()
     return sha or None
 
@@ -294,7 +270,7 @@ def merge_base_of(repo: Path, ref: str, commit: str) -> str | None:
     """``merge_base`` of the commit ``ref`` names (as ``resolve_commit``
     reads it) and ``commit``, in one git call; None also when ``ref`` names
     no commit."""
-    out = run(repo, *_merge_base_args(ref, commit), check=False).decode().strip()
+    out = run(repo, *merge_base_call(ref, commit), check=False).decode().strip()
     return out or None
 
 
@@ -354,7 +330,7 @@ def changed_objects(repo: Path, old: str, new: str) -> dict[str, tuple[str, str,
     (old mode, old object, new mode, new object), mode and object "" on the
     side without the file; one ``git diff --raw`` where the file list and an
     ``ls-tree`` of each side (the modes) were three calls."""
-    out = run(repo, *_change_args(old, new))
+    out = run(repo, *change_call(old, new))
     fields = out.split(b"\0")  # :<old mode> <new mode> <old object> <new object> <status>, then the path
     found: dict[str, tuple[str, str, str, str]] = {}
     for meta, path in zip(fields[0:-1:2], fields[1::2], strict=True):

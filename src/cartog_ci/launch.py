@@ -34,8 +34,7 @@ EARLY_CALLS: tuple[tuple[str, ...], ...] = (
 # HEAD (when the early status has not said it yet), the merge-base and the
 # change (report/sides.py ``choose``, report/diff.py ``begin``): those three
 # calls run here too, in turn on a thread, while Python imports (the same
-# arguments as git.py's ``_HEAD``, ``_merge_base_args`` and ``_change_args``,
-# kept equal by a test; git.run takes each answer).
+# arguments as git.py's, kept equal by a test; git.run takes each answer).
 HEAD_CALL: tuple[str, ...] = ("rev-parse", "--verify", "-q", "HEAD^{commit}")
 
 
@@ -164,12 +163,6 @@ class ChangeCalls:
         self.answers[(self.directory, args)] = (proc.stdout, proc.stderr, proc.returncode)
         out = proc.stdout.decode("ascii", "replace").strip()
         return out if proc.returncode == 0 and out else None
-
-    def answer(self, args: tuple[str, ...]) -> tuple[bytes, bytes, int] | None:
-        """git's answer to ``args`` (stdout, stderr, exit code), once, when
-        the thread has made that call: waited for, the calls run in turn."""
-        self.thread.join()
-        return self.answers.pop((self.directory, args), None)
 
     def _run(self) -> None:
         head = self._call(HEAD_CALL)

@@ -19,10 +19,6 @@ from tests.testing.fixtures import commit, init_repo, write
 def test_the_early_calls_are_the_ones_an_index_run_asks_for() -> None:
     assert launch.EARLY_CALLS == (git_mod._TOPLEVEL, git_mod._STATUS, git_mod._TRACKED)
     assert launch.HOOK_VARIABLES == git_mod._STRIPPED_ENV
-    # a report's change: the calls git.head, git.merge_base_of and git.changed_objects make
-    assert launch.HEAD_CALL == git_mod._HEAD
-    assert launch.merge_base_call("v1.0", "c0ffee") == git_mod._merge_base_args("v1.0", "c0ffee")
-    assert launch.change_call("base", "head") == git_mod._change_args("base", "head")
 
 
 def test_the_directory_a_command_line_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
