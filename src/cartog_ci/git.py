@@ -12,7 +12,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from cartog_ci.errors import GitError, NotAGitRepository, UnknownRef
-from cartog_ci.launch import HEAD_CALL, ChangeCalls, change_call, merge_base_call
 
 # A calling hook (pre-commit) may export these for *its* repository; they
 # would redirect our calls on another directory.
@@ -65,11 +64,8 @@ def _index_file_of(repo: str, index_file: str, caller_git_dir: str, cwd: str) ->
 
 def run(repo: Path, *args: str, check: bool = True, input: bytes | None = None) -> bytes:
     started = _PREFETCHED.pop((str(repo), args), None) if input is None else None
-    answered = _early_answer(str(repo), args) if input is None and started is None else None
     try:
-        if answered is not None:
-            stdout, stderr, returncode = answered
-        elif started is not None:
+        if started is not None:
             stdout, stderr = started.communicate()
             returncode = started.returncode
         else:
@@ -107,39 +103,11 @@ _TRACKED = ("ls-files", "-z", "--cached")
 _EARLY: set[tuple[str, tuple[str, ...]]] = set()
 
 
-def adopt(
-    started: dict[tuple[str, tuple[str, ...]], subprocess.Popen[bytes]], change: ChangeCalls | None = None
-) -> None:
-    """Take the calls ``launch.start_early`` started, as prefetched ones, and
-    those of a report's change (``launch.ChangeCalls``), as answers."""
-    global _CHANGE
+def adopt(started: dict[tuple[str, tuple[str, ...]], subprocess.Popen[bytes]]) -> None:
+    """Take the calls ``launch.start_early`` started, as prefetched ones."""
     for key, proc in started.items():
         _PREFETCHED.setdefault(key, proc)
         _EARLY.add(key)
-    _CHANGE = change
-
-
-def _of_change(args: tuple[str, ...], base: str) -> bool:
-    """Whether ``args`` is one of the calls ``ChangeCalls`` makes for ``base``."""
-    if args == HEAD_CALL:
-        return True
-    if len(args) == 4 and args[:3] == merge_base_call(base, "")[:3]:
-        return True
-    return len(args) == 7 and args[:5] == change_call("", "")[:5]
-
-
-# A report's HEAD, merge-base and change, asked on a thread before the
-# imports (launch.py): each answer is taken once, inside the ``prefetching``
-# block of its directory; the block drops what is left.
-_CHANGE: ChangeCalls | None = None
-
-
-def _early_answer(repo: str, args: tuple[str, ...]) -> tuple[bytes, bytes, int] | None:
-    change = _CHANGE
-    if change is None or change.directory != repo or not _of_change(args, change.base):
-        return None
-    change.thread.join()  # the calls in turn: the one asked is done, or never made
-    return change.answers.pop((repo, args), None)
 
 
 def _stop(key: tuple[str, tuple[str, ...]]) -> None:
@@ -165,13 +133,10 @@ def prefetching(repo: Path, *, top: bool = False) -> Iterator[None]:
     ``top``: ``repo`` is git's top level, as ``workspace.locate`` found
     (resolved): ``toplevel`` answers so inside the block, without asking
     git again."""
-    global _CHANGE
     keys = [(str(repo), args) for args in (_TOPLEVEL, _STATUS, _TRACKED)]
     for key in _EARLY - set(keys):  # started early for another directory
         _stop(key)
     _EARLY.clear()
-    change = _CHANGE if _CHANGE is not None and _CHANGE.directory == str(repo) else None
-    _CHANGE = None
     if top:
         _TOPLEVELS[str(repo)] = repo
         _stop(keys[0])
@@ -184,11 +149,9 @@ def prefetching(repo: Path, *, top: bool = False) -> Iterator[None]:
             )
         except OSError:  # no git: the call itself will say so
             break
-    _CHANGE = change
     try:
         yield
     finally:
-        _CHANGE = None
         _TOPLEVELS.pop(str(repo), None)
         _WORK_TREES.pop(str(repo), None)
         for key in keys:
@@ -242,7 +205,7 @@ def head(repo: Path) -> str | None:
         # work until the index run's needs it would wait)
         state = _WORK_TREES[str(repo)] = work_tree(repo)
         return state.head
-    proc = run(repo, *HEAD_CALL, check=False)
+    proc = run(repo, "rev-parse", "--verify", "-q", "HEAD^{commit}", check=False)
     sha = proc.decode().strip()
     return sha or None
 
@@ -270,7 +233,7 @@ def merge_base_of(repo: Path, ref: str, commit: str) -> str | None:
     """``merge_base`` of the commit ``ref`` names (as ``resolve_commit``
     reads it) and ``commit``, in one git call; None also when ``ref`` names
     no commit."""
-    out = run(repo, *merge_base_call(ref, commit), check=False).decode().strip()
+    out = run(repo, "merge-base", "--end-of-options", f"{ref}^{{commit}}", commit, check=False).decode().strip()
     return out or None
 
 
@@ -330,7 +293,7 @@ def changed_objects(repo: Path, old: str, new: str) -> dict[str, tuple[str, str,
     (old mode, old object, new mode, new object), mode and object "" on the
     side without the file; one ``git diff --raw`` where the file list and an
     ``ls-tree`` of each side (the modes) were three calls."""
-    out = run(repo, *change_call(old, new))
+    out = run(repo, "diff", "--raw", "-z", "--no-abbrev", "--no-renames", old, new)
     fields = out.split(b"\0")  # :<old mode> <new mode> <old object> <new object> <status>, then the path
     found: dict[str, tuple[str, str, str, str]] = {}
     for meta, path in zip(fields[0:-1:2], fields[1::2], strict=True):

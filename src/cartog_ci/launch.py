@@ -30,22 +30,6 @@ EARLY_CALLS: tuple[tuple[str, ...], ...] = (
     ),
     ("ls-files", "-z", "--cached"),
 )  # fmt: skip
-# A report of ``--base`` against HEAD then asks git, one after the other, for
-# HEAD (when the early status has not said it yet), the merge-base and the
-# change (report/sides.py ``choose``, report/diff.py ``begin``): those three
-# calls run here too, in turn on a thread, while Python imports (the same
-# arguments as git.py's, kept equal by a test; git.run takes each answer).
-HEAD_CALL: tuple[str, ...] = ("rev-parse", "--verify", "-q", "HEAD^{commit}")
-
-
-def merge_base_call(ref: str, commit: str) -> tuple[str, ...]:
-    return ("merge-base", "--end-of-options", f"{ref}^{{commit}}", commit)
-
-
-def change_call(old: str, new: str) -> tuple[str, ...]:
-    return ("diff", "--raw", "-z", "--no-abbrev", "--no-renames", old, new)
-
-
 _COMMANDS = frozenset({"index", "report", "hook"})
 # the commands that ask git for the top level only (workspace.locate): that
 # one call starts early, the others would be wasted (a search: 2-4 ms of
@@ -115,69 +99,11 @@ def start_early(
     return started
 
 
-def early_base(argv: list[str]) -> str | None:
-    """The ``--base`` of a ``report`` command line that compares it with
-    HEAD (no ``--head``, ``--staged`` nor ``--working-tree``, nor what
-    argparse would take for one of them), else None."""
-    if not argv or argv[0] != "report":
-        return None
-    base = None
-    rest = argv[1:]
-    for i, arg in enumerate(rest):
-        if arg.startswith("--base="):
-            base = arg.partition("=")[2]
-        elif arg == "--base" and i + 1 < len(rest):
-            base = rest[i + 1]
-        elif len(arg) > 3 and any(o.startswith(arg.partition("=")[0]) for o in _OTHER_SIDES):
-            return None
-    return base or None
-
-
-_OTHER_SIDES = ("--head", "--staged", "--working-tree")
-
-
-class ChangeCalls:
-    """``HEAD_CALL``, then the merge-base of ``base`` and that commit, then
-    the change between them (``merge_base_call``, ``change_call``), one
-    after the other on a thread of their own: git's answers by (directory,
-    arguments), as ``subprocess.run`` gave them. A call that fails ends the
-    chain: the command then asks git itself, and says what git said."""
-
-    def __init__(self, directory: str, base: str) -> None:
-        import threading
-
-        self.directory = directory
-        self.base = base
-        self.answers: dict[tuple[str, tuple[str, ...]], tuple[bytes, bytes, int]] = {}
-        self.thread = threading.Thread(target=self._run, name="cartog-ci early change", daemon=True)
-        self.thread.start()
-
-    def _call(self, args: tuple[str, ...]) -> str | None:
-        env = dict(os.environ)
-        env.setdefault("LC_ALL", "C")
-        env["GIT_FLUSH"] = "0"
-        try:
-            proc = subprocess.run(["git", "-C", self.directory, *args], capture_output=True, env=env)
-        except OSError:
-            return None
-        self.answers[(self.directory, args)] = (proc.stdout, proc.stderr, proc.returncode)
-        out = proc.stdout.decode("ascii", "replace").strip()
-        return out if proc.returncode == 0 and out else None
-
-    def _run(self) -> None:
-        head = self._call(HEAD_CALL)
-        old = self._call(merge_base_call(self.base, head)) if head else None
-        if head and old:
-            self._call(change_call(old, head))
-
-
 def main() -> int:
     argv = sys.argv[1:]
     directory = early_directory(argv)
     calls = EARLY_CALLS[:1] if argv and argv[0] in _TOPLEVEL_ONLY else EARLY_CALLS
     started = start_early(directory, calls) if directory is not None else {}
-    base = early_base(argv) if directory is not None else None
-    change = ChangeCalls(directory, base) if directory is not None and base is not None else None
     ends_now = bool(argv) and argv[0] in _ENDS_NOW
     if ends_now:
         # Imports make tens of thousands of objects that live as long as the
@@ -198,7 +124,7 @@ def main() -> int:
         if argv[0] not in _UNCOLLECTED:
             gc.set_threshold(*_THRESHOLDS)
             gc.enable()
-    git.adopt(started, change)
+    git.adopt(started)
     code = cli.main(argv)
     if ends_now:
         exit_now(code)
