@@ -456,6 +456,14 @@ def _clean_doc(text: str) -> str:
     return doc[:MAX_DOCSTRING]
 
 
+def _first_read(read: dict[bytes, tuple[str | None, str]], written: bytes, chains: bool) -> tuple[str | None, str]:
+    """(qualifier, name) of a reference's text as written, new to the file
+    ``read`` remembers them for (``_collect``: most texts recur)."""
+    name = written.decode("utf-8", "replace")
+    parts = read[written] = (None, name) if _PLAIN_NAME.fullmatch(name) else split_reference(name, chains)
+    return parts
+
+
 def _reference_parts(
     spec: Syntax, name_node: ts.Node | None, receiver: ts.Node | None, fixed: str | None
 ) -> tuple[str | None, str]:
@@ -778,9 +786,7 @@ def _collect(
                     continue
                 parts = read.get(written)
                 if parts is None:
-                    name = written.decode("utf-8", "replace")
-                    plain = _PLAIN_NAME.fullmatch(name)
-                    parts = read[written] = (None, name) if plain else split_reference(name, spec.call_chains)
+                    parts = _first_read(read, written, spec.call_chains)
                 refs.append((sort, nodes[0], read_node, parts, ""))
             continue
         names_read = True
@@ -801,9 +807,7 @@ def _collect(
                     written = source[span[0] : span[1]]
                     parts = read.get(written)
                     if parts is None:
-                        name = written.decode("utf-8", "replace")
-                        plain = _PLAIN_NAME.fullmatch(name)
-                        parts = read[written] = (None, name) if plain else split_reference(name, spec.call_chains)
+                        parts = _first_read(read, written, spec.call_chains)
                     refs.append((VALUE, nodes[0], read_node, parts, ""))
                 continue
             pairs = ((key, nodes),)
@@ -884,9 +888,7 @@ def _collect(
                         written = source[span[0] : span[1]]  # the anchor is name_node
                         parts = read.get(written)
                         if parts is None:  # a text new to this file (zod: 12,343 of 36,503; scrapy 15,371 of 43,593)
-                            name = written.decode("utf-8", "replace")
-                            plain = _PLAIN_NAME.fullmatch(name)
-                            parts = read[written] = (None, name) if plain else split_reference(name, spec.call_chains)
+                            parts = _first_read(read, written, spec.call_chains)
                     else:
                         parts = _reference_parts(spec, name_node, receiver, fixed)
                     refs.append((sort, nodes[0], name_node if name_node is not None else receiver, parts, owner_type))
