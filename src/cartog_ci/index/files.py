@@ -382,21 +382,14 @@ def _compile_queries(jobs: Sequence[ParseJob], for_path: Callable[[str], Languag
     here. Under another start method than fork nothing is inherited."""
     import multiprocessing
 
-    from cartog_ci.languages.base import Language as Tagged
-    from cartog_ci.parse.extract import compile_queries
-
     if multiprocessing.get_start_method() != "fork":
         return
     # the report's sides run narrowed queries (parse/extract.py), each for
     # the jobs of its own languages: Django HEAD~10's Markdown head file
     # compiled a second narrowed Python query (40 ms) no Python job ran
     for language, edge_kinds in {(for_path(job.path), job.edge_kinds) for job in jobs}:
-        if language is not None and type(language).extract is Tagged.extract:  # not Markdown's own
-            compile_queries(language.syntax, edge_kinds)
-        elif language is not None and hasattr(language, "compile_queries"):
-            # Markdown's link queries: ts-loader 9.4.2's 21 files had each
-            # worker compile both (26 M instructions a process)
-            language.compile_queries()
+        if language is not None:
+            language.compile_queries(edge_kinds)
 
 
 # A worker's extraction as the pool sends it: its records as tuples of their

@@ -327,6 +327,12 @@ class Language:
             path, source, self.syntax, timeout_ms=timeout_ms, edge_kinds=edge_kinds, code_hashes=code_hashes
         )
 
+    def compile_queries(self, edge_kinds: frozenset[str] | None = None) -> None:
+        """Compile the queries ``extract`` runs for ``edge_kinds`` now, before
+        a process pool forks (index/files.py): each worker would compile
+        them again."""
+        tags.compile_queries(self.syntax, edge_kinds)
+
     def extract_rows(
         self,
         path: str,
