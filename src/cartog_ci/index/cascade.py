@@ -33,7 +33,6 @@ from cartog_ci.index.files import (
 )  # fmt: skip
 from cartog_ci.index.files import Select
 from cartog_ci.parse.merkle import diff_symbols
-from cartog_ci.store.records import maker
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.index.deps import Catalogue, FileDeps, Key
@@ -54,11 +53,23 @@ class _Pending:
     one's answer over from the same edge before, or resolves it again."""
 
     numbered: list[NumberedEdge] = field(default_factory=list)
+    # row ID -> the target and resolution stored in a row kept for an edge
+    # (``_write_edges``), which is the edge as extracted: phase 2 compares
+    # its answer with the row's. The other rows hold their edge's own.
+    targets: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)
 
     def forget(self, path: str) -> None:
         """Not the edges of ``path``: its rows were deleted (their IDs may
         be given to other rows), to be written again or not at all."""
+        for i, e in self.numbered:
+            if e.file == path:
+                self.targets.pop(i, None)
         self.numbered = [(i, e) for i, e in self.numbered if e.file != path]
+
+    def stored(self, i: int, e: Edge) -> tuple[str | None, str | None]:
+        """The target and resolution the row ``i`` of the edge ``e`` holds."""
+        held = self.targets.get(i)
+        return (e.target_id, e.resolution) if held is None else held
 
 
 @dataclass
@@ -596,16 +607,6 @@ def _same_but_position(a: Symbol, b: Symbol) -> bool:
 _KEPT_KINDS = frozenset({"calls", "references", "raises"})
 
 
-def _targeted(e: Edge, target: str | None, resolution: str | None) -> Edge:
-    """``e`` with this target and resolution; built directly, without the
-    dataclass's ``__init__`` (store/records.py): dataclasses.replace costs
-    3x the ``__init__`` (HEAD~10 on scrapy: 6k edges), which costs 2x this."""
-    return _make_edge((e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, target, resolution))
-
-
-_make_edge = maker(Edge, 9)
-
-
 # an edge as a stored row it may keep: source, name, kind, qualifier and alias
 _row_key = operator.attrgetter("source_id", "target_name", "kind", "qualifier", "alias")
 
@@ -644,7 +645,10 @@ def _write_edges(store: Store, old: list[NumberedEdge], new: list[Edge], pending
         if first != ids or any(a >= b for a, b in zip(ids, ids[1:])):
             for p in positions:
                 kept[p] = None
-    new = [e if row is None else _targeted(e, row[1].target_id, row[1].resolution) for row, e in zip(kept, new)]
+    # a kept row's target stays in the row until phase 2, beside the edge as
+    # extracted (``_Pending.targets``): not a copy of each edge with it
+    # (celery HEAD~10 -> HEAD keeps some 15k rows)
+    pending.targets.update((row[0], (row[1].target_id, row[1].resolution)) for row in kept if row is not None)
     reused = {row[0] for row in kept if row is not None}
     store.delete_edges([i for i, _ in old if i not in reused])
     pairs = [(row, e) for row, e in zip(kept, new) if row is not None]
@@ -1094,9 +1098,11 @@ class _Revisit:
         updates = []
         answers, touched = self.answers, self.touched
         kept: dict[str, list[tuple[int, ...]]] = {}
+        stored_in = self.pending.stored
         for i, e, old, read, deps in carried:
             target, resolution = old.target_id, old.resolution
-            if e.target_id != target or e.resolution != resolution:
+            now = stored_in(i, e)
+            if now[0] != target or now[1] != resolution:
                 updates.append((i, target, resolution))
             answers[i] = (target, resolution, read, ())
             reads = kept.get(e.file)
@@ -1104,18 +1110,25 @@ class _Revisit:
                 reads = kept[e.file] = []
                 self.carried_keys[e.file] = (reads, deps.outside)
             reads.append(read)
-            if e.target_id:
-                touched.add(e.target_id)
+            if now[0]:
+                touched.add(now[0])
             if target:
                 touched.add(target)
         self.store.set_targets(updates)
-        for i, e in out:
-            self.stored.setdefault(i, (e.target_id, e.resolution))
+        self._stored(out)
         return sorted(out)
 
-    def answered(self, edges: list[NumberedEdge], answers: list[Answer]) -> None:
+    def _stored(self, edges: list[NumberedEdge]) -> None:
+        """What the rows of these edges hold, before they are answered: a
+        re-parsed file's edge, the row's (``_Pending.stored``)."""
+        held, stored = self.pending.targets.get, self.stored
         for i, e in edges:
-            self.stored.setdefault(i, (e.target_id, e.resolution))
+            if i not in stored:
+                found = held(i)
+                stored[i] = (e.target_id, e.resolution) if found is None else found
+
+    def answered(self, edges: list[NumberedEdge], answers: list[Answer]) -> None:
+        self._stored(edges)
         updates: list[tuple[int, str | None, str | None]] = []
         for i, t, r, deps, outside in answers:
             self.answers[i] = (t, r, deps, outside)
