@@ -238,6 +238,30 @@ def _plan(root: Path, store: Store, force: bool, stored: Iterable[str], select: 
     return _Plan(listed, sorted(c for c in candidates if c in listed_set), head, dirty, "incremental", extractor=extractor)
 
 
+# What the runs of a process that ends without teardown made (launch.py
+# ``exit_now``: `cartog-ci index`), kept to its end: freeing them object by
+# object when a run's functions return only costs time in a process that
+# will not use the memory again (celery HEAD~10 -> HEAD: the resolver's
+# tables, the re-parsed files' edges before and after, every symbol). A run
+# forgets the previous run's, so a process that runs again holds one run's.
+_KEPT: list[dict[str, object]] = []
+_keep = False
+
+
+def keep_to_exit() -> None:
+    """This process ends without teardown after its runs (launch.py): what
+    a run made is not freed when it is done (``_KEPT``)."""
+    global _keep
+    _keep = True
+
+
+def _kept(names: dict[str, object]) -> None:
+    """A function's ``locals()`` when it is done: kept, where the process
+    ends without teardown, so that they are not freed on its return."""
+    if _keep:
+        _KEPT.append(names)
+
+
 def index_repository(
     root: Path,
     store: Store,
@@ -256,6 +280,7 @@ def index_repository(
     # cycles worth collecting: the cyclic GC only costs time here (~10 %).
     was_enabled = gc.isenabled()
     gc.disable()
+    _KEPT.clear()
     try:
         with store.transaction():
             return _index(root, store, force, max_bytes, parse_timeout_ms, progress, parse_count, select)
@@ -456,6 +481,7 @@ def _index(
         result.timings["snapshot"] += time.perf_counter() - clock
         store.set_meta("language_pack", _language_pack())
         store.set_meta("languages", json.dumps(store.indexed_languages()))
+    _kept(locals())
     return result
 
 
@@ -750,6 +776,7 @@ def _resolve(
     found = resolve_edges(resolver, rest, forked=forked, meanwhile=meanwhile)
     plan.answered(rest, found)
     plan.write(resolver)
+    _kept(locals())
     return len(inherits) + len(rest), plan.touched
 
 
@@ -799,6 +826,7 @@ def _resolve_everything(
         _remember_derived(store, resolver, replace=True)
         store.set_meta("deps", DEPS_VERSION)
     touched = {t for t, _ in stored.values() if t} | {t for _, t, *_ in answers if t}
+    _kept(locals())
     return len(answers), touched
 
 
