@@ -125,6 +125,10 @@ def main() -> int:
             gc.set_threshold(*_THRESHOLDS)
             gc.enable()
     git.adopt(started)
+    if ends_now and argv[0] in _UNCOLLECTED:  # nothing a run made is freed before the end (``exit_now``)
+        from cartog_ci.index import cascade
+
+        cascade.keep_to_exit()
     code = cli.main(argv)
     if ends_now:
         exit_now(code)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cartog_ci.domain import EdgeCounts
+from cartog_ci.domain import Edge, EdgeCounts
 from cartog_ci.store.edge_rows import COUNTS_KEY
 from cartog_ci.store.edges import EdgeTables
 from cartog_ci.store.migrations import SCHEMA_VERSION
@@ -86,3 +86,24 @@ def test_an_index_without_kept_counts_is_scanned_and_counted_by_its_next_write(t
     index(repo, db=db)
     kept, answered, now = _counts(db)
     assert kept == _kept(now) and answered == now and now.total == scanned.total + 1
+
+
+def test_the_counts_moved_inside_deferred_writes_are_written_once_and_answered_meanwhile(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "repo")
+    db = tmp_path / "index.db"
+    write(repo, {"a.py": "def f():\n    return g()\n", "b.py": "def g():\n    return unknown()\n"})
+    commit(repo, "first")
+    index(repo, db=db)
+    _, _, before = _counts(db)
+    with SqliteStore(db) as store:
+        with store.transaction(), store.deferred_writes() as write_now:
+            store.insert_edges([Edge("a.py:f", "h", "calls", "a.py", 2), Edge("a.py:f", "g", "calls", "a.py", 2)])
+            # the move waits: meta holds the counts before it, the store answers with it
+            assert store.get_meta(COUNTS_KEY) == _kept(before)
+            moved = EdgeCounts(before.total + 2, before.unresolved + 2)
+            assert store.edge_counts() == moved == EdgeTables.edge_counts(store)
+            store.delete_edges([i for i, e in store.numbered_edges() if e.target_name == "h"])
+            write_now()
+            assert store.get_meta(COUNTS_KEY) == _kept(EdgeCounts(moved.total - 1, moved.unresolved - 1))
+    kept, answered, scanned = _counts(db)
+    assert kept == _kept(scanned) and answered == scanned == EdgeCounts(before.total + 1, before.unresolved + 1)

@@ -33,7 +33,6 @@ from cartog_ci.index.files import (
 )  # fmt: skip
 from cartog_ci.index.files import Select
 from cartog_ci.parse.merkle import diff_symbols
-from cartog_ci.store.records import maker
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.index.deps import Catalogue, FileDeps, Key
@@ -54,11 +53,23 @@ class _Pending:
     one's answer over from the same edge before, or resolves it again."""
 
     numbered: list[NumberedEdge] = field(default_factory=list)
+    # row ID -> the target and resolution stored in a row kept for an edge
+    # (``_write_edges``), which is the edge as extracted: phase 2 compares
+    # its answer with the row's. The other rows hold their edge's own.
+    targets: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)
 
     def forget(self, path: str) -> None:
         """Not the edges of ``path``: its rows were deleted (their IDs may
         be given to other rows), to be written again or not at all."""
+        for i, e in self.numbered:
+            if e.file == path:
+                self.targets.pop(i, None)
         self.numbered = [(i, e) for i, e in self.numbered if e.file != path]
+
+    def stored(self, i: int, e: Edge) -> tuple[str | None, str | None]:
+        """The target and resolution the row ``i`` of the edge ``e`` holds."""
+        held = self.targets.get(i)
+        return (e.target_id, e.resolution) if held is None else held
 
 
 @dataclass
@@ -227,6 +238,30 @@ def _plan(root: Path, store: Store, force: bool, stored: Iterable[str], select: 
     return _Plan(listed, sorted(c for c in candidates if c in listed_set), head, dirty, "incremental", extractor=extractor)
 
 
+# What the runs of a process that ends without teardown made (launch.py
+# ``exit_now``: `cartog-ci index`), kept to its end: freeing them object by
+# object when a run's functions return only costs time in a process that
+# will not use the memory again (celery HEAD~10 -> HEAD: the resolver's
+# tables, the re-parsed files' edges before and after, every symbol). A run
+# forgets the previous run's, so a process that runs again holds one run's.
+_KEPT: list[dict[str, object]] = []
+_keep = False
+
+
+def keep_to_exit() -> None:
+    """This process ends without teardown after its runs (launch.py): what
+    a run made is not freed when it is done (``_KEPT``)."""
+    global _keep
+    _keep = True
+
+
+def _kept(names: dict[str, object]) -> None:
+    """A function's ``locals()`` when it is done: kept, where the process
+    ends without teardown, so that they are not freed on its return."""
+    if _keep:
+        _KEPT.append(names)
+
+
 def index_repository(
     root: Path,
     store: Store,
@@ -245,6 +280,7 @@ def index_repository(
     # cycles worth collecting: the cyclic GC only costs time here (~10 %).
     was_enabled = gc.isenabled()
     gc.disable()
+    _KEPT.clear()
     try:
         with store.transaction():
             return _index(root, store, force, max_bytes, parse_timeout_ms, progress, parse_count, select)
@@ -445,6 +481,7 @@ def _index(
         result.timings["snapshot"] += time.perf_counter() - clock
         store.set_meta("language_pack", _language_pack())
         store.set_meta("languages", json.dumps(store.indexed_languages()))
+    _kept(locals())
     return result
 
 
@@ -596,16 +633,6 @@ def _same_but_position(a: Symbol, b: Symbol) -> bool:
 _KEPT_KINDS = frozenset({"calls", "references", "raises"})
 
 
-def _targeted(e: Edge, target: str | None, resolution: str | None) -> Edge:
-    """``e`` with this target and resolution; built directly, without the
-    dataclass's ``__init__`` (store/records.py): dataclasses.replace costs
-    3x the ``__init__`` (HEAD~10 on scrapy: 6k edges), which costs 2x this."""
-    return _make_edge((e.source_id, e.target_name, e.kind, e.file, e.line, e.qualifier, e.alias, target, resolution))
-
-
-_make_edge = maker(Edge, 9)
-
-
 # an edge as a stored row it may keep: source, name, kind, qualifier and alias
 _row_key = operator.attrgetter("source_id", "target_name", "kind", "qualifier", "alias")
 
@@ -644,7 +671,10 @@ def _write_edges(store: Store, old: list[NumberedEdge], new: list[Edge], pending
         if first != ids or any(a >= b for a, b in zip(ids, ids[1:])):
             for p in positions:
                 kept[p] = None
-    new = [e if row is None else _targeted(e, row[1].target_id, row[1].resolution) for row, e in zip(kept, new)]
+    # a kept row's target stays in the row until phase 2, beside the edge as
+    # extracted (``_Pending.targets``): not a copy of each edge with it
+    # (celery HEAD~10 -> HEAD keeps some 15k rows)
+    pending.targets.update((row[0], (row[1].target_id, row[1].resolution)) for row in kept if row is not None)
     reused = {row[0] for row in kept if row is not None}
     store.delete_edges([i for i, _ in old if i not in reused])
     pairs = [(row, e) for row, e in zip(kept, new) if row is not None]
@@ -746,6 +776,7 @@ def _resolve(
     found = resolve_edges(resolver, rest, forked=forked, meanwhile=meanwhile)
     plan.answered(rest, found)
     plan.write(resolver)
+    _kept(locals())
     return len(inherits) + len(rest), plan.touched
 
 
@@ -795,6 +826,7 @@ def _resolve_everything(
         _remember_derived(store, resolver, replace=True)
         store.set_meta("deps", DEPS_VERSION)
     touched = {t for t, _ in stored.values() if t} | {t for _, t, *_ in answers if t}
+    _kept(locals())
     return len(answers), touched
 
 
@@ -1094,9 +1126,11 @@ class _Revisit:
         updates = []
         answers, touched = self.answers, self.touched
         kept: dict[str, list[tuple[int, ...]]] = {}
+        stored_in = self.pending.stored
         for i, e, old, read, deps in carried:
             target, resolution = old.target_id, old.resolution
-            if e.target_id != target or e.resolution != resolution:
+            now = stored_in(i, e)
+            if now[0] != target or now[1] != resolution:
                 updates.append((i, target, resolution))
             answers[i] = (target, resolution, read, ())
             reads = kept.get(e.file)
@@ -1104,18 +1138,25 @@ class _Revisit:
                 reads = kept[e.file] = []
                 self.carried_keys[e.file] = (reads, deps.outside)
             reads.append(read)
-            if e.target_id:
-                touched.add(e.target_id)
+            if now[0]:
+                touched.add(now[0])
             if target:
                 touched.add(target)
         self.store.set_targets(updates)
-        for i, e in out:
-            self.stored.setdefault(i, (e.target_id, e.resolution))
+        self._stored(out)
         return sorted(out)
 
-    def answered(self, edges: list[NumberedEdge], answers: list[Answer]) -> None:
+    def _stored(self, edges: list[NumberedEdge]) -> None:
+        """What the rows of these edges hold, before they are answered: a
+        re-parsed file's edge, the row's (``_Pending.stored``)."""
+        held, stored = self.pending.targets.get, self.stored
         for i, e in edges:
-            self.stored.setdefault(i, (e.target_id, e.resolution))
+            if i not in stored:
+                found = held(i)
+                stored[i] = (e.target_id, e.resolution) if found is None else found
+
+    def answered(self, edges: list[NumberedEdge], answers: list[Answer]) -> None:
+        self._stored(edges)
         updates: list[tuple[int, str | None, str | None]] = []
         for i, t, r, deps, outside in answers:
             self.answers[i] = (t, r, deps, outside)

@@ -451,8 +451,9 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRo
     @contextmanager
     def deferred_writes(self) -> Iterator[Callable[[], None]]:
         """Inside a transaction, for an incremental run: the full-text rows
-        (store/search.py ``write_deferred_texts``) and the forgetting of
-        texts no row names any more (store/interned.py) wait, to be done
+        (store/search.py ``write_deferred_texts``), the edge counts the
+        writes move (store/edge_rows.py ``write_deferred_counts``) and the
+        forgetting of texts no row names any more (store/interned.py) wait, to be done
         once for the whole run instead of once per file: at the end of the
         block, and when the callable it gives is called (what waited so
         far: while a forked process resolves edges). Nothing is written
@@ -463,16 +464,20 @@ class SqliteStore(EdgeRows, SymbolRows, SearchTables, DependencyRows, CoverageRo
         def write_now() -> None:
             self.write_deferred_texts()
             self.defer_texts()
+            self.write_deferred_counts()  # store/edge_rows.py
+            self.defer_counts()
             unsure, self.unsure = self.unsure, set()
             self.forget_unused(unsure or ())
 
         self.defer_texts()
+        self.defer_counts()
         self.unsure = set()
         try:
             yield write_now
             write_now()
         finally:
             self.fts_deleted = self.fts_added = None
+            self.counts_deferred = None
             self.unsure = None
 
     def match_names(self, term: str, *, limit: int = 50) -> list[NameMatch]:
