@@ -165,15 +165,80 @@ _NESTED = {  # (the flat pattern, the nested one it stands for) per query file
             '    (sequence_expression . (number) [(identifier) (member_expression)] @name .))) @reference.call',
         ),
         (
-            '((lexical_declaration (variable_declarator value: [(identifier) (member_expression) @_member]) @reference.import) @_declaration\n'
+            '((variable_declarator value: [(identifier) (member_expression) @_member]) @reference.import\n'
+            '  (#child? @reference.import "_declaration" "^:lexical_declaration")\n'
             '  (#top-level? @_declaration "export_statement")\n'
             '  (#child? @_member "_object" "object:identifier|member_expression")\n'
             '  (#child? @_member "_property" "property:property_identifier"))',
             '((lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import) @_declaration\n'
             '  (#top-level? @_declaration "export_statement"))',
         ),
+        (
+            '((variable_declarator\n'
+            '  name: (identifier) @name\n'
+            '  value: (call_expression\n'
+            '    function: (identifier) @_hook\n'
+            '    arguments: (arguments . [(arrow_function) (function_expression)]))) @_declarator\n'
+            '  (#eq? @_hook "useCallback")\n'
+            '  (#child? @_declarator "definition.function" "^:lexical_declaration"))',
+            '((lexical_declaration\n'
+            '  (variable_declarator\n'
+            '    name: (identifier) @name\n'
+            '    value: (call_expression\n'
+            '      function: (identifier) @_hook\n'
+            '      arguments: (arguments . [(arrow_function) (function_expression)])))) @definition.function\n'
+            '  (#eq? @_hook "useCallback"))',
+        ),
+        (
+            '((variable_declarator\n'
+            '  name: (identifier) @name\n'
+            '  value: (object [(pair value: [(arrow_function) (function_expression)]) (method_definition)])) @_declarator\n'
+            '  (#child? @_declarator "definition.constant" "^:lexical_declaration"))',
+            '(lexical_declaration\n'
+            '  (variable_declarator\n'
+            '    name: (identifier) @name\n'
+            '    value: (object [(pair value: [(arrow_function) (function_expression)]) (method_definition)]))) @definition.constant',
+        ),
+        (
+            '((variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import\n'
+            '  (#child? @reference.import "_declaration" "^:lexical_declaration")\n'
+            '  (#top-level? @_declaration "export_statement"))',
+            '((lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import) @_declaration\n'
+            '  (#top-level? @_declaration "export_statement"))',
+        ),
+        (
+            '((variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import\n'
+            '  (#child? @reference.import "_declaration" "^:lexical_declaration")\n'
+            '  (#top-level? @_declaration "export_statement")\n'
+            '  (#eq? @_assign "Object.assign"))',
+            '((lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import) @_declaration\n'
+            '  (#top-level? @_declaration "export_statement")\n'
+            '  (#eq? @_assign "Object.assign"))',
+        ),
     ],
     'typescript': [
+        (
+            '((variable_declarator name: (identifier) @name value: (class)) @_declarator\n'
+            '  (#child? @_declarator "definition.class" "^:lexical_declaration|variable_declaration"))',
+            '(lexical_declaration\n'
+            '  (variable_declarator name: (identifier) @name value: (class))) @definition.class\n'
+            '(variable_declaration\n'
+            '  (variable_declarator name: (identifier) @name value: (class))) @definition.class',
+        ),
+        (
+            '((variable_declarator\n'
+            '  name: (identifier) @name\n'
+            '  value: [(arrow_function) (function_expression) (generator_function)]) @_declarator\n'
+            '  (#child? @_declarator "definition.function" "^:lexical_declaration|variable_declaration"))',
+            '(lexical_declaration\n'
+            '  (variable_declarator\n'
+            '    name: (identifier) @name\n'
+            '    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function\n'
+            '(variable_declaration\n'
+            '  (variable_declarator\n'
+            '    name: (identifier) @name\n'
+            '    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function',
+        ),
         (
             '((method_definition) @definition.function\n'
             '  (#within? @definition.function "class_body")\n'

@@ -6,11 +6,12 @@
 (class_declaration name: (type_identifier) @name) @definition.class
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
 
-; `const Foo = class [Bar] {}`: the class is known by the binding.
-(lexical_declaration
-  (variable_declarator name: (identifier) @name value: (class))) @definition.class
-(variable_declaration
-  (variable_declarator name: (identifier) @name value: (class))) @definition.class
+; `const Foo = class [Bar] {}`: the class is known by the binding. (The
+; declaration around the declarator is `#child?`'s `^` step, parse/predicates.py:
+; rooted at it, a match stays open over all of the declaration, which every
+; node of it is tried against; see the same below and in ecmascript.scm.)
+((variable_declarator name: (identifier) @name value: (class)) @_declarator
+  (#child? @_declarator "definition.class" "^:lexical_declaration|variable_declaration"))
 
 (interface_declaration name: (type_identifier) @name) @definition.interface
 (type_alias_declaration name: (type_identifier) @name) @definition.type
@@ -30,14 +31,10 @@
 
 ; `const f = () => {}` / `let f = function () {}` at any level. The whole
 ; declaration is the definition so `export const f` widens to `export`.
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+((variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @_declarator
+  (#child? @_declarator "definition.function" "^:lexical_declaration|variable_declaration"))
 
 ; (The class or interface body around a member is `#within?`, parse/predicates.py:
 ; the outer steps of these six patterns cost TypeScript's compile 30 M instructions.)
