@@ -233,6 +233,14 @@ def test_child_steps_up_to_the_parent() -> None:
     # up, then down again: the declaration's own first declarator
     found = _child_spans('((arrow_function) @f (#child? @f "d" "^:variable_declarator" "^:lexical_declaration" ":variable_declarator"))', source, "a.ts")
     assert [[source[a:b].decode() for a, b in c["d"]] for _, c in found] == [["a = () => 1"], ["d = () => 0"]]
+    # `.`: the first named child, of those types; `_`: any type
+    calls = b"f(() => 1);\ng(x, () => 2);\nh(function () {});\n"
+    found = _child_spans('((call_expression) @c (#child? @c "cb" "arguments:arguments" ".:arrow_function|function_expression"))', calls, "a.ts")
+    assert [[calls[a:b].decode() for a, b in c["cb"]] for _, c in found] == [["() => 1"], ["function () {}"]]
+    found = _child_spans('((call_expression) @c (#child? @c "first" "arguments:arguments" ".:_"))', calls, "a.ts")
+    assert [[calls[a:b].decode() for a, b in c["first"]] for _, c in found] == [["() => 1"], ["x"], ["function () {}"]]
+    found = _child_spans('((call_expression) @c (#child? @c "all" "arguments:arguments" "*:_"))', calls, "a.ts")
+    assert [len(c["all"]) for _, c in found] == [1, 2, 1]
     _, located = predicates.split('((a) @x (#child? @x "y" "^:b|c" "f:d"))')
     assert located[0][1] == ("child", True, False, "x", ("y", (("^", frozenset({"b", "c"})), ("f", frozenset({"d"})))))
 

@@ -153,7 +153,7 @@ _ROOTED = {
     ],
     "typescript": [
         (
-            "((expression_statement (assignment_expression) @reference.import) @_statement\n"
+            "((expression_statement . (assignment_expression) @reference.import) @_statement\n"
             "  (#top-level? @_statement)\n"
             '  (#child? @reference.import "_module" "left:member_expression" "object:identifier")\n'
             '  (#child? @reference.import "_exports" "left:member_expression" "property:property_identifier")\n',
