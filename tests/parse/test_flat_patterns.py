@@ -165,15 +165,109 @@ _NESTED = {  # (the flat pattern, the nested one it stands for) per query file
             '    (sequence_expression . (number) [(identifier) (member_expression)] @name .))) @reference.call',
         ),
         (
-            '((lexical_declaration (variable_declarator value: [(identifier) (member_expression) @_member]) @reference.import) @_declaration\n'
+            '((variable_declarator value: [(identifier) (member_expression) @_member]) @reference.import\n'
+            '  (#child? @reference.import "_declaration" "^:lexical_declaration")\n'
             '  (#top-level? @_declaration "export_statement")\n'
             '  (#child? @_member "_object" "object:identifier|member_expression")\n'
             '  (#child? @_member "_property" "property:property_identifier"))',
             '((lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import) @_declaration\n'
             '  (#top-level? @_declaration "export_statement"))',
         ),
+        (
+            '((variable_declarator name: (identifier) @name value: (call_expression) @_call) @_declarator\n'
+            '  (#child? @_call "_hook" "function:identifier")\n'
+            '  (#eq? @_hook "useCallback")\n'
+            '  (#child? @_call "_callback" "arguments:arguments" ".:arrow_function|function_expression")\n'
+            '  (#child? @_declarator "definition.function" "^:lexical_declaration"))',
+            '((lexical_declaration\n'
+            '  (variable_declarator\n'
+            '    name: (identifier) @name\n'
+            '    value: (call_expression\n'
+            '      function: (identifier) @_hook\n'
+            '      arguments: (arguments . [(arrow_function) (function_expression)])))) @definition.function\n'
+            '  (#eq? @_hook "useCallback"))',
+        ),
+        (
+            '((variable_declarator\n'
+            '  name: (identifier) @name\n'
+            '  value: (object [(pair value: [(arrow_function) (function_expression)]) (method_definition)])) @_declarator\n'
+            '  (#child? @_declarator "definition.constant" "^:lexical_declaration"))',
+            '(lexical_declaration\n'
+            '  (variable_declarator\n'
+            '    name: (identifier) @name\n'
+            '    value: (object [(pair value: [(arrow_function) (function_expression)]) (method_definition)]))) @definition.constant',
+        ),
+        (
+            '((variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import\n'
+            '  (#child? @reference.import "_declaration" "^:lexical_declaration")\n'
+            '  (#top-level? @_declaration "export_statement"))',
+            '((lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import) @_declaration\n'
+            '  (#top-level? @_declaration "export_statement"))',
+        ),
+        (
+            '((variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import\n'
+            '  (#child? @reference.import "_declaration" "^:lexical_declaration")\n'
+            '  (#top-level? @_declaration "export_statement")\n'
+            '  (#eq? @_assign "Object.assign"))',
+            '((lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import) @_declaration\n'
+            '  (#top-level? @_declaration "export_statement")\n'
+            '  (#eq? @_assign "Object.assign"))',
+        ),
+        (
+            '((new_expression) @_new\n'
+            '  (#child? @_new "bind" "^:assignment_expression")\n'
+            '  (#child? @bind "_left" "left:member_expression")\n'
+            '  (#child? @_left "bind.self" "object:this")\n'
+            '  (#child? @_left "bind.name" "property:property_identifier")\n'
+            '  (#child? @_new "bind.ctor" "constructor:identifier|member_expression"))',
+            '((assignment_expression left: (member_expression) @_left right: (new_expression) @_new) @bind\n'
+            '  (#child? @_left "bind.self" "object:this")\n'
+            '  (#child? @_left "bind.name" "property:property_identifier")\n'
+            '  (#child? @_new "bind.ctor" "constructor:identifier|member_expression"))',
+        ),
     ],
     'typescript': [
+        (
+            '((arguments . (string) .) @_arguments\n'
+            '  (#child? @_arguments "reference.import" "^:call_expression")\n'
+            '  (#child? @reference.import "_function" "function:identifier|import")\n'
+            '  (#any-of? @_function "require" "import"))',
+            '(call_expression\n'
+            '  function: [(identifier) @_require (import)]\n'
+            '  arguments: (arguments . (string) .)\n'
+            '  (#eq? @_require "require")) @reference.import',
+        ),
+        (
+            '((public_field_definition) @bind\n'
+            '  (#child? @bind "bind.name" "name:property_identifier")\n'
+            '  (#child? @bind "bind.field" "name:property_identifier")\n'
+            '  (#child? @bind "bind.type" "type:type_annotation" ":_"))',
+            '(public_field_definition\n'
+            '  name: (property_identifier) @bind.name @bind.field\n'
+            '  type: (type_annotation (_) @bind.type)) @bind',
+        ),
+        (
+            '((variable_declarator name: (identifier) @name value: (class)) @_declarator\n'
+            '  (#child? @_declarator "definition.class" "^:lexical_declaration|variable_declaration"))',
+            '(lexical_declaration\n'
+            '  (variable_declarator name: (identifier) @name value: (class))) @definition.class\n'
+            '(variable_declaration\n'
+            '  (variable_declarator name: (identifier) @name value: (class))) @definition.class',
+        ),
+        (
+            '((variable_declarator\n'
+            '  name: (identifier) @name\n'
+            '  value: [(arrow_function) (function_expression) (generator_function)]) @_declarator\n'
+            '  (#child? @_declarator "definition.function" "^:lexical_declaration|variable_declaration"))',
+            '(lexical_declaration\n'
+            '  (variable_declarator\n'
+            '    name: (identifier) @name\n'
+            '    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function\n'
+            '(variable_declaration\n'
+            '  (variable_declarator\n'
+            '    name: (identifier) @name\n'
+            '    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function',
+        ),
         (
             '((method_definition) @definition.function\n'
             '  (#within? @definition.function "class_body")\n'
@@ -193,7 +287,7 @@ _NESTED = {  # (the flat pattern, the nested one it stands for) per query file
             '  (#within? @definition.function "class_body"))',
         ),
         (
-            '((expression_statement (assignment_expression) @reference.import) @_statement\n'
+            '((expression_statement . (assignment_expression) @reference.import) @_statement\n'
             '  (#top-level? @_statement)\n'
             '  (#child? @reference.import "_module" "left:member_expression" "object:identifier")\n'
             '  (#child? @reference.import "_exports" "left:member_expression" "property:property_identifier")\n'
@@ -224,6 +318,38 @@ _NESTED = {  # (the flat pattern, the nested one it stands for) per query file
         ),
     ],
     'javascript': [
+        (
+            '((variable_declarator name: (identifier) @name value: (class)) @_declarator\n'
+            '  (#child? @_declarator "definition.class" "^:lexical_declaration|variable_declaration"))',
+            '(lexical_declaration\n'
+            '  (variable_declarator name: (identifier) @name value: (class))) @definition.class\n'
+            '(variable_declaration\n'
+            '  (variable_declarator name: (identifier) @name value: (class))) @definition.class',
+        ),
+        (
+            '((variable_declarator\n'
+            '  name: (identifier) @name\n'
+            '  value: [(arrow_function) (function_expression) (generator_function)]) @_declarator\n'
+            '  (#child? @_declarator "definition.function" "^:lexical_declaration|variable_declaration"))',
+            '(lexical_declaration\n'
+            '  (variable_declarator\n'
+            '    name: (identifier) @name\n'
+            '    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function\n'
+            '(variable_declaration\n'
+            '  (variable_declarator\n'
+            '    name: (identifier) @name\n'
+            '    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function',
+        ),
+        (
+            '((arguments . (string) .) @_arguments\n'
+            '  (#child? @_arguments "reference.import" "^:call_expression")\n'
+            '  (#child? @reference.import "_function" "function:identifier|import")\n'
+            '  (#any-of? @_function "require" "import"))',
+            '(call_expression\n'
+            '  function: [(identifier) @_require (import)]\n'
+            '  arguments: (arguments . (string) .)\n'
+            '  (#eq? @_require "require")) @reference.import',
+        ),
         (
             '(program\n'
             '  (expression_statement\n'

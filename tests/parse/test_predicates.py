@@ -211,6 +211,40 @@ def test_child_adds_the_node_a_path_of_children_reaches() -> None:
         assert predicates.split(f"((a) @x {malformed})")[1] == []
 
 
+def test_child_steps_up_to_the_parent() -> None:
+    """``^:types``: the parent, of those types, or no match; then further
+    steps from there (the declaration a declarator is in: rooted at the
+    declaration, a match stayed open over all of it)."""
+    source = b"const a = () => 1, b = 2;\nvar c = function () {};\nfor (let d = () => 0; ; ) {}\nexport let e = class {};\n"
+
+    def texts(pattern: str) -> list[tuple[str, str]]:
+        found = _child_spans(pattern, source, "a.ts")
+        return [(source[c["name"][0][0] : c["name"][0][1]].decode(), source[c["d"][0][0] : c["d"][0][1]].decode()) for _, c in found]
+
+    declarator = '((variable_declarator name: (identifier) @name) @v (#child? @v "d" "^:{}"))'
+    assert texts(declarator.format("lexical_declaration")) == [
+        ("a", "const a = () => 1, b = 2;"),
+        ("b", "const a = () => 1, b = 2;"),
+        ("d", "let d = () => 0;"),
+        ("e", "let e = class {};"),
+    ]
+    assert [n for n, _ in texts(declarator.format("variable_declaration"))] == ["c"]
+    assert [n for n, _ in texts(declarator.format("lexical_declaration|variable_declaration"))] == ["a", "b", "c", "d", "e"]
+    # up, then down again: the declaration's own first declarator
+    found = _child_spans('((arrow_function) @f (#child? @f "d" "^:variable_declarator" "^:lexical_declaration" ":variable_declarator"))', source, "a.ts")
+    assert [[source[a:b].decode() for a, b in c["d"]] for _, c in found] == [["a = () => 1"], ["d = () => 0"]]
+    # `.`: the first named child, of those types; `_`: any type
+    calls = b"f(() => 1);\ng(x, () => 2);\nh(function () {});\n"
+    found = _child_spans('((call_expression) @c (#child? @c "cb" "arguments:arguments" ".:arrow_function|function_expression"))', calls, "a.ts")
+    assert [[calls[a:b].decode() for a, b in c["cb"]] for _, c in found] == [["() => 1"], ["function () {}"]]
+    found = _child_spans('((call_expression) @c (#child? @c "first" "arguments:arguments" ".:_"))', calls, "a.ts")
+    assert [[calls[a:b].decode() for a, b in c["first"]] for _, c in found] == [["() => 1"], ["x"], ["function () {}"]]
+    found = _child_spans('((call_expression) @c (#child? @c "all" "arguments:arguments" "*:_"))', calls, "a.ts")
+    assert [len(c["all"]) for _, c in found] == [1, 2, 1]
+    _, located = predicates.split('((a) @x (#child? @x "y" "^:b|c" "f:d"))')
+    assert located[0][1] == ("child", True, False, "x", ("y", (("^", frozenset({"b", "c"})), ("f", frozenset({"d"})))))
+
+
 ES = b"""class A {
   s = new Stats(); t = new ns.Timer(); u = new (f())(); v = 1;
   constructor() { this.x = new Foo(); this.y = new a.B(); other.z = new C(); this.w = f(); this[k] = new D(); }

@@ -71,8 +71,8 @@ def test_only_root_level_definition_patterns_move() -> None:
         assert pattern.lstrip("( \n").startswith("program")
         assert "@definition." in pattern and "@reference." not in pattern and "@bind" not in pattern
     # the root-level imports (`const x = y.z` aliases) stay in the tags query,
-    # rooted at the declaration and kept at module level by `#top-level?`
-    assert "((lexical_declaration (variable_declarator value: (object [" in rest
+    # rooted at the declarator and kept at module level by `#top-level?`
+    assert "((variable_declarator value: (object [" in rest
     assert "(program\n  [(lexical_declaration (variable_declarator value: (object [" not in rest
 
 
@@ -82,14 +82,16 @@ def test_only_root_level_definition_patterns_move() -> None:
 _ROOTED = {
     "ecmascript": [
         (
-            "((lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import) @_declaration\n"
+            "((variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import\n"
+            '  (#child? @reference.import "_declaration" "^:lexical_declaration")\n'
             '  (#top-level? @_declaration "export_statement"))',
             "(program\n"
             "  [(lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import)\n"
             "   (export_statement (lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import))])",
         ),
         (
-            "((lexical_declaration (variable_declarator value: [(identifier) (member_expression) @_member]) @reference.import) @_declaration\n"
+            "((variable_declarator value: [(identifier) (member_expression) @_member]) @reference.import\n"
+            '  (#child? @reference.import "_declaration" "^:lexical_declaration")\n'
             '  (#top-level? @_declaration "export_statement")\n'
             '  (#child? @_member "_object" "object:identifier|member_expression")\n'
             '  (#child? @_member "_property" "property:property_identifier"))',
@@ -98,7 +100,8 @@ _ROOTED = {
             "   (export_statement (lexical_declaration (variable_declarator value: [(identifier) (member_expression object: [(identifier) (member_expression)] property: (property_identifier))]) @reference.import))])",
         ),
         (
-            "((lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import) @_declaration\n"
+            "((variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import\n"
+            '  (#child? @reference.import "_declaration" "^:lexical_declaration")\n'
             '  (#top-level? @_declaration "export_statement")\n',
             "(program\n"
             "  [(lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import)\n"
@@ -150,7 +153,7 @@ _ROOTED = {
     ],
     "typescript": [
         (
-            "((expression_statement (assignment_expression) @reference.import) @_statement\n"
+            "((expression_statement . (assignment_expression) @reference.import) @_statement\n"
             "  (#top-level? @_statement)\n"
             '  (#child? @reference.import "_module" "left:member_expression" "object:identifier")\n'
             '  (#child? @reference.import "_exports" "left:member_expression" "property:property_identifier")\n',

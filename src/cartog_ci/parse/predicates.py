@@ -44,7 +44,9 @@ pattern is rooted at finishes each match where it did.
 And ``#child? @from "to" "field:type|type" …``: from each node of ``@from``,
 steps down to a child (of that field, or with no field named any named
 child, the first of those types; ``*:type`` as the last step: every named
-child of those types, at least one), and adds the nodes reached to the
+child of those types, at least one; ``^:type``: up to the parent, of
+those types; ``.:type``: the first named child, of those types; ``_`` as
+the types: any), and adds the nodes reached to the
 capture ``to``; the match is dropped when a step finds none (no node of
 ``@from``: the capture is in another branch of an alternation, nothing to
 check). It
@@ -181,7 +183,8 @@ def _predicate(data: bytes, start: int) -> tuple[int, Predicate | None]:
 
 def _steps(args: list[tuple[str, bytes]]) -> tuple[tuple[str, frozenset[str]], ...] | None:
     """The steps of a ``#child?``: (field, "" for any named child, "*" for
-    every one; the types), or None when malformed."""
+    every one, "." for the first named child, "^" for the parent; the types,
+    "_" any), or None when malformed."""
     out = []
     for marker, value in args:
         field, colon, types = value.decode().partition(":")
@@ -198,9 +201,22 @@ def _reached(node: ts.Node, steps: tuple[tuple[str, frozenset[str]], ...]) -> li
     here: ts.Node | None = node
     for field, types in steps:
         assert here is not None
+        every = "_" in types
         if field == "*":
-            return [c for c in here.named_children if c.type in types]
-        if field:
+            return [c for c in here.named_children if every or c.type in types]
+        if field == "^":
+            here = here.parent
+            if here is None or here.type not in types:
+                return []
+        elif field == ".":
+            here = here.named_child(0)
+            if here is None or not every and here.type not in types:
+                return []
+        elif every:
+            here = here.child_by_field_name(field) if field else here.named_child(0)
+            if here is None:
+                return []
+        elif field:
             here = here.child_by_field_name(field)
             if here is None or here.type not in types:
                 return []

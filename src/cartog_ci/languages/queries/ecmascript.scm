@@ -25,7 +25,11 @@
 ; ~2-3 ms each, in patterns that match rarely)
 ((variable_declarator name: (identifier) @bind.name value: (new_expression) @_new) @bind
   (#child? @_new "bind.ctor" "constructor:identifier|member_expression"))
-((assignment_expression left: (member_expression) @_left right: (new_expression) @_new) @bind
+; (`this.x = new Foo()` is rooted at the `new`, the assignment reached by the
+; `^` step: under `assignment_expression`, a step cost TypeScript's compile ~21 M.)
+((new_expression) @_new
+  (#child? @_new "bind" "^:assignment_expression")
+  (#child? @bind "_left" "left:member_expression")
   (#child? @_left "bind.self" "object:this")
   (#child? @_left "bind.name" "property:property_identifier")
   (#child? @_new "bind.ctor" "constructor:identifier|member_expression"))
@@ -53,13 +57,13 @@
 
 ; `const onSave = useCallback((v) => {...}, [deps])` in a component (React):
 ; the name holds the function the hook memoizes, called by that name.
-((lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: (call_expression
-      function: (identifier) @_hook
-      arguments: (arguments . [(arrow_function) (function_expression)])))) @definition.function
-  (#eq? @_hook "useCallback"))
+; (The call's parts are `#child?`'s steps: under `call_expression`, a step
+; cost TypeScript's compile ~28 M instructions.)
+((variable_declarator name: (identifier) @name value: (call_expression) @_call) @_declarator
+  (#child? @_call "_hook" "function:identifier")
+  (#eq? @_hook "useCallback")
+  (#child? @_call "_callback" "arguments:arguments" ".:arrow_function|function_expression")
+  (#child? @_declarator "definition.function" "^:lexical_declaration"))
 
 ; `const { getFullDate } = useDate()` (a hook's object of functions): the
 ; name holds that member of what the call gives.
@@ -95,10 +99,10 @@
 ; holding them, so that `controller.close()` reaches them. (The module-level
 ; patterns rooted at `program` that found the same functions again cost the
 ; top-level pass's compile 89 M instructions on TypeScript.)
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: (object [(pair value: [(arrow_function) (function_expression)]) (method_definition)]))) @definition.constant
+((variable_declarator
+  name: (identifier) @name
+  value: (object [(pair value: [(arrow_function) (function_expression)]) (method_definition)])) @_declarator
+  (#child? @_declarator "definition.constant" "^:lexical_declaration"))
 ; (`#within?`: an `object` in a `variable_declarator` is its value)
 ((pair key: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
   (#within? @definition.function "object" "variable_declarator" "lexical_declaration"))
@@ -115,20 +119,23 @@
 ; }`, `{ put: save }`): decoded like re-exports of the module (alias `api.get`).
 ; Module level is `#top-level?` (parse/predicates.py): a pattern rooted at
 ; `program` keeps a match open that every node of the file is tried against.
-((lexical_declaration (variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import) @_declaration
+((variable_declarator value: (object [(shorthand_property_identifier) (pair value: (identifier))])) @reference.import
+  (#child? @reference.import "_declaration" "^:lexical_declaration")
   (#top-level? @_declaration "export_statement"))
 
 ; A module-level alias of a member or another name (`const stringType =
 ; ZodString.create`, then `export { stringType as string }`; `const Form =
 ; RouteModalForm`): the name is bound to it, decoded like an import of the
 ; module's own `ZodString.create`.
-((lexical_declaration (variable_declarator value: [(identifier) (member_expression) @_member]) @reference.import) @_declaration
+((variable_declarator value: [(identifier) (member_expression) @_member]) @reference.import
+  (#child? @reference.import "_declaration" "^:lexical_declaration")
   (#top-level? @_declaration "export_statement")
   (#child? @_member "_object" "object:identifier|member_expression")
   (#child? @_member "_property" "property:property_identifier"))
 
 ; `export const Drawer = Object.assign(Root, { Header, Form: ModalForm })`
 ; (React compound components): `Drawer.Form` is `ModalForm`, as above.
-((lexical_declaration (variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import) @_declaration
+((variable_declarator value: (call_expression function: (member_expression) @_assign arguments: (arguments (object)))) @reference.import
+  (#child? @reference.import "_declaration" "^:lexical_declaration")
   (#top-level? @_declaration "export_statement")
   (#eq? @_assign "Object.assign"))

@@ -5,25 +5,20 @@
 
 (class_declaration name: (identifier) @name) @definition.class
 
-; `const Foo = class [Bar] {}`: the class is known by the binding.
-(lexical_declaration
-  (variable_declarator name: (identifier) @name value: (class))) @definition.class
-(variable_declaration
-  (variable_declarator name: (identifier) @name value: (class))) @definition.class
+; `const Foo = class [Bar] {}`: the class is known by the binding. (The
+; declaration around the declarator is `#child?`'s `^` step, as in typescript.scm.)
+((variable_declarator name: (identifier) @name value: (class)) @_declarator
+  (#child? @_declarator "definition.class" "^:lexical_declaration|variable_declaration"))
 
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
 
 ; `const f = () => {}` / `let f = function () {}` at any level. The whole
 ; declaration is the definition so `export const f` widens to `export`.
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+((variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @_declarator
+  (#child? @_declarator "definition.function" "^:lexical_declaration|variable_declaration"))
 
 (class_body
   (method_definition
@@ -192,13 +187,14 @@
 (export_statement source: (_)) @reference.import
 (export_statement "default") @reference.import
 (export_statement (export_clause) !source) @reference.import
-; (One pattern for both: the compile analyses each pattern's steps under
-; `call_expression`, 1.4 ms on TypeScript's grammar; the `#eq?` has no node to
-; check in the `import` branch, docs/languages.md "The queries' compile".)
-(call_expression
-  function: [(identifier) @_require (import)]
-  arguments: (arguments . (string) .)
-  (#eq? @_require "require")) @reference.import
+; (One pattern for both, rooted at the arguments, the call reached by
+; `#child?`'s `^` step: a step under `call_expression` costs the compile ~28 M
+; instructions on TypeScript's grammar, docs/languages.md "The queries'
+; compile"; `import` is the text of the `import` node.)
+((arguments . (string) .) @_arguments
+  (#child? @_arguments "reference.import" "^:call_expression")
+  (#child? @reference.import "_function" "function:identifier|import")
+  (#any-of? @_function "require" "import"))
 ; `exports.p = parse` / `module.exports.p = require('./parse')`: the module's
 ; `p` is that binding (decoded like `export { parse as p }`).
 ; (At module level: `#top-level?`, parse/predicates.py; rooted at `program`,

@@ -6,11 +6,12 @@
 (class_declaration name: (type_identifier) @name) @definition.class
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
 
-; `const Foo = class [Bar] {}`: the class is known by the binding.
-(lexical_declaration
-  (variable_declarator name: (identifier) @name value: (class))) @definition.class
-(variable_declaration
-  (variable_declarator name: (identifier) @name value: (class))) @definition.class
+; `const Foo = class [Bar] {}`: the class is known by the binding. (The
+; declaration around the declarator is `#child?`'s `^` step, parse/predicates.py:
+; rooted at it, a match stays open over all of the declaration, which every
+; node of it is tried against; see the same below and in ecmascript.scm.)
+((variable_declarator name: (identifier) @name value: (class)) @_declarator
+  (#child? @_declarator "definition.class" "^:lexical_declaration|variable_declaration"))
 
 (interface_declaration name: (type_identifier) @name) @definition.interface
 (type_alias_declaration name: (type_identifier) @name) @definition.type
@@ -30,14 +31,10 @@
 
 ; `const f = () => {}` / `let f = function () {}` at any level. The whole
 ; declaration is the definition so `export const f` widens to `export`.
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+((variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @_declarator
+  (#child? @_declarator "definition.function" "^:lexical_declaration|variable_declaration"))
 
 ; (The class or interface body around a member is `#within?`, parse/predicates.py:
 ; the outer steps of these six patterns cost TypeScript's compile 30 M instructions.)
@@ -147,16 +144,19 @@
 (export_statement source: (_)) @reference.import
 (export_statement ["default" "="]) @reference.import
 (export_statement (export_clause) !source) @reference.import
-; (One pattern for both: the compile analyses each pattern's steps under
-; `call_expression`, 1.4 ms on TypeScript's grammar; the `#eq?` has no node to
-; check in the `import` branch, docs/languages.md "The queries' compile".)
-(call_expression
-  function: [(identifier) @_require (import)]
-  arguments: (arguments . (string) .)
-  (#eq? @_require "require")) @reference.import
+; (One pattern for both, rooted at the arguments, the call reached by
+; `#child?`'s `^` step: a step under `call_expression` costs the compile ~28 M
+; instructions on TypeScript's grammar, docs/languages.md "The queries'
+; compile"; `import` is the text of the `import` node.)
+((arguments . (string) .) @_arguments
+  (#child? @_arguments "reference.import" "^:call_expression")
+  (#child? @reference.import "_function" "function:identifier|import")
+  (#any-of? @_function "require" "import"))
 ; `module.exports = X` (and TS `export = X`) is the CommonJS default export.
-; (At module level: `#top-level?`, parse/predicates.py.)
-((expression_statement (assignment_expression) @reference.import) @_statement
+; (At module level: `#top-level?`, parse/predicates.py. The assignment is the
+; statement's first named child, `.`: unanchored, a match stayed open over
+; every statement's expression, which each node of it was tried against.)
+((expression_statement . (assignment_expression) @reference.import) @_statement
   (#top-level? @_statement)
   (#child? @reference.import "_module" "left:member_expression" "object:identifier")
   (#child? @reference.import "_exports" "left:member_expression" "property:property_identifier")
@@ -174,10 +174,13 @@
 ; value of a call `const m = make()` (the callee's return type), so that
 ; `this.s.inc()`, `g.inc()`, `l.inc()` resolve to `Stats.inc`. A declared type
 ; wins over the value in the same declaration (the extractor's rule); any
-; other value makes the name hold something unknown.
-(public_field_definition
-  name: (property_identifier) @bind.name @bind.field
-  type: (type_annotation (_) @bind.type)) @bind
+; other value makes the name hold something unknown. (A field's parts are
+; `#child?`'s steps: under `public_field_definition`, a step cost the compile
+; ~25 M instructions.)
+((public_field_definition) @bind
+  (#child? @bind "bind.name" "name:property_identifier")
+  (#child? @bind "bind.field" "name:property_identifier")
+  (#child? @bind "bind.type" "type:type_annotation" ":_"))
 (required_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
 (optional_parameter pattern: (identifier) @bind.name type: (type_annotation (_) @bind.type)) @bind
 (required_parameter
