@@ -39,6 +39,13 @@ def pool(workers: int, *, context: BaseContext | None = None) -> ProcessPoolExec
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    if sys.platform.startswith("linux"):
+        # for ``_die_with_parent``: imported in each worker, ctypes cost it
+        # 1.9 ms of CPU and 89 page faults; imported here, the workers
+        # inherit it (a cold run imports it anyway: the forked resolver's
+        # shared counters, index/resolve.py ``_Shared``)
+        import ctypes  # noqa: F401
+
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context or multiprocessing.get_context(),
