@@ -558,7 +558,13 @@ def _read_regular(full: str, limit: int) -> tuple[bytes, os.stat_result] | None:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
             return None
-        return fh.read(limit), opened
+        # the size it has, and a byte more to see one that grew since: a
+        # read of the limit made a buffer of 2 MB, a mapping of its own
+        # each file (mapped, shrunk, unmapped: its pages faulted in anew)
+        data = fh.read(min(limit, opened.st_size + 1))
+        if opened.st_size < len(data) < limit:  # it grew: the rest, up to the limit
+            data += fh.read(limit - len(data))
+        return data, opened
 
 
 def _size(n: int) -> str:
