@@ -1889,8 +1889,8 @@ def resolve_edges(
     cores), then both (the answers are the same, each edge's depends on the
     table only). Only for a resolver that holds its whole table: a forked
     child must never use the parent's database connection; and only with a
-    core idle for the child (``workers.spare_core``): on a busy machine it
-    costs CPU for no wall time."""
+    core idle for the child (``workers.spare_core``): on a busy machine its
+    copies of pages cost CPU for a share of the cores taken from others."""
     ordered = sorted(edges, key=lambda item: item[1].kind != "inherits")
     if (
         not forked

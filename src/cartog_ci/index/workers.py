@@ -37,10 +37,11 @@ def _die_with_parent(parent: int) -> None:
 def spare_core() -> bool:
     """Whether a core is idle for one more process: the 1-minute load
     average (this process, busy, counts about one) under the cores less
-    one half. A process forked to work beside this one buys wall time only
-    on an idle core, and always costs CPU: the copies of the pages either
-    side writes (a cold celery run's forked resolver: 72k page faults
-    against 47k in one process, 2-6 % more CPU; docs/incremental.md)."""
+    one half. A process forked to work beside this one costs CPU, the
+    copies of the pages either side writes (a cold celery run's forked
+    resolver: 72k page faults against 46k in one process, 2-8 % more CPU
+    at load 8-18; docs/incremental.md), and on a busy machine its wall
+    time is only a share taken from the other processes."""
     cores = os.cpu_count() or 1
     try:
         load = os.getloadavg()[0]
