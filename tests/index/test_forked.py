@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cartog_ci.index import files, resolve
+from cartog_ci.index import files, resolve, workers
 from tests.testing.fixtures import commit, exported, index, init_repo, make_repo, write
 
 
@@ -23,6 +23,7 @@ def test_a_forked_cold_run_equals_one_on_one_process(
     # the thresholds below which a run stays on one process, lowered to this small project
     monkeypatch.setattr(resolve, "FORK_THRESHOLD", 2)
     monkeypatch.setattr(files, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(workers, "spare_core", lambda: True)  # a busy test machine forks too
     forked = tmp_path / "forked.db"
     result = index(repo, force=True, db=forked)
     assert result.edges_resolved > 2
@@ -33,7 +34,7 @@ def test_a_forked_incremental_run_equals_a_cold_one(tmp_path: Path, monkeypatch:
     """An incremental run that resolves many edges shares them with a forked
     process too (cascade.FORK_INCREMENTAL), each side taking chunks
     (resolve.SHARED_CHUNK): the index is a cold build's."""
-    from cartog_ci.index import cascade, workers
+    from cartog_ci.index import cascade
 
     repo = init_repo(tmp_path / "repo")
     users = {f"u{i}.py": "from lib import f\n\n\ndef g():\n" + "    f()\n" * 20 for i in range(5)}
@@ -43,6 +44,7 @@ def test_a_forked_incremental_run_equals_a_cold_one(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(resolve, "FORK_THRESHOLD", 2)
     monkeypatch.setattr(resolve, "SHARED_CHUNK", 3)
     monkeypatch.setattr(cascade, "FORK_INCREMENTAL", 2)
+    monkeypatch.setattr(workers, "spare_core", lambda: True)
     pools: list[int] = []
     real_pool = workers.pool
     monkeypatch.setattr(workers, "pool", lambda n, **kw: pools.append(n) or real_pool(n, **kw))
@@ -93,3 +95,33 @@ def test_the_queries_are_compiled_before_the_pool_forks() -> None:
     assert markdown._definitions.cache_info().currsize == markdown._inline.cache_info().currsize == 1
     typescript = languages.for_path("src/a.ts").syntax  # type: ignore[union-attr]
     assert "_tags" in typescript.__dict__
+
+
+def test_a_busy_machine_resolves_on_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no core idle (workers.spare_core), the resolver forks no copy
+    of itself: the child would cost CPU for no wall time. The index is the same."""
+    repo = make_repo(tmp_path, "pyproj")
+    serial = tmp_path / "serial.db"
+    index(repo, force=True, db=serial)
+    monkeypatch.setattr(resolve, "FORK_THRESHOLD", 2)
+    monkeypatch.setattr(workers, "spare_core", lambda: False)
+    pools: list[int] = []
+    real_pool = workers.pool
+    monkeypatch.setattr(workers, "pool", lambda n, **kw: pools.append(n) or real_pool(n, **kw))
+    busy = tmp_path / "busy.db"
+    result = index(repo, force=True, db=busy)
+    assert result.edges_resolved > 2
+    assert pools == []
+    assert exported(repo, busy) == exported(repo, serial)
+
+
+@pytest.mark.parametrize(
+    ("cores", "load", "spare"),
+    [(2, 0.3, True), (2, 1.4, True), (2, 1.5, False), (2, 7.2, False), (4, 3.0, True), (1, 0.0, False)],
+)
+def test_a_spare_core_is_one_the_load_leaves_idle(
+    monkeypatch: pytest.MonkeyPatch, cores: int, load: float, spare: bool
+) -> None:
+    monkeypatch.setattr(workers.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(workers.os, "getloadavg", lambda: (load, load, load))
+    assert workers.spare_core() is spare

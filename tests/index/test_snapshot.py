@@ -319,3 +319,27 @@ def test_a_file_changed_just_before_it_is_read_keeps_no_stamp(tmp_path: Path) ->
 
     repo = _repo(tmp_path)
     assert STAMP not in extract_file(ParseJob("pkg/le/impl.py", root=str(repo), limits=Limits())).seen
+
+
+def test_a_file_is_read_to_its_end_or_the_limit_whatever_its_stat_said(tmp_path: Path) -> None:
+    """files._read_regular reads the size fstat gives and a byte more: a
+    file longer than its stat said (it grew since; procfs says 0) is read on
+    to its end, a file over the limit up to the limit."""
+    from cartog_ci.index.files import _read_regular
+
+    def read(path: Path | str, limit: int) -> tuple[bytes, int]:
+        found = _read_regular(str(path), limit)
+        assert found is not None
+        return found[0], found[1].st_size
+
+    source = tmp_path / "a.py"
+    source.write_bytes(b"x = 1\n" * 1000)
+    assert read(source, 100_000) == (b"x = 1\n" * 1000, 6000)
+    assert read(source, 6_001) == (b"x = 1\n" * 1000, 6000)
+    assert read(source, 6_000) == (b"x = 1\n" * 1000, 6000)
+    assert read(source, 10) == (b"x = 1\nx = ", 6000)
+    if os.path.exists("/proc/self/status"):  # a regular file of size 0 with bytes in it
+        data, size = read("/proc/self/status", 100_000)
+        assert (size, data[:5], data[-1:]) == (0, b"Name:", b"\n")
+        assert len(data) > 200
+        assert read("/proc/self/status", 20) == (data[:20], 0)

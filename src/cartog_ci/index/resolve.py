@@ -1888,9 +1888,16 @@ def resolve_edges(
     resolves while this one runs ``meanwhile`` (store work: a cold run on 2
     cores), then both (the answers are the same, each edge's depends on the
     table only). Only for a resolver that holds its whole table: a forked
-    child must never use the parent's database connection."""
+    child must never use the parent's database connection; and only with a
+    core idle for the child (``workers.spare_core``): on a busy machine its
+    copies of pages cost CPU for a share of the cores taken from others."""
     ordered = sorted(edges, key=lambda item: item[1].kind != "inherits")
-    if not forked or len(ordered) < FORK_THRESHOLD or any(e.kind == "inherits" for _, e in ordered):
+    if (
+        not forked
+        or len(ordered) < FORK_THRESHOLD
+        or any(e.kind == "inherits" for _, e in ordered)
+        or not workers.spare_core()
+    ):
         if meanwhile is not None:
             meanwhile()
         return _resolve_all(resolver, ordered)
