@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cartog_ci import graph
+from cartog_ci.report.inherited_tests import CollectedTests
 from cartog_ci.report.reads import Reads
 from cartog_ci.report.testplan import select_tests
 from cartog_ci.store.tables import IN_CHUNK
@@ -119,6 +120,10 @@ def test_the_tests_within_depth_alone(tmp_path: Path) -> None:
         tests, more = select_tests(store, roots)
         assert ([t.name for t in tests], more) == (["test_total", "test_twice"], 1)
         assert select_tests(store, roots, more=False) == (tests, 0)
+        # the tests of each symbol kept from one call for the next, as report/build.py asks twice
+        collected = CollectedTests(store)
+        assert select_tests(store, roots, collected=collected) == (tests, more)
+        assert select_tests(store, roots, more=False, collected=collected) == (tests, 0)
 
 
 def test_definitions_read_at_once_are_each_texts_own(tmp_path: Path) -> None:
@@ -167,7 +172,6 @@ def test_edges_from_read_at_once_are_each_ids_own(tmp_path: Path) -> None:
 def test_the_collected_tests_read_ahead_are_those_asked(tmp_path: Path) -> None:
     """``CollectedTests.read_ahead``: the classes of test methods and their
     ``inherits`` edges, each read as ``of`` asks it, and ``of``'s answers."""
-    from cartog_ci.report.inherited_tests import CollectedTests
 
     repo = init_repo(tmp_path / "repo")
     write(repo, {
@@ -197,6 +201,9 @@ def test_the_collected_tests_read_ahead_are_those_asked(tmp_path: Path) -> None:
         }  # fmt: skip
         # the mixin's bases are asked only under a test (a test file's method): none here
         assert [[t.id for t in collected.of(s)] for s in asked] == answers
+        # asked again: the same answer, read once
+        read = len(memo)
+        assert [[t.id for t in collected.of(s)] for s in asked] == answers and len(memo) == read
 
 
 def test_symbols_by_id_after_other_reads_are_the_stores_answer_in_its_order(tmp_path: Path) -> None:

@@ -26,7 +26,13 @@ TEST_DEPTH = 2
 
 
 def select_tests(
-    store: Store, ids: Sequence[str], *, depth: int = TEST_DEPTH, call_sites: Sequence[str] = (), more: bool = True
+    store: Store,
+    ids: Sequence[str],
+    *,
+    depth: int = TEST_DEPTH,
+    call_sites: Sequence[str] = (),
+    more: bool = True,
+    collected: CollectedTests | None = None,
 ) -> tuple[list[Symbol], int]:
     """(the tests within ``depth`` of the symbols ``ids``, how many more
     tests are at ``depth + 1``). A changed test is itself a test to run
@@ -36,12 +42,15 @@ def select_tests(
     sorted by file and line. ``more=False``: the tests within ``depth``
     alone, 0 for the count (the walk stops a level sooner: the level past
     ``depth`` chooses no test within it, through a set-up or a call site
-    neither, each of which sets a depth of its own)."""
+    neither, each of which sets a depth of its own). ``collected``: the
+    tests of each symbol found so far, for a second call on the same store
+    (report/build.py asks again for the tests the edited ones leave)."""
     roots = list(dict.fromkeys(ids))
     depth_of: dict[str, int] = {}
     found: dict[str, Symbol] = {}
     # a test method of a mixin runs in the test classes that inherit it (report/inherited_tests.py)
-    collected = CollectedTests(store)
+    if collected is None:
+        collected = CollectedTests(store)
     changed = store.symbols(roots).values()
     reached = graph.impact(store, roots, depth=depth + 1 if more else depth, kinds=graph.CALLER_KINDS)
     collected.read_ahead([*changed, *(node.symbol for node in reached)])
