@@ -47,6 +47,12 @@ def test_the_report_imports_recorded_coverage_only_to_read_a_recording(report_im
     assert "cartog_ci.report.coverage_formats" not in report_imports
 
 
+def test_the_report_imports_difflib_only_to_choose_among_renames(report_imports: set[str]) -> None:
+    """report/diff.py ``_similarity``: a name moved to several files."""
+    assert "cartog_ci.report.diff" in report_imports
+    assert "difflib" not in report_imports
+
+
 def test_the_report_imports_a_language_module_only_when_it_meets_a_file_of_it(report_imports: set[str]) -> None:
     assert "cartog_ci.languages" in report_imports
     assert sorted(m for m in report_imports if m.startswith("cartog_ci.languages.")) == [
