@@ -124,6 +124,30 @@ def test_the_tests_within_depth_alone(tmp_path: Path) -> None:
         collected = CollectedTests(store)
         assert select_tests(store, roots, collected=collected) == (tests, more)
         assert select_tests(store, roots, more=False, collected=collected) == (tests, 0)
+        # as a report reads the store: its walks take the edges to a level in any order
+        reads = Reads(store)
+        assert select_tests(reads, roots) == (tests, more)
+        assert select_tests(reads, roots, more=False) == (tests, 0)
+
+
+def test_edges_to_each_id_are_the_stores_own_taken_from_reads_of_many(tmp_path: Path) -> None:
+    """``edges_to_each``: ID after ID, each ID's edges in the store's order
+    of a one-ID read, taken from a read of many IDs made before; the IDs no
+    read met are read at once."""
+    repo = _indexed(tmp_path)
+    area, total, twice = "app/shapes.py:method:Square.area", "app/use.py:function:total", "app/use.py:function:twice"
+    kinds = graph.CALLER_KINDS
+    with open_store(repo) as store:
+        ids = [twice, area, total, SQUARE, twice]
+        own = {i: store.edges_to([i], kinds) for i in ids}
+        assert own[area] and own[total] and own[twice]
+        reads = Reads(store)
+        assert reads.edges_to([total, area], kinds) == store.edges_to([total, area], kinds)
+        read = set(reads._memo)
+        assert reads.edges_to_each(ids, kinds) == [e for i in (twice, area, total, SQUARE) for e in own[i]]
+        assert set(reads._memo) - read == {("edges_to", (i,), tuple(kinds)) for i in (twice, area, total, SQUARE)}
+        # each ID's answer is the one-ID read's
+        assert all(reads.edges_to([i], kinds) == own[i] for i in ids)
 
 
 def test_definitions_read_at_once_are_each_texts_own(tmp_path: Path) -> None:
