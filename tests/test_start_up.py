@@ -47,6 +47,12 @@ def test_the_report_imports_recorded_coverage_only_to_read_a_recording(report_im
     assert "cartog_ci.report.coverage_formats" not in report_imports
 
 
+def test_the_report_imports_difflib_only_to_choose_among_renames(report_imports: set[str]) -> None:
+    """report/diff.py ``_similarity``: a name moved to several files."""
+    assert "cartog_ci.report.diff" in report_imports
+    assert "difflib" not in report_imports
+
+
 def test_the_report_imports_a_language_module_only_when_it_meets_a_file_of_it(report_imports: set[str]) -> None:
     assert "cartog_ci.languages" in report_imports
     assert sorted(m for m in report_imports if m.startswith("cartog_ci.languages.")) == [
@@ -55,3 +61,20 @@ def test_the_report_imports_a_language_module_only_when_it_meets_a_file_of_it(re
         "cartog_ci.languages.pack",
         "cartog_ci.languages.testrunners",
     ]
+
+
+def test_the_markdown_report_renders_without_jinja2() -> None:
+    """report/render.py writes the Markdown form itself: Jinja2, the largest
+    import of a report's start-up, comes with the terminal form alone."""
+    code = (
+        "import sys\n"
+        "from tests.report.test_injection import _hostile_report\n"
+        "from cartog_ci.report.render import render_markdown, render_text\n"
+        "report = _hostile_report('flush', 'src/app.py')\n"
+        "markdown = render_markdown(report)\n"
+        "print('jinja2' in sys.modules, '`flush`' in markdown)\n"
+        "render_text(report)\n"
+        "print('jinja2' in sys.modules)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout == "False True\nTrue\n"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cartog_ci import graph
+from cartog_ci.report.inherited_tests import CollectedTests
 from cartog_ci.report.reads import Reads
 from cartog_ci.report.testplan import select_tests
 from cartog_ci.store.tables import IN_CHUNK
@@ -119,6 +120,34 @@ def test_the_tests_within_depth_alone(tmp_path: Path) -> None:
         tests, more = select_tests(store, roots)
         assert ([t.name for t in tests], more) == (["test_total", "test_twice"], 1)
         assert select_tests(store, roots, more=False) == (tests, 0)
+        # the tests of each symbol kept from one call for the next, as report/build.py asks twice
+        collected = CollectedTests(store)
+        assert select_tests(store, roots, collected=collected) == (tests, more)
+        assert select_tests(store, roots, more=False, collected=collected) == (tests, 0)
+        # as a report reads the store: its walks take the edges to a level in any order
+        reads = Reads(store)
+        assert select_tests(reads, roots) == (tests, more)
+        assert select_tests(reads, roots, more=False) == (tests, 0)
+
+
+def test_edges_to_each_id_are_the_stores_own_taken_from_reads_of_many(tmp_path: Path) -> None:
+    """``edges_to_each``: ID after ID, each ID's edges in the store's order
+    of a one-ID read, taken from a read of many IDs made before; the IDs no
+    read met are read at once."""
+    repo = _indexed(tmp_path)
+    area, total, twice = "app/shapes.py:method:Square.area", "app/use.py:function:total", "app/use.py:function:twice"
+    kinds = graph.CALLER_KINDS
+    with open_store(repo) as store:
+        ids = [twice, area, total, SQUARE, twice]
+        own = {i: store.edges_to([i], kinds) for i in ids}
+        assert own[area] and own[total] and own[twice]
+        reads = Reads(store)
+        assert reads.edges_to([total, area], kinds) == store.edges_to([total, area], kinds)
+        read = set(reads._memo)
+        assert reads.edges_to_each(ids, kinds) == [e for i in (twice, area, total, SQUARE) for e in own[i]]
+        assert set(reads._memo) - read == {("edges_to", (i,), tuple(kinds)) for i in (twice, area, total, SQUARE)}
+        # each ID's answer is the one-ID read's
+        assert all(reads.edges_to([i], kinds) == own[i] for i in ids)
 
 
 def test_definitions_read_at_once_are_each_texts_own(tmp_path: Path) -> None:
@@ -167,7 +196,6 @@ def test_edges_from_read_at_once_are_each_ids_own(tmp_path: Path) -> None:
 def test_the_collected_tests_read_ahead_are_those_asked(tmp_path: Path) -> None:
     """``CollectedTests.read_ahead``: the classes of test methods and their
     ``inherits`` edges, each read as ``of`` asks it, and ``of``'s answers."""
-    from cartog_ci.report.inherited_tests import CollectedTests
 
     repo = init_repo(tmp_path / "repo")
     write(repo, {
@@ -197,6 +225,9 @@ def test_the_collected_tests_read_ahead_are_those_asked(tmp_path: Path) -> None:
         }  # fmt: skip
         # the mixin's bases are asked only under a test (a test file's method): none here
         assert [[t.id for t in collected.of(s)] for s in asked] == answers
+        # asked again: the same answer, read once
+        read = len(memo)
+        assert [[t.id for t in collected.of(s)] for s in asked] == answers and len(memo) == read
 
 
 def test_symbols_by_id_after_other_reads_are_the_stores_answer_in_its_order(tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ import tree_sitter as ts
 
 from cartog_ci.domain import FILE_QUALIFIER, Edge, FileExtraction, Symbol
 from cartog_ci.languages.base import Language, Project
+from cartog_ci.languages.grammars import binding
 from cartog_ci.parse import budget, merkle
 from cartog_ci.parse.extract import CodeHashes, module_name
 from cartog_ci.parse.nodes import node_text as _text
@@ -62,16 +63,12 @@ _WS = re.compile(r"\s+")
 
 
 def _grammar() -> ts.Language:
-    import tree_sitter_markdown
-
-    return ts.Language(tree_sitter_markdown.language())
+    return ts.Language(binding("tree_sitter_markdown").language())
 
 
 @lru_cache(maxsize=1)
 def _inline() -> tuple[ts.Language, ts.Query]:
-    import tree_sitter_markdown
-
-    language = ts.Language(tree_sitter_markdown.inline_language())
+    language = ts.Language(binding("tree_sitter_markdown").inline_language())
     return language, ts.Query(language, "(inline_link (link_destination) @dest)")
 
 

@@ -33,6 +33,7 @@ from cartog_ci.languages.base import (
 )
 from cartog_ci.languages import testrunners
 from cartog_ci.languages.testrunners import TestCommand, Workspace
+from cartog_ci.languages.grammars import binding
 from cartog_ci.languages.paths import closest
 from cartog_ci.parse.nodes import node_text as _text
 from cartog_ci.parse.syntax import ImportTriple, Syntax
@@ -50,9 +51,7 @@ _KEEP_SIGNATURE = frozenset(
 
 
 def _grammar() -> ts.Language:
-    import tree_sitter_python
-
-    return ts.Language(tree_sitter_python.language())
+    return ts.Language(binding("tree_sitter_python").language())
 
 
 def decode(node: ts.Node) -> list[ImportTriple]:

@@ -11,7 +11,6 @@ import os
 import re
 import selectors
 import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -38,6 +37,8 @@ def run_service(
 ) -> ServiceRun:
     """Start ``argv``, send ``{"files"}`` then every site, and read answers
     until each site has one, the process ends, or ``budget`` seconds pass."""
+    import tempfile  # with ``random``: only when a service runs, not in each warm report (docs/report.md, "Start-up")
+
     start = time.monotonic()
     run = ServiceRun()
     with tempfile.TemporaryFile() as errors:

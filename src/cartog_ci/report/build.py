@@ -35,6 +35,7 @@ from cartog_ci.report.doctests import own_doctests, recorded_doctests
 from cartog_ci.report.fixture_tests import fixture_tests
 from cartog_ci.report.entries import ScriptEntries, started_tests
 from cartog_ci.report.reads import Reads, remembering
+from cartog_ci.report.inherited_tests import CollectedTests
 from cartog_ci.report.testplan import TEST_DEPTH, RanTests, own_tests, select_tests
 
 if TYPE_CHECKING:  # the interface, for type checkers only
@@ -497,7 +498,10 @@ def build_report(
         if c.change.symbol is not None and c.change.category in ("modified", "renamed", "added")
     ]
     twins = [t for c in changed if c.change.symbol is not None and c.change.symbol.id in roots for t in same_methods(store, c.change.symbol)]
-    selected, tests_more = select_tests(store, roots + twins, call_sites=[b.edge.source_id for b in broken])
+    collected = CollectedTests(store)  # both calls below ask for the tests of many of the same symbols
+    selected, tests_more = select_tests(
+        store, roots + twins, call_sites=[b.edge.source_id for b in broken], collected=collected
+    )
     edited_ids = set(roots)
     edited = [t for t in selected if t.id in edited_ids]
     tests = [t for t in selected if t.id not in edited_ids]
@@ -509,7 +513,7 @@ def build_report(
         edited_tests = {t.id for t in edited}
         others = [i for i in roots + twins if i not in edited_tests]
         sites = [b.edge.source_id for b in broken]
-        reached, _ = select_tests(store, others, call_sites=sites, more=False) if others else ([], 0)
+        reached, _ = select_tests(store, others, call_sites=sites, more=False, collected=collected) if others else ([], 0)
         reached_ids = {r.id for r in reached}
         for t in edited:
             if t.id in reached_ids:

@@ -12,7 +12,6 @@ changes.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import re
 import threading
@@ -835,6 +834,8 @@ def _is_local(symbol: Symbol, symbols: dict[str, Symbol]) -> bool:
 
 
 def _similarity(a: str, b: str) -> float:
+    import difflib  # only to choose among renames: not in every report's start-up
+
     return difflib.SequenceMatcher(None, a, b).ratio()
 
 

@@ -44,6 +44,7 @@ class CollectedTests:
         self._collected: dict[str, bool] = {}
         self._below: dict[str, list[Symbol]] = {}
         self._members: dict[str, set[str]] = {}
+        self._of: dict[str, list[Symbol]] = {}
 
     def read_ahead(self, symbols: Iterable[Symbol]) -> None:
         """What ``of`` reads first of each of ``symbols``, one read for them
@@ -66,7 +67,13 @@ class CollectedTests:
         (or a test function); a Python ``test…`` method also as a member of
         each collected test class that inherits its class without
         redefining it (``path:method:Class.test``); none for another
-        symbol."""
+        symbol. Asked once a symbol: a report's walks meet the same ones."""
+        found = self._of.get(symbol.id)
+        if found is None:
+            found = self._of[symbol.id] = self._tests_of(symbol)
+        return found
+
+    def _tests_of(self, symbol: Symbol) -> list[Symbol]:
         if not _maybe_inherited(symbol):
             return [symbol] if is_test(symbol) else []
         owner = self.store.symbol(symbol.parent_id) if symbol.parent_id else None

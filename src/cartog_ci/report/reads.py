@@ -33,6 +33,8 @@ class Reads:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._memo: dict[tuple[object, ...], Any] = {}
+        # the keys of ``edges_to`` reads of many IDs not yet split by ID (``edges_to_each``)
+        self._unsplit: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -102,8 +104,38 @@ class Reads:
         return list(self._once(key, lambda: self._store.edges_from(ids, kinds)))
 
     def edges_to(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
-        key = ("edges_to", tuple(ids), tuple(kinds))
-        return list(self._once(key, lambda: self._store.edges_to(ids, kinds)))
+        asked, kinds = tuple(ids), tuple(kinds)
+        key = ("edges_to", asked, kinds)
+        if key not in self._memo:
+            self._memo[key] = self._store.edges_to(ids, kinds)
+            if len(asked) > 1:
+                self._unsplit.append((asked, kinds))
+        return list(self._memo[key])
+
+    def edges_to_each(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
+        """The edges of ``edges_to(ids, kinds)``, ID after ID in ``ids``'s
+        order, each ID's as the store orders them: not the store's order of
+        one read of them all (by file and line across the IDs), which a walk
+        that keeps no path needs not (report/testplan.py ``select_tests``).
+        Each ID's answer is taken from a read of many IDs made before (a
+        walk's level: the callers of each changed symbol), else read with
+        the others missing (``read_edges_to_each``)."""
+        kinds = tuple(kinds)
+        memo = self._memo
+        if self._unsplit:
+            for asked, asked_kinds in self._unsplit:
+                found: dict[str | None, list[Edge]] = {
+                    i: [] for i in asked if ("edges_to", (i,), asked_kinds) not in memo
+                }
+                if found:
+                    for edge in memo[("edges_to", asked, asked_kinds)]:
+                        edges = found.get(edge.target_id)
+                        if edges is not None:
+                            edges.append(edge)
+                    memo.update((("edges_to", (i,), asked_kinds), edges) for i, edges in found.items())
+            self._unsplit.clear()
+        self.read_edges_to_each(ids, kinds)
+        return [edge for i in dict.fromkeys(ids) for edge in memo[("edges_to", (i,), kinds)]]
 
     def unresolved_edges_named(
         self, names: Sequence[str], *, kinds: Sequence[str] = (), aliases: bool = False

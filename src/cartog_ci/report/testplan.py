@@ -9,13 +9,14 @@ import posixpath
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cartog_ci import graph
-from cartog_ci.domain import Symbol
+from cartog_ci.domain import Edge, Symbol
 from cartog_ci.languages import is_test
 from cartog_ci.report.fixture_tests import is_set_up, set_up_tests
 from cartog_ci.report.inherited_tests import CollectedTests
+from cartog_ci.report.reads import Reads
 
 if TYPE_CHECKING:  # the interface, for type checkers only
     from cartog_ci.store.base import Store
@@ -26,7 +27,13 @@ TEST_DEPTH = 2
 
 
 def select_tests(
-    store: Store, ids: Sequence[str], *, depth: int = TEST_DEPTH, call_sites: Sequence[str] = (), more: bool = True
+    store: Store,
+    ids: Sequence[str],
+    *,
+    depth: int = TEST_DEPTH,
+    call_sites: Sequence[str] = (),
+    more: bool = True,
+    collected: CollectedTests | None = None,
 ) -> tuple[list[Symbol], int]:
     """(the tests within ``depth`` of the symbols ``ids``, how many more
     tests are at ``depth + 1``). A changed test is itself a test to run
@@ -36,14 +43,18 @@ def select_tests(
     sorted by file and line. ``more=False``: the tests within ``depth``
     alone, 0 for the count (the walk stops a level sooner: the level past
     ``depth`` chooses no test within it, through a set-up or a call site
-    neither, each of which sets a depth of its own)."""
+    neither, each of which sets a depth of its own). ``collected``: the
+    tests of each symbol found so far, for a second call on the same store
+    (report/build.py asks again for the tests the edited ones leave)."""
     roots = list(dict.fromkeys(ids))
     depth_of: dict[str, int] = {}
     found: dict[str, Symbol] = {}
     # a test method of a mixin runs in the test classes that inherit it (report/inherited_tests.py)
-    collected = CollectedTests(store)
+    if collected is None:
+        collected = CollectedTests(store)
     changed = store.symbols(roots).values()
-    reached = graph.impact(store, roots, depth=depth + 1 if more else depth, kinds=graph.CALLER_KINDS)
+    walks = _AnyOrder(store) if isinstance(store, Reads) else store
+    reached = graph.impact(walks, roots, depth=depth + 1 if more else depth, kinds=graph.CALLER_KINDS)
     collected.read_ahead([*changed, *(node.symbol for node in reached)])
     for s in changed:
         for t in collected.of(s):
@@ -70,12 +81,30 @@ def select_tests(
             for t in collected.of(s):
                 if depth_of.get(t.id, 2) > 1:
                     depth_of[t.id], found[t.id] = 1, t
-        for node in graph.impact(store, sources, depth=depth, kinds=graph.CALLER_KINDS):
+        for node in graph.impact(walks, sources, depth=depth, kinds=graph.CALLER_KINDS):
             for t in collected.of(node.symbol):
                 if depth_of.get(t.id, depth + 2) > node.depth + 1:
                     depth_of[t.id], found[t.id] = node.depth + 1, t
     within = sorted((found[i] for i, d in depth_of.items() if d <= depth), key=lambda s: (s.file, s.start_line, s.id))
     return within, sum(1 for d in depth_of.values() if d == depth + 1)
+
+
+class _AnyOrder:
+    """The store as ``select_tests`` walks it: the edges to a level of the
+    walk in any order (``Reads.edges_to_each``: from the reads of each
+    changed symbol's own walk, report/build.py). What it keeps of a walk is
+    each node's depth, which the order of a level's edges does not change
+    (only which path reaches a node first), and the tests it then finds
+    come out by depth, then sorted by file and line."""
+
+    def __init__(self, store: Reads) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    def edges_to(self, ids: Sequence[str], kinds: Sequence[str] = ()) -> list[Edge]:
+        return self._store.edges_to_each(ids, kinds)
 
 
 _WORD = re.compile(r"[^a-z0-9]")
