@@ -61,20 +61,3 @@ def test_the_report_imports_a_language_module_only_when_it_meets_a_file_of_it(re
         "cartog_ci.languages.pack",
         "cartog_ci.languages.testrunners",
     ]
-
-
-def test_the_markdown_report_renders_without_jinja2() -> None:
-    """report/render.py writes the Markdown form itself: Jinja2, the largest
-    import of a report's start-up, comes with the terminal form alone."""
-    code = (
-        "import sys\n"
-        "from tests.report.test_injection import _hostile_report\n"
-        "from cartog_ci.report.render import render_markdown, render_text\n"
-        "report = _hostile_report('flush', 'src/app.py')\n"
-        "markdown = render_markdown(report)\n"
-        "print('jinja2' in sys.modules, '`flush`' in markdown)\n"
-        "render_text(report)\n"
-        "print('jinja2' in sys.modules)\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert proc.stdout == "False True\nTrue\n"

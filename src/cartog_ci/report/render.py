@@ -1,16 +1,15 @@
-"""Rendering: the Markdown form (written out here, ``_markdown``), the
-terminal's (a Jinja2 template) and a stable JSON form. Everything quoted
-from the repository goes through ``code`` (an inert inline code span) or
-``mermaid_label``: a crafted identifier cannot inject Markdown, HTML,
-links or mentions into a PR comment."""
+"""Rendering: Jinja2 templates for Markdown and the terminal, and a stable
+JSON form. Everything quoted from the repository goes through ``code`` (an
+inert inline code span) or ``mermaid_label``: a crafted identifier cannot
+inject Markdown, HTML, links or mentions into a PR comment."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from cartog_ci import config
@@ -18,7 +17,7 @@ from cartog_ci.domain import Symbol, symbol_json
 from cartog_ci.domain.results import NAME, CallSite, ChangedSymbol, ImpactNode, Report, impact_node_json
 from cartog_ci.report.build import REPORT_SCHEMA, by_weight
 
-if TYPE_CHECKING:  # imported with the terminal's template: a JSON or Markdown report renders none (~28 ms)
+if TYPE_CHECKING:  # imported with the first template: a JSON report renders none (~28 ms)
     import jinja2
 
 GITHUB_COMMENT_LIMIT = 65_536
@@ -260,324 +259,16 @@ def _render_markdown(report: Report, link_base: str | None, plan: dict[str, obje
         if not plan["picture"]:
             trimmed.append("the picture")
         trimmed.append(f"callers beyond depth {plan['depth']} and beyond {plan['callers']} per symbol")
-    return _markdown(report, plan, picture, picture_omitted, trimmed, lambda s: _link(s, link_base))
-
-
-def _escape_html(text: str) -> str:
-    # what Jinja2's ``e`` filter (markupsafe.escape) does to a plain string
-    return (
-        text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;").replace('"', "&#34;")
+    template = environment().get_template("report.md.j2")
+    return template.render(
+        r=report,
+        ranked=by_weight(report.changed),
+        plan=plan,
+        picture=picture,
+        picture_omitted=picture_omitted,
+        trimmed=trimmed,
+        link=lambda s: _link(s, link_base),
     )
-
-
-def _chosen(tests: list[Symbol], ids: set[str]) -> list[Symbol]:
-    return [t for t in tests if t.id in ids]
-
-
-def _listed(items: Sequence[Any], shown: int, text: Callable[[Any], str]) -> str:
-    """The first ``shown`` of ``items`` as ``text`` says each, with commas,
-    and how many more."""
-    said = ", ".join(text(item) for item in items[:shown])
-    return said + (f" and {len(items) - shown} more" if len(items) > shown else "")
-
-
-def _markdown(
-    r: Report,
-    plan: dict[str, Any],
-    picture: list[str],
-    picture_omitted: int,
-    trimmed: list[str],
-    link: Callable[[Symbol], str | None],
-) -> str:
-    """The Markdown report: the verdict, what will break, the changed
-    symbols by production impact, tests, related code, the picture, then
-    the low-signal rows folded, in the order a reviewer reads it
-    (docs/report.md). Every string from the repository goes through
-    ``code`` (an inert code span); our sentences through ``prose``. Written
-    out in Python, not as a Jinja2 template, whose import was the largest
-    start-up cost of a report (docs/report.md, "Start-up")."""
-    cs = r.changes
-    ranked = by_weight(r.changed)
-    shown_changes = [c for c in ranked if c.shown]
-    main_rows = [c for c in shown_changes if not c.low_signal]
-    low_rows = [c for c in shown_changes if c.low_signal]
-    docs_only = [c for c in ranked if c.change.category == "docs"]
-    will_break = r.will_break
-    names_shown: int = plan["names"]
-    out: list[str] = []
-    add = out.append
-
-    def where(s: Symbol, live: bool = True) -> str:
-        url = link(s) if live else None
-        place = code(f"{s.file}:{s.start_line}")
-        return f"[{place}]({url})" if url else place
-
-    def change_text(item: ChangedSymbol) -> str:
-        change, s = item.change, item.symbol
-        if change.category == "renamed" and change.old.qualified_name == s.qualified_name:  # type: ignore[union-attr]
-            text = "moved from " + code(change.old.file)  # type: ignore[union-attr]
-        else:
-            text = change.category.replace("_", " ")
-            if change.category == "renamed":
-                text += " from " + code(change.old.qualified_name)  # type: ignore[union-attr]
-                if change.moved_from:
-                    text += " in " + code(change.old.file)  # type: ignore[union-attr]
-        if change.breaking:
-            text += ", **breaking signature**"
-        elif change.signature_changed:
-            text += ", compatible signature"
-        if item.untested:
-            text += ", untested (recorded coverage)"
-        return text
-
-    def names(symbols: Sequence[Symbol]) -> str:
-        return _listed(symbols, names_shown, lambda s: code(s.qualified_name))
-
-    def callers_text(item: ChangedSymbol) -> str:
-        text = str(item.callers_total)
-        if item.production_callers != item.callers_total and item.callers_total:
-            text += f" ({item.production_callers} direct outside tests)"
-        if item.compiler_callers:
-            text += f" ({item.compiler_callers} by the compiler tier)"
-        if item.possible_callers:
-            text += f"; +{item.possible_callers} unresolved call site(s) of this name"
-        if item.type_uses:
-            text += f"; used as a type in {item.type_uses} place(s)"
-        return text
-
-    reasons = r.risk.reasons
-    add(f"## cartog-ci impact report\n\n**Risk: {r.risk.level.upper()}**")
-    if reasons:
-        add(" · " + prose(reasons[0]))
-    add("\n")
-    if len(reasons) > 1:
-        add("\n")
-        for reason in reasons[1 : plan["reasons"]]:
-            add(f"- {prose(reason)}\n")
-        if len(reasons) > plan["reasons"]:
-            add(f"- …and {len(reasons) - plan['reasons']} more reason(s) (in the JSON form)\n")
-    add(
-        f"\nBase {code(cs.base_ref)} ({code(cs.base_label)}), merge-base {code(cs.merge_base[:12])} → "
-        f"{code(cs.head.label)} · {len(cs.files)} file(s) changed · {len(shown_changes)} symbol change(s)"
-    )
-    if low_rows or docs_only:
-        add(f" ({len(low_rows) + len(docs_only)} low-signal, folded below)")
-    add("\n")
-    if not cs.files:
-        add("\nNothing to report: no file changed")
-        if cs.head.kind == "staged":
-            add(" (nothing staged?)")
-        add(".\n")
-    elif not shown_changes and not docs_only:
-        add("\nNo symbol changed (only comments, whitespace, or files cartog-ci does not parse).\n")
-
-    if r.broken or will_break:
-        rows: int = plan["break_rows"]
-        add(f"\n### Will break ({len(r.broken) + len(will_break)})\n\n| call site | caller | calls | why |\n|---|---|---|---|\n")
-        for b in r.broken[:rows]:
-            why = "renamed to " + code(b.new_name) if b.change == "renamed" else "removed"
-            add(
-                f"| {code(f'{b.edge.file}:{b.edge.line}')} | {code(b.edge.source_id.split(':', 2)[2])} "
-                f"| {code(b.edge.target_name)} | {why} |\n"
-            )
-        for site in will_break[: rows - len(r.broken[:rows])]:
-            add(
-                f"| {code(f'{site.edge.file}:{site.edge.line}')} | {code(site.edge.source_id.split(':', 2)[2])} "
-                f"| {code(site.target.qualified_name)} | {prose(site.reason)} |\n"
-            )
-        if len(r.broken) + len(will_break) > rows:
-            add(f"\n…and {len(r.broken) + len(will_break) - rows} more (in the JSON form).\n")
-
-    if main_rows:
-        add(
-            f"\n### Changed symbols ({len(main_rows)}, by impact outside tests)\n\n"
-            "| symbol | kind | change | where | callers |\n|---|---|---|---|---|\n"
-        )
-        for item in main_rows[: plan["rows"]]:
-            add(
-                f"| {code(item.symbol.qualified_name)} | {item.symbol.kind} | {change_text(item)} "
-                f"| {where(item.symbol, item.change.symbol is not None)} | {callers_text(item)} |\n"
-            )
-        if len(main_rows) > plan["rows"]:
-            add(f"\n…and {len(main_rows) - plan['rows']} more changed symbol(s) (in the JSON form).\n")
-        signatures = [c for c in main_rows if c.change.signature_changed]
-        if signatures:
-            add("\nSignature changes:\n")
-            for item in signatures[: plan["signatures"]]:
-                fine = len(item.sites("fine"))
-                broken_sites = len(item.sites("will break"))
-                unknown = len(item.call_sites) - fine - broken_sites
-                add(
-                    f"- {code(item.symbol.qualified_name)} ({'**breaking**' if item.change.breaking else 'compatible'}): "
-                    f"{code(item.change.old.signature)} → {code(item.change.symbol.signature)}"  # type: ignore[union-attr]
-                )
-                if item.call_sites:
-                    add("; call sites: ")
-                    if broken_sites:
-                        add(f"**{broken_sites} will break**, ")
-                    add(f"{fine} fine")
-                    if unknown:
-                        add(f", {unknown} not checked")
-                add("\n")
-            if len(signatures) > plan["signatures"]:
-                add(f"- …and {len(signatures) - plan['signatures']} more\n")
-        impacted = [c for c in main_rows if c.callers_total]
-        if impacted and plan["callers"]:
-            add(f"\n#### Callers (depth ≤ {plan['depth']}, shortest paths)\n")
-            for item in impacted[: plan["caller_symbols"]]:
-                shown = [n for n in item.callers if n.depth <= plan["depth"]][: plan["callers"]]
-                summary = _escape_html(plain(item.symbol.qualified_name)).replace("`", "&#96;")
-                add(f"\n<details><summary><code>{summary}</code>: {item.callers_total} caller(s)</summary>\n\n")
-                for n in shown:
-                    add(f"- depth {n.depth}: {code(n.symbol.qualified_name)} {where(n.symbol, False)}")
-                    if n.depth > 1:
-                        add(" via " + " → ".join(code(step.split(":", 2)[2]) for step in n.path[1:-1]))
-                    if n.via == "interface":
-                        add(" (through an interface)")
-                    elif n.via == "override":
-                        add(" (calls it through `self`/`cls` in a base class)")
-                    if n.tier:
-                        add(f" (tier {n.tier})")
-                    add("\n")
-                if item.callers_total > len(shown):
-                    add(f"- …and {item.callers_total - len(shown)} more\n")
-                add("\n</details>\n")
-            if len(impacted) > plan["caller_symbols"]:
-                add(f"\nCallers of {len(impacted) - plan['caller_symbols']} more changed symbol(s) are in the JSON form.\n")
-
-    untested = [c for c in main_rows if c.untested]
-    scripted = [c for c in main_rows if c.script_entry]
-    gaps = [c for c in main_rows if c.no_known_test]
-    unknown_gaps = [c for c in gaps if not c.recorded_older]
-    older = [c for c in gaps if c.recorded_older]
-    if r.tests or r.tests_edited or r.tests_more or untested or scripted or gaps:
-        add("\n### Tests to run\n")
-        reaching = r.reaching
-        if reaching or r.tests_edited:
-            add("\n")
-            if reaching:
-                parts = []
-                by_graph = _chosen(reaching, r.graph_ids)
-                by_coverage = _chosen(reaching, r.covered_ids)
-                by_process = _chosen(reaching, r.process_ids)
-                by_fixture = _chosen(reaching, r.fixture_ids)
-                by_doctest = _chosen(reaching, r.doctest_ids)
-                if by_graph:
-                    parts.append(f"{len(by_graph)} call it within {r.test_depth} calls in the graph")
-                if by_coverage:
-                    assert r.coverage is not None
-                    parts.append(
-                        f"{len(by_coverage)} ran it before this change, in the coverage recorded at "
-                        f"{code(r.coverage.commit[:12])}{'' if r.coverage.at_base else ', an ancestor of the base'}"
-                    )
-                if by_process:
-                    parts.append(f"{len(by_process)}{' starts' if len(by_process) == 1 else ' start'} the program as a process")
-                if by_fixture:
-                    parts.append(
-                        f"{len(by_fixture)}{' uses' if len(by_fixture) == 1 else ' use'} a changed fixture (pytest's by a"
-                        " parameter, `usefixtures` or `autouse`; a set-up of their class or module)"
-                    )
-                if by_doctest:
-                    parts.append(
-                        f"{len(by_doctest)}{' is the doctest' if len(by_doctest) == 1 else ' are the doctests'} of a changed"
-                        f" function's own docstring, which {r.doctest_runner}"
-                    )
-                add(f"- reach the change: {len(reaching)} test(s) ({'; '.join(parts)}): {names(reaching)}\n")
-            if r.tests_edited:
-                add(f"- edited by the change: {len(r.tests_edited)} test(s): {names(r.tests_edited)}\n")
-            if r.test_commands:
-                add(f"- these commands run {r.tests_run} test(s)")
-                if r.tests_more:
-                    add(f" ({r.tests_more} more at depth {r.test_depth + 1} in the graph)")
-                add(":\n\n```sh\n")
-                for command in r.test_commands:
-                    add(plain(command).replace("`", "'") + "\n")
-                add("```\n")
-        else:
-            add("\n")
-            if r.test_files:
-                add(f"No test calls the changed code within {r.test_depth} calls in the graph")
-                if r.tests_more:
-                    add(f" ({r.tests_more} more at depth {r.test_depth + 1})")
-                add(".\n")
-            else:
-                add("The repository holds no test file: no test reaches the change.\n")
-        if untested:
-            assert r.coverage is not None
-            said = _listed(untested, names_shown, lambda c: code(c.symbol.qualified_name))
-            add(f"\nUntested: coverage recorded at {code(r.coverage.commit[:12])} shows no test executed {said}.\n")
-        if scripted:
-            assert r.coverage is not None
-            said = _listed(scripted, names_shown, lambda c: f"{code(c.symbol.qualified_name)} from {code(c.script_entry)}")
-            add(
-                f"\nNot executed in the coverage recorded at {code(r.coverage.commit[:12])}, but reached from a script"
-                f" entry, which a test may run in a child process the recording does not see: {said}.\n"
-            )
-        if unknown_gaps and r.test_files:
-            them = "it" if len(unknown_gaps) == 1 else "them"
-            said = _listed(unknown_gaps, names_shown, lambda c: code(c.symbol.qualified_name))
-            add(f"\nNo test calls {said} within {r.test_depth} calls in the graph; ")
-            if r.coverage:
-                add(f"no coverage recorded for {them} at {code(r.coverage.commit[:12])}")
-            else:
-                add("no coverage recorded")
-            add(f" (a test may reach {them} through what the graph cannot see: routes, callbacks, properties).\n")
-        if older:
-            assert r.coverage is not None
-            add(
-                f"\nNo test calls {names([c.symbol for c in older])} within {r.test_depth} calls in the graph, and none"
-                f" executed {'its' if len(older) == 1 else 'their'} older body in the coverage recorded at"
-                f" {code(r.coverage.commit[:12])} ({'it' if len(older) == 1 else 'they'} changed between that commit"
-                " and the base).\n"
-            )
-
-    with_related = [c for c in main_rows if c.related]
-    if plan["related"] and with_related:
-        add("\n### Related code\n\nSimilar logic elsewhere that may need the same change:\n")
-        for item in with_related[: plan["caller_symbols"]]:
-            found = "; ".join(f"{code(s.qualified_name)} {where(s)}" for s, _ in item.related)
-            add(f"- {code(item.symbol.qualified_name)}: {found}\n")
-
-    if picture:
-        add("\n### Picture\n\n```mermaid\n")
-        for line in picture:
-            add(f"{line}\n")
-        add("```\n")
-        if picture_omitted:
-            add(f"{picture_omitted} more caller(s) not drawn.\n")
-
-    if low_rows or docs_only:
-        add(
-            f"\n<details><summary>Low-signal changes ({len(low_rows) + len(docs_only)}): modules, sections, test code,"
-            " documentation only</summary>\n\n"
-        )
-        groups = [
-            ("test code", [c for c in low_rows if c.symbol.kind not in ("module", "section")]),
-            ("modules", [c for c in low_rows if c.symbol.kind == "module"]),
-            ("Markdown sections", [c for c in low_rows if c.symbol.kind == "section"]),
-            ("documentation or formatting only, no caller affected", docs_only),
-        ]
-        for label, group in groups:
-            if group:
-                said = _listed(group, names_shown, _low_signal_row)
-                add(f"- {label} ({len(group)}): {said}\n")
-        add("</details>\n")
-
-    add(f"\n<sub>Graph: {r.total_edges} references, {r.unresolved_edges} left unresolved (ambiguous names are not guessed)")
-    if not r.related_available:
-        add(" · related code: no embeddings in the index")
-    for note in r.notes:
-        add(" · " + code(note))
-    if trimmed:
-        add(" · trimmed to fit a PR comment: " + ", ".join(trimmed))
-    add(".</sub>\n")
-    return "".join(out)
-
-
-def _low_signal_row(item: ChangedSymbol) -> str:
-    category = item.change.category
-    said = code(item.symbol.qualified_name)
-    return said if category in ("modified", "docs") else f"{said} ({category.replace('_', ' ')})"
 
 
 def render_text(report: Report, *, color: bool = False) -> str:
