@@ -1149,11 +1149,10 @@ class _Revisit:
     def _stored(self, edges: list[NumberedEdge]) -> None:
         """What the rows of these edges hold, before they are answered: a
         re-parsed file's edge, the row's (``_Pending.stored``)."""
-        held, stored = self.pending.targets.get, self.stored
+        held, stored = self.pending.stored, self.stored
         for i, e in edges:
             if i not in stored:
-                found = held(i)
-                stored[i] = (e.target_id, e.resolution) if found is None else found
+                stored[i] = held(i, e)
 
     def answered(self, edges: list[NumberedEdge], answers: list[Answer]) -> None:
         self._stored(edges)
